@@ -1,0 +1,45 @@
+# Everyday tasks. `make run` and `make test` work on a fresh machine: they
+# create the virtualenv and install what they need on the way.
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 5000
+
+.PHONY: run test lint index serve bench setup clean
+
+$(BIN)/faq-bot: pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
+setup: $(BIN)/faq-bot
+
+## run: set up, build the index if there is none, serve on http://$(HOST):$(PORT)
+run: setup
+	$(BIN)/faq-bot serve --host $(HOST) --port $(PORT)
+
+## test: set up (Python packages, Debian's chromium) and run lint and every test
+test: setup
+	./scripts/ensure-chromium
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	@# pytest exits 5 when it collects no tests; that is not a failure here
+	$(BIN)/python -m pytest $(PYTEST_ARGS); s=$$?; if [ $$s -eq 5 ]; then echo 'no tests collected'; exit 0; fi; exit $$s
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy faq_bot
+
+index: setup
+	$(BIN)/faq-bot index
+
+serve: run
+
+bench: setup
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) index/current index/builds

@@ -1,0 +1,142 @@
+"""Stage 1: read the corpus folder and split its documents into entries.
+
+`load_corpus(corpus_dir)` reads `manifest.toml`, decodes each listed file as
+UTF-8 and hands it to the splitter the manifest names. Problems with the corpus
+itself (a missing file, a file that is not UTF-8, a malformed manifest, two
+entries with one id) raise `CorpusError` with a message naming the file.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from faq_bot.corpus.model import Document, Entry, plain
+from faq_bot.corpus.splitters import get_splitter, slugify
+
+__all__ = ["Corpus", "CorpusError", "Document", "Entry", "load_corpus", "plain", "slugify"]
+
+MANIFEST = "manifest.toml"
+_REQUIRED = ("id", "file", "title", "game", "kind", "language", "splitter")
+_KINDS = ("faq", "rules", "reference")
+
+
+class CorpusError(Exception):
+    """The corpus cannot be read; the message names the file and the problem."""
+
+
+@dataclass(frozen=True)
+class Corpus:
+    documents: tuple[Document, ...]
+
+    def entries(self) -> Iterator[Entry]:
+        for doc in self.documents:
+            yield from doc.entries
+
+    def document(self, doc_id: str) -> Document:
+        for doc in self.documents:
+            if doc.id == doc_id:
+                return doc
+        raise KeyError(doc_id)
+
+    def by_id(self) -> dict[str, Entry]:
+        return {e.id: e for e in self.entries()}
+
+    def find_by_title(self, title: str, doc: str | None = None) -> Entry | None:
+        """The entry whose title, or title without category, is `title` (case-insensitive)."""
+        wanted = title.casefold().strip()
+        for entry in self.entries():
+            if doc is not None and entry.doc != doc:
+                continue
+            names = (entry.title, *entry.aliases)
+            if any(n.casefold() == wanted for n in names):
+                return entry
+        return None
+
+
+def read_manifest(corpus_dir: Path) -> list[dict]:
+    path = Path(corpus_dir) / MANIFEST
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CorpusError(f"{path}: Manifest fehlt (manifest not found)") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise CorpusError(f"{path}: manifest is not valid TOML: {exc}") from None
+    docs = data.get("documents")
+    if not isinstance(docs, list) or not docs:
+        raise CorpusError(f"{path}: manifest lists no [[documents]]")
+    seen: set[str] = set()
+    for i, meta in enumerate(docs, 1):
+        missing = [k for k in _REQUIRED if not meta.get(k)]
+        if missing:
+            raise CorpusError(f"{path}: document #{i} lacks {', '.join(missing)}")
+        if meta["kind"] not in _KINDS:
+            raise CorpusError(f"{path}: document {meta['id']!r} has unknown kind {meta['kind']!r}")
+        if meta["id"] in seen:
+            raise CorpusError(f"{path}: document id {meta['id']!r} appears twice")
+        seen.add(meta["id"])
+    return docs
+
+
+def read_text(path: Path) -> str:
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise CorpusError(f"{path}: file named in the manifest does not exist") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CorpusError(
+            f"{path}: not UTF-8 (invalid byte 0x{raw[exc.start]:02x} at offset {exc.start}); "
+            "save the file as UTF-8"
+        ) from None
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def load_document(corpus_dir: Path, meta: dict) -> Document:
+    path = Path(corpus_dir) / meta["file"]
+    text = read_text(path)
+    try:
+        split = get_splitter(meta["splitter"])
+    except KeyError as exc:
+        raise CorpusError(f"{path}: {exc.args[0]}") from None
+    preamble, entries = split(text, doc_id=meta["id"], id_prefix=meta.get("id_prefix", ""))
+    if not entries:
+        raise CorpusError(f"{path}: splitter {meta['splitter']!r} found no entries")
+    fields = {k: meta[k] for k in Document.__dataclass_fields__ if k in meta}
+    doc = Document(**fields, preamble=tuple(preamble), entries=tuple(entries))
+    return doc
+
+
+def load_corpus(corpus_dir: Path | str) -> Corpus:
+    corpus_dir = Path(corpus_dir)
+    documents = tuple(load_document(corpus_dir, meta) for meta in read_manifest(corpus_dir))
+    owner: dict[str, str] = {}
+    for doc in documents:
+        for entry in doc.entries:
+            if entry.id in owner:
+                raise CorpusError(
+                    f"{corpus_dir / doc.file}: entry id {entry.id!r} is already used "
+                    f"in {owner[entry.id]}"
+                )
+            owner[entry.id] = doc.file
+    # alias ids never shadow a canonical id, and an alias claimed twice redirects nowhere
+    claims: dict[str, list[str]] = {}
+    for entry in (e for d in documents for e in d.entries):
+        for alias in entry.alias_ids:
+            claims.setdefault(alias, []).append(entry.id)
+    ambiguous = {a for a, ids in claims.items() if len(ids) > 1 or a in owner}
+    if ambiguous:
+        documents = tuple(
+            replace(
+                d,
+                entries=tuple(
+                    replace(e, alias_ids=tuple(a for a in e.alias_ids if a not in ambiguous))
+                    for e in d.entries
+                ),
+            )
+            for d in documents
+        )
+    return Corpus(documents)

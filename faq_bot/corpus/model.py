@@ -1,0 +1,85 @@
+"""Plain immutable values the whole pipeline passes around."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+Markup = Literal["text", "markdown", "html"]
+
+_TAG = re.compile(r"<[^>]+>")
+_WS = re.compile(r"\s+")
+
+
+def plain(text: str, markup: Markup = "text") -> str:
+    """The searchable plain text of a paragraph written in `markup`.
+
+    HTML tags and markdown emphasis are dropped, entities decoded, and every
+    run of whitespace (no-break spaces included) collapsed to one space.
+    """
+    import html as _html
+
+    if markup == "html":
+        text = _TAG.sub(" ", text)
+        text = _html.unescape(text)
+    elif markup == "markdown":
+        text = re.sub(r"(\*\*|__|\*|_)(\S.*?\S|\S)\1", r"\2", text)
+        text = re.sub(r"^#{1,6}\s+", "", text, flags=re.M)
+    return _WS.sub(" ", text).strip()
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One ruling a player can land on: a FAQ headword, a rulebook section, a table row.
+
+    `id` is stable and is the entry's URL slug (`/entry/<id>`): it depends on the
+    entry's own title (and heading path) only, never on its position.
+    `paragraphs` keep the source form (markdown or HTML where the source has
+    markup, see `markup`); `plain_paragraphs` is what search sees.
+    """
+
+    id: str
+    doc: str
+    title: str
+    paragraphs: tuple[str, ...]
+    position: int
+    aliases: tuple[str, ...] = ()
+    category: str | None = None
+    section: str | None = None  # heading path above the entry, e.g. "BEWEGUNGSPHASE"
+    markup: Markup = "text"
+    alias_ids: tuple[str, ...] = ()  # other slugs that redirect to `id`
+
+    @property
+    def plain_paragraphs(self) -> tuple[str, ...]:
+        return tuple(plain(p, self.markup) for p in self.paragraphs)
+
+    @property
+    def text(self) -> str:
+        """The entry's whole plain text, paragraphs joined by newlines."""
+        return "\n".join(self.plain_paragraphs)
+
+    @property
+    def name(self) -> str:
+        """The title without its category, e.g. "227-Pfund Bombe"."""
+        return self.aliases[0] if self.aliases else self.title
+
+
+@dataclass(frozen=True)
+class Document:
+    """A source document with its manifest metadata and its entries in order."""
+
+    id: str
+    file: str
+    title: str
+    game: str
+    kind: Literal["faq", "rules", "reference"]
+    language: str
+    splitter: str
+    id_prefix: str = ""
+    date: str | None = None
+    date_text: str | None = None
+    notes: str = ""
+    precedence: bool = False
+    preamble: tuple[str, ...] = ()  # text before the first entry (title, dates, notes)
+    entries: tuple[Entry, ...] = field(default=(), repr=False)

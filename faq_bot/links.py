@@ -1,0 +1,370 @@
+"""Cross references between entries ("s. auch Aktionsstapel", "vgl. Phasen").
+
+The FAQ points from one entry to another in these forms (all in the real text):
+
+- ``s. X`` and ``vgl. X`` (also inside parentheses: "(vgl. Phasen)", "(s. Ägypten)"),
+- with connecting words: ``s. auch X``, ``s. dazu X``, ``s. bei X``, ``s. auch unter X``,
+  ``s.auch bei X`` (no space), ``s.im entsprechenden Abschnitt unter X``,
+  ``(vgl. hierzu insbesondere: X)``,
+- several targets: ``s. dazu auch X und Y`` gives one reference per target,
+- ``s. auch unter`` at the end of a paragraph with the target on the next one,
+- ``(s. dort)``: refers to the entry named just before it in the sentence
+  ("im Einklang mit der Bauphasen-Regelung (s. dort)" -> Bauphase),
+- references that name no entry ("s. jeweils entsprechenden Eintrag",
+  "s. Regeln bzw. oben ...", "s. Ägypten"): kept, unresolved.
+
+Extraction (`find_references`) reads an entry's plain paragraphs and returns
+`Mention`s. Resolution (`resolve`) maps a target text to an entry id in tiers
+from strict to loose: exact title; alias or title without quotes and trailing
+punctuation ("Beispielkampf." , "Tarnung"); inflected forms ("Aktionsstapeln",
+"Multiplayer-Spielen"); inverted titles ("Karte ziehen" / "Ziehen, Karte"). A
+tier that finds two different entries gives up instead of guessing, so a
+reference never links to a wrong entry: unresolved is the safe answer.
+`build_links` resolves every mention against the entries of the mention's own
+document and returns the `LinkGraph`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from faq_bot.corpus import Corpus, Entry
+
+__all__ = [
+    "LinkGraph",
+    "Lookup",
+    "Mention",
+    "Reference",
+    "build_links",
+    "find_references",
+    "resolve",
+]
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One resolved or unresolved cross reference ("s. …" occurrence)."""
+
+    source: str  # entry id
+    paragraph: int  # index into the entry's plain_paragraphs
+    text: str  # the reference as written, e.g. "s. auch unter Aktionsstapel"
+    target_text: str  # the part naming the target, e.g. "Aktionsstapel"
+    target: str | None  # resolved entry id, or None
+    start: int  # span of target_text within plain_paragraphs[paragraph]
+    end: int
+
+    @property
+    def resolved(self) -> bool:
+        return self.target is not None
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A reference as extracted from the text, not yet resolved.
+
+    `candidates` is only set for "(s. dort)": the spans before it that may name
+    the target, most specific first; resolution takes the first that resolves.
+    """
+
+    paragraph: int
+    text: str
+    target_text: str
+    start: int
+    end: int
+    candidates: tuple[tuple[str, int, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class LinkGraph:
+    references: tuple[Reference, ...]
+
+    def outgoing(self, entry_id: str) -> list[Reference]:
+        """The references written in `entry_id`, resolved and unresolved, in text order."""
+        return [r for r in self.references if r.source == entry_id]
+
+    def incoming(self, entry_id: str) -> list[Reference]:
+        """The resolved references that point at `entry_id`, in document order."""
+        return [r for r in self.references if r.target == entry_id and r.source != entry_id]
+
+    def backlinks(self, entry_id: str) -> list[str]:
+        """Ids of the entries linking to `entry_id`, in document order, each once."""
+        return list(dict.fromkeys(r.source for r in self.incoming(entry_id)))
+
+    def unresolved(self) -> list[Reference]:
+        return [r for r in self.references if r.target is None]
+
+
+# --- extraction --------------------------------------------------------------------------
+
+# "s." or "vgl." as a word of its own (not the end of "bzw.", "vs.", "Vorteils.")
+_MARKER = re.compile(r"(?<![\w.])(?:s|vgl)\.(?=\s|\w|$)")
+_CONNECTOR = re.compile(
+    r"""\s*(?:
+        (?:auch|dazu|hierzu|insbesondere|unter|bei
+          |im\s+entsprechenden\s+Abschnitt)
+        (?![\w-])\s*:?
+    )""",
+    re.X | re.I,
+)
+_DORT = re.compile(r"\s*dort(?![\w-])")
+_MAX_WORDS = 8
+_TRIM = " \t\"'“”„‚‘’«»"
+_TRAILING = ".,;:!?-–"
+_AND = re.compile(r"\s+und\s+")
+
+
+def _target_end(text: str, start: int) -> int:
+    """Where the target starting at `start` ends: at sentence punctuation, ")" or a dash."""
+    depth = 0
+    words = 0
+    i = start
+    in_word = False
+    while i < len(text):
+        ch = text[i]
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            if depth == 0:
+                return i
+            depth -= 1
+        elif depth == 0:
+            if ch in ";!?" or ch == "\n":
+                return i
+            if ch == ":" and (i + 1 == len(text) or text[i + 1].isspace()):
+                return i
+            if ch == "." and (
+                i + 1 == len(text)
+                or text[i + 1] in ')"”“'
+                or (text[i + 1].isspace() and text[i + 2 : i + 3][:1].isupper())
+            ):
+                return i
+            if text.startswith(" - ", i) or text.startswith(" – ", i):
+                return i
+        if ch.isspace():
+            in_word = False
+        elif not in_word:
+            in_word = True
+            words += 1
+            if words > _MAX_WORDS:
+                return i
+        i += 1
+    return len(text)
+
+
+def _trim_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """Shrink [start, end) past blanks, quotes and trailing punctuation."""
+    while start < end and text[start] in _TRIM:
+        start += 1
+    while end > start and (text[end - 1] in _TRIM or text[end - 1] in _TRAILING):
+        end -= 1
+    # an unbalanced "(" at the end, e.g. "Sabotage (" cut off by the word limit
+    if text.count("(", start, end) > text.count(")", start, end):
+        cut = text.rfind("(", start, end)
+        return _trim_span(text, start, cut) if cut > start else (start, start)
+    return start, end
+
+
+def _dort_candidates(text: str, before: int) -> tuple[tuple[str, int, int], ...]:
+    """Spans before "(s. dort)" in the same sentence that may name the target."""
+    sentence_start = max(text.rfind(c, 0, before) for c in ".!?:;") + 1
+    head = text[sentence_start:before].rstrip(" (")
+    words = list(re.finditer(r"[\w“”\"'!/-]+", head))
+    out: list[tuple[str, int, int]] = []
+    for n in range(min(3, len(words)), 0, -1):  # "Französische Alpen" before "Alpen"
+        first, last = words[-n], words[-1]
+        s, e = _trim_span(text, sentence_start + first.start(), sentence_start + last.end())
+        if e > s:
+            out.append((text[s:e], s, e))
+    if words and "-" in words[-1].group():  # "Bauphasen-Regelung": the first part
+        last = words[-1]
+        offset = sentence_start + last.start()
+        for part in re.finditer(r"[^-]+", last.group()):
+            s, e = _trim_span(text, offset + part.start(), offset + part.end())
+            if e > s:
+                out.append((text[s:e], s, e))
+    return tuple(out)
+
+
+def _mentions_in(paragraphs: tuple[str, ...], index: int) -> list[Mention]:
+    text = paragraphs[index]
+    out: list[Mention] = []
+    for marker in _MARKER.finditer(text):
+        pos = marker.end()
+        while (connector := _CONNECTOR.match(text, pos)) is not None:
+            pos = connector.end()
+        dort = _DORT.match(text, pos)
+        if dort is not None:
+            candidates = _dort_candidates(text, marker.start())
+            written = text[marker.start() : dort.end()]
+            target, s, e = candidates[0] if candidates else ("", marker.start(), marker.start())
+            out.append(Mention(index, written, target, s, e, candidates))
+            continue
+        end = _target_end(text, pos)
+        start, stop = _trim_span(text, pos, end)
+        if start == stop and text[pos:].strip() == "" and index + 1 < len(paragraphs):
+            # "s. auch unter" at the end of a paragraph, the target on the next one
+            nxt = paragraphs[index + 1]
+            s, e = _trim_span(nxt, 0, _target_end(nxt, 0))
+            written = f"{text[marker.start() :].strip()} {nxt[s:e]}".strip()
+            out.append(Mention(index + 1, written, nxt[s:e], s, e))
+            continue
+        written = text[marker.start() : stop].strip() if stop > start else marker.group()
+        out.append(Mention(index, written, text[start:stop], start, stop))
+    return out
+
+
+def find_references(entry: Entry) -> list[Mention]:
+    """Every cross reference written in `entry`, in text order, unresolved."""
+    paragraphs = entry.plain_paragraphs
+    return [m for i in range(len(paragraphs)) for m in _mentions_in(paragraphs, i)]
+
+
+# --- resolution --------------------------------------------------------------------------
+
+_ENDINGS = ("ern", "en", "er", "es", "n", "s", "e")
+_WS = re.compile(r"\s+")
+
+
+def _norm(text: str) -> str:
+    """Case-folded, blanks collapsed, quotes and trailing punctuation dropped."""
+    text = _WS.sub(" ", text).strip().casefold()
+    text = text.strip(_TRIM).rstrip(_TRAILING + " ")
+    return re.sub(r"[\"“”„‚‘’']", "", text)
+
+
+def _stem(text: str) -> str:
+    """A crude German stem of the last word: "multiplayer-spielen" -> "multiplayer-spiel"."""
+    text = _norm(text)
+    head, sep, last = text.rpartition(" ")
+    head2, sep2, last = last.rpartition("-")
+    for ending in _ENDINGS:
+        if last.endswith(ending) and len(last) - len(ending) >= 3:
+            last = last[: -len(ending)]
+            break
+    return head + sep + head2 + sep2 + last
+
+
+def _inverted(text: str) -> str | None:
+    """ "Ziehen, Karte" -> "Karte Ziehen"; None when there is no single comma."""
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 2 or not all(parts):
+        return None
+    return f"{parts[1]} {parts[0]}"
+
+
+@dataclass
+class Lookup:
+    """Entry names in tiers from strict to loose; build once, resolve many targets."""
+
+    tiers: list[dict[str, set[str]]] = field(default_factory=lambda: [{}, {}, {}])
+    _ids: set[str] = field(default_factory=set)
+
+    @classmethod
+    def of(cls, entries: Iterable[Entry]) -> Lookup:
+        lookup = cls()
+        for entry in entries:
+            lookup.add(entry)
+        return lookup
+
+    def add(self, entry: Entry) -> None:
+        exact, loose, stems = self.tiers
+        self._ids.add(entry.id)
+        exact.setdefault(_WS.sub(" ", entry.title).strip().casefold(), set()).add(entry.id)
+        for name in (entry.title, *entry.aliases):
+            forms = [name]
+            if (inv := _inverted(name)) is not None:
+                forms.append(inv)
+            for form in forms:
+                loose.setdefault(_norm(form), set()).add(entry.id)
+                stems.setdefault(_stem(form), set()).add(entry.id)
+
+    def resolve(self, target_text: str) -> str | None:
+        text = _WS.sub(" ", target_text).strip()
+        if not text:
+            return None
+        exact, loose, stems = self.tiers
+        keys: list[tuple[dict[str, set[str]], str]] = [
+            (exact, text.casefold()),
+            (loose, _norm(text)),
+            (stems, _stem(text)),
+        ]
+        if (inv := _inverted(text)) is not None:
+            keys += [(loose, _norm(inv)), (stems, _stem(inv))]
+        for tier, key in keys:
+            ids = tier.get(key)
+            if ids:
+                # two different entries answer the same name: refuse to guess
+                return next(iter(ids)) if len(ids) == 1 else None
+        return None
+
+
+def resolve(
+    target_text: str, corpus_or_lookup: Corpus | Lookup, doc: str | None = None
+) -> str | None:
+    """The id of the entry `target_text` names, or None.
+
+    With a `Corpus`, the entries of `doc` are searched (all documents when `doc`
+    is None: FAQ documents first, then the others, one document at a time).
+    """
+    if isinstance(corpus_or_lookup, Lookup):
+        return corpus_or_lookup.resolve(target_text)
+    docs = [d for d in corpus_or_lookup.documents if doc is None or d.id == doc]
+    docs.sort(key=lambda d: d.kind != "faq")
+    for document in docs:
+        found = Lookup.of(document.entries).resolve(target_text)
+        if found is not None:
+            return found
+    return None
+
+
+def _resolve_mention(mention: Mention, lookup: Lookup) -> list[tuple[str, str | None, int, int]]:
+    """(target_text, target, start, end) for each target the mention names."""
+    if mention.candidates:
+        for text, start, end in mention.candidates:
+            target = lookup.resolve(text)
+            if target is not None:
+                return [(text, target, start, end)]
+        return [(mention.target_text, None, mention.start, mention.end)]
+    target = lookup.resolve(mention.target_text)
+    if target is not None:
+        return [(mention.target_text, target, mention.start, mention.end)]
+    text = mention.target_text
+    if "," in text:  # "Phasen, dort ..." -> "Phasen"
+        cut = text.index(",")
+        head = text[:cut].rstrip()
+        target = lookup.resolve(head)
+        if target is not None:
+            return [(head, target, mention.start, mention.start + len(head))]
+    parts = list(_AND.finditer(text))
+    if parts:  # "Sabotage und Bauphase": one reference per target
+        out = []
+        bounds = [0, *(p for m in parts for p in (m.start(), m.end())), len(text)]
+        for s, e in zip(bounds[::2], bounds[1::2], strict=True):
+            piece = text[s:e]
+            out.append((piece, lookup.resolve(piece), mention.start + s, mention.start + e))
+        return out
+    return [(text, None, mention.start, mention.end)]
+
+
+def build_links(corpus: Corpus) -> LinkGraph:
+    """Extract and resolve every cross reference; targets come from the same document."""
+    references: list[Reference] = []
+    for document in corpus.documents:
+        lookup = Lookup.of(document.entries)
+        for entry in document.entries:
+            for mention in find_references(entry):
+                for text, target, start, end in _resolve_mention(mention, lookup):
+                    references.append(
+                        Reference(
+                            source=entry.id,
+                            paragraph=mention.paragraph,
+                            text=mention.text,
+                            target_text=text,
+                            target=target,
+                            start=start,
+                            end=end,
+                        )
+                    )
+    return LinkGraph(tuple(references))

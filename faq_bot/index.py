@@ -58,3 +58,497 @@ Public interface (others code against these names):
 
 ``IndexMissingError`` (subclass of ``LookupError``).
 """
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from whoosh import index as whoosh_index
+from whoosh.fields import ID, NUMERIC, TEXT, Schema
+
+from faq_bot.analysis import make_analyzer, part_vocabulary, vocabulary_from_texts
+from faq_bot.corpus import Corpus, load_corpus, slugify
+
+__all__ = [
+    "BuildReport",
+    "EntryRecord",
+    "Index",
+    "IndexHolder",
+    "IndexMissingError",
+    "build_index",
+    "open_index",
+]
+
+FORMAT = 1  # bump when the layout of a build changes
+CURRENT = "current"
+BUILDS = "builds"
+WHOOSH_DIR = "whoosh"
+ENTRIES_JSON = "entries.json"
+META_JSON = "meta.json"
+VOCAB_JSON = "vocab.json"
+
+# Field boosts: a word in the title or an alias weighs more than one in the body.
+BOOSTS = {
+    "title": 4.0,
+    "aliases": 3.0,
+    "category": 1.0,
+    "section": 1.0,
+    "body": 1.0,
+    "heading": 1.5,
+}
+
+
+class IndexMissingError(LookupError):
+    """There is no built index in the folder (the message says what to run)."""
+
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    version: str
+    path: Path
+    documents: int
+    entries: int
+    paragraphs: int
+    links: int
+    unresolved: list[tuple[str, str]]
+    warnings: list[str]
+    seconds: float
+
+
+@dataclass(frozen=True)
+class EntryRecord:
+    """An entry as the index stores it: `Entry`'s fields plus its cross references."""
+
+    id: str
+    doc: str
+    title: str
+    paragraphs: tuple[str, ...]
+    position: int
+    aliases: tuple[str, ...] = ()
+    category: str | None = None
+    section: str | None = None
+    markup: str = "text"
+    alias_ids: tuple[str, ...] = ()
+    plain_paragraphs: tuple[str, ...] = ()
+    links: tuple[dict, ...] = ()
+    backlinks: tuple[dict, ...] = field(default=())
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.plain_paragraphs)
+
+    @property
+    def name(self) -> str:
+        return self.aliases[0] if self.aliases else self.title
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "doc": self.doc,
+            "title": self.title,
+            "name": self.name,
+            "url": f"/entry/{self.id}",
+            "position": self.position,
+            "aliases": list(self.aliases),
+            "alias_ids": list(self.alias_ids),
+            "category": self.category,
+            "section": self.section,
+            "markup": self.markup,
+            "paragraphs": list(self.paragraphs),
+            "plain_paragraphs": list(self.plain_paragraphs),
+            "text": self.text,
+            "links": [dict(link) for link in self.links],
+            "backlinks": [dict(b) for b in self.backlinks],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> EntryRecord:
+        return cls(
+            id=data["id"],
+            doc=data["doc"],
+            title=data["title"],
+            paragraphs=tuple(data["paragraphs"]),
+            position=data["position"],
+            aliases=tuple(data["aliases"]),
+            category=data["category"],
+            section=data["section"],
+            markup=data["markup"],
+            alias_ids=tuple(data["alias_ids"]),
+            plain_paragraphs=tuple(data["plain_paragraphs"]),
+            links=tuple(data["links"]),
+            backlinks=tuple(data["backlinks"]),
+        )
+
+
+def make_schema(vocabulary: Iterable[str]) -> Schema:
+    analyzer = make_analyzer(vocabulary)
+
+    def text(name: str) -> TEXT:
+        return TEXT(analyzer=analyzer, phrase=True, field_boost=BOOSTS[name])
+
+    return Schema(
+        kind=ID(stored=True),  # "entry" or "paragraph"
+        key=ID(stored=True, unique=True),  # entry id, or "<entry id>#<paragraph>"
+        entry=ID(stored=True),
+        doc=ID(stored=True),
+        category_id=ID(stored=True),
+        paragraph=NUMERIC(stored=True),
+        title=text("title"),
+        aliases=text("aliases"),
+        category=text("category"),
+        section=text("section"),
+        heading=text("heading"),  # paragraph documents: the entry's title and aliases
+        body=text("body"),
+    )
+
+
+# --- building -----------------------------------------------------------------------
+
+
+def _link_graph(corpus: Corpus):
+    from faq_bot.links import build_links
+
+    return build_links(corpus)
+
+
+def _ref_json(ref: Any, titles: dict[str, str]) -> dict[str, Any]:
+    target = getattr(ref, "target", None)
+    return {
+        "source": ref.source,
+        "paragraph": ref.paragraph,
+        "text": ref.text,
+        "target_text": ref.target_text,
+        "target": target,
+        "target_title": titles.get(target) if target else None,
+        "start": ref.start,
+        "end": ref.end,
+    }
+
+
+def _source_of(item: Any) -> str:
+    return item if isinstance(item, str) else item.source
+
+
+def _new_build_id() -> str:
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+    return f"{stamp}-{secrets.token_hex(3)}"
+
+
+def _current_target(index_dir: Path) -> Path | None:
+    link = index_dir / CURRENT
+    try:
+        target = os.readlink(link)
+    except OSError:
+        return None
+    path = (index_dir / target) if not os.path.isabs(target) else Path(target)
+    return path if (path / META_JSON).is_file() else None
+
+
+def build_index(
+    corpus_dir: Path | str, index_dir: Path | str, progress: Progress | None = None
+) -> BuildReport:
+    """Build the index of the corpus beside the live one and swap it in atomically."""
+    started = time.perf_counter()
+    corpus_dir, index_dir = Path(corpus_dir), Path(index_dir)
+    corpus = load_corpus(corpus_dir)  # CorpusError leaves the live index alone
+    graph = _link_graph(corpus)
+    entries = list(corpus.entries())
+    titles = {e.id: e.title for e in entries}
+    doc_of = {e.id: e.doc for e in entries}
+
+    outgoing: dict[str, list[dict]] = {e.id: [] for e in entries}
+    for ref in graph.references:
+        outgoing.setdefault(ref.source, []).append(_ref_json(ref, titles))
+    unresolved = [(ref.source, ref.text) for ref in graph.unresolved()]
+    link_count = sum(1 for ref in graph.references if getattr(ref, "target", None))
+
+    texts: list[str] = []
+    for doc in corpus.documents:
+        texts.extend(doc.preamble)
+        for e in doc.entries:
+            texts.extend((e.title, *e.aliases, *(e.category or "",), *e.plain_paragraphs))
+    counts = vocabulary_from_texts(texts)
+    schema = make_schema(part_vocabulary(counts))
+
+    version = _new_build_id()
+    builds = index_dir / BUILDS
+    build_dir = builds / version
+    (build_dir / WHOOSH_DIR).mkdir(parents=True)
+    try:
+        records: list[dict] = []
+        ix = whoosh_index.create_in(build_dir / WHOOSH_DIR, schema)
+        writer = ix.writer()
+        total, paragraphs = len(entries), 0
+        for done, e in enumerate(entries, 1):
+            plain_paragraphs = e.plain_paragraphs
+            backlinks = [
+                {"id": s, "title": titles.get(s, s), "doc": doc_of.get(s)}
+                for s in dict.fromkeys(_source_of(b) for b in graph.backlinks(e.id))
+            ]
+            record = EntryRecord(
+                id=e.id,
+                doc=e.doc,
+                title=e.title,
+                paragraphs=tuple(e.paragraphs),
+                position=e.position,
+                aliases=tuple(e.aliases),
+                category=e.category,
+                section=e.section,
+                markup=e.markup,
+                alias_ids=tuple(e.alias_ids),
+                plain_paragraphs=plain_paragraphs,
+                links=tuple(outgoing.get(e.id, ())),
+                backlinks=tuple(backlinks),
+            )
+            records.append(record.to_json())
+            heading = " ".join((e.title, *e.aliases))
+            writer.add_document(
+                kind="entry",
+                key=e.id,
+                entry=e.id,
+                doc=e.doc,
+                category_id=slugify(e.category) if e.category else "",
+                title=e.title,
+                aliases=" ".join(e.aliases),
+                category=e.category or "",
+                section=e.section or "",
+                body="\n".join(plain_paragraphs),
+            )
+            for n, text in enumerate(plain_paragraphs):
+                if not text:
+                    continue
+                paragraphs += 1
+                writer.add_document(
+                    kind="paragraph",
+                    key=f"{e.id}#{n}",
+                    entry=e.id,
+                    doc=e.doc,
+                    category_id=slugify(e.category) if e.category else "",
+                    paragraph=n,
+                    heading=heading,
+                    body=text,
+                )
+            if progress is not None:
+                progress(done, total)
+        writer.commit()
+        ix.close()
+
+        documents = [
+            {
+                "id": d.id,
+                "file": d.file,
+                "title": d.title,
+                "game": d.game,
+                "kind": d.kind,
+                "language": d.language,
+                "date": d.date,
+                "date_text": d.date_text,
+                "notes": d.notes,
+                "precedence": d.precedence,
+                "preamble": list(d.preamble),
+                "entry_ids": [e.id for e in d.entries],
+            }
+            for d in corpus.documents
+        ]
+        warnings = [
+            f"Unaufgelöster Querverweis in {source!r}: {text!r}" for source, text in unresolved
+        ]
+        _write_json(build_dir / ENTRIES_JSON, {"documents": documents, "entries": records})
+        _write_json(build_dir / VOCAB_JSON, dict(counts.most_common()))
+        seconds = time.perf_counter() - started
+        meta = {
+            "format": FORMAT,
+            "version": version,
+            "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "corpus": str(corpus_dir.resolve()),
+            "counts": {
+                "documents": len(documents),
+                "entries": len(records),
+                "paragraphs": paragraphs,
+                "links": link_count,
+                "unresolved": len(unresolved),
+            },
+            "warnings": warnings,
+            "seconds": round(seconds, 3),
+        }
+        _write_json(build_dir / META_JSON, meta)  # written last: marks the build complete
+    except BaseException:
+        shutil.rmtree(build_dir, ignore_errors=True)
+        raise
+
+    previous = _current_target(index_dir)
+    _swap(index_dir, version)
+    _prune(index_dir, keep={version, previous.name if previous else version})
+    return BuildReport(
+        version=version,
+        path=build_dir,
+        documents=len(documents),
+        entries=len(records),
+        paragraphs=paragraphs,
+        links=link_count,
+        unresolved=unresolved,
+        warnings=warnings,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _write_json(path: Path, data: Any) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _swap(index_dir: Path, version: str) -> None:
+    tmp = index_dir / f".{CURRENT}-{version}"
+    os.symlink(os.path.join(BUILDS, version), tmp)
+    os.replace(tmp, index_dir / CURRENT)
+
+
+def _prune(index_dir: Path, keep: set[str]) -> None:
+    """Delete complete builds other than `keep` (a build still being written has no meta)."""
+    for path in (index_dir / BUILDS).iterdir():
+        if path.name not in keep and (path / META_JSON).is_file():
+            shutil.rmtree(path, ignore_errors=True)
+
+
+# --- reading ------------------------------------------------------------------------
+
+
+class Index:
+    """One opened build: metadata, entry records and a Whoosh searcher."""
+
+    def __init__(self, index_dir: Path | str):
+        self.index_dir = Path(index_dir)
+        path = _current_target(self.index_dir)
+        if path is None:
+            raise IndexMissingError(
+                f"Kein Index in {self.index_dir} gefunden. Bitte zuerst `faq-bot index` ausführen."
+            )
+        self.path = path
+        meta = json.loads((path / META_JSON).read_text(encoding="utf-8"))
+        if meta.get("format") != FORMAT:
+            raise IndexMissingError(
+                f"Der Index in {self.index_dir} hat ein veraltetes Format. "
+                "Bitte `faq-bot index` erneut ausführen."
+            )
+        self.meta = meta
+        self.version: str = meta["version"]
+        self.built_at: str = meta["built_at"]
+        data = json.loads((path / ENTRIES_JSON).read_text(encoding="utf-8"))
+        self.documents: list[dict] = data["documents"]
+        self._docs = {d["id"]: d for d in self.documents}
+        self._entries = {r["id"]: EntryRecord.from_json(r) for r in data["entries"]}
+        self._order = [eid for d in self.documents for eid in d["entry_ids"]]
+        self._pos = {eid: i for i, eid in enumerate(self._order)}
+        self.vocabulary: dict[str, int] = json.loads(
+            (path / VOCAB_JSON).read_text(encoding="utf-8")
+        )
+        self._aliases = self._alias_map()
+        self.whoosh = whoosh_index.open_dir(path / WHOOSH_DIR)
+        self._searcher = self.whoosh.searcher()
+        self._lock = threading.Lock()
+
+    def _alias_map(self) -> dict[str, str]:
+        canonical = dict.fromkeys(self._entries)
+        claims: dict[str, set[str]] = {}
+        for r in self._entries.values():
+            for alias in (*r.alias_ids, slugify(r.title), *(slugify(a) for a in r.aliases)):
+                claims.setdefault(alias, set()).add(r.id)
+        mapping = {eid: eid for eid in canonical}
+        for alias, ids in claims.items():
+            if alias not in mapping and len(ids) == 1:
+                mapping[alias] = next(iter(ids))
+        return mapping
+
+    # metadata
+    def document(self, doc_id: str) -> dict | None:
+        return self._docs.get(doc_id)
+
+    def entry(self, entry_id: str) -> EntryRecord | None:
+        return self._entries.get(entry_id)
+
+    def canonical_id(self, id_or_alias: str) -> str | None:
+        found = self._aliases.get(id_or_alias)
+        if found is None and id_or_alias:
+            found = self._aliases.get(slugify(id_or_alias))
+        return found
+
+    def entries(self, doc: str | None = None) -> list[EntryRecord]:
+        return [
+            self._entries[eid]
+            for eid in self._order
+            if doc is None or self._entries[eid].doc == doc
+        ]
+
+    def neighbours(self, entry_id: str) -> tuple[EntryRecord | None, EntryRecord | None]:
+        record = self._entries.get(entry_id)
+        if record is None:
+            return None, None
+        ids = self._docs[record.doc]["entry_ids"]
+        i = ids.index(entry_id)
+        prev = self._entries[ids[i - 1]] if i > 0 else None
+        nxt = self._entries[ids[i + 1]] if i + 1 < len(ids) else None
+        return prev, nxt
+
+    def references(self, entry_id: str) -> list[dict]:
+        record = self._entries.get(entry_id)
+        return [dict(link) for link in record.links] if record else []
+
+    def backlinks(self, entry_id: str) -> list[str]:
+        record = self._entries.get(entry_id)
+        return [b["id"] for b in record.backlinks] if record else []
+
+    # search
+    def searcher(self):
+        """The shared Whoosh searcher (reading is thread-safe)."""
+        return self._searcher
+
+    def is_stale(self) -> bool:
+        target = _current_target(self.index_dir)
+        return target is not None and target.name != self.path.name
+
+    def close(self) -> None:
+        try:
+            self._searcher.close()
+        finally:
+            self.whoosh.close()
+
+
+def open_index(index_dir: Path | str) -> Index:
+    return Index(index_dir)
+
+
+class IndexHolder:
+    """Thread-safe access to the current build for long-running processes."""
+
+    def __init__(self, index_dir: Path | str):
+        self.index_dir = Path(index_dir)
+        self._index: Index | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> Index:
+        """The current Index; reopened when a new build has been swapped in.
+
+        The replaced Index is not closed: a request still using it finishes
+        (its build folder is kept until the next rebuild).
+        """
+        index = self._index
+        if index is not None and not index.is_stale():
+            return index
+        with self._lock:
+            if self._index is None or self._index.is_stale():
+                self._index = open_index(self.index_dir)
+            return self._index

@@ -1,0 +1,359 @@
+"""German-aware text analysis: one analyzer for indexing and for queries.
+
+`make_analyzer(vocabulary)` returns a Whoosh analyzer chain::
+
+    tokenize (\\w+) | lowercase | fold umlauts | abbreviations and synonyms
+        | split letters from digits | split compounds | stop words | Snowball stem
+
+- Folding: "ä"/"ae" -> "a", "ö"/"oe" -> "o", "ü"/"ue" -> "u", "ß" -> "ss", so
+  "Schäden", "Schaeden" and "Schaden" meet (see `fold`).
+- Abbreviations and player slang come from `faq_bot/data/synonyms.toml`; the
+  words a key stands for are added at the key's position ("TW" also yields
+  "technologiewert").
+- Compounds: a word that splits into two or three words of `vocabulary` (each at
+  least three letters and no stop word, joined directly or by a linking "s",
+  "es", "n", "en" or "e") also yields its parts at its own position, so "Stapel"
+  finds "Aktionsstapel". Hyphenated words are split by the tokenizer already.
+- The stems come from PyStemmer's German Snowball stemmer.
+
+Because the vocabulary is part of the analyzer, it is pickled into the index
+schema: queries against an index are analyzed with the vocabulary of its corpus.
+
+`correct_word(word, counts)` proposes a spelling correction at edit distance 1
+(a transposition counts as one edit) for words of five or more letters.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from functools import cache
+from importlib import resources
+
+import Stemmer
+from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer
+from whoosh.analysis.acore import Token
+from whoosh.lang.stopwords import stoplists
+
+__all__ = [
+    "MIN_FUZZY_LENGTH",
+    "analyzer_terms",
+    "correct_word",
+    "fold",
+    "load_stopwords",
+    "load_synonyms",
+    "make_analyzer",
+    "part_vocabulary",
+    "split_compound",
+    "vocabulary_from_texts",
+    "words",
+]
+
+MIN_PART = 3  # shortest compound part
+MIN_COMPOUND = 7  # shortest word worth splitting
+MIN_FUZZY_LENGTH = 5  # typo tolerance applies to words at least this long
+LINKS = ("", "s", "es", "n", "en", "e")
+
+_WORD = re.compile(r"\w+")
+_UMLAUT = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss"})
+# "ae"/"oe"/"ue" written for an umlaut; not the diphthong in "neue", "Bauer", nor "Quelle"
+_DIGRAPH = re.compile(r"(?<![aeiouq])([aou])e")
+_DIGITS = re.compile(r"\d+|[^\W\d_]+")
+
+
+def fold(word: str) -> str:
+    """Lower case, umlauts and ß folded, accents dropped: "Schäden" -> "schaden"."""
+    word = word.lower().translate(_UMLAUT)
+    word = _DIGRAPH.sub(r"\1", word)
+    if not word.isascii():
+        word = unicodedata.normalize("NFKD", word)
+        word = "".join(c for c in word if not unicodedata.combining(c))
+    return word
+
+
+def words(text: str) -> list[str]:
+    """The folded words of `text`, in order."""
+    return [fold(w) for w in _WORD.findall(text)]
+
+
+@cache
+def _table() -> dict:
+    data = resources.files("faq_bot").joinpath("data/synonyms.toml").read_text("utf-8")
+    return tomllib.loads(data)
+
+
+@cache
+def load_synonyms() -> dict[str, tuple[str, ...]]:
+    """Folded abbreviation -> the folded words it stands for."""
+    table = _table().get("abbreviations", {})
+    return {fold(k): tuple(words(v)) for k, v in table.items()}
+
+
+@cache
+def load_stopwords() -> frozenset[str]:
+    extra = _table().get("stopwords", {}).get("words", [])
+    return frozenset(fold(w) for w in (*stoplists["de"], *extra))
+
+
+def vocabulary_from_texts(texts: Iterable[str]) -> Counter[str]:
+    """Folded word counts of `texts` (letters only, at least three of them)."""
+    counts: Counter[str] = Counter()
+    for text in texts:
+        counts.update(w for w in words(text) if len(w) >= MIN_PART and w.isalpha())
+    return counts
+
+
+def part_vocabulary(vocabulary: Iterable[str]) -> frozenset[str]:
+    """`vocabulary` plus the tails that follow one known word with two linking forms.
+
+    "Schadenverteilungsphase" and "Schadensverteilungsphase" both end in
+    "verteilungsphase" after the known word "schaden": that tail becomes a part,
+    so the two spellings share their parts.
+    """
+    vocab = frozenset(vocabulary)
+    stop = load_stopwords()
+    links: dict[tuple[str, str], set[str]] = {}
+    for word in vocab:
+        if len(word) < MIN_COMPOUND or not word.isalpha():
+            continue
+        for i in range(MIN_PART, len(word) - MIN_PART + 1):
+            head = word[:i]
+            if head not in vocab or head in stop:
+                continue
+            for link in LINKS:
+                tail = word[i + len(link) :]
+                if word.startswith(link, i) and len(tail) >= 5:
+                    links.setdefault((head, tail), set()).add(link)
+    return vocab | {tail for (_head, tail), ls in links.items() if len(ls) >= 2}
+
+
+def split_compound(word: str, vocabulary: Iterable[str] | frozenset[str]) -> tuple[str, ...]:
+    """The parts of a folded compound word, or () when it is no known compound.
+
+    Prefers the split with the fewest parts, then the one whose shortest part is
+    longest. At most three parts.
+    """
+    vocab = vocabulary if isinstance(vocabulary, frozenset | set) else frozenset(vocabulary)
+    if len(word) < MIN_COMPOUND or not word.isalpha():
+        return ()
+    stop = load_stopwords()
+
+    def known(part: str) -> bool:
+        return len(part) >= MIN_PART and part in vocab and part not in stop
+
+    def best(w: str, depth: int) -> tuple[str, ...] | None:
+        choice: tuple[str, ...] | None = None
+        for i in range(MIN_PART, len(w) - MIN_PART + 1):
+            head = w[:i]
+            if not known(head):
+                continue
+            for link in LINKS:
+                tail = w[i + len(link) :]
+                if not w.startswith(link, i) or len(tail) < MIN_PART:
+                    continue
+                if known(tail):
+                    cand: tuple[str, ...] | None = (head, tail)
+                elif depth < 2:
+                    rest = best(tail, depth + 1)
+                    cand = (head, *rest) if rest else None
+                else:
+                    cand = None
+                if cand and (
+                    choice is None
+                    or (len(cand), -min(map(len, cand))) < (len(choice), -min(map(len, choice)))
+                ):
+                    choice = cand
+        return choice
+
+    return best(word, 1) or ()
+
+
+def _edits1(word: str) -> Iterator[str]:
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    for i in range(len(word) + 1):
+        left, right = word[:i], word[i:]
+        if right:
+            yield left + right[1:]  # deletion
+        if len(right) > 1:
+            yield left + right[1] + right[0] + right[2:]  # transposition
+        for c in letters:
+            if right:
+                yield left + c + right[1:]  # substitution
+            yield left + c + right  # insertion
+
+
+def correct_word(word: str, counts: Mapping[str, int]) -> str | None:
+    """The most frequent vocabulary word one edit away from folded `word`, or None.
+
+    Only for words of `MIN_FUZZY_LENGTH` letters or more that are not in `counts`.
+    """
+    if len(word) < MIN_FUZZY_LENGTH or word in counts or not word.isalpha():
+        return None
+    found = {w for w in _edits1(word) if w in counts and len(w) >= MIN_FUZZY_LENGTH}
+    if not found:
+        return None
+    return max(sorted(found), key=lambda w: counts[w])
+
+
+# --- Whoosh filters ---------------------------------------------------------------
+
+
+def _copy(t: Token, text: str) -> Token:
+    c = t.copy()
+    c.text = text
+    c.extra = True  # an added term at the position of the word before it
+    return c
+
+
+class FoldFilter(Filter):
+    """Umlauts and ß folded (see `fold`)."""
+
+    def __call__(self, tokens):
+        for t in tokens:
+            t.text = fold(t.text)
+            yield t
+
+
+class SynonymFilter(Filter):
+    """Adds the words an abbreviation stands for at the abbreviation's position."""
+
+    def __init__(self, table: Mapping[str, tuple[str, ...]]):
+        self.table = dict(table)
+
+    def __call__(self, tokens):
+        for t in tokens:
+            expansion = self.table.get(t.text)
+            if not expansion:
+                yield t
+                continue
+            extra = [_copy(t, w) for w in expansion if w != t.text]
+            yield t
+            yield from extra
+
+
+class DigitSplitFilter(Filter):
+    """A word mixing digits and letters ("227er", "w6") also yields its runs."""
+
+    def __call__(self, tokens):
+        for t in tokens:
+            runs = _DIGITS.findall(t.text)
+            if len(runs) < 2:
+                yield t
+                continue
+            extra = [_copy(t, r) for r in runs]
+            yield t
+            yield from extra
+
+
+class DecompoundFilter(Filter):
+    """A compound of known words also yields its parts at its own position."""
+
+    def __init__(self, vocabulary: Iterable[str] = ()):
+        self.vocabulary = frozenset(vocabulary)
+        self._cache: dict[str, tuple[str, ...]] = {}
+
+    def __getstate__(self):
+        return {"vocabulary": self.vocabulary}
+
+    def __setstate__(self, state):
+        self.vocabulary = state["vocabulary"]
+        self._cache = {}
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other.vocabulary == self.vocabulary
+
+    def __hash__(self):
+        return hash(len(self.vocabulary))
+
+    def parts(self, word: str) -> tuple[str, ...]:
+        try:
+            return self._cache[word]
+        except KeyError:
+            parts = split_compound(word, self.vocabulary) if self.vocabulary else ()
+            self._cache[word] = parts
+            return parts
+
+    def __call__(self, tokens):
+        for t in tokens:
+            parts = self.parts(t.text)
+            if not parts:
+                yield t
+                continue
+            extra = [_copy(t, p) for p in parts]
+            yield t
+            yield from extra
+
+
+class GermanStopFilter(Filter):
+    """Drops stop words (German function words and question phrasing)."""
+
+    def __init__(self, stopwords: Iterable[str]):
+        self.stopwords = frozenset(stopwords)
+
+    def __call__(self, tokens):
+        for t in tokens:
+            if t.text not in self.stopwords:
+                yield t
+            elif t.mode == "query" and t.removestops is False:
+                yield t
+
+
+class GermanStemFilter(Filter):
+    """German Snowball stems (PyStemmer), cached."""
+
+    def __init__(self):
+        self._stemmer = None
+
+    def __getstate__(self):
+        return {}
+
+    def __setstate__(self, state):
+        self._stemmer = None
+
+    def __eq__(self, other):
+        return type(other) is type(self)
+
+    def __hash__(self):
+        return hash(type(self))
+
+    def __call__(self, tokens):
+        if self._stemmer is None:
+            self._stemmer = Stemmer.Stemmer("german")
+            self._stemmer.maxCacheSize = 50000
+        stem = self._stemmer.stemWord
+        here: set[str] = set()
+        for t in tokens:
+            if not t.text.isdigit():
+                t.text = stem(t.text)
+            # added terms may stem to the word's own stem: emit each once per position
+            if not getattr(t, "extra", False):
+                here = set()
+            elif t.text in here:
+                continue
+            here.add(t.text)
+            yield t
+
+
+def make_analyzer(vocabulary: Iterable[str] = ()):
+    """The analyzer chain; `vocabulary` (folded corpus words) drives compound splitting."""
+    return (
+        RegexTokenizer(r"\w+")
+        | LowercaseFilter()
+        | FoldFilter()
+        | SynonymFilter(load_synonyms())
+        | DigitSplitFilter()
+        | DecompoundFilter(vocabulary)
+        | GermanStopFilter(load_stopwords())
+        | GermanStemFilter()
+    )
+
+
+def analyzer_terms(analyzer, text: str, mode: str = "query") -> list[str]:
+    """The distinct terms `analyzer` makes of `text`, in order of first appearance."""
+    seen: dict[str, None] = {}
+    for t in analyzer(text, mode=mode):
+        seen.setdefault(t.text, None)
+    return list(seen)

@@ -98,8 +98,9 @@ class LinkGraph:
 
 # --- extraction --------------------------------------------------------------------------
 
-# "s." or "vgl." as a word of its own (not the end of "bzw.", "vs.", "Vorteils.")
-_MARKER = re.compile(r"(?<![\w.])(?:s|vgl)\.(?=\s|\w|$)")
+# "s." or "vgl." as a word of its own: not the end of "bzw.", "vs.", "Vorteils.",
+# not the start of an abbreviation like "s.g." (sogenannt)
+_MARKER = re.compile(r"(?<![\w.])(?:s|vgl)\.(?=\s|\w|$)(?!\w\.)")
 _CONNECTOR = re.compile(
     r"""\s*(?:
         (?:auch|dazu|hierzu|insbesondere|unter|bei

@@ -1,0 +1,302 @@
+"""Cross references of the real FAQ: extraction, resolution and the link graph."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from faq_bot.corpus import Corpus, Document, Entry, load_corpus
+from faq_bot.links import LinkGraph, Lookup, build_links, find_references, resolve
+
+CORPUS_DIR = Path(__file__).resolve().parent.parent / "corpus"
+
+
+@pytest.fixture(scope="module")
+def corpus() -> Corpus:
+    try:
+        return load_corpus(CORPUS_DIR)
+    except ImportError:  # TEMPORARY until the other splitters land
+        from faq_bot.corpus import read_manifest
+        from faq_bot.corpus.splitters import faq
+
+        meta = read_manifest(CORPUS_DIR)[0]
+        text = (CORPUS_DIR / meta["file"]).read_text(encoding="utf-8")
+        pre, entries = faq.split(text, doc_id=meta["id"], id_prefix="")
+        fields = {k: meta[k] for k in Document.__dataclass_fields__ if k in meta}
+        return Corpus((Document(**fields, preamble=pre, entries=entries),))
+
+
+@pytest.fixture(scope="module")
+def faq(corpus) -> Document:
+    return corpus.document("how-faq")
+
+
+@pytest.fixture(scope="module")
+def graph(corpus) -> LinkGraph:
+    return build_links(corpus)
+
+
+@pytest.fixture(scope="module")
+def lookup(faq) -> Lookup:
+    return Lookup.of(faq.entries)
+
+
+def _id(faq: Document, title: str) -> str:
+    matches = [e.id for e in faq.entries if e.title == title]
+    assert len(matches) == 1, title
+    return matches[0]
+
+
+def _entry(*paragraphs: str, id: str = "quelle", title: str = "Quelle") -> Entry:
+    return Entry(id=id, doc="d", title=title, paragraphs=paragraphs, position=0)
+
+
+@pytest.mark.parametrize(
+    ("source", "written", "target"),
+    [
+        ("3-Spieler-Spiel", "s. Multiplayer-Spiel", "Multiplayer-Spiel"),
+        ("Blockerdeklaration", "s. Deklarationen", "Deklarationen"),
+        ("Bauphase", "s. auch Sabotage", "Sabotage (Basisausbau)"),
+        ("Abwerfen", "s. dazu Auslösende Bedingungen", "Auslösende Bedingungen"),
+        ("Phasenzweck", "s. dazu auch Sabotage und Bauphase", "Sabotage (Basisausbau)"),
+        ("Phasenzweck", "s. dazu auch Sabotage und Bauphase", "Bauphase"),
+        ("Kampf", "s. bei Beispielkampf", "Beispielkampf"),
+        ("Werft (Basisausbau)", "s. bei Montagen", "Montagen (Basisausbauten)"),
+        ("Schadenverteilungsphase", "s.auch bei Beispielkampf", "Beispielkampf"),
+        ("227-Pfund Bombe (Basisausbau)", "s. auch unter Aktionsstapel", "Aktionsstapel"),
+        ("Aktionen", "s. auch unter Aktionsstapel", "Aktionsstapel"),
+        ("Angreifer", "vgl. Phasen", "Phasen"),
+        ("Angriffsdeklarationsphase", "vgl. Phasen", "Phasen"),
+        ("Länderkarten", "vgl. Spielvorbereitung", "Spielvorbereitung"),
+        ("Runde", "vgl. hierzu insbesondere: Phasen", "Phasen"),
+        ("Sabotage (Basisausbau)", "s. dort", "Bauphase"),
+        ("Karte ziehen", "s. Ziehen, Karte", "Ziehen, Karte"),
+        (
+            "Global Domination (Spielvariante)",
+            "s.im entsprechenden Abschnitt unter Multiplayer-Spielen",
+            "Multiplayer-Spiel",
+        ),
+    ],
+)
+def test_links_every_reference_form_resolves_to_its_entry(faq, graph, source, written, target):
+    found = [(r.text, r.target) for r in graph.outgoing(_id(faq, source))]
+    assert (written, _id(faq, target)) in found
+
+
+def test_links_see_also_under_links_227_pfund_bombe_to_aktionsstapel(faq, graph):
+    bombe, stapel = _id(faq, "227-Pfund Bombe (Basisausbau)"), _id(faq, "Aktionsstapel")
+    [ref] = graph.outgoing(bombe)
+    assert (ref.target_text, ref.target) == ("Aktionsstapel", stapel)
+    assert graph.backlinks(stapel) == [bombe, _id(faq, "Aktionen")]
+
+
+def test_links_see_also_under_with_target_on_next_paragraph():
+    entry = _entry("Reaktion ist besser als Aktion. s. auch unter", "Aktionsstapel", "2) Weiter.")
+    [mention] = find_references(entry)
+    assert (mention.paragraph, mention.target_text, mention.start, mention.end) == (
+        1,
+        "Aktionsstapel",
+        0,
+        len("Aktionsstapel"),
+    )
+    assert mention.text == "s. auch unter Aktionsstapel"
+
+
+def test_links_s_dort_points_at_the_entry_named_before_it(faq, graph):
+    [ref] = graph.outgoing(_id(faq, "Sabotage (Basisausbau)"))
+    assert ref.text == "s. dort"
+    assert ref.target == _id(faq, "Bauphase")
+    sabotage = next(e for e in faq.entries if e.id == ref.source)
+    paragraph = sabotage.plain_paragraphs[ref.paragraph]
+    assert paragraph[ref.start : ref.end] == "Bauphasen"
+    assert paragraph[ref.end :].startswith("-Regelung (s. dort)")
+
+
+def test_links_multiple_targets_in_text_order(faq, graph):
+    refs = graph.outgoing(_id(faq, "Phasenzweck"))
+    assert [r.target_text for r in refs] == ["Sabotage", "Bauphase"]
+    assert refs[0].start < refs[1].start
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("Aktionsstapeln", "Aktionsstapel"),
+        ("Multiplayer-Spielen", "Multiplayer-Spiel"),
+        ("Bauphasen", "Bauphase"),
+        ("Aktionskarte", "Aktionskarten"),
+        ("Beispielkampf.", "Beispielkampf"),
+        ("beispielkampf", "Beispielkampf"),
+        ("„Phasen“", "Phasen"),
+        ("Ziehen, Karte", "Ziehen, Karte"),
+        ("Karte ziehen", "Karte ziehen"),
+        ("227-Pfund Bombe", "227-Pfund Bombe (Basisausbau)"),
+        ("Einmalig", "“Einmalig” (Fähigkeiten-Schlüsselwort)"),
+        ("TWs", "Technologiewerte (TWs)"),
+        ("Tarnung", "Tarnung!"),
+        ("Sturm!", "Sturm! (Fähigkeit)"),
+    ],
+)
+def test_links_resolve_titles_aliases_and_inflections(faq, lookup, text, title):
+    assert resolve(text, lookup) == _id(faq, title)
+
+
+def test_links_resolve_inverted_title_when_no_exact_entry(faq):
+    without = Lookup.of(e for e in faq.entries if e.title != "Karte ziehen")
+    assert resolve("Karte ziehen", without) == _id(faq, "Ziehen, Karte")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Besatzungsmacht",  # "Besatzungsmacht!" and "Besatzungsmacht (Basisausbau)"
+        "Sperrschaden",  # two entries told apart by their parenthesis
+        "Ägypten",
+        "jeweils entsprechenden Eintrag",
+        "Regeln bzw. oben die Multiplayer-Varianten",
+        "",
+        "   ",
+    ],
+)
+def test_links_resolve_refuses_ambiguous_or_unknown_names(lookup, text):
+    assert resolve(text, lookup) is None
+
+
+def test_links_resolve_accepts_a_corpus(faq, corpus):
+    assert resolve("Aktionsstapeln", corpus) == _id(faq, "Aktionsstapel")
+    assert resolve("Aktionsstapeln", corpus, doc="how-faq") == _id(faq, "Aktionsstapel")
+    assert resolve("Aktionsstapeln", corpus, doc="kein-dokument") is None
+
+
+def test_links_unresolved_references_are_listed_with_entry_and_text(faq, graph):
+    unresolved = {
+        (r.source, r.text, r.target_text) for r in graph.unresolved() if r.source in _ids(faq)
+    }
+    assert unresolved == {
+        (_id(faq, "Landausbaukarten"), "s. Ägypten", "Ägypten"),
+        (
+            _id(faq, "Multiplayer-Spiel"),
+            "s. Regeln bzw. oben die Multiplayer-Varianten",
+            "Regeln bzw. oben die Multiplayer-Varianten",
+        ),
+        (
+            _id(faq, "Spielformate"),
+            "s. jeweils entsprechenden Eintrag",
+            "jeweils entsprechenden Eintrag",
+        ),
+    }
+
+
+def _ids(doc: Document) -> set[str]:
+    return {e.id for e in doc.entries}
+
+
+def test_links_unresolved_references_link_nowhere(corpus, graph):
+    unresolved = graph.unresolved()
+    assert unresolved and all(r.target is None for r in unresolved)
+    backlinked = sum(len(graph.incoming(e.id)) for e in corpus.entries())
+    linking = [r for r in graph.references if r.target is not None and r.target != r.source]
+    assert backlinked == len(linking)
+
+
+def test_links_faq_reference_count(faq, graph):
+    refs = [r for r in graph.references if r.source in _ids(faq)]
+    assert len(refs) == 35
+    assert len([r for r in refs if r.target is not None]) == 32
+
+
+def test_links_targets_stay_in_the_source_document(corpus, graph):
+    doc_of = {e.id: e.doc for e in corpus.entries()}
+    for ref in graph.references:
+        if ref.target is not None:
+            assert doc_of[ref.target] == doc_of[ref.source]
+
+
+def test_links_spans_point_at_the_target_text(corpus, graph):
+    by_id = corpus.by_id()
+    for ref in graph.references:
+        paragraph = by_id[ref.source].plain_paragraphs[ref.paragraph]
+        assert paragraph[ref.start : ref.end] == ref.target_text
+
+
+def test_links_backlinks_in_document_order_without_duplicates(faq, graph):
+    expected = ["Angreifer", "Angriffsdeklarationsphase", "Runde", "Verteidiger"]
+    assert graph.backlinks(_id(faq, "Phasen")) == [_id(faq, t) for t in expected]
+    positions = {e.id: e.position for e in faq.entries}
+    for entry in faq.entries:
+        back = graph.backlinks(entry.id)
+        assert len(back) == len(set(back))
+        assert [positions[i] for i in back] == sorted(positions[i] for i in back)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Die Do217 vs. Spitfire bzw. der Jäger, z.B. eine Me109 usw. sind s.g. Einheiten.",
+        "Er nutzt seine Vorteils. Dann ist es aus.",
+        "Das gilt u.a. für Schiffe, d.h. für alle Seeeinheiten.",
+    ],
+)
+def test_links_abbreviations_are_not_references(text):
+    assert find_references(_entry(text)) == []
+
+
+# --- any text ----------------------------------------------------------------------------
+
+_piece = st.one_of(
+    st.text(max_size=30),
+    st.sampled_from(
+        [
+            "s. ",
+            "s.",
+            "vgl. ",
+            "(s. dort)",
+            "s. auch unter",
+            "s. dazu auch ",
+            " und ",
+            "(",
+            ")",
+            ". ",
+            ", ",
+            "Phasen",
+            "„",
+            "“",
+            "\xa0",
+            "\n",
+            ":",
+            "-",
+        ]
+    ),
+)
+_paragraph = st.lists(_piece, max_size=12).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_paragraph, min_size=1, max_size=4))
+def test_links_extraction_never_crashes_and_spans_stay_inside(paragraphs):
+    entry = _entry(*paragraphs)
+    plain = entry.plain_paragraphs
+    for mention in find_references(entry):
+        assert 0 <= mention.paragraph < len(plain)
+        assert 0 <= mention.start <= mention.end <= len(plain[mention.paragraph])
+        assert plain[mention.paragraph][mention.start : mention.end] == mention.target_text
+    target = _entry("Ein Spiel hat Phasen.", id="phasen", title="Phasen")
+    doc = Document(
+        id="d",
+        file="d.txt",
+        title="D",
+        game="G",
+        kind="faq",
+        language="de",
+        splitter="faq",
+        entries=(entry, target),
+    )
+    graph = build_links(Corpus((doc,)))
+    for ref in graph.references:
+        assert ref.target in (None, "quelle", "phasen")
+        text = plain[ref.paragraph]
+        assert 0 <= ref.start <= ref.end <= len(text)
+        assert text[ref.start : ref.end] == ref.target_text

@@ -1,0 +1,167 @@
+"""Could this stack have been announced? Rule violations as data, never raised.
+
+`validate(scenario)` returns every violation it finds as an `Error` with a
+stable `code` (the table in `stack-scenarios.md`), the entry it concerns and a
+German message. An empty tuple means the stack is legal and can be resolved.
+"""
+
+from __future__ import annotations
+
+from faq_bot.stack.model import (
+    IN_PLAY_TARGET_EFFECTS,
+    NO_ACTION_CARD_PHASES,
+    Card,
+    EffectType,
+    Error,
+    ErrorCode,
+    Kind,
+    Phase,
+    Scenario,
+    StackEntry,
+    Zone,
+)
+
+_ZONE_DE = {Zone.HAND: "auf der Hand", Zone.PLAY: "im Spiel", Zone.SCRAP: "auf dem Schrottplatz"}
+
+
+def validate(scenario: Scenario) -> tuple[Error, ...]:
+    errors: list[Error] = []
+    players = {p.name for p in scenario.players}
+    for card in scenario.cards:
+        if card.owner not in players:
+            errors.append(
+                Error(
+                    ErrorCode.UNKNOWN_REFERENCE,
+                    None,
+                    f"Karte {card.id}: Besitzer {card.owner} ist kein Spieler des Szenarios.",
+                )
+            )
+    sources: dict[str, str] = {}  # card id -> first entry that uses it
+    for index, entry in enumerate(scenario.stack):
+        errors.extend(_entry_errors(scenario, index, entry, players, sources))
+        if entry.source is not None:
+            sources.setdefault(entry.source, entry.id)
+    return tuple(errors)
+
+
+def _entry_errors(
+    scenario: Scenario,
+    index: int,
+    entry: StackEntry,
+    players: set[str],
+    sources: dict[str, str],
+) -> list[Error]:
+    errors: list[Error] = []
+
+    def error(code: ErrorCode, message: str) -> None:
+        errors.append(Error(code, entry.id, f"{entry.id}: {message}"))
+
+    player = scenario.player(entry.by)
+    if player is None:
+        error(ErrorCode.UNKNOWN_REFERENCE, f"Spieler {entry.by} ist nicht im Szenario definiert.")
+    source = scenario.card(entry.source)
+    if entry.source is not None and source is None:
+        error(ErrorCode.UNKNOWN_REFERENCE, f"Karte {entry.source} (Quelle) ist nicht definiert.")
+    effect = entry.effect
+    target_card: Card | None = None
+    target_entry: StackEntry | None = None
+    if effect.type is EffectType.COUNTER:
+        target_entry = scenario.entry(effect.target)
+        if target_entry is None:
+            error(
+                ErrorCode.UNKNOWN_REFERENCE,
+                f"Der gekonterte Eintrag {effect.target} ist nicht im Aktionsstapel.",
+            )
+    elif effect.target is not None:
+        target_card = scenario.card(effect.target)
+        if target_card is None:
+            error(ErrorCode.UNKNOWN_REFERENCE, f"Zielkarte {effect.target} ist nicht definiert.")
+
+    if source is not None:
+        if source.id in sources:
+            error(
+                ErrorCode.DUPLICATE_CARD,
+                f"{source.id} ist schon Quelle von {sources[source.id]}; Karten dürfen nur "
+                "einmal im Aktionsstapel vorkommen.",
+            )
+        if player is not None and source.owner != entry.by:
+            error(
+                ErrorCode.NOT_OWNER,
+                f"{entry.by} sagt {source.id} an, die Karte gehört aber {source.owner}.",
+            )
+        if source.zone is Zone.SCRAP:
+            error(ErrorCode.SOURCE_UNAVAILABLE, f"{source.id} liegt auf dem Schrottplatz.")
+        elif entry.lock_source and source.locked:
+            error(
+                ErrorCode.SOURCE_UNAVAILABLE,
+                f"{source.id} ist schon gesperrt und kann nicht zum Einsatz gesperrt werden.",
+            )
+        elif source.kind is Kind.ACTION and source.zone is not Zone.HAND:
+            error(
+                ErrorCode.SOURCE_UNAVAILABLE,
+                f"Die Aktionskarte {source.id} ist nicht auf der Hand, sondern "
+                f"{_ZONE_DE[source.zone]}.",
+            )
+        if source.kind is Kind.ACTION and scenario.phase in NO_ACTION_CARD_PHASES:
+            error(
+                ErrorCode.ACTION_CARD_FORBIDDEN_IN_PHASE,
+                f"Aktionskarten dürfen in der {scenario.phase.value} nicht gespielt werden.",
+            )
+
+    needed = entry.cost + entry.play_cost
+    if player is not None and player.tw < needed:
+        error(
+            ErrorCode.INSUFFICIENT_TW,
+            f"{entry.by} hat {player.tw} TW, der Eintrag kostet aber {needed} TW.",
+        )
+
+    if target_card is not None:
+        problem = _card_target_problem(scenario, entry, source, target_card)
+        if problem:
+            error(ErrorCode.BAD_TARGET, problem)
+    if target_entry is not None:
+        below = scenario.stack.index(target_entry) < index
+        if not below:
+            error(
+                ErrorCode.BAD_TARGET,
+                f"Konterbar ist nur ein früher angesagter Eintrag; {target_entry.id} liegt "
+                "nicht darunter.",
+            )
+
+    if effect.type is EffectType.DECLARE_ATTACK:
+        if index != 0:
+            error(
+                ErrorCode.DECLARATION_NOT_REACTION,
+                "Eine Angriffsdeklaration eröffnet einen eigenen Aktionsstapel und ist nie "
+                "eine Reaktion.",
+            )
+        if scenario.phase is not Phase.ANGRIFFSDEKLARATIONSPHASE:
+            error(
+                ErrorCode.DECLARATION_NOT_REACTION,
+                f"Angriffe werden nur in der Angriffsdeklarationsphase deklariert, nicht in der "
+                f"{scenario.phase.value}.",
+            )
+    return errors
+
+
+def _card_target_problem(
+    scenario: Scenario, entry: StackEntry, source: Card | None, target: Card
+) -> str | None:
+    kind = entry.effect.type
+    if kind in IN_PLAY_TARGET_EFFECTS and target.zone is not Zone.PLAY:
+        return f"Ziel {target.id} ist nicht im Spiel, sondern {_ZONE_DE[target.zone]}."
+    if kind is EffectType.DISCARD and target.zone is not Zone.HAND:
+        return f"Abwerfen kann man nur Handkarten; {target.id} ist {_ZONE_DE[target.zone]}."
+    if kind is EffectType.LOCK and target.locked:
+        return f"{target.id} ist bereits gesperrt und damit kein zulässiges Ziel."
+    if kind is EffectType.PROTECT:
+        if source is not None and target.id == source.id:
+            return f"{source.id} kann sich nicht selbst schützen, nur andere Basisausbauten."
+        if target.kind is not Kind.BASE:
+            return f"Schützen lässt sich nur ein Basisausbau; {target.id} ist keiner."
+        if source is not None and target.owner != source.owner:
+            return (
+                f"{target.id} gehört nicht {source.owner}; geschützt werden nur eigene "
+                "Basisausbauten."
+            )
+    return None

@@ -1,0 +1,160 @@
+"""The card catalog (`faq_bot/data/cards.toml`): what the FAQ says cards do on the stack.
+
+The catalog pre-fills the checker's form and tells the engine which FAQ entry
+justifies a card's steps. It never changes a scenario: costs and flags always
+come from the scenario itself.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from faq_bot.stack.model import AMOUNT_EFFECTS, EffectType, Kind
+
+_FIELDS = {
+    "name",
+    "aliases",
+    "kind",
+    "effect",
+    "amount",
+    "target_kind",
+    "cost",
+    "play_cost",
+    "sacrifice",
+    "lock_source",
+    "faq",
+    "description",
+}
+
+
+class CatalogError(ValueError):
+    """The shipped catalog file is malformed (a bug in the data, not user input)."""
+
+
+@dataclass(frozen=True)
+class CatalogCard:
+    name: str
+    kind: Kind
+    effect: EffectType
+    description: str
+    aliases: tuple[str, ...] = ()
+    amount: int | None = None
+    target_kind: Kind | None = None
+    cost: int | None = None  # None: the FAQ gives no cost
+    play_cost: int | None = None
+    sacrifice: bool = False
+    lock_source: bool = False
+    faq: str | None = None  # title of the FAQ entry the behaviour comes from
+
+
+def normalize_name(name: str) -> str:
+    """Case, hyphens and runs of spaces do not matter when naming a card."""
+    return re.sub(r"[\s\-–]+", " ", name.casefold()).strip()
+
+
+def parse_catalog(text: str) -> tuple[CatalogCard, ...]:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise CatalogError(f"cards.toml is not valid TOML: {exc}") from None
+    cards = []
+    names: set[str] = set()
+    for i, raw in enumerate(data.get("cards", [])):
+        cards.append(card := _card(raw, i))
+        for name in (card.name, *card.aliases):
+            key = normalize_name(name)
+            if key in names:
+                raise CatalogError(f"cards.toml card #{i + 1}: name {name!r} is used twice")
+            names.add(key)
+    if not cards:
+        raise CatalogError("cards.toml lists no [[cards]]")
+    return tuple(cards)
+
+
+def _card(raw: dict[str, Any], i: int) -> CatalogCard:
+    where = f"cards.toml card #{i + 1}"
+    unknown = set(raw) - _FIELDS
+    if unknown:
+        raise CatalogError(f"{where}: unknown fields {sorted(unknown)}")
+    try:
+        effect = EffectType(raw["effect"])
+        card = CatalogCard(
+            name=str(raw["name"]),
+            kind=Kind(raw["kind"]),
+            effect=effect,
+            description=str(raw["description"]),
+            aliases=tuple(str(a) for a in raw.get("aliases", ())),
+            amount=raw.get("amount"),
+            target_kind=Kind(raw["target_kind"]) if "target_kind" in raw else None,
+            cost=raw.get("cost"),
+            play_cost=raw.get("play_cost"),
+            sacrifice=bool(raw.get("sacrifice", False)),
+            lock_source=bool(raw.get("lock_source", False)),
+            faq=raw.get("faq"),
+        )
+    except (KeyError, ValueError) as exc:
+        raise CatalogError(f"{where}: {exc}") from None
+    for name in ("amount", "cost", "play_cost"):
+        value = getattr(card, name)
+        if value is not None and (not isinstance(value, int) or value < 0):
+            raise CatalogError(f"{where}: {name} must be a whole number >= 0")
+    if card.amount is not None and effect not in AMOUNT_EFFECTS:
+        raise CatalogError(f"{where}: effect {effect.value} takes no amount")
+    if card.play_cost is not None and card.kind is not Kind.ACTION:
+        raise CatalogError(f"{where}: only action cards have a play_cost")
+    return card
+
+
+@lru_cache(maxsize=1)
+def load_catalog() -> tuple[CatalogCard, ...]:
+    """Every card of the shipped catalog, in file order."""
+    text = resources.files("faq_bot").joinpath("data/cards.toml").read_text(encoding="utf-8")
+    return parse_catalog(text)
+
+
+def find_card(name: str, catalog: tuple[CatalogCard, ...] | None = None) -> CatalogCard | None:
+    """The catalog card called `name` or one of its aliases (case-insensitive), or None."""
+    wanted = normalize_name(name)
+    for card in load_catalog() if catalog is None else catalog:
+        if any(normalize_name(n) == wanted for n in (card.name, *card.aliases)):
+            return card
+    return None
+
+
+def catalog_suggestions(
+    prefix: str, catalog: tuple[CatalogCard, ...] | None = None
+) -> tuple[CatalogCard, ...]:
+    """Cards whose name or an alias starts with `prefix` (case-insensitive), by name.
+
+    An empty prefix gives the whole catalog.
+    """
+    wanted = normalize_name(prefix)
+    hits = [
+        card
+        for card in (load_catalog() if catalog is None else catalog)
+        if any(normalize_name(n).startswith(wanted) for n in (card.name, *card.aliases))
+    ]
+    return tuple(sorted(hits, key=lambda c: c.name.casefold()))
+
+
+def catalog_card_to_json(card: CatalogCard) -> dict[str, Any]:
+    """A catalog card as JSON for the form (optional values that are unknown are null)."""
+    return {
+        "name": card.name,
+        "aliases": list(card.aliases),
+        "kind": card.kind.value,
+        "effect": card.effect.value,
+        "amount": card.amount,
+        "target_kind": card.target_kind.value if card.target_kind else None,
+        "cost": card.cost,
+        "play_cost": card.play_cost,
+        "sacrifice": card.sacrifice,
+        "lock_source": card.lock_source,
+        "faq": card.faq,
+        "description": card.description,
+    }

@@ -1,0 +1,82 @@
+"""Shareable links: a scenario as a short URL-safe string and back.
+
+`encode_permalink` writes canonical JSON (sorted keys, no spaces), compresses it
+with zlib and encodes it base64url without padding. `decode_permalink` undoes
+that with limits on the link's length and on the decompressed size, so a
+crafted link can neither be huge nor expand into a huge document. Both raise
+`PermalinkError` (a `ScenarioFormatError`) with a German message.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+import zlib
+from collections.abc import Mapping
+from typing import Any
+
+from faq_bot.stack.read import MAX_INPUT_BYTES, ScenarioFormatError, parse_json
+
+MAX_PERMALINK = 8_000  # characters; keeps /check?s=... below common URL limits
+_ALPHABET = re.compile(r"[A-Za-z0-9_-]*")
+
+
+class PermalinkError(ScenarioFormatError):
+    """The link is not a scenario link (or the scenario is too big for one)."""
+
+
+def canonical_json(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def encode_permalink(scenario_json: Mapping[str, Any] | str) -> str:
+    """A URL-safe string for a scenario given as JSON data (or JSON text)."""
+    data = parse_json(scenario_json) if isinstance(scenario_json, str) else scenario_json
+    if not isinstance(data, Mapping):
+        raise PermalinkError("Nur ein JSON-Objekt (ein Szenario) lässt sich verlinken.")
+    try:
+        text = canonical_json(data)
+    except (TypeError, ValueError) as exc:
+        raise PermalinkError(f"Das Szenario ist kein JSON ({exc}).") from None
+    packed = zlib.compress(text.encode("utf-8"), 9)
+    link = base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
+    if len(link) > MAX_PERMALINK:
+        raise PermalinkError(
+            f"Das Szenario ist zu groß für einen Link ({len(link)} Zeichen, erlaubt sind "
+            f"{MAX_PERMALINK})."
+        )
+    return link
+
+
+def decode_permalink(link: str) -> dict[str, Any]:
+    """The scenario JSON data behind a link made by `encode_permalink`."""
+    if not isinstance(link, str) or not link:
+        raise PermalinkError("Der Link enthält kein Szenario.")
+    if len(link) > MAX_PERMALINK:
+        raise PermalinkError(f"Der Link ist zu lang (höchstens {MAX_PERMALINK} Zeichen).")
+    if not _ALPHABET.fullmatch(link):
+        raise PermalinkError(
+            "Der Link enthält Zeichen, die in einem Szenario-Link nicht vorkommen."
+        )
+    try:
+        packed = base64.urlsafe_b64decode(link + "=" * (-len(link) % 4))
+    except (binascii.Error, ValueError):
+        raise PermalinkError("Der Link ist beschädigt (kein gültiges base64url).") from None
+    inflater = zlib.decompressobj()
+    try:
+        raw = inflater.decompress(packed, MAX_INPUT_BYTES + 1)
+    except zlib.error:
+        raise PermalinkError("Der Link ist beschädigt (nicht entpackbar).") from None
+    if len(raw) > MAX_INPUT_BYTES or inflater.unconsumed_tail:
+        raise PermalinkError("Der Link entpackt zu einem zu großen Szenario.")
+    if not inflater.eof:
+        raise PermalinkError("Der Link ist unvollständig.")
+    try:
+        data = parse_json(raw)
+    except ScenarioFormatError as exc:
+        raise PermalinkError(f"Der Link enthält kein gültiges Szenario-JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise PermalinkError("Der Link enthält kein Szenario (kein JSON-Objekt).")
+    return data

@@ -155,7 +155,7 @@ def _continues(previous: str, line: str) -> bool:
     if line[0].islower():
         return True
     word = _WORD_RE.search(previous)
-    return bool(word) and word.group(1).lower() in _OPEN_WORDS
+    return word is not None and word.group(1).lower() in _OPEN_WORDS
 
 
 def paragraphs(lines: list[str]) -> tuple[str, ...]:

@@ -37,8 +37,9 @@ Public interface (others code against these names):
     ``references(id) -> list[dict]`` (outgoing cross references),
     ``backlinks(id) -> list[str]`` (ids of entries that link to `id`),
     ``searcher()`` (a Whoosh searcher, shared, thread-safe for reading),
-    ``whoosh`` (the `whoosh.index.Index`), ``vocabulary`` (set of indexed body
-    terms), ``is_stale()`` (True when ``current`` now points at another build),
+    ``whoosh`` (the `whoosh.index.Index`), ``vocabulary`` (folded corpus word ->
+    count), ``surface`` (folded word -> its usual spelling), ``is_stale()``
+    (True when ``current`` now points at another build),
     ``close()``.
 
 ``EntryRecord`` (frozen dataclass)
@@ -63,10 +64,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import shutil
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -76,7 +79,7 @@ from typing import Any
 from whoosh import index as whoosh_index
 from whoosh.fields import ID, NUMERIC, TEXT, Schema
 
-from faq_bot.analysis import make_analyzer, part_vocabulary, vocabulary_from_texts
+from faq_bot.analysis import fold, make_analyzer, part_vocabulary, vocabulary_from_texts
 from faq_bot.corpus import Corpus, load_corpus, slugify
 
 __all__ = [
@@ -96,6 +99,7 @@ WHOOSH_DIR = "whoosh"
 ENTRIES_JSON = "entries.json"
 META_JSON = "meta.json"
 VOCAB_JSON = "vocab.json"
+_WORD = re.compile(r"\w+")
 
 # Field boosts: a word in the title or an alias weighs more than one in the body.
 BOOSTS = {
@@ -281,6 +285,7 @@ def build_index(
         for e in doc.entries:
             texts.extend((e.title, *e.aliases, *(e.category or "",), *e.plain_paragraphs))
     counts = vocabulary_from_texts(texts)
+    surface = _surface_forms(texts, counts)
     schema = make_schema(part_vocabulary(counts))
 
     version = _new_build_id()
@@ -367,7 +372,9 @@ def build_index(
             f"Unaufgelöster Querverweis in {source!r}: {text!r}" for source, text in unresolved
         ]
         _write_json(build_dir / ENTRIES_JSON, {"documents": documents, "entries": records})
-        _write_json(build_dir / VOCAB_JSON, dict(counts.most_common()))
+        _write_json(
+            build_dir / VOCAB_JSON, {w: [c, surface.get(w, w)] for w, c in counts.most_common()}
+        )
         seconds = time.perf_counter() - started
         meta = {
             "format": FORMAT,
@@ -403,6 +410,17 @@ def build_index(
         warnings=warnings,
         seconds=time.perf_counter() - started,
     )
+
+
+def _surface_forms(texts: list[str], counts: Counter[str]) -> dict[str, str]:
+    """Folded word -> its most frequent spelling in the corpus (for suggestions)."""
+    spellings: dict[str, Counter[str]] = {}
+    for text in texts:
+        for word in _WORD.findall(text):
+            folded = fold(word)
+            if folded in counts:
+                spellings.setdefault(folded, Counter())[word] += 1
+    return {w: c.most_common(1)[0][0] for w, c in spellings.items()}
 
 
 def _write_json(path: Path, data: Any) -> None:
@@ -453,9 +471,9 @@ class Index:
         self._entries = {r["id"]: EntryRecord.from_json(r) for r in data["entries"]}
         self._order = [eid for d in self.documents for eid in d["entry_ids"]]
         self._pos = {eid: i for i, eid in enumerate(self._order)}
-        self.vocabulary: dict[str, int] = json.loads(
-            (path / VOCAB_JSON).read_text(encoding="utf-8")
-        )
+        vocab = json.loads((path / VOCAB_JSON).read_text(encoding="utf-8"))
+        self.vocabulary: dict[str, int] = {w: v[0] for w, v in vocab.items()}
+        self.surface: dict[str, str] = {w: v[1] for w, v in vocab.items()}
         self._aliases = self._alias_map()
         self.whoosh = whoosh_index.open_dir(path / WHOOSH_DIR)
         self._searcher = self.whoosh.searcher()

@@ -1,0 +1,242 @@
+"""Scoring search (and later the chatbot) on a question file.
+
+The file format and the scoring rules are those of ``/work/shared/eval/README.md``:
+one JSON object per line with ``id``, ``q``, ``doc``, ``gold`` (verbatim
+passages) and ``kind``. A result is a *hit* when its plain text contains one
+of the gold passages, compared case-insensitively after collapsing every run
+of whitespace (no-break spaces and newlines included) to one space.
+
+Structure, so more figures can be added without touching the others:
+
+- `load_questions(path)` reads and validates the file (`EvalFileError`),
+- `rank_of_first_hit(texts, gold)` is the hit rule,
+- `search_runs(index, questions)` runs search and records the rank per question,
+- `recall_at(runs, k)`, `mrr(runs, k)` are the figures, `breakdown(runs, key)`
+  groups any figure by a question field,
+- `evaluate(index, path)` assembles the report dict (section ``"search"``
+  plus ``"questions"`` counts); another stage adds its section with
+  `REPORT_SECTIONS` (a list of ``(name, function(index, questions) -> dict)``),
+- `format_report(report)` renders it for the terminal (German labels).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from faq_bot.index import Index
+from faq_bot.search import QueryError, search
+
+__all__ = [
+    "REPORT_SECTIONS",
+    "EvalFileError",
+    "SearchRun",
+    "breakdown",
+    "evaluate",
+    "format_report",
+    "is_hit",
+    "load_questions",
+    "mrr",
+    "normalize",
+    "rank_of_first_hit",
+    "recall_at",
+    "search_runs",
+]
+
+TOP = 10
+_WS = re.compile(r"\s+")
+
+
+class EvalFileError(ValueError):
+    """The question file cannot be read; the message (German) names the line."""
+
+
+def normalize(text: str) -> str:
+    return _WS.sub(" ", text).strip().casefold()
+
+
+def is_hit(text: str, gold: Iterable[str]) -> bool:
+    plain = normalize(text)
+    return any(normalize(g) in plain for g in gold if g.strip())
+
+
+def rank_of_first_hit(texts: Iterable[str], gold: list[str]) -> int | None:
+    """1-based rank of the first text containing a gold passage, or None."""
+    for rank, text in enumerate(texts, 1):
+        if is_hit(text, gold):
+            return rank
+    return None
+
+
+def load_questions(path: Path | str) -> list[dict[str, Any]]:
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise EvalFileError(f"Die Fragendatei {path} gibt es nicht.") from None
+    except UnicodeDecodeError:
+        raise EvalFileError(f"Die Fragendatei {path} ist kein UTF-8.") from None
+    questions = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise EvalFileError(
+                f"{path}, Zeile {number}: kein gültiges JSON ({exc.msg})."
+            ) from None
+        if not isinstance(item, dict) or not isinstance(item.get("q"), str):
+            raise EvalFileError(f"{path}, Zeile {number}: ein Objekt mit Feld „q“ erwartet.")
+        gold = item.get("gold") or []
+        if not isinstance(gold, list) or not all(isinstance(g, str) for g in gold):
+            raise EvalFileError(f"{path}, Zeile {number}: „gold“ muss eine Liste von Texten sein.")
+        item.setdefault("id", f"#{number}")
+        item.setdefault("kind", "unbekannt")
+        item.setdefault("doc", None)
+        item["gold"] = gold
+        questions.append(item)
+    if not questions:
+        raise EvalFileError(f"Die Fragendatei {path} enthält keine Fragen.")
+    return questions
+
+
+def answerable(question: dict[str, Any]) -> bool:
+    return bool(question.get("doc")) and bool(question.get("gold"))
+
+
+@dataclass(frozen=True)
+class SearchRun:
+    question: dict[str, Any]
+    rank: int | None  # rank of the first hit in the top 10
+    top_ids: tuple[str, ...]
+
+
+def search_runs(index: Index, questions: list[dict[str, Any]], n: int = TOP) -> list[SearchRun]:
+    """Search every answerable question and record where the first hit lands."""
+    runs = []
+    for q in questions:
+        if not answerable(q):
+            continue
+        try:
+            hits = search(index, q["q"], n=n).hits
+        except QueryError:
+            hits = []
+        runs.append(
+            SearchRun(
+                q, rank_of_first_hit((h.text for h in hits), q["gold"]), tuple(h.id for h in hits)
+            )
+        )
+    return runs
+
+
+def recall_at(runs: list[SearchRun], k: int) -> float:
+    if not runs:
+        return 0.0
+    return sum(1 for r in runs if r.rank is not None and r.rank <= k) / len(runs)
+
+
+def mrr(runs: list[SearchRun], k: int = TOP) -> float:
+    if not runs:
+        return 0.0
+    return sum(1 / r.rank for r in runs if r.rank is not None and r.rank <= k) / len(runs)
+
+
+def figures(runs: list[SearchRun]) -> dict[str, float | int]:
+    return {
+        "n": len(runs),
+        "recall@1": recall_at(runs, 1),
+        "recall@3": recall_at(runs, 3),
+        "mrr@10": mrr(runs, TOP),
+    }
+
+
+def breakdown(
+    runs: list[SearchRun],
+    key: str,
+    figure: Callable[[list[SearchRun]], dict[str, float | int]] = figures,
+) -> dict[str, dict[str, float | int]]:
+    groups: dict[str, list[SearchRun]] = {}
+    for run in runs:
+        groups.setdefault(str(run.question.get(key)), []).append(run)
+    return {name: figure(group) for name, group in sorted(groups.items())}
+
+
+def search_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, Any]:
+    runs = search_runs(index, questions)
+    return {
+        **figures(runs),
+        "by_kind": breakdown(runs, "kind"),
+        "by_doc": breakdown(runs, "doc"),
+        "misses": [
+            {
+                "id": r.question["id"],
+                "q": r.question["q"],
+                "rank": r.rank,
+                "top": list(r.top_ids[:3]),
+            }
+            for r in runs
+            if r.rank != 1
+        ],
+    }
+
+
+# Further sections (e.g. the chatbot's passages and declines) append here.
+REPORT_SECTIONS: list[tuple[str, Callable[[Index, list[dict[str, Any]]], dict[str, Any]]]] = [
+    ("search", search_section),
+]
+
+
+def evaluate(index: Index, path: Path | str) -> dict[str, Any]:
+    questions = load_questions(path)
+    report: dict[str, Any] = {
+        "file": str(path),
+        "index": index.version,
+        "questions": {
+            "total": len(questions),
+            "answerable": sum(1 for q in questions if answerable(q)),
+            "unanswerable": sum(1 for q in questions if not answerable(q)),
+        },
+    }
+    for name, section in REPORT_SECTIONS:
+        report[name] = section(index, questions)
+    return report
+
+
+def _figure_line(label: str, f: dict[str, Any]) -> str:
+    return (
+        f"  {label:<34} n={f['n']:<3} R@1={f['recall@1']:.3f}  "
+        f"R@3={f['recall@3']:.3f}  MRR@10={f['mrr@10']:.3f}"
+    )
+
+
+def format_report(report: dict[str, Any], *, misses: bool = False) -> str:
+    q = report["questions"]
+    lines = [
+        f"Fragen: {q['total']} ({q['answerable']} beantwortbar, "
+        f"{q['unanswerable']} unbeantwortbar)",
+        f"Index: {report['index']}",
+    ]
+    s = report.get("search")
+    if s:
+        lines += ["", "Suche (beantwortbare Fragen):", _figure_line("gesamt", s), "", "nach Art:"]
+        lines += [_figure_line(k, v) for k, v in s["by_kind"].items()]
+        lines += ["", "nach Dokument:"]
+        lines += [_figure_line(k, v) for k, v in s["by_doc"].items()]
+        if misses and s["misses"]:
+            lines += ["", "nicht auf Platz 1:"]
+            lines += [
+                f"  {m['id']} Rang {m['rank'] or '-'}: {m['q']}  [{', '.join(m['top'])}]"
+                for m in s["misses"]
+            ]
+    for name, _fn in REPORT_SECTIONS:
+        if name != "search" and name in report and isinstance(report[name], dict):
+            lines += ["", f"{name}:"]
+            lines += [
+                f"  {k}: {v}" for k, v in report[name].items() if not isinstance(v, dict | list)
+            ]
+    return "\n".join(lines)

@@ -1,0 +1,445 @@
+"""Stage 3: ranked search over the index.
+
+``search(index, query, *, n=10, doc=None, category=None) -> SearchResult``
+    Ranked entries for a question or keywords as users type them. The query is
+    analyzed with the index's own analyzer (see `faq_bot.analysis`); it is never
+    parsed as query syntax, so quotes, ``AND``, ``*`` and brackets are just
+    characters. Words that are not in the corpus (five letters or more) are
+    corrected at edit distance 1, and the corrected query is offered as
+    ``suggestion``. Raises `QueryError` (German message) for an empty query or
+    one longer than `MAX_QUERY_LENGTH`.
+
+``search_paragraphs(index, query, *, n=10, doc=None) -> list[ParagraphHit]``
+    Ranked single paragraphs (for the chatbot).
+
+``suggest_titles(index, prefix, n=8) -> list[dict]``
+    Titles and aliases for as-you-type suggestions: ``{"title", "id", "url"}``.
+
+Ranking
+-------
+Every query term is looked up in the title, alias, category, section and body
+fields of entry documents and in the paragraph documents (BM25, title and alias
+terms boosted at index time). An entry's score combines its own BM25 score with
+the score of its best paragraph, and is scaled by the share of the query's
+weight (by inverse document frequency) that the entry covers, so an entry that
+matches many distinct words of a question beats one that repeats one word.
+Terms that only come from a compound split or an abbreviation count less than
+words the user typed.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from whoosh import query as wq
+
+from faq_bot.analysis import correct_word, fold, load_stopwords, load_synonyms
+from faq_bot.corpus import slugify
+from faq_bot.index import Index
+
+__all__ = [
+    "MAX_QUERY_LENGTH",
+    "Hit",
+    "ParagraphHit",
+    "QueryError",
+    "SearchResult",
+    "analyze_query",
+    "search",
+    "search_paragraphs",
+    "suggest_titles",
+]
+
+MAX_QUERY_LENGTH = 500
+CANDIDATES = 200  # entries and paragraphs fetched before reranking
+EXTRA_WEIGHT = 0.5  # terms from compound parts and abbreviations
+ENTRY_FIELDS = ("title", "aliases", "category", "section", "body")
+PARAGRAPH_FIELDS = ("heading", "body")
+SNIPPET_CHARS = 240
+
+_WORD = re.compile(r"\w+")
+_MARK = re.compile(r"</?mark>")
+
+
+class QueryError(ValueError):
+    """The query cannot be searched; the message (German) says why."""
+
+
+@dataclass(frozen=True)
+class Hit:
+    id: str
+    doc: str
+    title: str
+    url: str
+    score: float
+    snippet: str  # safe HTML: text escaped, matched words in <mark>
+    text: str
+    category: str | None = None
+    doc_title: str | None = None
+    paragraph: int | None = None  # the paragraph the snippet comes from
+
+    @property
+    def snippet_text(self) -> str:
+        """The snippet as plain text (marks removed, entities decoded)."""
+        return html.unescape(_MARK.sub("", self.snippet))
+
+    def to_json(self, *, with_text: bool = True) -> dict[str, Any]:
+        data = {
+            "id": self.id,
+            "doc": self.doc,
+            "title": self.title,
+            "url": self.url,
+            "score": round(self.score, 4),
+            "snippet": self.snippet,
+            "category": self.category,
+            "doc_title": self.doc_title,
+            "paragraph": self.paragraph,
+        }
+        if with_text:
+            data["text"] = self.text
+        return data
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    query: str
+    hits: list[Hit]
+    total: int
+    suggestion: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "total": self.total,
+            "suggestion": self.suggestion,
+            "hits": [h.to_json() for h in self.hits],
+        }
+
+
+@dataclass(frozen=True)
+class ParagraphHit:
+    entry: str
+    paragraph: int
+    text: str
+    score: float
+    title: str = ""
+    doc: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "entry": self.entry,
+            "paragraph": self.paragraph,
+            "text": self.text,
+            "score": round(self.score, 4),
+            "title": self.title,
+            "doc": self.doc,
+        }
+
+
+@dataclass
+class AnalyzedQuery:
+    """A query after correction and analysis: weighted terms and a suggestion."""
+
+    text: str
+    terms: dict[str, float] = field(default_factory=dict)  # term -> weight
+    suggestion: str | None = None
+
+
+# --- query analysis -----------------------------------------------------------------
+
+
+def _check(query: Any) -> str:
+    if not isinstance(query, str):
+        raise QueryError("Die Suchanfrage muss Text sein.")
+    query = query.strip()
+    if not query:
+        raise QueryError("Bitte einen Suchbegriff eingeben.")
+    if len(query) > MAX_QUERY_LENGTH:
+        raise QueryError(
+            f"Die Suchanfrage ist zu lang ({len(query)} Zeichen, höchstens {MAX_QUERY_LENGTH})."
+        )
+    return query
+
+
+def _analyzer(index: Index):
+    return index.whoosh.schema["body"].analyzer
+
+
+def _known(index: Index, word: str) -> bool:
+    """Whether folded `word` needs no correction."""
+    if word in index.vocabulary or word in load_synonyms() or word in load_stopwords():
+        return True
+    if not word.isalpha():
+        return True
+    reader = index.searcher().reader()
+    for term in _terms(index, word):
+        if reader.doc_frequency("body", term) or reader.doc_frequency("title", term):
+            return True
+    return False
+
+
+def _terms(index: Index, text: str) -> list[tuple[str, bool]]:
+    """(term, extra) pairs of `text`: extra when the term was added by a filter."""
+    return [
+        (t.text, bool(getattr(t, "extra", False)))
+        for t in _analyzer(index)(text, mode="query", positions=True)
+    ]
+
+
+def analyze_query(index: Index, query: str) -> AnalyzedQuery:
+    """Correct unknown words and turn `query` into weighted index terms."""
+    query = _check(query)
+    corrected: list[str] = []
+    changed = False
+    last = 0
+    for m in _WORD.finditer(query):
+        word = m.group()
+        folded = fold(word)
+        replacement = None
+        if not _known(index, folded):
+            fix = correct_word(folded, index.vocabulary)
+            if fix is not None:
+                replacement = index.surface.get(fix, fix)
+        corrected.append(query[last : m.start()])
+        corrected.append(replacement if replacement else word)
+        changed = changed or replacement is not None
+        last = m.end()
+    corrected.append(query[last:])
+    text = "".join(corrected)
+    terms: dict[str, float] = {}
+    for term, extra in _terms(index, text):
+        weight = EXTRA_WEIGHT if extra else 1.0
+        terms[term] = max(terms.get(term, 0.0), weight)
+    return AnalyzedQuery(text=text, terms=terms, suggestion=text if changed else None)
+
+
+# --- ranking ------------------------------------------------------------------------
+
+
+def _idf(index: Index, term: str, kind_total: int) -> float:
+    reader = index.searcher().reader()
+    df = max(
+        reader.doc_frequency("body", term),
+        reader.doc_frequency("title", term),
+        reader.doc_frequency("aliases", term),
+    )
+    return math.log(1 + (kind_total - df + 0.5) / (df + 0.5))
+
+
+def _filters(kind: str, doc: str | None, category: str | None) -> wq.Query:
+    parts: list[wq.Query] = [wq.Term("kind", kind)]
+    if doc:
+        parts.append(wq.Term("doc", doc))
+    if category:
+        parts.append(wq.Term("category_id", slugify(category)))
+    return wq.And(parts) if len(parts) > 1 else parts[0]
+
+
+def _term_query(terms: dict[str, float], fields: tuple[str, ...]) -> wq.Query:
+    return wq.Or(
+        [wq.Term(f, t, boost=w) for t, w in terms.items() for f in fields],
+    )
+
+
+def _run(index: Index, q: wq.Query, flt: wq.Query, limit: int):
+    """[(stored fields, score, matched terms)] of the best `limit` documents."""
+    searcher = index.searcher()
+    results = searcher.search(q, filter=flt, limit=limit, terms=True)
+    out = []
+    for hit in results:
+        matched = {
+            t.decode("utf-8") if isinstance(t, bytes) else t for _f, t in hit.matched_terms()
+        }
+        out.append((hit.fields(), hit.score, matched))
+    return out
+
+
+@dataclass
+class _Scored:
+    entry: str
+    score: float
+    paragraph: int | None
+
+
+def _rank_entries(
+    index: Index, aq: AnalyzedQuery, doc: str | None, category: str | None
+) -> list[_Scored]:
+    if not aq.terms:
+        return []
+    total_entries = max(1, len(index.entries()))
+    idf = {t: _idf(index, t, total_entries) * w for t, w in aq.terms.items()}
+    weight_sum = sum(idf.values()) or 1.0
+
+    entry_rows = _run(
+        index, _term_query(aq.terms, ENTRY_FIELDS), _filters("entry", doc, category), CANDIDATES
+    )
+    para_rows = _run(
+        index,
+        _term_query(aq.terms, PARAGRAPH_FIELDS),
+        _filters("paragraph", doc, category),
+        CANDIDATES,
+    )
+    entry_score: dict[str, float] = {}
+    entry_terms: dict[str, set[str]] = defaultdict(set)
+    for fields, score, matched in entry_rows:
+        entry_score[fields["entry"]] = score
+        entry_terms[fields["entry"]] |= matched
+    best_para: dict[str, tuple[float, int, set[str]]] = {}
+    for fields, score, matched in para_rows:
+        eid = fields["entry"]
+        coverage = sum(idf.get(t, 0.0) for t in matched) / weight_sum
+        value = score * coverage
+        if eid not in best_para or value > best_para[eid][0]:
+            best_para[eid] = (value, fields["paragraph"], matched)
+
+    top_entry = max(entry_score.values(), default=1.0) or 1.0
+    top_para = max((v[0] for v in best_para.values()), default=1.0) or 1.0
+    scored = []
+    for eid in set(entry_score) | set(best_para):
+        coverage = sum(idf.get(t, 0.0) for t in entry_terms.get(eid, ())) / weight_sum
+        e = entry_score.get(eid, 0.0) / top_entry
+        p = best_para[eid][0] / top_para if eid in best_para else 0.0
+        score = (0.5 * e + 0.5 * p) * (coverage**1.0 + 0.05)
+        scored.append(_Scored(eid, score, best_para[eid][1] if eid in best_para else None))
+    scored.sort(
+        key=lambda s: (-s.score, index.entry(s.entry).position if index.entry(s.entry) else 0)
+    )
+    return scored
+
+
+# --- snippets -----------------------------------------------------------------------
+
+
+def highlight(index: Index, text: str, terms: set[str] | dict, limit: int = SNIPPET_CHARS) -> str:
+    """Safe HTML of `text` (cut to about `limit` characters around the first match)
+    with the words whose terms are in `terms` wrapped in <mark>."""
+    spans: list[tuple[int, int]] = []
+    for t in _analyzer(index)(text, mode="index", chars=True, removestops=False):
+        if t.text in terms and (not spans or spans[-1] != (t.startchar, t.endchar)):
+            spans.append((t.startchar, t.endchar))
+    start, end = 0, len(text)
+    if len(text) > limit:
+        first = spans[0][0] if spans else 0
+        start = max(0, first - limit // 4)
+        # start at a word boundary
+        if start > 0:
+            space = text.rfind(" ", 0, start)
+            start = space + 1 if space >= 0 else start
+        end = min(len(text), start + limit)
+        space = text.rfind(" ", start, end)
+        if end < len(text) and space > start:
+            end = space
+    out: list[str] = ["…" if start > 0 else ""]
+    pos = start
+    for s, e in spans:
+        if s < pos or e > end:
+            continue
+        out.append(html.escape(text[pos:s]))
+        out.append(f"<mark>{html.escape(text[s:e])}</mark>")
+        pos = e
+    out.append(html.escape(text[pos:end]))
+    if end < len(text):
+        out.append(" …")
+    return "".join(out)
+
+
+# --- public functions ---------------------------------------------------------------
+
+
+def search(
+    index: Index,
+    query: str,
+    *,
+    n: int = 10,
+    doc: str | None = None,
+    category: str | None = None,
+) -> SearchResult:
+    """Ranked entries for `query` (see the module docstring)."""
+    aq = analyze_query(index, query)
+    scored = _rank_entries(index, aq, doc, category)
+    hits = []
+    for s in scored[: max(0, n)]:
+        record = index.entry(s.entry)
+        if record is None:
+            continue
+        paragraphs = record.plain_paragraphs
+        para = s.paragraph if s.paragraph is not None and s.paragraph < len(paragraphs) else None
+        source = paragraphs[para] if para is not None else (paragraphs[0] if paragraphs else "")
+        document = index.document(record.doc) or {}
+        hits.append(
+            Hit(
+                id=record.id,
+                doc=record.doc,
+                title=record.title,
+                url=f"/entry/{record.id}",
+                score=s.score,
+                snippet=highlight(index, source, aq.terms),
+                text=record.text,
+                category=record.category,
+                doc_title=document.get("title"),
+                paragraph=para,
+            )
+        )
+    return SearchResult(query=query.strip(), hits=hits, total=len(scored), suggestion=aq.suggestion)
+
+
+def search_paragraphs(
+    index: Index, query: str, *, n: int = 10, doc: str | None = None
+) -> list[ParagraphHit]:
+    """The best single paragraphs for `query`, best first."""
+    aq = analyze_query(index, query)
+    if not aq.terms:
+        return []
+    total = max(1, len(index.entries()))
+    idf = {t: _idf(index, t, total) * w for t, w in aq.terms.items()}
+    weight_sum = sum(idf.values()) or 1.0
+    rows = _run(
+        index, _term_query(aq.terms, PARAGRAPH_FIELDS), _filters("paragraph", doc, None), CANDIDATES
+    )
+    out = []
+    for fields, score, matched in rows:
+        coverage = sum(idf.get(t, 0.0) for t in matched) / weight_sum
+        record = index.entry(fields["entry"])
+        if record is None:
+            continue
+        n_para = fields["paragraph"]
+        out.append(
+            ParagraphHit(
+                entry=record.id,
+                paragraph=n_para,
+                text=record.plain_paragraphs[n_para],
+                score=score * coverage,
+                title=record.title,
+                doc=record.doc,
+            )
+        )
+    out.sort(key=lambda h: -h.score)
+    return out[: max(0, n)]
+
+
+def suggest_titles(index: Index, prefix: str, n: int = 8) -> list[dict[str, str]]:
+    """Titles and aliases starting with (then containing a word starting with) `prefix`."""
+    wanted = " ".join(fold(w) for w in _WORD.findall(prefix or ""))
+    if not wanted:
+        return []
+    starts: list[tuple[str, str]] = []
+    inner: list[tuple[str, str]] = []
+    seen: set[tuple[str, str]] = set()
+    for record in index.entries():
+        for name in dict.fromkeys((record.title, *record.aliases)):
+            key = (name, record.id)
+            if key in seen:
+                continue
+            folded = " ".join(fold(w) for w in _WORD.findall(name))
+            if folded.startswith(wanted):
+                starts.append(key)
+                seen.add(key)
+            elif f" {wanted}" in f" {folded}":
+                inner.append(key)
+                seen.add(key)
+    ranked = sorted(starts, key=lambda k: (len(k[0]), k[0])) + sorted(inner, key=lambda k: k[0])
+    return [{"title": t, "id": i, "url": f"/entry/{i}"} for t, i in ranked[: max(0, n)]]

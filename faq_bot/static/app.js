@@ -1,0 +1,125 @@
+// Regelsuche: small enhancements. Every page works without this file.
+// - "/" jumps to the search box
+// - title suggestions while typing (fills the <datalist> from /api/suggest)
+// - "Link kopieren" copies the URL of a paragraph, "Zitat kopieren" the citation
+"use strict";
+
+(function () {
+  function isTyping(target) {
+    if (!target) return false;
+    var tag = target.tagName;
+    return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || target.isContentEditable;
+  }
+
+  // "/" focuses the search box (unless the person is typing somewhere).
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (isTyping(event.target)) return;
+    var box = document.querySelector("input[data-shortcut]");
+    if (!box) return;
+    event.preventDefault();
+    box.focus();
+    box.select();
+  });
+
+  // Title suggestions: one request per pause in typing, newest answer wins.
+  var list = document.getElementById("title-suggestions");
+  var timer = null;
+  var latest = 0;
+
+  function fillSuggestions(input) {
+    var value = input.value.trim();
+    if (!list || value.length < 2) return;
+    var ticket = ++latest;
+    fetch("/api/suggest?q=" + encodeURIComponent(value), {
+      headers: { Accept: "application/json" },
+    })
+      .then(function (response) {
+        return response.ok ? response.json() : null;
+      })
+      .then(function (data) {
+        if (!data || ticket !== latest) return;
+        while (list.firstChild) list.removeChild(list.firstChild);
+        (data.suggestions || []).forEach(function (item) {
+          var option = document.createElement("option");
+          option.value = item.title; // text only: never parsed as HTML
+          list.appendChild(option);
+        });
+      })
+      .catch(function () {
+        /* suggestions are optional */
+      });
+  }
+
+  document.querySelectorAll("input[data-suggest]").forEach(function (input) {
+    input.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        fillSuggestions(input);
+      }, 150);
+    });
+  });
+
+  function copy(text) {
+    if (navigator.clipboard && window.isSecureContext) {
+      return navigator.clipboard.writeText(text);
+    }
+    // fallback for http:// on a LAN: a hidden textarea and execCommand
+    return new Promise(function (resolve, reject) {
+      var area = document.createElement("textarea");
+      area.value = text;
+      area.setAttribute("readonly", "");
+      area.style.position = "fixed";
+      area.style.opacity = "0";
+      document.body.appendChild(area);
+      area.select();
+      var ok = false;
+      try {
+        ok = document.execCommand("copy");
+      } catch (e) {
+        ok = false;
+      }
+      document.body.removeChild(area);
+      if (ok) resolve();
+      else reject(new Error("copy failed"));
+    });
+  }
+
+  function flash(element, text) {
+    var old = element.getAttribute("data-label") || element.textContent;
+    element.setAttribute("data-label", old);
+    element.classList.add("copied");
+    if (text) element.textContent = text;
+    setTimeout(function () {
+      element.classList.remove("copied");
+      if (text) element.textContent = old;
+    }, 1800);
+  }
+
+  // "Link kopieren": copy the page URL with the paragraph's anchor, and go there.
+  document.querySelectorAll("a[data-copy-link]").forEach(function (link) {
+    link.addEventListener("click", function (event) {
+      var url = new URL(link.getAttribute("href"), window.location.href).href;
+      event.preventDefault();
+      history.replaceState(null, "", url);
+      copy(url).then(
+        function () {
+          flash(link);
+        },
+        function () {
+          window.location.hash = link.hash;
+        }
+      );
+    });
+  });
+
+  // "Zitieren": the button is hidden without JavaScript (the text is in <details>).
+  document.querySelectorAll("button[data-copy-text]").forEach(function (button) {
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      copy(button.getAttribute("data-copy-text")).then(function () {
+        flash(button, "Kopiert ✓");
+      });
+    });
+  });
+})();

@@ -1,0 +1,92 @@
+"""The web service: search page, ruling pages and a JSON API (Flask).
+
+``create_app(test_config=None)`` follows the flask tutorial's factory: defaults
+with ``config.from_mapping`` (``CORPUS_DIR``, ``INDEX_DIR`` from
+`faq_bot.config`), then one blueprint per feature:
+
+- `faq_bot.web.pages`: ``/``, ``/search``, ``/entry/<id>``, ``/docs/<doc>``,
+  ``/opensearch.xml`` (HTML, German)
+- `faq_bot.web.api`: ``/api/search``, ``/api/suggest``, ``/api/entries/<id>``,
+  ``/healthz``
+- `faq_bot.web.openapi`: ``/api/openapi.json``; every route must be described
+  there (``describe(path, item)``), a test compares the spec with the url map
+- `faq_bot.web.errors`: one JSON error shape for the API, one ``error.html``
+- `faq_bot.web.security`: security and cache headers on every response
+
+Later features add their own blueprint module and one line in ``BLUEPRINTS``
+below (or call ``app.register_blueprint`` in `create_app`), plus their paths in
+the OpenAPI description.
+
+The index is opened once per process through an `IndexHolder`, which reopens
+it when ``faq-bot index`` has swapped a new build in; views get it with
+`faq_bot.web.common.current_index()`.
+
+Production: ``gunicorn 'faq_bot.web:create_app()'`` (see docs/web.md).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+from faq_bot.config import ROOT, default_corpus_dir, default_index_dir
+
+__all__ = ["create_app"]
+
+TEMPLATE_DIR = ROOT / "templates"
+STATIC_DIR = ROOT / "faq_bot" / "static"
+
+# (module, attribute) of every blueprint, registered in this order.
+BLUEPRINTS: list[tuple[str, str]] = [
+    ("faq_bot.web.pages", "bp"),
+    ("faq_bot.web.api", "bp"),
+    ("faq_bot.web.openapi", "bp"),
+]
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the Flask app; `test_config` overrides the defaults (e.g. ``INDEX_DIR``)."""
+    import importlib
+
+    from faq_bot.index import IndexHolder
+    from faq_bot.search import MAX_QUERY_LENGTH
+    from faq_bot.web import assets, errors, security
+    from faq_bot.web.render import safe_snippet
+
+    app = Flask(
+        __name__,
+        template_folder=str(TEMPLATE_DIR),
+        static_folder=str(STATIC_DIR),
+        static_url_path="/static",
+    )
+    app.config.from_mapping(
+        CORPUS_DIR=str(default_corpus_dir()),
+        INDEX_DIR=str(default_index_dir()),
+        # longest query (characters) the search accepts; longer ones get a 400
+        MAX_QUERY_LENGTH=MAX_QUERY_LENGTH,
+        # hits on the search page and the most the API hands out at once
+        SEARCH_PAGE_HITS=20,
+        API_MAX_HITS=50,
+        JSON_SORT_KEYS=False,
+    )
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+
+    app.extensions["faq_bot.index"] = IndexHolder(app.config["INDEX_DIR"])
+
+    if not app.debug and not app.testing:
+        logging.getLogger("faq_bot").setLevel(logging.INFO)
+
+    assets.init_app(app)
+    app.jinja_env.filters["snippet"] = safe_snippet
+    security.init_app(app)
+    errors.init_app(app)
+    for module_name, attr in BLUEPRINTS:
+        module = importlib.import_module(module_name)
+        app.register_blueprint(getattr(module, attr))
+    return app

@@ -1,0 +1,128 @@
+"""The JSON API: search, title suggestions, one entry, health.
+
+Errors are JSON ``{"error": "<code>", "detail": "<German text>"}`` (see
+`faq_bot.web.errors`). Shapes are described in `faq_bot.web.openapi`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify, redirect, request, url_for
+from werkzeug.exceptions import NotFound
+
+from faq_bot.corpus.splitters import slugify
+from faq_bot.web.common import (
+    IndexUnavailable,
+    bad_request,
+    check_doc,
+    check_int,
+    check_query,
+    conditional,
+    current_index,
+)
+from faq_bot.web.render import paragraph_anchor
+
+bp = Blueprint("api", __name__)
+
+
+@bp.get("/api/search")
+@conditional
+def search() -> Any:
+    from faq_bot.search import QueryError
+    from faq_bot.search import search as run_search
+
+    index = current_index()
+    query = check_query(request.args.get("q"), required=True)
+    n = check_int(
+        request.args.get("n"),
+        name="n",
+        default=10,
+        low=1,
+        high=int(current_app.config["API_MAX_HITS"]),
+    )
+    doc = check_doc(index, request.args.get("doc"))
+    category = (request.args.get("category") or "").strip() or None
+    try:
+        result = run_search(index, query, n=n, doc=doc, category=category)
+    except QueryError as exc:
+        raise bad_request(str(exc)) from None
+    return jsonify(
+        query=result.query,
+        total=result.total,
+        suggestion=result.suggestion,
+        hits=[hit.to_json() for hit in result.hits],
+    )
+
+
+@bp.get("/api/suggest")
+@conditional
+def suggest() -> Any:
+    """Titles (headwords and aliases) starting with or containing `q`, for the datalist."""
+    from faq_bot.search import suggest_titles
+
+    index = current_index()
+    prefix = check_query(request.args.get("q"), required=False)
+    n = check_int(request.args.get("n"), name="n", default=8, low=1, high=20)
+    suggestions = suggest_titles(index, prefix, n=n) if prefix else []
+    return jsonify(query=prefix, suggestions=[_suggestion_json(s) for s in suggestions])
+
+
+def _suggestion_json(item: Any) -> dict:
+    if isinstance(item, str):
+        return {"title": item}
+    if isinstance(item, dict):
+        return item
+    if isinstance(item, tuple | list):
+        title, entry_id = item[0], item[1] if len(item) > 1 else None
+        out = {"title": title}
+        if entry_id:
+            out |= {"id": entry_id, "url": url_for("pages.entry", entry_id=entry_id)}
+        return out
+    return {"title": str(getattr(item, "title", item))}
+
+
+@bp.get("/api/entries/<entry_id>")
+@conditional
+def entry(entry_id: str) -> Any:
+    index = current_index()
+    record = index.entry(entry_id)
+    if record is None:
+        canonical = index.canonical_id(entry_id) or index.canonical_id(slugify(entry_id))
+        if canonical and canonical != entry_id and index.entry(canonical) is not None:
+            return redirect(url_for("api.entry", entry_id=canonical), code=301)
+        raise NotFound(description=f"Einen Eintrag „{entry_id}“ gibt es nicht.")
+    data = record.to_json()
+    doc = index.document(record.doc) or {}
+    prev, nxt = index.neighbours(record.id)
+    data["url"] = url_for("pages.entry", entry_id=record.id)
+    data["paragraph_urls"] = [
+        f"{data['url']}#{paragraph_anchor(i)}" for i in range(len(record.paragraphs))
+    ]
+    data["document"] = {
+        k: doc.get(k)
+        for k in ("id", "title", "game", "kind", "date", "date_text", "notes", "precedence")
+    }
+    data["previous"] = prev.id if prev else None
+    data["next"] = nxt.id if nxt else None
+    return jsonify(data)
+
+
+@bp.get("/healthz")
+def healthz() -> Any:
+    """200 with the build when the index is loaded, 503 (JSON error) otherwise."""
+    try:
+        index = current_index()
+    except IndexUnavailable:
+        raise
+    except Exception as exc:  # an index that cannot be opened is unavailable, not a bug
+        current_app.logger.exception("index cannot be opened")
+        raise IndexUnavailable() from exc
+    response = jsonify(
+        status="ok",
+        index=index.version,
+        built_at=getattr(index, "built_at", None),
+        documents=len(index.documents),
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response

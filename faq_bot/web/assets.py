@@ -1,0 +1,52 @@
+"""Versioned static URLs and the fingerprint of the app's own files.
+
+Templates link static files with ``asset_url("app.css")``, which appends
+``?v=<hash of the file>``; the file is then served with a one-year immutable
+cache lifetime, and a changed file gets a new URL. ``app_fingerprint`` hashes
+the templates and static files so ETags change when the pages' look changes,
+not only when the index does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from flask import Flask, current_app, url_for
+
+_HASHES: dict[tuple[str, float], str] = {}
+
+
+def file_hash(path: Path) -> str:
+    """First 12 hex digits of the SHA-256 of the file's bytes, cached by mtime."""
+    key = (str(path), path.stat().st_mtime)
+    if key not in _HASHES:
+        _HASHES[key] = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+    return _HASHES[key]
+
+
+def asset_url(filename: str) -> str:
+    """URL of a static file with its content hash as cache buster."""
+    static = Path(current_app.static_folder or "")
+    path = (static / filename).resolve()
+    if not path.is_relative_to(static.resolve()) or not path.is_file():
+        raise FileNotFoundError(f"static file {filename!r} does not exist")
+    return url_for("static", filename=filename, v=file_hash(path))
+
+
+def app_fingerprint(app: Flask) -> str:
+    """A hash over the templates and static files (part of every ETag)."""
+    digest = hashlib.sha256()
+    for folder in (app.template_folder, app.static_folder):
+        if not folder:
+            continue
+        root = Path(app.root_path, folder)
+        for path in sorted(p for p in root.rglob("*") if p.is_file()):
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("APP_FINGERPRINT", app_fingerprint(app))
+    app.jinja_env.globals["asset_url"] = asset_url

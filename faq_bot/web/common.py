@@ -1,0 +1,113 @@
+"""Helpers the blueprints share: the current index, ETags, argument checks."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from flask import Response, current_app, make_response, request
+from werkzeug.exceptions import BadRequest, HTTPException, ServiceUnavailable
+
+if TYPE_CHECKING:
+    from faq_bot.index import Index
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class IndexUnavailable(ServiceUnavailable):
+    """The index has not been built (or cannot be opened): a 503, not a 500."""
+
+    description = (
+        "Der Suchindex ist noch nicht gebaut. Bitte `faq-bot index` ausführen "
+        "und die Seite neu laden."
+    )
+
+
+def current_index() -> Index:
+    """The index of the current build; reopened after `faq-bot index` swapped one in."""
+    from faq_bot.index import IndexMissingError
+
+    holder = current_app.extensions["faq_bot.index"]
+    try:
+        return holder.get()
+    except IndexMissingError as exc:
+        raise IndexUnavailable() from exc
+
+
+def bad_request(detail: str) -> HTTPException:
+    """A 400 with a German explanation (shown on the error page / in the JSON)."""
+    return BadRequest(description=detail)
+
+
+def check_query(raw: str | None, *, required: bool) -> str:
+    """The stripped query; 400 when it is too long, or missing but required."""
+    query = (raw or "").strip()
+    limit = int(current_app.config["MAX_QUERY_LENGTH"])
+    if len(query) > limit:
+        raise bad_request(
+            f"Die Suchanfrage ist zu lang ({len(query)} Zeichen); "
+            f"erlaubt sind höchstens {limit} Zeichen."
+        )
+    if required and not query:
+        raise bad_request("Bitte einen Suchbegriff angeben (Parameter `q`).")
+    return query
+
+
+def check_doc(index: Index, doc: str | None) -> str | None:
+    """`doc` when it names a document of the index, None when empty; 400 otherwise."""
+    doc = (doc or "").strip() or None
+    if doc is not None and index.document(doc) is None:
+        known = ", ".join(d["id"] for d in index.documents)
+        raise bad_request(f"Unbekanntes Dokument „{doc}“. Bekannt sind: {known}.")
+    return doc
+
+
+def check_int(raw: str | None, *, name: str, default: int, low: int, high: int) -> int:
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise bad_request(f"`{name}` muss eine ganze Zahl sein, nicht „{raw}“.") from None
+    if not low <= value <= high:
+        raise bad_request(f"`{name}` muss zwischen {low} und {high} liegen.")
+    return value
+
+
+def etag_for(index: Index) -> str:
+    """ETag of the current GET request: app files + index build + path and arguments."""
+    key = "|".join(
+        [
+            current_app.config.get("APP_FINGERPRINT", ""),
+            index.version,
+            request.path,
+            request.query_string.decode("latin-1"),
+        ]
+    )
+    return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+def conditional(view: F) -> F:
+    """Answer revalidations with 304 before rendering; tag fresh responses with an ETag.
+
+    The ETag depends on the index build, the app's templates and static files and
+    the request's path and query, so a new build or a new release changes it.
+    """
+
+    @functools.wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Response:
+        tag = etag_for(current_index())
+        if request.if_none_match.contains(tag):
+            response = current_app.response_class(status=304)
+            response.set_etag(tag)
+            response.headers["Cache-Control"] = "no-cache"
+            return response
+        response = make_response(view(*args, **kwargs))
+        if response.status_code == 200:
+            response.set_etag(tag)
+            response.headers.setdefault("Cache-Control", "no-cache")
+        return response
+
+    return wrapper  # type: ignore[return-value]

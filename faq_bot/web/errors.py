@@ -1,0 +1,149 @@
+"""One error shape for the API, one error page for people.
+
+Every error under ``/api/`` (and ``/healthz``) is JSON
+``{"error": "<code>", "detail": "<German explanation>"}`` with its 4xx/5xx
+status; every other error renders ``templates/error.html``. A 404 page offers a
+search for the words of the path. A 500 is always a bug: it is logged with its
+traceback, and the person sees a German page or JSON without one.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from flask import Flask, Response, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
+
+log = logging.getLogger("faq_bot.web")
+
+# short machine-readable codes for the "error" field
+CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    413: "too_large",
+    415: "unsupported_media_type",
+    422: "unprocessable",
+    429: "too_many_requests",
+    500: "internal_error",
+    503: "index_unavailable",
+}
+
+TITLES = {
+    400: "Ungültige Anfrage",
+    404: "Seite nicht gefunden",
+    405: "Methode nicht erlaubt",
+    413: "Anfrage zu groß",
+    500: "Interner Fehler",
+    503: "Dienst nicht verfügbar",
+}
+
+DEFAULT_DETAILS = {
+    400: "Die Anfrage ist ungültig.",
+    404: "Diese Adresse gibt es nicht.",
+    405: "Diese Methode ist für diese Adresse nicht erlaubt.",
+    406: "Dieses Format kann nicht geliefert werden.",
+    413: "Die Anfrage ist zu groß.",
+    415: "Dieses Format wird nicht angenommen.",
+    429: "Zu viele Anfragen; bitte kurz warten.",
+    500: "Ein interner Fehler ist aufgetreten. Das ist ein Fehler im Programm, nicht in "
+    "Ihrer Anfrage; er wurde protokolliert.",
+    503: "Der Dienst ist gerade nicht verfügbar.",
+}
+
+_PATH_WORDS = re.compile(r"[^\wäöüÄÖÜß]+")
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/") or request.path == "/healthz"
+
+
+def detail_of(exc: HTTPException) -> str:
+    """The German detail: the description given when raising, else a German default."""
+    code = exc.code or 500
+    described = exc.description
+    default_english = type(exc).description
+    if described and described != default_english:
+        return str(described)
+    return DEFAULT_DETAILS.get(code, "Die Anfrage konnte nicht bearbeitet werden.")
+
+
+def path_words(path: str) -> str:
+    """The words of a URL path, for the 404 page's search ("/entry/karten-ziehen" → ...)."""
+    segments = [s for s in path.strip("/").split("/") if s]
+    if segments and segments[0] in {"entry", "docs", "api", "entries", "search"}:
+        segments = segments[1:]
+    words = _PATH_WORDS.sub(" ", " ".join(segments)).replace("_", " ")
+    return " ".join(words.split())[:100]
+
+
+def _not_found_hits(query: str) -> list:
+    """Top hits for the path's words, or [] when there is no index or no valid query."""
+    if not query:
+        return []
+    try:
+        from faq_bot.search import QueryError, search
+        from faq_bot.web.common import current_index
+
+        return list(search(current_index(), query, n=5).hits)
+    except (HTTPException, QueryError):
+        return []
+
+
+def render_error(exc: HTTPException) -> Response | tuple[Response, int] | tuple[str, int]:
+    code = exc.code or 500
+    detail = detail_of(exc)
+    if wants_json():
+        response = jsonify(error=CODES.get(code, "error"), detail=detail)
+        response.status_code = code
+        _copy_allow(exc, response)
+        return response
+    query = ""
+    hits: list = []
+    if isinstance(exc, NotFound):
+        query = path_words(request.path)
+        hits = _not_found_hits(query)
+    html = render_template(
+        "error.html",
+        code=code,
+        title=TITLES.get(code, "Fehler"),
+        detail=detail,
+        query=query,
+        hits=hits,
+    )
+    response = Response(html, status=code, mimetype="text/html")
+    _copy_allow(exc, response)
+    return response
+
+
+def _copy_allow(exc: HTTPException, response: Response) -> None:
+    """A 405 keeps its Allow header."""
+    if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
+        response.headers["Allow"] = ", ".join(exc.valid_methods)
+
+
+def handle_http_error(exc: HTTPException):
+    if isinstance(exc, InternalServerError):
+        return handle_internal_error(exc)
+    return render_error(exc)
+
+
+def handle_internal_error(exc: Exception):
+    """A 500: log the bug with its traceback, show no traceback."""
+    original = getattr(exc, "original_exception", None) or exc
+    log.error("internal error on %s %s", request.method, request.path, exc_info=original)
+    error = InternalServerError()
+    try:
+        return render_error(error)
+    except Exception:  # the error page itself failed: plain text, still German
+        log.exception("error page failed")
+        if wants_json():
+            return jsonify(error="internal_error", detail=DEFAULT_DETAILS[500]), 500
+        return Response(DEFAULT_DETAILS[500], status=500, mimetype="text/plain")
+
+
+def init_app(app: Flask) -> None:
+    app.register_error_handler(HTTPException, handle_http_error)
+    app.register_error_handler(Exception, handle_internal_error)

@@ -1,0 +1,308 @@
+"""``GET /api/openapi.json``: every route of the app described in OpenAPI 3.
+
+The description is assembled from `PATHS`. A blueprint that adds a route adds
+its path here with `describe(path, item)` (at import time), e.g. a chatbot
+blueprint::
+
+    from faq_bot.web.openapi import describe, error_responses, json_body
+    describe("/api/ask", {"post": {...}})
+
+`tests/test_web_api.py` compares these paths with the app's url map, so an
+undocumented route fails the tests.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+from flask import Blueprint, jsonify, request
+
+bp = Blueprint("openapi", __name__)
+
+ERROR_REF = {"$ref": "#/components/schemas/Error"}
+
+
+def json_body(schema: dict, description: str) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def html_body(description: str) -> dict:
+    return {"description": description, "content": {"text/html": {"schema": {"type": "string"}}}}
+
+
+def error_responses(*codes: int, html: bool = False) -> dict:
+    texts = {
+        301: "Alias-ID oder Titelvariante: Weiterleitung auf die kanonische ID",
+        304: "Nicht geändert (ETag)",
+        400: "Ungültige Eingabe",
+        404: "Nicht gefunden",
+        405: "Methode nicht erlaubt",
+        500: "Interner Fehler (ein Programmfehler)",
+        503: "Index nicht geladen",
+    }
+    out: dict[str, Any] = {}
+    for code in codes:
+        if code in (301, 304):
+            out[str(code)] = {"description": texts[code]}
+        elif html:
+            out[str(code)] = html_body(texts[code])
+        else:
+            out[str(code)] = json_body(ERROR_REF, texts[code])
+    return out
+
+
+def _param(name: str, where: str, description: str, schema: dict, required: bool = False) -> dict:
+    return {
+        "name": name,
+        "in": where,
+        "description": description,
+        "required": required or where == "path",
+        "schema": schema,
+    }
+
+
+Q = _param("q", "query", "Suchanfrage", {"type": "string", "maxLength": 200})
+DOC = _param("doc", "query", "Nur in diesem Dokument suchen (Dokument-ID)", {"type": "string"})
+CATEGORY = _param("category", "query", "Nur Einträge dieser Kategorie", {"type": "string"})
+N = _param("n", "query", "Anzahl Treffer", {"type": "integer", "minimum": 1, "maximum": 50})
+ENTRY_ID = _param("entry_id", "path", "Stabile ID des Eintrags (auch Alias-ID)", {"type": "string"})
+
+COMPONENTS: dict[str, Any] = {
+    "schemas": {
+        "Error": {
+            "type": "object",
+            "required": ["error", "detail"],
+            "properties": {
+                "error": {"type": "string", "description": "Fehlercode, z. B. not_found"},
+                "detail": {"type": "string", "description": "Erklärung auf Deutsch"},
+            },
+        },
+        "Hit": {
+            "type": "object",
+            "required": ["id", "doc", "title", "url", "score", "snippet"],
+            "properties": {
+                "id": {"type": "string"},
+                "doc": {"type": "string"},
+                "title": {"type": "string"},
+                "url": {"type": "string"},
+                "score": {"type": "number"},
+                "snippet": {"type": "string", "description": "HTML, Treffer in <mark>"},
+                "text": {"type": "string"},
+                "category": {"type": "string", "nullable": True},
+                "doc_title": {"type": "string"},
+            },
+        },
+        "SearchResult": {
+            "type": "object",
+            "required": ["query", "total", "hits"],
+            "properties": {
+                "query": {"type": "string"},
+                "total": {"type": "integer"},
+                "suggestion": {"type": "string", "nullable": True},
+                "hits": {"type": "array", "items": {"$ref": "#/components/schemas/Hit"}},
+            },
+        },
+        "Link": {
+            "type": "object",
+            "properties": {
+                "paragraph": {"type": "integer"},
+                "start": {"type": "integer"},
+                "end": {"type": "integer"},
+                "text": {"type": "string"},
+                "target_text": {"type": "string"},
+                "target": {"type": "string", "nullable": True},
+                "target_title": {"type": "string", "nullable": True},
+            },
+        },
+        "Entry": {
+            "type": "object",
+            "required": ["id", "doc", "title", "paragraphs", "url"],
+            "properties": {
+                "id": {"type": "string"},
+                "doc": {"type": "string"},
+                "title": {"type": "string"},
+                "paragraphs": {"type": "array", "items": {"type": "string"}},
+                "plain_paragraphs": {"type": "array", "items": {"type": "string"}},
+                "paragraph_urls": {"type": "array", "items": {"type": "string"}},
+                "markup": {"type": "string", "enum": ["text", "markdown", "html"]},
+                "category": {"type": "string", "nullable": True},
+                "section": {"type": "string", "nullable": True},
+                "aliases": {"type": "array", "items": {"type": "string"}},
+                "links": {"type": "array", "items": {"$ref": "#/components/schemas/Link"}},
+                "backlinks": {"type": "array", "items": {"type": "object"}},
+                "url": {"type": "string"},
+                "document": {"type": "object"},
+                "previous": {"type": "string", "nullable": True},
+                "next": {"type": "string", "nullable": True},
+            },
+        },
+    }
+}
+
+PATHS: dict[str, dict] = {
+    "/": {"get": {"summary": "Startseite", "responses": {"200": html_body("Startseite")}}},
+    "/search": {
+        "get": {
+            "summary": "Trefferliste (HTML)",
+            "parameters": [Q, DOC, CATEGORY, N],
+            "responses": {
+                "200": html_body("Treffer"),
+                **error_responses(304, 400, 503, html=True),
+            },
+        }
+    },
+    "/entry/{entry_id}": {
+        "get": {
+            "summary": "Eine Regelung (HTML) mit Absatz-Ankern #p0, #p1, …",
+            "parameters": [ENTRY_ID],
+            "responses": {
+                "200": html_body("Der Eintrag"),
+                **error_responses(301, 304, 404, 503, html=True),
+            },
+        }
+    },
+    "/docs/{doc_id}": {
+        "get": {
+            "summary": "Inhaltsverzeichnis eines Dokuments (A–Z bzw. Abschnitte)",
+            "parameters": [_param("doc_id", "path", "Dokument-ID", {"type": "string"})],
+            "responses": {
+                "200": html_body("Inhaltsverzeichnis"),
+                **error_responses(304, 404, 503, html=True),
+            },
+        }
+    },
+    "/opensearch.xml": {
+        "get": {
+            "summary": "OpenSearch-Beschreibung für Browser",
+            "responses": {
+                "200": {
+                    "description": "OpenSearch description",
+                    "content": {"application/opensearchdescription+xml": {"schema": {}}},
+                }
+            },
+        }
+    },
+    "/api/search": {
+        "get": {
+            "summary": "Suche",
+            "parameters": [{**Q, "required": True}, N, DOC, CATEGORY],
+            "responses": {
+                "200": json_body({"$ref": "#/components/schemas/SearchResult"}, "Treffer"),
+                **error_responses(304, 400, 503),
+            },
+        }
+    },
+    "/api/suggest": {
+        "get": {
+            "summary": "Titelvorschläge (Stichwörter und Aliasse) für die Eingabe",
+            "parameters": [
+                Q,
+                _param("n", "query", "Anzahl", {"type": "integer", "minimum": 1, "maximum": 20}),
+            ],
+            "responses": {
+                "200": json_body(
+                    {
+                        "type": "object",
+                        "properties": {
+                            "query": {"type": "string"},
+                            "suggestions": {
+                                "type": "array",
+                                "items": {
+                                    "type": "object",
+                                    "properties": {
+                                        "title": {"type": "string"},
+                                        "id": {"type": "string"},
+                                        "url": {"type": "string"},
+                                    },
+                                },
+                            },
+                        },
+                    },
+                    "Vorschläge",
+                ),
+                **error_responses(304, 400, 503),
+            },
+        }
+    },
+    "/api/entries/{entry_id}": {
+        "get": {
+            "summary": "Ein Eintrag als JSON (Absätze, Verweise, Rückverweise, Dokument)",
+            "parameters": [ENTRY_ID],
+            "responses": {
+                "200": json_body({"$ref": "#/components/schemas/Entry"}, "Der Eintrag"),
+                **error_responses(301, 304, 404, 503),
+            },
+        }
+    },
+    "/api/openapi.json": {
+        "get": {
+            "summary": "Diese API-Beschreibung (OpenAPI 3)",
+            "responses": {"200": json_body({"type": "object"}, "OpenAPI-Dokument")},
+        }
+    },
+    "/healthz": {
+        "get": {
+            "summary": "Zustand: 200, wenn der Index geladen ist",
+            "responses": {
+                "200": json_body(
+                    {
+                        "type": "object",
+                        "properties": {
+                            "status": {"type": "string"},
+                            "index": {"type": "string"},
+                            "built_at": {"type": "string", "nullable": True},
+                            "documents": {"type": "integer"},
+                        },
+                    },
+                    "Index geladen",
+                ),
+                **error_responses(503),
+            },
+        }
+    },
+}
+
+
+def describe(path: str, item: dict) -> None:
+    """Add (or extend) the description of `path` (OpenAPI form, e.g. ``/api/ask``)."""
+    PATHS.setdefault(path, {}).update(item)
+
+
+def add_schema(name: str, schema: dict) -> None:
+    COMPONENTS["schemas"][name] = schema
+
+
+_CONVERTER = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
+
+
+def rule_to_path(rule: str) -> str:
+    """A Flask rule as an OpenAPI path: ``/entry/<entry_id>`` → ``/entry/{entry_id}``."""
+    return _CONVERTER.sub(r"{\1}", rule)
+
+
+def spec(server_url: str = "/") -> dict:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        app_version = version("faq_bot")
+    except PackageNotFoundError:
+        app_version = "0"
+    return {
+        "openapi": "3.0.3",
+        "info": {
+            "title": "faq_bot",
+            "version": app_version,
+            "description": "Regeln und FAQ nachschlagen: Suche, Einträge, Verweise. "
+            'Fehler sind JSON {"error": "...", "detail": "..."}.',
+        },
+        "servers": [{"url": server_url}],
+        "paths": copy.deepcopy(PATHS),
+        "components": copy.deepcopy(COMPONENTS),
+    }
+
+
+@bp.get("/api/openapi.json")
+def openapi_json():
+    return jsonify(spec(request.script_root or "/"))

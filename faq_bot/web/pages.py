@@ -1,0 +1,261 @@
+"""The HTML pages (German): start, search results, ruling, document contents.
+
+Every page works without JavaScript; `faq_bot/static/app.js` only adds the "/"
+shortcut, title suggestions and the copy buttons.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.exceptions import NotFound
+
+from faq_bot.corpus.splitters import slugify
+from faq_bot.web.common import (
+    bad_request,
+    check_doc,
+    check_int,
+    check_query,
+    conditional,
+    current_index,
+)
+from faq_bot.web.render import first_sentence, paragraph_anchor, render_paragraph
+
+bp = Blueprint("pages", __name__)
+
+KIND_LABELS = {"faq": "FAQ", "rules": "Regelwerk", "reference": "Kurzübersicht"}
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def document_summaries(index: Any) -> list[dict]:
+    """The documents with what the pages show of them (title, date, size, TOC link)."""
+    out = []
+    for doc in index.documents:
+        out.append(
+            {
+                **doc,
+                "kind_label": KIND_LABELS.get(doc.get("kind", ""), doc.get("kind", "")),
+                "count": len(doc.get("entry_ids") or ()),
+                "url": url_for("pages.document", doc_id=doc["id"]),
+            }
+        )
+    return out
+
+
+def categories(index: Any, doc: str | None = None) -> list[str]:
+    return sorted({e.category for e in index.entries(doc) if e.category}, key=str.casefold)
+
+
+def entry_url(entry_id: str, paragraph: int | None = None) -> str:
+    url = url_for("pages.entry", entry_id=entry_id)
+    return url if paragraph is None else f"{url}#{paragraph_anchor(paragraph)}"
+
+
+def precedence_notes(index: Any, doc: dict) -> list[str]:
+    """ "This FAQ takes precedence over this rulebook" notes for a rulebook of the same game."""
+    if doc.get("precedence"):
+        return []
+    notes = []
+    for other in index.documents:
+        if other.get("precedence") and other["id"] != doc["id"] and other["game"] == doc["game"]:
+            stand = f" (Stand: {other['date_text']})" if other.get("date_text") else ""
+            notes.append(
+                f"Die {other['title']}{stand} hat Vorrang vor diesem Regelwerk: "
+                "bei Widersprüchen gilt die FAQ."
+            )
+    return notes
+
+
+def letter_of(title: str) -> str:
+    """The A–Z group of a title: its first letter without diacritics, or "0–9"."""
+    for char in title:
+        if char.isalnum():
+            base = unicodedata.normalize("NFKD", char)[0].upper()
+            return base if "A" <= base <= "Z" else "0–9"
+    return "0–9"
+
+
+def toc_groups(index: Any, doc: dict) -> list[tuple[str, list]]:
+    """(heading, entries) groups: A–Z letters for a FAQ, sections for a rulebook."""
+    entries = index.entries(doc["id"])
+    groups: dict[str, list] = {}
+    if doc.get("kind") == "faq":
+        for entry in sorted(entries, key=lambda e: e.title.casefold()):
+            groups.setdefault(letter_of(entry.title), []).append(entry)
+        return sorted(groups.items(), key=lambda g: ("0" if g[0] == "0–9" else "1") + g[0])
+    for entry in entries:
+        groups.setdefault(entry.section or "", []).append(entry)
+    return list(groups.items())
+
+
+def citation_text(entry: Any, doc: dict, url: str) -> str:
+    stand = f", Stand: {doc['date_text']}" if doc.get("date_text") else ""
+    return f"„{entry.title}“ – {doc['title']}{stand}. {url}"
+
+
+# ---------------------------------------------------------------- views
+
+
+@bp.get("/")
+@conditional
+def home() -> str:
+    index = current_index()
+    return render_template(
+        "pages/index.html",
+        documents=document_summaries(index),
+        faq_docs=[d for d in index.documents if d.get("kind") == "faq"],
+    )
+
+
+@bp.get("/search")
+@conditional
+def search() -> str:
+    from faq_bot.search import QueryError
+    from faq_bot.search import search as run_search
+
+    index = current_index()
+    query = check_query(request.args.get("q"), required=False)
+    doc = check_doc(index, request.args.get("doc"))
+    category = (request.args.get("category") or "").strip() or None
+    n = check_int(
+        request.args.get("n"),
+        name="n",
+        default=int(current_app.config["SEARCH_PAGE_HITS"]),
+        low=1,
+        high=int(current_app.config["API_MAX_HITS"]),
+    )
+    result = None
+    if query:
+        try:
+            result = run_search(index, query, n=n, doc=doc, category=category)
+        except QueryError as exc:
+            raise bad_request(str(exc)) from None
+    return render_template(
+        "pages/search.html",
+        query=query,
+        doc=doc,
+        category=category,
+        result=result,
+        documents=document_summaries(index),
+        categories=categories(index, doc),
+        doc_titles={d["id"]: d["title"] for d in index.documents},
+        faq_docs=[d for d in index.documents if d.get("kind") == "faq"],
+    )
+
+
+@bp.get("/entry/<entry_id>")
+@conditional
+def entry(entry_id: str) -> Any:
+    index = current_index()
+    record = index.entry(entry_id)
+    if record is None:
+        canonical = index.canonical_id(entry_id) or index.canonical_id(slugify(entry_id))
+        if canonical and canonical != entry_id and index.entry(canonical) is not None:
+            target = url_for("pages.entry", entry_id=canonical)
+            return redirect(target, code=301)
+        raise NotFound(description=f"Einen Eintrag „{entry_id}“ gibt es nicht.")
+    doc = index.document(record.doc) or {"id": record.doc, "title": record.doc, "game": ""}
+
+    def link_for(target: str) -> tuple[str, str] | None:
+        other = index.entry(target)
+        if other is None:
+            return None
+        return entry_url(other.id), first_sentence(other.text)
+
+    links = list(record.links)
+    by_paragraph: dict[int, list] = {}
+    for link in links:
+        by_paragraph.setdefault(int(link["paragraph"]), []).append(link)
+    paragraphs = []
+    plains = record.plain_paragraphs
+    for i, source in enumerate(record.paragraphs):
+        paragraphs.append(
+            {
+                "anchor": paragraph_anchor(i),
+                "html": render_paragraph(
+                    source, plains[i], record.markup, by_paragraph.get(i, []), link_for
+                ),
+            }
+        )
+    see_also = []
+    seen: set[str] = set()
+    for link in links:
+        target = link.get("target")
+        key = target or f"?{link.get('target_text') or link.get('text')}"
+        if key in seen:
+            continue
+        seen.add(key)
+        other = index.entry(target) if target else None
+        see_also.append(
+            {
+                "text": other.title if other else (link.get("target_text") or link.get("text")),
+                "url": entry_url(other.id) if other else None,
+                "preview": first_sentence(other.text) if other else "",
+            }
+        )
+    backlinks = []
+    for back in record.backlinks:
+        other = index.entry(back["id"])
+        backlinks.append(
+            {
+                "title": back.get("title") or back["id"],
+                "url": entry_url(back["id"]),
+                "doc_title": (index.document(back.get("doc", "")) or {}).get("title", ""),
+                "preview": first_sentence(other.text) if other else "",
+            }
+        )
+    prev, nxt = index.neighbours(record.id)
+    absolute = url_for("pages.entry", entry_id=record.id, _external=True)
+    description = first_sentence(record.text, limit=200)
+    return render_template(
+        "pages/entry.html",
+        entry=record,
+        doc=doc,
+        kind_label=KIND_LABELS.get(doc.get("kind", ""), ""),
+        paragraphs=paragraphs,
+        see_also=see_also,
+        backlinks=backlinks,
+        prev=prev,
+        next=nxt,
+        precedence=precedence_notes(index, doc),
+        absolute_url=absolute,
+        description=description,
+        citation=citation_text(record, doc, absolute),
+    )
+
+
+@bp.get("/docs/<doc_id>")
+@conditional
+def document(doc_id: str) -> str:
+    index = current_index()
+    doc = index.document(doc_id)
+    if doc is None:
+        raise NotFound(description=f"Ein Dokument „{doc_id}“ gibt es nicht.")
+    groups = toc_groups(index, doc)
+    return render_template(
+        "pages/document.html",
+        doc=doc,
+        kind_label=KIND_LABELS.get(doc.get("kind", ""), ""),
+        groups=groups,
+        is_faq=doc.get("kind") == "faq",
+        precedence=precedence_notes(index, doc),
+        count=sum(len(g[1]) for g in groups),
+    )
+
+
+@bp.get("/opensearch.xml")
+def opensearch() -> Response:
+    xml = render_template("pages/opensearch.xml", base=request.host_url)
+    return Response(xml, mimetype="application/opensearchdescription+xml")

@@ -1,0 +1,199 @@
+"""Turn an entry's paragraphs into safe HTML with its cross references as links.
+
+Nothing from the corpus reaches a page unescaped or unsanitized:
+
+- ``text`` paragraphs are escaped; the reference spans (offsets into the plain
+  paragraph) become links.
+- ``markdown`` paragraphs go through Python-Markdown, then nh3 with the small
+  allow-list `ALLOWED_TAGS` (no attributes at all).
+- ``html`` paragraphs (the quick reference's table cells) go through nh3 with
+  the same allow-list. ``<script>``/``<style>`` are dropped with their content,
+  any other unknown tag is dropped and its text kept.
+
+In sanitized markup the references are found by their text in the text nodes
+(in order, outside existing links). An unresolved reference is never a link.
+Paragraph ``i`` of an entry has the anchor ``#p<i>`` (0-based, the same index
+as the ``paragraph`` of a reference or an answer): see `paragraph_anchor`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from html import escape
+
+import markdown as _markdown
+import nh3
+from markupsafe import Markup
+
+ALLOWED_TAGS = {
+    "p",
+    "br",
+    "ul",
+    "ol",
+    "li",
+    "strong",
+    "em",
+    "b",
+    "i",
+    "sub",
+    "sup",
+    "code",
+    "span",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "blockquote",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+}
+
+_TAG_SPLIT = re.compile(r"(<[^>]*>)")
+_TAG_NAME = re.compile(r"</?\s*([A-Za-z0-9]+)")
+_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"“”»]?\s+(?=[\"„»(]?[A-ZÄÖÜ0-9])")
+
+# a link target: (url, preview text) for a reference's target id
+LinkFor = Callable[[str], tuple[str, str] | None]
+
+
+def paragraph_anchor(index: int) -> str:
+    """The fragment id of paragraph `index` (0-based) on a ruling page: ``p<index>``."""
+    return f"p{index}"
+
+
+def first_sentence(text: str, limit: int = 220) -> str:
+    """The first sentence of `text`, shortened to `limit` characters with an ellipsis."""
+    text = " ".join(text.split())
+    parts = _SENTENCE_END.split(text, maxsplit=1)
+    sentence = parts[0] if parts else text
+    if len(sentence) > limit:
+        cut = sentence[: limit - 1].rsplit(" ", 1)[0]
+        sentence = cut.rstrip(",;:–- ") + "…"
+    return sentence
+
+
+def sanitize(html: str) -> str:
+    """`html` reduced to `ALLOWED_TAGS` without attributes; scripts and styles removed."""
+    return nh3.clean(
+        html,
+        tags=ALLOWED_TAGS,
+        attributes={},
+        clean_content_tags={"script", "style", "template", "iframe", "noscript", "textarea"},
+        link_rel=None,
+        strip_comments=True,
+    )
+
+
+def safe_snippet(html: str) -> Markup:
+    """A search snippet with nothing but its ``<mark>`` highlights left as markup."""
+    return Markup(nh3.clean(html or "", tags={"mark"}, attributes={}, link_rel=None))
+
+
+def markdown_to_html(source: str) -> str:
+    return sanitize(_markdown.markdown(source, output_format="html"))
+
+
+@dataclass(frozen=True)
+class Span:
+    start: int
+    end: int
+    text: str
+    target: str | None
+
+
+def _link(text_html: str, target: str | None, link_for: LinkFor) -> str:
+    found = link_for(target) if target else None
+    if found is None:
+        return f'<span class="xref-unresolved">{text_html}</span>'
+    url, preview = found
+    return f'<a class="xref" href="{escape(url)}" data-preview="{escape(preview)}">{text_html}</a>'
+
+
+def _spans(refs: Iterable[Mapping]) -> list[Span]:
+    spans = sorted(
+        (
+            Span(int(r["start"]), int(r["end"]), str(r.get("text", "")), r.get("target"))
+            for r in refs
+        ),
+        key=lambda s: (s.start, -s.end),
+    )
+    kept: list[Span] = []
+    for span in spans:  # drop overlapping and empty spans
+        if span.end > span.start and (not kept or span.start >= kept[-1].end):
+            kept.append(span)
+    return kept
+
+
+def render_text(plain: str, refs: Iterable[Mapping], link_for: LinkFor) -> str:
+    """An escaped plain paragraph with the reference spans (offsets into `plain`) linked."""
+    out: list[str] = []
+    pos = 0
+    for span in _spans(refs):
+        if span.end > len(plain):
+            continue
+        out.append(escape(plain[pos : span.start], quote=False))
+        out.append(_link(escape(plain[span.start : span.end], quote=False), span.target, link_for))
+        pos = span.end
+    out.append(escape(plain[pos:], quote=False))
+    return "".join(out)
+
+
+def link_in_html(html: str, refs: Iterable[Mapping], link_for: LinkFor) -> str:
+    """Sanitized `html` with each reference's text linked in the text nodes, in order.
+
+    A reference whose text is not found is left out here (the page lists every
+    reference under "Siehe auch" as well).
+    """
+    pending = [s for s in _spans(refs) if s.text]
+    if not pending:
+        return html
+    parts = _TAG_SPLIT.split(html)
+    depth_a = 0
+    for i, part in enumerate(parts):
+        if not pending:
+            break
+        if part.startswith("<"):
+            match = _TAG_NAME.match(part)
+            if match and match.group(1).lower() == "a":
+                depth_a += -1 if part.startswith("</") else 1
+            continue
+        if depth_a:
+            continue
+        pieces: list[str] = []
+        rest = part
+        while pending:
+            needle = escape(pending[0].text, quote=False)
+            at = rest.find(needle)
+            if at < 0:
+                break
+            span = pending.pop(0)
+            pieces.append(rest[:at])
+            pieces.append(_link(needle, span.target, link_for))
+            rest = rest[at + len(needle) :]
+        pieces.append(rest)
+        parts[i] = "".join(pieces)
+    return "".join(parts)
+
+
+def render_paragraph(
+    source: str,
+    plain: str,
+    markup: str,
+    refs: Iterable[Mapping],
+    link_for: LinkFor,
+) -> Markup:
+    """Safe HTML of one paragraph (its inner content, without the anchor wrapper)."""
+    refs = list(refs)
+    if markup == "markdown":
+        html = link_in_html(markdown_to_html(source), refs, link_for)
+    elif markup == "html":
+        html = link_in_html(sanitize(source), refs, link_for)
+    else:
+        html = f"<p>{render_text(plain, refs, link_for)}</p>"
+    return Markup(html)

@@ -50,3 +50,40 @@ def main() -> None:
 
 # Commands are added below, one function each (index, search, show, eval,
 # check, ask, serve). Keep each a thin wrapper over its stage module.
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@corpus_option
+@click.argument("file", metavar="FILE|-")
+def check(as_json: bool, corpus_dir: Path, file: str) -> None:
+    """Ein Aktionsstapel-Szenario prüfen (stack-scenarios.md).
+
+    Exit 0: zulässig, 1: unzulässig, 2: kein Szenario, 3: Korpus nicht lesbar.
+    """
+    from faq_bot.corpus import CorpusError
+    from faq_bot.stack import ScenarioFormatError, read_scenario, resolve, result_to_json
+    from faq_bot.stack.report import render_text
+    from faq_bot.stack.rules import MissingRuleError, load_rules
+    from faq_bot.stack.validate import validate
+
+    try:
+        data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+    except OSError as exc:
+        fail(f"{file}: Datei kann nicht gelesen werden ({exc.strerror or exc}).", 2)
+    try:
+        scenario = read_scenario(data)
+    except ScenarioFormatError as exc:
+        fail(f"{'stdin' if file == '-' else file}: kein Szenario. {exc}", 2)
+    rules: dict[str, str] = {}
+    if not validate(scenario):  # only legal stacks have steps that cite rules
+        try:
+            rules = dict(load_rules(corpus_dir))
+        except (CorpusError, MissingRuleError) as exc:
+            fail(f"Korpus {corpus_dir}: {exc}", 3)
+    result = resolve(scenario, rules)
+    if as_json:
+        echo_json(result_to_json(result))
+    else:
+        click.echo(render_text(scenario, result))
+    sys.exit(0 if result.ok else 1)

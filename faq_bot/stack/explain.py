@@ -86,7 +86,7 @@ def describe_entry(entry: StackEntry) -> str:
 def explain_step(scenario: Scenario, entry: StackEntry, event: Event) -> str:
     by = entry.by
     src = entry.source
-    by_cause = f" (durch {event.cause})" if event.cause else ""
+    by_cause = f" (durch {_cause(scenario, event)})" if event.cause else ""
     if event.outcome is Outcome.FIZZLED:
         if event.reason is Reason.SOURCE_GONE:
             return (
@@ -112,13 +112,21 @@ def explain_step(scenario: Scenario, entry: StackEntry, event: Event) -> str:
             paid = f"{by} bezahlt nur die Ausspielkosten von {tw(event.paid)}{scrap}"
         else:
             paid = f"{by} bezahlt nichts{scrap}"
-        return f"Der Effekt von {entry.id} wird{by_cause} gekontert; {paid}."
-    return f"{_payment(entry, event)}; {_effect(entry, event)}"
+        return f"Der Effekt von {entry.id} wird durch {_cause(scenario, event)} gekontert; {paid}."
+    return f"{_payment(entry, event)}; {_effect(scenario, entry, event)}"
+
+
+def _cause(scenario: Scenario, event: Event) -> str:
+    """The entry that caused an outcome, with its source card: "s2 (feuerwehr)"."""
+    cause = scenario.entry(event.cause)
+    if cause is None or cause.source is None:
+        return str(event.cause)
+    return f"{cause.id} ({cause.source})"
 
 
 def _target_gone(scenario: Scenario, entry: StackEntry, event: Event) -> str:
     effect = entry.effect
-    by_cause = f" (durch {event.cause})" if event.cause else ""
+    by_cause = f" (durch {_cause(scenario, event)})" if event.cause else ""
     if effect.type is EffectType.COUNTER:
         what = f"Der Eintrag {effect.target} kommt ohnehin nicht mehr zum Zug{by_cause}"
     elif effect.type is EffectType.LOCK and _caused_by_lock(scenario, event):
@@ -156,7 +164,7 @@ def _payment(entry: StackEntry, event: Event) -> str:
     return text
 
 
-def _effect(entry: StackEntry, event: Event) -> str:
+def _effect(scenario: Scenario, entry: StackEntry, event: Event) -> str:
     effect = entry.effect
     t = effect.target
     n = effect.amount or 0
@@ -164,10 +172,10 @@ def _effect(entry: StackEntry, event: Event) -> str:
         case EffectType.DESTROY:
             if event.outcome is Outcome.PREVENTED:
                 return (
-                    f"die Zerstörung von {t} wird durch {event.cause} verhindert – "
+                    f"die Zerstörung von {t} wird durch {_cause(scenario, event)} verhindert – "
                     "bezahlt und geopfert wird trotzdem, für null Resultat."
                     if entry.sacrifice
-                    else f"die Zerstörung von {t} wird durch {event.cause} verhindert."
+                    else f"die Zerstörung von {t} wird durch {_cause(scenario, event)} verhindert."
                 )
             return f"{t} wird zerstört."
         case EffectType.LOCK:

@@ -7,8 +7,9 @@ in a loaded corpus and gives the mapping title -> entry id that `resolve` takes.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 
-from faq_bot.corpus import Corpus
+from faq_bot.corpus import Corpus, load_corpus
 from faq_bot.stack.catalog import CatalogCard
 from faq_bot.stack.resolve import rule_titles
 
@@ -41,3 +42,8 @@ def rule_ids_from_corpus(
             "Im Korpus fehlen FAQ-Einträge, auf die sich der Prüfer stützt: " + ", ".join(missing)
         )
     return ids
+
+
+def load_rules(corpus_dir: Path | str) -> Mapping[str, str]:
+    """The rule ids of the corpus in `corpus_dir`; raises CorpusError or MissingRuleError."""
+    return rule_ids_from_corpus(load_corpus(corpus_dir))

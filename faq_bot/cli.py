@@ -87,3 +87,21 @@ def check(as_json: bool, corpus_dir: Path, file: str) -> None:
     else:
         click.echo(render_text(scenario, result))
     sys.exit(0 if result.ok else 1)
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535))
+@corpus_option
+@index_option
+def serve(host: str, port: int, corpus_dir: Path, index_dir: Path) -> None:
+    """Den Webdienst starten (baut vorher den Index, falls keiner da ist)."""
+    from faq_bot.corpus import CorpusError
+    from faq_bot.web.serve import ensure_index, run
+
+    try:
+        ensure_index(corpus_dir, index_dir, say=lambda m: click.echo(m, err=True))
+    except CorpusError as exc:
+        fail(f"Der Index kann nicht gebaut werden: {exc}", 3)
+    click.echo(f"Regelsuche läuft auf http://{host}:{port}/ (Beenden mit Strg+C)", err=True)
+    run(host, port, corpus_dir, index_dir)

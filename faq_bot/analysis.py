@@ -3,7 +3,8 @@
 `make_analyzer(vocabulary)` returns a Whoosh analyzer chain::
 
     tokenize (\\w+) | lowercase | fold umlauts | abbreviations and synonyms
-        | split letters from digits | split compounds | stop words | Snowball stem
+        | split letters from digits | split compounds | infinitives of verb forms
+        | stop words | Snowball stem
 
 - Folding: "ä"/"ae" -> "a", "ö"/"oe" -> "o", "ü"/"ue" -> "u", "ß" -> "ss", so
   "Schäden", "Schaeden" and "Schaden" meet (see `fold`).
@@ -14,6 +15,8 @@
   least three letters and no stop word, joined directly or by a linking "s",
   "es", "n", "en" or "e") also yields its parts at its own position, so "Stapel"
   finds "Aktionsstapel". Hyphenated words are split by the tokenizer already.
+- Verb forms: a participle or finite form also yields its infinitive when the
+  vocabulary has it ("gesperrt" -> "sperren", see `base_verb`).
 - The stems come from PyStemmer's German Snowball stemmer.
 
 Because the vocabulary is part of the analyzer, it is pickled into the index
@@ -41,7 +44,9 @@ from whoosh.lang.stopwords import stoplists
 __all__ = [
     "MIN_FUZZY_LENGTH",
     "analyzer_terms",
+    "base_verb",
     "correct_word",
+    "edits1",
     "fold",
     "load_stopwords",
     "load_synonyms",
@@ -171,7 +176,8 @@ def split_compound(word: str, vocabulary: Iterable[str] | frozenset[str]) -> tup
     return best(word, 1) or ()
 
 
-def _edits1(word: str) -> Iterator[str]:
+def edits1(word: str) -> Iterator[str]:
+    """Every string one deletion, transposition, substitution or insertion away."""
     letters = "abcdefghijklmnopqrstuvwxyz"
     for i in range(len(word) + 1):
         left, right = word[:i], word[i:]
@@ -192,7 +198,7 @@ def correct_word(word: str, counts: Mapping[str, int]) -> str | None:
     """
     if len(word) < MIN_FUZZY_LENGTH or word in counts or not word.isalpha():
         return None
-    found = {w for w in _edits1(word) if w in counts and len(w) >= MIN_FUZZY_LENGTH}
+    found = {w for w in edits1(word) if w in counts and len(w) >= MIN_FUZZY_LENGTH}
     if not found:
         return None
     return max(sorted(found), key=lambda w: counts[w])
@@ -287,6 +293,52 @@ class DecompoundFilter(Filter):
             yield from extra
 
 
+_VERB_ENDINGS = ("t", "te", "ten", "tes", "ter", "tem", "et", "ete", "eten")
+
+
+def base_verb(word: str, vocabulary: frozenset[str]) -> str | None:
+    """The infinitive in `vocabulary` of a folded participle or finite verb form.
+
+    "gesperrt", "gesperrte", "sperrt" -> "sperren"; "verzahlt" -> "verzahlen".
+    The Snowball stemmer leaves these apart; this joins them. None when no
+    infinitive of the form is in the vocabulary.
+    """
+    if len(word) < 5 or not word.isalpha():
+        return None
+    cores = [(word, _VERB_ENDINGS)]
+    if word.startswith("ge") and len(word) >= 6:
+        cores.append((word[2:], (*_VERB_ENDINGS, "en", "ene", "enen", "enes")))
+    for core, endings in cores:
+        for ending in endings:
+            if not core.endswith(ending) or len(core) - len(ending) < 4:
+                continue
+            base = core[: -len(ending)]
+            for infinitive in (base + "en", base + "n"):
+                if infinitive != word and infinitive in vocabulary:
+                    return infinitive
+    return None
+
+
+class VerbFormFilter(Filter):
+    """A participle or finite verb form also yields its infinitive ("gesperrt" -> "sperren")."""
+
+    def __init__(self, vocabulary: Iterable[str] = ()):
+        self.vocabulary = frozenset(vocabulary)
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other.vocabulary == self.vocabulary
+
+    def __hash__(self):
+        return hash(len(self.vocabulary))
+
+    def __call__(self, tokens):
+        for t in tokens:
+            base = base_verb(t.text, self.vocabulary) if self.vocabulary else None
+            yield t
+            if base is not None:
+                yield _copy(t, base)
+
+
 class GermanStopFilter(Filter):
     """Drops stop words (German function words and question phrasing)."""
 
@@ -339,6 +391,7 @@ class GermanStemFilter(Filter):
 
 def make_analyzer(vocabulary: Iterable[str] = ()):
     """The analyzer chain; `vocabulary` (folded corpus words) drives compound splitting."""
+    vocabulary = frozenset(vocabulary)
     return (
         RegexTokenizer(r"\w+")
         | LowercaseFilter()
@@ -346,6 +399,7 @@ def make_analyzer(vocabulary: Iterable[str] = ()):
         | SynonymFilter(load_synonyms())
         | DigitSplitFilter()
         | DecompoundFilter(vocabulary)
+        | VerbFormFilter(vocabulary)
         | GermanStopFilter(load_stopwords())
         | GermanStemFilter()
     )

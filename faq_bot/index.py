@@ -478,6 +478,7 @@ class Index:
         self.whoosh = whoosh_index.open_dir(path / WHOOSH_DIR)
         self._searcher = self.whoosh.searcher()
         self._lock = threading.Lock()
+        self.cache: dict[str, Any] = {}  # derived data other stages compute once per build
 
     def _alias_map(self) -> dict[str, str]:
         canonical = dict.fromkeys(self._entries)

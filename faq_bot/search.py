@@ -32,13 +32,21 @@ from __future__ import annotations
 import html
 import math
 import re
+import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
 from whoosh import query as wq
 
-from faq_bot.analysis import correct_word, fold, load_stopwords, load_synonyms
+from faq_bot.analysis import (
+    MIN_FUZZY_LENGTH,
+    correct_word,
+    edits1,
+    fold,
+    load_stopwords,
+    load_synonyms,
+)
 from faq_bot.corpus import slugify
 from faq_bot.index import Index
 
@@ -63,6 +71,7 @@ SNIPPET_CHARS = 240
 
 _WORD = re.compile(r"\w+")
 _MARK = re.compile(r"</?mark>")
+_CACHE_LOCK = threading.Lock()
 
 
 class QueryError(ValueError):
@@ -182,6 +191,39 @@ def _known(index: Index, word: str) -> bool:
     return False
 
 
+def _stem_surfaces(index: Index) -> dict[str, str]:
+    """Index term -> the most frequent corpus word that analyzes to it."""
+    with _CACHE_LOCK:
+        found = index.cache.get("stem_surfaces")
+        if found is None:
+            found = {}
+            analyzer = _analyzer(index)
+            for word, _count in sorted(index.vocabulary.items(), key=lambda kv: -kv[1]):
+                for t in analyzer(word, mode="query"):
+                    if not getattr(t, "extra", False):
+                        found.setdefault(t.text, index.surface.get(word, word))
+                    break
+            index.cache["stem_surfaces"] = found
+        return found
+
+
+def _correct(index: Index, folded: str) -> str | None:
+    """A corpus word for an unknown word one edit away (as written or as a stem)."""
+    fix = correct_word(folded, index.vocabulary)
+    if fix is not None:
+        return index.surface.get(fix, fix)
+    main = [t for t, extra in _terms(index, folded) if not extra]
+    if not main or len(main[0]) < MIN_FUZZY_LENGTH:
+        return None
+    surfaces = _stem_surfaces(index)
+    candidates = {c for c in edits1(main[0]) if c in surfaces}
+    if not candidates:
+        return None
+    reader = index.searcher().reader()
+    best = max(sorted(candidates), key=lambda c: reader.doc_frequency("body", c))
+    return surfaces[best]
+
+
 def _terms(index: Index, text: str) -> list[tuple[str, bool]]:
     """(term, extra) pairs of `text`: extra when the term was added by a filter."""
     return [
@@ -201,9 +243,7 @@ def analyze_query(index: Index, query: str) -> AnalyzedQuery:
         folded = fold(word)
         replacement = None
         if not _known(index, folded):
-            fix = correct_word(folded, index.vocabulary)
-            if fix is not None:
-                replacement = index.surface.get(fix, fix)
+            replacement = _correct(index, folded)
         corrected.append(query[last : m.start()])
         corrected.append(replacement if replacement else word)
         changed = changed or replacement is not None

@@ -1,0 +1,244 @@
+"""Splitter for rules prose whose step headings were lost, with recurring worked examples.
+
+Document shape (``corpus/001_…``, phase 3 of a territory game), one paragraph per line::
+
+    3. Beordern und Kämpfen |                     <- document heading: preamble
+    Diese Phase besteht aus 4 Schritten …:       <- announces a list that is missing
+    Der aktive Spieler platziert nun …            <- step 1 (its heading was lost)
+    Achtung: … / Tipp: … / Hinweis: …             <- notes
+    Beispiel „China“                              <- worked example; the same names
+    Das Gebiet „China“ hat 7 Produktionspunkte …     recur in every step
+    Der aktive Spieler bewegt nun …               <- step 2
+    …
+    Die Kampfrunde                                <- a real heading
+    - Rückzug / - Würfel werfen / - …             <- its agenda: names of the sub-steps
+    Zu Beginn jeder Kampfrunde …                  <- sub-step "Rückzug"
+    …
+    Sind am Ende einer Kampfrunde … Kampfresultate:
+    A. Der Verteidiger hat keine Einheiten mehr im Gebiet.   <- outcome
+    …
+    Beispiel „Verteidiger hat keine Einheiten mehr“          <- illustrates outcome A
+
+Granularity: one entry per step a player goes through. Examples and notes are
+never entries; they stay with the step they illustrate. Boundaries:
+
+* A short heading-like line (at most five words, no punctuation, followed by
+  text) starts an entry titled by it. A list right below it is its agenda.
+* The first text line after an agenda starts the agenda's first item; later, a
+  text line containing every word of the next agenda item ("… einen grauen
+  Würfel werfen") starts that item. Those entries are titled by the item and
+  have the heading as `section`.
+* An example ("Beispiel …") runs on while its lines are concrete (they contain a
+  digit or a quotation mark: names of territories, counts). The first general
+  line after it starts a new step: that is where the rulebook moves on.
+* A general line right after a line ending in ":" that is not followed by its
+  list starts a new step (the announced enumeration was lost in extraction).
+* "A. …", "B. …" lines are outcomes of the current step: entries with the
+  step's path as `section`.
+* An example whose quoted name consists of words of an earlier entry's title
+  ("Beispiel „Angreifer hat keine Einheiten mehr“" for outcome B) is moved to
+  that entry, even when the source prints it later. This is the only reordering.
+
+Titles: a heading, agenda item or outcome keeps the source wording. A step
+without a heading is titled by its first sentence (parenthesised asides dropped)
+when that has at most twelve words, else by its first clause cut after the last
+capitalised word (a noun) within the first ten words, e.g. "Der aktive Spieler
+platziert nun beliebig viele Einheiten". The first entry, before any boundary,
+takes the document heading ("Beordern und Kämpfen") when there is one.
+Ids are the slugged titles; paragraphs are markdown (lists), one per line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from faq_bot.corpus.model import Entry
+from faq_bot.corpus.splitters import Split, prefixed, slugify, unique_id
+
+SECTION_SEP = " › "
+_NOTE = re.compile(r"^(Achtung|Tipp|Hinweis|Wichtig|Anmerkung|Beachte)\s*:", re.I)
+_EXAMPLE = re.compile(r"^Beispiel\b\s*(.*)$")
+_LIST_ITEM = re.compile(r"^\s*[-•*]\s+")
+_OUTCOME = re.compile(r"^([A-Z])\.\s+(\S.*?)\.?$")
+_DOC_HEADING = re.compile(r"^(?:\d+(?:\.\d+)*\.?\s+)?(.*?)\s*\|?\s*$")
+_CONCRETE = re.compile(r"[\d„“”\"‚‘»«]")
+_QUOTED = re.compile(r"[„“\"‚»«](.+?)[“”\"‘«»]")
+_ASIDE = re.compile(r"\s*\([^()]*\)")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-ZÄÖÜ„])|[.!?:]\s*$")
+_WORD = re.compile(r"\w+")
+_PUNCT = set(".,:;!?")
+MAX_SENTENCE_WORDS = 12
+MAX_CLAUSE_WORDS = 10
+
+
+@dataclass
+class _Draft:
+    title: str | None  # None: derive from the first paragraph
+    name: str | None = None  # title without enumeration, first alias
+    section: str | None = None
+    paragraphs: list[str] = field(default_factory=list)
+
+
+def _words(text: str) -> set[str]:
+    return {w.casefold() for w in _WORD.findall(text)}
+
+
+def _heading_like(line: str) -> bool:
+    line = line.strip()
+    return (
+        0 < len(line) <= 40
+        and len(line.split()) <= 5
+        and line[0].isupper()
+        and not _PUNCT & set(line)
+        and not _LIST_ITEM.match(line)
+        and not _EXAMPLE.match(line)
+    )
+
+
+def _doc_heading(line: str) -> str | None:
+    """The document heading's text ("3. Beordern und Kämpfen |" -> its words), or None."""
+    stripped = line.strip()
+    if not (re.match(r"^\d+(\.\d+)*\.?\s", stripped) or stripped.endswith("|")):
+        return None
+    m = _DOC_HEADING.match(stripped)
+    text = m.group(1).strip() if m else ""
+    return text or None
+
+
+def derive_title(text: str) -> str:
+    """A short title in the text's own words: its first sentence or clause (see module doc)."""
+    text = _ASIDE.sub("", text).strip()
+    first = _SENTENCE_END.split(text, maxsplit=1)[0].strip().rstrip(".!?:").strip()
+    words = first.split()
+    if len(words) <= MAX_SENTENCE_WORDS:
+        return first or text
+    clause = re.split(r"[,;:]", first, maxsplit=1)[0].split()
+    if len(clause) <= MAX_CLAUSE_WORDS:
+        return " ".join(clause)
+    head = clause[:MAX_CLAUSE_WORDS]
+    for end in range(len(head), 2, -1):
+        if head[end - 1][:1].isupper():
+            return " ".join(head[:end])
+    return " ".join(head)
+
+
+def split(text: str, *, doc_id: str, id_prefix: str) -> Split:
+    lines = [line.rstrip() for line in text.split("\n") if line.strip()]
+    preamble: list[str] = []
+    doc_title: str | None = None
+    if lines and (doc_title := _doc_heading(lines[0])) is not None:
+        preamble.append(lines.pop(0).strip())
+
+    drafts: list[_Draft] = []
+    current: _Draft | None = None
+    example_target: _Draft | None = None  # set while an example runs
+    agenda_parent: str | None = None
+    agenda: list[str] = []
+    item: str | None = None
+    agenda_open = False  # the heading's list is being read
+    start_agenda = False  # the next text line starts the first agenda item
+    prev = ""
+
+    def new(draft: _Draft) -> _Draft:
+        nonlocal current, example_target
+        drafts.append(draft)
+        current, example_target = draft, None
+        return draft
+
+    def add(draft: _Draft, line: str) -> None:
+        if _LIST_ITEM.match(line) and draft.paragraphs and _LIST_ITEM.match(draft.paragraphs[-1]):
+            if _LIST_ITEM.match(draft.paragraphs[-1].rsplit("\n", 1)[-1]):
+                draft.paragraphs[-1] += "\n" + line
+                return
+        draft.paragraphs.append(line)
+
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        nxt = lines[i + 1] if i + 1 < len(lines) else None
+        is_list = bool(_LIST_ITEM.match(line))
+        if agenda_open and not is_list:
+            agenda_open = False
+            start_agenda = bool(agenda)
+
+        if is_list:
+            target = example_target or current or new(_Draft(title=doc_title))
+            add(target, line)
+            if agenda_open:
+                agenda.append(_LIST_ITEM.sub("", line).strip())
+        elif (
+            _heading_like(line)
+            and nxt is not None
+            and not _heading_like(nxt)
+            and not _OUTCOME.match(stripped)
+        ):
+            new(_Draft(title=stripped))
+            agenda_parent, agenda, item = stripped, [], None
+            agenda_open, start_agenda = True, False
+        elif m := _OUTCOME.match(stripped):
+            path = [p for p in (agenda_parent, item) if p]
+            if not path and current is not None and current.title:
+                path = [current.title]
+            new(
+                _Draft(
+                    title=stripped,
+                    name=m.group(2),
+                    section=SECTION_SEP.join(path) or None,
+                )
+            )
+        elif m := _EXAMPLE.match(stripped):
+            name = _QUOTED.search(m.group(1))
+            target = current
+            if name and len(_words(name.group(1))) >= 2:
+                wanted = _words(name.group(1))
+                for d in drafts:
+                    if d.title and wanted <= _words(d.name or d.title):
+                        target = d
+                        break
+            target = target or new(_Draft(title=doc_title))
+            target.paragraphs.append(line)
+            example_target = target
+        elif _NOTE.match(stripped):
+            add(current or new(_Draft(title=doc_title)), line)
+        else:
+            general = not _CONCRETE.search(stripped)
+            starts_item = start_agenda or bool(
+                agenda and general and _words(agenda[0]) <= _words(stripped)
+            )
+            boundary = current is not None and (
+                starts_item
+                or (example_target is not None and general)
+                or (general and prev.endswith(":") and not _LIST_ITEM.match(prev))
+            )
+            start_agenda = False
+            if current is None:
+                new(_Draft(title=doc_title))
+            elif boundary:
+                if agenda and (starts_item or agenda_parent):
+                    item = agenda.pop(0)
+                    new(_Draft(title=item, section=agenda_parent))
+                else:
+                    agenda_parent, agenda, item = None, [], None
+                    new(_Draft(title=None))
+            assert current is not None
+            add(example_target or current, line)
+        prev = stripped
+
+    taken: set[str] = set()
+    entries = []
+    for position, d in enumerate(drafts):
+        title = d.title or derive_title(d.paragraphs[0] if d.paragraphs else "") or "Abschnitt"
+        name = d.name or title
+        entries.append(
+            Entry(
+                id=unique_id(prefixed(id_prefix, slugify(name)), taken),
+                doc=doc_id,
+                title=title,
+                paragraphs=tuple(d.paragraphs),
+                position=position,
+                aliases=(name,) if name != title else (),
+                section=d.section,
+                markup="markdown",
+            )
+        )
+    return Split(tuple(preamble), tuple(entries))

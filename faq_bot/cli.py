@@ -105,3 +105,223 @@ def serve(host: str, port: int, corpus_dir: Path, index_dir: Path) -> None:
         fail(f"Der Index kann nicht gebaut werden: {exc}", 3)
     click.echo(f"Regelsuche läuft auf http://{host}:{port}/ (Beenden mit Strg+C)", err=True)
     run(host, port, corpus_dir, index_dir)
+
+
+# --- index, search, show, eval ------------------------------------------------------
+
+
+def _progress_bar():
+    """A progress(done, total) callback drawing a bar on stderr when it is a terminal."""
+    if not sys.stderr.isatty():
+        return None, lambda: None
+    state: dict = {}
+
+    def progress(done: int, total: int) -> None:
+        bar = state.get("bar")
+        if bar is None:
+            bar = state["bar"] = click.progressbar(
+                length=total, label="Einträge indexieren", file=sys.stderr
+            )
+            bar.__enter__()
+        bar.update(done - bar.pos)
+
+    def close() -> None:
+        if "bar" in state:
+            state["bar"].__exit__(None, None, None)
+
+    return progress, close
+
+
+def _build(corpus_dir: Path, index_dir: Path):
+    from faq_bot.corpus import CorpusError
+    from faq_bot.index import build_index
+
+    progress, close = _progress_bar()
+    try:
+        report = build_index(corpus_dir, index_dir, progress=progress)
+    except CorpusError as exc:
+        close()
+        fail(f"Der Index kann nicht gebaut werden: {exc}", 3)
+    close()
+    return report
+
+
+def _open(corpus_dir: Path, index_dir: Path):
+    """The index, built first (with a message on stderr) when there is none."""
+    from faq_bot.index import IndexMissingError, open_index
+
+    try:
+        return open_index(index_dir)
+    except IndexMissingError as exc:
+        click.echo(f"{exc} Er wird jetzt gebaut …", err=True)
+    _build(corpus_dir, index_dir)
+    return open_index(index_dir)
+
+
+def _check_doc(index, doc: str | None) -> None:
+    if doc is not None and index.document(doc) is None:
+        known = ", ".join(d["id"] for d in index.documents)
+        fail(f"Unbekanntes Dokument „{doc}“ (bekannt: {known}).", 2)
+
+
+@main.command("index")
+@corpus_option
+@index_option
+def index_command(corpus_dir: Path, index_dir: Path) -> None:
+    """Den Suchindex aus dem Korpus bauen (und atomar austauschen)."""
+    report = _build(corpus_dir, index_dir)
+    for warning in report.warnings:
+        click.echo(f"Warnung: {warning}", err=True)
+    click.echo(
+        f"Index {report.version} gebaut: {report.documents} Dokumente, "
+        f"{report.entries} Einträge, {report.paragraphs} Absätze, "
+        f"{report.links} Querverweise, {len(report.unresolved)} nicht aufgelöst "
+        f"({report.seconds:.2f} s)."
+    )
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print hits as a JSON array.")
+@click.option(
+    "--batch",
+    is_flag=True,
+    help="With --json: one query per line on stdin, one JSON array per line on stdout. "
+    'A line that is no valid query gives {"error": ..., "detail": ...} instead.',
+)
+@click.option("-n", "n", default=10, show_default=True, type=click.IntRange(1, 100))
+@click.option("--doc", default=None, help="Only entries of this document id.")
+@corpus_option
+@index_option
+@click.argument("query", nargs=-1)
+def search(
+    as_json: bool,
+    batch: bool,
+    n: int,
+    doc: str | None,
+    corpus_dir: Path,
+    index_dir: Path,
+    query: tuple[str, ...],
+) -> None:
+    """Einträge zu einer Frage oder zu Stichwörtern suchen."""
+    from faq_bot.search import QueryError
+    from faq_bot.search import search as run_search
+
+    if batch and not as_json:
+        fail("--batch geht nur zusammen mit --json.", 2)
+    if batch and query:
+        fail("Mit --batch kommen die Anfragen von stdin, nicht als Argumente.", 2)
+    if not batch and not query:
+        fail("Bitte einen Suchbegriff angeben, z. B. faq-bot search Aktionsstapel", 2)
+    index = _open(corpus_dir, index_dir)
+    _check_doc(index, doc)
+    if batch:
+        for line in sys.stdin:
+            try:
+                result = run_search(index, line.rstrip("\n"), n=n, doc=doc)
+            except QueryError as exc:
+                echo_json({"error": "bad_query", "detail": str(exc)})
+                continue
+            echo_json([hit.to_json() for hit in result.hits])
+        return
+    try:
+        result = run_search(index, " ".join(query), n=n, doc=doc)
+    except QueryError as exc:
+        fail(str(exc), 2)
+    if as_json:
+        echo_json([hit.to_json() for hit in result.hits])
+        return
+    if result.suggestion:
+        click.echo(f"Meinten Sie: {result.suggestion}?")
+    if not result.hits:
+        fail(f"Keine Treffer für „{result.query}“.", 1)
+    for rank, hit in enumerate(result.hits, 1):
+        click.echo(f"{rank:2}. {hit.title}  [{hit.doc}]  /entry/{hit.id}")
+        click.echo(f"    {_terminal_snippet(hit.snippet)}")
+
+
+def _terminal_snippet(snippet_html: str) -> str:
+    """The snippet for a terminal: matched words bold (plain when piped), no HTML."""
+    import html
+    import re
+
+    parts = re.split(r"<mark>(.*?)</mark>", snippet_html)
+    return "".join(
+        click.style(html.unescape(p), bold=True) if i % 2 else html.unescape(p)
+        for i, p in enumerate(parts)
+    )
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the entry as JSON.")
+@corpus_option
+@index_option
+@click.argument("entry_id", metavar="ID")
+def show(as_json: bool, corpus_dir: Path, index_dir: Path, entry_id: str) -> None:
+    """Einen Eintrag mit Querverweisen und Rückverweisen zeigen."""
+    from faq_bot.search import QueryError, suggest_titles
+    from faq_bot.search import search as run_search
+
+    index = _open(corpus_dir, index_dir)
+    canonical = index.canonical_id(entry_id.strip())
+    record = index.entry(canonical) if canonical else None
+    if record is None:
+        names = [s["id"] for s in suggest_titles(index, entry_id, n=3)]
+        if not names:
+            try:
+                names = [h.id for h in run_search(index, entry_id.replace("-", " "), n=3).hits]
+            except QueryError:
+                names = []
+        hint = f" Ähnlich: {', '.join(names)}" if names else ""
+        fail(f"Einen Eintrag „{entry_id}“ gibt es nicht.{hint}", 1)
+    document = index.document(record.doc) or {}
+    if as_json:
+        data = record.to_json()
+        data["document"] = {k: v for k, v in document.items() if k != "entry_ids"}
+        echo_json(data)
+        return
+    if record.id != entry_id:
+        click.echo(f"(„{entry_id}“ leitet weiter auf {record.id})")
+    click.echo(record.title)
+    details = [f"Dokument: {document.get('title', record.doc)} ({record.doc})"]
+    if record.category:
+        details.append(f"Kategorie: {record.category}")
+    if record.section:
+        details.append(f"Abschnitt: {record.section}")
+    details.append(f"Id: {record.id}")
+    click.echo(" · ".join(details))
+    click.echo("")
+    click.echo("\n\n".join(record.plain_paragraphs))
+    click.echo("")
+    click.echo("Querverweise:" if record.links else "Querverweise: keine")
+    for link in record.links:
+        if link["target"]:
+            click.echo(f"  → {link['target_title']} ({link['target']})")
+        else:
+            click.echo(f"  → „{link['text']}“ (nicht aufgelöst)")
+    click.echo("Verweise hierher:" if record.backlinks else "Verweise hierher: keine")
+    for back in record.backlinks:
+        click.echo(f"  ← {back['title']} ({back['id']})")
+
+
+@main.command("eval")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--misses", is_flag=True, help="List the questions not answered at rank 1.")
+@corpus_option
+@index_option
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def eval_command(
+    as_json: bool, misses: bool, corpus_dir: Path, index_dir: Path, file: Path
+) -> None:
+    """Suche (und Chatbot) an einer Fragendatei messen (Recall@1, Recall@3, MRR@10)."""
+    from faq_bot.evaluate import EvalFileError, evaluate, format_report, load_questions
+
+    try:
+        load_questions(file)
+    except EvalFileError as exc:
+        fail(str(exc), 2)
+    index = _open(corpus_dir, index_dir)
+    report = evaluate(index, file)
+    if as_json:
+        echo_json(report)
+    else:
+        click.echo(format_report(report, misses=misses))

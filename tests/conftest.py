@@ -1,0 +1,45 @@
+"""Shared fixtures: the real corpus, and one index built from it per test session.
+
+- `corpus_dir`: the repository's corpus folder (read-only).
+- `built_index`: an index folder built once per session from the real corpus.
+- `index`: that index, opened (`faq_bot.index.Index`).
+- `corpus_copy`: a writable copy of the corpus in a fresh tmp folder (per test).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from faq_bot.config import ROOT
+from faq_bot.index import Index, build_index, open_index
+
+CORPUS_DIR = ROOT / "corpus"
+
+
+@pytest.fixture(scope="session")
+def corpus_dir() -> Path:
+    return CORPUS_DIR
+
+
+@pytest.fixture(scope="session")
+def built_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    index_dir = tmp_path_factory.mktemp("index")
+    build_index(CORPUS_DIR, index_dir)
+    return index_dir
+
+
+@pytest.fixture(scope="session")
+def index(built_index: Path) -> Index:
+    return open_index(built_index)
+
+
+@pytest.fixture
+def corpus_copy(tmp_path: Path) -> Path:
+    target = tmp_path / "corpus"
+    shutil.copytree(CORPUS_DIR, target)
+    for path in target.iterdir():
+        path.chmod(0o644)
+    return target

@@ -1,0 +1,159 @@
+"""The German analyzer: folding, stems, compounds, abbreviations, verb forms, typos."""
+
+from __future__ import annotations
+
+import pytest
+
+from faq_bot.analysis import (
+    base_verb,
+    correct_word,
+    fold,
+    load_stopwords,
+    load_synonyms,
+    make_analyzer,
+    part_vocabulary,
+    split_compound,
+    vocabulary_from_texts,
+)
+
+
+@pytest.fixture(scope="module")
+def analyzer(index):
+    """The analyzer pickled into the real index (with the corpus vocabulary)."""
+    return index.whoosh.schema["body"].analyzer
+
+
+def texts(analyzer, text: str) -> list[str]:
+    return [t.text for t in analyzer(text)]
+
+
+@pytest.mark.parametrize(
+    ("word", "folded"),
+    [
+        ("Schäden", "schaden"),
+        ("Schaeden", "schaden"),
+        ("Größe", "grosse"),
+        ("KöTi", "koti"),
+        ("neue", "neue"),  # a diphthong, not a written-out umlaut
+        ("Quelle", "quelle"),
+        ("Café", "cafe"),
+    ],
+)
+def test_fold_umlauts_and_digraphs(word, folded):
+    assert fold(word) == folded
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Schäden", ["schad"]),
+        ("Schaeden", ["schad"]),
+        ("Schaden", ["schad"]),
+        ("Bomben", ["bomb"]),
+        ("Die 227-Pfund Bombe", ["227", "pfund", "bomb"]),
+        ("Aktionsstapel", ["aktionsstapel", "aktion", "stapel"]),
+        ("Verteidigungswert", ["verteidigungswert", "verteid", "wert"]),
+        ("Handkarten", ["handkart", "hand", "kart"]),
+        ("darf ich was passiert wenn", []),
+    ],
+)
+def test_analyzer_stems_compounds_and_stop_words(analyzer, text, expected):
+    assert texts(analyzer, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("query", "indexed"),
+    [
+        ("Stapel", "Aktionsstapel"),
+        ("Verteidigung Wert", "Verteidigungswert"),
+        ("Schaeden", "Schäden"),
+        ("Schadensverteilungsphase", "Schadenverteilungsphase"),
+        ("sperren", "gesperrt"),
+        ("TW", "Technologiewerte"),
+        ("TWs", "Technologiewert"),
+        ("AG", "Angriffswerte"),
+        ("VG", "Verteidigungswert"),
+        ("BP", "Befehlspunkte"),
+        ("227er", "227-Pfund Bombe"),
+        ("KöTi", "Königstiger"),
+        ("SoW", "The Sails of War"),
+    ],
+)
+def test_query_shares_a_term_with_indexed_text(analyzer, query, indexed):
+    query_terms = {t.text for t in analyzer(query, mode="query")}
+    indexed_terms = {t.text for t in analyzer(indexed, mode="index")}
+    assert query_terms & indexed_terms
+
+
+def test_abbreviation_terms_come_after_the_abbreviation_at_its_position(analyzer):
+    found = [(t.text, t.pos) for t in analyzer("2 TW zahlen", positions=True)]
+    assert found[:3] == [("2", 0), ("tw", 1), ("technologiewert", 1)]
+
+
+def test_synonym_table_is_folded_and_has_the_player_abbreviations():
+    table = load_synonyms()
+    for key in ("227er", "tw", "tws", "ag", "vg", "vw", "bp", "sow", "koti"):
+        assert key in table, key
+    assert all(w == fold(w) for words in table.values() for w in words)
+
+
+def test_stop_words_cover_question_phrasing():
+    stop = load_stopwords()
+    assert {"darf", "ich", "passiert", "wenn", "muss"} <= stop
+
+
+VOCAB = part_vocabulary(
+    vocabulary_from_texts(["Aktion Stapel Karten Hand Phase Verteilung Schaden Wert sperren"])
+)
+
+
+@pytest.mark.parametrize(
+    ("word", "parts"),
+    [
+        ("aktionsstapel", ("aktion", "stapel")),
+        ("handkarten", ("hand", "karten")),
+        ("schadenverteilungsphase", ("schaden", "verteilung", "phase")),
+        ("stapel", ()),  # too short to be a compound
+        ("kartoffelsalat", ()),  # no known parts
+    ],
+)
+def test_split_compound_into_known_words(word, parts):
+    assert split_compound(word, VOCAB) == parts
+
+
+@pytest.mark.parametrize(
+    ("word", "infinitive"),
+    [("gesperrt", "sperren"), ("gesperrte", "sperren"), ("sperrt", "sperren"), ("wert", None)],
+)
+def test_base_verb_of_participles_and_finite_forms(word, infinitive):
+    assert base_verb(word, VOCAB) == infinitive
+
+
+COUNTS = {"erschutterungstests": 1, "kartenziehphase": 7, "transportschiff": 3, "sturm": 2}
+
+
+@pytest.mark.parametrize(
+    ("typo", "fixed"),
+    [
+        ("kartenziehpahse", "kartenziehphase"),  # transposition
+        ("transportschif", "transportschiff"),  # deletion
+        ("strum", "sturm"),
+        ("kartenziehphase", None),  # known word: nothing to fix
+        ("stum", None),  # shorter than five letters: no typo tolerance
+        ("kartoffelsalat", None),
+    ],
+)
+def test_correct_word_at_edit_distance_one(typo, fixed):
+    assert correct_word(typo, COUNTS) == fixed
+
+
+def test_analyzer_without_vocabulary_still_stems_and_expands():
+    plain = make_analyzer()
+    assert texts(plain, "Aktionsstapel TW") == ["aktionsstapel", "tw", "technologiewert"]
+
+
+def test_analyzer_survives_a_pickle_round_trip(analyzer):
+    import pickle
+
+    clone = pickle.loads(pickle.dumps(analyzer))
+    assert texts(clone, "Aktionsstapel gesperrt") == texts(analyzer, "Aktionsstapel gesperrt")

@@ -1,0 +1,135 @@
+"""Index builds: counts, stored records, atomic swaps, failed rebuilds, the holder."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from faq_bot.corpus import CorpusError, load_corpus
+from faq_bot.index import (
+    IndexHolder,
+    IndexMissingError,
+    build_index,
+    open_index,
+)
+from faq_bot.search import search
+
+
+def test_build_counts_match_the_corpus(index, corpus_dir):
+    corpus = load_corpus(corpus_dir)
+    entries = list(corpus.entries())
+    assert len(index.documents) == len(corpus.documents) == 5
+    assert len(index.entries()) == len(entries)
+    counts = index.meta["counts"]
+    assert counts["entries"] == len(entries)
+    assert counts["paragraphs"] == sum(1 for e in entries for p in e.plain_paragraphs if p)
+    assert counts["links"] > 0
+    assert counts["unresolved"] == len(index.meta["warnings"])
+
+
+def test_build_writes_metadata_files_next_to_the_index(built_index):
+    current = built_index / "current"
+    assert current.is_symlink()
+    for name in ("entries.json", "meta.json", "vocab.json", "whoosh"):
+        assert (current / name).exists(), name
+    meta = json.loads((current / "meta.json").read_text(encoding="utf-8"))
+    assert meta["version"] == os.readlink(current).split("/")[-1]
+
+
+def test_entry_record_has_entry_fields_links_and_backlinks(index):
+    record = index.entry("227-pfund-bombe-basisausbau")
+    assert record is not None
+    assert record.title == "227-Pfund Bombe (Basisausbau)"
+    assert record.category == "Basisausbau"
+    assert record.doc == "how-faq"
+    assert "Reaktion ist besser als Aktion" in record.text
+    targets = [link["target"] for link in record.links]
+    assert "aktionsstapel" in targets
+    assert "227-pfund-bombe-basisausbau" in index.backlinks("aktionsstapel")
+    link = next(link for link in record.links if link["target"] == "aktionsstapel")
+    paragraph = record.plain_paragraphs[link["paragraph"]]
+    assert paragraph[link["start"] : link["end"]] == link["target_text"]
+    assert record.to_json()["url"] == "/entry/227-pfund-bombe-basisausbau"
+
+
+def test_documents_keep_manifest_metadata_and_entry_order(index):
+    faq = index.document("how-faq")
+    assert faq["title"] == "HoW FAQ"
+    assert faq["precedence"] is True
+    assert faq["date"] == "2012-11-30"
+    assert [r.id for r in index.entries("how-faq")] == faq["entry_ids"]
+
+
+def test_neighbours_are_previous_and_next_in_the_document(index):
+    ids = index.document("how-faq")["entry_ids"]
+    prev, nxt = index.neighbours(ids[1])
+    assert (prev.id, nxt.id) == (ids[0], ids[2])
+    assert index.neighbours(ids[0])[0] is None
+    assert index.neighbours("gibt-es-nicht") == (None, None)
+
+
+def test_canonical_id_resolves_aliases_and_titles(index):
+    record = index.entry("227-pfund-bombe-basisausbau")
+    assert index.canonical_id(record.id) == record.id
+    assert index.canonical_id("227-Pfund Bombe (Basisausbau)") == record.id
+    for alias in record.alias_ids:
+        assert index.canonical_id(alias) == record.id
+    assert index.canonical_id("gibt-es-nicht-xyz") is None
+
+
+def test_open_index_without_a_build_says_to_run_index(tmp_path):
+    with pytest.raises(IndexMissingError, match="faq-bot index"):
+        open_index(tmp_path / "leer")
+
+
+def test_rebuild_keeps_an_opened_index_answering(corpus_copy, tmp_path):
+    index_dir = tmp_path / "index"
+    first = build_index(corpus_copy, index_dir)
+    old = open_index(index_dir)
+    holder = IndexHolder(index_dir)
+    assert holder.get().version == first.version
+
+    second = build_index(corpus_copy, index_dir)
+    assert second.version != first.version
+    assert old.is_stale()
+    # the index opened before the rebuild still answers
+    assert search(old, "Aktionsstapel").hits[0].id == "aktionsstapel"
+    assert old.entry("aktionsstapel") is not None
+    # the holder picks the new build up without a restart
+    new = holder.get()
+    assert new.version == second.version
+    assert not new.is_stale()
+    assert search(new, "Aktionsstapel").hits[0].id == "aktionsstapel"
+
+
+def test_rebuilds_keep_only_the_current_and_the_previous_build(corpus_copy, tmp_path):
+    index_dir = tmp_path / "index"
+    versions = [build_index(corpus_copy, index_dir).version for _ in range(3)]
+    kept = sorted(p.name for p in (index_dir / "builds").iterdir())
+    assert kept == sorted(versions[1:])
+
+
+def test_corpus_error_during_rebuild_keeps_the_live_index(corpus_copy, tmp_path):
+    index_dir = tmp_path / "index"
+    first = build_index(corpus_copy, index_dir)
+    (corpus_copy / "000_6dfd36dc833f0c3c.txt").write_bytes(b"FAQ\n\xff\xfe kaputt\n")
+    with pytest.raises(CorpusError):
+        build_index(corpus_copy, index_dir)
+    live = open_index(index_dir)
+    assert live.version == first.version
+    assert search(live, "227er").hits
+    assert [p.name for p in (index_dir / "builds").iterdir()] == [first.version]
+
+
+def test_build_reports_unresolved_references_as_german_warnings(index):
+    warnings = index.meta["warnings"]
+    assert warnings
+    assert all(w.startswith("Unaufgelöster Querverweis in ") for w in warnings)
+
+
+def test_build_is_fast(corpus_copy, tmp_path: Path):
+    report = build_index(corpus_copy, tmp_path / "index")
+    assert report.seconds < 10

@@ -18,6 +18,9 @@ from faq_bot.index import Index, build_index, open_index
 
 CORPUS_DIR = ROOT / "corpus"
 
+# the web tests' fixtures (app, client, evil_client, no_index_client) live there
+pytest_plugins = ["web_fixtures"]
+
 
 @pytest.fixture(scope="session")
 def corpus_dir() -> Path:

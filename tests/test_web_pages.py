@@ -1,0 +1,328 @@
+"""The HTML pages on the real corpus: start, search, ruling, contents, 404, caching."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from html import unescape
+
+import pytest
+
+from faq_bot.index import build_index
+from faq_bot.web import create_app
+from faq_bot.web.render import first_sentence
+
+BOMB = "227-pfund-bombe-basisausbau"
+
+
+def text_of(html: str) -> str:
+    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)))
+
+
+def hrefs(html: str) -> list[str]:
+    return [unescape(h) for h in re.findall(r'href="([^"]*)"', html)]
+
+
+# ---------------------------------------------------------------- start page
+
+
+def test_home_lists_every_document_with_its_date(client, index):
+    html = client.get("/").get_data(as_text=True)
+    for doc in index.documents:
+        assert f'href="/docs/{doc["id"]}"' in html
+        assert unescape(doc["title"]) in unescape(html)
+    assert "Stand: 30. November 2012" in html
+
+
+def test_home_search_box_has_autofocus_suggestions_and_shortcut(client):
+    html = client.get("/").get_data(as_text=True)
+    box = re.search(r'<input id="q"[^>]*>', html, re.S).group(0)
+    assert "autofocus" in box
+    assert 'list="title-suggestions"' in box
+    assert "data-shortcut" in box
+    assert '<datalist id="title-suggestions">' in html
+    assert 'action="/search"' in html
+
+
+def test_home_links_opensearch_description(client):
+    html = client.get("/").get_data(as_text=True)
+    assert re.search(r'<link rel="search" type="application/opensearchdescription\+xml"', html)
+
+
+def test_opensearch_xml_names_the_search_url(client):
+    response = client.get("/opensearch.xml")
+    assert response.status_code == 200
+    assert response.mimetype == "application/opensearchdescription+xml"
+    root = ET.fromstring(response.data)
+    ns = {"os": "http://a9.com/-/spec/opensearch/1.1/"}
+    templates = [u.get("template") for u in root.findall("os:Url", ns)]
+    assert "http://localhost/search?q={searchTerms}" in templates
+
+
+# ---------------------------------------------------------------- search page
+
+
+def test_search_shows_count_hits_with_marked_snippets_document_and_category(client):
+    html = client.get("/search?q=Radarstation").get_data(as_text=True)
+    count = re.search(r"(\d+) Treffer für „Radarstation“", html)
+    assert count and int(count.group(1)) > 0
+    assert "<mark>" in html
+    assert f'href="/entry/{BOMB}' in html
+    hit = html.split(f'href="/entry/{BOMB}', 1)[1].split("</li>", 1)[0]
+    assert "HoW FAQ" in hit and "Basisausbau" in hit
+
+
+def test_search_doc_filter_keeps_only_that_document(client):
+    html = client.get("/search?q=Einheiten&doc=sow").get_data(as_text=True)
+    entry_links = [h for h in hrefs(html) if h.startswith("/entry/")]
+    assert entry_links
+    assert all(h.startswith("/entry/sow-") for h in entry_links)
+    assert '<option value="sow" selected>' in html
+
+
+def test_search_category_filter_keeps_only_that_category(client):
+    html = client.get("/search?q=zerstören&category=Aktionskarte").get_data(as_text=True)
+    metas = re.findall(r'<p class="hit-meta">(.*?)</p>', html, re.S)
+    assert metas
+    assert all("Aktionskarte" in m for m in metas)
+
+
+def test_search_typo_offers_meinten_sie(client):
+    html = client.get("/search?q=Radarstatoin").get_data(as_text=True)
+    assert "Meinten Sie" in html
+    assert 'href="/search?q=Radarstation"' in html
+
+
+def test_search_empty_query_helps_with_tips_documents_and_a_to_z(client):
+    response = client.get("/search?q=")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "Geben Sie ein Stichwort" in html
+    assert 'href="/docs/how-faq"' in html
+    assert "von A bis Z" in html
+
+
+def test_search_without_hits_says_so_and_offers_ways_on(client):
+    html = client.get("/search?q=xyzzyqq&doc=sow").get_data(as_text=True)
+    assert "0 Treffer" in html
+    assert "wurde nichts gefunden" in html
+    assert 'href="/search?q=xyzzyqq"' in html  # the same search without filters
+    assert "von A bis Z" in html
+
+
+def test_search_too_long_query_is_a_german_400_page(client, app):
+    query = "a" * (app.config["MAX_QUERY_LENGTH"] + 1)
+    response = client.get(f"/search?q={query}")
+    assert response.status_code == 400
+    assert "zu lang" in response.get_data(as_text=True)
+    assert response.mimetype == "text/html"
+
+
+def test_search_unknown_document_is_a_400_page(client):
+    response = client.get("/search?q=Bombe&doc=nope")
+    assert response.status_code == 400
+    assert "Unbekanntes Dokument" in response.get_data(as_text=True)
+
+
+# ---------------------------------------------------------------- ruling page
+
+
+def test_entry_paragraphs_have_anchors_and_copy_links(client, index):
+    html = client.get(f"/entry/{BOMB}").get_data(as_text=True)
+    n = len(index.entry(BOMB).paragraphs)
+    assert n > 1
+    for i in range(n):
+        assert f'<div class="para" id="p{i}">' in html
+        assert re.search(rf'<a class="para-link" href="#p{i}" data-copy-link', html)
+    assert html.count("Link kopieren") == n
+
+
+def test_entry_shows_document_stand_and_precedence_note(client):
+    html = client.get(f"/entry/{BOMB}").get_data(as_text=True)
+    assert "<h1>227-Pfund Bombe (Basisausbau)</h1>" in html
+    assert "Stand: 30. November 2012" in html
+    assert "Vorrang vor dem Regelwerk" in html
+
+
+def test_entry_of_rulebook_shows_its_notes(client, index):
+    first = index.entries("sow")[1]
+    html = client.get(f"/entry/{first.id}").get_data(as_text=True)
+    assert "SoW-Regeln Vorrang" in html
+    assert "ohne Datum" in html
+
+
+def test_entry_reference_links_to_target_with_first_sentence_preview(client, index):
+    html = client.get(f"/entry/{BOMB}").get_data(as_text=True)
+    target = index.entry("aktionsstapel")
+    match = re.search(r'<a class="xref" href="/entry/aktionsstapel" data-preview="([^"]*)">', html)
+    assert match, "the 's. auch' reference is not a link"
+    assert unescape(match.group(1)) == first_sentence(target.text)
+    assert "Siehe auch" in html
+
+
+def test_entry_unresolved_reference_is_text_not_a_dead_link(client, index):
+    record = index.entry("landausbaukarten")
+    unresolved = [link for link in record.links if link["target"] is None]
+    assert unresolved
+    html = client.get("/entry/landausbaukarten").get_data(as_text=True)
+    assert '<span class="xref-unresolved">Ägypten</span>' in html
+    entry_links = {h for h in hrefs(html) if h.startswith("/entry/")}
+    for link in entry_links:
+        assert client.get(link).status_code in (200, 301), link
+
+
+def test_entry_lists_backlinks(client, index):
+    html = client.get("/entry/aktionsstapel").get_data(as_text=True)
+    section = html.split("Verweise hierher", 1)[1].split("</section>", 1)[0]
+    for back in index.entry("aktionsstapel").backlinks:
+        assert f'href="/entry/{back["id"]}"' in section
+
+
+def test_entry_without_backlinks_says_so(client):
+    html = client.get(f"/entry/{BOMB}").get_data(as_text=True)
+    assert "Kein anderer Eintrag verweist hierher." in html
+
+
+def test_entry_links_previous_and_next_in_document_order(client, index):
+    entries = index.entries("how-faq")
+    middle = entries[5]
+    html = client.get(f"/entry/{middle.id}").get_data(as_text=True)
+    assert f'rel="prev" href="/entry/{entries[4].id}"' in html
+    assert f'rel="next" href="/entry/{entries[6].id}"' in html
+    first = client.get(f"/entry/{entries[0].id}").get_data(as_text=True)
+    assert 'rel="prev"' not in first
+
+
+def test_entry_citation_is_readable_without_javascript(client):
+    html = client.get(f"/entry/{BOMB}").get_data(as_text=True)
+    details = re.search(r'<details class="cite">(.*?)</details>', html, re.S).group(1)
+    citation = text_of(details)
+    assert "„227-Pfund Bombe (Basisausbau)“ – HoW FAQ, Stand: 30. November 2012." in citation
+    assert f"http://localhost/entry/{BOMB}" in citation
+    assert re.search(r"<button[^>]*data-copy-text=[^>]*hidden", details)
+
+
+def test_entry_has_description_and_opengraph_tags(client, index):
+    html = client.get(f"/entry/{BOMB}").get_data(as_text=True)
+    sentence = first_sentence(index.entry(BOMB).text, limit=200)
+
+    def meta(attr: str, name: str) -> str:
+        found = re.search(rf'<meta {attr}="{re.escape(name)}" content="([^"]*)">', html)
+        assert found, name
+        return unescape(found.group(1))
+
+    assert meta("name", "description") == sentence
+    assert meta("property", "og:description") == sentence
+    assert meta("property", "og:title").startswith("227-Pfund Bombe (Basisausbau)")
+    assert meta("property", "og:url") == f"http://localhost/entry/{BOMB}"
+    assert meta("property", "og:type") == "article"
+    assert "<title>227-Pfund Bombe (Basisausbau) – HoW FAQ" in html
+
+
+def test_entry_alias_id_redirects_permanently_to_canonical(client):
+    response = client.get("/entry/227-pfund-bombe")
+    assert response.status_code == 301
+    assert response.headers["Location"] == f"/entry/{BOMB}"
+
+
+def test_entry_title_variant_redirects_to_canonical(client):
+    response = client.get("/entry/227-Pfund Bombe (Basisausbau)")
+    assert response.status_code == 301
+    assert response.headers["Location"] == f"/entry/{BOMB}"
+
+
+def test_entry_html_row_is_rendered_sanitized_with_its_list(client, index):
+    row = next(e for e in index.entries("uebersicht") if "<ul" in e.paragraphs[0])
+    html = client.get(f"/entry/{row.id}").get_data(as_text=True)
+    body = html.split('<div class="ruling-body">', 1)[1].split("</article>", 1)[0]
+    assert "<li>" in body
+    assert "style=" not in body
+
+
+def test_entry_markdown_is_rendered(client, index):
+    entry = next(e for e in index.entries("sow") if "**" in " ".join(e.paragraphs))
+    html = client.get(f"/entry/{entry.id}").get_data(as_text=True)
+    assert "<strong>" in html
+    assert "**" not in html.split('<div class="ruling-body">', 1)[1].split("</article>")[0]
+
+
+def test_entry_unknown_is_404_offering_search_for_the_path_words(client):
+    response = client.get("/entry/kartenziehen")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 404
+    assert "Seite nicht gefunden" in html
+    assert re.search(r'<input id="q"[^>]*value="kartenziehen"', html)
+    assert 'class="hit"' in html  # top hits for the words of the path
+
+
+def test_unknown_path_is_404_with_words_of_the_path(client):
+    response = client.get("/regeln/luft-angriff")
+    assert response.status_code == 404
+    assert 'value="regeln luft angriff"' in response.get_data(as_text=True)
+
+
+# ---------------------------------------------------------------- contents
+
+
+def test_document_faq_contents_are_grouped_a_to_z(client, index):
+    html = client.get("/docs/how-faq").get_data(as_text=True)
+    assert 'href="#buchstabe-A"' in html
+    assert 'id="buchstabe-Z"' in html
+    for entry in index.entries("how-faq"):
+        assert f'href="/entry/{entry.id}"' in html
+    a_group = html.split('id="buchstabe-A"', 1)[1].split("</section>", 1)[0]
+    assert 'href="/entry/aktionsstapel"' in a_group
+
+
+def test_document_rulebook_contents_are_grouped_by_section(client, index):
+    html = client.get("/docs/sow").get_data(as_text=True)
+    sections = {e.section for e in index.entries("sow") if e.section}
+    for section in sections:
+        assert f"<h2>{section}</h2>" in unescape(html)
+    assert "buchstabe-" not in html
+
+
+def test_document_unknown_is_404(client):
+    response = client.get("/docs/nope")
+    assert response.status_code == 404
+    assert "Ein Dokument „nope“ gibt es nicht." in response.get_data(as_text=True)
+
+
+# ---------------------------------------------------------------- caching
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/", "/search?q=Bombe", f"/entry/{BOMB}", "/docs/how-faq", "/api/search?q=Bombe"],
+)
+def test_etag_revalidation_gives_304(client, path):
+    first = client.get(path)
+    assert first.status_code == 200
+    etag = first.headers["ETag"]
+    again = client.get(path, headers={"If-None-Match": etag})
+    assert again.status_code == 304
+    assert again.data == b""
+    assert again.headers["ETag"] == etag
+
+
+def test_etag_differs_between_queries(client):
+    one = client.get("/search?q=Bombe").headers["ETag"]
+    two = client.get("/search?q=Flak").headers["ETag"]
+    assert one != two
+    stale = client.get("/search?q=Flak", headers={"If-None-Match": one})
+    assert stale.status_code == 200
+
+
+def test_rebuilt_index_is_served_without_restart_and_changes_etag(tmp_path):
+    from faq_bot.config import ROOT
+
+    first = build_index(ROOT / "corpus", tmp_path)
+    client = create_app({"TESTING": True, "INDEX_DIR": str(tmp_path)}).test_client()
+    assert client.get("/healthz").get_json()["index"] == first.version
+    etag = client.get(f"/entry/{BOMB}").headers["ETag"]
+    second = build_index(ROOT / "corpus", tmp_path)
+    assert second.version != first.version
+    assert client.get("/healthz").get_json()["index"] == second.version
+    response = client.get(f"/entry/{BOMB}", headers={"If-None-Match": etag})
+    assert response.status_code == 200
+    assert response.headers["ETag"] != etag

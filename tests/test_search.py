@@ -1,0 +1,156 @@
+"""Search: ranking on the real corpus, bad input, snippets, paragraphs, suggestions."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from faq_bot.search import (
+    MAX_QUERY_LENGTH,
+    QueryError,
+    search,
+    search_paragraphs,
+    suggest_titles,
+)
+
+
+def top(index, query: str, n: int = 3, **kwargs) -> list[str]:
+    return [h.id for h in search(index, query, n=n, **kwargs).hits]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("wer bezahlt die 227er", "227-pfund-bombe-basisausbau"),
+        ("Stapel", "aktionsstapel"),
+        ("Aktionsstapel", "aktionsstapel"),
+        ("Schaeden verteilen", "schaden"),
+        ("kartenziehpahse", "kartenziehphase"),  # transposed letters
+        ("Abwerfen Handkarten", "abwerfen"),
+        ("Technologiewerte", "technologiewerte-tws"),
+    ],
+)
+def test_search_ranks_the_entry_first(index, query, expected):
+    assert top(index, query, 1) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("Was passiert mit den VG-Markern wenn die eingegrabene Einheit angreift", "VG"),
+        ("Wie viele BP bekomme ich pro Runde", "BP"),
+        ("SoW Verteidiger Stadt Bonus", "SoW"),
+    ],
+)
+def test_abbreviations_find_entries_that_spell_them(index, query, expected):
+    hits = search(index, query, n=3).hits
+    assert hits
+    assert any(expected.lower() in h.text.lower() for h in hits)
+
+
+def test_typo_gives_a_suggestion_and_the_entry(index):
+    result = search(index, "wann muss man einen Erschüterungstest machen")
+    assert result.suggestion is not None
+    assert "Erschütterungstest" in result.suggestion
+    assert "Erschütterungstests" in result.hits[0].text
+
+
+def test_known_words_give_no_suggestion(index):
+    assert search(index, "Aktionsstapel").suggestion is None
+
+
+def test_doc_filter_keeps_only_that_document(index):
+    hits = search(index, "Bewegung", n=10, doc="sow").hits
+    assert hits
+    assert {h.doc for h in hits} == {"sow"}
+
+
+def test_category_filter(index):
+    hits = search(index, "zerstören", n=10, category="Basisausbau").hits
+    assert hits
+    assert {h.category for h in hits} == {"Basisausbau"}
+
+
+def test_hit_json_has_the_interface_fields(index):
+    data = search(index, "227er", n=1).hits[0].to_json()
+    for key in ("id", "doc", "title", "url", "score", "snippet", "text"):
+        assert key in data
+    assert data["url"] == f"/entry/{data['id']}"
+
+
+def test_snippet_marks_matches_and_escapes_html(index):
+    hit = search(index, "Aktionsstapel", n=1).hits[0]
+    assert "<mark>" in hit.snippet
+    stripped = hit.snippet.replace("<mark>", "").replace("</mark>", "")
+    assert "<" not in stripped and ">" not in stripped
+
+
+def test_query_with_markup_never_reaches_the_snippet_unescaped(index):
+    for hit in search(index, "<script>alert(1)</script> Bombe", n=5).hits:
+        assert "<script" not in hit.snippet
+
+
+@pytest.mark.parametrize("query", ["", "   ", "\n\t", "x" * (MAX_QUERY_LENGTH + 1), "a " * 5000])
+def test_empty_or_too_long_query_raises_query_error(index, query):
+    with pytest.raises(QueryError):
+        search(index, query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        'AND OR NOT "" * ( ) ~ ^',
+        '""',
+        "*",
+        "((((",
+        "title:Bombe",
+        "Bombe~2",
+        "Bomb*",
+        "🎲🎲🎲",
+        "\u200b\u202e",
+        "ich darf was",  # only stop words
+        "\x00\x01",
+    ],
+)
+def test_operator_and_junk_queries_give_results_not_exceptions(index, query):
+    result = search(index, query)
+    assert isinstance(result.hits, list)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.text(max_size=80))
+def test_arbitrary_queries_raise_only_query_error(index, query):
+    try:
+        result = search(index, query, n=5)
+    except QueryError:
+        return
+    assert len(result.hits) <= 5
+
+
+def test_search_paragraphs_returns_the_answering_paragraph(index):
+    hits = search_paragraphs(index, "Kann man Karten vom Depot abwerfen", n=3)
+    assert hits
+    assert "Abwerfen kann man nur Handkarten." in hits[0].text
+    record = index.entry(hits[0].entry)
+    assert record.plain_paragraphs[hits[0].paragraph] == hits[0].text
+
+
+def test_search_paragraphs_doc_filter(index):
+    hits = search_paragraphs(index, "Bewegung", n=5, doc="sow")
+    assert hits and {h.doc for h in hits} == {"sow"}
+
+
+def test_suggest_titles_by_prefix(index):
+    titles = [s["title"] for s in suggest_titles(index, "Aktions", n=5)]
+    assert titles[0].startswith("Aktions")
+    assert all("aktions" in t.lower() for t in titles)
+
+
+def test_suggest_titles_folds_umlauts_and_finds_inner_words(index):
+    found = suggest_titles(index, "laender", n=20)
+    assert any("Länder" in s["title"] or "länder" in s["title"] for s in found)
+    assert suggest_titles(index, "", n=5) == []
+    assert suggest_titles(index, "***", n=5) == []

@@ -1,0 +1,159 @@
+"""The index, search, show and eval commands through click's CliRunner."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from faq_bot.cli import main
+
+
+@pytest.fixture
+def run(built_index):
+    runner = CliRunner()
+
+    def invoke(*args: str, input: str | None = None):
+        return runner.invoke(main, [*args], input=input, catch_exceptions=False)
+
+    return invoke
+
+
+def with_index(built_index, *args: str) -> list[str]:
+    return [args[0], "--index", str(built_index), *args[1:]]
+
+
+def test_index_command_prints_counts_and_unresolved_warnings(corpus_copy, tmp_path):
+    result = CliRunner().invoke(
+        main, ["index", "--corpus", str(corpus_copy), "--index", str(tmp_path / "ix")]
+    )
+    assert result.exit_code == 0, result.output
+    assert re.search(r"5 Dokumente, \d+ Einträge, \d+ Absätze, \d+ Querverweise", result.stdout)
+    assert "nicht aufgelöst" in result.stdout
+    assert "Warnung: Unaufgelöster Querverweis in " in result.stderr
+    assert (tmp_path / "ix" / "current").is_symlink()
+
+
+def test_index_command_reports_a_corpus_error_in_german(corpus_copy, tmp_path):
+    (corpus_copy / "manifest.toml").write_text("kaputt = [", encoding="utf-8")
+    result = CliRunner().invoke(
+        main, ["index", "--corpus", str(corpus_copy), "--index", str(tmp_path / "ix")]
+    )
+    assert result.exit_code == 3
+    assert "Fehler: Der Index kann nicht gebaut werden" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_search_text_lists_ranked_titles(run, built_index):
+    result = run(*with_index(built_index, "search", "wer", "bezahlt", "die", "227er"))
+    assert result.exit_code == 0
+    first = result.stdout.splitlines()[0]
+    assert first.startswith(" 1. 227-Pfund Bombe (Basisausbau)")
+    assert "<mark>" not in result.stdout
+
+
+def test_search_json_prints_an_array_of_hits(run, built_index):
+    result = run(*with_index(built_index, "search", "--json", "-n", "3", "Stapel"))
+    hits = json.loads(result.stdout)
+    assert len(hits) == 3
+    assert hits[0]["id"] == "aktionsstapel"
+    assert set(hits[0]) >= {"id", "doc", "title", "url", "score", "snippet", "text"}
+
+
+def test_search_batch_answers_every_line_in_order(run, built_index):
+    lines = ["Stapel", "", "x" * 600, "227er", "AND OR NOT"]
+    result = run(
+        *with_index(built_index, "search", "--json", "--batch", "-n", "2"),
+        input="\n".join(lines) + "\n",
+    )
+    assert result.exit_code == 0
+    out = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(out) == len(lines)
+    assert out[0][0]["id"] == "aktionsstapel"
+    assert out[1]["error"] == "bad_query" and out[2]["error"] == "bad_query"
+    assert out[3][0]["id"] == "227-pfund-bombe-basisausbau"
+    assert isinstance(out[4], list)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["search"],
+        ["search", "--batch"],
+        ["search", "--json", "--batch", "Stapel"],
+        ["search", "--doc", "gibtsnicht", "Stapel"],
+        ["search", "   "],
+    ],
+)
+def test_search_usage_errors_exit_2_in_german(run, built_index, args):
+    result = run(*with_index(built_index, *args))
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Fehler: ")
+
+
+def test_search_without_index_builds_it_first(tmp_path):
+    result = CliRunner().invoke(main, ["search", "--index", str(tmp_path / "neu"), "Stapel"])
+    assert result.exit_code == 0
+    assert "faq-bot index" in result.stderr
+    assert "Aktionsstapel" in result.stdout
+
+
+def test_show_lists_links_and_backlinks(run, built_index):
+    result = run(*with_index(built_index, "show", "227-pfund-bombe-basisausbau"))
+    assert result.exit_code == 0
+    assert result.stdout.startswith("227-Pfund Bombe (Basisausbau)")
+    assert "→ Aktionsstapel (aktionsstapel)" in result.stdout
+    assert "Verweise hierher" in result.stdout
+
+
+def test_show_aktionsstapel_lists_the_227er_among_backlinks(run, built_index):
+    result = run(*with_index(built_index, "show", "aktionsstapel"))
+    assert "← 227-Pfund Bombe (Basisausbau) (227-pfund-bombe-basisausbau)" in result.stdout
+
+
+def test_show_marks_unresolved_references(run, built_index, index):
+    source = next(r for r in index.entries() if any(not li["target"] for li in r.links))
+    result = run(*with_index(built_index, "show", source.id))
+    assert "(nicht aufgelöst)" in result.stdout
+
+
+def test_show_json_and_alias_ids(run, built_index, index):
+    record = next(r for r in index.entries() if r.alias_ids)
+    result = run(*with_index(built_index, "show", "--json", record.alias_ids[0]))
+    data = json.loads(result.stdout)
+    assert data["id"] == record.id
+    assert data["document"]["id"] == record.doc
+
+
+def test_show_unknown_id_exits_1(run, built_index):
+    result = run(*with_index(built_index, "show", "gibt-es-nicht-xyz"))
+    assert result.exit_code == 1
+    assert "gibt es nicht" in result.stderr
+
+
+def test_eval_prints_recall_and_breakdowns(run, built_index, tmp_path):
+    questions = tmp_path / "q.jsonl"
+    rows = [
+        {"id": "a", "q": "227er", "doc": "x.txt", "gold": ["Reaktion ist besser"], "kind": "k1"},
+        {"id": "b", "q": "Stapel", "doc": "y.txt", "gold": ["Last In, First Out"], "kind": "k2"},
+        {"id": "c", "q": "Bemalen", "doc": None, "gold": [], "kind": "unanswerable"},
+    ]
+    questions.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    result = run(*with_index(built_index, "eval", str(questions)))
+    assert result.exit_code == 0
+    assert "2 beantwortbar, 1 unbeantwortbar" in result.stdout
+    assert "R@1=1.000" in result.stdout
+    for label in ("nach Art:", "k1", "k2", "nach Dokument:", "x.txt"):
+        assert label in result.stdout
+    as_json = json.loads(run(*with_index(built_index, "eval", "--json", str(questions))).stdout)
+    assert as_json["search"]["recall@1"] == 1.0
+
+
+def test_eval_bad_file_exits_2(run, built_index, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{kein json\n", encoding="utf-8")
+    result = run(*with_index(built_index, "eval", str(bad)))
+    assert result.exit_code == 2
+    assert "Zeile 1" in result.stderr

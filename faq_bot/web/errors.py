@@ -13,7 +13,13 @@ import logging
 import re
 
 from flask import Flask, Response, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
+from werkzeug.exceptions import (
+    HTTPException,
+    InternalServerError,
+    MethodNotAllowed,
+    NotFound,
+    default_exceptions,
+)
 
 log = logging.getLogger("faq_bot.web")
 
@@ -64,7 +70,8 @@ def detail_of(exc: HTTPException) -> str:
     """The German detail: the description given when raising, else a German default."""
     code = exc.code or 500
     described = exc.description
-    default_english = type(exc).description
+    werkzeug_class = default_exceptions.get(code)
+    default_english = werkzeug_class.description if werkzeug_class else None
     if described and described != default_english:
         return str(described)
     return DEFAULT_DETAILS.get(code, "Die Anfrage konnte nicht bearbeitet werden.")

@@ -1,0 +1,159 @@
+"""Every API error has one shape: JSON {"error", "detail"} with a German detail.
+
+Pages get one German error page (templates/error.html); a 500 shows no traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from flask import Flask
+
+from faq_bot.web import create_app
+
+LONG = "x" * 600
+
+API_ERRORS = [
+    ("GET", "/api/search", 400),
+    ("GET", "/api/search?q=", 400),
+    ("GET", "/api/search?q=%20%20", 400),
+    ("GET", f"/api/search?q={LONG}", 400),
+    ("GET", "/api/search?q=Bombe&n=0", 400),
+    ("GET", "/api/search?q=Bombe&n=abc", 400),
+    ("GET", "/api/search?q=Bombe&n=100000", 400),
+    ("GET", "/api/search?q=Bombe&doc=nope", 400),
+    ("GET", f"/api/suggest?q={LONG}", 400),
+    ("GET", "/api/suggest?q=Akt&n=99", 400),
+    ("GET", "/api/entries/gibt-es-nicht", 404),
+    ("GET", "/api/nope", 404),
+    ("GET", "/api/", 404),
+    ("POST", "/api/search?q=Bombe", 405),
+    ("DELETE", "/api/entries/aktionsstapel", 405),
+    ("PUT", "/healthz", 405),
+]
+
+GERMAN = ("ä", "ö", "ü", "ß", " ist", " nicht", " gibt", "Bitte", "muss", "Dokument", "Adresse")
+
+
+def assert_error_shape(response, status: int) -> dict:
+    assert response.status_code == status
+    assert response.mimetype == "application/json"
+    data = response.get_json()
+    assert set(data) == {"error", "detail"}
+    assert isinstance(data["error"], str) and data["error"]
+    assert isinstance(data["detail"], str) and data["detail"]
+    assert any(word in data["detail"] for word in GERMAN), data["detail"]
+    assert "Traceback" not in response.get_data(as_text=True)
+    return data
+
+
+@pytest.mark.parametrize(("method", "path", "status"), API_ERRORS)
+def test_error_shape_api_errors(client, method, path, status):
+    assert_error_shape(client.open(path, method=method), status)
+
+
+def test_error_shape_405_keeps_allow_header(client):
+    response = client.post("/api/search?q=Bombe")
+    assert "GET" in response.headers["Allow"]
+
+
+def api_rules(app: Flask):
+    for rule in app.url_map.iter_rules():
+        if rule.rule.startswith("/api/") or rule.rule == "/healthz":
+            yield rule
+
+
+def sample_path(rule) -> str:
+    return rule.rule.replace("<entry_id>", "aktionsstapel").replace("<", "").replace(">", "")
+
+
+def test_error_shape_every_api_route_wrong_method(app, client):
+    """Covers routes added later too: a wrong method is a JSON 405."""
+    for rule in api_rules(app):
+        wrong = "PATCH" if "PATCH" not in (rule.methods or ()) else "PUT"
+        assert_error_shape(client.open(sample_path(rule), method=wrong), 405)
+
+
+def test_error_shape_every_api_route_without_index(app, no_index_client):
+    """Without an index every API route that needs one answers 503 in the same shape."""
+    checked = 0
+    for rule in api_rules(app):
+        if rule.rule == "/api/openapi.json":
+            continue
+        method = "GET" if "GET" in (rule.methods or ()) else "POST"
+        path = sample_path(rule)
+        query = "?q=Bombe" if method == "GET" else ""
+        response = no_index_client.open(
+            path + query, method=method, json={} if method == "POST" else None
+        )
+        if response.status_code == 400 and method == "POST":
+            continue  # a POST route may reject the empty body before it needs the index
+        assert_error_shape(response, 503)
+        checked += 1
+    assert checked >= 4
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "title"),
+    [
+        ("/entry/gibt-es-nicht", 404, "Seite nicht gefunden"),
+        ("/docs/nope", 404, "Seite nicht gefunden"),
+        ("/search?q=" + LONG, 400, "Ungültige Anfrage"),
+        ("/search?q=Bombe&n=0", 400, "Ungültige Anfrage"),
+    ],
+)
+def test_error_pages_are_german_html(client, path, status, title):
+    response = client.get(path)
+    assert response.status_code == status
+    assert response.mimetype == "text/html"
+    html = response.get_data(as_text=True)
+    assert '<section class="error-page">' in html
+    assert f"<h1>{title}</h1>" in html
+    assert '<html lang="de">' in html
+
+
+def test_error_page_post_to_a_page_is_405_html(client):
+    response = client.post("/search")
+    assert response.status_code == 405
+    assert "Methode nicht erlaubt" in response.get_data(as_text=True)
+
+
+def test_error_page_without_index_is_503_with_advice(no_index_client):
+    response = no_index_client.get("/")
+    assert response.status_code == 503
+    assert "faq-bot index" in response.get_data(as_text=True)
+
+
+@pytest.fixture
+def crashing_app(built_index):
+    app = create_app({"INDEX_DIR": str(built_index)})  # not TESTING: errors are handled
+
+    @app.get("/api/boom")
+    def api_boom():
+        raise RuntimeError("secret internal detail")
+
+    @app.get("/boom")
+    def page_boom():
+        raise RuntimeError("secret internal detail")
+
+    return app
+
+
+def test_error_500_api_is_json_without_traceback_and_logged(crashing_app, caplog):
+    with caplog.at_level(logging.ERROR, logger="faq_bot.web"):
+        response = crashing_app.test_client().get("/api/boom")
+    data = assert_error_shape(response, 500)
+    assert data["error"] == "internal_error"
+    assert "secret internal detail" not in response.get_data(as_text=True)
+    assert any("RuntimeError" in (r.exc_text or "") for r in caplog.records)
+
+
+def test_error_500_page_is_german_without_traceback(crashing_app):
+    response = crashing_app.test_client().get("/boom")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 500
+    assert "Interner Fehler" in html
+    assert "secret internal detail" not in html
+    assert "Traceback" not in html
+    assert response.headers["Content-Security-Policy"]

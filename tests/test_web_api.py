@@ -1,0 +1,125 @@
+"""The JSON API: search, suggestions, entries, health, and the OpenAPI description."""
+
+from __future__ import annotations
+
+import pytest
+from openapi_spec_validator import validate
+
+from faq_bot.web.openapi import rule_to_path
+
+BOMB = "227-pfund-bombe-basisausbau"
+HIT_KEYS = {"id", "doc", "title", "url", "score", "snippet", "text"}
+
+
+def test_api_search_returns_hits_in_the_spec_shape(client):
+    response = client.get("/api/search?q=Radarstation&n=5")
+    assert response.status_code == 200
+    data = response.get_json()
+    assert data["query"] == "Radarstation"
+    assert 0 < len(data["hits"]) <= 5
+    assert data["total"] >= len(data["hits"])
+    for hit in data["hits"]:
+        assert HIT_KEYS <= hit.keys()
+        assert hit["url"] == f"/entry/{hit['id']}"
+    assert any("<mark>" in hit["snippet"] for hit in data["hits"])
+
+
+def test_api_search_doc_filter(client):
+    hits = client.get("/api/search?q=Einheiten&doc=sow&n=50").get_json()["hits"]
+    assert hits
+    assert {hit["doc"] for hit in hits} == {"sow"}
+
+
+def test_api_search_default_n_is_ten(client):
+    assert len(client.get("/api/search?q=Karte").get_json()["hits"]) == 10
+
+
+def test_api_search_suggestion_for_typo(client):
+    assert client.get("/api/search?q=Radarstatoin").get_json()["suggestion"] == "Radarstation"
+
+
+def test_api_search_no_hits_is_an_empty_list_not_an_error(client):
+    response = client.get("/api/search?q=xyzzyqq")
+    assert response.status_code == 200
+    assert response.get_json()["hits"] == []
+
+
+def test_api_suggest_offers_titles_and_aliases_for_a_prefix(client):
+    data = client.get("/api/suggest?q=Aktions").get_json()
+    titles = [s["title"] for s in data["suggestions"]]
+    assert "Aktionsstapel" in titles
+    assert all(s["url"] == f"/entry/{s['id']}" for s in data["suggestions"])
+
+
+def test_api_suggest_empty_prefix_gives_nothing(client):
+    assert client.get("/api/suggest?q=").get_json()["suggestions"] == []
+
+
+def test_api_entry_has_paragraphs_links_backlinks_and_document(client, index):
+    data = client.get("/api/entries/aktionsstapel").get_json()
+    record = index.entry("aktionsstapel")
+    assert data["id"] == "aktionsstapel"
+    assert data["paragraphs"] == list(record.paragraphs)
+    assert data["paragraph_urls"][0] == "/entry/aktionsstapel#p0"
+    assert {b["id"] for b in data["backlinks"]} == {b["id"] for b in record.backlinks}
+    assert data["document"]["title"] == "HoW FAQ"
+    assert data["document"]["date_text"] == "30. November 2012"
+    prev, nxt = index.neighbours("aktionsstapel")
+    assert data["previous"] == (prev.id if prev else None)
+    assert data["next"] == (nxt.id if nxt else None)
+
+
+def test_api_entry_links_carry_their_targets(client):
+    links = client.get(f"/api/entries/{BOMB}").get_json()["links"]
+    assert any(link["target"] == "aktionsstapel" for link in links)
+
+
+def test_api_entry_alias_redirects_to_canonical(client):
+    response = client.get("/api/entries/227-pfund-bombe")
+    assert response.status_code == 301
+    assert response.headers["Location"] == f"/api/entries/{BOMB}"
+
+
+def test_healthz_reports_the_loaded_index(client, index):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    data = response.get_json()
+    assert data["status"] == "ok"
+    assert data["index"] == index.version
+
+
+def test_healthz_without_index_is_503(no_index_client):
+    response = no_index_client.get("/healthz")
+    assert response.status_code == 503
+    assert response.get_json()["error"] == "index_unavailable"
+
+
+def test_openapi_is_a_valid_openapi_3_document(client):
+    spec = client.get("/api/openapi.json").get_json()
+    assert spec["openapi"].startswith("3.")
+    validate(spec)
+
+
+def test_openapi_describes_every_route_and_nothing_else(app, client):
+    spec = client.get("/api/openapi.json").get_json()
+    routes: dict[str, set[str]] = {}
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint == "static":
+            continue
+        methods = {m.lower() for m in rule.methods or ()} - {"head", "options"}
+        routes.setdefault(rule_to_path(rule.rule), set()).update(methods)
+    assert set(spec["paths"]) == set(routes)
+    for path, methods in routes.items():
+        assert set(spec["paths"][path]) == methods, path
+
+
+@pytest.mark.parametrize(
+    ("rule", "path"),
+    [
+        ("/entry/<entry_id>", "/entry/{entry_id}"),
+        ("/api/entries/<string:entry_id>", "/api/entries/{entry_id}"),
+        ("/", "/"),
+    ],
+)
+def test_rule_to_path_uses_openapi_braces(rule, path):
+    assert rule_to_path(rule) == path

@@ -117,11 +117,11 @@ def explain_step(scenario: Scenario, entry: StackEntry, event: Event) -> str:
 
 
 def _cause(scenario: Scenario, event: Event) -> str:
-    """The entry that caused an outcome, with its source card: "s2 (feuerwehr)"."""
+    """The entry that caused an outcome, with its source card: "s2 mit feuerwehr"."""
     cause = scenario.entry(event.cause)
     if cause is None or cause.source is None:
         return str(event.cause)
-    return f"{cause.id} ({cause.source})"
+    return f"{cause.id} mit {cause.source}"
 
 
 def _target_gone(scenario: Scenario, entry: StackEntry, event: Event) -> str:

@@ -247,6 +247,10 @@ def _apply(entry: StackEntry, st: _State) -> tuple[Outcome, str | None]:
     effect = entry.effect
     target = effect.target
     amount = effect.amount or 0
+    if target is not None and effect.type is not EffectType.COUNTER:
+        if st.zone[target] is Zone.SCRAP:
+            # the entry's own sacrifice took its target with it: nothing left to act on
+            return Outcome.RESOLVED, None
     match effect.type:
         case EffectType.DESTROY:
             assert target is not None

@@ -1,0 +1,122 @@
+"""Reading scenarios: what is not a scenario raises ScenarioFormatError naming the field."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_stack_validate import entry, scenario
+
+from faq_bot.stack import (
+    EffectType,
+    Kind,
+    Phase,
+    ScenarioFormatError,
+    Zone,
+    read_scenario,
+    scenario_to_json,
+)
+from faq_bot.stack.read import MAX_ITEMS
+
+
+def with_stack(*stack: dict) -> dict:
+    return scenario(*stack)
+
+
+def card(**fields) -> dict:
+    return {"id": "x", "name": "X", "owner": "A", "kind": "base", **fields}
+
+
+BAD = [
+    ("{", "kein gültiges JSON"),
+    (b"\xff\xfe", "kein UTF-8"),
+    ("[]", "Feld Szenario: muss ein JSON-Objekt sein"),
+    ('"Bauphase"', "Feld Szenario"),
+    ({"players": {"A": {"tw": 1}}, "cards": []}, "Feld stack: fehlt"),
+    ({"cards": [], "stack": []}, "Feld players: fehlt"),
+    ({"players": {}, "cards": [], "stack": []}, "Feld players: nennt keinen Spieler"),
+    ({"players": {"A": {"tw": -1}}, "cards": [], "stack": []}, "players.A.tw: darf nicht"),
+    ({"players": {"A": {"tw": True}}, "cards": [], "stack": []}, "players.A.tw: muss eine ganze"),
+    ({"players": {"A": {"tw": 1.5}}, "cards": [], "stack": []}, "players.A.tw"),
+    ({"players": {"A": {}}, "cards": [], "stack": []}, "players.A.tw: fehlt"),
+    ({"players": {"A": {"tw": 1}}, "cards": {}, "stack": []}, "Feld cards: muss eine JSON-Liste"),
+    ({**scenario(), "phase": "Teepause"}, 'Feld phase: Phase "Teepause" ist unbekannt'),
+    ({**scenario(), "extra": 1}, "Feld extra: ist unbekannt"),
+    ({**scenario(), "cards": [card(kind="monster")]}, "cards[0].kind"),
+    ({**scenario(), "cards": [card(zone="deck")]}, "cards[0].zone"),
+    ({**scenario(), "cards": [card(locked="ja")]}, "cards[0].locked"),
+    ({**scenario(), "cards": [card(defense=-2)]}, "cards[0].defense"),
+    ({**scenario(), "cards": [card(id="")]}, "cards[0].id"),
+    ({**scenario(), "cards": [card(), card()]}, "cards[1].id: die Karten-id 'x'"),
+    ({**scenario(), "cards": [{"id": "x", "owner": "A", "kind": "base"}]}, "cards[0].name: fehlt"),
+    (with_stack({"id": "s1", "by": "A", "source": "bombA"}), "stack[0].effect: fehlt"),
+    (with_stack(entry("s1", "A", "bombA", "zaubern")), "stack[0].effect.type: Effekttyp"),
+    (with_stack(entry("s1", "A", "bombA", "destroy")), "stack[0].effect.target: fehlt"),
+    (with_stack(entry("s1", "A", "bombA", "draw")), "stack[0].effect.amount: fehlt"),
+    (with_stack(entry("s1", "A", "bombA", "draw", amount=1, target="x")), "effect.target: ist"),
+    (with_stack(entry("s1", "A", None, "draw", amount=1)), "stack[0].source: fehlt"),
+    (with_stack(entry("s1", "A", "bombA", "lock", target=3)), "stack[0].effect.target"),
+    (with_stack(entry("s1", "A", "bombA", "other", cost="2")), "stack[0].cost"),
+    (with_stack(entry("s1", "A", "bombA", "other", sacrifice=1)), "stack[0].sacrifice"),
+    (with_stack(entry("s1", "A", None, "declare_attack", lock_source=True)), "lock_source"),
+    (with_stack(entry("s1", "A", "bombA", "other", prio=1)), "stack[0].prio: ist unbekannt"),
+    (
+        with_stack(entry("s1", "A", "bombA", "other"), entry("s1", "A", "bombB", "other")),
+        "stack[1].id: die Eintrags-id 's1'",
+    ),
+    (
+        {**scenario(), "cards": [card(id=f"c{i}") for i in range(MAX_ITEMS + 1)]},
+        f"höchstens {MAX_ITEMS}",
+    ),
+    (
+        with_stack(*[entry(f"s{i}", "A", "bombA", "other") for i in range(MAX_ITEMS + 1)]),
+        f"höchstens {MAX_ITEMS}",
+    ),
+    ("[" * 100_000 + "]" * 100_000, "JSON"),
+]
+
+
+@pytest.mark.parametrize(("data", "message"), BAD, ids=[str(i) for i in range(len(BAD))])
+def test_read_refuses_non_scenario_naming_the_field(data, message: str) -> None:
+    with pytest.raises(ScenarioFormatError) as info:
+        read_scenario(data)
+    assert message in str(info.value)
+
+
+def test_read_fills_the_spec_defaults() -> None:
+    data = {
+        "players": {"A": {"tw": 3}},
+        "cards": [
+            {"id": "b", "name": "227er", "owner": "A", "kind": "base"},
+            {"id": "k", "name": "Blitzangriff", "owner": "A", "kind": "action"},
+        ],
+        "stack": [{"id": "s1", "by": "A", "source": "b", "effect": {"type": "other"}}],
+    }
+    parsed = read_scenario(json.dumps(data))
+    assert parsed.phase is Phase.BAUPHASE
+    assert parsed.cards[0].zone is Zone.PLAY and parsed.cards[1].zone is Zone.HAND
+    assert parsed.cards[0].kind is Kind.BASE and parsed.cards[0].locked is False
+    first = parsed.stack[0]
+    assert first.effect.type is EffectType.OTHER
+    assert (first.cost, first.play_cost, first.sacrifice, first.lock_source) == (0, 0, False, False)
+
+
+def test_read_accepts_phase_in_any_case() -> None:
+    assert read_scenario({**scenario(), "phase": "blockphase"}).phase is Phase.BLOCKPHASE
+
+
+def test_read_leaves_unknown_references_to_validation() -> None:
+    parsed = read_scenario(with_stack(entry("s1", "Z", "nix", "destroy", target="nirgends")))
+    assert parsed.stack[0].by == "Z"
+
+
+def test_scenario_to_json_round_trips() -> None:
+    data = scenario(
+        entry("s1", "A", "radarA", "draw", amount=1, cost=2, lock_source=True),
+        entry("s2", "B", "abwehrB", "counter", target="s1", play_cost=1),
+        entry("s3", "A", "zerstA", "other", text="Verlegen"),
+    )
+    parsed = read_scenario(data)
+    again = scenario_to_json(parsed)
+    assert read_scenario(again) == parsed
+    assert scenario_to_json(read_scenario(json.dumps(again))) == again

@@ -235,3 +235,13 @@ def test_cli_check_broken_corpus_exits_3(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["check", "--corpus", str(tmp_path), str(path)])
     assert result.exit_code == 3
     assert "Korpus" in result.stderr
+
+
+def test_cli_check_with_the_real_corpus_matches_golden_files() -> None:
+    """Without --corpus the command reads ./corpus; its rule ids are the golden ones."""
+    entries = load_corpus(ROOT / "corpus").by_id()
+    for path in EXAMPLES:
+        result = CliRunner().invoke(main, ["check", "--json", str(path)])
+        assert json.loads(result.stdout) == expected(path), path.name
+        for step in expected(path)["steps"]:
+            assert all(rule in entries for rule in step["rules"]), path.name

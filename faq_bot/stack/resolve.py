@@ -145,8 +145,12 @@ def _resolve_entry(scenario: Scenario, entry: StackEntry, st: _State) -> Event:
     source = scenario.card(entry.source)
     kind = effect.type
 
-    def fizzle(reason: Reason, cause: str | None = None, **extra: int) -> Event:
-        return Event(Outcome.FIZZLED, reason, paid=0, cause=cause, **extra)
+    def fizzle(
+        reason: Reason, cause: str | None = None, needed: int = 0, available: int = 0
+    ) -> Event:
+        return Event(
+            Outcome.FIZZLED, reason, paid=0, cause=cause, needed=needed, available=available
+        )
 
     if kind is not EffectType.PRODUCE_TW:
         # 1. the source must still exist

@@ -1,0 +1,275 @@
+"""Headers, escaping and sanitizing: nothing from a user or the corpus runs as script."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from urllib.parse import quote
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from faq_bot.web.render import (
+    first_sentence,
+    link_in_html,
+    markdown_to_html,
+    render_text,
+    sanitize,
+)
+from faq_bot.web.security import CONTENT_SECURITY_POLICY
+
+PAGES = ["/", "/search?q=Bombe", "/entry/aktionsstapel", "/docs/how-faq", "/entry/nope"]
+API = ["/api/search?q=Bombe", "/api/entries/aktionsstapel", "/api/openapi.json", "/healthz"]
+
+
+class ActiveMarkup(HTMLParser):
+    """Collects what would run script if a browser parsed the page."""
+
+    DANGEROUS_TAGS = {"script", "svg", "img", "iframe", "object", "embed", "math", "base", "form"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if tag == "script" and re.fullmatch(
+            r"/static/app\.js\?v=[0-9a-f]+", values.get("src") or ""
+        ):
+            return
+        if tag == "form" and (values.get("action") or "").startswith("/"):
+            return
+        if tag in self.DANGEROUS_TAGS:
+            self.found.append(f"<{tag}>")
+        for name, value in attrs:
+            if name.startswith("on"):
+                self.found.append(f"{tag} {name}=")
+            if name in ("href", "src", "action") and _scheme(value) == "javascript":
+                self.found.append(f"{tag} {name}={value}")
+
+
+def _scheme(url: str | None) -> str:
+    """The scheme a browser would see (it ignores control characters and spaces)."""
+    cleaned = re.sub(r"[\x00-\x20]", "", url or "").lower()
+    return cleaned.split(":", 1)[0] if re.match(r"^[a-z][a-z0-9+.-]*:", cleaned) else ""
+
+
+def active_markup(html: str) -> list[str]:
+    parser = ActiveMarkup()
+    parser.feed(html)
+    parser.close()
+    return parser.found
+
+
+# ---------------------------------------------------------------- headers
+
+
+@pytest.mark.parametrize("path", PAGES + API + ["/api/nope", "/opensearch.xml"])
+def test_security_headers_on_every_response(client, path):
+    response = client.get(path)
+    csp = response.headers["Content-Security-Policy"]
+    assert "default-src 'self'" in csp
+    assert "frame-ancestors 'none'" in csp
+    assert "'unsafe-inline'" not in csp
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["X-Frame-Options"] == "DENY"
+    assert response.headers["Referrer-Policy"] in ("strict-origin-when-cross-origin", "no-referrer")
+
+
+def test_security_headers_on_304(client):
+    etag = client.get("/entry/aktionsstapel").headers["ETag"]
+    response = client.get("/entry/aktionsstapel", headers={"If-None-Match": etag})
+    assert response.status_code == 304
+    assert response.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_pages_have_no_inline_script_or_style_and_no_external_resource(client, path):
+    html = client.get(path).get_data(as_text=True)
+    assert not re.search(r"<script(?![^>]*\bsrc=)", html), "inline script"
+    assert "<style" not in html and " style=" not in html
+    for url in re.findall(r'(?:src|href)="([^"]*)"', html):
+        assert not url.startswith(("//", "https://", "http://")) or url.startswith(
+            "http://localhost/"
+        ), url
+
+
+def test_static_files_have_versioned_urls_and_long_cache(client):
+    html = client.get("/").get_data(as_text=True)
+    assets = re.findall(r'(?:src|href)="(/static/[^"]+)"', html)
+    assert {a.split("?")[0] for a in assets} >= {"/static/app.css", "/static/app.js"}
+    for url in assets:
+        assert re.search(r"\?v=[0-9a-f]{12}$", url), url
+        with client.get(url) as response:
+            assert response.status_code == 200
+            assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+
+
+def test_static_file_without_version_is_not_cached_for_a_year(client):
+    with client.get("/static/app.css") as response:
+        assert response.status_code == 200
+        assert "immutable" not in response.headers["Cache-Control"]
+
+
+# ---------------------------------------------------------------- user input
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "<script>alert(1)</script>",
+        '"><img src=x onerror=alert(1)>',
+        "javascript:alert(1)",
+        "</title><svg onload=alert(1)>",
+    ],
+)
+def test_query_is_escaped_on_search_and_404_pages(client, query):
+    for path in (f"/search?q={quote(query)}", f"/entry/{quote(query, safe='')}"):
+        html = client.get(path).get_data(as_text=True)
+        assert not active_markup(html), (path, active_markup(html))
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.text(max_size=80))
+def test_any_query_gives_a_page_or_a_clear_400_never_a_500(client, query):
+    response = client.get("/search", query_string={"q": query})
+    assert response.status_code in (200, 400)
+    assert not active_markup(response.get_data(as_text=True))
+    api = client.get("/api/search", query_string={"q": query})
+    assert api.status_code in (200, 400)
+    if api.status_code == 400:
+        assert set(api.get_json()) == {"error", "detail"}
+
+
+# ---------------------------------------------------------------- corpus content
+
+
+@pytest.fixture
+def evil_pages(evil_client):
+    from faq_bot.index import open_index
+
+    index_dir = evil_client.application.config["INDEX_DIR"]
+    index = open_index(index_dir)
+    pages = {"/": None, "/docs/faq": None, "/docs/ref": None, "/docs/num": None}
+    for entry in index.entries():
+        pages[f"/entry/{entry.id}"] = None
+    pages["/search?q=alert"] = None
+    pages["/search?q=Satz"] = None
+    for path in pages:
+        response = evil_client.get(path)
+        assert response.status_code == 200, path
+        pages[path] = response.get_data(as_text=True)
+    return pages
+
+
+def test_corpus_markup_is_inert_on_every_page(evil_pages):
+    for path, html in evil_pages.items():
+        assert not active_markup(html), (path, active_markup(html))
+
+
+def test_corpus_text_entry_shows_markup_as_text(evil_pages):
+    html = next(h for p, h in evil_pages.items() if p.startswith("/entry/alpha"))
+    assert "&lt;img src=x onerror=alert(2)&gt;" in html
+    assert "Alpha &lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "Hinweis &lt;script&gt;" in html  # manifest notes
+
+
+def test_corpus_reference_in_hostile_entry_still_links(evil_pages):
+    html = next(h for p, h in evil_pages.items() if p.startswith("/entry/alpha"))
+    assert '<a class="xref" href="/entry/beta"' in html
+    beta = evil_pages["/entry/beta"]
+    assert 'href="/entry/alpha' in beta.split("Verweise hierher", 1)[1]
+
+
+def test_corpus_html_row_keeps_text_drops_script_and_handlers(evil_pages):
+    html = next(h for p, h in evil_pages.items() if p.startswith("/entry/ref-"))
+    body = html.split('<div class="ruling-body">', 1)[1].split("</div>\n  </div>", 1)[0]
+    assert "Text" in body and "Link" in body
+    assert "alert(5)" not in body
+
+
+def test_corpus_markdown_keeps_emphasis_drops_script(evil_pages):
+    html = evil_pages["/entry/num-einleitung"]
+    assert "<strong>fett</strong>" in html
+    assert "alert(8)" not in html.split('<div class="ruling-body">', 1)[1]
+
+
+# ---------------------------------------------------------------- render helpers
+
+
+def links_to(target):
+    return (f"/entry/{target}", f"Vorschau {target}") if target != "missing" else None
+
+
+def test_render_text_links_reference_spans_and_escapes_the_rest():
+    plain = "a <b> s. Beta und s. Gamma"
+    refs = [
+        {"paragraph": 0, "start": 9, "end": 13, "text": "s. Beta", "target": "beta"},
+        {"paragraph": 0, "start": 21, "end": 26, "text": "s. Gamma", "target": "missing"},
+    ]
+    html = render_text(plain, refs, links_to)
+    assert html == (
+        'a &lt;b&gt; s. <a class="xref" href="/entry/beta" data-preview="Vorschau beta">Beta</a>'
+        ' und s. <span class="xref-unresolved">Gamma</span>'
+    )
+
+
+def test_render_text_ignores_overlapping_and_out_of_range_spans():
+    refs = [
+        {"start": 0, "end": 4, "text": "", "target": "x"},
+        {"start": 2, "end": 6, "text": "", "target": "y"},
+        {"start": 50, "end": 60, "text": "", "target": "z"},
+    ]
+    html = render_text("abcdefgh", refs, links_to)
+    assert html.count("<a ") == 1
+    assert "efgh" in html
+
+
+def test_link_in_html_finds_reference_text_outside_tags():
+    html = "<p>Siehe <strong>Beta</strong> und Beta</p>"
+    refs = [{"start": 0, "end": 4, "text": "Beta", "target": "beta"}]
+    out = link_in_html(html, refs, links_to)
+    assert out.count('href="/entry/beta"') == 1
+    assert out.startswith('<p>Siehe <strong><a class="xref"')
+
+
+def test_sanitize_keeps_allowed_tags_only_without_attributes():
+    out = sanitize(
+        '<p style="x" onclick="y">a<script>b</script><img src=x><math>2W6 &lt; MW</math></p>'
+    )
+    assert out == "<p>a2W6 &lt; MW</p>"
+
+
+def test_markdown_link_with_javascript_url_is_dropped():
+    out = markdown_to_html("Noch [ein Link](javascript:alert(1)) hier.")
+    assert "javascript" not in out
+    assert "ein Link" in out
+
+
+@pytest.mark.parametrize(
+    ("text", "sentence"),
+    [
+        ("Erster Satz. Zweiter Satz.", "Erster Satz."),
+        ("Er hat z.B. keine Bombe. Dann nicht.", "Er hat z.B. keine Bombe."),
+        ("s. auch unter Aktionsstapel", "s. auch unter Aktionsstapel"),
+        ("Frage? Antwort: Nein.", "Frage?"),
+    ],
+)
+def test_first_sentence(text, sentence):
+    assert first_sentence(text) == sentence
+
+
+def test_first_sentence_shortens_long_text_at_a_word():
+    out = first_sentence("wort " * 100, limit=50)
+    assert len(out) <= 50 and out.endswith("…") and not out.endswith(" …")
+
+
+def test_active_markup_checker_catches_what_it_should():
+    assert active_markup("<p><img src=x onerror=alert(1)></p>")
+    assert active_markup("<script>alert(1)</script>")
+    assert active_markup('<a href=" JavaScript:alert(1)">x</a>')
+    assert not active_markup("<p>&lt;script&gt;alert(1)&lt;/script&gt; onerror=x</p>")
+    assert not active_markup('<a href="/search?q=javascript:alert(1)">x</a>')

@@ -123,3 +123,11 @@ def test_openapi_describes_every_route_and_nothing_else(app, client):
 )
 def test_rule_to_path_uses_openapi_braces(rule, path):
     assert rule_to_path(rule) == path
+
+
+def test_api_suggest_opensearch_format_for_browsers(client):
+    response = client.get("/api/suggest?q=Aktions&format=opensearch")
+    assert response.mimetype == "application/x-suggestions+json"
+    query, titles = response.get_json(force=True)
+    assert query == "Aktions"
+    assert "Aktionsstapel" in titles

@@ -326,3 +326,11 @@ def test_rebuilt_index_is_served_without_restart_and_changes_etag(tmp_path):
     response = client.get(f"/entry/{BOMB}", headers={"If-None-Match": etag})
     assert response.status_code == 200
     assert response.headers["ETag"] != etag
+
+
+def test_search_hit_links_to_the_matching_paragraph(client):
+    html = client.get("/api/search?q=Radarstation+kontern").get_json()
+    deep = [h for h in html["hits"] if h.get("paragraph")]
+    assert deep, "no hit from a later paragraph"
+    page = client.get("/search?q=Radarstation+kontern").get_data(as_text=True)
+    assert f'href="{deep[0]["url"]}#p{deep[0]["paragraph"]}"' in page

@@ -6,6 +6,7 @@ Errors are JSON ``{"error": "<code>", "detail": "<German text>"}`` (see
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, redirect, request, url_for
@@ -64,8 +65,15 @@ def suggest() -> Any:
     index = current_index()
     prefix = check_query(request.args.get("q"), required=False)
     n = check_int(request.args.get("n"), name="n", default=8, low=1, high=20)
-    suggestions = suggest_titles(index, prefix, n=n) if prefix else []
-    return jsonify(query=prefix, suggestions=[_suggestion_json(s) for s in suggestions])
+    suggestions = (
+        [_suggestion_json(s) for s in suggest_titles(index, prefix, n=n)] if prefix else []
+    )
+    if request.args.get("format") == "opensearch":  # the browser's search-box suggestions
+        body = [prefix, [s["title"] for s in suggestions]]
+        return current_app.response_class(
+            json.dumps(body, ensure_ascii=False), mimetype="application/x-suggestions+json"
+        )
+    return jsonify(query=prefix, suggestions=suggestions)
 
 
 def _suggestion_json(item: Any) -> dict:

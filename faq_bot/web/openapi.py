@@ -200,6 +200,12 @@ PATHS: dict[str, dict] = {
             "parameters": [
                 Q,
                 _param("n", "query", "Anzahl", {"type": "integer", "minimum": 1, "maximum": 20}),
+                _param(
+                    "format",
+                    "query",
+                    "`opensearch`: Antwort als OpenSearch-Vorschläge [Anfrage, [Titel]]",
+                    {"type": "string", "enum": ["json", "opensearch"]},
+                ),
             ],
             "responses": {
                 "200": json_body(

@@ -10,6 +10,7 @@ The FAQ points from one entry to another in these forms (all in the real text):
 - ``s. auch unter`` at the end of a paragraph with the target on the next one,
 - ``(s. dort)``: refers to the entry named just before it in the sentence
   ("im Einklang mit der Bauphasen-Regelung (s. dort)" -> Bauphase),
+- ``Siehe Abschnitt 6.5`` in the rulebooks: a numbered section of the same document,
 - references that name no entry ("s. jeweils entsprechenden Eintrag",
   "s. Regeln bzw. oben ...", "s. Ägypten"): kept, unresolved.
 
@@ -100,7 +101,7 @@ class LinkGraph:
 
 # "s." or "vgl." as a word of its own: not the end of "bzw.", "vs.", "Vorteils.",
 # not the start of an abbreviation like "s.g." (sogenannt)
-_MARKER = re.compile(r"(?<![\w.])(?:s|vgl)\.(?=\s|\w|$)(?!\w\.)")
+_MARKER = re.compile(r"(?<![\w.])(?:(?:s|vgl)\.(?=\s|\w|$)(?!\w\.)|[Ss]iehe(?=\s))")
 _CONNECTOR = re.compile(
     r"""\s*(?:
         (?:auch|dazu|hierzu|insbesondere|unter|bei
@@ -114,6 +115,9 @@ _MAX_WORDS = 8
 _TRIM = " \t\"'“”„‚‘’«»"
 _TRAILING = ".,;:!?-–"
 _AND = re.compile(r"\s+und\s+")
+# "Abschnitt 6.5 hinsichtlich ..." names the numbered section "6.5 Schiffstypen"
+_SECTION_REF = re.compile(r"^(?:(?:Abschnitt|Kapitel)\s+)?(\d+(?:\.\d+)+)(?![\d.]*\d)")
+_SECTION_TITLE = re.compile(r"^(\d+(?:\.\d+)+)\s+\S")
 
 
 def _target_end(text: str, start: int) -> int:
@@ -272,6 +276,9 @@ class Lookup:
     def add(self, entry: Entry) -> None:
         exact, loose, stems = self.tiers
         self._ids.add(entry.id)
+        if (number := _SECTION_TITLE.match(entry.title)) is not None:
+            for key in (number.group(1), f"abschnitt {number.group(1)}"):
+                loose.setdefault(key, set()).add(entry.id)
         exact.setdefault(_WS.sub(" ", entry.title).strip().casefold(), set()).add(entry.id)
         for name in (entry.title, *entry.aliases):
             forms = [name]
@@ -332,6 +339,12 @@ def _resolve_mention(mention: Mention, lookup: Lookup) -> list[tuple[str, str | 
     if target is not None:
         return [(mention.target_text, target, mention.start, mention.end)]
     text = mention.target_text
+    section = _SECTION_REF.match(text)
+    if section is not None:  # "Abschnitt 6.5 hinsichtlich näherer Informationen"
+        head = section.group(0)
+        target = lookup.resolve(head)
+        if target is not None:
+            return [(head, target, mention.start, mention.start + len(head))]
     if "," in text:  # "Phasen, dort ..." -> "Phasen"
         cut = text.index(",")
         head = text[:cut].rstrip()

@@ -16,17 +16,7 @@ CORPUS_DIR = Path(__file__).resolve().parent.parent / "corpus"
 
 @pytest.fixture(scope="module")
 def corpus() -> Corpus:
-    try:
-        return load_corpus(CORPUS_DIR)
-    except ImportError:  # TEMPORARY until the other splitters land
-        from faq_bot.corpus import read_manifest
-        from faq_bot.corpus.splitters import faq
-
-        meta = read_manifest(CORPUS_DIR)[0]
-        text = (CORPUS_DIR / meta["file"]).read_text(encoding="utf-8")
-        pre, entries = faq.split(text, doc_id=meta["id"], id_prefix="")
-        fields = {k: meta[k] for k in Document.__dataclass_fields__ if k in meta}
-        return Corpus((Document(**fields, preamble=pre, entries=entries),))
+    return load_corpus(CORPUS_DIR)
 
 
 @pytest.fixture(scope="module")
@@ -230,6 +220,28 @@ def test_links_backlinks_in_document_order_without_duplicates(faq, graph):
         back = graph.backlinks(entry.id)
         assert len(back) == len(set(back))
         assert [positions[i] for i in back] == sorted(positions[i] for i in back)
+
+
+def test_links_rulebook_section_reference_resolves_to_numbered_section(corpus, graph):
+    sow = corpus.document("sow")
+    hafen = next(e for e in sow.entries if e.title == "6.1 Der Hafen")
+    schiffstypen = next(e for e in sow.entries if e.title == "6.5 Schiffstypen")
+    [ref] = graph.outgoing(hafen.id)
+    assert ref.text.startswith("Siehe Abschnitt 6.5")
+    assert (ref.target_text, ref.target) == ("Abschnitt 6.5", schiffstypen.id)
+    assert hafen.id in graph.backlinks(schiffstypen.id)
+
+
+def test_links_rulebook_table_reference_stays_unresolved(corpus, graph):
+    texts = {r.target_text for r in graph.unresolved() if r.source.startswith("sow-")}
+    assert "Tabelle 1.0 bezüglich der Kosten für Schiffe" in texts
+
+
+def test_links_section_number_needs_a_matching_section():
+    lookup = Lookup.of([_entry("Text.", id="s-6-5", title="6.5 Schiffstypen")])
+    assert resolve("Abschnitt 6.5", lookup) == "s-6-5"
+    assert resolve("Abschnitt 6.6", lookup) is None
+    assert resolve("Abschnitt 6", lookup) is None
 
 
 @pytest.mark.parametrize(

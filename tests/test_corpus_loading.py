@@ -1,0 +1,163 @@
+"""`load_corpus`: the real corpus loads; a broken corpus gives a `CorpusError` naming the file."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from faq_bot.corpus import CorpusError, load_corpus
+
+CORPUS_DIR = Path(__file__).resolve().parent.parent / "corpus"
+FAQ_FILE = "000_6dfd36dc833f0c3c.txt"
+
+FAQ_ONLY = f"""
+[[documents]]
+id = "how-faq"
+file = "{FAQ_FILE}"
+title = "HoW FAQ"
+game = "HoW"
+kind = "faq"
+language = "de"
+splitter = "faq"
+"""
+
+
+@pytest.fixture
+def corpus_copy(tmp_path: Path) -> Path:
+    """A writable copy of the whole corpus folder."""
+    target = tmp_path / "corpus"
+    shutil.copytree(CORPUS_DIR, target)
+    return target
+
+
+@pytest.fixture
+def faq_only(tmp_path: Path) -> Path:
+    """A corpus folder holding the FAQ and a manifest that lists only it."""
+    target = tmp_path / "faq"
+    target.mkdir()
+    shutil.copy(CORPUS_DIR / FAQ_FILE, target / FAQ_FILE)
+    (target / "manifest.toml").write_text(FAQ_ONLY, encoding="utf-8")
+    return target
+
+
+def test_corpus_real_corpus_loads_five_documents_with_entries():
+    corpus = load_corpus(CORPUS_DIR)
+    assert [d.id for d in corpus.documents] == ["how-faq", "beordern", "sow", "runde", "uebersicht"]
+    for doc in corpus.documents:
+        assert doc.entries, doc.id
+        assert all(e.doc == doc.id for e in doc.entries)
+        assert [e.position for e in doc.entries] == list(range(len(doc.entries)))
+        assert all(e.title and e.paragraphs for e in doc.entries), doc.id
+    ids = [e.id for e in corpus.entries()]
+    assert len(ids) == len(set(ids))
+
+
+def test_corpus_real_faq_document_carries_manifest_metadata_and_preamble():
+    faq = load_corpus(CORPUS_DIR).document("how-faq")
+    assert (faq.kind, faq.date, faq.precedence) == ("faq", "2012-11-30", True)
+    assert faq.preamble[0] == "FAQ"
+    assert len(faq.entries) == 152
+
+
+def test_corpus_alias_ids_never_shadow_canonical_ids():
+    corpus = load_corpus(CORPUS_DIR)
+    canonical = {e.id for e in corpus.entries()}
+    aliases = [a for e in corpus.entries() for a in e.alias_ids]
+    assert not canonical & set(aliases)
+    assert len(aliases) == len(set(aliases))
+    # "Besatzungsmacht!" owns the slug, so "Besatzungsmacht (Basisausbau)" keeps no alias id
+    basis = load_corpus(CORPUS_DIR).by_id()["besatzungsmacht-basisausbau"]
+    assert basis.alias_ids == ()
+
+
+def test_corpus_find_by_title_accepts_title_or_bare_name():
+    corpus = load_corpus(CORPUS_DIR)
+    assert corpus.find_by_title("227-pfund bombe").id == "227-pfund-bombe-basisausbau"
+    assert corpus.find_by_title("Ziehen, Karte", doc="how-faq").id == "ziehen-karte"
+    assert corpus.find_by_title("Gibt es nicht") is None
+
+
+def test_corpus_faq_only_manifest_loads(faq_only):
+    corpus = load_corpus(faq_only)
+    assert [d.id for d in corpus.documents] == ["how-faq"]
+    assert len(corpus.document("how-faq").entries) == 152
+
+
+def test_corpus_crlf_and_bom_give_the_same_entries(faq_only):
+    path = faq_only / FAQ_FILE
+    expected = load_corpus(faq_only).document("how-faq").entries
+    text = path.read_text(encoding="utf-8")
+    path.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode("utf-8"))
+    assert load_corpus(faq_only).document("how-faq").entries == expected
+
+
+def test_corpus_file_not_utf8_names_the_file(faq_only):
+    path = faq_only / FAQ_FILE
+    path.write_bytes(path.read_text(encoding="utf-8").encode("latin-1", errors="replace"))
+    with pytest.raises(CorpusError, match=FAQ_FILE) as info:
+        load_corpus(faq_only)
+    assert "UTF-8" in str(info.value)
+
+
+def test_corpus_file_not_utf8_in_full_corpus_names_that_file(corpus_copy):
+    victim = "003_392c06b39f773588.txt"
+    (corpus_copy / victim).write_bytes(b"Runde\n\xe4\xf6\xfc ohne UTF-8\n")
+    with pytest.raises(CorpusError, match=victim):
+        load_corpus(corpus_copy)
+
+
+def test_corpus_missing_file_names_the_file(corpus_copy):
+    (corpus_copy / "002_cabdb8510c6358ab.txt").unlink()
+    with pytest.raises(CorpusError, match="002_cabdb8510c6358ab.txt"):
+        load_corpus(corpus_copy)
+
+
+def test_corpus_missing_manifest(tmp_path):
+    with pytest.raises(CorpusError, match="manifest.toml"):
+        load_corpus(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("manifest", "problem"),
+    [
+        ("[[documents]\nid = ", "TOML"),
+        ("title = 'no documents'\n", "no \\[\\[documents\\]\\]"),
+        (FAQ_ONLY.replace('game = "HoW"\n', ""), "lacks game"),
+        (FAQ_ONLY.replace('kind = "faq"', 'kind = "roman"'), "unknown kind"),
+        (FAQ_ONLY + FAQ_ONLY, "appears twice"),
+        (b"\xff\xfe[[documents]]", "TOML"),
+    ],
+)
+def test_corpus_malformed_manifest_is_a_corpus_error(faq_only, manifest, problem):
+    path = faq_only / "manifest.toml"
+    if isinstance(manifest, bytes):
+        path.write_bytes(manifest)
+    else:
+        path.write_text(manifest, encoding="utf-8")
+    with pytest.raises(CorpusError, match=problem) as info:
+        load_corpus(faq_only)
+    assert "manifest.toml" in str(info.value)
+
+
+def test_corpus_unknown_splitter_is_a_corpus_error(faq_only):
+    path = faq_only / "manifest.toml"
+    path.write_text(FAQ_ONLY.replace('splitter = "faq"', 'splitter = "gedicht"'), "utf-8")
+    with pytest.raises(CorpusError, match="gedicht") as info:
+        load_corpus(faq_only)
+    assert FAQ_FILE in str(info.value)
+
+
+def test_corpus_file_without_entries_is_a_corpus_error(faq_only):
+    (faq_only / FAQ_FILE).write_text("Nur ein Satz ohne Eintrag.\n", encoding="utf-8")
+    with pytest.raises(CorpusError, match="no entries"):
+        load_corpus(faq_only)
+
+
+def test_corpus_duplicate_entry_ids_across_documents_are_a_corpus_error(faq_only):
+    shutil.copy(faq_only / FAQ_FILE, faq_only / "kopie.txt")
+    second = FAQ_ONLY.replace('id = "how-faq"', 'id = "kopie"').replace(FAQ_FILE, "kopie.txt")
+    (faq_only / "manifest.toml").write_text(FAQ_ONLY + second, encoding="utf-8")
+    with pytest.raises(CorpusError, match="already used"):
+        load_corpus(faq_only)

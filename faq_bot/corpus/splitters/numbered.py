@@ -64,7 +64,7 @@ from faq_bot.corpus.splitters import Split, prefixed, slugify, unique_id
 
 _SECTION = re.compile(r"^[ \t]*(\d{1,3})\.(\d{1,3})[ \t]+(\S.*?)\s*$")
 _RANGE = re.compile(r"^(\d+)\s*[–—-]\s*(\d+)\s+(\S.*)$")
-_TRAILING_REMARK = re.compile(r"\s*\(([^()]*)\)\s*$")
+_TRAILING_REMARK = re.compile(r"\s+\(([^()]*)\)\s*$")
 _NAME_PARTS = re.compile(r"\s+[–—-]\s+")
 _NOT_IN_HEADING = set(".:;!?@/*\t")
 MAX_HEADING = 60
@@ -107,15 +107,15 @@ def _heading_core(block: str) -> tuple[str, str] | None:
     if "\n" in block:
         return None
     line = block.strip()
-    core, remarks = line, []
+    core = line
     while (m := _TRAILING_REMARK.search(core)) and m.start() > 0:
-        remarks.insert(0, m.group(0).strip())
         core = core[: m.start()].rstrip()
+    remarks = line[len(core) :].strip()
     if not core or len(core) > MAX_HEADING or _NOT_IN_HEADING & set(core):
         return None
     if not (core[0].isupper() or _RANGE.match(core)):
         return None
-    return core, " ".join(remarks)
+    return core, remarks
 
 
 def _back_matter_headings(blocks: list[str]) -> list[bool]:

@@ -1,0 +1,177 @@
+"""End to end in a real chromium against a real server: what a person does on the site."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+BOMB = "227-pfund-bombe-basisausbau"
+LONG_ENTRY = "schadenverteilungsphase"  # many paragraphs: anchors must scroll
+TABLE_ENTRY = "uebersicht-attacken-ausfuehren-verwundungswurf"  # an HTML table row
+
+pytestmark = pytest.mark.browser
+
+
+def no_horizontal_scroll(page) -> tuple[int, int]:
+    return page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+
+
+def test_browser_search_from_start_page_and_open_ruling(page, shots):
+    page.goto("/")
+    expect(page.locator("#q")).to_be_focused()  # autofocus
+    page.screenshot(path=shots / "start.png", full_page=True)
+    page.locator("#q").fill("Aktionsstapel")
+    page.locator("#q").press("Enter")
+    expect(page).to_have_url(re.compile(r"/search\?q=Aktionsstapel"))
+    expect(page.locator("#result-count")).to_contain_text("Treffer für „Aktionsstapel“")
+    expect(page.locator("mark").first).to_be_visible()
+    page.screenshot(path=shots / "search.png", full_page=True)
+    page.locator(".hit-title a", has_text=re.compile(r"^Aktionsstapel$")).click()
+    expect(page).to_have_url(re.compile(r"/entry/aktionsstapel"))
+    expect(page.locator("h1")).to_have_text("Aktionsstapel")
+    page.screenshot(path=shots / "ruling.png", full_page=True)
+
+
+def test_browser_follow_reference_and_see_backlink(page):
+    page.goto(f"/entry/{BOMB}")
+    link = page.locator(".ruling-body a.xref[href='/entry/aktionsstapel']")
+    expect(link).to_be_visible()
+    link.click()
+    expect(page.locator("h1")).to_have_text("Aktionsstapel")
+    backlinks = page.locator(".backlinks")
+    expect(backlinks.locator(f"a[href='/entry/{BOMB}']")).to_be_visible()
+    backlinks.locator(f"a[href='/entry/{BOMB}']").click()
+    expect(page.locator("h1")).to_have_text("227-Pfund Bombe (Basisausbau)")
+
+
+def test_browser_reference_preview_shows_on_keyboard_focus(page):
+    page.goto(f"/entry/{BOMB}")
+    link = page.locator(".ruling-body a.xref").first
+    preview = link.get_attribute("data-preview")
+    assert preview
+    before = link.evaluate("el => getComputedStyle(el, '::after').content")
+    assert preview not in before
+    page.keyboard.press("Tab")  # keyboard mode, so focus() matches :focus-visible
+    link.focus()
+    after = link.evaluate("el => getComputedStyle(el, '::after').content")
+    assert preview in after
+
+
+def test_browser_paragraph_anchor_scrolls_paragraph_into_view(page):
+    page.goto(f"/entry/{LONG_ENTRY}#p12")
+    target = page.locator("#p12")
+    expect(target).to_be_in_viewport()
+    top = target.evaluate("el => el.getBoundingClientRect().top")
+    assert 0 <= top < page.viewport_size["height"] / 2
+    assert page.evaluate("window.scrollY") > 0
+
+
+def test_browser_copy_link_copies_the_paragraph_url(page, base_url):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
+    page.goto(f"/entry/{BOMB}")
+    page.locator("#p1").hover()
+    page.locator("#p1 a.para-link").click()
+    expect(page).to_have_url(f"{base_url}/entry/{BOMB}#p1")
+    assert page.evaluate("navigator.clipboard.readText()") == f"{base_url}/entry/{BOMB}#p1"
+
+
+def test_browser_cite_button_copies_citation(page, base_url):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
+    page.goto(f"/entry/{BOMB}")
+    page.locator(".cite summary").click()
+    button = page.locator("button[data-copy-text]")
+    expect(button).to_be_visible()  # JS unhides it
+    button.click()
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.startswith("„227-Pfund Bombe (Basisausbau)“ – HoW FAQ, Stand: 30. November 2012.")
+    assert copied.endswith(f"/entry/{BOMB}")
+
+
+def test_browser_slash_jumps_to_search_box(page):
+    page.goto(f"/entry/{BOMB}")
+    page.locator("h1").click()
+    page.keyboard.press("/")
+    expect(page.locator("#header-q")).to_be_focused()
+    page.keyboard.type("Flak")
+    expect(page.locator("#header-q")).to_have_value("Flak")  # the "/" was not typed
+
+
+def test_browser_title_suggestions_fill_the_datalist(page):
+    page.goto("/")
+    page.locator("#q").press_sequentially("Aktions", delay=30)
+    options = page.locator("#title-suggestions option")
+    expect(options.first).to_be_attached()
+    values = options.evaluate_all("els => els.map(e => e.value)")
+    assert "Aktionsstapel" in values
+
+
+def test_browser_script_in_query_stays_text(page):
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    query = "<script>alert(1)</script><img src=x onerror=alert(2)>"
+    page.goto("/search?q=" + query.replace("<", "%3C").replace(">", "%3E"))
+    expect(page.locator("#q")).to_have_value(query)
+    expect(page.locator("#result-count")).to_contain_text("<script>alert(1)</script>")
+    page.goto("/entry/%3Cscript%3Ealert(3)%3C%2Fscript%3E")
+    assert dialogs == []
+    assert page.locator("main script, main img").count() == 0
+    assert page.evaluate("document.scripts.length") == 1  # only /static/app.js
+
+
+PHONE_PAGES = [
+    ("start", "/"),
+    ("search", "/search?q=Bombe+Radarstation"),
+    ("ruling", f"/entry/{BOMB}"),
+    ("table", f"/entry/{TABLE_ENTRY}"),
+    ("long", f"/entry/{LONG_ENTRY}"),
+    ("faq-contents", "/docs/how-faq"),
+    ("rules-contents", "/docs/sow"),
+    ("not-found", "/entry/kartenziehen"),
+]
+
+
+@pytest.mark.parametrize(("name", "path"), PHONE_PAGES)
+def test_browser_phone_width_scrolls_only_vertically(phone, shots, name, path):
+    phone.goto(path)
+    scroll_width, client_width = no_horizontal_scroll(phone)
+    if name in ("start", "search", "ruling", "table"):
+        phone.screenshot(path=shots / f"phone-{name}.png", full_page=True)
+    assert client_width == 360
+    assert scroll_width <= client_width, f"{path} scrolls sideways ({scroll_width}px)"
+
+
+def test_browser_dark_mode_screenshot(browser, base_url, shots):
+    context = browser.new_context(base_url=base_url, viewport={"width": 800, "height": 900})
+    page = context.new_page()
+    page.emulate_media(color_scheme="dark")
+    page.goto(f"/entry/{BOMB}")
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    page.screenshot(path=shots / "ruling-dark.png", full_page=True)
+    context.close()
+    assert background != "rgb(251, 250, 247)"  # not the light background
+
+
+def test_browser_without_javascript_search_and_ruling_work(nojs, shots):
+    nojs.goto("/")
+    nojs.locator("#q").fill("Radarstation")
+    nojs.locator("#q").press("Enter")
+    expect(nojs).to_have_url(re.compile(r"/search\?q=Radarstation"))
+    expect(nojs.locator("#result-count")).to_contain_text("Treffer")
+    nojs.locator("select[name=doc]").select_option("how-faq")
+    nojs.locator(".filters button").click()
+    expect(nojs).to_have_url(re.compile(r"doc=how-faq"))
+    nojs.locator(".hit-title a").first.click()
+    expect(nojs).to_have_url(re.compile(r"/entry/"))
+    expect(nojs.locator(".ruling-body .para").first).to_be_visible()
+    nojs.locator(".cite summary").click()
+    expect(nojs.locator(".citation")).to_be_visible()
+    expect(nojs.locator("button[data-copy-text]")).to_be_hidden()
+    link = nojs.locator(".para-link").first
+    anchor = link.get_attribute("href")
+    link.click()
+    assert nojs.url.endswith(anchor)
+    nojs.screenshot(path=shots / "phone-ruling-nojs.png", full_page=True)

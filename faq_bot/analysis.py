@@ -279,6 +279,8 @@ class DecompoundFilter(Filter):
             return self._cache[word]
         except KeyError:
             parts = split_compound(word, self.vocabulary) if self.vocabulary else ()
+            if len(self._cache) > 200_000:  # bounded: queries bring arbitrary words
+                self._cache.clear()
             self._cache[word] = parts
             return parts
 

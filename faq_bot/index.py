@@ -37,7 +37,8 @@ Public interface (others code against these names):
     ``references(id) -> list[dict]`` (outgoing cross references),
     ``backlinks(id) -> list[str]`` (ids of entries that link to `id`),
     ``searcher()`` (a Whoosh searcher, shared, thread-safe for reading),
-    ``whoosh`` (the `whoosh.index.Index`), ``vocabulary`` (folded corpus word ->
+    ``whoosh`` (the `whoosh.index.Index`), ``schema``, ``analyzer`` (the one
+    analyzer of all text fields, with the corpus vocabulary), ``vocabulary`` (folded corpus word ->
     count), ``surface`` (folded word -> its usual spelling), ``is_stale()``
     (True when ``current`` now points at another build),
     ``close()``.
@@ -476,6 +477,8 @@ class Index:
         self.surface: dict[str, str] = {w: v[1] for w, v in vocab.items()}
         self._aliases = self._alias_map()
         self.whoosh = whoosh_index.open_dir(path / WHOOSH_DIR)
+        self.schema = self.whoosh.schema  # read once: whoosh re-reads it on every access
+        self.analyzer = self.schema["body"].analyzer
         self._searcher = self.whoosh.searcher()
         self._lock = threading.Lock()
         self.cache: dict[str, Any] = {}  # derived data other stages compute once per build

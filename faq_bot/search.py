@@ -175,7 +175,7 @@ def _check(query: Any) -> str:
 
 
 def _analyzer(index: Index):
-    return index.whoosh.schema["body"].analyzer
+    return index.analyzer
 
 
 def _known(index: Index, word: str) -> bool:

@@ -187,17 +187,17 @@ def split(text: str, *, doc_id: str, id_prefix: str) -> Split:
                 )
             )
         elif m := _EXAMPLE.match(stripped):
-            name = _QUOTED.search(m.group(1))
-            target = current
-            if name and len(_words(name.group(1))) >= 2:
-                wanted = _words(name.group(1))
+            quoted = _QUOTED.search(m.group(1))
+            example_to: _Draft | None = current
+            if quoted and len(_words(quoted.group(1))) >= 2:
+                wanted = _words(quoted.group(1))
                 for d in drafts:
                     if d.title and wanted <= _words(d.name or d.title):
-                        target = d
+                        example_to = d
                         break
-            target = target or new(_Draft(title=doc_title))
-            target.paragraphs.append(line)
-            example_target = target
+            example_to = example_to or new(_Draft(title=doc_title))
+            example_to.paragraphs.append(line)
+            example_target = example_to
         elif _NOTE.match(stripped):
             add(current or new(_Draft(title=doc_title)), line)
         else:

@@ -334,3 +334,16 @@ def test_search_hit_links_to_the_matching_paragraph(client):
     assert deep, "no hit from a later paragraph"
     page = client.get("/search?q=Radarstation+kontern").get_data(as_text=True)
     assert f'href="{deep[0]["url"]}#p{deep[0]["paragraph"]}"' in page
+
+
+def test_behind_proxy_absolute_urls_use_forwarded_host(built_index):
+    app = create_app({"TESTING": True, "INDEX_DIR": str(built_index), "TRUST_PROXY_HEADERS": True})
+    html = (
+        app.test_client()
+        .get(
+            f"/entry/{BOMB}",
+            headers={"X-Forwarded-Proto": "https", "X-Forwarded-Host": "regeln.example.org"},
+        )
+        .get_data(as_text=True)
+    )
+    assert f'content="https://regeln.example.org/entry/{BOMB}"' in html

@@ -27,6 +27,7 @@ Production: ``gunicorn 'faq_bot.web:create_app()'`` (see docs/web.md).
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -70,6 +71,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         # hits on the search page and the most the API hands out at once
         SEARCH_PAGE_HITS=20,
         API_MAX_HITS=50,
+        # behind a reverse proxy: trust one hop of X-Forwarded-For/-Proto/-Host
+        # (absolute URLs in og:url, citations and opensearch.xml)
+        TRUST_PROXY_HEADERS=os.environ.get("FAQ_BOT_BEHIND_PROXY", "") not in ("", "0"),
         JSON_SORT_KEYS=False,
     )
     if test_config is not None:
@@ -78,6 +82,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
     app.extensions["faq_bot.index"] = IndexHolder(app.config["INDEX_DIR"])
+    if app.config["TRUST_PROXY_HEADERS"]:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
 
     if not app.debug and not app.testing:
         logging.getLogger("faq_bot").setLevel(logging.INFO)

@@ -192,12 +192,12 @@ def entry(entry_id: str) -> Any:
     see_also = []
     seen: set[str] = set()
     for link in links:
-        target = link.get("target")
-        key = target or f"?{link.get('target_text') or link.get('text')}"
+        target_id = link.get("target")
+        key = target_id or f"?{link.get('target_text') or link.get('text')}"
         if key in seen:
             continue
         seen.add(key)
-        other = index.entry(target) if target else None
+        other = index.entry(target_id) if target_id else None
         see_also.append(
             {
                 "text": other.title if other else (link.get("target_text") or link.get("text")),

@@ -12,11 +12,17 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from faq_bot.config import ROOT
 from faq_bot.index import Index, build_index, open_index
 
 CORPUS_DIR = ROOT / "corpus"
+
+# Speed targets live in benchmarks/, not in tests: no per-example deadline, which
+# would fail at random on a loaded CI machine.
+settings.register_profile("default", deadline=None)
+settings.load_profile("default")
 
 # the web tests' fixtures (app, client, evil_client, no_index_client) live there
 pytest_plugins = ["web_fixtures"]

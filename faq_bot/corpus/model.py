@@ -24,6 +24,8 @@ def plain(text: str, markup: Markup = "text") -> str:
         text = _TAG.sub(" ", text)
         text = _html.unescape(text)
     elif markup == "markdown":
+        # Markdown may carry inline HTML (e.g. <u>…</u>); search never sees tags.
+        text = _TAG.sub("", text)
         text = re.sub(r"(\*\*|__|\*|_)(\S.*?\S|\S)\1", r"\2", text)
         text = re.sub(r"^#{1,6}\s+", "", text, flags=re.M)
     return _WS.sub(" ", text).strip()

@@ -347,3 +347,19 @@ def test_behind_proxy_absolute_urls_use_forwarded_host(built_index):
         .get_data(as_text=True)
     )
     assert f'content="https://regeln.example.org/entry/{BOMB}"' in html
+
+
+def test_entry_rulebook_of_the_faqs_game_says_the_faq_takes_precedence(evil_client):
+    html = evil_client.get("/entry/num-einleitung").get_data(as_text=True)
+    assert (
+        "Die Test &lt;b&gt;FAQ&lt;/b&gt; (Stand: 1. Januar 2020) hat Vorrang vor diesem "
+        "Regelwerk" in html
+    )
+    faq_page = evil_client.get("/entry/beta").get_data(as_text=True)
+    assert "hat Vorrang vor diesem Regelwerk" not in faq_page
+
+
+def test_entry_rulebook_of_another_game_has_no_faq_precedence_note(client, index):
+    entry = index.entries("sow")[1]
+    html = client.get(f"/entry/{entry.id}").get_data(as_text=True)
+    assert "hat Vorrang vor diesem Regelwerk" not in html

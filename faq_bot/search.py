@@ -260,14 +260,15 @@ def analyze_query(index: Index, query: str) -> AnalyzedQuery:
 # --- ranking ------------------------------------------------------------------------
 
 
-def _idf(index: Index, term: str, kind_total: int) -> float:
+def _idf(index: Index, term: str) -> float:
+    """BM25's inverse document frequency over all documents (entries and paragraphs).
+
+    Always positive: the frequency is counted among the same documents as the total.
+    """
     reader = index.searcher().reader()
-    df = max(
-        reader.doc_frequency("body", term),
-        reader.doc_frequency("title", term),
-        reader.doc_frequency("aliases", term),
-    )
-    return math.log(1 + (kind_total - df + 0.5) / (df + 0.5))
+    total = reader.doc_count_all()
+    df = min(total, max(reader.doc_frequency(f, term) for f in ("body", "title", "aliases")))
+    return math.log(1 + (total - df + 0.5) / (df + 0.5))
 
 
 def _filters(kind: str, doc: str | None, category: str | None) -> wq.Query:
@@ -310,8 +311,7 @@ def _rank_entries(
 ) -> list[_Scored]:
     if not aq.terms:
         return []
-    total_entries = max(1, len(index.entries()))
-    idf = {t: _idf(index, t, total_entries) * w for t, w in aq.terms.items()}
+    idf = {t: _idf(index, t) * w for t, w in aq.terms.items()}
     weight_sum = sum(idf.values()) or 1.0
 
     entry_rows = _run(
@@ -434,8 +434,7 @@ def search_paragraphs(
     aq = analyze_query(index, query)
     if not aq.terms:
         return []
-    total = max(1, len(index.entries()))
-    idf = {t: _idf(index, t, total) * w for t, w in aq.terms.items()}
+    idf = {t: _idf(index, t) * w for t, w in aq.terms.items()}
     weight_sum = sum(idf.values()) or 1.0
     rows = _run(
         index, _term_query(aq.terms, PARAGRAPH_FIELDS), _filters("paragraph", doc, None), CANDIDATES

@@ -154,3 +154,10 @@ def test_suggest_titles_folds_umlauts_and_finds_inner_words(index):
     assert any("Länder" in s["title"] or "länder" in s["title"] for s in found)
     assert suggest_titles(index, "", n=5) == []
     assert suggest_titles(index, "***", n=5) == []
+
+
+@pytest.mark.parametrize("query", ["Karte Einheit Phase Spieler", "die Karte", "Aktionsstapel"])
+def test_scores_are_positive_and_descending_even_for_common_words(index, query):
+    scores = [h.score for h in search(index, query, n=20).hits]
+    assert scores and all(s > 0 for s in scores)
+    assert scores == sorted(scores, reverse=True)

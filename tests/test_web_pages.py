@@ -363,3 +363,15 @@ def test_entry_rulebook_of_another_game_has_no_faq_precedence_note(client, index
     entry = index.entries("sow")[1]
     html = client.get(f"/entry/{entry.id}").get_data(as_text=True)
     assert "hat Vorrang vor diesem Regelwerk" not in html
+
+
+def test_entry_markdown_reference_is_linked_inline(client, index):
+    record = next(e for e in index.entries("sow") if any(link["target"] for link in e.links))
+    link = next(link for link in record.links if link["target"])
+    html = client.get(f"/entry/{record.id}").get_data(as_text=True)
+    body = html.split('<div class="ruling-body">', 1)[1].split("</article>", 1)[0]
+    assert re.search(
+        rf'<a class="xref" href="/entry/{link["target"]}" data-preview="[^"]+">'
+        rf"{re.escape(link['target_text'])}</a>",
+        body,
+    )

@@ -236,6 +236,22 @@ def test_link_in_html_finds_reference_text_outside_tags():
     assert out.startswith('<p>Siehe <strong><a class="xref"')
 
 
+def test_link_in_html_links_the_target_name_within_the_reference():
+    html = "<p>Abschnitt 6.5 gilt. Siehe Abschnitt 6.5 zum Handel.</p>"
+    refs = [
+        {
+            "start": 28,
+            "end": 41,
+            "text": "Siehe Abschnitt 6.5 zum Handel",
+            "target_text": "Abschnitt 6.5",
+            "target": "sechs",
+        }
+    ]
+    out = link_in_html(html, refs, links_to)
+    assert out.startswith("<p>Abschnitt 6.5 gilt. Siehe <a class=")
+    assert out.endswith(">Abschnitt 6.5</a> zum Handel.</p>")
+
+
 def test_sanitize_keeps_allowed_tags_only_without_attributes():
     out = sanitize(
         '<p style="x" onclick="y">a<script>b</script><img src=x><math>2W6 &lt; MW</math></p>'

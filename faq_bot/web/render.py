@@ -103,8 +103,9 @@ def markdown_to_html(source: str) -> str:
 class Span:
     start: int
     end: int
-    text: str
+    text: str  # the whole reference as written ("s. auch Beta")
     target: str | None
+    target_text: str = ""  # the part naming the target ("Beta"): the link text
 
 
 def _link(text_html: str, target: str | None, link_for: LinkFor) -> str:
@@ -118,7 +119,13 @@ def _link(text_html: str, target: str | None, link_for: LinkFor) -> str:
 def _spans(refs: Iterable[Mapping]) -> list[Span]:
     spans = sorted(
         (
-            Span(int(r["start"]), int(r["end"]), str(r.get("text", "")), r.get("target"))
+            Span(
+                int(r["start"]),
+                int(r["end"]),
+                str(r.get("text") or ""),
+                r.get("target"),
+                str(r.get("target_text") or ""),
+            )
             for r in refs
         ),
         key=lambda s: (s.start, -s.end),
@@ -173,9 +180,14 @@ def link_in_html(html: str, refs: Iterable[Mapping], link_for: LinkFor) -> str:
             if at < 0:
                 break
             span = pending.pop(0)
-            pieces.append(rest[:at])
-            pieces.append(_link(needle, span.target, link_for))
-            rest = rest[at + len(needle) :]
+            # link the part that names the target ("Beta" of "s. auch Beta") when found
+            name = escape(span.target_text, quote=False)
+            inner = needle.rfind(name) if name else -1
+            if inner < 0:
+                inner, name = 0, needle
+            pieces.append(rest[: at + inner])
+            pieces.append(_link(name, span.target, link_for))
+            rest = rest[at + inner + len(name) :]
         pieces.append(rest)
         parts[i] = "".join(pieces)
     return "".join(parts)

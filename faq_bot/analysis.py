@@ -207,10 +207,12 @@ def correct_word(word: str, counts: Mapping[str, int]) -> str | None:
 # --- Whoosh filters ---------------------------------------------------------------
 
 
-def _copy(t: Token, text: str) -> Token:
+def _copy(t: Token, text: str, kind: str) -> Token:
+    """An added term at the position of the word `t`; `extra` says which filter added it:
+    "synonym", "digits", "part" (of a compound) or "verb" (an infinitive)."""
     c = t.copy()
     c.text = text
-    c.extra = True  # an added term at the position of the word before it
+    c.extra = kind
     return c
 
 
@@ -235,7 +237,7 @@ class SynonymFilter(Filter):
             if not expansion:
                 yield t
                 continue
-            extra = [_copy(t, w) for w in expansion if w != t.text]
+            extra = [_copy(t, w, "synonym") for w in expansion if w != t.text]
             yield t
             yield from extra
 
@@ -249,7 +251,7 @@ class DigitSplitFilter(Filter):
             if len(runs) < 2:
                 yield t
                 continue
-            extra = [_copy(t, r) for r in runs]
+            extra = [_copy(t, r, "digits") for r in runs]
             yield t
             yield from extra
 
@@ -290,7 +292,7 @@ class DecompoundFilter(Filter):
             if not parts:
                 yield t
                 continue
-            extra = [_copy(t, p) for p in parts]
+            extra = [_copy(t, p, "part") for p in parts]
             yield t
             yield from extra
 
@@ -338,7 +340,7 @@ class VerbFormFilter(Filter):
             base = base_verb(t.text, self.vocabulary) if self.vocabulary else None
             yield t
             if base is not None:
-                yield _copy(t, base)
+                yield _copy(t, base, "verb")
 
 
 class GermanStopFilter(Filter):

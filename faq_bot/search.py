@@ -64,7 +64,10 @@ __all__ = [
 
 MAX_QUERY_LENGTH = 500
 CANDIDATES = 200  # entries and paragraphs fetched before reranking
-EXTRA_WEIGHT = 0.5  # terms from compound parts and abbreviations
+# Weight of terms the analyzer adds to a word, by the filter that added them: an
+# infinitive or an abbreviation's meaning is nearly the word itself; a compound
+# part or a digit run matches only part of it.
+EXTRA_WEIGHTS = {"verb": 0.9, "synonym": 0.9, "part": 0.5, "digits": 0.5}
 ENTRY_FIELDS = ("title", "aliases", "category", "section", "body")
 PARAGRAPH_FIELDS = ("heading", "body")
 SNIPPET_CHARS = 240
@@ -156,6 +159,7 @@ class AnalyzedQuery:
     text: str
     terms: dict[str, float] = field(default_factory=dict)  # term -> weight
     suggestion: str | None = None
+    words: list[frozenset[str]] = field(default_factory=list)  # the terms of each query word
 
 
 # --- query analysis -----------------------------------------------------------------
@@ -212,7 +216,7 @@ def _correct(index: Index, folded: str) -> str | None:
     fix = correct_word(folded, index.vocabulary)
     if fix is not None:
         return index.surface.get(fix, fix)
-    main = [t for t, extra in _terms(index, folded) if not extra]
+    main = [t for t, extra, _pos in _terms(index, folded) if not extra]
     if not main or len(main[0]) < MIN_FUZZY_LENGTH:
         return None
     surfaces = _stem_surfaces(index)
@@ -224,10 +228,11 @@ def _correct(index: Index, folded: str) -> str | None:
     return surfaces[best]
 
 
-def _terms(index: Index, text: str) -> list[tuple[str, bool]]:
-    """(term, extra) pairs of `text`: extra when the term was added by a filter."""
+def _terms(index: Index, text: str) -> list[tuple[str, str, int]]:
+    """(term, extra, position) of `text`: extra when the term was added by a filter
+    (a compound part, an abbreviation's meaning, an infinitive) at the word's position."""
     return [
-        (t.text, bool(getattr(t, "extra", False)))
+        (t.text, getattr(t, "extra", "") or "", t.pos)
         for t in _analyzer(index)(text, mode="query", positions=True)
     ]
 
@@ -251,10 +256,13 @@ def analyze_query(index: Index, query: str) -> AnalyzedQuery:
     corrected.append(query[last:])
     text = "".join(corrected)
     terms: dict[str, float] = {}
-    for term, extra in _terms(index, text):
-        weight = EXTRA_WEIGHT if extra else 1.0
+    words: dict[int, set[str]] = {}
+    for term, extra, pos in _terms(index, text):
+        weight = EXTRA_WEIGHTS.get(extra, 0.5) if extra else 1.0
         terms[term] = max(terms.get(term, 0.0), weight)
-    return AnalyzedQuery(text=text, terms=terms, suggestion=text if changed else None)
+        words.setdefault(pos, set()).add(term)
+    groups = list({frozenset(g): None for g in words.values()})
+    return AnalyzedQuery(text=text, terms=terms, suggestion=text if changed else None, words=groups)
 
 
 # --- ranking ------------------------------------------------------------------------
@@ -269,6 +277,25 @@ def _idf(index: Index, term: str) -> float:
     total = reader.doc_count_all()
     df = min(total, max(reader.doc_frequency(f, term) for f in ("body", "title", "aliases")))
     return math.log(1 + (total - df + 0.5) / (df + 0.5))
+
+
+class _Coverage:
+    """The share of the query's words a document matches, each word weighted by the
+    inverse document frequency of its best term (a word counts once, whether it
+    matched as typed, by a compound part or by an abbreviation's meaning)."""
+
+    def __init__(self, index: Index, aq: AnalyzedQuery):
+        self.weight = {t: _idf(index, t) * w for t, w in aq.terms.items()}
+        self.words = [w for w in aq.words if w]
+        self.total = sum(max(self.weight[t] for t in w) for w in self.words) or 1.0
+
+    def __call__(self, matched: set[str]) -> float:
+        got = 0.0
+        for word in self.words:
+            hits = word & matched
+            if hits:
+                got += max(self.weight[t] for t in hits)
+        return got / self.total
 
 
 def _filters(kind: str, doc: str | None, category: str | None) -> wq.Query:
@@ -311,8 +338,7 @@ def _rank_entries(
 ) -> list[_Scored]:
     if not aq.terms:
         return []
-    idf = {t: _idf(index, t) * w for t, w in aq.terms.items()}
-    weight_sum = sum(idf.values()) or 1.0
+    coverage_of = _Coverage(index, aq)
 
     entry_rows = _run(
         index, _term_query(aq.terms, ENTRY_FIELDS), _filters("entry", doc, category), CANDIDATES
@@ -331,8 +357,7 @@ def _rank_entries(
     best_para: dict[str, tuple[float, int, set[str]]] = {}
     for fields, score, matched in para_rows:
         eid = fields["entry"]
-        coverage = sum(idf.get(t, 0.0) for t in matched) / weight_sum
-        value = score * coverage
+        value = score * coverage_of(matched)
         if eid not in best_para or value > best_para[eid][0]:
             best_para[eid] = (value, fields["paragraph"], matched)
 
@@ -340,7 +365,7 @@ def _rank_entries(
     top_para = max((v[0] for v in best_para.values()), default=1.0) or 1.0
     scored = []
     for eid in set(entry_score) | set(best_para):
-        coverage = sum(idf.get(t, 0.0) for t in entry_terms.get(eid, ())) / weight_sum
+        coverage = coverage_of(entry_terms.get(eid, set()))
         e = entry_score.get(eid, 0.0) / top_entry
         p = best_para[eid][0] / top_para if eid in best_para else 0.0
         score = (0.5 * e + 0.5 * p) * (coverage**1.0 + 0.05)
@@ -434,14 +459,13 @@ def search_paragraphs(
     aq = analyze_query(index, query)
     if not aq.terms:
         return []
-    idf = {t: _idf(index, t) * w for t, w in aq.terms.items()}
-    weight_sum = sum(idf.values()) or 1.0
+    coverage_of = _Coverage(index, aq)
     rows = _run(
         index, _term_query(aq.terms, PARAGRAPH_FIELDS), _filters("paragraph", doc, None), CANDIDATES
     )
     out = []
     for fields, score, matched in rows:
-        coverage = sum(idf.get(t, 0.0) for t in matched) / weight_sum
+        coverage = coverage_of(matched)
         record = index.entry(fields["entry"])
         if record is None:
             continue

@@ -309,7 +309,7 @@ def base_verb(word: str, vocabulary: frozenset[str]) -> str | None:
     """
     if len(word) < 5 or not word.isalpha():
         return None
-    cores = [(word, _VERB_ENDINGS)]
+    cores: list[tuple[str, tuple[str, ...]]] = [(word, _VERB_ENDINGS)]
     if word.startswith("ge") and len(word) >= 6:
         cores.append((word[2:], (*_VERB_ENDINGS, "en", "ene", "enen", "enes")))
     for core, endings in cores:

@@ -368,11 +368,10 @@ def _rank_entries(
         coverage = coverage_of(entry_terms.get(eid, set()))
         e = entry_score.get(eid, 0.0) / top_entry
         p = best_para[eid][0] / top_para if eid in best_para else 0.0
-        score = (0.5 * e + 0.5 * p) * (coverage**1.0 + 0.05)
+        score = (0.5 * e + 0.5 * p) * (coverage + 0.05)
         scored.append(_Scored(eid, score, best_para[eid][1] if eid in best_para else None))
-    scored.sort(
-        key=lambda s: (-s.score, index.entry(s.entry).position if index.entry(s.entry) else 0)
-    )
+    order = {r.id: i for i, r in enumerate(index.entries())}
+    scored.sort(key=lambda s: (-s.score, order.get(s.entry, 0)))
     return scored
 
 

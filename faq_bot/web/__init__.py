@@ -45,6 +45,7 @@ BLUEPRINTS: list[tuple[str, str]] = [
     ("faq_bot.web.pages", "bp"),
     ("faq_bot.web.api", "bp"),
     ("faq_bot.web.openapi", "bp"),
+    ("faq_bot.web.check", "bp"),
 ]
 
 

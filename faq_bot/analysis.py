@@ -29,6 +29,7 @@ schema: queries against an index are analyzed with the vocabulary of its corpus.
 from __future__ import annotations
 
 import re
+import threading
 import tomllib
 import unicodedata
 from collections import Counter
@@ -358,16 +359,17 @@ class GermanStopFilter(Filter):
 
 
 class GermanStemFilter(Filter):
-    """German Snowball stems (PyStemmer), cached."""
+    """German Snowball stems (PyStemmer), cached; one stemmer per thread (they are
+    not thread-safe)."""
 
     def __init__(self):
-        self._stemmer = None
+        self._local = threading.local()
 
     def __getstate__(self):
         return {}
 
     def __setstate__(self, state):
-        self._stemmer = None
+        self._local = threading.local()
 
     def __eq__(self, other):
         return type(other) is type(self)
@@ -376,10 +378,11 @@ class GermanStemFilter(Filter):
         return hash(type(self))
 
     def __call__(self, tokens):
-        if self._stemmer is None:
-            self._stemmer = Stemmer.Stemmer("german")
-            self._stemmer.maxCacheSize = 50000
-        stem = self._stemmer.stemWord
+        stemmer = getattr(self._local, "stemmer", None)
+        if stemmer is None:
+            stemmer = self._local.stemmer = Stemmer.Stemmer("german")
+            stemmer.maxCacheSize = 50000
+        stem = stemmer.stemWord
         here: set[str] = set()
         for t in tokens:
             if not t.text.isdigit():

@@ -36,7 +36,7 @@ Public interface (others code against these names):
     within the entry's document,
     ``references(id) -> list[dict]`` (outgoing cross references),
     ``backlinks(id) -> list[str]`` (ids of entries that link to `id`),
-    ``searcher()`` (a Whoosh searcher, shared, thread-safe for reading),
+    ``searcher()`` (this thread's Whoosh searcher),
     ``whoosh`` (the `whoosh.index.Index`), ``schema``, ``analyzer`` (the one
     analyzer of all text fields, with the corpus vocabulary), ``vocabulary`` (folded corpus word ->
     count), ``surface`` (folded word -> its usual spelling), ``is_stale()``
@@ -479,7 +479,8 @@ class Index:
         self.whoosh = whoosh_index.open_dir(path / WHOOSH_DIR)
         self.schema = self.whoosh.schema  # read once: whoosh re-reads it on every access
         self.analyzer = self.schema["body"].analyzer
-        self._searcher = self.whoosh.searcher()
+        self._local = threading.local()
+        self._searchers: list[Any] = []
         self._lock = threading.Lock()
         self.cache: dict[str, Any] = {}  # derived data other stages compute once per build
 
@@ -535,16 +536,25 @@ class Index:
 
     # search
     def searcher(self):
-        """The shared Whoosh searcher (reading is thread-safe)."""
-        return self._searcher
+        """This thread's Whoosh searcher (whoosh readers seek in shared files, so
+        each thread gets its own; all are closed by `close`)."""
+        searcher = getattr(self._local, "searcher", None)
+        if searcher is None:
+            searcher = self._local.searcher = self.whoosh.searcher()
+            with self._lock:
+                self._searchers.append(searcher)
+        return searcher
 
     def is_stale(self) -> bool:
         target = _current_target(self.index_dir)
         return target is not None and target.name != self.path.name
 
     def close(self) -> None:
+        with self._lock:
+            searchers, self._searchers = self._searchers, []
         try:
-            self._searcher.close()
+            for searcher in searchers:
+                searcher.close()
         finally:
             self.whoosh.close()
 
@@ -559,18 +569,22 @@ class IndexHolder:
     def __init__(self, index_dir: Path | str):
         self.index_dir = Path(index_dir)
         self._index: Index | None = None
+        self._retired: Index | None = None
         self._lock = threading.Lock()
 
     def get(self) -> Index:
         """The current Index; reopened when a new build has been swapped in.
 
-        The replaced Index is not closed: a request still using it finishes
-        (its build folder is kept until the next rebuild).
+        The replaced Index stays open, so a request still using it finishes (its
+        build folder is kept until the next rebuild); it is closed at the swap after.
         """
         index = self._index
         if index is not None and not index.is_stale():
             return index
         with self._lock:
             if self._index is None or self._index.is_stale():
-                self._index = open_index(self.index_dir)
+                fresh = open_index(self.index_dir)
+                if self._retired is not None:  # two swaps ago: no request still uses it
+                    self._retired.close()
+                self._retired, self._index = self._index, fresh
             return self._index

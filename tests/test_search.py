@@ -161,3 +161,13 @@ def test_scores_are_positive_and_descending_even_for_common_words(index, query):
     scores = [h.score for h in search(index, query, n=20).hits]
     assert scores and all(s > 0 for s in scores)
     assert scores == sorted(scores, reverse=True)
+
+
+def test_concurrent_searches_from_threads_agree(index):
+    from concurrent.futures import ThreadPoolExecutor
+
+    queries = ["227er", "Stapel", "Schaeden", "Flakbatterie VG", "kartenziehpahse"] * 8
+    expected = {q: top(index, q, 3) for q in set(queries)}
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(lambda q: (q, top(index, q, 3)), queries))
+    assert all(expected[q] == ids for q, ids in results)

@@ -1,0 +1,469 @@
+"""The scenario checker on the web: POST /api/check, the /check form with and without JS, links."""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from faq_bot.corpus import load_corpus
+from faq_bot.stack import check, encode_permalink, result_to_json
+from faq_bot.stack.rules import rule_ids_from_corpus
+from faq_bot.web.check import (
+    MAX_BODY,
+    load_samples,
+    rules_from_index,
+    scenario_from_state,
+    state_from_form,
+)
+
+SCENARIOS = Path(__file__).parent / "data" / "scenarios"
+EXAMPLES = sorted(p for p in SCENARIOS.glob("example*.json") if ".expected" not in p.name)
+EXAMPLE2 = SCENARIOS / "example2_bomb_on_bomb.json"
+
+
+def load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def expected(path: Path) -> dict:
+    return load(path.with_name(path.stem + ".expected.json"))
+
+
+def text_of(html: str) -> str:
+    """The visible text of a page, whitespace collapsed."""
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+def timeline(html: str) -> str:
+    match = re.search(r'<ol class="timeline" id="timeline">(.*?)</ol>', html, re.S)
+    assert match, "no timeline on the page"
+    return match.group(1)
+
+
+def example2_form(**extra: str) -> dict[str, str]:
+    """Spec example 2 as the form without JavaScript posts it (catalog fills the rest)."""
+    form = {
+        "phase": "Bauphase",
+        "p-0-name": "A",
+        "p-0-tw": "4",
+        "p-1-name": "B",
+        "p-1-tw": "2",
+        "p-2-name": "",
+        "p-2-tw": "",
+        "c-0-name": "Radarstation",
+        "c-0-id": "radar",
+        "c-0-owner": "A",
+        "c-1-name": "227-Pfund Bombe",
+        "c-1-id": "bombA",
+        "c-1-owner": "A",
+        "c-2-name": "227-Pfund Bombe",
+        "c-2-id": "bombB",
+        "c-2-owner": "B",
+        "c-3-name": "",
+        "c-3-kind": "",
+        "s-0-by": "A",
+        "s-0-source": "radar",
+        "s-1-by": "B",
+        "s-1-source": "bombB",
+        "s-1-target": "radar",
+        "s-2-by": "A",
+        "s-2-source": "bombA",
+        "s-2-target": "bombB",
+        "s-3-type": "",
+        "action": "check",
+    }
+    form.update(extra)
+    return form
+
+
+# ---------------------------------------------------------------- POST /api/check
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_api_check_golden_scenario_gives_expected_json(client, path: Path) -> None:
+    response = client.post("/api/check", json=load(path))
+    assert response.status_code == 200
+    assert response.get_json() == expected(path)
+    assert response.headers["Cache-Control"] == "no-store"
+
+
+def test_api_check_illegal_scenario_is_200_with_errors(client) -> None:
+    response = client.post("/api/check", json=load(SCENARIOS / "example8b_same_card_twice.json"))
+    assert response.status_code == 200
+    data = response.get_json()
+    assert data["ok"] is False
+    assert [e["code"] for e in data["errors"]] == ["duplicate_card"]
+    assert data["steps"] == []
+
+
+def bad(response, status: int = 400) -> str:
+    assert response.status_code == status, response.data
+    data = response.get_json()
+    assert set(data) == {"error", "detail"}
+    return data["detail"]
+
+
+def test_api_check_refuses_text_that_is_not_json(client) -> None:
+    detail = bad(client.post("/api/check", data="{kein json", content_type="application/json"))
+    assert "kein gültiges JSON" in detail
+
+
+def test_api_check_refuses_wrong_content_type(client) -> None:
+    response = client.post("/api/check", data=EXAMPLE2.read_text(), content_type="text/plain")
+    detail = bad(response, 415)
+    assert response.get_json()["error"] == "unsupported_media_type"
+    assert "application/json" in detail
+
+
+def test_api_check_refuses_form_encoded_body(client) -> None:
+    bad(client.post("/api/check", data={"phase": "Bauphase"}), 415)
+
+
+def test_api_check_names_a_missing_field(client) -> None:
+    data = load(EXAMPLE2)
+    del data["stack"][1]["by"]
+    assert "stack[1].by" in bad(client.post("/api/check", json=data))
+
+
+def test_api_check_names_an_unknown_effect_type(client) -> None:
+    data = load(EXAMPLE2)
+    data["stack"][2]["effect"]["type"] = "explode"
+    detail = bad(client.post("/api/check", json=data))
+    assert "stack[2].effect.type" in detail
+    assert "explode" in detail
+
+
+def test_api_check_names_an_unknown_field(client) -> None:
+    data = load(EXAMPLE2)
+    data["cards"][0]["colour"] = "rot"
+    assert "cards[0].colour" in bad(client.post("/api/check", json=data))
+
+
+def test_api_check_refuses_too_many_entries(client) -> None:
+    data = load(EXAMPLE2)
+    data["stack"] = [
+        {"id": f"e{i}", "by": "A", "source": "radar", "effect": {"type": "other"}}
+        for i in range(201)
+    ]
+    detail = bad(client.post("/api/check", json=data))
+    assert "stack" in detail and "200" in detail
+
+
+def test_api_check_refuses_an_over_size_body(client) -> None:
+    data = load(EXAMPLE2)
+    data["cards"][0]["name"] = "x" * (MAX_BODY + 10)
+    response = client.post("/api/check", json=data)
+    detail = bad(response, 413)
+    assert response.get_json()["error"] == "too_large"
+    assert str(MAX_BODY) in detail
+
+
+def test_api_check_refuses_a_body_that_is_not_an_object(client) -> None:
+    assert "JSON-Objekt" in bad(client.post("/api/check", json=[1, 2, 3]))
+
+
+def test_api_check_only_takes_post(client) -> None:
+    response = client.get("/api/check")
+    assert response.status_code == 405
+    assert set(response.get_json()) == {"error", "detail"}
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+        lambda inner: (
+            st.lists(inner, max_size=4)
+            | st.dictionaries(st.sampled_from(["phase", "players", "cards", "stack", "x"]), inner)
+        ),
+        max_leaves=12,
+    )
+)
+def test_api_check_never_fails_with_500_on_any_json(client, data) -> None:
+    response = client.post("/api/check", data=json.dumps(data), content_type="application/json")
+    assert response.status_code in (200, 400)
+    body = response.get_json()
+    assert ("ok" in body) if response.status_code == 200 else set(body) == {"error", "detail"}
+
+
+def test_api_check_uses_rule_ids_of_the_corpus(app, index, corpus_dir) -> None:
+    with app.app_context():
+        assert rules_from_index(index) == dict(rule_ids_from_corpus(load_corpus(corpus_dir)))
+
+
+def test_api_check_is_described_in_openapi(client) -> None:
+    spec = client.get("/api/openapi.json").get_json()
+    post = spec["paths"]["/api/check"]["post"]
+    assert {"200", "400", "413", "415"} <= set(post["responses"])
+    assert "CheckResult" in spec["components"]["schemas"]
+
+
+# ---------------------------------------------------------------- GET /api/cards
+
+
+def test_api_cards_suggests_catalog_cards_by_prefix(client) -> None:
+    data = client.get("/api/cards?q=227").get_json()
+    assert [c["name"] for c in data["cards"]] == ["227-Pfund Bombe"]
+    bomb = data["cards"][0]
+    assert bomb["effect"] == "destroy" and bomb["cost"] == 2 and bomb["sacrifice"] is True
+
+
+def test_api_cards_without_query_lists_the_whole_catalog(client) -> None:
+    names = [c["name"] for c in client.get("/api/cards").get_json()["cards"]]
+    assert "Radarstation" in names and "Feuerwehr" in names
+
+
+def test_api_cards_refuses_an_over_long_query(client) -> None:
+    bad(client.get("/api/cards?q=" + "x" * 101))
+
+
+# ---------------------------------------------------------------- /check, without JavaScript
+
+
+def test_check_page_shows_the_empty_form_and_the_samples(client) -> None:
+    response = client.get("/check")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert 'method="post"' in html and 'name="p-0-name"' in html
+    assert 'name="c-3-name"' in html and 'name="s-3-type"' in html  # fixed rows without JS
+    assert "Zeile hinzufügen" in html
+    assert 'id="catalog-names"' in html and '<option value="Radarstation">' in html
+    for sample in load_samples():
+        assert sample["title"] in unescape(html)
+
+
+def test_check_form_post_resolves_example_2(client) -> None:
+    response = client.post("/check", data=example2_form())
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    steps = re.findall(r'<li class="step (\w+)" id="step-(\d)">(.*?)</li>', timeline(html), re.S)
+    assert [(css, n) for css, n, _ in steps] == [("ok", "1"), ("bad", "2"), ("ok", "3")]
+    first, second, third = (text_of(body) for _, _, body in steps)
+    assert first.startswith("s3 ") and "A bezahlt 2 TW und opfert bombA" in first
+    assert second.startswith("s2 ") and "Quelle nicht mehr vorhanden" in second
+    assert "B zahlt nichts" in second
+    assert third.startswith("s1 ") and "A zieht 1 Karte" in third
+    # every step links its rulings with the entry's title
+    assert '<a href="/entry/aktionsstapel">Aktionsstapel</a>' in html
+    assert '<a href="/entry/227-pfund-bombe-basisausbau">227-Pfund Bombe (Basisausbau)</a>' in html
+    # final state and the JSON view of the result
+    final = text_of(re.search(r'id="final-players">(.*?)</table>', html, re.S).group(1))
+    assert "A 4 0 1" in final and "B 2 2 0" in final
+    result_json = re.search(r"<pre>(.*?)</pre>", html, re.S).group(1)
+    assert json.loads(unescape(result_json)) == expected(EXAMPLE2)
+
+
+def test_check_form_post_fills_blank_fields_from_the_catalog_and_says_so(client) -> None:
+    html = client.post("/check", data=example2_form()).get_data(as_text=True)
+    notes = text_of(re.search(r'id="check-notes">(.*?)</div>', html, re.S).group(1))
+    assert "Karte radar: Kartenart Basisausbau" in notes
+    assert "Eintrag s2 (227-Pfund Bombe): Effekt zerstören (destroy), opfern, Kosten 2" in notes
+    # the re-rendered form shows what was assumed
+    assert 'name="s-1-cost" value="2"' in html
+    assert re.search(r'name="s-1-sacrifice" value="1"\s+checked', html)
+
+
+def test_check_form_post_gives_a_card_without_id_one_from_its_name(client) -> None:
+    form = example2_form(
+        **{"c-0-id": "", "s-0-source": "radarstation", "s-1-target": "radarstation"}
+    )
+    html = client.post("/check", data=form).get_data(as_text=True)
+    assert "id radarstation" in text_of(html)
+    assert "A zieht 1 Karte" in text_of(timeline(html))
+
+
+def test_check_form_post_takes_the_owner_as_announcer_when_blank(client) -> None:
+    html = client.post("/check", data=example2_form(**{"s-0-by": ""})).get_data(as_text=True)
+    assert "Eintrag s1: sagt A an (Besitzer von radar)" in text_of(html)
+
+
+def test_check_form_post_with_bad_field_shows_the_form_with_a_400(client) -> None:
+    response = client.post("/check", data=example2_form(**{"s-1-target": ""}))
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert "stack[1].effect.target" in text_of(html)
+    assert 'name="s-2-target" value="bombB"' in html  # what was typed is kept
+
+
+def test_check_form_add_row_renders_one_more_row(client) -> None:
+    html = client.post("/check", data=example2_form(action="add:stack")).get_data(as_text=True)
+    numbers = {int(n) for n in re.findall(r'name="s-(\d+)-type"', html)}
+    assert numbers == set(range(5))  # 3 filled + 1 spare + 1 added
+    assert 'name="s-2-target" value="bombB"' in html
+    assert 'class="timeline"' not in html  # adding a row does not resolve
+
+
+def test_check_form_remove_row_drops_that_row(client) -> None:
+    html = client.post("/check", data=example2_form(action="remove:cards:0")).get_data(as_text=True)
+    assert 'name="c-0-name" value="Radarstation"' not in html
+    assert 'name="c-0-id" value="bombA"' in html
+
+
+def test_check_form_refuses_an_unknown_action(client) -> None:
+    response = client.post("/check", data=example2_form(action="explode"))
+    assert response.status_code == 400
+    assert "Unbekannte Aktion" in response.get_data(as_text=True)
+
+
+def test_check_json_view_wins_over_the_rows(client) -> None:
+    form = example2_form(json=(SCENARIOS / "example3_radar_cannot_pay.json").read_text())
+    html = client.post("/check", data=form).get_data(as_text=True)
+    assert "nicht mehr bezahlbar" in text_of(timeline(html))
+    assert 'name="p-0-tw" value="3"' in html  # the form now shows the JSON's scenario
+
+
+def test_check_json_view_with_broken_json_keeps_the_text(client) -> None:
+    response = client.post("/check", data={"json": '{"phase": <b>', "action": "check"})
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert "kein gültiges JSON" in text_of(html)
+    assert "{&#34;phase&#34;: &lt;b&gt;" in html
+
+
+def test_check_form_refuses_an_over_size_post(client) -> None:
+    response = client.post("/check", data={"json": "x" * (MAX_BODY + 1)})
+    assert response.status_code == 413
+
+
+def test_check_fragment_header_renders_only_the_checker(client) -> None:
+    response = client.post("/check", data=example2_form(), headers={"X-Check-Fragment": "1"})
+    html = response.get_data(as_text=True)
+    assert '<div id="checker"' in html and "<html" not in html
+    assert 'id="timeline"' in html
+
+
+# ---------------------------------------------------------------- permalinks
+
+
+def test_check_permalink_round_trip_reproduces_form_and_result(client) -> None:
+    html = client.post("/check", data=example2_form()).get_data(as_text=True)
+    link = unescape(re.search(r'id="share-link" class="button-link" href="([^"]+)"', html).group(1))
+    assert urlsplit(link).path == "/check"
+    assert parse_qs(urlsplit(link).query)["s"]
+    shared = client.get(link)
+    assert shared.status_code == 200
+    again = shared.get_data(as_text=True)
+    assert text_of(timeline(again)) == text_of(timeline(html))
+    assert 'name="c-2-id" value="bombB"' in again and 'name="p-0-tw" value="4"' in again
+
+
+def test_check_permalink_of_the_golden_file_gives_its_result(client) -> None:
+    html = client.get("/check", query_string={"s": encode_permalink(load(EXAMPLE2))}).get_data(
+        as_text=True
+    )
+    result_json = re.search(r"<pre>(.*?)</pre>", html, re.S).group(1)
+    assert json.loads(unescape(result_json)) == expected(EXAMPLE2)
+
+
+@pytest.mark.parametrize("link", ["kaputt!", "AAAA", "x" * 9000, encode_permalink({"a": 1})])
+def test_check_bad_permalink_gives_a_german_400_page(client, link: str) -> None:
+    response = client.get("/check", query_string={"s": link})
+    assert response.status_code == 400
+    assert response.mimetype == "text/html"
+    html = response.get_data(as_text=True)
+    assert 'role="alert"' in html
+    assert "Link" in text_of(html) or "Feld" in text_of(html)
+
+
+def test_check_illegal_scenario_lists_errors_with_entry_ids(client) -> None:
+    link = encode_permalink(load(SCENARIOS / "example8d_bomb_without_tw.json"))
+    html = client.get("/check", query_string={"s": link}).get_data(as_text=True)
+    errors = text_of(re.search(r'id="check-errors">(.*?)</ul>', html, re.S).group(1))
+    assert "insufficient_tw" in errors and "Eintrag s1" in errors
+    assert 'id="timeline"' not in html
+
+
+# ---------------------------------------------------------------- escaping
+
+EVIL = '<script>alert(1)</script>"><img src=x onerror=alert(2)>'
+
+
+def test_check_script_in_names_and_ids_is_rendered_inert(client) -> None:
+    data = load(EXAMPLE2)
+    data["players"] = {EVIL: {"tw": 4}, "B": {"tw": 2}}
+    data["cards"][0]["name"] = EVIL
+    data["cards"][1]["owner"] = EVIL
+    data["cards"][0]["owner"] = EVIL
+    data["cards"][0]["id"] = EVIL + "radar"
+    for entry in data["stack"]:
+        if entry["by"] == "A":
+            entry["by"] = EVIL
+        if entry["source"] == "radar":
+            entry["source"] = EVIL + "radar"
+        if entry["effect"].get("target") == "radar":
+            entry["effect"]["target"] = EVIL + "radar"
+    response = client.get("/check", query_string={"s": encode_permalink(data)})
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert "<script>alert" not in html and "<img src=x" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    scripts = re.findall(r"<script[^>]*>", html)
+    assert all(
+        re.fullmatch(r'<script src="/static/\w+\.js\?v=[0-9a-f]+" defer>', s) for s in scripts
+    )
+    assert "A bezahlt" not in html and f"{EVIL} bezahlt" in unescape(html)
+
+
+def test_check_script_in_an_error_message_is_rendered_inert(client) -> None:
+    response = client.post("/check", data={"json": json.dumps({EVIL: 1}), "action": "check"})
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert "<script>alert" not in html and "&lt;script&gt;" in html
+
+
+# ---------------------------------------------------------------- samples
+
+
+def test_samples_are_shipped_with_titles() -> None:
+    samples = load_samples()
+    assert len(samples) >= 8
+    for sample in samples:
+        assert sample["title"] and sample["description"]
+
+
+@pytest.mark.parametrize("sample", load_samples(), ids=lambda s: s["name"])
+def test_sample_resolves_like_its_golden_counterpart(sample: dict) -> None:
+    golden = SCENARIOS / f"{sample['name']}.json"
+    assert golden.exists(), f"no golden file for sample {sample['name']}"
+    assert result_to_json(check(sample["scenario"])) == result_to_json(check(load(golden)))
+
+
+def test_sample_links_on_the_page_resolve(client) -> None:
+    html = client.get("/check").get_data(as_text=True)
+    links = re.findall(r'<li><a href="(/check\?s=[^"]+)">', html)
+    assert len(links) == len(load_samples())
+    for link in links:
+        page = client.get(unescape(link))
+        assert page.status_code == 200
+        assert 'id="result"' in page.get_data(as_text=True)
+
+
+# ---------------------------------------------------------------- form <-> scenario
+
+
+def test_state_from_form_skips_blank_rows_and_keeps_order() -> None:
+    from werkzeug.datastructures import MultiDict
+
+    form = MultiDict(
+        {"p-5-name": "B", "p-5-tw": "1", "p-0-name": "A", "p-0-tw": "2", "p-3-name": ""}
+    )
+    state = state_from_form(form)
+    assert [row["name"] for row in state["players"]] == ["A", "B"]
+
+
+def test_scenario_from_state_writes_only_the_effect_fields_of_its_type() -> None:
+    from werkzeug.datastructures import MultiDict
+
+    form = MultiDict(
+        example2_form(**{"s-1-amount": "3", "s-1-text": "egal", "s-1-type": "destroy"})
+    )
+    data, _ = scenario_from_state(state_from_form(form))
+    assert data["stack"][1]["effect"] == {"type": "destroy", "target": "radar"}
+    assert result_to_json(check(data)) == result_to_json(check(load(EXAMPLE2)))

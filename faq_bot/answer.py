@@ -1,0 +1,813 @@
+"""Stage 4: the chatbot. A question in, the passage of a ruling that answers it out.
+
+``answer(index, question, history=()) -> Answer``
+    Raises `faq_bot.question.QuestionError` (German message) for an empty or too
+    long question and for a malformed history (`parse_history`).
+``Answer.to_json()``
+    The answer shape of ``/work/shared/spec/interfaces.md``: ``question``,
+    ``confident``, ``confidence``, ``message`` (German, what the UI shows),
+    ``answer`` (null when not confident; else ``text`` (the passage),
+    ``paragraph``, ``fragment`` (``p<N>``), ``url`` (entry URL with the
+    fragment), ``highlight`` (``{"text", "start", "end"}``: the key sentence,
+    offsets into ``text``), ``entry`` (a hit without ``text``), ``title``,
+    ``doc_title``, ``date_text``, ``citation``, ``via`` (the reference entry it
+    was reached through, or null)), ``sources`` (hits), ``related`` (the answer
+    entry's cross references, then the next best entries; each ``id``,
+    ``title``, ``doc``, ``doc_title``, ``url`` (with the best paragraph's
+    anchor), ``paragraph``, ``reason`` ``"link"`` or ``"similar"``),
+    ``suggestion`` (the corrected question, or null), ``check_url`` (a link to
+    the stack checker prefilled with the cards the question names, or null),
+    ``followup`` (bool) and ``context`` (the earlier question it was read with).
+``parse_history(value) -> list[Turn]``
+    The conversation so far, oldest first: a list of strings (earlier
+    questions) or objects ``{"question": str, "entry": str | null}`` (``entry``:
+    the id of the entry that answered it). At most `MAX_HISTORY` items; other
+    keys of an object are ignored. Nothing is stored on the server: the client
+    sends the history with every question.
+``check_url_for(question) -> str | None``
+    The checker link for a question about the action stack (see below).
+
+How a question is answered
+--------------------------
+1. The question is normalised (`faq_bot.question`) and analyzed with the
+   search's own query analysis (`faq_bot.search.analyze_query`): the same
+   analyzer, stop words (question phrasing such as "darf ich", "was passiert,
+   wenn"), synonyms table and spelling correction as search, so the corrected
+   question is offered as ``suggestion``. Filler words of questions
+   (`faq_bot.question.FILLER`) are dropped.
+2. Follow-ups: when the question has the shape of a follow-up
+   (`faq_bot.question.is_followup`) and there is a history, the terms of the
+   earlier question and the title of the entry that answered it are added at
+   `CONTEXT_WEIGHT` (halved for each further step back while the earlier
+   questions were follow-ups themselves).
+3. Entries are ranked as search ranks them; the best `CANDIDATES` entries are
+   kept. A reference-only entry ("3-Spieler-Spiel": "s. Multiplayer-Spiel") is
+   replaced by the entry it points to, whose heading then includes the
+   reference entry's title.
+4. Every paragraph of the candidates gets a score from
+   (a) the entry's rank score relative to the best entry, (b) the IDF-weighted
+   share of the query's terms found in the paragraph together with its
+   entry's title and aliases, (c) the same share for the paragraph's best
+   sentence together with the title (proximity: the words of the question
+   close together), and (d) the paragraph's own BM25 score. Heading-like
+   paragraphs ("Sonderfall:") count half. The best paragraph is the passage;
+   its best sentence (ties: the earlier one) is the ``highlight``.
+
+Confidence
+----------
+The feature is the *coverage* of the question by the answer: the IDF-weighted
+share of the terms of the question itself (not the follow-up context; terms
+that only come from compound splits or abbreviation expansion count half, as
+in search) that occur in the answer paragraph or its entry's title and
+aliases. A word the corpus does not know (and that could not be corrected)
+has the highest IDF, so a question about things the rulings never mention
+("Miniaturen bemalen", "offizielle App") covers little. The bot is confident
+when coverage >= `CONFIDENCE_THRESHOLD`.
+
+How the threshold was chosen: on the 60 development questions
+(``/work/shared/eval/dev-questions.jsonl``) the coverage of the chosen
+passages of the 56 answerable questions and of the 4 unanswerable ones was
+computed (``scripts/answer_threshold.py`` prints both lists). The threshold is
+a round value inside the gap between the bulk of the answerable questions and
+the unanswerable ones, closer to the unanswerable side, so that an unseen
+answerable question phrased a little differently stays confident: declining a
+question that has an answer costs the user one click on the listed closest
+entries, while presenting an unrelated passage misleads. It was not fitted to
+single questions; the figures are printed by ``faq-bot eval``.
+
+Checker link
+------------
+A question that names cards of the checker's catalog
+(`faq_bot.stack.load_catalog`, names and aliases) and uses a word about the
+action stack (`STACK_WORDS`: kontern, Reaktion, Stapel, zuerst, bezahlen,
+abhandeln, ...) gets ``check_url``: ``/check?s=<permalink>`` of a scenario with
+those cards, alternately owned by players A and B (5 TW each). Where the
+catalog gives a card's default effect and a fitting target among the other
+player's named cards, the card also gets a stack entry: abilities without a
+target (a Radarstation drawing) at the bottom, the others in the order named;
+the scenario is validated (`faq_bot.stack.validate`) and the stack is left
+empty when the guessed order would not be legal.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from faq_bot.analysis import fold
+from faq_bot.index import EntryRecord, Index
+from faq_bot.question import (
+    QuestionError,
+    check_question,
+    is_followup,
+    strip_fillers,
+)
+from faq_bot.search import (
+    CANDIDATES as SEARCH_CANDIDATES,
+)
+from faq_bot.search import (
+    PARAGRAPH_FIELDS,
+    AnalyzedQuery,
+    Hit,
+    QueryError,
+    _filters,
+    _rank_entries,
+    _run,
+    _term_query,
+    analyze_query,
+    highlight,
+)
+
+__all__ = [
+    "CONFIDENCE_THRESHOLD",
+    "MAX_HISTORY",
+    "Answer",
+    "Passage",
+    "QuestionError",
+    "Turn",
+    "answer",
+    "check_url_for",
+    "parse_history",
+    "split_sentences",
+]
+
+CANDIDATES = 8  # entries whose paragraphs compete for the answer
+CONTEXT_WEIGHT = 0.4  # weight of an earlier question's terms in a follow-up
+MAX_CONTEXT = 3  # earlier turns a chain of follow-ups may reach back
+MAX_HISTORY = 20
+MAX_ENTRY_ID = 200
+RELATED = 5
+CONFIDENCE_THRESHOLD = 0.35
+HEADWORD_BONUS = 0.15  # the question names the answer entry's headword
+HEADWORD_MIN_IDF = 2.0  # ... with a word that is not everywhere ("Spiel", "Karte" are)
+
+# paragraph score = entry^ENTRY_POWER * (W_PARA * para + W_SENT * sentence + W_BM25 * bm25)
+ENTRY_POWER = 0.5
+W_PARA = 0.45
+W_SENT = 0.35
+W_BM25 = 0.2
+HEADING_LIKE = 40  # characters: a shorter paragraph ending in ":" or framed by "-" is a heading
+
+UNTARGETED = ("draw", "produce_tw", "other")
+NOT_CONFIDENT = "Dazu habe ich keine sichere Antwort gefunden."
+
+_CACHE_LOCK = threading.Lock()
+_WORD = re.compile(r"\w+")
+# a sentence ends at . ! ? … followed by space and an upper-case letter, digit or quote
+_SENTENCE_END = re.compile(r"[.!?…][\"“”»)]?\s+(?=[\"„»(]?[A-ZÄÖÜ0-9])")
+_ABBREVIATIONS = frozenset(
+    "z b d h s vgl bzw ggf u a usw evtl inkl ca nr bsp max min etc abs std zb dh ua o ä".split()
+)
+_REFERENCE_ONLY = re.compile(r"^\s*(s\.|siehe|vgl\.)", re.IGNORECASE)
+
+STACK_WORDS = tuple(
+    fold(w)
+    for w in (
+        "konter",
+        "reaktion",
+        "reagier",
+        "stapel",
+        "zuerst",
+        "zuletzt",
+        "bezahl",
+        "zahlen",
+        "zahlt",
+        "abhandel",
+        "abgehandelt",
+        "abwickel",
+        "verpuff",
+        "reihenfolge",
+        "ansag",
+        "angesagt",
+        "lifo",
+        "kette",
+        "antwort",
+        "aufgelöst",
+        "auflös",
+    )
+)
+
+
+# --- data ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One earlier question of the conversation and the entry that answered it."""
+
+    question: str
+    entry: str | None = None
+
+
+@dataclass(frozen=True)
+class Passage:
+    entry: str
+    paragraph: int
+    text: str
+    score: float
+    coverage: float  # of the question itself, plus the headword bonus (the confidence)
+    highlight: tuple[int, int]  # the key sentence: offsets into text
+    via: str | None = None  # reference-only entry it was reached through
+
+
+@dataclass
+class Answer:
+    question: str
+    confident: bool
+    confidence: float
+    message: str
+    passage: Passage | None  # the best passage found; presented only when confident
+    entry: Hit | None
+    sources: list[Hit] = field(default_factory=list)
+    related: list[dict[str, Any]] = field(default_factory=list)
+    suggestion: str | None = None
+    check_url: str | None = None
+    followup: bool = False
+    context: str | None = None
+    doc_title: str | None = None
+    date_text: str | None = None
+    citation: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        answer = None
+        if self.confident and self.passage is not None and self.entry is not None:
+            p = self.passage
+            start, end = p.highlight
+            fragment = f"p{p.paragraph}"
+            answer = {
+                "text": p.text,
+                "paragraph": p.paragraph,
+                "fragment": fragment,
+                "url": f"/entry/{p.entry}#{fragment}",
+                "highlight": {"text": p.text[start:end], "start": start, "end": end},
+                "entry": self.entry.to_json(with_text=False),
+                "title": self.entry.title,
+                "doc_title": self.doc_title,
+                "date_text": self.date_text,
+                "citation": self.citation,
+                "via": p.via,
+            }
+        return {
+            "question": self.question,
+            "confident": self.confident,
+            "confidence": round(self.confidence, 4),
+            "message": self.message,
+            "answer": answer,
+            "sources": [h.to_json() for h in self.sources],
+            "related": self.related,
+            "suggestion": self.suggestion,
+            "check_url": self.check_url,
+            "followup": self.followup,
+            "context": self.context,
+        }
+
+
+# --- history ------------------------------------------------------------------------
+
+
+def parse_history(value: Any) -> list[Turn]:
+    """The conversation so far as `Turn`s; `QuestionError` (German) when malformed."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise QuestionError("Der Verlauf (history) muss eine Liste sein.")
+    if len(value) > MAX_HISTORY:
+        raise QuestionError(
+            f"Der Verlauf ist zu lang ({len(value)} Einträge, höchstens {MAX_HISTORY})."
+        )
+    turns = []
+    for i, item in enumerate(value, 1):
+        where = f"Verlauf, Eintrag {i}"
+        entry = None
+        if isinstance(item, dict):
+            question = item.get("question")
+            entry = item.get("entry")
+            if entry is not None and (not isinstance(entry, str) or len(entry) > MAX_ENTRY_ID):
+                raise QuestionError(f"{where}: „entry“ muss eine Eintrags-ID (Text) sein.")
+        elif isinstance(item, str):
+            question = item
+        else:
+            raise QuestionError(
+                f"{where}: erwartet wird eine frühere Frage (Text) oder ein Objekt mit „question“."
+            )
+        try:
+            text = check_question(question)
+        except QuestionError as exc:
+            raise QuestionError(f"{where}: {exc}") from None
+        turns.append(Turn(text, entry or None))
+    return turns
+
+
+# --- text helpers -------------------------------------------------------------------
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the sentences of `text`; abbreviations and "1." do not end one."""
+    spans = []
+    start = 0
+    for m in _SENTENCE_END.finditer(text):
+        before = text[start : m.start() + 1]
+        last = _WORD.findall(before[-12:])
+        token = last[-1].lower() if last else ""
+        if text[m.start()] == "." and (token in _ABBREVIATIONS or token.isdigit()):
+            continue
+        end = m.end()
+        sentence_end = len(text[:end].rstrip())
+        if sentence_end > start:
+            spans.append((start, sentence_end))
+        start = end
+    if start < len(text):
+        tail_end = len(text.rstrip())
+        if tail_end > start:
+            spans.append((start, tail_end))
+    return spans or [(0, len(text))]
+
+
+def _heading_like(text: str) -> bool:
+    stripped = text.strip()
+    return len(stripped) < HEADING_LIKE and (
+        stripped.endswith(":") or (stripped.startswith("-") and stripped.endswith("-"))
+    )
+
+
+@dataclass(frozen=True)
+class _EntryTerms:
+    heading: frozenset[str]
+    headword: frozenset[str]  # the title's and aliases' own words (no parts, no expansions)
+    paragraphs: tuple[frozenset[str], ...]
+    sentences: tuple[tuple[tuple[int, int, frozenset[str]], ...], ...]
+
+
+def _analyze(index: Index, text: str) -> frozenset[str]:
+    return frozenset(t.text for t in index.analyzer(text, mode="index"))
+
+
+def _entry_terms(index: Index, record: EntryRecord) -> _EntryTerms:
+    """The analyzed terms of an entry's heading, paragraphs and sentences (cached)."""
+    cache = index.cache.setdefault("answer.entry_terms", {})
+    found = cache.get(record.id)
+    if found is not None:
+        return found
+    names = " ".join((record.title, *record.aliases))
+    heading = _analyze(index, names)
+    headword = frozenset(
+        t.text for t in index.analyzer(names, mode="index") if not getattr(t, "extra", None)
+    )
+    paragraphs = []
+    sentences = []
+    for text in record.plain_paragraphs:
+        spans = tuple((s, e, _analyze(index, text[s:e])) for s, e in split_sentences(text))
+        sentences.append(spans)
+        paragraphs.append(frozenset().union(*(t for _s, _e, t in spans)) if spans else frozenset())
+    found = _EntryTerms(heading, headword, tuple(paragraphs), tuple(sentences))
+    with _CACHE_LOCK:
+        cache[record.id] = found
+    return found
+
+
+def _reference_target(index: Index, record: EntryRecord) -> EntryRecord | None:
+    """The entry a reference-only entry ("s. Multiplayer-Spiel") points to, else None."""
+    if len(record.plain_paragraphs) != 1 or len(record.text) > 80:
+        return None
+    if not _REFERENCE_ONLY.match(record.text):
+        return None
+    for link in record.links:
+        target = index.entry(link["target"]) if link.get("target") else None
+        if target is not None and target.id != record.id:
+            return target
+    return None
+
+
+# --- scoring ------------------------------------------------------------------------
+
+
+def _idf(index: Index, term: str) -> float:
+    """BM25's inverse document frequency of `term` over all index documents (cached)."""
+    cache = index.cache.setdefault("answer.idf", {})
+    found = cache.get(term)
+    if found is None:
+        reader = index.searcher().reader()
+        total = reader.doc_count_all()
+        df = min(total, max(reader.doc_frequency(f, term) for f in ("body", "title", "aliases")))
+        found = cache[term] = math.log(1 + (total - df + 0.5) / (df + 0.5))
+    return found
+
+
+class _Coverage:
+    """The IDF-weighted share of a query's words found in a set of terms.
+
+    A word counts once, with the weight of its best term, whether it matched as
+    typed, by a compound part or by an abbreviation's meaning (as in search).
+    """
+
+    def __init__(self, index: Index, terms: dict[str, float], words: Sequence[frozenset[str]]):
+        self.typed = dict(terms)
+        self.idf = {t: _idf(index, t) for t in terms}
+        self.weight = {t: self.idf[t] * w for t, w in terms.items()}
+        self.words = [w & self.weight.keys() for w in words]
+        self.words = [w for w in self.words if w]
+        self.total = sum(max(self.weight[t] for t in w) for w in self.words)
+
+    def names(self, headword: frozenset[str]) -> bool:
+        """Whether a word of the query, as typed, is a distinctive word of `headword`."""
+        return any(
+            t in headword and self.typed.get(t, 0.0) >= 0.9 and self.idf[t] >= HEADWORD_MIN_IDF
+            for word in self.words
+            for t in word
+        )
+
+    def __call__(self, *found: frozenset[str]) -> float:
+        if self.total <= 0:
+            return 0.0
+        got = 0.0
+        for word in self.words:
+            hits = [self.weight[t] for t in word if any(t in f for f in found)]
+            if hits:
+                got += max(hits)
+        return got / self.total
+
+
+@dataclass
+class _Candidate:
+    record: EntryRecord
+    score: float  # entry score relative to the best entry
+    heading: frozenset[str]
+    headword: frozenset[str]
+    via: str | None = None
+
+
+def _candidates(index: Index, aq: AnalyzedQuery) -> tuple[list[_Candidate], list[Any]]:
+    scored = _rank_entries(index, aq, None, None)
+    top = scored[0].score if scored and scored[0].score > 0 else 1.0
+    out: list[_Candidate] = []
+    seen: set[str] = set()
+    for s in scored[:CANDIDATES]:
+        record = index.entry(s.entry)
+        if record is None:
+            continue
+        et = _entry_terms(index, record)
+        heading, headword = et.heading, et.headword
+        target = _reference_target(index, record)
+        via = None
+        if target is not None:
+            via, record = record.id, target
+            heading = heading | _entry_terms(index, target).heading
+            headword = headword | _entry_terms(index, target).headword
+        if record.id in seen:
+            continue
+        seen.add(record.id)
+        out.append(_Candidate(record, s.score / top, heading, headword, via))
+    return out, scored
+
+
+def _paragraph_bm25(index: Index, terms: dict[str, float]) -> dict[tuple[str, int], float]:
+    rows = _run(
+        index,
+        _term_query(terms, PARAGRAPH_FIELDS),
+        _filters("paragraph", None, None),
+        SEARCH_CANDIDATES,
+    )
+    return {(fields["entry"], fields["paragraph"]): score for fields, score, _m in rows}
+
+
+def _best_sentence(
+    sentences: Sequence[tuple[int, int, frozenset[str]]],
+    heading: frozenset[str],
+    coverage: _Coverage,
+) -> tuple[float, tuple[int, int]]:
+    best = (-1.0, (0, 0))
+    for start, end, terms in sentences:
+        key = coverage(terms, heading) + 0.01 * coverage(terms)  # ties: matches by itself
+        if key > best[0] + 1e-9:
+            best = (key, (start, end))
+    return max(0.0, best[0]), best[1]
+
+
+def _choose_passage(
+    index: Index,
+    candidates: list[_Candidate],
+    aq: AnalyzedQuery,
+    question: _Coverage,
+) -> Passage | None:
+    coverage = _Coverage(index, aq.terms, aq.words)
+    bm25 = _paragraph_bm25(index, aq.terms)
+    top_bm25 = max(bm25.values(), default=1.0) or 1.0
+    best: tuple[float, Passage] | None = None
+    for cand in candidates:
+        et = _entry_terms(index, cand.record)
+        entry_factor = max(cand.score, 0.0) ** ENTRY_POWER
+        for i, text in enumerate(cand.record.plain_paragraphs):
+            if not text.strip():
+                continue
+            para = coverage(et.paragraphs[i], cand.heading)
+            sentence, span = _best_sentence(et.sentences[i], cand.heading, coverage)
+            b = bm25.get((cand.record.id, i), 0.0) / top_bm25
+            score = entry_factor * (W_PARA * para + W_SENT * sentence + W_BM25 * b)
+            if _heading_like(text):
+                score *= 0.5
+            score -= 0.0005 * i  # ties: the earlier paragraph
+            if best is None or score > best[0]:
+                own = question(et.paragraphs[i], cand.heading)
+                if question.names(cand.headword):
+                    own = min(1.0, own + HEADWORD_BONUS)
+                best = (score, Passage(cand.record.id, i, text, score, own, span, cand.via))
+    return best[1] if best else None
+
+
+# --- the checker link ----------------------------------------------------------------
+
+
+def _named_cards(question: str) -> list[Any]:
+    from faq_bot.stack import load_catalog
+
+    folded = " " + " ".join(fold(w) for w in re.findall(r"[\w]+", question)) + " "
+    found: list[tuple[int, Any]] = []
+    for card in load_catalog():
+        positions = []
+        for name in (card.name, *card.aliases):
+            key = " ".join(fold(w) for w in re.findall(r"[\w]+", name))
+            at = folded.find(f" {key} ")
+            if key and at >= 0:
+                positions.append(at)
+        if positions:
+            found.append((min(positions), card))
+    found.sort(key=lambda pc: pc[0])
+    return [card for _pos, card in found]
+
+
+def _mentions_stack(question: str) -> bool:
+    return any(w.startswith(STACK_WORDS) for w in (fold(x) for x in _WORD.findall(question)))
+
+
+def _scenario(cards: list[Any]) -> dict[str, Any]:
+    from faq_bot.stack.model import AMOUNT_EFFECTS
+
+    players = ("A", "B")
+    scenario_cards = []
+    for i, card in enumerate(cards):
+        item = {"id": f"k{i + 1}", "name": card.name, "owner": players[i % 2]}
+        item["kind"] = card.kind.value
+        scenario_cards.append(item)
+    stack: list[dict[str, Any]] = []
+    # abilities without a target (draw, produce) are what the others answer: bottom first
+    order = sorted(range(len(cards)), key=lambda i: cards[i].effect.value not in UNTARGETED)
+    for i in order:
+        card = cards[i]
+        owner = players[i % 2]
+        effect: dict[str, Any] = {"type": card.effect.value}
+        kind = card.effect.value
+        if kind in ("destroy", "lock", "unlock", "protect", "damage", "prevent_damage", "discard"):
+            wanted_owner = owner if kind == "protect" else players[(i + 1) % 2]
+            targets = [
+                c
+                for j, c in enumerate(scenario_cards)
+                if j != i
+                and c["owner"] == wanted_owner
+                and (card.target_kind is None or c["kind"] == card.target_kind.value)
+            ]
+            if not targets:
+                continue
+            effect["target"] = targets[0]["id"]
+        elif kind == "counter":
+            if not stack:
+                continue
+            effect["target"] = stack[-1]["id"]
+        elif kind == "other":
+            effect["text"] = card.description[:200]
+        elif kind == "declare_attack":
+            continue
+        if card.effect in AMOUNT_EFFECTS:
+            effect["amount"] = card.amount if card.amount is not None else 1
+        entry: dict[str, Any] = {
+            "id": f"s{len(stack) + 1}",
+            "by": owner,
+            "source": f"k{i + 1}",
+            "effect": effect,
+        }
+        if card.cost is not None:
+            entry["cost"] = card.cost
+        if card.play_cost is not None:
+            entry["play_cost"] = card.play_cost
+        if card.sacrifice:
+            entry["sacrifice"] = True
+        if card.lock_source:
+            entry["lock_source"] = True
+        stack.append(entry)
+    return {
+        "phase": "Bauphase",
+        "players": {p: {"tw": 5} for p in players},
+        "cards": scenario_cards,
+        "stack": stack,
+    }
+
+
+def check_url_for(question: str) -> str | None:
+    """``/check?s=...`` for a question naming catalog cards and the stack, else None."""
+    from faq_bot.stack import encode_permalink, read_scenario, validate
+
+    if not _mentions_stack(question):
+        return None
+    cards = _named_cards(question)
+    if not cards:
+        return None
+    scenario = _scenario(cards[:8])
+    try:
+        if validate(read_scenario(scenario)):
+            scenario["stack"] = []
+            read_scenario(scenario)
+        return f"/check?s={encode_permalink(scenario)}"
+    except ValueError:  # ScenarioFormatError / PermalinkError: no link rather than a bad one
+        return None
+
+
+# --- the answer ---------------------------------------------------------------------
+
+
+def _analyze_question(index: Index, text: str) -> tuple[AnalyzedQuery, str | None]:
+    """(terms of the question without fillers, the corrected question or None)."""
+    try:
+        full = analyze_query(index, text)
+        stripped = strip_fillers(full.text)
+        aq = analyze_query(index, stripped) if stripped and stripped != full.text else full
+    except QueryError as exc:
+        raise QuestionError(str(exc)) from None
+    if not aq.terms:
+        aq = full
+    return aq, full.suggestion
+
+
+def _context_turns(turns: Sequence[Turn], text: str) -> list[Turn]:
+    if not turns or not is_followup(text):
+        return []
+    out = []
+    for turn in reversed(turns):
+        out.append(turn)
+        if len(out) >= MAX_CONTEXT or not is_followup(turn.question):
+            break
+    return out
+
+
+def _hit(index: Index, record: EntryRecord, paragraph: int | None, terms, score: float) -> Hit:
+    document = index.document(record.doc) or {}
+    paragraphs = record.plain_paragraphs
+    source = (
+        paragraphs[paragraph] if paragraph is not None else (paragraphs[0] if paragraphs else "")
+    )
+    return Hit(
+        id=record.id,
+        doc=record.doc,
+        title=record.title,
+        url=f"/entry/{record.id}",
+        score=score,
+        snippet=highlight(index, source, terms),
+        text=record.text,
+        category=record.category,
+        doc_title=document.get("title"),
+        paragraph=paragraph,
+    )
+
+
+def _related_item(
+    index: Index, record: EntryRecord, paragraph: int | None, reason: str
+) -> dict[str, Any]:
+    document = index.document(record.doc) or {}
+    url = f"/entry/{record.id}" + (f"#p{paragraph}" if paragraph else "")
+    return {
+        "id": record.id,
+        "title": record.title,
+        "doc": record.doc,
+        "doc_title": document.get("title"),
+        "url": url,
+        "paragraph": paragraph,
+        "reason": reason,
+    }
+
+
+def _related(
+    index: Index,
+    record: EntryRecord | None,
+    scored: list[Any],
+    exclude: set[str],
+) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    seen = set(exclude)
+    if record is not None:
+        for link in record.links:
+            target = index.entry(link["target"]) if link.get("target") else None
+            if target is None or target.id in seen:
+                continue
+            seen.add(target.id)
+            out.append(_related_item(index, target, None, "link"))
+    similar = 0
+    for s in scored:
+        if similar >= RELATED or len(out) >= RELATED + 3:
+            break
+        other = index.entry(s.entry)
+        if other is None or other.id in seen:
+            continue
+        target = _reference_target(index, other)
+        if target is not None:
+            if target.id in seen:
+                continue
+            other = target
+        seen.add(other.id)
+        out.append(_related_item(index, other, s.paragraph if target is None else None, "similar"))
+        similar += 1
+    return out
+
+
+def citation_for(title: str, doc: dict[str, Any], url: str) -> str:
+    stand = f", Stand: {doc['date_text']}" if doc.get("date_text") else ""
+    return f"„{title}“ – {doc.get('title', '')}{stand}. {url}"
+
+
+def answer(index: Index, question: Any, history: Any = ()) -> Answer:
+    """Answer `question` from the rulings, reading a follow-up with `history`."""
+    text = check_question(question)
+    turns = (
+        list(history)
+        if isinstance(history, list | tuple) and all(isinstance(t, Turn) for t in history)
+        else parse_history(history)
+    )
+    aq, suggestion = _analyze_question(index, text)
+    terms = dict(aq.terms)
+    words = list(aq.words)
+    context = _context_turns(turns, text)
+    for depth, turn in enumerate(context):
+        factor = CONTEXT_WEIGHT * (0.5**depth)
+        try:
+            earlier, _ = _analyze_question(index, turn.question)
+        except QuestionError:
+            continue
+        extra = {t: w * factor for t, w in earlier.terms.items()}
+        groups = list(earlier.words)
+        record = index.entry(turn.entry) if turn.entry else None
+        if record is not None:
+            heading = _entry_terms(index, record).heading
+            extra.update({t: max(extra.get(t, 0.0), factor) for t in heading})
+            groups.extend(frozenset((t,)) for t in heading)
+        for t, w in extra.items():
+            terms[t] = max(terms.get(t, 0.0), w)
+        words.extend(g for g in groups if g not in words)
+
+    passage = None
+    candidates: list[_Candidate] = []
+    scored: list[Any] = []
+    if terms:
+        combined = AnalyzedQuery(text=text, terms=terms, words=words)
+        candidates, scored = _candidates(index, combined)
+        question = _Coverage(index, aq.terms, aq.words)
+        passage = _choose_passage(index, candidates, combined, question)
+    confidence = passage.coverage if passage else 0.0
+    confident = passage is not None and confidence >= CONFIDENCE_THRESHOLD
+
+    record = index.entry(passage.entry) if passage else None
+    entry_hit = None
+    sources: list[Hit] = []
+    doc: dict[str, Any] = {}
+    if record is not None and passage is not None:
+        doc = index.document(record.doc) or {}
+        entry_hit = _hit(index, record, passage.paragraph, terms, passage.score)
+        sources.append(entry_hit)
+        if passage.via and (via := index.entry(passage.via)) is not None:
+            sources.append(_hit(index, via, 0, terms, passage.score))
+    for cand in candidates[:3]:
+        if all(h.id != cand.record.id for h in sources):
+            sources.append(_hit(index, cand.record, None, terms, cand.score))
+
+    exclude = {passage.entry} if confident and passage else set()
+    if passage and passage.via and confident:
+        exclude.add(passage.via)
+    related = _related(index, record if confident else None, scored, exclude)
+
+    if confident and record is not None and passage is not None:
+        stand = f", Stand: {doc['date_text']}" if doc.get("date_text") else ""
+        message = f"Das steht unter „{record.title}“ ({doc.get('title', record.doc)}{stand})."
+    else:
+        message = NOT_CONFIDENT
+        if suggestion:
+            message += f" Meinten Sie: „{suggestion}“?"
+        if related:
+            message += " Diese Einträge kommen Ihrer Frage am nächsten:"
+    url = f"/entry/{record.id}#p{passage.paragraph}" if record and passage else ""
+    return Answer(
+        question=text,
+        confident=confident,
+        confidence=confidence,
+        message=message,
+        passage=passage,
+        entry=entry_hit,
+        sources=sources,
+        related=related,
+        suggestion=suggestion,
+        check_url=check_url_for(text),
+        followup=bool(context),
+        context=context[0].question if context else None,
+        doc_title=doc.get("title") if confident else None,
+        date_text=doc.get("date_text") if confident else None,
+        citation=citation_for(record.title, doc, url) if confident and record else None,
+    )

@@ -1,0 +1,259 @@
+"""Questions as people type them: normalisation, validation and follow-up shape.
+
+``normalize_question(text) -> str``
+    Unicode NFC, whitespace runs collapsed, invisible characters dropped,
+    repeated punctuation ("??", "!!!", "...") reduced to one mark, and typical
+    chat slang of question phrasing spelled out ("nen" -> "einen", "ne" -> "eine",
+    "gibts" -> "gibt es", "wieviele" -> "wie viele"). The topic words stay as
+    they were typed: abbreviations and player slang ("227er", "TW", "wegbomben")
+    are expanded by the search analyzer through the one synonyms table
+    (`faq_bot/data/synonyms.toml`), so search and the chatbot understand the
+    same words. German question phrasing ("darf ich", "was passiert, wenn",
+    "muss ich", "kann man", "wie viele") is dropped by the analyzer's stop
+    words; this module only removes the filler words of questions that the
+    analyzer keeps because they are content words in rulings (`FILLER`).
+
+``check_question(value) -> str``
+    The normalised question; raises `QuestionError` (German message) when it
+    is not text, empty, or longer than `MAX_QUESTION_LENGTH` characters.
+
+``is_followup(text) -> bool``
+    Whether a question has the shape of a follow-up that only makes sense with
+    the conversation before it: it starts with a connective ("und", "aber",
+    "was ist, wenn", "und wenn", "was ist mit", "gilt das auch", ...), or it is
+    short (at most `SHORT_FOLLOWUP` words) and refers back with a pronoun
+    ("er", "sie", "es", "dann", "dabei", ...; "der/die/das" only when no noun
+    follows, so "die Feuerwehr" is an article, "gilt das auch" a pronoun).
+
+``content_words(text)``
+    The folded words of a question without stop words and fillers (for tests
+    and the follow-up shape).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from faq_bot.analysis import fold, load_stopwords
+
+__all__ = [
+    "FILLER",
+    "MAX_QUESTION_LENGTH",
+    "QuestionError",
+    "check_question",
+    "content_words",
+    "is_followup",
+    "normalize_question",
+    "strip_fillers",
+]
+
+MAX_QUESTION_LENGTH = 500
+SHORT_FOLLOWUP = 8  # words; a longer question stands on its own unless it starts like a follow-up
+
+_INVISIBLE = re.compile(r"[\u200b-\u200f\u2060\ufeff\u00ad]")
+_WS = re.compile(r"\s+")
+_REPEATED = re.compile(r"([?!.,;:])[?!.,;:]*(?<!\.\.\.)")
+_ELLIPSIS = re.compile(r"\.{2,}|…")
+_WORD = re.compile(r"\w+")
+
+# Chat spellings of words of question phrasing (folded key -> replacement).
+SLANG = {
+    "nen": "einen",
+    "nem": "einem",
+    "ner": "einer",
+    "nes": "eines",
+    "ne": "eine",
+    "gibts": "gibt es",
+    "gehts": "geht es",
+    "wieviel": "wie viel",
+    "wieviele": "wie viele",
+    "wielange": "wie lange",
+    "kannste": "kannst du",
+    "darfste": "darfst du",
+    "musste": "musst du",
+    "haste": "hast du",
+    "isses": "ist es",
+    "aufm": "auf dem",
+    "ausm": "aus dem",
+    "innem": "in einem",
+}
+
+# Words that only phrase a question ("Was passiert eigentlich genau, wenn ...",
+# "Stimmt es, dass ...", "Ich hätte mal eine Frage"). They are content words in
+# some ruling somewhere, so the analyzer keeps them; in a question they carry no topic.
+FILLER = frozenset(
+    fold(w)
+    for w in (
+        "frage",
+        "fragen",
+        "hätte",
+        "stimmt",
+        "richtig",
+        "bitte",
+        "danke",
+        "hallo",
+        "hi",
+        "weiß",
+        "weiss",
+        "jemand",
+        "sicher",
+        "eigentlich",
+        "genau",
+        "nochmal",
+        "kurz",
+        "beim",
+        "heißt",
+        "steht",
+        "funktioniert",
+        "läuft",
+        "regel",
+        "regelung",
+        "regeln",
+    )
+)
+
+_CONNECTIVES = (
+    "und",
+    "aber",
+    "oder",
+    "auch",
+    "dann",
+    "was ist wenn",
+    "was ist mit",
+    "was wenn",
+    "wenn aber",
+    "und wenn",
+    "und falls",
+    "falls",
+    "gilt das",
+    "geht das",
+    "klappt das",
+    "zählt das",
+    "wie ist es",
+    "wie sieht es",
+    "und bei",
+    "und mit",
+    "und im",
+    "und in",
+    "selbst wenn",
+    "sogar wenn",
+    "trotzdem",
+)
+_CONNECTIVE_WORDS = tuple(tuple(fold(w) for w in c.split()) for c in _CONNECTIVES)
+
+# pronouns that always refer back
+PRONOUNS = frozenset(
+    fold(w)
+    for w in (
+        "er",
+        "sie",
+        "es",
+        "ihn",
+        "ihm",
+        "ihr",
+        "ihre",
+        "ihren",
+        "ihrem",
+        "sein",
+        "seine",
+        "seinen",
+        "seinem",
+        "dies",
+        "diese",
+        "dieser",
+        "dieses",
+        "diesen",
+        "dann",
+        "dabei",
+        "dafür",
+        "damit",
+        "davon",
+        "dagegen",
+        "darauf",
+        "daran",
+        "dadurch",
+        "dazu",
+        "dort",
+        "derselbe",
+        "dieselbe",
+        "dasselbe",
+    )
+)
+# articles that are pronouns when no noun follows ("gilt das auch?", "und die?")
+ARTICLES = frozenset(("der", "die", "das", "den", "dem", "denen", "deren"))
+_EXPLETIVE_BEFORE = frozenset(("gibt", "gab", "geht", "ging", "klappt", "reicht"))
+
+
+class QuestionError(ValueError):
+    """The question cannot be answered as given; the message (German) says why."""
+
+
+def normalize_question(text: str) -> str:
+    """The question tidied: NFC, single spaces, one punctuation mark, slang spelled out."""
+    text = unicodedata.normalize("NFC", text)
+    text = _INVISIBLE.sub("", text)
+    text = _ELLIPSIS.sub(" … ", text)
+    text = _REPEATED.sub(r"\1", text)
+    text = _WS.sub(" ", text).strip()
+
+    def spell(match: re.Match[str]) -> str:
+        word = match.group()
+        return SLANG.get(fold(word), word)
+
+    return _WORD.sub(spell, text)
+
+
+def check_question(value: object) -> str:
+    """The normalised question, or `QuestionError` with a German reason."""
+    if not isinstance(value, str):
+        raise QuestionError("Die Frage muss Text sein.")
+    if len(value) > MAX_QUESTION_LENGTH * 2:  # before normalising: do not work on huge input
+        raise QuestionError(
+            f"Die Frage ist zu lang ({len(value)} Zeichen, höchstens {MAX_QUESTION_LENGTH})."
+        )
+    text = normalize_question(value)
+    if not text or not _WORD.search(text):
+        raise QuestionError("Bitte eine Frage eingeben.")
+    if len(text) > MAX_QUESTION_LENGTH:
+        raise QuestionError(
+            f"Die Frage ist zu lang ({len(text)} Zeichen, höchstens {MAX_QUESTION_LENGTH})."
+        )
+    return text
+
+
+def strip_fillers(text: str) -> str:
+    """`text` without the filler words of questions (`FILLER`), punctuation kept."""
+    out = _WORD.sub(lambda m: "" if fold(m.group()) in FILLER else m.group(), text)
+    return _WS.sub(" ", out).strip()
+
+
+def content_words(text: str) -> list[str]:
+    """Folded words of `text` that are neither stop words nor fillers."""
+    stop = load_stopwords()
+    return [w for w in (fold(x) for x in _WORD.findall(text)) if w not in stop | FILLER]
+
+
+def is_followup(text: str) -> bool:
+    """Whether `text` has the shape of a follow-up question (see the module docstring)."""
+    raw = _WORD.findall(text)
+    words = [fold(w) for w in raw]
+    if not words:
+        return False
+    for connective in _CONNECTIVE_WORDS:
+        if tuple(words[: len(connective)]) == connective:
+            return True
+    if len(words) > SHORT_FOLLOWUP:
+        return False
+    stop = load_stopwords()
+    for i, word in enumerate(words):
+        if word == "es" and i > 0 and words[i - 1] in _EXPLETIVE_BEFORE:
+            continue  # "gibt es", "geht es": no reference back
+        if word in PRONOUNS:
+            return True
+        if word in ARTICLES:
+            following = words[i + 1] if i + 1 < len(words) else ""
+            # an article when a noun or adjective follows ("die Feuerwehr", "der 227er")
+            if not following or following in stop:
+                return True
+    return False

@@ -27,6 +27,8 @@ import markdown as _markdown
 import nh3
 from markupsafe import Markup
 
+from faq_bot.corpus.model import plain
+
 ALLOWED_TAGS = {
     "p",
     "br",
@@ -193,6 +195,31 @@ def link_in_html(html: str, refs: Iterable[Mapping], link_for: LinkFor) -> str:
     return "".join(parts)
 
 
+def is_tab_table(source: str) -> bool:
+    """True for a paragraph of two or more tab-separated rows (the rulebooks' tables)."""
+    lines = [line for line in source.split("\n") if line.strip()]
+    return len(lines) >= 2 and all("\t" in line for line in lines)
+
+
+def _cell_html(cell: str, markup: str) -> str:
+    # cells are short values ("1 - 4", "* wiedergewonnene Einheiten"): rendering them
+    # as markdown would turn such values into lists, so they are shown as plain text
+    return escape(plain(cell, markup), quote=False)
+
+
+def tab_table(source: str, markup: str) -> str:
+    """A tab-separated block as an HTML table; its first row is the header row."""
+    rows = [line.split("\t") for line in source.split("\n") if line.strip()]
+    width = max(len(r) for r in rows)
+    out = ["<table>"]
+    for n, row in enumerate(rows):
+        tag = "th" if n == 0 else "td"
+        cells = [_cell_html(c, markup) for c in row] + [""] * (width - len(row))
+        out.append("<tr>" + "".join(f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
 def render_paragraph(
     source: str,
     plain: str,
@@ -202,6 +229,8 @@ def render_paragraph(
 ) -> Markup:
     """Safe HTML of one paragraph (its inner content, without the anchor wrapper)."""
     refs = list(refs)
+    if markup in ("markdown", "text") and is_tab_table(source):
+        return Markup(link_in_html(tab_table(source, markup), refs, link_for))
     if markup == "markdown":
         html = link_in_html(markdown_to_html(source), refs, link_for)
     elif markup == "html":

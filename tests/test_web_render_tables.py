@@ -1,0 +1,48 @@
+"""Tab-separated tables of the rulebooks render as HTML tables, safely."""
+
+from __future__ import annotations
+
+from faq_bot.web.render import is_tab_table, render_paragraph
+
+
+def _no_links(_target: str):
+    return None
+
+
+def test_tab_block_renders_as_table_with_header_row():
+    source = "Würfelwurf\t* wiedergewonnene Einheiten\n1 - 4\t0\n5 - 6\t1"
+    html = str(render_paragraph(source, "", "markdown", [], _no_links))
+    assert html.startswith("<table>")
+    assert html.count("<tr>") == 3
+    assert "<th>Würfelwurf</th>" in html
+    assert "<td>5 - 6</td><td>1</td>" in html
+
+
+def test_tab_table_pads_short_rows():
+    html = str(render_paragraph("A\tB\tC\nx\ty", "", "text", [], _no_links))
+    assert "<td>x</td><td>y</td><td></td>" in html
+
+
+def test_tab_table_cells_are_escaped():
+    source = "Name\tWert\n<script>alert(1)</script>\t<img src=x onerror=alert(1)>"
+    html = str(render_paragraph(source, "", "text", [], _no_links))
+    assert "<script" not in html and "<img" not in html
+    html_md = str(render_paragraph(source, "", "markdown", [], _no_links))
+    assert "<script" not in html_md and "onerror" not in html_md
+
+
+def test_single_tab_line_is_not_a_table():
+    assert not is_tab_table("Heimatgebiet\t3 Armeeeinheiten")
+    assert not is_tab_table("eine Zeile\nohne Tabulator\tnur hier")
+
+
+def test_real_sails_of_war_table_on_the_ruling_page(client):
+    page = client.get("/entry/sow-rekrutierung-und-unterhalt").get_data(as_text=True)
+    assert "<th>Einheit</th>" in page
+    assert "<td>Fußsoldat</td>" in page
+
+
+def test_tab_table_cells_stay_values_not_markdown_lists():
+    html = str(render_paragraph("Wurf\t* Einheiten\n1 - 4\t0", "", "markdown", [], _no_links))
+    assert "<ul>" not in html
+    assert "<th>* Einheiten</th>" in html

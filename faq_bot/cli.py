@@ -325,3 +325,46 @@ def eval_command(
         echo_json(report)
     else:
         click.echo(format_report(report, misses=misses))
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+@click.option(
+    "--batch",
+    is_flag=True,
+    help="With --json: one question per line on stdin, one JSON answer per line on stdout. "
+    'A line that is no valid question gives {"error": ..., "detail": ...} instead.',
+)
+@corpus_option
+@index_option
+@click.argument("question", nargs=-1)
+def ask(
+    as_json: bool, batch: bool, corpus_dir: Path, index_dir: Path, question: tuple[str, ...]
+) -> None:
+    """Eine Frage stellen: Antwort ist der Absatz einer Regelung, der sie beantwortet."""
+    from faq_bot.answer import QuestionError, answer, format_answer
+
+    if batch and not as_json:
+        fail("--batch geht nur zusammen mit --json.", 2)
+    if batch and question:
+        fail("Mit --batch kommen die Fragen von stdin, nicht als Argumente.", 2)
+    if not batch and not question:
+        fail("Bitte eine Frage angeben, z. B. faq-bot ask Wann darf ich eine Reaktion spielen?", 2)
+    index = _open(corpus_dir, index_dir)
+    if batch:
+        for line in sys.stdin:
+            try:
+                echo_json(answer(index, line.rstrip("\n")).to_json())
+            except QuestionError as exc:
+                echo_json({"error": "bad_question", "detail": str(exc)})
+        return
+    try:
+        result = answer(index, " ".join(question))
+    except QuestionError as exc:
+        fail(str(exc), 2)
+    if as_json:
+        echo_json(result.to_json())
+        return
+    click.echo(format_answer(result.to_json()))
+    if not result.confident:
+        sys.exit(1)

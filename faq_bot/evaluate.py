@@ -13,8 +13,10 @@ Structure, so more figures can be added without touching the others:
 - `search_runs(index, questions)` runs search and records the rank per question,
 - `recall_at(runs, k)`, `mrr(runs, k)` are the figures, `breakdown(runs, key)`
   groups any figure by a question field,
-- `evaluate(index, path)` assembles the report dict (section ``"search"``
-  plus ``"questions"`` counts); another stage adds its section with
+- `evaluate(index, path)` assembles the report dict (sections ``"search"``
+  and ``"answer"`` (the chatbot: Passage@1, confident share, declined
+  unanswerable questions, see `answer_section`) plus ``"questions"`` counts);
+  another stage adds its section with
   `REPORT_SECTIONS` (a list of ``(name, function(index, questions) -> dict)``),
 - `format_report(report)` renders it for the terminal (German labels).
 """
@@ -185,9 +187,59 @@ def search_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, A
     }
 
 
-# Further sections (e.g. the chatbot's passages and declines) append here.
+def answer_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, Any]:
+    """The chatbot's figures (`faq_bot.answer`).
+
+    ``passage@1``: answerable questions whose answer passage contains a gold
+    passage (the hit rule above) while the bot is confident; ``confident``:
+    answerable questions answered confidently; ``declined``: unanswerable
+    questions the bot declines (not confident).
+    """
+    from faq_bot.answer import QuestionError, answer
+
+    answered, passage_hits, declined, unanswerable = 0, 0, 0, 0
+    wrong: list[dict[str, Any]] = []
+    for q in questions:
+        try:
+            result = answer(index, q["q"])
+        except QuestionError:
+            result = None
+        confident = result is not None and result.confident
+        if not answerable(q):
+            unanswerable += 1
+            declined += not confident
+            continue
+        answered += confident
+        text = result.passage.text if result is not None and result.passage else ""
+        hit = confident and is_hit(text, q["gold"])
+        passage_hits += hit
+        if not hit:
+            where = result.passage if result is not None else None
+            wrong.append(
+                {
+                    "id": q["id"],
+                    "q": q["q"],
+                    "confident": confident,
+                    "passage": f"{where.entry}#p{where.paragraph}" if where else None,
+                }
+            )
+    n = sum(1 for q in questions if answerable(q))
+    return {
+        "n": n,
+        "passage@1": passage_hits / n if n else 0.0,
+        "confident": answered / n if n else 0.0,
+        "wrongly_declined": n - answered,
+        "unanswerable": unanswerable,
+        "declined": declined,
+        "declined_share": declined / unanswerable if unanswerable else 0.0,
+        "misses": wrong,
+    }
+
+
+# Further sections append here.
 REPORT_SECTIONS: list[tuple[str, Callable[[Index, list[dict[str, Any]]], dict[str, Any]]]] = [
     ("search", search_section),
+    ("answer", answer_section),
 ]
 
 
@@ -233,7 +285,27 @@ def format_report(report: dict[str, Any], *, misses: bool = False) -> str:
                 f"  {m['id']} Rang {m['rank'] or '-'}: {m['q']}  [{', '.join(m['top'])}]"
                 for m in s["misses"]
             ]
+    a = report.get("answer")
+    if a:
+        lines += [
+            "",
+            "Chatbot:",
+            f"  Passage@1 (Gold-Absatz, sicher beantwortet)  {a['passage@1']:.3f}  (n={a['n']})",
+            f"  sicher beantwortet (beantwortbare Fragen)   {a['confident']:.3f}  "
+            f"({a['wrongly_declined']} fälschlich abgelehnt)",
+            f"  abgelehnt (unbeantwortbare Fragen)          "
+            f"{a['declined']} von {a['unanswerable']}",
+        ]
+        if misses and a["misses"]:
+            lines += ["", "Chatbot ohne Gold-Absatz:"]
+            lines += [
+                f"  {m['id']} {'sicher' if m['confident'] else 'abgelehnt'} "
+                f"{m['passage'] or '-'}: {m['q']}"
+                for m in a["misses"]
+            ]
     for name, _fn in REPORT_SECTIONS:
+        if name == "answer":
+            continue
         if name != "search" and name in report and isinstance(report[name], dict):
             lines += ["", f"{name}:"]
             lines += [

@@ -21,10 +21,12 @@ Every query term is looked up in the title, alias, category, section and body
 fields of entry documents and in the paragraph documents (BM25, title and alias
 terms boosted at index time). An entry's score combines its own BM25 score with
 the score of its best paragraph, and is scaled by the share of the query's
-weight (by inverse document frequency) that the entry covers, so an entry that
+words the entry covers (each word weighted by the inverse document frequency
+of its best matching term; a word counts once whether it matched as typed, by
+an infinitive, a compound part or an abbreviation's meaning), so an entry that
 matches many distinct words of a question beats one that repeats one word.
-Terms that only come from a compound split or an abbreviation count less than
-words the user typed.
+Terms the analyzer adds to a word weigh less than the word itself
+(`EXTRA_WEIGHTS`). The numbers are not tuned to single questions.
 """
 
 from __future__ import annotations

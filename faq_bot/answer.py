@@ -233,7 +233,8 @@ class Answer:
     date_text: str | None = None
     citation: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, base_url: str = "") -> dict[str, Any]:
+        """The answer JSON; `base_url` (e.g. ``https://host``) makes the citation's URL absolute."""
         answer = None
         if self.confident and self.passage is not None and self.entry is not None:
             p = self.passage
@@ -249,7 +250,7 @@ class Answer:
                 "title": self.entry.title,
                 "doc_title": self.doc_title,
                 "date_text": self.date_text,
-                "citation": self.citation,
+                "citation": f"{self.citation}{base_url.rstrip('/')}/entry/{p.entry}#{fragment}",
                 "via": p.via,
             }
         return {
@@ -721,9 +722,10 @@ def _related(
     return out
 
 
-def citation_for(title: str, doc: dict[str, Any], url: str) -> str:
+def citation_for(title: str, doc: dict[str, Any]) -> str:
+    """The citation of an entry without its URL (`Answer.to_json` appends it)."""
     stand = f", Stand: {doc['date_text']}" if doc.get("date_text") else ""
-    return f"„{title}“ – {doc.get('title', '')}{stand}. {url}"
+    return f"„{title}“ – {doc.get('title', '')}{stand}. "
 
 
 def answer(index: Index, question: Any, history: Any = ()) -> Answer:
@@ -790,11 +792,8 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
         message = f"Das steht unter „{record.title}“ ({doc.get('title', record.doc)}{stand})."
     else:
         message = NOT_CONFIDENT
-        if suggestion:
-            message += f" Meinten Sie: „{suggestion}“?"
         if related:
             message += " Diese Einträge kommen Ihrer Frage am nächsten:"
-    url = f"/entry/{record.id}#p{passage.paragraph}" if record and passage else ""
     return Answer(
         question=text,
         confident=confident,
@@ -810,7 +809,7 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
         context=context[0].question if context else None,
         doc_title=doc.get("title") if confident else None,
         date_text=doc.get("date_text") if confident else None,
-        citation=citation_for(record.title, doc, url) if confident and record else None,
+        citation=citation_for(record.title, doc) if confident and record else None,
     )
 
 
@@ -836,7 +835,7 @@ def format_answer(data: dict[str, Any], width: int = 88) -> str:
         lines.append("")
         lines.append("Siehe auch:" if found else "Am nächsten kommen:")
         lines.extend(f"  - {r['title']}  {r['url']}" for r in related)
-    if data.get("suggestion") and found:
+    if data.get("suggestion"):
         lines.append(f"Meinten Sie: {data['suggestion']}?")
     if data.get("check_url"):
         lines.append("")

@@ -46,6 +46,7 @@ BLUEPRINTS: list[tuple[str, str]] = [
     ("faq_bot.web.api", "bp"),
     ("faq_bot.web.openapi", "bp"),
     ("faq_bot.web.check", "bp"),
+    ("faq_bot.web.ask", "bp"),
 ]
 
 

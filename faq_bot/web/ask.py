@@ -1,0 +1,295 @@
+"""The chatbot on the web: ``POST /api/ask`` (JSON) and the chat page ``/ask`` (German).
+
+- ``POST /api/ask`` with ``{"question": "...", "history": [...]}`` gives the
+  answer JSON of `faq_bot.answer.Answer.to_json` (the citation with an absolute
+  URL). ``history``: earlier questions, oldest first, as strings or objects
+  ``{"question", "entry"}``. Not JSON: 415; no object, no or empty question,
+  a too long question, a malformed history: 400; a body over `MAX_BODY`
+  bytes: 413; always the one error shape ``{"error", "detail"}``.
+- ``GET /ask`` shows the chat; ``GET /ask?q=...`` (the start page's "Fragen"
+  button, a "Meinten Sie" link) and ``POST /ask`` (the chat form without
+  JavaScript) answer ``q``. The conversation so far travels in the repeated
+  field ``h`` (earlier questions, oldest first; hidden fields in the form).
+  The server keeps nothing: it answers the earlier questions again, in order,
+  to show the whole conversation (at most `PAGE_TURNS` of them, the oldest
+  are dropped).
+
+`faq_bot/static/chat.js` turns the form into a chat without reloads: it posts
+to ``/api/ask`` with the history (questions and the entries that answered
+them) and appends the answer in the same markup as ``templates/ask/_turn.html``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, jsonify, render_template, request
+from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
+
+from faq_bot.answer import MAX_HISTORY, QuestionError, Turn, answer, parse_history
+from faq_bot.question import MAX_QUESTION_LENGTH
+from faq_bot.web.common import bad_request, conditional, current_index
+from faq_bot.web.openapi import add_schema, describe, error_responses, html_body, json_body
+
+bp = Blueprint("ask", __name__)
+
+MAX_BODY = 64 * 1024  # bytes of a POST /api/ask body
+PAGE_TURNS = 10  # earlier questions the no-JS page shows (and answers again)
+
+
+def _base_url() -> str:
+    return request.host_url.rstrip("/") + request.script_root
+
+
+@bp.post("/api/ask")
+def api_ask() -> Any:
+    if request.content_length is not None and request.content_length > MAX_BODY:
+        raise RequestEntityTooLarge(
+            description=f"Die Anfrage ist zu groß (höchstens {MAX_BODY // 1024} KB)."
+        )
+    if not request.is_json:
+        raise UnsupportedMediaType(
+            description="Bitte JSON senden (Content-Type: application/json), z. B. "
+            '{"question": "Wann darf ich reagieren?"}.'
+        )
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise bad_request('Erwartet wird ein JSON-Objekt wie {"question": "...", "history": []}.')
+    if "question" not in data:
+        raise bad_request("Das Feld „question“ fehlt: Bitte eine Frage stellen.")
+    try:
+        history = parse_history(data.get("history"))
+        result = answer(current_index(), data["question"], history)
+    except QuestionError as exc:
+        raise bad_request(str(exc)) from None
+    response = jsonify(result.to_json(_base_url()))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _conversation(questions: list[str], new: str | None) -> tuple[list[dict], list[str]]:
+    """Answers to the earlier `questions` (again, in order) and to `new`, and the
+    questions the form carries on (for its hidden fields)."""
+    index = current_index()
+    questions = questions[-PAGE_TURNS:]
+    turns: list[Turn] = []
+    shown: list[dict] = []
+    asked = [*questions, new] if new else questions
+    base = _base_url()
+    for text in asked:
+        try:
+            result = answer(index, text, turns)
+        except QuestionError as exc:
+            raise bad_request(str(exc)) from None
+        shown.append(result.to_json(base))
+        entry = result.passage.entry if result.confident and result.passage else None
+        turns.append(Turn(result.question, entry))
+    return shown, [t.question for t in turns]
+
+
+def _render(question: str | None, earlier: list[str]) -> str:
+    if len(earlier) > MAX_HISTORY * 5:
+        raise bad_request("Der Verlauf ist zu lang. Bitte ein neues Gespräch beginnen.")
+    try:
+        parse_history(earlier[-PAGE_TURNS:])
+    except QuestionError as exc:
+        raise bad_request(str(exc)) from None
+    turns, history = _conversation(earlier, question)
+    return render_template(
+        "ask/chat.html",
+        turns=turns,
+        history=history,
+        max_length=MAX_QUESTION_LENGTH,
+    )
+
+
+@bp.get("/ask")
+@conditional
+def page() -> str:
+    question = (request.args.get("q") or "").strip() or None
+    return _render(question, request.args.getlist("h"))
+
+
+@bp.post("/ask")
+def page_post() -> str:
+    question = (request.form.get("q") or "").strip()
+    if not question:
+        raise bad_request("Bitte eine Frage eingeben.")
+    return _render(question, request.form.getlist("h"))
+
+
+# --- OpenAPI ----------------------------------------------------------------------------
+
+HIT_REF = {"$ref": "#/components/schemas/Hit"}
+
+add_schema(
+    "Answer",
+    {
+        "type": "object",
+        "required": ["question", "confident", "message", "answer", "sources", "related"],
+        "properties": {
+            "question": {"type": "string", "description": "Die Frage, normalisiert"},
+            "confident": {"type": "boolean"},
+            "confidence": {
+                "type": "number",
+                "description": "Abdeckung der Frage durch den Absatz (0–1); sicher ab der Schwelle",
+            },
+            "message": {"type": "string", "description": "Was die Oberfläche zeigt (Deutsch)"},
+            "answer": {
+                "type": "object",
+                "nullable": True,
+                "description": "null, wenn keine sichere Antwort gefunden wurde",
+                "properties": {
+                    "text": {"type": "string", "description": "Der Absatz, der antwortet"},
+                    "paragraph": {"type": "integer", "description": "Absatz im Eintrag (ab 0)"},
+                    "fragment": {"type": "string", "description": "Anker auf der Seite, p<N>"},
+                    "url": {"type": "string", "description": "/entry/<id>#p<N>"},
+                    "highlight": {
+                        "type": "object",
+                        "description": "Der Kernsatz (Versatz in text)",
+                        "properties": {
+                            "text": {"type": "string"},
+                            "start": {"type": "integer"},
+                            "end": {"type": "integer"},
+                        },
+                    },
+                    "entry": HIT_REF,
+                    "title": {"type": "string"},
+                    "doc_title": {"type": "string", "nullable": True},
+                    "date_text": {"type": "string", "nullable": True},
+                    "citation": {"type": "string"},
+                    "via": {"type": "string", "nullable": True},
+                },
+            },
+            "sources": {"type": "array", "items": HIT_REF},
+            "related": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string"},
+                        "title": {"type": "string"},
+                        "doc": {"type": "string"},
+                        "doc_title": {"type": "string", "nullable": True},
+                        "url": {"type": "string"},
+                        "paragraph": {"type": "integer", "nullable": True},
+                        "reason": {"type": "string", "enum": ["link", "similar"]},
+                    },
+                },
+            },
+            "suggestion": {"type": "string", "nullable": True},
+            "check_url": {"type": "string", "nullable": True},
+            "followup": {"type": "boolean"},
+            "context": {"type": "string", "nullable": True},
+        },
+    },
+)
+
+_QUESTION = {"type": "string", "minLength": 1, "maxLength": MAX_QUESTION_LENGTH}
+
+describe(
+    "/api/ask",
+    {
+        "post": {
+            "summary": "Frage an den Chatbot: der Absatz, der antwortet, mit Quelle",
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/json": {
+                        "schema": {
+                            "type": "object",
+                            "required": ["question"],
+                            "properties": {
+                                "question": _QUESTION,
+                                "history": {
+                                    "type": "array",
+                                    "maxItems": MAX_HISTORY,
+                                    "description": "Frühere Fragen, älteste zuerst",
+                                    "items": {
+                                        "oneOf": [
+                                            _QUESTION,
+                                            {
+                                                "type": "object",
+                                                "required": ["question"],
+                                                "properties": {
+                                                    "question": _QUESTION,
+                                                    "entry": {
+                                                        "type": "string",
+                                                        "nullable": True,
+                                                        "description": "ID des Eintrags, "
+                                                        "der sie beantwortet hat",
+                                                    },
+                                                },
+                                            },
+                                        ]
+                                    },
+                                },
+                            },
+                        }
+                    }
+                },
+            },
+            "responses": {
+                "200": json_body({"$ref": "#/components/schemas/Answer"}, "Die Antwort"),
+                **error_responses(400, 405, 503),
+                "413": json_body({"$ref": "#/components/schemas/Error"}, "Anfrage zu groß"),
+                "415": json_body({"$ref": "#/components/schemas/Error"}, "Kein JSON"),
+            },
+        }
+    },
+)
+
+_ASK_PARAMS = [
+    {
+        "name": "q",
+        "in": "query",
+        "description": "Die Frage",
+        "required": False,
+        "schema": _QUESTION,
+    },
+    {
+        "name": "h",
+        "in": "query",
+        "description": "Frühere Fragen des Gesprächs (wiederholt, älteste zuerst)",
+        "required": False,
+        "schema": {"type": "array", "items": {"type": "string"}},
+        "style": "form",
+        "explode": True,
+    },
+]
+
+describe(
+    "/ask",
+    {
+        "get": {
+            "summary": "Chat (HTML); mit q die Antwort auf q",
+            "parameters": _ASK_PARAMS,
+            "responses": {
+                "200": html_body("Chat mit Antworten"),
+                **error_responses(304, 400, 503, html=True),
+            },
+        },
+        "post": {
+            "summary": "Chat-Formular ohne JavaScript (Felder q und h)",
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/x-www-form-urlencoded": {
+                        "schema": {
+                            "type": "object",
+                            "required": ["q"],
+                            "properties": {
+                                "q": _QUESTION,
+                                "h": {"type": "array", "items": {"type": "string"}},
+                            },
+                        }
+                    }
+                },
+            },
+            "responses": {
+                "200": html_body("Chat mit Antworten"),
+                **error_responses(400, 503, html=True),
+            },
+        },
+    },
+)

@@ -264,7 +264,7 @@ def test_check_form_post_fills_blank_fields_from_the_catalog_and_says_so(client)
     html = client.post("/check", data=example2_form()).get_data(as_text=True)
     notes = text_of(re.search(r'id="check-notes">(.*?)</div>', html, re.S).group(1))
     assert "Karte radar: Kartenart Basisausbau" in notes
-    assert "Eintrag s2 (227-Pfund Bombe): Effekt zerstören (destroy), opfern, Kosten 2" in notes
+    assert "Eintrag s2 (227-Pfund Bombe): Effekt zerstören, opfern, Kosten 2" in notes
     # the re-rendered form shows what was assumed
     assert 'name="s-1-cost" value="2"' in html
     assert re.search(r'name="s-1-sacrifice" value="1"\s+checked', html)

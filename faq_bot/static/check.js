@@ -74,10 +74,44 @@
     });
   }
 
+  // A card without id gets one from its name, as the server will give it: shown
+  // as the placeholder, never typed into a field the person may be typing in.
+  function autoIds() {
+    var cards = rows("cards");
+    var taken = values("cards", "id");
+    cards.forEach(function (row) {
+      var id = field(row, "id");
+      var name = field(row, "name");
+      if (!id || !name) return;
+      id.removeAttribute("data-auto");
+      if (id.value.trim() || !name.value.trim()) {
+        id.placeholder = "aus dem Namen";
+        return;
+      }
+      var base = slug(name.value) || "eintrag";
+      var candidate = base;
+      for (var n = 2; taken.indexOf(candidate) !== -1; n++) candidate = base + "-" + n;
+      taken.push(candidate);
+      id.placeholder = candidate;
+      id.setAttribute("data-auto", candidate);
+    });
+  }
+
+  function cardId(row) {
+    var id = field(row, "id");
+    if (!id) return "";
+    return id.value.trim() || id.getAttribute("data-auto") || "";
+  }
+
+  function cardIds() {
+    return rows("cards").map(cardId).filter(Boolean);
+  }
+
   function refreshLists() {
+    autoIds();
     fillList("player-names", values("players", "name"));
-    fillList("card-ids", values("cards", "id"));
-    fillList("target-ids", values("cards", "id").concat(values("stack", "id")));
+    fillList("card-ids", cardIds());
+    fillList("target-ids", cardIds().concat(values("stack", "id")));
   }
 
   // ------------------------------------------------------------ rows
@@ -147,22 +181,14 @@
 
   function cardRowById(id) {
     return rows("cards").filter(function (row) {
-      var input = field(row, "id");
-      return input && input.value.trim() === id;
+      return cardId(row) === id;
     })[0];
   }
 
   function onCardName(row) {
     var name = field(row, "name").value.trim();
     if (!name) return;
-    var id = field(row, "id");
-    if (id && !id.value.trim()) {
-      var base = slug(name) || "karte";
-      var taken = values("cards", "id");
-      var candidate = base;
-      for (var n = 2; taken.indexOf(candidate) !== -1; n++) candidate = base + "-" + n;
-      id.value = candidate;
-    }
+    refreshLists();
     loadCatalog().then(function (cards) {
       var card = cards[normalize(name)];
       var kind = field(row, "kind");
@@ -252,7 +278,8 @@
     });
     data.set("action", (submitter && submitter.value) || "check");
     setBusy(true);
-    return fetch(form.action, {
+    // not form.action: the buttons named "action" shadow that property
+    return fetch(form.getAttribute("action") || "/check", {
       method: "POST",
       headers: { "X-Check-Fragment": "1", Accept: "text/html" },
       body: data,

@@ -46,7 +46,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 
-from faq_bot.corpus.splitters import slugify
+from faq_bot.corpus.splitters import slugify, unique_id
 from faq_bot.stack import (
     PermalinkError,
     Result,
@@ -64,7 +64,7 @@ from faq_bot.stack import (
     rule_titles,
     scenario_to_json,
 )
-from faq_bot.stack.explain import OUTCOME_DE, REASON_DE, ZONE_DE, describe_entry
+from faq_bot.stack.explain import EFFECT_DE, OUTCOME_DE, REASON_DE, ZONE_DE, describe_entry
 from faq_bot.stack.model import AMOUNT_EFFECTS, CARD_TARGET_EFFECTS, EffectType, Kind, Phase, Zone
 from faq_bot.stack.read import parse_json
 from faq_bot.web.common import IndexUnavailable, bad_request, current_index
@@ -112,20 +112,7 @@ KIND_DE = {
     Kind.COUNTRY: "Länderkarte",
 }
 ZONE_LABEL = {Zone.HAND: "Hand", Zone.PLAY: "im Spiel", Zone.SCRAP: "Schrottplatz"}
-EFFECT_LABEL = {
-    EffectType.DESTROY: "zerstören (destroy)",
-    EffectType.LOCK: "sperren (lock)",
-    EffectType.UNLOCK: "entsperren (unlock)",
-    EffectType.DISCARD: "abwerfen lassen (discard)",
-    EffectType.COUNTER: "kontern (counter)",
-    EffectType.PROTECT: "schützen (protect)",
-    EffectType.DRAW: "Karten ziehen (draw)",
-    EffectType.PRODUCE_TW: "TW erzeugen (produce_tw)",
-    EffectType.DAMAGE: "Schaden (damage)",
-    EffectType.PREVENT_DAMAGE: "Schaden verhindern (prevent_damage)",
-    EffectType.DECLARE_ATTACK: "Angriff deklarieren (declare_attack)",
-    EffectType.OTHER: "sonstiges (other)",
-}
+EFFECT_LABEL = EFFECT_DE  # the form's effect choices (German; values stay English)
 OUTCOME_CLASS = {
     "resolved": "ok",
     "prevented": "warn",
@@ -343,14 +330,6 @@ def _number(value: str) -> Any:
     return int(value) if value.isdigit() and len(value) <= 9 else value
 
 
-def _unique_id(base: str, taken: set[str]) -> str:
-    candidate, n = base, 2
-    while candidate in taken:
-        candidate, n = f"{base}-{n}", n + 1
-    taken.add(candidate)
-    return candidate
-
-
 def scenario_from_state(state: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """Scenario JSON data from form rows, plus German notes on what was filled in.
 
@@ -375,7 +354,7 @@ def scenario_from_state(state: Mapping[str, Any]) -> tuple[dict[str, Any], list[
         card: dict[str, Any] = {}
         card_id = row["id"]
         if not card_id and row["name"]:
-            card_id = _unique_id(slugify(row["name"]) or "karte", taken)
+            card_id = unique_id(slugify(row["name"]), taken)
             notes.append(f"Karte „{row['name']}“: id {card_id}")
         if card_id:
             card["id"] = card_id
@@ -404,7 +383,7 @@ def scenario_from_state(state: Mapping[str, Any]) -> tuple[dict[str, Any], list[
     entry_ids = {row["id"] for row in state["stack"] if row["id"]}
     stack: list[dict[str, Any]] = []
     for i, row in enumerate(state["stack"]):
-        entry_id = row["id"] or _unique_id(f"s{i + 1}", entry_ids)
+        entry_id = row["id"] or unique_id(f"s{i + 1}", entry_ids)
         values = dict(row)
         known = find_card(names[row["source"]]) if names.get(row["source"]) else None
         filled = []

@@ -467,3 +467,47 @@ def test_scenario_from_state_writes_only_the_effect_fields_of_its_type() -> None
     data, _ = scenario_from_state(state_from_form(form))
     assert data["stack"][1]["effect"] == {"type": "destroy", "target": "radar"}
     assert result_to_json(check(data)) == result_to_json(check(load(EXAMPLE2)))
+
+
+FORM_KEYS = [
+    f"{prefix}-{n}-{field}"
+    for prefix, fields in (
+        ("p", ["name", "tw"]),
+        ("c", ["id", "name", "owner", "kind", "zone", "locked", "defense"]),
+        ("s", ["id", "by", "source", "type", "target", "amount", "text", "cost", "sacrifice"]),
+    )
+    for n in range(3)
+    for field in fields
+]
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.dictionaries(
+        st.sampled_from([*FORM_KEYS, "phase", "action"]),
+        st.sampled_from(["", "A", "B", "radar", "s1", "destroy", "base", "2", "-1", "<b>"])
+        | st.text(max_size=12),
+        max_size=25,
+    )
+)
+def test_check_form_post_never_fails_with_500(client, form) -> None:
+    response = client.post("/check", data=form)
+    assert response.status_code in (200, 400)
+    assert response.mimetype == "text/html"
+
+
+# ---------------------------------------------------------------- without the usual index
+
+
+def test_api_check_without_index_takes_rule_ids_from_the_corpus(no_index_client) -> None:
+    response = no_index_client.post("/api/check", json=load(EXAMPLE2))
+    assert response.status_code == 200
+    assert response.get_json() == expected(EXAMPLE2)
+
+
+def test_api_check_on_a_corpus_without_the_faq_gives_steps_without_rules(evil_client) -> None:
+    response = evil_client.post("/api/check", json=load(EXAMPLE2))
+    assert response.status_code == 200
+    data = response.get_json()
+    assert [s["outcome"] for s in data["steps"]] == ["resolved", "fizzled", "resolved"]
+    assert all(s["rules"] == [] for s in data["steps"])

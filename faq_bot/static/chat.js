@@ -95,20 +95,33 @@
       s.appendChild(document.createTextNode("?"));
       box.appendChild(s);
     }
-    if (data.related && data.related.length) {
-      box.appendChild(el("p", "related-h", ans ? "Siehe auch:" : "Am nächsten kommen:"));
+    var related = data.related || [];
+    var links = ans
+      ? related.filter(function (r) {
+          return r.reason === "link";
+        })
+      : [];
+    var others = related.filter(function (r) {
+      return links.indexOf(r) < 0;
+    });
+    [
+      ["Siehe auch:", links],
+      [ans ? "Ähnliche Einträge:" : "Am nächsten kommen:", others],
+    ].forEach(function (group) {
+      if (!group[1].length) return;
+      box.appendChild(el("p", "related-h", group[0]));
       var ul = el("ul", "related");
-      data.related.forEach(function (r) {
+      group[1].forEach(function (r) {
         var li = el("li");
         li.appendChild(link(r.url, r.title));
         if (r.doc_title) {
           li.appendChild(document.createTextNode(" "));
-          li.appendChild(el("span", "doc-meta", r.doc_title));
+          li.appendChild(el("span", "doc-meta", "· " + r.doc_title));
         }
         ul.appendChild(li);
       });
       box.appendChild(ul);
-    }
+    });
     if (data.check_url) {
       var check = el("p", "check-link");
       check.appendChild(link(data.check_url, "Im Szenario-Prüfer nachspielen: wer zuerst, wer bezahlt"));
@@ -165,7 +178,7 @@
         addHidden(data.question);
         var label = form.querySelector("label[for=chat-q]");
         if (label) label.textContent = "Nachfrage oder neue Frage";
-        turn.scrollIntoView({ block: "start", behavior: "smooth" });
+        turn.scrollIntoView({ block: "start" }); // the new answer from its question on
       })
       .catch(function () {
         log.removeChild(turn);
@@ -174,7 +187,7 @@
       })
       .then(function () {
         button.disabled = false;
-        input.focus();
+        input.focus({ preventScroll: true });
       });
   }
 

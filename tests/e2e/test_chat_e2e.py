@@ -1,0 +1,124 @@
+"""The chat in a real chromium against a real server: ask, follow up, with and without JS."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+FIRST = "Wer bezahlt, wenn meine 227er gekontert wird?"
+FOLLOWUP = "und wenn er eine Feuerwehr hat?"
+
+
+def no_horizontal_scroll(page) -> tuple[int, int]:
+    return page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+
+
+def ask(page, question: str) -> None:
+    page.locator("#chat-q").fill(question)
+    page.locator("#chat-form button[type=submit]").click()
+
+
+def test_chat_answer_highlight_and_paragraph_link(page, shots):
+    page.goto("/ask")
+    expect(page.locator("#chat-q")).to_be_focused()
+    ask(page, FIRST)
+    turn = page.locator("#chat-log li.turn").first
+    expect(turn.locator(".turn-message")).to_contain_text("227-Pfund Bombe")
+    expect(turn.locator("mark.key")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"/ask$"))  # no reload: the script asked
+    page.screenshot(path=shots / "chat-answer.png", full_page=True)
+    link = turn.locator("a.passage-link")
+    href = link.get_attribute("href")
+    assert href and re.fullmatch(r"/entry/227-pfund-bombe-basisausbau#p\d+", href)
+    link.click()
+    anchor = href.split("#")[1]
+    expect(page).to_have_url(re.compile(rf"/entry/227-pfund-bombe-basisausbau#{anchor}$"))
+    expect(page.locator(f"#{anchor}")).to_be_in_viewport()
+
+
+def test_chat_followup_keeps_the_conversation_on_the_page(page, shots):
+    page.goto("/ask")
+    ask(page, FIRST)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    ask(page, FOLLOWUP)
+    turns = page.locator("#chat-log li.turn[data-question]")
+    expect(turns).to_have_count(2)
+    second = turns.nth(1)
+    expect(second.locator(".turn-context")).to_contain_text(FIRST)
+    expect(second.locator(".turn-message")).to_contain_text("Feuerwehr")
+    expect(turns.nth(0).locator(".turn-q")).to_contain_text(FIRST)
+    assert page.locator("#chat-form input[name=h]").count() == 2
+    page.screenshot(path=shots / "chat-followup.png", full_page=True)
+
+
+def test_chat_declines_off_topic_and_lists_nothing_as_answer(page):
+    page.goto("/ask")
+    ask(page, "Wie grundiere und bemale ich meine Miniaturen am besten?")
+    turn = page.locator("#chat-log li.turn[data-question]").first
+    expect(turn.locator(".turn-message")).to_contain_text("keine sichere Antwort")
+    expect(turn.locator(".passage")).to_have_count(0)
+    expect(turn.locator(".turn-a")).to_have_class(re.compile("unsure"))
+
+
+def test_chat_copy_link_copies_the_paragraph_permalink(page, base_url):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
+    page.goto("/ask")
+    ask(page, FIRST)
+    copy = page.locator("#chat-log a[data-chat-copy]").first
+    expect(copy).to_be_visible()
+    href = copy.get_attribute("href")
+    copy.click()
+    expect(copy).to_have_text("Link kopiert")
+    assert page.evaluate("navigator.clipboard.readText()") == f"{base_url}{href}"
+    expect(page).to_have_url(re.compile(r"/ask$"))
+
+
+def test_chat_phone_width_without_horizontal_scroll(phone, shots):
+    phone.goto("/ask")
+    ask(phone, FIRST)
+    expect(phone.locator("#chat-log mark.key")).to_be_visible()
+    phone.screenshot(path=shots / "chat-phone.png")  # the viewport: what a phone shows
+    ask(phone, FOLLOWUP)
+    expect(phone.locator("#chat-log li.turn[data-question]")).to_have_count(2)
+    scroll, client = no_horizontal_scroll(phone)
+    assert scroll <= client
+    phone.locator("#chat-log li.turn").nth(1).scroll_into_view_if_needed()
+    phone.screenshot(path=shots / "chat-phone-followup.png")
+
+
+def test_chat_without_javascript_form_post_and_history(nojs, shots):
+    nojs.goto("/ask")
+    ask(nojs, FIRST)
+    expect(nojs.locator("#chat-log li.turn")).to_have_count(1)
+    expect(nojs.locator("#chat-log mark.key")).to_be_visible()
+    ask(nojs, FOLLOWUP)
+    turns = nojs.locator("#chat-log li.turn")
+    expect(turns).to_have_count(2)
+    expect(turns.nth(1).locator(".turn-context")).to_contain_text(FIRST)
+    expect(turns.nth(1).locator(".turn-message")).to_contain_text("Feuerwehr")
+    scroll, client = no_horizontal_scroll(nojs)
+    assert scroll <= client
+    nojs.screenshot(path=shots / "chat-nojs.png", full_page=True)
+
+
+def test_start_page_box_asks_and_still_searches(page, phone, shots):
+    page.goto("/")
+    page.locator("#q").fill("Aktionsstapel")
+    page.locator("#q").press("Enter")  # Enter: the first button, search
+    expect(page).to_have_url(re.compile(r"/search\?q=Aktionsstapel"))
+    page.goto("/")
+    page.locator("#q").fill(FIRST)
+    page.get_by_role("button", name="Fragen").click()
+    expect(page).to_have_url(re.compile(r"/ask\?q="))
+    expect(page.locator("#chat-log mark.key")).to_be_visible()
+    phone.goto("/")
+    expect(phone.get_by_role("button", name="Fragen")).to_be_visible()
+    scroll, client = no_horizontal_scroll(phone)
+    assert scroll <= client
+    phone.screenshot(path=shots / "chat-start-phone.png", full_page=False)

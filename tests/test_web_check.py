@@ -511,3 +511,35 @@ def test_api_check_on_a_corpus_without_the_faq_gives_steps_without_rules(evil_cl
     data = response.get_json()
     assert [s["outcome"] for s in data["steps"]] == ["resolved", "fizzled", "resolved"]
     assert all(s["rules"] == [] for s in data["steps"])
+
+
+def test_check_page_settles_damage_at_the_end_of_the_phase(client) -> None:
+    scenario = {
+        "players": {"A": {"tw": 0}, "B": {"tw": 0}},
+        "cards": [
+            {"id": "flak", "name": "Flak", "owner": "A", "kind": "unit"},
+            {"id": "bomber", "name": "Bomber", "owner": "B", "kind": "unit", "defense": 2},
+            {"id": "pistole", "name": "Leuchtpistole", "owner": "B", "kind": "action"},
+        ],
+        "stack": [
+            {
+                "id": "s1",
+                "by": "A",
+                "source": "flak",
+                "effect": {"type": "damage", "target": "bomber", "amount": 3},
+            },
+            {
+                "id": "s2",
+                "by": "B",
+                "source": "pistole",
+                "effect": {"type": "prevent_damage", "target": "bomber", "amount": 1},
+            },
+        ],
+    }
+    html = client.get("/check", query_string={"s": encode_permalink(scenario)}).get_data(
+        as_text=True
+    )
+    damage = text_of(re.search(r'<ul class="plain" id="damage">(.*?)</ul>', html, re.S).group(1))
+    assert damage == "bomber: 2 Schaden – kommt auf den Schrottplatz"
+    cards = text_of(re.search(r'id="final-cards">(.*?)</table>', html, re.S).group(1))
+    assert "bomber Bomber auf dem Schrottplatz nein" in cards

@@ -61,8 +61,19 @@ that only come from compound splits or abbreviation expansion count half, as
 in search) that occur in the answer paragraph or its entry's title and
 aliases. A word the corpus does not know (and that could not be corrected)
 has the highest IDF, so a question about things the rulings never mention
-("Miniaturen bemalen", "offizielle App") covers little. The bot is confident
-when coverage >= `CONFIDENCE_THRESHOLD`.
+("Miniaturen bemalen", "offizielle App") covers little. When the question
+names the entry's headword (a typed word of the title or an alias, or one
+beginning with it, whose IDF is at least `HEADWORD_MIN_IDF`: "Depot
+Mindestgröße", "Erschütterungstest"), `HEADWORD_BONUS` is added: naming the
+headword is what people do when they ask about a ruling. The bot is confident
+when this value (``confidence``) is >= `CONFIDENCE_THRESHOLD` **and** the
+evidence suffices: either the headword is named, or the passage matches at
+least `MIN_EVIDENCE` distinctive words of the question (IDF at least
+`HEADWORD_MIN_IDF`; "Spiel" or "Einheit" do not count). For a follow-up the
+headword and the evidence may come from the earlier question too (its terms
+weigh less, but "und wenn er kontert?" is no lone word). A lone matching word
+in some body text ("Wo kann ich das Spiel kaufen?" finds "kaufen" somewhere)
+is not an answer.
 
 How the threshold was chosen: on the 60 development questions
 (``/work/shared/eval/dev-questions.jsonl``) the coverage of the chosen
@@ -145,6 +156,8 @@ RELATED = 5
 CONFIDENCE_THRESHOLD = 0.35
 HEADWORD_BONUS = 0.15  # the question names the answer entry's headword
 HEADWORD_MIN_IDF = 2.0  # ... with a word that is not everywhere ("Spiel", "Karte" are)
+MIN_EVIDENCE = 2  # distinctive question words an answer that names no headword must match
+MIN_STEM_PREFIX = 6  # a term this long names a headword term it begins (or that begins it)
 
 # paragraph score = entry^ENTRY_POWER * (W_PARA * para + W_SENT * sentence + W_BM25 * bm25)
 ENTRY_POWER = 0.5
@@ -213,6 +226,8 @@ class Passage:
     coverage: float  # of the question itself, plus the headword bonus (the confidence)
     highlight: tuple[int, int]  # the key sentence: offsets into text
     via: str | None = None  # reference-only entry it was reached through
+    named: bool = False  # the question names the entry's headword
+    evidence: int = 0  # distinctive question words the passage matches
 
 
 @dataclass
@@ -415,11 +430,22 @@ class _Coverage:
         self.total = sum(max(self.weight[t] for t in w) for w in self.words)
 
     def names(self, headword: frozenset[str]) -> bool:
-        """Whether a word of the query, as typed, is a distinctive word of `headword`."""
+        """Whether a word of the query, as typed, is a distinctive word of `headword`
+        (or one begins with the other: "Erschütterungstest" names "Erschütterung")."""
         return any(
-            t in headword and self.typed.get(t, 0.0) >= 0.9 and self.idf[t] >= HEADWORD_MIN_IDF
+            self.typed.get(t, 0.0) >= 0.9
+            and self.idf[t] >= HEADWORD_MIN_IDF
+            and any(_same_stem(t, h) for h in headword)
             for word in self.words
             for t in word
+        )
+
+    def evidence(self, *found: frozenset[str]) -> int:
+        """How many distinctive words of the query (IDF >= `HEADWORD_MIN_IDF`) are found."""
+        return sum(
+            1
+            for word in self.words
+            if any(self.idf[t] >= HEADWORD_MIN_IDF and any(t in f for f in found) for t in word)
         )
 
     def __call__(self, *found: frozenset[str]) -> float:
@@ -431,6 +457,13 @@ class _Coverage:
             if hits:
                 got += max(hits)
         return got / self.total
+
+
+def _same_stem(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    short, long = sorted((a, b), key=len)
+    return len(short) >= MIN_STEM_PREFIX and long.startswith(short)
 
 
 @dataclass
@@ -494,7 +527,10 @@ def _choose_passage(
     candidates: list[_Candidate],
     aq: AnalyzedQuery,
     question: _Coverage,
+    support: _Coverage,
 ) -> Passage | None:
+    """The best paragraph of the candidates. `question` measures the coverage of the
+    question itself; `support` (the question with its follow-up context) the evidence."""
     coverage = _Coverage(index, aq.terms, aq.words)
     bm25 = _paragraph_bm25(index, aq.terms)
     top_bm25 = max(bm25.values(), default=1.0) or 1.0
@@ -513,10 +549,25 @@ def _choose_passage(
                 score *= 0.5
             score -= 0.0005 * i  # ties: the earlier paragraph
             if best is None or score > best[0]:
-                own = question(et.paragraphs[i], cand.heading)
-                if question.names(cand.headword):
+                found = (et.paragraphs[i], cand.heading)
+                own = question(*found)
+                named = support.names(cand.headword)
+                if named:
                     own = min(1.0, own + HEADWORD_BONUS)
-                best = (score, Passage(cand.record.id, i, text, score, own, span, cand.via))
+                best = (
+                    score,
+                    Passage(
+                        cand.record.id,
+                        i,
+                        text,
+                        score,
+                        own,
+                        span,
+                        cand.via,
+                        named,
+                        support.evidence(*found),
+                    ),
+                )
     return best[1] if best else None
 
 
@@ -764,9 +815,14 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
         combined = AnalyzedQuery(text=text, terms=terms, words=words)
         candidates, scored = _candidates(index, combined)
         question = _Coverage(index, aq.terms, aq.words)
-        passage = _choose_passage(index, candidates, combined, question)
+        support = _Coverage(index, terms, words) if context else question
+        passage = _choose_passage(index, candidates, combined, question, support)
     confidence = passage.coverage if passage else 0.0
-    confident = passage is not None and confidence >= CONFIDENCE_THRESHOLD
+    confident = (
+        passage is not None
+        and confidence >= CONFIDENCE_THRESHOLD
+        and (passage.named or passage.evidence >= MIN_EVIDENCE)
+    )
 
     record = index.entry(passage.entry) if passage else None
     entry_hit = None

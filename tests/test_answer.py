@@ -1,0 +1,435 @@
+"""The chatbot (`faq_bot.answer`, `faq_bot.question`) on the real corpus."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from faq_bot.answer import (
+    CONFIDENCE_THRESHOLD,
+    MAX_HISTORY,
+    NOT_CONFIDENT,
+    Turn,
+    answer,
+    check_url_for,
+    format_answer,
+    parse_history,
+    split_sentences,
+)
+from faq_bot.question import (
+    MAX_QUESTION_LENGTH,
+    QuestionError,
+    check_question,
+    content_words,
+    is_followup,
+    normalize_question,
+)
+from faq_bot.stack import decode_permalink, read_scenario, validate
+
+# --- normalisation -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "normalized"),
+    [
+        ("  Darf ich   reagieren??  ", "Darf ich reagieren?"),
+        ("Was passiert wenn…", "Was passiert wenn …"),
+        ("hab ne frage!!!", "hab eine frage!"),
+        ("gegner sperrt mit nem flugboot", "gegner sperrt mit einem flugboot"),
+        ("gibts errata zur Flak", "gibt es errata zur Flak"),
+        ("wieviele TW", "wie viele TW"),
+        ("Zer\u00adstörer\u200b kontern", "Zerstörer kontern"),
+        ("Scha\u0308den", "Schäden"),  # NFC
+        ("227er\tlieber\nals Reaktion", "227er lieber als Reaktion"),
+    ],
+)
+def test_question_normalize_table(raw, normalized):
+    assert normalize_question(raw) == normalized
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("Darf ich eine Reaktion spielen?", ["reaktion", "spielen"]),
+        ("Was passiert, wenn die Radarstation zerstört wird?", ["radarstation", "zerstort"]),
+        ("Muss ich die 227er bezahlen?", ["227er", "bezahlen"]),
+        ("Kann man Handkarten abwerfen?", ["handkarten", "abwerfen"]),
+        ("Wie viele Karten hat ein Depot?", ["karten", "depot"]),
+        ("Ich hätte mal eine Frage: stimmt es, dass Tarnung schützt?", ["tarnung", "schutzt"]),
+    ],
+)
+def test_question_phrasing_leaves_the_content_words(question, words):
+    assert content_words(question) == words
+
+
+@pytest.mark.parametrize(
+    ("question", "followup"),
+    [
+        ("und wenn er eine Feuerwehr hat?", True),
+        ("Und die Feuerwehr?", True),
+        ("aber was, wenn ich zuerst reagiere?", True),
+        ("Was ist, wenn der Gegner kontert?", True),
+        ("gilt das auch für Flugzeuge?", True),
+        ("Kann ich dann noch reagieren?", True),
+        ("zählt sie dann trotzdem?", True),
+        ("Wie funktioniert die Feuerwehr?", False),
+        ("Gibt es Errata zur Flak?", False),
+        ("Depot Mindestgröße Kartenanzahl", False),
+        ("Wie viele Einheiten darf ich aus meinem Base Camp in ein Gebiet stellen?", False),
+    ],
+)
+def test_question_followup_shape(question, followup):
+    assert is_followup(question) is followup
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("", "Bitte eine Frage"),
+        ("   ", "Bitte eine Frage"),
+        ("?!?", "Bitte eine Frage"),
+        (None, "Text"),
+        (42, "Text"),
+        ("x" * (MAX_QUESTION_LENGTH + 1), "zu lang"),
+        ("x " * (MAX_QUESTION_LENGTH * 2), "zu lang"),
+    ],
+)
+def test_question_check_refuses_with_german_reason(value, message):
+    with pytest.raises(QuestionError, match=message):
+        check_question(value)
+
+
+def test_split_sentences_keeps_abbreviations_and_numbers_together():
+    text = "Er hat z.B. keine 227er. Das ist gut! 3. Eine Ausnahme: d.h. nichts. Ende"
+    sentences = [text[s:e] for s, e in split_sentences(text)]
+    assert sentences == [
+        "Er hat z.B. keine 227er.",
+        "Das ist gut!",
+        "3. Eine Ausnahme: d.h. nichts.",
+        "Ende",
+    ]
+
+
+# --- history -------------------------------------------------------------------------
+
+
+def test_history_accepts_strings_and_objects():
+    turns = parse_history(["Frage eins", {"question": "Frage  zwei", "entry": "aktionsstapel"}])
+    assert turns == [Turn("Frage eins"), Turn("Frage zwei", "aktionsstapel")]
+    assert parse_history(None) == []
+    assert parse_history([]) == []
+
+
+@pytest.mark.parametrize(
+    ("history", "message"),
+    [
+        ("Frage", "Liste"),
+        ({"question": "x"}, "Liste"),
+        ([1], "Eintrag 1"),
+        (["ok", None], "Eintrag 2"),
+        ([{"entry": "x"}], "Eintrag 1: Die Frage muss Text sein"),
+        ([{"question": ""}], "Eintrag 1: Bitte eine Frage"),
+        ([{"question": "a", "entry": 5}], "Eintrags-ID"),
+        (["x" * (MAX_QUESTION_LENGTH + 1)], "zu lang"),
+        (["Frage"] * (MAX_HISTORY + 1), "zu lang"),
+    ],
+)
+def test_history_malformed_is_refused(history, message):
+    with pytest.raises(QuestionError, match=message):
+        parse_history(history)
+
+
+# --- the passage that answers --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "entry", "paragraph", "words"),
+    [
+        (
+            "Darf eine blockende Einheit, die mehrere Gegner blockt, ihren Angriffswert aufteilen?",
+            "schadenverteilungsphase",
+            2,
+            "aufteilen",
+        ),
+        (
+            "Kann eine ungesperrte Einheit Schaden zurückgeben, wenn ein ungeblockter "
+            "Angreifer sie angreift?",
+            "schadenverteilungsphase",
+            7,
+            "ungesperrte Einheit",
+        ),
+        (
+            "Wann spiele ich Aktionskarten in der Schadensverteilungsphase, um Schaden zu "
+            "verhindern?",
+            "schadenverteilungsphase",
+            19,
+            "Verhindern von Schäden",
+        ),
+        ("Dürfen Teamkollegen im Multiplayer-Spiel TW übereignen?", "multiplayer-spiel", 6, "TW"),
+        (
+            "Wer bekommt im Multiplayer den Siegeffekt eines Landes?",
+            "multiplayer-spiel",
+            7,
+            "Siegeffekt",
+        ),
+        (
+            "Wie wird im Multiplayer bei ungerader Spieleranzahl gespielt?",
+            "multiplayer-spiel",
+            11,
+            "asynchronen",
+        ),
+        (
+            "Darf ich auf meine eigene Reaktion nochmal reagieren, wenn der Gegner nicht will?",
+            "aktionsstapel",
+            3,
+            "Reaktionskette",
+        ),
+        (
+            "Was passiert im Aktionsstapel, wenn ein Zerstörer meine Radarstation sperrt und "
+            "ich sie als Reaktion nutze?",
+            "aktionsstapel",
+            1,
+            "Zerstörer",
+        ),
+        (
+            "Zerstört die 227er die Radarstation bevor sie aktiv werden kann?",
+            "227-pfund-bombe-basisausbau",
+            1,
+            "ehe sie aktiv werden konnte",
+        ),
+        (
+            "Muss nur der TW bezahlen, dessen Aktion durchgeführt wird?",
+            "227-pfund-bombe-basisausbau",
+            3,
+            "wirklich durchgeführt",
+        ),
+    ],
+)
+def test_answer_long_entry_gives_the_later_paragraph(index, question, entry, paragraph, words):
+    result = answer(index, question)
+    assert result.confident
+    data = result.to_json()["answer"]
+    assert (data["entry"]["id"], data["paragraph"]) == (entry, paragraph)
+    record = index.entry(entry)
+    assert data["text"] == record.plain_paragraphs[paragraph]
+    assert words in data["text"]
+    assert data["url"] == f"/entry/{entry}#p{paragraph}"
+    assert data["fragment"] == f"p{paragraph}"
+
+
+def test_answer_highlight_is_the_sentence_with_the_question_words(index):
+    data = answer(index, "Zerstört die 227er die Radarstation bevor sie aktiv werden kann?")
+    found = data.to_json()["answer"]
+    hl = found["highlight"]
+    assert found["text"][hl["start"] : hl["end"]] == hl["text"]
+    assert "ehe sie aktiv werden konnte" in hl["text"]
+    assert hl["text"] != found["text"]  # a sentence, not the whole paragraph
+
+
+def test_answer_reference_only_entry_follows_to_the_target_passage(index):
+    result = answer(index, "3-Spieler-Spiel")
+    data = result.to_json()["answer"]
+    assert result.confident
+    assert data["entry"]["id"] == "multiplayer-spiel"
+    assert data["via"] == "3-spieler-spiel"
+    assert "ungerade" in index.entry("multiplayer-spiel").plain_paragraphs[10]
+    assert data["paragraph"] == 11  # the odd player counts, not the first paragraph
+    assert [s["id"] for s in result.to_json()["sources"][:2]] == [
+        "multiplayer-spiel",
+        "3-spieler-spiel",
+    ]
+
+
+def test_answer_carries_document_date_citation_and_related_links(index):
+    data = answer(index, "Wer bezahlt, wenn meine 227er gekontert wird?").to_json()
+    found = data["answer"]
+    assert found["doc_title"] == "HoW FAQ"
+    assert found["date_text"] == "30. November 2012"
+    assert "Stand: 30. November 2012" in data["message"]
+    assert found["citation"].startswith("„227-Pfund Bombe (Basisausbau)“ – HoW FAQ, Stand:")
+    assert found["citation"].endswith(found["url"])
+    assert "text" not in found["entry"]
+    assert data["sources"][0]["id"] == found["entry"]["id"]
+    links = [r for r in data["related"] if r["reason"] == "link"]
+    assert [r["id"] for r in links] == ["aktionsstapel"]  # its "s. auch unter Aktionsstapel"
+    similar = [r for r in data["related"] if r["reason"] == "similar"]
+    assert similar and all(r["id"] != found["entry"]["id"] for r in similar)
+
+
+def test_answer_abbreviation_and_slang_through_the_synonyms_table(index):
+    result = answer(index, "kann ich die radarstation mit der 227er wegbomben?")
+    assert result.confident
+    assert result.passage.entry == "227-pfund-bombe-basisausbau"
+
+
+def test_answer_offers_a_correction_for_unknown_words(index):
+    result = answer(index, "Wie viele Karten hat ein Depot mindestns?")
+    assert result.suggestion == "Wie viele Karten hat ein Depot mindestens?"
+    assert result.confident and result.passage.entry == "depot"
+
+
+# --- follow-ups ----------------------------------------------------------------------
+
+
+def test_followup_feuerwehr_after_the_227er(index):
+    first = answer(index, "Was passiert, wenn ich meine 227er auf eine Radarstation ansage?")
+    assert first.passage.entry == "227-pfund-bombe-basisausbau"
+    history = [Turn(first.question, first.passage.entry)]
+    follow = answer(index, "und wenn er eine Feuerwehr hat?", history)
+    assert follow.followup and follow.context == first.question
+    assert follow.confident
+    assert follow.passage.entry == "feuerwehr-basisausbau"
+    assert "227er" in follow.passage.text  # read together with the earlier question
+    alone = answer(index, "und wenn er eine Feuerwehr hat?")
+    assert not alone.followup and alone.context is None
+
+
+def test_followup_short_question_borrows_the_evidence_of_the_earlier_one(index):
+    first = "Was passiert, wenn ich meine 227er auf eine Radarstation ansage?"
+    follow = answer(index, "und wenn er kontert?", [first])
+    assert follow.confident
+    assert (follow.passage.entry, follow.passage.paragraph) == ("227-pfund-bombe-basisausbau", 2)
+
+
+def test_followup_history_as_plain_strings_works_too(index):
+    follow = answer(
+        index, "und was ist mit der Feuerwehr?", ["Wann setze ich die 227er am besten ein?"]
+    )
+    assert follow.followup
+    assert follow.passage.entry == "feuerwehr-basisausbau"
+    assert "227er" in follow.passage.text
+
+
+def test_followup_context_does_not_apply_to_a_new_question(index):
+    result = answer(index, "Wie viele Karten hat ein Depot?", ["Wann spiele ich die 227er?"])
+    assert not result.followup
+    assert result.passage.entry == "depot"
+
+
+# --- declining -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Wie bemale ich Miniaturen?",
+        "Wie grundiere und bemale ich meine Miniaturen am besten?",
+        "Gibt es eine offizielle App oder Online-Version?",
+        "Rezept für Apfelkuchen mit Zimt",
+        # every word is in the corpus, but only one distinctive word, in some body text
+        "Wo kann ich das Spiel kaufen?",
+        "Wer hat das Spiel erfunden?",
+    ],
+)
+def test_answer_declines_off_topic_questions(index, question):
+    result = answer(index, question)
+    data = result.to_json()
+    assert data["confident"] is False
+    assert data["answer"] is None
+    assert data["message"].startswith(NOT_CONFIDENT)
+    assert all(r["reason"] == "similar" for r in data["related"])
+
+
+def test_answer_named_headword_is_confident_even_for_one_word(index):
+    for question, entry in [("Depot", "depot"), ("Erschütterungstest", None)]:
+        result = answer(index, question)
+        assert result.confident, question
+        assert result.passage.named
+        if entry:
+            assert result.passage.entry == entry
+    assert result.confidence >= CONFIDENCE_THRESHOLD
+
+
+def test_answer_declined_lists_the_closest_entries(index):
+    data = answer(index, "Ab welchem Alter ist das Spiel geeignet?").to_json()
+    assert data["confident"] is False
+    assert data["related"], "the closest entries are offered instead"
+    assert "am nächsten" in data["message"]
+    assert all(r["url"].startswith("/entry/") for r in data["related"])
+
+
+# --- checker link --------------------------------------------------------------------
+
+
+def test_check_url_for_a_stack_question_with_catalog_cards():
+    url = check_url_for(
+        "Ich will mit meiner 227-Pfund Bombe die Radarstation des Gegners zerstören, "
+        "er kontert. Wer muss wie viele TW bezahlen?"
+    )
+    assert url and url.startswith("/check?s=")
+    scenario = decode_permalink(url.split("=", 1)[1])
+    assert {c["name"] for c in scenario["cards"]} == {"227-Pfund Bombe", "Radarstation"}
+    assert {c["owner"] for c in scenario["cards"]} == {"A", "B"}
+    parsed = read_scenario(scenario)
+    assert not validate(parsed)
+    # the radar's draw is what the bomb answers: bottom of the stack
+    assert [e["effect"]["type"] for e in scenario["stack"]] == ["draw", "destroy"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Wie viele TW kostet ein Basisausbau?",  # stack word, no card
+        "Was macht die Radarstation?",  # a card, no stack word
+        "Wie bemale ich Miniaturen?",
+    ],
+)
+def test_check_url_only_for_cards_and_stack_words(question):
+    assert check_url_for(question) is None
+
+
+def test_answer_json_has_the_check_url(index):
+    data = answer(index, "Wer muss zuerst bezahlen: Zerstörer oder Radarstation?").to_json()
+    assert data["check_url"] and data["check_url"].startswith("/check?s=")
+
+
+# --- shape and robustness ------------------------------------------------------------
+
+
+def test_answer_json_shape(index):
+    data = answer(index, "Aktionsstapel").to_json()
+    assert set(data) >= {
+        "question",
+        "confident",
+        "confidence",
+        "message",
+        "answer",
+        "sources",
+        "related",
+        "suggestion",
+        "check_url",
+        "followup",
+        "context",
+    }
+    assert set(data["answer"]) >= {"text", "entry", "paragraph", "url", "highlight", "citation"}
+    assert all("text" in s for s in data["sources"])
+
+
+def test_format_answer_for_the_terminal(index):
+    text = format_answer(answer(index, "Aktionsstapel").to_json())
+    assert "Das steht unter „Aktionsstapel“" in text
+    assert "Kernsatz:" in text and "/entry/aktionsstapel#p0" in text
+    declined = format_answer(answer(index, "Wie bemale ich Miniaturen?").to_json())
+    assert declined.startswith(NOT_CONFIDENT)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.text(min_size=0, max_size=120),
+    st.lists(st.text(min_size=1, max_size=40), max_size=3),
+)
+def test_answer_any_text_answers_or_refuses_cleanly(index, question, history):
+    try:
+        result = answer(index, question, history)
+    except QuestionError as exc:
+        assert str(exc)
+        return
+    data = result.to_json()
+    assert data["confident"] == (data["answer"] is not None)
+    if data["answer"]:
+        hl = data["answer"]["highlight"]
+        assert 0 <= hl["start"] <= hl["end"] <= len(data["answer"]["text"])
+        assert data["answer"]["text"][hl["start"] : hl["end"]] == hl["text"]

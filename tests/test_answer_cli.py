@@ -1,0 +1,98 @@
+"""`faq-bot ask` through click's CliRunner, and the chatbot's figures in `faq-bot eval`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from faq_bot.cli import main
+
+EVAL_FILE = "/work/shared/eval/dev-questions.jsonl"  # the team's development questions
+
+
+@pytest.fixture
+def ask(built_index):
+    runner = CliRunner()
+
+    def invoke(*args: str, input: str | None = None):
+        return runner.invoke(
+            main, ["ask", "--index", str(built_index), *args], input=input, catch_exceptions=False
+        )
+
+    return invoke
+
+
+def test_cli_ask_prints_the_passage_source_and_citation(ask):
+    result = ask(
+        "Zerstört", "die", "227er", "die", "Radarstation,", "bevor", "sie", "aktiv", "wird?"
+    )
+    assert result.exit_code == 0, result.output
+    assert "Das steht unter „227-Pfund Bombe (Basisausbau)“" in result.stdout
+    assert "ehe sie aktiv werden konnte" in result.stdout
+    assert "Kernsatz:" in result.stdout
+    assert "/entry/227-pfund-bombe-basisausbau#p1" in result.stdout
+
+
+def test_cli_ask_declines_with_exit_code_1(ask):
+    result = ask("Wie", "bemale", "ich", "Miniaturen?")
+    assert result.exit_code == 1
+    assert "Dazu habe ich keine sichere Antwort gefunden." in result.stdout
+
+
+def test_cli_ask_json_is_the_answer_shape(ask):
+    result = ask("--json", "Aktionsstapel")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["confident"] is True
+    assert data["answer"]["entry"]["id"] == "aktionsstapel"
+    assert data["answer"]["url"] == "/entry/aktionsstapel#p0"
+    assert "text" not in data["answer"]["entry"]
+
+
+def test_cli_ask_batch_one_answer_per_line_in_order(ask):
+    questions = ["Aktionsstapel", "", "Wie bemale ich Miniaturen?", "Depot Mindestgröße"]
+    result = ask("--json", "--batch", input="\n".join(questions) + "\n")
+    assert result.exit_code == 0
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(lines) == 4
+    assert lines[0]["answer"]["entry"]["id"] == "aktionsstapel"
+    assert lines[1] == {"error": "bad_question", "detail": "Bitte eine Frage eingeben."}
+    assert lines[2]["confident"] is False and lines[2]["answer"] is None
+    assert lines[3]["answer"]["entry"]["id"] == "depot"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((), "Bitte eine Frage angeben"),
+        (("--batch",), "--batch geht nur zusammen mit --json"),
+        (("--json", "--batch", "Frage"), "von stdin"),
+        (("x" * 600,), "zu lang"),
+    ],
+)
+def test_cli_ask_bad_input_exit_2_in_german(ask, args, message):
+    result = ask(*args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.skipif(not Path(EVAL_FILE).exists(), reason="development questions not present")
+def test_cli_eval_reports_the_chatbot_figures(built_index):
+    result = CliRunner().invoke(main, ["eval", "--index", str(built_index), EVAL_FILE])
+    assert result.exit_code == 0, result.output
+    assert "Chatbot:" in result.stdout
+    assert "Passage@1" in result.stdout
+    assert "abgelehnt (unbeantwortbare Fragen)" in result.stdout
+    report = json.loads(
+        CliRunner().invoke(main, ["eval", "--json", "--index", str(built_index), EVAL_FILE]).stdout
+    )
+    figures = report["answer"]
+    assert figures["n"] == 56 and figures["unanswerable"] == 4
+    # the targets of the chatbot on the development questions
+    assert figures["passage@1"] >= 0.70
+    assert figures["declined"] >= 3
+    assert figures["confident"] >= 0.90

@@ -33,6 +33,8 @@ API_ERRORS = [
     ("POST", "/api/search?q=Bombe", 405),
     ("DELETE", "/api/entries/aktionsstapel", 405),
     ("PUT", "/healthz", 405),
+    ("POST", "/api/ask", 415),  # no JSON body
+    ("GET", "/api/ask", 405),
 ]
 
 # a detail in English (werkzeug's defaults, a forgotten message) has these words

@@ -262,7 +262,7 @@ def test_check_form_post_resolves_example_2(client) -> None:
 
 def test_check_form_post_fills_blank_fields_from_the_catalog_and_says_so(client) -> None:
     html = client.post("/check", data=example2_form()).get_data(as_text=True)
-    notes = text_of(re.search(r'id="check-notes">(.*?)</div>', html, re.S).group(1))
+    notes = text_of(re.search(r'id="check-notes">(.*?)</details>', html, re.S).group(1))
     assert "Karte radar: Kartenart Basisausbau" in notes
     assert "Eintrag s2 (227-Pfund Bombe): Effekt zerstören, opfern, Kosten 2" in notes
     # the re-rendered form shows what was assumed

@@ -114,11 +114,12 @@ def test_check_effect_type_shows_only_its_fields(page):
 def test_check_without_javascript_posts_the_form(nojs, shots):
     nojs.goto("/check")
     nojs.get_by_role("button", name="Zeile hinzufügen (Eintrag)").click()  # a round trip
+    expect(nojs).to_have_url(re.compile(r"/check#rows-stack$"))
     expect(nojs.locator("#rows-stack fieldset.row")).to_have_count(5)
     fill_example2(nojs, catalog_fills=False)  # the server fills from the catalog
     nojs.screenshot(path=shots / "check-form-nojs-phone.png", full_page=True)
     nojs.locator("#resolve").click()
-    expect(nojs).to_have_url(re.compile(r"/check$"))
+    expect(nojs).to_have_url(re.compile(r"/check#checker$"))  # a POST, shown at the result
     assert_example2_timeline(nojs)
     expect(nojs.locator("#check-notes")).to_contain_text("Kartenart Basisausbau")
     assert no_horizontal_scroll(nojs)

@@ -19,7 +19,7 @@ from faq_bot.web.render import (
 )
 from faq_bot.web.security import CONTENT_SECURITY_POLICY
 
-PAGES = ["/", "/search?q=Bombe", "/entry/aktionsstapel", "/docs/how-faq", "/entry/nope"]
+PAGES = ["/", "/search?q=Bombe", "/entry/aktionsstapel", "/docs/how-faq", "/entry/nope", "/check"]
 API = ["/api/search?q=Bombe", "/api/entries/aktionsstapel", "/api/openapi.json", "/healthz"]
 
 

@@ -131,6 +131,8 @@ PHONE_PAGES = [
     ("faq-contents", "/docs/how-faq"),
     ("rules-contents", "/docs/sow"),
     ("not-found", "/entry/kartenziehen"),
+    ("sow-table", "/entry/sow-rekrutierung-und-unterhalt"),
+    ("checker", "/check"),
 ]
 
 

@@ -107,7 +107,8 @@ def test_ask_page_empty_shows_the_form(client):
     response = client.get("/ask")
     assert response.status_code == 200
     html = response.get_data(as_text=True)
-    assert '<form class="chat-form" id="chat-form" action="/ask" method="post">' in html
+    # without JavaScript the answer page opens at the newest turn (#neu)
+    assert '<form class="chat-form" id="chat-form" action="/ask#neu" method="post">' in html
     assert 'name="q"' in html and 'type="hidden"' not in html
     assert 'src="/static/chat.js?v=' in html
 
@@ -133,6 +134,7 @@ def test_ask_page_form_post_with_history_shows_the_conversation(client):
     assert "Feuerwehr (Basisausbau)" in html
     hidden = re.findall(r'<input type="hidden" name="h" value="([^"]*)">', html)
     assert hidden == [FIRST, FOLLOWUP]  # the next post carries the whole conversation
+    assert log.count('id="neu"') == 1 and log.rindex('id="neu"') > log.index(FOLLOWUP) - 400
 
 
 def test_ask_page_declined_lists_closest_entries(client):

@@ -102,6 +102,9 @@ def test_chat_without_javascript_form_post_and_history(nojs, shots):
     expect(turns).to_have_count(2)
     expect(turns.nth(1).locator(".turn-context")).to_contain_text(FIRST)
     expect(turns.nth(1).locator(".turn-message")).to_contain_text("Feuerwehr")
+    expect(nojs).to_have_url(re.compile(r"/ask#neu$"))
+    expect(turns.nth(1).locator(".turn-q")).to_be_in_viewport()  # opens at the new answer
+    nojs.screenshot(path=shots / "chat-nojs-viewport.png")
     scroll, client = no_horizontal_scroll(nojs)
     assert scroll <= client
     nojs.screenshot(path=shots / "chat-nojs.png", full_page=True)

@@ -62,6 +62,7 @@ __all__ = [
     "search",
     "search_paragraphs",
     "suggest_titles",
+    "unknown_words",
 ]
 
 MAX_QUERY_LENGTH = 500
@@ -265,6 +266,18 @@ def analyze_query(index: Index, query: str) -> AnalyzedQuery:
         words.setdefault(pos, set()).add(term)
     groups = list({frozenset(g): None for g in words.values()})
     return AnalyzedQuery(text=text, terms=terms, suggestion=text if changed else None, words=groups)
+
+
+def unknown_words(index: Index, query: str) -> list[str]:
+    """The words of `query` (as typed) that the corpus does not know and that no
+    correction at edit distance 1 turns into a corpus word."""
+    out = []
+    for m in _WORD.finditer(query):
+        word = m.group()
+        folded = fold(word)
+        if not _known(index, folded) and _correct(index, folded) is None:
+            out.append(word)
+    return out
 
 
 # --- ranking ------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from faq_bot.answer import (
     Turn,
     answer,
     check_url_for,
+    foreign_nouns,
     format_answer,
     parse_history,
     split_sentences,
@@ -329,6 +330,27 @@ def test_answer_declines_off_topic_questions(index, question):
     assert data["answer"] is None
     assert data["message"].startswith(NOT_CONFIDENT)
     assert all(r["reason"] == "similar" for r in data["related"])
+
+
+@pytest.mark.parametrize(
+    ("question", "nouns"),
+    [
+        ("Welche Sleeves passen auf die Karten?", ["Sleeves"]),
+        ("Gibt es Turniere mit Preisgeld?", ["Turniere", "Preisgeld"]),
+        # known words, a corrected typo and an abbreviation are no foreign nouns
+        ("Autoblida 41 - kann ich beliebig viele TW in die Fähigkeit stecken?", []),
+        ("wer bezahlt die 227er", []),
+        # lower-case unknown words are not taken for nouns
+        ("was heisst hinterherschieben", []),
+    ],
+)
+def test_foreign_nouns_are_capitalised_words_the_corpus_never_mentions(index, question, nouns):
+    assert foreign_nouns(index, question) == nouns
+
+
+def test_answer_declines_a_question_about_a_thing_the_corpus_never_mentions(index):
+    data = answer(index, "Welche Kartenhüllen passen, und sind Sleeves im Turnier Pflicht?")
+    assert data.confident is False
 
 
 def test_answer_named_headword_is_confident_even_for_one_word(index):

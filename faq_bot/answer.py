@@ -142,12 +142,13 @@ from faq_bot.search import (
     AnalyzedQuery,
     Hit,
     QueryError,
-    _filters,
-    _rank_entries,
-    _run,
-    _term_query,
+    ScoredEntry,
     analyze_query,
     highlight,
+    kind_filter,
+    rank_entries,
+    run_query,
+    term_query,
     unknown_words,
 )
 
@@ -496,8 +497,8 @@ class _Candidate:
     via: str | None = None
 
 
-def _candidates(index: Index, aq: AnalyzedQuery) -> tuple[list[_Candidate], list[Any]]:
-    scored = _rank_entries(index, aq, None, None)
+def _candidates(index: Index, aq: AnalyzedQuery) -> tuple[list[_Candidate], list[ScoredEntry]]:
+    scored = rank_entries(index, aq)
     top = scored[0].score if scored and scored[0].score > 0 else 1.0
     out: list[_Candidate] = []
     seen: set[str] = set()
@@ -521,10 +522,10 @@ def _candidates(index: Index, aq: AnalyzedQuery) -> tuple[list[_Candidate], list
 
 
 def _paragraph_bm25(index: Index, terms: dict[str, float]) -> dict[tuple[str, int], float]:
-    rows = _run(
+    rows = run_query(
         index,
-        _term_query(terms, PARAGRAPH_FIELDS),
-        _filters("paragraph", None, None),
+        term_query(terms, PARAGRAPH_FIELDS),
+        kind_filter("paragraph"),
         SEARCH_CANDIDATES,
     )
     return {(fields["entry"], fields["paragraph"]): score for fields, score, _m in rows}
@@ -764,7 +765,7 @@ def _related_item(
 def _related(
     index: Index,
     record: EntryRecord | None,
-    scored: list[Any],
+    scored: list[ScoredEntry],
     exclude: set[str],
 ) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
@@ -842,7 +843,7 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
 
     passage = None
     candidates: list[_Candidate] = []
-    scored: list[Any] = []
+    scored: list[ScoredEntry] = []
     if terms:
         combined = AnalyzedQuery(text=text, terms=terms, words=words)
         candidates, scored = _candidates(index, combined)

@@ -15,6 +15,33 @@
 ``suggest_titles(index, prefix, n=8) -> list[dict]``
     Titles and aliases for as-you-type suggestions: ``{"title", "id", "url"}``.
 
+Building blocks (used by the chatbot in `faq_bot.answer`)
+---------------------------------------------------------
+``analyze_query(index, query) -> AnalyzedQuery``
+    The corrected query as weighted index terms, grouped by query word
+    (``AnalyzedQuery.words``).
+
+``unknown_words(index, query) -> list[str]``
+    Words of the query the corpus does not know and no correction fixes.
+
+``rank_entries(index, aq, doc=None, category=None) -> list[ScoredEntry]``
+    Every matching entry with its combined score and best paragraph, best
+    first (the ranking `search` uses, see below).
+
+``term_query(terms, fields) -> whoosh Query``
+    Any of the weighted ``terms`` in any of ``fields``.
+
+``kind_filter(kind, doc=None, category=None) -> whoosh Query``
+    Only documents of one kind (``"entry"`` or ``"paragraph"``), optionally of
+    one source document and one category.
+
+``run_query(index, q, flt, limit) -> list[QueryRow]``
+    The best ``limit`` index documents for ``q`` within ``flt``, each with its
+    stored fields, BM25 score and the terms it matched.
+
+``highlight(index, text, terms, limit) -> str``
+    Safe HTML of ``text`` cut around the first match, matched words in <mark>.
+
 Ranking
 -------
 Every query term is looked up in the title, alias, category, section and body
@@ -37,7 +64,7 @@ import re
 import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from whoosh import query as wq
 
@@ -53,15 +80,26 @@ from faq_bot.corpus import slugify
 from faq_bot.index import Index
 
 __all__ = [
+    "CANDIDATES",
+    "ENTRY_FIELDS",
     "MAX_QUERY_LENGTH",
+    "PARAGRAPH_FIELDS",
+    "AnalyzedQuery",
     "Hit",
     "ParagraphHit",
     "QueryError",
+    "QueryRow",
+    "ScoredEntry",
     "SearchResult",
     "analyze_query",
+    "highlight",
+    "kind_filter",
+    "rank_entries",
+    "run_query",
     "search",
     "search_paragraphs",
     "suggest_titles",
+    "term_query",
     "unknown_words",
 ]
 
@@ -157,7 +195,14 @@ class ParagraphHit:
 
 @dataclass
 class AnalyzedQuery:
-    """A query after correction and analysis: weighted terms and a suggestion."""
+    """A query after correction and analysis (see `analyze_query`).
+
+    ``text`` is the corrected query, ``terms`` maps each index term to its weight
+    (1 for a word's own term, less for terms a filter added, see `EXTRA_WEIGHTS`),
+    ``suggestion`` is the corrected query if a word was corrected, and ``words``
+    holds one set of terms per query word (the word's own term and the terms
+    added for it), so a word can be counted once however it matched.
+    """
 
     text: str
     terms: dict[str, float] = field(default_factory=dict)  # term -> weight
@@ -313,7 +358,9 @@ class _Coverage:
         return got / self.total
 
 
-def _filters(kind: str, doc: str | None, category: str | None) -> wq.Query:
+def kind_filter(kind: str, doc: str | None = None, category: str | None = None) -> wq.Query:
+    """Only index documents of `kind` ("entry" or "paragraph"), and if given only
+    those of source document `doc` and of `category` (a category name or slug)."""
     parts: list[wq.Query] = [wq.Term("kind", kind)]
     if doc:
         parts.append(wq.Term("doc", doc))
@@ -322,14 +369,23 @@ def _filters(kind: str, doc: str | None, category: str | None) -> wq.Query:
     return wq.And(parts) if len(parts) > 1 else parts[0]
 
 
-def _term_query(terms: dict[str, float], fields: tuple[str, ...]) -> wq.Query:
+def term_query(terms: dict[str, float], fields: tuple[str, ...]) -> wq.Query:
+    """Any of `terms` (term -> boost) in any of `fields`."""
     return wq.Or(
         [wq.Term(f, t, boost=w) for t, w in terms.items() for f in fields],
     )
 
 
-def _run(index: Index, q: wq.Query, flt: wq.Query, limit: int):
-    """[(stored fields, score, matched terms)] of the best `limit` documents."""
+class QueryRow(NamedTuple):
+    """One index document found by `run_query`."""
+
+    fields: dict[str, Any]  # its stored fields
+    score: float  # BM25
+    matched: set[str]  # the query terms it contains
+
+
+def run_query(index: Index, q: wq.Query, flt: wq.Query, limit: int) -> list[QueryRow]:
+    """The best `limit` index documents for `q` among those `flt` lets through."""
     searcher = index.searcher()
     results = searcher.search(q, filter=flt, limit=limit, terms=True)
     out = []
@@ -337,31 +393,35 @@ def _run(index: Index, q: wq.Query, flt: wq.Query, limit: int):
         matched = {
             t.decode("utf-8") if isinstance(t, bytes) else t for _f, t in hit.matched_terms()
         }
-        out.append((hit.fields(), hit.score, matched))
+        out.append(QueryRow(hit.fields(), hit.score, matched))
     return out
 
 
 @dataclass
-class _Scored:
-    entry: str
+class ScoredEntry:
+    """An entry as ranked by `rank_entries`."""
+
+    entry: str  # entry id
     score: float
-    paragraph: int | None
+    paragraph: int | None  # its best matching paragraph, if a paragraph matched
 
 
-def _rank_entries(
-    index: Index, aq: AnalyzedQuery, doc: str | None, category: str | None
-) -> list[_Scored]:
+def rank_entries(
+    index: Index, aq: AnalyzedQuery, doc: str | None = None, category: str | None = None
+) -> list[ScoredEntry]:
+    """All entries matching `aq` (of source document `doc` and `category` if given),
+    best first, scored as the module docstring describes."""
     if not aq.terms:
         return []
     coverage_of = _Coverage(index, aq)
 
-    entry_rows = _run(
-        index, _term_query(aq.terms, ENTRY_FIELDS), _filters("entry", doc, category), CANDIDATES
+    entry_rows = run_query(
+        index, term_query(aq.terms, ENTRY_FIELDS), kind_filter("entry", doc, category), CANDIDATES
     )
-    para_rows = _run(
+    para_rows = run_query(
         index,
-        _term_query(aq.terms, PARAGRAPH_FIELDS),
-        _filters("paragraph", doc, category),
+        term_query(aq.terms, PARAGRAPH_FIELDS),
+        kind_filter("paragraph", doc, category),
         CANDIDATES,
     )
     entry_score: dict[str, float] = {}
@@ -384,7 +444,7 @@ def _rank_entries(
         e = entry_score.get(eid, 0.0) / top_entry
         p = best_para[eid][0] / top_para if eid in best_para else 0.0
         score = (0.5 * e + 0.5 * p) * (coverage + 0.05)
-        scored.append(_Scored(eid, score, best_para[eid][1] if eid in best_para else None))
+        scored.append(ScoredEntry(eid, score, best_para[eid][1] if eid in best_para else None))
     order = {r.id: i for i, r in enumerate(index.entries())}
     scored.sort(key=lambda s: (-s.score, order.get(s.entry, 0)))
     return scored
@@ -439,7 +499,7 @@ def search(
 ) -> SearchResult:
     """Ranked entries for `query` (see the module docstring)."""
     aq = analyze_query(index, query)
-    scored = _rank_entries(index, aq, doc, category)
+    scored = rank_entries(index, aq, doc, category)
     hits = []
     for s in scored[: max(0, n)]:
         record = index.entry(s.entry)
@@ -474,8 +534,8 @@ def search_paragraphs(
     if not aq.terms:
         return []
     coverage_of = _Coverage(index, aq)
-    rows = _run(
-        index, _term_query(aq.terms, PARAGRAPH_FIELDS), _filters("paragraph", doc, None), CANDIDATES
+    rows = run_query(
+        index, term_query(aq.terms, PARAGRAPH_FIELDS), kind_filter("paragraph", doc), CANDIDATES
     )
     out = []
     for fields, score, matched in rows:

@@ -7,11 +7,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from faq_bot.search import (
+    ENTRY_FIELDS,
     MAX_QUERY_LENGTH,
+    PARAGRAPH_FIELDS,
     QueryError,
+    analyze_query,
+    kind_filter,
+    rank_entries,
+    run_query,
     search,
     search_paragraphs,
     suggest_titles,
+    term_query,
 )
 
 
@@ -171,3 +178,34 @@ def test_concurrent_searches_from_threads_agree(index):
     with ThreadPoolExecutor(max_workers=8) as pool:
         results = list(pool.map(lambda q: (q, top(index, q, 3)), queries))
     assert all(expected[q] == ids for q, ids in results)
+
+
+def test_rank_entries_orders_entries_as_search_does(index):
+    aq = analyze_query(index, "wer bezahlt die 227er")
+    ranked = rank_entries(index, aq)
+    result = search(index, "wer bezahlt die 227er", n=len(ranked))
+    assert ranked
+    assert [s.entry for s in ranked] == [h.id for h in result.hits]
+    assert [s.score for s in ranked] == sorted((s.score for s in ranked), reverse=True)
+
+
+def test_kind_filter_keeps_run_query_to_one_kind_and_document(index):
+    aq = analyze_query(index, "Bewegung Stadt")
+    rows = run_query(
+        index, term_query(aq.terms, PARAGRAPH_FIELDS), kind_filter("paragraph", "sow"), 20
+    )
+    assert rows
+    assert {r.fields["kind"] for r in rows} == {"paragraph"}
+    assert {r.fields["doc"] for r in rows} == {"sow"}
+    assert all(r.matched and r.matched <= set(aq.terms) for r in rows)
+    assert [r.score for r in rows] == sorted((r.score for r in rows), reverse=True)
+
+
+def test_kind_filter_by_category_keeps_only_its_entries(index):
+    aq = analyze_query(index, "zerstören")
+    rows = run_query(
+        index, term_query(aq.terms, ENTRY_FIELDS), kind_filter("entry", None, "Basisausbau"), 50
+    )
+    assert rows
+    assert {r.fields["kind"] for r in rows} == {"entry"}
+    assert {index.entry(r.fields["entry"]).category for r in rows} == {"Basisausbau"}

@@ -20,11 +20,12 @@ setup: $(BIN)/faq-bot
 run: setup
 	$(BIN)/faq-bot serve --host $(HOST) --port $(PORT)
 
-## test: set up (Python packages, Debian's chromium) and run lint and every test
+## test: set up (Python packages, Debian's chromium) and run lint, mypy and every test
 test: setup
 	./scripts/ensure-chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy faq_bot
 	@# pytest exits 5 when it collects no tests; that is not a failure here
 	$(BIN)/python -m pytest $(PYTEST_ARGS); s=$$?; if [ $$s -eq 5 ]; then echo 'no tests collected'; exit 0; fi; exit $$s
 

@@ -220,7 +220,7 @@ def _copy(t: Token, text: str, kind: str) -> Token:
 class FoldFilter(Filter):
     """Umlauts and ß folded (see `fold`)."""
 
-    def __call__(self, tokens):
+    def __call__(self, tokens: Iterable[Token]) -> Iterator[Token]:
         for t in tokens:
             t.text = fold(t.text)
             yield t
@@ -232,7 +232,7 @@ class SynonymFilter(Filter):
     def __init__(self, table: Mapping[str, tuple[str, ...]]):
         self.table = dict(table)
 
-    def __call__(self, tokens):
+    def __call__(self, tokens: Iterable[Token]) -> Iterator[Token]:
         for t in tokens:
             expansion = self.table.get(t.text)
             if not expansion:
@@ -246,7 +246,7 @@ class SynonymFilter(Filter):
 class DigitSplitFilter(Filter):
     """A word mixing digits and letters ("227er", "w6") also yields its runs."""
 
-    def __call__(self, tokens):
+    def __call__(self, tokens: Iterable[Token]) -> Iterator[Token]:
         for t in tokens:
             runs = _DIGITS.findall(t.text)
             if len(runs) < 2:
@@ -287,7 +287,7 @@ class DecompoundFilter(Filter):
             self._cache[word] = parts
             return parts
 
-    def __call__(self, tokens):
+    def __call__(self, tokens: Iterable[Token]) -> Iterator[Token]:
         for t in tokens:
             parts = self.parts(t.text)
             if not parts:
@@ -336,7 +336,7 @@ class VerbFormFilter(Filter):
     def __hash__(self):
         return hash(len(self.vocabulary))
 
-    def __call__(self, tokens):
+    def __call__(self, tokens: Iterable[Token]) -> Iterator[Token]:
         for t in tokens:
             base = base_verb(t.text, self.vocabulary) if self.vocabulary else None
             yield t
@@ -350,7 +350,7 @@ class GermanStopFilter(Filter):
     def __init__(self, stopwords: Iterable[str]):
         self.stopwords = frozenset(stopwords)
 
-    def __call__(self, tokens):
+    def __call__(self, tokens: Iterable[Token]) -> Iterator[Token]:
         for t in tokens:
             if t.text not in self.stopwords:
                 yield t
@@ -377,7 +377,7 @@ class GermanStemFilter(Filter):
     def __hash__(self):
         return hash(type(self))
 
-    def __call__(self, tokens):
+    def __call__(self, tokens: Iterable[Token]) -> Iterator[Token]:
         stemmer = getattr(self._local, "stemmer", None)
         if stemmer is None:
             stemmer = self._local.stemmer = Stemmer.Stemmer("german")

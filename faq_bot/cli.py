@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
 from faq_bot.config import default_corpus_dir, default_index_dir
+
+if TYPE_CHECKING:  # the stages are imported lazily so that --help stays fast
+    from faq_bot.index import BuildReport, Index
 
 corpus_option = click.option(
     "--corpus",
@@ -37,7 +42,7 @@ def echo_json(data: object) -> None:
     click.echo(json.dumps(data, ensure_ascii=False))
 
 
-def fail(message: str, code: int = 1) -> None:
+def fail(message: str, code: int = 1) -> NoReturn:
     click.echo(f"Fehler: {message}", err=True)
     sys.exit(code)
 
@@ -110,11 +115,12 @@ def serve(host: str, port: int, corpus_dir: Path, index_dir: Path) -> None:
 # --- index, search, show, eval ------------------------------------------------------
 
 
-def _progress_bar():
-    """A progress(done, total) callback drawing a bar on stderr when it is a terminal."""
+def _progress_bar() -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
+    """A progress(done, total) callback drawing a bar on stderr when it is a terminal,
+    and the function that closes the bar."""
     if not sys.stderr.isatty():
         return None, lambda: None
-    state: dict = {}
+    state: dict[str, Any] = {}
 
     def progress(done: int, total: int) -> None:
         bar = state.get("bar")
@@ -132,7 +138,7 @@ def _progress_bar():
     return progress, close
 
 
-def _build(corpus_dir: Path, index_dir: Path):
+def _build(corpus_dir: Path, index_dir: Path) -> BuildReport:
     from faq_bot.corpus import CorpusError
     from faq_bot.index import build_index
 
@@ -146,7 +152,7 @@ def _build(corpus_dir: Path, index_dir: Path):
     return report
 
 
-def _open(corpus_dir: Path, index_dir: Path):
+def _open(corpus_dir: Path, index_dir: Path) -> Index:
     """The index, built first (with a message on stderr) when there is none."""
     from faq_bot.index import IndexMissingError, open_index
 
@@ -158,7 +164,7 @@ def _open(corpus_dir: Path, index_dir: Path):
     return open_index(index_dir)
 
 
-def _check_doc(index, doc: str | None) -> None:
+def _check_doc(index: Index, doc: str | None) -> None:
     if doc is not None and index.document(doc) is None:
         known = ", ".join(d["id"] for d in index.documents)
         fail(f"Unbekanntes Dokument „{doc}“ (bekannt: {known}).", 2)

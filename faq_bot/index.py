@@ -82,6 +82,7 @@ from whoosh.fields import ID, NUMERIC, TEXT, Schema
 
 from faq_bot.analysis import fold, make_analyzer, part_vocabulary, vocabulary_from_texts
 from faq_bot.corpus import Corpus, load_corpus, slugify
+from faq_bot.corpus.model import Markup
 
 __all__ = [
     "BuildReport",
@@ -145,7 +146,7 @@ class EntryRecord:
     aliases: tuple[str, ...] = ()
     category: str | None = None
     section: str | None = None
-    markup: str = "text"
+    markup: Markup = "text"
     alias_ids: tuple[str, ...] = ()
     plain_paragraphs: tuple[str, ...] = ()
     links: tuple[dict, ...] = ()

@@ -27,6 +27,7 @@ import markdown as _markdown
 import nh3
 from markupsafe import Markup
 
+from faq_bot.corpus.model import Markup as SourceMarkup
 from faq_bot.corpus.model import plain
 
 ALLOWED_TAGS = {
@@ -201,13 +202,13 @@ def is_tab_table(source: str) -> bool:
     return len(lines) >= 2 and all("\t" in line for line in lines)
 
 
-def _cell_html(cell: str, markup: str) -> str:
+def _cell_html(cell: str, markup: SourceMarkup) -> str:
     # cells are short values ("1 - 4", "* wiedergewonnene Einheiten"): rendering them
     # as markdown would turn such values into lists, so they are shown as plain text
     return escape(plain(cell, markup), quote=False)
 
 
-def tab_table(source: str, markup: str) -> str:
+def tab_table(source: str, markup: SourceMarkup) -> str:
     """A tab-separated block as an HTML table; its first row is the header row."""
     rows = [line.split("\t") for line in source.split("\n") if line.strip()]
     width = max(len(r) for r in rows)
@@ -223,7 +224,7 @@ def tab_table(source: str, markup: str) -> str:
 def render_paragraph(
     source: str,
     plain: str,
-    markup: str,
+    markup: SourceMarkup,
     refs: Iterable[Mapping],
     link_for: LinkFor,
 ) -> Markup:

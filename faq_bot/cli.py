@@ -20,21 +20,23 @@ from faq_bot.config import default_corpus_dir, default_index_dir
 if TYPE_CHECKING:  # the stages are imported lazily so that --help stays fast
     from faq_bot.index import BuildReport, Index
 
+# Help texts are German like everything else a user reads; defaults are named in
+# the text ("Standard: …") because click's own "[default: …]" is English.
 corpus_option = click.option(
     "--corpus",
     "corpus_dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=default_corpus_dir,
-    show_default="./corpus",
-    help="Folder with manifest.toml and the source documents.",
+    metavar="ORDNER",
+    help="Ordner mit manifest.toml und den Quelldokumenten (Standard: ./corpus).",
 )
 index_option = click.option(
     "--index",
     "index_dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=default_index_dir,
-    show_default="./index",
-    help="Folder of the built index.",
+    metavar="ORDNER",
+    help="Ordner des gebauten Suchindex (Standard: ./index).",
 )
 
 
@@ -47,8 +49,32 @@ def fail(message: str, code: int = 1) -> NoReturn:
     sys.exit(code)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="faq_bot")
+HELP_TEXT = "Diese Hilfe zeigen und beenden."
+
+
+class _GermanHelp(click.Command):
+    """A command whose -h/--help option is described in German."""
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.help = HELP_TEXT
+        return option
+
+
+class _GermanHelpGroup(_GermanHelp, click.Group):
+    command_class = _GermanHelp
+
+
+@click.group(
+    cls=_GermanHelpGroup,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+@click.version_option(
+    package_name="faq_bot",
+    message="%(prog)s, Version %(version)s",
+    help="Die Version zeigen und beenden.",
+)
 def main() -> None:
     """faq_bot: Regeln und FAQ nachschlagen."""
 
@@ -58,13 +84,15 @@ def main() -> None:
 
 
 @main.command()
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Das Ergebnis als JSON ausgeben.")
 @corpus_option
-@click.argument("file", metavar="FILE|-")
+@click.argument("file", metavar="DATEI|-")
 def check(as_json: bool, corpus_dir: Path, file: str) -> None:
     """Ein Aktionsstapel-Szenario prüfen (stack-scenarios.md).
 
-    Exit 0: zulässig, 1: unzulässig, 2: kein Szenario, 3: Korpus nicht lesbar.
+    DATEI ist die Szenario-Datei; mit - wird das Szenario von stdin gelesen.
+
+    Exit-Code 0: zulässig, 1: unzulässig, 2: kein Szenario, 3: Korpus nicht lesbar.
     """
     from faq_bot.corpus import CorpusError
     from faq_bot.stack import ScenarioFormatError, read_scenario, resolve, result_to_json
@@ -94,9 +122,20 @@ def check(as_json: bool, corpus_dir: Path, file: str) -> None:
     sys.exit(0 if result.ok else 1)
 
 
-@main.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535))
+@main.command(short_help="Den Webdienst starten.")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    metavar="ADRESSE",
+    help="Adresse, auf der der Dienst lauscht (Standard: 127.0.0.1).",
+)
+@click.option(
+    "--port",
+    default=5000,
+    type=click.IntRange(1, 65535),
+    metavar="PORT",
+    help="Port, auf dem der Dienst lauscht (Standard: 5000).",
+)
 @corpus_option
 @index_option
 def serve(host: str, port: int, corpus_dir: Path, index_dir: Path) -> None:
@@ -187,18 +226,30 @@ def index_command(corpus_dir: Path, index_dir: Path) -> None:
 
 
 @main.command()
-@click.option("--json", "as_json", is_flag=True, help="Print hits as a JSON array.")
+@click.option("--json", "as_json", is_flag=True, help="Die Treffer als JSON-Array ausgeben.")
 @click.option(
     "--batch",
     is_flag=True,
-    help="With --json: one query per line on stdin, one JSON array per line on stdout. "
-    'A line that is no valid query gives {"error": ..., "detail": ...} instead.',
+    help="Mit --json: eine Anfrage je Zeile auf stdin, ein JSON-Array je Zeile auf stdout. "
+    'Eine Zeile, die keine gültige Anfrage ist, ergibt stattdessen {"error": …, "detail": …}.',
 )
-@click.option("-n", "n", default=10, show_default=True, type=click.IntRange(1, 100))
-@click.option("--doc", default=None, help="Only entries of this document id.")
+@click.option(
+    "-n",
+    "n",
+    default=10,
+    type=click.IntRange(1, 100),
+    metavar="ANZAHL",
+    help="Höchstens so viele Treffer zeigen (Standard: 10).",
+)
+@click.option(
+    "--doc",
+    default=None,
+    metavar="DOKUMENT",
+    help="Nur Einträge des Dokuments mit dieser Id (z. B. sow).",
+)
 @corpus_option
 @index_option
-@click.argument("query", nargs=-1)
+@click.argument("query", nargs=-1, metavar="[SUCHBEGRIFF]...")
 def search(
     as_json: bool,
     batch: bool,
@@ -258,7 +309,7 @@ def _terminal_snippet(snippet_html: str) -> str:
 
 
 @main.command()
-@click.option("--json", "as_json", is_flag=True, help="Print the entry as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Den Eintrag als JSON ausgeben.")
 @corpus_option
 @index_option
 @click.argument("entry_id", metavar="ID")
@@ -309,12 +360,17 @@ def show(as_json: bool, corpus_dir: Path, index_dir: Path, entry_id: str) -> Non
         click.echo(f"  ← {back['title']} ({back['id']})")
 
 
-@main.command("eval")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--misses", is_flag=True, help="List the questions not answered at rank 1.")
+@main.command("eval", short_help="Suche und Chatbot an einer Fragendatei messen.")
+@click.option("--json", "as_json", is_flag=True, help="Den Bericht als JSON ausgeben.")
+@click.option(
+    "--misses",
+    is_flag=True,
+    help="Auch die verfehlten Fragen auflisten: die Suche ohne den richtigen Eintrag "
+    "auf Rang 1, der Chatbot ohne den richtigen Absatz.",
+)
 @corpus_option
 @index_option
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path), metavar="DATEI")
 def eval_command(
     as_json: bool, misses: bool, corpus_dir: Path, index_dir: Path, file: Path
 ) -> None:
@@ -333,17 +389,17 @@ def eval_command(
         click.echo(format_report(report, misses=misses))
 
 
-@main.command()
-@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+@main.command(short_help="Eine Frage stellen und die Antwort aus dem Regelwerk bekommen.")
+@click.option("--json", "as_json", is_flag=True, help="Die Antwort als JSON ausgeben.")
 @click.option(
     "--batch",
     is_flag=True,
-    help="With --json: one question per line on stdin, one JSON answer per line on stdout. "
-    'A line that is no valid question gives {"error": ..., "detail": ...} instead.',
+    help="Mit --json: eine Frage je Zeile auf stdin, eine JSON-Antwort je Zeile auf stdout. "
+    'Eine Zeile, die keine gültige Frage ist, ergibt stattdessen {"error": …, "detail": …}.',
 )
 @corpus_option
 @index_option
-@click.argument("question", nargs=-1)
+@click.argument("question", nargs=-1, metavar="[FRAGE]...")
 def ask(
     as_json: bool, batch: bool, corpus_dir: Path, index_dir: Path, question: tuple[str, ...]
 ) -> None:

@@ -1,0 +1,80 @@
+"""CLI help: everything a user reads in `faq-bot … --help` is German.
+
+Only click's fixed frame words ("Usage", "Options", "Commands", "[OPTIONS]",
+"COMMAND", "[ARGS]") stay English.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from faq_bot.cli import main
+
+COMMANDS = ["index", "search", "show", "ask", "check", "eval", "serve"]
+CLICK_FRAME = re.compile(r"Usage:|Options:|Commands:|\[OPTIONS\]|COMMAND|\[ARGS\]")
+# words of click's English defaults and of the help texts the CLI used to have
+ENGLISH = {
+    "the",
+    "of",
+    "and",
+    "with",
+    "this",
+    "print",
+    "show",
+    "folder",
+    "only",
+    "list",
+    "line",
+    "per",
+    "instead",
+    "default",
+    "message",
+    "address",
+    "listen",
+    "entries",
+    "questions",
+    "directory",
+    "integer",
+    "range",
+    "text",
+    "query",
+    "question",
+    "file",
+}
+
+
+def help_text(*args: str) -> str:
+    result = CliRunner().invoke(main, [*args, "--help"], prog_name="faq-bot")
+    assert result.exit_code == 0, result.output
+    return " ".join(result.output.split())
+
+
+@pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_help_of_every_command_is_german(command):
+    text = help_text(*([command] if command else []))
+    # option names (--json) and command names (show) are identifiers, not prose
+    prose = re.sub(r"(?<!\w)--?[\w-]+", " ", CLICK_FRAME.sub(" ", text))
+    prose = re.sub(rf"\b({'|'.join(COMMANDS)})\b", " ", prose)
+    english = sorted({w for w in re.findall(r"[A-Za-z]+", prose) if w.lower() in ENGLISH})
+    assert not english, f"English words in `faq-bot {command} --help`: {english}\n{text}"
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_option_is_described_in_german(command):
+    assert "Diese Hilfe zeigen und beenden." in help_text(command)
+
+
+def test_help_names_the_defaults_in_german():
+    text = help_text("search")
+    assert "(Standard: 10)" in text
+    assert "(Standard: ./corpus)" in text
+    assert "[default:" not in text
+
+
+def test_version_message_is_german():
+    result = CliRunner().invoke(main, ["--version"], prog_name="faq-bot")
+    assert result.exit_code == 0
+    assert re.fullmatch(r"faq-bot, Version \S+\n", result.output)

@@ -2,6 +2,8 @@
 // - "/" jumps to the search box
 // - title suggestions while typing (fills the <datalist> from /api/suggest)
 // - "Link kopieren" copies the URL of a paragraph, "Zitat kopieren" the citation
+// It also offers window.faqBot = {copy, flash} to the page scripts loaded after
+// it (chat.js, check.js), so copying works the same everywhere.
 "use strict";
 
 (function () {
@@ -60,6 +62,7 @@
     });
   });
 
+  // Put `text` on the clipboard; a promise that rejects when the browser refuses.
   function copy(text) {
     if (navigator.clipboard && window.isSecureContext) {
       return navigator.clipboard.writeText(text);
@@ -85,6 +88,7 @@
     });
   }
 
+  // Mark `element` as copied for a moment; with `text`, show that instead of its label.
   function flash(element, text) {
     var old = element.getAttribute("data-label") || element.textContent;
     element.setAttribute("data-label", old);
@@ -95,6 +99,8 @@
       if (text) element.textContent = old;
     }, 1800);
   }
+
+  window.faqBot = { copy: copy, flash: flash };
 
   // "Link kopieren": copy the page URL with the paragraph's anchor, and go there.
   document.querySelectorAll("a[data-copy-link]").forEach(function (link) {

@@ -3,6 +3,7 @@
 // With it, questions go to /api/ask with the history (earlier questions and the
 // entries that answered them); answers are built with the DOM (textContent only,
 // never innerHTML), in the markup of templates/ask/_turn.html.
+// Copying uses window.faqBot from app.js, which base.html loads first.
 "use strict";
 
 (function () {
@@ -202,30 +203,6 @@
     ask(question);
   });
 
-  function copy(text) {
-    if (navigator.clipboard && window.isSecureContext) {
-      return navigator.clipboard.writeText(text);
-    }
-    return new Promise(function (resolve, reject) {
-      var area = document.createElement("textarea");
-      area.value = text;
-      area.setAttribute("readonly", "");
-      area.style.position = "fixed";
-      area.style.opacity = "0";
-      document.body.appendChild(area);
-      area.select();
-      var ok = false;
-      try {
-        ok = document.execCommand("copy");
-      } catch (e) {
-        ok = false;
-      }
-      document.body.removeChild(area);
-      if (ok) resolve();
-      else reject(new Error("copy failed"));
-    });
-  }
-
   // "Link kopieren" copies the paragraph's permalink; "Meinten Sie" asks again in place.
   log.addEventListener("click", function (event) {
     var target = event.target;
@@ -234,14 +211,9 @@
     if (copyLink) {
       event.preventDefault();
       var url = new URL(copyLink.getAttribute("href"), window.location.href).href;
-      copy(url).then(
+      window.faqBot.copy(url).then(
         function () {
-          copyLink.classList.add("copied");
-          copyLink.textContent = "Link kopiert";
-          setTimeout(function () {
-            copyLink.classList.remove("copied");
-            copyLink.textContent = "Link kopieren";
-          }, 1800);
+          window.faqBot.flash(copyLink, "Link kopiert");
         },
         function () {
           window.location.href = url;

@@ -4,7 +4,7 @@
 //   (the server renders; this file never builds HTML from data)
 // - picking a card by name or a stack entry's source fills blank fields from the
 //   catalog (/api/cards), and shows only the fields the chosen effect uses
-// - "Link kopieren" copies the permalink
+// - "Link kopieren" copies the permalink (with window.faqBot.copy from app.js)
 "use strict";
 
 (function () {
@@ -301,7 +301,7 @@
 
   function enhance() {
     var copy = document.getElementById("copy-share");
-    if (copy && navigator.clipboard) copy.hidden = false;
+    if (copy && window.faqBot) copy.hidden = false;
     rows("stack").forEach(enhanceRow);
     refreshLists();
   }
@@ -323,7 +323,7 @@
     if (copy) {
       var link = document.getElementById("share-link");
       var status = document.getElementById("copy-status");
-      navigator.clipboard.writeText(link.href).then(
+      window.faqBot.copy(link.href).then(
         function () {
           if (status) status.textContent = "Link kopiert.";
         },

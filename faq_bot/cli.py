@@ -209,6 +209,31 @@ def _check_doc(index: Index, doc: str | None) -> None:
         fail(f"Unbekanntes Dokument „{doc}“ (bekannt: {known}).", 2)
 
 
+def _check_batch_use(batch: bool, as_json: bool, given: bool, what: str, example: str) -> None:
+    """Reject --batch without --json, --batch with arguments, and neither.
+
+    `what` names the lines in the plural ("Anfragen"), `example` is the message
+    when nothing was given.
+    """
+    if batch and not as_json:
+        fail("--batch geht nur zusammen mit --json.", 2)
+    if batch and given:
+        fail(f"Mit --batch kommen die {what} von stdin, nicht als Argumente.", 2)
+    if not batch and not given:
+        fail(example, 2)
+
+
+def _run_batch(handle: Callable[[str], object], bad: type[Exception], error: str) -> None:
+    """One JSON line on stdout per line on stdin: `handle(line)`, or
+    {"error": error, "detail": …} when it raises `bad`."""
+    for line in sys.stdin:
+        try:
+            data = handle(line.rstrip("\n"))
+        except bad as exc:
+            data = {"error": error, "detail": str(exc)}
+        echo_json(data)
+
+
 @main.command("index")
 @corpus_option
 @index_option
@@ -263,22 +288,21 @@ def search(
     from faq_bot.search import QueryError
     from faq_bot.search import search as run_search
 
-    if batch and not as_json:
-        fail("--batch geht nur zusammen mit --json.", 2)
-    if batch and query:
-        fail("Mit --batch kommen die Anfragen von stdin, nicht als Argumente.", 2)
-    if not batch and not query:
-        fail("Bitte einen Suchbegriff angeben, z. B. faq-bot search Aktionsstapel", 2)
+    _check_batch_use(
+        batch,
+        as_json,
+        bool(query),
+        "Anfragen",
+        "Bitte einen Suchbegriff angeben, z. B. faq-bot search Aktionsstapel",
+    )
     index = _open(corpus_dir, index_dir)
     _check_doc(index, doc)
     if batch:
-        for line in sys.stdin:
-            try:
-                result = run_search(index, line.rstrip("\n"), n=n, doc=doc)
-            except QueryError as exc:
-                echo_json({"error": "bad_query", "detail": str(exc)})
-                continue
-            echo_json([hit.to_json() for hit in result.hits])
+        _run_batch(
+            lambda line: [hit.to_json() for hit in run_search(index, line, n=n, doc=doc).hits],
+            QueryError,
+            "bad_query",
+        )
         return
     try:
         result = run_search(index, " ".join(query), n=n, doc=doc)
@@ -406,19 +430,16 @@ def ask(
     """Eine Frage stellen: Antwort ist der Absatz einer Regelung, der sie beantwortet."""
     from faq_bot.answer import QuestionError, answer, format_answer
 
-    if batch and not as_json:
-        fail("--batch geht nur zusammen mit --json.", 2)
-    if batch and question:
-        fail("Mit --batch kommen die Fragen von stdin, nicht als Argumente.", 2)
-    if not batch and not question:
-        fail("Bitte eine Frage angeben, z. B. faq-bot ask Wann darf ich eine Reaktion spielen?", 2)
+    _check_batch_use(
+        batch,
+        as_json,
+        bool(question),
+        "Fragen",
+        "Bitte eine Frage angeben, z. B. faq-bot ask Wann darf ich eine Reaktion spielen?",
+    )
     index = _open(corpus_dir, index_dir)
     if batch:
-        for line in sys.stdin:
-            try:
-                echo_json(answer(index, line.rstrip("\n")).to_json())
-            except QuestionError as exc:
-                echo_json({"error": "bad_question", "detail": str(exc)})
+        _run_batch(lambda line: answer(index, line).to_json(), QuestionError, "bad_question")
         return
     try:
         result = answer(index, " ".join(question))

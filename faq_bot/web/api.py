@@ -9,10 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, redirect, request, url_for
-from werkzeug.exceptions import NotFound
+from flask import Blueprint, current_app, jsonify, request, url_for
 
-from faq_bot.corpus.splitters import slugify
 from faq_bot.web.common import (
     IndexUnavailable,
     bad_request,
@@ -21,6 +19,7 @@ from faq_bot.web.common import (
     check_query,
     conditional,
     current_index,
+    entry_or_redirect,
 )
 from faq_bot.web.render import paragraph_anchor
 
@@ -94,12 +93,7 @@ def _suggestion_json(item: Any) -> dict:
 @conditional
 def entry(entry_id: str) -> Any:
     index = current_index()
-    record = index.entry(entry_id)
-    if record is None:
-        canonical = index.canonical_id(entry_id) or index.canonical_id(slugify(entry_id))
-        if canonical and canonical != entry_id and index.entry(canonical) is not None:
-            return redirect(url_for("api.entry", entry_id=canonical), code=301)
-        raise NotFound(description=f"Einen Eintrag „{entry_id}“ gibt es nicht.")
+    record = entry_or_redirect(index, entry_id, "api.entry")
     data = record.to_json()
     doc = index.document(record.doc) or {}
     prev, nxt = index.neighbours(record.id)

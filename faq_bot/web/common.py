@@ -1,4 +1,4 @@
-"""Helpers the blueprints share: the current index, ETags, argument checks."""
+"""Helpers the blueprints share: the current index, entry lookup, ETags, argument checks."""
 
 from __future__ import annotations
 
@@ -7,11 +7,13 @@ import hashlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from flask import Response, current_app, make_response, request
-from werkzeug.exceptions import BadRequest, HTTPException, ServiceUnavailable
+from flask import Response, abort, current_app, make_response, redirect, request, url_for
+from werkzeug.exceptions import BadRequest, HTTPException, NotFound, ServiceUnavailable
+
+from faq_bot.corpus.splitters import slugify
 
 if TYPE_CHECKING:
-    from faq_bot.index import Index
+    from faq_bot.index import EntryRecord, Index
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -34,6 +36,22 @@ def current_index() -> Index:
         return holder.get()
     except IndexMissingError as exc:
         raise IndexUnavailable() from exc
+
+
+def entry_or_redirect(index: Index, entry_id: str, endpoint: str) -> EntryRecord:
+    """The entry with id `entry_id`.
+
+    An alias id or a title slug that names another entry answers with a 301 to
+    `endpoint` (a view taking `entry_id`) for the canonical id; anything else
+    is a 404.
+    """
+    record = index.entry(entry_id)
+    if record is not None:
+        return record
+    canonical = index.canonical_id(entry_id) or index.canonical_id(slugify(entry_id))
+    if canonical and canonical != entry_id and index.entry(canonical) is not None:
+        abort(redirect(url_for(endpoint, entry_id=canonical), code=301))
+    raise NotFound(description=f"Einen Eintrag „{entry_id}“ gibt es nicht.")
 
 
 def bad_request(detail: str) -> HTTPException:

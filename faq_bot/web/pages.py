@@ -13,14 +13,12 @@ from flask import (
     Blueprint,
     Response,
     current_app,
-    redirect,
     render_template,
     request,
     url_for,
 )
 from werkzeug.exceptions import NotFound
 
-from faq_bot.corpus.splitters import slugify
 from faq_bot.web.common import (
     bad_request,
     check_doc,
@@ -28,6 +26,7 @@ from faq_bot.web.common import (
     check_query,
     conditional,
     current_index,
+    entry_or_redirect,
 )
 from faq_bot.web.render import first_sentence, paragraph_anchor, render_paragraph
 
@@ -159,13 +158,7 @@ def search() -> str:
 @conditional
 def entry(entry_id: str) -> Any:
     index = current_index()
-    record = index.entry(entry_id)
-    if record is None:
-        canonical = index.canonical_id(entry_id) or index.canonical_id(slugify(entry_id))
-        if canonical and canonical != entry_id and index.entry(canonical) is not None:
-            target = url_for("pages.entry", entry_id=canonical)
-            return redirect(target, code=301)
-        raise NotFound(description=f"Einen Eintrag „{entry_id}“ gibt es nicht.")
+    record = entry_or_redirect(index, entry_id, "pages.entry")
     doc = index.document(record.doc) or {"id": record.doc, "title": record.doc, "game": ""}
 
     def link_for(target: str) -> tuple[str, str] | None:

@@ -82,7 +82,7 @@ from whoosh.fields import ID, NUMERIC, TEXT, Schema
 
 from faq_bot.analysis import fold, make_analyzer, part_vocabulary, vocabulary_from_texts
 from faq_bot.corpus import Corpus, load_corpus, slugify
-from faq_bot.corpus.model import Markup
+from faq_bot.corpus.model import EntryText, Markup
 
 __all__ = [
     "BuildReport",
@@ -135,7 +135,7 @@ class BuildReport:
 
 
 @dataclass(frozen=True)
-class EntryRecord:
+class EntryRecord(EntryText):
     """An entry as the index stores it: `Entry`'s fields plus its cross references."""
 
     id: str
@@ -151,14 +151,6 @@ class EntryRecord:
     plain_paragraphs: tuple[str, ...] = ()
     links: tuple[dict, ...] = ()
     backlinks: tuple[dict, ...] = field(default=())
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.plain_paragraphs)
-
-    @property
-    def name(self) -> str:
-        return self.aliases[0] if self.aliases else self.title
 
     def to_json(self) -> dict[str, Any]:
         return {

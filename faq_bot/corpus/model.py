@@ -31,8 +31,33 @@ def plain(text: str, markup: Markup = "text") -> str:
     return _WS.sub(" ", text).strip()
 
 
+class EntryText:
+    """What follows from an entry's fields: its whole plain text and its name.
+
+    Shared by `Entry` (which derives `plain_paragraphs` from its sources) and the
+    index's `EntryRecord` (which stores them).
+    """
+
+    title: str
+    aliases: tuple[str, ...]
+
+    @property
+    def plain_paragraphs(self) -> tuple[str, ...]:
+        raise NotImplementedError
+
+    @property
+    def text(self) -> str:
+        """The entry's whole plain text, paragraphs joined by newlines."""
+        return "\n".join(self.plain_paragraphs)
+
+    @property
+    def name(self) -> str:
+        """The title without its category, e.g. "227-Pfund Bombe"."""
+        return self.aliases[0] if self.aliases else self.title
+
+
 @dataclass(frozen=True)
-class Entry:
+class Entry(EntryText):
     """One ruling a player can land on: a FAQ headword, a rulebook section, a table row.
 
     `id` is stable and is the entry's URL slug (`/entry/<id>`): it depends on the
@@ -55,16 +80,6 @@ class Entry:
     @property
     def plain_paragraphs(self) -> tuple[str, ...]:
         return tuple(plain(p, self.markup) for p in self.paragraphs)
-
-    @property
-    def text(self) -> str:
-        """The entry's whole plain text, paragraphs joined by newlines."""
-        return "\n".join(self.plain_paragraphs)
-
-    @property
-    def name(self) -> str:
-        """The title without its category, e.g. "227-Pfund Bombe"."""
-        return self.aliases[0] if self.aliases else self.title
 
 
 @dataclass(frozen=True)

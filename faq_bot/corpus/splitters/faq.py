@@ -69,8 +69,7 @@ from __future__ import annotations
 
 import re
 
-from faq_bot.corpus.model import Entry
-from faq_bot.corpus.splitters import Split, prefixed, slugify, unique_id
+from faq_bot.corpus.splitters import EntryMaker, Split
 
 CATEGORIES: dict[str, str] = {
     "basisausbau": "Basisausbau",
@@ -241,29 +240,15 @@ def split(text: str, *, doc_id: str, id_prefix: str = "") -> Split:
             preamble.extend(line.strip(_STRIP) for line in block[:start] if line.strip(_STRIP))
             raw_entries.append((block[start].strip(_STRIP), block[start + 1 :]))
 
-    taken: set[str] = set()
-    entries: list[Entry] = []
-    for position, (headword, body) in enumerate(raw_entries):
+    maker = EntryMaker(doc_id, id_prefix, "text")
+    for headword, body in raw_entries:
         category, aliases = parse_headword(headword)
-        entry_id = unique_id(prefixed(id_prefix, slugify(headword)), taken)
-        alias_ids = tuple(
-            dict.fromkeys(
-                prefixed(id_prefix, slugify(a))
-                for a in aliases
-                if prefixed(id_prefix, slugify(a)) != entry_id
-            )
+        maker.add(
+            headword,
+            paragraphs(body),
+            id_source=headword,
+            alias_sources=aliases,
+            aliases=aliases,
+            category=category,
         )
-        entries.append(
-            Entry(
-                id=entry_id,
-                doc=doc_id,
-                title=headword,
-                paragraphs=paragraphs(body),
-                position=position,
-                aliases=aliases,
-                category=category,
-                markup="text",
-                alias_ids=alias_ids,
-            )
-        )
-    return Split(tuple(preamble), tuple(entries))
+    return Split(tuple(preamble), tuple(maker.entries))

@@ -35,17 +35,13 @@ Ids are the slugged heading ("runde-bewegung"); paragraphs are markdown.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
-from faq_bot.corpus.model import Entry
-from faq_bot.corpus.splitters import Split, prefixed, slugify, unique_id
+from faq_bot.corpus.splitters import LIST_ITEM, EntryMaker, Split, short_heading
 
 INTRO_TITLE = "Einleitung"
 MAX_WORDS = 4
 MAX_CHARS = 40
-_PUNCT = set(".,:;!?")
-_LIST_ITEM = re.compile(r"^\s*[-*•]\s+")
 
 
 @dataclass
@@ -56,14 +52,7 @@ class _Draft:
 
 
 def _candidate(line: str) -> bool:
-    line = line.strip()
-    return (
-        0 < len(line) <= MAX_CHARS
-        and len(line.split()) <= MAX_WORDS
-        and line[0].isupper()
-        and not _PUNCT & set(line)
-        and not _LIST_ITEM.match(line)
-    )
+    return short_heading(line, max_words=MAX_WORDS, max_chars=MAX_CHARS)
 
 
 def _is_heading(lines: list[str]) -> list[bool]:
@@ -78,7 +67,7 @@ def _paragraphs(lines: list[str]) -> list[str]:
     out: list[str] = []
     in_list = False
     for line in lines:
-        item = bool(_LIST_ITEM.match(line))
+        item = bool(LIST_ITEM.match(line))
         if item and in_list:
             out[-1] += "\n" + line
         else:
@@ -112,27 +101,17 @@ def split(text: str, *, doc_id: str, id_prefix: str) -> Split:
 
     for i, d in enumerate(drafts):
         items = {
-            _LIST_ITEM.sub("", item).strip()
+            LIST_ITEM.sub("", item).strip()
             for p in d.paragraphs
             for item in p.split("\n")
-            if _LIST_ITEM.match(item)
+            if LIST_ITEM.match(item)
         }
         for later in drafts[i + 1 :]:
             if later.title not in items:
                 break
             later.section = d.title
 
-    taken: set[str] = set()
-    entries = tuple(
-        Entry(
-            id=unique_id(prefixed(id_prefix, slugify(d.title)), taken),
-            doc=doc_id,
-            title=d.title,
-            paragraphs=tuple(d.paragraphs),
-            position=position,
-            section=d.section,
-            markup="markdown",
-        )
-        for position, d in enumerate(drafts)
-    )
-    return Split((), entries)
+    maker = EntryMaker(doc_id, id_prefix, "markdown")
+    for d in drafts:
+        maker.add(d.title, d.paragraphs, id_source=d.title, section=d.section)
+    return Split((), tuple(maker.entries))

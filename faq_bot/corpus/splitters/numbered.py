@@ -59,8 +59,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from faq_bot.corpus.model import Entry
-from faq_bot.corpus.splitters import Split, prefixed, slugify, unique_id
+from faq_bot.corpus.splitters import EntryMaker, Split
 
 _SECTION = re.compile(r"^[ \t]*(\d{1,3})\.(\d{1,3})[ \t]+(\S.*?)\s*$")
 _RANGE = re.compile(r"^(\d+)\s*[–—-]\s*(\d+)\s+(\S.*)$")
@@ -207,29 +206,14 @@ def split(text: str, *, doc_id: str, id_prefix: str) -> Split:
             page = current
         drafts.append(current)
 
-    taken: set[str] = set()
-    entries = []
-    for position, d in enumerate(drafts):
-        eid = unique_id(prefixed(id_prefix, slugify(d.slug_source)), taken)
-        alias_ids = tuple(
-            dict.fromkeys(
-                a
-                for a in (prefixed(id_prefix, slugify(s)) for s in d.alias_slug_sources)
-                if a != eid
-            )
+    maker = EntryMaker(doc_id, id_prefix, "markdown")
+    for d in drafts:
+        maker.add(
+            d.title,
+            d.paragraphs,
+            id_source=d.slug_source,
+            alias_sources=d.alias_slug_sources,
+            aliases=tuple(a for a in dict.fromkeys(d.aliases) if a != d.title),
+            section=d.section,
         )
-        aliases = tuple(a for a in dict.fromkeys(d.aliases) if a != d.title)
-        entries.append(
-            Entry(
-                id=eid,
-                doc=doc_id,
-                title=d.title,
-                paragraphs=tuple(d.paragraphs),
-                position=position,
-                aliases=aliases,
-                section=d.section,
-                markup="markdown",
-                alias_ids=alias_ids,
-            )
-        )
-    return Split(preamble, tuple(entries))
+    return Split(preamble, tuple(maker.entries))

@@ -53,13 +53,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from faq_bot.corpus.model import Entry
-from faq_bot.corpus.splitters import Split, prefixed, slugify, unique_id
+from faq_bot.corpus.splitters import LIST_ITEM, EntryMaker, Split, short_heading
 
 SECTION_SEP = " › "
 _NOTE = re.compile(r"^(Achtung|Tipp|Hinweis|Wichtig|Anmerkung|Beachte)\s*:", re.I)
 _EXAMPLE = re.compile(r"^Beispiel\b\s*(.*)$")
-_LIST_ITEM = re.compile(r"^\s*[-•*]\s+")
 _OUTCOME = re.compile(r"^([A-Z])\.\s+(\S.*?)\.?$")
 _DOC_HEADING = re.compile(r"^(?:\d+(?:\.\d+)*\.?\s+)?(.*?)\s*\|?\s*$")
 _CONCRETE = re.compile(r"[\d„“”\"‚‘»«]")
@@ -67,7 +65,6 @@ _QUOTED = re.compile(r"[„“\"‚»«](.+?)[“”\"‘«»]")
 _ASIDE = re.compile(r"\s*\([^()]*\)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-ZÄÖÜ„])|[.!?:]\s*$")
 _WORD = re.compile(r"\w+")
-_PUNCT = set(".,:;!?")
 MAX_SENTENCE_WORDS = 12
 MAX_CLAUSE_WORDS = 10
 
@@ -85,15 +82,7 @@ def _words(text: str) -> set[str]:
 
 
 def _heading_like(line: str) -> bool:
-    line = line.strip()
-    return (
-        0 < len(line) <= 40
-        and len(line.split()) <= 5
-        and line[0].isupper()
-        and not _PUNCT & set(line)
-        and not _LIST_ITEM.match(line)
-        and not _EXAMPLE.match(line)
-    )
+    return short_heading(line, max_words=5) and not _EXAMPLE.match(line.strip())
 
 
 def _doc_heading(line: str) -> str | None:
@@ -147,8 +136,8 @@ def split(text: str, *, doc_id: str, id_prefix: str) -> Split:
         return draft
 
     def add(draft: _Draft, line: str) -> None:
-        if _LIST_ITEM.match(line) and draft.paragraphs and _LIST_ITEM.match(draft.paragraphs[-1]):
-            if _LIST_ITEM.match(draft.paragraphs[-1].rsplit("\n", 1)[-1]):
+        if LIST_ITEM.match(line) and draft.paragraphs and LIST_ITEM.match(draft.paragraphs[-1]):
+            if LIST_ITEM.match(draft.paragraphs[-1].rsplit("\n", 1)[-1]):
                 draft.paragraphs[-1] += "\n" + line
                 return
         draft.paragraphs.append(line)
@@ -156,7 +145,7 @@ def split(text: str, *, doc_id: str, id_prefix: str) -> Split:
     for i, line in enumerate(lines):
         stripped = line.strip()
         nxt = lines[i + 1] if i + 1 < len(lines) else None
-        is_list = bool(_LIST_ITEM.match(line))
+        is_list = bool(LIST_ITEM.match(line))
         if agenda_open and not is_list:
             agenda_open = False
             start_agenda = bool(agenda)
@@ -165,7 +154,7 @@ def split(text: str, *, doc_id: str, id_prefix: str) -> Split:
             target = example_target or current or new(_Draft(title=doc_title))
             add(target, line)
             if agenda_open:
-                agenda.append(_LIST_ITEM.sub("", line).strip())
+                agenda.append(LIST_ITEM.sub("", line).strip())
         elif (
             _heading_like(line)
             and nxt is not None
@@ -208,7 +197,7 @@ def split(text: str, *, doc_id: str, id_prefix: str) -> Split:
             boundary = current is not None and (
                 starts_item
                 or (example_target is not None and general)
-                or (general and prev.endswith(":") and not _LIST_ITEM.match(prev))
+                or (general and prev.endswith(":") and not LIST_ITEM.match(prev))
             )
             start_agenda = False
             if current is None:
@@ -224,21 +213,15 @@ def split(text: str, *, doc_id: str, id_prefix: str) -> Split:
             add(example_target or current, line)
         prev = stripped
 
-    taken: set[str] = set()
-    entries = []
-    for position, d in enumerate(drafts):
+    maker = EntryMaker(doc_id, id_prefix, "markdown")
+    for d in drafts:
         title = d.title or derive_title(d.paragraphs[0] if d.paragraphs else "") or "Abschnitt"
         name = d.name or title
-        entries.append(
-            Entry(
-                id=unique_id(prefixed(id_prefix, slugify(name)), taken),
-                doc=doc_id,
-                title=title,
-                paragraphs=tuple(d.paragraphs),
-                position=position,
-                aliases=(name,) if name != title else (),
-                section=d.section,
-                markup="markdown",
-            )
+        maker.add(
+            title,
+            d.paragraphs,
+            id_source=name,
+            aliases=(name,) if name != title else (),
+            section=d.section,
         )
-    return Split(tuple(preamble), tuple(entries))
+    return Split(tuple(preamble), tuple(maker.entries))

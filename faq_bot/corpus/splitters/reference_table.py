@@ -52,8 +52,7 @@ import html
 import re
 from dataclasses import dataclass, field
 
-from faq_bot.corpus.model import Entry
-from faq_bot.corpus.splitters import Split, prefixed, slugify, unique_id
+from faq_bot.corpus.splitters import EntryMaker, Split
 
 SECTION_SEP = " › "
 
@@ -199,26 +198,18 @@ def split(text: str, *, doc_id: str, id_prefix: str) -> Split:
         current, intro = draft, None
     close_headings(0)
 
-    taken: set[str] = set()
-    entries = []
-    for position, d in enumerate(drafts):
+    maker = EntryMaker(doc_id, id_prefix, "html")
+    for d in drafts:
         words = [strip_number(p) for p in d.path] + [strip_number(d.title)]
-        eid = unique_id(prefixed(id_prefix, slugify(" ".join(words))), taken)
-        bare = prefixed(id_prefix, slugify(strip_number(d.title)))
-        entries.append(
-            Entry(
-                id=eid,
-                doc=doc_id,
-                title=d.title,
-                paragraphs=tuple(d.paragraphs),
-                position=position,
-                aliases=_aliases(d.title),
-                section=SECTION_SEP.join(d.path) or None,
-                markup="html",
-                alias_ids=(bare,) if bare != eid else (),
-            )
+        maker.add(
+            d.title,
+            d.paragraphs,
+            id_source=" ".join(words),
+            alias_sources=(strip_number(d.title),),
+            aliases=_aliases(d.title),
+            section=SECTION_SEP.join(d.path) or None,
         )
-    return Split(tuple(preamble), tuple(entries))
+    return Split(tuple(preamble), tuple(maker.entries))
 
 
 def _next_is_heading(lines: list[str], i: int) -> bool:

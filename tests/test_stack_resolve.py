@@ -271,3 +271,21 @@ def test_resolve_does_not_change_the_scenario() -> None:
     first = resolve(parsed, RULES)
     assert repr(parsed) == before
     assert resolve(parsed, RULES) == first
+
+
+def test_explain_every_effect_type_has_a_sentence_for_its_execution():
+    from faq_bot.stack.explain import EFFECT_DONE_DE
+    from faq_bot.stack.model import EffectType
+
+    # OTHER is worded from the scenario's own text, so it is the only one without a template
+    assert set(EFFECT_DONE_DE) == set(EffectType) - {EffectType.OTHER}
+
+
+def test_explain_executed_effect_names_card_ids_literally_even_with_braces():
+    from faq_bot.stack.explain import Event, explain_step
+    from faq_bot.stack.model import Effect, EffectType, Outcome, Phase, Scenario, StackEntry
+
+    step = StackEntry(id="s1", by="A", source="{by}", effect=Effect(EffectType.LOCK, "{t}"))
+    scenario = Scenario(Phase.BAUPHASE, players=(), cards=(), stack=(step,))
+    text = explain_step(scenario, step, Event(Outcome.RESOLVED, None, 0))
+    assert text == "A bezahlt nichts; {t} wird gesperrt."

@@ -39,6 +39,24 @@ EFFECT_DE = {
     EffectType.DECLARE_ATTACK: "Angriff deklarieren",
     EffectType.OTHER: "sonstiger Effekt",
 }
+# What an executed effect does: {t} is the target, {by} the player, {n} the amount,
+# {cards} and {tw} the amount as cards or TW. A prevented destruction and OTHER
+# (the scenario's own text) are worded in `_effect`.
+EFFECT_DONE_DE = {
+    EffectType.DESTROY: "{t} wird zerstört.",
+    EffectType.LOCK: "{t} wird gesperrt.",
+    EffectType.UNLOCK: "{t} wird entsperrt.",
+    EffectType.DISCARD: "{t} wird abgeworfen und kommt auf den Schrottplatz.",
+    EffectType.COUNTER: "der Effekt von {t} wird gekontert.",
+    EffectType.PROTECT: "{t} ist vor jeder später abgehandelten Zerstörung geschützt.",
+    EffectType.DRAW: "{by} zieht {cards}.",
+    EffectType.PRODUCE_TW: "{by} erhält {tw}; TW-Produktion kann nicht verhindert werden.",
+    EffectType.DAMAGE: "{n} Schaden auf {t} wird vermerkt und erst am Ende der Phase abgerechnet.",
+    EffectType.PREVENT_DAMAGE: (
+        "{n} Schaden an {t} wird verhindert; das wirkt erst am Ende der Phase."
+    ),
+    EffectType.DECLARE_ATTACK: "der Angriff ist deklariert.",
+}
 
 
 @dataclass(frozen=True)
@@ -168,36 +186,11 @@ def _effect(scenario: Scenario, entry: StackEntry, event: Event) -> str:
     effect = entry.effect
     t = effect.target
     n = effect.amount or 0
-    match effect.type:
-        case EffectType.DESTROY:
-            if event.outcome is Outcome.PREVENTED:
-                return (
-                    f"die Zerstörung von {t} wird durch {_cause(scenario, event)} verhindert – "
-                    "bezahlt und geopfert wird trotzdem, für null Resultat."
-                    if entry.sacrifice
-                    else f"die Zerstörung von {t} wird durch {_cause(scenario, event)} verhindert."
-                )
-            return f"{t} wird zerstört."
-        case EffectType.LOCK:
-            return f"{t} wird gesperrt."
-        case EffectType.UNLOCK:
-            return f"{t} wird entsperrt."
-        case EffectType.DISCARD:
-            return f"{t} wird abgeworfen und kommt auf den Schrottplatz."
-        case EffectType.COUNTER:
-            return f"der Effekt von {t} wird gekontert."
-        case EffectType.PROTECT:
-            return f"{t} ist vor jeder später abgehandelten Zerstörung geschützt."
-        case EffectType.DRAW:
-            return f"{entry.by} zieht {cards(n)}."
-        case EffectType.PRODUCE_TW:
-            return f"{entry.by} erhält {tw(n)}; TW-Produktion kann nicht verhindert werden."
-        case EffectType.DAMAGE:
-            return f"{n} Schaden auf {t} wird vermerkt und erst am Ende der Phase abgerechnet."
-        case EffectType.PREVENT_DAMAGE:
-            return f"{n} Schaden an {t} wird verhindert; das wirkt erst am Ende der Phase."
-        case EffectType.DECLARE_ATTACK:
-            return "der Angriff ist deklariert."
-        case EffectType.OTHER:
-            return f"{effect.text.rstrip('.')}." if effect.text else "der Effekt tritt ein."
-    raise AssertionError(effect.type)  # pragma: no cover
+    if effect.type is EffectType.DESTROY and event.outcome is Outcome.PREVENTED:
+        prevented = f"die Zerstörung von {t} wird durch {_cause(scenario, event)} verhindert"
+        if entry.sacrifice:
+            return f"{prevented} – bezahlt und geopfert wird trotzdem, für null Resultat."
+        return f"{prevented}."
+    if effect.type is EffectType.OTHER:
+        return f"{effect.text.rstrip('.')}." if effect.text else "der Effekt tritt ein."
+    return EFFECT_DONE_DE[effect.type].format(t=t, by=entry.by, n=n, cards=cards(n), tw=tw(n))

@@ -7,11 +7,14 @@ and a non-zero exit code, never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -20,12 +23,123 @@ from faq_bot.config import default_corpus_dir, default_index_dir
 if TYPE_CHECKING:  # the stages are imported lazily so that --help stays fast
     from faq_bot.index import BuildReport, Index
 
+
+# --- German usage errors ------------------------------------------------------------
+# click's own messages ("Error: No such option", "Missing argument", "Try … for
+# help.") are English. The group turns every usage error into `GermanUsageError`,
+# and the parameter types below fail with German messages.
+
+
+class GermanIntRange(click.IntRange):
+    """`click.IntRange` whose errors are German."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            try:
+                number = int(value)
+            except (TypeError, ValueError):
+                self.fail(f"„{value}“ ist keine ganze Zahl.", param, ctx)
+            self.fail(f"{number} liegt nicht zwischen {self.min} und {self.max}.", param, ctx)
+
+
+class GermanPath(click.Path):
+    """`click.Path` whose errors are German."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            path = os.fspath(value)
+            if not self.file_okay and os.path.isfile(path):
+                self.fail(f"„{path}“ ist eine Datei, kein Ordner.", param, ctx)
+            if not self.dir_okay and os.path.isdir(path):
+                self.fail(f"„{path}“ ist ein Ordner, keine Datei.", param, ctx)
+            if self.exists and not os.path.exists(path):
+                self.fail(f"„{path}“ gibt es nicht.", param, ctx)
+            self.fail(f"„{path}“ kann nicht verwendet werden.", param, ctx)
+
+
+class GermanUsageError(click.UsageError):
+    """A usage error shown in German: what is wrong, the usage line, where help is."""
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        lines = [f"Fehler: {self.message}"]
+        if self.ctx is not None:
+            pieces = " ".join(self.ctx.command.collect_usage_pieces(self.ctx))
+            lines.append(f"Aufruf: {self.ctx.command_path} {pieces}")
+            lines.append(f"Hilfe: {self.ctx.command_path} --help")
+        click.echo("\n".join(lines), file=file, err=file is None)
+
+
+class _Aborted(click.ClickException):
+    """Ctrl+C: click would say "Aborted!"."""
+
+    exit_code = 1
+
+    def __init__(self) -> None:
+        super().__init__("Abgebrochen.")
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo("\nAbgebrochen.", file=file, err=file is None)
+
+
+def _param_name(param: click.Parameter | None) -> str:
+    """„-n“, „--corpus“, „DATEI“: the parameter as the user types or sees it."""
+    if isinstance(param, click.Option):
+        return "„" + " / ".join(param.opts) + "“"
+    if param is not None:
+        return f"„{param.metavar or (param.name or '').upper()}“"
+    return "ein Parameter"
+
+
+def _did_you_mean(possibilities: list[str] | None) -> str:
+    return f" Meinten Sie {' oder '.join(possibilities)}?" if possibilities else ""
+
+
+def german_usage_message(exc: click.UsageError) -> str:
+    """The German text for one of click's usage errors."""
+    if isinstance(exc, click.NoSuchOption):
+        return f"Unbekannte Option „{exc.option_name}“." + _did_you_mean(exc.possibilities)
+    if isinstance(exc, click.NoSuchCommand):
+        return f"Unbekannter Befehl „{exc.command_name}“." + _did_you_mean(exc.possibilities)
+    if isinstance(exc, click.MissingParameter):
+        what = "das Argument" if isinstance(exc.param, click.Argument) else "die Option"
+        return f"Es fehlt {what} {_param_name(exc.param)}."
+    if isinstance(exc, click.BadParameter):  # the German types above wrote the message
+        return f"Ungültiger Wert für {_param_name(exc.param)}: {exc.message}"
+    if isinstance(exc, click.BadOptionUsage):
+        if "does not take a value" in exc.message:
+            return f"Die Option „{exc.option_name}“ nimmt keinen Wert an."
+        if "requires" in exc.message:
+            return f"Die Option „{exc.option_name}“ braucht einen Wert."
+    extra = re.fullmatch(r"Got unexpected extra arguments? \((.*)\)", exc.message)
+    if extra:
+        return f"Zu viele Argumente: {extra.group(1)}."
+    if exc.message == "Missing command.":
+        return "Bitte einen Befehl angeben."
+    return f"Ungültiger Aufruf ({exc.message})."
+
+
+@contextlib.contextmanager
+def _german_errors() -> Iterator[None]:
+    try:
+        yield
+    except (click.exceptions.NoArgsIsHelpError, GermanUsageError):
+        raise  # the help page itself, or already German
+    except click.UsageError as exc:
+        raise GermanUsageError(german_usage_message(exc), exc.ctx) from exc
+    except (KeyboardInterrupt, click.Abort):
+        raise _Aborted() from None
+
+
 # Help texts are German like everything else a user reads; defaults are named in
 # the text ("Standard: …") because click's own "[default: …]" is English.
 corpus_option = click.option(
     "--corpus",
     "corpus_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=GermanPath(file_okay=False, path_type=Path),
     default=default_corpus_dir,
     metavar="ORDNER",
     help="Ordner mit manifest.toml und den Quelldokumenten (Standard: ./corpus).",
@@ -33,7 +147,7 @@ corpus_option = click.option(
 index_option = click.option(
     "--index",
     "index_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=GermanPath(file_okay=False, path_type=Path),
     default=default_index_dir,
     metavar="ORDNER",
     help="Ordner des gebauten Suchindex (Standard: ./index).",
@@ -61,9 +175,35 @@ class _GermanHelp(click.Command):
             option.help = HELP_TEXT
         return option
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            # click's parser raises some (e.g. "-n" without a value) without the
+            # context; with it the message can name the command and its usage
+            if exc.ctx is None:
+                exc.ctx = ctx
+            raise
+
 
 class _GermanHelpGroup(_GermanHelp, click.Group):
+    """The `faq-bot` group: German help, and German usage errors for it and its commands."""
+
     command_class = _GermanHelp
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        with _german_errors():
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with _german_errors():  # the command's own parsing happens in here
+            return super().invoke(ctx)
 
 
 @click.group(
@@ -132,7 +272,7 @@ def check(as_json: bool, corpus_dir: Path, file: str) -> None:
 @click.option(
     "--port",
     default=5000,
-    type=click.IntRange(1, 65535),
+    type=GermanIntRange(1, 65535),
     metavar="PORT",
     help="Port, auf dem der Dienst lauscht (Standard: 5000).",
 )
@@ -262,7 +402,7 @@ def index_command(corpus_dir: Path, index_dir: Path) -> None:
     "-n",
     "n",
     default=10,
-    type=click.IntRange(1, 100),
+    type=GermanIntRange(1, 100),
     metavar="ANZAHL",
     help="Höchstens so viele Treffer zeigen (Standard: 10).",
 )
@@ -394,7 +534,7 @@ def show(as_json: bool, corpus_dir: Path, index_dir: Path, entry_id: str) -> Non
 )
 @corpus_option
 @index_option
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path), metavar="DATEI")
+@click.argument("file", type=GermanPath(dir_okay=False, path_type=Path), metavar="DATEI")
 def eval_command(
     as_json: bool, misses: bool, corpus_dir: Path, index_dir: Path, file: Path
 ) -> None:

@@ -1,0 +1,162 @@
+"""CLI usage errors: click's own messages come out German, with exit code 2.
+
+A usage error prints "Fehler: …", the command's usage line ("Aufruf: …") and
+"Hilfe: faq-bot <befehl> --help" on stderr. None of click's English sentences
+("Error:", "Try … for help.", "No such option", "Missing argument", "is not in
+the range", "is not a valid integer") may reach the user.
+"""
+
+from __future__ import annotations
+
+import re
+
+import click
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+from faq_bot.cli import GermanIntRange, GermanPath, main
+
+CLICK_ENGLISH = re.compile(
+    r"Error:|Try '|for help|No such|Missing|Invalid value|not in the range|"
+    r"not a valid|unexpected extra|requires an argument|does not take|Aborted|"
+    r"is a directory|is a file",
+)
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), prog_name="faq-bot")
+
+
+def assert_german_usage_error(result, command: str) -> str:
+    assert result.exit_code == 2, result.output
+    assert not CLICK_ENGLISH.search(result.output), result.output
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("Fehler: ")
+    assert lines[1].startswith(f"Aufruf: faq-bot {command}".rstrip())
+    assert lines[2] == f"Hilfe: faq-bot {command} --help".replace("  ", " ")
+    return lines[0]
+
+
+def test_usage_error_unknown_option_is_german_and_names_it():
+    message = assert_german_usage_error(run("search", "--bogus", "Stapel"), "search")
+    assert "Unbekannte Option „--bogus“" in message
+
+
+def test_usage_error_unknown_option_suggests_the_close_one():
+    message = assert_german_usage_error(run("search", "--jsn", "Stapel"), "search")
+    assert message.endswith("Meinten Sie --json?")
+
+
+def test_usage_error_unknown_option_of_the_group():
+    message = assert_german_usage_error(run("--bogus"), "")
+    assert "Unbekannte Option „--bogus“" in message
+
+
+@pytest.mark.parametrize(
+    ("command", "metavar"), [("show", "ID"), ("check", "DATEI|-"), ("eval", "DATEI")]
+)
+def test_usage_error_missing_argument_is_german(command, metavar):
+    message = assert_german_usage_error(run(command), command)
+    assert message == f"Fehler: Es fehlt das Argument „{metavar}“."
+
+
+@pytest.mark.parametrize("value", ["0", "101", "-3"])
+def test_usage_error_n_out_of_range_is_german(value):
+    message = assert_german_usage_error(run("search", "-n", value, "Stapel"), "search")
+    assert message == (
+        f"Fehler: Ungültiger Wert für „-n“: {int(value)} liegt nicht zwischen 1 und 100."
+    )
+
+
+@pytest.mark.parametrize("value", ["abc", "1.5", "", "zehn"])
+def test_usage_error_n_not_an_integer_is_german(value):
+    message = assert_german_usage_error(run("search", "-n", value, "Stapel"), "search")
+    assert message == f"Fehler: Ungültiger Wert für „-n“: „{value}“ ist keine ganze Zahl."
+
+
+def test_usage_error_port_out_of_range_is_german():
+    message = assert_german_usage_error(run("serve", "--port", "70000"), "serve")
+    assert "70000 liegt nicht zwischen 1 und 65535" in message
+
+
+def test_usage_error_option_without_its_value_is_german():
+    message = assert_german_usage_error(run("search", "Stapel", "-n"), "search")
+    assert message == "Fehler: Die Option „-n“ braucht einen Wert."
+
+
+def test_usage_error_flag_given_a_value_is_german():
+    message = assert_german_usage_error(run("search", "--json=ja", "Stapel"), "search")
+    assert message == "Fehler: Die Option „--json“ nimmt keinen Wert an."
+
+
+def test_usage_error_extra_argument_is_german():
+    message = assert_german_usage_error(run("show", "eins", "zwei"), "show")
+    assert message == "Fehler: Zu viele Argumente: zwei."
+
+
+def test_usage_error_unknown_command_is_german_and_suggests():
+    message = assert_german_usage_error(run("serch", "Stapel"), "")
+    assert message.startswith("Fehler: Unbekannter Befehl „serch“.")
+    assert "search" in message
+
+
+def test_usage_error_folder_given_as_file_is_german(tmp_path):
+    message = assert_german_usage_error(run("eval", str(tmp_path)), "eval")
+    assert message.endswith(f"„{tmp_path}“ ist ein Ordner, keine Datei.")
+
+
+def test_usage_error_file_given_as_folder_is_german(tmp_path):
+    file = tmp_path / "datei.txt"
+    file.write_text("x", encoding="utf-8")
+    message = assert_german_usage_error(run("index", "--corpus", str(file)), "index")
+    assert (
+        message == f"Fehler: Ungültiger Wert für „--corpus“: „{file}“ ist eine Datei, kein Ordner."
+    )
+
+
+def test_usage_error_no_command_still_shows_the_help():
+    result = run()
+    assert "Regeln und FAQ nachschlagen" in result.output
+    assert not CLICK_ENGLISH.search(result.output)
+
+
+def test_interrupt_says_abgebrochen_in_german(monkeypatch, tmp_path):
+    import faq_bot.index
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(faq_bot.index, "build_index", interrupted)
+    result = run("index", "--index", str(tmp_path / "ix"))
+    assert result.exit_code == 1
+    assert "Abgebrochen." in result.stderr
+    assert not CLICK_ENGLISH.search(result.output)
+
+
+def test_every_parameter_type_fails_in_german():
+    """A parameter whose type can reject a value must use a German type."""
+    assert isinstance(main, click.Group)
+    for command in [main, *main.commands.values()]:
+        for param in command.params:
+            flag = isinstance(param, click.Option) and param.is_flag  # takes no value
+            can_fail = not flag and not isinstance(param.type, click.types.StringParamType)
+            assert not can_fail or isinstance(param.type, GermanIntRange | GermanPath), (
+                f"{command.name} {param.name}: {param.type!r} has English errors"
+            )
+
+
+@given(st.text(max_size=12))
+def test_any_invalid_n_gets_a_german_error(value):
+    try:
+        valid = 1 <= int(value) <= 100
+    except ValueError:
+        valid = False
+    if valid or value.startswith("-") and value.lstrip("-").isalpha():
+        return  # a valid count would run the search; "-x" is read as an option
+    result = run("search", "-n", value, "Stapel")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("Fehler: ")
+    assert not CLICK_ENGLISH.search(result.output), result.output

@@ -19,7 +19,7 @@ from faq_bot.config import ROOT
 from faq_bot.index import build_index, open_index
 from faq_bot.search import QueryError, search, search_paragraphs
 
-DEFAULT_QUESTIONS = Path("/work/shared/eval/dev-questions.jsonl")
+DEFAULT_QUESTIONS = ROOT.parent / "shared" / "eval" / "dev-questions.jsonl"
 FALLBACK_QUERIES = [
     "wer bezahlt die 227er",
     "Stapel",

@@ -4,7 +4,7 @@
     Raises `faq_bot.question.QuestionError` (German message) for an empty or too
     long question and for a malformed history (`parse_history`).
 ``Answer.to_json()``
-    The answer shape of ``/work/shared/spec/interfaces.md``: ``question``,
+    The answer shape of ``../shared/spec/interfaces.md``: ``question``,
     ``confident``, ``confidence``, ``message`` (German, what the UI shows),
     ``answer`` (null when not confident; else ``text`` (the passage),
     ``paragraph``, ``fragment`` (``p<N>``), ``url`` (entry URL with the
@@ -85,7 +85,7 @@ only 1 of their 6 unanswerable questions; it is a general rule, not fitted to
 those questions, and it changes no answer of the development questions.
 
 How the threshold was chosen: on the 60 development questions
-(``/work/shared/eval/dev-questions.jsonl``) the coverage of the chosen
+(``../shared/eval/dev-questions.jsonl``) the coverage of the chosen
 passages of the 56 answerable questions and of the 4 unanswerable ones was
 computed (``scripts/answer_threshold.py`` prints both lists): three of the
 unanswerable ones cover 0.20-0.26 of their question; the answerable ones

@@ -1,6 +1,6 @@
 """Scoring search (and later the chatbot) on a question file.
 
-The file format and the scoring rules are those of ``/work/shared/eval/README.md``:
+The file format and the scoring rules are those of ``../shared/eval/README.md``:
 one JSON object per line with ``id``, ``q``, ``doc``, ``gold`` (verbatim
 passages) and ``kind``. A result is a *hit* when its plain text contains one
 of the gold passages, compared case-insensitively after collapsing every run

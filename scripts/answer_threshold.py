@@ -13,12 +13,17 @@ from __future__ import annotations
 import sys
 
 from faq_bot.answer import CONFIDENCE_THRESHOLD, answer
+from faq_bot.config import ROOT
 from faq_bot.evaluate import answerable, is_hit, load_questions
 from faq_bot.index import open_index
 
 
 def main() -> None:
-    path = sys.argv[1] if len(sys.argv) > 1 else "/work/shared/eval/dev-questions.jsonl"
+    path = (
+        sys.argv[1]
+        if len(sys.argv) > 1
+        else str(ROOT.parent / "shared" / "eval" / "dev-questions.jsonl")
+    )
     index = open_index(sys.argv[2] if len(sys.argv) > 2 else "index")
     rows = []
     for q in load_questions(path):

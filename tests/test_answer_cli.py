@@ -9,8 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from faq_bot.cli import main
+from faq_bot.config import ROOT
 
-EVAL_FILE = "/work/shared/eval/dev-questions.jsonl"  # the team's development questions
+EVAL_FILE = str(ROOT.parent / "shared" / "eval" / "dev-questions.jsonl")  # beside the checkout
 
 
 @pytest.fixture

@@ -58,7 +58,11 @@ def base_url(built_index: Path) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} fehlt: ./scripts/ensure-chromium installiert Debians chromium")
+        message = f"{CHROMIUM} fehlt: ./scripts/ensure-chromium installiert Debians chromium"
+        if os.environ.get("CI"):
+            # in CI a missing browser is a broken install step, never a reason to skip
+            pytest.fail(message)
+        pytest.skip(message)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

@@ -83,7 +83,13 @@ def legal_scenarios(draw: st.DrawFn) -> dict[str, Any]:
             options.append("counter")
         kind = draw(st.sampled_from(options))
         effect: dict[str, Any] = {"type": kind}
-        if kind in ("destroy", "damage", "prevent_damage", "unlock"):
+        foreign = [c for c in in_play if c["owner"] != by]
+        if kind == "damage" and not foreign:
+            kind = "draw"  # damage never goes on one's own cards (FAQ Schaden)
+            effect["type"] = kind
+        if kind == "damage":
+            effect["target"] = draw(st.sampled_from(foreign))["id"]
+        elif kind in ("destroy", "prevent_damage", "unlock"):
             effect["target"] = draw(st.sampled_from(in_play))["id"]
         elif kind == "lock":
             effect["target"] = draw(st.sampled_from(unlocked))["id"]
@@ -95,8 +101,16 @@ def legal_scenarios(draw: st.DrawFn) -> dict[str, Any]:
             effect["target"] = draw(st.sampled_from(stack))["id"]
         if kind in ("draw", "produce_tw", "damage", "prevent_damage"):
             effect["amount"] = draw(st.integers(0, 5))
-        play_cost = draw(st.integers(0, min(2, tw[by]))) if is_action else 0
-        cost = draw(st.integers(0, tw[by] - play_cost))
+        budget = tw[by]
+        if kind == "counter":  # a counter also needs the countered entry's play cost
+            countered = next(e for e in stack if e["id"] == effect["target"])
+            budget -= countered["play_cost"]
+            if budget < 0:
+                kind = "other"
+                effect = {"type": kind}
+                budget = tw[by]
+        play_cost = draw(st.integers(0, min(2, budget))) if is_action else 0
+        cost = draw(st.integers(0, budget - play_cost))
         entry = {
             "id": f"s{n + 1}",
             "by": by,

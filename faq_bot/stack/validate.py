@@ -109,10 +109,18 @@ def _entry_errors(
             )
 
     needed = entry.cost + entry.play_cost
+    opponent_cost = ""
+    if target_entry is not None and target_entry.play_cost:
+        # Erfolgreiche Abwehr: "1 TW + die Kosten des Gegners zum Ausspielen"
+        needed += target_entry.play_cost
+        opponent_cost = (
+            f" (darin {target_entry.play_cost} TW Ausspielkosten des gekonterten Eintrags)"
+        )
     if player is not None and player.tw < needed:
         error(
             ErrorCode.INSUFFICIENT_TW,
-            f"{entry.by} hat {player.tw} TW, der Eintrag kostet aber {needed} TW.",
+            f"{entry.by} hat {player.tw} TW, der Eintrag kostet aber {needed} TW"
+            f"{opponent_cost}.",
         )
 
     if target_card is not None:
@@ -152,6 +160,10 @@ def _card_target_problem(
         return f"Ziel {target.id} ist nicht im Spiel, sondern {_ZONE_DE[target.zone]}."
     if kind is EffectType.DISCARD and target.zone is not Zone.HAND:
         return f"Abwerfen kann man nur Handkarten; {target.id} ist {_ZONE_DE[target.zone]}."
+    if kind is EffectType.DAMAGE and target.owner == entry.by:
+        # FAQ Schaden: "Es darf NIE Schaden auf eigene Einheiten oder Landausbauten oder
+        # andere eigene Karten verteilt werden."
+        return f"{target.id} gehört {entry.by}; Schaden auf eigene Karten ist nie erlaubt."
     if kind is EffectType.LOCK and target.locked:
         return f"{target.id} ist bereits gesperrt und damit kein zulässiges Ziel."
     if kind is EffectType.PROTECT:

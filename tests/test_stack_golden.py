@@ -151,10 +151,11 @@ def test_golden_example_states_what_the_spec_says(path: Path) -> None:
     assert {p: v["tw"] for p, v in result["final"]["players"].items()} == facts["tw"]
 
 
-def test_golden_spec_output_example_explanation_is_word_for_word() -> None:
+def test_golden_spec_output_example_explanation_names_cards_not_ids() -> None:
+    """The spec's output example, with cards named as a person reads them (issue 12)."""
     result = result_to_json(check((SCENARIOS / "example3_radar_cannot_pay.json").read_text()))
     assert result["steps"][0]["explanation"] == (
-        "A bezahlt 2 TW und opfert bombA; bombB wird zerstört."
+        "A bezahlt 2 TW und opfert 227-Pfund Bombe von A; 227-Pfund Bombe von B wird zerstört."
     )
 
 

@@ -21,7 +21,7 @@ def render_text(scenario: Scenario, result: Result) -> str:
         lines.append("Abhandlung von oben nach unten (zuletzt Angesagtes zuerst):")
     for number, step in enumerate(result.steps, 1):
         entry = scenario.entry(step.entry)
-        label = describe_entry(entry) if entry else step.entry
+        label = describe_entry(scenario, entry) if entry else step.entry
         outcome = OUTCOME_DE[step.outcome]
         if step.reason is not None:
             outcome += f": {REASON_DE[step.reason]}"

@@ -119,8 +119,7 @@ def _entry_errors(
     if player is not None and player.tw < needed:
         error(
             ErrorCode.INSUFFICIENT_TW,
-            f"{entry.by} hat {player.tw} TW, der Eintrag kostet aber {needed} TW"
-            f"{opponent_cost}.",
+            f"{entry.by} hat {player.tw} TW, der Eintrag kostet aber {needed} TW{opponent_cost}.",
         )
 
     if target_card is not None:

@@ -189,8 +189,10 @@ def test_validate_error_messages_are_german_and_name_the_entry() -> None:
     for name, (data, _) in CASES.items():
         for error in validate(read_scenario(data)):
             assert error.message, name
-            if error.entry is not None:
-                assert error.message.startswith(f"{error.entry}: "), name
+            if error.entry is not None:  # "Eintrag N", never the bare id
+                ids = [e["id"] for e in data["stack"]]
+                number = ids.index(error.entry) + 1
+                assert error.message.startswith(f"Eintrag {number}: "), name
 
 
 @pytest.mark.parametrize(

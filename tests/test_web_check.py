@@ -246,7 +246,7 @@ def test_check_form_post_resolves_example_2(client) -> None:
     steps = re.findall(r'<li class="step (\w+)" id="step-(\d)">(.*?)</li>', timeline(html), re.S)
     assert [(css, n) for css, n, _ in steps] == [("ok", "1"), ("bad", "2"), ("ok", "3")]
     first, second, third = (text_of(body) for _, _, body in steps)
-    assert first.startswith("s3 ") and "A bezahlt 2 TW und opfert bombA" in first
+    assert first.startswith("s3 ") and "A bezahlt 2 TW und opfert 227-Pfund Bombe von A" in first
     assert second.startswith("s2 ") and "Quelle nicht mehr vorhanden" in second
     assert "B zahlt nichts" in second
     assert third.startswith("s1 ") and "A zieht 1 Karte" in third

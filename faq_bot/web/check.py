@@ -450,7 +450,7 @@ def result_view(scenario: Scenario, result: Result) -> dict[str, Any]:
                 "number": number,
                 "entry": step.entry,
                 "by": entry.by if entry else "",
-                "label": describe_entry(entry) if entry else step.entry,
+                "label": describe_entry(scenario, entry) if entry else step.entry,
                 "outcome": step.outcome.value,
                 "outcome_de": OUTCOME_DE[step.outcome],
                 "reason_de": REASON_DE[step.reason] if step.reason else None,

@@ -206,7 +206,7 @@ def test_cli_check_illegal_scenario_lists_errors_and_exits_1(faq_corpus_dir: Pat
     ("text", "field"),
     [
         ("{not json", "kein gültiges JSON"),
-        ('{"players": {"A": {"tw": 1}}, "cards": []}', "Feld stack: fehlt"),
+        ('{"players": {"A": {"tw": 1}}, "cards": []}', "fehlt (Feld stack)"),
         (
             '{"players": {"A": {"tw": 1}}, "cards": [], "stack": [{"id": "s1", "by": "A", '
             '"source": "x", "effect": {"type": "zaubern"}}]}',

@@ -543,3 +543,20 @@ def test_check_page_settles_damage_at_the_end_of_the_phase(client) -> None:
     assert damage == "bomber: 2 Schaden – kommt auf den Schrottplatz"
     cards = text_of(re.search(r'id="final-cards">(.*?)</table>', html, re.S).group(1))
     assert "bomber Bomber auf dem Schrottplatz nein" in cards
+
+
+def test_openapi_check_body_is_the_one_scenario_schema(client) -> None:
+    """The OpenAPI document embeds scenario.schema.json instead of its own copy."""
+    from faq_bot.stack.read import scenario_schema
+
+    spec = client.get("/api/openapi.json").get_json()
+    body = spec["paths"]["/api/check"]["post"]["requestBody"]["content"]["application/json"]
+    assert body["schema"] == {"$ref": "#/components/schemas/Scenario"}
+    component = spec["components"]["schemas"]["Scenario"]
+    schema = scenario_schema()
+    assert component["properties"].keys() == schema["properties"].keys()
+    assert component["properties"]["phase"] == schema["properties"]["phase"]
+    effect = spec["components"]["schemas"]["ScenarioEffect"]
+    assert effect["properties"]["type"]["enum"] == schema["$defs"]["effect"]["properties"][
+        "type"
+    ]["enum"]

@@ -66,9 +66,16 @@ from faq_bot.stack import (
 )
 from faq_bot.stack.explain import EFFECT_DE, OUTCOME_DE, REASON_DE, ZONE_DE, describe_entry
 from faq_bot.stack.model import AMOUNT_EFFECTS, CARD_TARGET_EFFECTS, EffectType, Kind, Phase, Zone
-from faq_bot.stack.read import parse_json
+from faq_bot.stack.read import parse_json, scenario_schema
 from faq_bot.web.common import IndexUnavailable, bad_request, current_index
-from faq_bot.web.openapi import add_schema, describe, error_responses, html_body, json_body
+from faq_bot.web.openapi import (
+    add_json_schema,
+    add_schema,
+    describe,
+    error_responses,
+    html_body,
+    json_body,
+)
 
 log = logging.getLogger("faq_bot.web")
 
@@ -678,6 +685,7 @@ def api_cards() -> Any:
 
 # ---------------------------------------------------------------- OpenAPI
 
+add_json_schema("Scenario", scenario_schema())
 add_schema(
     "CheckResult",
     {
@@ -729,18 +737,7 @@ describe(
             "requestBody": {
                 "required": True,
                 "content": {
-                    "application/json": {
-                        "schema": {
-                            "type": "object",
-                            "required": ["players", "cards", "stack"],
-                            "properties": {
-                                "phase": {"type": "string"},
-                                "players": {"type": "object"},
-                                "cards": {"type": "array", "items": {"type": "object"}},
-                                "stack": {"type": "array", "items": {"type": "object"}},
-                            },
-                        }
-                    }
+                    "application/json": {"schema": {"$ref": "#/components/schemas/Scenario"}}
                 },
             },
             "responses": {

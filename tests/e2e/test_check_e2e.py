@@ -53,7 +53,10 @@ def assert_example2_timeline(page) -> None:
     steps = page.locator("#timeline > li")
     expect(steps).to_have_count(3)
     texts = steps_text(page)
-    assert texts[0].startswith("s3") and "opfert 227-Pfund Bombe von A; 227-Pfund Bombe von B wird zerstört" in texts[0]
+    assert (
+        texts[0].startswith("s3")
+        and "opfert 227-Pfund Bombe von A; 227-Pfund Bombe von B wird zerstört" in texts[0]
+    )
     assert texts[1].startswith("s2") and "verpufft" in texts[1] and "B zahlt nichts" in texts[1]
     assert texts[2].startswith("s1") and "A zieht 1 Karte" in texts[2]
     rule = steps.nth(0).locator("a", has_text="227-Pfund Bombe (Basisausbau)")

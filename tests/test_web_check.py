@@ -47,6 +47,14 @@ def timeline(html: str) -> str:
     return match.group(1)
 
 
+def selected(html: str, name: str) -> str | None:
+    """The selected option's value of the select `name`."""
+    select = re.search(rf'<select id="{name}" name="{name}">(.*?)</select>', html, re.S)
+    assert select is not None, name
+    chosen = re.search(r'<option value="([^"]*)" selected>', select.group(1))
+    return chosen.group(1) if chosen else None
+
+
 def example2_form(**extra: str) -> dict[str, str]:
     """Spec example 2 as the form without JavaScript posts it (catalog fills the rest)."""
     form = {
@@ -232,7 +240,9 @@ def test_check_page_shows_the_empty_form_and_the_samples(client) -> None:
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert 'method="post"' in html and 'name="p-0-name"' in html
-    assert 'name="c-3-name"' in html and 'name="s-3-type"' in html  # fixed rows without JS
+    assert 'name="c-0-name"' in html and 'name="s-0-type"' in html  # a spare row without JS
+    assert 'name="p-0-name" value="A"' in html and 'name="p-1-name" value="B"' in html
+    assert 'value="pick:Radarstation"' in html  # the catalog as chips
     assert "Zeile hinzufügen" in html
     assert 'id="catalog-names"' in html and '<option value="Radarstation">' in html
     for sample in load_samples():
@@ -246,10 +256,13 @@ def test_check_form_post_resolves_example_2(client) -> None:
     steps = re.findall(r'<li class="step (\w+)" id="step-(\d)">(.*?)</li>', timeline(html), re.S)
     assert [(css, n) for css, n, _ in steps] == [("ok", "1"), ("bad", "2"), ("ok", "3")]
     first, second, third = (text_of(body) for _, _, body in steps)
-    assert first.startswith("s3 ") and "A bezahlt 2 TW und opfert 227-Pfund Bombe von A" in first
-    assert second.startswith("s2 ") and "Quelle nicht mehr vorhanden" in second
+    assert (
+        first.startswith("Eintrag 3 ")
+        and "A bezahlt 2 TW und opfert 227-Pfund Bombe von A" in first
+    )
+    assert second.startswith("Eintrag 2 ") and "Quelle nicht mehr vorhanden" in second
     assert "B zahlt nichts" in second
-    assert third.startswith("s1 ") and "A zieht 1 Karte" in third
+    assert third.startswith("Eintrag 1 ") and "A zieht 1 Karte" in third
     # every step links its rulings with the entry's title
     assert '<a href="/entry/aktionsstapel">Aktionsstapel</a>' in html
     assert '<a href="/entry/227-pfund-bombe-basisausbau">227-Pfund Bombe (Basisausbau)</a>' in html
@@ -263,8 +276,8 @@ def test_check_form_post_resolves_example_2(client) -> None:
 def test_check_form_post_fills_blank_fields_from_the_catalog_and_says_so(client) -> None:
     html = client.post("/check", data=example2_form()).get_data(as_text=True)
     notes = text_of(re.search(r'id="check-notes">(.*?)</details>', html, re.S).group(1))
-    assert "Karte radar: Kartenart Basisausbau" in notes
-    assert "Eintrag s2 (227-Pfund Bombe): Effekt zerstören, opfern, Kosten 2" in notes
+    assert "Karte Radarstation: Kartenart Basisausbau" in notes
+    assert "Eintrag 2 (227-Pfund Bombe): Effekt zerstören, opfern, Kosten 2" in notes
     # the re-rendered form shows what was assumed
     assert 'name="s-1-cost" value="2"' in html
     assert re.search(r'name="s-1-sacrifice" value="1"\s+checked', html)
@@ -281,22 +294,22 @@ def test_check_form_post_gives_a_card_without_id_one_from_its_name(client) -> No
 
 def test_check_form_post_takes_the_owner_as_announcer_when_blank(client) -> None:
     html = client.post("/check", data=example2_form(**{"s-0-by": ""})).get_data(as_text=True)
-    assert "Eintrag s1: sagt A an (Besitzer von radar)" in text_of(html)
+    assert "Eintrag 1: sagt A an (Besitzer von Radarstation)" in text_of(html)
 
 
 def test_check_form_post_with_bad_field_shows_the_form_with_a_400(client) -> None:
     response = client.post("/check", data=example2_form(**{"s-1-target": ""}))
     assert response.status_code == 400
     html = response.get_data(as_text=True)
-    assert "stack[1].effect.target" in text_of(html)
-    assert 'name="s-2-target" value="bombB"' in html  # what was typed is kept
+    assert "Eintrag 2 › Effekt › Ziel: fehlt (Feld stack[1].effect.target)" in text_of(html)
+    assert selected(html, "s-2-target") == "bombB"  # what was chosen is kept
 
 
 def test_check_form_add_row_renders_one_more_row(client) -> None:
     html = client.post("/check", data=example2_form(action="add:stack")).get_data(as_text=True)
     numbers = {int(n) for n in re.findall(r'name="s-(\d+)-type"', html)}
     assert numbers == set(range(5))  # 3 filled + 1 spare + 1 added
-    assert 'name="s-2-target" value="bombB"' in html
+    assert selected(html, "s-2-target") == "bombB"
     assert 'class="timeline"' not in html  # adding a row does not resolve
 
 
@@ -372,11 +385,12 @@ def test_check_bad_permalink_gives_a_german_400_page(client, link: str) -> None:
     assert "Link" in text_of(html) or "Feld" in text_of(html)
 
 
-def test_check_illegal_scenario_lists_errors_with_entry_ids(client) -> None:
+def test_check_illegal_scenario_lists_errors_in_german_with_entry_numbers(client) -> None:
     link = encode_permalink(load(SCENARIOS / "example8d_bomb_without_tw.json"))
     html = client.get("/check", query_string={"s": link}).get_data(as_text=True)
     errors = text_of(re.search(r'id="check-errors">(.*?)</ul>', html, re.S).group(1))
-    assert "insufficient_tw" in errors and "Eintrag s1" in errors
+    assert "Zu wenig TW" in errors and "Eintrag 1: A hat 1 TW" in errors
+    assert "insufficient_tw" not in errors  # no codes for people
     assert 'id="timeline"' not in html
 
 
@@ -557,6 +571,7 @@ def test_openapi_check_body_is_the_one_scenario_schema(client) -> None:
     assert component["properties"].keys() == schema["properties"].keys()
     assert component["properties"]["phase"] == schema["properties"]["phase"]
     effect = spec["components"]["schemas"]["ScenarioEffect"]
-    assert effect["properties"]["type"]["enum"] == schema["$defs"]["effect"]["properties"][
-        "type"
-    ]["enum"]
+    assert (
+        effect["properties"]["type"]["enum"]
+        == schema["$defs"]["effect"]["properties"]["type"]["enum"]
+    )

@@ -49,7 +49,7 @@ def timeline(html: str) -> str:
 
 def selected(html: str, name: str) -> str | None:
     """The selected option's value of the select `name`."""
-    select = re.search(rf'<select id="{name}" name="{name}">(.*?)</select>', html, re.S)
+    select = re.search(rf'<select id="{name}"[^>]*>(.*?)</select>', html, re.S)
     assert select is not None, name
     chosen = re.search(r'<option value="([^"]*)" selected>', select.group(1))
     return chosen.group(1) if chosen else None
@@ -575,3 +575,98 @@ def test_openapi_check_body_is_the_one_scenario_schema(client) -> None:
         effect["properties"]["type"]["enum"]
         == schema["$defs"]["effect"]["properties"]["type"]["enum"]
     )
+
+
+# ---------------------------------------------------------------- the builder (no JavaScript)
+
+
+def builder_form(**extra: str) -> dict[str, str]:
+    return {
+        "phase": "Bauphase",
+        "p-0-name": "A",
+        "p-0-tw": "4",
+        "p-1-name": "B",
+        "p-1-tw": "2",
+    } | extra
+
+
+def test_check_builder_chip_adds_the_catalog_card_for_the_chosen_player(client) -> None:
+    form = builder_form(action="pick:227-Pfund Bombe", pick_owner="B")
+    html = client.post("/check", data=form).get_data(as_text=True)
+    assert 'name="c-0-name" value="227-Pfund Bombe"' in html
+    assert selected(html, "c-0-owner") == "B"
+    assert 'name="c-0-id" value="227-pfund-bombe"' in html  # an id to refer to, never typed
+    assert selected(html, "pick-owner") == "B"  # the next chip is for B again
+    assert 'value="announce:0"' in html
+
+
+def test_check_builder_announce_puts_the_card_on_the_stack_and_offers_it_as_target(client):
+    form = builder_form(
+        **{"c-0-name": "Radarstation", "c-0-owner": "A", "c-0-id": "radar"},
+        **{"c-1-name": "227-Pfund Bombe", "c-1-owner": "B", "c-1-id": "bombB"},
+        **{"s-0-source": "radar", "s-0-id": "s1"},
+        action="announce:1",
+    )
+    html = client.post("/check", data=form).get_data(as_text=True)
+    assert selected(html, "s-1-source") == "bombB"
+    assert selected(html, "s-1-by") == "B"
+    target = re.search(r'<select id="s-1-target".*?</select>', html, re.S).group(0)
+    assert '<option value="radar">Radarstation</option>' in target
+    assert '<option value="s1">Eintrag 1 (Radarstation)</option>' in target  # for counters
+    assert "<input" not in target
+
+
+def test_check_builder_moves_an_entry_keeping_its_fields(client) -> None:
+    form = example2_form(action="move:stack:2:up")
+    html = client.post("/check", data=form).get_data(as_text=True)
+    assert selected(html, "s-1-source") == "bombA" and selected(html, "s-1-target") == "bombB"
+    assert selected(html, "s-2-source") == "bombB" and selected(html, "s-2-target") == "radar"
+    first = client.post("/check", data=example2_form(action="move:stack:0:up"))
+    assert selected(first.get_data(as_text=True), "s-0-source") == "radar"  # nothing below
+
+
+@pytest.mark.parametrize(
+    "action", ["pick:Gibtsnicht", "move:stack:0:sideways", "announce:99", "add:nothing"]
+)
+def test_check_builder_refuses_an_unknown_action_in_german(client, action: str) -> None:
+    response = client.post("/check", data=builder_form(action=action))
+    assert response.status_code == 400
+    assert "Unbekannte Aktion" in response.get_data(as_text=True)
+
+
+def test_check_builder_tap_targets_are_never_typed_ids(client) -> None:
+    html = client.get("/check").get_data(as_text=True)
+    assert 'name="s-0-target"' in html and 'list="target-ids"' not in html
+    assert re.search(r'<select id="s-0-source" name="s-0-source">', html)
+    assert "<details" in re.search(r'id="rows-stack">(.*?)</section>', html, re.S).group(1)
+
+
+# ---------------------------------------------------------------- share preview
+
+
+def test_check_shared_link_has_a_preview_for_chats(client) -> None:
+    link = encode_permalink(load(EXAMPLE2))
+    html = client.get("/check", query_string={"s": link}).get_data(as_text=True)
+    title = re.search(r'<meta property="og:title" content="([^"]*)">', html).group(1)
+    description = re.search(r'<meta property="og:description" content="([^"]*)">', html)
+    assert unescape(title) == "Aktionsstapel: zuerst Eintrag 3 (227-Pfund Bombe von A) – ausgeführt"
+    assert unescape(description.group(1)) == (
+        "3 Einträge, abgehandelt von oben nach unten. Verpufft: Eintrag 2. "
+        "Es zahlen: A 4 TW, B 0 TW."
+    )
+    assert re.search(r'<meta property="og:url" content="http://localhost/check\?s=[\w-]+">', html)
+    assert "<title>Aktionsstapel: zuerst Eintrag 3" in html
+
+
+def test_check_shared_link_preview_is_escaped(client) -> None:
+    data = load(EXAMPLE2)
+    data["cards"][1]["name"] = EVIL
+    link = encode_permalink(data)
+    html = client.get("/check", query_string={"s": link}).get_data(as_text=True)
+    head = html.split("</head>")[0]
+    assert "<script>alert" not in head and "<img" not in head
+    assert "&lt;script&gt;" in head
+
+
+def test_check_empty_form_has_no_preview(client) -> None:
+    assert 'property="og:title"' not in client.get("/check").get_data(as_text=True)

@@ -199,7 +199,7 @@ def test_cli_check_illegal_scenario_lists_errors_and_exits_1(faq_corpus_dir: Pat
     result = CliRunner().invoke(main, ["check", "--corpus", str(faq_corpus_dir), str(path)])
     assert result.exit_code == 1
     assert "nicht zulässig" in result.stdout
-    assert "[insufficient_tw] Eintrag 1: A hat 1 TW, der Eintrag kostet aber 2 TW." in result.stdout
+    assert "Zu wenig TW – Eintrag 1: A hat 1 TW, der Eintrag kostet aber 2 TW." in result.stdout
 
 
 @pytest.mark.parametrize(

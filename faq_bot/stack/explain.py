@@ -12,7 +12,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from faq_bot.stack.model import EffectType, Kind, Outcome, Reason, Scenario, StackEntry, Zone
+from faq_bot.stack.model import (
+    EffectType,
+    ErrorCode,
+    Kind,
+    Outcome,
+    Reason,
+    Scenario,
+    StackEntry,
+    Zone,
+)
 from faq_bot.stack.names import card_name, entry_by_source, entry_name, entry_with_source
 
 OUTCOME_DE = {
@@ -26,6 +35,16 @@ REASON_DE = {
     Reason.SOURCE_LOCKED: "Quelle inzwischen gesperrt",
     Reason.TARGET_GONE: "Ziel nicht mehr vorhanden oder nicht mehr zulässig",
     Reason.CANNOT_PAY: "nicht mehr bezahlbar",
+}
+ERROR_DE = {
+    ErrorCode.UNKNOWN_REFERENCE: "Unbekannter Verweis",
+    ErrorCode.DUPLICATE_CARD: "Karte mehrfach im Stapel",
+    ErrorCode.NOT_OWNER: "Nicht der Besitzer",
+    ErrorCode.SOURCE_UNAVAILABLE: "Quelle nicht verfügbar",
+    ErrorCode.ACTION_CARD_FORBIDDEN_IN_PHASE: "Aktionskarte in dieser Phase verboten",
+    ErrorCode.INSUFFICIENT_TW: "Zu wenig TW",
+    ErrorCode.BAD_TARGET: "Unzulässiges Ziel",
+    ErrorCode.DECLARATION_NOT_REACTION: "Angriffsdeklaration nicht als Reaktion",
 }
 ZONE_DE = {Zone.HAND: "auf der Hand", Zone.PLAY: "im Spiel", Zone.SCRAP: "auf dem Schrottplatz"}
 EFFECT_DE = {

@@ -31,12 +31,18 @@ from typing import Any
 from faq_bot.corpus.splitters import slugify, unique_id
 from faq_bot.stack import result_to_json
 from faq_bot.stack.catalog import find_card, load_catalog
-from faq_bot.stack.explain import EFFECT_DE, OUTCOME_DE, REASON_DE, ZONE_DE, describe_entry
+from faq_bot.stack.explain import (
+    EFFECT_DE,
+    ERROR_DE,
+    OUTCOME_DE,
+    REASON_DE,
+    ZONE_DE,
+    describe_entry,
+)
 from faq_bot.stack.model import (
     AMOUNT_EFFECTS,
     CARD_TARGET_EFFECTS,
     EffectType,
-    ErrorCode,
     Kind,
     Phase,
     Result,
@@ -84,16 +90,6 @@ KIND_DE = {
 }
 ZONE_LABEL = {Zone.HAND: "Hand", Zone.PLAY: "im Spiel", Zone.SCRAP: "Schrottplatz"}
 EFFECT_LABEL = EFFECT_DE  # the form's effect choices (German; values stay English)
-ERROR_DE = {
-    ErrorCode.UNKNOWN_REFERENCE: "Unbekannter Verweis",
-    ErrorCode.DUPLICATE_CARD: "Karte mehrfach im Stapel",
-    ErrorCode.NOT_OWNER: "Nicht der Besitzer",
-    ErrorCode.SOURCE_UNAVAILABLE: "Quelle nicht verfügbar",
-    ErrorCode.ACTION_CARD_FORBIDDEN_IN_PHASE: "Aktionskarte in dieser Phase verboten",
-    ErrorCode.INSUFFICIENT_TW: "Zu wenig TW",
-    ErrorCode.BAD_TARGET: "Unzulässiges Ziel",
-    ErrorCode.DECLARATION_NOT_REACTION: "Angriffsdeklaration nicht als Reaktion",
-}
 OUTCOME_CLASS = {
     "resolved": "ok",
     "prevented": "warn",

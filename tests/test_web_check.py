@@ -670,3 +670,22 @@ def test_check_shared_link_preview_is_escaped(client) -> None:
 
 def test_check_empty_form_has_no_preview(client) -> None:
     assert 'property="og:title"' not in client.get("/check").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"p-0-name": "", "p-0-tw": "3"}, "Spieler 1 › Name: fehlt (Feld players)"),
+        ({"p-1-name": "A"}, "Spieler 2 › Name: A kommt mehrfach vor"),
+        ({"p-0-tw": "-1"}, "Spieler A › TW übrig: darf nicht negativ sein (Feld players.A.tw)"),
+        ({"s-1-type": "zaubern"}, "Eintrag 2 › Effekt: Effekttyp"),
+    ],
+)
+def test_check_form_errors_name_the_field_as_the_form_shows_it(client, fields, message) -> None:
+    response = client.post("/check", data=example2_form(**fields))
+    assert response.status_code == 400
+    error = text_of(
+        re.search(r'id="check-error"(.*?)</div>', response.get_data(as_text=True), re.S).group(1)
+    )
+    assert message in error
+    assert "Feld players:" not in error and "is a required" not in error

@@ -219,7 +219,7 @@ def _blank(row: Mapping[str, Any]) -> bool:
 
 def _number(value: str) -> Any:
     """A form number: digits become an int; anything else is passed on for the reader to refuse."""
-    return int(value) if value.isdigit() and len(value) <= 9 else value
+    return int(value) if re.fullmatch(r"-?\d{1,9}", value) else value
 
 
 def scenario_from_state(state: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
@@ -233,9 +233,11 @@ def scenario_from_state(state: Mapping[str, Any]) -> tuple[dict[str, Any], list[
     for i, row in enumerate(state["players"]):
         name = row["name"]
         if not name:
-            raise ScenarioFormatError(f"Feld players (Zeile {i + 1}): der Name fehlt")
+            raise ScenarioFormatError(f"Spieler {i + 1} › Name: fehlt (Feld players)")
         if name in players:
-            raise ScenarioFormatError(f"Feld players.{name}: der Spieler kommt mehrfach vor")
+            raise ScenarioFormatError(
+                f"Spieler {i + 1} › Name: {name} kommt mehrfach vor (Feld players.{name})"
+            )
         players[name] = {"tw": _number(row["tw"])} if row["tw"] else {}
 
     taken = {row["id"] for row in state["cards"] if row["id"]}

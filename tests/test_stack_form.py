@@ -90,7 +90,7 @@ def test_form_labels_come_from_the_schema_titles() -> None:
     ("tw", "fizzled"),
     [
         ({"A": "4", "B": "2"}, "Verpufft: Eintrag 2."),
-        ({"A": "3", "B": "2"}, "Eintrag 1, Eintrag 2"),
+        ({"A": "3", "B": "2"}, "Verpufft: Eintrag 2, Eintrag 1."),
     ],
 )
 def test_form_share_preview_says_what_resolves_first_fizzles_and_who_pays(tw, fizzled) -> None:

@@ -108,7 +108,7 @@
     var form = input.closest && input.closest("#check-form");
     if (!form || !input.name) return;
     // a new card name or owner changes what the selects offer: let the server re-render
-    if (/^c-\d+-(name|owner)$/.test(input.name) || /^s-\d+-source$/.test(input.name)) {
+    if (/^(c-\d+-(name|owner)|p-\d+-name|s-\d+-source)$/.test(input.name)) {
       send(form, "refresh");
     }
   });

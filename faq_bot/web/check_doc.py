@@ -133,7 +133,8 @@ describe(
             },
         },
         "post": {
-            "summary": "Formular ohne JavaScript absenden (prüfen, Zeilen hinzufügen/entfernen)",
+            "summary": "Formular absenden: prüfen oder ein Schritt des Baukastens "
+            "(Karte wählen, ansagen, Zeile hinzufügen, entfernen, verschieben)",
             "requestBody": {
                 "content": {"application/x-www-form-urlencoded": {"schema": {"type": "object"}}}
             },

@@ -183,7 +183,9 @@ def test_api_check_only_takes_post(client) -> None:
     assert set(response.get_json()) == {"error", "detail"}
 
 
-@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     st.recursive(
         st.none() | st.booleans() | st.integers() | st.text(max_size=20),
@@ -495,7 +497,9 @@ FORM_KEYS = [
 ]
 
 
-@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     st.dictionaries(
         st.sampled_from([*FORM_KEYS, "phase", "action"]),

@@ -29,7 +29,13 @@
     root.replaceWith(document.importNode(fresh, true));
     enhance();
     if (action !== "check") {
-      // a builder step: stay where the thumb is
+      // a builder step: the samples make way, and the page stays where the thumb is
+      var samples = document.getElementById("samples");
+      if (samples && samples.open) {
+        var height = samples.offsetHeight;
+        samples.open = false;
+        scroll -= height - samples.offsetHeight;
+      }
       window.scrollTo(0, scroll);
       var again = focusName && document.querySelector('#checker [name="' + focusName + '"]');
       if (again && again.tagName !== "BUTTON") again.focus({ preventScroll: true });

@@ -151,10 +151,11 @@ def test_golden_example_states_what_the_spec_says(path: Path) -> None:
     assert {p: v["tw"] for p, v in result["final"]["players"].items()} == facts["tw"]
 
 
-def test_golden_spec_output_example_explanation_is_word_for_word() -> None:
+def test_golden_spec_output_example_explanation_names_cards_not_ids() -> None:
+    """The spec's output example, with cards named as a person reads them (issue 12)."""
     result = result_to_json(check((SCENARIOS / "example3_radar_cannot_pay.json").read_text()))
     assert result["steps"][0]["explanation"] == (
-        "A bezahlt 2 TW und opfert bombA; bombB wird zerstört."
+        "A bezahlt 2 TW und opfert 227-Pfund Bombe von A; 227-Pfund Bombe von B wird zerstört."
     )
 
 
@@ -198,14 +199,14 @@ def test_cli_check_illegal_scenario_lists_errors_and_exits_1(faq_corpus_dir: Pat
     result = CliRunner().invoke(main, ["check", "--corpus", str(faq_corpus_dir), str(path)])
     assert result.exit_code == 1
     assert "nicht zulässig" in result.stdout
-    assert "[insufficient_tw] s1: A hat 1 TW, der Eintrag kostet aber 2 TW." in result.stdout
+    assert "Zu wenig TW – Eintrag 1: A hat 1 TW, der Eintrag kostet aber 2 TW." in result.stdout
 
 
 @pytest.mark.parametrize(
     ("text", "field"),
     [
         ("{not json", "kein gültiges JSON"),
-        ('{"players": {"A": {"tw": 1}}, "cards": []}', "Feld stack: fehlt"),
+        ('{"players": {"A": {"tw": 1}}, "cards": []}', "fehlt (Feld stack)"),
         (
             '{"players": {"A": {"tw": 1}}, "cards": [], "stack": [{"id": "s1", "by": "A", '
             '"source": "x", "effect": {"type": "zaubern"}}]}',

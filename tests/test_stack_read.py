@@ -30,8 +30,8 @@ def card(**fields) -> dict:
 BAD = [
     ("{", "kein gültiges JSON"),
     (b"\xff\xfe", "kein UTF-8"),
-    ("[]", "Feld Szenario: muss ein JSON-Objekt sein"),
-    ('"Bauphase"', "Feld Szenario"),
+    ("[]", "Szenario: muss ein JSON-Objekt sein"),
+    ('"Bauphase"', "Szenario: muss ein JSON-Objekt"),
     ({"players": {"A": {"tw": 1}}, "cards": []}, "Feld stack: fehlt"),
     ({"cards": [], "stack": []}, "Feld players: fehlt"),
     ({"players": {}, "cards": [], "stack": []}, "Feld players: nennt keinen Spieler"),
@@ -80,7 +80,40 @@ BAD = [
 def test_read_refuses_non_scenario_naming_the_field(data, message: str) -> None:
     with pytest.raises(ScenarioFormatError) as info:
         read_scenario(data)
-    assert message in str(info.value)
+    text = str(info.value)
+    if ": " in message:  # "field: problem" -> the field's JSON path and the problem, both named
+        field, problem = message.removeprefix("Feld ").split(": ", 1)
+        assert field in text and problem in text, text
+    else:
+        assert message in text
+
+
+@pytest.mark.parametrize(
+    ("data", "label", "path"),
+    [
+        (with_stack(entry("s1", "A", "bombA", "zaubern")), "Eintrag 1 › Effekt:", "stack[0]"),
+        ({**scenario(), "cards": [card(), card(id="y", kind="x")]}, "Karte 2 › Kartenart:", ""),
+        ({"players": {"A": {"tw": -1}}, "cards": [], "stack": []}, "Spieler A › TW übrig:", ""),
+        (with_stack(entry("s1", "A", None, "draw", amount=1)), "Eintrag 1 › Quelle: fehlt", ""),
+    ],
+)
+def test_read_error_names_the_field_as_the_form_shows_it(data, label: str, path: str) -> None:
+    with pytest.raises(ScenarioFormatError) as info:
+        read_scenario(data)
+    assert str(info.value).startswith(label)
+    assert f"(Feld {path}" in str(info.value)
+    assert "unknown_reference" not in str(info.value) and "is a required" not in str(info.value)
+
+
+def test_read_schema_limits_match_the_reader_constants() -> None:
+    from faq_bot.stack.read import MAX_ID, MAX_NUMBER, MAX_TEXT, scenario_schema
+
+    schema = scenario_schema()
+    assert schema["$defs"]["name"]["maxLength"] == MAX_ID
+    assert schema["$defs"]["count"]["maximum"] == MAX_NUMBER
+    assert schema["$defs"]["effect"]["properties"]["text"]["maxLength"] == MAX_TEXT
+    assert schema["properties"]["cards"]["maxItems"] == MAX_ITEMS
+    assert schema["properties"]["stack"]["maxItems"] == MAX_ITEMS
 
 
 def test_read_fills_the_spec_defaults() -> None:

@@ -189,8 +189,10 @@ def test_validate_error_messages_are_german_and_name_the_entry() -> None:
     for name, (data, _) in CASES.items():
         for error in validate(read_scenario(data)):
             assert error.message, name
-            if error.entry is not None:
-                assert error.message.startswith(f"{error.entry}: "), name
+            if error.entry is not None:  # "Eintrag N", never the bare id
+                ids = [e["id"] for e in data["stack"]]
+                number = ids.index(error.entry) + 1
+                assert error.message.startswith(f"Eintrag {number}: "), name
 
 
 @pytest.mark.parametrize(
@@ -252,3 +254,25 @@ def test_validate_reports_several_violations_in_stack_order() -> None:
         ("unknown_reference", "s2"),
         ("duplicate_card", "s2"),
     ]
+
+
+def test_validate_damage_on_own_card_is_bad_target() -> None:
+    """FAQ Schaden: "Es darf NIE Schaden auf eigene … Karten verteilt werden" (2026-11-23)."""
+    own = scenario(entry("s1", "B", "abwehrB", "damage", target="panzerB", amount=1))
+    assert codes(own) == [("bad_target", "s1")]
+    (error,) = validate(read_scenario(own))
+    assert "eigene Karten" in error.message
+    other = scenario(entry("s1", "A", "zerstA", "damage", target="panzerB", amount=1))
+    assert codes(other) == []
+
+
+def test_validate_counter_needs_tw_for_the_countered_play_cost() -> None:
+    """Erfolgreiche Abwehr costs "1 TW + die Kosten des Gegners" (2026-11-23)."""
+    blitz = entry("s1", "A", "blitzA", "destroy", target="lagerB", play_cost=1, cost=2)
+    abwehr = entry("s2", "B", "abwehrB", "counter", target="s1", play_cost=1)
+    short = scenario(blitz, abwehr, players={"A": {"tw": 5}, "B": {"tw": 1}})
+    assert codes(short) == [("insufficient_tw", "s2")]
+    (error,) = validate(read_scenario(short))
+    assert "kostet aber 2 TW" in error.message and "Ausspielkosten" in error.message
+    enough = scenario(blitz, abwehr, players={"A": {"tw": 5}, "B": {"tw": 2}})
+    assert codes(enough) == []

@@ -1,21 +1,29 @@
 """Read a scenario: JSON (text, bytes or already parsed) -> `Scenario`, and back.
 
 Anything that is not a scenario in the sense of `stack-scenarios.md` raises
-`ScenarioFormatError` with a German message that names the offending field
-(`stack[2].effect.type`). Nothing here judges the rules: an unknown card id in
-a target, a wrong owner or a stack that could not have been announced is the
-validator's business and comes back as data.
+`ScenarioFormatError` with a German message that names the offending field as
+the form shows it and as JSON ("Eintrag 3 › Effekt: … (Feld stack[2].effect.type)").
+The shape of a scenario is the one JSON Schema `scenario.schema.json` (package
+data, also served in the OpenAPI document and read by the form); this module
+validates against it with `jsonschema` and turns the first error into German,
+using the schema's titles and its `x-de` messages. Only what a schema cannot
+say is checked here: unique ids. Nothing here judges the rules: an unknown card
+id in a target, a wrong owner or a stack that could not have been announced is
+the validator's business and comes back as data.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from importlib import resources
 from typing import Any
 
+import jsonschema
+from jsonschema.exceptions import ValidationError
+
 from faq_bot.stack.model import (
-    AMOUNT_EFFECTS,
-    CARD_TARGET_EFFECTS,
     Card,
     Effect,
     EffectType,
@@ -38,80 +46,196 @@ class ScenarioFormatError(ValueError):
     """The input is not a scenario; the message (German) names the field."""
 
 
-_TOP = {"phase", "players", "cards", "stack"}
-_PLAYER = {"tw"}
-_CARD = {"id", "name", "owner", "kind", "zone", "locked", "defense"}
-_ENTRY = {"id", "by", "source", "effect", "cost", "play_cost", "sacrifice", "lock_source"}
+@lru_cache(maxsize=1)
+def scenario_schema() -> dict[str, Any]:
+    """The scenario's JSON Schema (`faq_bot/stack/scenario.schema.json`)."""
+    text = resources.files("faq_bot.stack").joinpath("scenario.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
 
 
-def _fail(path: str, problem: str) -> ScenarioFormatError:
-    return ScenarioFormatError(f"Feld {path}: {problem}")
+@lru_cache(maxsize=1)
+def _validator() -> Any:
+    schema = scenario_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    # the schema's references are local and not recursive: inlined, validation is
+    # about thirty times faster than with `referencing` looking each one up
+    return jsonschema.Draft202012Validator(_inline(schema))
 
 
-def _choices(values: Any) -> str:
-    return ", ".join(str(v) for v in values)
+def _inline(node: Any) -> Any:
+    if isinstance(node, Mapping):
+        node = _resolve_ref(node)
+        return {k: _inline(v) for k, v in node.items() if k != "$defs"}
+    if isinstance(node, list):
+        return [_inline(v) for v in node]
+    return node
 
 
-def _object(value: Any, path: str, allowed: set[str]) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise _fail(path, "muss ein JSON-Objekt sein")
-    unknown = sorted(str(k) for k in value if k not in allowed)
-    if unknown:
-        raise _fail(
-            f"{path}.{unknown[0]}" if path != "Szenario" else unknown[0],
-            f"ist unbekannt (erlaubt: {_choices(sorted(allowed))})",
-        )
-    return value
+def _resolve_ref(schema: Mapping[str, Any]) -> Mapping[str, Any]:
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        target = scenario_schema()["$defs"][ref.removeprefix("#/$defs/")]
+        return {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+    return schema
 
 
-def _required(obj: Mapping[str, Any], key: str, path: str) -> Any:
-    if key not in obj:
-        raise _fail(path, "fehlt")
-    return obj[key]
+def json_path(path: Sequence[str | int]) -> str:
+    """["stack", 2, "effect", "type"] -> "stack[2].effect.type"."""
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "Szenario"
 
 
-def _string(value: Any, path: str, limit: int = MAX_ID) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise _fail(path, "muss ein nicht leerer Text sein")
-    if len(value) > limit:
-        raise _fail(path, f"ist zu lang (höchstens {limit} Zeichen)")
-    return value
+def field_label(path: Sequence[str | int]) -> str:
+    """The field as the form names it, from the schema's titles: "Eintrag 3 › Effekt"."""
+    schema: Mapping[str, Any] = scenario_schema()
+    parts: list[str] = []
+    for part in path:
+        if isinstance(part, int):
+            schema = _resolve_ref(schema.get("items", {}))
+            title = str(schema.get("title", "")).replace("{n}", str(part + 1))
+            if parts:
+                parts.pop()  # "Karte 2" replaces "Karten"
+        elif part in schema.get("properties", {}):
+            schema = _resolve_ref(schema["properties"][part])
+            title = str(schema.get("title", part))
+        elif isinstance(schema.get("additionalProperties"), Mapping):
+            schema = _resolve_ref(schema["additionalProperties"])
+            title = str(schema.get("title", part)).replace("{key}", str(part))
+            if parts:
+                parts.pop()  # "Spieler A" replaces "Spieler"
+        else:
+            schema, title = {}, str(part)
+        if title and (not parts or parts[-1] != title):
+            parts.append(title)
+    return " › ".join(parts) or "Szenario"
 
 
-def _count(value: Any, path: str) -> int:
-    # bool is an int in Python, but `true` is no number of TW
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(path, "muss eine ganze Zahl sein")
-    if value < 0:
-        raise _fail(path, "darf nicht negativ sein")
-    if value > MAX_NUMBER:
-        raise _fail(path, f"ist zu groß (höchstens {MAX_NUMBER})")
-    return value
+def _fail(path: Sequence[str | int], problem: str) -> ScenarioFormatError:
+    where = json_path(path)
+    label = field_label(path)
+    if where == "Szenario":
+        return ScenarioFormatError(f"Szenario: {problem}")
+    return ScenarioFormatError(f"{label}: {problem} (Feld {where})")
 
 
-def _flag(value: Any, path: str) -> bool:
-    if not isinstance(value, bool):
-        raise _fail(path, "muss true oder false sein")
-    return value
+_TYPE_DE = {
+    "object": "muss ein JSON-Objekt sein",
+    "array": "muss eine JSON-Liste sein",
+    "integer": "muss eine ganze Zahl sein",
+    "boolean": "muss true oder false sein",
+    "string": "muss ein Text sein",
+}
 
 
-def _enum(enum: Any, value: Any, path: str, what: str) -> Any:
-    if isinstance(value, str):
-        for member in enum:
-            if member.value.casefold() == value.strip().casefold():
-                return member
-    raise _fail(
-        path,
-        f"{what} {json.dumps(value, ensure_ascii=False)[:80]} ist unbekannt "
-        f"(erlaubt: {_choices(m.value for m in enum)})",
+def _problem(error: ValidationError) -> tuple[list[str | int], str]:
+    """The field an error is about and what is wrong with it, in German."""
+    path: list[str | int] = list(error.absolute_path)
+    schema = error.schema if isinstance(error.schema, Mapping) else {}
+    custom = schema.get("x-de")
+    kind = str(error.validator)
+    instance = error.instance
+    value = error.validator_value
+    if isinstance(custom, str):
+        return path, custom
+    message = custom.get(kind) if isinstance(custom, Mapping) else None
+    if kind == "required":
+        path.append(next(k for k in value if k not in instance))
+        return path, message or "fehlt"
+    if message:
+        return path, message
+    if kind == "additionalProperties":
+        allowed = sorted(schema.get("properties", {}))
+        unknown = sorted(str(k) for k in instance if k not in allowed)
+        path.append(unknown[0])
+        return path, f"ist unbekannt (erlaubt: {', '.join(allowed)})"
+    if kind == "type":
+        return path, _TYPE_DE.get(str(value), f"muss vom Typ {value} sein")
+    if kind == "enum":
+        what = schema.get("x-what", "Wert")
+        shown = json.dumps(instance, ensure_ascii=False)[:80]
+        return path, f"{what} {shown} ist unbekannt (erlaubt: {', '.join(map(str, value))})"
+    if kind == "minimum":
+        return path, "darf nicht negativ sein"
+    if kind == "maximum":
+        return path, f"ist zu groß (höchstens {value})"
+    if kind == "maxLength":
+        return path, f"ist zu lang (höchstens {value} Zeichen)"
+    if kind in ("minLength", "pattern"):
+        return path, "muss ein nicht leerer Text sein"
+    if kind in ("maxItems", "maxProperties"):
+        return path, f"hat {len(instance)} Einträge, erlaubt sind höchstens {value}"
+    return path, "hat einen ungültigen Wert"
+
+
+def _first_error(data: Any) -> ValidationError | None:
+    errors = list(_validator().iter_errors(data))
+    if not errors:
+        return None
+    # the first field in document order; within it the most specific complaint
+    # the first field in document order; within it the most specific complaint, and an
+    # unknown key before a missing one (a misspelt key explains the missing one)
+    return min(
+        errors,
+        key=lambda e: (
+            _order(data, list(e.absolute_path)),
+            -len(e.absolute_path),
+            e.validator != "additionalProperties",
+        ),
     )
 
 
-def _list(value: Any, path: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise _fail(path, "muss eine JSON-Liste sein")
-    if len(value) > MAX_ITEMS:
-        raise _fail(path, f"hat {len(value)} Einträge, erlaubt sind höchstens {MAX_ITEMS}")
+def _order(data: Any, path: list[str | int]) -> tuple[int, ...]:
+    keys: list[int] = []
+    node = data
+    for part in path:
+        if isinstance(part, int):
+            keys.append(part)
+            node = node[part]
+        else:
+            names = list(node) if isinstance(node, Mapping) else []
+            keys.append(names.index(part) if part in names else 0)
+            node = node.get(part) if isinstance(node, Mapping) else None
+    return tuple(keys)
+
+
+def _normalize(data: Any) -> Any:
+    """Enum values in any case and with spaces ("bauphase ") become the spec's spelling."""
+    if not isinstance(data, Mapping):
+        return data
+    out = dict(data)
+    out["phase"] = _enum_value(Phase, out["phase"]) if "phase" in out else Phase.BAUPHASE.value
+    if isinstance(out.get("cards"), list):
+        out["cards"] = [
+            {
+                **c,
+                **{k: _enum_value(e, c[k]) for k, e in (("kind", Kind), ("zone", Zone)) if k in c},
+            }
+            if isinstance(c, Mapping)
+            else c
+            for c in out["cards"]
+        ]
+    if isinstance(out.get("stack"), list):
+        stack = []
+        for entry in out["stack"]:
+            effect = entry.get("effect") if isinstance(entry, Mapping) else None
+            if isinstance(effect, Mapping) and "type" in effect:
+                entry = {
+                    **entry,
+                    "effect": {**effect, "type": _enum_value(EffectType, effect["type"])},
+                }
+            stack.append(entry)
+        out["stack"] = stack
+    return out
+
+
+def _enum_value(enum: Any, value: Any) -> Any:
+    if isinstance(value, str):
+        for member in enum:
+            if member.value.casefold() == value.strip().casefold():
+                return member.value
     return value
 
 
@@ -145,111 +269,59 @@ def read_scenario(data: str | bytes | Mapping[str, Any]) -> Scenario:
     Raises `ScenarioFormatError` for anything that is not a scenario.
     """
     raw = parse_json(data) if isinstance(data, str | bytes) else data
-    top = _object(raw, "Szenario", _TOP)
-
-    phase = Phase.BAUPHASE
-    if "phase" in top:
-        phase = _enum(Phase, top["phase"], "phase", "Phase")
-
-    players_raw = _required(top, "players", "players")
-    if not isinstance(players_raw, Mapping):
-        raise _fail("players", 'muss ein JSON-Objekt Name -> {"tw": n} sein')
-    if not players_raw:
-        raise _fail("players", "nennt keinen Spieler")
-    if len(players_raw) > MAX_ITEMS:
-        raise _fail("players", f"nennt mehr als {MAX_ITEMS} Spieler")
-    players = []
-    for name, value in players_raw.items():
-        path = f"players.{name}"
-        _string(name, f"players ({name!r})")
-        obj = _object(value, path, _PLAYER)
-        players.append(Player(name, _count(_required(obj, "tw", f"{path}.tw"), f"{path}.tw")))
-
-    cards = tuple(
-        _card(value, f"cards[{i}]")
-        for i, value in enumerate(_list(_required(top, "cards", "cards"), "cards"))
-    )
-    _unique((c.id for c in cards), "cards", "Karten-id")
-
-    stack = tuple(
-        _entry(value, f"stack[{i}]")
-        for i, value in enumerate(_list(_required(top, "stack", "stack"), "stack"))
-    )
-    _unique((e.id for e in stack), "stack", "Eintrags-id")
-
-    return Scenario(phase=phase, players=tuple(players), cards=cards, stack=stack)
+    top = _normalize(raw)
+    error = _first_error(top)
+    if error is not None:
+        raise _fail(*_problem(error))
+    players = tuple(Player(name, int(value["tw"])) for name, value in top["players"].items())
+    cards = tuple(_card(value) for value in top["cards"])
+    _unique([c.id for c in cards], "cards", "Karten-id")
+    stack = tuple(_entry(value) for value in top["stack"])
+    _unique([e.id for e in stack], "stack", "Eintrags-id")
+    return Scenario(phase=Phase(top["phase"]), players=players, cards=cards, stack=stack)
 
 
-def _unique(ids: Any, path: str, what: str) -> None:
+def _unique(ids: list[str], group: str, what: str) -> None:
     seen: set[str] = set()
     for i, item in enumerate(ids):
         if item in seen:
-            raise _fail(f"{path}[{i}].id", f"die {what} {item!r} kommt mehrfach vor")
+            raise _fail([group, i, "id"], f"die {what} {item!r} kommt mehrfach vor")
         seen.add(item)
 
 
-def _card(value: Any, path: str) -> Card:
-    obj = _object(value, path, _CARD)
-    kind = _enum(Kind, _required(obj, "kind", f"{path}.kind"), f"{path}.kind", "Kartenart")
+def _card(obj: Mapping[str, Any]) -> Card:
+    kind = Kind(obj["kind"])
     default_zone = Zone.HAND if kind is Kind.ACTION else Zone.PLAY
-    zone = _enum(Zone, obj["zone"], f"{path}.zone", "Zone") if "zone" in obj else default_zone
     defense = obj.get("defense")
     return Card(
-        id=_string(_required(obj, "id", f"{path}.id"), f"{path}.id"),
-        name=_string(_required(obj, "name", f"{path}.name"), f"{path}.name"),
-        owner=_string(_required(obj, "owner", f"{path}.owner"), f"{path}.owner"),
+        id=obj["id"],
+        name=obj["name"],
+        owner=obj["owner"],
         kind=kind,
-        zone=zone,
-        locked=_flag(obj.get("locked", False), f"{path}.locked"),
-        defense=None if defense is None else _count(defense, f"{path}.defense"),
+        zone=Zone(obj["zone"]) if "zone" in obj else default_zone,
+        locked=obj.get("locked", False),
+        defense=None if defense is None else int(defense),
     )
 
 
-def _effect(value: Any, path: str) -> Effect:
-    if not isinstance(value, Mapping):
-        raise _fail(path, 'muss ein JSON-Objekt mit "type" sein')
-    kind = _enum(EffectType, _required(value, "type", f"{path}.type"), f"{path}.type", "Effekttyp")
-    allowed = {"type"}
-    if kind in CARD_TARGET_EFFECTS or kind is EffectType.COUNTER:
-        allowed.add("target")
-    if kind in AMOUNT_EFFECTS:
-        allowed.add("amount")
-    if kind is EffectType.OTHER:
-        allowed.add("text")
-    _object(value, path, allowed)
-    target = amount = text = None
-    if "target" in allowed:
-        target = _string(_required(value, "target", f"{path}.target"), f"{path}.target")
-    if "amount" in allowed:
-        amount = _count(_required(value, "amount", f"{path}.amount"), f"{path}.amount")
-    if kind is EffectType.OTHER and value.get("text") is not None:
-        text = _string(value["text"], f"{path}.text", MAX_TEXT)
-    return Effect(type=kind, target=target, amount=amount, text=text)
-
-
-def _entry(value: Any, path: str) -> StackEntry:
-    obj = _object(value, path, _ENTRY)
-    effect = _effect(_required(obj, "effect", f"{path}.effect"), f"{path}.effect")
-    source = obj.get("source")
-    if source is None:
-        if effect.type is not EffectType.DECLARE_ATTACK:
-            raise _fail(f"{path}.source", "fehlt (ohne Quelle ist nur declare_attack erlaubt)")
-    else:
-        source = _string(source, f"{path}.source")
-    sacrifice = _flag(obj.get("sacrifice", False), f"{path}.sacrifice")
-    lock_source = _flag(obj.get("lock_source", False), f"{path}.lock_source")
-    if source is None and (sacrifice or lock_source):
-        name = "sacrifice" if sacrifice else "lock_source"
-        raise _fail(f"{path}.{name}", "braucht eine Quelle (source)")
+def _entry(obj: Mapping[str, Any]) -> StackEntry:
+    raw = obj["effect"]
+    amount = raw.get("amount")
+    effect = Effect(
+        type=EffectType(raw["type"]),
+        target=raw.get("target"),
+        amount=None if amount is None else int(amount),
+        text=raw.get("text"),
+    )
     return StackEntry(
-        id=_string(_required(obj, "id", f"{path}.id"), f"{path}.id"),
-        by=_string(_required(obj, "by", f"{path}.by"), f"{path}.by"),
-        source=source,
+        id=obj["id"],
+        by=obj["by"],
+        source=obj.get("source"),
         effect=effect,
-        cost=_count(obj.get("cost", 0), f"{path}.cost"),
-        play_cost=_count(obj.get("play_cost", 0), f"{path}.play_cost"),
-        sacrifice=sacrifice,
-        lock_source=lock_source,
+        cost=int(obj.get("cost", 0)),
+        play_cost=int(obj.get("play_cost", 0)),
+        sacrifice=obj.get("sacrifice", False),
+        lock_source=obj.get("lock_source", False),
     )
 
 

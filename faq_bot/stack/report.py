@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from faq_bot.stack.explain import OUTCOME_DE, REASON_DE, ZONE_DE, describe_entry
+from faq_bot.stack.explain import ERROR_DE, OUTCOME_DE, REASON_DE, ZONE_DE, describe_entry
 from faq_bot.stack.model import Result, Scenario
 
 
@@ -13,7 +13,7 @@ def render_text(scenario: Scenario, result: Result) -> str:
     if not result.ok:
         lines.append("Das Szenario ist so nicht zulässig:")
         for error in result.errors:
-            lines.append(f"  - [{error.code.value}] {error.message}")
+            lines.append(f"  - {ERROR_DE[error.code]} – {error.message}")
         return "\n".join(lines)
     if not result.steps:
         lines.append("Der Aktionsstapel ist leer; es passiert nichts.")
@@ -21,7 +21,7 @@ def render_text(scenario: Scenario, result: Result) -> str:
         lines.append("Abhandlung von oben nach unten (zuletzt Angesagtes zuerst):")
     for number, step in enumerate(result.steps, 1):
         entry = scenario.entry(step.entry)
-        label = describe_entry(entry) if entry else step.entry
+        label = describe_entry(scenario, entry) if entry else step.entry
         outcome = OUTCOME_DE[step.outcome]
         if step.reason is not None:
             outcome += f": {REASON_DE[step.reason]}"

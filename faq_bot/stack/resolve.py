@@ -50,7 +50,9 @@ TECHNOLOGIEWERTE = "Technologiewerte"
 SCHADEN = "Schaden"
 ABWERFEN = "Abwerfen"
 ANGRIFFSDEKLARATIONSPHASE = "Angriffsdeklarationsphase"
+SPERREN = "Sperren/Entsperren"
 GENERAL_RULE_TITLES = (
+    SPERREN,
     AKTIONSSTAPEL,
     AKTIONEN,
     AKTIONSKARTEN,
@@ -146,10 +148,20 @@ def _resolve_entry(scenario: Scenario, entry: StackEntry, st: _State) -> Event:
     kind = effect.type
 
     def fizzle(
-        reason: Reason, cause: str | None = None, needed: int = 0, available: int = 0
+        reason: Reason,
+        cause: str | None = None,
+        needed: int = 0,
+        available: int = 0,
+        target_state: str | None = None,
     ) -> Event:
         return Event(
-            Outcome.FIZZLED, reason, paid=0, cause=cause, needed=needed, available=available
+            Outcome.FIZZLED,
+            reason,
+            paid=0,
+            cause=cause,
+            needed=needed,
+            available=available,
+            target_state=target_state,
         )
 
     if kind is not EffectType.PRODUCE_TW:
@@ -162,7 +174,8 @@ def _resolve_entry(scenario: Scenario, entry: StackEntry, st: _State) -> Event:
         # 3. the target must still be there and legal
         gone = _target_gone(scenario, entry, st)
         if gone is not None:
-            return fizzle(Reason.TARGET_GONE, gone or None)
+            took, state = gone
+            return fizzle(Reason.TARGET_GONE, took or None, target_state=state)
         # 4. countered: only the play cost is paid, the effect does not happen
         if entry.id in st.countered:
             if st.tw[entry.by] < entry.play_cost:
@@ -218,32 +231,38 @@ def _resolve_entry(scenario: Scenario, entry: StackEntry, st: _State) -> Event:
         sacrificed=sacrificed,
         discarded_source=discarded_source,
         counter_extra=extra,
+        ignored_counter=st.countered.get(entry.id) if kind is EffectType.PRODUCE_TW else None,
     )
 
 
-def _target_gone(scenario: Scenario, entry: StackEntry, st: _State) -> str | None:
-    """None if the target is still legal; else the id of the entry that took it ("" if none)."""
+def _target_gone(scenario: Scenario, entry: StackEntry, st: _State) -> tuple[str, str] | None:
+    """None if the target is still legal; else (the entry that took it or "", why).
+
+    Why: "scrap" (the target card, or the countered entry's source, is on the scrap
+    pile), "locked" (a lock's target is locked already, whatever locked it) or
+    "countered" (a counter's target entry is countered already).
+    """
     effect = entry.effect
     if effect.type is EffectType.COUNTER:
         target = scenario.entry(effect.target)
         if target is None:
-            return ""
+            return "", "scrap"
         if target.id in st.countered:
-            return st.countered[target.id]
+            return st.countered[target.id], "countered"
         if (
             target.source is not None
             and target.effect.type is not EffectType.PRODUCE_TW
             and st.zone[target.source] is Zone.SCRAP
         ):
-            return st.scrapped_by.get(target.source, "")
+            return st.scrapped_by.get(target.source, ""), "scrap"
         return None
     if effect.target is None:
         return None
     card = effect.target
     if st.zone[card] is Zone.SCRAP:
-        return st.scrapped_by.get(card, "")
+        return st.scrapped_by.get(card, ""), "scrap"
     if effect.type is EffectType.LOCK and st.locked[card]:
-        return st.locked_by.get(card, "")
+        return st.locked_by.get(card, ""), "locked"
     return None
 
 
@@ -322,20 +341,28 @@ def _rule_ids(
     titles = [AKTIONSSTAPEL]
     source = scenario.card(entry.source)
 
-    def card_entry(card_name: str | None) -> None:
-        card = find_card(card_name, catalog) if card_name else None
-        if card is not None and card.faq:
-            titles.append(card.faq)
+    def card_entry(of: StackEntry | None) -> None:
+        """The FAQ entry of the card behind `of`, if it speaks to what `of` does here."""
+        card_source = scenario.card(of.source) if of is not None else None
+        card = find_card(card_source.name, catalog) if card_source is not None else None
+        if card is None or not card.faq or of is None:
+            return
+        if of.effect.type is EffectType.COUNTER and card.target_kind is not None:
+            # e.g. Erfolgreiche Abwehr counters an action card, never a bomb's ability
+            countered = scenario.entry(of.effect.target)
+            countered_source = scenario.card(countered.source) if countered else None
+            if countered_source is None or countered_source.kind is not card.target_kind:
+                return
+        titles.append(card.faq)
 
     if source is not None:
         if source.kind is Kind.ACTION:
             titles.append(AKTIONSKARTEN)
-        card_entry(source.name)
+        card_entry(entry)
     if event.cause is not None:
         cause = scenario.entry(event.cause)
         if cause is not None:
-            cause_source = scenario.card(cause.source)
-            card_entry(cause_source.name if cause_source else None)
+            card_entry(cause)
             if cause.effect.type is EffectType.DISCARD:
                 titles.append(ABWERFEN)
     kind = entry.effect.type
@@ -343,8 +370,16 @@ def _rule_ids(
         titles.append(OPFERN)
     if event.reason is Reason.CANNOT_PAY:
         titles.append(TECHNOLOGIEWERTE)
-    if kind is EffectType.PRODUCE_TW:
+    elif kind is EffectType.PRODUCE_TW or (
+        kind is EffectType.COUNTER
+        and event.outcome is Outcome.RESOLVED
+        and _counters_production(scenario, entry)
+    ):
+        # "Werden durch eine Aktion TW produziert, so kann dies nicht verhindert werden."
+        # - said of a production that happens, never of one that could not be paid
         titles += [AKTIONEN, TECHNOLOGIEWERTE]
+    if kind in (EffectType.LOCK, EffectType.UNLOCK) or event.target_state == "locked":
+        titles.append(SPERREN)
     if kind in (EffectType.DAMAGE, EffectType.PREVENT_DAMAGE):
         titles += [AKTIONEN, SCHADEN]
     if kind is EffectType.DISCARD:
@@ -357,3 +392,8 @@ def _rule_ids(
         if rule_id is not None and rule_id not in ids:
             ids.append(rule_id)
     return tuple(ids)
+
+
+def _counters_production(scenario: Scenario, entry: StackEntry) -> bool:
+    countered = scenario.entry(entry.effect.target)
+    return countered is not None and countered.effect.type is EffectType.PRODUCE_TW

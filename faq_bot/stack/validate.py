@@ -20,6 +20,7 @@ from faq_bot.stack.model import (
     StackEntry,
     Zone,
 )
+from faq_bot.stack.names import card_name, entry_name
 
 _ZONE_DE = {Zone.HAND: "auf der Hand", Zone.PLAY: "im Spiel", Zone.SCRAP: "auf dem Schrottplatz"}
 
@@ -33,7 +34,8 @@ def validate(scenario: Scenario) -> tuple[Error, ...]:
                 Error(
                     ErrorCode.UNKNOWN_REFERENCE,
                     None,
-                    f"Karte {card.id}: Besitzer {card.owner} ist kein Spieler des Szenarios.",
+                    f"Karte {card_name(scenario, card.id)}: Besitzer {card.owner} ist kein "
+                    "Spieler des Szenarios.",
                 )
             )
     sources: dict[str, str] = {}  # card id -> first entry that uses it
@@ -54,14 +56,17 @@ def _entry_errors(
     errors: list[Error] = []
 
     def error(code: ErrorCode, message: str) -> None:
-        errors.append(Error(code, entry.id, f"{entry.id}: {message}"))
+        errors.append(Error(code, entry.id, f"{entry_name(scenario, entry.id)}: {message}"))
+
+    def name(card_id: str | None) -> str:
+        return card_name(scenario, card_id)
 
     player = scenario.player(entry.by)
     if player is None:
         error(ErrorCode.UNKNOWN_REFERENCE, f"Spieler {entry.by} ist nicht im Szenario definiert.")
     source = scenario.card(entry.source)
     if entry.source is not None and source is None:
-        error(ErrorCode.UNKNOWN_REFERENCE, f"Karte {entry.source} (Quelle) ist nicht definiert.")
+        error(ErrorCode.UNKNOWN_REFERENCE, f"Die Quellkarte „{entry.source}“ ist nicht definiert.")
     effect = entry.effect
     target_card: Card | None = None
     target_entry: StackEntry | None = None
@@ -70,36 +75,39 @@ def _entry_errors(
         if target_entry is None:
             error(
                 ErrorCode.UNKNOWN_REFERENCE,
-                f"Der gekonterte Eintrag {effect.target} ist nicht im Aktionsstapel.",
+                f"Der gekonterte Eintrag „{effect.target}“ ist nicht im Aktionsstapel.",
             )
     elif effect.target is not None:
         target_card = scenario.card(effect.target)
         if target_card is None:
-            error(ErrorCode.UNKNOWN_REFERENCE, f"Zielkarte {effect.target} ist nicht definiert.")
+            error(
+                ErrorCode.UNKNOWN_REFERENCE, f"Die Zielkarte „{effect.target}“ ist nicht definiert."
+            )
 
     if source is not None:
         if source.id in sources:
             error(
                 ErrorCode.DUPLICATE_CARD,
-                f"{source.id} ist schon Quelle von {sources[source.id]}; Karten dürfen nur "
-                "einmal im Aktionsstapel vorkommen.",
+                f"{name(source.id)} ist schon Quelle von "
+                f"{entry_name(scenario, sources[source.id])}; Karten dürfen nur einmal im "
+                "Aktionsstapel vorkommen.",
             )
         if player is not None and source.owner != entry.by:
             error(
                 ErrorCode.NOT_OWNER,
-                f"{entry.by} sagt {source.id} an, die Karte gehört aber {source.owner}.",
+                f"{entry.by} sagt {name(source.id)} an, die Karte gehört aber {source.owner}.",
             )
         if source.zone is Zone.SCRAP:
-            error(ErrorCode.SOURCE_UNAVAILABLE, f"{source.id} liegt auf dem Schrottplatz.")
+            error(ErrorCode.SOURCE_UNAVAILABLE, f"{name(source.id)} liegt auf dem Schrottplatz.")
         elif entry.lock_source and source.locked:
             error(
                 ErrorCode.SOURCE_UNAVAILABLE,
-                f"{source.id} ist schon gesperrt und kann nicht zum Einsatz gesperrt werden.",
+                f"{name(source.id)} ist schon gesperrt und kann nicht zum Einsatz gesperrt werden.",
             )
         elif source.kind is Kind.ACTION and source.zone is not Zone.HAND:
             error(
                 ErrorCode.SOURCE_UNAVAILABLE,
-                f"Die Aktionskarte {source.id} ist nicht auf der Hand, sondern "
+                f"Die Aktionskarte {name(source.id)} ist nicht auf der Hand, sondern "
                 f"{_ZONE_DE[source.zone]}.",
             )
         if source.kind is Kind.ACTION and scenario.phase in NO_ACTION_CARD_PHASES:
@@ -109,10 +117,17 @@ def _entry_errors(
             )
 
     needed = entry.cost + entry.play_cost
+    opponent_cost = ""
+    if target_entry is not None and target_entry.play_cost:
+        # Erfolgreiche Abwehr: "1 TW + die Kosten des Gegners zum Ausspielen"
+        needed += target_entry.play_cost
+        opponent_cost = (
+            f" (darin {target_entry.play_cost} TW Ausspielkosten des gekonterten Eintrags)"
+        )
     if player is not None and player.tw < needed:
         error(
             ErrorCode.INSUFFICIENT_TW,
-            f"{entry.by} hat {player.tw} TW, der Eintrag kostet aber {needed} TW.",
+            f"{entry.by} hat {player.tw} TW, der Eintrag kostet aber {needed} TW{opponent_cost}.",
         )
 
     if target_card is not None:
@@ -124,7 +139,8 @@ def _entry_errors(
         if not below:
             error(
                 ErrorCode.BAD_TARGET,
-                f"Konterbar ist nur ein früher angesagter Eintrag; {target_entry.id} liegt "
+                "Konterbar ist nur ein früher angesagter Eintrag; "
+                f"{entry_name(scenario, target_entry.id)} liegt "
                 "nicht darunter.",
             )
 
@@ -148,20 +164,23 @@ def _card_target_problem(
     scenario: Scenario, entry: StackEntry, source: Card | None, target: Card
 ) -> str | None:
     kind = entry.effect.type
+    t = card_name(scenario, target.id)
+    s = card_name(scenario, source.id) if source is not None else ""
     if kind in IN_PLAY_TARGET_EFFECTS and target.zone is not Zone.PLAY:
-        return f"Ziel {target.id} ist nicht im Spiel, sondern {_ZONE_DE[target.zone]}."
+        return f"Ziel {t} ist nicht im Spiel, sondern {_ZONE_DE[target.zone]}."
     if kind is EffectType.DISCARD and target.zone is not Zone.HAND:
-        return f"Abwerfen kann man nur Handkarten; {target.id} ist {_ZONE_DE[target.zone]}."
+        return f"Abwerfen kann man nur Handkarten; {t} ist {_ZONE_DE[target.zone]}."
+    if kind is EffectType.DAMAGE and target.owner == entry.by:
+        # FAQ Schaden: "Es darf NIE Schaden auf eigene Einheiten oder Landausbauten oder
+        # andere eigene Karten verteilt werden."
+        return f"{t} gehört {entry.by}; Schaden auf eigene Karten ist nie erlaubt."
     if kind is EffectType.LOCK and target.locked:
-        return f"{target.id} ist bereits gesperrt und damit kein zulässiges Ziel."
+        return f"{t} ist bereits gesperrt und damit kein zulässiges Ziel."
     if kind is EffectType.PROTECT:
         if source is not None and target.id == source.id:
-            return f"{source.id} kann sich nicht selbst schützen, nur andere Basisausbauten."
+            return f"{s} kann sich nicht selbst schützen, nur andere Basisausbauten."
         if target.kind is not Kind.BASE:
-            return f"Schützen lässt sich nur ein Basisausbau; {target.id} ist keiner."
+            return f"Schützen lässt sich nur ein Basisausbau; {t} ist keiner."
         if source is not None and target.owner != source.owner:
-            return (
-                f"{target.id} gehört nicht {source.owner}; geschützt werden nur eigene "
-                "Basisausbauten."
-            )
+            return f"{t} gehört nicht {source.owner}; geschützt werden nur eigene Basisausbauten."
     return None

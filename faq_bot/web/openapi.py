@@ -13,7 +13,6 @@ undocumented route fails the tests.
 
 from __future__ import annotations
 
-import copy
 import re
 from typing import Any
 
@@ -280,6 +279,50 @@ def add_schema(name: str, schema: dict) -> None:
     COMPONENTS["schemas"][name] = schema
 
 
+def add_json_schema(name: str, schema: dict) -> None:
+    """Add a standalone JSON Schema (2020-12) as component `name`, used as it is.
+
+    Its ``$defs`` become components ``<name><Def>`` and its ``#/$defs/...``
+    references point there; ``$schema`` and ``$id`` are dropped (the document's
+    dialect is JSON Schema 2020-12 already, OpenAPI 3.1).
+    """
+    defs = schema.get("$defs", {})
+
+    def rewrite(node: Any) -> Any:
+        if isinstance(node, dict):
+            out = {}
+            for key, value in node.items():
+                if key in ("$schema", "$id", "$defs"):
+                    continue
+                if key == "$ref" and isinstance(value, str) and value.startswith("#/$defs/"):
+                    value = f"#/components/schemas/{name}{_camel(value.removeprefix('#/$defs/'))}"
+                out[key] = rewrite(value)
+            return out
+        if isinstance(node, list):
+            return [rewrite(v) for v in node]
+        return node
+
+    for def_name, definition in defs.items():
+        COMPONENTS["schemas"][f"{name}{_camel(def_name)}"] = rewrite(definition)
+    COMPONENTS["schemas"][name] = rewrite(schema)
+
+
+def _camel(name: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[_\-]", name))
+
+
+def _nullable_to_31(node: Any) -> Any:
+    """OpenAPI 3.0's ``nullable: true`` as 3.1 (JSON Schema) ``type: [..., "null"]``."""
+    if isinstance(node, dict):
+        out = {k: _nullable_to_31(v) for k, v in node.items() if k != "nullable"}
+        if node.get("nullable") is True and isinstance(node.get("type"), str):
+            out["type"] = [node["type"], "null"]
+        return out
+    if isinstance(node, list):
+        return [_nullable_to_31(v) for v in node]
+    return node
+
+
 _CONVERTER = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
 
 
@@ -296,7 +339,7 @@ def spec(server_url: str = "/") -> dict:
     except PackageNotFoundError:
         app_version = "0"
     return {
-        "openapi": "3.0.3",
+        "openapi": "3.1.0",
         "info": {
             "title": "faq_bot",
             "version": app_version,
@@ -304,8 +347,8 @@ def spec(server_url: str = "/") -> dict:
             'Fehler sind JSON {"error": "...", "detail": "..."}.',
         },
         "servers": [{"url": server_url}],
-        "paths": copy.deepcopy(PATHS),
-        "components": copy.deepcopy(COMPONENTS),
+        "paths": _nullable_to_31(PATHS),
+        "components": _nullable_to_31(COMPONENTS),
     }
 
 

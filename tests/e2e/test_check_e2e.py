@@ -21,28 +21,47 @@ def no_horizontal_scroll(page) -> bool:
     return width <= client
 
 
-def fill_example2(page, *, catalog_fills: bool) -> None:
-    """Spec example 2 from the golden file, typed in as a person would."""
+def fill_example2(page) -> int:
+    """Spec example 2 built by hand with the builder; returns the number of actions taken
+    (each tap, choice or typed field counts one)."""
     golden = json.loads(EXAMPLE2.read_text(encoding="utf-8"))
-    page.select_option("#phase", golden["phase"])
-    for i, (name, player) in enumerate(golden["players"].items()):
-        page.fill(f"#p-{i}-name", name)
-        page.fill(f"#p-{i}-tw", str(player["tw"]))
-    for i, card in enumerate(golden["cards"]):
-        page.fill(f"#c-{i}-name", card["name"])
-        page.fill(f"#c-{i}-id", card["id"])
-        page.fill(f"#c-{i}-owner", card["owner"])
-    for i, entry in enumerate(golden["stack"]):
-        page.fill(f"#s-{i}-source", entry["source"])
-        page.locator(f"#s-{i}-source").dispatch_event("change")
-        if catalog_fills:  # the script fills announcer, effect, cost from the catalog
-            expect(page.locator(f"#s-{i}-type")).to_have_value(entry["effect"]["type"])
-            expect(page.locator(f"#s-{i}-cost")).to_have_value(str(entry["cost"]))
-            expect(page.locator(f"#s-{i}-by")).to_have_value(entry["by"])
-        else:
-            page.fill(f"#s-{i}-by", entry["by"])
-        if "target" in entry["effect"]:
-            page.fill(f"#s-{i}-target", entry["effect"]["target"])
+    actions = 0
+
+    def act(step) -> None:
+        nonlocal actions
+        step()
+        actions += 1
+        page.wait_for_load_state()
+
+    for i, player in enumerate(golden["players"].values()):  # A and B are there already
+        act(lambda i=i, player=player: page.fill(f"#p-{i}-tw", str(player["tw"])))
+    cards = page.locator("#rows-cards fieldset.row")
+
+    def pick(name: str, count: int) -> None:
+        act(lambda: page.locator("#chips").get_by_role("button", name=name, exact=True).click())
+        expect(cards.nth(count - 1).locator("input[name$='-name']")).to_have_value(name)
+        expect(
+            cards.nth(count - 1).get_by_role("button", name=re.compile("ansagen"))
+        ).to_be_visible()
+
+    pick("Radarstation", 1)
+    pick("227-Pfund Bombe", 2)
+    act(lambda: page.select_option("#pick-owner", "B"))
+    pick("227-Pfund Bombe", 3)
+    entries = page.locator("#rows-stack fieldset.row")
+
+    def announce(card: int, count: int, target: str | None) -> None:
+        act(lambda: cards.nth(card).get_by_role("button", name=re.compile("ansagen")).click())
+        # the spare row is "Eintrag <count>" already: wait for the announced card in it
+        expect(entries.nth(count - 1).locator("legend")).to_contain_text(f"Eintrag {count}")
+        expect(page.locator(f"#s-{count - 1}-source")).not_to_have_value("")
+        if target:
+            act(lambda: page.select_option(f"#s-{count - 1}-target", label=target))
+
+    announce(0, 1, None)  # A's radar
+    announce(2, 2, "Radarstation")  # B's bomb on the radar
+    announce(1, 3, "227-Pfund Bombe von B")  # A's bomb on B's bomb
+    return actions
 
 
 def steps_text(page) -> list[str]:
@@ -53,18 +72,19 @@ def assert_example2_timeline(page) -> None:
     steps = page.locator("#timeline > li")
     expect(steps).to_have_count(3)
     texts = steps_text(page)
-    assert texts[0].startswith("s3") and "opfert bombA; bombB wird zerstört" in texts[0]
-    assert texts[1].startswith("s2") and "verpufft" in texts[1] and "B zahlt nichts" in texts[1]
-    assert texts[2].startswith("s1") and "A zieht 1 Karte" in texts[2]
+    assert texts[0].startswith("Eintrag 3")
+    assert "opfert 227-Pfund Bombe von A; 227-Pfund Bombe von B wird zerstört" in texts[0]
+    assert texts[1].startswith("Eintrag 2") and "verpufft" in texts[1]
+    assert "B zahlt nichts" in texts[1]
+    assert texts[2].startswith("Eintrag 1") and "A zieht 1 Karte" in texts[2]
     rule = steps.nth(0).locator("a", has_text="227-Pfund Bombe (Basisausbau)")
     expect(rule).to_have_attribute("href", "/entry/227-pfund-bombe-basisausbau")
 
 
 def test_check_build_example2_resolve_without_reload_and_share(page, browser, base_url, shots):
     page.goto("/check")
-    fill_example2(page, catalog_fills=True)
-    expect(page.locator("#c-0-kind")).to_have_value("base")  # from the catalog
     page.evaluate("window.__sameDocument = true")
+    fill_example2(page)
     page.locator("#resolve").click()
     expect(page.locator("#timeline")).to_be_visible()
     assert page.evaluate("window.__sameDocument === true")  # fetch, not a reload
@@ -80,48 +100,62 @@ def test_check_build_example2_resolve_without_reload_and_share(page, browser, ba
         other.goto(href)
         assert_example2_timeline(other)
         assert steps_text(other) == steps_text(page)
-        expect(other.locator("#c-2-id")).to_have_value("bombB")
         expect(other.locator("#p-0-tw")).to_have_value("4")
+        title = other.locator('meta[property="og:title"]').get_attribute("content")
+        assert title == "Aktionsstapel: zuerst Eintrag 3 (227-Pfund Bombe von A) – ausgeführt"
+        description = other.locator('meta[property="og:description"]').get_attribute("content")
+        assert "Verpufft: Eintrag 2." in description and "A 4 TW, B 0 TW" in description
     finally:
         fresh.close()
 
 
-def test_check_rows_are_added_and_removed_in_place(page):
-    page.goto("/check")
-    rows = page.locator("#rows-stack fieldset.row")
-    before = rows.count()
-    page.evaluate("window.__sameDocument = true")
-    page.get_by_role("button", name="Zeile hinzufügen (Eintrag)").click()
-    expect(rows).to_have_count(before + 1)
-    expect(rows.last.locator("legend")).to_contain_text(f"Eintrag {before + 1}")
-    expect(rows.last.locator("input").first).to_be_focused()
-    rows.first.get_by_role("button", name="Eintrag entfernen").click()
-    expect(rows).to_have_count(before)
-    expect(rows.first.locator("legend")).to_contain_text("Eintrag 1")
-    assert page.evaluate("window.__sameDocument === true")
+def test_check_phone_builds_example2_by_hand_in_at_most_15_actions(phone, shots):
+    phone.goto("/check")
+    actions = fill_example2(phone)
+    rows = phone.locator("#rows-stack fieldset.row")
+    for i in range(3):
+        box = rows.nth(i).bounding_box()
+        assert box is not None and box["height"] <= 150, (i, box)
+    # every tap target of the form is at least 44 px tall
+    small = phone.evaluate(
+        """() => [...document.querySelectorAll(
+              '#check-form button, #check-form select, #check-form input, #check-form summary')]
+            .filter(e => e.offsetParent !== null && e.type !== 'hidden'
+                         && !e.classList.contains('visually-hidden'))
+            .filter(e => { const r = e.getBoundingClientRect();
+                           return e.type === 'checkbox' ? false : r.height < 43.5; })
+            .map(e => e.name || e.id || e.textContent)"""
+    )
+    assert small == []
+    # "Auflösen" is on the screen without scrolling to it
+    resolve = phone.locator("#resolve")
+    box = resolve.bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 740
+    phone.screenshot(path=shots / "check-builder-phone.png", full_page=True)
+    resolve.click()
+    actions += 1
+    assert_example2_timeline(phone)
+    assert no_horizontal_scroll(phone)
+    assert actions <= 15, actions
 
 
-def test_check_effect_type_shows_only_its_fields(page):
-    page.goto("/check")
-    page.select_option("#s-0-type", "draw")
-    expect(page.locator("#s-0-amount")).to_be_visible()
-    expect(page.locator("#s-0-target")).to_be_hidden()
-    page.select_option("#s-0-type", "destroy")
-    expect(page.locator("#s-0-target")).to_be_visible()
-    expect(page.locator("#s-0-amount")).to_be_hidden()
+def test_check_phone_reorders_entries_without_retyping(phone):
+    phone.goto("/check")
+    fill_example2(phone)
+    phone.get_by_role("button", name="Eintrag 3 nach unten verschieben (früher angesagt)").click()
+    expect(phone.locator("#rows-stack fieldset.row").nth(1)).to_contain_text("Eintrag 2")
+    expect(phone.locator("#s-1-target")).to_have_value("227-pfund-bombe-2")
+    expect(phone.locator("#s-2-target")).to_have_value("radarstation")
 
 
 def test_check_without_javascript_posts_the_form(nojs, shots):
     nojs.goto("/check")
-    nojs.get_by_role("button", name="Zeile hinzufügen (Eintrag)").click()  # a round trip
-    expect(nojs).to_have_url(re.compile(r"/check#rows-stack$"))
-    expect(nojs.locator("#rows-stack fieldset.row")).to_have_count(5)
-    fill_example2(nojs, catalog_fills=False)  # the server fills from the catalog
+    fill_example2(nojs)  # each chip, "Ansagen" and choice of owner is a round trip
     nojs.screenshot(path=shots / "check-form-nojs-phone.png", full_page=True)
     nojs.locator("#resolve").click()
     expect(nojs).to_have_url(re.compile(r"/check#checker$"))  # a POST, shown at the result
     assert_example2_timeline(nojs)
-    expect(nojs.locator("#check-notes")).to_contain_text("Kartenart Basisausbau")
+    expect(nojs.locator("#check-notes")).to_contain_text("Effekt Karten ziehen")
     assert no_horizontal_scroll(nojs)
     nojs.screenshot(path=shots / "check-result-nojs-phone.png", full_page=True)
     nojs.locator("#share-link").click()
@@ -143,7 +177,7 @@ def test_check_sample_on_a_phone(phone, shots):
 def test_check_illegal_sample_lists_errors_on_a_phone(phone):
     phone.goto("/check")
     phone.get_by_role("link", name="Bombe ohne genug TW (unzulässig)").click()
-    expect(phone.locator("#check-errors")).to_contain_text("insufficient_tw")
+    expect(phone.locator("#check-errors")).to_contain_text("Zu wenig TW")
     expect(phone.locator("#timeline")).to_have_count(0)
 
 

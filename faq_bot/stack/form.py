@@ -1,0 +1,557 @@
+"""The checker's form as data: rows of fields <-> scenario JSON, and the result as a view.
+
+No web framework here: `faq_bot.web.check` only calls these. The form is the
+scenario schema (`scenario.schema.json`) laid out as rows: its enums are the
+choices, its titles the labels (`field_labels`). Rows are dicts of strings (and
+booleans for the check boxes) in three groups, ``players``, ``cards`` and
+``stack``; posted field names are ``p-<n>-name``, ``c-<n>-kind``, ``s-<n>-type`` …
+
+Form rows that are left blank are skipped. What is filled in for the person
+(and said on the page, `scenario_from_state`'s notes):
+
+- a card without id gets one made from its name (``227-pfund-bombe``, ``-2`` …),
+  a stack entry without id gets ``s1``, ``s2`` … by its position;
+- a card whose name is in the catalog (`faq_bot/data/cards.toml`) and whose
+  kind is left blank gets the catalog's kind;
+- a stack entry whose effect is left blank takes the source card's catalog
+  effect with its amount, cost, play cost, sacrifice and lock flags; with the
+  catalog's effect chosen, blank amount/cost/play cost come from the catalog;
+- a stack entry without ``by`` is announced by the owner of its source card.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from faq_bot.corpus.splitters import slugify, unique_id
+from faq_bot.stack import result_to_json
+from faq_bot.stack.catalog import find_card, load_catalog
+from faq_bot.stack.explain import (
+    EFFECT_DE,
+    ERROR_DE,
+    OUTCOME_DE,
+    REASON_DE,
+    ZONE_DE,
+    describe_entry,
+)
+from faq_bot.stack.model import (
+    AMOUNT_EFFECTS,
+    CARD_TARGET_EFFECTS,
+    EffectType,
+    Kind,
+    Phase,
+    Result,
+    Scenario,
+    Zone,
+)
+from faq_bot.stack.names import card_name, entry_name
+from faq_bot.stack.read import ScenarioFormatError, field_label, scenario_schema
+
+MIN_ROWS = {"players": 2, "cards": 1, "stack": 1}  # rows the form shows at least
+MAX_ROWS = 200  # the reader's limit per list
+FAQ_DOC = "how-faq"
+
+GROUP_FIELDS = {
+    "players": ("p", ("name", "tw")),
+    "cards": ("c", ("id", "name", "owner", "kind", "zone", "locked", "defense")),
+    "stack": (
+        "s",
+        (
+            "id",
+            "by",
+            "source",
+            "type",
+            "target",
+            "amount",
+            "text",
+            "cost",
+            "play_cost",
+            "sacrifice",
+            "lock_source",
+        ),
+    ),
+}
+FLAGS = {"locked", "sacrifice", "lock_source"}
+_KEY = re.compile(r"^([pcs])-(\d{1,4})-([a-z_]+)$")
+_PREFIX_GROUP = {prefix: group for group, (prefix, _) in GROUP_FIELDS.items()}
+TARGET_EFFECTS = frozenset(CARD_TARGET_EFFECTS | {EffectType.COUNTER})
+
+KIND_DE = {
+    Kind.BASE: "Basisausbau",
+    Kind.LAND: "Landausbau",
+    Kind.UNIT: "Einheit",
+    Kind.ACTION: "Aktionskarte",
+    Kind.COUNTRY: "Länderkarte",
+}
+ZONE_LABEL = {Zone.HAND: "Hand", Zone.PLAY: "im Spiel", Zone.SCRAP: "Schrottplatz"}
+EFFECT_LABEL = EFFECT_DE  # the form's effect choices (German; values stay English)
+OUTCOME_CLASS = {
+    "resolved": "ok",
+    "prevented": "warn",
+    "countered": "warn",
+    "fizzled": "bad",
+}
+
+
+@lru_cache(maxsize=1)
+def load_samples() -> tuple[dict[str, Any], ...]:
+    """The FAQ's worked examples shipped as package data (`faq_bot/data/samples/*.json`).
+
+    Each: ``name`` (file stem), ``title`` and ``description`` (German), ``scenario``.
+    """
+    folder = resources.files("faq_bot").joinpath("data/samples")
+    samples = []
+    for item in sorted(folder.iterdir(), key=lambda p: p.name):
+        if not item.name.endswith(".json"):
+            continue
+        data = json.loads(item.read_text(encoding="utf-8"))
+        samples.append(
+            {
+                "name": item.name.removesuffix(".json"),
+                "title": data["title"],
+                "description": data["description"],
+                "scenario": data["scenario"],
+            }
+        )
+    return tuple(samples)
+
+
+def _text(value: Any) -> str:
+    if value is None or isinstance(value, dict | list):
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def empty_state() -> dict[str, Any]:
+    return {"phase": Phase.BAUPHASE.value, "players": [], "cards": [], "stack": []}
+
+
+def starting_state() -> dict[str, Any]:
+    """The empty form: two players, A and B, whose TW are still to be entered."""
+    state = empty_state()
+    state["players"] = [{"name": "A", "tw": ""}, {"name": "B", "tw": ""}]
+    return state
+
+
+def state_from_json(data: Any) -> dict[str, Any]:
+    """Form rows from scenario JSON data (tolerant: it may not be a valid scenario)."""
+    state = empty_state()
+    if not isinstance(data, Mapping):
+        return state
+    if data.get("phase") is not None:
+        state["phase"] = _text(data.get("phase"))
+    players = data.get("players")
+    if isinstance(players, Mapping):
+        for name, value in players.items():
+            tw = value.get("tw") if isinstance(value, Mapping) else None
+            state["players"].append({"name": _text(name), "tw": _text(tw)})
+    cards = data.get("cards")
+    for card in cards if isinstance(cards, list) else []:
+        if isinstance(card, Mapping):
+            row: dict[str, Any] = {
+                f: _text(card.get(f)) for f in GROUP_FIELDS["cards"][1] if f not in FLAGS
+            }
+            row["locked"] = card.get("locked") is True
+            state["cards"].append(row)
+    stack = data.get("stack")
+    for entry in stack if isinstance(stack, list) else []:
+        if not isinstance(entry, Mapping):
+            continue
+        raw_effect = entry.get("effect")
+        effect: Mapping[str, Any] = raw_effect if isinstance(raw_effect, Mapping) else {}
+        state["stack"].append(
+            {
+                "id": _text(entry.get("id")),
+                "by": _text(entry.get("by")),
+                "source": _text(entry.get("source")),
+                "type": _text(effect.get("type")),
+                "target": _text(effect.get("target")),
+                "amount": _text(effect.get("amount")),
+                "text": _text(effect.get("text")),
+                "cost": _text(entry.get("cost")),
+                "play_cost": _text(entry.get("play_cost")),
+                "sacrifice": entry.get("sacrifice") is True,
+                "lock_source": entry.get("lock_source") is True,
+            }
+        )
+    return state
+
+
+def state_from_form(form: Mapping[str, str], skip: tuple[str, int] | None = None) -> dict[str, Any]:
+    """Form rows from posted fields ``p-<n>-name``, ``c-<n>-kind``, ``s-<n>-type`` …
+
+    Rows keep their posted order (by number); rows left entirely blank are
+    dropped, and so is the row `skip` (group, number) that was asked to go.
+    """
+    state = empty_state()
+    state["phase"] = form.get("phase", "").strip() or Phase.BAUPHASE.value
+    rows: dict[str, dict[int, dict[str, Any]]] = {g: {} for g in GROUP_FIELDS}
+    for key, value in form.items():
+        match = _KEY.match(key)
+        if not match:
+            continue
+        group = _PREFIX_GROUP[match.group(1)]
+        field = match.group(3)
+        if field not in GROUP_FIELDS[group][1]:
+            continue
+        if skip == (group, int(match.group(2))):
+            continue
+        row = rows[group].setdefault(int(match.group(2)), {})
+        row[field] = value not in ("", "0", "false") if field in FLAGS else value.strip()
+    for group, (_, fields) in GROUP_FIELDS.items():
+        for number in sorted(rows[group]):
+            row = {f: (False if f in FLAGS else "") for f in fields} | rows[group][number]
+            if not _blank(row):
+                state[group].append(row)
+    return state
+
+
+def _blank(row: Mapping[str, Any]) -> bool:
+    return not any(v for v in row.values())
+
+
+def _number(value: str) -> Any:
+    """A form number: digits become an int; anything else is passed on for the reader to refuse."""
+    return int(value) if re.fullmatch(r"-?\d{1,9}", value) else value
+
+
+def scenario_from_state(state: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """Scenario JSON data from form rows, plus German notes on what was filled in.
+
+    Only the spec's fields are written (the reader refuses any other); effect
+    fields that do not belong to the chosen effect type are left out.
+    """
+    notes: list[str] = []  # "what: values", each filled in from the catalog or made up
+    players: dict[str, Any] = {}
+    for i, row in enumerate(state["players"]):
+        name = row["name"]
+        if not name:
+            raise ScenarioFormatError(f"Spieler {i + 1} › Name: fehlt (Feld players)")
+        if name in players:
+            raise ScenarioFormatError(
+                f"Spieler {i + 1} › Name: {name} kommt mehrfach vor (Feld players.{name})"
+            )
+        players[name] = {"tw": _number(row["tw"])} if row["tw"] else {}
+
+    taken = {row["id"] for row in state["cards"] if row["id"]}
+    cards: list[dict[str, Any]] = []
+    names: dict[str, str] = {}  # card id -> name, for the stack's catalog look-ups
+    owners: dict[str, str] = {}  # card id -> owner: who announces an entry left blank
+    for row in state["cards"]:
+        card: dict[str, Any] = {}
+        card_id = row["id"]
+        if not card_id and row["name"]:
+            card_id = unique_id(slugify(row["name"]), taken)
+            notes.append(f"Karte „{row['name']}“: id {card_id}")
+        if card_id:
+            card["id"] = card_id
+        if row["name"]:
+            card["name"] = row["name"]
+        if row["owner"]:
+            card["owner"] = row["owner"]
+        kind = row["kind"]
+        if not kind and row["name"]:
+            known = find_card(row["name"])
+            if known is not None:
+                kind = known.kind.value
+                notes.append(f"Karte {row['name']}: Kartenart {KIND_DE[known.kind]}")
+        if kind:
+            card["kind"] = kind
+        if row["zone"]:
+            card["zone"] = row["zone"]
+        card["locked"] = bool(row["locked"])
+        if row["defense"]:
+            card["defense"] = _number(row["defense"])
+        cards.append(card)
+        if card_id:
+            names[card_id] = row["name"]
+            owners[card_id] = row["owner"]
+
+    entry_ids = {row["id"] for row in state["stack"] if row["id"]}
+    stack: list[dict[str, Any]] = []
+    for i, row in enumerate(state["stack"]):
+        entry_id = row["id"] or unique_id(f"s{i + 1}", entry_ids)
+        values = dict(row)
+        known = find_card(names[row["source"]]) if names.get(row["source"]) else None
+        filled = []
+        if known is not None and not values["type"]:
+            values["type"] = known.effect.value
+            filled.append(f"Effekt {EFFECT_LABEL[known.effect]}")
+            for flag, label in (("sacrifice", "opfern"), ("lock_source", "Sperren als Kosten")):
+                if getattr(known, flag) and not values[flag]:
+                    values[flag] = True
+                    filled.append(label)
+        if known is not None and values["type"] == known.effect.value:
+            for field, label in (
+                ("amount", "Anzahl"),
+                ("cost", "Kosten"),
+                ("play_cost", "Ausspielkosten"),
+            ):
+                default = getattr(known, field)
+                if not values[field] and default is not None:
+                    values[field] = str(default)
+                    filled.append(f"{label} {default}")
+        if filled and known is not None:
+            notes.append(f"Eintrag {i + 1} ({known.name}): {', '.join(filled)}")
+        if not values["by"] and owners.get(values["source"]):
+            values["by"] = owners[values["source"]]
+            notes.append(
+                f"Eintrag {i + 1}: sagt {values['by']} an (Besitzer von "
+                f"{names.get(values['source']) or values['source']})"
+            )
+        entry: dict[str, Any] = {"id": entry_id}
+        if values["by"]:
+            entry["by"] = values["by"]
+        entry["source"] = values["source"] or None
+        effect: dict[str, Any] = {}
+        if values["type"]:
+            effect["type"] = values["type"]
+            kind = next((t for t in EffectType if t.value == values["type"]), None)
+            if kind in TARGET_EFFECTS and values["target"]:
+                effect["target"] = values["target"]
+            if kind in AMOUNT_EFFECTS and values["amount"]:
+                effect["amount"] = _number(values["amount"])
+            if kind is EffectType.OTHER and values["text"]:
+                effect["text"] = values["text"]
+        entry["effect"] = effect
+        for field in ("cost", "play_cost"):
+            if values[field]:
+                entry[field] = _number(values[field])
+        entry["sacrifice"] = bool(values["sacrifice"])
+        entry["lock_source"] = bool(values["lock_source"])
+        stack.append(entry)
+
+    data = {"phase": state["phase"], "players": players, "cards": cards, "stack": stack}
+    return data, notes
+
+
+def result_view(
+    scenario: Scenario,
+    result: Result,
+    rule_links: Callable[[tuple[str, ...]], list[dict[str, str]]],
+) -> dict[str, Any]:
+    """What the result part of the page shows (German labels; values escaped by Jinja).
+
+    `rule_links` turns rule ids into ``{"id", "title", "url"}`` (the web layer's job).
+    """
+    steps = []
+    for number, step in enumerate(result.steps, 1):
+        entry = scenario.entry(step.entry)
+        steps.append(
+            {
+                "number": number,
+                "entry": step.entry,
+                "entry_name": entry_name(scenario, step.entry),
+                "by": entry.by if entry else "",
+                "label": describe_entry(scenario, entry) if entry else step.entry,
+                "outcome": step.outcome.value,
+                "outcome_de": OUTCOME_DE[step.outcome],
+                "reason_de": REASON_DE[step.reason] if step.reason else None,
+                "css": OUTCOME_CLASS[step.outcome.value],
+                "paid": step.paid,
+                "explanation": step.explanation,
+                "rules": rule_links(step.rules),
+            }
+        )
+    start_tw = {p.name: p.tw for p in scenario.players}
+    players = []
+    cards = []
+    if result.final is not None:
+        players = [
+            {"name": p.name, "start": start_tw.get(p.name, 0), "tw": p.tw, "drawn": p.drawn}
+            for p in result.final.players
+        ]
+        for state in result.final.cards:
+            card = scenario.card(state.id)
+            changed = card is not None and (card.zone, card.locked) != (state.zone, state.locked)
+            cards.append(
+                {
+                    "id": state.id,
+                    "name": card_name(scenario, state.id),
+                    "zone": ZONE_DE[state.zone],
+                    "locked": state.locked,
+                    "changed": changed,
+                }
+            )
+    end = result.end_of_phase
+    return {
+        "ok": result.ok,
+        "errors": [
+            {"code": e.code.value, "what": ERROR_DE[e.code], "message": e.message}
+            for e in result.errors
+        ],
+        "steps": steps,
+        "damage": list(end.damage) if end else [],
+        "destroyed": list(end.destroyed) if end else [],
+        "players": players,
+        "cards": cards,
+        "json": json.dumps(result_to_json(result), ensure_ascii=False, indent=2),
+        "preview": share_preview(scenario, result),
+    }
+
+
+def pad_state(state: dict[str, Any], extra: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """Rows for the form: the filled ones, then blank ones up to the minimum (+ one spare)."""
+    padded = dict(state)
+    for group, (_, fields) in GROUP_FIELDS.items():
+        rows = list(state[group])
+        want = max(MIN_ROWS[group], len(rows) + 1) + (extra or {}).get(group, 0)
+        want = min(want, MAX_ROWS)
+        while len(rows) < want:
+            rows.append({f: (False if f in FLAGS else "") for f in fields})
+        padded[group] = rows
+    return padded
+
+
+def form_choices(state: Mapping[str, Any]) -> dict[str, Any]:
+    """Everything a select of the form offers: the schema's enums, the scenario's own
+    players, cards and entries (targets are picked, never typed), and the catalog."""
+    schema = scenario_schema()
+    card_schema = schema["properties"]["cards"]["items"]["properties"]
+    effect_schema = schema["$defs"]["effect"]["properties"]
+    catalog_names = sorted(
+        {n for card in load_catalog() for n in (card.name, *card.aliases)}, key=str.casefold
+    )
+    names = [r["name"] for r in state["cards"] if r.get("id")]
+    cards = []
+    for row in state["cards"]:
+        if not row.get("id"):
+            continue
+        label = row["name"] or row["id"]
+        if names.count(row["name"]) > 1 and row["owner"]:
+            label = f"{label} von {row['owner']}"
+        cards.append((row["id"], label))
+    entries = []
+    labels = dict(cards)
+    for number, row in enumerate(state["stack"], 1):
+        if row.get("id"):
+            source = labels.get(row["source"], row["source"])
+            entries.append((row["id"], f"Eintrag {number}" + (f" ({source})" if source else "")))
+    return {
+        "phases": list(schema["properties"]["phase"]["enum"]),
+        "kinds": [(k, KIND_DE[Kind(k)]) for k in card_schema["kind"]["enum"]],
+        "zones": [(z, ZONE_LABEL[Zone(z)]) for z in card_schema["zone"]["enum"]],
+        "effects": [(t, EFFECT_LABEL[EffectType(t)]) for t in effect_schema["type"]["enum"]],
+        "players": [(r["name"], r["name"]) for r in state["players"] if r["name"]],
+        "cards": cards,
+        "targets": cards + entries,
+        "catalog_names": catalog_names,
+        "chips": [card.name for card in load_catalog()],
+        "labels": field_labels(),
+    }
+
+
+@lru_cache(maxsize=1)
+def field_labels() -> dict[str, str]:
+    """Form field -> label, from the schema's titles ("cost" -> "Kosten (TW)")."""
+    schema = scenario_schema()
+    labels = {"phase": field_label(["phase"])}
+    for group, prefix in (("cards", "c"), ("stack", "s")):
+        for name in schema["properties"][group]["items"]["properties"]:
+            labels[f"{prefix}-{name}"] = field_label([group, 0, name]).split(" › ")[-1]
+    for name in ("type", "target", "amount", "text"):
+        labels[f"s-{name}"] = field_label(["stack", 0, "effect", name]).split(" › ")[-1]
+    labels["p-name"] = "Name"
+    labels["p-tw"] = field_label(["players", "A", "tw"]).split(" › ")[-1]
+    return labels
+
+
+# ---------------------------------------------------------------- builder actions
+
+
+def complete_ids(state: dict[str, Any]) -> list[str]:
+    """Give every named card without id one made from its name, and every entry its
+    ``s<n>``, so selects can refer to them; returns notes on what was made up."""
+    notes = []
+    taken = {row["id"] for row in state["cards"] if row["id"]}
+    for row in state["cards"]:
+        if not row["id"] and row["name"]:
+            row["id"] = unique_id(slugify(row["name"]), taken)
+            notes.append(f"Karte „{row['name']}“: id {row['id']}")
+    entry_ids = {row["id"] for row in state["stack"] if row["id"]}
+    for i, row in enumerate(state["stack"]):
+        if not row["id"]:
+            row["id"] = unique_id(f"s{i + 1}", entry_ids)
+    return notes
+
+
+def _blank_row(group: str) -> dict[str, Any]:
+    return {f: (False if f in FLAGS else "") for f in GROUP_FIELDS[group][1]}
+
+
+def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) -> dict[str, Any]:
+    """A builder button: ``add:<group>``, ``remove:<group>:<n>``, ``move:stack:<n>:up|down``,
+    ``pick:<catalog card>`` (a card for the player in ``pick_owner``), ``announce:<n>``
+    (card row n goes on the stack, announced by its owner), ``refresh`` (only re-render).
+    Raises ValueError otherwise."""
+    kind, _, rest = action.partition(":")
+    parts = rest.split(":")
+    if action == "refresh":  # check.js after a card's name or owner changed: new choices
+        pass
+    elif kind == "add" and rest in GROUP_FIELDS:
+        state[rest].append(_blank_row(rest))
+    elif kind == "remove" and len(parts) == 2 and parts[0] in GROUP_FIELDS and parts[1].isdigit():
+        rows = state[parts[0]]
+        if int(parts[1]) < len(rows):
+            del rows[int(parts[1])]
+    elif kind == "move" and len(parts) == 3 and parts[0] == "stack" and parts[1].isdigit():
+        rows, i = state["stack"], int(parts[1])
+        j = i - 1 if parts[2] == "up" else i + 1 if parts[2] == "down" else -1
+        if parts[2] not in ("up", "down"):
+            raise ValueError(action)
+        if 0 <= i < len(rows) and 0 <= j < len(rows):
+            rows[i], rows[j] = rows[j], rows[i]
+    elif kind == "pick" and find_card(rest) is not None:
+        card = find_card(rest)
+        assert card is not None
+        owners = [r["name"] for r in state["players"] if r["name"]]
+        owner = form.get("pick_owner", "").strip() or (owners[0] if owners else "")
+        row = _blank_row("cards") | {"name": card.name, "owner": owner, "kind": card.kind.value}
+        state["cards"].append(row)
+    elif kind == "announce" and rest.isdigit() and int(rest) < len(state["cards"]):
+        complete_ids(state)
+        card = state["cards"][int(rest)]
+        state["stack"].append(_blank_row("stack") | {"source": card["id"], "by": card["owner"]})
+    else:
+        raise ValueError(action)
+    complete_ids(state)
+    return state
+
+
+# ---------------------------------------------------------------- share preview
+
+
+def share_preview(scenario: Scenario, result: Result) -> dict[str, str]:
+    """Title and description of a shared link (og:title, og:description): which entry
+    resolves first, what fizzles, who pays."""
+    n = len(scenario.stack)
+    if not result.ok:
+        return {
+            "title": f"Aktionsstapel mit {n} Einträgen: so nicht zulässig",
+            "description": " ".join(e.message for e in result.errors[:2])[:300],
+        }
+    if not result.steps:
+        return {"title": "Leerer Aktionsstapel", "description": "Es passiert nichts."}
+    first = result.steps[0]
+    first_entry = scenario.entry(first.entry)
+    first_label = entry_name(scenario, first.entry)
+    if first_entry is not None and first_entry.source:
+        first_label += f" ({card_name(scenario, first_entry.source)})"
+    title = f"Aktionsstapel: zuerst {first_label} – {OUTCOME_DE[first.outcome]}"
+    fizzled = [entry_name(scenario, s.entry) for s in result.steps if s.outcome.value == "fizzled"]
+    paid: dict[str, int] = {p.name: 0 for p in scenario.players}
+    for step in result.steps:
+        entry = scenario.entry(step.entry)
+        if entry is not None:
+            paid[entry.by] = paid.get(entry.by, 0) + step.paid
+    parts = [f"{n} Einträge, abgehandelt von oben nach unten."]
+    parts.append(f"Verpufft: {', '.join(fizzled)}." if fizzled else "Nichts verpufft.")
+    parts.append("Es zahlen: " + ", ".join(f"{p} {tw} TW" for p, tw in paid.items()) + ".")
+    return {"title": title, "description": " ".join(parts)}

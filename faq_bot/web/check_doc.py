@@ -1,0 +1,148 @@
+"""OpenAPI descriptions of the checker's routes (``faq_bot.web.check``).
+
+The request body of ``POST /api/check`` is the one scenario schema
+(`faq_bot/stack/scenario.schema.json`), embedded as component ``Scenario``.
+"""
+
+from __future__ import annotations
+
+from faq_bot.stack.read import scenario_schema
+from faq_bot.web.openapi import (
+    add_json_schema,
+    add_schema,
+    describe,
+    error_responses,
+    html_body,
+    json_body,
+)
+
+add_json_schema("Scenario", scenario_schema())
+add_schema(
+    "CheckResult",
+    {
+        "type": "object",
+        "description": "Ergebnis des Prüfers (stack-scenarios.md)",
+        "required": ["ok", "errors", "order", "steps", "end_of_phase", "final"],
+        "properties": {
+            "ok": {"type": "boolean"},
+            "errors": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "code": {"type": "string"},
+                        "entry": {"type": "string", "nullable": True},
+                        "message": {"type": "string"},
+                    },
+                },
+            },
+            "order": {"type": "array", "items": {"type": "string"}},
+            "steps": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "entry": {"type": "string"},
+                        "outcome": {
+                            "type": "string",
+                            "enum": ["resolved", "prevented", "countered", "fizzled"],
+                        },
+                        "reason": {"type": "string", "nullable": True},
+                        "paid": {"type": "integer"},
+                        "explanation": {"type": "string"},
+                        "rules": {"type": "array", "items": {"type": "string"}},
+                    },
+                },
+            },
+            "end_of_phase": {"type": "object", "nullable": True},
+            "final": {"type": "object", "nullable": True},
+        },
+    },
+)
+
+describe(
+    "/api/check",
+    {
+        "post": {
+            "summary": "Ein Aktionsstapel-Szenario prüfen (stack-scenarios.md)",
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/json": {"schema": {"$ref": "#/components/schemas/Scenario"}}
+                },
+            },
+            "responses": {
+                "200": json_body(
+                    {"$ref": "#/components/schemas/CheckResult"},
+                    "Ergebnis (auch für ein unzulässiges Szenario: ok false mit errors)",
+                ),
+                **error_responses(400),
+                "413": json_body({"$ref": "#/components/schemas/Error"}, "Anfrage zu groß"),
+                "415": json_body({"$ref": "#/components/schemas/Error"}, "Kein JSON"),
+            },
+        }
+    },
+)
+describe(
+    "/api/cards",
+    {
+        "get": {
+            "summary": "Karten des Katalogs, deren Name mit q beginnt (zum Vorausfüllen)",
+            "parameters": [
+                {
+                    "name": "q",
+                    "in": "query",
+                    "required": False,
+                    "description": "Anfang des Kartennamens (leer: alle)",
+                    "schema": {"type": "string", "maxLength": 100},
+                }
+            ],
+            "responses": {
+                "200": json_body(
+                    {
+                        "type": "object",
+                        "properties": {
+                            "query": {"type": "string"},
+                            "cards": {"type": "array", "items": {"type": "object"}},
+                        },
+                    },
+                    "Karten",
+                ),
+                **error_responses(400),
+            },
+        }
+    },
+)
+describe(
+    "/check",
+    {
+        "get": {
+            "summary": "Der Stapel-Prüfer (Formular); mit s=<Link> ausgefüllt und ausgewertet",
+            "parameters": [
+                {
+                    "name": "s",
+                    "in": "query",
+                    "required": False,
+                    "description": "Geteiltes Szenario (Link aus „Link teilen“)",
+                    "schema": {"type": "string", "maxLength": 8000},
+                }
+            ],
+            "responses": {
+                "200": html_body("Formular und Ergebnis"),
+                **error_responses(400, html=True),
+            },
+        },
+        "post": {
+            "summary": "Formular absenden: prüfen oder ein Schritt des Baukastens "
+            "(Karte wählen, ansagen, Zeile hinzufügen, entfernen, verschieben)",
+            "requestBody": {
+                "content": {"application/x-www-form-urlencoded": {"schema": {"type": "object"}}}
+            },
+            "responses": {
+                "200": html_body("Formular und Ergebnis"),
+                **error_responses(400, html=True),
+                "413": html_body("Anfrage zu groß"),
+            },
+        },
+    },
+)

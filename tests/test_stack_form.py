@@ -1,0 +1,105 @@
+"""The checker's form as data (faq_bot.stack.form): builder actions, labels, share preview."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from faq_bot.stack import check, read_scenario
+from faq_bot.stack.form import (
+    apply_action,
+    field_labels,
+    form_choices,
+    scenario_from_state,
+    share_preview,
+    starting_state,
+)
+
+STATE = {
+    "phase": "Bauphase",
+    "players": [{"name": "A", "tw": "4"}, {"name": "B", "tw": "2"}],
+    "cards": [],
+    "stack": [],
+}
+
+
+def build() -> dict:
+    state = copy.deepcopy(STATE)
+    apply_action(state, "pick:Radarstation", {"pick_owner": "A"})
+    apply_action(state, "pick:227er", {"pick_owner": "A"})
+    apply_action(state, "pick:227-Pfund Bombe", {"pick_owner": "B"})
+    for card in (0, 2, 1):
+        apply_action(state, f"announce:{card}", {})
+    state["stack"][1]["target"] = state["cards"][0]["id"]
+    state["stack"][2]["target"] = state["cards"][2]["id"]
+    return state
+
+
+def test_form_builder_makes_the_faqs_example_2_from_chips_and_announcements() -> None:
+    data, notes = scenario_from_state(build())
+    result = check(data)
+    assert result.ok
+    assert [(s.outcome.value, s.paid) for s in result.steps] == [
+        ("resolved", 2),
+        ("fizzled", 0),
+        ("resolved", 2),
+    ]
+    assert any("Effekt zerstören, opfern, Kosten 2" in note for note in notes)
+
+
+def test_form_choices_offer_the_scenarios_own_cards_and_entries_as_targets() -> None:
+    choices = form_choices(build())
+    assert choices["cards"] == [
+        ("radarstation", "Radarstation"),
+        ("227-pfund-bombe", "227-Pfund Bombe von A"),
+        ("227-pfund-bombe-2", "227-Pfund Bombe von B"),
+    ]
+    assert ("s2", "Eintrag 2 (227-Pfund Bombe von B)") in choices["targets"]
+    assert choices["players"] == [("A", "A"), ("B", "B")]
+
+
+def test_form_move_swaps_entries_and_keeps_their_ids() -> None:
+    state = build()
+    apply_action(state, "move:stack:2:up", {})
+    assert [row["id"] for row in state["stack"]] == ["s1", "s3", "s2"]
+    apply_action(state, "move:stack:0:up", {})  # nothing below the bottom entry
+    assert [row["id"] for row in state["stack"]] == ["s1", "s3", "s2"]
+
+
+@given(st.text(max_size=40))
+def test_form_unknown_actions_raise_only_value_error(action: str) -> None:
+    state = starting_state()
+    try:
+        apply_action(state, action, {})
+    except ValueError:
+        pass
+
+
+def test_form_labels_come_from_the_schema_titles() -> None:
+    labels = field_labels()
+    assert labels["s-cost"] == "Kosten (TW)"
+    assert labels["s-target"] == "Ziel"
+    assert labels["c-owner"] == "Besitzer"
+    assert labels["p-tw"] == "TW übrig"
+
+
+@pytest.mark.parametrize(
+    ("tw", "fizzled"),
+    [
+        ({"A": "4", "B": "2"}, "Verpufft: Eintrag 2."),
+        ({"A": "3", "B": "2"}, "Verpufft: Eintrag 2, Eintrag 1."),
+    ],
+)
+def test_form_share_preview_says_what_resolves_first_fizzles_and_who_pays(tw, fizzled) -> None:
+    state = build()
+    for row in state["players"]:
+        row["tw"] = tw[row["name"]]
+    data, _ = scenario_from_state(state)
+    scenario = read_scenario(data)
+    preview = share_preview(scenario, check(data))
+    assert preview["title"].startswith("Aktionsstapel: zuerst Eintrag 3 (227-Pfund Bombe von A)")
+    assert fizzled in preview["description"]
+    assert "Es zahlen: A " in preview["description"]

@@ -12,6 +12,7 @@ with ``config.from_mapping`` (``CORPUS_DIR``, ``INDEX_DIR`` from
   there (``describe(path, item)``), a test compares the spec with the url map
 - `faq_bot.web.errors`: one JSON error shape for the API, one ``error.html``
 - `faq_bot.web.security`: security and cache headers on every response
+- `faq_bot.web.compression`: brotli/gzip responses (flask-compress)
 
 Later features add their own blueprint module and one line in ``BLUEPRINTS``
 below (or call ``app.register_blueprint`` in `create_app`), plus their paths in
@@ -56,7 +57,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     from faq_bot.index import IndexHolder
     from faq_bot.search import MAX_QUERY_LENGTH
-    from faq_bot.web import assets, errors, security
+    from faq_bot.web import assets, compression, errors, security
     from faq_bot.web.render import safe_snippet
 
     app = Flask(
@@ -95,6 +96,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     assets.init_app(app)
     app.jinja_env.filters["snippet"] = safe_snippet
     security.init_app(app)
+    compression.init_app(app)
     errors.init_app(app)
     for module_name, attr in BLUEPRINTS:
         module = importlib.import_module(module_name)

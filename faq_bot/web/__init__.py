@@ -12,6 +12,7 @@ with ``config.from_mapping`` (``CORPUS_DIR``, ``INDEX_DIR`` from
   there (``describe(path, item)``), a test compares the spec with the url map
 - `faq_bot.web.errors`: one JSON error shape for the API, one ``error.html``
 - `faq_bot.web.security`: security and cache headers on every response
+- `faq_bot.web.pwa`: manifest, service worker, offline shell and data
 - `faq_bot.web.compression`: brotli/gzip responses (flask-compress)
 
 Later features add their own blueprint module and one line in ``BLUEPRINTS``
@@ -48,6 +49,7 @@ BLUEPRINTS: list[tuple[str, str]] = [
     ("faq_bot.web.openapi", "bp"),
     ("faq_bot.web.check", "bp"),
     ("faq_bot.web.ask", "bp"),
+    ("faq_bot.web.pwa", "bp"),
 ]
 
 

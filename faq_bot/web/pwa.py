@@ -19,8 +19,9 @@ from __future__ import annotations
 import hashlib
 from datetime import datetime
 
-from flask import Blueprint, Response, current_app, render_template, request, url_for
+from flask import Blueprint, current_app, render_template, request, url_for
 from werkzeug.exceptions import NotFound
+from werkzeug.wrappers import Response
 
 from faq_bot.offline import OFFLINE_JSON
 from faq_bot.web.assets import asset_url

@@ -47,17 +47,19 @@
     var fold = makeFold(data.fold);
     var stop = new Set(data.stopwords);
     this.fold = fold;
-    this.terms = function (query) {
+    // One group per query word: the word itself and what the abbreviation table adds for it.
+    this.groups = function (query) {
       var out = [];
       (query.match(WORD) || []).forEach(function (raw) {
         var word = fold(raw);
         if (stop.has(word)) return;
-        var expanded = data.synonyms[word];
-        (expanded && expanded.length ? expanded : [word]).forEach(function (t) {
-          if (out.indexOf(t) < 0) out.push(t);
-        });
+        var group = [word].concat(data.synonyms[word] || []);
+        if (!out.some(function (g) { return g[0] === word; })) out.push(group);
       });
       return out;
+    };
+    this.terms = function (query) {
+      return [].concat.apply([], this.groups(query));
     };
   }
 
@@ -78,19 +80,22 @@
     return score;
   }
 
-  function rank(data, terms) {
+  function rank(data, groups) {
     var hits = [];
     data.entries.forEach(function (entry, order) {
       var total = 0;
       var covered = 0;
-      terms.forEach(function (q) {
-        var s = Math.max(3 * best(q, entry.t), 2 * best(q, entry.a), best(q, entry.x));
+      groups.forEach(function (group) {
+        var s = 0;
+        group.forEach(function (q) {
+          s = Math.max(s, 3 * best(q, entry.t), 2 * best(q, entry.a), best(q, entry.x));
+        });
         if (s > 0) covered++;
         total += s;
       });
       if (!covered) return;
-      var coverage = covered / terms.length;
-      if (terms.length > 1 && coverage < 0.5) return;
+      var coverage = covered / groups.length;
+      if (groups.length > 1 && coverage < 0.5) return;
       hits.push({ entry: entry, score: total * coverage * coverage, order: order });
     });
     hits.sort(function (a, b) {
@@ -187,7 +192,7 @@
   function renderSearch(data, search, query) {
     var docs = docTitles(data);
     var terms = search.terms(query);
-    var hits = query ? rank(data, terms) : [];
+    var hits = query ? rank(data, search.groups(query)) : [];
     document.title = (query ? "„" + query + "“ – " : "") + "Suche (offline) · Regelsuche";
     root.appendChild(searchForm(query));
     if (!query) {

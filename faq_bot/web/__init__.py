@@ -80,6 +80,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         # (absolute URLs in og:url, citations and opensearch.xml)
         TRUST_PROXY_HEADERS=os.environ.get("FAQ_BOT_BEHIND_PROXY", "") not in ("", "0"),
         JSON_SORT_KEYS=False,
+        # the chat page's JavaScript gives up on an answer after this long (retry button)
+        CHAT_TIMEOUT_MS=15000,
     )
     if test_config is not None:
         app.config.from_mapping(test_config)

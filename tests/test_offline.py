@@ -48,6 +48,7 @@ def test_abbreviations_in_a_text_add_what_they_stand_for():
 
 
 NODE = shutil.which("node")
+LETTERS = "aäAÄoöOÖuüÜßeEqéÉ227erTWçñ"
 
 
 @pytest.mark.skipif(NODE is None and not os.environ.get("CI"), reason="node fehlt")

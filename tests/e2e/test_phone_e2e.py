@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -85,15 +86,55 @@ def test_offline_search_folds_umlauts_and_abbreviations_like_the_server(phone_ct
         phone_ctx.set_offline(False)
 
 
-def test_new_build_replaces_the_offline_copy_and_drops_old_caches(phone_ctx, base_url):
-    page = phone_ctx.new_page()
-    page.goto("/")
-    wait_for_service_worker(page)
-    names = page.evaluate("caches.keys()")
-    assert len(names) == 1 and names[0].startswith("regelsuche-")
-    # a new build changes the worker's bytes: simulate it by a changed version script
-    version = page.evaluate("fetch('/sw.js').then(r => r.text())")
-    assert names[0].removeprefix("regelsuche-") in version
+@pytest.fixture
+def own_server(tmp_path):
+    """A server on its own index folder, so a test may rebuild the index under it."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    from faq_bot.index import build_index
+    from faq_bot.web import create_app
+
+    build_index(ROOT / "corpus", tmp_path)
+    server = make_server("127.0.0.1", 0, create_app({"INDEX_DIR": str(tmp_path)}), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}", tmp_path
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+
+
+def cache_names(page) -> list[str]:
+    return page.evaluate("caches.keys()")
+
+
+def test_new_build_replaces_the_offline_copy_and_drops_old_caches(browser, own_server):
+    from faq_bot.index import build_index
+
+    url, index_dir = own_server
+    context = _context(browser, url, viewport=PHONE)
+    try:
+        page = context.new_page()
+        page.goto("/")
+        wait_for_service_worker(page)
+        old = cache_names(page)
+        assert len(old) == 1 and old[0].startswith("regelsuche-")
+        build_index(ROOT / "corpus", index_dir)
+        page.goto("/")  # the next visit: the browser sees a changed /sw.js
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            names = cache_names(page)
+            if names and old[0] not in names:
+                break
+            time.sleep(0.2)
+        assert len(names) == 1 and names != old
+        version = page.evaluate("fetch('/sw.js').then(r => r.text())")
+        assert names[0].removeprefix("regelsuche-") in version
+    finally:
+        context.close()
 
 
 # ---------------------------------------------------------------- throttled network

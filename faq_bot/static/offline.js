@@ -124,17 +124,26 @@
     return parent;
   }
 
-  // The paragraph with the most matching words, and a window of it around the first match.
-  function snippet(entry, terms, fold) {
+  // The paragraph with the most query words (then the most matches), and a window of it
+  // around its first match.
+  function snippet(entry, groups, fold) {
+    var terms = [].concat.apply([], groups);
     var bestIndex = 0;
-    var bestCount = -1;
+    var bestKey = [-1, -1];
     entry.paragraphs.forEach(function (p, i) {
+      var seen = new Set();
       var count = 0;
       (p.match(WORD) || []).forEach(function (w) {
-        if (matchesAny(fold(w), terms)) count++;
+        var folded = fold(w);
+        groups.forEach(function (group, g) {
+          if (matchesAny(folded, group)) {
+            seen.add(g);
+            count++;
+          }
+        });
       });
-      if (count > bestCount) {
-        bestCount = count;
+      if (seen.size > bestKey[0] || (seen.size === bestKey[0] && count > bestKey[1])) {
+        bestKey = [seen.size, count];
         bestIndex = i;
       }
     });
@@ -194,8 +203,8 @@
     var terms = search.terms(query);
     var hits = query ? rank(data, search.groups(query)) : [];
     document.title = (query ? "„" + query + "“ – " : "") + "Suche (offline) · Regelsuche";
-    root.appendChild(searchForm(query));
     if (!query) {
+      root.appendChild(searchForm(""));
       root.appendChild(el("h1", null, "Suche"));
       return;
     }
@@ -209,7 +218,7 @@
     var list = el("ol", "hits");
     hits.slice(0, MAX_HITS).forEach(function (hit) {
       var e = hit.entry;
-      var snip = snippet(e, terms, search.fold);
+      var snip = snippet(e, search.groups(query), search.fold);
       var li = el("li", "hit");
       var h2 = el("h2", "hit-title");
       h2.appendChild(link(entryUrl(e.id, query, snip.paragraph), e.title));

@@ -9,7 +9,7 @@ var VERSION = {{ version | tojson }};
 var CACHE = "regelsuche-" + VERSION;
 var PRECACHE = {{ precache | tojson }};
 var SHELL = {{ shell | tojson }};
-var NETWORK_TIMEOUT_MS = 4000;
+var NETWORK_TIMEOUT_MS = 6000; // three round trips at 2 s, then the stored copy
 
 self.addEventListener("install", function (event) {
   event.waitUntil(

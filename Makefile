@@ -23,6 +23,7 @@ run: setup
 ## test: set up (Python packages, Debian's chromium) and run lint, mypy and every test
 test: setup
 	./scripts/ensure-chromium
+	./scripts/ensure-axe
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy faq_bot

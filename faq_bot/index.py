@@ -83,6 +83,7 @@ from whoosh.fields import ID, NUMERIC, TEXT, Schema
 from faq_bot.analysis import fold, make_analyzer, part_vocabulary, vocabulary_from_texts
 from faq_bot.corpus import Corpus, load_corpus, slugify
 from faq_bot.corpus.model import EntryText, Markup
+from faq_bot.offline import write_offline_data
 
 __all__ = [
     "BuildReport",
@@ -366,6 +367,7 @@ def build_index(
             f"Unaufgelöster Querverweis in {source!r}: {text!r}" for source, text in unresolved
         ]
         _write_json(build_dir / ENTRIES_JSON, {"documents": documents, "entries": records})
+        write_offline_data(build_dir, records, documents, version)  # the PWA's copy
         _write_json(
             build_dir / VOCAB_JSON, {w: [c, surface.get(w, w)] for w, c in counts.most_common()}
         )

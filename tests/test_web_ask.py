@@ -108,7 +108,10 @@ def test_ask_page_empty_shows_the_form(client):
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     # without JavaScript the answer page opens at the newest turn (#neu)
-    assert '<form class="chat-form" id="chat-form" action="/ask#neu" method="post">' in html
+    assert (
+        '<form class="chat-form" id="chat-form" data-timeout-ms="15000" '
+        'action="/ask#neu" method="post">'
+    ) in html
     assert 'name="q"' in html and 'type="hidden"' not in html
     assert 'src="/static/chat.js?v=' in html
 

@@ -133,7 +133,8 @@ def test_entry_paragraphs_have_anchors_and_copy_links(client, index):
     assert n > 1
     for i in range(n):
         assert f'<div class="para" id="p{i}">' in html
-        assert re.search(rf'<a class="para-link" href="#p{i}" data-copy-link', html)
+        assert re.search(rf'<a class="para-num" href="#p{i}" data-copy-link', html)
+        assert f">Absatz {i + 1}</a>" in html
     assert html.count("Link kopieren") == n
 
 
@@ -333,7 +334,7 @@ def test_search_hit_links_to_the_matching_paragraph(client):
     deep = [h for h in html["hits"] if h.get("paragraph")]
     assert deep, "no hit from a later paragraph"
     page = client.get("/search?q=Radarstation+kontern").get_data(as_text=True)
-    assert f'href="{deep[0]["url"]}#p{deep[0]["paragraph"]}"' in page
+    assert f'href="{deep[0]["url"]}?h=Radarstation+kontern#p{deep[0]["paragraph"]}"' in page
 
 
 def test_behind_proxy_absolute_urls_use_forwarded_host(built_index):

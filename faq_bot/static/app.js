@@ -1,6 +1,8 @@
 // Regelsuche: small enhancements. Every page works without this file.
 // - "/" jumps to the search box
 // - title suggestions while typing (fills the <datalist> from /api/suggest)
+// - registers the service worker (offline copy)
+// - link previews on touch: tap once to preview, again to follow
 // - "Link kopieren" copies the URL of a paragraph, "Zitat kopieren" the citation
 // It also offers window.faqBot = {copy, flash} to the page scripts loaded after
 // it (chat.js, check.js), so copying works the same everywhere.
@@ -102,6 +104,16 @@
 
   window.faqBot = { copy: copy, flash: flash };
 
+  // The service worker keeps an offline copy of every ruling and a search over it
+  // (faq_bot/web/pwa.py). Without it, or without JavaScript, pages come from the server.
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    window.addEventListener("load", function () {
+      navigator.serviceWorker.register("/sw.js").catch(function () {
+        /* offline use is an extra */
+      });
+    });
+  }
+
   // "Link kopieren": copy the page URL with the paragraph's anchor, and go there.
   document.querySelectorAll("a[data-copy-link]").forEach(function (link) {
     link.addEventListener("click", function (event) {
@@ -117,6 +129,27 @@
         }
       );
     });
+  });
+
+  // Link previews on touch: the first tap shows the linked entry's first sentence
+  // (the same bar as on hover), a second tap on the same link follows it.
+  var lastPointer = "mouse";
+  document.addEventListener(
+    "pointerdown",
+    function (event) {
+      lastPointer = event.pointerType;
+    },
+    true
+  );
+  document.addEventListener("click", function (event) {
+    var target = event.target instanceof Element ? event.target.closest("a.xref[data-preview]") : null;
+    document.querySelectorAll("a.xref.previewing").forEach(function (other) {
+      if (other !== target) other.classList.remove("previewing");
+    });
+    if (!target || lastPointer !== "touch" || !target.getAttribute("data-preview")) return;
+    if (target.classList.contains("previewing")) return; // second tap: follow
+    event.preventDefault();
+    target.classList.add("previewing");
   });
 
   // "Zitieren": the button is hidden without JavaScript (the text is in <details>).

@@ -13,7 +13,12 @@
   var input = form.querySelector("input[name=q]");
   var button = form.querySelector("button[type=submit]");
   var errorBox = document.getElementById("chat-error");
+  var errorText = document.getElementById("chat-error-text");
+  var retry = document.getElementById("chat-retry");
+  var section = form.closest(".chat");
   var MAX_HISTORY = 20;
+  var STORE = "faq-bot-chat"; // sessionStorage: this tab's conversation, never the server
+  var failed = null; // the question whose request failed, for the retry button
 
   function el(tag, className, text) {
     var node = document.createElement(tag);
@@ -138,10 +143,83 @@
     form.insertBefore(hidden, form.querySelector("label")); // after the earlier ones
   }
 
-  function showError(text) {
+  function showError(text, question) {
     if (!errorBox) return;
-    errorBox.textContent = text;
+    if (errorText) errorText.textContent = text;
+    else errorBox.textContent = text;
     errorBox.hidden = !text;
+    failed = question || null;
+    if (retry) retry.hidden = !failed;
+  }
+
+  function timeoutMs() {
+    var ms = parseInt(form.getAttribute("data-timeout-ms") || "", 10);
+    return ms > 0 ? ms : 15000;
+  }
+
+  // The conversation of this tab: kept in sessionStorage and in the URL (/ask?q=…&h=…),
+  // so a reload shows it again; nothing is stored on the server.
+  function loadStored() {
+    try {
+      var turns = JSON.parse(window.sessionStorage.getItem(STORE) || "[]");
+      return Array.isArray(turns) ? turns : [];
+    } catch (e) {
+      return [];
+    }
+  }
+
+  function store(turns) {
+    try {
+      window.sessionStorage.setItem(STORE, JSON.stringify(turns.slice(-MAX_HISTORY)));
+    } catch (e) {
+      /* private mode or full: the URL still holds the questions */
+    }
+  }
+
+  function remember(data, earlier) {
+    var turns = loadStored();
+    turns.push({ data: data, earlier: earlier });
+    store(turns);
+    if (window.history && window.history.replaceState) {
+      window.history.replaceState(null, "", askUrl(data.question, earlier));
+    }
+  }
+
+  function showTurn(data, earlier) {
+    var turn = el("li", "turn");
+    turn.appendChild(el("p", "turn-q", data.question));
+    var box = el("div", "turn-a");
+    turn.appendChild(box);
+    log.appendChild(turn);
+    turn.setAttribute("data-question", data.question);
+    turn.setAttribute("data-entry", data.answer ? data.answer.entry.id : "");
+    renderAnswer(data, box, earlier);
+    addHidden(data.question);
+    var label = form.querySelector("label[for=chat-q]");
+    if (label) label.textContent = "Nachfrage oder neue Frage";
+    if (section) section.classList.add("answered");
+    return turn;
+  }
+
+  // A reload of a page the server rendered without the conversation (the start page, or
+  // /ask after a POST): show the stored turns again.
+  function restore() {
+    if (log.querySelector("li.turn")) {
+      store([]); // the server rendered this conversation from the URL
+      return;
+    }
+    var nav = window.performance && performance.getEntriesByType
+      ? performance.getEntriesByType("navigation")[0]
+      : null;
+    if (!nav || (nav.type !== "reload" && nav.type !== "back_forward")) {
+      store([]); // a fresh visit starts a fresh conversation
+      return;
+    }
+    var turns = loadStored();
+    turns.forEach(function (t) {
+      if (t && t.data && t.data.question) showTurn(t.data, t.earlier || []);
+    });
+    if (turns.length) log.lastChild.scrollIntoView({ block: "start" });
   }
 
   function ask(question) {
@@ -154,10 +232,15 @@
     turn.scrollIntoView({ block: "nearest" });
     button.disabled = true;
     showError("");
+    var controller = window.AbortController ? new AbortController() : null;
+    var timer = setTimeout(function () {
+      if (controller) controller.abort();
+    }, timeoutMs());
     fetch("/api/ask", {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
       body: JSON.stringify({ question: question, history: earlier }),
+      signal: controller ? controller.signal : undefined,
     })
       .then(function (response) {
         return response.json().then(function (data) {
@@ -171,26 +254,39 @@
           input.value = question;
           return;
         }
-        var data = result.data;
-        turn.setAttribute("data-question", data.question);
-        turn.setAttribute("data-entry", data.answer ? data.answer.entry.id : "");
-        turn.firstChild.textContent = data.question;
-        renderAnswer(data, box, earlier);
-        addHidden(data.question);
-        var label = form.querySelector("label[for=chat-q]");
-        if (label) label.textContent = "Nachfrage oder neue Frage";
-        turn.scrollIntoView({ block: "start" }); // the new answer from its question on
-      })
-      .catch(function () {
         log.removeChild(turn);
-        showError("Keine Verbindung zum Server. Bitte noch einmal versuchen.");
+        var shown = showTurn(result.data, earlier);
+        remember(result.data, earlier);
+        shown.scrollIntoView({ block: "start" }); // the new answer from its question on
+      })
+      .catch(function (error) {
+        if (turn.parentNode) log.removeChild(turn);
+        var timedOut = error && error.name === "AbortError";
+        showError(
+          timedOut
+            ? "Der Server antwortet gerade nicht (Zeitüberschreitung). Ihre Frage steht noch im Feld."
+            : "Keine Verbindung zum Server. Ihre Frage steht noch im Feld.",
+          question
+        );
         input.value = question;
       })
       .then(function () {
+        clearTimeout(timer);
         button.disabled = false;
         input.focus({ preventScroll: true });
       });
   }
+
+  if (retry) {
+    retry.addEventListener("click", function () {
+      var question = input.value.trim() || failed;
+      if (!question) return;
+      input.value = "";
+      ask(question);
+    });
+  }
+
+  restore();
 
   form.addEventListener("submit", function (event) {
     var question = input.value.trim();

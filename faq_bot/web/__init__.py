@@ -12,6 +12,8 @@ with ``config.from_mapping`` (``CORPUS_DIR``, ``INDEX_DIR`` from
   there (``describe(path, item)``), a test compares the spec with the url map
 - `faq_bot.web.errors`: one JSON error shape for the API, one ``error.html``
 - `faq_bot.web.security`: security and cache headers on every response
+- `faq_bot.web.pwa`: manifest, service worker, offline shell and data
+- `faq_bot.web.compression`: brotli/gzip responses (flask-compress)
 
 Later features add their own blueprint module and one line in ``BLUEPRINTS``
 below (or call ``app.register_blueprint`` in `create_app`), plus their paths in
@@ -47,6 +49,7 @@ BLUEPRINTS: list[tuple[str, str]] = [
     ("faq_bot.web.openapi", "bp"),
     ("faq_bot.web.check", "bp"),
     ("faq_bot.web.ask", "bp"),
+    ("faq_bot.web.pwa", "bp"),
 ]
 
 
@@ -56,7 +59,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     from faq_bot.index import IndexHolder
     from faq_bot.search import MAX_QUERY_LENGTH
-    from faq_bot.web import assets, errors, security
+    from faq_bot.web import assets, compression, errors, security
     from faq_bot.web.render import safe_snippet
 
     app = Flask(
@@ -77,6 +80,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         # (absolute URLs in og:url, citations and opensearch.xml)
         TRUST_PROXY_HEADERS=os.environ.get("FAQ_BOT_BEHIND_PROXY", "") not in ("", "0"),
         JSON_SORT_KEYS=False,
+        # the chat page's JavaScript gives up on an answer after this long (retry button)
+        CHAT_TIMEOUT_MS=15000,
     )
     if test_config is not None:
         app.config.from_mapping(test_config)
@@ -95,6 +100,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     assets.init_app(app)
     app.jinja_env.filters["snippet"] = safe_snippet
     security.init_app(app)
+    compression.init_app(app)
     errors.init_app(app)
     for module_name, attr in BLUEPRINTS:
         module = importlib.import_module(module_name)

@@ -116,10 +116,14 @@ def conditional(view: F) -> F:
 
     @functools.wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Response:
+        from faq_bot.web.compression import etag_variants
+
         tag = etag_for(current_index())
-        if request.if_none_match.contains(tag):
+        held = [t for t in etag_variants(tag) if request.if_none_match.contains(t)]
+        if held:  # the client's copy, possibly of a compressed variant ("<tag>:br")
             response = current_app.response_class(status=304)
-            response.set_etag(tag)
+            response.set_etag(held[0])
+            response.headers["Vary"] = "Accept-Encoding"
             response.headers["Cache-Control"] = "no-cache"
             return response
         response = make_response(view(*args, **kwargs))

@@ -6,6 +6,7 @@ shortcut, title suggestions and the copy buttons.
 
 from __future__ import annotations
 
+import dataclasses
 import unicodedata
 from typing import Any
 
@@ -28,6 +29,7 @@ from faq_bot.web.common import (
     current_index,
     entry_or_redirect,
 )
+from faq_bot.web.marks import mark_html, query_groups, snippet
 from faq_bot.web.render import first_sentence, paragraph_anchor, render_paragraph
 
 bp = Blueprint("pages", __name__)
@@ -104,6 +106,21 @@ def citation_text(entry: Any, doc: dict, url: str) -> str:
     return f"„{entry.title}“ – {doc['title']}{stand}. {url}"
 
 
+def recut_snippets(index: Any, result: Any, query: str) -> Any:
+    """The result with each snippet cut around its passage with the most query words."""
+    groups = query_groups(index, query)
+    hits = []
+    for hit in result.hits:
+        record = index.entry(hit.id)
+        paras = record.plain_paragraphs if record else ()
+        if not paras or not groups:
+            hits.append(hit)
+            continue
+        source = paras[hit.paragraph] if hit.paragraph is not None else paras[0]
+        hits.append(dataclasses.replace(hit, snippet=snippet(index, source, groups)))
+    return dataclasses.replace(result, hits=hits)
+
+
 # ---------------------------------------------------------------- views
 
 
@@ -141,6 +158,7 @@ def search() -> str:
             result = run_search(index, query, n=n, doc=doc, category=category)
         except QueryError as exc:
             raise bad_request(str(exc)) from None
+        result = recut_snippets(index, result, query)
     return render_template(
         "pages/search.html",
         query=query,
@@ -167,6 +185,8 @@ def entry(entry_id: str) -> Any:
             return None
         return entry_url(other.id), first_sentence(other.text)
 
+    highlight = check_query(request.args.get("h"), required=False)
+    groups = query_groups(index, highlight)
     links = list(record.links)
     by_paragraph: dict[int, list] = {}
     for link in links:
@@ -177,8 +197,12 @@ def entry(entry_id: str) -> Any:
         paragraphs.append(
             {
                 "anchor": paragraph_anchor(i),
-                "html": render_paragraph(
-                    source, plains[i], record.markup, by_paragraph.get(i, []), link_for
+                "html": mark_html(
+                    index,
+                    render_paragraph(
+                        source, plains[i], record.markup, by_paragraph.get(i, []), link_for
+                    ),
+                    groups,
                 ),
             }
         )
@@ -226,6 +250,7 @@ def entry(entry_id: str) -> Any:
         absolute_url=absolute,
         description=description,
         citation=citation_text(record, doc, absolute),
+        highlight=highlight if groups else "",
     )
 
 

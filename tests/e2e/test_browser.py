@@ -74,7 +74,7 @@ def test_browser_copy_link_copies_the_paragraph_url(page, base_url):
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
     page.goto(f"/entry/{BOMB}")
     page.locator("#p1").hover()
-    page.locator("#p1 a.para-link").click()
+    page.locator("#p1 a.para-num").click()
     expect(page).to_have_url(f"{base_url}/entry/{BOMB}#p1")
     assert page.evaluate("navigator.clipboard.readText()") == f"{base_url}/entry/{BOMB}#p1"
 
@@ -172,7 +172,7 @@ def test_browser_without_javascript_search_and_ruling_work(nojs, shots):
     nojs.locator(".cite summary").click()
     expect(nojs.locator(".citation")).to_be_visible()
     expect(nojs.locator("button[data-copy-text]")).to_be_hidden()
-    link = nojs.locator(".para-link").first
+    link = nojs.locator(".para-num").first
     anchor = link.get_attribute("href")
     link.click()
     assert nojs.url.endswith(anchor)

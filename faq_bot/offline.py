@@ -1,0 +1,116 @@
+"""The offline copy of the corpus: one JSON asset per index build for the service worker.
+
+`write_offline_data` runs inside `faq_bot.index.build_index` and writes
+``offline.json`` into the build folder. The browser (``static/offline.js``)
+searches it without a server, so the asset carries the *server's* analysis, not
+a second analyzer written in JavaScript:
+
+- per entry the folded terms of its title (``t``), aliases and category (``a``)
+  and text (``x``), each word also split into the corpus words of its compound
+  parts ("Aktionsstapel" → "aktion", "stapel") and expanded by the abbreviation
+  table (a ruling that writes "TW" also holds "technologiewert");
+- the abbreviation table (folded key → folded words), the stop words, and the
+  folding rules (``fold``: character table, the "ae/oe/ue" digraph pattern), so
+  JavaScript folds a query exactly as `faq_bot.analysis.fold` does: lower case,
+  the table, the digraph pattern, accents dropped.
+
+The browser matches query terms as prefixes of entry terms. The asset also
+holds each entry's plain paragraphs so ruling pages render offline.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from faq_bot.analysis import (
+    _DIGRAPH,
+    _UMLAUT,
+    load_stopwords,
+    load_synonyms,
+    part_vocabulary,
+    split_compound,
+    vocabulary_from_texts,
+    words,
+)
+
+OFFLINE_JSON = "offline.json"
+FORMAT = 1
+
+
+def fold_rules() -> dict[str, Any]:
+    """`faq_bot.analysis.fold` as data: the character table and the digraph pattern."""
+    return {
+        "table": {chr(k): v for k, v in _UMLAUT.items()},
+        "digraph": _DIGRAPH.pattern,
+        "word": r"[\p{L}\p{N}_]+",
+    }
+
+
+def entry_terms(
+    texts: Iterable[str], vocabulary: frozenset[str], synonyms: Mapping[str, tuple[str, ...]]
+) -> list[str]:
+    """The distinct folded terms of `texts` with compound parts and abbreviation expansions."""
+    stop = load_stopwords()
+    out: dict[str, None] = {}
+    for text in texts:
+        for word in words(text):
+            if word in stop:
+                continue
+            out[word] = None
+            for part in split_compound(word, vocabulary):
+                out[part] = None
+            for expanded in synonyms.get(word, ()):
+                out[expanded] = None
+    return list(out)
+
+
+def offline_data(records: list[dict], documents: list[dict], version: str) -> dict[str, Any]:
+    """The offline asset of one build (see the module docstring)."""
+    synonyms = load_synonyms()
+    texts = [t for r in records for t in (r["title"], *r["aliases"], *r["plain_paragraphs"])]
+    vocabulary = part_vocabulary(vocabulary_from_texts(texts))
+    entries = []
+    for r in records:
+        labels = [*r.get("aliases", ()), *([r["category"]] if r.get("category") else [])]
+        entries.append(
+            {
+                "id": r["id"],
+                "doc": r["doc"],
+                "title": r["title"],
+                "category": r.get("category"),
+                "section": r.get("section"),
+                "alias_ids": list(r.get("alias_ids", ())),
+                "paragraphs": list(r["plain_paragraphs"]),
+                "t": entry_terms([r["title"]], vocabulary, synonyms),
+                "a": entry_terms(labels, vocabulary, synonyms),
+                "x": entry_terms(r["plain_paragraphs"], vocabulary, synonyms),
+            }
+        )
+    return {
+        "format": FORMAT,
+        "version": version,
+        "fold": fold_rules(),
+        "synonyms": {k: list(v) for k, v in synonyms.items()},
+        "stopwords": sorted(load_stopwords()),
+        "documents": [
+            {
+                k: d.get(k)
+                for k in ("id", "title", "game", "kind", "date_text", "notes", "precedence")
+            }
+            | {"entry_ids": list(d.get("entry_ids", ()))}
+            for d in documents
+        ],
+        "entries": entries,
+    }
+
+
+def write_offline_data(
+    build_dir: Path, records: list[dict], documents: list[dict], version: str
+) -> None:
+    """Write the build's ``offline.json`` (compact; served gzip/brotli-compressed)."""
+    data = offline_data(records, documents, version)
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    (build_dir / OFFLINE_JSON).write_text(text, encoding="utf-8")

@@ -1,0 +1,347 @@
+// Regelsuche offline: renders the page the person asked for from the offline copy
+// (/offline-data.json, written at index time by faq_bot/offline.py) when the
+// service worker answered with the offline shell. Search terms come from the
+// server's analysis; this file only folds the query the same way (the rules are
+// in the data: lower case, character table, "ae/oe/ue" digraphs, accents) and
+// matches terms as prefixes. Everything is built with textContent, never HTML.
+"use strict";
+
+(function () {
+  var root = document.getElementById("offline-app");
+  if (!root) return;
+  var WORD = /[\p{L}\p{N}_]+/gu;
+  var MAX_HITS = 20;
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = text;
+    return node;
+  }
+
+  function link(href, text, className) {
+    var a = el("a", className, text);
+    a.setAttribute("href", href);
+    return a;
+  }
+
+  function clear(node) {
+    while (node.firstChild) node.removeChild(node.firstChild);
+  }
+
+  function makeFold(rules) {
+    var digraph = new RegExp(rules.digraph, "g");
+    return function (word) {
+      var out = "";
+      var lower = word.toLowerCase();
+      for (var i = 0; i < lower.length; i++) {
+        var c = lower[i];
+        out += Object.prototype.hasOwnProperty.call(rules.table, c) ? rules.table[c] : c;
+      }
+      out = out.replace(digraph, "$1");
+      return out.normalize("NFKD").replace(/\p{M}/gu, "");
+    };
+  }
+
+  function Search(data) {
+    var fold = makeFold(data.fold);
+    var stop = new Set(data.stopwords);
+    this.fold = fold;
+    // One group per query word: the word itself and what the abbreviation table adds for it.
+    this.groups = function (query) {
+      var out = [];
+      (query.match(WORD) || []).forEach(function (raw) {
+        var word = fold(raw);
+        if (stop.has(word)) return;
+        var group = [word].concat(data.synonyms[word] || []);
+        if (!out.some(function (g) { return g[0] === word; })) out.push(group);
+      });
+      return out;
+    };
+    this.terms = function (query) {
+      return [].concat.apply([], this.groups(query));
+    };
+  }
+
+  // How well query term `q` matches the entry term `t`: whole word, prefix, or stem prefix.
+  function matchOne(q, t) {
+    if (t === q) return 1;
+    if (q.length >= 2 && t.indexOf(q) === 0) return 0.8;
+    if (q.length >= 6 && t.indexOf(q.slice(0, -2)) === 0) return 0.5;
+    return 0;
+  }
+
+  function best(q, terms) {
+    var score = 0;
+    for (var i = 0; i < terms.length && score < 1; i++) {
+      var m = matchOne(q, terms[i]);
+      if (m > score) score = m;
+    }
+    return score;
+  }
+
+  function rank(data, groups) {
+    var hits = [];
+    data.entries.forEach(function (entry, order) {
+      var total = 0;
+      var covered = 0;
+      groups.forEach(function (group) {
+        var s = 0;
+        group.forEach(function (q) {
+          s = Math.max(s, 3 * best(q, entry.t), 2 * best(q, entry.a), best(q, entry.x));
+        });
+        if (s > 0) covered++;
+        total += s;
+      });
+      if (!covered) return;
+      var coverage = covered / groups.length;
+      if (groups.length > 1 && coverage < 0.5) return;
+      hits.push({ entry: entry, score: total * coverage * coverage, order: order });
+    });
+    hits.sort(function (a, b) {
+      return b.score - a.score || a.order - b.order;
+    });
+    return hits;
+  }
+
+  function matchesAny(word, terms) {
+    for (var i = 0; i < terms.length; i++) if (matchOne(terms[i], word)) return true;
+    return false;
+  }
+
+  // `text` into `parent`, the words matching `terms` in <mark>.
+  function marked(parent, text, terms, fold) {
+    var pos = 0;
+    text.replace(WORD, function (word, offset) {
+      if (terms.length && matchesAny(fold(word), terms)) {
+        parent.appendChild(document.createTextNode(text.slice(pos, offset)));
+        parent.appendChild(el("mark", null, word));
+        pos = offset + word.length;
+      }
+      return word;
+    });
+    parent.appendChild(document.createTextNode(text.slice(pos)));
+    return parent;
+  }
+
+  // The paragraph with the most query words (then the most matches), and a window of it
+  // around its first match.
+  function snippet(entry, groups, fold) {
+    var terms = [].concat.apply([], groups);
+    var bestIndex = 0;
+    var bestKey = [-1, -1];
+    entry.paragraphs.forEach(function (p, i) {
+      var seen = new Set();
+      var count = 0;
+      (p.match(WORD) || []).forEach(function (w) {
+        var folded = fold(w);
+        groups.forEach(function (group, g) {
+          if (matchesAny(folded, group)) {
+            seen.add(g);
+            count++;
+          }
+        });
+      });
+      if (seen.size > bestKey[0] || (seen.size === bestKey[0] && count > bestKey[1])) {
+        bestKey = [seen.size, count];
+        bestIndex = i;
+      }
+    });
+    var text = entry.paragraphs[bestIndex] || "";
+    var first = 0;
+    var m;
+    WORD.lastIndex = 0;
+    while ((m = WORD.exec(text))) {
+      if (matchesAny(fold(m[0]), terms)) {
+        first = m.index;
+        break;
+      }
+    }
+    var start = Math.max(0, text.lastIndexOf(" ", Math.max(0, first - 60)) + 1);
+    if (first < 60) start = 0;
+    var cut = text.slice(start, start + 240);
+    return { paragraph: bestIndex, text: (start ? "… " : "") + cut + (start + 240 < text.length ? " …" : "") };
+  }
+
+  function entryUrl(id, query, paragraph) {
+    var url = "/entry/" + encodeURIComponent(id);
+    if (query) url += "?h=" + encodeURIComponent(query);
+    if (paragraph) url += "#p" + paragraph;
+    return url;
+  }
+
+  function docTitles(data) {
+    var titles = {};
+    data.documents.forEach(function (d) {
+      titles[d.id] = d;
+    });
+    return titles;
+  }
+
+  function searchForm(query) {
+    var form = el("form", "search-form");
+    form.setAttribute("role", "search");
+    form.setAttribute("action", "/search");
+    form.setAttribute("method", "get");
+    var label = el("label", null, "Suchbegriff (offline)");
+    label.setAttribute("for", "offline-q");
+    var row = el("div", "search-row");
+    var input = el("input");
+    input.id = "offline-q";
+    input.type = "search";
+    input.name = "q";
+    input.value = query || "";
+    row.appendChild(input);
+    row.appendChild(el("button", null, "Suchen"));
+    form.appendChild(label);
+    form.appendChild(row);
+    return form;
+  }
+
+  function renderSearch(data, search, query) {
+    var docs = docTitles(data);
+    var terms = search.terms(query);
+    var hits = query ? rank(data, search.groups(query)) : [];
+    document.title = (query ? "„" + query + "“ – " : "") + "Suche (offline) · Regelsuche";
+    if (!query) {
+      root.appendChild(searchForm(""));
+      root.appendChild(el("h1", null, "Suche"));
+      return;
+    }
+    root.appendChild(
+      el("h1", "result-count", (hits.length === 1 ? "1 Treffer" : hits.length + " Treffer") + " für „" + query + "“")
+    );
+    if (!hits.length) {
+      root.appendChild(el("p", null, "Zu „" + query + "“ wurde in der gespeicherten Fassung nichts gefunden."));
+      return;
+    }
+    var list = el("ol", "hits");
+    hits.slice(0, MAX_HITS).forEach(function (hit) {
+      var e = hit.entry;
+      var snip = snippet(e, search.groups(query), search.fold);
+      var li = el("li", "hit");
+      var h2 = el("h2", "hit-title");
+      h2.appendChild(link(entryUrl(e.id, query, snip.paragraph), e.title));
+      li.appendChild(h2);
+      li.appendChild(el("p", "hit-meta", (docs[e.doc] || {}).title || e.doc));
+      li.appendChild(marked(el("p", "snippet"), snip.text, terms, search.fold));
+      list.appendChild(li);
+    });
+    root.appendChild(list);
+  }
+
+  function findEntry(data, id) {
+    for (var i = 0; i < data.entries.length; i++) {
+      var e = data.entries[i];
+      if (e.id === id || e.alias_ids.indexOf(id) >= 0) return e;
+    }
+    return null;
+  }
+
+  function renderEntry(data, search, id, highlight) {
+    var entry = findEntry(data, id);
+    if (!entry) return renderMissing(data, search);
+    var doc = docTitles(data)[entry.doc] || { title: entry.doc };
+    var terms = highlight ? search.terms(highlight) : [];
+    document.title = entry.title + " – " + doc.title + " (offline) · Regelsuche";
+    var crumbs = el("nav", "crumbs");
+    crumbs.setAttribute("aria-label", "Brotkrumen");
+    crumbs.appendChild(link("/", "Start"));
+    crumbs.appendChild(document.createTextNode(" › "));
+    crumbs.appendChild(link("/docs/" + encodeURIComponent(doc.id), doc.title));
+    root.appendChild(crumbs);
+    var article = el("article", "ruling");
+    var head = el("header", "ruling-head");
+    head.appendChild(el("h1", null, entry.title));
+    head.appendChild(
+      el("p", "ruling-meta", doc.title + (doc.date_text ? " · Stand: " + doc.date_text : "") + (entry.category ? " · " + entry.category : ""))
+    );
+    article.appendChild(head);
+    var body = el("div", "ruling-body");
+    entry.paragraphs.forEach(function (text, i) {
+      var para = el("div", "para");
+      para.id = "p" + i;
+      var num = el("a", "para-num", "Absatz " + (i + 1));
+      num.setAttribute("href", "#p" + i);
+      para.appendChild(num);
+      var p = el("div", "para-text");
+      p.appendChild(marked(el("p"), text, terms, search.fold));
+      para.appendChild(p);
+      body.appendChild(para);
+    });
+    article.appendChild(body);
+    root.appendChild(article);
+    if (location.hash) {
+      var target = document.getElementById(location.hash.slice(1));
+      if (target) target.scrollIntoView();
+    }
+  }
+
+  function renderDocument(data, search, id) {
+    var doc = docTitles(data)[id];
+    if (!doc) return renderMissing(data, search);
+    document.title = doc.title + " (offline) · Regelsuche";
+    root.appendChild(el("h1", null, doc.title));
+    var list = el("ul", "toc");
+    doc.entry_ids.forEach(function (eid) {
+      var e = findEntry(data, eid);
+      if (!e) return;
+      var li = el("li");
+      li.appendChild(link(entryUrl(e.id), e.title));
+      list.appendChild(li);
+    });
+    root.appendChild(list);
+  }
+
+  function renderHome(data, search) {
+    root.appendChild(el("h1", null, "Regeln nachschlagen"));
+    root.appendChild(searchForm(""));
+    root.appendChild(el("h2", null, "Dokumente"));
+    var list = el("ul", "doc-list");
+    data.documents.forEach(function (d) {
+      var li = el("li");
+      li.appendChild(link("/docs/" + encodeURIComponent(d.id), d.title));
+      li.appendChild(el("span", "doc-meta", d.date_text ? " Stand: " + d.date_text : ""));
+      list.appendChild(li);
+    });
+    root.appendChild(list);
+  }
+
+  function renderMissing(data, search) {
+    root.appendChild(el("h1", null, "Diese Seite ist offline nicht gespeichert"));
+    root.appendChild(el("p", null, "Suchen Sie in der gespeicherten Fassung:"));
+    root.appendChild(searchForm(""));
+  }
+
+  function render(data) {
+    var search = new Search(data);
+    var params = new URLSearchParams(location.search);
+    var path = location.pathname;
+    clear(root);
+    var header = document.getElementById("header-q");
+    if (path === "/search") {
+      if (header) header.value = params.get("q") || "";
+      renderSearch(data, search, (params.get("q") || "").trim());
+    } else if (path.indexOf("/entry/") === 0) {
+      renderEntry(data, search, decodeURIComponent(path.slice(7)), params.get("h") || "");
+    } else if (path.indexOf("/docs/") === 0) {
+      renderDocument(data, search, decodeURIComponent(path.slice(6)));
+    } else if (path === "/" || path === "/offline") {
+      renderHome(data, search);
+    } else {
+      renderMissing(data, search);
+    }
+  }
+
+  fetch(root.getAttribute("data-src"))
+    .then(function (response) {
+      if (!response.ok) throw new Error("no offline copy");
+      return response.json();
+    })
+    .then(render)
+    .catch(function () {
+      clear(root);
+      root.appendChild(el("h1", null, "Offline"));
+      root.appendChild(el("p", null, "Die gespeicherte Fassung fehlt. Bitte die Seite einmal mit Verbindung öffnen."));
+    });
+})();

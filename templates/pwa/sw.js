@@ -1,0 +1,102 @@
+// Regelsuche service worker (rendered by faq_bot/web/pwa.py).
+// Pages come from the network; when it fails (or stalls), the offline shell
+// renders them from the precached offline copy. Static files are cache-first
+// (their URLs carry a content hash). A new index build changes VERSION, so
+// the next visit installs this worker anew and drops the old caches.
+"use strict";
+
+var VERSION = {{ version | tojson }};
+var CACHE = "regelsuche-" + VERSION;
+var PRECACHE = {{ precache | tojson }};
+var SHELL = {{ shell | tojson }};
+var NETWORK_TIMEOUT_MS = 6000; // three round trips at 2 s, then the stored copy
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(
+    caches
+      .open(CACHE)
+      .then(function (cache) {
+        return cache.addAll(
+          PRECACHE.map(function (url) {
+            return new Request(url, { cache: "reload" });
+          })
+        );
+      })
+      .then(function () {
+        return self.skipWaiting();
+      })
+  );
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(
+    caches
+      .keys()
+      .then(function (names) {
+        return Promise.all(
+          names
+            .filter(function (name) {
+              return name.indexOf("regelsuche-") === 0 && name !== CACHE;
+            })
+            .map(function (name) {
+              return caches.delete(name);
+            })
+        );
+      })
+      .then(function () {
+        return self.clients.claim();
+      })
+  );
+});
+
+// The network's answer, or a rejection after NETWORK_TIMEOUT_MS (venue wifi that hangs).
+function fromNetwork(request) {
+  return new Promise(function (resolve, reject) {
+    var timer = setTimeout(function () {
+      reject(new Error("timeout"));
+    }, NETWORK_TIMEOUT_MS);
+    fetch(request).then(
+      function (response) {
+        clearTimeout(timer);
+        resolve(response);
+      },
+      function (error) {
+        clearTimeout(timer);
+        reject(error);
+      }
+    );
+  });
+}
+
+function offlineShell() {
+  return caches.open(CACHE).then(function (cache) {
+    return cache.match(SHELL).then(function (response) {
+      return response || Response.error();
+    });
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.method !== "GET") return;
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+
+  if (request.mode === "navigate") {
+    event.respondWith(
+      fromNetwork(request).catch(function () {
+        return offlineShell();
+      })
+    );
+    return;
+  }
+  if (url.pathname.indexOf("/static/") === 0 || url.pathname === "/offline-data.json") {
+    event.respondWith(
+      caches.open(CACHE).then(function (cache) {
+        return cache.match(request).then(function (hit) {
+          return hit || fetch(request);
+        });
+      })
+    );
+  }
+});

@@ -1,0 +1,142 @@
+"""The offline copy (written at index time) and the routes of the installable app."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from faq_bot.analysis import fold, load_synonyms
+from faq_bot.offline import OFFLINE_JSON, entry_terms
+
+BOMB = "227-pfund-bombe-basisausbau"
+
+
+@pytest.fixture(scope="module")
+def data(built_index):
+    current = built_index / "current"
+    return json.loads((current / OFFLINE_JSON).read_text(encoding="utf-8"))
+
+
+def test_every_entry_is_in_the_offline_copy_with_its_paragraphs(data, index):
+    by_id = {e["id"]: e for e in data["entries"]}
+    assert set(by_id) == {e.id for e in index.entries()}
+    bomb = by_id[BOMB]
+    assert bomb["paragraphs"] == list(index.entry(BOMB).plain_paragraphs)
+    assert data["version"] == index.version
+
+
+def test_terms_come_from_the_server_analysis(data):
+    by_id = {e["id"]: e for e in data["entries"]}
+    assert {"227", "pfund", "bombe", "basisausbau"} <= set(by_id[BOMB]["t"])
+    # compound parts: "Aktionsstapel" is also found by "stapel"
+    assert "stapel" in by_id["aktionsstapel"]["t"]
+    # stop words are not terms; umlauts are folded
+    assert "der" not in by_id[BOMB]["x"]
+    assert all(term == fold(term) for e in data["entries"] for term in e["x"])
+    assert data["synonyms"]["227er"] == ["227", "pfund", "bombe"]
+
+
+def test_abbreviations_in_a_text_add_what_they_stand_for():
+    terms = entry_terms(["Kostet 1 TW."], frozenset(), load_synonyms())
+    assert "tw" in terms and "technologiewert" in terms
+
+
+NODE = shutil.which("node")
+LETTERS = "aäAÄoöOÖuüÜßeEqéÉ227erTWçñ"
+
+
+@pytest.mark.skipif(NODE is None and not os.environ.get("CI"), reason="node fehlt")
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.text(alphabet="aäAÄoöOÖuüÜßeEqéÉ227erTWçñ", min_size=1, max_size=12), min_size=1)
+)
+def test_javascript_fold_from_the_data_equals_python_fold(data_rules, words):
+    script = """
+const rules = JSON.parse(process.argv[1]);
+const digraph = new RegExp(rules.digraph, "g");
+const fold = (w) => {
+  let out = "";
+  for (const c of w.toLowerCase()) out += Object.hasOwn(rules.table, c) ? rules.table[c] : c;
+  return out.replace(digraph, "$1").normalize("NFKD").replace(/\\p{M}/gu, "");
+};
+console.log(JSON.stringify(JSON.parse(process.argv[2]).map(fold)));
+"""
+    out = subprocess.run(
+        [NODE or "node", "-e", script, json.dumps(data_rules), json.dumps(words)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert json.loads(out) == [fold(w) for w in words]
+
+
+@pytest.fixture(scope="module")
+def data_rules(data):
+    return data["fold"]
+
+
+# ---------------------------------------------------------------- routes
+
+
+def test_service_worker_is_served_from_the_root_uncached_with_its_version(client):
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response.mimetype == "text/javascript"
+    assert response.headers["Cache-Control"] == "no-cache"
+    body = response.get_data(as_text=True)
+    assert 'var CACHE = "regelsuche-" + VERSION;' in body
+    precache = json.loads(body.split("var PRECACHE = ", 1)[1].split(";\n", 1)[0])
+    assert "/" in precache and "/offline" in precache
+    for url in precache:
+        with client.get(url) as r:
+            assert r.status_code == 200, url
+
+
+def test_new_build_changes_the_service_worker(tmp_path):
+    from faq_bot.config import ROOT
+    from faq_bot.index import build_index
+    from faq_bot.web import create_app
+
+    build_index(ROOT / "corpus", tmp_path)
+    client = create_app({"TESTING": True, "INDEX_DIR": str(tmp_path)}).test_client()
+    before = client.get("/sw.js").get_data(as_text=True)
+    build_index(ROOT / "corpus", tmp_path)
+    after = client.get("/sw.js").get_data(as_text=True)
+    assert before != after
+
+
+def test_offline_data_revalidates_and_is_compressed(client):
+    first = client.get("/offline-data.json", headers={"Accept-Encoding": "br"})
+    assert first.status_code == 200
+    assert first.headers["Content-Encoding"] == "br"
+    assert len(first.data) < 200_000
+    again = client.get(
+        "/offline-data.json",
+        headers={"Accept-Encoding": "br", "If-None-Match": first.headers["ETag"]},
+    )
+    assert again.status_code == 304
+
+
+def test_manifest_names_the_app_in_german(client):
+    response = client.get("/manifest.webmanifest")
+    assert response.mimetype == "application/manifest+json"
+    manifest = json.loads(response.data)
+    assert manifest["lang"] == "de" and manifest["start_url"] == "/"
+    assert manifest["icons"]
+
+
+def test_offline_shell_says_it_is_the_stored_version(client):
+    html = client.get("/offline").get_data(as_text=True)
+    assert "Offline – gespeicherte Fassung, Stand" in html
+    assert 'id="offline-app" data-src="/offline-data.json?v=' in html
+    assert "<script>" not in html  # CSP: no inline script
+
+
+def test_pages_link_the_manifest(client):
+    assert 'rel="manifest" href="/manifest.webmanifest"' in client.get("/").get_data(as_text=True)

@@ -1,0 +1,73 @@
+"""Responses arrive compressed (brotli or gzip) and their ETags stay correct."""
+
+from __future__ import annotations
+
+import gzip
+
+import brotli
+import pytest
+
+BOMB = "227-pfund-bombe-basisausbau"
+PAGES = ["/", "/search?q=227er", f"/entry/{BOMB}", "/docs/how-faq", "/check", "/api/search?q=Bombe"]
+
+
+def decode(response) -> bytes:
+    encoding = response.headers.get("Content-Encoding")
+    if encoding == "br":
+        return brotli.decompress(response.data)
+    if encoding == "gzip":
+        return gzip.decompress(response.data)
+    return response.data
+
+
+@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("encoding", ["br", "gzip"])
+def test_pages_and_json_are_compressed_with_what_the_client_accepts(client, path, encoding):
+    plain = client.get(path, headers={"Accept-Encoding": "identity"})
+    packed = client.get(path, headers={"Accept-Encoding": f"{encoding}, deflate"})
+    assert plain.status_code == packed.status_code == 200
+    assert "Content-Encoding" not in plain.headers
+    assert packed.headers["Content-Encoding"] == encoding
+    assert "Accept-Encoding" in packed.headers["Vary"]
+    assert decode(packed) == plain.data
+    assert len(packed.data) < len(plain.data) / 2
+
+
+def test_brotli_is_preferred_when_both_are_accepted(client):
+    response = client.get("/search?q=Bombe", headers={"Accept-Encoding": "gzip, deflate, br"})
+    assert response.headers["Content-Encoding"] == "br"
+
+
+def test_static_files_are_compressed(client):
+    from faq_bot.web.assets import asset_url
+
+    with client.application.test_request_context():
+        url = asset_url("app.css")
+    with client.get(url, headers={"Accept-Encoding": "br"}) as response:
+        assert response.status_code == 200
+        assert response.headers["Content-Encoding"] == "br"
+        assert b".para" in decode(response)
+
+
+@pytest.mark.parametrize("path", ["/search?q=Bombe", f"/entry/{BOMB}", "/api/search?q=Bombe"])
+def test_etags_differ_per_encoding_and_revalidate_to_304(client, path):
+    tags = {}
+    for encoding in ("br", "gzip", "identity"):
+        response = client.get(path, headers={"Accept-Encoding": encoding})
+        tag, weak = response.get_etag()
+        assert tag and not weak  # strong: the bytes of each variant are fixed
+        tags[encoding] = tag
+        again = client.get(path, headers={"Accept-Encoding": encoding, "If-None-Match": f'"{tag}"'})
+        assert again.status_code == 304
+        assert again.get_etag()[0] == tag
+        assert again.data == b""
+    assert len(set(tags.values())) == 3
+    assert tags["br"] == tags["identity"] + ":br"
+
+
+def test_stale_compressed_etag_gets_the_new_page(client):
+    old = client.get("/search?q=Bombe", headers={"Accept-Encoding": "br"}).get_etag()[0]
+    response = client.get(
+        "/search?q=Flak", headers={"Accept-Encoding": "br", "If-None-Match": f'"{old}"'}
+    )
+    assert response.status_code == 200

@@ -47,10 +47,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 BIN = Path(sys.executable).parent
 QUESTIONS = ROOT / "eval" / "heldout-questions.jsonl"
-# nginx takes an instance out of rotation for this long after a failed attempt
-# (passive health check); a roll waits this long after each restart, so that
-# nginx sends to the restarted instance again before the next one goes down
-FAIL_TIMEOUT = 1.0
+# Seconds a roll waits after an instance is healthy again before it restarts
+# the next one (new workers settle, nginx's idle connections to it refill).
+SETTLE_AFTER_RESTART = 0.5
 
 
 def nginx_binary() -> str | None:
@@ -143,16 +142,14 @@ class Instance:
 @dataclass
 class Deployment:
     port: int  # nginx
+    nginx_log: Path
     index_dir: Path
     instances: list[Instance]
     workdir: Path
 
 
 def _nginx_conf(run: Path, port: int, upstreams: list[int]) -> str:
-    servers = "\n".join(
-        f"        server 127.0.0.1:{p} max_fails=1 fail_timeout={FAIL_TIMEOUT:g}s;"
-        for p in upstreams
-    )
+    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=0;" for p in upstreams)
     user = ""
     if os.geteuid() == 0:  # as root, nginx drops its workers to an unprivileged user
         nobody = pwd.getpwnam("nobody")
@@ -171,8 +168,8 @@ def _nginx_conf(run: Path, port: int, upstreams: list[int]) -> str:
 
 
 @contextlib.contextmanager
-def nginx(upstreams: list[int]) -> Iterator[int]:
-    """nginx on a free loopback port balancing `upstreams`; yields its port."""
+def nginx(upstreams: list[int]) -> Iterator[tuple[int, Path]]:
+    """nginx on a free loopback port balancing `upstreams`; yields its port and log."""
     binary = nginx_binary()
     if binary is None:
         raise RuntimeError("nginx fehlt: ./scripts/ensure-nginx installiert Debians nginx")
@@ -187,7 +184,17 @@ def nginx(upstreams: list[int]) -> Iterator[int]:
     (run / "nginx.conf").write_text(_nginx_conf(run, port, upstreams), encoding="utf-8")
     log = (run / "nginx.log").open("wb")
     proc = subprocess.Popen(
-        [binary, "-p", str(run), "-c", str(run / "nginx.conf"), "-g", "daemon off;"],
+        [
+            binary,
+            "-e",
+            "stderr",
+            "-p",
+            str(run),
+            "-c",
+            str(run / "nginx.conf"),
+            "-g",
+            "daemon off;",
+        ],
         stdout=log,
         stderr=subprocess.STDOUT,
     )
@@ -202,7 +209,7 @@ def nginx(upstreams: list[int]) -> Iterator[int]:
                 return False
 
         wait_until(up, "nginx")
-        yield port
+        yield port, run / "nginx.log"
     finally:
         proc.send_signal(signal.SIGQUIT)  # graceful shutdown
         try:
@@ -240,8 +247,8 @@ def deployment(instances: int = 2, workers: int = 1) -> Iterator[Deployment]:
     try:
         for instance in running:
             instance.start()
-        with nginx([i.port for i in running]) as port:
-            yield Deployment(port, index_dir, running, workdir)
+        with nginx([i.port for i in running]) as (port, log):
+            yield Deployment(port, log, index_dir, running, workdir)
     finally:
         for instance in running:
             instance.stop()
@@ -354,7 +361,7 @@ def roll(dep: Deployment, settle: float = 2.0, clients: int = 4) -> dict:
         for instance in dep.instances:  # one at a time: the others keep serving
             instance.stop()
             instance.start()
-            time.sleep(FAIL_TIMEOUT + 0.5)
+            time.sleep(SETTLE_AFTER_RESTART)
         restart_seconds = time.monotonic() - t0
         time.sleep(settle)
         final = {i.port: build_of(i.port) for i in dep.instances}
@@ -368,6 +375,11 @@ def roll(dep: Deployment, settle: float = 2.0, clients: int = 4) -> dict:
         "failed": failed,
         "statuses": {str(k): v for k, v in sorted(load.statuses.items())},
         "first_failures": load.failures[:10],
+        "nginx_errors": [
+            line
+            for line in dep.nginx_log.read_text(errors="replace").splitlines()
+            if "[error]" in line or "[alert]" in line or "[crit]" in line
+        ][:20],
         "seconds": round(seconds, 1),
         "requests_per_second": round(load.sent / seconds, 1),
         "builds_before": sorted(set(old.values()), key=str),

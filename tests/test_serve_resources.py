@@ -132,8 +132,12 @@ def debug_server(tmp_path: Path) -> Iterator[Server]:
 
 def mixed_requests(index_dir: Path, count: int) -> list[tuple[str, str, bytes | None]]:
     """(method, path, body) over the main routes, with real questions as queries."""
+    # the questions' first words: real, varied queries, cheaper than whole questions
+    # (what is measured here is what a request leaves behind, not search speed)
     questions = [
-        json.loads(line)["q"] for line in QUESTIONS.read_text("utf-8").splitlines() if line
+        " ".join(json.loads(line)["q"].split()[:4])
+        for line in QUESTIONS.read_text("utf-8").splitlines()
+        if line
     ]
     index = open_index(index_dir)
     ids = [record.id for record in index.entries()]
@@ -224,7 +228,7 @@ def test_serve_keeps_open_files_and_memory_flat_over_thousands_of_requests(gunic
 
 def test_serve_keeps_open_files_flat_across_an_index_swap(gunicorn_server):
     """A rebuild while serving: the old build's files are closed, not piled up."""
-    requests = mixed_requests(gunicorn_server.index_dir, 200)
+    requests = mixed_requests(gunicorn_server.index_dir, 150)
     fire(gunicorn_server.port, requests)
     before = snapshot(gunicorn_server)
     for _ in range(3):  # three swaps: each retired build must be let go
@@ -243,4 +247,4 @@ def test_serve_keeps_open_files_flat_across_an_index_swap(gunicorn_server):
     "werkzeug runs a thread per request (fixed by the search-core half of issue 8)",
 )
 def test_serve_debug_keeps_open_files_flat(debug_server):
-    assert_flat_under_load(debug_server, count=1000)
+    assert_flat_under_load(debug_server, count=800)

@@ -145,9 +145,9 @@ def main() -> None:
             wait_healthy(url, server)
             print(
                 f"wrk -t2 -c{args.connections} -d{args.duration}s against gunicorn "
-                f"-w {args.workers} ({args.worker_class or 'gthread'}) on loopback; {os.cpu_count()} cores, "
-                f"load average {os.getloadavg()[0]:.1f}; {len(queries)} queries, "
-                f"{len(ids)} entries"
+                f"-w {args.workers} ({args.worker_class or 'gthread'}) on loopback; "
+                f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; "
+                f"{len(queries)} queries, {len(ids)} entries"
             )
             for route, paths in routes.items():
                 paths_file = work / "paths.txt"

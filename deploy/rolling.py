@@ -12,8 +12,10 @@ nginx the whole time. Then:
    switches to it on its own (the app reopens the index when ``current`` moves)
    and the script waits until each instance's ``/healthz`` names the new build;
 2. the instances are restarted one at a time (what a code release does):
-   SIGTERM (gunicorn finishes the requests it is serving), start again, wait
-   until healthy; nginx sends the requests meanwhile to the others.
+   drained (marked ``down`` in nginx's config, graceful nginx reload), SIGTERM
+   (gunicorn finishes the requests it is serving), started again, healthy,
+   back into rotation. Should an instance fail anyway, nginx retries the
+   request on another one (``proxy_next_upstream``).
 
 It prints what was sent and what failed (any answer that is not 2xx/3xx, any
 connection error) and exits 1 when a request failed or an instance did not take
@@ -38,7 +40,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
@@ -50,6 +52,8 @@ QUESTIONS = ROOT / "eval" / "heldout-questions.jsonl"
 # Seconds a roll waits after an instance is healthy again before it restarts
 # the next one (new workers settle, nginx's idle connections to it refill).
 SETTLE_AFTER_RESTART = 0.5
+# Seconds after a graceful nginx reload until the old workers have handed over.
+RELOAD_SECONDS = 1.0
 
 
 def nginx_binary() -> str | None:
@@ -146,10 +150,16 @@ class Deployment:
     index_dir: Path
     instances: list[Instance]
     workdir: Path
+    # take ports out of nginx's rotation (an empty set: all back in): rewrites
+    # the config and reloads nginx gracefully (SIGHUP)
+    drain: Callable[[set[int]], None]
 
 
-def _nginx_conf(run: Path, port: int, upstreams: list[int]) -> str:
-    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=0;" for p in upstreams)
+def _nginx_conf(run: Path, port: int, upstreams: list[int], down: set[int]) -> str:
+    servers = "\n".join(
+        f"        server 127.0.0.1:{p} max_fails=0{' down' if p in down else ''};"
+        for p in upstreams
+    )
     user = ""
     if os.geteuid() == 0:  # as root, nginx drops its workers to an unprivileged user
         nobody = pwd.getpwnam("nobody")
@@ -168,8 +178,9 @@ def _nginx_conf(run: Path, port: int, upstreams: list[int]) -> str:
 
 
 @contextlib.contextmanager
-def nginx(upstreams: list[int]) -> Iterator[tuple[int, Path]]:
-    """nginx on a free loopback port balancing `upstreams`; yields its port and log."""
+def nginx(upstreams: list[int]) -> Iterator[tuple[int, Path, Callable[[set[int]], None]]]:
+    """nginx on a free loopback port balancing `upstreams`; yields its port, its
+    log and a function that marks some upstreams ``down`` (drained)."""
     binary = nginx_binary()
     if binary is None:
         raise RuntimeError("nginx fehlt: ./scripts/ensure-nginx installiert Debians nginx")
@@ -181,7 +192,7 @@ def nginx(upstreams: list[int]) -> Iterator[tuple[int, Path]]:
     for page in (run / "errors").iterdir():
         page.chmod(0o644)
     port = free_port()
-    (run / "nginx.conf").write_text(_nginx_conf(run, port, upstreams), encoding="utf-8")
+    (run / "nginx.conf").write_text(_nginx_conf(run, port, upstreams, set()), encoding="utf-8")
     log = (run / "nginx.log").open("wb")
     proc = subprocess.Popen(
         [
@@ -208,8 +219,14 @@ def nginx(upstreams: list[int]) -> Iterator[tuple[int, Path]]:
             except OSError:
                 return False
 
+        def drain(down: set[int]) -> None:
+            conf = _nginx_conf(run, port, upstreams, down)
+            (run / "nginx.conf").write_text(conf, encoding="utf-8")
+            proc.send_signal(signal.SIGHUP)  # new workers with the new config
+            time.sleep(RELOAD_SECONDS)  # old workers finish what they were sending
+
         wait_until(up, "nginx")
-        yield port, run / "nginx.log"
+        yield port, run / "nginx.log", drain
     finally:
         proc.send_signal(signal.SIGQUIT)  # graceful shutdown
         try:
@@ -247,8 +264,8 @@ def deployment(instances: int = 2, workers: int = 1) -> Iterator[Deployment]:
     try:
         for instance in running:
             instance.start()
-        with nginx([i.port for i in running]) as (port, log):
-            yield Deployment(port, log, index_dir, running, workdir)
+        with nginx([i.port for i in running]) as (port, log, drain):
+            yield Deployment(port, log, index_dir, running, workdir, drain)
     finally:
         for instance in running:
             instance.stop()
@@ -302,10 +319,22 @@ class Load:
             i += self.clients
             headers = {"Content-Type": "application/json"} if body else {}
             try:
-                if conn is None:
-                    conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-                conn.request(method, path, body=body, headers=headers)
-                response = conn.getresponse()
+                for attempt in (1, 2):
+                    reused = conn is not None
+                    if conn is None:
+                        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                    try:
+                        conn.request(method, path, body=body, headers=headers)
+                        response = conn.getresponse()
+                        break
+                    except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+                        # the server closed an idle keep-alive connection (nginx
+                        # does on a reload) before answering: retry on a new
+                        # connection as browsers do, never twice, never a fresh one
+                        conn.close()
+                        conn = None
+                        if not reused or attempt == 2:
+                            raise
                 response.read()
                 status, problem = response.status, ""
                 if response.getheader("Connection", "").lower() == "close":
@@ -359,8 +388,10 @@ def roll(dep: Deployment, settle: float = 2.0, clients: int = 4) -> dict:
         swap_seconds = time.monotonic() - t0
         t0 = time.monotonic()
         for instance in dep.instances:  # one at a time: the others keep serving
-            instance.stop()
+            dep.drain({instance.port})  # nginx stops sending to it
+            instance.stop()  # gunicorn finishes what it serves
             instance.start()
+            dep.drain(set())  # back into rotation
             time.sleep(SETTLE_AFTER_RESTART)
         restart_seconds = time.monotonic() - t0
         time.sleep(settle)

@@ -104,7 +104,7 @@ def test_error_pages_of_nginx_and_gunicorn_get_security_headers(
 
 
 def test_rolling_a_new_index_across_instances_under_load_fails_no_request(deployment):
-    report = rolling.roll(deployment, settle=1.5, clients=4)
+    report = rolling.roll(deployment, settle=1.0, clients=3)
     assert report["requests"] > 50, report
     assert report["failed"] == 0, report
     assert report["builds_after"] == [report["new_build"]], report

@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test lint index serve bench setup clean
+.PHONY: run test lint index serve bench load deploy-check setup clean
 
 $(BIN)/faq-bot: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -20,10 +20,12 @@ setup: $(BIN)/faq-bot
 run: setup
 	$(BIN)/faq-bot serve --host $(HOST) --port $(PORT)
 
-## test: set up (Python packages, Debian's chromium) and run lint, mypy and every test
+## test: set up (Python packages, Debian's chromium, nginx, wrk) and run lint, mypy and every test
 test: setup
 	./scripts/ensure-chromium
 	./scripts/ensure-axe
+	./scripts/ensure-nginx
+	./scripts/ensure-wrk
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy faq_bot
@@ -41,7 +43,19 @@ index: setup
 serve: run
 
 bench: setup
+	./scripts/ensure-wrk
 	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/load.py
+
+## load: only the load benchmark (wrk against gunicorn -w 2 on loopback)
+load: setup
+	./scripts/ensure-wrk
+	$(BIN)/python benchmarks/load.py
+
+## deploy-check: nginx + 2 gunicorn instances on loopback, roll a new index under load
+deploy-check: setup
+	./scripts/ensure-nginx
+	$(BIN)/python deploy/rolling.py
 
 clean:
 	rm -rf $(VENV) index/current index/builds

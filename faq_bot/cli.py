@@ -276,19 +276,42 @@ def check(as_json: bool, corpus_dir: Path, file: str) -> None:
     metavar="PORT",
     help="Port, auf dem der Dienst lauscht (Standard: 5000).",
 )
+@click.option(
+    "--workers",
+    default=None,
+    type=GermanIntRange(1, 64),
+    metavar="ANZAHL",
+    help="Anzahl der gunicorn-Prozesse (Standard: 2 × Kerne + 1, höchstens 8).",
+)
+@click.option(
+    "--debug",
+    is_flag=True,
+    help="Werkzeugs Entwicklungsserver statt gunicorn (nur zur Fehlersuche).",
+)
 @corpus_option
 @index_option
-def serve(host: str, port: int, corpus_dir: Path, index_dir: Path) -> None:
-    """Den Webdienst starten (baut vorher den Index, falls keiner da ist)."""
-    from faq_bot.corpus import CorpusError
-    from faq_bot.web.serve import ensure_index, run
+def serve(
+    host: str, port: int, workers: int | None, debug: bool, corpus_dir: Path, index_dir: Path
+) -> None:
+    """Den Webdienst starten (baut vorher den Index, falls keiner da ist).
 
+    Er läuft wie im Betrieb unter gunicorn (mehrere Prozesse, siehe docs/web.md);
+    --debug startet stattdessen Werkzeugs Entwicklungsserver.
+    """
+    from faq_bot.corpus import CorpusError
+    from faq_bot.web.serve import ensure_index, run, run_debug
+
+    if debug and workers is not None:
+        fail("--workers geht nicht zusammen mit --debug (ein Prozess).", 2)
     try:
         ensure_index(corpus_dir, index_dir, say=lambda m: click.echo(m, err=True))
     except CorpusError as exc:
         fail(f"Der Index kann nicht gebaut werden: {exc}", 3)
     click.echo(f"Regelsuche läuft auf http://{host}:{port}/ (Beenden mit Strg+C)", err=True)
-    run(host, port, corpus_dir, index_dir)
+    if debug:
+        run_debug(host, port, corpus_dir, index_dir)
+    else:
+        run(host, port, corpus_dir, index_dir, workers=workers)
 
 
 # --- index, search, show, eval ------------------------------------------------------

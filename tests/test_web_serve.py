@@ -20,7 +20,7 @@ def test_serve_ensure_index_builds_when_missing_and_says_so(tmp_path):
 
 def test_serve_command_builds_index_then_runs(tmp_path, monkeypatch):
     calls = []
-    monkeypatch.setattr(serve, "run", lambda *args: calls.append(args))
+    monkeypatch.setattr(serve, "run", lambda *args, **kwargs: calls.append(args))
     result = CliRunner().invoke(
         cli.main,
         ["serve", "--port", "8123", "--index", str(tmp_path / "idx")],
@@ -32,7 +32,7 @@ def test_serve_command_builds_index_then_runs(tmp_path, monkeypatch):
 
 
 def test_serve_command_with_broken_corpus_fails_in_german(tmp_path, monkeypatch):
-    monkeypatch.setattr(serve, "run", lambda *args: None)
+    monkeypatch.setattr(serve, "run", lambda *args, **kwargs: None)
     (tmp_path / "corpus").mkdir()
     result = CliRunner().invoke(
         cli.main,
@@ -41,3 +41,32 @@ def test_serve_command_with_broken_corpus_fails_in_german(tmp_path, monkeypatch)
     assert result.exit_code == 3
     assert "Fehler: Der Index kann nicht gebaut werden" in result.output
     assert "Traceback" not in result.output
+
+
+def test_serve_runs_gunicorn_by_default_and_werkzeug_only_with_debug(built_index, monkeypatch):
+    used: list[tuple[str, dict]] = []
+    monkeypatch.setattr(serve, "run", lambda *a, **kw: used.append(("gunicorn", kw)))
+    monkeypatch.setattr(serve, "run_debug", lambda *a, **kw: used.append(("werkzeug", kw)))
+    runner = CliRunner()
+    assert runner.invoke(cli.main, ["serve", "--index", str(built_index)]).exit_code == 0
+    args = ["serve", "--workers", "3", "--index", str(built_index)]
+    assert runner.invoke(cli.main, args).exit_code == 0
+    assert runner.invoke(cli.main, ["serve", "--debug", "--index", str(built_index)]).exit_code == 0
+    assert used == [
+        ("gunicorn", {"workers": None}),
+        ("gunicorn", {"workers": 3}),
+        ("werkzeug", {}),
+    ]
+
+
+def test_serve_refuses_workers_with_debug_in_german(built_index):
+    args = ["serve", "--debug", "--workers", "2", "--index", str(built_index)]
+    result = CliRunner().invoke(cli.main, args)
+    assert result.exit_code == 2
+    assert "--workers geht nicht zusammen mit --debug" in result.output
+
+
+def test_serve_workers_option_rejects_zero_in_german(built_index):
+    result = CliRunner().invoke(cli.main, ["serve", "--workers", "0"])
+    assert result.exit_code == 2
+    assert "liegt nicht zwischen 1 und 64" in result.output

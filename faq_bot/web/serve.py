@@ -1,13 +1,16 @@
 """`faq-bot serve`: make sure there is an index, then run the web service.
 
-`ensure_index` is the testable part (the command is a thin wrapper). For
-production run gunicorn instead: ``gunicorn 'faq_bot.web:create_app()'``.
+`run` serves through gunicorn with the production settings of
+`faq_bot.serving` (the same ones ``deploy/gunicorn.conf.py`` uses); `run_debug`
+is werkzeug's development server, only for ``faq-bot serve --debug``.
+`ensure_index` is the testable part of the command (a thin wrapper).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 
 def ensure_index(
@@ -33,11 +36,49 @@ def ensure_index(
     return True
 
 
-def run(host: str, port: int, corpus_dir: Path | str, index_dir: Path | str) -> None:
-    """Serve with werkzeug's threaded server (for development and small setups)."""
+def _app_config(corpus_dir: Path | str, index_dir: Path | str) -> dict[str, str]:
+    return {"CORPUS_DIR": str(corpus_dir), "INDEX_DIR": str(index_dir)}
+
+
+def run(
+    host: str,
+    port: int,
+    corpus_dir: Path | str,
+    index_dir: Path | str,
+    workers: int | None = None,
+) -> None:
+    """Serve with gunicorn (the index must exist: workers only open it)."""
+    from gunicorn.app.base import BaseApplication
+
+    from faq_bot import serving
+
+    options = serving.settings(bind=f"{_bind_host(host)}:{port}", workers=workers)
+    config = _app_config(corpus_dir, index_dir)
+
+    class _Server(BaseApplication):  # type: ignore[misc]
+        def load_config(self) -> None:
+            for key, value in options.items():
+                if key in self.cfg.settings:  # settings of newer gunicorns only
+                    self.cfg.set(key, value)
+
+        def load(self) -> Any:  # in each worker, after the fork
+            from faq_bot.web import create_app
+
+            return create_app(config)
+
+    _Server().run()
+
+
+def _bind_host(host: str) -> str:
+    """gunicorn wants IPv6 addresses in brackets."""
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+def run_debug(host: str, port: int, corpus_dir: Path | str, index_dir: Path | str) -> None:
+    """Serve with werkzeug's development server (debugging only, one process)."""
     from werkzeug.serving import run_simple
 
     from faq_bot.web import create_app
 
-    app = create_app({"CORPUS_DIR": str(corpus_dir), "INDEX_DIR": str(index_dir)})
+    app = create_app(_app_config(corpus_dir, index_dir))
     run_simple(host, port, app, threaded=True, use_reloader=False, use_debugger=False)

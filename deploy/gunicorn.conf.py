@@ -1,0 +1,16 @@
+"""gunicorn config for production: the settings of `faq_bot.serving`.
+
+    FAQ_BOT_INDEX=/srv/faq-bot/index FAQ_BOT_BEHIND_PROXY=1 \
+        gunicorn -c deploy/gunicorn.conf.py -b 127.0.0.1:8001 'faq_bot.web:create_app()'
+
+Environment: ``FAQ_BOT_BIND`` (default 127.0.0.1:8000; ``-b`` wins),
+``FAQ_BOT_WORKERS`` (default 2 x cores + 1, at most 8), ``FAQ_BOT_ACCESS_LOG=1``
+(access log on stderr), ``FAQ_BOT_INDEX``/``FAQ_BOT_CORPUS`` (built before the
+workers fork when missing). `faq-bot serve` uses the same settings.
+"""
+
+from faq_bot import serving
+
+globals().update(serving.settings())
+wsgi_app = serving.APP
+on_starting = serving.on_starting

@@ -1,0 +1,104 @@
+"""gunicorn settings shared by `faq-bot serve` and ``deploy/gunicorn.conf.py``.
+
+One place decides how the web service runs in production, so the README's run
+command (`make run` -> `faq-bot serve`) and a deployment behind nginx serve the
+same way:
+
+- workers fitted to the machine: ``2 * cores + 1``, capped at `MAX_WORKERS`
+  (each worker holds its own index, ~70 MB); ``FAQ_BOT_WORKERS`` overrides;
+- ``gthread`` workers with a small fixed thread pool: a slow client holds one
+  thread, not a whole worker, and the number of threads (and so of per-thread
+  resources) never grows with the number of requests;
+- timeouts: a request that takes longer than `TIMEOUT` seconds is a bug, its
+  worker is replaced; on reload/stop workers get `GRACEFUL_TIMEOUT` seconds to
+  finish what they are serving;
+- `LIMIT_REQUEST_LINE`: long enough for the longest URL the app hands out (the
+  checker's share links, ``/check?s=…``);
+- logs to stderr, the access log only on request (``FAQ_BOT_ACCESS_LOG=1`` or
+  gunicorn's ``--access-logfile -``).
+
+The index is built before any worker forks (`on_starting`), so workers never
+race to build it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+APP = "faq_bot.web:create_app()"
+
+MAX_WORKERS = 8
+THREADS = 4
+TIMEOUT = 30
+GRACEFUL_TIMEOUT = 20
+KEEPALIVE = 5
+
+# The longest request line gunicorn accepts ("GET <path> HTTP/1.1"). The
+# checker's share links (`/check?s=…`) are the app's longest URLs, about 8,200
+# characters at their limit; the exact limit is a constant of the checker
+# (issue 8/12, defined by another change). 8190 is gunicorn's own maximum: a
+# larger value is clamped to it, and only 0 ("unlimited", which gunicorn's
+# parser still caps at 1 MiB) goes beyond. If the share-link limit ends up
+# above ~8,175 characters of path, set this to 0 and let nginx's
+# `large_client_header_buffers` (deploy/nginx.conf) be the bound.
+LIMIT_REQUEST_LINE = 8190
+LIMIT_REQUEST_FIELD_SIZE = 8190
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "") not in ("", "0")
+
+
+def worker_count(cores: int | None = None) -> int:
+    """``2 * cores + 1``, at most `MAX_WORKERS` (``FAQ_BOT_WORKERS`` wins when set)."""
+    configured = os.environ.get("FAQ_BOT_WORKERS", "")
+    if configured.isdigit() and int(configured) > 0:
+        return int(configured)
+    if cores is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 0
+        cores = cores or os.cpu_count() or 1
+    return max(1, min(2 * cores + 1, MAX_WORKERS))
+
+
+def settings(
+    bind: str | None = None, workers: int | None = None, access_log: bool | None = None
+) -> dict[str, Any]:
+    """gunicorn settings (names as in gunicorn's config file)."""
+    if access_log is None:
+        access_log = _env_flag("FAQ_BOT_ACCESS_LOG")
+    return {
+        "bind": [bind or os.environ.get("FAQ_BOT_BIND", "127.0.0.1:8000")],
+        "workers": workers or worker_count(),
+        "worker_class": "gthread",
+        "threads": THREADS,
+        "timeout": TIMEOUT,
+        "graceful_timeout": GRACEFUL_TIMEOUT,
+        "keepalive": KEEPALIVE,
+        "limit_request_line": LIMIT_REQUEST_LINE,
+        "limit_request_field_size": LIMIT_REQUEST_FIELD_SIZE,
+        "errorlog": "-",
+        "accesslog": "-" if access_log else None,
+        "loglevel": "info",
+        "proc_name": "faq-bot",
+        # gunicorn >= 25 opens a control socket at one fixed path per user:
+        # two instances on one machine would fight over it
+        "control_socket_disable": True,
+        # the app is loaded in each worker, not the master: a HUP then reloads
+        # the code too, and no index file is opened before the fork
+        "preload_app": False,
+    }
+
+
+def ensure_index_before_fork(say: Callable[[str], None]) -> None:
+    """Build the index in the master when there is none (gunicorn's `on_starting`)."""
+    from faq_bot.config import default_corpus_dir, default_index_dir
+    from faq_bot.web.serve import ensure_index
+
+    ensure_index(default_corpus_dir(), default_index_dir(), say=say)
+
+
+def on_starting(server: Any) -> None:
+    """gunicorn hook, run once in the master before any worker exists."""
+    ensure_index_before_fork(server.log.info)

@@ -1,0 +1,49 @@
+"""The gunicorn settings shared by `faq-bot serve` and deploy/gunicorn.conf.py."""
+
+from __future__ import annotations
+
+import runpy
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from faq_bot import serving
+from faq_bot.config import ROOT
+
+
+@given(st.integers(min_value=1, max_value=512))
+def test_workers_are_two_per_core_plus_one_capped(cores):
+    workers = serving.worker_count(cores)
+    assert 1 <= workers <= serving.MAX_WORKERS
+    assert workers == min(2 * cores + 1, serving.MAX_WORKERS)
+
+
+def test_workers_env_overrides_the_machine(monkeypatch):
+    monkeypatch.setenv("FAQ_BOT_WORKERS", "3")
+    assert serving.worker_count(16) == 3
+    monkeypatch.setenv("FAQ_BOT_WORKERS", "zwei")  # nonsense falls back to the machine
+    assert serving.worker_count(1) == 3
+
+
+def test_settings_are_production_shaped(monkeypatch):
+    monkeypatch.delenv("FAQ_BOT_ACCESS_LOG", raising=False)
+    options = serving.settings(bind="127.0.0.1:9000", workers=2)
+    assert options["bind"] == ["127.0.0.1:9000"]
+    assert options["workers"] == 2
+    assert options["worker_class"] == "gthread" and options["threads"] >= 2
+    assert options["errorlog"] == "-" and options["accesslog"] is None
+    assert 0 < options["timeout"] and 0 < options["graceful_timeout"]
+    # long share links (/check?s=…) must fit; 8190 is gunicorn's own maximum
+    assert options["limit_request_line"] in (0, 8190)
+    monkeypatch.setenv("FAQ_BOT_ACCESS_LOG", "1")
+    assert serving.settings()["accesslog"] == "-"
+
+
+def test_deploy_config_file_uses_the_same_settings(monkeypatch):
+    monkeypatch.delenv("FAQ_BOT_ACCESS_LOG", raising=False)
+    monkeypatch.setenv("FAQ_BOT_WORKERS", "2")
+    config = runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))
+    for key, value in serving.settings().items():
+        assert config[key] == value, key
+    assert config["wsgi_app"] == "faq_bot.web:create_app()"
+    assert config["on_starting"] is serving.on_starting

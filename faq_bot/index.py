@@ -83,6 +83,7 @@ from whoosh.fields import ID, NUMERIC, TEXT, Schema
 from faq_bot.analysis import fold, make_analyzer, part_vocabulary, vocabulary_from_texts
 from faq_bot.corpus import Corpus, load_corpus, slugify
 from faq_bot.corpus.model import EntryText, Markup
+from faq_bot.errors import IndexProblem
 
 __all__ = [
     "BuildReport",
@@ -114,7 +115,7 @@ BOOSTS = {
 }
 
 
-class IndexMissingError(LookupError):
+class IndexMissingError(IndexProblem, LookupError):
     """There is no built index in the folder (the message says what to run)."""
 
 

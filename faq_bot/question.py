@@ -36,6 +36,7 @@ import re
 import unicodedata
 
 from faq_bot.analysis import fold, load_stopwords
+from faq_bot.errors import InputError
 
 __all__ = [
     "FILLER",
@@ -185,7 +186,7 @@ ARTICLES = frozenset(("der", "die", "das", "den", "dem", "denen", "deren"))
 _EXPLETIVE_BEFORE = frozenset(("gibt", "gab", "geht", "ging", "klappt", "reicht"))
 
 
-class QuestionError(ValueError):
+class QuestionError(InputError):
     """The question cannot be answered as given; the message (German) says why."""
 
 

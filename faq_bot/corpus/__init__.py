@@ -15,6 +15,7 @@ from pathlib import Path
 
 from faq_bot.corpus.model import Document, Entry, plain
 from faq_bot.corpus.splitters import get_splitter, slugify
+from faq_bot.errors import CorpusProblem
 
 __all__ = ["Corpus", "CorpusError", "Document", "Entry", "load_corpus", "plain", "slugify"]
 
@@ -23,7 +24,7 @@ _REQUIRED = ("id", "file", "title", "game", "kind", "language", "splitter")
 _KINDS = ("faq", "rules", "reference")
 
 
-class CorpusError(Exception):
+class CorpusError(CorpusProblem):
     """The corpus cannot be read; the message names the file and the problem."""
 
 

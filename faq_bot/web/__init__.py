@@ -26,7 +26,6 @@ Production: ``gunicorn 'faq_bot.web:create_app()'`` (see docs/web.md).
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Mapping
 from typing import Any
@@ -56,7 +55,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     from faq_bot.index import IndexHolder
     from faq_bot.search import MAX_QUERY_LENGTH
-    from faq_bot.web import assets, errors, security
+    from faq_bot.web import assets, body, errors, security
     from faq_bot.web.render import safe_snippet
 
     app = Flask(
@@ -77,6 +76,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         # (absolute URLs in og:url, citations and opensearch.xml)
         TRUST_PROXY_HEADERS=os.environ.get("FAQ_BOT_BEHIND_PROXY", "") not in ("", "0"),
         JSON_SORT_KEYS=False,
+        # request bodies: enforced by werkzeug while reading, chunked bodies too
+        MAX_CONTENT_LENGTH=body.MAX_BODY,
+        MAX_FORM_MEMORY_SIZE=body.MAX_FORM_FIELD,
+        MAX_FORM_PARTS=body.MAX_FORM_PARTS,
     )
     if test_config is not None:
         app.config.from_mapping(test_config)
@@ -89,13 +92,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
 
-    if not app.debug and not app.testing:
-        logging.getLogger("faq_bot").setLevel(logging.INFO)
+    errors.init_logging(app)
 
     assets.init_app(app)
     app.jinja_env.filters["snippet"] = safe_snippet
     security.init_app(app)
     errors.init_app(app)
+    app.before_request(body.read_whole_body)
     for module_name, attr in BLUEPRINTS:
         module = importlib.import_module(module_name)
         app.register_blueprint(getattr(module, attr))

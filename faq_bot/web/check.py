@@ -67,6 +67,7 @@ from faq_bot.stack import (
 from faq_bot.stack.explain import EFFECT_DE, OUTCOME_DE, REASON_DE, ZONE_DE, describe_entry
 from faq_bot.stack.model import AMOUNT_EFFECTS, CARD_TARGET_EFFECTS, EffectType, Kind, Phase, Zone
 from faq_bot.stack.read import parse_json
+from faq_bot.web.body import BodyError, check_json_text, check_tree, raw_body
 from faq_bot.web.common import IndexUnavailable, bad_request, current_index
 from faq_bot.web.openapi import add_schema, describe, error_responses, html_body, json_body
 
@@ -605,8 +606,8 @@ def page() -> Response:
     if link is None:
         return _render(empty_state())
     try:
-        data = decode_permalink(link)
-    except PermalinkError as exc:
+        data = check_tree(decode_permalink(link), "Der geteilte Link")
+    except (PermalinkError, BodyError) as exc:
         return _render(empty_state(), status=400, error=f"Der geteilte Link ist ungültig. {exc}")
     return _check_and_render(data, state_from_json(data), [])
 
@@ -618,6 +619,10 @@ def submit() -> Response:
     action = form.get("action", "check")
     json_text = form.get("json", "")
     if json_text.strip():  # the JSON view always wins over the rows
+        try:
+            check_json_text(json_text)
+        except BodyError as exc:
+            return _render(empty_state(), status=400, error=str(exc))
         try:
             data = parse_json(json_text)
         except ScenarioFormatError as exc:
@@ -651,11 +656,8 @@ def api_check() -> Any:
         raise UnsupportedMediaType(
             description="Bitte das Szenario als JSON senden (Content-Type: application/json)."
         )
-    body = request.stream.read(MAX_BODY + 1)
-    if len(body) > MAX_BODY:
-        raise RequestEntityTooLarge(
-            description=f"Die Anfrage ist zu groß; erlaubt sind höchstens {MAX_BODY} Bytes."
-        )
+    body = raw_body(MAX_BODY)
+    check_json_text(body.decode("utf-8", errors="replace"), "Das Szenario")
     try:
         scenario = read_scenario(body)
     except ScenarioFormatError as exc:

@@ -107,6 +107,13 @@ def etag_for(index: Index) -> str:
     return hashlib.sha256(key.encode()).hexdigest()[:32]
 
 
+def _not_modified(tag: str) -> Response:
+    response = current_app.response_class(status=304)
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
 def conditional(view: F) -> F:
     """Answer revalidations with 304 before rendering; tag fresh responses with an ETag.
 
@@ -117,13 +124,14 @@ def conditional(view: F) -> F:
     @functools.wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Response:
         tag = etag_for(current_index())
-        if request.if_none_match.contains(tag):
-            response = current_app.response_class(status=304)
-            response.set_etag(tag)
-            response.headers["Cache-Control"] = "no-cache"
-            return response
+        # `If-None-Match: *` matches any *existing* representation: only a
+        # response that would be a 200 may become a 304 (never a 404 or 400)
+        if request.if_none_match.contains_weak(tag) and not request.if_none_match.star_tag:
+            return _not_modified(tag)
         response = make_response(view(*args, **kwargs))
         if response.status_code == 200:
+            if request.if_none_match.star_tag:
+                return _not_modified(tag)
             response.set_etag(tag)
             response.headers.setdefault("Cache-Control", "no-cache")
         return response

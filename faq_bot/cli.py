@@ -10,8 +10,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import pickle
 import re
+import struct
 import sys
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NoReturn
@@ -19,6 +22,7 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn
 import click
 
 from faq_bot.config import default_corpus_dir, default_index_dir
+from faq_bot.errors import FaqBotError, IndexProblem
 
 if TYPE_CHECKING:  # the stages are imported lazily so that --help stays fast
     from faq_bot.index import BuildReport, Index
@@ -165,6 +169,15 @@ def fail(message: str, code: int = 1) -> NoReturn:
 
 HELP_TEXT = "Diese Hilfe zeigen und beenden."
 
+# what reading a damaged index raises inside whoosh (truncated, garbled files)
+UNREADABLE_INDEX: tuple[type[BaseException], ...] = (
+    EOFError,
+    OSError,
+    struct.error,
+    zlib.error,
+    pickle.UnpicklingError,
+)
+
 
 class _GermanHelp(click.Command):
     """A command whose -h/--help option is described in German."""
@@ -203,7 +216,17 @@ class _GermanHelpGroup(_GermanHelp, click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         with _german_errors():  # the command's own parsing happens in here
-            return super().invoke(ctx)
+            try:
+                return super().invoke(ctx)
+            except FaqBotError as exc:  # every expected failure: its message, its exit code
+                fail(str(exc), exc.exit_code)
+            except UNREADABLE_INDEX as exc:
+                # whoosh reading a truncated or corrupted file (click would say "Aborted!")
+                fail(
+                    f"Der Index kann nicht gelesen werden ({type(exc).__name__}); "
+                    "er ist wohl beschädigt. Bitte `faq-bot index` ausführen: das baut ihn neu.",
+                    IndexProblem.exit_code,
+                )
 
 
 @click.group(

@@ -14,9 +14,7 @@ from test_error_shape import assert_error_shape
 from faq_bot.web.ask import HISTORY_CHARS, _affordable
 from faq_bot.web.body import MAX_BODY, MAX_JSON_DEPTH, _depth_of
 
-SURROGATE_LINK = (
-    "eNqrVirISaxMLSpWsqpWcgQRJeVKVoa1OkoxpSkWBgYIEaBQcmJRClBhdKyOUnFJYnI2iFkLALTGFLA"
-)
+SURROGATE_LINK = "eNqrVirISaxMLSpWsqpWcgQRJeVKVoa1OkoxpSkWBgYIEaBQcmJRClBhdKyOUnFJYnI2iFkLALTGFLA"
 
 
 def test_lone_surrogate_in_question_is_400_in_german(client):

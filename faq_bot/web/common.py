@@ -29,11 +29,13 @@ class IndexUnavailable(ServiceUnavailable):
 
 def current_index() -> Index:
     """The index of the current build; reopened after `faq-bot index` swapped one in."""
-    from faq_bot.index import IndexMissingError
+    from faq_bot.index import IndexBrokenError, IndexMissingError
 
     holder = current_app.extensions["faq_bot.index"]
     try:
         return holder.get()
+    except IndexBrokenError as exc:
+        raise IndexUnavailable(description=str(exc)) from exc
     except IndexMissingError as exc:
         raise IndexUnavailable() from exc
 

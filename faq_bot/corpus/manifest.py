@@ -113,7 +113,12 @@ def validate_documents(data: Any, path: Path, corpus_dir: Path) -> list[str]:
             label = f"Dokument #{int(i) + 1}" + (
                 f" („{name}“)" if isinstance(name, str) and name.isprintable() else ""
             )
-            problems.append(f"{path}: {label}: {_problem(error)}.")
+            if len(error.path) == 2:  # the item itself is no table
+                problems.append(
+                    f"{path}: {label}: „documents“ muss aus [[documents]]-Tabellen bestehen."
+                )
+            else:
+                problems.append(f"{path}: {label}: {_problem(error)}.")
         elif error.path and error.path[0] == "documents":
             problems.append(f"{path}: „documents“ muss eine Liste von [[documents]]-Tabellen sein.")
         else:

@@ -26,7 +26,7 @@ from typing import Any
 from flask import Blueprint, jsonify, render_template, request
 
 from faq_bot.answer import MAX_HISTORY, QuestionError, Turn, answer, parse_history
-from faq_bot.question import MAX_QUESTION_LENGTH
+from faq_bot.question import MAX_QUESTION_LENGTH, QUESTION_PATTERN
 from faq_bot.web.body import check_strings, read_json
 from faq_bot.web.common import bad_request, conditional, current_index
 from faq_bot.web.openapi import add_schema, describe, error_responses, html_body, json_body
@@ -195,7 +195,15 @@ add_schema(
     },
 )
 
-_QUESTION = {"type": "string", "minLength": 1, "maxLength": MAX_QUESTION_LENGTH}
+_QUESTION = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": MAX_QUESTION_LENGTH,
+    "pattern": QUESTION_PATTERN,  # a letter or digit: only spaces or signs is no question
+}
+_HISTORY_FIELD = {
+    "anyOf": [_QUESTION, {"type": "array", "maxItems": MAX_HISTORY * 5, "items": _QUESTION}]
+}
 
 describe(
     "/api/ask",
@@ -213,6 +221,7 @@ describe(
                                 "question": _QUESTION,
                                 "history": {
                                     "type": "array",
+                                    "nullable": True,
                                     "maxItems": MAX_HISTORY,
                                     "description": "Frühere Fragen, älteste zuerst",
                                     "items": {
@@ -253,16 +262,16 @@ _ASK_PARAMS = [
     {
         "name": "q",
         "in": "query",
-        "description": "Die Frage",
+        "description": "Die Frage (leer: nur der Chat)",
         "required": False,
-        "schema": _QUESTION,
+        "schema": {"anyOf": [{"type": "string", "pattern": "^\\s*$"}, _QUESTION]},
     },
     {
         "name": "h",
         "in": "query",
         "description": "Frühere Fragen des Gesprächs (wiederholt, älteste zuerst)",
         "required": False,
-        "schema": {"type": "array", "items": {"type": "string"}},
+        "schema": {"type": "array", "maxItems": MAX_HISTORY * 5, "items": _QUESTION},
         "style": "form",
         "explode": True,
     },
@@ -290,7 +299,7 @@ describe(
                             "required": ["q"],
                             "properties": {
                                 "q": _QUESTION,
-                                "h": {"type": "array", "items": {"type": "string"}},
+                                "h": _HISTORY_FIELD,
                             },
                         }
                     }

@@ -98,7 +98,7 @@ def _conversation(questions: list[str], new: str | None) -> tuple[list[dict], li
 
 def _render(question: str | None, earlier: list[str]) -> str:
     check_strings([question or "", *earlier], "Die Frage oder der Verlauf")
-    if len(earlier) > MAX_HISTORY * 5:
+    if len(earlier) > MAX_HISTORY:
         raise bad_request("Der Verlauf ist zu lang. Bitte ein neues Gespräch beginnen.")
     try:
         parse_history(_affordable(earlier))
@@ -202,7 +202,7 @@ _QUESTION = {
     "pattern": QUESTION_PATTERN,  # a letter or digit: only spaces or signs is no question
 }
 _HISTORY_FIELD = {
-    "anyOf": [_QUESTION, {"type": "array", "maxItems": MAX_HISTORY * 5, "items": _QUESTION}]
+    "anyOf": [_QUESTION, {"type": "array", "maxItems": MAX_HISTORY, "items": _QUESTION}]
 }
 
 describe(
@@ -271,7 +271,7 @@ _ASK_PARAMS = [
         "in": "query",
         "description": "Frühere Fragen des Gesprächs (wiederholt, älteste zuerst)",
         "required": False,
-        "schema": {"type": "array", "maxItems": MAX_HISTORY * 5, "items": _QUESTION},
+        "schema": _HISTORY_FIELD,
         "style": "form",
         "explode": True,
     },
@@ -286,6 +286,7 @@ describe(
             "responses": {
                 "200": html_body("Chat mit Antworten"),
                 **error_responses(304, 400, 503, html=True),
+                "414": {"description": "Adresse zu lang (vom Server abgelehnt, ohne App)"},
             },
         },
         "post": {

@@ -71,7 +71,13 @@ Q_REQUIRED = _param(
     "q",
     "query",
     "Suchanfrage (nicht leer)",
-    {"type": "string", "minLength": 1, "maxLength": MAX_QUERY_LENGTH, "pattern": "\\S"},
+    # some character that Python's str.strip() keeps (ECMA's \\s misses \\x1c-\\x1f, \\x85)
+    {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": MAX_QUERY_LENGTH,
+        "pattern": "[^\\s\\x1c-\\x1f\\x85]",
+    },
     required=True,
 )
 DOC = _param("doc", "query", "Nur in diesem Dokument suchen (Dokument-ID)", {"type": "string"})

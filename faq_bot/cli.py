@@ -180,7 +180,22 @@ UNREADABLE_INDEX: tuple[type[BaseException], ...] = (
 
 
 class _GermanHelp(click.Command):
-    """A command whose -h/--help option is described in German."""
+    """A command whose help page is German: frame words ("Aufruf", "Optionen")
+    and the -h/--help option."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("options_metavar", "[OPTIONEN]")
+        super().__init__(*args, **kwargs)
+
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        pieces = self.collect_usage_pieces(ctx)
+        formatter.write_usage(ctx.command_path, " ".join(pieces), prefix="Aufruf: ")
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        records = [r for p in self.get_params(ctx) if (r := p.get_help_record(ctx)) is not None]
+        if records:
+            with formatter.section("Optionen"):
+                formatter.write_dl(records)
 
     def get_help_option(self, ctx: click.Context) -> click.Option | None:
         option = super().get_help_option(ctx)
@@ -203,6 +218,24 @@ class _GermanHelpGroup(_GermanHelp, click.Group):
     """The `faq-bot` group: German help, and German usage errors for it and its commands."""
 
     command_class = _GermanHelp
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("subcommand_metavar", "BEFEHL [ARGUMENTE]...")
+        super().__init__(*args, **kwargs)
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        _GermanHelp.format_options(self, ctx, formatter)
+        self.format_commands(ctx, formatter)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(formatter.width - 6 - len(name))))
+        if rows:
+            with formatter.section("Befehle"):
+                formatter.write_dl(rows)
 
     def make_context(
         self,

@@ -10,11 +10,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import pickle
 import re
-import struct
 import sys
-import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NoReturn
@@ -22,7 +19,7 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn
 import click
 
 from faq_bot.config import default_corpus_dir, default_index_dir
-from faq_bot.errors import FaqBotError, IndexProblem
+from faq_bot.errors import UNREADABLE_INDEX, FaqBotError, IndexProblem
 
 if TYPE_CHECKING:  # the stages are imported lazily so that --help stays fast
     from faq_bot.index import BuildReport, Index
@@ -168,15 +165,7 @@ def fail(message: str, code: int = 1) -> NoReturn:
 
 
 HELP_TEXT = "Diese Hilfe zeigen und beenden."
-
-# what reading a damaged index raises inside whoosh (truncated, garbled files)
-UNREADABLE_INDEX: tuple[type[BaseException], ...] = (
-    EOFError,
-    OSError,
-    struct.error,
-    zlib.error,
-    pickle.UnpicklingError,
-)
+UNREADABLE_INDEX_OR_OS: tuple[type[Exception], ...] = (*UNREADABLE_INDEX, OSError)
 
 
 class _GermanHelp(click.Command):
@@ -253,7 +242,7 @@ class _GermanHelpGroup(_GermanHelp, click.Group):
                 return super().invoke(ctx)
             except FaqBotError as exc:  # every expected failure: its message, its exit code
                 fail(str(exc), exc.exit_code)
-            except UNREADABLE_INDEX as exc:
+            except UNREADABLE_INDEX_OR_OS as exc:
                 # whoosh reading a truncated or corrupted file (click would say "Aborted!")
                 fail(
                     f"Der Index kann nicht gelesen werden ({type(exc).__name__}); "

@@ -13,6 +13,10 @@ written or read.
 
 from __future__ import annotations
 
+import pickle
+import struct
+import zlib
+
 
 class FaqBotError(Exception):
     """An expected failure with a German message for the user."""
@@ -45,3 +49,13 @@ class IndexProblem(FaqBotError):
     http_status = 503
     code = "index_unavailable"
     exit_code = 4
+
+
+# what reading a damaged index raises inside whoosh (truncated, garbled files);
+# the CLI and the web treat these as an unreadable index, not as a bug
+UNREADABLE_INDEX: tuple[type[Exception], ...] = (
+    EOFError,
+    struct.error,
+    zlib.error,
+    pickle.UnpicklingError,
+)

@@ -227,3 +227,18 @@ def test_whole_index_folder_removed_under_a_running_app_gives_503(own_index):
     assert client.get("/healthz").status_code == 200
     shutil.rmtree(own_index)
     assert client.get("/healthz").status_code in (200, 503)
+
+
+# whoosh leaves the damaged segment file open when it fails to read it
+@pytest.mark.filterwarnings("ignore::ResourceWarning")
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_search_on_a_corrupted_whoosh_segment_is_503_not_500(own_index):
+    client = create_app({"TESTING": True, "INDEX_DIR": str(own_index)}).test_client()
+    assert client.get("/api/search?q=Depot").status_code == 200
+    for seg in (_build_dir(own_index) / "whoosh").glob("*.seg"):
+        seg.write_bytes(seg.read_bytes()[:200])
+    fresh = create_app({"TESTING": True, "INDEX_DIR": str(own_index)}).test_client()
+    data = assert_error_shape(fresh.get("/api/search?q=Bombe"), 503)
+    assert "beschädigt" in data["detail"]
+    assert fresh.get("/search?q=Bombe").status_code == 503
+    gc.collect()

@@ -21,7 +21,7 @@ from werkzeug.exceptions import (
     default_exceptions,
 )
 
-from faq_bot.errors import FaqBotError
+from faq_bot.errors import UNREADABLE_INDEX, FaqBotError
 
 log = logging.getLogger("faq_bot.web")
 
@@ -183,7 +183,20 @@ def init_logging(app: Flask) -> None:
     app.logger.parent = target  # the Flask app logger reports through faq_bot's handlers
 
 
+def handle_unreadable_index(exc: Exception):
+    """whoosh failed reading a damaged build: 503 with the error shape, logged."""
+    log.error("index unreadable on %s %s", request.method, request.path, exc_info=exc)
+    error = HTTPException(
+        description="Der Suchindex ist beschädigt und kann nicht gelesen werden. "
+        "Bitte `faq-bot index` ausführen."
+    )
+    error.code = 503
+    return render_error(error)
+
+
 def init_app(app: Flask) -> None:
+    for kind in UNREADABLE_INDEX:
+        app.register_error_handler(kind, handle_unreadable_index)
     app.register_error_handler(FaqBotError, handle_faq_bot_error)
     app.register_error_handler(HTTPException, handle_http_error)
     app.register_error_handler(Exception, handle_internal_error)

@@ -113,7 +113,7 @@ def validate_documents(data: Any, path: Path, corpus_dir: Path) -> list[str]:
             label = f"Dokument #{int(i) + 1}" + (
                 f" („{name}“)" if isinstance(name, str) and name.isprintable() else ""
             )
-            if len(error.path) == 2:  # the item itself is no table
+            if len(error.path) == 2 and error.validator == "type":  # the item is no table
                 problems.append(
                     f"{path}: {label}: „documents“ muss aus [[documents]]-Tabellen bestehen."
                 )

@@ -37,7 +37,7 @@ def _too_deep() -> BodyError:
 
 def _bad_character(where: str) -> BodyError:
     return BodyError(
-        f"{where} enthält ein ungültiges Zeichen (ein einzelnes Unicode-Ersatzzeichen wie "
+        f"{where} enthält ein ungültiges Zeichen (ein einzelnes UTF-16-Surrogat wie "
         "\\ud800). Bitte nur gültigen Text senden."
     )
 

@@ -19,6 +19,7 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn
 import click
 
 from faq_bot.config import default_corpus_dir, default_index_dir
+from faq_bot.errors import UNREADABLE_INDEX, FaqBotError, IndexProblem
 
 if TYPE_CHECKING:  # the stages are imported lazily so that --help stays fast
     from faq_bot.index import BuildReport, Index
@@ -164,10 +165,26 @@ def fail(message: str, code: int = 1) -> NoReturn:
 
 
 HELP_TEXT = "Diese Hilfe zeigen und beenden."
+UNREADABLE_INDEX_OR_OS: tuple[type[Exception], ...] = (*UNREADABLE_INDEX, OSError)
 
 
 class _GermanHelp(click.Command):
-    """A command whose -h/--help option is described in German."""
+    """A command whose help page is German: frame words ("Aufruf", "Optionen")
+    and the -h/--help option."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("options_metavar", "[OPTIONEN]")
+        super().__init__(*args, **kwargs)
+
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        pieces = self.collect_usage_pieces(ctx)
+        formatter.write_usage(ctx.command_path, " ".join(pieces), prefix="Aufruf: ")
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        records = [r for p in self.get_params(ctx) if (r := p.get_help_record(ctx)) is not None]
+        if records:
+            with formatter.section("Optionen"):
+                formatter.write_dl(records)
 
     def get_help_option(self, ctx: click.Context) -> click.Option | None:
         option = super().get_help_option(ctx)
@@ -191,6 +208,24 @@ class _GermanHelpGroup(_GermanHelp, click.Group):
 
     command_class = _GermanHelp
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("subcommand_metavar", "BEFEHL [ARGUMENTE]...")
+        super().__init__(*args, **kwargs)
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        _GermanHelp.format_options(self, ctx, formatter)
+        self.format_commands(ctx, formatter)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(formatter.width - 6 - len(name))))
+        if rows:
+            with formatter.section("Befehle"):
+                formatter.write_dl(rows)
+
     def make_context(
         self,
         info_name: str | None,
@@ -203,7 +238,17 @@ class _GermanHelpGroup(_GermanHelp, click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         with _german_errors():  # the command's own parsing happens in here
-            return super().invoke(ctx)
+            try:
+                return super().invoke(ctx)
+            except FaqBotError as exc:  # every expected failure: its message, its exit code
+                fail(str(exc), exc.exit_code)
+            except UNREADABLE_INDEX_OR_OS as exc:
+                # whoosh reading a truncated or corrupted file (click would say "Aborted!")
+                fail(
+                    f"Der Index kann nicht gelesen werden ({type(exc).__name__}); "
+                    "er ist wohl beschädigt. Bitte `faq-bot index` ausführen: das baut ihn neu.",
+                    IndexProblem.exit_code,
+                )
 
 
 @click.group(

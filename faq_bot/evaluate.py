@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from faq_bot.errors import InputError
 from faq_bot.index import Index
 from faq_bot.search import QueryError, search
 
@@ -53,7 +54,7 @@ TOP = 10
 _WS = re.compile(r"\s+")
 
 
-class EvalFileError(ValueError):
+class EvalFileError(InputError):
     """The question file cannot be read; the message (German) names the line."""
 
 

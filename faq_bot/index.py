@@ -64,6 +64,7 @@ Public interface (others code against these names):
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import secrets
@@ -83,6 +84,7 @@ from whoosh.fields import ID, NUMERIC, TEXT, Schema
 from faq_bot.analysis import fold, make_analyzer, part_vocabulary, vocabulary_from_texts
 from faq_bot.corpus import Corpus, load_corpus, slugify
 from faq_bot.corpus.model import EntryText, Markup
+from faq_bot.errors import IndexProblem
 from faq_bot.offline import write_offline_data
 
 __all__ = [
@@ -99,6 +101,8 @@ FORMAT = 1  # bump when the layout of a build changes
 CURRENT = "current"
 BUILDS = "builds"
 WHOOSH_DIR = "whoosh"
+
+log = logging.getLogger(__name__)
 ENTRIES_JSON = "entries.json"
 META_JSON = "meta.json"
 VOCAB_JSON = "vocab.json"
@@ -115,8 +119,24 @@ BOOSTS = {
 }
 
 
-class IndexMissingError(LookupError):
+class IndexMissingError(IndexProblem, LookupError):
     """There is no built index in the folder (the message says what to run)."""
+
+
+class IndexBrokenError(IndexMissingError):
+    """The current build cannot be read (partial or corrupted files)."""
+
+
+class IndexWriteError(IndexProblem):
+    """The index folder cannot be written (the message names it)."""
+
+
+def _write_error(index_dir: Path, exc: OSError) -> IndexWriteError:
+    reason = exc.strerror or type(exc).__name__
+    return IndexWriteError(
+        f"Der Index kann nicht in {index_dir} geschrieben werden ({reason}). "
+        "Bitte die Rechte des Ordners prüfen oder mit --index einen anderen wählen."
+    )
 
 
 Progress = Callable[[int, int], None]
@@ -286,7 +306,10 @@ def build_index(
     version = _new_build_id()
     builds = index_dir / BUILDS
     build_dir = builds / version
-    (build_dir / WHOOSH_DIR).mkdir(parents=True)
+    try:
+        (build_dir / WHOOSH_DIR).mkdir(parents=True)
+    except OSError as exc:
+        raise _write_error(index_dir, exc) from None
     try:
         records: list[dict] = []
         ix = whoosh_index.create_in(build_dir / WHOOSH_DIR, schema)
@@ -388,12 +411,18 @@ def build_index(
             "seconds": round(seconds, 3),
         }
         _write_json(build_dir / META_JSON, meta)  # written last: marks the build complete
-    except BaseException:
+    except BaseException as exc:
         shutil.rmtree(build_dir, ignore_errors=True)
+        if isinstance(exc, OSError):
+            raise _write_error(index_dir, exc) from None
         raise
 
     previous = _current_target(index_dir)
-    _swap(index_dir, version)
+    try:
+        _swap(index_dir, version)
+    except OSError as exc:
+        shutil.rmtree(build_dir, ignore_errors=True)
+        raise _write_error(index_dir, exc) from None
     _prune(index_dir, keep={version, previous.name if previous else version})
     return BuildReport(
         version=version,
@@ -426,6 +455,11 @@ def _write_json(path: Path, data: Any) -> None:
 
 
 def _swap(index_dir: Path, version: str) -> None:
+    current = index_dir / CURRENT
+    if current.is_dir() and not current.is_symlink():
+        # a real folder (copied by hand, left by an old tool) can never be replaced
+        # atomically: move it aside once, the symlink takes its place
+        current.rename(index_dir / f"{CURRENT}.replaced-{version}")
     tmp = index_dir / f".{CURRENT}-{version}"
     os.symlink(os.path.join(BUILDS, version), tmp)
     os.replace(tmp, index_dir / CURRENT)
@@ -452,6 +486,18 @@ class Index:
                 f"Kein Index in {self.index_dir} gefunden. Bitte zuerst `faq-bot index` ausführen."
             )
         self.path = path
+        try:
+            self._open(path)
+        except IndexMissingError:
+            raise
+        except Exception as exc:  # partial or corrupted files: unusable, not a bug
+            raise IndexBrokenError(
+                f"Der Index in {self.index_dir} ist beschädigt oder unvollständig "
+                f"({type(exc).__name__}). Bitte `faq-bot index` ausführen: "
+                "das baut ihn neu."
+            ) from exc
+
+    def _open(self, path: Path) -> None:
         meta = json.loads((path / META_JSON).read_text(encoding="utf-8"))
         if meta.get("format") != FORMAT:
             raise IndexMissingError(
@@ -565,6 +611,7 @@ class IndexHolder:
         self.index_dir = Path(index_dir)
         self._index: Index | None = None
         self._retired: Index | None = None
+        self._failed: str | None = None  # a build that could not be opened (logged once)
         self._lock = threading.Lock()
 
     def get(self) -> Index:
@@ -578,7 +625,17 @@ class IndexHolder:
             return index
         with self._lock:
             if self._index is None or self._index.is_stale():
-                fresh = open_index(self.index_dir)
+                try:
+                    fresh = open_index(self.index_dir)
+                except IndexMissingError:
+                    if self._index is None:
+                        raise
+                    # the new build cannot be read: keep answering from the last good one
+                    target = _current_target(self.index_dir)
+                    if self._failed != (target.name if target else None):
+                        self._failed = target.name if target else None
+                        log.exception("new index build cannot be opened; serving the last one")
+                    return self._index
                 if self._retired is not None:  # two swaps ago: no request still uses it
                     self._retired.close()
                 self._retired, self._index = self._index, fresh

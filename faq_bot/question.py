@@ -36,6 +36,7 @@ import re
 import unicodedata
 
 from faq_bot.analysis import fold, load_stopwords
+from faq_bot.errors import InputError
 
 __all__ = [
     "FILLER",
@@ -56,6 +57,10 @@ _WS = re.compile(r"\s+")
 _REPEATED = re.compile(r"([?!.,;:])[?!.,;:]*(?<!\.\.\.)")
 _ELLIPSIS = re.compile(r"\.{2,}|…")
 _WORD = re.compile(r"\w+")
+# a question needs a digit or a (Latin) letter; the API's schema states the same
+# pattern (`faq_bot.web.ask`), which both Python and ECMA regexes read alike
+QUESTION_PATTERN = "[0-9A-Za-zÀ-ÖØ-öø-ÿ]"
+QUESTION_CHAR = re.compile(QUESTION_PATTERN)
 
 # Chat spellings of words of question phrasing (folded key -> replacement).
 SLANG = {
@@ -185,7 +190,7 @@ ARTICLES = frozenset(("der", "die", "das", "den", "dem", "denen", "deren"))
 _EXPLETIVE_BEFORE = frozenset(("gibt", "gab", "geht", "ging", "klappt", "reicht"))
 
 
-class QuestionError(ValueError):
+class QuestionError(InputError):
     """The question cannot be answered as given; the message (German) says why."""
 
 
@@ -213,7 +218,7 @@ def check_question(value: object) -> str:
             f"Die Frage ist zu lang ({len(value)} Zeichen, höchstens {MAX_QUESTION_LENGTH})."
         )
     text = normalize_question(value)
-    if not text or not _WORD.search(text):
+    if not text or not QUESTION_CHAR.search(text):
         raise QuestionError("Bitte eine Frage eingeben.")
     if len(text) > MAX_QUESTION_LENGTH:
         raise QuestionError(

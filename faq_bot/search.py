@@ -77,6 +77,7 @@ from faq_bot.analysis import (
     load_synonyms,
 )
 from faq_bot.corpus import slugify
+from faq_bot.errors import InputError
 from faq_bot.index import Index
 
 __all__ = [
@@ -118,7 +119,7 @@ _MARK = re.compile(r"</?mark>")
 _CACHE_LOCK = threading.Lock()
 
 
-class QueryError(ValueError):
+class QueryError(InputError):
     """The query cannot be searched; the message (German) says why."""
 
 

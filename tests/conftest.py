@@ -25,7 +25,7 @@ settings.register_profile("default", deadline=None)
 settings.load_profile("default")
 
 # the web tests' fixtures (app, client, evil_client, no_index_client) live there
-pytest_plugins = ["web_fixtures"]
+pytest_plugins = ["web_fixtures", "live_server"]
 
 
 @pytest.fixture(scope="session")

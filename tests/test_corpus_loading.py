@@ -123,11 +123,24 @@ def test_corpus_missing_manifest(tmp_path):
     ("manifest", "problem"),
     [
         ("[[documents]\nid = ", "TOML"),
-        ("title = 'no documents'\n", "no \\[\\[documents\\]\\]"),
-        (FAQ_ONLY.replace('game = "HoW"\n', ""), "lacks game"),
-        (FAQ_ONLY.replace('kind = "faq"', 'kind = "roman"'), "unknown kind"),
-        (FAQ_ONLY + FAQ_ONLY, "appears twice"),
-        (b"\xff\xfe[[documents]]", "TOML"),
+        ("title = 'no documents'\n", "„documents“ fehlt"),
+        (FAQ_ONLY.replace('game = "HoW"\n', ""), "Pflichtfeld „game“ fehlt"),
+        (FAQ_ONLY.replace('kind = "faq"', 'kind = "roman"'), "„kind“ muss eines von"),
+        (FAQ_ONLY + FAQ_ONLY, "kommt zweimal vor"),
+        # each once a traceback or silently accepted (issue 10)
+        (FAQ_ONLY.replace('id = "how-faq"', "id = 5"), "„id“ muss Text"),
+        (FAQ_ONLY.replace('id = "how-faq"', 'id = "how/faq"'), "„id“ darf nur Kleinbuchstaben"),
+        (FAQ_ONLY.replace('kind = "faq"', 'kind = "faq"\ndate = 2012-11-30'), 'date = "2012'),
+        (
+            FAQ_ONLY.replace('kind = "faq"', 'kind = "faq"\nprecedence = "nein"'),
+            "„precedence“ muss true oder false",
+        ),
+        (FAQ_ONLY.replace(f'file = "{FAQ_FILE}"', 'file = "/etc/passwd"'), "„file“ muss ein Datei"),
+        (FAQ_ONLY.replace(f'file = "{FAQ_FILE}"', 'file = "../../etc/passwd"'), "hinaus"),
+        (FAQ_ONLY.replace(f'file = "{FAQ_FILE}"', 'file = "a\\u0000b"'), "„file“ muss ein Datei"),
+        ('documents = ["faq.txt"]\n', "Dokument #1: „documents“|muss eine Tabelle"),
+        (FAQ_ONLY.replace('kind = "faq"', 'kind = "faq"\ncolour = "rot"'), "unbekanntes Feld"),
+        (b"\xff\xfe[[documents]]", "nicht in UTF-8"),
     ],
 )
 def test_corpus_malformed_manifest_is_a_corpus_error(faq_only, manifest, problem):
@@ -151,7 +164,7 @@ def test_corpus_unknown_splitter_is_a_corpus_error(faq_only):
 
 def test_corpus_file_without_entries_is_a_corpus_error(faq_only):
     (faq_only / FAQ_FILE).write_text("Nur ein Satz ohne Eintrag.\n", encoding="utf-8")
-    with pytest.raises(CorpusError, match="no entries"):
+    with pytest.raises(CorpusError, match="keine Einträge"):
         load_corpus(faq_only)
 
 
@@ -159,5 +172,13 @@ def test_corpus_duplicate_entry_ids_across_documents_are_a_corpus_error(faq_only
     shutil.copy(faq_only / FAQ_FILE, faq_only / "kopie.txt")
     second = FAQ_ONLY.replace('id = "how-faq"', 'id = "kopie"').replace(FAQ_FILE, "kopie.txt")
     (faq_only / "manifest.toml").write_text(FAQ_ONLY + second, encoding="utf-8")
-    with pytest.raises(CorpusError, match="already used"):
+    with pytest.raises(CorpusError, match="gibt es schon"):
+        load_corpus(faq_only)
+
+
+def test_corpus_manifest_naming_a_folder_as_file_is_a_corpus_error(faq_only):
+    (faq_only / "ordner").mkdir()
+    manifest = FAQ_ONLY.replace(f'file = "{FAQ_FILE}"', 'file = "ordner"')
+    (faq_only / "manifest.toml").write_text(manifest, encoding="utf-8")
+    with pytest.raises(CorpusError, match="ein Ordner, keine Datei"):
         load_corpus(faq_only)

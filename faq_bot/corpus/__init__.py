@@ -13,17 +13,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from faq_bot.corpus.manifest import validate_documents
 from faq_bot.corpus.model import Document, Entry, plain
 from faq_bot.corpus.splitters import get_splitter, slugify
+from faq_bot.errors import CorpusProblem
 
 __all__ = ["Corpus", "CorpusError", "Document", "Entry", "load_corpus", "plain", "slugify"]
 
 MANIFEST = "manifest.toml"
-_REQUIRED = ("id", "file", "title", "game", "kind", "language", "splitter")
-_KINDS = ("faq", "rules", "reference")
 
 
-class CorpusError(Exception):
+class CorpusError(CorpusProblem):
     """The corpus cannot be read; the message names the file and the problem."""
 
 
@@ -61,36 +61,40 @@ def read_manifest(corpus_dir: Path) -> list[dict]:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise CorpusError(f"{path}: Manifest fehlt (manifest not found)") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise CorpusError(f"{path}: manifest is not valid TOML: {exc}") from None
-    docs = data.get("documents")
-    if not isinstance(docs, list) or not docs:
-        raise CorpusError(f"{path}: manifest lists no [[documents]]")
-    seen: set[str] = set()
-    for i, meta in enumerate(docs, 1):
-        missing = [k for k in _REQUIRED if not meta.get(k)]
-        if missing:
-            raise CorpusError(f"{path}: document #{i} lacks {', '.join(missing)}")
-        if meta["kind"] not in _KINDS:
-            raise CorpusError(f"{path}: document {meta['id']!r} has unknown kind {meta['kind']!r}")
-        if meta["id"] in seen:
-            raise CorpusError(f"{path}: document id {meta['id']!r} appears twice")
-        seen.add(meta["id"])
-    return docs
+        raise CorpusError(f"{path}: Das Manifest fehlt.") from None
+    except IsADirectoryError:
+        raise CorpusError(f"{path}: Das Manifest ist ein Ordner, keine Datei.") from None
+    except PermissionError:
+        raise CorpusError(
+            f"{path}: Das Manifest kann nicht gelesen werden (keine Rechte)."
+        ) from None
+    except UnicodeDecodeError:
+        raise CorpusError(f"{path}: Das Manifest ist nicht in UTF-8 gespeichert.") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise CorpusError(f"{path}: Das Manifest ist kein gültiges TOML ({exc}).") from None
+    problems = validate_documents(data, path, Path(corpus_dir))
+    if problems:
+        raise CorpusError(" ".join(problems[:5]))
+    return data["documents"]
 
 
 def read_text(path: Path) -> str:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise CorpusError(f"{path}: file named in the manifest does not exist") from None
+        raise CorpusError(f"{path}: Die im Manifest genannte Datei gibt es nicht.") from None
+    except IsADirectoryError:
+        raise CorpusError(f"{path}: Die im Manifest genannte Datei ist ein Ordner.") from None
+    except OSError as exc:
+        raise CorpusError(
+            f"{path}: Die Datei kann nicht gelesen werden ({exc.strerror})."
+        ) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise CorpusError(
-            f"{path}: not UTF-8 (invalid byte 0x{raw[exc.start]:02x} at offset {exc.start}); "
-            "save the file as UTF-8"
+            f"{path}: Die Datei ist nicht in UTF-8 gespeichert (ungültiges Byte "
+            f"0x{raw[exc.start]:02x} an Position {exc.start}). Bitte als UTF-8 speichern."
         ) from None
     return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
@@ -101,10 +105,14 @@ def load_document(corpus_dir: Path, meta: dict) -> Document:
     try:
         split = get_splitter(meta["splitter"])
     except KeyError as exc:
-        raise CorpusError(f"{path}: {exc.args[0]}") from None
+        raise CorpusError(
+            f"{path}: Unbekannter Splitter „{meta['splitter']}“ ({exc.args[0]})."
+        ) from None
     preamble, entries = split(text, doc_id=meta["id"], id_prefix=meta.get("id_prefix", ""))
     if not entries:
-        raise CorpusError(f"{path}: splitter {meta['splitter']!r} found no entries")
+        raise CorpusError(
+            f"{path}: Der Splitter „{meta['splitter']}“ findet in der Datei keine Einträge."
+        )
     fields = {k: meta[k] for k in Document.__dataclass_fields__ if k in meta}
     doc = Document(**fields, preamble=tuple(preamble), entries=tuple(entries))
     return doc
@@ -118,8 +126,8 @@ def load_corpus(corpus_dir: Path | str) -> Corpus:
         for entry in doc.entries:
             if entry.id in owner:
                 raise CorpusError(
-                    f"{corpus_dir / doc.file}: entry id {entry.id!r} is already used "
-                    f"in {owner[entry.id]}"
+                    f"{corpus_dir / doc.file}: Die Eintrags-ID „{entry.id}“ gibt es schon "
+                    f"in {owner[entry.id]}."
                 )
             owner[entry.id] = doc.file
     # alias ids never shadow a canonical id, and an alias claimed twice redirects nowhere

@@ -28,7 +28,6 @@ Production: ``gunicorn 'faq_bot.web:create_app()'`` (see docs/web.md).
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Mapping
 from typing import Any
@@ -59,7 +58,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     from faq_bot.index import IndexHolder
     from faq_bot.search import MAX_QUERY_LENGTH
-    from faq_bot.web import assets, compression, errors, security
+    from faq_bot.web import assets, body, compression, errors, security
     from faq_bot.web.render import safe_snippet
 
     app = Flask(
@@ -82,6 +81,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         JSON_SORT_KEYS=False,
         # the chat page's JavaScript gives up on an answer after this long (retry button)
         CHAT_TIMEOUT_MS=15000,
+        # request bodies: enforced by werkzeug while reading, chunked bodies too
+        MAX_CONTENT_LENGTH=body.MAX_BODY,
+        MAX_FORM_MEMORY_SIZE=body.MAX_FORM_FIELD,
+        MAX_FORM_PARTS=body.MAX_FORM_PARTS,
     )
     if test_config is not None:
         app.config.from_mapping(test_config)
@@ -94,14 +97,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
 
-    if not app.debug and not app.testing:
-        logging.getLogger("faq_bot").setLevel(logging.INFO)
+    errors.init_logging(app)
 
     assets.init_app(app)
     app.jinja_env.filters["snippet"] = safe_snippet
     security.init_app(app)
     compression.init_app(app)
     errors.init_app(app)
+    app.before_request(body.read_whole_body)
     for module_name, attr in BLUEPRINTS:
         module = importlib.import_module(module_name)
         app.register_blueprint(getattr(module, attr))

@@ -64,6 +64,8 @@ def suggest() -> Any:
     index = current_index()
     prefix = check_query(request.args.get("q"), required=False)
     n = check_int(request.args.get("n"), name="n", default=8, low=1, high=20)
+    if request.args.get("format") not in (None, "", "json", "opensearch"):
+        raise bad_request("`format` muss „json“ oder „opensearch“ sein.")
     suggestions = (
         [_suggestion_json(s) for s in suggest_titles(index, prefix, n=n)] if prefix else []
     )
@@ -112,14 +114,29 @@ def entry(entry_id: str) -> Any:
 
 @bp.get("/healthz")
 def healthz() -> Any:
-    """200 with the build when the index is loaded, 503 (JSON error) otherwise."""
+    """200 when the index answers a real query, 503 (JSON error) otherwise.
+
+    Health means "can answer a question": the check searches the title of the
+    first entry and wants it back, so a build whose files are partial or
+    corrupted takes the node out of a load balancer.
+    """
+    from faq_bot.search import search as run_search
+
+    index = current_index()
     try:
-        index = current_index()
-    except IndexUnavailable:
-        raise
-    except Exception as exc:  # an index that cannot be opened is unavailable, not a bug
-        current_app.logger.exception("index cannot be opened")
-        raise IndexUnavailable() from exc
+        probe = index.entries()[0].title
+        found = run_search(index, probe, n=1).hits
+    except Exception as exc:  # any failure of the real query: unavailable, not a bug
+        current_app.logger.exception("health check query failed")
+        raise IndexUnavailable(
+            description="Der Suchindex ist beschädigt und beantwortet keine Anfrage. "
+            "Bitte `faq-bot index` ausführen."
+        ) from exc
+    if not found:
+        raise IndexUnavailable(
+            description="Der Suchindex findet nichts, nicht einmal einen Titel. "
+            "Bitte `faq-bot index` ausführen."
+        )
     response = jsonify(
         status="ok",
         index=index.version,

@@ -5,7 +5,7 @@
   URL). ``history``: earlier questions, oldest first, as strings or objects
   ``{"question", "entry"}``. Not JSON: 415; no object, no or empty question,
   a too long question, a malformed history: 400; a body over `MAX_BODY`
-  bytes: 413; always the one error shape ``{"error", "detail"}``.
+  bytes (`faq_bot.web.body`): 413; always the one error shape ``{"error", "detail"}``.
 - ``GET /ask`` shows the chat; ``GET /ask?q=...`` (the start page's "Fragen"
   button, a "Meinten Sie" link) and ``POST /ask`` (the chat form without
   JavaScript) answer ``q``. The conversation so far travels in the repeated
@@ -24,17 +24,18 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, jsonify, render_template, request
-from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 
 from faq_bot.answer import MAX_HISTORY, QuestionError, Turn, answer, parse_history
-from faq_bot.question import MAX_QUESTION_LENGTH
+from faq_bot.question import MAX_QUESTION_LENGTH, QUESTION_PATTERN
+from faq_bot.web.body import check_strings, read_json
 from faq_bot.web.common import bad_request, conditional, current_index
 from faq_bot.web.openapi import add_schema, describe, error_responses, html_body, json_body
 
 bp = Blueprint("ask", __name__)
 
-MAX_BODY = 64 * 1024  # bytes of a POST /api/ask body
 PAGE_TURNS = 10  # earlier questions the no-JS page shows (and answers again)
+MAX_BODY = 64 * 1024  # bytes of a POST /api/ask body
+HISTORY_CHARS = 600  # characters of earlier questions the page answers again, newest first
 
 
 def _base_url() -> str:
@@ -43,35 +44,43 @@ def _base_url() -> str:
 
 @bp.post("/api/ask")
 def api_ask() -> Any:
-    if request.content_length is not None and request.content_length > MAX_BODY:
-        raise RequestEntityTooLarge(
-            description=f"Die Anfrage ist zu groß (höchstens {MAX_BODY // 1024} KB)."
-        )
-    if not request.is_json:
-        raise UnsupportedMediaType(
-            description="Bitte JSON senden (Content-Type: application/json), z. B. "
-            '{"question": "Wann darf ich reagieren?"}.'
-        )
-    data = request.get_json(silent=True)
+    data = read_json(
+        "Bitte JSON senden (Content-Type: application/json), z. B. "
+        '{"question": "Wann darf ich reagieren?"}.',
+        limit=MAX_BODY,
+    )
     if not isinstance(data, dict):
         raise bad_request('Erwartet wird ein JSON-Objekt wie {"question": "...", "history": []}.')
     if "question" not in data:
         raise bad_request("Das Feld „question“ fehlt: Bitte eine Frage stellen.")
-    try:
-        history = parse_history(data.get("history"))
-        result = answer(current_index(), data["question"], history)
-    except QuestionError as exc:
-        raise bad_request(str(exc)) from None
+    history = parse_history(data.get("history"))
+    result = answer(current_index(), data["question"], history)
     response = jsonify(result.to_json(_base_url()))
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def _affordable(questions: list[str]) -> list[str]:
+    """The newest earlier questions the page answers again: at most `PAGE_TURNS`,
+    together at most `HISTORY_CHARS` characters, so a long history costs about as
+    much as a question or two (the oldest are dropped)."""
+    kept: list[str] = []
+    budget = HISTORY_CHARS
+    for text in reversed(questions[-PAGE_TURNS:]):
+        budget -= len(text)
+        if budget < 0 and kept:
+            break
+        kept.append(text)
+        if budget < 0:
+            break
+    return kept[::-1]
 
 
 def _conversation(questions: list[str], new: str | None) -> tuple[list[dict], list[str]]:
     """Answers to the earlier `questions` (again, in order) and to `new`, and the
     questions the form carries on (for its hidden fields)."""
     index = current_index()
-    questions = questions[-PAGE_TURNS:]
+    questions = _affordable(questions)
     turns: list[Turn] = []
     shown: list[dict] = []
     asked = [*questions, new] if new else questions
@@ -88,10 +97,11 @@ def _conversation(questions: list[str], new: str | None) -> tuple[list[dict], li
 
 
 def _render(question: str | None, earlier: list[str]) -> str:
-    if len(earlier) > MAX_HISTORY * 5:
+    check_strings([question or "", *earlier], "Die Frage oder der Verlauf")
+    if len(earlier) > MAX_HISTORY:
         raise bad_request("Der Verlauf ist zu lang. Bitte ein neues Gespräch beginnen.")
     try:
-        parse_history(earlier[-PAGE_TURNS:])
+        parse_history(_affordable(earlier))
     except QuestionError as exc:
         raise bad_request(str(exc)) from None
     turns, history = _conversation(earlier, question)
@@ -185,7 +195,15 @@ add_schema(
     },
 )
 
-_QUESTION = {"type": "string", "minLength": 1, "maxLength": MAX_QUESTION_LENGTH}
+_QUESTION = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": MAX_QUESTION_LENGTH,
+    "pattern": QUESTION_PATTERN,  # a letter or digit: only spaces or signs is no question
+}
+_HISTORY_FIELD = {
+    "anyOf": [_QUESTION, {"type": "array", "maxItems": MAX_HISTORY, "items": _QUESTION}]
+}
 
 describe(
     "/api/ask",
@@ -203,6 +221,7 @@ describe(
                                 "question": _QUESTION,
                                 "history": {
                                     "type": "array",
+                                    "nullable": True,
                                     "maxItems": MAX_HISTORY,
                                     "description": "Frühere Fragen, älteste zuerst",
                                     "items": {
@@ -243,16 +262,16 @@ _ASK_PARAMS = [
     {
         "name": "q",
         "in": "query",
-        "description": "Die Frage",
+        "description": "Die Frage (leer: nur der Chat)",
         "required": False,
-        "schema": _QUESTION,
+        "schema": {"anyOf": [{"type": "string", "pattern": "^\\s*$"}, _QUESTION]},
     },
     {
         "name": "h",
         "in": "query",
         "description": "Frühere Fragen des Gesprächs (wiederholt, älteste zuerst)",
         "required": False,
-        "schema": {"type": "array", "items": {"type": "string"}},
+        "schema": _HISTORY_FIELD,
         "style": "form",
         "explode": True,
     },
@@ -267,6 +286,7 @@ describe(
             "responses": {
                 "200": html_body("Chat mit Antworten"),
                 **error_responses(304, 400, 503, html=True),
+                "414": {"description": "Adresse zu lang (vom Server abgelehnt, ohne App)"},
             },
         },
         "post": {
@@ -280,7 +300,7 @@ describe(
                             "required": ["q"],
                             "properties": {
                                 "q": _QUESTION,
-                                "h": {"type": "array", "items": {"type": "string"}},
+                                "h": _HISTORY_FIELD,
                             },
                         }
                     }

@@ -49,6 +49,7 @@ from faq_bot.stack import (
 from faq_bot.stack import form as builder
 from faq_bot.stack.read import parse_json
 from faq_bot.web import check_doc  # noqa: F401  (OpenAPI descriptions of these routes)
+from faq_bot.web.body import BodyError, check_json_text, check_tree, raw_body
 from faq_bot.web.common import IndexUnavailable, bad_request, current_index
 
 log = logging.getLogger("faq_bot.web")
@@ -236,8 +237,8 @@ def page() -> Response:
     if link is None:
         return _render(builder.starting_state())
     try:
-        data = decode_permalink(link)
-    except PermalinkError as exc:
+        data = check_tree(decode_permalink(link), "Der geteilte Link")
+    except (PermalinkError, BodyError) as exc:
         return _render(
             builder.empty_state(), status=400, error=f"Der geteilte Link ist ungültig. {exc}"
         )
@@ -251,6 +252,10 @@ def submit() -> Response:
     action = form.get("action", "check")
     json_text = form.get("json", "")
     if json_text.strip():  # the JSON view always wins over the rows
+        try:
+            check_json_text(json_text)
+        except BodyError as exc:
+            return _render(builder.empty_state(), status=400, error=str(exc))
         try:
             data = parse_json(json_text)
         except ScenarioFormatError as exc:
@@ -276,11 +281,8 @@ def api_check() -> Any:
         raise UnsupportedMediaType(
             description="Bitte das Szenario als JSON senden (Content-Type: application/json)."
         )
-    body = request.stream.read(MAX_BODY + 1)
-    if len(body) > MAX_BODY:
-        raise RequestEntityTooLarge(
-            description=f"Die Anfrage ist zu groß; erlaubt sind höchstens {MAX_BODY} Bytes."
-        )
+    body = raw_body(MAX_BODY)
+    check_json_text(body.decode("utf-8", errors="replace"), "Das Szenario")
     try:
         scenario = read_scenario(body)
     except ScenarioFormatError as exc:

@@ -124,7 +124,12 @@ describe(
                     "in": "query",
                     "required": False,
                     "description": "Geteiltes Szenario (Link aus „Link teilen“)",
-                    "schema": {"type": "string", "maxLength": 8000},
+                    "schema": {
+                        "type": "string",
+                        "minLength": 1,
+                        "maxLength": 8000,
+                        "pattern": "^[A-Za-z0-9_-]+$",
+                    },
                 }
             ],
             "responses": {

@@ -29,11 +29,13 @@ class IndexUnavailable(ServiceUnavailable):
 
 def current_index() -> Index:
     """The index of the current build; reopened after `faq-bot index` swapped one in."""
-    from faq_bot.index import IndexMissingError
+    from faq_bot.index import IndexBrokenError, IndexMissingError
 
     holder = current_app.extensions["faq_bot.index"]
     try:
         return holder.get()
+    except IndexBrokenError as exc:
+        raise IndexUnavailable(description=str(exc)) from exc
     except IndexMissingError as exc:
         raise IndexUnavailable() from exc
 
@@ -107,6 +109,14 @@ def etag_for(index: Index) -> str:
     return hashlib.sha256(key.encode()).hexdigest()[:32]
 
 
+def _not_modified(tag: str) -> Response:
+    response = current_app.response_class(status=304)
+    response.set_etag(tag)
+    response.headers["Vary"] = "Accept-Encoding"
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
 def conditional(view: F) -> F:
     """Answer revalidations with 304 before rendering; tag fresh responses with an ETag.
 
@@ -119,15 +129,17 @@ def conditional(view: F) -> F:
         from faq_bot.web.compression import etag_variants
 
         tag = etag_for(current_index())
-        held = [t for t in etag_variants(tag) if request.if_none_match.contains(t)]
-        if held:  # the client's copy, possibly of a compressed variant ("<tag>:br")
-            response = current_app.response_class(status=304)
-            response.set_etag(held[0])
-            response.headers["Vary"] = "Accept-Encoding"
-            response.headers["Cache-Control"] = "no-cache"
-            return response
+        # the client's copy, possibly of a compressed variant ("<tag>:br"); an
+        # `If-None-Match: *` matches any *existing* representation: only a
+        # response that would be a 200 may become a 304 (never a 404 or 400)
+        if not request.if_none_match.star_tag:
+            held = [t for t in etag_variants(tag) if request.if_none_match.contains(t)]
+            if held:
+                return _not_modified(held[0])
         response = make_response(view(*args, **kwargs))
         if response.status_code == 200:
+            if request.if_none_match.star_tag:
+                return _not_modified(tag)
             response.set_etag(tag)
             response.headers.setdefault("Cache-Control", "no-cache")
         return response

@@ -21,6 +21,8 @@ from werkzeug.exceptions import (
     default_exceptions,
 )
 
+from faq_bot.errors import UNREADABLE_INDEX, FaqBotError
+
 log = logging.getLogger("faq_bot.web")
 
 # short machine-readable codes for the "error" field
@@ -99,11 +101,13 @@ def _not_found_hits(query: str) -> list:
         return []
 
 
-def render_error(exc: HTTPException) -> Response | tuple[Response, int] | tuple[str, int]:
+def render_error(
+    exc: HTTPException, code_name: str | None = None
+) -> Response | tuple[Response, int] | tuple[str, int]:
     code = exc.code or 500
     detail = detail_of(exc)
     if wants_json():
-        response = jsonify(error=CODES.get(code, "error"), detail=detail)
+        response = jsonify(error=code_name or CODES.get(code, "error"), detail=detail)
         response.status_code = code
         _copy_allow(exc, response)
         return response
@@ -151,6 +155,48 @@ def handle_internal_error(exc: Exception):
         return Response(DEFAULT_DETAILS[500], status=500, mimetype="text/plain")
 
 
+def handle_faq_bot_error(exc: FaqBotError):
+    """Every expected failure of the stages: its status, code and German message."""
+    if exc.http_status >= 500:
+        log.error("%s on %s %s: %s", type(exc).__name__, request.method, request.path, exc)
+    error = HTTPException(description=str(exc))
+    error.code = exc.http_status
+    return render_error(error, code_name=exc.code)
+
+
+def init_logging(app: Flask) -> None:
+    """Send the app's log (500 tracebacks included) to gunicorn's error log when
+    running under gunicorn, else to stderr, from the start: not only once the app
+    logger was touched."""
+    target = logging.getLogger("faq_bot")
+    gunicorn_error = logging.getLogger("gunicorn.error")
+    if gunicorn_error.handlers:
+        target.handlers = list(gunicorn_error.handlers)
+        target.setLevel(gunicorn_error.level or logging.INFO)
+        target.propagate = False
+    elif not target.handlers and not logging.getLogger().handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        target.addHandler(handler)
+        target.setLevel(logging.INFO)
+    app.logger.handlers = []
+    app.logger.parent = target  # the Flask app logger reports through faq_bot's handlers
+
+
+def handle_unreadable_index(exc: Exception):
+    """whoosh failed reading a damaged build: 503 with the error shape, logged."""
+    log.error("index unreadable on %s %s", request.method, request.path, exc_info=exc)
+    error = HTTPException(
+        description="Der Suchindex ist beschädigt und kann nicht gelesen werden. "
+        "Bitte `faq-bot index` ausführen."
+    )
+    error.code = 503
+    return render_error(error)
+
+
 def init_app(app: Flask) -> None:
+    for kind in UNREADABLE_INDEX:
+        app.register_error_handler(kind, handle_unreadable_index)
+    app.register_error_handler(FaqBotError, handle_faq_bot_error)
     app.register_error_handler(HTTPException, handle_http_error)
     app.register_error_handler(Exception, handle_internal_error)

@@ -18,6 +18,8 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 
+from faq_bot.search import MAX_QUERY_LENGTH
+
 bp = Blueprint("openapi", __name__)
 
 ERROR_REF = {"$ref": "#/components/schemas/Error"}
@@ -62,10 +64,32 @@ def _param(name: str, where: str, description: str, schema: dict, required: bool
     }
 
 
-Q = _param("q", "query", "Suchanfrage", {"type": "string", "maxLength": 200})
+Q = _param("q", "query", "Suchanfrage", {"type": "string", "maxLength": MAX_QUERY_LENGTH})
+# /api/search needs words: not empty, not only spaces
+Q_REQUIRED = _param(
+    "q",
+    "query",
+    "Suchanfrage (nicht leer)",
+    # some character that Python's str.strip() keeps (ECMA's \\s misses \\x1c-\\x1f, \\x85)
+    {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": MAX_QUERY_LENGTH,
+        "pattern": "[^\\s\\x1c-\\x1f\\x85]",
+    },
+    required=True,
+)
 DOC = _param("doc", "query", "Nur in diesem Dokument suchen (Dokument-ID)", {"type": "string"})
 CATEGORY = _param("category", "query", "Nur Einträge dieser Kategorie", {"type": "string"})
-N = _param("n", "query", "Anzahl Treffer", {"type": "integer", "minimum": 1, "maximum": 50})
+# an empty field (as a form sends it) means the default
+_EMPTY = {"type": "string", "maxLength": 0}
+
+
+def _count(high: int) -> dict:
+    return {"anyOf": [{"type": "integer", "minimum": 1, "maximum": high}, _EMPTY]}
+
+
+N = _param("n", "query", "Anzahl Treffer (leer: Standard)", _count(50))
 ENTRY_ID = _param("entry_id", "path", "Stabile ID des Eintrags (auch Alias-ID)", {"type": "string"})
 
 COMPONENTS: dict[str, Any] = {
@@ -91,6 +115,11 @@ COMPONENTS: dict[str, Any] = {
                 "text": {"type": "string"},
                 "category": {"type": "string", "nullable": True},
                 "doc_title": {"type": "string"},
+                "paragraph": {
+                    "type": "integer",
+                    "nullable": True,
+                    "description": "Nummer des besten Absatzes (0 = erster)",
+                },
             },
         },
         "SearchResult": {
@@ -186,7 +215,7 @@ PATHS: dict[str, dict] = {
     "/api/search": {
         "get": {
             "summary": "Suche",
-            "parameters": [{**Q, "required": True}, N, DOC, CATEGORY],
+            "parameters": [Q_REQUIRED, N, DOC, CATEGORY],
             "responses": {
                 "200": json_body({"$ref": "#/components/schemas/SearchResult"}, "Treffer"),
                 **error_responses(304, 400, 503),
@@ -198,12 +227,12 @@ PATHS: dict[str, dict] = {
             "summary": "Titelvorschläge (Stichwörter und Aliasse) für die Eingabe",
             "parameters": [
                 Q,
-                _param("n", "query", "Anzahl", {"type": "integer", "minimum": 1, "maximum": 20}),
+                _param("n", "query", "Anzahl (leer: Standard)", _count(20)),
                 _param(
                     "format",
                     "query",
                     "`opensearch`: Antwort als OpenSearch-Vorschläge [Anfrage, [Titel]]",
-                    {"type": "string", "enum": ["json", "opensearch"]},
+                    {"type": "string", "enum": ["", "json", "opensearch"]},
                 ),
             ],
             "responses": {
@@ -267,6 +296,18 @@ PATHS: dict[str, dict] = {
             },
         }
     },
+}
+
+# /api/suggest?format=opensearch answers the browser's search box in its own type:
+# [Anfrage, [Titel, ...]]
+PATHS["/api/suggest"]["get"]["responses"]["200"]["content"]["application/x-suggestions+json"] = {
+    "schema": {
+        "type": "array",
+        "minItems": 2,
+        "maxItems": 2,
+        "items": {},
+        "description": "[Anfrage, [Titel, ...]] (format=opensearch)",
+    }
 }
 
 
@@ -352,6 +393,23 @@ def spec(server_url: str = "/") -> dict:
     }
 
 
+def _with_documents(document: dict, doc_ids: list[str]) -> dict:
+    """`document` with the `doc` parameters limited to the documents of the index."""
+    for item in document["paths"].values():
+        for operation in item.values():
+            for parameter in operation.get("parameters", []):
+                if parameter["name"] == "doc" and parameter["in"] == "query":
+                    parameter["schema"] = {"type": "string", "enum": ["", *doc_ids]}
+    return document
+
+
 @bp.get("/api/openapi.json")
 def openapi_json():
-    return jsonify(spec(request.script_root or "/"))
+    from faq_bot.web.common import IndexUnavailable, current_index
+
+    document = spec(request.script_root or "/")
+    try:
+        document = _with_documents(document, [d["id"] for d in current_index().documents])
+    except IndexUnavailable:
+        pass  # no index: the document ids are not known yet
+    return jsonify(document)

@@ -1,0 +1,166 @@
+"""The one place that reads and checks what a client sends in a request body.
+
+Limits are enforced while reading, not from ``Content-Length`` alone: the app
+sets Flask's ``MAX_CONTENT_LENGTH`` and ``MAX_FORM_MEMORY_SIZE`` from
+`MAX_BODY` and `MAX_FORM_FIELD` (`faq_bot.web.create_app`), so werkzeug stops
+a chunked or lying body after `MAX_BODY` bytes with a 413 (a route may set a
+lower limit). JSON (a body, a form field, a decoded share link) is refused
+with a German 400 when it is not UTF-8, nested deeper than `MAX_JSON_DEPTH`, or holds
+a lone surrogate escape (``"\\ud800"``), which no later step could encode.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import current_app, request
+from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
+
+from faq_bot.errors import BodyTooLarge, InputError
+
+MAX_BODY = 256 * 1024  # bytes of any request body (JSON or form)
+MAX_FORM_FIELD = 64 * 1024  # bytes of one form field held in memory
+MAX_FORM_PARTS = 400  # fields of one form
+MAX_JSON_DEPTH = 32  # nested arrays/objects of any JSON a client sends
+
+
+class BodyError(InputError):
+    """A request body that cannot be read as sent; the message says why (German)."""
+
+
+def _too_deep() -> BodyError:
+    return BodyError(
+        f"Das JSON ist zu tief verschachtelt (höchstens {MAX_JSON_DEPTH} Ebenen erlaubt)."
+    )
+
+
+def _bad_character(where: str) -> BodyError:
+    return BodyError(
+        f"{where} enthält ein ungültiges Zeichen (ein einzelnes UTF-16-Surrogat wie "
+        "\\ud800). Bitte nur gültigen Text senden."
+    )
+
+
+def _depth_of(text: str) -> int:
+    """Deepest nesting of arrays and objects in JSON `text` (strings skipped)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_JSON_DEPTH:
+                    return deepest
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def check_tree(value: Any, where: str = "Die Anfrage", depth: int = 0) -> Any:
+    """`value` (parsed JSON) unchanged; `BodyError` when too deep or a string has a
+    lone surrogate (keys included)."""
+    if depth > MAX_JSON_DEPTH:
+        raise _too_deep()
+    if isinstance(value, str):
+        if has_surrogate(value):
+            raise _bad_character(where)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            check_tree(key, where, depth + 1)
+            check_tree(item, where, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            check_tree(item, where, depth + 1)
+    return value
+
+
+def check_json_text(text: str, where: str = "Das JSON") -> None:
+    """Refuse JSON text that is too deep or holds lone surrogates, before anyone
+    parses it for real. Text that is no JSON at all is left to the caller."""
+    if has_surrogate(text):
+        raise _bad_character(where)
+    if _depth_of(text) > MAX_JSON_DEPTH:
+        raise _too_deep()
+    try:
+        parsed = json.loads(text)
+    except (ValueError, RecursionError):
+        return
+    check_tree(parsed, where)
+
+
+def check_strings(values: list[str], where: str) -> list[str]:
+    for value in values:
+        if has_surrogate(value):
+            raise _bad_character(where)
+    return values
+
+
+def _too_large(limit: int) -> BodyTooLarge:
+    return BodyTooLarge(
+        f"Die Anfrage ist zu groß; erlaubt sind höchstens {limit} Bytes ({limit // 1024} KB)."
+    )
+
+
+def raw_body(limit: int | None = None) -> bytes:
+    """The whole body, at most `limit` bytes (default: the app's
+    ``MAX_CONTENT_LENGTH``), else `BodyTooLarge` (413).
+
+    werkzeug cuts a body without ``Content-Length`` (chunked) silently at the
+    app's limit; one more byte read tells whether there was more. The body is
+    cached, so ``request.form`` parses these same bytes afterwards.
+    """
+    cap = int(current_app.config.get("MAX_CONTENT_LENGTH") or MAX_BODY)
+    limit = min(limit or cap, cap)
+    if request.content_length is not None and request.content_length > limit:
+        raise _too_large(limit)
+    try:
+        data = request.get_data(cache=True)
+        if len(data) >= cap and request.content_length is None and request.stream.read(1):
+            raise _too_large(limit)
+    except RequestEntityTooLarge:
+        raise _too_large(limit) from None
+    if len(data) > limit:
+        raise _too_large(limit)
+    return data
+
+
+def read_whole_body() -> None:
+    """Before every request with a body: read it within the limit, once."""
+    if request.method in ("POST", "PUT", "PATCH"):
+        raw_body()
+
+
+def read_json(media_error: str, limit: int | None = None) -> Any:
+    """The request's JSON, checked: 415 (with `media_error`) when not sent as JSON,
+    `BodyError` (400) when not UTF-8, not JSON, too deep or with lone surrogates."""
+    if not request.is_json:
+        raise UnsupportedMediaType(description=media_error)
+    raw = raw_body(limit)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BodyError("Die Anfrage ist kein gültiges UTF-8.") from None
+    check_json_text(text, "Die Anfrage")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise BodyError("Die Anfrage ist kein gültiges JSON.") from None

@@ -1,0 +1,244 @@
+"""The fault suite: missing, partial and corrupted index builds, unwritable
+folders, a real `current` folder, concurrent builds, bad manifests, non-UTF-8
+files. Each gives a German message and the right exit code or status, never a
+traceback, and the last good index goes on answering."""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from test_error_shape import assert_error_shape
+
+from faq_bot.cli import main
+from faq_bot.errors import CorpusProblem, IndexProblem
+from faq_bot.index import BUILDS, CURRENT, build_index
+from faq_bot.web import create_app
+
+
+def cli(*args: str):
+    result = CliRunner().invoke(main, list(args))
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Aborted" not in result.output
+    return result
+
+
+@pytest.fixture
+def own_index(tmp_path: Path, corpus_dir: Path) -> Path:
+    index_dir = tmp_path / "index"
+    build_index(corpus_dir, index_dir)
+    return index_dir
+
+
+def _build_dir(index_dir: Path) -> Path:
+    return (index_dir / CURRENT).resolve()
+
+
+def _search(index_dir: Path, corpus: Path, query: str = "Depot"):
+    return cli("search", "--json", "--index", str(index_dir), "--corpus", str(corpus), query)
+
+
+# --- index builds --------------------------------------------------------------------
+
+
+def test_missing_index_gives_503_health(tmp_path):
+    client = create_app({"TESTING": True, "INDEX_DIR": str(tmp_path / "none")}).test_client()
+    assert_error_shape(client.get("/healthz"), 503)
+
+
+def test_corrupted_entries_file_gives_503_health_and_search(own_index):
+    (_build_dir(own_index) / "entries.json").write_text("{kaputt", encoding="utf-8")
+    client = create_app({"TESTING": True, "INDEX_DIR": str(own_index)}).test_client()
+    data = assert_error_shape(client.get("/healthz"), 503)
+    assert "beschädigt" in data["detail"]
+    assert_error_shape(client.get("/api/search?q=Depot"), 503)
+
+
+# whoosh leaves the damaged segment file open when it fails to read it
+@pytest.mark.filterwarnings("ignore::ResourceWarning")
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_corrupted_whoosh_segment_fails_health_not_200(own_index):
+    for seg in (_build_dir(own_index) / "whoosh").glob("*.seg"):
+        seg.write_bytes(seg.read_bytes()[:200])
+    client = create_app({"TESTING": True, "INDEX_DIR": str(own_index)}).test_client()
+    assert_error_shape(client.get("/healthz"), 503)
+    gc.collect()  # the files whoosh left open go now, under this test's warning filter
+
+
+# whoosh leaves the damaged segment file open when it fails to read it
+@pytest.mark.filterwarnings("ignore::ResourceWarning")
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_corrupted_whoosh_segment_on_search_is_a_german_message(own_index, corpus_dir):
+    for seg in (_build_dir(own_index) / "whoosh").glob("*.seg"):
+        seg.write_bytes(seg.read_bytes()[:200])
+    result = _search(own_index, corpus_dir)
+    assert result.exit_code == IndexProblem.exit_code
+    assert "faq-bot index" in result.output
+    gc.collect()
+
+
+# whoosh leaves the damaged segment file open when it fails to read it
+@pytest.mark.filterwarnings("ignore::ResourceWarning")
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_index_command_repairs_a_corrupted_build(own_index, corpus_dir):
+    for seg in (_build_dir(own_index) / "whoosh").glob("*.seg"):
+        seg.write_bytes(b"")
+    assert cli("index", "--index", str(own_index), "--corpus", str(corpus_dir)).exit_code == 0
+    result = _search(own_index, corpus_dir)
+    assert result.exit_code == 0 and json.loads(result.output)
+    gc.collect()
+
+
+def test_partial_build_is_rebuilt_by_search(own_index, corpus_dir):
+    (_build_dir(own_index) / "meta.json").unlink()  # a build that never finished
+    result = _search(own_index, corpus_dir)
+    assert result.exit_code == 0
+    assert "gebaut" in result.output
+
+
+def test_broken_new_build_keeps_serving_the_last_good_one(own_index, corpus_dir):
+    app = create_app({"TESTING": True, "INDEX_DIR": str(own_index)})
+    client = app.test_client()
+    assert client.get("/healthz").status_code == 200
+    report = build_index(corpus_dir, own_index)
+    (report.path / "entries.json").write_text("[", encoding="utf-8")
+    assert client.get("/healthz").status_code == 200
+    assert client.get("/api/search?q=Depot").get_json()["hits"]
+
+
+def test_current_as_a_real_folder_is_replaced_by_index(tmp_path, corpus_dir):
+    index_dir = tmp_path / "index"
+    (index_dir / CURRENT).mkdir(parents=True)
+    (index_dir / CURRENT / "alt.txt").write_text("von Hand kopiert", encoding="utf-8")
+    result = cli("index", "--index", str(index_dir), "--corpus", str(corpus_dir))
+    assert result.exit_code == 0, result.output
+    assert (index_dir / CURRENT).is_symlink()
+    assert _search(index_dir, corpus_dir).exit_code == 0
+
+
+def test_index_folder_that_cannot_be_created_is_a_german_message(tmp_path, corpus_dir):
+    blocker = tmp_path / "datei"
+    blocker.write_text("kein Ordner", encoding="utf-8")
+    result = cli("index", "--index", str(blocker / "index"), "--corpus", str(corpus_dir))
+    assert result.exit_code == IndexProblem.exit_code
+    assert "kann nicht in" in result.output and "geschrieben werden" in result.output
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_read_only_index_folder_is_a_german_message(tmp_path, corpus_dir):
+    index_dir = tmp_path / "index"
+    index_dir.mkdir()
+    index_dir.chmod(0o500)
+    try:
+        result = cli("index", "--index", str(index_dir), "--corpus", str(corpus_dir))
+    finally:
+        index_dir.chmod(0o700)
+    assert result.exit_code == IndexProblem.exit_code
+    assert "geschrieben werden" in result.output
+
+
+def test_concurrent_builds_leave_a_working_index(tmp_path, corpus_dir):
+    index_dir = tmp_path / "index"
+    command = [
+        sys.executable,
+        "-c",
+        "from faq_bot.cli import main; main()",
+        "index",
+        "--index",
+        str(index_dir),
+        "--corpus",
+        str(corpus_dir),
+    ]
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    runs = [subprocess.Popen(command, stderr=subprocess.PIPE, env=env) for _ in range(2)]
+    for run in runs:
+        _, err = run.communicate(timeout=300)
+        assert b"Traceback" not in err
+        assert run.returncode in (0, IndexProblem.exit_code), err.decode()
+    assert any(run.returncode == 0 for run in runs)
+    assert _search(index_dir, corpus_dir).exit_code == 0
+    assert len(list((index_dir / BUILDS).iterdir())) <= 3
+
+
+# --- the corpus ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda m: m.replace('date = "2012-11-30"', "date = 2012-11-30"), "date"),
+        (lambda m: m.replace('id = "how-faq"', "id = 5"), "„id“"),
+        (lambda m: 'documents = ["faq.txt"]\n', "documents"),
+        (lambda m: m.replace('id = "how-faq"', 'id = "how\\u0000faq"'), "„id“"),
+        (lambda m: m.replace('file = "000_', 'file = "\\u0000000_'), "„file“"),
+        (lambda m: m.replace("precedence = true", 'precedence = "nein"'), "precedence"),
+    ],
+)
+def test_bad_manifest_is_exit_3_and_the_last_index_stays(own_index, corpus_copy, change, message):
+    before = _build_dir(own_index)
+    manifest = corpus_copy / "manifest.toml"
+    manifest.write_text(change(manifest.read_text(encoding="utf-8")), encoding="utf-8")
+    result = cli("index", "--index", str(own_index), "--corpus", str(corpus_copy))
+    assert result.exit_code == CorpusProblem.exit_code
+    assert message in result.output and "Fehler:" in result.output
+    assert _build_dir(own_index) == before
+
+
+def test_folder_as_file_in_the_manifest_is_exit_3(own_index, corpus_copy):
+    first = "000_6dfd36dc833f0c3c.txt"
+    (corpus_copy / first).unlink()
+    (corpus_copy / first).mkdir()
+    result = cli("index", "--index", str(own_index), "--corpus", str(corpus_copy))
+    assert result.exit_code == CorpusProblem.exit_code
+    assert "Ordner" in result.output
+
+
+def test_non_utf8_corpus_file_is_exit_3_and_the_old_index_is_served(own_index, corpus_copy):
+    app = create_app({"TESTING": True, "INDEX_DIR": str(own_index)})
+    client = app.test_client()
+    version = client.get("/healthz").get_json()["index"]
+    victim = next(corpus_copy.glob("003_*.txt"))
+    victim.write_bytes(b"Runde\n\xe4\xf6\xfc kein UTF-8\n")
+    result = cli("index", "--index", str(own_index), "--corpus", str(corpus_copy))
+    assert result.exit_code == CorpusProblem.exit_code
+    assert "nicht in UTF-8" in result.output and victim.name in result.output
+    health = client.get("/healthz")
+    assert health.status_code == 200 and health.get_json()["index"] == version
+
+
+def test_missing_corpus_file_names_it(own_index, corpus_copy):
+    victim = next(corpus_copy.glob("002_*.txt"))
+    victim.unlink()
+    result = cli("index", "--index", str(own_index), "--corpus", str(corpus_copy))
+    assert result.exit_code == CorpusProblem.exit_code
+    assert victim.name in result.output
+
+
+def test_whole_index_folder_removed_under_a_running_app_gives_503(own_index):
+    client = create_app({"TESTING": True, "INDEX_DIR": str(own_index)}).test_client()
+    assert client.get("/healthz").status_code == 200
+    shutil.rmtree(own_index)
+    assert client.get("/healthz").status_code in (200, 503)
+
+
+# whoosh leaves the damaged segment file open when it fails to read it
+@pytest.mark.filterwarnings("ignore::ResourceWarning")
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_search_on_a_corrupted_whoosh_segment_is_503_not_500(own_index):
+    client = create_app({"TESTING": True, "INDEX_DIR": str(own_index)}).test_client()
+    assert client.get("/api/search?q=Depot").status_code == 200
+    for seg in (_build_dir(own_index) / "whoosh").glob("*.seg"):
+        seg.write_bytes(seg.read_bytes()[:200])
+    fresh = create_app({"TESTING": True, "INDEX_DIR": str(own_index)}).test_client()
+    data = assert_error_shape(fresh.get("/api/search?q=Bombe"), 503)
+    assert "beschädigt" in data["detail"]
+    assert fresh.get("/search?q=Bombe").status_code == 503
+    gc.collect()

@@ -1,0 +1,81 @@
+"""API responses validated against the schemas of /api/openapi.json (OpenAPI
+3.0 semantics, `nullable` included), and the documented limits match the server."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from openapi_schema_validator import OAS30Validator
+
+from faq_bot.search import MAX_QUERY_LENGTH
+
+
+def _resolve(node: Any, spec: dict) -> Any:
+    if isinstance(node, dict):
+        if "$ref" in node:
+            name = node["$ref"].rsplit("/", 1)[-1]
+            return _resolve(spec["components"]["schemas"][name], spec)
+        return {k: _resolve(v, spec) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_resolve(v, spec) for v in node]
+    return node
+
+
+@pytest.fixture
+def spec(client) -> dict:
+    return client.get("/api/openapi.json").get_json()
+
+
+def _schema(spec: dict, path: str, method: str, status: int, media: str) -> dict:
+    response = spec["paths"][path][method]["responses"][str(status)]
+    return _resolve(response["content"][media]["schema"], spec)
+
+
+def assert_valid(spec, path, method, response, media="application/json") -> None:
+    schema = _schema(spec, path, method, response.status_code, media)
+    OAS30Validator(schema).validate(response.get_json(force=True))
+
+
+@pytest.mark.parametrize(
+    ("url", "path"),
+    [
+        ("/api/search?q=Depot", "/api/search"),
+        ("/api/search?q=wer+bezahlt+die+227er&n=3", "/api/search"),
+        ("/api/search?q=", "/api/search"),
+        ("/api/suggest?q=Bom", "/api/suggest"),
+        ("/api/entries/depot", "/api/entries/{entry_id}"),
+        ("/api/entries/gibt-es-nicht", "/api/entries/{entry_id}"),
+        ("/healthz", "/healthz"),
+    ],
+)
+def test_get_responses_match_their_openapi_schema(client, spec, url, path):
+    assert_valid(spec, path, "get", client.get(url))
+
+
+def test_opensearch_suggestions_match_their_documented_type(client, spec):
+    response = client.get("/api/suggest?q=Bom&format=opensearch")
+    assert response.mimetype == "application/x-suggestions+json"
+    assert_valid(spec, "/api/suggest", "get", response, "application/x-suggestions+json")
+
+
+def test_ask_responses_match_their_openapi_schema(client, spec):
+    ok = client.post("/api/ask", json={"question": "Wer bezahlt die Bombe?", "history": None})
+    assert_valid(spec, "/api/ask", "post", ok)
+    bad = client.post(
+        "/api/ask", data='{"question": "Bombe \\ud800"}', content_type="application/json"
+    )
+    assert bad.status_code == 400
+    assert_valid(spec, "/api/ask", "post", bad)
+
+
+def test_hit_schema_names_every_field_a_hit_has(client, spec):
+    hit = client.get("/api/search?q=Depot").get_json()["hits"][0]
+    assert set(hit) <= set(spec["components"]["schemas"]["Hit"]["properties"])
+
+
+def test_documented_query_length_is_the_server_limit(client, spec):
+    q = next(p for p in spec["paths"]["/api/search"]["get"]["parameters"] if p["name"] == "q")
+    assert q["schema"]["maxLength"] == MAX_QUERY_LENGTH
+    assert client.get("/api/search?q=" + "a" * MAX_QUERY_LENGTH).status_code == 200
+    assert client.get("/api/search?q=" + "a" * (MAX_QUERY_LENGTH + 1)).status_code == 400

@@ -1,0 +1,51 @@
+"""Schemathesis against a live gunicorn, from /api/openapi.json, all checks,
+bounded examples: the OpenAPI document and the server agree (0 failures).
+
+The checker's operations (POST /api/check, GET and POST /check) are left out
+here while their schema is rewritten (issue 12); everything else is fuzzed.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIG = ROOT / "tests" / "schemathesis" / "schemathesis.toml"
+MAX_EXAMPLES = 30  # bounded: the whole run takes about 20 s on the 2-core machine
+CHECKER_PATHS = ("/api/check", "/check")
+
+
+def _st() -> Path:
+    st = Path(sys.executable).parent / "st"
+    if not st.exists():
+        pytest.fail("schemathesis is not installed: `pip install -e '.[test]'`")
+    return st
+
+
+def test_schemathesis_finds_no_failure_against_a_live_server(live_server):
+    command = [
+        str(_st()),
+        "--config-file",
+        str(CONFIG),
+        "run",
+        f"{live_server.url}/api/openapi.json",
+        "--url",
+        live_server.url,
+        "--checks",
+        "all",
+        "--max-examples",
+        str(MAX_EXAMPLES),
+        "--seed",
+        "1",
+        "--no-color",
+    ]
+    for path in CHECKER_PATHS:
+        command += ["--exclude-path", path]
+    result = subprocess.run(
+        command, capture_output=True, text=True, timeout=300, cwd=ROOT, check=False
+    )
+    assert result.returncode == 0, result.stdout[-8000:] + result.stderr[-2000:]

@@ -1,0 +1,140 @@
+"""Request bodies are read in one place (`faq_bot.web.body`): limits while
+reading (chunked too), no lone surrogates, no deep nesting, bounded history."""
+
+from __future__ import annotations
+
+import http.client
+import io
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+from test_error_shape import assert_error_shape
+
+from faq_bot.web.ask import HISTORY_CHARS, _affordable
+from faq_bot.web.body import MAX_BODY, MAX_JSON_DEPTH, _depth_of
+
+SURROGATE_LINK = "eNqrVirISaxMLSpWsqpWcgQRJeVKVoa1OkoxpSkWBgYIEaBQcmJRClBhdKyOUnFJYnI2iFkLALTGFLA"
+
+
+def test_lone_surrogate_in_question_is_400_in_german(client):
+    body = '{"question": "Bombe \\ud800"}'
+    data = assert_error_shape(
+        client.post("/api/ask", data=body, content_type="application/json"), 400
+    )
+    assert "ungültiges Zeichen" in data["detail"]
+
+
+def test_lone_surrogate_in_scenario_is_400_in_german(client):
+    body = '{"phase": "\\udc00", "players": {}, "cards": [], "stack": []}'
+    data = assert_error_shape(
+        client.post("/api/check", data=body, content_type="application/json"), 400
+    )
+    assert "ungültiges Zeichen" in data["detail"]
+
+
+def test_lone_surrogate_in_check_form_json_is_400_page(client):
+    response = client.post("/check", data={"json": '{"phase": "\\ud800"}'})
+    assert response.status_code == 400
+    assert "ungültiges Zeichen" in response.get_data(as_text=True)
+
+
+def test_share_link_with_lone_surrogate_is_400_in_german(client):
+    response = client.get(f"/check?s={SURROGATE_LINK}")
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert "Der geteilte Link ist ungültig" in page
+    assert "Traceback" not in page
+
+
+def test_deeply_nested_history_is_400(client):
+    body = '{"question": "Depot", "history": ' + "[" * 1000 + "]" * 1000 + "}"
+    data = assert_error_shape(
+        client.post("/api/ask", data=body, content_type="application/json"), 400
+    )
+    assert "verschachtelt" in data["detail"]
+
+
+def test_deeply_nested_scenario_is_400(client):
+    body = '{"players": ' + "[" * 1000 + "]" * 1000 + "}"
+    assert_error_shape(client.post("/api/check", data=body, content_type="application/json"), 400)
+
+
+@given(st.recursive(st.none() | st.integers() | st.text(), lambda c: st.lists(c, max_size=3)))
+def test_depth_scanner_matches_the_parsed_nesting(value):
+    def depth(v):
+        return 1 + max((depth(x) for x in v), default=0) if isinstance(v, list) else 0
+
+    assert _depth_of(json.dumps(value)) == min(depth(value), _depth_of(json.dumps(value)))
+    if depth(value) <= MAX_JSON_DEPTH:
+        assert _depth_of(json.dumps(value)) == depth(value)
+
+
+def _streamed(client, path: str, size: int, content_type: str):
+    """A body of `size` bytes without Content-Length, as a chunked request arrives."""
+    stream = io.BytesIO(b"{" + b" " * (size - 2) + b"}")
+    return client.post(
+        path,
+        input_stream=stream,
+        content_type=content_type,
+        environ_overrides={"wsgi.input_terminated": True},
+    )
+
+
+def test_streamed_body_without_length_is_cut_at_the_limit(client):
+    response = _streamed(client, "/api/check", MAX_BODY * 4, "application/json")
+    assert_error_shape(response, 413)
+    response = _streamed(client, "/api/ask", MAX_BODY * 4, "application/json")
+    assert_error_shape(response, 413)
+
+
+def test_streamed_check_form_is_not_echoed(client):
+    response = _streamed(client, "/check", 20 * 1024 * 1024, "application/x-www-form-urlencoded")
+    assert response.status_code == 413
+    assert len(response.get_data()) < 100_000
+
+
+def test_ask_form_is_bounded(client):
+    response = client.post("/ask", data={"q": "Depot", "h": "x" * (MAX_BODY + 10)})
+    assert response.status_code == 413
+
+
+def _chunked_post(server, path: str, chunks: int, chunk: bytes) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection(server.host, server.port, timeout=30)
+    try:
+        conn.putrequest("POST", path)
+        conn.putheader("Content-Type", "application/json")
+        conn.putheader("Transfer-Encoding", "chunked")
+        conn.endheaders()
+        try:
+            for _ in range(chunks):
+                conn.send(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
+            conn.send(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the server answered and closed before reading everything
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def test_chunked_body_to_a_real_server_gets_413(live_server):
+    status, body = _chunked_post(live_server, "/api/ask", 400, b" " * 65536)  # ~26 MB
+    assert status == 413
+    assert json.loads(body)["error"] == "too_large"
+
+
+def test_history_cost_is_bounded():
+    ten_long = ["Wer bezahlt die Bombe, wenn " + "x" * 470] * 10
+    kept = _affordable(ten_long)
+    assert len(kept) == 1
+    assert sum(len(q) for q in _affordable(["kurze Frage?"] * 30)) <= HISTORY_CHARS
+    assert _affordable(["Depot?", "Bombe?"]) == ["Depot?", "Bombe?"]
+
+
+def test_long_history_on_the_chat_page_answers_few_turns(client):
+    history = [f"Frage {i} " + "Bombe " * 80 for i in range(10)]
+    response = client.post("/ask", data={"q": "Depot", "h": history})
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert page.count('name="h"') <= 2

@@ -1,0 +1,122 @@
+"""Regressions of issue 10 that are not about bodies: If-None-Match: *,
+500 tracebacks in the log from the start, share links the server accepts,
+German frame words on the CLI's help pages."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import urllib.error
+import urllib.request
+
+from click.testing import CliRunner
+from flask import Flask
+
+from faq_bot.cli import main
+from faq_bot.stack.permalink import MAX_PERMALINK, PermalinkError, encode_permalink
+from faq_bot.web import create_app
+from faq_bot.web.limits import MAX_REQUEST_LINE
+
+
+def test_if_none_match_star_does_not_turn_404_or_400_into_304(client):
+    star = {"If-None-Match": "*"}
+    assert client.get("/api/entries/gibt-es-nicht", headers=star).status_code == 404
+    assert client.get("/api/search?q=", headers=star).status_code == 400
+    assert client.get("/entry/gibt-es-nicht", headers=star).status_code == 404
+    assert client.get("/api/entries/depot", headers=star).status_code == 304
+
+
+def test_if_none_match_with_the_etag_still_gives_304(client):
+    tag = client.get("/api/entries/depot").headers["ETag"].strip('"')
+    again = client.get("/api/entries/depot", headers={"If-None-Match": f'"{tag}"'})
+    assert again.status_code == 304
+
+
+def test_internal_errors_are_logged_from_app_creation_on(built_index, caplog):
+    app = create_app({"INDEX_DIR": str(built_index)})
+    logger = logging.getLogger("faq_bot")
+    assert logger.handlers or logging.getLogger().handlers
+    assert app.logger.parent is logger
+
+    @app.get("/kaputt")
+    def broken():
+        raise RuntimeError("absichtlich")
+
+    with caplog.at_level(logging.ERROR, logger="faq_bot"):
+        response = app.test_client().get("/kaputt")
+    assert response.status_code == 500
+    assert "Traceback" not in response.get_data(as_text=True)
+    assert any("absichtlich" in (r.exc_text or "") or r.exc_info for r in caplog.records)
+
+
+def test_app_logs_through_gunicorns_error_log_when_there_is_one(built_index):
+    gunicorn_error = logging.getLogger("gunicorn.error")
+    handler = logging.StreamHandler()
+    gunicorn_error.addHandler(handler)
+    try:
+        app: Flask = create_app({"INDEX_DIR": str(built_index)})
+        assert handler in logging.getLogger("faq_bot").handlers
+        assert app.logger.parent is logging.getLogger("faq_bot")
+    finally:
+        gunicorn_error.removeHandler(handler)
+        logger = logging.getLogger("faq_bot")
+        logger.handlers = [h for h in logger.handlers if h is not handler]
+        logger.propagate = True
+
+
+def _longest_link() -> str:
+    """A scenario whose link is as long as the app still issues (random text
+    does not compress)."""
+    rng = random.Random(1)
+    words = []
+    link = encode_permalink({"players": {}, "cards": [], "stack": [], "note": ""})
+    while True:
+        words.append("".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(8)))
+        try:
+            candidate = encode_permalink(
+                {"players": {}, "cards": [], "stack": [], "phase": " ".join(words)}
+            )
+        except PermalinkError:
+            return link
+        link = candidate
+
+
+def test_the_longest_share_link_the_app_issues_opens_through_gunicorn(live_server):
+    link = _longest_link()
+    assert MAX_PERMALINK - 20 <= len(link) <= MAX_PERMALINK
+    assert len(f"GET /check?s={link} HTTP/1.1") <= MAX_REQUEST_LINE
+    try:
+        with urllib.request.urlopen(f"{live_server.url}/check?s={link}", timeout=30) as response:
+            status = response.status
+    except urllib.error.HTTPError as exc:
+        status = exc.code
+    assert status != 414
+    assert status in (200, 400)  # opened by the app (the checker judges the scenario)
+
+
+def test_a_link_longer_than_the_app_issues_is_refused_in_german():
+    rng = random.Random(2)
+    text = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(20_000))
+    try:
+        encode_permalink({"phase": text})
+    except PermalinkError as exc:
+        assert "zu groß für einen Link" in str(exc)
+    else:
+        raise AssertionError("a too long link was issued")
+
+
+def test_help_pages_use_german_frame_words():
+    for args in (["--help"], ["search", "--help"], ["index", "--help"]):
+        output = CliRunner().invoke(main, args).output
+        assert "Aufruf:" in output and "Optionen:" in output
+        for english in ("Usage:", "Options:", "Commands:", "[OPTIONS]", "COMMAND"):
+            assert english not in output, (args, english)
+    assert "Befehle:" in CliRunner().invoke(main, ["--help"]).output
+
+
+def test_openapi_documents_the_share_link_limit_the_app_enforces(client):
+    spec = client.get("/api/openapi.json").get_json()
+    s = spec["paths"]["/check"]["get"]["parameters"][0]
+    assert s["schema"]["maxLength"] == MAX_PERMALINK
+    assert json.dumps(s["schema"])

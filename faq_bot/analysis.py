@@ -34,7 +34,7 @@ import tomllib
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 import Stemmer
@@ -58,6 +58,7 @@ __all__ = [
     "load_stopwords",
     "load_synonyms",
     "make_analyzer",
+    "morphology",
     "part_vocabulary",
     "split_compound",
     "vocabulary_from_texts",
@@ -271,16 +272,83 @@ def correct_word(
     return max(sorted(found), key=lambda w: counts[w])
 
 
+# --- morphology (HanTa) -------------------------------------------------------------
+
+MORPH_CACHE = 65_536  # words whose analysis is kept; bounded, queries bring any word
+_CONTENT_TAGS = ("NN", "NE", "VV", "ADJ")
+
+
+@cache
+def _tagger():
+    """The Hanover Tagger with its shipped German model, or None where it cannot
+    load (then the analyzer simply adds no morphology)."""
+    try:
+        from HanTa import HanoverTagger  # type: ignore[import-untyped]
+
+        return HanoverTagger.HanoverTagger("morphmodel_ger.pgz")
+    except Exception:  # noqa: BLE001 - any failure means: no morphology
+        return None
+
+
+@lru_cache(maxsize=MORPH_CACHE)
+def morphology(word: str) -> tuple[tuple[str, str], ...]:
+    """(term, kind) pairs HanTa adds for lower-case `word`, folded, without the
+    word itself: its "lemma" ("einheiten" -> "einheit", "getarnt" -> "tarn"), the
+    "part"s of a compound in its lexicon ("starthand" -> "start", "hand"), and
+    verb "root"s ("ungesperrt" -> "sperr", "tarnung" -> "tarn")."""
+    tagger = _tagger()
+    if tagger is None or len(word) < 4 or not word.isalpha():
+        return ()
+    try:
+        lemma, morphemes, _tag = tagger.analyze(word, taglevel=3)
+    except Exception:  # noqa: BLE001 - HanTa fails on odd input: no analysis
+        return ()
+    found: dict[str, str] = {fold(lemma): "lemma"}
+    content = [m for m, tag in morphemes if tag.startswith(_CONTENT_TAGS)]
+    if len(content) >= 2:
+        for m in content:
+            found.setdefault(fold(m), "part")
+    for m, tag in morphemes:
+        if tag.startswith("VV"):
+            found.setdefault(fold(m), "root")
+    if lemma.endswith("ung") and len(lemma) >= 7:
+        found.setdefault(fold(lemma[:-3]), "root")
+    own = fold(word)
+    stop = load_stopwords()
+    return tuple(
+        (t, kind)
+        for t, kind in found.items()
+        if t != own and len(t) >= MIN_PART and t.isalpha() and t not in stop
+    )
+
+
 # --- Whoosh filters ---------------------------------------------------------------
 
 
 def _copy(t: Token, text: str, kind: str) -> Token:
     """An added term at the position of the word `t`; `extra` says which filter added it:
-    "synonym", "digits", "part" (of a compound) or "verb" (an infinitive)."""
+    "synonym", "digits", "part" (of a compound), "verb" (an infinitive), "lemma"
+    or "root" (HanTa's lemma and verb root)."""
     c = t.copy()
     c.text = text
     c.extra = kind
     return c
+
+
+class MorphFilter(Filter):
+    """Adds HanTa's lemma, compound parts and verb roots of a word (see
+    `morphology`) at its position; runs before folding, so HanTa sees umlauts."""
+
+    def __call__(self, tokens: Iterable[Token]) -> Iterator[Token]:
+        stop = load_stopwords()
+        for t in tokens:
+            extra = () if fold(t.text) in stop else morphology(t.text)
+            if not extra:
+                yield t
+                continue
+            copies = [_copy(t, term, kind) for term, kind in extra]
+            yield t
+            yield from copies
 
 
 class FoldFilter(Filter):
@@ -491,6 +559,7 @@ def make_analyzer(vocabulary: Iterable[str] = ()):
     return (
         RegexTokenizer(r"\w+")
         | LowercaseFilter()
+        | MorphFilter()
         | FoldFilter()
         | SynonymFilter(load_synonyms())
         | JargonFilter(load_jargon())

@@ -111,7 +111,15 @@ CANDIDATES = 200  # entries and paragraphs fetched before reranking
 # Weight of terms the analyzer adds to a word, by the filter that added them: an
 # infinitive or an abbreviation's meaning is nearly the word itself; a compound
 # part or a digit run matches only part of it.
-EXTRA_WEIGHTS = {"verb": 0.9, "synonym": 0.9, "part": 0.5, "digits": 0.5}
+EXTRA_WEIGHTS = {
+    # the same word in another form counts almost fully; a part or a root of it half
+    "verb": 0.9,
+    "synonym": 0.9,
+    "lemma": 0.9,
+    "part": 0.5,
+    "root": 0.5,
+    "digits": 0.5,
+}
 ENTRY_FIELDS = ("title", "aliases", "category", "section", "body")
 PARAGRAPH_FIELDS = ("heading", "body")
 SNIPPET_CHARS = 240

@@ -275,6 +275,7 @@ def correct_word(
 # --- morphology (HanTa) -------------------------------------------------------------
 
 MORPH_CACHE = 65_536  # words whose analysis is kept; bounded, queries bring any word
+_MORPH_LOCK = threading.Lock()  # HanTa keeps internal state; one analysis at a time
 _CONTENT_TAGS = ("NN", "NE", "VV", "ADJ")
 
 
@@ -300,7 +301,8 @@ def morphology(word: str) -> tuple[tuple[str, str], ...]:
     if tagger is None or len(word) < 4 or not word.isalpha():
         return ()
     try:
-        lemma, morphemes, _tag = tagger.analyze(word, taglevel=3)
+        with _MORPH_LOCK:
+            lemma, morphemes, _tag = tagger.analyze(word, taglevel=3)
     except Exception:  # noqa: BLE001 - HanTa fails on odd input: no analysis
         return ()
     found: dict[str, str] = {fold(lemma): "lemma"}

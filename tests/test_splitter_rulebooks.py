@@ -472,6 +472,14 @@ def test_prose_agenda_items_are_entries_under_their_heading(beordern):
     )
 
 
+def test_prose_displaced_example_goes_to_the_item_it_names(beordern):
+    by = _by_title(beordern)
+    assert by["Rückzug"].paragraphs[-1].startswith("Der Verteidiger (rot) entscheidet sich")
+    assert not any(
+        "entscheidet sich für einen Rückzug" in p for p in by["Würfel werfen"].paragraphs
+    )
+
+
 def test_prose_steps_are_titled_by_what_they_do_and_keep_their_old_ids(beordern):
     by = _by_title(beordern)
     assert by["Einheiten platzieren"].id == "beordern-einheiten-platzieren"

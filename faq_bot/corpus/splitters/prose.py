@@ -49,7 +49,8 @@ first clause cut after the last capitalised word within the first ten words
 (`derive_title`); that earlier title stays an alias id, so its old URL answers
 with a 301. A step whose action is the title of an agenda item printed later
 ("Für jede Infanterie-Einheit … Würfel werfen" before "Die Kampfrunde") is that
-item's text displaced by the extraction and is joined to it. The first entry,
+item's text displaced by the extraction and is joined to it; its example goes to
+the sibling item the example names ("… für einen Rückzug" -> "Rückzug"). The first entry,
 before any boundary, takes the document heading ("Beordern und Kämpfen").
 A list whose items are whole sentences holds unrelated rules: one paragraph per
 item; a list of actions without full stops stays one paragraph.
@@ -263,7 +264,10 @@ def split(text: str, *, doc_id: str, id_prefix: str) -> Split:
         action = action_title(d.paragraphs[0])
         same = [o for o in drafts if o is not d and o.title and action and _same(o.title, action)]
         if same:
-            same[0].paragraphs[:0] = d.paragraphs
+            rules, example = _split_example(d.paragraphs)
+            same[0].paragraphs[:0] = rules
+            if example:
+                _example_home(example, same[0], drafts).paragraphs.extend(example)
             old_ids.setdefault(id(same[0]), []).append(old)
             drafts.remove(d)
             continue
@@ -284,6 +288,24 @@ def split(text: str, *, doc_id: str, id_prefix: str) -> Split:
             section=d.section,
         )
     return Split(tuple(preamble), tuple(maker.entries))
+
+
+def _split_example(paragraphs: list[str]) -> tuple[list[str], list[str]]:
+    """(the rules, the example from its "Beispiel" line on) of displaced text."""
+    for i, p in enumerate(paragraphs):
+        if _EXAMPLE.match(p.strip()):
+            return paragraphs[:i], paragraphs[i:]
+    return paragraphs, []
+
+
+def _example_home(example: list[str], item: _Draft, drafts: list[_Draft]) -> _Draft:
+    """The sibling agenda item (same section) whose title the example's text
+    names ("… entscheidet sich für einen Rückzug" -> "Rückzug"), else `item`."""
+    text = _words(" ".join(example))
+    for d in drafts:
+        if d is not item and d.section == item.section and d.title and _words(d.title) <= text:
+            return d
+    return item
 
 
 def _same(a: str, b: str) -> bool:

@@ -33,8 +33,8 @@ import threading
 import tomllib
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
-from functools import cache
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import cache, lru_cache
 from importlib import resources
 
 import Stemmer
@@ -43,15 +43,22 @@ from whoosh.analysis.acore import Token
 from whoosh.lang.stopwords import stoplists
 
 __all__ = [
+    "COMMON_ZIPF",
     "MIN_FUZZY_LENGTH",
     "analyzer_terms",
     "base_verb",
+    "common_words",
     "correct_word",
+    "correctable",
     "edits1",
     "fold",
+    "known_compound",
+    "jargon_words",
+    "load_jargon",
     "load_stopwords",
     "load_synonyms",
     "make_analyzer",
+    "morphology",
     "part_vocabulary",
     "split_compound",
     "vocabulary_from_texts",
@@ -61,6 +68,9 @@ __all__ = [
 MIN_PART = 3  # shortest compound part
 MIN_COMPOUND = 7  # shortest word worth splitting
 MIN_FUZZY_LENGTH = 5  # typo tolerance applies to words at least this long
+# A word at least this frequent in German (Zipf scale: 3 = once per million words,
+# the scale's line between everyday and rare words) is never "corrected".
+COMMON_ZIPF = 3.0
 LINKS = ("", "s", "es", "n", "en", "e")
 
 _WORD = re.compile(r"\w+")
@@ -96,6 +106,40 @@ def load_synonyms() -> dict[str, tuple[str, ...]]:
     """Folded abbreviation -> the folded words it stands for."""
     table = _table().get("abbreviations", {})
     return {fold(k): tuple(words(v)) for k, v in table.items()}
+
+
+@cache
+def jargon_words() -> frozenset[str]:
+    """Every folded word of the players' words and phrases: never "corrected"."""
+    return frozenset(w for key in load_jargon() for w in key)
+
+
+@cache
+def _jargon() -> dict:
+    data = resources.files("faq_bot").joinpath("data/jargon.toml").read_text("utf-8")
+    return tomllib.loads(data)
+
+
+@cache
+def load_jargon() -> dict[tuple[str, ...], tuple[str, ...]]:
+    """Players' words and two-word phrases (`data/jargon.toml`), folded -> the
+    corpus's folded words."""
+    table: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for section in _jargon().values():
+        for key, value in section.items():
+            parts = tuple(words(key))
+            if not 1 <= len(parts) <= 2:
+                raise ValueError(f"jargon.toml: {key!r} is not one or two words")
+            table[parts] = tuple(words(value))
+    return table
+
+
+@cache
+def common_words() -> frozenset[str]:
+    """Folded common German words (Zipf >= `COMMON_ZIPF`), from
+    `data/common_words_de.txt` (written by `scripts/make-common-words`)."""
+    text = resources.files("faq_bot").joinpath("data/common_words_de.txt").read_text("utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
 
 
 @cache
@@ -192,17 +236,92 @@ def edits1(word: str) -> Iterator[str]:
             yield left + c + right  # insertion
 
 
-def correct_word(word: str, counts: Mapping[str, int]) -> str | None:
+def correctable(word: str, counts: Mapping[str, int]) -> bool:
+    """Whether folded `word` may be a typo: long enough, letters only, neither a
+    corpus word (`counts`) nor a common German word (see `common_words`)."""
+    return (
+        len(word) >= MIN_FUZZY_LENGTH
+        and word.isalpha()
+        and word not in counts
+        and word not in common_words()
+    )
+
+
+def known_compound(word: str, counts: Mapping[str, int]) -> bool:
+    """Whether folded `word` splits into corpus or common German words ("starthand"
+    -> start + hand): a real word the corpus lacks, not a typo of a corpus word."""
+    return bool(split_compound(word, frozenset(counts) | common_words()))
+
+
+def correct_word(
+    word: str, counts: Mapping[str, int], stem: Callable[[str], str] | None = None
+) -> str | None:
     """The most frequent vocabulary word one edit away from folded `word`, or None.
 
-    Only for words of `MIN_FUZZY_LENGTH` letters or more that are not in `counts`.
+    Only for `correctable` words. With `stem`, a candidate with the word's own stem
+    is another inflection of it, not a correction, and is skipped.
     """
-    if len(word) < MIN_FUZZY_LENGTH or word in counts or not word.isalpha():
+    if not correctable(word, counts):
         return None
     found = {w for w in edits1(word) if w in counts and len(w) >= MIN_FUZZY_LENGTH}
+    if stem is not None:
+        own = stem(word)
+        found = {w for w in found if stem(w) != own}
     if not found:
         return None
     return max(sorted(found), key=lambda w: counts[w])
+
+
+# --- morphology (HanTa) -------------------------------------------------------------
+
+MORPH_CACHE = 65_536  # words whose analysis is kept; bounded, queries bring any word
+_MORPH_LOCK = threading.Lock()  # HanTa keeps internal state; one analysis at a time
+_CONTENT_TAGS = ("NN", "NE", "VV", "ADJ")
+
+
+@cache
+def _tagger():
+    """The Hanover Tagger with its shipped German model, or None where it cannot
+    load (then the analyzer simply adds no morphology)."""
+    try:
+        from HanTa import HanoverTagger  # type: ignore[import-untyped]
+
+        return HanoverTagger.HanoverTagger("morphmodel_ger.pgz")
+    except Exception:  # noqa: BLE001 - any failure means: no morphology
+        return None
+
+
+@lru_cache(maxsize=MORPH_CACHE)
+def morphology(word: str) -> tuple[tuple[str, str], ...]:
+    """(term, kind) pairs HanTa adds for lower-case `word`, folded, without the
+    word itself: its "lemma" ("einheiten" -> "einheit", "getarnt" -> "tarn"), the
+    "part"s of a compound in its lexicon ("starthand" -> "start", "hand"), and
+    verb "root"s ("ungesperrt" -> "sperr", "tarnung" -> "tarn")."""
+    tagger = _tagger()
+    if tagger is None or len(word) < 4 or not word.isalpha():
+        return ()
+    try:
+        with _MORPH_LOCK:
+            lemma, morphemes, _tag = tagger.analyze(word, taglevel=3)
+    except Exception:  # noqa: BLE001 - HanTa fails on odd input: no analysis
+        return ()
+    found: dict[str, str] = {fold(lemma): "lemma"}
+    content = [m for m, tag in morphemes if tag.startswith(_CONTENT_TAGS)]
+    if len(content) >= 2:
+        for m in content:
+            found.setdefault(fold(m), "part")
+    for m, tag in morphemes:
+        if tag.startswith("VV"):
+            found.setdefault(fold(m), "root")
+    if lemma.endswith("ung") and len(lemma) >= 7:
+        found.setdefault(fold(lemma[:-3]), "root")
+    own = fold(word)
+    stop = load_stopwords()
+    return tuple(
+        (t, kind)
+        for t, kind in found.items()
+        if t != own and len(t) >= MIN_PART and t.isalpha() and t not in stop
+    )
 
 
 # --- Whoosh filters ---------------------------------------------------------------
@@ -210,11 +329,28 @@ def correct_word(word: str, counts: Mapping[str, int]) -> str | None:
 
 def _copy(t: Token, text: str, kind: str) -> Token:
     """An added term at the position of the word `t`; `extra` says which filter added it:
-    "synonym", "digits", "part" (of a compound) or "verb" (an infinitive)."""
+    "synonym", "digits", "part" (of a compound), "verb" (an infinitive), "lemma"
+    or "root" (HanTa's lemma and verb root)."""
     c = t.copy()
     c.text = text
     c.extra = kind
     return c
+
+
+class MorphFilter(Filter):
+    """Adds HanTa's lemma, compound parts and verb roots of a word (see
+    `morphology`) at its position; runs before folding, so HanTa sees umlauts."""
+
+    def __call__(self, tokens: Iterable[Token]) -> Iterator[Token]:
+        stop = load_stopwords()
+        for t in tokens:
+            extra = () if fold(t.text) in stop else morphology(t.text)
+            if not extra:
+                yield t
+                continue
+            copies = [_copy(t, term, kind) for term, kind in extra]
+            yield t
+            yield from copies
 
 
 class FoldFilter(Filter):
@@ -232,15 +368,38 @@ class SynonymFilter(Filter):
     def __init__(self, table: Mapping[str, tuple[str, ...]]):
         self.table = dict(table)
 
+    def expansion(self, prev: str, word: str) -> tuple[str, ...]:
+        return self.table.get(word, ())
+
+    def applies(self, t: Token) -> bool:
+        return True
+
     def __call__(self, tokens: Iterable[Token]) -> Iterator[Token]:
+        prev = ""
         for t in tokens:
-            expansion = self.table.get(t.text)
+            expansion = self.expansion(prev, t.text) if self.applies(t) else ()
+            if not getattr(t, "extra", False):
+                prev = t.text
             if not expansion:
                 yield t
                 continue
-            extra = [_copy(t, w, "synonym") for w in expansion if w != t.text]
+            extra = [_copy(t, w, "synonym") for w in dict.fromkeys(expansion) if w != t.text]
             yield t
             yield from extra
+
+
+class JargonFilter(SynonymFilter):
+    """In questions only, adds the corpus's words for a player's word or two-word
+    phrase ("tappen", "quer drehen" -> "sperren") at the (last) word's position."""
+
+    def __init__(self, table: Mapping[tuple[str, ...], tuple[str, ...]]):
+        self.table = dict(table)  # type: ignore[arg-type]
+
+    def expansion(self, prev: str, word: str) -> tuple[str, ...]:
+        return self.table.get((word,), ()) + self.table.get((prev, word), ())  # type: ignore[call-overload]
+
+    def applies(self, t: Token) -> bool:
+        return t.mode == "query"
 
 
 class DigitSplitFilter(Filter):
@@ -402,8 +561,10 @@ def make_analyzer(vocabulary: Iterable[str] = ()):
     return (
         RegexTokenizer(r"\w+")
         | LowercaseFilter()
+        | MorphFilter()
         | FoldFilter()
         | SynonymFilter(load_synonyms())
+        | JargonFilter(load_jargon())
         | DigitSplitFilter()
         | DecompoundFilter(vocabulary)
         | VerbFormFilter(vocabulary)

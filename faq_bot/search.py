@@ -71,8 +71,11 @@ from whoosh import query as wq
 from faq_bot.analysis import (
     MIN_FUZZY_LENGTH,
     correct_word,
+    correctable,
     edits1,
     fold,
+    jargon_words,
+    known_compound,
     load_stopwords,
     load_synonyms,
 )
@@ -109,7 +112,15 @@ CANDIDATES = 200  # entries and paragraphs fetched before reranking
 # Weight of terms the analyzer adds to a word, by the filter that added them: an
 # infinitive or an abbreviation's meaning is nearly the word itself; a compound
 # part or a digit run matches only part of it.
-EXTRA_WEIGHTS = {"verb": 0.9, "synonym": 0.9, "part": 0.5, "digits": 0.5}
+EXTRA_WEIGHTS = {
+    # the same word in another form counts almost fully; a part or a root of it half
+    "verb": 0.9,
+    "synonym": 0.9,
+    "lemma": 0.9,
+    "part": 0.5,
+    "root": 0.5,
+    "digits": 0.5,
+}
 ENTRY_FIELDS = ("title", "aliases", "category", "section", "body")
 PARAGRAPH_FIELDS = ("heading", "body")
 SNIPPET_CHARS = 240
@@ -260,11 +271,19 @@ def _stem_surfaces(index: Index) -> dict[str, str]:
         return found
 
 
-def _correct(index: Index, folded: str) -> str | None:
-    """A corpus word for an unknown word one edit away (as written or as a stem)."""
-    fix = correct_word(folded, index.vocabulary)
+def _correct(index: Index, folded: str, known: bool = False) -> str | None:
+    """A corpus word one edit away from a word that may be a typo (see
+    `correctable`): as written, or for an unknown word also as a stem. A `known`
+    word (its stem is in the corpus: "Fluchtest") is corrected only as written, to
+    a corpus word of another stem ("Fluchttest"); an unknown compound of known
+    words ("Starthand") is a real word, not a typo."""
+    if not correctable(folded, index.vocabulary) or folded in jargon_words():
+        return None
+    fix = correct_word(folded, index.vocabulary, stem=lambda w: _main_term(index, w))
     if fix is not None:
         return index.surface.get(fix, fix)
+    if known or known_compound(folded, index.vocabulary):
+        return None
     main = [t for t, extra, _pos in _terms(index, folded) if not extra]
     if not main or len(main[0]) < MIN_FUZZY_LENGTH:
         return None
@@ -275,6 +294,12 @@ def _correct(index: Index, folded: str) -> str | None:
     reader = index.searcher().reader()
     best = max(sorted(candidates), key=lambda c: reader.doc_frequency("body", c))
     return surfaces[best]
+
+
+def _main_term(index: Index, word: str) -> str:
+    """The term a single word analyzes to (its stem), or the word itself."""
+    main = [t for t, extra, _pos in _terms(index, word) if not extra]
+    return main[0] if main else word
 
 
 def _terms(index: Index, text: str) -> list[tuple[str, str, int]]:
@@ -295,9 +320,7 @@ def analyze_query(index: Index, query: str) -> AnalyzedQuery:
     for m in _WORD.finditer(query):
         word = m.group()
         folded = fold(word)
-        replacement = None
-        if not _known(index, folded):
-            replacement = _correct(index, folded)
+        replacement = _correct(index, folded, known=_known(index, folded))
         corrected.append(query[last : m.start()])
         corrected.append(replacement if replacement else word)
         changed = changed or replacement is not None

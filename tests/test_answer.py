@@ -336,7 +336,7 @@ def test_answer_declines_off_topic_questions(index, question):
     ("question", "nouns"),
     [
         ("Welche Sleeves passen auf die Karten?", ["Sleeves"]),
-        ("Gibt es Turniere mit Preisgeld?", ["Turniere", "Preisgeld"]),
+        ("Gibt es Meisterschaften mit Ranglisten?", ["Meisterschaften", "Ranglisten"]),
         # known words, a corrected typo and an abbreviation are no foreign nouns
         ("Autoblida 41 - kann ich beliebig viele TW in die Fähigkeit stecken?", []),
         ("wer bezahlt die 227er", []),

@@ -32,7 +32,8 @@ def top(index, query: str, n: int = 3, **kwargs) -> list[str]:
         ("wer bezahlt die 227er", "227-pfund-bombe-basisausbau"),
         ("Stapel", "aktionsstapel"),
         ("Aktionsstapel", "aktionsstapel"),
-        ("Schaeden verteilen", "schaden"),
+        # "ae" folded; with HanTa's roots the phase named for distributing damage leads
+        ("Schaeden verteilen", "schadenverteilungsphase"),
         ("kartenziehpahse", "kartenziehphase"),  # transposed letters
         ("Abwerfen Handkarten", "abwerfen"),
         ("Technologiewerte", "technologiewerte-tws"),

@@ -382,11 +382,10 @@ def beordern(beordern_text) -> Split:
 
 BEORDERN_TITLES = [
     "Beordern und Kämpfen",
-    "Der aktive Spieler platziert nun beliebig viele Einheiten",
-    "Der aktive Spieler bewegt nun die zuvor platzierten Einheiten",
-    "Nun ist der Verteidiger an der Reihe",
-    "Für jede Infanterie-Einheit darf der Spieler einen weißen Würfel werfen",
-    "Nachdem alle Verteidiger ihre Einheiten platziert haben, beginnen die Kämpfe",
+    "Einheiten platzieren",
+    "Einheiten bewegen",
+    "Verteidigung organisieren",
+    "Kämpfe beginnen",
     "Die Kampfrunde",
     "Rückzug",
     "Würfel werfen",
@@ -407,9 +406,9 @@ def test_prose_repeated_examples_stay_with_their_step(beordern):
     assert not any(t.startswith("Beispiel") for t in _titles(beordern))
     holders = [e.title for e in beordern.entries if "Beispiel „China“" in e.paragraphs]
     assert holders == [
-        "Der aktive Spieler platziert nun beliebig viele Einheiten",
-        "Der aktive Spieler bewegt nun die zuvor platzierten Einheiten",
-        "Nun ist der Verteidiger an der Reihe",
+        "Einheiten platzieren",
+        "Einheiten bewegen",
+        "Verteidigung organisieren",
         "Würfel werfen",
         "Verluste entfernen",
     ]
@@ -434,14 +433,19 @@ def test_prose_loses_and_duplicates_nothing(beordern, beordern_text):
 def test_prose_keeps_source_order_except_for_moved_examples(beordern, beordern_text):
     moved = {"Beispiel „Verteidiger hat keine Einheiten mehr“", "Beispiel „Angreifer hat keine"}
     order = [line.strip() for line in beordern_text.split("\n") if line.strip()]
-    firsts = [e.paragraphs[0].split("\n")[0] for e in beordern.entries if e.paragraphs]
+    # the displaced text of "Würfel werfen" is joined to that agenda item
+    firsts = [
+        e.paragraphs[0].split("\n")[0]
+        for e in beordern.entries
+        if e.paragraphs and e.title != "Würfel werfen"
+    ]
     assert [order.index(f) for f in firsts] == sorted(order.index(f) for f in firsts)
     assert not any(f.startswith(tuple(moved)) for f in firsts)
 
 
 def test_prose_outcome_examples_move_to_the_outcome_they_illustrate(beordern):
     by = _by_title(beordern)
-    a, b, c = (by[t] for t in BEORDERN_TITLES[11:14])
+    a, b, c = (by[t] for t in BEORDERN_TITLES[-3:])
     assert "Beispiel „Verteidiger hat keine Einheiten mehr“" in a.paragraphs
     assert "Beispiel „Angreifer hat keine Einheiten mehr“" in b.paragraphs
     assert "Beispiel „Kein Spieler hat mehr Einheiten im Gebiet“" in c.paragraphs
@@ -458,9 +462,68 @@ def test_prose_agenda_items_are_entries_under_their_heading(beordern):
     for item in ("Rückzug", "Würfel werfen", "Verluste entfernen", "Sieg oder Niederlage"):
         assert by[item].section == "Die Kampfrunde"
     assert by["Rückzug"].paragraphs[0].startswith("Zu Beginn jeder Kampfrunde")
-    assert by["Würfel werfen"].paragraphs[0] == (
-        "Für jede Panzer-Einheit darf der Spieler einen grauen Würfel werfen."
+    # the infantry rule the extraction printed before "Die Kampfrunde" joins its item
+    assert by["Würfel werfen"].paragraphs[:1] == (
+        "Für jede Infanterie-Einheit darf der Spieler einen weißen Würfel werfen.",
     )
+    assert (
+        "Für jede Panzer-Einheit darf der Spieler einen grauen Würfel werfen."
+        in by["Würfel werfen"].paragraphs
+    )
+
+
+def test_prose_displaced_example_goes_to_the_item_it_names(beordern):
+    by = _by_title(beordern)
+    assert by["Rückzug"].paragraphs[-1].startswith("Der Verteidiger (rot) entscheidet sich")
+    assert not any(
+        "entscheidet sich für einen Rückzug" in p for p in by["Würfel werfen"].paragraphs
+    )
+
+
+def test_prose_steps_are_titled_by_what_they_do_and_keep_their_old_ids(beordern):
+    by = _by_title(beordern)
+    assert by["Einheiten platzieren"].id == "beordern-einheiten-platzieren"
+    old = {
+        "Einheiten platzieren": (
+            "beordern-der-aktive-spieler-platziert-nun-beliebig-viele-einheiten"
+        ),
+        "Einheiten bewegen": (
+            "beordern-der-aktive-spieler-bewegt-nun-die-zuvor-platzierten-einheiten"
+        ),
+        "Verteidigung organisieren": "beordern-nun-ist-der-verteidiger-an-der-reihe",
+        "Kämpfe beginnen": (
+            "beordern-nachdem-alle-verteidiger-ihre-einheiten-platziert-haben-beginnen-die-kaempfe"
+        ),
+        "Würfel werfen": (
+            "beordern-fuer-jede-infanterie-einheit-darf-der-spieler-einen-weissen-wuerfel-werfen"
+        ),
+    }
+    for title, old_id in old.items():
+        assert old_id in by[title].alias_ids
+
+
+def test_prose_a_list_of_whole_sentence_rules_is_one_rule_per_paragraph(beordern):
+    paragraphs = _by_title(beordern)["Einheiten bewegen"].paragraphs
+    assert any(p.startswith("- Leere Gebiete können") for p in paragraphs)
+    assert any(p.startswith("- In jedem Gebiet des aktiven Spielers") for p in paragraphs)
+    # a list of actions (no full stops) stays one paragraph
+    assert any(
+        p.startswith("- Einheiten aus einem Gebiet in ein angrenzendes Gebiet bewegen\n")
+        for p in paragraphs
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("Der Spieler mischt nun die Karten seiner Hand.", "Karten mischen"),
+        ("Gibt es mehrere Spieler, organisieren diese ihre Züge.", "Züge organisieren"),
+        ("Für jeden Treffer darf der Spieler einen Würfel werfen.", "Würfel werfen"),
+        ("Nun ist er an der Reihe.", None),
+    ],
+)
+def test_prose_action_title_is_noun_and_infinitive(text, title):
+    assert prose.action_title(text) == title
 
 
 @pytest.mark.parametrize(
@@ -470,7 +533,7 @@ def test_prose_agenda_items_are_entries_under_their_heading(beordern):
         ("dürfen keine Einheiten direkt aus dem Base Camp platziert werden", BEORDERN_TITLES[1]),
         ("Jede Seite darf maximal 3 Würfel werfen", "Würfel werfen"),
         ("verliert der Spieler der Frankreich spielt, bei einem Rückzug keine", "Rückzug"),
-        ("Der Marker des Angreifers wird nicht verrückt.", BEORDERN_TITLES[13]),
+        ("Der Marker des Angreifers wird nicht verrückt.", BEORDERN_TITLES[-1]),
     ],
 )
 def test_prose_eval_passages_land_in_their_step(beordern, passage, title):

@@ -226,6 +226,25 @@ def test_entry_alias_id_redirects_permanently_to_canonical(client):
     assert response.headers["Location"] == f"/entry/{BOMB}"
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "beordern-der-aktive-spieler-platziert-nun-beliebig-viele-einheiten",
+            "beordern-einheiten-platzieren",
+        ),
+        (
+            "beordern-fuer-jede-infanterie-einheit-darf-der-spieler-einen-weissen-wuerfel-werfen",
+            "beordern-wuerfel-werfen",
+        ),
+    ],
+)
+def test_entry_ids_of_the_old_beordern_split_redirect_permanently(client, old, new):
+    response = client.get(f"/entry/{old}")
+    assert response.status_code == 301
+    assert response.headers["Location"] == f"/entry/{new}"
+
+
 def test_entry_title_variant_redirects_to_canonical(client):
     response = client.get("/entry/227-Pfund Bombe (Basisausbau)")
     assert response.status_code == 301

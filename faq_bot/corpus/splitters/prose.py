@@ -40,11 +40,20 @@ never entries; they stay with the step they illustrate. Boundaries:
   that entry, even when the source prints it later. This is the only reordering.
 
 Titles: a heading, agenda item or outcome keeps the source wording. A step
-without a heading is titled by its first sentence (parenthesised asides dropped)
-when that has at most twelve words, else by its first clause cut after the last
-capitalised word (a noun) within the first ten words, e.g. "Der aktive Spieler
-platziert nun beliebig viele Einheiten". The first entry, before any boundary,
-takes the document heading ("Beordern und Kämpfen") when there is one.
+without a heading is titled by what it does (`action_title`, HanTa's tags): the
+first full verb of its text in the infinitive with its noun, e.g. "Der aktive
+Spieler platziert nun beliebig viele Einheiten …" -> "Einheiten platzieren".
+Without such a verb (or without HanTa) it is titled by its first sentence
+(parenthesised asides dropped) when that has at most twelve words, else by its
+first clause cut after the last capitalised word within the first ten words
+(`derive_title`); that earlier title stays an alias id, so its old URL answers
+with a 301. A step whose action is the title of an agenda item printed later
+("Für jede Infanterie-Einheit … Würfel werfen" before "Die Kampfrunde") is that
+item's text displaced by the extraction and is joined to it; its example goes to
+the sibling item the example names ("… für einen Rückzug" -> "Rückzug"). The first entry,
+before any boundary, takes the document heading ("Beordern und Kämpfen").
+A list whose items are whole sentences holds unrelated rules: one paragraph per
+item; a list of actions without full stops stays one paragraph.
 Ids are the slugged titles; paragraphs are markdown (lists), one per line.
 """
 
@@ -53,6 +62,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from faq_bot.analysis import _tagger
 from faq_bot.corpus.splitters import LIST_ITEM, EntryMaker, Split, short_heading
 
 SECTION_SEP = " › "
@@ -65,6 +75,7 @@ _QUOTED = re.compile(r"[„“\"‚»«](.+?)[“”\"‘«»]")
 _ASIDE = re.compile(r"\s*\([^()]*\)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-ZÄÖÜ„])|[.!?:]\s*$")
 _WORD = re.compile(r"\w+")
+_TOKEN = re.compile(r"\w[\w-]*")
 MAX_SENTENCE_WORDS = 12
 MAX_CLAUSE_WORDS = 10
 
@@ -112,6 +123,33 @@ def derive_title(text: str) -> str:
     return " ".join(head)
 
 
+def action_title(text: str) -> str | None:
+    """What a step does, as "<noun> <verb>": the first full verb of its text in
+    the infinitive with its object or subject (the first noun after it, else the
+    nearest before it), e.g. "Der aktive Spieler platziert nun beliebig viele
+    Einheiten …" -> "Einheiten platzieren". An existential "gibt es" is no action
+    and is skipped. None without HanTa or without such a verb and noun."""
+    tagger = _tagger()
+    if tagger is None:
+        return None
+    for sentence in _SENTENCE_END.split(_ASIDE.sub("", text)):
+        tokens = _TOKEN.findall(sentence)
+        if not tokens:
+            continue
+        tagged = tagger.tag_sent(tokens)
+        for i, (_word, lemma, tag) in enumerate(tagged):
+            if not tag.startswith("VV") or tag == "VV(PP)":
+                continue
+            if i + 1 < len(tagged) and tagged[i + 1][0].lower() == "es":
+                continue
+            after = [w for w, _l, t in tagged[i + 1 :] if t == "NN"]
+            before = [w for w, _l, t in tagged[:i] if t == "NN"]
+            noun = after[0] if after else (before[-1] if before else None)
+            if noun and lemma.isalpha():
+                return f"{noun} {lemma.lower()}"
+    return None
+
+
 def split(text: str, *, doc_id: str, id_prefix: str) -> Split:
     lines = [line.rstrip() for line in text.split("\n") if line.strip()]
     preamble: list[str] = []
@@ -137,7 +175,9 @@ def split(text: str, *, doc_id: str, id_prefix: str) -> Split:
 
     def add(draft: _Draft, line: str) -> None:
         if LIST_ITEM.match(line) and draft.paragraphs and LIST_ITEM.match(draft.paragraphs[-1]):
-            if LIST_ITEM.match(draft.paragraphs[-1].rsplit("\n", 1)[-1]):
+            last = draft.paragraphs[-1].rsplit("\n", 1)[-1]
+            # a list of whole-sentence rules is one rule per paragraph
+            if LIST_ITEM.match(last) and not (last.endswith(".") and line.endswith(".")):
                 draft.paragraphs[-1] += "\n" + line
                 return
         draft.paragraphs.append(line)
@@ -213,15 +253,60 @@ def split(text: str, *, doc_id: str, id_prefix: str) -> Split:
             add(example_target or current, line)
         prev = stripped
 
+    # steps without a heading: titled by what they do; their earlier title (the
+    # first sentence) stays an alias id. A step whose action is the title of an
+    # agenda item printed elsewhere is that item's displaced text: joined to it.
+    old_ids: dict[int, list[str]] = {}
+    for d in list(drafts):
+        if d.title is not None or not d.paragraphs:
+            continue
+        old = derive_title(d.paragraphs[0])
+        action = action_title(d.paragraphs[0])
+        same = [o for o in drafts if o is not d and o.title and action and _same(o.title, action)]
+        if same:
+            rules, example = _split_example(d.paragraphs)
+            same[0].paragraphs[:0] = rules
+            if example:
+                _example_home(example, same[0], drafts).paragraphs.extend(example)
+            old_ids.setdefault(id(same[0]), []).append(old)
+            drafts.remove(d)
+            continue
+        d.title = action or old
+        if action:
+            old_ids.setdefault(id(d), []).append(old)
+
     maker = EntryMaker(doc_id, id_prefix, "markdown")
     for d in drafts:
-        title = d.title or derive_title(d.paragraphs[0] if d.paragraphs else "") or "Abschnitt"
+        title = d.title or "Abschnitt"
         name = d.name or title
         maker.add(
             title,
             d.paragraphs,
             id_source=name,
+            alias_sources=old_ids.get(id(d), ()),
             aliases=(name,) if name != title else (),
             section=d.section,
         )
     return Split(tuple(preamble), tuple(maker.entries))
+
+
+def _split_example(paragraphs: list[str]) -> tuple[list[str], list[str]]:
+    """(the rules, the example from its "Beispiel" line on) of displaced text."""
+    for i, p in enumerate(paragraphs):
+        if _EXAMPLE.match(p.strip()):
+            return paragraphs[:i], paragraphs[i:]
+    return paragraphs, []
+
+
+def _example_home(example: list[str], item: _Draft, drafts: list[_Draft]) -> _Draft:
+    """The sibling agenda item (same section) whose title the example's text
+    names ("… entscheidet sich für einen Rückzug" -> "Rückzug"), else `item`."""
+    text = _words(" ".join(example))
+    for d in drafts:
+        if d is not item and d.section == item.section and d.title and _words(d.title) <= text:
+            return d
+    return item
+
+
+def _same(a: str, b: str) -> bool:
+    return a.casefold().split() == b.casefold().split()

@@ -1,0 +1,45 @@
+"""German morphology (HanTa) as added terms of the one analyzer."""
+
+from __future__ import annotations
+
+import pytest
+
+from faq_bot.analysis import make_analyzer, morphology
+
+
+def _added(text: str) -> set[tuple[str, str]]:
+    return {
+        (t.text, t.extra) for t in make_analyzer()(text, mode="query") if getattr(t, "extra", False)
+    }
+
+
+@pytest.mark.parametrize(
+    ("word", "parts"),
+    [("starthand", {"start", "hand"}), ("aktionstapel", {"aktion", "stapel"})],
+)
+def test_lexicon_compounds_yield_their_parts(word, parts):
+    assert {t for t, kind in morphology(word) if kind == "part"} == parts
+
+
+def test_participle_and_noun_of_one_verb_share_a_root():
+    getarnt = {t for t, _kind in _added("getarnt")}
+    tarnung = {t for t, _kind in _added("Tarnung")}
+    assert "tarn" in getarnt & tarnung
+
+
+def test_inflected_form_yields_its_lemma():
+    assert ("einheit", "lemma") in morphology("einheiten")
+
+
+def test_stop_words_and_short_or_odd_words_add_nothing():
+    assert _added("darf ich das") == set()
+    assert morphology("abc") == ()
+    assert morphology("w6") == ()
+
+
+def test_morphology_is_cached_per_word():
+    morphology.cache_clear()
+    morphology("handkarten")
+    morphology("handkarten")
+    info = morphology.cache_info()
+    assert info.hits == 1 and info.misses == 1 and info.maxsize is not None

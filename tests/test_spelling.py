@@ -1,0 +1,42 @@
+"""Spelling correction: common German words are never corrected, typos hidden
+behind a known stem are."""
+
+from __future__ import annotations
+
+import pytest
+
+from faq_bot.analysis import common_words, correct_word, correctable, fold, known_compound
+from faq_bot.search import analyze_query
+
+
+@pytest.mark.parametrize("word", ["irgendwie", "Schach", "Handschuh", "überhaupt", "Zauberer"])
+def test_common_german_words_are_not_correctable(word):
+    assert fold(word) in common_words()
+    assert not correctable(fold(word), {})
+
+
+@pytest.mark.parametrize("query", ["irgendwie", "Schach", "Starthand", "wie geht Schach irgendwie"])
+def test_real_words_the_corpus_lacks_get_no_suggestion(index, query):
+    assert analyze_query(index, query).suggestion is None
+
+
+def test_compound_of_known_words_is_a_word_not_a_typo(index):
+    assert known_compound("starthand", index.vocabulary)
+
+
+def test_typo_behind_a_known_stem_is_corrected(index):
+    # "fluchtest" stems like "Flucht", so it looked known; it is one edit from "Fluchttest"
+    assert analyze_query(index, "Wann mache ich einen Fluchtest?").suggestion == (
+        "Wann mache ich einen Fluchttest?"
+    )
+
+
+def test_another_inflection_of_a_corpus_word_is_not_a_correction():
+    counts = {"aktionskarte": 3}
+    assert correct_word("aktionskarten", counts, stem=lambda w: w[:11]) is None
+    assert correct_word("aktionskarten", counts) == "aktionskarte"
+
+
+@pytest.mark.parametrize("word", ["tappen", "Friedhof", "Mulligan", "saccen"])
+def test_players_words_are_not_corrected(index, word):
+    assert analyze_query(index, f"{word} Karte").suggestion is None

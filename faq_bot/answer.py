@@ -119,9 +119,7 @@ empty when the guessed order would not be legal.
 
 from __future__ import annotations
 
-import math
 import re
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -191,7 +189,6 @@ HEADING_LIKE = 40  # characters: a shorter paragraph ending in ":" or framed by 
 UNTARGETED = ("draw", "produce_tw", "other")
 NOT_CONFIDENT = "Dazu habe ich keine sichere Antwort gefunden."
 
-_CACHE_LOCK = threading.Lock()
 _WORD = re.compile(r"\w+")
 # a sentence ends at . ! ? … followed by space and an upper-case letter, digit or quote
 _SENTENCE_END = re.compile(r"[.!?…][\"“”»)]?\s+(?=[\"„»(]?[A-ZÄÖÜ0-9])")
@@ -387,7 +384,7 @@ def _analyze(index: Index, text: str) -> frozenset[str]:
 
 def _entry_terms(index: Index, record: EntryRecord) -> _EntryTerms:
     """The analyzed terms of an entry's heading, paragraphs and sentences (cached)."""
-    cache = index.cache.setdefault("answer.entry_terms", {})
+    cache = index.state.entry_terms
     found = cache.get(record.id)
     if found is not None:
         return found
@@ -403,9 +400,7 @@ def _entry_terms(index: Index, record: EntryRecord) -> _EntryTerms:
         sentences.append(spans)
         paragraphs.append(frozenset().union(*(t for _s, _e, t in spans)) if spans else frozenset())
     found = _EntryTerms(heading, headword, tuple(paragraphs), tuple(sentences))
-    with _CACHE_LOCK:
-        cache[record.id] = found
-    return found
+    return cache.put(record.id, found)
 
 
 def _reference_target(index: Index, record: EntryRecord) -> EntryRecord | None:
@@ -426,14 +421,9 @@ def _reference_target(index: Index, record: EntryRecord) -> EntryRecord | None:
 
 def _idf(index: Index, term: str) -> float:
     """BM25's inverse document frequency of `term` over all index documents (cached)."""
-    cache = index.cache.setdefault("answer.idf", {})
-    found = cache.get(term)
-    if found is None:
-        reader = index.searcher().reader()
-        total = reader.doc_count_all()
-        df = min(total, max(reader.doc_frequency(f, term) for f in ("body", "title", "aliases")))
-        found = cache[term] = math.log(1 + (total - df + 0.5) / (df + 0.5))
-    return found
+    from faq_bot.search import term_idf
+
+    return term_idf(index, term)
 
 
 class _Coverage:

@@ -81,6 +81,7 @@ from whoosh import index as whoosh_index
 from whoosh.fields import ID, NUMERIC, TEXT, Schema
 
 from faq_bot.analysis import fold, make_analyzer, part_vocabulary, vocabulary_from_texts
+from faq_bot.buildstate import BuildState
 from faq_bot.corpus import Corpus, load_corpus, slugify
 from faq_bot.corpus.model import EntryText, Markup
 
@@ -475,7 +476,7 @@ class Index:
         self._local = threading.local()
         self._searchers: list[Any] = []
         self._lock = threading.Lock()
-        self.cache: dict[str, Any] = {}  # derived data other stages compute once per build
+        self.state = BuildState(self)  # derived data the stages compute once per build
 
     def _alias_map(self) -> dict[str, str]:
         canonical = dict.fromkeys(self._entries)

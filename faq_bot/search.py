@@ -61,7 +61,6 @@ from __future__ import annotations
 import html
 import math
 import re
-import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -78,14 +77,24 @@ from faq_bot.analysis import (
 )
 from faq_bot.corpus import slugify
 from faq_bot.index import Index
+from faq_bot.retrieval import (
+    Candidate,
+    ModeUnavailable,
+    PreparedQuery,
+    check_mode,
+    fuse,
+    retrievers_for,
+)
 
 __all__ = [
     "CANDIDATES",
     "ENTRY_FIELDS",
+    "FUSE_DEPTH",
     "MAX_QUERY_LENGTH",
     "PARAGRAPH_FIELDS",
     "AnalyzedQuery",
     "Hit",
+    "LexicalRetriever",
     "ParagraphHit",
     "QueryError",
     "QueryRow",
@@ -94,11 +103,14 @@ __all__ = [
     "analyze_query",
     "highlight",
     "kind_filter",
+    "prepare_query",
+    "rank",
     "rank_entries",
     "run_query",
     "search",
     "search_paragraphs",
     "suggest_titles",
+    "term_idf",
     "term_query",
     "unknown_words",
 ]
@@ -115,7 +127,6 @@ SNIPPET_CHARS = 240
 
 _WORD = re.compile(r"\w+")
 _MARK = re.compile(r"</?mark>")
-_CACHE_LOCK = threading.Lock()
 
 
 class QueryError(ValueError):
@@ -163,10 +174,12 @@ class SearchResult:
     hits: list[Hit]
     total: int
     suggestion: str | None = None
+    mode: str = "lexical"  # the search mode that ranked the hits
 
     def to_json(self) -> dict[str, Any]:
         return {
             "query": self.query,
+            "mode": self.mode,
             "total": self.total,
             "suggestion": self.suggestion,
             "hits": [h.to_json() for h in self.hits],
@@ -245,18 +258,18 @@ def _known(index: Index, word: str) -> bool:
 
 def _stem_surfaces(index: Index) -> dict[str, str]:
     """Index term -> the most frequent corpus word that analyzes to it."""
-    with _CACHE_LOCK:
-        found = index.cache.get("stem_surfaces")
-        if found is None:
-            found = {}
-            analyzer = _analyzer(index)
-            for word, _count in sorted(index.vocabulary.items(), key=lambda kv: -kv[1]):
-                for t in analyzer(word, mode="query"):
-                    if not getattr(t, "extra", False):
-                        found.setdefault(t.text, index.surface.get(word, word))
-                    break
-            index.cache["stem_surfaces"] = found
+
+    def make() -> dict[str, str]:
+        found: dict[str, str] = {}
+        analyzer = _analyzer(index)
+        for word, _count in sorted(index.vocabulary.items(), key=lambda kv: -kv[1]):
+            for t in analyzer(word, mode="query"):
+                if not getattr(t, "extra", False):
+                    found.setdefault(t.text, index.surface.get(word, word))
+                break
         return found
+
+    return index.state.once("stem_surfaces", make)
 
 
 def _correct(index: Index, folded: str) -> str | None:
@@ -328,15 +341,22 @@ def unknown_words(index: Index, query: str) -> list[str]:
 # --- ranking ------------------------------------------------------------------------
 
 
-def _idf(index: Index, term: str) -> float:
+def term_idf(index: Index, term: str) -> float:
     """BM25's inverse document frequency over all documents (entries and paragraphs).
 
     Always positive: the frequency is counted among the same documents as the total.
+    Cached per build (bounded).
     """
-    reader = index.searcher().reader()
-    total = reader.doc_count_all()
-    df = min(total, max(reader.doc_frequency(f, term) for f in ("body", "title", "aliases")))
-    return math.log(1 + (total - df + 0.5) / (df + 0.5))
+    found = index.state.idf.get(term)
+    if found is None:
+        reader = index.searcher().reader()
+        total = reader.doc_count_all()
+        df = min(total, max(reader.doc_frequency(f, term) for f in ("body", "title", "aliases")))
+        found = index.state.idf.put(term, math.log(1 + (total - df + 0.5) / (df + 0.5)))
+    return found
+
+
+_idf = term_idf
 
 
 class _Coverage:
@@ -489,6 +509,60 @@ def highlight(index: Index, text: str, terms: set[str] | dict, limit: int = SNIP
 # --- public functions ---------------------------------------------------------------
 
 
+class LexicalRetriever:
+    """The BM25F ranking of `rank_entries` as a `faq_bot.retrieval.Retriever`."""
+
+    name = "lexical"
+
+    def __init__(self, index: Index):
+        self.index = index
+
+    def retrieve(self, query: PreparedQuery, n: int, doc: str | None = None) -> list[Candidate]:
+        scored = rank_entries(self.index, query.analyzed, doc, query.category)
+        return [Candidate(s.entry, s.score, i, s.paragraph) for i, s in enumerate(scored[:n], 1)]
+
+
+def prepare_query(index: Index, query: str, category: str | None = None) -> PreparedQuery:
+    """`query` checked, corrected and analyzed once for every retriever."""
+    aq = analyze_query(index, query)
+    return PreparedQuery(raw=query.strip(), text=aq.text, analyzed=aq, category=category)
+
+
+FUSE_DEPTH = 100  # entries each retriever contributes to a hybrid ranking
+
+
+def rank(
+    index: Index, pq: PreparedQuery, mode: str = "lexical", doc: str | None = None
+) -> tuple[list[ScoredEntry], int]:
+    """Entries for `pq` in `mode` (see `faq_bot.retrieval`), best first, and how many
+    entries matched lexically (the ``total``)."""
+    lexical = rank_entries(index, pq.analyzed, doc, pq.category)
+    if mode == "lexical":
+        return lexical, len(lexical)
+    rankings: dict[str, list[Candidate]] = {
+        "lexical": [
+            Candidate(s.entry, s.score, i, s.paragraph)
+            for i, s in enumerate(lexical[:FUSE_DEPTH], 1)
+        ]
+    }
+    weights = {"lexical": 1.0}
+    wanted = slugify(pq.category) if pq.category else None
+    for name, (retriever, weight) in retrievers_for(index).items():
+        found = retriever.retrieve(pq, FUSE_DEPTH, doc)
+        if wanted is not None:
+            found = [c for c in found if _category_slug(index, c.entry) == wanted]
+        rankings[name] = found
+        weights[name] = weight
+    fused = fuse(rankings, weights)
+    out = [ScoredEntry(c.entry, c.score, c.paragraph) for c in fused]
+    return out, max(len(lexical), len(out))
+
+
+def _category_slug(index: Index, entry_id: str) -> str | None:
+    record = index.entry(entry_id)
+    return slugify(record.category) if record is not None and record.category else None
+
+
 def search(
     index: Index,
     query: str,
@@ -496,10 +570,18 @@ def search(
     n: int = 10,
     doc: str | None = None,
     category: str | None = None,
+    mode: str | None = "lexical",
 ) -> SearchResult:
-    """Ranked entries for `query` (see the module docstring)."""
-    aq = analyze_query(index, query)
-    scored = rank_entries(index, aq, doc, category)
+    """Ranked entries for `query` (see the module docstring) in search `mode`
+    (``lexical``, ``hybrid``; None: the best the build offers, see `faq_bot.retrieval`).
+    Raises `QueryError` for a bad query or a mode the build does not offer."""
+    try:
+        mode = check_mode(index, mode)
+    except ModeUnavailable as exc:
+        raise QueryError(str(exc)) from None
+    pq = prepare_query(index, query, category)
+    aq = pq.analyzed
+    scored, total = rank(index, pq, mode, doc)
     hits = []
     for s in scored[: max(0, n)]:
         record = index.entry(s.entry)
@@ -523,7 +605,9 @@ def search(
                 paragraph=para,
             )
         )
-    return SearchResult(query=query.strip(), hits=hits, total=len(scored), suggestion=aq.suggestion)
+    return SearchResult(
+        query=query.strip(), hits=hits, total=total, suggestion=aq.suggestion, mode=mode
+    )
 
 
 def search_paragraphs(

@@ -171,10 +171,7 @@ def current_rules() -> Mapping[str, str]:
     index = _index_or_none()
     if index is None:
         return _rules_from_corpus(str(current_app.config["CORPUS_DIR"]))
-    rules = index.cache.get("stack.rules")
-    if rules is None:
-        rules = index.cache["stack.rules"] = rules_from_index(index)
-    return rules
+    return index.state.once("stack.rules", lambda: rules_from_index(index))
 
 
 def rule_links(rule_ids: tuple[str, ...] | list[str]) -> list[dict[str, str]]:

@@ -133,20 +133,14 @@ from faq_bot.question import (
     strip_fillers,
 )
 from faq_bot.search import (
-    CANDIDATES as SEARCH_CANDIDATES,
-)
-from faq_bot.search import (
-    PARAGRAPH_FIELDS,
     AnalyzedQuery,
     Hit,
     QueryError,
     ScoredEntry,
     analyze_query,
     highlight,
-    kind_filter,
+    paragraph_scores,
     rank_entries,
-    run_query,
-    term_query,
     unknown_words,
 )
 
@@ -511,16 +505,6 @@ def _candidates(index: Index, aq: AnalyzedQuery) -> tuple[list[_Candidate], list
     return out, scored
 
 
-def _paragraph_bm25(index: Index, terms: dict[str, float]) -> dict[tuple[str, int], float]:
-    rows = run_query(
-        index,
-        term_query(terms, PARAGRAPH_FIELDS),
-        kind_filter("paragraph"),
-        SEARCH_CANDIDATES,
-    )
-    return {(fields["entry"], fields["paragraph"]): score for fields, score, _m in rows}
-
-
 def _best_sentence(
     sentences: Sequence[tuple[int, int, frozenset[str]]],
     heading: frozenset[str],
@@ -544,7 +528,7 @@ def _choose_passage(
     """The best paragraph of the candidates. `question` measures the coverage of the
     question itself; `support` (the question with its follow-up context) the evidence."""
     coverage = _Coverage(index, aq.terms, aq.words)
-    bm25 = _paragraph_bm25(index, aq.terms)
+    bm25 = paragraph_scores(index, aq)  # computed by rank_entries for the same query
     top_bm25 = max(bm25.values(), default=1.0) or 1.0
     best: tuple[float, Passage] | None = None
     for cand in candidates:

@@ -60,6 +60,10 @@ class BuildState:
         self.entry_terms: LRU[str, Any] = LRU(8192)
         # idf per term (search and answer)
         self.idf: LRU[str, float] = LRU(65536)
+        # search.py: the last rankings (so the chatbot reuses the search's paragraph scores)
+        self.rankings: LRU[Any, Any] = LRU(32)
+        # search.py: analyzed (term, start, end) spans of texts shown as snippets
+        self.spans: LRU[str, Any] = LRU(4096)
         self._retrievers: dict[str, tuple[Retriever, float]] | None = None
 
     def once(self, name: str, make: Callable[[], V]) -> V:

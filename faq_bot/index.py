@@ -84,6 +84,7 @@ from faq_bot.analysis import fold, make_analyzer, part_vocabulary, vocabulary_fr
 from faq_bot.buildstate import BuildState
 from faq_bot.corpus import Corpus, load_corpus, slugify
 from faq_bot.corpus.model import EntryText, Markup
+from faq_bot.impacts import write_impacts
 
 __all__ = [
     "BuildReport",
@@ -345,6 +346,7 @@ def build_index(
                 progress(done, total)
         writer.commit()
         ix.close()
+        write_impacts(build_dir / WHOOSH_DIR, build_dir)
 
         documents = [
             {

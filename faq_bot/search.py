@@ -61,10 +61,10 @@ from __future__ import annotations
 import html
 import math
 import re
-from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+import numpy as np
 from whoosh import query as wq
 
 from faq_bot.analysis import (
@@ -76,6 +76,7 @@ from faq_bot.analysis import (
     load_synonyms,
 )
 from faq_bot.corpus import slugify
+from faq_bot.impacts import Impacts
 from faq_bot.index import Index
 from faq_bot.retrieval import (
     Candidate,
@@ -249,9 +250,9 @@ def _known(index: Index, word: str) -> bool:
         return True
     if not word.isalpha():
         return True
-    reader = index.searcher().reader()
-    for term in _terms(index, word):
-        if reader.doc_frequency("body", term) or reader.doc_frequency("title", term):
+    imp = impacts(index)
+    for term, _extra, _pos in _terms(index, word):
+        if imp.doc_frequency("body", term) or imp.doc_frequency("title", term):
             return True
     return False
 
@@ -284,8 +285,8 @@ def _correct(index: Index, folded: str) -> str | None:
     candidates = {c for c in edits1(main[0]) if c in surfaces}
     if not candidates:
         return None
-    reader = index.searcher().reader()
-    best = max(sorted(candidates), key=lambda c: reader.doc_frequency("body", c))
+    imp = impacts(index)
+    best = max(sorted(candidates), key=lambda c: imp.doc_frequency("body", c))
     return surfaces[best]
 
 
@@ -349,9 +350,9 @@ def term_idf(index: Index, term: str) -> float:
     """
     found = index.state.idf.get(term)
     if found is None:
-        reader = index.searcher().reader()
-        total = reader.doc_count_all()
-        df = min(total, max(reader.doc_frequency(f, term) for f in ("body", "title", "aliases")))
+        imp = impacts(index)
+        total = imp.doc_count
+        df = min(total, max(imp.doc_frequency(f, term) for f in ("body", "title", "aliases")))
         found = index.state.idf.put(term, math.log(1 + (total - df + 0.5) / (df + 0.5)))
     return found
 
@@ -426,48 +427,107 @@ class ScoredEntry:
     paragraph: int | None  # its best matching paragraph, if a paragraph matched
 
 
-def rank_entries(
+def impacts(index: Index) -> Impacts:
+    """The build's precomputed impacts (see `faq_bot.impacts`), loaded once per build."""
+    return index.state.once("impacts", lambda: Impacts(index.path))
+
+
+class Ranking(NamedTuple):
+    """Every matching entry, best first, as arrays over the build's entry slots."""
+
+    order: np.ndarray  # entry slots, best first
+    score: np.ndarray  # combined score per entry slot
+    paragraph: np.ndarray  # best paragraph per entry slot (-1: none)
+    paragraph_scores: dict[tuple[str, int], float]  # raw BM25F of each matching paragraph
+
+
+def _rank(
     index: Index, aq: AnalyzedQuery, doc: str | None = None, category: str | None = None
+) -> Ranking:
+    imp = impacts(index)
+    cov = _Coverage(index, aq)
+    words = [({t: cov.weight[t] for t in w}, max(cov.weight[t] for t in w)) for w in cov.words]
+    e_score, e_cov = imp.score("entry", aq.terms, words)
+    p_score, p_cov = imp.score("paragraph", aq.terms, words)
+    e_match = e_cov > 0
+    p_match = p_cov > 0
+    mask = imp.entry_mask(doc, slugify(category) if category else None)
+    if mask is not None:
+        e_match &= mask
+        p_match &= mask[imp.para_entry]
+    p_idx = np.nonzero(p_match)[0]
+    value = p_score[p_idx] * p_cov[p_idx]
+    pe = imp.para_entry[p_idx]
+    n_entries = len(imp.entry_ids)
+    p_rel = np.zeros(n_entries)
+    para_of = np.full(n_entries, -1, dtype=np.int64)
+    if len(p_idx):
+        # an entry's best paragraph: highest value, then highest BM25F, then first
+        by = np.lexsort((p_idx, -p_score[p_idx], -value, pe))
+        first = by[np.r_[True, pe[by][1:] != pe[by][:-1]]]
+        top_p = float(value.max()) or 1.0
+        p_rel[pe[first]] = value[first] / top_p
+        para_of[pe[first]] = imp.para_number[p_idx[first]]
+    top_e = float(e_score[e_match].max()) if e_match.any() else 1.0
+    top_e = top_e or 1.0
+    matched = e_match.copy()
+    matched[pe] = True
+    e_rel = np.where(e_match, e_score / top_e, 0.0)
+    score = (0.5 * e_rel + 0.5 * p_rel) * (np.where(e_match, e_cov, 0.0) + 0.05)
+    idx = np.nonzero(matched)[0]
+    order = idx[np.lexsort((idx, -score[idx]))]
+    entry_ids = imp.entry_ids
+    para_scores = {
+        (entry_ids[e], int(n)): float(v)
+        for e, n, v in zip(pe, imp.para_number[p_idx], p_score[p_idx], strict=True)
+    }
+    return Ranking(order, score, para_of, para_scores)
+
+
+def _scored(index: Index, r: Ranking, limit: int | None = None) -> list[ScoredEntry]:
+    ids = impacts(index).entry_ids
+    order = r.order if limit is None else r.order[: max(0, limit)]
+    return [
+        ScoredEntry(ids[e], float(r.score[e]), int(r.paragraph[e]) if r.paragraph[e] >= 0 else None)
+        for e in order
+    ]
+
+
+def rank_entries(
+    index: Index,
+    aq: AnalyzedQuery,
+    doc: str | None = None,
+    category: str | None = None,
+    limit: int | None = None,
 ) -> list[ScoredEntry]:
     """All entries matching `aq` (of source document `doc` and `category` if given),
-    best first, scored as the module docstring describes."""
+    best first (the first `limit` if given), scored as the module docstring describes.
+    The raw paragraph scores of the same query are kept for `paragraph_scores`."""
     if not aq.terms:
         return []
-    coverage_of = _Coverage(index, aq)
+    r = _ranking(index, aq, doc, category)
+    return _scored(index, r, limit)
 
-    entry_rows = run_query(
-        index, term_query(aq.terms, ENTRY_FIELDS), kind_filter("entry", doc, category), CANDIDATES
-    )
-    para_rows = run_query(
-        index,
-        term_query(aq.terms, PARAGRAPH_FIELDS),
-        kind_filter("paragraph", doc, category),
-        CANDIDATES,
-    )
-    entry_score: dict[str, float] = {}
-    entry_terms: dict[str, set[str]] = defaultdict(set)
-    for fields, score, matched in entry_rows:
-        entry_score[fields["entry"]] = score
-        entry_terms[fields["entry"]] |= matched
-    best_para: dict[str, tuple[float, int, set[str]]] = {}
-    for fields, score, matched in para_rows:
-        eid = fields["entry"]
-        value = score * coverage_of(matched)
-        if eid not in best_para or value > best_para[eid][0]:
-            best_para[eid] = (value, fields["paragraph"], matched)
 
-    top_entry = max(entry_score.values(), default=1.0) or 1.0
-    top_para = max((v[0] for v in best_para.values()), default=1.0) or 1.0
-    scored = []
-    for eid in set(entry_score) | set(best_para):
-        coverage = coverage_of(entry_terms.get(eid, set()))
-        e = entry_score.get(eid, 0.0) / top_entry
-        p = best_para[eid][0] / top_para if eid in best_para else 0.0
-        score = (0.5 * e + 0.5 * p) * (coverage + 0.05)
-        scored.append(ScoredEntry(eid, score, best_para[eid][1] if eid in best_para else None))
-    order = {r.id: i for i, r in enumerate(index.entries())}
-    scored.sort(key=lambda s: (-s.score, order.get(s.entry, 0)))
-    return scored
+def _ranking(index: Index, aq: AnalyzedQuery, doc: str | None, category: str | None) -> Ranking:
+    key = (
+        tuple(sorted(aq.terms.items())),
+        tuple(sorted(tuple(sorted(w)) for w in aq.words)),
+        doc,
+        category,
+    )
+    found = index.state.rankings.get(key)
+    if found is None:
+        found = index.state.rankings.put(key, _rank(index, aq, doc, category))
+    return found
+
+
+def paragraph_scores(index: Index, aq: AnalyzedQuery) -> dict[tuple[str, int], float]:
+    """The BM25F score of every paragraph matching `aq`: (entry id, paragraph) -> score.
+    Reuses the ranking `rank_entries` computed for the same query."""
+    if not aq.terms:
+        return {}
+    return _ranking(index, aq, None, None).paragraph_scores
 
 
 # --- snippets -----------------------------------------------------------------------

@@ -323,7 +323,15 @@ def _build(corpus_dir: Path, index_dir: Path) -> BuildReport:
 
     progress, close = _progress_bar()
     try:
-        report = build_index(corpus_dir, index_dir, progress=progress)
+        report = build_index(
+            corpus_dir,
+            index_dir,
+            progress=progress,
+            on_wait=lambda: click.echo(
+                f"Ein anderer Indexbau in {index_dir} läuft gerade; warte, bis er fertig ist …",
+                err=True,
+            ),
+        )
     except CorpusError as exc:
         close()
         fail(f"Der Index kann nicht gebaut werden: {exc}", 3)

@@ -36,7 +36,11 @@ Public interface (others code against these names):
     within the entry's document,
     ``references(id) -> list[dict]`` (outgoing cross references),
     ``backlinks(id) -> list[str]`` (ids of entries that link to `id`),
-    ``searcher()`` (this thread's Whoosh searcher),
+    ``searching()`` (context manager: the build's one Whoosh searcher, held
+    exclusively while inside; queries are scored from precomputed impacts, see
+    `faq_bot.impacts`, so only diagnostics use it), ``state`` (the build's typed,
+    bounded derived data, `faq_bot.buildstate.BuildState`), ``warm_up()`` (runs the
+    registered `WARMERS` so that no user pays for first-use work),
     ``whoosh`` (the `whoosh.index.Index`), ``schema``, ``analyzer`` (the one
     analyzer of all text fields, with the corpus vocabulary), ``vocabulary`` (folded corpus word ->
     count), ``surface`` (folded word -> its usual spelling), ``is_stale()``
@@ -63,6 +67,7 @@ Public interface (others code against these names):
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -71,7 +76,8 @@ import shutil
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -96,8 +102,9 @@ __all__ = [
     "open_index",
 ]
 
-FORMAT = 1  # bump when the layout of a build changes
+FORMAT = 2  # bump when the layout of a build changes
 CURRENT = "current"
+LOCK_FILE = ".build.lock"
 BUILDS = "builds"
 WHOOSH_DIR = "whoosh"
 ENTRIES_JSON = "entries.json"
@@ -114,6 +121,11 @@ BOOSTS = {
     "body": 1.0,
     "heading": 1.5,
 }
+
+
+# First-use work other stages register (e.g. loading impacts, the stem table);
+# `Index.warm_up` runs them when a long-running process opens a build.
+WARMERS: list[Callable[[Index], None]] = []
 
 
 class IndexMissingError(LookupError):
@@ -257,12 +269,39 @@ def _current_target(index_dir: Path) -> Path | None:
     return path if (path / META_JSON).is_file() else None
 
 
+@contextmanager
+def build_lock(index_dir: Path, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+    """Hold `index_dir`'s build lock (an fcntl lock on ``.build.lock``): one build at a
+    time, so a build never prunes the build another one just swapped in. When another
+    process holds it, `on_wait` is called and the lock is waited for."""
+    index_dir.mkdir(parents=True, exist_ok=True)
+    with open(index_dir / LOCK_FILE, "a+b") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if on_wait is not None:
+                on_wait()
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def build_index(
-    corpus_dir: Path | str, index_dir: Path | str, progress: Progress | None = None
+    corpus_dir: Path | str,
+    index_dir: Path | str,
+    progress: Progress | None = None,
+    on_wait: Callable[[], None] | None = None,
 ) -> BuildReport:
-    """Build the index of the corpus beside the live one and swap it in atomically."""
+    """Build the index of the corpus beside the live one and swap it in atomically.
+    Builds into one index folder run one after the other (see `build_lock`)."""
+    with build_lock(Path(index_dir), on_wait):
+        return _build_index(Path(corpus_dir), Path(index_dir), progress)
+
+
+def _build_index(corpus_dir: Path, index_dir: Path, progress: Progress | None) -> BuildReport:
     started = time.perf_counter()
-    corpus_dir, index_dir = Path(corpus_dir), Path(index_dir)
     corpus = load_corpus(corpus_dir)  # CorpusError leaves the live index alone
     graph = _link_graph(corpus)
     entries = list(corpus.entries())
@@ -475,8 +514,7 @@ class Index:
         self.whoosh = whoosh_index.open_dir(path / WHOOSH_DIR)
         self.schema = self.whoosh.schema  # read once: whoosh re-reads it on every access
         self.analyzer = self.schema["body"].analyzer
-        self._local = threading.local()
-        self._searchers: list[Any] = []
+        self._searcher: Any = None
         self._lock = threading.Lock()
         self.state = BuildState(self)  # derived data the stages compute once per build
 
@@ -531,15 +569,22 @@ class Index:
         return [b["id"] for b in record.backlinks] if record else []
 
     # search
-    def searcher(self):
-        """This thread's Whoosh searcher (whoosh readers seek in shared files, so
-        each thread gets its own; all are closed by `close`)."""
-        searcher = getattr(self._local, "searcher", None)
-        if searcher is None:
-            searcher = self._local.searcher = self.whoosh.searcher()
-            with self._lock:
-                self._searchers.append(searcher)
-        return searcher
+    @contextmanager
+    def searching(self) -> Iterator[Any]:
+        """The build's one Whoosh searcher, exclusively for the `with` block (whoosh
+        readers seek in shared files, so threads take turns; one searcher and its
+        files per build, closed by `close`)."""
+        with self._lock:
+            if self._searcher is None:
+                self._searcher = self.whoosh.searcher()
+            yield self._searcher
+
+    def warm_up(self) -> None:
+        """Do the first-use work of every stage now (see `WARMERS`)."""
+        import faq_bot.search  # noqa: F401  (registers its warmer)
+
+        for warm in WARMERS:
+            warm(self)
 
     def is_stale(self) -> bool:
         target = _current_target(self.index_dir)
@@ -547,9 +592,9 @@ class Index:
 
     def close(self) -> None:
         with self._lock:
-            searchers, self._searchers = self._searchers, []
+            searcher, self._searcher = self._searcher, None
         try:
-            for searcher in searchers:
+            if searcher is not None:
                 searcher.close()
         finally:
             self.whoosh.close()
@@ -568,6 +613,13 @@ class IndexHolder:
         self._retired: Index | None = None
         self._lock = threading.Lock()
 
+    def warm(self) -> None:
+        """Open and warm up the current build if there is one (else do nothing)."""
+        try:
+            self.get()
+        except IndexMissingError:
+            pass
+
     def get(self) -> Index:
         """The current Index; reopened when a new build has been swapped in.
 
@@ -580,6 +632,7 @@ class IndexHolder:
         with self._lock:
             if self._index is None or self._index.is_stale():
                 fresh = open_index(self.index_dir)
+                fresh.warm_up()
                 if self._retired is not None:  # two swaps ago: no request still uses it
                     self._retired.close()
                 self._retired, self._index = self._index, fresh

@@ -77,7 +77,7 @@ from faq_bot.analysis import (
 )
 from faq_bot.corpus import slugify
 from faq_bot.impacts import Impacts
-from faq_bot.index import Index
+from faq_bot.index import WARMERS, Index
 from faq_bot.retrieval import (
     Candidate,
     ModeUnavailable,
@@ -407,14 +407,14 @@ class QueryRow(NamedTuple):
 
 def run_query(index: Index, q: wq.Query, flt: wq.Query, limit: int) -> list[QueryRow]:
     """The best `limit` index documents for `q` among those `flt` lets through."""
-    searcher = index.searcher()
-    results = searcher.search(q, filter=flt, limit=limit, terms=True)
     out = []
-    for hit in results:
-        matched = {
-            t.decode("utf-8") if isinstance(t, bytes) else t for _f, t in hit.matched_terms()
-        }
-        out.append(QueryRow(hit.fields(), hit.score, matched))
+    with index.searching() as searcher:
+        results = searcher.search(q, filter=flt, limit=limit, terms=True)
+        for hit in results:
+            matched = {
+                t.decode("utf-8") if isinstance(t, bytes) else t for _f, t in hit.matched_terms()
+            }
+            out.append(QueryRow(hit.fields(), hit.score, matched))
     return out
 
 
@@ -425,6 +425,16 @@ class ScoredEntry:
     entry: str  # entry id
     score: float
     paragraph: int | None  # its best matching paragraph, if a paragraph matched
+
+
+def warm_up(index: Index) -> None:
+    """Load what the first query of a build would otherwise pay for."""
+    impacts(index)
+    _stem_surfaces(index)
+    search(index, "Aktionsstapel Karte", n=1)
+
+
+WARMERS.append(warm_up)
 
 
 def impacts(index: Index) -> Impacts:
@@ -533,13 +543,27 @@ def paragraph_scores(index: Index, aq: AnalyzedQuery) -> dict[tuple[str, int], f
 # --- snippets -----------------------------------------------------------------------
 
 
+def _spans(index: Index, text: str) -> tuple[tuple[str, int, int], ...]:
+    """(term, start, end) of every token of `text` (analyzed once per build, bounded)."""
+    found = index.state.spans.get(text)
+    if found is None:
+        found = index.state.spans.put(
+            text,
+            tuple(
+                (t.text, t.startchar, t.endchar)
+                for t in _analyzer(index)(text, mode="index", chars=True, removestops=False)
+            ),
+        )
+    return found
+
+
 def highlight(index: Index, text: str, terms: set[str] | dict, limit: int = SNIPPET_CHARS) -> str:
     """Safe HTML of `text` (cut to about `limit` characters around the first match)
     with the words whose terms are in `terms` wrapped in <mark>."""
     spans: list[tuple[int, int]] = []
-    for t in _analyzer(index)(text, mode="index", chars=True, removestops=False):
-        if t.text in terms and (not spans or spans[-1] != (t.startchar, t.endchar)):
-            spans.append((t.startchar, t.endchar))
+    for term, s, e in _spans(index, text):
+        if term in terms and (not spans or spans[-1] != (s, e)):
+            spans.append((s, e))
     start, end = 0, len(text)
     if len(text) > limit:
         first = spans[0][0] if spans else 0
@@ -592,13 +616,20 @@ FUSE_DEPTH = 100  # entries each retriever contributes to a hybrid ranking
 
 
 def rank(
-    index: Index, pq: PreparedQuery, mode: str = "lexical", doc: str | None = None
+    index: Index,
+    pq: PreparedQuery,
+    mode: str = "lexical",
+    doc: str | None = None,
+    limit: int | None = None,
 ) -> tuple[list[ScoredEntry], int]:
-    """Entries for `pq` in `mode` (see `faq_bot.retrieval`), best first, and how many
-    entries matched lexically (the ``total``)."""
-    lexical = rank_entries(index, pq.analyzed, doc, pq.category)
+    """The first `limit` entries for `pq` in `mode` (see `faq_bot.retrieval`), best
+    first, and how many entries matched (the ``total``)."""
+    if not pq.analyzed.terms:
+        return [], 0
+    r = _ranking(index, pq.analyzed, doc, pq.category)
     if mode == "lexical":
-        return lexical, len(lexical)
+        return _scored(index, r, limit), len(r.order)
+    lexical = _scored(index, r, FUSE_DEPTH)
     rankings: dict[str, list[Candidate]] = {
         "lexical": [
             Candidate(s.entry, s.score, i, s.paragraph)
@@ -615,7 +646,8 @@ def rank(
         weights[name] = weight
     fused = fuse(rankings, weights)
     out = [ScoredEntry(c.entry, c.score, c.paragraph) for c in fused]
-    return out, max(len(lexical), len(out))
+    total = max(len(r.order), len(out))
+    return (out if limit is None else out[: max(0, limit)]), total
 
 
 def _category_slug(index: Index, entry_id: str) -> str | None:
@@ -641,7 +673,7 @@ def search(
         raise QueryError(str(exc)) from None
     pq = prepare_query(index, query, category)
     aq = pq.analyzed
-    scored, total = rank(index, pq, mode, doc)
+    scored, total = rank(index, pq, mode, doc, limit=n)
     hits = []
     for s in scored[: max(0, n)]:
         record = index.entry(s.entry)

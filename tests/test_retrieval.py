@@ -45,7 +45,9 @@ def test_lexical_retriever_is_a_retriever_ranking_like_search(index):
     assert isinstance(lexical, Retriever)
     pq = prepare_query(index, "wer bezahlt die 227er")
     found = lexical.retrieve(pq, 3)
-    assert [c.entry for c in found] == [h.id for h in search(index, "wer bezahlt die 227er", n=3).hits]
+    assert [c.entry for c in found] == [
+        h.id for h in search(index, "wer bezahlt die 227er", n=3).hits
+    ]
     assert [c.rank for c in found] == [1, 2, 3]
 
 

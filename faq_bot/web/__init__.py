@@ -83,7 +83,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
-    app.extensions["faq_bot.index"] = IndexHolder(app.config["INDEX_DIR"])
+    app.extensions["faq_bot.index"] = holder = IndexHolder(app.config["INDEX_DIR"])
+    holder.warm()  # open and warm the current build now, so no user pays for it
     if app.config["TRUST_PROXY_HEADERS"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
 

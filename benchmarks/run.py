@@ -177,7 +177,7 @@ def bench_scale(factor: int, rounds: int, tmp: Path) -> dict:
     out = subprocess.run(
         [sys.executable, __file__, "--worker", str(index_dir), "--rounds", str(rounds)],
         check=True,
-        capture_output=True,
+        stdout=subprocess.PIPE,
         text=True,
     )
     result = json.loads(out.stdout)

@@ -90,6 +90,7 @@ from faq_bot.analysis import fold, make_analyzer, part_vocabulary, vocabulary_fr
 from faq_bot.buildstate import BuildState
 from faq_bot.corpus import Corpus, load_corpus, slugify
 from faq_bot.corpus.model import EntryText, Markup
+from faq_bot.entrystore import STORE_FILE, EntryStore, alias_map, write_store
 from faq_bot.impacts import write_impacts
 
 __all__ = [
@@ -102,7 +103,7 @@ __all__ = [
     "open_index",
 ]
 
-FORMAT = 2  # bump when the layout of a build changes
+FORMAT = 3  # bump when the layout of a build changes
 CURRENT = "current"
 LOCK_FILE = ".build.lock"
 BUILDS = "builds"
@@ -407,7 +408,8 @@ def _build_index(corpus_dir: Path, index_dir: Path, progress: Progress | None) -
         warnings = [
             f"Unaufgelöster Querverweis in {source!r}: {text!r}" for source, text in unresolved
         ]
-        _write_json(build_dir / ENTRIES_JSON, {"documents": documents, "entries": records})
+        _write_json(build_dir / ENTRIES_JSON, {"documents": documents})
+        write_store(build_dir / STORE_FILE, records, alias_map(records, slugify))
         _write_json(
             build_dir / VOCAB_JSON, {w: [c, surface.get(w, w)] for w, c in counts.most_common()}
         )
@@ -504,13 +506,10 @@ class Index:
         data = json.loads((path / ENTRIES_JSON).read_text(encoding="utf-8"))
         self.documents: list[dict] = data["documents"]
         self._docs = {d["id"]: d for d in self.documents}
-        self._entries = {r["id"]: EntryRecord.from_json(r) for r in data["entries"]}
-        self._order = [eid for d in self.documents for eid in d["entry_ids"]]
-        self._pos = {eid: i for i, eid in enumerate(self._order)}
+        self._store = EntryStore(path / STORE_FILE, EntryRecord.from_json)
         vocab = json.loads((path / VOCAB_JSON).read_text(encoding="utf-8"))
         self.vocabulary: dict[str, int] = {w: v[0] for w, v in vocab.items()}
         self.surface: dict[str, str] = {w: v[1] for w, v in vocab.items()}
-        self._aliases = self._alias_map()
         self.whoosh = whoosh_index.open_dir(path / WHOOSH_DIR)
         self.schema = self.whoosh.schema  # read once: whoosh re-reads it on every access
         self.analyzer = self.schema["body"].analyzer
@@ -518,54 +517,47 @@ class Index:
         self._lock = threading.Lock()
         self.state = BuildState(self)  # derived data the stages compute once per build
 
-    def _alias_map(self) -> dict[str, str]:
-        canonical = dict.fromkeys(self._entries)
-        claims: dict[str, set[str]] = {}
-        for r in self._entries.values():
-            for alias in (*r.alias_ids, slugify(r.title), *(slugify(a) for a in r.aliases)):
-                claims.setdefault(alias, set()).add(r.id)
-        mapping = {eid: eid for eid in canonical}
-        for alias, ids in claims.items():
-            if alias not in mapping and len(ids) == 1:
-                mapping[alias] = next(iter(ids))
-        return mapping
-
     # metadata
     def document(self, doc_id: str) -> dict | None:
         return self._docs.get(doc_id)
 
     def entry(self, entry_id: str) -> EntryRecord | None:
-        return self._entries.get(entry_id)
+        return self._store.get(entry_id) if entry_id else None
+
+    def names(self) -> list[tuple[str, str]]:
+        """(title or alias, entry id) of every entry, in document order."""
+        return self._store.names()
 
     def canonical_id(self, id_or_alias: str) -> str | None:
-        found = self._aliases.get(id_or_alias)
-        if found is None and id_or_alias:
-            found = self._aliases.get(slugify(id_or_alias))
+        if not id_or_alias:
+            return None
+        found = self._store.canonical(id_or_alias)
+        if found is None:
+            found = self._store.canonical(slugify(id_or_alias))
         return found
 
     def entries(self, doc: str | None = None) -> list[EntryRecord]:
-        return [
-            self._entries[eid]
-            for eid in self._order
-            if doc is None or self._entries[eid].doc == doc
-        ]
+        """The entries of `doc` (all documents if None) in document order; read from
+        the store on every call, so callers should keep what they need."""
+        docs = [doc] if doc is not None else [d["id"] for d in self.documents]
+        return [r for d in docs for r in self._store.of_doc(d)]
 
     def neighbours(self, entry_id: str) -> tuple[EntryRecord | None, EntryRecord | None]:
-        record = self._entries.get(entry_id)
+        record = self.entry(entry_id)
         if record is None:
             return None, None
         ids = self._docs[record.doc]["entry_ids"]
         i = ids.index(entry_id)
-        prev = self._entries[ids[i - 1]] if i > 0 else None
-        nxt = self._entries[ids[i + 1]] if i + 1 < len(ids) else None
+        prev = self.entry(ids[i - 1]) if i > 0 else None
+        nxt = self.entry(ids[i + 1]) if i + 1 < len(ids) else None
         return prev, nxt
 
     def references(self, entry_id: str) -> list[dict]:
-        record = self._entries.get(entry_id)
+        record = self.entry(entry_id)
         return [dict(link) for link in record.links] if record else []
 
     def backlinks(self, entry_id: str) -> list[str]:
-        record = self._entries.get(entry_id)
+        record = self.entry(entry_id)
         return [b["id"] for b in record.backlinks] if record else []
 
     # search
@@ -598,6 +590,7 @@ class Index:
                 searcher.close()
         finally:
             self.whoosh.close()
+            self._store.close()
 
 
 def open_index(index_dir: Path | str) -> Index:

@@ -58,6 +58,7 @@ Terms the analyzer adds to a word weigh less than the word itself
 
 from __future__ import annotations
 
+import bisect
 import html
 import math
 import re
@@ -431,6 +432,7 @@ def warm_up(index: Index) -> None:
     """Load what the first query of a build would otherwise pay for."""
     impacts(index)
     _stem_surfaces(index)
+    suggest_titles(index, "a")
     search(index, "Aktionsstapel Karte", n=1)
 
 
@@ -734,25 +736,37 @@ def search_paragraphs(
     return out[: max(0, n)]
 
 
+class _TitleIndex:
+    """Every title and alias under each of its word starts, sorted, for prefix lookup
+    by bisection (built once per build from the store's ``names`` table)."""
+
+    def __init__(self, names: list[tuple[str, str]]):
+        keys: list[tuple[str, int, int]] = []  # (folded text from a word start, start?, name)
+        self.names = names
+        for i, (name, _id) in enumerate(names):
+            words = [fold(w) for w in _WORD.findall(name)]
+            for k in range(len(words)):
+                keys.append((" ".join(words[k:]), 0 if k == 0 else 1, i))
+        keys.sort()
+        self.keys = [k[0] for k in keys]
+        self.rows = [(k[1], k[2]) for k in keys]
+
+    def lookup(self, wanted: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+        lo = bisect.bisect_left(self.keys, wanted)
+        hi = bisect.bisect_left(self.keys, wanted + "\uffff")
+        starts: dict[tuple[str, str], None] = {}
+        inner: dict[tuple[str, str], None] = {}
+        for inside, i in self.rows[lo:hi]:
+            (inner if inside else starts)[self.names[i]] = None
+        return list(starts), [k for k in inner if k not in starts]
+
+
 def suggest_titles(index: Index, prefix: str, n: int = 8) -> list[dict[str, str]]:
     """Titles and aliases starting with (then containing a word starting with) `prefix`."""
     wanted = " ".join(fold(w) for w in _WORD.findall(prefix or ""))
     if not wanted:
         return []
-    starts: list[tuple[str, str]] = []
-    inner: list[tuple[str, str]] = []
-    seen: set[tuple[str, str]] = set()
-    for record in index.entries():
-        for name in dict.fromkeys((record.title, *record.aliases)):
-            key = (name, record.id)
-            if key in seen:
-                continue
-            folded = " ".join(fold(w) for w in _WORD.findall(name))
-            if folded.startswith(wanted):
-                starts.append(key)
-                seen.add(key)
-            elif f" {wanted}" in f" {folded}":
-                inner.append(key)
-                seen.add(key)
+    titles = index.state.once("titles", lambda: _TitleIndex(index.names()))
+    starts, inner = titles.lookup(wanted)
     ranked = sorted(starts, key=lambda k: (len(k[0]), k[0])) + sorted(inner, key=lambda k: k[0])
     return [{"title": t, "id": i, "url": f"/entry/{i}"} for t, i in ranked[: max(0, n)]]

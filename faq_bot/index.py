@@ -88,7 +88,7 @@ from whoosh.fields import ID, NUMERIC, TEXT, Schema
 
 from faq_bot.analysis import fold, make_analyzer, part_vocabulary, vocabulary_from_texts
 from faq_bot.buildstate import BuildState
-from faq_bot.corpus import Corpus, load_corpus, slugify
+from faq_bot.corpus import Corpus, load_corpus, slugify, title_key
 from faq_bot.corpus.model import EntryText, Markup
 from faq_bot.entrystore import STORE_FILE, EntryStore, alias_map, write_store
 from faq_bot.impacts import write_impacts
@@ -523,6 +523,15 @@ class Index:
 
     def entry(self, entry_id: str) -> EntryRecord | None:
         return self._store.get(entry_id) if entry_id else None
+
+    def find_by_title(self, title: str, doc: str | None = None) -> EntryRecord | None:
+        """The first entry (of `doc` if given) whose title or an alias is `title`,
+        ignoring case (the same rule as `faq_bot.corpus.Corpus.find_by_title`)."""
+        wanted = title_key(title)
+        for record in self.entries(doc):
+            if any(title_key(n) == wanted for n in (record.title, *record.aliases)):
+                return record
+        return None
 
     def names(self) -> list[tuple[str, str]]:
         """(title or alias, entry id) of every entry, in document order."""

@@ -131,16 +131,8 @@ def rules_from_index(index: Any) -> dict[str, str]:
     """
     ids: dict[str, str] = {}
     for title in rule_titles():
-        wanted = title.casefold().strip()
         for doc in (FAQ_DOC, None):
-            found = next(
-                (
-                    r
-                    for r in index.entries(doc)
-                    if any(n.casefold() == wanted for n in (r.title, *r.aliases))
-                ),
-                None,
-            )
+            found = index.find_by_title(title, doc)
             if found is not None:
                 ids[title] = found.id
                 break

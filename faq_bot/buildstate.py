@@ -61,7 +61,7 @@ class BuildState:
         # idf per term (search and answer)
         self.idf: LRU[str, float] = LRU(65536)
         # search.py: the last rankings (so the chatbot reuses the search's paragraph scores)
-        self.rankings: LRU[Any, Any] = LRU(32)
+        self.rankings: LRU[Any, Any] = LRU(8)
         # search.py: analyzed (term, start, end) spans of texts shown as snippets
         self.spans: LRU[str, Any] = LRU(4096)
         self._retrievers: dict[str, tuple[Retriever, float]] | None = None

@@ -450,7 +450,8 @@ class Ranking(NamedTuple):
     order: np.ndarray  # entry slots, best first
     score: np.ndarray  # combined score per entry slot
     paragraph: np.ndarray  # best paragraph per entry slot (-1: none)
-    paragraph_scores: dict[tuple[str, int], float]  # raw BM25F of each matching paragraph
+    paragraphs: np.ndarray  # paragraph slots that matched
+    paragraph_bm25: np.ndarray  # their raw BM25F scores
 
 
 def _rank(
@@ -488,12 +489,7 @@ def _rank(
     score = (0.5 * e_rel + 0.5 * p_rel) * (np.where(e_match, e_cov, 0.0) + 0.05)
     idx = np.nonzero(matched)[0]
     order = idx[np.lexsort((idx, -score[idx]))]
-    entry_ids = imp.entry_ids
-    para_scores = {
-        (entry_ids[e], int(n)): float(v)
-        for e, n, v in zip(pe, imp.para_number[p_idx], p_score[p_idx], strict=True)
-    }
-    return Ranking(order, score, para_of, para_scores)
+    return Ranking(order, score, para_of, p_idx, p_score[p_idx])
 
 
 def _scored(index: Index, r: Ranking, limit: int | None = None) -> list[ScoredEntry]:
@@ -539,7 +535,18 @@ def paragraph_scores(index: Index, aq: AnalyzedQuery) -> dict[tuple[str, int], f
     Reuses the ranking `rank_entries` computed for the same query."""
     if not aq.terms:
         return {}
-    return _ranking(index, aq, None, None).paragraph_scores
+    r = _ranking(index, aq, None, None)
+    imp = impacts(index)
+    ids = imp.entry_ids
+    return {
+        (ids[e], int(n)): float(v)
+        for e, n, v in zip(
+            imp.para_entry[r.paragraphs],
+            imp.para_number[r.paragraphs],
+            r.paragraph_bm25,
+            strict=True,
+        )
+    }
 
 
 # --- snippets -----------------------------------------------------------------------

@@ -40,7 +40,6 @@ from faq_bot.config import ROOT, default_corpus_dir, default_index_dir
 __all__ = ["create_app"]
 
 
-
 def template_dir() -> Path:
     """``templates/`` of the checkout, else the copy a wheel installed under
     ``<prefix>/share/faq_bot/templates`` (pyproject's data-files)."""

@@ -4,6 +4,8 @@
 - `built_index`: an index folder built once per session from the real corpus.
 - `index`: that index, opened (`faq_bot.index.Index`).
 - `corpus_copy`: a writable copy of the corpus in a fresh tmp folder (per test).
+- `tiny_corpus`: one small real document (8 entries) as a corpus, for tests of
+  building and serving mechanics where the full corpus is not the point.
 """
 
 from __future__ import annotations
@@ -57,4 +59,19 @@ def corpus_copy(tmp_path: Path) -> Path:
     shutil.copytree(CORPUS_DIR, target)
     for path in target.iterdir():
         path.chmod(0o644)
+    return target
+
+
+@pytest.fixture
+def tiny_corpus(tmp_path: Path) -> Path:
+    """The smallest real document (the round rules, 8 entries) as a corpus of its own."""
+    target = tmp_path / "corpus"
+    target.mkdir()
+    shutil.copy(ROOT / "corpus" / "003_392c06b39f773588.txt", target)
+    (target / "manifest.toml").write_text(
+        '[[documents]]\nid = "runde"\nfile = "003_392c06b39f773588.txt"\n'
+        'title = "Rundenregeln (Tabletop)"\ngame = "Tabletop-Skirmish"\nkind = "rules"\n'
+        'language = "de"\nsplitter = "headed"\nid_prefix = "runde"\nnotes = ""\n',
+        encoding="utf-8",
+    )
     return target

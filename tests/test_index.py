@@ -105,9 +105,9 @@ def test_rebuild_keeps_an_opened_index_answering(corpus_copy, tmp_path):
     assert search(new, "Aktionsstapel").hits[0].id == "aktionsstapel"
 
 
-def test_rebuilds_keep_only_the_current_and_the_previous_build(corpus_copy, tmp_path):
+def test_rebuilds_keep_only_the_current_and_the_previous_build(tiny_corpus, tmp_path):
     index_dir = tmp_path / "index"
-    versions = [build_index(corpus_copy, index_dir).version for _ in range(3)]
+    versions = [build_index(tiny_corpus, index_dir).version for _ in range(3)]
     kept = sorted(p.name for p in (index_dir / "builds").iterdir())
     assert kept == sorted(versions[1:])
 

@@ -3,29 +3,10 @@ one Whoosh searcher per build, closed with it; warm-up at open."""
 
 from __future__ import annotations
 
-import shutil
 import threading
 from pathlib import Path
 
-import pytest
-
-from faq_bot.config import ROOT
 from faq_bot.index import IndexHolder, build_index, build_lock, open_index
-
-
-@pytest.fixture
-def tiny_corpus(tmp_path: Path) -> Path:
-    """The smallest real document (the round rules, 8 entries) as a corpus of its own."""
-    target = tmp_path / "corpus"
-    target.mkdir()
-    shutil.copy(ROOT / "corpus" / "003_392c06b39f773588.txt", target)
-    (target / "manifest.toml").write_text(
-        '[[documents]]\nid = "runde"\nfile = "003_392c06b39f773588.txt"\n'
-        'title = "Rundenregeln (Tabletop)"\ngame = "Tabletop-Skirmish"\nkind = "rules"\n'
-        'language = "de"\nsplitter = "headed"\nid_prefix = "runde"\nnotes = ""\n',
-        encoding="utf-8",
-    )
-    return target
 
 
 def test_a_second_build_waits_for_the_first(tmp_path: Path):

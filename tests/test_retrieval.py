@@ -87,3 +87,12 @@ def test_a_registered_retriever_makes_hybrid_available_and_fused(built_index, mo
         assert result.total == lexical.total
     finally:
         index.close()
+
+
+def test_api_search_names_its_mode_and_refuses_hybrid_without_a_dense_model(client):
+    ok = client.get("/api/search?q=Bombe&mode=lexical")
+    assert ok.status_code == 200 and ok.get_json()["mode"] == "lexical"
+    assert client.get("/api/search?q=Bombe").get_json()["mode"] == "lexical"
+    bad = client.get("/api/search?q=Bombe&mode=hybrid")
+    assert bad.status_code == 400
+    assert "hybride Suche" in bad.get_json()["detail"]

@@ -714,33 +714,38 @@ def search(
 def search_paragraphs(
     index: Index, query: str, *, n: int = 10, doc: str | None = None
 ) -> list[ParagraphHit]:
-    """The best single paragraphs for `query`, best first."""
+    """The best single paragraphs for `query` (BM25F times coverage), best first."""
     aq = analyze_query(index, query)
     if not aq.terms:
         return []
-    coverage_of = _Coverage(index, aq)
-    rows = run_query(
-        index, term_query(aq.terms, PARAGRAPH_FIELDS), kind_filter("paragraph", doc), CANDIDATES
-    )
+    imp = impacts(index)
+    cov = _Coverage(index, aq)
+    words = [({t: cov.weight[t] for t in w}, max(cov.weight[t] for t in w)) for w in cov.words]
+    score, coverage = imp.score("paragraph", aq.terms, words)
+    value = score * coverage
+    if doc:
+        mask = imp.entry_mask(doc, None)
+        if mask is not None:
+            value = np.where(mask[imp.para_entry], value, 0.0)
+    idx = np.nonzero(value > 0)[0]
+    best = idx[np.lexsort((idx, -value[idx]))][: max(0, n)]
     out = []
-    for fields, score, matched in rows:
-        coverage = coverage_of(matched)
-        record = index.entry(fields["entry"])
+    for p in best:
+        record = index.entry(imp.entry_ids[imp.para_entry[p]])
         if record is None:
             continue
-        n_para = fields["paragraph"]
+        number = int(imp.para_number[p])
         out.append(
             ParagraphHit(
                 entry=record.id,
-                paragraph=n_para,
-                text=record.plain_paragraphs[n_para],
-                score=score * coverage,
+                paragraph=number,
+                text=record.plain_paragraphs[number],
+                score=float(value[p]),
                 title=record.title,
                 doc=record.doc,
             )
         )
-    out.sort(key=lambda h: -h.score)
-    return out[: max(0, n)]
+    return out
 
 
 class _TitleIndex:

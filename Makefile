@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test lint index serve bench load deploy-check setup clean
+.PHONY: run test lint index serve bench bench-x100 load deploy-check setup clean
 
 $(BIN)/faq-bot: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -56,6 +56,10 @@ load: setup
 deploy-check: setup
 	./scripts/ensure-nginx
 	$(BIN)/python deploy/rolling.py
+
+## bench-x100: also the ×100 corpus (builds for several minutes)
+bench-x100: setup
+	$(BIN)/python benchmarks/run.py --x100
 
 clean:
 	rm -rf $(VENV) index/current index/builds

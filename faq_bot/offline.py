@@ -26,8 +26,6 @@ from pathlib import Path
 from typing import Any
 
 from faq_bot.analysis import (
-    _DIGRAPH,
-    _UMLAUT,
     load_stopwords,
     load_synonyms,
     part_vocabulary,
@@ -35,6 +33,7 @@ from faq_bot.analysis import (
     vocabulary_from_texts,
     words,
 )
+from faq_bot.text import _DIGRAPH, _UMLAUT  # the folding rules, exported to the JS
 
 OFFLINE_JSON = "offline.json"
 FORMAT = 1

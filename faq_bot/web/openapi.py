@@ -90,6 +90,13 @@ def _count(high: int) -> dict:
 
 
 N = _param("n", "query", "Anzahl Treffer (leer: Standard)", _count(50))
+MODE = _param(
+    "mode",
+    "query",
+    "Suchmodus: lexical oder hybrid (nur wenn ein semantisches Modell geladen ist; "
+    "sonst 400). Standard: der beste verfügbare.",
+    {"type": "string", "enum": ["lexical", "hybrid"]},
+)
 ENTRY_ID = _param("entry_id", "path", "Stabile ID des Eintrags (auch Alias-ID)", {"type": "string"})
 
 COMPONENTS: dict[str, Any] = {
@@ -128,6 +135,7 @@ COMPONENTS: dict[str, Any] = {
             "properties": {
                 "query": {"type": "string"},
                 "total": {"type": "integer"},
+                "mode": {"type": "string", "enum": ["lexical", "hybrid"]},
                 "suggestion": {"type": "string", "nullable": True},
                 "hits": {"type": "array", "items": {"$ref": "#/components/schemas/Hit"}},
             },
@@ -215,7 +223,7 @@ PATHS: dict[str, dict] = {
     "/api/search": {
         "get": {
             "summary": "Suche",
-            "parameters": [Q_REQUIRED, N, DOC, CATEGORY],
+            "parameters": [Q_REQUIRED, N, DOC, CATEGORY, MODE],
             "responses": {
                 "200": json_body({"$ref": "#/components/schemas/SearchResult"}, "Treffer"),
                 **error_responses(304, 400, 503),

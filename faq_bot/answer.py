@@ -151,6 +151,7 @@ from faq_bot.search import (
     term_query,
     unknown_words,
 )
+from faq_bot.text import split_sentences
 
 __all__ = [
     "CONFIDENCE_THRESHOLD",
@@ -193,11 +194,6 @@ NOT_CONFIDENT = "Dazu habe ich keine sichere Antwort gefunden."
 
 _CACHE_LOCK = threading.Lock()
 _WORD = re.compile(r"\w+")
-# a sentence ends at . ! ? … followed by space and an upper-case letter, digit or quote
-_SENTENCE_END = re.compile(r"[.!?…][\"“”»)]?\s+(?=[\"„»(]?[A-ZÄÖÜ0-9])")
-_ABBREVIATIONS = frozenset(
-    "z b d h s vgl bzw ggf u a usw evtl inkl ca nr bsp max min etc abs std zb dh ua o ä".split()
-)
 _REFERENCE_ONLY = re.compile(r"^\s*(s\.|siehe|vgl\.)", re.IGNORECASE)
 
 STACK_WORDS = tuple(
@@ -342,28 +338,6 @@ def parse_history(value: Any) -> list[Turn]:
 
 
 # --- text helpers -------------------------------------------------------------------
-
-
-def split_sentences(text: str) -> list[tuple[int, int]]:
-    """(start, end) of the sentences of `text`; abbreviations and "1." do not end one."""
-    spans = []
-    start = 0
-    for m in _SENTENCE_END.finditer(text):
-        before = text[start : m.start() + 1]
-        last = _WORD.findall(before[-12:])
-        token = last[-1].lower() if last else ""
-        if text[m.start()] == "." and (token in _ABBREVIATIONS or token.isdigit()):
-            continue
-        end = m.end()
-        sentence_end = len(text[:end].rstrip())
-        if sentence_end > start:
-            spans.append((start, sentence_end))
-        start = end
-    if start < len(text):
-        tail_end = len(text.rstrip())
-        if tail_end > start:
-            spans.append((start, tail_end))
-    return spans or [(0, len(text))]
 
 
 def _heading_like(text: str) -> bool:

@@ -98,6 +98,7 @@ FORMAT = 1  # bump when the layout of a build changes
 CURRENT = "current"
 BUILDS = "builds"
 WHOOSH_DIR = "whoosh"
+EMBEDDINGS_CACHE = "embeddings-cache"  # survives builds: vectors by model and text hash
 ENTRIES_JSON = "entries.json"
 META_JSON = "meta.json"
 VOCAB_JSON = "vocab.json"
@@ -256,7 +257,10 @@ def _current_target(index_dir: Path) -> Path | None:
 
 
 def build_index(
-    corpus_dir: Path | str, index_dir: Path | str, progress: Progress | None = None
+    corpus_dir: Path | str,
+    index_dir: Path | str,
+    progress: Progress | None = None,
+    embed_progress: Progress | None = None,
 ) -> BuildReport:
     """Build the index of the corpus beside the live one and swap it in atomically."""
     started = time.perf_counter()
@@ -365,6 +369,11 @@ def build_index(
         warnings = [
             f"Unaufgelöster Querverweis in {source!r}: {text!r}" for source, text in unresolved
         ]
+        dense = _dense_vectors(
+            build_dir, index_dir, [EntryRecord.from_json(r) for r in records], embed_progress
+        )
+        if dense.get("warning"):
+            warnings.append(dense.pop("warning"))
         _write_json(build_dir / ENTRIES_JSON, {"documents": documents, "entries": records})
         _write_json(
             build_dir / VOCAB_JSON, {w: [c, surface.get(w, w)] for w, c in counts.most_common()}
@@ -383,6 +392,7 @@ def build_index(
                 "unresolved": len(unresolved),
             },
             "warnings": warnings,
+            "dense": dense,
             "seconds": round(seconds, 3),
         }
         _write_json(build_dir / META_JSON, meta)  # written last: marks the build complete
@@ -404,6 +414,16 @@ def build_index(
         warnings=warnings,
         seconds=time.perf_counter() - started,
     )
+
+
+def _dense_vectors(
+    build_dir: Path, index_dir: Path, records: list[EntryRecord], progress: Progress | None
+) -> dict[str, Any]:
+    """Paragraph and sentence embeddings of the build (`faq_bot.dense`), through the
+    cache beside the builds; a platform without the embedder gets a lexical build."""
+    from faq_bot.dense import write_vectors
+
+    return write_vectors(build_dir, records, index_dir / EMBEDDINGS_CACHE, progress)
 
 
 def _surface_forms(texts: list[str], counts: Counter[str]) -> dict[str, str]:

@@ -496,10 +496,15 @@ def search(
     n: int = 10,
     doc: str | None = None,
     category: str | None = None,
+    dense: bool = True,
 ) -> SearchResult:
     """Ranked entries for `query` (see the module docstring)."""
     aq = analyze_query(index, query)
     scored = rank_entries(index, aq, doc, category)
+    if dense:
+        from faq_bot.hybrid import hybrid_rank
+
+        scored = hybrid_rank(index, query.strip(), scored, doc, category)
     hits = []
     for s in scored[: max(0, n)]:
         record = index.entry(s.entry)

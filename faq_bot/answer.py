@@ -127,6 +127,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from faq_bot.analysis import fold
+from faq_bot.chat.confidence import probability, threshold
+from faq_bot.dense import DenseScores
+from faq_bot.hybrid import dense_scores, hybrid_rank
 from faq_bot.index import EntryRecord, Index
 from faq_bot.question import (
     QuestionError,
@@ -187,6 +190,7 @@ ENTRY_POWER = 0.5
 W_PARA = 0.45
 W_SENT = 0.35
 W_BM25 = 0.2
+W_DENSE = 1.0  # + dense similarity of the paragraph (or its best sentence) to the question
 HEADING_LIKE = 40  # characters: a shorter paragraph ending in ":" or framed by "-" is a heading
 
 UNTARGETED = ("draw", "produce_tw", "other")
@@ -246,6 +250,7 @@ class Passage:
     via: str | None = None  # reference-only entry it was reached through
     named: bool = False  # the question names the entry's headword
     evidence: int = 0  # distinctive question words the passage matches
+    dense: float = 0.0  # dense similarity of the paragraph (or its best sentence)
 
 
 @dataclass
@@ -265,6 +270,7 @@ class Answer:
     doc_title: str | None = None
     date_text: str | None = None
     citation: str | None = None
+    signals: dict[str, float] = field(default_factory=dict)  # what confidence is computed from
 
     def to_json(self, base_url: str = "") -> dict[str, Any]:
         """The answer JSON; `base_url` (e.g. ``https://host``) makes the citation's URL absolute."""
@@ -471,8 +477,18 @@ class _Candidate:
     via: str | None = None
 
 
-def _candidates(index: Index, aq: AnalyzedQuery) -> tuple[list[_Candidate], list[ScoredEntry]]:
+def _candidates(
+    index: Index, aq: AnalyzedQuery, dense: DenseScores | None
+) -> tuple[list[_Candidate], list[ScoredEntry], float]:
+    """The best entries, the ranking, and the fused score's margin of the first over
+    the second entry (0 without dense scores)."""
     scored = rank_entries(index, aq)
+    margin = 0.0
+    if dense is not None:
+        scored = hybrid_rank(index, aq.text, scored, dense=dense)
+        margin = scored[0].score - scored[1].score if len(scored) > 1 else 0.0
+        # the fused score is a logit (or RRF): relative scores from its rank
+        scored = [ScoredEntry(s.entry, 1.0 / (i + 1), s.paragraph) for i, s in enumerate(scored)]
     top = scored[0].score if scored and scored[0].score > 0 else 1.0
     out: list[_Candidate] = []
     seen: set[str] = set()
@@ -492,7 +508,7 @@ def _candidates(index: Index, aq: AnalyzedQuery) -> tuple[list[_Candidate], list
             continue
         seen.add(record.id)
         out.append(_Candidate(record, s.score / top, heading, headword, via))
-    return out, scored
+    return out, scored, margin
 
 
 def _paragraph_bm25(index: Index, terms: dict[str, float]) -> dict[tuple[str, int], float]:
@@ -509,10 +525,15 @@ def _best_sentence(
     sentences: Sequence[tuple[int, int, frozenset[str]]],
     heading: frozenset[str],
     coverage: _Coverage,
+    similarity: dict[tuple[int, int], float] | None = None,
 ) -> tuple[float, tuple[int, int]]:
+    """The sentence that answers: coverage of the question (with the heading), plus
+    its dense similarity to the question when there is one."""
     best = (-1.0, (0, 0))
     for start, end, terms in sentences:
         key = coverage(terms, heading) + 0.01 * coverage(terms)  # ties: matches by itself
+        if similarity:
+            key += W_DENSE * similarity.get((start, end), 0.0)
         if key > best[0] + 1e-9:
             best = (key, (start, end))
     return max(0.0, best[0]), best[1]
@@ -524,6 +545,7 @@ def _choose_passage(
     aq: AnalyzedQuery,
     question: _Coverage,
     support: _Coverage,
+    dense: DenseScores | None = None,
 ) -> Passage | None:
     """The best paragraph of the candidates. `question` measures the coverage of the
     question itself; `support` (the question with its follow-up context) the evidence."""
@@ -531,6 +553,8 @@ def _choose_passage(
     bm25 = _paragraph_bm25(index, aq.terms)
     top_bm25 = max(bm25.values(), default=1.0) or 1.0
     best: tuple[float, Passage] | None = None
+    if dense is not None:
+        candidates = candidates[:1]  # the entry first, then its paragraph
     for cand in candidates:
         et = _entry_terms(index, cand.record)
         entry_factor = max(cand.score, 0.0) ** ENTRY_POWER
@@ -541,10 +565,18 @@ def _choose_passage(
             sentence, span = _best_sentence(et.sentences[i], cand.heading, coverage)
             b = bm25.get((cand.record.id, i), 0.0) / top_bm25
             score = entry_factor * (W_PARA * para + W_SENT * sentence + W_BM25 * b)
+            if dense is not None:
+                spans = dense.sentences.get((cand.record.id, i)) or []
+                sim = max([dense.paragraph.get((cand.record.id, i), 0.0), *(x[2] for x in spans)])
+                sentence, span = _best_sentence(
+                    et.sentences[i], cand.heading, coverage, {x[:2]: x[2] for x in spans}
+                )
+                score += W_DENSE * sim
             if _heading_like(text):
                 score *= 0.5
             score -= 0.0005 * i  # ties: the earlier paragraph
             if best is None or score > best[0]:
+                sim_here = sim if dense is not None else 0.0
                 found = (et.paragraphs[i], cand.heading)
                 own = question(*found)
                 named = support.names(cand.headword)
@@ -562,6 +594,7 @@ def _choose_passage(
                         cand.via,
                         named,
                         support.evidence(*found),
+                        sim_here,
                     ),
                 )
     return best[1] if best else None
@@ -687,6 +720,11 @@ def _analyze_question(index: Index, text: str) -> tuple[AnalyzedQuery, str | Non
     if not aq.terms:
         aq = full
     return aq, full.suggestion
+
+
+def _dense_text(text: str, context: Sequence[Turn]) -> str:
+    """What is embedded: the question, after the earlier one for a follow-up."""
+    return f"{context[0].question} {text}" if context else text
 
 
 def _context_turns(turns: Sequence[Turn], text: str) -> list[Turn]:
@@ -816,14 +854,17 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
         words.extend(g for g in groups if g not in words)
 
     passage = None
+    dense = None
+    margin = 0.0
     candidates: list[_Candidate] = []
     scored: list[ScoredEntry] = []
     if terms:
         combined = AnalyzedQuery(text=text, terms=terms, words=words)
-        candidates, scored = _candidates(index, combined)
+        dense = dense_scores(index, _dense_text(text, context))
+        candidates, scored, margin = _candidates(index, combined, dense)
         question = _Coverage(index, aq.terms, aq.words)
         support = _Coverage(index, terms, words) if context else question
-        passage = _choose_passage(index, candidates, combined, question, support)
+        passage = _choose_passage(index, candidates, combined, question, support, dense)
     confidence = passage.coverage if passage else 0.0
     foreign = foreign_nouns(index, text)
     confident = (
@@ -832,6 +873,24 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
         and (passage.named or passage.evidence >= MIN_EVIDENCE)
         and (not foreign or passage.named or confidence >= FOREIGN_NOUN_THRESHOLD)
     )
+    signals: dict[str, float] = {}
+    if passage is not None and dense is not None:
+        top = passage.via or passage.entry
+        others = [v for e, v in dense.ranking() if e not in (top, passage.entry)]
+        signals = {
+            "coverage": passage.coverage,
+            "named": float(passage.named),
+            "evidence": float(min(passage.evidence, 3)),
+            "dense_passage": passage.dense,
+            "dense_entry": dense.entry(passage.entry),
+            "dense_margin": dense.entry(passage.entry) - (others[0] if others else 0.0),
+            "rank_margin": margin,
+            "foreign": float(bool(foreign)),
+        }
+        p = probability(signals)
+        if p is not None:
+            confidence = p
+            confident = p >= threshold()
 
     record = index.entry(passage.entry) if passage else None
     entry_hit = None
@@ -875,6 +934,7 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
         doc_title=doc.get("title") if confident else None,
         date_text=doc.get("date_text") if confident else None,
         citation=citation_for(record.title, doc) if confident and record else None,
+        signals=signals,
     )
 
 

@@ -54,7 +54,10 @@ def dense_scores(index: Any, question: str) -> DenseScores | None:
     retriever = dense_for(index)
     if retriever is None or not question.strip():
         return None
-    return retriever.scores(question)
+    try:
+        return retriever.scores(question)
+    except Exception:  # the embedder failing on one question leaves search lexical
+        return None
 
 
 def _weights() -> dict[str, float] | None:

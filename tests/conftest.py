@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -18,6 +19,10 @@ from faq_bot.config import ROOT
 from faq_bot.index import Index, build_index, open_index
 
 CORPUS_DIR = ROOT / "corpus"
+
+# Indexes built by tests are lexical (embedding the whole corpus takes minutes);
+# tests/test_dense.py turns the embedder on for a one-document corpus.
+os.environ.setdefault("FAQ_BOT_DENSE", "0")
 
 # Speed targets live in benchmarks/, not in tests: no per-example deadline, which
 # would fail at random on a loaded CI machine.

@@ -158,3 +158,51 @@ def dense_for(index: Any) -> DenseRetriever | None:
 def dense_mode(index: Any) -> str:
     """ "hybrid" when search uses the embeddings, else "lexical" (for /healthz)."""
     return "hybrid" if dense_for(index) is not None else "lexical"
+
+
+# --- the engine core's retrieval interface (faq_bot.retrieval, issue 8) -------------
+
+
+class _InterfaceRetriever:
+    """`DenseRetriever` behind ``faq_bot.retrieval.Retriever``: entries by their best
+    paragraph or sentence similarity, honouring the ``doc`` filter."""
+
+    name = "dense"
+
+    def __init__(self, index: Any, retriever: DenseRetriever):
+        self.index = index
+        self.retriever = retriever
+
+    def retrieve(self, query: Any, n: int, doc: str | None = None) -> list[Any]:
+        from faq_bot.retrieval import Candidate  # type: ignore[import-not-found]
+
+        scores = self.retriever.scores(query.text)
+        out: list[Any] = []
+        for eid, sim in scores.ranking():
+            record = self.index.entry(eid)
+            if record is None or (doc and record.doc != doc):
+                continue
+            paras = [(s, p) for (e, p), s in scores.paragraph.items() if e == eid]
+            out.append(Candidate(eid, sim, len(out) + 1, max(paras)[1] if paras else None))
+            if len(out) >= n:
+                break
+        return out
+
+
+def _make(index: Any) -> _InterfaceRetriever | None:
+    embedder = get_embedder()
+    if embedder is None or not (Path(index.path) / UNITS).is_file():
+        return None
+    try:
+        retriever = DenseRetriever(Path(index.path), embedder)
+    except (OSError, ValueError, KeyError):
+        return None
+    return _InterfaceRetriever(index, retriever) if retriever.model == embedder.id else None
+
+
+try:  # the interface exists once the engine core (issue 8) is merged
+    from faq_bot.retrieval import register  # type: ignore[import-not-found]
+except ImportError:
+    pass
+else:
+    register("dense", _make, weight=1.0)

@@ -41,6 +41,7 @@ serve: run
 
 bench: setup
 	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/dense.py
 
 clean:
 	rm -rf $(VENV) index/current index/builds

@@ -121,6 +121,7 @@ embedder the coverage rule above decides.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import threading
@@ -192,6 +193,7 @@ ENTRY_POWER = 0.5
 W_PARA = 0.45
 W_SENT = 0.35
 W_BM25 = 0.2
+PASSAGE_CHARS = 700  # a passage with its lead-in or list neighbour stays this short
 W_DENSE = 1.0  # + dense similarity of the paragraph (or its best sentence) to the question
 HEADING_LIKE = 40  # characters: a shorter paragraph ending in ":" or framed by "-" is a heading
 
@@ -589,6 +591,24 @@ def _analyze_question(index: Index, text: str) -> tuple[AnalyzedQuery, str | Non
     return aq, full.suggestion
 
 
+def _with_neighbours(record: EntryRecord, passage: Passage) -> Passage:
+    """The passage with its lead-in ("Dabei gilt:") before it or, when it is a lead-in
+    itself, the list item after it, when together they stay within `PASSAGE_CHARS`."""
+    paras = record.plain_paragraphs
+    i, text, (start, end) = passage.paragraph, passage.text, passage.highlight
+    if i > 0 and paras[i - 1].rstrip().endswith(":"):
+        lead = paras[i - 1].strip()
+        if len(lead) + 1 + len(text) <= PASSAGE_CHARS:
+            shift = len(lead) + 1
+            text, start, end = f"{lead}\n{text}", start + shift, end + shift
+    elif text.rstrip().endswith(":") and i + 1 < len(paras) and paras[i + 1].strip():
+        if len(text) + 1 + len(paras[i + 1]) <= PASSAGE_CHARS:
+            text = f"{text}\n{paras[i + 1].strip()}"
+    if text == passage.text:
+        return passage
+    return dataclasses.replace(passage, text=text, highlight=(start, end))
+
+
 def _dense_text(text: str, context: Sequence[Turn]) -> str:
     """What is embedded: the question, after the earlier one for a follow-up."""
     return f"{context[0].question} {text}" if context else text
@@ -732,6 +752,8 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
         question = _Coverage(index, aq.terms, aq.words)
         support = _Coverage(index, terms, words) if context else question
         passage = _choose_passage(index, candidates, combined, question, support, dense)
+    if passage is not None and dense is not None and (chosen := index.entry(passage.entry)):
+        passage = _with_neighbours(chosen, passage)
     confidence = passage.coverage if passage else 0.0
     foreign = foreign_nouns(index, text)
     confident = (

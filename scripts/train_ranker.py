@@ -139,6 +139,7 @@ def train_confidence(index, questions, folds_n, write):
     has = np.array([r[0] is not None for r in rows])
     folds = np.random.default_rng(1).permutation(len(rows)) % folds_n
     oof = np.zeros(len(rows))
+    prob = np.zeros(len(rows))
     thresholds = []
     for k in range(folds_n):
         tr = (folds != k) & has
@@ -148,12 +149,17 @@ def train_confidence(index, questions, folds_n, write):
         t = choose_threshold(p_tr, y[folds != k], ans[folds != k])
         thresholds.append(t)
         te = folds == k
-        oof[te] = np.where(has[te], 1 / (1 + np.exp(-(x[te] @ w + b))), 0.0) >= t
+        prob[te] = np.where(has[te], 1 / (1 + np.exp(-(x[te] @ w + b))), 0.0)
+        oof[te] = prob[te] >= t
     hit, wrong, declined = confidence_figures(oof, y, ans)(0.5)
     print(
         f"Konfidenz (CV): Passage@1={hit:.3f}  sicher-falsch={wrong:.3f}  "
         f"abgelehnt (unbeantwortbar)={declined:.3f}  Schwellen={[round(t, 2) for t in thresholds]}"
     )
+    curve = confidence_figures(prob, y, ans)
+    for t in (0.3, 0.4, 0.5, 0.6, 0.7):
+        h, wr, d = curve(t)
+        print(f"  Schwelle {t:.1f}: Passage@1={h:.3f} sicher-falsch={wr:.3f} abgelehnt={d:.3f}")
     if write:
         w, b = fit([(x[has], y[has])])
         p_all = np.where(has, 1 / (1 + np.exp(-(x @ w + b))), 0.0)

@@ -51,11 +51,15 @@ class Ranked:
 
 
 def dense_scores(index: Any, question: str) -> DenseScores | None:
+    """Dense similarities of the question, tidied as the chatbot tidies it, so that
+    search and answer of one request share one query embedding."""
+    from faq_bot.question import normalize_question
+
     retriever = dense_for(index)
     if retriever is None or not question.strip():
         return None
     try:
-        return retriever.scores(question)
+        return retriever.scores(normalize_question(question))
     except Exception:  # the embedder failing on one question leaves search lexical
         return None
 

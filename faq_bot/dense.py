@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from faq_bot.embed import embed_passages, embedder_status, get_embedder
+from faq_bot.embed import disabled, embed_passages, embedder_status, get_embedder
 from faq_bot.text import split_sentences
 
 __all__ = ["DenseRetriever", "DenseScores", "dense_for", "dense_mode", "write_vectors"]
@@ -68,6 +68,8 @@ def write_vectors(
 ) -> dict[str, Any]:
     embedder = get_embedder()
     if embedder is None:
+        if disabled():  # switched off on purpose: nothing to warn about
+            return {"model": None}
         return {
             "model": None,
             "warning": "Ohne semantische Suche gebaut (nur Stichwortsuche): " + embedder_status(),

@@ -102,13 +102,18 @@ class Embedder:
             return np.asarray(self._model.passage(list(texts)), dtype=np.float32)
 
 
+def disabled() -> bool:
+    """Dense retrieval switched off on purpose (``FAQ_BOT_DENSE=0``)."""
+    return os.environ.get("FAQ_BOT_DENSE", "1").strip().lower() in ("0", "off", "no", "false")
+
+
 def get_embedder() -> Embedder | None:
     """The process-wide embedder, loaded on first use; None when it cannot load."""
     if _state["tried"]:
         return _state["embedder"]
     with _lock:
         if not _state["tried"]:
-            if os.environ.get("FAQ_BOT_DENSE", "1").strip() in ("0", "off", "no", "false"):
+            if disabled():
                 _state["status"] = "abgeschaltet (FAQ_BOT_DENSE=0)"
             else:
                 try:

@@ -201,7 +201,7 @@ def answer_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, A
     wrong: list[dict[str, Any]] = []
     for q in questions:
         try:
-            result = answer(index, q["q"])
+            result = answer(index, q["q"], q.get("history") or ())  # follow-ups: earlier turns
         except QuestionError:
             result = None
         confident = result is not None and result.confident

@@ -139,22 +139,27 @@ class DenseRetriever:
 
 def dense_for(index: Any) -> DenseRetriever | None:
     """The dense retriever of `index` (once per build), or None: search stays lexical."""
+    state = getattr(index, "state", None)
+    if state is not None and hasattr(state, "once"):  # the engine core's per-build state
+        return state.once("dense.retriever", lambda: _open_retriever(index))
     cache = index.cache
     if "dense" in cache:
         return cache["dense"]
     with _LOCK:
         if "dense" not in cache:
-            retriever = None
-            embedder = get_embedder()
-            if embedder is not None and (Path(index.path) / UNITS).is_file():
-                try:
-                    candidate = DenseRetriever(Path(index.path), embedder)
-                    if candidate.model == embedder.id:
-                        retriever = candidate
-                except (OSError, ValueError, KeyError):
-                    retriever = None
-            cache["dense"] = retriever
+            cache["dense"] = _open_retriever(index)
     return cache["dense"]
+
+
+def _open_retriever(index: Any) -> DenseRetriever | None:
+    embedder = get_embedder()
+    if embedder is None or not (Path(index.path) / UNITS).is_file():
+        return None
+    try:
+        retriever = DenseRetriever(Path(index.path), embedder)
+    except (OSError, ValueError, KeyError):
+        return None
+    return retriever if retriever.model == embedder.id else None
 
 
 def dense_mode(index: Any) -> str:
@@ -192,14 +197,8 @@ class _InterfaceRetriever:
 
 
 def _make(index: Any) -> _InterfaceRetriever | None:
-    embedder = get_embedder()
-    if embedder is None or not (Path(index.path) / UNITS).is_file():
-        return None
-    try:
-        retriever = DenseRetriever(Path(index.path), embedder)
-    except (OSError, ValueError, KeyError):
-        return None
-    return _InterfaceRetriever(index, retriever) if retriever.model == embedder.id else None
+    retriever = dense_for(index)
+    return _InterfaceRetriever(index, retriever) if retriever is not None else None
 
 
 try:  # the interface exists once the engine core (issue 8) is merged

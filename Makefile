@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test lint index serve bench setup clean
+.PHONY: run test lint index serve bench bench-x100 setup clean
 
 $(BIN)/faq-bot: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -42,6 +42,10 @@ serve: run
 bench: setup
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/dense.py
+
+## bench-x100: also the ×100 corpus (builds for several minutes)
+bench-x100: setup
+	$(BIN)/python benchmarks/run.py --x100
 
 clean:
 	rm -rf $(VENV) index/current index/builds

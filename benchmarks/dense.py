@@ -69,12 +69,12 @@ def main() -> None:
     fresh = [f"{q} ({i})" for i, q in enumerate(qs[:40])]
     emb = timed(retriever.embedder.query, fresh)
     print(f"query embedding: p50 {pct(emb, 0.5):.0f} ms, p90 {pct(emb, 0.9):.0f} ms")
-    lex = timed(lambda q: search(index, q, dense=False), qs)
+    lex = timed(lambda q: search(index, q, mode="lexical"), qs)
     print(f"search lexical: p50 {pct(lex, 0.5):.0f} ms, p90 {pct(lex, 0.9):.0f} ms")
-    hyb = timed(lambda q: search(index, q + " ?"), qs)
+    hyb = timed(lambda q: search(index, q + " ?", mode="hybrid"), qs)
     print(f"search hybrid:  p50 {pct(hyb, 0.5):.0f} ms, p90 {pct(hyb, 0.9):.0f} ms")
     before = retriever.embedder.query_embeddings
-    ask = timed(lambda q: (answer(index, q + " !"), search(index, q + " !")), qs)
+    ask = timed(lambda q: (answer(index, q + " !"), search(index, q + " !", mode="hybrid")), qs)
     per_request = (retriever.embedder.query_embeddings - before) / len(qs)
     print(
         f"ask (answer + search of one request): p50 {pct(ask, 0.5):.0f} ms, "

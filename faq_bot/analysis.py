@@ -31,7 +31,6 @@ from __future__ import annotations
 import re
 import threading
 import tomllib
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
@@ -41,6 +40,8 @@ import Stemmer
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer
 from whoosh.analysis.acore import Token
 from whoosh.lang.stopwords import stoplists
+
+from faq_bot.text import fold, words  # noqa: F401  (re-exported)
 
 __all__ = [
     "MIN_FUZZY_LENGTH",
@@ -64,25 +65,7 @@ MIN_FUZZY_LENGTH = 5  # typo tolerance applies to words at least this long
 LINKS = ("", "s", "es", "n", "en", "e")
 
 _WORD = re.compile(r"\w+")
-_UMLAUT = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss"})
-# "ae"/"oe"/"ue" written for an umlaut; not the diphthong in "neue", "Bauer", nor "Quelle"
-_DIGRAPH = re.compile(r"(?<![aeiouq])([aou])e")
 _DIGITS = re.compile(r"\d+|[^\W\d_]+")
-
-
-def fold(word: str) -> str:
-    """Lower case, umlauts and ß folded, accents dropped: "Schäden" -> "schaden"."""
-    word = word.lower().translate(_UMLAUT)
-    word = _DIGRAPH.sub(r"\1", word)
-    if not word.isascii():
-        word = unicodedata.normalize("NFKD", word)
-        word = "".join(c for c in word if not unicodedata.combining(c))
-    return word
-
-
-def words(text: str) -> list[str]:
-    """The folded words of `text`, in order."""
-    return [fold(w) for w in _WORD.findall(text)]
 
 
 @cache

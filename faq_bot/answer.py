@@ -122,9 +122,7 @@ embedder the coverage rule above decides.
 from __future__ import annotations
 
 import dataclasses
-import math
 import re
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -140,24 +138,18 @@ from faq_bot.question import (
     strip_fillers,
 )
 from faq_bot.search import (
-    CANDIDATES as SEARCH_CANDIDATES,
-)
-from faq_bot.search import (
-    PARAGRAPH_FIELDS,
     AnalyzedQuery,
     Hit,
     QueryError,
     ScoredEntry,
     analyze_query,
     highlight,
-    kind_filter,
+    paragraph_scores,
     rank_entries,
-    run_query,
-    term_query,
     unknown_words,
 )
 from faq_bot.stack.link import check_url_for
-from faq_bot.text import split_sentences
+from faq_bot.text import citation, split_sentences
 
 __all__ = [
     "CONFIDENCE_THRESHOLD",
@@ -203,7 +195,6 @@ HEADING_LIKE = 40  # characters: a shorter paragraph ending in ":" or framed by 
 
 NOT_CONFIDENT = "Dazu habe ich keine sichere Antwort gefunden."
 
-_CACHE_LOCK = threading.Lock()
 _WORD = re.compile(r"\w+")
 _REFERENCE_ONLY = re.compile(r"^\s*(s\.|siehe|vgl\.)", re.IGNORECASE)
 
@@ -346,7 +337,7 @@ def _analyze(index: Index, text: str) -> frozenset[str]:
 
 def _entry_terms(index: Index, record: EntryRecord) -> _EntryTerms:
     """The analyzed terms of an entry's heading, paragraphs and sentences (cached)."""
-    cache = index.cache.setdefault("answer.entry_terms", {})
+    cache = index.state.entry_terms
     found = cache.get(record.id)
     if found is not None:
         return found
@@ -362,9 +353,7 @@ def _entry_terms(index: Index, record: EntryRecord) -> _EntryTerms:
         sentences.append(spans)
         paragraphs.append(frozenset().union(*(t for _s, _e, t in spans)) if spans else frozenset())
     found = _EntryTerms(heading, headword, tuple(paragraphs), tuple(sentences))
-    with _CACHE_LOCK:
-        cache[record.id] = found
-    return found
+    return cache.put(record.id, found)
 
 
 def _reference_target(index: Index, record: EntryRecord) -> EntryRecord | None:
@@ -385,14 +374,9 @@ def _reference_target(index: Index, record: EntryRecord) -> EntryRecord | None:
 
 def _idf(index: Index, term: str) -> float:
     """BM25's inverse document frequency of `term` over all index documents (cached)."""
-    cache = index.cache.setdefault("answer.idf", {})
-    found = cache.get(term)
-    if found is None:
-        reader = index.searcher().reader()
-        total = reader.doc_count_all()
-        df = min(total, max(reader.doc_frequency(f, term) for f in ("body", "title", "aliases")))
-        found = cache[term] = math.log(1 + (total - df + 0.5) / (df + 0.5))
-    return found
+    from faq_bot.search import term_idf
+
+    return term_idf(index, term)
 
 
 class _Coverage:
@@ -490,16 +474,6 @@ def _candidates(
     return out, scored, margin
 
 
-def _paragraph_bm25(index: Index, terms: dict[str, float]) -> dict[tuple[str, int], float]:
-    rows = run_query(
-        index,
-        term_query(terms, PARAGRAPH_FIELDS),
-        kind_filter("paragraph"),
-        SEARCH_CANDIDATES,
-    )
-    return {(fields["entry"], fields["paragraph"]): score for fields, score, _m in rows}
-
-
 def _best_sentence(
     sentences: Sequence[tuple[int, int, frozenset[str]]],
     heading: frozenset[str],
@@ -529,7 +503,7 @@ def _choose_passage(
     """The best paragraph of the candidates. `question` measures the coverage of the
     question itself; `support` (the question with its follow-up context) the evidence."""
     coverage = _Coverage(index, aq.terms, aq.words)
-    bm25 = _paragraph_bm25(index, aq.terms)
+    bm25 = paragraph_scores(index, aq)  # computed by rank_entries for the same query
     top_bm25 = max(bm25.values(), default=1.0) or 1.0
     best: tuple[float, Passage] | None = None
     if dense is not None:
@@ -711,8 +685,7 @@ def foreign_nouns(index: Index, question: str) -> list[str]:
 
 def citation_for(title: str, doc: dict[str, Any]) -> str:
     """The citation of an entry without its URL (`Answer.to_json` appends it)."""
-    stand = f", Stand: {doc['date_text']}" if doc.get("date_text") else ""
-    return f"„{title}“ – {doc.get('title', '')}{stand}. "
+    return citation(title, doc)
 
 
 def answer(index: Index, question: Any, history: Any = ()) -> Answer:

@@ -332,7 +332,14 @@ def _build(corpus_dir: Path, index_dir: Path) -> BuildReport:
 
     try:
         report = build_index(
-            corpus_dir, index_dir, progress=entries_done, embed_progress=embed_progress
+            corpus_dir,
+            index_dir,
+            progress=entries_done,
+            embed_progress=embed_progress,
+            on_wait=lambda: click.echo(
+                f"Ein anderer Indexbau in {index_dir} läuft gerade; warte, bis er fertig ist …",
+                err=True,
+            ),
         )
     except CorpusError as exc:
         close()
@@ -424,6 +431,13 @@ def index_command(corpus_dir: Path, index_dir: Path) -> None:
     metavar="DOKUMENT",
     help="Nur Einträge des Dokuments mit dieser Id (z. B. sow).",
 )
+@click.option(
+    "--mode",
+    default=None,
+    metavar="MODUS",
+    help="Suchmodus: lexical (Stichwörter, BM25) oder hybrid (zusätzlich semantisch, "
+    "falls verfügbar). Standard: der beste verfügbare.",
+)
 @corpus_option
 @index_option
 @click.argument("query", nargs=-1, metavar="[SUCHBEGRIFF]...")
@@ -432,11 +446,13 @@ def search(
     batch: bool,
     n: int,
     doc: str | None,
+    mode: str | None,
     corpus_dir: Path,
     index_dir: Path,
     query: tuple[str, ...],
 ) -> None:
     """Einträge zu einer Frage oder zu Stichwörtern suchen."""
+    from faq_bot.retrieval import ModeUnavailable, check_mode
     from faq_bot.search import QueryError
     from faq_bot.search import search as run_search
 
@@ -449,15 +465,21 @@ def search(
     )
     index = _open(corpus_dir, index_dir)
     _check_doc(index, doc)
+    try:
+        mode = check_mode(index, mode)
+    except ModeUnavailable as exc:
+        fail(str(exc), 2)
     if batch:
         _run_batch(
-            lambda line: [hit.to_json() for hit in run_search(index, line, n=n, doc=doc).hits],
+            lambda line: [
+                hit.to_json() for hit in run_search(index, line, n=n, doc=doc, mode=mode).hits
+            ],
             QueryError,
             "bad_query",
         )
         return
     try:
-        result = run_search(index, " ".join(query), n=n, doc=doc)
+        result = run_search(index, " ".join(query), n=n, doc=doc, mode=mode)
     except QueryError as exc:
         fail(str(exc), 2)
     if as_json:

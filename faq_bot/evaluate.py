@@ -125,7 +125,7 @@ def search_runs(index: Index, questions: list[dict[str, Any]], n: int = TOP) -> 
         if not answerable(q):
             continue
         try:
-            hits = search(index, q["q"], n=n).hits
+            hits = search(index, q["q"], n=n, mode=None).hits  # the best mode the build offers
         except QueryError:
             hits = []
         runs.append(

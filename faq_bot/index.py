@@ -36,7 +36,11 @@ Public interface (others code against these names):
     within the entry's document,
     ``references(id) -> list[dict]`` (outgoing cross references),
     ``backlinks(id) -> list[str]`` (ids of entries that link to `id`),
-    ``searcher()`` (this thread's Whoosh searcher),
+    ``searching()`` (context manager: the build's one Whoosh searcher, held
+    exclusively while inside; queries are scored from precomputed impacts, see
+    `faq_bot.impacts`, so only diagnostics use it), ``state`` (the build's typed,
+    bounded derived data, `faq_bot.buildstate.BuildState`), ``warm_up()`` (runs the
+    registered `WARMERS` so that no user pays for first-use work),
     ``whoosh`` (the `whoosh.index.Index`), ``schema``, ``analyzer`` (the one
     analyzer of all text fields, with the corpus vocabulary), ``vocabulary`` (folded corpus word ->
     count), ``surface`` (folded word -> its usual spelling), ``is_stale()``
@@ -63,6 +67,7 @@ Public interface (others code against these names):
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -71,7 +76,8 @@ import shutil
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -81,8 +87,11 @@ from whoosh import index as whoosh_index
 from whoosh.fields import ID, NUMERIC, TEXT, Schema
 
 from faq_bot.analysis import fold, make_analyzer, part_vocabulary, vocabulary_from_texts
-from faq_bot.corpus import Corpus, load_corpus, slugify
+from faq_bot.buildstate import BuildState
+from faq_bot.corpus import Corpus, load_corpus, slugify, title_key
 from faq_bot.corpus.model import EntryText, Markup
+from faq_bot.entrystore import STORE_FILE, EntryStore, alias_map, write_store
+from faq_bot.impacts import write_impacts
 
 __all__ = [
     "BuildReport",
@@ -94,8 +103,9 @@ __all__ = [
     "open_index",
 ]
 
-FORMAT = 1  # bump when the layout of a build changes
+FORMAT = 3  # bump when the layout of a build changes
 CURRENT = "current"
+LOCK_FILE = ".build.lock"
 BUILDS = "builds"
 WHOOSH_DIR = "whoosh"
 EMBEDDINGS_CACHE = "embeddings-cache"  # survives builds: vectors by model and text hash
@@ -113,6 +123,11 @@ BOOSTS = {
     "body": 1.0,
     "heading": 1.5,
 }
+
+
+# First-use work other stages register (e.g. loading impacts, the stem table);
+# `Index.warm_up` runs them when a long-running process opens a build.
+WARMERS: list[Callable[[Index], None]] = []
 
 
 class IndexMissingError(LookupError):
@@ -256,15 +271,45 @@ def _current_target(index_dir: Path) -> Path | None:
     return path if (path / META_JSON).is_file() else None
 
 
+@contextmanager
+def build_lock(index_dir: Path, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+    """Hold `index_dir`'s build lock (an fcntl lock on ``.build.lock``): one build at a
+    time, so a build never prunes the build another one just swapped in. When another
+    process holds it, `on_wait` is called and the lock is waited for."""
+    index_dir.mkdir(parents=True, exist_ok=True)
+    with open(index_dir / LOCK_FILE, "a+b") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if on_wait is not None:
+                on_wait()
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def build_index(
     corpus_dir: Path | str,
     index_dir: Path | str,
     progress: Progress | None = None,
+    on_wait: Callable[[], None] | None = None,
     embed_progress: Progress | None = None,
 ) -> BuildReport:
-    """Build the index of the corpus beside the live one and swap it in atomically."""
+    """Build the index of the corpus beside the live one and swap it in atomically.
+    Builds into one index folder run one after the other (see `build_lock`)."""
+    with build_lock(Path(index_dir), on_wait):
+        return _build_index(Path(corpus_dir), Path(index_dir), progress, embed_progress)
+
+
+def _build_index(
+    corpus_dir: Path,
+    index_dir: Path,
+    progress: Progress | None,
+    embed_progress: Progress | None = None,
+) -> BuildReport:
     started = time.perf_counter()
-    corpus_dir, index_dir = Path(corpus_dir), Path(index_dir)
     corpus = load_corpus(corpus_dir)  # CorpusError leaves the live index alone
     graph = _link_graph(corpus)
     entries = list(corpus.entries())
@@ -348,6 +393,7 @@ def build_index(
                 progress(done, total)
         writer.commit()
         ix.close()
+        write_impacts(build_dir / WHOOSH_DIR, build_dir)
 
         documents = [
             {
@@ -374,7 +420,8 @@ def build_index(
         )
         if dense.get("warning"):
             warnings.append(dense.pop("warning"))
-        _write_json(build_dir / ENTRIES_JSON, {"documents": documents, "entries": records})
+        _write_json(build_dir / ENTRIES_JSON, {"documents": documents})
+        write_store(build_dir / STORE_FILE, records, alias_map(records, slugify))
         _write_json(
             build_dir / VOCAB_JSON, {w: [c, surface.get(w, w)] for w, c in counts.most_common()}
         )
@@ -482,81 +529,86 @@ class Index:
         data = json.loads((path / ENTRIES_JSON).read_text(encoding="utf-8"))
         self.documents: list[dict] = data["documents"]
         self._docs = {d["id"]: d for d in self.documents}
-        self._entries = {r["id"]: EntryRecord.from_json(r) for r in data["entries"]}
-        self._order = [eid for d in self.documents for eid in d["entry_ids"]]
-        self._pos = {eid: i for i, eid in enumerate(self._order)}
+        self._store = EntryStore(path / STORE_FILE, EntryRecord.from_json)
         vocab = json.loads((path / VOCAB_JSON).read_text(encoding="utf-8"))
         self.vocabulary: dict[str, int] = {w: v[0] for w, v in vocab.items()}
         self.surface: dict[str, str] = {w: v[1] for w, v in vocab.items()}
-        self._aliases = self._alias_map()
         self.whoosh = whoosh_index.open_dir(path / WHOOSH_DIR)
         self.schema = self.whoosh.schema  # read once: whoosh re-reads it on every access
         self.analyzer = self.schema["body"].analyzer
-        self._local = threading.local()
-        self._searchers: list[Any] = []
+        self._searcher: Any = None
         self._lock = threading.Lock()
-        self.cache: dict[str, Any] = {}  # derived data other stages compute once per build
-
-    def _alias_map(self) -> dict[str, str]:
-        canonical = dict.fromkeys(self._entries)
-        claims: dict[str, set[str]] = {}
-        for r in self._entries.values():
-            for alias in (*r.alias_ids, slugify(r.title), *(slugify(a) for a in r.aliases)):
-                claims.setdefault(alias, set()).add(r.id)
-        mapping = {eid: eid for eid in canonical}
-        for alias, ids in claims.items():
-            if alias not in mapping and len(ids) == 1:
-                mapping[alias] = next(iter(ids))
-        return mapping
+        self.state = BuildState(self)  # derived data the stages compute once per build
 
     # metadata
     def document(self, doc_id: str) -> dict | None:
         return self._docs.get(doc_id)
 
     def entry(self, entry_id: str) -> EntryRecord | None:
-        return self._entries.get(entry_id)
+        return self._store.get(entry_id) if entry_id else None
+
+    def find_by_title(self, title: str, doc: str | None = None) -> EntryRecord | None:
+        """The first entry (of `doc` if given) whose title or an alias is `title`,
+        ignoring case (the same rule as `faq_bot.corpus.Corpus.find_by_title`)."""
+        wanted = title_key(title)
+        for record in self.entries(doc):
+            if any(title_key(n) == wanted for n in (record.title, *record.aliases)):
+                return record
+        return None
+
+    def names(self) -> list[tuple[str, str]]:
+        """(title or alias, entry id) of every entry, in document order."""
+        return self._store.names()
 
     def canonical_id(self, id_or_alias: str) -> str | None:
-        found = self._aliases.get(id_or_alias)
-        if found is None and id_or_alias:
-            found = self._aliases.get(slugify(id_or_alias))
+        if not id_or_alias:
+            return None
+        found = self._store.canonical(id_or_alias)
+        if found is None:
+            found = self._store.canonical(slugify(id_or_alias))
         return found
 
     def entries(self, doc: str | None = None) -> list[EntryRecord]:
-        return [
-            self._entries[eid]
-            for eid in self._order
-            if doc is None or self._entries[eid].doc == doc
-        ]
+        """The entries of `doc` (all documents if None) in document order; read from
+        the store on every call, so callers should keep what they need."""
+        docs = [doc] if doc is not None else [d["id"] for d in self.documents]
+        return [r for d in docs for r in self._store.of_doc(d)]
 
     def neighbours(self, entry_id: str) -> tuple[EntryRecord | None, EntryRecord | None]:
-        record = self._entries.get(entry_id)
+        record = self.entry(entry_id)
         if record is None:
             return None, None
         ids = self._docs[record.doc]["entry_ids"]
         i = ids.index(entry_id)
-        prev = self._entries[ids[i - 1]] if i > 0 else None
-        nxt = self._entries[ids[i + 1]] if i + 1 < len(ids) else None
+        prev = self.entry(ids[i - 1]) if i > 0 else None
+        nxt = self.entry(ids[i + 1]) if i + 1 < len(ids) else None
         return prev, nxt
 
     def references(self, entry_id: str) -> list[dict]:
-        record = self._entries.get(entry_id)
+        record = self.entry(entry_id)
         return [dict(link) for link in record.links] if record else []
 
     def backlinks(self, entry_id: str) -> list[str]:
-        record = self._entries.get(entry_id)
+        record = self.entry(entry_id)
         return [b["id"] for b in record.backlinks] if record else []
 
     # search
-    def searcher(self):
-        """This thread's Whoosh searcher (whoosh readers seek in shared files, so
-        each thread gets its own; all are closed by `close`)."""
-        searcher = getattr(self._local, "searcher", None)
-        if searcher is None:
-            searcher = self._local.searcher = self.whoosh.searcher()
-            with self._lock:
-                self._searchers.append(searcher)
-        return searcher
+    @contextmanager
+    def searching(self) -> Iterator[Any]:
+        """The build's one Whoosh searcher, exclusively for the `with` block (whoosh
+        readers seek in shared files, so threads take turns; one searcher and its
+        files per build, closed by `close`)."""
+        with self._lock:
+            if self._searcher is None:
+                self._searcher = self.whoosh.searcher()
+            yield self._searcher
+
+    def warm_up(self) -> None:
+        """Do the first-use work of every stage now (see `WARMERS`)."""
+        import faq_bot.search  # noqa: F401  (registers its warmer)
+
+        for warm in WARMERS:
+            warm(self)
 
     def is_stale(self) -> bool:
         target = _current_target(self.index_dir)
@@ -564,12 +616,13 @@ class Index:
 
     def close(self) -> None:
         with self._lock:
-            searchers, self._searchers = self._searchers, []
+            searcher, self._searcher = self._searcher, None
         try:
-            for searcher in searchers:
+            if searcher is not None:
                 searcher.close()
         finally:
             self.whoosh.close()
+            self._store.close()
 
 
 def open_index(index_dir: Path | str) -> Index:
@@ -585,6 +638,13 @@ class IndexHolder:
         self._retired: Index | None = None
         self._lock = threading.Lock()
 
+    def warm(self) -> None:
+        """Open and warm up the current build if there is one (else do nothing)."""
+        try:
+            self.get()
+        except IndexMissingError:
+            pass
+
     def get(self) -> Index:
         """The current Index; reopened when a new build has been swapped in.
 
@@ -597,6 +657,7 @@ class IndexHolder:
         with self._lock:
             if self._index is None or self._index.is_stale():
                 fresh = open_index(self.index_dir)
+                fresh.warm_up()
                 if self._retired is not None:  # two swaps ago: no request still uses it
                     self._retired.close()
                 self._retired, self._index = self._index, fresh

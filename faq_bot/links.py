@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from faq_bot.corpus import Corpus, Entry
 
@@ -81,13 +82,29 @@ class Mention:
 class LinkGraph:
     references: tuple[Reference, ...]
 
+    @cached_property
+    def _by_source(self) -> dict[str, list[Reference]]:
+        found: dict[str, list[Reference]] = {}
+        for r in self.references:
+            found.setdefault(r.source, []).append(r)
+        return found
+
+    @cached_property
+    def _by_target(self) -> dict[str, list[Reference]]:
+        """Resolved references by target, built in one pass (not one scan per entry)."""
+        found: dict[str, list[Reference]] = {}
+        for r in self.references:
+            if r.target is not None and r.source != r.target:
+                found.setdefault(r.target, []).append(r)
+        return found
+
     def outgoing(self, entry_id: str) -> list[Reference]:
         """The references written in `entry_id`, resolved and unresolved, in text order."""
-        return [r for r in self.references if r.source == entry_id]
+        return list(self._by_source.get(entry_id, ()))
 
     def incoming(self, entry_id: str) -> list[Reference]:
         """The resolved references that point at `entry_id`, in document order."""
-        return [r for r in self.references if r.target == entry_id and r.source != entry_id]
+        return list(self._by_target.get(entry_id, ()))
 
     def backlinks(self, entry_id: str) -> list[str]:
         """Ids of the entries linking to `entry_id`, in document order, each once."""

@@ -58,14 +58,14 @@ Terms the analyzer adds to a word weigh less than the word itself
 
 from __future__ import annotations
 
+import bisect
 import html
 import math
 import re
-import threading
-from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+import numpy as np
 from whoosh import query as wq
 
 from faq_bot.analysis import (
@@ -77,15 +77,26 @@ from faq_bot.analysis import (
     load_synonyms,
 )
 from faq_bot.corpus import slugify
-from faq_bot.index import Index
+from faq_bot.impacts import Impacts
+from faq_bot.index import WARMERS, Index
+from faq_bot.retrieval import (
+    Candidate,
+    ModeUnavailable,
+    PreparedQuery,
+    check_mode,
+    fuse,
+    retrievers_for,
+)
 
 __all__ = [
     "CANDIDATES",
     "ENTRY_FIELDS",
+    "FUSE_DEPTH",
     "MAX_QUERY_LENGTH",
     "PARAGRAPH_FIELDS",
     "AnalyzedQuery",
     "Hit",
+    "LexicalRetriever",
     "ParagraphHit",
     "QueryError",
     "QueryRow",
@@ -94,11 +105,14 @@ __all__ = [
     "analyze_query",
     "highlight",
     "kind_filter",
+    "prepare_query",
+    "rank",
     "rank_entries",
     "run_query",
     "search",
     "search_paragraphs",
     "suggest_titles",
+    "term_idf",
     "term_query",
     "unknown_words",
 ]
@@ -115,7 +129,6 @@ SNIPPET_CHARS = 240
 
 _WORD = re.compile(r"\w+")
 _MARK = re.compile(r"</?mark>")
-_CACHE_LOCK = threading.Lock()
 
 
 class QueryError(ValueError):
@@ -163,10 +176,12 @@ class SearchResult:
     hits: list[Hit]
     total: int
     suggestion: str | None = None
+    mode: str = "lexical"  # the search mode that ranked the hits
 
     def to_json(self) -> dict[str, Any]:
         return {
             "query": self.query,
+            "mode": self.mode,
             "total": self.total,
             "suggestion": self.suggestion,
             "hits": [h.to_json() for h in self.hits],
@@ -236,27 +251,27 @@ def _known(index: Index, word: str) -> bool:
         return True
     if not word.isalpha():
         return True
-    reader = index.searcher().reader()
-    for term in _terms(index, word):
-        if reader.doc_frequency("body", term) or reader.doc_frequency("title", term):
+    imp = impacts(index)
+    for term, _extra, _pos in _terms(index, word):
+        if imp.doc_frequency("body", term) or imp.doc_frequency("title", term):
             return True
     return False
 
 
 def _stem_surfaces(index: Index) -> dict[str, str]:
     """Index term -> the most frequent corpus word that analyzes to it."""
-    with _CACHE_LOCK:
-        found = index.cache.get("stem_surfaces")
-        if found is None:
-            found = {}
-            analyzer = _analyzer(index)
-            for word, _count in sorted(index.vocabulary.items(), key=lambda kv: -kv[1]):
-                for t in analyzer(word, mode="query"):
-                    if not getattr(t, "extra", False):
-                        found.setdefault(t.text, index.surface.get(word, word))
-                    break
-            index.cache["stem_surfaces"] = found
+
+    def make() -> dict[str, str]:
+        found: dict[str, str] = {}
+        analyzer = _analyzer(index)
+        for word, _count in sorted(index.vocabulary.items(), key=lambda kv: -kv[1]):
+            for t in analyzer(word, mode="query"):
+                if not getattr(t, "extra", False):
+                    found.setdefault(t.text, index.surface.get(word, word))
+                break
         return found
+
+    return index.state.once("stem_surfaces", make)
 
 
 def _correct(index: Index, folded: str) -> str | None:
@@ -271,8 +286,8 @@ def _correct(index: Index, folded: str) -> str | None:
     candidates = {c for c in edits1(main[0]) if c in surfaces}
     if not candidates:
         return None
-    reader = index.searcher().reader()
-    best = max(sorted(candidates), key=lambda c: reader.doc_frequency("body", c))
+    imp = impacts(index)
+    best = max(sorted(candidates), key=lambda c: imp.doc_frequency("body", c))
     return surfaces[best]
 
 
@@ -328,15 +343,22 @@ def unknown_words(index: Index, query: str) -> list[str]:
 # --- ranking ------------------------------------------------------------------------
 
 
-def _idf(index: Index, term: str) -> float:
+def term_idf(index: Index, term: str) -> float:
     """BM25's inverse document frequency over all documents (entries and paragraphs).
 
     Always positive: the frequency is counted among the same documents as the total.
+    Cached per build (bounded).
     """
-    reader = index.searcher().reader()
-    total = reader.doc_count_all()
-    df = min(total, max(reader.doc_frequency(f, term) for f in ("body", "title", "aliases")))
-    return math.log(1 + (total - df + 0.5) / (df + 0.5))
+    found = index.state.idf.get(term)
+    if found is None:
+        imp = impacts(index)
+        total = imp.doc_count
+        df = min(total, max(imp.doc_frequency(f, term) for f in ("body", "title", "aliases")))
+        found = index.state.idf.put(term, math.log(1 + (total - df + 0.5) / (df + 0.5)))
+    return found
+
+
+_idf = term_idf
 
 
 class _Coverage:
@@ -386,14 +408,14 @@ class QueryRow(NamedTuple):
 
 def run_query(index: Index, q: wq.Query, flt: wq.Query, limit: int) -> list[QueryRow]:
     """The best `limit` index documents for `q` among those `flt` lets through."""
-    searcher = index.searcher()
-    results = searcher.search(q, filter=flt, limit=limit, terms=True)
     out = []
-    for hit in results:
-        matched = {
-            t.decode("utf-8") if isinstance(t, bytes) else t for _f, t in hit.matched_terms()
-        }
-        out.append(QueryRow(hit.fields(), hit.score, matched))
+    with index.searching() as searcher:
+        results = searcher.search(q, filter=flt, limit=limit, terms=True)
+        for hit in results:
+            matched = {
+                t.decode("utf-8") if isinstance(t, bytes) else t for _f, t in hit.matched_terms()
+            }
+            out.append(QueryRow(hit.fields(), hit.score, matched))
     return out
 
 
@@ -406,60 +428,151 @@ class ScoredEntry:
     paragraph: int | None  # its best matching paragraph, if a paragraph matched
 
 
-def rank_entries(
+def warm_up(index: Index) -> None:
+    """Load what the first query of a build would otherwise pay for."""
+    impacts(index)
+    _stem_surfaces(index)
+    suggest_titles(index, "a")
+    search(index, "Aktionsstapel Karte", n=1)
+
+
+WARMERS.append(warm_up)
+
+
+def impacts(index: Index) -> Impacts:
+    """The build's precomputed impacts (see `faq_bot.impacts`), loaded once per build."""
+    return index.state.once("impacts", lambda: Impacts(index.path))
+
+
+class Ranking(NamedTuple):
+    """Every matching entry, best first, as arrays over the build's entry slots."""
+
+    order: np.ndarray  # entry slots, best first
+    score: np.ndarray  # combined score per entry slot
+    paragraph: np.ndarray  # best paragraph per entry slot (-1: none)
+    paragraphs: np.ndarray  # paragraph slots that matched
+    paragraph_bm25: np.ndarray  # their raw BM25F scores
+
+
+def _rank(
     index: Index, aq: AnalyzedQuery, doc: str | None = None, category: str | None = None
+) -> Ranking:
+    imp = impacts(index)
+    cov = _Coverage(index, aq)
+    words = [({t: cov.weight[t] for t in w}, max(cov.weight[t] for t in w)) for w in cov.words]
+    e_score, e_cov = imp.score("entry", aq.terms, words)
+    p_score, p_cov = imp.score("paragraph", aq.terms, words)
+    e_match = e_cov > 0
+    p_match = p_cov > 0
+    mask = imp.entry_mask(doc, slugify(category) if category else None)
+    if mask is not None:
+        e_match &= mask
+        p_match &= mask[imp.para_entry]
+    p_idx = np.nonzero(p_match)[0]
+    value = p_score[p_idx] * p_cov[p_idx]
+    pe = imp.para_entry[p_idx]
+    n_entries = len(imp.entry_ids)
+    p_rel = np.zeros(n_entries)
+    para_of = np.full(n_entries, -1, dtype=np.int64)
+    if len(p_idx):
+        # an entry's best paragraph: highest value, then highest BM25F, then first
+        by = np.lexsort((p_idx, -p_score[p_idx], -value, pe))
+        first = by[np.r_[True, pe[by][1:] != pe[by][:-1]]]
+        top_p = float(value.max()) or 1.0
+        p_rel[pe[first]] = value[first] / top_p
+        para_of[pe[first]] = imp.para_number[p_idx[first]]
+    top_e = float(e_score[e_match].max()) if e_match.any() else 1.0
+    top_e = top_e or 1.0
+    matched = e_match.copy()
+    matched[pe] = True
+    e_rel = np.where(e_match, e_score / top_e, 0.0)
+    score = (0.5 * e_rel + 0.5 * p_rel) * (np.where(e_match, e_cov, 0.0) + 0.05)
+    idx = np.nonzero(matched)[0]
+    order = idx[np.lexsort((idx, -score[idx]))]
+    return Ranking(order, score, para_of, p_idx, p_score[p_idx])
+
+
+def _scored(index: Index, r: Ranking, limit: int | None = None) -> list[ScoredEntry]:
+    ids = impacts(index).entry_ids
+    order = r.order if limit is None else r.order[: max(0, limit)]
+    return [
+        ScoredEntry(ids[e], float(r.score[e]), int(r.paragraph[e]) if r.paragraph[e] >= 0 else None)
+        for e in order
+    ]
+
+
+def rank_entries(
+    index: Index,
+    aq: AnalyzedQuery,
+    doc: str | None = None,
+    category: str | None = None,
+    limit: int | None = None,
 ) -> list[ScoredEntry]:
     """All entries matching `aq` (of source document `doc` and `category` if given),
-    best first, scored as the module docstring describes."""
+    best first (the first `limit` if given), scored as the module docstring describes.
+    The raw paragraph scores of the same query are kept for `paragraph_scores`."""
     if not aq.terms:
         return []
-    coverage_of = _Coverage(index, aq)
+    r = _ranking(index, aq, doc, category)
+    return _scored(index, r, limit)
 
-    entry_rows = run_query(
-        index, term_query(aq.terms, ENTRY_FIELDS), kind_filter("entry", doc, category), CANDIDATES
-    )
-    para_rows = run_query(
-        index,
-        term_query(aq.terms, PARAGRAPH_FIELDS),
-        kind_filter("paragraph", doc, category),
-        CANDIDATES,
-    )
-    entry_score: dict[str, float] = {}
-    entry_terms: dict[str, set[str]] = defaultdict(set)
-    for fields, score, matched in entry_rows:
-        entry_score[fields["entry"]] = score
-        entry_terms[fields["entry"]] |= matched
-    best_para: dict[str, tuple[float, int, set[str]]] = {}
-    for fields, score, matched in para_rows:
-        eid = fields["entry"]
-        value = score * coverage_of(matched)
-        if eid not in best_para or value > best_para[eid][0]:
-            best_para[eid] = (value, fields["paragraph"], matched)
 
-    top_entry = max(entry_score.values(), default=1.0) or 1.0
-    top_para = max((v[0] for v in best_para.values()), default=1.0) or 1.0
-    scored = []
-    for eid in set(entry_score) | set(best_para):
-        coverage = coverage_of(entry_terms.get(eid, set()))
-        e = entry_score.get(eid, 0.0) / top_entry
-        p = best_para[eid][0] / top_para if eid in best_para else 0.0
-        score = (0.5 * e + 0.5 * p) * (coverage + 0.05)
-        scored.append(ScoredEntry(eid, score, best_para[eid][1] if eid in best_para else None))
-    order = {r.id: i for i, r in enumerate(index.entries())}
-    scored.sort(key=lambda s: (-s.score, order.get(s.entry, 0)))
-    return scored
+def _ranking(index: Index, aq: AnalyzedQuery, doc: str | None, category: str | None) -> Ranking:
+    key = (
+        tuple(sorted(aq.terms.items())),
+        tuple(sorted(tuple(sorted(w)) for w in aq.words)),
+        doc,
+        category,
+    )
+    found = index.state.rankings.get(key)
+    if found is None:
+        found = index.state.rankings.put(key, _rank(index, aq, doc, category))
+    return found
+
+
+def paragraph_scores(index: Index, aq: AnalyzedQuery) -> dict[tuple[str, int], float]:
+    """The BM25F score of every paragraph matching `aq`: (entry id, paragraph) -> score.
+    Reuses the ranking `rank_entries` computed for the same query."""
+    if not aq.terms:
+        return {}
+    r = _ranking(index, aq, None, None)
+    imp = impacts(index)
+    ids = imp.entry_ids
+    return {
+        (ids[e], int(n)): float(v)
+        for e, n, v in zip(
+            imp.para_entry[r.paragraphs],
+            imp.para_number[r.paragraphs],
+            r.paragraph_bm25,
+            strict=True,
+        )
+    }
 
 
 # --- snippets -----------------------------------------------------------------------
+
+
+def _spans(index: Index, text: str) -> tuple[tuple[str, int, int], ...]:
+    """(term, start, end) of every token of `text` (analyzed once per build, bounded)."""
+    found = index.state.spans.get(text)
+    if found is None:
+        found = index.state.spans.put(
+            text,
+            tuple(
+                (t.text, t.startchar, t.endchar)
+                for t in _analyzer(index)(text, mode="index", chars=True, removestops=False)
+            ),
+        )
+    return found
 
 
 def highlight(index: Index, text: str, terms: set[str] | dict, limit: int = SNIPPET_CHARS) -> str:
     """Safe HTML of `text` (cut to about `limit` characters around the first match)
     with the words whose terms are in `terms` wrapped in <mark>."""
     spans: list[tuple[int, int]] = []
-    for t in _analyzer(index)(text, mode="index", chars=True, removestops=False):
-        if t.text in terms and (not spans or spans[-1] != (t.startchar, t.endchar)):
-            spans.append((t.startchar, t.endchar))
+    for term, s, e in _spans(index, text):
+        if term in terms and (not spans or spans[-1] != (s, e)):
+            spans.append((s, e))
     start, end = 0, len(text)
     if len(text) > limit:
         first = spans[0][0] if spans else 0
@@ -489,6 +602,74 @@ def highlight(index: Index, text: str, terms: set[str] | dict, limit: int = SNIP
 # --- public functions ---------------------------------------------------------------
 
 
+class LexicalRetriever:
+    """The BM25F ranking of `rank_entries` as a `faq_bot.retrieval.Retriever`."""
+
+    name = "lexical"
+
+    def __init__(self, index: Index):
+        self.index = index
+
+    def retrieve(self, query: PreparedQuery, n: int, doc: str | None = None) -> list[Candidate]:
+        scored = rank_entries(self.index, query.analyzed, doc, query.category)
+        return [Candidate(s.entry, s.score, i, s.paragraph) for i, s in enumerate(scored[:n], 1)]
+
+
+def prepare_query(index: Index, query: str, category: str | None = None) -> PreparedQuery:
+    """`query` checked, corrected and analyzed once for every retriever."""
+    aq = analyze_query(index, query)
+    return PreparedQuery(raw=query.strip(), text=aq.text, analyzed=aq, category=category)
+
+
+FUSE_DEPTH = 100  # entries each retriever contributes to a hybrid ranking
+
+
+def rank(
+    index: Index,
+    pq: PreparedQuery,
+    mode: str = "lexical",
+    doc: str | None = None,
+    limit: int | None = None,
+) -> tuple[list[ScoredEntry], int]:
+    """The first `limit` entries for `pq` in `mode` (see `faq_bot.retrieval`), best
+    first, and how many entries matched (the ``total``)."""
+    if not pq.analyzed.terms:
+        return [], 0
+    r = _ranking(index, pq.analyzed, doc, pq.category)
+    if mode == "lexical":
+        return _scored(index, r, limit), len(r.order)
+    lexical = _scored(index, r, FUSE_DEPTH)
+    if "dense" in retrievers_for(index):  # the learned fusion of `faq_bot.hybrid`
+        from faq_bot.hybrid import hybrid_rank
+
+        fused_entries = hybrid_rank(index, pq.text, lexical, doc, pq.category)
+        total = max(len(r.order), len(fused_entries))
+        return (fused_entries if limit is None else fused_entries[: max(0, limit)]), total
+    rankings: dict[str, list[Candidate]] = {
+        "lexical": [
+            Candidate(s.entry, s.score, i, s.paragraph)
+            for i, s in enumerate(lexical[:FUSE_DEPTH], 1)
+        ]
+    }
+    weights = {"lexical": 1.0}
+    wanted = slugify(pq.category) if pq.category else None
+    for name, (retriever, weight) in retrievers_for(index).items():
+        found = retriever.retrieve(pq, FUSE_DEPTH, doc)
+        if wanted is not None:
+            found = [c for c in found if _category_slug(index, c.entry) == wanted]
+        rankings[name] = found
+        weights[name] = weight
+    fused = fuse(rankings, weights)
+    out = [ScoredEntry(c.entry, c.score, c.paragraph) for c in fused]
+    total = max(len(r.order), len(out))
+    return (out if limit is None else out[: max(0, limit)]), total
+
+
+def _category_slug(index: Index, entry_id: str) -> str | None:
+    record = index.entry(entry_id)
+    return slugify(record.category) if record is not None and record.category else None
+
+
 def search(
     index: Index,
     query: str,
@@ -496,15 +677,18 @@ def search(
     n: int = 10,
     doc: str | None = None,
     category: str | None = None,
-    dense: bool = True,
+    mode: str | None = "lexical",
 ) -> SearchResult:
-    """Ranked entries for `query` (see the module docstring)."""
-    aq = analyze_query(index, query)
-    scored = rank_entries(index, aq, doc, category)
-    if dense:
-        from faq_bot.hybrid import hybrid_rank
-
-        scored = hybrid_rank(index, query.strip(), scored, doc, category)
+    """Ranked entries for `query` (see the module docstring) in search `mode`
+    (``lexical``, ``hybrid``; None: the best the build offers, see `faq_bot.retrieval`).
+    Raises `QueryError` for a bad query or a mode the build does not offer."""
+    try:
+        mode = check_mode(index, mode)
+    except ModeUnavailable as exc:
+        raise QueryError(str(exc)) from None
+    pq = prepare_query(index, query, category)
+    aq = pq.analyzed
+    scored, total = rank(index, pq, mode, doc, limit=n)
     hits = []
     for s in scored[: max(0, n)]:
         record = index.entry(s.entry)
@@ -528,7 +712,9 @@ def search(
                 paragraph=para,
             )
         )
-    return SearchResult(query=query.strip(), hits=hits, total=len(scored), suggestion=aq.suggestion)
+    return SearchResult(
+        query=query.strip(), hits=hits, total=total, suggestion=aq.suggestion, mode=mode
+    )
 
 
 def search_paragraphs(
@@ -563,25 +749,37 @@ def search_paragraphs(
     return out[: max(0, n)]
 
 
+class _TitleIndex:
+    """Every title and alias under each of its word starts, sorted, for prefix lookup
+    by bisection (built once per build from the store's ``names`` table)."""
+
+    def __init__(self, names: list[tuple[str, str]]):
+        keys: list[tuple[str, int, int]] = []  # (folded text from a word start, start?, name)
+        self.names = names
+        for i, (name, _id) in enumerate(names):
+            words = [fold(w) for w in _WORD.findall(name)]
+            for k in range(len(words)):
+                keys.append((" ".join(words[k:]), 0 if k == 0 else 1, i))
+        keys.sort()
+        self.keys = [k[0] for k in keys]
+        self.rows = [(k[1], k[2]) for k in keys]
+
+    def lookup(self, wanted: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+        lo = bisect.bisect_left(self.keys, wanted)
+        hi = bisect.bisect_left(self.keys, wanted + "\uffff")
+        starts: dict[tuple[str, str], None] = {}
+        inner: dict[tuple[str, str], None] = {}
+        for inside, i in self.rows[lo:hi]:
+            (inner if inside else starts)[self.names[i]] = None
+        return list(starts), [k for k in inner if k not in starts]
+
+
 def suggest_titles(index: Index, prefix: str, n: int = 8) -> list[dict[str, str]]:
     """Titles and aliases starting with (then containing a word starting with) `prefix`."""
     wanted = " ".join(fold(w) for w in _WORD.findall(prefix or ""))
     if not wanted:
         return []
-    starts: list[tuple[str, str]] = []
-    inner: list[tuple[str, str]] = []
-    seen: set[tuple[str, str]] = set()
-    for record in index.entries():
-        for name in dict.fromkeys((record.title, *record.aliases)):
-            key = (name, record.id)
-            if key in seen:
-                continue
-            folded = " ".join(fold(w) for w in _WORD.findall(name))
-            if folded.startswith(wanted):
-                starts.append(key)
-                seen.add(key)
-            elif f" {wanted}" in f" {folded}":
-                inner.append(key)
-                seen.add(key)
+    titles = index.state.once("titles", lambda: _TitleIndex(index.names()))
+    starts, inner = titles.lookup(wanted)
     ranked = sorted(starts, key=lambda k: (len(k[0]), k[0])) + sorted(inner, key=lambda k: k[0])
     return [{"title": t, "id": i, "url": f"/entry/{i}"} for t, i in ranked[: max(0, n)]]

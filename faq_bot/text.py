@@ -1,22 +1,54 @@
-"""Sentences of a paragraph, shared by the dense index and the chatbot.
+"""Text helpers every stage shares: slugs, folding, words, sentences, citations.
 
-``split_sentences(text) -> list[(start, end)]``
-    Character spans of the sentences of `text`. A sentence ends at . ! ? …
-    followed by space and an upper-case letter, digit or quote; abbreviations
-    ("z. B.", "vgl.") and numbers ("1.") do not end one.
+``slugify(text)``        URL slug ("Ölfeld" -> "oelfeld"), used for ids and aliases.
+``fold(word)``           lower case, umlauts/ß folded, accents dropped (the analyzer's form).
+``words(text)``          the folded words of a text.
+``split_sentences(text)`` (start, end) of each sentence; abbreviations and "1." do not end one.
+``citation(title, doc, url="")`` "„Title“ – Document, Stand: date. url" (German, as shown).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
+from typing import Any
 
-__all__ = ["split_sentences"]
+__all__ = ["citation", "fold", "slugify", "split_sentences", "words"]
 
 _WORD = re.compile(r"\w+")
+_SLUG_FOLD = str.maketrans(
+    {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "ae", "Ö": "oe", "Ü": "ue"}
+)
+_UMLAUT = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss"})
+# "ae"/"oe"/"ue" written for an umlaut; not the diphthong in "neue", "Bauer", nor "Quelle"
+_DIGRAPH = re.compile(r"(?<![aeiouq])([aou])e")
+# a sentence ends at . ! ? … followed by space and an upper-case letter, digit or quote
 _SENTENCE_END = re.compile(r"[.!?…][\"“”»)]?\s+(?=[\"„»(]?[A-ZÄÖÜ0-9])")
 _ABBREVIATIONS = frozenset(
     "z b d h s vgl bzw ggf u a usw evtl inkl ca nr bsp max min etc abs std zb dh ua o ä".split()
 )
+
+
+def slugify(text: str) -> str:
+    """A URL slug: lower case ASCII words joined by hyphens ("Ölfeld" -> "oelfeld")."""
+    text = text.translate(_SLUG_FOLD)
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "eintrag"
+
+
+def fold(word: str) -> str:
+    """Lower case, umlauts and ß folded, accents dropped: "Schäden" -> "schaden"."""
+    word = word.lower().translate(_UMLAUT)
+    word = _DIGRAPH.sub(r"\1", word)
+    if not word.isascii():
+        word = unicodedata.normalize("NFKD", word)
+        word = "".join(c for c in word if not unicodedata.combining(c))
+    return word
+
+
+def words(text: str) -> list[str]:
+    """The folded words of `text`, in order."""
+    return [fold(w) for w in _WORD.findall(text)]
 
 
 def split_sentences(text: str) -> list[tuple[int, int]]:
@@ -39,3 +71,9 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         if tail_end > start:
             spans.append((start, tail_end))
     return spans or [(0, len(text))]
+
+
+def citation(title: str, doc: dict[str, Any], url: str = "") -> str:
+    """How an entry is cited: „title“ – document title, Stand: date. url"""
+    stand = f", Stand: {doc['date_text']}" if doc.get("date_text") else ""
+    return f"„{title}“ – {doc.get('title', '')}{stand}. {url}"

@@ -25,9 +25,14 @@ CORPUS_DIR = ROOT / "corpus"
 os.environ.setdefault("FAQ_BOT_DENSE", "0")
 
 # Speed targets live in benchmarks/, not in tests: no per-example deadline, which
-# would fail at random on a loaded CI machine.
-settings.register_profile("default", deadline=None)
-settings.load_profile("default")
+# would fail at random on a loaded CI machine. "dev" keeps the local suite quick;
+# "ci" (chosen when CI=true) tries more examples. HYPOTHESIS_PROFILE overrides.
+settings.register_profile("dev", deadline=None, max_examples=30)
+settings.register_profile("ci", deadline=None, max_examples=100, print_blob=True)
+settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE")
+    or ("ci" if os.environ.get("CI", "").lower() == "true" else "dev")
+)
 
 # the web tests' fixtures (app, client, evil_client, no_index_client) live there
 pytest_plugins = ["web_fixtures"]

@@ -66,7 +66,9 @@ def test_a_build_stores_vectors_and_search_is_hybrid(dense_on, small_corpus, tmp
     assert retriever is not None
     assert np.allclose(np.linalg.norm(retriever.vectors, axis=1), 1.0, atol=1e-3)
     # a paraphrase without the ruling's words still finds the round rules
-    hits = search(index, "wer darf in einer Runde als erster einen Befehl geben").hits
+    hits = search(
+        index, "wer darf in einer Runde als erster einen Befehl geben", mode="hybrid"
+    ).hits
     assert hits and hits[0].doc == "runde"
 
 

@@ -33,7 +33,7 @@ def test_build_counts_match_the_corpus(index, corpus_dir):
 def test_build_writes_metadata_files_next_to_the_index(built_index):
     current = built_index / "current"
     assert current.is_symlink()
-    for name in ("entries.json", "meta.json", "vocab.json", "whoosh"):
+    for name in ("entries.json", "entries.sqlite", "impacts", "meta.json", "vocab.json", "whoosh"):
         assert (current / name).exists(), name
     meta = json.loads((current / "meta.json").read_text(encoding="utf-8"))
     assert meta["version"] == os.readlink(current).split("/")[-1]

@@ -209,3 +209,36 @@ def test_kind_filter_by_category_keeps_only_its_entries(index):
     assert rows
     assert {r.fields["kind"] for r in rows} == {"entry"}
     assert {index.entry(r.fields["entry"]).category for r in rows} == {"Basisausbau"}
+
+
+def _suggest_by_scan(index, prefix, n=8):
+    """The reference: every title and alias scanned (what the prefix index replaces)."""
+    import re
+
+    from faq_bot.analysis import fold
+
+    word = re.compile(r"\w+")
+    wanted = " ".join(fold(w) for w in word.findall(prefix))
+    if not wanted:
+        return []
+    starts, inner, seen = [], [], set()
+    for record in index.entries():
+        for name in dict.fromkeys((record.title, *record.aliases)):
+            key = (name, record.id)
+            if key in seen:
+                continue
+            folded = " ".join(fold(w) for w in word.findall(name))
+            if folded.startswith(wanted):
+                starts.append(key)
+                seen.add(key)
+            elif f" {wanted}" in f" {folded}":
+                inner.append(key)
+                seen.add(key)
+    ranked = sorted(starts, key=lambda k: (len(k[0]), k[0])) + sorted(inner, key=lambda k: k[0])
+    return [{"title": t, "id": i, "url": f"/entry/{i}"} for t, i in ranked[:n]]
+
+
+@settings(max_examples=60)
+@given(st.text(alphabet="abefgiklmnoprstuzäöüß -", min_size=1, max_size=6))
+def test_title_suggestions_by_prefix_lookup_match_a_full_scan(index, prefix):
+    assert suggest_titles(index, prefix) == _suggest_by_scan(index, prefix)

@@ -16,7 +16,16 @@ from pathlib import Path
 from faq_bot.corpus.model import Document, Entry, plain
 from faq_bot.corpus.splitters import get_splitter, slugify
 
-__all__ = ["Corpus", "CorpusError", "Document", "Entry", "load_corpus", "plain", "slugify"]
+__all__ = [
+    "Corpus",
+    "CorpusError",
+    "Document",
+    "Entry",
+    "load_corpus",
+    "plain",
+    "slugify",
+    "title_key",
+]
 
 MANIFEST = "manifest.toml"
 _REQUIRED = ("id", "file", "title", "game", "kind", "language", "splitter")
@@ -46,14 +55,18 @@ class Corpus:
 
     def find_by_title(self, title: str, doc: str | None = None) -> Entry | None:
         """The entry whose title, or title without category, is `title` (case-insensitive)."""
-        wanted = title.casefold().strip()
+        wanted = title_key(title)
         for entry in self.entries():
             if doc is not None and entry.doc != doc:
                 continue
-            names = (entry.title, *entry.aliases)
-            if any(n.casefold() == wanted for n in names):
+            if any(title_key(n) == wanted for n in (entry.title, *entry.aliases)):
                 return entry
         return None
+
+
+def title_key(name: str) -> str:
+    """What two titles must share to be the same title: case and outer spaces ignored."""
+    return name.casefold().strip()
 
 
 def read_manifest(corpus_dir: Path) -> list[dict]:

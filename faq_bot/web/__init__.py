@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
@@ -37,7 +39,21 @@ from faq_bot.config import ROOT, default_corpus_dir, default_index_dir
 
 __all__ = ["create_app"]
 
-TEMPLATE_DIR = ROOT / "templates"
+
+def template_dir() -> Path:
+    """``templates/`` of the checkout, else the copy a wheel installed under
+    ``<prefix>/share/faq_bot/templates`` (pyproject's data-files)."""
+    checkout = ROOT / "templates"
+    if checkout.is_dir():
+        return checkout
+    for prefix in (sys.prefix, sys.base_prefix):
+        installed = Path(prefix) / "share" / "faq_bot" / "templates"
+        if installed.is_dir():
+            return installed
+    return checkout
+
+
+TEMPLATE_DIR = template_dir()
 STATIC_DIR = ROOT / "faq_bot" / "static"
 
 # (module, attribute) of every blueprint, registered in this order.
@@ -83,7 +99,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
-    app.extensions["faq_bot.index"] = IndexHolder(app.config["INDEX_DIR"])
+    app.extensions["faq_bot.index"] = holder = IndexHolder(app.config["INDEX_DIR"])
+    holder.warm()  # open and warm the current build now, so no user pays for it
     if app.config["TRUST_PROXY_HEADERS"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
 

@@ -44,12 +44,14 @@ def search() -> Any:
     )
     doc = check_doc(index, request.args.get("doc"))
     category = (request.args.get("category") or "").strip() or None
+    mode = (request.args.get("mode") or "").strip() or None
     try:
-        result = run_search(index, query, n=n, doc=doc, category=category)
+        result = run_search(index, query, n=n, doc=doc, category=category, mode=mode)
     except QueryError as exc:
         raise bad_request(str(exc)) from None
     return jsonify(
         query=result.query,
+        mode=result.mode,
         total=result.total,
         suggestion=result.suggestion,
         hits=[hit.to_json() for hit in result.hits],

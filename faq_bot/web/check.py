@@ -131,16 +131,8 @@ def rules_from_index(index: Any) -> dict[str, str]:
     """
     ids: dict[str, str] = {}
     for title in rule_titles():
-        wanted = title.casefold().strip()
         for doc in (FAQ_DOC, None):
-            found = next(
-                (
-                    r
-                    for r in index.entries(doc)
-                    if any(n.casefold() == wanted for n in (r.title, *r.aliases))
-                ),
-                None,
-            )
+            found = index.find_by_title(title, doc)
             if found is not None:
                 ids[title] = found.id
                 break
@@ -171,10 +163,7 @@ def current_rules() -> Mapping[str, str]:
     index = _index_or_none()
     if index is None:
         return _rules_from_corpus(str(current_app.config["CORPUS_DIR"]))
-    rules = index.cache.get("stack.rules")
-    if rules is None:
-        rules = index.cache["stack.rules"] = rules_from_index(index)
-    return rules
+    return index.state.once("stack.rules", lambda: rules_from_index(index))
 
 
 def rule_links(rule_ids: tuple[str, ...] | list[str]) -> list[dict[str, str]]:

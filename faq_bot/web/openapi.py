@@ -66,6 +66,13 @@ def _param(name: str, where: str, description: str, schema: dict, required: bool
 Q = _param("q", "query", "Suchanfrage", {"type": "string", "maxLength": 200})
 DOC = _param("doc", "query", "Nur in diesem Dokument suchen (Dokument-ID)", {"type": "string"})
 CATEGORY = _param("category", "query", "Nur Einträge dieser Kategorie", {"type": "string"})
+MODE = _param(
+    "mode",
+    "query",
+    "Suchmodus: lexical oder hybrid (nur wenn ein semantisches Modell geladen ist; "
+    "sonst 400). Standard: der beste verfügbare.",
+    {"type": "string", "enum": ["lexical", "hybrid"]},
+)
 N = _param("n", "query", "Anzahl Treffer", {"type": "integer", "minimum": 1, "maximum": 50})
 ENTRY_ID = _param("entry_id", "path", "Stabile ID des Eintrags (auch Alias-ID)", {"type": "string"})
 
@@ -100,6 +107,7 @@ COMPONENTS: dict[str, Any] = {
             "properties": {
                 "query": {"type": "string"},
                 "total": {"type": "integer"},
+                "mode": {"type": "string", "enum": ["lexical", "hybrid"]},
                 "suggestion": {"type": "string", "nullable": True},
                 "hits": {"type": "array", "items": {"$ref": "#/components/schemas/Hit"}},
             },
@@ -187,7 +195,7 @@ PATHS: dict[str, dict] = {
     "/api/search": {
         "get": {
             "summary": "Suche",
-            "parameters": [{**Q, "required": True}, N, DOC, CATEGORY],
+            "parameters": [{**Q, "required": True}, N, DOC, CATEGORY, MODE],
             "responses": {
                 "200": json_body({"$ref": "#/components/schemas/SearchResult"}, "Treffer"),
                 **error_responses(304, 400, 503),

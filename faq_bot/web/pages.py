@@ -19,6 +19,7 @@ from flask import (
 )
 from werkzeug.exceptions import NotFound
 
+from faq_bot.text import citation
 from faq_bot.web.common import (
     bad_request,
     check_doc,
@@ -100,8 +101,7 @@ def toc_groups(index: Any, doc: dict) -> list[tuple[str, list]]:
 
 
 def citation_text(entry: Any, doc: dict, url: str) -> str:
-    stand = f", Stand: {doc['date_text']}" if doc.get("date_text") else ""
-    return f"„{entry.title}“ – {doc['title']}{stand}. {url}"
+    return citation(entry.title, doc, url)
 
 
 # ---------------------------------------------------------------- views

@@ -9,11 +9,11 @@ document shape means adding a module here and a line to `SPLITTERS`.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterable
 from typing import NamedTuple, Protocol
 
 from faq_bot.corpus.model import Entry, Markup
+from faq_bot.text import slugify  # noqa: F401  (re-exported)
 
 
 class Split(NamedTuple):
@@ -23,16 +23,6 @@ class Split(NamedTuple):
 
 class Splitter(Protocol):
     def __call__(self, text: str, *, doc_id: str, id_prefix: str) -> Split: ...
-
-
-_FOLD = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "ae", "Ö": "oe", "Ü": "ue"})
-
-
-def slugify(text: str) -> str:
-    """A URL slug: lower case ASCII words joined by hyphens ("Ölfeld" -> "oelfeld")."""
-    text = text.translate(_FOLD)
-    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "eintrag"
 
 
 def unique_id(base: str, taken: set[str]) -> str:

@@ -1,0 +1,91 @@
+"""Derived data computed once per index build, typed and bounded.
+
+An `Index` (one opened build) holds one `BuildState`; it is dropped with the
+build, so nothing derived from an old build outlives it. Every per-query cache
+is a bounded `LRU`, so no stream of distinct queries grows a worker's memory.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from faq_bot.index import Index
+    from faq_bot.retrieval import Retriever
+
+__all__ = ["LRU", "BuildState"]
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class LRU(Generic[K, V]):
+    """A thread-safe mapping holding at most `size` items (least recently used go)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._data: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            found = self._data.get(key)
+            if found is not None:
+                self._data.move_to_end(key)
+            return found
+
+    def put(self, key: K, value: V) -> V:
+        with self._lock:
+            self._data[key] = value
+            self._data.move_to_end(key)
+            while len(self._data) > self.size:
+                self._data.popitem(last=False)
+        return value
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+class BuildState:
+    """What the stages derive from one build: computed on first use (or at warm-up)."""
+
+    def __init__(self, index: Index):
+        self._index = index
+        self._lock = threading.Lock()
+        self._once: dict[str, Any] = {}
+        # answer.py: analyzed heading/paragraph/sentence terms per entry
+        self.entry_terms: LRU[str, Any] = LRU(8192)
+        # idf per term (search and answer)
+        self.idf: LRU[str, float] = LRU(65536)
+        # search.py: the last rankings (so the chatbot reuses the search's paragraph scores)
+        self.rankings: LRU[Any, Any] = LRU(8)
+        # search.py: analyzed (term, start, end) spans of texts shown as snippets
+        self.spans: LRU[str, Any] = LRU(4096)
+        self._retrievers: dict[str, tuple[Retriever, float]] | None = None
+
+    def once(self, name: str, make: Callable[[], V]) -> V:
+        """The value `make()` computes, computed once per build (`name` is a fixed
+        identifier chosen by the caller, never user input)."""
+        found = self._once.get(name)
+        if found is None:
+            with self._lock:
+                found = self._once.get(name)
+                if found is None:
+                    found = self._once[name] = make()
+        return found  # type: ignore[no-any-return]
+
+    def retrievers(self, registry: Mapping[str, Any]) -> dict[str, tuple[Retriever, float]]:
+        """The registered retrievers (see `faq_bot.retrieval`) made for this build."""
+        if self._retrievers is None:
+            with self._lock:
+                if self._retrievers is None:
+                    made: dict[str, tuple[Retriever, float]] = {}
+                    for name, reg in registry.items():
+                        r = reg.factory(self._index)
+                        if r is not None:
+                            made[name] = (r, reg.weight)
+                    self._retrievers = made
+        return self._retrievers

@@ -1,0 +1,121 @@
+"""Entry records of a build in SQLite, read lazily (one entry at a time).
+
+A process serving a large corpus should not parse every entry at start-up:
+`write_store` puts each entry's JSON record, its document and position, and the
+alias map (alias id / title slug -> canonical id) into ``entries.sqlite``;
+`EntryStore` reads records on demand through one connection (serialised by a
+lock) and keeps the most recently used ones in a bounded cache.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from faq_bot.buildstate import LRU
+
+__all__ = ["STORE_FILE", "EntryStore", "alias_map", "write_store"]
+
+STORE_FILE = "entries.sqlite"
+
+
+def alias_map(records: Iterable[dict[str, Any]], slugify: Callable[[str], str]) -> dict[str, str]:
+    """Alias ids, title slugs and alias slugs -> canonical entry id (unambiguous ones only;
+    a canonical id always maps to itself)."""
+    records = list(records)
+    mapping = {r["id"]: r["id"] for r in records}
+    claims: dict[str, set[str]] = {}
+    for r in records:
+        for alias in (
+            *r["alias_ids"],
+            slugify(r["title"]),
+            *(slugify(a) for a in r["aliases"]),
+        ):
+            claims.setdefault(alias, set()).add(r["id"])
+    for alias, ids in claims.items():
+        if alias not in mapping and len(ids) == 1:
+            mapping[alias] = next(iter(ids))
+    return mapping
+
+
+def write_store(path: Path, records: list[dict[str, Any]], aliases: dict[str, str]) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.unlink(missing_ok=True)
+    db = sqlite3.connect(tmp)
+    try:
+        db.execute("CREATE TABLE entries (id TEXT PRIMARY KEY, doc TEXT, pos INTEGER, json TEXT)")
+        db.execute("CREATE TABLE aliases (alias TEXT PRIMARY KEY, id TEXT)")
+        db.execute("CREATE TABLE names (pos INTEGER, name TEXT, id TEXT)")
+        db.executemany(
+            "INSERT INTO names VALUES (?, ?, ?)",
+            (
+                (i, name, r["id"])
+                for i, r in enumerate(records)
+                for name in dict.fromkeys((r["title"], *r["aliases"]))
+            ),
+        )
+        db.executemany(
+            "INSERT INTO entries VALUES (?, ?, ?, ?)",
+            (
+                (r["id"], r["doc"], i, json.dumps(r, ensure_ascii=False))
+                for i, r in enumerate(records)
+            ),
+        )
+        db.executemany("INSERT INTO aliases VALUES (?, ?)", aliases.items())
+        db.execute("CREATE INDEX entries_doc ON entries (doc, pos)")
+        db.commit()
+    finally:
+        db.close()
+    tmp.replace(path)
+
+
+class EntryStore:
+    """Read access to one build's ``entries.sqlite``; `load` turns JSON into records."""
+
+    def __init__(self, path: Path, load: Callable[[dict[str, Any]], Any], cache: int = 2048):
+        self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        self._lock = threading.Lock()
+        self._load = load
+        self._cache: LRU[str, Any] = LRU(cache)
+
+    def get(self, entry_id: str) -> Any | None:
+        found = self._cache.get(entry_id)
+        if found is None:
+            with self._lock:
+                row = self._db.execute(
+                    "SELECT json FROM entries WHERE id = ?", (entry_id,)
+                ).fetchone()
+            if row is None:
+                return None
+            found = self._cache.put(entry_id, self._load(json.loads(row[0])))
+        return found
+
+    def of_doc(self, doc: str) -> list[Any]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, json FROM entries WHERE doc = ? ORDER BY pos", (doc,)
+            ).fetchall()
+        out = []
+        for entry_id, text in rows:
+            found = self._cache.get(entry_id)
+            out.append(found if found is not None else self._load(json.loads(text)))
+        return out
+
+    def canonical(self, alias: str) -> str | None:
+        with self._lock:
+            row = self._db.execute("SELECT id FROM aliases WHERE alias = ?", (alias,)).fetchone()
+        return row[0] if row else None
+
+    def names(self) -> list[tuple[str, str]]:
+        """(title or alias, entry id) of every entry, in document order."""
+        with self._lock:
+            rows = self._db.execute("SELECT name, id FROM names ORDER BY rowid").fetchall()
+        return [(name, entry_id) for name, entry_id in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

@@ -1,0 +1,186 @@
+"""Per-term impacts: Whoosh's own BM25F scores, precomputed at build time.
+
+Whoosh stays the index of record; `write_impacts` reads the finished Whoosh
+index once and stores, for every term, the BM25F score Whoosh gives each entry
+document and each paragraph document containing it (summed over the fields a
+query searches, field boosts included: they are part of the posting weights).
+A query's score of a document is then the sum of its terms' impacts times the
+terms' weights, which is exactly what Whoosh computes for an ``Or`` of boosted
+``Term`` queries, without running Whoosh's matchers per query.
+
+Files in the build folder (``impacts/``): ``meta.json`` (term -> posting range
+per kind, document frequencies, the entry and paragraph tables) and one
+``<kind>.ids.npy`` / ``<kind>.scores.npy`` pair per kind, memory-mapped at open.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from whoosh import index as whoosh_index
+
+__all__ = ["ENTRY_FIELDS", "PARAGRAPH_FIELDS", "Impacts", "write_impacts"]
+
+ENTRY_FIELDS = ("title", "aliases", "category", "section", "body")
+PARAGRAPH_FIELDS = ("heading", "body")
+DF_FIELDS = ("body", "title", "aliases")
+IMPACTS_DIR = "impacts"
+KINDS = {"entry": ENTRY_FIELDS, "paragraph": PARAGRAPH_FIELDS}
+
+
+def _text(term: Any) -> str:
+    return term.decode("utf-8") if isinstance(term, bytes) else str(term)
+
+
+def write_impacts(whoosh_dir: Path, build_dir: Path) -> None:
+    """Precompute the impacts of the Whoosh index in `whoosh_dir` into `build_dir`."""
+    ix = whoosh_index.open_dir(whoosh_dir)
+    try:
+        with ix.searcher() as searcher:
+            reader = searcher.reader()
+            slot: dict[str, dict[int, int]] = {"entry": {}, "paragraph": {}}
+            entries: list[list[str]] = []  # [id, doc, category slug]
+            paragraphs: list[list[int]] = []  # [entry slot, paragraph number]
+            entry_slot: dict[str, int] = {}
+            stored = list(reader.iter_docs())
+            for docnum, fields in stored:
+                if fields["kind"] == "entry":
+                    slot["entry"][docnum] = len(entries)
+                    entry_slot[fields["entry"]] = len(entries)
+                    entries.append([fields["entry"], fields["doc"], fields.get("category_id", "")])
+            for docnum, fields in stored:
+                if fields["kind"] == "paragraph":
+                    slot["paragraph"][docnum] = len(paragraphs)
+                    paragraphs.append([entry_slot[fields["entry"]], int(fields["paragraph"])])
+            out = build_dir / IMPACTS_DIR
+            out.mkdir(parents=True, exist_ok=True)
+            ranges: dict[str, dict[str, list[int]]] = {}
+            for kind, fields_of_kind in KINDS.items():
+                per_term: dict[str, dict[int, float]] = {}
+                for f in fields_of_kind:
+                    if f not in searcher.schema:
+                        continue
+                    for term in reader.lexicon(f):
+                        scorer = searcher.weighting.scorer(searcher, f, term)
+                        m = reader.postings(f, term, scorer=scorer)
+                        acc = per_term.setdefault(_text(term), {})
+                        while m.is_active():
+                            s = slot[kind].get(m.id())
+                            if s is not None:
+                                acc[s] = acc.get(s, 0.0) + m.score()
+                            m.next()
+                ids: list[int] = []
+                scores: list[float] = []
+                kind_ranges: dict[str, list[int]] = {}
+                for term in sorted(per_term):
+                    postings = per_term[term]
+                    if not postings:
+                        continue
+                    start = len(ids)
+                    for s in sorted(postings):
+                        ids.append(s)
+                        scores.append(postings[s])
+                    kind_ranges[term] = [start, len(ids)]
+                ranges[kind] = kind_ranges
+                np.save(out / f"{kind}.ids.npy", np.asarray(ids, dtype=np.int32))
+                np.save(out / f"{kind}.scores.npy", np.asarray(scores, dtype=np.float64))
+            df: dict[str, list[int]] = {}
+            for f in DF_FIELDS:
+                for term in reader.lexicon(f):
+                    df.setdefault(_text(term), [0, 0, 0])[DF_FIELDS.index(f)] = (
+                        reader.doc_frequency(f, term)
+                    )
+            meta = {
+                "doc_count": reader.doc_count_all(),
+                "ranges": ranges,
+                "df": df,
+                "entries": entries,
+                "paragraphs": paragraphs,
+            }
+            (out / "meta.json").write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+    finally:
+        ix.close()
+
+
+@dataclass
+class _Kind:
+    ranges: dict[str, list[int]]
+    ids: np.ndarray
+    scores: np.ndarray
+    size: int
+
+    def postings(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
+        r = self.ranges.get(term)
+        if r is None:
+            return None
+        return self.ids[r[0] : r[1]], self.scores[r[0] : r[1]]
+
+
+class Impacts:
+    """The impacts of one build, loaded once (arrays memory-mapped, read-only)."""
+
+    def __init__(self, build_dir: Path):
+        path = build_dir / IMPACTS_DIR
+        meta = json.loads((path / "meta.json").read_text(encoding="utf-8"))
+        self.doc_count: int = meta["doc_count"]
+        self.df: dict[str, list[int]] = meta["df"]
+        entries = meta["entries"]
+        paragraphs = meta["paragraphs"]
+        self.entry_ids: list[str] = [e[0] for e in entries]
+        self.entry_doc = np.asarray([e[1] for e in entries], dtype=object)
+        self.entry_category = np.asarray([e[2] for e in entries], dtype=object)
+        self.para_entry = np.asarray([p[0] for p in paragraphs], dtype=np.int64)
+        self.para_number = np.asarray([p[1] for p in paragraphs], dtype=np.int64)
+        self.kinds = {
+            kind: _Kind(
+                meta["ranges"][kind],
+                np.load(path / f"{kind}.ids.npy", mmap_mode="r"),
+                np.load(path / f"{kind}.scores.npy", mmap_mode="r"),
+                len(entries) if kind == "entry" else len(paragraphs),
+            )
+            for kind in KINDS
+        }
+
+    def doc_frequency(self, field: str, term: str) -> int:
+        found = self.df.get(term)
+        return found[DF_FIELDS.index(field)] if found else 0
+
+    def entry_mask(self, doc: str | None, category: str | None) -> np.ndarray | None:
+        """Which entries pass the document and category filter (None: all)."""
+        if not doc and not category:
+            return None
+        mask = np.ones(len(self.entry_ids), dtype=bool)
+        if doc:
+            mask &= self.entry_doc == doc
+        if category:
+            mask &= self.entry_category == category
+        return mask
+
+    def score(
+        self, kind: str, terms: dict[str, float], words: list[tuple[dict[str, float], float]]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """BM25F score (sum of `terms`' impacts times their weights) and coverage (the
+        weighted share of `words` matched; each word a term -> weight map and its
+        total) of every document of `kind`."""
+        k = self.kinds[kind]
+        score = np.zeros(k.size)
+        for term, w in terms.items():
+            found = k.postings(term)
+            if found is not None:
+                ids, scores = found
+                score[ids] += w * scores
+        got = np.zeros(k.size)
+        total = sum(t for _w, t in words) or 1.0
+        for word, _total in words:
+            best = np.zeros(k.size)
+            for term, w in word.items():
+                found = k.postings(term)
+                if found is not None:
+                    ids = found[0]
+                    best[ids] = np.maximum(best[ids], w)
+            got += best
+        return score, got / total

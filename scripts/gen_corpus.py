@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Generate a corpus `FACTOR` times the size of a source corpus (for benchmarks).
+
+Usage: ``python scripts/gen_corpus.py FACTOR OUT_DIR [--source corpus]``
+
+Copy 0 is the source corpus unchanged; copy i > 0 of each document gets its own
+document id and entry-id prefix (``<id>-k<i>``), a title marked as copy i, and
+perturbed text: every word of eight letters or more has a copy-specific letter
+appended with probability 1/4 (seeded, so runs are repeatable), so the copies
+share most of their vocabulary but not all of it, and postings grow with the
+factor the way a larger corpus of the same kind would. The manifest is written
+with the same fields the source's has.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import shutil
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+_LONG_WORD = re.compile(r"\b([A-Za-zÄÖÜäöüß]{8,})\b")
+_HEADWORDISH = re.compile(r"^\S.*$")
+
+
+def _toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = str(value).replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{text}"'
+
+
+def perturb(text: str, copy: int) -> str:
+    rng = random.Random(copy)
+    suffix = "abcdefghijklmnopqrstuvwxyz"[copy % 26]
+
+    def word(m: re.Match[str]) -> str:
+        return m.group(1) + suffix if rng.random() < 0.25 else m.group(1)
+
+    return _LONG_WORD.sub(word, text)
+
+
+def generate(source: Path, factor: int, out: Path) -> Path:
+    """Write the ×`factor` corpus of `source` into `out` (replaced) and return `out`."""
+    manifest = tomllib.loads((source / "manifest.toml").read_text(encoding="utf-8"))
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    tables: list[str] = []
+    for copy in range(factor):
+        for doc in manifest["documents"]:
+            doc = dict(doc)
+            text = (source / doc["file"]).read_text(encoding="utf-8")
+            if copy:
+                stem = Path(doc["file"]).stem
+                doc["file"] = f"{stem}-k{copy}.txt"
+                doc["id"] = f"{doc['id']}-k{copy}"
+                doc["id_prefix"] = f"{doc.get('id_prefix') or doc['id']}-k{copy}"
+                doc["title"] = f"{doc['title']} (Kopie {copy})"
+                text = perturb(text, copy)
+            (out / doc["file"]).write_text(text, encoding="utf-8")
+            lines = ["[[documents]]"] + [f"{k} = {_toml_value(v)}" for k, v in doc.items()]
+            tables.append("\n".join(lines))
+    (out / "manifest.toml").write_text("\n\n".join(tables) + "\n", encoding="utf-8")
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("factor", type=int)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--source", type=Path, default=ROOT / "corpus")
+    args = parser.parse_args()
+    generate(args.source, args.factor, args.out)
+    print(f"×{args.factor} corpus written to {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""One build at a time per index folder; `current` never points at a deleted build;
+one Whoosh searcher per build, closed with it; warm-up at open."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+from faq_bot.config import ROOT
+from faq_bot.index import IndexHolder, build_index, build_lock, open_index
+
+
+@pytest.fixture
+def tiny_corpus(tmp_path: Path) -> Path:
+    """The smallest real document (the round rules, 8 entries) as a corpus of its own."""
+    target = tmp_path / "corpus"
+    target.mkdir()
+    shutil.copy(ROOT / "corpus" / "003_392c06b39f773588.txt", target)
+    (target / "manifest.toml").write_text(
+        '[[documents]]\nid = "runde"\nfile = "003_392c06b39f773588.txt"\n'
+        'title = "Rundenregeln (Tabletop)"\ngame = "Tabletop-Skirmish"\nkind = "rules"\n'
+        'language = "de"\nsplitter = "headed"\nid_prefix = "runde"\nnotes = ""\n',
+        encoding="utf-8",
+    )
+    return target
+
+
+def test_a_second_build_waits_for_the_first(tmp_path: Path):
+    order: list[str] = []
+    waited = threading.Event()
+    with build_lock(tmp_path):
+        t = threading.Thread(
+            target=lambda: build_lock_then(tmp_path, order, waited.set), daemon=True
+        )
+        t.start()
+        assert waited.wait(5), "the second build did not notice the running one"
+        order.append("first done")
+    t.join(5)
+    assert order == ["first done", "second"]
+
+
+def build_lock_then(index_dir: Path, order: list[str], on_wait) -> None:
+    with build_lock(index_dir, on_wait):
+        order.append("second")
+
+
+def test_concurrent_builds_leave_current_on_a_complete_build(tiny_corpus: Path, tmp_path: Path):
+    index_dir = tmp_path / "index"
+    threads = [
+        threading.Thread(target=build_index, args=(tiny_corpus, index_dir)) for _ in range(3)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    index = open_index(index_dir)  # raises if current points at a missing build
+    try:
+        assert len(index.entries()) == 8
+        assert len(list((index_dir / "builds").iterdir())) <= 2
+    finally:
+        index.close()
+
+
+def test_one_searcher_per_build_closed_when_swapped_out(tiny_corpus: Path, tmp_path: Path):
+    index_dir = tmp_path / "index"
+    build_index(tiny_corpus, index_dir)
+    holder = IndexHolder(index_dir)
+    first = holder.get()
+    with first.searching() as a:
+        pass
+    with first.searching() as b:
+        assert a is b
+    build_index(tiny_corpus, index_dir)
+    second = holder.get()
+    assert second is not first
+    build_index(tiny_corpus, index_dir)
+    third = holder.get()
+    assert third is not second
+    assert first._searcher is None  # closed two swaps later, when no request can use it
+
+
+def test_warm_up_loads_the_impacts_and_stem_table(tiny_corpus: Path, tmp_path: Path):
+    index_dir = tmp_path / "index"
+    build_index(tiny_corpus, index_dir)
+    index = IndexHolder(index_dir).get()
+    assert "impacts" in index.state._once
+    assert "stem_surfaces" in index.state._once

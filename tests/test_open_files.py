@@ -1,0 +1,35 @@
+"""Searching from many threads holds no more files than searching from one."""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from faq_bot.index import IndexHolder
+from faq_bot.search import search, suggest_titles
+
+
+def _open_files() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def test_open_files_stay_flat_over_threaded_searches(built_index: Path):
+    index = IndexHolder(built_index).get()
+    queries = ["Aktionsstapel", "wer bezahlt die 227er", "Schaden verteilen", "Feuerwehr"]
+
+    def work(i: int) -> int:
+        search(index, queries[i % len(queries)], n=5)
+        suggest_titles(index, queries[i % len(queries)][:3])
+        with index.searching():
+            pass
+        return i
+
+    with ThreadPoolExecutor(8) as pool:  # a first round opens what a build needs
+        list(pool.map(work, range(50)))
+    before = _open_files()
+    for _ in range(5):  # fresh threads each time, as a thread-per-request server has
+        with ThreadPoolExecutor(8) as pool:
+            list(pool.map(work, range(200)))
+    assert _open_files() <= before
+    index.close()

@@ -1,0 +1,89 @@
+"""The retrieval interface: rank fusion, search modes and plugging in a retriever."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from faq_bot import retrieval
+from faq_bot.retrieval import Candidate, PreparedQuery, Retriever, fuse
+from faq_bot.search import LexicalRetriever, QueryError, prepare_query, search
+
+
+def _ranking(ids: list[str]) -> list[Candidate]:
+    return [Candidate(e, 1.0 / i, i) for i, e in enumerate(ids, 1)]
+
+
+def test_fuse_is_reciprocal_rank_fusion_with_weights():
+    fused = fuse(
+        {"a": _ranking(["x", "y", "z"]), "b": _ranking(["y", "w"])},
+        {"a": 1.0, "b": 2.0},
+        k=60,
+    )
+    assert [c.entry for c in fused] == ["y", "w", "x", "z"]
+    assert fused[0].score == pytest.approx(1 / 62 + 2 / 61)
+    assert [c.rank for c in fused] == [1, 2, 3, 4]
+
+
+def test_fuse_takes_the_paragraph_from_the_first_ranking_naming_one():
+    fused = fuse(
+        {"a": [Candidate("x", 1.0, 1, None)], "b": [Candidate("x", 1.0, 1, 3)]},
+    )
+    assert fused[0].paragraph == 3
+
+
+@given(st.lists(st.lists(st.sampled_from("abcdefgh"), unique=True), max_size=4))
+def test_fuse_lists_every_entry_once(rankings):
+    fused = fuse({str(i): _ranking(r) for i, r in enumerate(rankings)})
+    assert sorted(c.entry for c in fused) == sorted({e for r in rankings for e in r})
+    assert [c.score for c in fused] == sorted((c.score for c in fused), reverse=True)
+
+
+def test_lexical_retriever_is_a_retriever_ranking_like_search(index):
+    lexical = LexicalRetriever(index)
+    assert isinstance(lexical, Retriever)
+    pq = prepare_query(index, "wer bezahlt die 227er")
+    found = lexical.retrieve(pq, 3)
+    assert [c.entry for c in found] == [
+        h.id for h in search(index, "wer bezahlt die 227er", n=3).hits
+    ]
+    assert [c.rank for c in found] == [1, 2, 3]
+
+
+def test_hybrid_without_a_second_retriever_is_refused_in_german(index):
+    with pytest.raises(QueryError, match="hybride Suche"):
+        search(index, "Bombe", mode="hybrid")
+    with pytest.raises(QueryError, match="Unbekannter Suchmodus"):
+        search(index, "Bombe", mode="semantisch")
+
+
+class _Reversed:
+    """A second retriever for the test: the lexical ranking backwards."""
+
+    name = "reversed"
+
+    def __init__(self, index):
+        self.lexical = LexicalRetriever(index)
+
+    def retrieve(self, query: PreparedQuery, n: int, doc: str | None = None) -> list[Candidate]:
+        found = list(reversed(self.lexical.retrieve(query, n, doc)))
+        return [Candidate(c.entry, 1.0, i, c.paragraph) for i, c in enumerate(found, 1)]
+
+
+def test_a_registered_retriever_makes_hybrid_available_and_fused(built_index, monkeypatch):
+    from faq_bot.index import open_index
+
+    monkeypatch.setattr(retrieval, "_REGISTRY", {})
+    retrieval.register("reversed", _Reversed, weight=1.0)
+    index = open_index(built_index)  # fresh build state: retrievers are made per build
+    try:
+        assert retrieval.available_modes(index) == ["lexical", "hybrid"]
+        assert retrieval.default_mode(index) == "hybrid"
+        result = search(index, "Bombe", mode="hybrid", n=5)
+        assert result.mode == "hybrid"
+        lexical = search(index, "Bombe", mode="lexical", n=100)
+        assert {h.id for h in result.hits} <= {h.id for h in lexical.hits}
+        assert result.total == lexical.total
+    finally:
+        index.close()

@@ -197,7 +197,8 @@ class _InterfaceRetriever:
 
 
 def _make(index: Any) -> _InterfaceRetriever | None:
-    retriever = dense_for(index)
+    # called inside the engine core's per-build state lock: open directly, no nested once()
+    retriever = _open_retriever(index)
     return _InterfaceRetriever(index, retriever) if retriever is not None else None
 
 

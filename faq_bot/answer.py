@@ -105,26 +105,31 @@ printed by ``faq-bot eval``.
 
 Checker link
 ------------
-A question that names cards of the checker's catalog
-(`faq_bot.stack.load_catalog`, names and aliases) and uses a word about the
-action stack (`STACK_WORDS`: kontern, Reaktion, Stapel, zuerst, bezahlen,
-abhandeln, ...) gets ``check_url``: ``/check?s=<permalink>`` of a scenario with
-those cards, alternately owned by players A and B (5 TW each). Where the
-catalog gives a card's default effect and a fitting target among the other
-player's named cards, the card also gets a stack entry: abilities without a
-target (a Radarstation drawing) at the bottom, the others in the order named;
-the scenario is validated (`faq_bot.stack.validate`) and the stack is left
-empty when the guessed order would not be legal.
+``check_url`` comes from `faq_bot.stack.link.check_url_for` (see there).
+
+Dense signals and calibrated confidence
+---------------------------------------
+With the embedder loaded (`faq_bot.dense`), the entry is chosen first from the
+fused ranking (`faq_bot.hybrid`), then its paragraph: the score above plus
+`W_DENSE` times the dense similarity of the paragraph (or its best sentence) to
+the question; the highlighted sentence adds its own dense similarity to its
+coverage. Confidence is then the probability of `faq_bot.chat.confidence`
+(coverage, headword, evidence, dense similarity and margins), with its
+threshold chosen by cross-validation on the development questions; without the
+embedder the coverage rule above decides.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from faq_bot.analysis import fold
+from faq_bot.chat.confidence import probability, threshold
+from faq_bot.dense import DenseScores
+from faq_bot.hybrid import dense_scores, hybrid_rank
 from faq_bot.index import EntryRecord, Index
 from faq_bot.question import (
     QuestionError,
@@ -143,6 +148,7 @@ from faq_bot.search import (
     rank_entries,
     unknown_words,
 )
+from faq_bot.stack.link import check_url_for
 from faq_bot.text import citation, split_sentences
 
 __all__ = [
@@ -179,41 +185,18 @@ ENTRY_POWER = 0.5
 W_PARA = 0.45
 W_SENT = 0.35
 W_BM25 = 0.2
+# Dense similarity an entry needs to be listed under a declined answer. On dev2 the
+# best entry of an answerable question has >= 0.879 in three of four questions, that
+# of an unanswerable one <= 0.881 in three of four: 0.88 lies between.
+RELATED_FLOOR = 0.88
+PASSAGE_CHARS = 700  # a passage with its lead-in or list neighbour stays this short
+W_DENSE = 1.0  # + dense similarity of the paragraph (or its best sentence) to the question
 HEADING_LIKE = 40  # characters: a shorter paragraph ending in ":" or framed by "-" is a heading
 
-UNTARGETED = ("draw", "produce_tw", "other")
 NOT_CONFIDENT = "Dazu habe ich keine sichere Antwort gefunden."
 
 _WORD = re.compile(r"\w+")
 _REFERENCE_ONLY = re.compile(r"^\s*(s\.|siehe|vgl\.)", re.IGNORECASE)
-
-STACK_WORDS = tuple(
-    fold(w)
-    for w in (
-        "konter",
-        "reaktion",
-        "reagier",
-        "stapel",
-        "zuerst",
-        "zuletzt",
-        "bezahl",
-        "zahlen",
-        "zahlt",
-        "abhandel",
-        "abgehandelt",
-        "abwickel",
-        "verpuff",
-        "reihenfolge",
-        "ansag",
-        "angesagt",
-        "lifo",
-        "kette",
-        "antwort",
-        "aufgelöst",
-        "auflös",
-    )
-)
-
 
 # --- data ---------------------------------------------------------------------------
 
@@ -237,6 +220,7 @@ class Passage:
     via: str | None = None  # reference-only entry it was reached through
     named: bool = False  # the question names the entry's headword
     evidence: int = 0  # distinctive question words the passage matches
+    dense: float = 0.0  # dense similarity of the paragraph (or its best sentence)
 
 
 @dataclass
@@ -256,6 +240,7 @@ class Answer:
     doc_title: str | None = None
     date_text: str | None = None
     citation: str | None = None
+    signals: dict[str, float] = field(default_factory=dict)  # what confidence is computed from
 
     def to_json(self, base_url: str = "") -> dict[str, Any]:
         """The answer JSON; `base_url` (e.g. ``https://host``) makes the citation's URL absolute."""
@@ -455,8 +440,18 @@ class _Candidate:
     via: str | None = None
 
 
-def _candidates(index: Index, aq: AnalyzedQuery) -> tuple[list[_Candidate], list[ScoredEntry]]:
+def _candidates(
+    index: Index, aq: AnalyzedQuery, dense: DenseScores | None
+) -> tuple[list[_Candidate], list[ScoredEntry], float]:
+    """The best entries, the ranking, and the fused score's margin of the first over
+    the second entry (0 without dense scores)."""
     scored = rank_entries(index, aq)
+    margin = 0.0
+    if dense is not None:
+        scored = hybrid_rank(index, aq.text, scored, dense=dense)
+        margin = scored[0].score - scored[1].score if len(scored) > 1 else 0.0
+        # the fused score is a logit (or RRF): relative scores from its rank
+        scored = [ScoredEntry(s.entry, 1.0 / (i + 1), s.paragraph) for i, s in enumerate(scored)]
     top = scored[0].score if scored and scored[0].score > 0 else 1.0
     out: list[_Candidate] = []
     seen: set[str] = set()
@@ -476,17 +471,22 @@ def _candidates(index: Index, aq: AnalyzedQuery) -> tuple[list[_Candidate], list
             continue
         seen.add(record.id)
         out.append(_Candidate(record, s.score / top, heading, headword, via))
-    return out, scored
+    return out, scored, margin
 
 
 def _best_sentence(
     sentences: Sequence[tuple[int, int, frozenset[str]]],
     heading: frozenset[str],
     coverage: _Coverage,
+    similarity: dict[tuple[int, int], float] | None = None,
 ) -> tuple[float, tuple[int, int]]:
+    """The sentence that answers: coverage of the question (with the heading), plus
+    its dense similarity to the question when there is one."""
     best = (-1.0, (0, 0))
     for start, end, terms in sentences:
         key = coverage(terms, heading) + 0.01 * coverage(terms)  # ties: matches by itself
+        if similarity:
+            key += W_DENSE * similarity.get((start, end), 0.0)
         if key > best[0] + 1e-9:
             best = (key, (start, end))
     return max(0.0, best[0]), best[1]
@@ -498,6 +498,7 @@ def _choose_passage(
     aq: AnalyzedQuery,
     question: _Coverage,
     support: _Coverage,
+    dense: DenseScores | None = None,
 ) -> Passage | None:
     """The best paragraph of the candidates. `question` measures the coverage of the
     question itself; `support` (the question with its follow-up context) the evidence."""
@@ -505,6 +506,8 @@ def _choose_passage(
     bm25 = paragraph_scores(index, aq)  # computed by rank_entries for the same query
     top_bm25 = max(bm25.values(), default=1.0) or 1.0
     best: tuple[float, Passage] | None = None
+    if dense is not None:
+        candidates = candidates[:1]  # the entry first, then its paragraph
     for cand in candidates:
         et = _entry_terms(index, cand.record)
         entry_factor = max(cand.score, 0.0) ** ENTRY_POWER
@@ -515,10 +518,18 @@ def _choose_passage(
             sentence, span = _best_sentence(et.sentences[i], cand.heading, coverage)
             b = bm25.get((cand.record.id, i), 0.0) / top_bm25
             score = entry_factor * (W_PARA * para + W_SENT * sentence + W_BM25 * b)
+            if dense is not None:
+                spans = dense.sentences.get((cand.record.id, i)) or []
+                sim = max([dense.paragraph.get((cand.record.id, i), 0.0), *(x[2] for x in spans)])
+                sentence, span = _best_sentence(
+                    et.sentences[i], cand.heading, coverage, {x[:2]: x[2] for x in spans}
+                )
+                score += W_DENSE * sim
             if _heading_like(text):
                 score *= 0.5
             score -= 0.0005 * i  # ties: the earlier paragraph
             if best is None or score > best[0]:
+                sim_here = sim if dense is not None else 0.0
                 found = (et.paragraphs[i], cand.heading)
                 own = question(*found)
                 named = support.names(cand.headword)
@@ -536,115 +547,10 @@ def _choose_passage(
                         cand.via,
                         named,
                         support.evidence(*found),
+                        sim_here,
                     ),
                 )
     return best[1] if best else None
-
-
-# --- the checker link ----------------------------------------------------------------
-
-
-def _named_cards(question: str) -> list[Any]:
-    from faq_bot.stack import load_catalog
-
-    folded = " " + " ".join(fold(w) for w in re.findall(r"[\w]+", question)) + " "
-    found: list[tuple[int, Any]] = []
-    for card in load_catalog():
-        positions = []
-        for name in (card.name, *card.aliases):
-            key = " ".join(fold(w) for w in re.findall(r"[\w]+", name))
-            at = folded.find(f" {key} ")
-            if key and at >= 0:
-                positions.append(at)
-        if positions:
-            found.append((min(positions), card))
-    found.sort(key=lambda pc: pc[0])
-    return [card for _pos, card in found]
-
-
-def _mentions_stack(question: str) -> bool:
-    return any(w.startswith(STACK_WORDS) for w in (fold(x) for x in _WORD.findall(question)))
-
-
-def _scenario(cards: list[Any]) -> dict[str, Any]:
-    from faq_bot.stack.model import AMOUNT_EFFECTS
-
-    players = ("A", "B")
-    scenario_cards = []
-    for i, card in enumerate(cards):
-        item = {"id": f"k{i + 1}", "name": card.name, "owner": players[i % 2]}
-        item["kind"] = card.kind.value
-        scenario_cards.append(item)
-    stack: list[dict[str, Any]] = []
-    # abilities without a target (draw, produce) are what the others answer: bottom first
-    order = sorted(range(len(cards)), key=lambda i: cards[i].effect.value not in UNTARGETED)
-    for i in order:
-        card = cards[i]
-        owner = players[i % 2]
-        effect: dict[str, Any] = {"type": card.effect.value}
-        kind = card.effect.value
-        if kind in ("destroy", "lock", "unlock", "protect", "damage", "prevent_damage", "discard"):
-            wanted_owner = owner if kind == "protect" else players[(i + 1) % 2]
-            targets = [
-                c
-                for j, c in enumerate(scenario_cards)
-                if j != i
-                and c["owner"] == wanted_owner
-                and (card.target_kind is None or c["kind"] == card.target_kind.value)
-            ]
-            if not targets:
-                continue
-            effect["target"] = targets[0]["id"]
-        elif kind == "counter":
-            if not stack:
-                continue
-            effect["target"] = stack[-1]["id"]
-        elif kind == "other":
-            effect["text"] = card.description[:200]
-        elif kind == "declare_attack":
-            continue
-        if card.effect in AMOUNT_EFFECTS:
-            effect["amount"] = card.amount if card.amount is not None else 1
-        entry: dict[str, Any] = {
-            "id": f"s{len(stack) + 1}",
-            "by": owner,
-            "source": f"k{i + 1}",
-            "effect": effect,
-        }
-        if card.cost is not None:
-            entry["cost"] = card.cost
-        if card.play_cost is not None:
-            entry["play_cost"] = card.play_cost
-        if card.sacrifice:
-            entry["sacrifice"] = True
-        if card.lock_source:
-            entry["lock_source"] = True
-        stack.append(entry)
-    return {
-        "phase": "Bauphase",
-        "players": {p: {"tw": 5} for p in players},
-        "cards": scenario_cards,
-        "stack": stack,
-    }
-
-
-def check_url_for(question: str) -> str | None:
-    """``/check?s=...`` for a question naming catalog cards and the stack, else None."""
-    from faq_bot.stack import encode_permalink, read_scenario, validate
-
-    if not _mentions_stack(question):
-        return None
-    cards = _named_cards(question)
-    if not cards:
-        return None
-    scenario = _scenario(cards[:8])
-    try:
-        if validate(read_scenario(scenario)):
-            scenario["stack"] = []
-            read_scenario(scenario)
-        return f"/check?s={encode_permalink(scenario)}"
-    except ValueError:  # ScenarioFormatError / PermalinkError: no link rather than a bad one
-        return None
 
 
 # --- the answer ---------------------------------------------------------------------
@@ -661,6 +567,29 @@ def _analyze_question(index: Index, text: str) -> tuple[AnalyzedQuery, str | Non
     if not aq.terms:
         aq = full
     return aq, full.suggestion
+
+
+def _with_neighbours(record: EntryRecord, passage: Passage) -> Passage:
+    """The passage with its lead-in ("Dabei gilt:") before it or, when it is a lead-in
+    itself, the list item after it, when together they stay within `PASSAGE_CHARS`."""
+    paras = record.plain_paragraphs
+    i, text, (start, end) = passage.paragraph, passage.text, passage.highlight
+    if i > 0 and paras[i - 1].rstrip().endswith(":"):
+        lead = paras[i - 1].strip()
+        if len(lead) + 1 + len(text) <= PASSAGE_CHARS:
+            shift = len(lead) + 1
+            text, start, end = f"{lead}\n{text}", start + shift, end + shift
+    elif text.rstrip().endswith(":") and i + 1 < len(paras) and paras[i + 1].strip():
+        if len(text) + 1 + len(paras[i + 1]) <= PASSAGE_CHARS:
+            text = f"{text}\n{paras[i + 1].strip()}"
+    if text == passage.text:
+        return passage
+    return dataclasses.replace(passage, text=text, highlight=(start, end))
+
+
+def _dense_text(text: str, context: Sequence[Turn]) -> str:
+    """What is embedded: the question, after the earlier one for a follow-up."""
+    return f"{context[0].question} {text}" if context else text
 
 
 def _context_turns(turns: Sequence[Turn], text: str) -> list[Turn]:
@@ -789,14 +718,19 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
         words.extend(g for g in groups if g not in words)
 
     passage = None
+    dense = None
+    margin = 0.0
     candidates: list[_Candidate] = []
     scored: list[ScoredEntry] = []
     if terms:
         combined = AnalyzedQuery(text=text, terms=terms, words=words)
-        candidates, scored = _candidates(index, combined)
+        dense = dense_scores(index, _dense_text(text, context))
+        candidates, scored, margin = _candidates(index, combined, dense)
         question = _Coverage(index, aq.terms, aq.words)
         support = _Coverage(index, terms, words) if context else question
-        passage = _choose_passage(index, candidates, combined, question, support)
+        passage = _choose_passage(index, candidates, combined, question, support, dense)
+    if passage is not None and dense is not None and (chosen := index.entry(passage.entry)):
+        passage = _with_neighbours(chosen, passage)
     confidence = passage.coverage if passage else 0.0
     foreign = foreign_nouns(index, text)
     confident = (
@@ -805,6 +739,24 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
         and (passage.named or passage.evidence >= MIN_EVIDENCE)
         and (not foreign or passage.named or confidence >= FOREIGN_NOUN_THRESHOLD)
     )
+    signals: dict[str, float] = {}
+    if passage is not None and dense is not None:
+        top = passage.via or passage.entry
+        others = [v for e, v in dense.ranking() if e not in (top, passage.entry)]
+        signals = {
+            "coverage": passage.coverage,
+            "named": float(passage.named),
+            "evidence": float(min(passage.evidence, 3)),
+            "dense_passage": passage.dense,
+            "dense_entry": dense.entry(passage.entry),
+            "dense_margin": dense.entry(passage.entry) - (others[0] if others else 0.0),
+            "rank_margin": margin,
+            "foreign": float(bool(foreign)),
+        }
+        p = probability(signals)
+        if p is not None:
+            confidence = p
+            confident = p >= threshold()
 
     record = index.entry(passage.entry) if passage else None
     entry_hit = None
@@ -823,6 +775,9 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
     exclude = {passage.entry} if confident and passage else set()
     if passage and passage.via and confident:
         exclude.add(passage.via)
+    if not confident and dense is not None:
+        # a declined answer lists only entries close in meaning, not whatever ranked next
+        scored = [s for s in scored if dense.entry(s.entry) >= RELATED_FLOOR]
     related = _related(index, record if confident else None, scored, exclude)
 
     if confident and record is not None and passage is not None:
@@ -848,6 +803,7 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
         doc_title=doc.get("title") if confident else None,
         date_text=doc.get("date_text") if confident else None,
         citation=citation_for(record.title, doc) if confident and record else None,
+        signals=signals,
     )
 
 

@@ -362,7 +362,9 @@ def serve(
 # --- index, search, show, eval ------------------------------------------------------
 
 
-def _progress_bar() -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
+def _progress_bar(
+    label: str = "Einträge indexieren",
+) -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
     """A progress(done, total) callback drawing a bar on stderr when it is a terminal,
     and the function that closes the bar."""
     if not sys.stderr.isatty():
@@ -372,15 +374,13 @@ def _progress_bar() -> tuple[Callable[[int, int], None] | None, Callable[[], Non
     def progress(done: int, total: int) -> None:
         bar = state.get("bar")
         if bar is None:
-            bar = state["bar"] = click.progressbar(
-                length=total, label="Einträge indexieren", file=sys.stderr
-            )
+            bar = state["bar"] = click.progressbar(length=total, label=label, file=sys.stderr)
             bar.__enter__()
         bar.update(done - bar.pos)
 
     def close() -> None:
         if "bar" in state:
-            state["bar"].__exit__(None, None, None)
+            state.pop("bar").__exit__(None, None, None)
 
     return progress, close
 
@@ -390,11 +390,20 @@ def _build(corpus_dir: Path, index_dir: Path) -> BuildReport:
     from faq_bot.index import build_index
 
     progress, close = _progress_bar()
+    embed_progress, close_embed = _progress_bar("Texte einbetten")
+
+    def entries_done(done: int, total: int) -> None:
+        if progress is not None:
+            progress(done, total)
+        if done >= total:
+            close()
+
     try:
         report = build_index(
             corpus_dir,
             index_dir,
-            progress=progress,
+            progress=entries_done,
+            embed_progress=embed_progress,
             on_wait=lambda: click.echo(
                 f"Ein anderer Indexbau in {index_dir} läuft gerade; warte, bis er fertig ist …",
                 err=True,
@@ -403,7 +412,9 @@ def _build(corpus_dir: Path, index_dir: Path) -> BuildReport:
     except CorpusError as exc:
         close()
         fail(f"Der Index kann nicht gebaut werden: {exc}", 3)
-    close()
+    finally:
+        close()
+        close_embed()
     return report
 
 

@@ -126,7 +126,7 @@ def search_runs(index: Index, questions: list[dict[str, Any]], n: int = TOP) -> 
         if not answerable(q):
             continue
         try:
-            hits = search(index, q["q"], n=n).hits
+            hits = search(index, q["q"], n=n, mode=None).hits  # the best mode the build offers
         except QueryError:
             hits = []
         runs.append(
@@ -198,11 +198,11 @@ def answer_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, A
     """
     from faq_bot.answer import QuestionError, answer
 
-    answered, passage_hits, declined, unanswerable = 0, 0, 0, 0
+    answered, passage_hits, declined, unanswerable, confident_wrong = 0, 0, 0, 0, 0
     wrong: list[dict[str, Any]] = []
     for q in questions:
         try:
-            result = answer(index, q["q"])
+            result = answer(index, q["q"], q.get("history") or ())  # follow-ups: earlier turns
         except QuestionError:
             result = None
         confident = result is not None and result.confident
@@ -214,6 +214,7 @@ def answer_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, A
         text = result.passage.text if result is not None and result.passage else ""
         hit = confident and is_hit(text, q["gold"])
         passage_hits += hit
+        confident_wrong += confident and not hit
         if not hit:
             where = result.passage if result is not None else None
             wrong.append(
@@ -230,6 +231,7 @@ def answer_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, A
         "passage@1": passage_hits / n if n else 0.0,
         "confident": answered / n if n else 0.0,
         "wrongly_declined": n - answered,
+        "confident_wrong": confident_wrong / n if n else 0.0,
         "unanswerable": unanswerable,
         "declined": declined,
         "declined_share": declined / unanswerable if unanswerable else 0.0,
@@ -294,6 +296,7 @@ def format_report(report: dict[str, Any], *, misses: bool = False) -> str:
             f"  Passage@1 (Gold-Absatz, sicher beantwortet)  {a['passage@1']:.3f}  (n={a['n']})",
             f"  sicher beantwortet (beantwortbare Fragen)   {a['confident']:.3f}  "
             f"({a['wrongly_declined']} fälschlich abgelehnt)",
+            f"  sicher, aber falscher Absatz (beantwortbare) {a['confident_wrong']:.3f}",
             f"  abgelehnt (unbeantwortbare Fragen)          "
             f"{a['declined']} von {a['unanswerable']}",
         ]

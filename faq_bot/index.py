@@ -111,6 +111,7 @@ CURRENT = "current"
 LOCK_FILE = ".build.lock"
 BUILDS = "builds"
 WHOOSH_DIR = "whoosh"
+EMBEDDINGS_CACHE = "embeddings-cache"  # survives builds: vectors by model and text hash
 
 log = logging.getLogger(__name__)
 ENTRIES_JSON = "entries.json"
@@ -315,14 +316,20 @@ def build_index(
     index_dir: Path | str,
     progress: Progress | None = None,
     on_wait: Callable[[], None] | None = None,
+    embed_progress: Progress | None = None,
 ) -> BuildReport:
     """Build the index of the corpus beside the live one and swap it in atomically.
     Builds into one index folder run one after the other (see `build_lock`)."""
     with build_lock(Path(index_dir), on_wait):
-        return _build_index(Path(corpus_dir), Path(index_dir), progress)
+        return _build_index(Path(corpus_dir), Path(index_dir), progress, embed_progress)
 
 
-def _build_index(corpus_dir: Path, index_dir: Path, progress: Progress | None) -> BuildReport:
+def _build_index(
+    corpus_dir: Path,
+    index_dir: Path,
+    progress: Progress | None,
+    embed_progress: Progress | None = None,
+) -> BuildReport:
     started = time.perf_counter()
     corpus = load_corpus(corpus_dir)  # CorpusError leaves the live index alone
     graph = _link_graph(corpus)
@@ -432,6 +439,11 @@ def _build_index(corpus_dir: Path, index_dir: Path, progress: Progress | None) -
         warnings = [
             f"Unaufgelöster Querverweis in {source!r}: {text!r}" for source, text in unresolved
         ]
+        dense = _dense_vectors(
+            build_dir, index_dir, [EntryRecord.from_json(r) for r in records], embed_progress
+        )
+        if dense.get("warning"):
+            warnings.append(dense.pop("warning"))
         _write_json(build_dir / ENTRIES_JSON, {"documents": documents})
         write_store(build_dir / STORE_FILE, records, alias_map(records, slugify))
         write_offline_data(build_dir, records, documents, version)  # the PWA's copy
@@ -452,6 +464,7 @@ def _build_index(corpus_dir: Path, index_dir: Path, progress: Progress | None) -
                 "unresolved": len(unresolved),
             },
             "warnings": warnings,
+            "dense": dense,
             "seconds": round(seconds, 3),
         }
         _write_json(build_dir / META_JSON, meta)  # written last: marks the build complete
@@ -479,6 +492,16 @@ def _build_index(corpus_dir: Path, index_dir: Path, progress: Progress | None) -
         warnings=warnings,
         seconds=time.perf_counter() - started,
     )
+
+
+def _dense_vectors(
+    build_dir: Path, index_dir: Path, records: list[EntryRecord], progress: Progress | None
+) -> dict[str, Any]:
+    """Paragraph and sentence embeddings of the build (`faq_bot.dense`), through the
+    cache beside the builds; a platform without the embedder gets a lexical build."""
+    from faq_bot.dense import write_vectors
+
+    return write_vectors(build_dir, records, index_dir / EMBEDDINGS_CACHE, progress)
 
 
 def _surface_forms(texts: list[str], counts: Counter[str]) -> dict[str, str]:

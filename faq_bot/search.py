@@ -663,6 +663,12 @@ def rank(
     if mode == "lexical":
         return _scored(index, r, limit), len(r.order)
     lexical = _scored(index, r, FUSE_DEPTH)
+    if "dense" in retrievers_for(index):  # the learned fusion of `faq_bot.hybrid`
+        from faq_bot.hybrid import hybrid_rank
+
+        fused_entries = hybrid_rank(index, pq.text, lexical, doc, pq.category)
+        total = max(len(r.order), len(fused_entries))
+        return (fused_entries if limit is None else fused_entries[: max(0, limit)]), total
     rankings: dict[str, list[Candidate]] = {
         "lexical": [
             Candidate(s.entry, s.score, i, s.paragraph)

@@ -22,6 +22,10 @@ from faq_bot.index import Index, build_index, open_index
 
 CORPUS_DIR = ROOT / "corpus"
 
+# Indexes built by tests are lexical (embedding the whole corpus takes minutes);
+# tests/test_dense.py turns the embedder on for a one-document corpus.
+os.environ.setdefault("FAQ_BOT_DENSE", "0")
+
 # Speed targets live in benchmarks/, not in tests: no per-example deadline, which
 # would fail at random on a loaded CI machine. "dev" keeps the local suite quick;
 # "ci" (chosen when CI=true) tries more examples. HYPOTHESIS_PROFILE overrides.

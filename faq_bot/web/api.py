@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request, url_for
 
+from faq_bot.dense import dense_mode
 from faq_bot.web.common import (
     IndexUnavailable,
     bad_request,
@@ -144,6 +145,7 @@ def healthz() -> Any:
         index=index.version,
         built_at=getattr(index, "built_at", None),
         documents=len(index.documents),
+        search=dense_mode(index),
     )
     response.headers["Cache-Control"] = "no-store"
     return response

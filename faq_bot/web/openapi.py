@@ -296,6 +296,7 @@ PATHS: dict[str, dict] = {
                             "index": {"type": "string"},
                             "built_at": {"type": "string", "nullable": True},
                             "documents": {"type": "integer"},
+                            "search": {"type": "string", "enum": ["hybrid", "lexical"]},
                         },
                     },
                     "Index geladen",

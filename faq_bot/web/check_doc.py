@@ -6,6 +6,8 @@ The request body of ``POST /api/check`` is the one scenario schema
 
 from __future__ import annotations
 
+from faq_bot.stack.form import load_samples
+from faq_bot.stack.permalink import encode_permalink
 from faq_bot.stack.read import scenario_schema
 from faq_bot.web.openapi import (
     add_json_schema,
@@ -161,6 +163,9 @@ describe(
                         "maxLength": 8000,
                         "pattern": "^[A-Za-z0-9_-]+$",
                     },
+                    # a real link (the first sample): the pattern cannot say which
+                    # strings decode to a scenario, so fuzzing alone rarely finds one
+                    "example": encode_permalink(load_samples()[0]["scenario"]),
                 }
             ],
             "responses": {

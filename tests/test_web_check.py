@@ -123,6 +123,19 @@ def test_api_check_refuses_text_that_is_not_json(client) -> None:
     assert "kein gültiges JSON" in detail
 
 
+@pytest.mark.parametrize(("group", "field"), [("stack", "Eintrags-id"), ("cards", "Karten-id")])
+def test_api_check_refuses_a_duplicate_id_with_the_documented_400(client, group, field) -> None:
+    # schema-valid (JSON Schema cannot say "ids unique"), so the OpenAPI
+    # document names this 400; tests/schemathesis/schemathesis.toml allows it
+    scenario = json.loads(EXAMPLE2.read_text())
+    scenario[group].append(dict(scenario[group][0]))
+    detail = bad(client.post("/api/check", json=scenario))
+    assert field in detail and "kommt mehrfach vor" in detail
+    assert f"{group}[{len(scenario[group]) - 1}].id" in detail
+    doc = client.get("/api/openapi.json").get_json()
+    assert "eindeutig" in doc["paths"]["/api/check"]["post"]["responses"]["400"]["description"]
+
+
 def test_api_check_refuses_wrong_content_type(client) -> None:
     response = client.post("/api/check", data=EXAMPLE2.read_text(), content_type="text/plain")
     detail = bad(response, 415)
@@ -305,6 +318,16 @@ def test_check_form_post_with_bad_field_shows_the_form_with_a_400(client) -> Non
     html = response.get_data(as_text=True)
     assert "Eintrag 2 › Effekt › Ziel: fehlt (Feld stack[1].effect.target)" in text_of(html)
     assert selected(html, "s-2-target") == "bombB"  # what was chosen is kept
+
+
+@pytest.mark.parametrize("form", [{}, {"action": "check"}, {"p-0-name": "", "phase": ""}])
+def test_check_form_post_with_nothing_filled_in_shows_the_starting_form(client, form) -> None:
+    response = client.post("/check", data=form)
+    assert response.status_code == 200  # nothing to check yet is not a bad request
+    html = response.get_data(as_text=True)
+    assert 'name="p-0-name" value="A"' in html and 'name="p-1-name" value="B"' in html
+    assert "Das Formular war leer" in unescape(html)
+    assert 'id="check-error"' not in html and 'class="timeline"' not in html
 
 
 def test_check_form_add_row_renders_one_more_row(client) -> None:

@@ -12,7 +12,8 @@
 - ``POST /check``: the form. The ``action`` button decides: ``check`` resolves;
   the builder's buttons (``add:``, ``remove:``, ``move:``, ``pick:``, ``announce:``,
   `faq_bot.stack.form.apply_action`) change the rows and show the form again.
-  A non-empty ``json`` field (the JSON view) always wins over the rows. With the
+  A non-empty ``json`` field (the JSON view) always wins over the rows; ``check``
+  with nothing filled in shows the starting form again (200, with a note). With the
   header ``X-Check-Fragment: 1`` (sent by ``check.js``) only the checker part of
   the page is rendered, so the script swaps it in without a reload.
 
@@ -58,6 +59,10 @@ bp = Blueprint("check", __name__)
 
 MAX_BODY = 256 * 1024  # bytes of a scenario sent to /api/check or /check
 FAQ_DOC = "how-faq"
+EMPTY_FORM_NOTE = (
+    "Das Formular war leer: Spieler A und B vorgegeben; "
+    "TW, Karten und Stapel bitte ausfüllen, dann prüfen."
+)
 # re-exported for callers and tests that know them from here
 load_samples = builder.load_samples
 scenario_from_state = builder.scenario_from_state
@@ -251,6 +256,10 @@ def submit() -> Response:
             return _render(builder.empty_state(), status=400, error=str(exc), json_text=json_text)
         return _check_and_render(data, builder.state_from_json(data), [])
     state = builder.state_from_form(form)
+    if action == "check" and not (state["players"] or state["cards"] or state["stack"]):
+        # nothing filled in (e.g. an empty POST): nothing to check yet, so the
+        # starting form again, as GET /check shows it, rather than a 400
+        return _render(builder.starting_state(), notes=[EMPTY_FORM_NOTE])
     if action != "check":
         try:
             return _render(builder.apply_action(state, action, form))

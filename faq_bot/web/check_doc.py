@@ -6,6 +6,8 @@ The request body of ``POST /api/check`` is the one scenario schema
 
 from __future__ import annotations
 
+from faq_bot.stack.form import load_samples
+from faq_bot.stack.permalink import encode_permalink
 from faq_bot.stack.read import scenario_schema
 from faq_bot.web.openapi import (
     add_json_schema,
@@ -17,6 +19,32 @@ from faq_bot.web.openapi import (
 )
 
 add_json_schema("Scenario", scenario_schema())
+
+# The fields of the /check form (`faq_bot.stack.form.state_from_form`): row
+# fields are ``<p|c|s>-<n>-<field>``; unknown fields are ignored by the server.
+_ROW_FIELD = "^[pcs]-[0-9]{1,4}-[a-z_]+$"
+CHECK_FORM = {
+    "type": "object",
+    "properties": {
+        "action": {
+            "type": "string",
+            "description": "Knopf: check (Standard), refresh, add:<Gruppe>, remove:<Gruppe>:<n>, "
+            "move:stack:<n>:up|down, pick:<Karte>, announce:<n>",
+        },
+        "json": {
+            "type": "string",
+            "description": "JSON-Ansicht: ein Szenario als JSON-Text (nicht leer: geht vor)",
+        },
+        "phase": {"type": "string", "description": "Phase (leer: Bauphase)"},
+        "pick_owner": {"type": "string", "description": "Spieler für pick:<Karte>"},
+    },
+    "patternProperties": {
+        _ROW_FIELD: {
+            "type": "string",
+            "description": "Zeilenfeld p-<n>-name|tw, c-<n>-…, s-<n>-… (leere Zeilen zählen nicht)",
+        }
+    },
+}
 add_schema(
     "CheckResult",
     {
@@ -76,7 +104,12 @@ describe(
                     {"$ref": "#/components/schemas/CheckResult"},
                     "Ergebnis (auch für ein unzulässiges Szenario: ok false mit errors)",
                 ),
-                **error_responses(400),
+                "400": json_body(
+                    {"$ref": "#/components/schemas/Error"},
+                    "Kein Szenario: der Körper verletzt das Schema, oder eine Regel, die "
+                    "JSON Schema nicht ausdrücken kann: Karten-ids und Eintrags-ids sind "
+                    "jeweils eindeutig (eine doppelte id gibt 400, detail nennt das Feld)",
+                ),
                 "413": json_body({"$ref": "#/components/schemas/Error"}, "Anfrage zu groß"),
                 "415": json_body({"$ref": "#/components/schemas/Error"}, "Kein JSON"),
             },
@@ -130,6 +163,9 @@ describe(
                         "maxLength": 8000,
                         "pattern": "^[A-Za-z0-9_-]+$",
                     },
+                    # a real link (the first sample): the pattern cannot say which
+                    # strings decode to a scenario, so fuzzing alone rarely finds one
+                    "example": encode_permalink(load_samples()[0]["scenario"]),
                 }
             ],
             "responses": {
@@ -141,11 +177,17 @@ describe(
             "summary": "Formular absenden: prüfen oder ein Schritt des Baukastens "
             "(Karte wählen, ansagen, Zeile hinzufügen, entfernen, verschieben)",
             "requestBody": {
-                "content": {"application/x-www-form-urlencoded": {"schema": {"type": "object"}}}
+                "content": {"application/x-www-form-urlencoded": {"schema": CHECK_FORM}}
             },
             "responses": {
-                "200": html_body("Formular und Ergebnis"),
-                **error_responses(400, html=True),
+                "200": html_body(
+                    "Formular und Ergebnis (nichts ausgefüllt: das Startformular mit Hinweis)"
+                ),
+                "400": html_body(
+                    "Formular mit Fehlermeldung: unbekannte Aktion, oder die Zeilen bzw. das "
+                    "JSON ergeben kein Szenario (Zeilen, die aufeinander verweisen, kann das "
+                    "Formularschema nicht ausdrücken)"
+                ),
                 "413": html_body("Anfrage zu groß"),
             },
         },

@@ -297,8 +297,12 @@ def build_lock(index_dir: Path, on_wait: Callable[[], None] | None = None) -> It
     """Hold `index_dir`'s build lock (an fcntl lock on ``.build.lock``): one build at a
     time, so a build never prunes the build another one just swapped in. When another
     process holds it, `on_wait` is called and the lock is waited for."""
-    index_dir.mkdir(parents=True, exist_ok=True)
-    with open(index_dir / LOCK_FILE, "a+b") as handle:
+    try:
+        index_dir.mkdir(parents=True, exist_ok=True)
+        handle = open(index_dir / LOCK_FILE, "a+b")  # noqa: SIM115  (closed by `with` below)
+    except OSError as exc:  # not a folder, not writable: say so in German
+        raise _write_error(index_dir, exc) from None
+    with handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

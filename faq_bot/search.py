@@ -82,7 +82,7 @@ from faq_bot.analysis import (
 from faq_bot.corpus import slugify
 from faq_bot.errors import InputError
 from faq_bot.impacts import Impacts
-from faq_bot.index import WARMERS, Index
+from faq_bot.index import WARMERS, Index, IndexBrokenError
 from faq_bot.retrieval import (
     Candidate,
     ModeUnavailable,
@@ -464,8 +464,21 @@ WARMERS.append(warm_up)
 
 
 def impacts(index: Index) -> Impacts:
-    """The build's precomputed impacts (see `faq_bot.impacts`), loaded once per build."""
-    return index.state.once("impacts", lambda: Impacts(index.path))
+    """The build's precomputed impacts (see `faq_bot.impacts`), loaded once per build.
+
+    Damaged impact files make the build unusable (`IndexBrokenError`: 503, exit 4),
+    like any other file of a build a query reads."""
+
+    def load() -> Impacts:
+        try:
+            return Impacts(index.path)
+        except Exception as exc:  # truncated or corrupted arrays, a missing file
+            raise IndexBrokenError(
+                f"Der Index in {index.index_dir} ist beschädigt oder unvollständig "
+                f"({type(exc).__name__}). Bitte `faq-bot index` ausführen: das baut ihn neu."
+            ) from exc
+
+    return index.state.once("impacts", load)
 
 
 class Ranking(NamedTuple):

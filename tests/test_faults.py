@@ -62,12 +62,18 @@ def test_corrupted_entries_file_gives_503_health_and_search(own_index):
     assert_error_shape(client.get("/api/search?q=Depot"), 503)
 
 
+def _corrupt_query_files(index_dir) -> None:
+    """Damage what a query reads: the precomputed term impacts (since the engine
+    core, no query opens the Whoosh segments)."""
+    for part in (_build_dir(index_dir) / "impacts").glob("*.npy"):
+        part.write_bytes(part.read_bytes()[:100])
+
+
 # whoosh leaves the damaged segment file open when it fails to read it
 @pytest.mark.filterwarnings("ignore::ResourceWarning")
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
-def test_corrupted_whoosh_segment_fails_health_not_200(own_index):
-    for seg in (_build_dir(own_index) / "whoosh").glob("*.seg"):
-        seg.write_bytes(seg.read_bytes()[:200])
+def test_corrupted_term_impacts_fail_health_not_200(own_index):
+    _corrupt_query_files(own_index)
     client = create_app({"TESTING": True, "INDEX_DIR": str(own_index)}).test_client()
     assert_error_shape(client.get("/healthz"), 503)
     gc.collect()  # the files whoosh left open go now, under this test's warning filter
@@ -76,9 +82,8 @@ def test_corrupted_whoosh_segment_fails_health_not_200(own_index):
 # whoosh leaves the damaged segment file open when it fails to read it
 @pytest.mark.filterwarnings("ignore::ResourceWarning")
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
-def test_corrupted_whoosh_segment_on_search_is_a_german_message(own_index, corpus_dir):
-    for seg in (_build_dir(own_index) / "whoosh").glob("*.seg"):
-        seg.write_bytes(seg.read_bytes()[:200])
+def test_corrupted_term_impacts_on_search_are_a_german_message(own_index, corpus_dir):
+    _corrupt_query_files(own_index)
     result = _search(own_index, corpus_dir)
     assert result.exit_code == IndexProblem.exit_code
     assert "faq-bot index" in result.output
@@ -232,11 +237,10 @@ def test_whole_index_folder_removed_under_a_running_app_gives_503(own_index):
 # whoosh leaves the damaged segment file open when it fails to read it
 @pytest.mark.filterwarnings("ignore::ResourceWarning")
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
-def test_search_on_a_corrupted_whoosh_segment_is_503_not_500(own_index):
+def test_search_on_corrupted_term_impacts_is_503_not_500(own_index):
     client = create_app({"TESTING": True, "INDEX_DIR": str(own_index)}).test_client()
     assert client.get("/api/search?q=Depot").status_code == 200
-    for seg in (_build_dir(own_index) / "whoosh").glob("*.seg"):
-        seg.write_bytes(seg.read_bytes()[:200])
+    _corrupt_query_files(own_index)
     fresh = create_app({"TESTING": True, "INDEX_DIR": str(own_index)}).test_client()
     data = assert_error_shape(fresh.get("/api/search?q=Bombe"), 503)
     assert "beschädigt" in data["detail"]

@@ -241,10 +241,5 @@ def test_serve_keeps_open_files_flat_across_an_index_swap(gunicorn_server):
         assert files - before[pid][0] <= FD_GROWTH, f"process {pid}: {before[pid][0]} -> {files}"
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="faq_bot/index.py keeps one Whoosh searcher per thread and never closes it; "
-    "werkzeug runs a thread per request (fixed by the search-core half of issue 8)",
-)
 def test_serve_debug_keeps_open_files_flat(debug_server):
     assert_flat_under_load(debug_server, count=800)

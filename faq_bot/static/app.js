@@ -4,7 +4,7 @@
 // - registers the service worker (offline copy)
 // - link previews on touch: tap once to preview, again to follow
 // - "Link kopieren" copies the URL of a paragraph, "Zitat kopieren" the citation
-// It also offers window.faqBot = {copy, flash} to the page scripts loaded after
+// It also offers window.faqBot = {copy, flash, el, link} to the page scripts loaded after
 // it (chat.js, check.js), so copying works the same everywhere.
 "use strict";
 
@@ -102,7 +102,20 @@
     }, 1800);
   }
 
-  window.faqBot = { copy: copy, flash: flash };
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = text;
+    return node;
+  }
+
+  function link(href, text, className) {
+    var a = el("a", className, text);
+    a.setAttribute("href", href);
+    return a;
+  }
+
+  window.faqBot = { copy: copy, flash: flash, el: el, link: link };
 
   // The service worker keeps an offline copy of every ruling and a search over it
   // (faq_bot/web/pwa.py). Without it, or without JavaScript, pages come from the server.

@@ -20,18 +20,8 @@
   var STORE = "faq-bot-chat"; // sessionStorage: this tab's conversation, never the server
   var failed = null; // the question whose request failed, for the retry button
 
-  function el(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = text;
-    return node;
-  }
-
-  function link(href, text, className) {
-    var a = el("a", className, text);
-    a.setAttribute("href", href);
-    return a;
-  }
+  var el = window.faqBot.el; // DOM helpers shared through app.js
+  var link = window.faqBot.link;
 
   function history() {
     var turns = log.querySelectorAll("li.turn[data-question]");

@@ -12,18 +12,8 @@
   var WORD = /[\p{L}\p{N}_]+/gu;
   var MAX_HITS = 20;
 
-  function el(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = text;
-    return node;
-  }
-
-  function link(href, text, className) {
-    var a = el("a", className, text);
-    a.setAttribute("href", href);
-    return a;
-  }
+  var el = window.faqBot.el; // DOM helpers shared through app.js
+  var link = window.faqBot.link;
 
   function clear(node) {
     while (node.firstChild) node.removeChild(node.firstChild);

@@ -670,7 +670,7 @@ def ask(
     as_json: bool, batch: bool, corpus_dir: Path, index_dir: Path, question: tuple[str, ...]
 ) -> None:
     """Eine Frage stellen: Antwort ist der Absatz einer Regelung, der sie beantwortet."""
-    from faq_bot.answer import QuestionError, answer, format_answer
+    from faq_bot.chat import QuestionError, answer, format_answer
 
     _check_batch_use(
         batch,

@@ -1,4 +1,4 @@
-"""The chatbot (`faq_bot.answer`, `faq_bot.question`) on the real corpus."""
+"""The chatbot (`faq_bot.chat`, `faq_bot.question`) on the real corpus."""
 
 from __future__ import annotations
 
@@ -6,18 +6,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from faq_bot.answer import (
-    CONFIDENCE_THRESHOLD,
-    MAX_HISTORY,
-    NOT_CONFIDENT,
-    Turn,
-    answer,
-    check_url_for,
-    foreign_nouns,
-    format_answer,
-    parse_history,
-    split_sentences,
-)
+from faq_bot.chat import MAX_HISTORY, Turn, answer, format_answer, parse_history
+from faq_bot.chat.answer import NOT_CONFIDENT
+from faq_bot.chat.confidence import CONFIDENCE_THRESHOLD, foreign_nouns
 from faq_bot.question import (
     MAX_QUESTION_LENGTH,
     QuestionError,
@@ -27,6 +18,8 @@ from faq_bot.question import (
     normalize_question,
 )
 from faq_bot.stack import decode_permalink, read_scenario, validate
+from faq_bot.stack.link import check_url_for
+from faq_bot.text import split_sentences
 
 # --- normalisation -------------------------------------------------------------------
 

@@ -3,8 +3,8 @@ confidence model is data the chatbot can read."""
 
 from __future__ import annotations
 
-from faq_bot.answer import PASSAGE_CHARS, Passage, _with_neighbours
 from faq_bot.chat import confidence
+from faq_bot.chat.passage import PASSAGE_CHARS, Passage, with_neighbours
 from faq_bot.index import EntryRecord
 
 LEAD = "Dabei gilt:"
@@ -22,7 +22,7 @@ def passage(text: str, paragraph: int, highlight: tuple[int, int]) -> Passage:
 
 
 def test_a_list_item_comes_with_its_lead_in_and_the_highlight_moves_with_it():
-    found = _with_neighbours(record("Vorher.", LEAD, ITEM), passage(ITEM, 2, (0, 31)))
+    found = with_neighbours(record("Vorher.", LEAD, ITEM), passage(ITEM, 2, (0, 31)))
     assert found.text == f"{LEAD}\n{ITEM}"
     start, end = found.highlight
     assert found.text[start:end] == "Die Karte wird sofort abgelegt."
@@ -30,17 +30,17 @@ def test_a_list_item_comes_with_its_lead_in_and_the_highlight_moves_with_it():
 
 
 def test_a_lead_in_comes_with_the_item_after_it():
-    found = _with_neighbours(record(LEAD, ITEM), passage(LEAD, 0, (0, len(LEAD))))
+    found = with_neighbours(record(LEAD, ITEM), passage(LEAD, 0, (0, len(LEAD))))
     assert found.text == f"{LEAD}\n{ITEM}"
     assert found.highlight == (0, len(LEAD))
 
 
 def test_a_paragraph_without_a_lead_in_or_too_long_stays_alone():
     alone = passage(ITEM, 1, (0, 31))
-    assert _with_neighbours(record("Kein Doppelpunkt.", ITEM), alone) is alone
+    assert with_neighbours(record("Kein Doppelpunkt.", ITEM), alone) is alone
     long_item = "Wort " * (PASSAGE_CHARS // 5)
     long_passage = passage(long_item, 1, (0, 4))
-    assert _with_neighbours(record(LEAD, long_item), long_passage) is long_passage
+    assert with_neighbours(record(LEAD, long_item), long_passage) is long_passage
 
 
 def test_the_fitted_confidence_model_is_read_and_gives_probabilities():

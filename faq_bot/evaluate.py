@@ -197,12 +197,14 @@ def answer_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, A
     questions the bot declines (not confident).
     """
     from faq_bot.chat import QuestionError, answer
+    from faq_bot.chat.answer import replay
 
     answered, passage_hits, declined, unanswerable, confident_wrong = 0, 0, 0, 0, 0
     wrong: list[dict[str, Any]] = []
     for q in questions:
         try:
-            result = answer(index, q["q"], q.get("history") or ())  # follow-ups: earlier turns
+            # follow-ups: the earlier questions answered first, as the page does
+            result = answer(index, q["q"], replay(index, q.get("history") or []))
         except QuestionError:
             result = None
         confident = result is not None and result.confident

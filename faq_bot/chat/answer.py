@@ -42,9 +42,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from faq_bot.dense import DenseScores
 from faq_bot.hybrid import dense_scores
 from faq_bot.index import EntryRecord, Index
-from faq_bot.question import QuestionError, check_question, strip_fillers
+from faq_bot.question import QuestionError, asks_quantity, check_question, strip_fillers
 from faq_bot.search import (
     AnalyzedQuery,
     Hit,
@@ -58,10 +59,10 @@ from faq_bot.text import citation
 
 from . import confidence as conf
 from .history import Turn, context_turns, dense_text, parse_history
-from .passage import Candidate, Passage, candidates, choose_passage, with_neighbours
+from .passage import Candidate, Passage, Ranking, candidates, choose_passage, with_neighbours
 from .terms import Coverage, entry_terms, reference_target
 
-__all__ = ["Answer", "answer"]
+__all__ = ["Answer", "Reading", "answer", "read", "replay", "turn_of"]
 
 CONTEXT_WEIGHT = 0.4  # weight of an earlier question's terms in a follow-up
 RELATED = 5
@@ -232,26 +233,54 @@ def _related(
     return out
 
 
+@dataclass
+class Reading:
+    """A question read for answering: its terms (with a follow-up's context), the
+    dense scores, the candidate entries and the ranking."""
+
+    text: str
+    own: AnalyzedQuery  # the question itself
+    combined: AnalyzedQuery  # with the follow-up context
+    context: list[Turn]
+    suggestion: str | None
+    dense: DenseScores | None = None
+    ranking: Ranking = field(default_factory=lambda: Ranking([], []))
+
+    @property
+    def candidates(self) -> list[Candidate]:
+        return self.ranking.candidates
+
+    def coverages(self, index: Index) -> tuple[Coverage, Coverage]:
+        """(coverage of the question itself, of the question with its context)."""
+        own = Coverage(index, self.own.terms, self.own.words)
+        if not self.context:
+            return own, own
+        return own, Coverage(index, self.combined.terms, self.combined.words)
+
+
+def read(index: Index, question: Any, history: Any = ()) -> Reading:
+    """Analyze `question` (with `history` for a follow-up) and rank the entries."""
+    text = check_question(question)
+    aq, suggestion = _analyze_question(index, text)
+    context = context_turns(parse_history(history), text)
+    combined = _with_context(index, aq, context)
+    combined = AnalyzedQuery(text=text, terms=combined.terms, words=combined.words)
+    reading = Reading(text, aq, combined, context, suggestion)
+    if combined.terms:
+        reading.dense = dense_scores(index, dense_text(text, context))
+        reading.ranking = candidates(index, combined, reading.dense)
+    return reading
+
+
 def answer(index: Index, question: Any, history: Any = ()) -> Answer:
     """Answer `question` from the rulings, reading a follow-up with `history`."""
-    text = check_question(question)
-    turns = parse_history(history)
-    aq, suggestion = _analyze_question(index, text)
-    context = context_turns(turns, text)
-    combined = _with_context(index, aq, context)
-
+    reading = read(index, question, history)
+    text, context, dense, cands = reading.text, reading.context, reading.dense, reading.candidates
+    scored = reading.ranking.scored
     passage = None
-    dense = None
-    margin = 0.0
-    cands: list[Candidate] = []
-    scored: list[ScoredEntry] = []
-    if combined.terms:
-        combined = AnalyzedQuery(text=text, terms=combined.terms, words=combined.words)
-        dense = dense_scores(index, dense_text(text, context))
-        cands, scored, margin = candidates(index, combined, dense)
-        own = Coverage(index, aq.terms, aq.words)
-        support = Coverage(index, combined.terms, combined.words) if context else own
-        passage = choose_passage(index, cands, combined, own, support, dense)
+    if reading.combined.terms:
+        own, support = reading.coverages(index)
+        passage = choose_passage(index, cands, reading.combined, own, support, dense)
     if passage is not None and dense is not None and (chosen := index.entry(passage.entry)):
         passage = with_neighbours(chosen, passage)
     foreign = bool(conf.foreign_nouns(index, text))
@@ -259,7 +288,7 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
     confident = conf.rule_confident(passage, foreign)
     signals: dict[str, float] = {}
     if passage is not None and dense is not None:
-        signals = conf.signals(passage, dense, margin, foreign)
+        signals = conf.signals(passage, dense, reading.ranking, foreign, asks_quantity(text))
         p = conf.probability(signals)
         if p is not None:
             confidence = p
@@ -269,7 +298,8 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
     entry_hit = None
     sources: list[Hit] = []
     doc: dict[str, Any] = {}
-    terms = combined.terms
+    terms = reading.combined.terms
+    suggestion = reading.suggestion
     if record is not None and passage is not None:
         doc = index.document(record.doc) or {}
         entry_hit = _hit(index, record, passage.paragraph, terms, passage.score)
@@ -313,3 +343,19 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
         citation=citation(record.title, doc) if confident and record else None,
         signals=signals,
     )
+
+
+def turn_of(result: Answer) -> Turn:
+    """What the conversation keeps of an answer: its question and, when the bot was
+    confident, the entry that answered it (the page sends both back)."""
+    entry = result.passage.entry if result.confident and result.passage else None
+    return Turn(result.question, entry)
+
+
+def replay(index: Index, questions: list[str]) -> list[Turn]:
+    """The turns of a conversation of `questions`, each answered in order as the page
+    answers them (an earlier confident answer's entry is context for the next)."""
+    turns: list[Turn] = []
+    for text in questions:
+        turns.append(turn_of(answer(index, text, turns)))
+    return turns

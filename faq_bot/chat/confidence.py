@@ -4,10 +4,13 @@
 the headword named, distinctive words matched, the passage's dense similarity
 to the question, the best entry's dense similarity and its margin over the
 runner-up entries, the margin of the fused ranking's best entry over the second,
-whether the question names a thing the corpus never mentions, and the passage
-model's share for the chosen paragraph within its entry.
+whether the question names a thing the corpus never mentions, the passage
+model's share for the chosen paragraph within its entry, the fused ranking's
+score of its best entry, whether the lexical and the dense ranking alone
+agree on that entry, the highest IDF of a question word the passage lacks, and
+whether the question asks for an amount the passage does not state.
 
-``signals(index, passage, dense, margin, foreign) -> dict``
+``signals(passage, dense, ranking, foreign, quantity) -> dict``
     The `SIGNALS` of a chosen passage.
 ``probability(signals) -> float | None``
     A logistic model over `SIGNALS` (``faq_bot/data/confidence.json``, written by
@@ -46,12 +49,13 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from faq_bot.search import unknown_words
+from faq_bot.text import has_number
 
 if TYPE_CHECKING:
     from faq_bot.dense import DenseScores
     from faq_bot.index import Index
 
-    from .passage import Passage
+    from .passage import Passage, Ranking
 
 __all__ = [
     "CONFIDENCE_THRESHOLD",
@@ -74,6 +78,11 @@ SIGNALS = (
     "rank_margin",
     "foreign",
     "passage_share",
+    "rank_score",
+    "lexical_agrees",
+    "dense_agrees",
+    "missing",
+    "quantity_missing",
 )
 CONFIDENCE_THRESHOLD = 0.35
 MIN_EVIDENCE = 2  # distinctive question words an answer that names no headword must match
@@ -109,8 +118,11 @@ def threshold() -> float:
     return float(data["threshold"]) if data else 0.5
 
 
-def signals(passage: Passage, dense: DenseScores, margin: float, foreign: bool) -> dict[str, float]:
+def signals(
+    passage: Passage, dense: DenseScores, ranking: Ranking, foreign: bool, quantity: bool
+) -> dict[str, float]:
     top = passage.via or passage.entry
+    chosen = {passage.entry, top}
     others = [v for e, v in dense.ranking() if e not in (top, passage.entry)]
     return {
         "coverage": passage.coverage,
@@ -119,9 +131,14 @@ def signals(passage: Passage, dense: DenseScores, margin: float, foreign: bool) 
         "dense_passage": passage.dense,
         "dense_entry": dense.entry(passage.entry),
         "dense_margin": dense.entry(passage.entry) - (others[0] if others else 0.0),
-        "rank_margin": margin,
+        "rank_margin": ranking.margin,
         "foreign": float(foreign),
         "passage_share": passage.probability,
+        "rank_score": ranking.top,
+        "lexical_agrees": float(ranking.lexical_top in chosen),
+        "dense_agrees": float(ranking.dense_top in chosen),
+        "missing": passage.missing,
+        "quantity_missing": float(quantity and not has_number(passage.text)),
     }
 
 

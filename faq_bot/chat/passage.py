@@ -1,6 +1,6 @@
 """The passage: the best entry's paragraph that answers the question.
 
-``candidates(index, aq, dense) -> (list[Candidate], ranking, margin)``
+``candidates(index, aq, dense) -> Ranking``
     The best entries of the ranking (search's, fused with the dense one when
     there are vectors); a reference-only entry is replaced by its target.
 ``choose_passage(index, candidates, aq, question, support, dense) -> Passage | None``
@@ -36,6 +36,7 @@ __all__ = [
     "PASSAGE_CHARS",
     "Candidate",
     "Passage",
+    "Ranking",
     "candidates",
     "choose_passage",
     "paragraph_features",
@@ -82,6 +83,7 @@ class Passage:
     evidence: int = 0  # distinctive question words the passage matches
     dense: float = 0.0  # dense similarity of the paragraph (or its best sentence)
     probability: float = 1.0  # the passage model's share for this paragraph in its entry
+    missing: float = 0.0  # highest IDF of a question word the passage and its heading lack
 
 
 @dataclass
@@ -93,16 +95,29 @@ class Candidate:
     via: str | None = None
 
 
-def candidates(
-    index: Index, aq: AnalyzedQuery, dense: DenseScores | None
-) -> tuple[list[Candidate], list[ScoredEntry], float]:
-    """The best entries, the ranking, and the fused score's margin of the first over
-    the second entry (0 without dense scores)."""
+@dataclass
+class Ranking:
+    """The best entries of a question and what the fused ranking says about them."""
+
+    candidates: list[Candidate]
+    scored: list[ScoredEntry]
+    margin: float = 0.0  # fused score of the first entry minus the second's (0 without dense)
+    top: float = 0.0  # fused score (a logit) of the first entry
+    lexical_top: str | None = None  # the first entry of the lexical ranking alone
+    dense_top: str | None = None  # ... and of the dense ranking alone
+
+
+def candidates(index: Index, aq: AnalyzedQuery, dense: DenseScores | None) -> Ranking:
+    """The best entries and the ranking."""
     scored = rank_entries(index, aq)
-    margin = 0.0
+    ranking = Ranking([], [], lexical_top=scored[0].entry if scored else None)
     if dense is not None:
+        dense_order = dense.ranking()
+        ranking.dense_top = dense_order[0][0] if dense_order else None
         scored = hybrid_rank(index, aq.text, scored, dense=dense)
-        margin = scored[0].score - scored[1].score if len(scored) > 1 else 0.0
+        if scored:
+            ranking.top = scored[0].score
+            ranking.margin = scored[0].score - scored[1].score if len(scored) > 1 else 0.0
         # the fused score is a logit (or RRF): relative scores from its rank
         scored = [ScoredEntry(s.entry, 1.0 / (i + 1), s.paragraph) for i, s in enumerate(scored)]
     top = scored[0].score if scored and scored[0].score > 0 else 1.0
@@ -124,7 +139,8 @@ def candidates(
             continue
         seen.add(record.id)
         out.append(Candidate(record, s.score / top, heading, headword, via))
-    return out, scored, margin
+    ranking.candidates, ranking.scored = out, scored
+    return ranking
 
 
 def heading_like(text: str) -> bool:
@@ -228,39 +244,44 @@ def _lexical_score(cand: Candidate, row: Row) -> float:
     return score * (0.5 if f["heading"] else 1.0)
 
 
-def choose_passage(
-    index: Index,
-    cands: list[Candidate],
-    aq: AnalyzedQuery,
-    question: Coverage,
-    support: Coverage,
-    dense: DenseScores | None = None,
-) -> Passage | None:
-    """The best paragraph of the candidates. `question` measures the coverage of the
-    question itself; `support` (the question with its follow-up context) the evidence."""
-    weights = model() if dense is not None else None
-    if dense is not None:
-        cands = cands[:1]  # the entry first, then its paragraph
-    bm25 = paragraph_scores(index, aq)  # computed by rank_entries for the same query
+def choose_row(
+    scored_rows: Sequence[tuple[Candidate, Row]], weights: dict[str, float] | None
+) -> tuple[Candidate, Row, float, float] | None:
+    """The best (candidate, paragraph) with its score and its share of the model's
+    softmax over the rows (1.0 without a model: the lexical score decides)."""
     best: tuple[float, Candidate, Row] | None = None
-    shares: list[float] = []
-    for cand in cands:
-        for row in paragraph_features(index, cand, aq, dense, bm25):
-            if weights is not None:
-                score = sum(weights[k] * row.features[k] for k in FEATURES)
-                shares.append(score)
-            else:
-                score = _lexical_score(cand, row)
-            score -= 0.0005 * row.paragraph  # ties: the earlier paragraph
-            if best is None or score > best[0]:
-                best = (score, cand, row)
+    scores = []
+    for cand, row in scored_rows:
+        if weights is not None:
+            score = sum(weights[k] * row.features[k] for k in FEATURES)
+            scores.append(score)
+        else:
+            score = _lexical_score(cand, row)
+        score -= 0.0005 * row.paragraph  # ties: the earlier paragraph
+        if best is None or score > best[0]:
+            best = (score, cand, row)
     if best is None:
         return None
-    score, cand, row = best
-    probability = 1.0
-    if shares:
-        top = max(shares)
-        probability = 1.0 / sum(math.exp(s - top) for s in shares)
+    share = 1.0
+    if scores:
+        top = max(scores)
+        share = math.exp(best[0] + 0.0005 * best[2].paragraph - top) / sum(
+            math.exp(x - top) for x in scores
+        )
+    return best[1], best[2], best[0], share
+
+
+def make_passage(
+    index: Index,
+    cand: Candidate,
+    row: Row,
+    score: float,
+    share: float,
+    question: Coverage,
+    support: Coverage,
+) -> Passage:
+    """The passage of paragraph `row` of `cand`, with the coverage of the question
+    itself (plus the headword bonus) and the evidence of `support`."""
     et = entry_terms(index, cand.record)
     found = (et.paragraphs[row.paragraph], cand.heading)
     own = question(*found)
@@ -277,9 +298,39 @@ def choose_passage(
         cand.via,
         named,
         support.evidence(*found),
-        row.dense if dense is not None else 0.0,
-        probability,
+        row.dense,
+        share,
+        question.missing(*found),
     )
+
+
+def competing_rows(
+    index: Index, cands: list[Candidate], aq: AnalyzedQuery, dense: DenseScores | None
+) -> list[tuple[Candidate, Row]]:
+    """The paragraphs that compete: with dense scores those of the best entry (the
+    entry first), else those of every candidate."""
+    if dense is not None:
+        cands = cands[:1]
+    bm25 = paragraph_scores(index, aq)  # computed by rank_entries for the same query
+    return [(c, row) for c in cands for row in paragraph_features(index, c, aq, dense, bm25)]
+
+
+def choose_passage(
+    index: Index,
+    cands: list[Candidate],
+    aq: AnalyzedQuery,
+    question: Coverage,
+    support: Coverage,
+    dense: DenseScores | None = None,
+) -> Passage | None:
+    """The best paragraph of the candidates. `question` measures the coverage of the
+    question itself; `support` (the question with its follow-up context) the evidence."""
+    weights = model() if dense is not None else None
+    chosen = choose_row(competing_rows(index, cands, aq, dense), weights)
+    if chosen is None:
+        return None
+    cand, row, score, share = chosen
+    return make_passage(index, cand, row, score, share, question, support)
 
 
 def with_neighbours(record: EntryRecord, passage: Passage) -> Passage:

@@ -123,6 +123,18 @@ class Coverage:
             if any(self.idf[t] >= HEADWORD_MIN_IDF and any(t in f for f in found) for t in word)
         )
 
+    def missing(self, *found: frozenset[str]) -> float:
+        """The highest IDF of a query word none of whose terms is found (0 if none is
+        missing): a specific thing the question names that the passage does not."""
+        return max(
+            (
+                max(self.idf[t] for t in word)
+                for word in self.words
+                if not any(t in f for t in word for f in found)
+            ),
+            default=0.0,
+        )
+
     def __call__(self, *found: frozenset[str]) -> float:
         if self.total <= 0:
             return 0.0

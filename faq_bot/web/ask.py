@@ -26,6 +26,7 @@ from typing import Any
 from flask import Blueprint, jsonify, render_template, request
 
 from faq_bot.chat import MAX_HISTORY, QuestionError, Turn, answer, parse_history
+from faq_bot.chat.answer import turn_of
 from faq_bot.question import MAX_QUESTION_LENGTH, QUESTION_PATTERN
 from faq_bot.web.body import check_strings, read_json
 from faq_bot.web.common import bad_request, conditional, current_index
@@ -91,8 +92,7 @@ def _conversation(questions: list[str], new: str | None) -> tuple[list[dict], li
         except QuestionError as exc:
             raise bad_request(str(exc)) from None
         shown.append(result.to_json(base))
-        entry = result.passage.entry if result.confident and result.passage else None
-        turns.append(Turn(result.question, entry))
+        turns.append(turn_of(result))
     return shown, [t.question for t in turns]
 
 

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from faq_bot.errors import IndexProblem
 from faq_bot.evaluate import answerable, is_hit
 from faq_bot.index import Index
 from faq_bot.learn import fit_choice, fit_logistic, folds
@@ -73,7 +74,10 @@ def collect(index: Index, questions: list[dict[str, Any]]) -> list[Case]:
     for q in questions:
         reading = read(index, q["q"], replay(index, q.get("history") or []))
         if reading.candidates and reading.dense is None:
-            raise ValueError("Der Index hat keine Vektoren (faq-bot index mit Einbettungsmodell).")
+            raise IndexProblem(
+                "Kreuzvalidieren braucht einen Index mit Vektoren der semantischen Suche "
+                "(faq-bot index mit geladenem Einbettungsmodell, ohne FAQ_BOT_DENSE=0)."
+            )
         rows = competing_rows(index, reading.candidates, reading.combined, reading.dense)
         right = []
         for cand, row in rows:

@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from faq_bot.answer import answer  # noqa: E402
+from faq_bot.chat import answer  # noqa: E402
 from faq_bot.dense import dense_for  # noqa: E402
 from faq_bot.index import build_index, open_index  # noqa: E402
 from faq_bot.search import search  # noqa: E402

@@ -634,20 +634,50 @@ def show(as_json: bool, corpus_dir: Path, index_dir: Path, entry_id: str) -> Non
     help="Auch die verfehlten Fragen auflisten: die Suche ohne den richtigen Eintrag "
     "auf Rang 1, der Chatbot ohne den richtigen Absatz.",
 )
+@click.option(
+    "--cv",
+    is_flag=True,
+    help="Kreuzvalidieren: die gelernten Modelle des Chatbots (Absatzwahl, Sicherheit) auf "
+    "k-1 Teilen der Fragen anpassen und am ausgelassenen Teil messen.",
+)
+@click.option(
+    "--folds",
+    type=GermanIntRange(2, 20),
+    default=5,
+    metavar="ANZAHL",
+    help="Anzahl der Teile für --cv, 2 bis 20 (Standard: 5).",
+)
 @corpus_option
 @index_option
 @click.argument("file", type=GermanPath(dir_okay=False, path_type=Path), metavar="DATEI")
 def eval_command(
-    as_json: bool, misses: bool, corpus_dir: Path, index_dir: Path, file: Path
+    as_json: bool,
+    misses: bool,
+    cv: bool,
+    folds: int,
+    corpus_dir: Path,
+    index_dir: Path,
+    file: Path,
 ) -> None:
     """Suche (und Chatbot) an einer Fragendatei messen (Recall@1, Recall@3, MRR@10)."""
     from faq_bot.evaluate import EvalFileError, evaluate, format_report, load_questions
 
     try:
-        load_questions(file)
+        questions = load_questions(file)
     except EvalFileError as exc:
         fail(str(exc), 2)
     index = _open(corpus_dir, index_dir)
+    if cv:
+        from faq_bot.chat import fit
+
+        click.echo(f"Lese {len(questions)} Fragen …", err=True)
+        cases = fit.collect(index, questions)
+        figures = fit.cross_validate(index, cases, folds)
+        if as_json:
+            echo_json({k: {"mean": m, "sd": s} for k, (m, s) in figures.items()})
+        else:
+            click.echo(fit.format_cv(figures, len(cases), folds))
+        return
     report = evaluate(index, file)
     if as_json:
         echo_json(report)
@@ -670,7 +700,7 @@ def ask(
     as_json: bool, batch: bool, corpus_dir: Path, index_dir: Path, question: tuple[str, ...]
 ) -> None:
     """Eine Frage stellen: Antwort ist der Absatz einer Regelung, der sie beantwortet."""
-    from faq_bot.answer import QuestionError, answer, format_answer
+    from faq_bot.chat import QuestionError, answer, format_answer
 
     _check_batch_use(
         batch,

@@ -189,20 +189,22 @@ def search_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, A
 
 
 def answer_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, Any]:
-    """The chatbot's figures (`faq_bot.answer`).
+    """The chatbot's figures (`faq_bot.chat`).
 
     ``passage@1``: answerable questions whose answer passage contains a gold
     passage (the hit rule above) while the bot is confident; ``confident``:
     answerable questions answered confidently; ``declined``: unanswerable
     questions the bot declines (not confident).
     """
-    from faq_bot.answer import QuestionError, answer
+    from faq_bot.chat import QuestionError, answer
+    from faq_bot.chat.answer import replay
 
     answered, passage_hits, declined, unanswerable, confident_wrong = 0, 0, 0, 0, 0
     wrong: list[dict[str, Any]] = []
     for q in questions:
         try:
-            result = answer(index, q["q"], q.get("history") or ())  # follow-ups: earlier turns
+            # follow-ups: the earlier questions answered first, as the page does
+            result = answer(index, q["q"], replay(index, q.get("history") or []))
         except QuestionError:
             result = None
         confident = result is not None and result.confident

@@ -262,3 +262,16 @@ def is_followup(text: str) -> bool:
             if not following or following in stop:
                 return True
     return False
+
+
+# Interrogatives that ask for an amount, a size or a price: their answer holds a number.
+_QUANTITY = re.compile(
+    r"\b(wie\s*viele?|wie\s+hoch|wie\s+gro(?:ß|ss)|wie\s+lange?|wie\s+weit|wie\s+oft"
+    r"|wie\s+teuer|was\s+kostet|ab\s+wie\s*viele?n?)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_quantity(text: str) -> bool:
+    """Whether the question asks for an amount ("wie viele", "wie weit", "was kostet")."""
+    return _QUANTITY.search(text) is not None

@@ -15,7 +15,7 @@
 ``suggest_titles(index, prefix, n=8) -> list[dict]``
     Titles and aliases for as-you-type suggestions: ``{"title", "id", "url"}``.
 
-Building blocks (used by the chatbot in `faq_bot.answer`)
+Building blocks (used by the chatbot in `faq_bot.chat`)
 ---------------------------------------------------------
 ``analyze_query(index, query) -> AnalyzedQuery``
     The corrected query as weighted index terms, grouped by query word

@@ -77,3 +77,17 @@ def citation(title: str, doc: dict[str, Any], url: str = "") -> str:
     """How an entry is cited: „title“ – document title, Stand: date. url"""
     stand = f", Stand: {doc['date_text']}" if doc.get("date_text") else ""
     return f"„{title}“ – {doc.get('title', '')}{stand}. {url}"
+
+
+_NUMBER = re.compile(
+    r"\d|\b(?:null|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf|zwanzig|dreißig"
+    r"|hundert|tausend|einmal|zweimal|dreimal|doppelte?n?|dreifache?n?|hälfte|halbe?n?"
+    r"|keine?n?|einzige?n?|beliebig(?:e|en|er)?|unbegrenzt)\b",
+    re.IGNORECASE,
+)
+
+
+def has_number(text: str) -> bool:
+    """Whether `text` states an amount: a digit or a German number word ("zwei",
+    "doppelt", "Hälfte", "keine", "beliebig viele"); the article "ein" is not one."""
+    return _NUMBER.search(text) is not None

@@ -2,7 +2,7 @@
 
 Usage: .venv/bin/python scripts/answer_threshold.py [QUESTIONS.jsonl] [INDEX_DIR]
 
-For every question: its coverage (the confidence feature of `faq_bot.answer`),
+For every question: its coverage (the confidence feature of `faq_bot.chat.confidence`),
 whether the best passage holds a gold passage (+ yes, - no), its entry and the
 question. Answerable and unanswerable questions are listed apart, sorted by
 coverage, so the gap between them is visible.
@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import sys
 
-from faq_bot.answer import CONFIDENCE_THRESHOLD, answer
+from faq_bot.chat import answer
+from faq_bot.chat.confidence import CONFIDENCE_THRESHOLD
 from faq_bot.config import ROOT
 from faq_bot.evaluate import answerable, is_hit, load_questions
 from faq_bot.index import open_index

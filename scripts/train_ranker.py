@@ -89,7 +89,7 @@ MIN_DECLINED = 0.85
 def collect_confidence(index, questions):
     """Signals of each question's chosen passage, whether it is right, answerable."""
     import faq_bot.chat.confidence as conf
-    from faq_bot.answer import QuestionError, answer
+    from faq_bot.chat import QuestionError, answer
 
     conf._MODEL["m"] = None  # the signals, not a fitted model's verdict
     rows = []

@@ -1,4 +1,4 @@
-"""The chatbot (`faq_bot.answer`, `faq_bot.question`) on the real corpus."""
+"""The chatbot (`faq_bot.chat`, `faq_bot.question`) on the real corpus."""
 
 from __future__ import annotations
 
@@ -6,27 +6,23 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from faq_bot.answer import (
-    CONFIDENCE_THRESHOLD,
-    MAX_HISTORY,
-    NOT_CONFIDENT,
-    Turn,
-    answer,
-    check_url_for,
-    foreign_nouns,
-    format_answer,
-    parse_history,
-    split_sentences,
-)
+from faq_bot.chat import MAX_HISTORY, Turn, answer, format_answer, parse_history
+from faq_bot.chat.answer import NOT_CONFIDENT, replay
+from faq_bot.chat.confidence import CONFIDENCE_THRESHOLD, foreign_nouns
+from faq_bot.chat.terms import Coverage, entry_terms
 from faq_bot.question import (
     MAX_QUESTION_LENGTH,
     QuestionError,
+    asks_quantity,
     check_question,
     content_words,
     is_followup,
     normalize_question,
 )
+from faq_bot.search import analyze_query
 from faq_bot.stack import decode_permalink, read_scenario, validate
+from faq_bot.stack.link import check_url_for
+from faq_bot.text import has_number, split_sentences
 
 # --- normalisation -------------------------------------------------------------------
 
@@ -460,3 +456,52 @@ def test_answer_any_text_answers_or_refuses_cleanly(index, question, history):
         hl = data["answer"]["highlight"]
         assert 0 <= hl["start"] <= hl["end"] <= len(data["answer"]["text"])
         assert data["answer"]["text"][hl["start"] : hl["end"]] == hl["text"]
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("Wie viele Karten darf ich ziehen?", True),
+        ("wieviel TW kostet das", True),
+        ("Wie weit darf ein Flugzeug fliegen?", True),
+        ("Was kostet die Aktionskarte?", True),
+        ("Wer bezahlt die 227er?", False),
+        ("Wie funktioniert der Fluchttest?", False),
+    ],
+)
+def test_question_asks_for_an_amount(question, asks):
+    assert asks_quantity(question) is asks
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("Das Deck muss mindestens aus 50 Karten bestehen.", True),
+        ("Er zieht zwei Karten.", True),
+        ("Der Schaden wird verdoppelt, die doppelte Menge.", True),
+        ("Es gibt keine Obergrenze.", True),
+        ("Eine Karte wird abgelegt.", False),  # the article is not an amount
+        ("Etwas teurer als die Erfolgreiche Abwehr.", False),
+    ],
+)
+def test_text_states_an_amount(text, number):
+    assert has_number(text) is number
+
+
+def test_coverage_reports_the_rarest_question_word_a_passage_lacks(index):
+    record = index.entry("227-pfund-bombe-basisausbau")
+    assert record is not None
+    et = entry_terms(index, record)
+    found = (frozenset().union(*et.paragraphs), et.heading)  # the whole entry
+    aq = analyze_query(index, "227er bezahlen")
+    assert Coverage(index, aq.terms, aq.words).missing(*found) == 0.0
+    aq = analyze_query(index, "227er bezahlen Flugzeugträger")
+    assert Coverage(index, aq.terms, aq.words).missing(*found) > 0.0
+
+
+def test_a_replayed_conversation_keeps_the_entry_of_a_confident_answer(index):
+    turns = replay(index, ["Wer bezahlt, wenn meine 227er gekontert wird?"])
+    assert turns == [Turn("Wer bezahlt, wenn meine 227er gekontert wird?", turns[0].entry)]
+    assert turns[0].entry == "227-pfund-bombe-basisausbau"
+    declined = replay(index, ["Wo kann ich Booster kaufen?"])
+    assert declined[0].entry is None

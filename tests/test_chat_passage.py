@@ -3,8 +3,10 @@ confidence model is data the chatbot can read."""
 
 from __future__ import annotations
 
-from faq_bot.answer import PASSAGE_CHARS, Passage, _with_neighbours
+import numpy as np
+
 from faq_bot.chat import confidence
+from faq_bot.chat.passage import PASSAGE_CHARS, Passage, with_neighbours
 from faq_bot.index import EntryRecord
 
 LEAD = "Dabei gilt:"
@@ -22,7 +24,7 @@ def passage(text: str, paragraph: int, highlight: tuple[int, int]) -> Passage:
 
 
 def test_a_list_item_comes_with_its_lead_in_and_the_highlight_moves_with_it():
-    found = _with_neighbours(record("Vorher.", LEAD, ITEM), passage(ITEM, 2, (0, 31)))
+    found = with_neighbours(record("Vorher.", LEAD, ITEM), passage(ITEM, 2, (0, 31)))
     assert found.text == f"{LEAD}\n{ITEM}"
     start, end = found.highlight
     assert found.text[start:end] == "Die Karte wird sofort abgelegt."
@@ -30,17 +32,17 @@ def test_a_list_item_comes_with_its_lead_in_and_the_highlight_moves_with_it():
 
 
 def test_a_lead_in_comes_with_the_item_after_it():
-    found = _with_neighbours(record(LEAD, ITEM), passage(LEAD, 0, (0, len(LEAD))))
+    found = with_neighbours(record(LEAD, ITEM), passage(LEAD, 0, (0, len(LEAD))))
     assert found.text == f"{LEAD}\n{ITEM}"
     assert found.highlight == (0, len(LEAD))
 
 
 def test_a_paragraph_without_a_lead_in_or_too_long_stays_alone():
     alone = passage(ITEM, 1, (0, 31))
-    assert _with_neighbours(record("Kein Doppelpunkt.", ITEM), alone) is alone
+    assert with_neighbours(record("Kein Doppelpunkt.", ITEM), alone) is alone
     long_item = "Wort " * (PASSAGE_CHARS // 5)
     long_passage = passage(long_item, 1, (0, 4))
-    assert _with_neighbours(record(LEAD, long_item), long_passage) is long_passage
+    assert with_neighbours(record(LEAD, long_item), long_passage) is long_passage
 
 
 def test_the_fitted_confidence_model_is_read_and_gives_probabilities():
@@ -53,8 +55,36 @@ def test_the_fitted_confidence_model_is_read_and_gives_probabilities():
         "dense_passage": 0.93,
         "dense_entry": 0.93,
         "dense_margin": 0.03,
+        "passage_share": 0.9,
+        "lexical_agrees": 1.0,
+        "dense_agrees": 1.0,
     }
     weak = dict.fromkeys(confidence.SIGNALS, 0.0) | {"dense_passage": 0.8, "dense_entry": 0.8}
     p_strong, p_weak = confidence.probability(strong), confidence.probability(weak)
     assert p_strong is not None and p_weak is not None
     assert p_strong > confidence.threshold() > p_weak
+
+
+def test_the_fitted_passage_model_names_every_feature():
+    from faq_bot.chat.passage import FEATURES, model
+
+    weights = model()
+    assert weights is not None and set(weights) == set(FEATURES)
+
+
+def test_the_passage_model_chooses_by_its_weights_and_reports_the_share():
+    from faq_bot.chat.passage import FEATURES, Candidate, Row, choose_row
+
+    cand = Candidate(record("a", "b"), 1.0, frozenset(), frozenset())
+    rows = [
+        Row(0, {f: 0.0 for f in FEATURES} | {"dense_para": 0.80}, (0, 1), 0.80),
+        Row(1, {f: 0.0 for f in FEATURES} | {"dense_para": 0.90}, (0, 1), 0.90),
+    ]
+    weights = {f: 0.0 for f in FEATURES} | {"dense_para": 10.0}
+    chosen = choose_row([(cand, r) for r in rows], weights)
+    assert chosen is not None
+    _cand, row, _score, share = chosen
+    assert row.paragraph == 1
+    assert abs(share - 1 / (1 + np.exp(-1.0))) < 1e-3  # softmax of 9 against 8
+    alone = choose_row([(cand, rows[0])], weights)
+    assert alone is not None and alone[3] == 1.0

@@ -7,7 +7,7 @@ import re
 import pytest
 from test_error_shape import assert_error_shape
 
-from faq_bot.answer import MAX_HISTORY
+from faq_bot.chat import MAX_HISTORY
 
 FIRST = "Wer bezahlt, wenn meine 227er gekontert wird?"
 FOLLOWUP = "und wenn er eine Feuerwehr hat?"

@@ -1,1 +1,32 @@
-"""The chatbot's parts that are fitted or shared (the answer itself: `faq_bot.answer`)."""
+"""Stage 4: the chatbot. A question in, the passage of a ruling that answers it out.
+
+Modules, in the order a question passes them:
+
+- `history`: the conversation a follow-up is read with (``parse_history``).
+- `terms`: analyzed terms of entries, coverage of a question.
+- `passage`: the best entry, then its paragraph (a fitted model over generic
+  features), with its lead-in or list neighbour.
+- `confidence`: whether the passage is presented (a fitted model, or the
+  coverage rule without the embedder).
+- `answer`: puts it together (``answer(index, question, history) -> Answer``).
+- `format`: the answer as text for the terminal.
+"""
+
+from faq_bot.question import QuestionError
+
+from .answer import Answer, answer
+from .format import format_answer
+from .history import MAX_HISTORY, Turn, parse_history
+from .passage import PASSAGE_CHARS, Passage
+
+__all__ = [
+    "MAX_HISTORY",
+    "PASSAGE_CHARS",
+    "Answer",
+    "Passage",
+    "QuestionError",
+    "Turn",
+    "answer",
+    "format_answer",
+    "parse_history",
+]

@@ -1,18 +1,44 @@
-"""Calibrated confidence: how likely the chosen passage answers the question.
+"""Confidence: how likely the chosen passage answers the question.
 
 ``SIGNALS``: coverage of the question by the passage (with the headword bonus),
 the headword named, distinctive words matched, the passage's dense similarity
 to the question, the best entry's dense similarity and its margin over the
 runner-up entries, the margin of the fused ranking's best entry over the second,
-and whether the question names a thing the corpus never mentions.
+whether the question names a thing the corpus never mentions, the passage
+model's share for the chosen paragraph within its entry, the fused ranking's
+score of its best entry, whether the lexical and the dense ranking alone
+agree on that entry, the highest IDF of a question word the passage lacks, and
+whether the question asks for an amount the passage does not state.
 
+``signals(passage, dense, ranking, foreign, quantity) -> dict``
+    The `SIGNALS` of a chosen passage.
 ``probability(signals) -> float | None``
     A logistic model over `SIGNALS` (``faq_bot/data/confidence.json``, written by
-    ``scripts/train_ranker.py --confidence``); None when there is no model (then
-    the coverage rule of `faq_bot.answer` decides).
+    ``scripts/train_chat.py --confidence``); None when there is no model.
 ``threshold() -> float``
     The probability above which the bot answers, chosen by cross-validation on
     the development questions (see the training script).
+``rule_confident(passage, foreign) -> bool``
+    Without the embedder (or a model): the coverage rule below.
+``foreign_nouns(index, question) -> list[str]``
+    Nouns of the question the corpus never mentions.
+
+The coverage rule (lexical mode)
+--------------------------------
+The feature is the *coverage* of the question by the answer: the IDF-weighted
+share of the terms of the question itself (not the follow-up context; terms
+that only come from compound splits or abbreviation expansion count half, as
+in search) that occur in the answer paragraph or its entry's title and
+aliases. A word the corpus does not know has the highest IDF, so a question
+about things the rulings never mention covers little. When the question names
+the entry's headword (a distinctive typed word of the title or an alias, or
+one beginning with it), a bonus is added. The bot is confident when coverage
+>= `CONFIDENCE_THRESHOLD` and either the headword is named or the passage
+matches at least `MIN_EVIDENCE` distinctive words; a question naming a thing
+the corpus never mentions (`foreign_nouns`) also needs coverage >=
+`FOREIGN_NOUN_THRESHOLD` or the headword named. The constants were set on the
+60 development questions (``scripts/answer_threshold.py`` prints the
+coverage of their passages); with the embedder the fitted model decides.
 """
 
 from __future__ import annotations
@@ -20,9 +46,27 @@ from __future__ import annotations
 import json
 import math
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["SIGNALS", "model", "probability", "threshold"]
+from faq_bot.search import unknown_words
+from faq_bot.text import has_number
+
+if TYPE_CHECKING:
+    from faq_bot.dense import DenseScores
+    from faq_bot.index import Index
+
+    from .passage import Passage, Ranking
+
+__all__ = [
+    "CONFIDENCE_THRESHOLD",
+    "SIGNALS",
+    "foreign_nouns",
+    "model",
+    "probability",
+    "rule_confident",
+    "signals",
+    "threshold",
+]
 
 SIGNALS = (
     "coverage",
@@ -33,7 +77,16 @@ SIGNALS = (
     "dense_margin",
     "rank_margin",
     "foreign",
+    "passage_share",
+    "rank_score",
+    "lexical_agrees",
+    "dense_agrees",
+    "missing",
+    "quantity_missing",
 )
+CONFIDENCE_THRESHOLD = 0.35
+MIN_EVIDENCE = 2  # distinctive question words an answer that names no headword must match
+FOREIGN_NOUN_THRESHOLD = 0.55
 _MODEL: dict[str, Any] = {}
 
 
@@ -51,15 +104,59 @@ def model() -> dict[str, Any] | None:
     return _MODEL["m"]
 
 
-def probability(signals: dict[str, float]) -> float | None:
+def probability(values: dict[str, float]) -> float | None:
     data = model()
     if data is None:
         return None
     w = data["weights"]
-    z = w["bias"] + sum(w[k] * float(signals.get(k, 0.0)) for k in SIGNALS)
+    z = w["bias"] + sum(w[k] * float(values.get(k, 0.0)) for k in SIGNALS)
     return 1 / (1 + math.exp(-max(-50.0, min(50.0, z))))
 
 
 def threshold() -> float:
     data = model()
     return float(data["threshold"]) if data else 0.5
+
+
+def signals(
+    passage: Passage, dense: DenseScores, ranking: Ranking, foreign: bool, quantity: bool
+) -> dict[str, float]:
+    top = passage.via or passage.entry
+    chosen = {passage.entry, top}
+    others = [v for e, v in dense.ranking() if e not in (top, passage.entry)]
+    return {
+        "coverage": passage.coverage,
+        "named": float(passage.named),
+        "evidence": float(min(passage.evidence, 3)),
+        "dense_passage": passage.dense,
+        "dense_entry": dense.entry(passage.entry),
+        "dense_margin": dense.entry(passage.entry) - (others[0] if others else 0.0),
+        "rank_margin": ranking.margin,
+        "foreign": float(foreign),
+        "passage_share": passage.probability,
+        "rank_score": ranking.top,
+        "lexical_agrees": float(ranking.lexical_top in chosen),
+        "dense_agrees": float(ranking.dense_top in chosen),
+        "missing": passage.missing,
+        "quantity_missing": float(quantity and not has_number(passage.text)),
+    }
+
+
+def rule_confident(passage: Passage | None, foreign: bool) -> bool:
+    return (
+        passage is not None
+        and passage.coverage >= CONFIDENCE_THRESHOLD
+        and (passage.named or passage.evidence >= MIN_EVIDENCE)
+        and (not foreign or passage.named or passage.coverage >= FOREIGN_NOUN_THRESHOLD)
+    )
+
+
+def foreign_nouns(index: Index, question: str) -> list[str]:
+    """Nouns of `question` that the corpus never mentions: capitalised words of four
+    or more letters (German capitalises nouns; all-caps abbreviations excluded) that
+    are unknown to the corpus vocabulary and cannot be corrected into it."""
+    return [
+        w
+        for w in unknown_words(index, question)
+        if len(w) >= 4 and w[0].isupper() and not w.isupper() and w.isalpha()
+    ]

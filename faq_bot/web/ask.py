@@ -1,7 +1,7 @@
 """The chatbot on the web: ``POST /api/ask`` (JSON) and the chat page ``/ask`` (German).
 
 - ``POST /api/ask`` with ``{"question": "...", "history": [...]}`` gives the
-  answer JSON of `faq_bot.answer.Answer.to_json` (the citation with an absolute
+  answer JSON of `faq_bot.chat.Answer.to_json` (the citation with an absolute
   URL). ``history``: earlier questions, oldest first, as strings or objects
   ``{"question", "entry"}``. Not JSON: 415; no object, no or empty question,
   a too long question, a malformed history: 400; a body over `MAX_BODY`
@@ -25,7 +25,8 @@ from typing import Any
 
 from flask import Blueprint, jsonify, render_template, request
 
-from faq_bot.answer import MAX_HISTORY, QuestionError, Turn, answer, parse_history
+from faq_bot.chat import MAX_HISTORY, QuestionError, Turn, answer, parse_history
+from faq_bot.chat.answer import turn_of
 from faq_bot.question import MAX_QUESTION_LENGTH, QUESTION_PATTERN
 from faq_bot.web.body import check_strings, read_json
 from faq_bot.web.common import bad_request, conditional, current_index
@@ -91,8 +92,7 @@ def _conversation(questions: list[str], new: str | None) -> tuple[list[dict], li
         except QuestionError as exc:
             raise bad_request(str(exc)) from None
         shown.append(result.to_json(base))
-        entry = result.passage.entry if result.confident and result.passage else None
-        turns.append(Turn(result.question, entry))
+        turns.append(turn_of(result))
     return shown, [t.question for t in turns]
 
 

@@ -1,0 +1,361 @@
+"""The answer: a question in, the passage of a ruling that answers it out.
+
+``answer(index, question, history=()) -> Answer``
+    Raises `faq_bot.question.QuestionError` (German message) for an empty or too
+    long question and for a malformed history.
+``Answer.to_json()``
+    The answer shape of ``../shared/spec/interfaces.md``: ``question``,
+    ``confident``, ``confidence``, ``message`` (German, what the UI shows),
+    ``answer`` (null when not confident; else ``text`` (the passage),
+    ``paragraph``, ``fragment`` (``p<N>``), ``url`` (entry URL with the
+    fragment), ``highlight`` (``{"text", "start", "end"}``: the key sentence,
+    offsets into ``text``), ``entry`` (a hit without ``text``), ``title``,
+    ``doc_title``, ``date_text``, ``citation``, ``via`` (the reference entry it
+    was reached through, or null)), ``sources`` (hits), ``related`` (the answer
+    entry's cross references, then the next best entries; each ``id``,
+    ``title``, ``doc``, ``doc_title``, ``url`` (with the best paragraph's
+    anchor), ``paragraph``, ``reason`` ``"link"`` or ``"similar"``),
+    ``suggestion`` (the corrected question, or null), ``check_url`` (a link to
+    the stack checker prefilled with the cards the question names, or null),
+    ``followup`` (bool) and ``context`` (the earlier question it was read with).
+
+How a question is answered
+--------------------------
+1. The question is normalised (`faq_bot.question`) and analyzed with the
+   search's own query analysis (`faq_bot.search.analyze_query`: analyzer, stop
+   words, players' words, spelling correction, so the corrected question is
+   offered as ``suggestion``); filler words of questions are dropped.
+2. A follow-up (`faq_bot.chat.history.context_turns`) adds the terms of the
+   earlier question and the title of the entry that answered it at
+   `CONTEXT_WEIGHT` (halved per further step back); the earlier question is
+   embedded with it.
+3. Entries are ranked as search ranks them (fused with the dense ranking);
+   `faq_bot.chat.passage` takes the best entry, then its paragraph, with its
+   lead-in or list neighbour.
+4. `faq_bot.chat.confidence` decides whether the passage is presented. A
+   declined answer lists only entries close in meaning (dense similarity at
+   least `RELATED_FLOOR`), not whatever ranked next.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from faq_bot.dense import DenseScores
+from faq_bot.hybrid import dense_scores
+from faq_bot.index import EntryRecord, Index
+from faq_bot.question import QuestionError, asks_quantity, check_question, strip_fillers
+from faq_bot.search import (
+    AnalyzedQuery,
+    Hit,
+    QueryError,
+    ScoredEntry,
+    analyze_query,
+    highlight,
+)
+from faq_bot.stack.link import check_url_for
+from faq_bot.text import citation
+
+from . import confidence as conf
+from .history import Turn, context_turns, dense_text, parse_history
+from .passage import Candidate, Passage, Ranking, candidates, choose_passage, with_neighbours
+from .terms import Coverage, entry_terms, reference_target
+
+__all__ = ["Answer", "Reading", "answer", "read", "replay", "turn_of"]
+
+CONTEXT_WEIGHT = 0.4  # weight of an earlier question's terms in a follow-up
+RELATED = 5
+# Dense similarity an entry needs to be listed under a declined answer. On dev2 the
+# best entry of an answerable question has >= 0.879 in three of four questions, that
+# of an unanswerable one <= 0.881 in three of four: 0.88 lies between.
+RELATED_FLOOR = 0.88
+
+NOT_CONFIDENT = "Dazu habe ich keine sichere Antwort gefunden."
+
+
+@dataclass
+class Answer:
+    question: str
+    confident: bool
+    confidence: float
+    message: str
+    passage: Passage | None  # the best passage found; presented only when confident
+    entry: Hit | None
+    sources: list[Hit] = field(default_factory=list)
+    related: list[dict[str, Any]] = field(default_factory=list)
+    suggestion: str | None = None
+    check_url: str | None = None
+    followup: bool = False
+    context: str | None = None
+    doc_title: str | None = None
+    date_text: str | None = None
+    citation: str | None = None
+    signals: dict[str, float] = field(default_factory=dict)  # what confidence is computed from
+
+    def to_json(self, base_url: str = "") -> dict[str, Any]:
+        """The answer JSON; `base_url` (e.g. ``https://host``) makes the citation's URL absolute."""
+        answer = None
+        if self.confident and self.passage is not None and self.entry is not None:
+            p = self.passage
+            start, end = p.highlight
+            fragment = f"p{p.paragraph}"
+            answer = {
+                "text": p.text,
+                "paragraph": p.paragraph,
+                "fragment": fragment,
+                "url": f"/entry/{p.entry}#{fragment}",
+                "highlight": {"text": p.text[start:end], "start": start, "end": end},
+                "entry": self.entry.to_json(with_text=False),
+                "title": self.entry.title,
+                "doc_title": self.doc_title,
+                "date_text": self.date_text,
+                "citation": f"{self.citation}{base_url.rstrip('/')}/entry/{p.entry}#{fragment}",
+                "via": p.via,
+            }
+        return {
+            "question": self.question,
+            "confident": self.confident,
+            "confidence": round(self.confidence, 4),
+            "message": self.message,
+            "answer": answer,
+            "sources": [h.to_json() for h in self.sources],
+            "related": self.related,
+            "suggestion": self.suggestion,
+            "check_url": self.check_url,
+            "followup": self.followup,
+            "context": self.context,
+        }
+
+
+def _analyze_question(index: Index, text: str) -> tuple[AnalyzedQuery, str | None]:
+    """(terms of the question without fillers, the corrected question or None)."""
+    try:
+        full = analyze_query(index, text)
+        stripped = strip_fillers(full.text)
+        aq = analyze_query(index, stripped) if stripped and stripped != full.text else full
+    except QueryError as exc:
+        raise QuestionError(str(exc)) from None
+    if not aq.terms:
+        aq = full
+    return aq, full.suggestion
+
+
+def _with_context(index: Index, aq: AnalyzedQuery, context: list[Turn]) -> AnalyzedQuery:
+    """The question's terms plus those of the earlier turns it is read with."""
+    terms = dict(aq.terms)
+    words = list(aq.words)
+    for depth, turn in enumerate(context):
+        factor = CONTEXT_WEIGHT * (0.5**depth)
+        try:
+            earlier, _ = _analyze_question(index, turn.question)
+        except QuestionError:
+            continue
+        extra = {t: w * factor for t, w in earlier.terms.items()}
+        groups = list(earlier.words)
+        record = index.entry(turn.entry) if turn.entry else None
+        if record is not None:
+            heading = entry_terms(index, record).heading
+            extra.update({t: max(extra.get(t, 0.0), factor) for t in heading})
+            groups.extend(frozenset((t,)) for t in heading)
+        for t, w in extra.items():
+            terms[t] = max(terms.get(t, 0.0), w)
+        words.extend(g for g in groups if g not in words)
+    return AnalyzedQuery(text=aq.text, terms=terms, words=words)
+
+
+def _hit(index: Index, record: EntryRecord, paragraph: int | None, terms, score: float) -> Hit:
+    document = index.document(record.doc) or {}
+    paragraphs = record.plain_paragraphs
+    source = (
+        paragraphs[paragraph] if paragraph is not None else (paragraphs[0] if paragraphs else "")
+    )
+    return Hit(
+        id=record.id,
+        doc=record.doc,
+        title=record.title,
+        url=f"/entry/{record.id}",
+        score=score,
+        snippet=highlight(index, source, terms),
+        text=record.text,
+        category=record.category,
+        doc_title=document.get("title"),
+        paragraph=paragraph,
+    )
+
+
+def _related_item(
+    index: Index, record: EntryRecord, paragraph: int | None, reason: str
+) -> dict[str, Any]:
+    document = index.document(record.doc) or {}
+    url = f"/entry/{record.id}" + (f"#p{paragraph}" if paragraph else "")
+    return {
+        "id": record.id,
+        "title": record.title,
+        "doc": record.doc,
+        "doc_title": document.get("title"),
+        "url": url,
+        "paragraph": paragraph,
+        "reason": reason,
+    }
+
+
+def _related(
+    index: Index,
+    record: EntryRecord | None,
+    scored: list[ScoredEntry],
+    exclude: set[str],
+) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    seen = set(exclude)
+    if record is not None:
+        for link in record.links:
+            target = index.entry(link["target"]) if link.get("target") else None
+            if target is None or target.id in seen:
+                continue
+            seen.add(target.id)
+            out.append(_related_item(index, target, None, "link"))
+    similar = 0
+    for s in scored:
+        if similar >= RELATED or len(out) >= RELATED + 3:
+            break
+        other = index.entry(s.entry)
+        if other is None or other.id in seen:
+            continue
+        target = reference_target(index, other)
+        if target is not None:
+            if target.id in seen:
+                continue
+            other = target
+        seen.add(other.id)
+        out.append(_related_item(index, other, s.paragraph if target is None else None, "similar"))
+        similar += 1
+    return out
+
+
+@dataclass
+class Reading:
+    """A question read for answering: its terms (with a follow-up's context), the
+    dense scores, the candidate entries and the ranking."""
+
+    text: str
+    own: AnalyzedQuery  # the question itself
+    combined: AnalyzedQuery  # with the follow-up context
+    context: list[Turn]
+    suggestion: str | None
+    dense: DenseScores | None = None
+    ranking: Ranking = field(default_factory=lambda: Ranking([], []))
+
+    @property
+    def candidates(self) -> list[Candidate]:
+        return self.ranking.candidates
+
+    def coverages(self, index: Index) -> tuple[Coverage, Coverage]:
+        """(coverage of the question itself, of the question with its context)."""
+        own = Coverage(index, self.own.terms, self.own.words)
+        if not self.context:
+            return own, own
+        return own, Coverage(index, self.combined.terms, self.combined.words)
+
+
+def read(index: Index, question: Any, history: Any = ()) -> Reading:
+    """Analyze `question` (with `history` for a follow-up) and rank the entries."""
+    text = check_question(question)
+    aq, suggestion = _analyze_question(index, text)
+    context = context_turns(parse_history(history), text)
+    combined = _with_context(index, aq, context)
+    combined = AnalyzedQuery(text=text, terms=combined.terms, words=combined.words)
+    reading = Reading(text, aq, combined, context, suggestion)
+    if combined.terms:
+        reading.dense = dense_scores(index, dense_text(text, context))
+        reading.ranking = candidates(index, combined, reading.dense)
+    return reading
+
+
+def answer(index: Index, question: Any, history: Any = ()) -> Answer:
+    """Answer `question` from the rulings, reading a follow-up with `history`."""
+    reading = read(index, question, history)
+    text, context, dense, cands = reading.text, reading.context, reading.dense, reading.candidates
+    scored = reading.ranking.scored
+    passage = None
+    if reading.combined.terms:
+        own, support = reading.coverages(index)
+        passage = choose_passage(index, cands, reading.combined, own, support, dense)
+    if passage is not None and dense is not None and (chosen := index.entry(passage.entry)):
+        passage = with_neighbours(chosen, passage)
+    foreign = bool(conf.foreign_nouns(index, text))
+    confidence = passage.coverage if passage else 0.0
+    confident = conf.rule_confident(passage, foreign)
+    signals: dict[str, float] = {}
+    if passage is not None and dense is not None:
+        signals = conf.signals(passage, dense, reading.ranking, foreign, asks_quantity(text))
+        p = conf.probability(signals)
+        if p is not None:
+            confidence = p
+            confident = p >= conf.threshold()
+
+    record = index.entry(passage.entry) if passage else None
+    entry_hit = None
+    sources: list[Hit] = []
+    doc: dict[str, Any] = {}
+    terms = reading.combined.terms
+    suggestion = reading.suggestion
+    if record is not None and passage is not None:
+        doc = index.document(record.doc) or {}
+        entry_hit = _hit(index, record, passage.paragraph, terms, passage.score)
+        sources.append(entry_hit)
+        if passage.via and (via := index.entry(passage.via)) is not None:
+            sources.append(_hit(index, via, 0, terms, passage.score))
+    for cand in cands[:3]:
+        if all(h.id != cand.record.id for h in sources):
+            sources.append(_hit(index, cand.record, None, terms, cand.score))
+
+    exclude = {passage.entry} if confident and passage else set()
+    if passage and passage.via and confident:
+        exclude.add(passage.via)
+    if not confident and dense is not None:
+        # a declined answer lists only entries close in meaning, not whatever ranked next
+        scored = [s for s in scored if dense.entry(s.entry) >= RELATED_FLOOR]
+    related = _related(index, record if confident else None, scored, exclude)
+
+    if confident and record is not None and passage is not None:
+        stand = f", Stand: {doc['date_text']}" if doc.get("date_text") else ""
+        message = f"Das steht unter „{record.title}“ ({doc.get('title', record.doc)}{stand})."
+    else:
+        message = NOT_CONFIDENT
+        if related:
+            message += " Diese Einträge kommen Ihrer Frage am nächsten:"
+    return Answer(
+        question=text,
+        confident=confident,
+        confidence=confidence,
+        message=message,
+        passage=passage,
+        entry=entry_hit,
+        sources=sources,
+        related=related,
+        suggestion=suggestion,
+        check_url=check_url_for(text),
+        followup=bool(context),
+        context=context[0].question if context else None,
+        doc_title=doc.get("title") if confident else None,
+        date_text=doc.get("date_text") if confident else None,
+        citation=citation(record.title, doc) if confident and record else None,
+        signals=signals,
+    )
+
+
+def turn_of(result: Answer) -> Turn:
+    """What the conversation keeps of an answer: its question and, when the bot was
+    confident, the entry that answered it (the page sends both back)."""
+    entry = result.passage.entry if result.confident and result.passage else None
+    return Turn(result.question, entry)
+
+
+def replay(index: Index, questions: list[str]) -> list[Turn]:
+    """The turns of a conversation of `questions`, each answered in order as the page
+    answers them (an earlier confident answer's entry is context for the next)."""
+    turns: list[Turn] = []
+    for text in questions:
+        turns.append(turn_of(answer(index, text, turns)))
+    return turns

@@ -1,0 +1,256 @@
+"""Fitting and cross-validating the chatbot's models on question files.
+
+``collect(index, questions) -> list[Case]``
+    Reads every question once (analysis, embedding, ranking, the competing
+    paragraphs with their `FEATURES`), so models can be refitted and evaluated
+    without reading it again. Needs a build with dense vectors.
+``fit_passage(cases) -> dict``
+    The passage weights (a conditional logit over the paragraphs of the best
+    entry, fitted on the cases whose best entry holds the answer).
+``fit_confidence(index, cases, passage_weights) -> dict``
+    The confidence model over `faq_bot.chat.confidence.SIGNALS` (logistic,
+    the three outcomes right / wrong / unanswerable weighted equally) and its
+    threshold: the lowest one whose confident-wrong share of answerable
+    questions stays at most `MAX_CONFIDENT_WRONG` and that declines at least
+    `MIN_DECLINED` of the unanswerable questions, on the questions it was fitted on.
+``cross_validate(index, cases, k, seeds) -> dict``
+    Both fitted on k-1 folds and measured on the fold left out: passage choice
+    within the right entry (learned and the lexical rule), Passage@1,
+    confident-wrong and declined (the same definitions as ``faq-bot eval``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from faq_bot.errors import IndexProblem
+from faq_bot.evaluate import answerable, is_hit
+from faq_bot.index import Index
+from faq_bot.learn import fit_choice, fit_logistic, folds
+from faq_bot.question import asks_quantity
+
+from . import confidence as conf
+from .answer import Reading, read, replay
+from .passage import (
+    FEATURES,
+    Candidate,
+    Row,
+    choose_row,
+    competing_rows,
+    make_passage,
+    with_neighbours,
+)
+from .terms import Coverage
+
+__all__ = ["Case", "collect", "cross_validate", "fit_confidence", "fit_passage"]
+
+MAX_CONFIDENT_WRONG = 0.04  # below the 5 % target, on the questions fitted on
+MIN_DECLINED = 0.85
+
+
+@dataclass
+class Case:
+    """One question read once, with what fitting needs."""
+
+    id: str
+    answerable: bool
+    gold: list[str]
+    reading: Reading
+    rows: list[tuple[Candidate, Row]]
+    right: list[bool]  # per row: its passage (with neighbours) holds a gold passage
+    coverages: tuple[Coverage, Coverage]
+    foreign: bool
+
+    @property
+    def entry_right(self) -> bool:
+        return any(self.right)
+
+
+def collect(index: Index, questions: list[dict[str, Any]]) -> list[Case]:
+    cases = []
+    for q in questions:
+        reading = read(index, q["q"], replay(index, q.get("history") or []))
+        if reading.candidates and reading.dense is None:
+            raise IndexProblem(
+                "Kreuzvalidieren braucht einen Index mit Vektoren der semantischen Suche "
+                "(faq-bot index mit geladenem Einbettungsmodell, ohne FAQ_BOT_DENSE=0)."
+            )
+        rows = competing_rows(index, reading.candidates, reading.combined, reading.dense)
+        right = []
+        for cand, row in rows:
+            p = make_passage(index, cand, row, 0.0, 1.0, *_dummy(index))
+            text = with_neighbours(cand.record, p).text
+            right.append(answerable(q) and is_hit(text, q["gold"]))
+        cases.append(
+            Case(
+                q["id"],
+                answerable(q),
+                q["gold"],
+                reading,
+                rows,
+                right,
+                reading.coverages(index),
+                bool(conf.foreign_nouns(index, reading.text)),
+            )
+        )
+    return cases
+
+
+def _dummy(index: Index) -> tuple[Coverage, Coverage]:
+    empty = Coverage(index, {}, [])
+    return empty, empty
+
+
+def _matrix(case: Case) -> tuple[np.ndarray, np.ndarray]:
+    x = np.array([[row.features[f] for f in FEATURES] for _c, row in case.rows], dtype=float)
+    return x.reshape(len(case.rows), len(FEATURES)), np.array(case.right, dtype=float)
+
+
+def fit_passage(cases: list[Case]) -> dict[str, float]:
+    groups = [_matrix(c) for c in cases if c.answerable and c.entry_right and len(c.rows) > 1]
+    w = fit_choice(groups)
+    return {f: float(v) for f, v in zip(FEATURES, w, strict=True)}
+
+
+def _choice(index: Index, case: Case, weights: dict[str, float] | None) -> tuple[int, Any] | None:
+    """(index of the chosen row, the passage's confidence signals) under `weights`."""
+    chosen = choose_row(case.rows, weights)
+    if chosen is None:
+        return None
+    cand, row, score, share = chosen
+    i = next(n for n, (c, r) in enumerate(case.rows) if r is row and c is cand)
+    passage = make_passage(index, cand, row, score, share, *case.coverages)
+    passage = with_neighbours(cand.record, passage)
+    dense = case.reading.dense
+    assert dense is not None
+    quantity = asks_quantity(case.reading.text)
+    return i, conf.signals(passage, dense, case.reading.ranking, case.foreign, quantity)
+
+
+def _signal_rows(index: Index, cases: list[Case], weights: dict[str, float] | None):
+    x, y, ans = [], [], []
+    for c in cases:
+        found = _choice(index, c, weights)
+        if found is None:
+            x.append([0.0] * len(conf.SIGNALS))
+            y.append(0.0)
+        else:
+            i, signals = found
+            x.append([signals[k] for k in conf.SIGNALS])
+            y.append(float(c.right[i]))
+        ans.append(c.answerable)
+    return np.array(x, dtype=float), np.array(y), np.array(ans, dtype=bool)
+
+
+def _figures(sure: np.ndarray, y: np.ndarray, ans: np.ndarray) -> dict[str, float]:
+    n = max(int(ans.sum()), 1)
+    return {
+        "passage@1": float((sure & (y > 0)).sum() / n),
+        "confident_wrong": float((sure & ans & (y == 0)).sum() / n),
+        "confident": float((sure & ans).sum() / n),
+        "declined": float((~sure & ~ans).sum() / max(int((~ans).sum()), 1)),
+    }
+
+
+def outcome_weights(y: np.ndarray, ans: np.ndarray) -> np.ndarray:
+    """Row weights that give the three outcomes equal weight: a right passage, a
+    wrong passage for an answerable question, an unanswerable question (the
+    fewest, and the ones whose confident answer misleads most)."""
+    sample = np.zeros(len(y))
+    for mask in (ans & (y > 0), ans & (y == 0), ~ans):
+        sample[mask] = 1.0 / max(int(mask.sum()), 1)
+    return sample
+
+
+def _threshold(p: np.ndarray, y: np.ndarray, ans: np.ndarray) -> float:
+    for t in np.linspace(0.05, 0.95, 91):
+        f = _figures(p >= t, y, ans)
+        if f["confident_wrong"] <= MAX_CONFIDENT_WRONG and f["declined"] >= MIN_DECLINED:
+            return float(t)
+    return 0.95
+
+
+def _prob(x: np.ndarray, w: np.ndarray, b: float) -> np.ndarray:
+    return 1 / (1 + np.exp(-np.clip(x @ w + b, -50, 50)))
+
+
+def fit_confidence(
+    index: Index, cases: list[Case], passage_weights: dict[str, float] | None
+) -> dict[str, Any]:
+    x, y, ans = _signal_rows(index, cases, passage_weights)
+    w, b = fit_logistic(x, y, sample=outcome_weights(y, ans))
+    t = _threshold(_prob(x, w, b), y, ans)
+    return {
+        "threshold": round(t, 3),
+        "weights": {
+            "bias": round(b, 6),
+            **{k: round(float(v), 6) for k, v in zip(conf.SIGNALS, w, strict=True)},
+        },
+    }
+
+
+def cross_validate(
+    index: Index, cases: list[Case], k: int = 5, seeds: tuple[int, ...] = (0, 1, 2)
+) -> dict[str, Any]:
+    runs = []
+    for seed in seeds:
+        fold = folds(len(cases), k, seed)
+        sure = np.zeros(len(cases), dtype=bool)
+        y = np.zeros(len(cases))
+        within = {"learned": 0, "rule": 0, "n": 0}
+        for f in range(k):
+            train = [c for c, g in zip(cases, fold, strict=True) if g != f]
+            test_idx = [i for i, g in enumerate(fold) if g == f]
+            pw = fit_passage(train)
+            cw = fit_confidence(index, train, pw)
+            weights = np.array([cw["weights"][s] for s in conf.SIGNALS])
+            test = [cases[i] for i in test_idx]
+            xt, yt, _ = _signal_rows(index, test, pw)
+            sure[test_idx] = _prob(xt, weights, cw["weights"]["bias"]) >= cw["threshold"]
+            y[test_idx] = yt
+            for c in test:
+                if c.answerable and c.entry_right:
+                    within["n"] += 1
+                    for name, wts in (("learned", pw), ("rule", None)):
+                        found = _choice(index, c, wts)
+                        within[name] += bool(found and c.right[found[0]])
+        ans = np.array([c.answerable for c in cases])
+        runs.append(
+            {
+                **_figures(sure, y, ans),
+                "within_learned": within["learned"] / max(within["n"], 1),
+                "within_rule": within["rule"] / max(within["n"], 1),
+            }
+        )
+    keys = runs[0].keys()
+    return {
+        key: (float(np.mean([r[key] for r in runs])), float(np.std([r[key] for r in runs])))
+        for key in keys
+    }
+
+
+def entry_share(cases: list[Case]) -> float:
+    """Share of answerable questions whose best entry holds the answer."""
+    ans = [c for c in cases if c.answerable]
+    return sum(c.entry_right for c in ans) / max(len(ans), 1)
+
+
+def format_cv(cv: dict[str, tuple[float, float]], n: int, k: int) -> str:
+    """The cross-validated figures as German text."""
+    lines = [
+        f"Chatbot, {k}-fach kreuzvalidiert ({n} Fragen, Mittel ± Streuung über 3 Mischungen):",
+        f"  Absatzwahl im richtigen Eintrag: gelernt {_pm(cv['within_learned'])}, "
+        f"Regel {_pm(cv['within_rule'])}",
+        f"  Passage@1 (sicher und richtig)             {_pm(cv['passage@1'])}",
+        f"  sicher beantwortet (beantwortbare Fragen)  {_pm(cv['confident'])}",
+        f"  sicher, aber falscher Absatz               {_pm(cv['confident_wrong'])}",
+        f"  abgelehnt (unbeantwortbare Fragen)         {_pm(cv['declined'])}",
+    ]
+    return "\n".join(lines)
+
+
+def _pm(value: tuple[float, float]) -> str:
+    return f"{value[0]:.3f} ± {value[1]:.3f}"

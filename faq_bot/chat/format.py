@@ -1,0 +1,36 @@
+"""An answer as German text for a terminal (``faq-bot ask``)."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+__all__ = ["format_answer"]
+
+
+def format_answer(data: dict[str, Any], width: int = 88) -> str:
+    """An answer's JSON (`Answer.to_json`) as German text for a terminal."""
+    lines = []
+    if data.get("context"):
+        lines.append(f"(im Zusammenhang mit: „{data['context']}“)")
+    lines.append(data["message"])
+    found = data.get("answer")
+    if found:
+        lines.append("")
+        lines.extend(
+            textwrap.wrap(found["text"], width, initial_indent="  ", subsequent_indent="  ")
+        )
+        lines.append("")
+        lines.append(f"Kernsatz: „{found['highlight']['text']}“")
+        lines.append(f"Zitat: {found['citation']}")
+    related = data.get("related") or []
+    if related:
+        lines.append("")
+        lines.append("Siehe auch:" if found else "Am nächsten kommen:")
+        lines.extend(f"  - {r['title']}  {r['url']}" for r in related)
+    if data.get("suggestion"):
+        lines.append(f"Meinten Sie: {data['suggestion']}?")
+    if data.get("check_url"):
+        lines.append("")
+        lines.append(f"Im Szenario-Prüfer nachspielen: {data['check_url']}")
+    return "\n".join(lines)

@@ -1,0 +1,89 @@
+"""The conversation: earlier questions a follow-up is read with.
+
+``parse_history(value) -> list[Turn]``
+    The conversation so far, oldest first: a list of strings (earlier
+    questions) or objects ``{"question": str, "entry": str | null}`` (``entry``:
+    the id of the entry that answered it). At most `MAX_HISTORY` items; other
+    keys of an object are ignored. Nothing is stored on the server: the client
+    sends the history with every question. Raises `QuestionError` (German) when
+    malformed.
+``context_turns(turns, question) -> list[Turn]``
+    The earlier turns a follow-up is read with, newest first (empty for a
+    question that is not shaped like a follow-up).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from faq_bot.question import QuestionError, check_question, is_followup
+
+__all__ = ["MAX_CONTEXT", "MAX_HISTORY", "Turn", "context_turns", "dense_text", "parse_history"]
+
+MAX_HISTORY = 20
+MAX_ENTRY_ID = 200
+MAX_CONTEXT = 3  # earlier turns a chain of follow-ups may reach back
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One earlier question of the conversation and the entry that answered it."""
+
+    question: str
+    entry: str | None = None
+
+
+def parse_history(value: Any) -> list[Turn]:
+    """The conversation so far as `Turn`s; `QuestionError` (German) when malformed."""
+    if value is None:
+        return []
+    if isinstance(value, tuple):
+        value = list(value)
+    if isinstance(value, list) and all(isinstance(t, Turn) for t in value):
+        return list(value)  # already parsed (also: no history)
+    if not isinstance(value, list):
+        raise QuestionError("Der Verlauf (history) muss eine Liste sein.")
+    if len(value) > MAX_HISTORY:
+        raise QuestionError(
+            f"Der Verlauf ist zu lang ({len(value)} Einträge, höchstens {MAX_HISTORY})."
+        )
+    turns = []
+    for i, item in enumerate(value, 1):
+        where = f"Verlauf, Eintrag {i}"
+        entry = None
+        if isinstance(item, dict):
+            question = item.get("question")
+            entry = item.get("entry")
+            if entry is not None and (not isinstance(entry, str) or len(entry) > MAX_ENTRY_ID):
+                raise QuestionError(f"{where}: „entry“ muss eine Eintrags-ID (Text) sein.")
+        elif isinstance(item, str):
+            question = item
+        else:
+            raise QuestionError(
+                f"{where}: erwartet wird eine frühere Frage (Text) oder ein Objekt mit „question“."
+            )
+        try:
+            text = check_question(question)
+        except QuestionError as exc:
+            raise QuestionError(f"{where}: {exc}") from None
+        turns.append(Turn(text, entry or None))
+    return turns
+
+
+def context_turns(turns: Sequence[Turn], question: str) -> list[Turn]:
+    """The earlier turns `question` is read with, newest first."""
+    if not turns or not is_followup(question):
+        return []
+    out = []
+    for turn in reversed(turns):
+        out.append(turn)
+        if len(out) >= MAX_CONTEXT or not is_followup(turn.question):
+            break
+    return out
+
+
+def dense_text(question: str, context: Sequence[Turn]) -> str:
+    """What is embedded: the question, after the earlier one for a follow-up."""
+    return f"{context[0].question} {question}" if context else question

@@ -1,0 +1,351 @@
+"""The passage: the best entry's paragraph that answers the question.
+
+``candidates(index, aq, dense) -> Ranking``
+    The best entries of the ranking (search's, fused with the dense one when
+    there are vectors); a reference-only entry is replaced by its target.
+``choose_passage(index, candidates, aq, question, support, dense) -> Passage | None``
+    With dense scores the entry comes first: the paragraphs of the best entry
+    compete, scored by a conditional logit model over `FEATURES`
+    (``faq_bot/data/passage.json``, fitted by ``scripts/train_chat.py`` with
+    cross-validation); ``Passage.probability`` is the model's share for the
+    chosen paragraph. Without dense scores (no embedder) the paragraphs of all
+    candidates compete by the lexical score of `_lexical_score`.
+``with_neighbours(record, passage) -> Passage``
+    The passage with its lead-in or list neighbour (≤ `PASSAGE_CHARS`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from faq_bot.dense import DenseScores
+from faq_bot.hybrid import hybrid_rank
+from faq_bot.index import EntryRecord, Index
+from faq_bot.search import AnalyzedQuery, ScoredEntry, paragraph_scores, rank_entries
+
+from .terms import Coverage, entry_terms, reference_target
+
+__all__ = [
+    "FEATURES",
+    "PASSAGE_CHARS",
+    "Candidate",
+    "Passage",
+    "Ranking",
+    "candidates",
+    "choose_passage",
+    "paragraph_features",
+    "with_neighbours",
+]
+
+CANDIDATES = 8  # entries whose paragraphs compete for the answer (lexical mode)
+HEADWORD_BONUS = 0.15  # the question names the answer entry's headword
+PASSAGE_CHARS = 700  # a passage with its lead-in or list neighbour stays this short
+HEADING_LIKE = 40  # characters: a shorter paragraph ending in ":" or framed by "-" is a heading
+W_DENSE = 1.0  # sentence choice: coverage + dense similarity of the sentence
+
+# Lexical mode (no embedder):
+# entry^ENTRY_POWER * (W_PARA * para + W_SENT * sentence + W_BM25 * bm25)
+ENTRY_POWER = 0.5
+W_PARA = 0.45
+W_SENT = 0.35
+W_BM25 = 0.2
+
+FEATURES = (
+    "para",  # coverage of the question by the paragraph (with the entry's heading)
+    "sentence",  # the same for its best sentence
+    "bm25",  # the paragraph's BM25 score relative to the best paragraph of the query
+    "dense_para",  # dense similarity of the whole paragraph
+    "dense_sent",  # dense similarity of its best sentence
+    "best_para",  # 1 for the paragraph of the entry with the highest coverage
+    "best_dense",  # 1 for the paragraph of the entry with the highest dense similarity
+    "heading",  # a short heading-like paragraph ("Sonderfall:")
+    "first",  # the entry's first paragraph
+    "length",  # log of the paragraph's characters
+)
+
+
+@dataclass(frozen=True)
+class Passage:
+    entry: str
+    paragraph: int
+    text: str
+    score: float
+    coverage: float  # of the question itself, plus the headword bonus
+    highlight: tuple[int, int]  # the key sentence: offsets into text
+    via: str | None = None  # reference-only entry it was reached through
+    named: bool = False  # the question names the entry's headword
+    evidence: int = 0  # distinctive question words the passage matches
+    dense: float = 0.0  # dense similarity of the paragraph (or its best sentence)
+    probability: float = 1.0  # the passage model's share for this paragraph in its entry
+    missing: float = 0.0  # highest IDF of a question word the passage and its heading lack
+
+
+@dataclass
+class Candidate:
+    record: EntryRecord
+    score: float  # entry score relative to the best entry
+    heading: frozenset[str]
+    headword: frozenset[str]
+    via: str | None = None
+
+
+@dataclass
+class Ranking:
+    """The best entries of a question and what the fused ranking says about them."""
+
+    candidates: list[Candidate]
+    scored: list[ScoredEntry]
+    margin: float = 0.0  # fused score of the first entry minus the second's (0 without dense)
+    top: float = 0.0  # fused score (a logit) of the first entry
+    lexical_top: str | None = None  # the first entry of the lexical ranking alone
+    dense_top: str | None = None  # ... and of the dense ranking alone
+
+
+def candidates(index: Index, aq: AnalyzedQuery, dense: DenseScores | None) -> Ranking:
+    """The best entries and the ranking."""
+    scored = rank_entries(index, aq)
+    ranking = Ranking([], [], lexical_top=scored[0].entry if scored else None)
+    if dense is not None:
+        dense_order = dense.ranking()
+        ranking.dense_top = dense_order[0][0] if dense_order else None
+        scored = hybrid_rank(index, aq.text, scored, dense=dense)
+        if scored:
+            ranking.top = scored[0].score
+            ranking.margin = scored[0].score - scored[1].score if len(scored) > 1 else 0.0
+        # the fused score is a logit (or RRF): relative scores from its rank
+        scored = [ScoredEntry(s.entry, 1.0 / (i + 1), s.paragraph) for i, s in enumerate(scored)]
+    top = scored[0].score if scored and scored[0].score > 0 else 1.0
+    out: list[Candidate] = []
+    seen: set[str] = set()
+    for s in scored[:CANDIDATES]:
+        record = index.entry(s.entry)
+        if record is None:
+            continue
+        et = entry_terms(index, record)
+        heading, headword = et.heading, et.headword
+        target = reference_target(index, record)
+        via = None
+        if target is not None:
+            via, record = record.id, target
+            heading = heading | entry_terms(index, target).heading
+            headword = headword | entry_terms(index, target).headword
+        if record.id in seen:
+            continue
+        seen.add(record.id)
+        out.append(Candidate(record, s.score / top, heading, headword, via))
+    ranking.candidates, ranking.scored = out, scored
+    return ranking
+
+
+def heading_like(text: str) -> bool:
+    stripped = text.strip()
+    return len(stripped) < HEADING_LIKE and (
+        stripped.endswith(":") or (stripped.startswith("-") and stripped.endswith("-"))
+    )
+
+
+def best_sentence(
+    sentences: Sequence[tuple[int, int, frozenset[str]]],
+    heading: frozenset[str],
+    coverage: Coverage,
+    similarity: dict[tuple[int, int], float] | None = None,
+) -> tuple[float, tuple[int, int]]:
+    """The sentence that answers: coverage of the question (with the heading), plus
+    its dense similarity to the question when there is one."""
+    best = (-1.0, (0, 0))
+    for start, end, terms in sentences:
+        key = coverage(terms, heading) + 0.01 * coverage(terms)  # ties: matches by itself
+        if similarity:
+            key += W_DENSE * similarity.get((start, end), 0.0)
+        if key > best[0] + 1e-9:
+            best = (key, (start, end))
+    return max(0.0, best[0]), best[1]
+
+
+@dataclass(frozen=True)
+class Row:
+    """One paragraph of a candidate entry with its features."""
+
+    paragraph: int
+    features: dict[str, float]
+    span: tuple[int, int]
+    dense: float
+
+
+def paragraph_features(
+    index: Index,
+    cand: Candidate,
+    aq: AnalyzedQuery,
+    dense: DenseScores | None,
+    bm25: dict[tuple[str, int], float] | None = None,
+) -> list[Row]:
+    """The `FEATURES` of every non-empty paragraph of `cand`'s entry."""
+    coverage = Coverage(index, aq.terms, aq.words)
+    if bm25 is None:
+        bm25 = paragraph_scores(index, aq)
+    top_bm25 = max(bm25.values(), default=1.0) or 1.0
+    et = entry_terms(index, cand.record)
+    rows = []
+    for i, text in enumerate(cand.record.plain_paragraphs):
+        if not text.strip():
+            continue
+        key = (cand.record.id, i)
+        spans = (dense.sentences.get(key) or []) if dense is not None else []
+        sims = {x[:2]: x[2] for x in spans}
+        lexical, _ = best_sentence(et.sentences[i], cand.heading, coverage)
+        _, span = best_sentence(et.sentences[i], cand.heading, coverage, sims)
+        d_para = dense.paragraph.get(key, 0.0) if dense is not None else 0.0
+        d_sent = max(sims.values(), default=d_para)
+        f = {
+            "para": coverage(et.paragraphs[i], cand.heading),
+            "sentence": lexical,
+            "bm25": bm25.get(key, 0.0) / top_bm25,
+            "dense_para": d_para,
+            "dense_sent": d_sent,
+            "best_para": 0.0,
+            "best_dense": 0.0,
+            "heading": float(heading_like(text)),
+            "first": float(i == 0),
+            "length": math.log1p(len(text)),
+        }
+        rows.append(Row(i, f, span, max(d_para, d_sent)))
+    if rows:
+        max(rows, key=lambda r: r.features["para"]).features["best_para"] = 1.0
+        max(rows, key=lambda r: r.dense).features["best_dense"] = 1.0
+    return rows
+
+
+_MODEL: dict[str, Any] = {}
+
+
+def model() -> dict[str, float] | None:
+    """The fitted passage weights, or None (then the lexical score decides)."""
+    if "m" not in _MODEL:
+        try:
+            text = resources.files("faq_bot").joinpath("data/passage.json").read_text("utf-8")
+            weights = json.loads(text)["weights"]
+            _MODEL["m"] = weights if set(weights) == set(FEATURES) else None
+        except (OSError, ValueError, KeyError, TypeError):
+            _MODEL["m"] = None
+    return _MODEL["m"]
+
+
+def _lexical_score(cand: Candidate, row: Row) -> float:
+    f = row.features
+    entry = max(cand.score, 0.0) ** ENTRY_POWER
+    score = entry * (W_PARA * f["para"] + W_SENT * f["sentence"] + W_BM25 * f["bm25"])
+    score += W_DENSE * row.dense
+    return score * (0.5 if f["heading"] else 1.0)
+
+
+def choose_row(
+    scored_rows: Sequence[tuple[Candidate, Row]], weights: dict[str, float] | None
+) -> tuple[Candidate, Row, float, float] | None:
+    """The best (candidate, paragraph) with its score and its share of the model's
+    softmax over the rows (1.0 without a model: the lexical score decides)."""
+    best: tuple[float, Candidate, Row] | None = None
+    scores = []
+    for cand, row in scored_rows:
+        if weights is not None:
+            score = sum(weights[k] * row.features[k] for k in FEATURES)
+            scores.append(score)
+        else:
+            score = _lexical_score(cand, row)
+        score -= 0.0005 * row.paragraph  # ties: the earlier paragraph
+        if best is None or score > best[0]:
+            best = (score, cand, row)
+    if best is None:
+        return None
+    share = 1.0
+    if scores:
+        top = max(scores)
+        share = math.exp(best[0] + 0.0005 * best[2].paragraph - top) / sum(
+            math.exp(x - top) for x in scores
+        )
+    return best[1], best[2], best[0], share
+
+
+def make_passage(
+    index: Index,
+    cand: Candidate,
+    row: Row,
+    score: float,
+    share: float,
+    question: Coverage,
+    support: Coverage,
+) -> Passage:
+    """The passage of paragraph `row` of `cand`, with the coverage of the question
+    itself (plus the headword bonus) and the evidence of `support`."""
+    et = entry_terms(index, cand.record)
+    found = (et.paragraphs[row.paragraph], cand.heading)
+    own = question(*found)
+    named = support.names(cand.headword)
+    if named:
+        own = min(1.0, own + HEADWORD_BONUS)
+    return Passage(
+        cand.record.id,
+        row.paragraph,
+        cand.record.plain_paragraphs[row.paragraph],
+        score,
+        own,
+        row.span,
+        cand.via,
+        named,
+        support.evidence(*found),
+        row.dense,
+        share,
+        question.missing(*found),
+    )
+
+
+def competing_rows(
+    index: Index, cands: list[Candidate], aq: AnalyzedQuery, dense: DenseScores | None
+) -> list[tuple[Candidate, Row]]:
+    """The paragraphs that compete: with dense scores those of the best entry (the
+    entry first), else those of every candidate."""
+    if dense is not None:
+        cands = cands[:1]
+    bm25 = paragraph_scores(index, aq)  # computed by rank_entries for the same query
+    return [(c, row) for c in cands for row in paragraph_features(index, c, aq, dense, bm25)]
+
+
+def choose_passage(
+    index: Index,
+    cands: list[Candidate],
+    aq: AnalyzedQuery,
+    question: Coverage,
+    support: Coverage,
+    dense: DenseScores | None = None,
+) -> Passage | None:
+    """The best paragraph of the candidates. `question` measures the coverage of the
+    question itself; `support` (the question with its follow-up context) the evidence."""
+    weights = model() if dense is not None else None
+    chosen = choose_row(competing_rows(index, cands, aq, dense), weights)
+    if chosen is None:
+        return None
+    cand, row, score, share = chosen
+    return make_passage(index, cand, row, score, share, question, support)
+
+
+def with_neighbours(record: EntryRecord, passage: Passage) -> Passage:
+    """The passage with its lead-in ("Dabei gilt:") before it or, when it is a lead-in
+    itself, the list item after it, when together they stay within `PASSAGE_CHARS`."""
+    paras = record.plain_paragraphs
+    i, text, (start, end) = passage.paragraph, passage.text, passage.highlight
+    if i > 0 and paras[i - 1].rstrip().endswith(":"):
+        lead = paras[i - 1].strip()
+        if len(lead) + 1 + len(text) <= PASSAGE_CHARS:
+            shift = len(lead) + 1
+            text, start, end = f"{lead}\n{text}", start + shift, end + shift
+    elif text.rstrip().endswith(":") and i + 1 < len(paras) and paras[i + 1].strip():
+        if len(text) + 1 + len(paras[i + 1]) <= PASSAGE_CHARS:
+            text = f"{text}\n{paras[i + 1].strip()}"
+    if text == passage.text:
+        return passage
+    return dataclasses.replace(passage, text=text, highlight=(start, end))

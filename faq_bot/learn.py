@@ -1,0 +1,76 @@
+"""Small numpy learners for the fitted parts (ranking, passage choice, confidence).
+
+``fit_logistic(x, y, balance=True, sample=None) -> (weights, bias)``
+    L2-regularised logistic regression by gradient descent on standardised
+    features; the weights returned apply to the raw features. ``balance``
+    weighs both classes equally; ``sample`` gives each row its own weight.
+``fit_choice(groups) -> weights``
+    A conditional logit: in each group (one question's candidates, ``(x, y)``)
+    the softmax of ``x @ w`` should put its mass on the rows with ``y > 0``.
+    No bias (it cancels within a group); weights on raw features.
+``folds(n, k, seed) -> array``
+    The fold of each of `n` items for k-fold cross-validation (by question).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+__all__ = ["fit_choice", "fit_logistic", "folds"]
+
+L2 = 1e-2
+STEPS = 3000
+
+
+def _standardise(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    mu, sd = x.mean(0), x.std(0) + 1e-9
+    return (x - mu) / sd, mu, sd
+
+
+def fit_logistic(
+    x: np.ndarray, y: np.ndarray, balance: bool = True, sample: np.ndarray | None = None
+) -> tuple[np.ndarray, float]:
+    z, mu, sd = _standardise(np.asarray(x, dtype=float))
+    y = np.asarray(y, dtype=float)
+    w, b = np.zeros(z.shape[1]), 0.0
+    if sample is not None:
+        sample = np.asarray(sample, dtype=float) * len(y) / np.sum(sample)
+    elif balance:
+        pos = min(max(y.mean(), 1e-6), 1 - 1e-6)
+        sample = np.where(y > 0, 0.5 / pos, 0.5 / (1 - pos))
+    else:
+        sample = np.ones_like(y)
+    for _ in range(STEPS):
+        p = 1 / (1 + np.exp(-(z @ w + b)))
+        g = (p - y) * sample
+        w -= 0.5 * (z.T @ g / len(y) + L2 * w)
+        b -= 0.5 * g.mean()
+    raw = w / sd
+    return raw, float(b - (mu * raw).sum())
+
+
+def fit_choice(groups: Sequence[tuple[np.ndarray, np.ndarray]], l2: float = L2) -> np.ndarray:
+    groups = [(np.asarray(x, dtype=float), np.asarray(y, dtype=float)) for x, y in groups]
+    groups = [(x, y) for x, y in groups if len(x) and y.any()]
+    if not groups:
+        raise ValueError("no group with a positive row")
+    z, mu, sd = _standardise(np.vstack([x for x, _ in groups]))
+    pos = np.concatenate([y > 0 for _, y in groups])
+    gid = np.concatenate([np.full(len(x), i) for i, (x, _) in enumerate(groups)])
+    starts = np.concatenate([[0], np.cumsum([len(x) for x, _ in groups])[:-1]])
+    n = len(groups)
+    w = np.zeros(len(mu))
+    for _ in range(STEPS):
+        s = z @ w
+        p = np.exp(s - np.maximum.reduceat(s, starts)[gid])
+        p /= np.bincount(gid, p, n)[gid]
+        q = np.where(pos, p, 0.0)
+        q /= np.bincount(gid, q, n)[gid]  # the posterior over the right rows
+        w -= 0.5 * (z.T @ (p - q) / n + l2 * w)
+    return w / sd
+
+
+def folds(n: int, k: int, seed: int = 0) -> np.ndarray:
+    return np.random.default_rng(seed).permutation(n) % k

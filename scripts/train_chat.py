@@ -1,0 +1,78 @@
+"""Fit the chatbot's passage choice and confidence; report cross-validated figures.
+
+    .venv/bin/python scripts/train_chat.py [--folds 5] [--write] [--index DIR] QUESTIONS.jsonl...
+
+Reads every question once (`faq_bot.chat.fit.collect`), cross-validates both
+models together by question (k folds, three shuffles: mean ± sd) and, with
+``--write``, fits them on all questions and writes
+``faq_bot/data/passage.json`` and ``faq_bot/data/confidence.json``. Needs a
+built index with dense vectors. The development files are the training data
+(``../shared/eval/dev2-questions.jsonl``, ``dev-questions.jsonl``,
+``dev2-followups.jsonl``); never a held-out set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from faq_bot.chat import fit
+from faq_bot.evaluate import load_questions
+from faq_bot.index import open_index
+
+DATA = Path(__file__).resolve().parent.parent / "faq_bot" / "data"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("files", nargs="+")
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--index", default="index")
+    ap.add_argument("--write", action="store_true")
+    args = ap.parse_args()
+    index = open_index(args.index)
+    questions = [q for f in args.files for q in load_questions(f)]
+    cases = fit.collect(index, questions)
+    cv = fit.cross_validate(index, cases, args.folds)
+    print(fit.format_cv(cv, len(cases), args.folds))
+    if not args.write:
+        return
+    names = [Path(f).name for f in args.files]
+    passage = fit.fit_passage(cases)
+    rounded = {k: round(v, 6) for k, v in passage.items()}
+    (DATA / "passage.json").write_text(
+        json.dumps(
+            {
+                "model": "conditional logit over faq_bot.chat.passage.FEATURES",
+                "trained_on": names,
+                "cross_validated": {"within_entry": round(cv["within_learned"][0], 4)},
+                "weights": rounded,
+            },
+            indent=2,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    confidence = fit.fit_confidence(index, cases, rounded)
+    (DATA / "confidence.json").write_text(
+        json.dumps(
+            {
+                "model": "logistic regression over faq_bot.chat.confidence.SIGNALS",
+                "trained_on": names,
+                "threshold": confidence["threshold"],
+                "cross_validated": {
+                    k: round(cv[k][0], 4) for k in ("passage@1", "confident_wrong", "declined")
+                },
+                "weights": confidence["weights"],
+            },
+            indent=2,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    print(f"geschrieben: {DATA / 'passage.json'}, {DATA / 'confidence.json'}")
+
+
+if __name__ == "__main__":
+    main()

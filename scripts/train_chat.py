@@ -2,8 +2,10 @@
 
     .venv/bin/python scripts/train_chat.py [--folds 5] [--write] [--index DIR] QUESTIONS.jsonl...
 
-Reads every question once (`faq_bot.chat.fit.collect`), cross-validates both
-models together by question (k folds, three shuffles: mean ± sd) and, with
+For each retrieval mode (hybrid; ``--modes hybrid lexical`` also fits the
+lexical one, as without the embedder, which is not shipped) reads
+every question once (`faq_bot.chat.fit.collect`), cross-validates both models
+together by question (k folds, three shuffles: mean ± sd) and, with
 ``--write``, fits them on all questions and writes
 ``faq_bot/data/passage.json`` and ``faq_bot/data/confidence.json``. Needs a
 built index with dense vectors. The development files are the training data
@@ -30,48 +32,45 @@ def main() -> None:
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--index", default="index")
     ap.add_argument("--write", action="store_true")
+    ap.add_argument(
+        "--modes",
+        nargs="+",
+        default=["hybrid"],
+        choices=["hybrid", "lexical"],
+        help="retrieval modes to fit (lexical: as without the embedder; not shipped, see README)",
+    )
     args = ap.parse_args()
     index = open_index(args.index)
     questions = [q for f in args.files for q in load_questions(f)]
-    cases = fit.collect(index, questions)
-    cv = fit.cross_validate(index, cases, args.folds)
-    print(fit.format_cv(cv, len(cases), args.folds))
+    names = [Path(f).name for f in args.files]
+    passages: dict[str, dict] = {}
+    confidences: dict[str, dict] = {}
+    for mode in args.modes:
+        print(f"== {mode}")
+        cases = fit.collect(index, questions, mode)
+        cv = fit.cross_validate(index, cases, args.folds)
+        print(fit.format_cv(cv, len(cases), args.folds))
+        weights = {k: round(v, 6) for k, v in fit.fit_passage(cases).items()}
+        passages[mode] = {
+            "cross_validated": {"within_entry": round(cv["within_learned"][0], 4)},
+            "weights": weights,
+        }
+        confidences[mode] = {
+            **fit.fit_confidence(index, cases, weights),
+            "cross_validated": {
+                k: round(cv[k][0], 4) for k in ("passage@1", "confident_wrong", "declined")
+            },
+        }
     if not args.write:
         return
-    names = [Path(f).name for f in args.files]
-    passage = fit.fit_passage(cases)
-    rounded = {k: round(v, 6) for k, v in passage.items()}
-    (DATA / "passage.json").write_text(
-        json.dumps(
-            {
-                "model": "conditional logit over faq_bot.chat.passage.FEATURES",
-                "trained_on": names,
-                "cross_validated": {"within_entry": round(cv["within_learned"][0], 4)},
-                "weights": rounded,
-            },
-            indent=2,
-        )
-        + "\n",
-        encoding="utf-8",
-    )
-    confidence = fit.fit_confidence(index, cases, rounded)
-    (DATA / "confidence.json").write_text(
-        json.dumps(
-            {
-                "model": "logistic regression over faq_bot.chat.confidence.SIGNALS",
-                "trained_on": names,
-                "threshold": confidence["threshold"],
-                "cross_validated": {
-                    k: round(cv[k][0], 4) for k in ("passage@1", "confident_wrong", "declined")
-                },
-                "weights": confidence["weights"],
-            },
-            indent=2,
-        )
-        + "\n",
-        encoding="utf-8",
-    )
-    print(f"geschrieben: {DATA / 'passage.json'}, {DATA / 'confidence.json'}")
+    for name, model, modes in (
+        ("passage", "conditional logit over faq_bot.chat.passage.FEATURES", passages),
+        ("confidence", "logistic regression over faq_bot.chat.confidence.SIGNALS", confidences),
+    ):
+        data = {"model": model, "trained_on": names, "modes": modes}
+        path = DATA / f"{name}.json"
+        path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        print(f"geschrieben: {path}")
 
 
 if __name__ == "__main__":

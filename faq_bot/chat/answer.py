@@ -258,8 +258,9 @@ class Reading:
         return own, Coverage(index, self.combined.terms, self.combined.words)
 
 
-def read(index: Index, question: Any, history: Any = ()) -> Reading:
-    """Analyze `question` (with `history` for a follow-up) and rank the entries."""
+def read(index: Index, question: Any, history: Any = (), dense: bool = True) -> Reading:
+    """Analyze `question` (with `history` for a follow-up) and rank the entries
+    (lexically only when `dense` is false or the build has no vectors)."""
     text = check_question(question)
     aq, suggestion = _analyze_question(index, text)
     context = context_turns(parse_history(history), text)
@@ -267,7 +268,7 @@ def read(index: Index, question: Any, history: Any = ()) -> Reading:
     combined = AnalyzedQuery(text=text, terms=combined.terms, words=combined.words)
     reading = Reading(text, aq, combined, context, suggestion)
     if combined.terms:
-        reading.dense = dense_scores(index, dense_text(text, context))
+        reading.dense = dense_scores(index, dense_text(text, context)) if dense else None
         reading.ranking = candidates(index, combined, reading.dense)
     return reading
 
@@ -287,12 +288,13 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
     confidence = passage.coverage if passage else 0.0
     confident = conf.rule_confident(passage, foreign)
     signals: dict[str, float] = {}
-    if passage is not None and dense is not None:
+    mode = "hybrid" if dense is not None else "lexical"
+    if passage is not None:
         signals = conf.signals(passage, dense, reading.ranking, foreign, asks_quantity(text))
-        p = conf.probability(signals)
+        p = conf.probability(signals, mode)
         if p is not None:
             confidence = p
-            confident = p >= conf.threshold()
+            confident = p >= conf.threshold(mode)
 
     record = index.entry(passage.entry) if passage else None
     entry_hit = None

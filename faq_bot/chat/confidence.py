@@ -12,14 +12,16 @@ whether the question asks for an amount the passage does not state.
 
 ``signals(passage, dense, ranking, foreign, quantity) -> dict``
     The `SIGNALS` of a chosen passage.
-``probability(signals) -> float | None``
+``probability(signals, mode) -> float | None``
     A logistic model over `SIGNALS` (``faq_bot/data/confidence.json``, written by
-    ``scripts/train_chat.py --confidence``); None when there is no model.
-``threshold() -> float``
-    The probability above which the bot answers, chosen by cross-validation on
-    the development questions (see the training script).
+    ``scripts/train_chat.py --write``; one per retrieval mode: "hybrid", and
+    "lexical" without the embedder, where the dense signals are 0); None when
+    there is no model.
+``threshold(mode) -> float``
+    The probability above which the bot answers, chosen on the development
+    questions under the targets (see `faq_bot.chat.fit`).
 ``rule_confident(passage, foreign) -> bool``
-    Without the embedder (or a model): the coverage rule below.
+    Without a model file: the coverage rule below.
 ``foreign_nouns(index, question) -> list[str]``
     Nouns of the question the corpus never mentions.
 
@@ -90,22 +92,24 @@ FOREIGN_NOUN_THRESHOLD = 0.55
 _MODEL: dict[str, Any] = {}
 
 
-def model() -> dict[str, Any] | None:
-    if "m" not in _MODEL:
+def model(mode: str = "hybrid") -> dict[str, Any] | None:
+    """The fitted model of `mode` ("hybrid", or "lexical" without the embedder):
+    ``{"threshold": float, "weights": {signal: float, "bias": float}}``, or None."""
+    if mode not in _MODEL:
         try:
             text = resources.files("faq_bot").joinpath("data/confidence.json").read_text("utf-8")
-            data = json.loads(text)
-            weights = data["weights"]
-            if set(weights) != {*SIGNALS, "bias"}:
+            data = json.loads(text)["modes"][mode]
+            if set(data["weights"]) != {*SIGNALS, "bias"}:
                 raise ValueError("signals differ")
-            _MODEL["m"] = data
-        except (OSError, ValueError, KeyError):
-            _MODEL["m"] = None
-    return _MODEL["m"]
+            float(data["threshold"])
+            _MODEL[mode] = data
+        except (OSError, ValueError, KeyError, TypeError):
+            _MODEL[mode] = None
+    return _MODEL[mode]
 
 
-def probability(values: dict[str, float]) -> float | None:
-    data = model()
+def probability(values: dict[str, float], mode: str = "hybrid") -> float | None:
+    data = model(mode)
     if data is None:
         return None
     w = data["weights"]
@@ -113,24 +117,26 @@ def probability(values: dict[str, float]) -> float | None:
     return 1 / (1 + math.exp(-max(-50.0, min(50.0, z))))
 
 
-def threshold() -> float:
-    data = model()
+def threshold(mode: str = "hybrid") -> float:
+    data = model(mode)
     return float(data["threshold"]) if data else 0.5
 
 
 def signals(
-    passage: Passage, dense: DenseScores, ranking: Ranking, foreign: bool, quantity: bool
+    passage: Passage, dense: DenseScores | None, ranking: Ranking, foreign: bool, quantity: bool
 ) -> dict[str, float]:
+    """The `SIGNALS` of a chosen passage; the dense ones are 0 without dense scores."""
     top = passage.via or passage.entry
     chosen = {passage.entry, top}
-    others = [v for e, v in dense.ranking() if e not in (top, passage.entry)]
+    entry = dense.entry(passage.entry) if dense is not None else 0.0
+    others = [v for e, v in dense.ranking() if e not in chosen] if dense is not None else []
     return {
         "coverage": passage.coverage,
         "named": float(passage.named),
         "evidence": float(min(passage.evidence, 3)),
         "dense_passage": passage.dense,
-        "dense_entry": dense.entry(passage.entry),
-        "dense_margin": dense.entry(passage.entry) - (others[0] if others else 0.0),
+        "dense_entry": entry,
+        "dense_margin": entry - (others[0] if others else 0.0),
         "rank_margin": ranking.margin,
         "foreign": float(foreign),
         "passage_share": passage.probability,

@@ -1,9 +1,10 @@
 """Fitting and cross-validating the chatbot's models on question files.
 
-``collect(index, questions) -> list[Case]``
+``collect(index, questions, mode) -> list[Case]``
     Reads every question once (analysis, embedding, ranking, the competing
     paragraphs with their `FEATURES`), so models can be refitted and evaluated
-    without reading it again. Needs a build with dense vectors.
+    without reading it again. Mode "hybrid" needs a build with dense vectors;
+    "lexical" reads as the bot does without the embedder.
 ``fit_passage(cases) -> dict``
     The passage weights (a conditional logit over the paragraphs of the best
     entry, fitted on the cases whose best entry holds the answer).
@@ -69,16 +70,19 @@ class Case:
         return any(self.right)
 
 
-def collect(index: Index, questions: list[dict[str, Any]]) -> list[Case]:
+def collect(index: Index, questions: list[dict[str, Any]], mode: str = "hybrid") -> list[Case]:
     cases = []
+    dense = mode == "hybrid"
     for q in questions:
-        reading = read(index, q["q"], replay(index, q.get("history") or []))
-        if reading.candidates and reading.dense is None:
+        reading = read(index, q["q"], replay(index, q.get("history") or []), dense=dense)
+        if dense and reading.candidates and reading.dense is None:
             raise IndexProblem(
                 "Kreuzvalidieren braucht einen Index mit Vektoren der semantischen Suche "
                 "(faq-bot index mit geladenem Einbettungsmodell, ohne FAQ_BOT_DENSE=0)."
             )
-        rows = competing_rows(index, reading.candidates, reading.combined, reading.dense)
+        rows = competing_rows(
+            index, reading.candidates, reading.combined, reading.dense, entry_first=True
+        )
         right = []
         for cand, row in rows:
             p = make_passage(index, cand, row, 0.0, 1.0, *_dummy(index))
@@ -125,7 +129,6 @@ def _choice(index: Index, case: Case, weights: dict[str, float] | None) -> tuple
     passage = make_passage(index, cand, row, score, share, *case.coverages)
     passage = with_neighbours(cand.record, passage)
     dense = case.reading.dense
-    assert dense is not None
     quantity = asks_quantity(case.reading.text)
     return i, conf.signals(passage, dense, case.reading.ranking, case.foreign, quantity)
 

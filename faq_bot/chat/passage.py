@@ -7,9 +7,11 @@
     With dense scores the entry comes first: the paragraphs of the best entry
     compete, scored by a conditional logit model over `FEATURES`
     (``faq_bot/data/passage.json``, fitted by ``scripts/train_chat.py`` with
-    cross-validation); ``Passage.probability`` is the model's share for the
-    chosen paragraph. Without dense scores (no embedder) the paragraphs of all
-    candidates compete by the lexical score of `_lexical_score`.
+    cross-validation, one weight set per retrieval mode: without the embedder
+    the dense features are 0 and the lexical weights apply);
+    ``Passage.probability`` is the model's share for the chosen paragraph.
+    Without a model file the paragraphs of all candidates compete by the hand-set
+    `_lexical_score`.
 ``with_neighbours(record, passage) -> Passage``
     The passage with its lead-in or list neighbour (≤ `PASSAGE_CHARS`).
 """
@@ -101,8 +103,8 @@ class Ranking:
 
     candidates: list[Candidate]
     scored: list[ScoredEntry]
-    margin: float = 0.0  # fused score of the first entry minus the second's (0 without dense)
-    top: float = 0.0  # fused score (a logit) of the first entry
+    margin: float = 0.0  # score of the first entry minus the second's
+    top: float = 0.0  # score of the first entry (a fused logit, or BM25F without dense)
     lexical_top: str | None = None  # the first entry of the lexical ranking alone
     dense_top: str | None = None  # ... and of the dense ranking alone
 
@@ -111,6 +113,9 @@ def candidates(index: Index, aq: AnalyzedQuery, dense: DenseScores | None) -> Ra
     """The best entries and the ranking."""
     scored = rank_entries(index, aq)
     ranking = Ranking([], [], lexical_top=scored[0].entry if scored else None)
+    if scored:  # lexical: BM25F scores
+        ranking.top = scored[0].score
+        ranking.margin = scored[0].score - scored[1].score if len(scored) > 1 else 0.0
     if dense is not None:
         dense_order = dense.ranking()
         ranking.dense_top = dense_order[0][0] if dense_order else None
@@ -224,16 +229,17 @@ def paragraph_features(
 _MODEL: dict[str, Any] = {}
 
 
-def model() -> dict[str, float] | None:
-    """The fitted passage weights, or None (then the lexical score decides)."""
-    if "m" not in _MODEL:
+def model(mode: str = "hybrid") -> dict[str, float] | None:
+    """The fitted passage weights for `mode` ("hybrid", or "lexical" without the
+    embedder), or None (then `_lexical_score` decides)."""
+    if mode not in _MODEL:
         try:
             text = resources.files("faq_bot").joinpath("data/passage.json").read_text("utf-8")
-            weights = json.loads(text)["weights"]
-            _MODEL["m"] = weights if set(weights) == set(FEATURES) else None
+            weights = json.loads(text)["modes"][mode]["weights"]
+            _MODEL[mode] = weights if set(weights) == set(FEATURES) else None
         except (OSError, ValueError, KeyError, TypeError):
-            _MODEL["m"] = None
-    return _MODEL["m"]
+            _MODEL[mode] = None
+    return _MODEL[mode]
 
 
 def _lexical_score(cand: Candidate, row: Row) -> float:
@@ -305,11 +311,17 @@ def make_passage(
 
 
 def competing_rows(
-    index: Index, cands: list[Candidate], aq: AnalyzedQuery, dense: DenseScores | None
+    index: Index,
+    cands: list[Candidate],
+    aq: AnalyzedQuery,
+    dense: DenseScores | None,
+    entry_first: bool | None = None,
 ) -> list[tuple[Candidate, Row]]:
-    """The paragraphs that compete: with dense scores those of the best entry (the
-    entry first), else those of every candidate."""
-    if dense is not None:
+    """The paragraphs that compete: with a fitted model (or `entry_first`) those of
+    the best entry (the entry first), else those of every candidate."""
+    if entry_first is None:
+        entry_first = model("hybrid" if dense is not None else "lexical") is not None
+    if entry_first:
         cands = cands[:1]
     bm25 = paragraph_scores(index, aq)  # computed by rank_entries for the same query
     return [(c, row) for c in cands for row in paragraph_features(index, c, aq, dense, bm25)]
@@ -325,7 +337,7 @@ def choose_passage(
 ) -> Passage | None:
     """The best paragraph of the candidates. `question` measures the coverage of the
     question itself; `support` (the question with its follow-up context) the evidence."""
-    weights = model() if dense is not None else None
+    weights = model("hybrid" if dense is not None else "lexical")
     chosen = choose_row(competing_rows(index, cands, aq, dense), weights)
     if chosen is None:
         return None

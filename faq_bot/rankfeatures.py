@@ -37,10 +37,19 @@ import numpy as np
 
 from faq_bot.dense import DenseScores
 
-__all__ = ["FEATURES", "POOL", "RRF_K", "Ranked", "TitleTerms", "candidates", "title_terms"]
+__all__ = [
+    "FEATURES",
+    "POOL",
+    "RRF_K",
+    "Ranked",
+    "TitleTerms",
+    "candidates",
+    "title_terms",
+]
 
 RRF_K = 60
 PARAGRAPH_K = 10  # RRF constant of the paragraph-level fusion
+PARAGRAPH_DEPTH = 200  # paragraphs of each paragraph-level ranking that count
 POOL = 50  # entries each ranking contributes to the candidates
 FEATURES = (
     "rrf",
@@ -71,7 +80,7 @@ class Ranked:
 @dataclass(frozen=True)
 class TitleTerms:
     every: frozenset[str]  # every term of title and aliases (compound parts, lemmas, ...)
-    own: frozenset[str]  # the words' own terms only
+    own: dict[str, float]  # the words' own terms only, with their share of the title's IDF
 
 
 def title_terms(index: Any, entry_id: str) -> TitleTerms:
@@ -81,12 +90,14 @@ def title_terms(index: Any, entry_id: str) -> TitleTerms:
     if found is None:
         record = index.entry(entry_id)
         names = " ".join((record.title, *record.aliases)) if record is not None else ""
+        from faq_bot.search import term_idf
+
         tokens = [
             (t.text, bool(getattr(t, "extra", None))) for t in index.analyzer(names, mode="index")
         ]
-        found = TitleTerms(
-            frozenset(t for t, _x in tokens), frozenset(t for t, extra in tokens if not extra)
-        )
+        idf = {t: term_idf(index, t) for t, extra in tokens if not extra}
+        total = sum(idf.values()) or 1.0
+        found = TitleTerms(frozenset(t for t, _x in tokens), {t: v / total for t, v in idf.items()})
         cache[entry_id] = found
     return found
 
@@ -97,8 +108,7 @@ class _Query:
     def __init__(self, index: Any, aq: Any):
         from faq_bot.search import term_idf
 
-        self.idf = lambda t: term_idf(index, t)
-        self.weight = {t: self.idf(t) * w for t, w in aq.terms.items()} if aq else {}
+        self.weight = {t: term_idf(index, t) * w for t, w in aq.terms.items()} if aq else {}
         self.words = [w for w in aq.words if w] if aq else []
         self.total = sum(max(self.weight[t] for t in w) for w in self.words) or 1.0
 
@@ -111,13 +121,9 @@ class _Query:
                 got += max(self.weight[t] for t in hits)
         return got / self.total
 
-    def named(self, own: frozenset[str]) -> float:
+    def named(self, own: dict[str, float]) -> float:
         """IDF-weighted share of the title's own terms the query contains."""
-        if not own or not self.weight:
-            return 0.0
-        idf = {t: self.idf(t) for t in own}
-        total = sum(idf.values()) or 1.0
-        return sum(v for t, v in idf.items() if t in self.weight) / total
+        return sum(share for t, share in own.items() if t in self.weight)
 
 
 def _paragraph_lex_rank(
@@ -131,7 +137,7 @@ def _paragraph_lex_rank(
         return {}
     r = _ranking(index, aq, doc, category)
     imp = impacts(index)
-    slots = r.paragraphs[np.argsort(-r.paragraph_bm25, kind="stable")]
+    slots = r.paragraphs[np.argsort(-r.paragraph_bm25, kind="stable")[:PARAGRAPH_DEPTH]]
     pairs = zip(imp.para_entry[slots].tolist(), imp.para_number[slots].tolist(), strict=True)
     return {(imp.entry_ids[e], n): i + 1 for i, (e, n) in enumerate(pairs)}
 
@@ -141,7 +147,7 @@ def _paragraph_rrf(
 ) -> dict[str, float]:
     """Per entry of `entries`: the best RRF of one of its paragraphs over the
     paragraph-level lexical and dense rankings, times `PARAGRAPH_K`."""
-    ranked = sorted(dense.items(), key=lambda kv: -kv[1])
+    ranked = sorted(dense.items(), key=lambda kv: -kv[1])[:PARAGRAPH_DEPTH]
     dense_rank = {key: i + 1 for i, (key, _s) in enumerate(ranked)}
     out: dict[str, float] = {}
     for key in set(lex_rank) | set(dense_rank):
@@ -168,14 +174,15 @@ def candidates(
     lex_para = {s.entry: s.paragraph for s in lexical}
     top_lex = lexical[0].score if lexical and lexical[0].score > 0 else 1.0
     lex_score = {s.entry: s.score / top_lex for s in lexical}
-    dense_ranking = []
-    for eid, sim in dense.ranking():
-        record = index.entry(eid)
-        if record is None or (doc and record.doc != doc):
-            continue
-        if category and record.category != category:
-            continue
-        dense_ranking.append((eid, sim))
+    dense_ranking = dense.ranking()
+    if doc or category:
+        dense_ranking = [
+            (eid, sim)
+            for eid, sim in dense_ranking
+            if (record := index.entry(eid)) is not None
+            and (not doc or record.doc == doc)
+            and (not category or record.category == category)
+        ]
     dense_rank = {eid: i + 1 for i, (eid, _s) in enumerate(dense_ranking)}
     best_dense = dense_ranking[0][1] if dense_ranking else 0.0
     pool = dict.fromkeys(

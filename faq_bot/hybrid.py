@@ -1,16 +1,19 @@
 """Hybrid ranking: the lexical ranking fused with dense similarity.
 
-``hybrid_rank(index, question, lexical, doc=None, category=None) -> list[ScoredEntry]``
+``hybrid_rank(index, question, lexical, doc=None, category=None, dense=None, aq=None)``
     The lexical ranking (`faq_bot.search.rank_entries`) fused with the dense
     ranking of `faq_bot.dense`. Without a dense retriever (no embedder on this
     platform, a build without vectors) the lexical ranking is returned as is.
 
 Fusion: when `faq_bot/data/ranker.json` exists (written by
-``scripts/train_ranker.py``), each candidate entry gets a linear score over
-generic features (`features`); else reciprocal rank fusion with k = `RRF_K`
-(60, the usual constant). Candidates are the best `POOL` entries of each
-ranking. The question is embedded once per request (`faq_bot.embed` keeps the
-last vectors), so search and the chatbot share it.
+``scripts/train_ranker.py``), each candidate entry gets a linear score over the
+generic features of `faq_bot.rankfeatures` (a listwise logistic model: the
+score is the log-odds of the entry within the question's candidates, up to a
+constant); else reciprocal rank fusion with k = `RRF_K` (60, the usual
+constant). Candidates are the best `POOL` entries of each ranking. The question
+is embedded once per request (`faq_bot.embed` keeps the last vectors), so
+search and the chatbot share it; ``aq``, the analyzed query the lexical ranking
+came from, is analyzed again from `question` when not given.
 """
 
 from __future__ import annotations

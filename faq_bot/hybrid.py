@@ -1,53 +1,31 @@
 """Hybrid ranking: the lexical ranking fused with dense similarity.
 
-``hybrid_rank(index, question, lexical, doc=None, category=None) -> list[ScoredEntry]``
+``hybrid_rank(index, question, lexical, doc=None, category=None, dense=None, aq=None)``
     The lexical ranking (`faq_bot.search.rank_entries`) fused with the dense
     ranking of `faq_bot.dense`. Without a dense retriever (no embedder on this
     platform, a build without vectors) the lexical ranking is returned as is.
 
 Fusion: when `faq_bot/data/ranker.json` exists (written by
-``scripts/train_ranker.py``), each candidate entry gets a linear score over
-generic features (`features`); else reciprocal rank fusion with k = `RRF_K`
-(60, the usual constant). Candidates are the best `POOL` entries of each
-ranking. The question is embedded once per request (`faq_bot.embed` keeps the
-last vectors), so search and the chatbot share it.
+``scripts/train_ranker.py``), each candidate entry gets a linear score over the
+generic features of `faq_bot.rankfeatures` (a listwise logistic model: the
+score is the log-odds of the entry within the question's candidates, up to a
+constant); else reciprocal rank fusion with k = `RRF_K` (60, the usual
+constant). Candidates are the best `POOL` entries of each ranking. The question
+is embedded once per request (`faq_bot.embed` keeps the last vectors), so
+search and the chatbot share it; ``aq``, the analyzed query the lexical ranking
+came from, is analyzed again from `question` when not given.
 """
 
 from __future__ import annotations
 
 import json
-import math
-from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
 from faq_bot.dense import DenseScores, dense_for
+from faq_bot.rankfeatures import FEATURES, POOL, RRF_K, Ranked, candidates
 
-__all__ = ["FEATURES", "RRF_K", "Ranked", "dense_scores", "features", "hybrid_rank"]
-
-RRF_K = 60
-POOL = 50
-FEATURES = (
-    "rrf",
-    "lex_score",
-    "lex_recip_rank",
-    "dense_entry",
-    "dense_paragraph",
-    "dense_sentence",
-    "dense_recip_rank",
-    "dense_margin",
-    "log_length",
-)
-
-
-@dataclass
-class Ranked:
-    """A fused candidate with the features it was scored on."""
-
-    entry: str
-    score: float
-    paragraph: int | None
-    features: dict[str, float]
+__all__ = ["FEATURES", "POOL", "RRF_K", "Ranked", "dense_scores", "features", "hybrid_rank"]
 
 
 def dense_scores(index: Any, question: str) -> DenseScores | None:
@@ -86,48 +64,24 @@ def ranker_weights() -> dict[str, float] | None:
 
 
 def features(
-    index: Any, lexical: list[Any], dense: DenseScores, doc: str | None, category: str | None
+    index: Any,
+    lexical: list[Any],
+    dense: DenseScores,
+    doc: str | None,
+    category: str | None,
+    aq: Any = None,
 ) -> list[Ranked]:
-    """The candidates of both rankings with their features."""
-    lex_rank = {s.entry: i + 1 for i, s in enumerate(lexical)}
-    lex_para = {s.entry: s.paragraph for s in lexical}
-    top_lex = lexical[0].score if lexical and lexical[0].score > 0 else 1.0
-    lex_score = {s.entry: s.score / top_lex for s in lexical}
-    dense_ranking = []
-    for eid, sim in dense.ranking():
-        record = index.entry(eid)
-        if record is None or (doc and record.doc != doc):
-            continue
-        if category and record.category != category:
-            continue
-        dense_ranking.append((eid, sim))
-    dense_rank = {eid: i + 1 for i, (eid, _s) in enumerate(dense_ranking)}
-    best_dense = dense_ranking[0][1] if dense_ranking else 0.0
-    pool = dict.fromkeys(
-        [s.entry for s in lexical[:POOL]] + [eid for eid, _s in dense_ranking[:POOL]]
-    )
-    out = []
-    for eid in pool:
-        record = index.entry(eid)
-        lr, dr = lex_rank.get(eid), dense_rank.get(eid)
-        rrf = (1 / (RRF_K + lr) if lr else 0.0) + (1 / (RRF_K + dr) if dr else 0.0)
-        f = {
-            "rrf": rrf * RRF_K,
-            "lex_score": lex_score.get(eid, 0.0),
-            "lex_recip_rank": 1 / lr if lr else 0.0,
-            "dense_entry": dense.entry(eid),
-            "dense_paragraph": dense.entry_paragraph.get(eid, 0.0),
-            "dense_sentence": dense.entry_sentence.get(eid, 0.0),
-            "dense_recip_rank": 1 / dr if dr else 0.0,
-            "dense_margin": dense.entry(eid) - best_dense,
-            "log_length": math.log1p(len(record.text) if record else 0),
-        }
-        para = lex_para.get(eid)
-        if para is None:
-            paras = [(s, n) for (e, n), s in dense.paragraph.items() if e == eid]
-            para = max(paras)[1] if paras else None
-        out.append(Ranked(eid, f["rrf"], para, f))
-    return out
+    """The candidates of both rankings with their features (`faq_bot.rankfeatures`)."""
+    return candidates(index, aq, lexical, dense, doc, category)
+
+
+def _analyzed(index: Any, question: str) -> Any:
+    from faq_bot.search import QueryError, analyze_query
+
+    try:
+        return analyze_query(index, question)
+    except QueryError:
+        return None
 
 
 def hybrid_rank(
@@ -137,6 +91,7 @@ def hybrid_rank(
     doc: str | None = None,
     category: str | None = None,
     dense: DenseScores | None = None,
+    aq: Any = None,
 ) -> list[Any]:
     """`lexical` fused with the dense ranking (see the module docstring)."""
     from faq_bot.search import ScoredEntry
@@ -145,7 +100,9 @@ def hybrid_rank(
         dense = dense_scores(index, question)
     if dense is None:
         return lexical
-    ranked = features(index, lexical, dense, doc, category)
+    if aq is None:
+        aq = _analyzed(index, question)
+    ranked = features(index, lexical, dense, doc, category, aq)
     weights = ranker_weights()
     if weights:
         for r in ranked:

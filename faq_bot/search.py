@@ -679,7 +679,7 @@ def rank(
     if "dense" in retrievers_for(index):  # the learned fusion of `faq_bot.hybrid`
         from faq_bot.hybrid import hybrid_rank
 
-        fused_entries = hybrid_rank(index, pq.text, lexical, doc, pq.category)
+        fused_entries = hybrid_rank(index, pq.text, lexical, doc, pq.category, aq=pq.analyzed)
         total = max(len(r.order), len(fused_entries))
         return (fused_entries if limit is None else fused_entries[: max(0, limit)]), total
     rankings: dict[str, list[Candidate]] = {

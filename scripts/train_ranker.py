@@ -1,17 +1,24 @@
 """Fit the hybrid ranking's weights and report cross-validated figures.
 
-    .venv/bin/python scripts/train_ranker.py [--folds 5] [--write] QUESTIONS.jsonl...
+    .venv/bin/python scripts/train_ranker.py [--folds 5] [--seeds 5] [--write] QUESTIONS.jsonl...
 
 For every answerable question the candidates of the lexical and the dense
-ranking get the generic features of `faq_bot.hybrid.features` (lexical score
-and reciprocal rank, dense entry/paragraph/sentence similarity and rank, the
-margin to the best dense entry, entry length, RRF); an entry is relevant when
-its text contains a gold passage. A logistic regression (numpy, L2, gradient
-descent on standardised features) is fitted; k-fold cross-validation by
-question reports Recall@1/@3 and MRR@10 of the re-ranking on the folds it did
-not see, next to plain RRF. ``--write`` fits on all questions and writes
-``faq_bot/data/ranker.json`` (weights on the raw features). Needs a built index
-with dense vectors (``faq-bot index``). Never fitted to held-out sets.
+ranking get the generic features of `faq_bot.rankfeatures` (computed exactly
+as search computes them: the corrected query, the lexical ranking cut at
+``FUSE_DEPTH``, the dense similarities of the one query embedding); an entry is
+relevant when its text contains a gold passage. The model is a listwise
+(softmax over each question's candidates) logistic model, numpy only, L2,
+fitted on standardised features: the probability mass on the relevant entries
+of each question is maximised, which is what Recall@1 rewards, instead of
+classifying candidates one by one (``--pointwise``: the earlier model, for
+comparison). Grouped k-fold cross-validation (a question and its candidates
+stay in one fold), repeated over ``--seeds`` shuffles, reports Recall@1/@3 and
+MRR@10 of the re-ranking on the folds it did not see (mean and standard
+deviation over folds and over seeds), next to plain RRF, and how often the
+right entry is among the candidates at all (the ceiling of every re-ranking).
+``--write`` fits on all given questions and writes ``faq_bot/data/ranker.json``
+(weights on the raw features). Needs a built index with dense vectors
+(``faq-bot index``). Never fitted to held-out sets.
 """
 
 from __future__ import annotations
@@ -26,32 +33,39 @@ import numpy as np
 from faq_bot.evaluate import answerable, is_hit, load_questions
 from faq_bot.hybrid import FEATURES, dense_scores, features
 from faq_bot.index import open_index
-from faq_bot.search import QueryError, analyze_query, rank_entries
+from faq_bot.question import normalize_question
+from faq_bot.search import FUSE_DEPTH, QueryError, prepare_query, rank
 
 OUT = Path(__file__).resolve().parent.parent / "faq_bot" / "data" / "ranker.json"
-L2 = 1e-2
+L2 = 1e-2  # pointwise model
+LISTWISE_L2 = 3e-3  # per question, on standardised features
 
 
 def collect(index, questions):
+    """(features, relevance) of each answerable question's candidates, as search
+    sees them, and whether the right entry is among them."""
     groups = []
     for q in questions:
         if not answerable(q):
             continue
         try:
-            lexical = rank_entries(index, analyze_query(index, q["q"]))
+            pq = prepare_query(index, q["q"])
+            lexical, _total = rank(index, pq, "lexical", limit=FUSE_DEPTH)
+            text, aq = pq.text, pq.analyzed
         except QueryError:
-            lexical = []
-        dense = dense_scores(index, q["q"])
+            lexical, text, aq = [], normalize_question(q["q"]), None
+        dense = dense_scores(index, text)
         if dense is None:
             sys.exit("Der Index hat keine Vektoren (faq-bot index mit Einbettungsmodell).")
-        ranked = features(index, lexical, dense, None, None)
+        ranked = features(index, lexical, dense, None, None, aq)
         x = np.array([[r.features[f] for f in FEATURES] for r in ranked], dtype=float)
         y = np.array([is_hit(index.entry(r.entry).text, q["gold"]) for r in ranked], dtype=float)
-        groups.append((x, y))
+        groups.append((x.reshape(-1, len(FEATURES)), y))
     return groups
 
 
-def fit(groups):
+def fit_pointwise(groups, l2=L2):
+    """Class-balanced logistic regression over single candidates (the earlier model)."""
     x = np.vstack([g[0] for g in groups])
     y = np.concatenate([g[1] for g in groups])
     mu, sd = x.mean(0), x.std(0) + 1e-9
@@ -62,10 +76,42 @@ def fit(groups):
     for _ in range(3000):
         p = 1 / (1 + np.exp(-(z @ w + b)))
         g = (p - y) * sample
-        w -= 0.5 * (z.T @ g / len(y) + L2 * w)
+        w -= 0.5 * (z.T @ g / len(y) + l2 * w)
         b -= 0.5 * g.mean()
     raw = w / sd
     return raw, b - float((mu * raw).sum())
+
+
+def fit_listwise(groups, l2=LISTWISE_L2, steps=600):
+    """Softmax over each question's candidates; maximises the log of the probability
+    of its relevant entries (questions without one among the candidates teach
+    nothing and are left out). Adam on standardised features; returns raw weights
+    and a bias (0: a per-question constant does not change the order)."""
+    used = [g for g in groups if g[1].any() and len(g[1]) > 1]
+    x = np.vstack([g[0] for g in used])
+    y = np.concatenate([g[1] for g in used])
+    sizes = np.array([len(g[1]) for g in used])
+    starts = np.r_[0, np.cumsum(sizes)[:-1]]
+    seg = np.repeat(np.arange(len(used)), sizes)
+    mu, sd = x.mean(0), x.std(0) + 1e-9
+    z = (x - mu) / sd
+    w = np.zeros(z.shape[1])
+    m = np.zeros_like(w)
+    v = np.zeros_like(w)
+    n = len(used)
+    for t in range(1, steps + 1):
+        s = z @ w
+        s -= np.maximum.reduceat(s, starts)[seg]
+        e = np.exp(s)
+        p = e / np.add.reduceat(e, starts)[seg]
+        pos = p * y
+        q = pos / np.add.reduceat(pos, starts)[seg]  # share of each relevant entry
+        grad = z.T @ (p - q) / n + l2 * w
+        m = 0.9 * m + 0.1 * grad
+        v = 0.999 * v + 0.001 * grad**2
+        w -= 0.05 * (m / (1 - 0.9**t)) / (np.sqrt(v / (1 - 0.999**t)) + 1e-8)
+    raw = w / sd
+    return raw, 0.0
 
 
 def figures(groups, score):
@@ -74,12 +120,57 @@ def figures(groups, score):
         order = np.argsort(-score(x), kind="stable")
         hits = np.nonzero(y[order] > 0)[0]
         if len(hits):
-            rank = hits[0] + 1
-            r1 += rank <= 1
-            r3 += rank <= 3
-            rr += 1 / rank if rank <= 10 else 0.0
+            rank_ = hits[0] + 1
+            r1 += rank_ <= 1
+            r3 += rank_ <= 3
+            rr += 1 / rank_ if rank_ <= 10 else 0.0
     n = len(groups)
     return {"recall@1": r1 / n, "recall@3": r3 / n, "mrr@10": rr / n, "n": n}
+
+
+KEYS = ("recall@1", "recall@3", "mrr@10")
+
+
+def cross_validate(groups, fit, folds_n=5, seeds=5):
+    """Figures of each held-out fold, for `seeds` shuffles of the questions into
+    `folds_n` folds: {key: [per fold]}, {key: [per seed, over all its folds]}."""
+    per_fold: dict[str, list[float]] = {k: [] for k in KEYS}
+    per_seed: dict[str, list[float]] = {k: [] for k in KEYS}
+    for seed in range(seeds):
+        folds = np.random.default_rng(seed).permutation(len(groups)) % folds_n
+        total = {k: 0.0 for k in KEYS}
+        for k in range(folds_n):
+            train = [g for g, f in zip(groups, folds, strict=True) if f != k]
+            test = [g for g, f in zip(groups, folds, strict=True) if f == k]
+            w, b = fit(train)
+            got = figures(test, lambda x, w=w, b=b: x @ w + b)
+            for key in KEYS:
+                per_fold[key].append(got[key])
+                total[key] += got[key] * len(test)
+        for key in KEYS:
+            per_seed[key].append(total[key] / len(groups))
+    return per_fold, per_seed
+
+
+def summary(per_fold, per_seed):
+    return {
+        k: {
+            "mean": round(float(np.mean(per_seed[k])), 4),
+            "sd_folds": round(float(np.std(per_fold[k])), 4),
+            "sd_seeds": round(float(np.std(per_seed[k])), 4),
+        }
+        for k in KEYS
+    }
+
+
+def show(name, summ):
+    print(
+        f"{name:<22}"
+        + "  ".join(
+            f"{k}={v['mean']:.3f} ±{v['sd_folds']:.3f} (Seeds ±{v['sd_seeds']:.3f})"
+            for k, v in summ.items()
+        )
+    )
 
 
 MAX_CONFIDENT_WRONG = 0.04  # below the 5 % target, on the training folds
@@ -143,7 +234,7 @@ def train_confidence(index, questions, folds_n, write):
     thresholds = []
     for k in range(folds_n):
         tr = (folds != k) & has
-        w, b = fit([(x[tr], y[tr])])
+        w, b = fit_pointwise([(x[tr], y[tr])])
         p_tr = 1 / (1 + np.exp(-(x[folds != k] @ w + b)))
         p_tr[~has[folds != k]] = 0.0
         t = choose_threshold(p_tr, y[folds != k], ans[folds != k])
@@ -161,7 +252,7 @@ def train_confidence(index, questions, folds_n, write):
         h, wr, d = curve(t)
         print(f"  Schwelle {t:.1f}: Passage@1={h:.3f} sicher-falsch={wr:.3f} abgelehnt={d:.3f}")
     if write:
-        w, b = fit([(x[has], y[has])])
+        w, b = fit_pointwise([(x[has], y[has])])
         p_all = np.where(has, 1 / (1 + np.exp(-(x @ w + b))), 0.0)
         t = choose_threshold(p_all, y, ans)
         data = {
@@ -187,8 +278,11 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("files", nargs="+")
     ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--seeds", type=int, default=5, help="shuffles of the folds")
     ap.add_argument("--index", default="index")
     ap.add_argument("--write", action="store_true")
+    ap.add_argument("--pointwise", action="store_true", help="the earlier pointwise model")
+    ap.add_argument("--test", help="also fit on all FILES and report on this question file")
     ap.add_argument("--confidence", action="store_true", help="fit the chatbot's confidence")
     args = ap.parse_args()
     index = open_index(args.index)
@@ -197,29 +291,36 @@ def main() -> None:
         train_confidence(index, questions, args.folds, args.write)
         return
     groups = collect(index, questions)
+    fit = fit_pointwise if args.pointwise else fit_listwise
     rrf = FEATURES.index("rrf")
-    rng = np.random.default_rng(0)
-    folds = rng.permutation(len(groups)) % args.folds
-    cv_scores = []
-    for k in range(args.folds):
-        train = [g for g, f in zip(groups, folds, strict=True) if f != k]
-        test = [g for g, f in zip(groups, folds, strict=True) if f == k]
-        w, b = fit(train)
-        cv_scores.append((figures(test, lambda x, w=w, b=b: x @ w + b), len(test)))
-    n = sum(m for _f, m in cv_scores)
-    cv = {key: sum(f[key] * m for f, m in cv_scores) / n for key in ("recall@1", "recall@3")}
-    cv["mrr@10"] = sum(f["mrr@10"] * m for f, m in cv_scores) / n
     base = figures(groups, lambda x: x[:, rrf])
-    print(f"Fragen: {len(groups)} beantwortbare, {args.folds}-fach kreuzvalidiert")
-    print("RRF (k=60)        " + "  ".join(f"{k}={base[k]:.3f}" for k in cv))
-    print("gelernt (CV)      " + "  ".join(f"{k}={cv[k]:.3f}" for k in cv))
+    pooled = sum(bool(y.any()) for _x, y in groups) / len(groups)
+    cv = summary(*cross_validate(groups, fit, args.folds, args.seeds))
+    print(
+        f"Fragen: {len(groups)} beantwortbare, {args.folds}-fach kreuzvalidiert, "
+        f"{args.seeds} Mischungen; richtiger Eintrag unter den Kandidaten: {pooled:.3f}"
+    )
+    print(f"{'RRF (k=60)':<22}" + "  ".join(f"{k}={base[k]:.3f}" for k in KEYS))
+    show("gelernt (CV)", cv)
+    if args.test:
+        w, b = fit(groups)
+        test = collect(index, load_questions(args.test))
+        got = figures(test, lambda x: x @ w + b)
+        rrf_test = figures(test, lambda x: x[:, rrf])
+        print(f"Test {Path(args.test).name} ({len(test)} beantwortbare):")
+        print(f"{'  RRF (k=60)':<22}" + "  ".join(f"{k}={rrf_test[k]:.3f}" for k in KEYS))
+        print(f"{'  gelernt':<22}" + "  ".join(f"{k}={got[k]:.3f}" for k in KEYS))
     if args.write:
         w, b = fit(groups)
         data = {
-            "model": "logistic regression over faq_bot.hybrid.FEATURES (raw values)",
+            "model": (
+                "pointwise logistic regression" if args.pointwise else "listwise logistic (softmax)"
+            )
+            + " over faq_bot.rankfeatures.FEATURES (raw values)",
             "trained_on": [Path(f).name for f in args.files],
-            "cross_validated": {k: round(v, 4) for k, v in cv.items()},
-            "rrf_baseline": {k: round(base[k], 4) for k in cv},
+            "cross_validated": cv,
+            "candidate_recall": round(pooled, 4),
+            "rrf_baseline": {k: round(base[k], 4) for k in KEYS},
             "weights": {
                 "bias": round(b, 6),
                 **{f: round(float(v), 6) for f, v in zip(FEATURES, w, strict=True)},

@@ -1,0 +1,223 @@
+"""Generic features of a candidate entry for the learned ranking (`faq_bot.hybrid`).
+
+``candidates(index, aq, lexical, dense, doc, category) -> list[Ranked]``
+    The union of the best `POOL` entries of the lexical ranking and of the dense
+    ranking, each with the features of `FEATURES`, all computed from what one
+    request already has: the analyzed query (its lexical ranking is cached per
+    build), the lexical ranking and the dense similarities of the one query
+    embedding. Nothing here names a question, an entry or a document.
+
+Features:
+
+- lexical: the combined score relative to the best, the reciprocal rank,
+- dense: the entry's best paragraph, best sentence and best unit similarity,
+  the reciprocal dense rank, the margin to the best entry,
+- fusion: RRF of the two entry ranks (k = `RRF_K`), and ``paragraph_rrf``: the
+  best RRF (k = `PARAGRAPH_K`) any one paragraph of the entry reaches over the
+  paragraph-level lexical and dense rankings (the same paragraph good in both,
+  not one paragraph good lexically and another densely),
+- title: ``title_coverage``, the IDF-weighted share of the query's words found
+  in the entry's title and aliases (compound parts and lemmas count), and
+  ``title_named``, the IDF-weighted share of the title's own words the query
+  contains (the headword named),
+- entry: log length.
+
+Which features earn their place was measured with ``scripts/train_ranker.py``
+(grouped cross-validation on dev2, a second check on the 60 dev questions);
+the README's "Hybrid retrieval" section has the figures.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from faq_bot.dense import DenseScores
+
+__all__ = [
+    "FEATURES",
+    "POOL",
+    "RRF_K",
+    "Ranked",
+    "TitleTerms",
+    "candidates",
+    "title_terms",
+]
+
+RRF_K = 60
+PARAGRAPH_K = 10  # RRF constant of the paragraph-level fusion
+PARAGRAPH_DEPTH = 200  # paragraphs of each paragraph-level ranking that count
+POOL = 50  # entries each ranking contributes to the candidates
+FEATURES = (
+    "rrf",
+    "lex_score",
+    "lex_recip_rank",
+    "dense_entry",
+    "dense_paragraph",
+    "dense_sentence",
+    "dense_recip_rank",
+    "dense_margin",
+    "log_length",
+    "paragraph_rrf",
+    "title_coverage",
+    "title_named",
+)
+
+
+@dataclass
+class Ranked:
+    """A fused candidate with the features it was scored on."""
+
+    entry: str
+    score: float
+    paragraph: int | None
+    features: dict[str, float]
+
+
+@dataclass(frozen=True)
+class TitleTerms:
+    every: frozenset[str]  # every term of title and aliases (compound parts, lemmas, ...)
+    own: dict[str, float]  # the words' own terms only, with their share of the title's IDF
+
+
+def title_terms(index: Any, entry_id: str) -> TitleTerms:
+    """The analyzed terms of an entry's title and aliases (cached per build)."""
+    cache: dict[str, TitleTerms] = index.state.once("rankfeatures.titles", dict)
+    found = cache.get(entry_id)
+    if found is None:
+        record = index.entry(entry_id)
+        names = " ".join((record.title, *record.aliases)) if record is not None else ""
+        from faq_bot.search import term_idf
+
+        tokens = [
+            (t.text, bool(getattr(t, "extra", None))) for t in index.analyzer(names, mode="index")
+        ]
+        idf = {t: term_idf(index, t) for t, extra in tokens if not extra}
+        total = sum(idf.values()) or 1.0
+        found = TitleTerms(frozenset(t for t, _x in tokens), {t: v / total for t, v in idf.items()})
+        cache[entry_id] = found
+    return found
+
+
+class _Query:
+    """The query's words with IDF weights, matched against titles."""
+
+    def __init__(self, index: Any, aq: Any):
+        from faq_bot.search import term_idf
+
+        self.weight = {t: term_idf(index, t) * w for t, w in aq.terms.items()} if aq else {}
+        self.words = [w for w in aq.words if w] if aq else []
+        self.total = sum(max(self.weight[t] for t in w) for w in self.words) or 1.0
+
+    def coverage(self, terms: frozenset[str]) -> float:
+        """IDF-weighted share of the query's words with a term in `terms`."""
+        got = 0.0
+        for word in self.words:
+            hits = word & terms
+            if hits:
+                got += max(self.weight[t] for t in hits)
+        return got / self.total
+
+    def named(self, own: dict[str, float]) -> float:
+        """IDF-weighted share of the title's own terms the query contains."""
+        return sum(share for t, share in own.items() if t in self.weight)
+
+
+def _paragraph_lex_rank(
+    index: Any, aq: Any, doc: str | None, category: str | None
+) -> dict[tuple[str, int], int]:
+    """The lexical rank (by BM25F) of each matching (entry id, paragraph); the
+    ranking is the one search computed for the same query (cached per build)."""
+    from faq_bot.search import _ranking, impacts
+
+    if aq is None or not aq.terms:
+        return {}
+    r = _ranking(index, aq, doc, category)
+    imp = impacts(index)
+    slots = r.paragraphs[np.argsort(-r.paragraph_bm25, kind="stable")[:PARAGRAPH_DEPTH]]
+    pairs = zip(imp.para_entry[slots].tolist(), imp.para_number[slots].tolist(), strict=True)
+    return {(imp.entry_ids[e], n): i + 1 for i, (e, n) in enumerate(pairs)}
+
+
+def _paragraph_rrf(
+    lex_rank: dict[tuple[str, int], int], dense: dict[tuple[str, int], float], entries: set[str]
+) -> dict[str, float]:
+    """Per entry of `entries`: the best RRF of one of its paragraphs over the
+    paragraph-level lexical and dense rankings, times `PARAGRAPH_K`."""
+    ranked = sorted(dense.items(), key=lambda kv: -kv[1])[:PARAGRAPH_DEPTH]
+    dense_rank = {key: i + 1 for i, (key, _s) in enumerate(ranked)}
+    out: dict[str, float] = {}
+    for key in set(lex_rank) | set(dense_rank):
+        if key[0] not in entries:
+            continue
+        lr, dr = lex_rank.get(key), dense_rank.get(key)
+        v = (1 / (PARAGRAPH_K + lr) if lr else 0.0) + (1 / (PARAGRAPH_K + dr) if dr else 0.0)
+        if v > out.get(key[0], 0.0):
+            out[key[0]] = v
+    return {e: v * PARAGRAPH_K for e, v in out.items()}
+
+
+def candidates(
+    index: Any,
+    aq: Any,
+    lexical: list[Any],
+    dense: DenseScores,
+    doc: str | None = None,
+    category: str | None = None,
+) -> list[Ranked]:
+    """The candidates of both rankings with their features (see the module docstring).
+    `aq` is the analyzed query the lexical ranking came from (None: no query terms)."""
+    lex_rank = {s.entry: i + 1 for i, s in enumerate(lexical)}
+    lex_para = {s.entry: s.paragraph for s in lexical}
+    top_lex = lexical[0].score if lexical and lexical[0].score > 0 else 1.0
+    lex_score = {s.entry: s.score / top_lex for s in lexical}
+    dense_ranking = dense.ranking()
+    if doc or category:
+        dense_ranking = [
+            (eid, sim)
+            for eid, sim in dense_ranking
+            if (record := index.entry(eid)) is not None
+            and (not doc or record.doc == doc)
+            and (not category or record.category == category)
+        ]
+    dense_rank = {eid: i + 1 for i, (eid, _s) in enumerate(dense_ranking)}
+    best_dense = dense_ranking[0][1] if dense_ranking else 0.0
+    pool = dict.fromkeys(
+        [s.entry for s in lexical[:POOL]] + [eid for eid, _s in dense_ranking[:POOL]]
+    )
+    para_rrf = _paragraph_rrf(
+        _paragraph_lex_rank(index, aq, doc, category), dense.paragraph, set(pool)
+    )
+    query = _Query(index, aq)
+    dense_para: dict[str, tuple[float, int]] = {}  # entry -> its best paragraph
+    for (e, n), sim in dense.paragraph.items():
+        if e not in dense_para or (sim, n) > dense_para[e]:
+            dense_para[e] = (sim, n)
+    out = []
+    for eid in pool:
+        record = index.entry(eid)
+        lr, dr = lex_rank.get(eid), dense_rank.get(eid)
+        rrf = (1 / (RRF_K + lr) if lr else 0.0) + (1 / (RRF_K + dr) if dr else 0.0)
+        titles = title_terms(index, eid)
+        f = {
+            "rrf": rrf * RRF_K,
+            "lex_score": lex_score.get(eid, 0.0),
+            "lex_recip_rank": 1 / lr if lr else 0.0,
+            "dense_entry": dense.entry(eid),
+            "dense_paragraph": dense.entry_paragraph.get(eid, 0.0),
+            "dense_sentence": dense.entry_sentence.get(eid, 0.0),
+            "dense_recip_rank": 1 / dr if dr else 0.0,
+            "dense_margin": dense.entry(eid) - best_dense,
+            "log_length": math.log1p(len(record.text) if record else 0),
+            "paragraph_rrf": para_rrf.get(eid, 0.0),
+            "title_coverage": query.coverage(titles.every),
+            "title_named": query.named(titles.own),
+        }
+        para = lex_para.get(eid)
+        if para is None and eid in dense_para:
+            para = dense_para[eid][1]
+        out.append(Ranked(eid, f["rrf"], para, f))
+    return out

@@ -1,0 +1,122 @@
+"""The learned ranking's candidate features (`faq_bot.rankfeatures`) on the tiny
+one-document corpus. The dense similarities are given as data (a `DenseScores` as
+the dense retriever returns it), so the figures are exact and no embedder runs."""
+
+from __future__ import annotations
+
+import json
+import math
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from faq_bot.dense import DenseScores
+from faq_bot.hybrid import hybrid_rank
+from faq_bot.index import Index, build_index, open_index
+from faq_bot.rankfeatures import FEATURES, PARAGRAPH_K, RRF_K, _paragraph_rrf, candidates
+from faq_bot.search import analyze_query, rank_entries
+
+
+@pytest.fixture
+def tiny_index(tiny_corpus: Path, tmp_path: Path) -> Index:
+    build_index(tiny_corpus, tmp_path / "idx")
+    return open_index(tmp_path / "idx")
+
+
+def dense_of(sims: dict[tuple[str, int], float]) -> DenseScores:
+    """Dense scores with the given paragraph similarities (each paragraph one sentence)."""
+    best: dict[str, float] = {}
+    for (eid, _n), s in sims.items():
+        best[eid] = max(best.get(eid, -1.0), s)
+    return DenseScores(best, dict(best), dict(sims), {})
+
+
+def by_entry(index: Index, query: str, dense: DenseScores) -> dict[str, dict[str, float]]:
+    aq = analyze_query(index, query)
+    ranked = candidates(index, aq, rank_entries(index, aq), dense)
+    return {r.entry: r.features for r in ranked}
+
+
+def test_every_candidate_has_every_feature_as_a_finite_number(tiny_index):
+    dense = dense_of({("runde-patt", 0): 0.9, ("runde-modus", 1): 0.8, ("runde-angriff", 0): 0.7})
+    got = by_entry(tiny_index, "Moduswürfel am Ende der Runde", dense)
+    assert got
+    for features in got.values():
+        assert set(features) == set(FEATURES)
+        assert all(math.isfinite(v) for v in features.values())
+
+
+def test_candidates_are_the_union_of_the_lexical_and_the_dense_ranking(tiny_index):
+    aq = analyze_query(tiny_index, "Patt")
+    lexical = rank_entries(tiny_index, aq)
+    dense = dense_of({("runde-bewegung", 0): 0.9})
+    ids = [r.entry for r in candidates(tiny_index, aq, lexical, dense)]
+    assert set(ids) == {s.entry for s in lexical} | {"runde-bewegung"}
+    assert len(ids) == len(set(ids))
+
+
+def test_a_query_naming_the_title_covers_it_and_names_the_headword(tiny_index):
+    got = by_entry(tiny_index, "Patt", dense_of({("runde-patt", 0): 0.8}))
+    assert got["runde-patt"]["title_coverage"] == pytest.approx(1.0)
+    assert got["runde-patt"]["title_named"] == pytest.approx(1.0)
+    others = [f for eid, f in got.items() if eid != "runde-patt"]
+    assert all(f["title_coverage"] == 0.0 and f["title_named"] == 0.0 for f in others)
+
+
+def test_title_coverage_is_the_idf_weighted_share_of_the_query_words(tiny_index):
+    got = by_entry(tiny_index, "Patt Moduswürfel", dense_of({("runde-patt", 0): 0.8}))
+    share = got["runde-patt"]["title_coverage"]
+    assert 0.0 < share < 1.0  # one of two words is in the title
+    assert got["runde-patt"]["title_named"] == pytest.approx(1.0)  # the whole title named
+
+
+def test_dense_features_follow_the_dense_ranking(tiny_index):
+    dense = dense_of({("runde-patt", 0): 0.9, ("runde-modus", 0): 0.8, ("runde-modus", 1): 0.7})
+    got = by_entry(tiny_index, "Patt", dense)
+    assert got["runde-patt"]["dense_recip_rank"] == 1.0
+    assert got["runde-modus"]["dense_recip_rank"] == 0.5
+    assert got["runde-patt"]["dense_margin"] == 0.0
+    assert got["runde-modus"]["dense_margin"] == pytest.approx(-0.1)
+    assert got["runde-modus"]["dense_paragraph"] == pytest.approx(0.8)
+
+
+def test_rrf_and_lexical_rank_of_the_best_lexical_entry(tiny_index):
+    got = by_entry(tiny_index, "Patt", dense_of({("runde-patt", 0): 0.9}))
+    patt = got["runde-patt"]
+    assert patt["lex_recip_rank"] == 1.0 and patt["lex_score"] == 1.0
+    assert patt["rrf"] == pytest.approx(RRF_K * 2 / (RRF_K + 1))
+
+
+def test_paragraph_rrf_rewards_one_paragraph_good_in_both_rankings():
+    lexical = {("a", 0): 1, ("b", 0): 2, ("b", 1): 3}
+    dense = {("b", 1): 0.9, ("a", 1): 0.8, ("a", 0): 0.1, ("b", 0): 0.2}
+    got = _paragraph_rrf(lexical, dense, {"a", "b"})
+    # b's paragraph 1 is 3rd lexically and 1st densely; a's paragraph 0 is 1st and 4th
+    assert got["b"] == pytest.approx(PARAGRAPH_K * (1 / (PARAGRAPH_K + 3) + 1 / (PARAGRAPH_K + 1)))
+    assert got["a"] == pytest.approx(PARAGRAPH_K * (1 / (PARAGRAPH_K + 1) + 1 / (PARAGRAPH_K + 4)))
+    assert got["b"] > got["a"]
+    assert set(_paragraph_rrf(lexical, dense, {"a"})) == {"a"}
+
+
+def test_the_doc_filter_keeps_dense_only_candidates_out(tiny_index):
+    aq = analyze_query(tiny_index, "Patt")
+    dense = dense_of({("runde-bewegung", 0): 0.9})
+    assert candidates(tiny_index, aq, [], dense, doc="nicht-da") == []
+
+
+def test_hybrid_rank_analyzes_the_question_itself_when_not_given_the_query(tiny_index):
+    aq = analyze_query(tiny_index, "Moduswürfel Gruppe")
+    lexical = rank_entries(tiny_index, aq)
+    dense = dense_of({("runde-markierung", 0): 0.9, ("runde-runde", 0): 0.85})
+    given = hybrid_rank(tiny_index, aq.text, lexical, dense=dense, aq=aq)
+    analyzed = hybrid_rank(tiny_index, aq.text, lexical, dense=dense)
+    assert [s.entry for s in given] == [s.entry for s in analyzed]
+    assert [s.score for s in given] == pytest.approx([s.score for s in analyzed])
+
+
+def test_the_shipped_weights_are_over_exactly_these_features():
+    data = json.loads(
+        resources.files("faq_bot").joinpath("data/ranker.json").read_text(encoding="utf-8")
+    )
+    assert set(data["weights"]) == {*FEATURES, "bias"}

@@ -17,7 +17,9 @@ text is escaped, only ``<mark>`` is added.
 
 from __future__ import annotations
 
+import bisect
 import html
+import itertools
 from collections.abc import Iterable
 from typing import Any
 
@@ -44,12 +46,11 @@ def word_spans(index: Any, text: str, groups: list[frozenset[str]]) -> list[tupl
     out: list[tuple[int, int, int]] = []
     if not groups:
         return out
+    # term -> the first query word it belongs to
+    group_of = {t: g for g in reversed(range(len(groups))) for t in groups[g]}
     for term, start, end in token_spans(index, text):
-        for g, terms in enumerate(groups):
-            if term in terms:
-                if not out or out[-1][:2] != (start, end):
-                    out.append((start, end, g))
-                break
+        if term in group_of and (not out or out[-1][:2] != (start, end)):
+            out.append((start, end, group_of[term]))
     return out
 
 
@@ -69,15 +70,20 @@ def marked(text: str, found: Iterable[tuple[int, int, int]], start: int, end: in
 
 def best_window(found: list[tuple[int, int, int]], length: int, limit: int) -> tuple[int, int]:
     """The window of about `limit` characters that holds the most distinct query words
-    (ties: the earliest)."""
+    (ties: the earliest). `found` is in text order, as `word_spans` returns it."""
     if length <= limit or not found:
         return 0, min(length, limit)
+    starts = [s for s, _e, _g in found]
+    ends = list(itertools.accumulate((e for _s, e, _g in found), max))  # sorted for bisect
+    groups = [g for _s, _e, g in found]
     best = (-1, 0)
-    for s, _e, _g in found:
+    for s in starts:
         start = max(0, s - LEAD)
-        covered = {g for s2, e2, g in found if s2 >= start and e2 <= start + limit}
-        if len(covered) > best[0]:
-            best = (len(covered), start)
+        lo = bisect.bisect_left(starts, start)
+        hi = bisect.bisect_right(ends, start + limit)
+        covered = len(set(groups[lo:hi]))
+        if covered > best[0]:
+            best = (covered, start)
     start = best[1]
     return start, min(length, start + limit)
 

@@ -36,7 +36,7 @@ PAGES = [
     "/ask?q=Wer+bezahlt,+wenn+meine+227er+gekontert+wird?",
     "/check",
     "/api/search?q=Bombe",
-    "/static/app.css",
+    "/static/print.css",
     "/static/app.js",
     "/offline-data.json",
 ]

@@ -32,6 +32,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -68,7 +69,7 @@ METRICS = (
 HOST_INDEX = 1000  # Lighthouse's own threshold for a host fast enough for 4x
 BENCHMARK_JS = (
     "import {pageFunctions} from 'lighthouse/core/lib/page-functions.js';"
-    "console.log(pageFunctions.computeBenchmarkIndex())"
+    "console.log(pageFunctions.computeBenchmarkIndex.toString())"
 )
 
 
@@ -95,7 +96,12 @@ def start_server(port: int) -> subprocess.Popen:
         "2",
     ]
     server = subprocess.Popen(
-        command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        command,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group: stopped as a whole
     )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -112,22 +118,40 @@ def start_server(port: int) -> subprocess.Popen:
     raise SystemExit("faq-bot serve did not answer /healthz within 120 s")
 
 
-def benchmark_index() -> float:
-    """Lighthouse's own CPU benchmark (the one it runs in the page), run in node now."""
-    out = subprocess.run(
-        ["node", "--input-type=module", "-e", BENCHMARK_JS],
-        cwd=NPM_DIR,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return float(out.stdout.strip())
+class Calibration:
+    """Lighthouse's own CPU benchmark (``computeBenchmarkIndex``, the function it runs
+    in the page at the start of every run), run just before each run in a chromium
+    like the one Lighthouse starts, so the multiplier fits the host's load right now."""
+
+    def __init__(self) -> None:
+        from playwright.sync_api import sync_playwright
+
+        source = subprocess.run(
+            ["node", "--input-type=module", "-e", BENCHMARK_JS],
+            cwd=NPM_DIR,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        self.function = source.strip()
+        self.playwright = sync_playwright().start()
+        self.browser = self.playwright.chromium.launch(
+            executable_path=CHROMIUM, args=["--headless=new", "--no-sandbox", "--disable-gpu"]
+        )
+        self.page = self.browser.new_page()
+
+    def index(self) -> float:
+        return float(self.page.evaluate(f"({self.function})()"))
+
+    def close(self) -> None:
+        self.browser.close()
+        self.playwright.stop()
 
 
-def cpu_multiplier(setting: str) -> float:
-    if setting != "auto":
+def cpu_multiplier(setting: str, calibration: Calibration | None) -> float:
+    if setting != "auto" or calibration is None:
         return float(setting)
-    return round(max(1.0, min(4.0, 4.0 * benchmark_index() / HOST_INDEX)), 2)
+    return round(max(1.0, min(4.0, 4.0 * calibration.index() / HOST_INDEX)), 2)
 
 
 def lighthouse(url: str, multiplier: float) -> dict:
@@ -145,9 +169,18 @@ def lighthouse(url: str, multiplier: float) -> dict:
             "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
         ]
         env = dict(os.environ, CHROME_PATH=CHROMIUM, TMPDIR=tmp)
-        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+        # its own process group, so Lighthouse and the chromium it starts stop together
+        proc = subprocess.Popen(
+            command, env=env, stderr=subprocess.PIPE, text=True, start_new_session=True
+        )
+        try:
+            _out, err = proc.communicate(timeout=300)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
         if not report.exists():
-            raise SystemExit(f"Lighthouse failed on {url}:\n{done.stderr[-2000:]}")
+            raise SystemExit(f"Lighthouse failed on {url}:\n{err[-2000:]}")
         return json.loads(report.read_text())
 
 
@@ -209,7 +242,10 @@ def main() -> int:
         raise SystemExit("chromium fehlt: scripts/ensure-chromium ausführen.")
     pages = [(n, p) for n, p in PAGES if not args.only or args.only in p]
     port = free_port(args.port)
+    # a SIGTERM (timeout, kill) stops the server and browsers too, as Ctrl-C does
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     server = start_server(port)
+    calibration = Calibration() if args.cpu_multiplier == "auto" else None
     failed = False
     header = f"{'page':14} {'perf':>4} {'a11y':>4} {'bp':>4} {'seo':>4}"
     header += "".join(f" {name:>6}" for name, _ in METRICS) + "  cpu (index)"
@@ -220,7 +256,7 @@ def main() -> int:
             reports = []
             cpus = []
             for _ in range(args.runs):
-                multiplier = cpu_multiplier(args.cpu_multiplier)
+                multiplier = cpu_multiplier(args.cpu_multiplier, calibration)
                 report = lighthouse(f"http://127.0.0.1:{port}{path}", multiplier)
                 cpus.append(f"{multiplier}x ({report['environment']['benchmarkIndex']:.0f})")
                 reports.append(report)
@@ -253,7 +289,9 @@ def main() -> int:
                 ):
                     failed = True
     finally:
-        server.terminate()
+        if calibration is not None:
+            calibration.close()
+        os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
     print(
         "FAILED: below 100" if failed else "OK: 100 for performance, accessibility, best practices"

@@ -66,6 +66,9 @@ METRICS = (
     ("TBT", "total-blocking-time"),
     ("CLS", "cumulative-layout-shift"),
 )
+# Lighthouse's own flakes ("Please run Lighthouse again"): such a run is repeated
+RETRY_ON = {"NO_NAVSTART", "NO_FCP", "NO_LCP", "PROTOCOL_TIMEOUT", "NO_TRACING_STARTED"}
+RETRIES = 2
 HOST_INDEX = 1000  # Lighthouse's own threshold for a host fast enough for 4x
 BENCHMARK_JS = (
     "import {pageFunctions} from 'lighthouse/core/lib/page-functions.js';"
@@ -256,8 +259,13 @@ def main() -> int:
             reports = []
             cpus = []
             for _ in range(args.runs):
-                multiplier = cpu_multiplier(args.cpu_multiplier, calibration)
-                report = lighthouse(f"http://127.0.0.1:{port}{path}", multiplier)
+                for _attempt in range(RETRIES + 1):
+                    multiplier = cpu_multiplier(args.cpu_multiplier, calibration)
+                    report = lighthouse(f"http://127.0.0.1:{port}{path}", multiplier)
+                    error = report.get("runtimeError", {}).get("code")
+                    if error not in RETRY_ON:
+                        break
+                    print(f"    ({name}: Lighthouse {error}, running again)")
                 cpus.append(f"{multiplier}x ({report['environment']['benchmarkIndex']:.0f})")
                 reports.append(report)
                 if args.save:

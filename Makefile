@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test lint index serve bench bench-x100 load deploy-check setup clean
+.PHONY: run test lint index serve bench bench-x100 load lighthouse deploy-check setup clean
 
 $(BIN)/faq-bot: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -52,6 +52,12 @@ bench: setup
 load: setup
 	./scripts/ensure-wrk
 	$(BIN)/python benchmarks/load.py
+
+## lighthouse: Lighthouse (mobile) on every page type against a local gunicorn; fails below 100
+lighthouse: setup
+	./scripts/ensure-chromium
+	./scripts/ensure-lighthouse
+	$(BIN)/python benchmarks/lighthouse.py $(LIGHTHOUSE_ARGS)
 
 ## deploy-check: nginx + 2 gunicorn instances on loopback, roll a new index under load
 deploy-check: setup

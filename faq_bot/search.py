@@ -40,7 +40,9 @@ Building blocks (used by the chatbot in `faq_bot.chat`)
     stored fields, BM25 score and the terms it matched.
 
 ``highlight(index, text, terms, limit) -> str``
-    Safe HTML of ``text`` cut around the first match, matched words in <mark>.
+    Safe HTML of ``text`` cut around the passage with the most matched terms,
+    matched words in <mark> (hits cut theirs around the passage with the most
+    query words: `faq_bot.snippets`).
 
 Ranking
 -------
@@ -91,6 +93,7 @@ from faq_bot.retrieval import (
     fuse,
     retrievers_for,
 )
+from faq_bot.snippets import SNIPPET_CHARS, snippet
 
 __all__ = [
     "CANDIDATES",
@@ -137,7 +140,6 @@ EXTRA_WEIGHTS = {
 }
 ENTRY_FIELDS = ("title", "aliases", "category", "section", "body")
 PARAGRAPH_FIELDS = ("heading", "body")
-SNIPPET_CHARS = 240
 
 _WORD = re.compile(r"\w+")
 _MARK = re.compile(r"</?mark>")
@@ -589,51 +591,11 @@ def paragraph_scores(index: Index, aq: AnalyzedQuery) -> dict[tuple[str, int], f
 # --- snippets -----------------------------------------------------------------------
 
 
-def _spans(index: Index, text: str) -> tuple[tuple[str, int, int], ...]:
-    """(term, start, end) of every token of `text` (analyzed once per build, bounded)."""
-    found = index.state.spans.get(text)
-    if found is None:
-        found = index.state.spans.put(
-            text,
-            tuple(
-                (t.text, t.startchar, t.endchar)
-                for t in _analyzer(index)(text, mode="index", chars=True, removestops=False)
-            ),
-        )
-    return found
-
-
 def highlight(index: Index, text: str, terms: set[str] | dict, limit: int = SNIPPET_CHARS) -> str:
-    """Safe HTML of `text` (cut to about `limit` characters around the first match)
-    with the words whose terms are in `terms` wrapped in <mark>."""
-    spans: list[tuple[int, int]] = []
-    for term, s, e in _spans(index, text):
-        if term in terms and (not spans or spans[-1] != (s, e)):
-            spans.append((s, e))
-    start, end = 0, len(text)
-    if len(text) > limit:
-        first = spans[0][0] if spans else 0
-        start = max(0, first - limit // 4)
-        # start at a word boundary
-        if start > 0:
-            space = text.rfind(" ", 0, start)
-            start = space + 1 if space >= 0 else start
-        end = min(len(text), start + limit)
-        space = text.rfind(" ", start, end)
-        if end < len(text) and space > start:
-            end = space
-    out: list[str] = ["…" if start > 0 else ""]
-    pos = start
-    for s, e in spans:
-        if s < pos or e > end:
-            continue
-        out.append(html.escape(text[pos:s]))
-        out.append(f"<mark>{html.escape(text[s:e])}</mark>")
-        pos = e
-    out.append(html.escape(text[pos:end]))
-    if end < len(text):
-        out.append(" …")
-    return "".join(out)
+    """Safe HTML of `text` cut to about `limit` characters around the passage with the
+    most distinct matched `terms`, matched words in <mark> (`faq_bot.snippets.snippet`
+    with each term counted on its own; `search` counts query words instead)."""
+    return snippet(index, text, [frozenset([t]) for t in terms], limit)
 
 
 # --- public functions ---------------------------------------------------------------
@@ -742,7 +704,7 @@ def search(
                 title=record.title,
                 url=f"/entry/{record.id}",
                 score=s.score,
-                snippet=highlight(index, source, aq.terms),
+                snippet=snippet(index, source, aq.words),
                 text=record.text,
                 category=record.category,
                 doc_title=document.get("title"),

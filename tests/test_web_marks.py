@@ -1,13 +1,11 @@
-"""Query words marked on ruling pages (?h=) and snippets cut around the best passage."""
+"""Query words marked on ruling pages (?h=); the search page's snippets (tests/test_snippets.py
+has the snippet function itself)."""
 
 from __future__ import annotations
 
 import re
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from faq_bot.web.marks import best_window, mark_html, query_groups, snippet
+from faq_bot.web.marks import mark_html, query_groups
 
 BOMB = "227-pfund-bombe-basisausbau"
 
@@ -49,16 +47,3 @@ def test_mark_html_keeps_tags_and_entities(index):
         str(out)
         == '<p>Die <a href="/x"><mark>Bombe</mark></a> &amp; <mark>Bomben</mark> &lt;b&gt;</p>'
     )
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.text(max_size=400), st.text(max_size=40))
-def test_snippet_is_escaped_text_with_marks_only(index, text, query):
-    out = snippet(index, text, query_groups(index, query))
-    assert re.sub(r"</?mark>", "", out).count("<") == 0
-
-
-def test_best_window_prefers_the_passage_with_most_query_words():
-    found = [(5, 10, 0), (400, 405, 0), (420, 428, 1), (440, 445, 2)]
-    start, end = best_window(found, 1000, 240)
-    assert start <= 400 and end >= 445

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 from html.parser import HTMLParser
 from urllib.parse import quote
@@ -10,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from faq_bot.web import STATIC_DIR
 from faq_bot.web.render import (
     first_sentence,
     link_in_html,
@@ -17,7 +20,6 @@ from faq_bot.web.render import (
     render_text,
     sanitize,
 )
-from faq_bot.web.security import CONTENT_SECURITY_POLICY
 
 PAGES = ["/", "/search?q=Bombe", "/entry/aktionsstapel", "/docs/how-faq", "/entry/nope", "/check"]
 API = ["/api/search?q=Bombe", "/api/entries/aktionsstapel", "/api/openapi.json", "/healthz"]
@@ -81,24 +83,67 @@ def test_security_headers_on_304(client):
     etag = client.get("/entry/aktionsstapel").headers["ETag"]
     response = client.get("/entry/aktionsstapel", headers={"If-None-Match": etag})
     assert response.status_code == 304
-    assert response.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
+    assert (
+        response.headers["Content-Security-Policy"]
+        == (client.application.config["CONTENT_SECURITY_POLICY"])
+    )
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_pages_have_no_inline_script_or_style_and_no_external_resource(client, path):
+def test_pages_have_no_inline_script_no_style_attribute_and_no_external_resource(client, path):
     html = client.get(path).get_data(as_text=True)
     assert not re.search(r"<script(?![^>]*\bsrc=)", html), "inline script"
-    assert "<style" not in html and " style=" not in html
+    assert " style=" not in html
     for url in re.findall(r'(?:src|href)="([^"]*)"', html):
         assert not url.startswith(("//", "https://", "http://")) or url.startswith(
             "http://localhost/"
         ), url
 
 
+@pytest.mark.parametrize("path", PAGES + ["/ask?q=Wer+bezahlt+die+Bombe"])
+def test_inline_stylesheets_are_the_static_files_allowed_by_their_hash(client, path):
+    """A page's <style> elements are the app's own files, each allowed by its SHA-256 in
+    the CSP; the CSP allows no other inline style."""
+    response = client.get(path)
+    csp = response.headers["Content-Security-Policy"]
+    styles = re.findall(r"<style>(.*?)</style>", response.get_data(as_text=True), re.S)
+    assert styles, "the page's stylesheet is inline (one round trip to the first paint)"
+    files = {
+        (STATIC_DIR / n).read_text(encoding="utf-8") for n in ("app.css", "chat.css", "check.css")
+    }
+    for text in styles:
+        assert text in files
+        digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+        assert f"'sha256-{digest}'" in csp
+    assert "'unsafe-inline'" not in csp and "'unsafe-hashes'" not in csp
+
+
+def test_a_changed_stylesheet_gets_a_new_hash_at_the_next_start(tmp_path):
+    from faq_bot.web.assets import load_inline_styles
+
+    for name in ("app.css", "chat.css", "check.css"):
+        (tmp_path / name).write_text("main { color: red; }\r\n", encoding="utf-8")
+    before = load_inline_styles(tmp_path)["app.css"]
+    (tmp_path / "app.css").write_text("main { color: blue; }\n", encoding="utf-8")
+    after = load_inline_styles(tmp_path)["app.css"]
+    assert before[0] == "main { color: red; }\n"  # as the browser hashes it
+    assert before[1] != after[1] and after[1].startswith("'sha256-")
+
+
+def test_a_stylesheet_that_would_end_its_style_element_is_refused(tmp_path):
+    from faq_bot.web.assets import load_inline_styles
+
+    for name in ("app.css", "chat.css", "check.css"):
+        (tmp_path / name).write_text("a { color: red; }", encoding="utf-8")
+    (tmp_path / "chat.css").write_text('a::after { content: "</STYLE>"; }', encoding="utf-8")
+    with pytest.raises(ValueError, match="chat.css"):
+        load_inline_styles(tmp_path)
+
+
 def test_static_files_have_versioned_urls_and_long_cache(client):
     html = client.get("/").get_data(as_text=True)
     assets = re.findall(r'(?:src|href)="(/static/[^"]+)"', html)
-    assert {a.split("?")[0] for a in assets} >= {"/static/app.css", "/static/app.js"}
+    assert {a.split("?")[0] for a in assets} >= {"/static/print.css", "/static/app.js"}
     for url in assets:
         assert re.search(r"\?v=[0-9a-f]{12}$", url), url
         with client.get(url) as response:

@@ -5,14 +5,22 @@ Templates link static files with ``asset_url("app.css")``, which appends
 cache lifetime, and a changed file gets a new URL. ``app_fingerprint`` hashes
 the templates and static files so ETags change when the pages' look changes,
 not only when the index does.
+
+Stylesheets are inlined instead of linked (``inline_style("app.css")``): a
+linked one costs a cold page a second round trip before anything is painted
+(0.4 s at a phone's 400 ms). The CSP stays without ``'unsafe-inline'``: it
+allows exactly these files' texts by their SHA-256 (``style_hashes``), read and
+hashed once at startup, so an edited file gets a new hash with the next start.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 from pathlib import Path
 
 from flask import Flask, current_app, url_for
+from markupsafe import Markup
 
 _HASHES: dict[tuple[str, float], str] = {}
 
@@ -34,6 +42,34 @@ def asset_url(filename: str) -> str:
     return url_for("static", filename=filename, v=file_hash(path))
 
 
+# Stylesheets the templates inline (each page inlines app.css and its own).
+INLINE_STYLES = ("app.css", "chat.css", "check.css")
+
+
+def load_inline_styles(static: Path) -> dict[str, tuple[str, str]]:
+    """{file name: (its text, its CSP source ``'sha256-…'``)} of `INLINE_STYLES`."""
+    out = {}
+    for name in INLINE_STYLES:
+        # the HTML parser turns CR LF into LF before the browser hashes the text
+        text = (static / name).read_text(encoding="utf-8").replace("\r\n", "\n")
+        if "</style" in text.lower():
+            raise ValueError(f"{name} contains '</style' and cannot be inlined")
+        digest = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode()
+        out[name] = (text, f"'sha256-{digest}'")
+    return out
+
+
+def inline_style(filename: str) -> Markup:
+    """A ``<style>`` element with the text of `filename` (one of `INLINE_STYLES`)."""
+    text, _source = current_app.extensions["faq_bot.inline_styles"][filename]
+    return Markup(f"<style>{text}</style>")
+
+
+def style_hashes(app: Flask) -> list[str]:
+    """The CSP sources (``'sha256-…'``) of every stylesheet the pages inline."""
+    return [source for _text, source in app.extensions["faq_bot.inline_styles"].values()]
+
+
 def app_fingerprint(app: Flask) -> str:
     """A hash over the templates and static files (part of every ETag)."""
     digest = hashlib.sha256()
@@ -49,4 +85,6 @@ def app_fingerprint(app: Flask) -> str:
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("APP_FINGERPRINT", app_fingerprint(app))
+    app.extensions["faq_bot.inline_styles"] = load_inline_styles(Path(app.static_folder or ""))
     app.jinja_env.globals["asset_url"] = asset_url
+    app.jinja_env.globals["inline_style"] = inline_style

@@ -6,7 +6,6 @@ shortcut, title suggestions and the copy buttons.
 
 from __future__ import annotations
 
-import dataclasses
 import unicodedata
 from typing import Any
 
@@ -30,7 +29,7 @@ from faq_bot.web.common import (
     current_index,
     entry_or_redirect,
 )
-from faq_bot.web.marks import mark_html, query_groups, snippet
+from faq_bot.web.marks import mark_html, query_groups
 from faq_bot.web.render import first_sentence, paragraph_anchor, render_paragraph
 
 bp = Blueprint("pages", __name__)
@@ -106,21 +105,6 @@ def citation_text(entry: Any, doc: dict, url: str) -> str:
     return citation(entry.title, doc, url)
 
 
-def recut_snippets(index: Any, result: Any, query: str) -> Any:
-    """The result with each snippet cut around its passage with the most query words."""
-    groups = query_groups(index, query)
-    hits = []
-    for hit in result.hits:
-        record = index.entry(hit.id)
-        paras = record.plain_paragraphs if record else ()
-        if not paras or not groups:
-            hits.append(hit)
-            continue
-        source = paras[hit.paragraph] if hit.paragraph is not None else paras[0]
-        hits.append(dataclasses.replace(hit, snippet=snippet(index, source, groups)))
-    return dataclasses.replace(result, hits=hits)
-
-
 # ---------------------------------------------------------------- views
 
 
@@ -158,7 +142,6 @@ def search() -> str:
             result = run_search(index, query, n=n, doc=doc, category=category)
         except QueryError as exc:
             raise bad_request(str(exc)) from None
-        result = recut_snippets(index, result, query)
     return render_template(
         "pages/search.html",
         query=query,

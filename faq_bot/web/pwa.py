@@ -31,7 +31,7 @@ from faq_bot.web.openapi import describe
 bp = Blueprint("pwa", __name__)
 
 # static files the offline shell needs (precached by the service worker)
-SHELL_ASSETS = ("app.css", "app.js", "offline.js", "favicon.svg")
+SHELL_ASSETS = ("print.css", "app.js", "offline.js", "favicon.svg")
 
 
 def cache_version() -> str:

@@ -1,31 +1,38 @@
 """Security and caching headers on every response.
 
 The pages load nothing but their own static files: no inline script, no
-external resource, so the Content-Security-Policy can be strict. Static files
+external resource, so the Content-Security-Policy can be strict. The only
+inline code is the pages' stylesheets (`faq_bot.web.assets.inline_style`),
+allowed one by one by their SHA-256, never by ``'unsafe-inline'``. Static files
 are linked with a content hash (`faq_bot.web.assets.asset_url`) and cached for
 a year.
 """
 
 from __future__ import annotations
 
-from flask import Flask, Response, request
+from flask import Flask, Response, current_app, request
 
-CONTENT_SECURITY_POLICY = "; ".join(
-    [
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "connect-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    ]
-)
+from faq_bot.web.assets import style_hashes
+
+
+def content_security_policy(style_sources: list[str]) -> str:
+    """The CSP: own files only, plus the inline stylesheets with these hashes."""
+    return "; ".join(
+        [
+            "default-src 'self'",
+            "script-src 'self'",
+            " ".join(["style-src 'self'", *style_sources]),
+            "img-src 'self' data:",
+            "connect-src 'self'",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        ]
+    )
+
 
 SECURITY_HEADERS = {
-    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",
     "X-Frame-Options": "DENY",
@@ -37,6 +44,9 @@ STATIC_CACHE = "public, max-age=31536000, immutable"
 
 
 def add_headers(response: Response) -> Response:
+    response.headers.setdefault(
+        "Content-Security-Policy", current_app.config["CONTENT_SECURITY_POLICY"]
+    )
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
     if request.endpoint == "static":
@@ -48,4 +58,6 @@ def add_headers(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
+    """Needs `faq_bot.web.assets.init_app` first (the inline stylesheets' hashes)."""
+    app.config["CONTENT_SECURITY_POLICY"] = content_security_policy(style_hashes(app))
     app.after_request(add_headers)

@@ -1,0 +1,84 @@
+"""Snippets cut around the passage with the most query words: one function
+(`faq_bot.snippets.snippet`) behind the search page, /api/search and `faq-bot search`."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from faq_bot.cli import main
+from faq_bot.search import search
+from faq_bot.snippets import best_window, snippet
+from faq_bot.web.marks import query_groups
+
+QUERY = "wer bezahlt die 227er"
+BOMB = "227-pfund-bombe-basisausbau"
+
+
+def test_search_hit_snippet_holds_the_passage_with_the_questions_verb(index):
+    hit = search(index, QUERY, n=1).hits[0]
+    assert hit.id == BOMB
+    assert "<mark>bezahlen</mark>" in hit.snippet
+
+
+def test_api_search_snippet_is_cut_around_the_best_passage(client):
+    hits = client.get("/api/search", query_string={"q": QUERY, "n": 1}).get_json()["hits"]
+    assert hits[0]["id"] == BOMB
+    assert "<mark>bezahlen</mark>" in hits[0]["snippet"]
+
+
+def test_cli_search_snippet_is_cut_around_the_best_passage(built_index):
+    result = CliRunner().invoke(
+        main, ["search", "--index", str(built_index), "-n", "1", *QUERY.split()]
+    )
+    assert result.exit_code == 0, result.output
+    assert "bezahlen" in result.output
+    json_result = CliRunner().invoke(
+        main, ["search", "--json", "--index", str(built_index), "-n", "1", QUERY]
+    )
+    assert "<mark>bezahlen</mark>" in json_result.stdout
+
+
+def test_page_and_api_show_the_same_snippet(client, index):
+    expected = [h.snippet_text for h in search(index, QUERY, n=3).hits]
+    api = client.get("/api/search", query_string={"q": QUERY, "n": 3}).get_json()["hits"]
+    page = client.get("/search", query_string={"q": QUERY, "n": 3}).get_data(as_text=True)
+    shown = re.findall(r'<p class="snippet">(.*?)</p>', page, re.S)
+    assert [plain(h["snippet"]) for h in api] == expected
+    assert [plain(h) for h in shown] == expected
+
+
+def plain(snippet_html: str) -> str:
+    return html.unescape(re.sub(r"</?mark>", "", snippet_html))
+
+
+def test_short_text_is_shown_whole(index):
+    text = "Die Bombe bezahlt der Spieler, der sie ausspielt."
+    out = snippet(index, text, query_groups(index, "bezahlt"))
+    assert "…" not in out and "<mark>bezahlt</mark>" in out
+
+
+def test_long_text_is_cut_at_spaces_with_ellipses(index):
+    text = " ".join(["Vorrede"] * 60) + " Wer bezahlt die Bombe? " + " ".join(["Nachwort"] * 60)
+    out = snippet(index, text, query_groups(index, "wer bezahlt die Bombe"))
+    assert out.startswith("…") and out.endswith(" …")
+    assert "<mark>bezahlt</mark>" in out and "<mark>Bombe</mark>" in out
+    plain = re.sub(r"</?mark>", "", out).strip("… ")
+    assert plain.split()[0] == "Vorrede" and plain.split()[-1] == "Nachwort"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=400), st.text(max_size=40))
+def test_snippet_is_escaped_text_with_marks_only(index, text, query):
+    out = snippet(index, text, query_groups(index, query))
+    assert re.sub(r"</?mark>", "", out).count("<") == 0
+
+
+def test_best_window_prefers_the_passage_with_most_query_words():
+    found = [(5, 10, 0), (400, 405, 0), (420, 428, 1), (440, 445, 2)]
+    start, end = best_window(found, 1000, 240)
+    assert start <= 400 and end >= 445

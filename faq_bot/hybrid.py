@@ -106,6 +106,10 @@ def features(
     pool = dict.fromkeys(
         [s.entry for s in lexical[:POOL]] + [eid for eid, _s in dense_ranking[:POOL]]
     )
+    best_para: dict[str, tuple[float, int]] = {}  # entry -> its best (similarity, paragraph)
+    for (e, n), s in dense.paragraph.items():
+        if e in pool and (e not in best_para or (s, n) > best_para[e]):
+            best_para[e] = (s, n)
     out = []
     for eid in pool:
         record = index.entry(eid)
@@ -124,8 +128,7 @@ def features(
         }
         para = lex_para.get(eid)
         if para is None:
-            paras = [(s, n) for (e, n), s in dense.paragraph.items() if e == eid]
-            para = max(paras)[1] if paras else None
+            para = best_para[eid][1] if eid in best_para else None
         out.append(Ranked(eid, f["rrf"], para, f))
     return out
 

@@ -101,7 +101,7 @@ from faq_bot.corpus.model import EntryText, Markup
 from faq_bot.entrystore import STORE_FILE, EntryStore, alias_map, write_store
 from faq_bot.errors import IndexProblem
 from faq_bot.impacts import write_impacts
-from faq_bot.morphcache import analyse_words
+from faq_bot.morphcache import analyse_words, install_build_table, write_build_table
 from faq_bot.offline import write_offline_data
 
 __all__ = [
@@ -141,7 +141,7 @@ BOOSTS = {
 
 # First-use work other stages register (e.g. loading impacts, the stem table);
 # `Index.warm_up` runs them when a long-running process opens a build.
-WARMERS: list[Callable[[Index], None]] = []
+WARMERS: list[Callable[[Index], None]] = [install_build_table]
 
 
 class IndexMissingError(IndexProblem, LookupError):
@@ -376,7 +376,7 @@ def _build_index(
         schema = make_schema(part_vocabulary(counts))
 
     with phases.phase("morphology"):  # HanTa once per distinct word, cached beside the builds
-        analyse_words(_indexed_words(entries), index_dir / MORPHOLOGY_CACHE)
+        morphology, _analysed = analyse_words(_indexed_words(entries), index_dir / MORPHOLOGY_CACHE)
 
     version = _new_build_id()
     builds = index_dir / BUILDS
@@ -478,6 +478,7 @@ def _build_index(
             _write_json(build_dir / ENTRIES_JSON, {"documents": documents})
             write_store(build_dir / STORE_FILE, records, alias_map(records, slugify))
             write_offline_data(build_dir, records, documents, version)  # the PWA's copy
+            write_build_table(build_dir, morphology)
             _write_json(
                 build_dir / VOCAB_JSON,
                 {w: [c, surface.get(w, w)] for w, c in counts.most_common()},

@@ -8,6 +8,11 @@
     depend on its context, so the index is the same with and without the cache;
     a rebuild of unchanged text runs no HanTa analysis at all.
 
+``write_build_table(build_dir, table)`` / ``install_build_table(index)``
+    Each build keeps its words' analyses (``morphology.json``); opening a build
+    in a long-running process installs them (`faq_bot.index.WARMERS`), so a
+    question word the corpus has costs no HanTa analysis either.
+
 The file is keyed by the HanTa version: another version may analyse differently.
 """
 
@@ -21,7 +26,9 @@ from typing import Any
 
 from faq_bot.analysis import HantaAnalysis, hanta_analysis, install_analyses
 
-__all__ = ["analyse_words", "hanta_id"]
+__all__ = ["BUILD_TABLE", "analyse_words", "hanta_id", "install_build_table", "write_build_table"]
+
+BUILD_TABLE = "morphology.json"
 
 
 def hanta_id() -> str:
@@ -55,8 +62,11 @@ def _save(path: Path, table: dict[str, HantaAnalysis | None]) -> None:
     os.replace(tmp, path)
 
 
-def analyse_words(words: Iterable[str], cache_dir: Path | None) -> int:
-    """Install HanTa's analyses of `words` (see the module docstring)."""
+def analyse_words(
+    words: Iterable[str], cache_dir: Path | None
+) -> tuple[dict[str, HantaAnalysis | None], int]:
+    """Install HanTa's analyses of `words` (see the module docstring); returns them
+    and how many HanTa ran on."""
     path = cache_dir / f"{hanta_id()}.json" if cache_dir is not None else None
     cached = _load(path) if path is not None else {}
     install_analyses({})  # the previous build's table must not answer for HanTa here
@@ -74,4 +84,16 @@ def analyse_words(words: Iterable[str], cache_dir: Path | None) -> int:
             _save(path, table)
         except OSError:
             pass  # the cache is only a shortcut
-    return analysed
+    return table, analysed
+
+
+def write_build_table(build_dir: Path, table: dict[str, HantaAnalysis | None]) -> None:
+    """The build's own copy (``morphology.json``): a server installs it at open."""
+    _save(build_dir / BUILD_TABLE, table)
+
+
+def install_build_table(index: Any) -> None:
+    """Run no HanTa for a question word the corpus has (a `faq_bot.index` warmer)."""
+    table = _load(Path(index.path) / BUILD_TABLE)
+    if table:
+        install_analyses(table)

@@ -376,7 +376,7 @@ def _build_index(
         schema = make_schema(part_vocabulary(counts))
 
     with phases.phase("morphology"):  # HanTa once per distinct word, cached beside the builds
-        morphology, _analysed = analyse_words(_indexed_words(entries), index_dir / MORPHOLOGY_CACHE)
+        morphology, analysed = analyse_words(_indexed_words(entries), index_dir / MORPHOLOGY_CACHE)
 
     version = _new_build_id()
     builds = index_dir / BUILDS
@@ -500,6 +500,7 @@ def _build_index(
             "dense": dense,
             "seconds": round(seconds, 3),
             "phases": phases.as_json(),
+            "morphology": {"words": len(morphology), "analysed": analysed},  # the rest cached
         }
         _write_json(build_dir / META_JSON, meta)  # written last: marks the build complete
     except BaseException as exc:

@@ -146,7 +146,8 @@ def test_each_request_computes_at_most_one_query_embedding(dense_on, small_corpu
     assert computed(lambda: client.post("/api/ask", json=ask)) == 0  # asked again: kept
     for q in ("Wann endet eine Runde?", "Wie viele Befehle hat ein Trupp?"):
         assert computed(lambda q=q: client.get("/api/search", query_string={"q": q})) == 1
-    # the chat page asks with the history: a follow-up embeds only the new question
+    # the no-JS chat page answers its history again: the earlier question's vector is
+    # still kept from its own request, so only the follow-up is embedded
     page = {"q": "Und wer beginnt die nächste Runde?", "h": [ask["question"]]}
     assert computed(lambda: client.post("/ask", data=page)) == 1
     assert computed(lambda: client.get("/api/suggest", query_string={"q": "Befe"})) == 0

@@ -406,6 +406,7 @@ def _build(corpus_dir: Path, index_dir: Path, phase_lines: bool = False) -> Buil
 
     progress, close = _progress_bar(PHASE_LABELS["whoosh"])
     embed_progress, close_embed = _progress_bar(PHASE_LABELS["embeddings"])
+    analysis_progress, close_analysis = _progress_bar(PHASE_LABELS["morphology"])
 
     def entries_done(done: int, total: int) -> None:
         if progress is not None:
@@ -418,6 +419,7 @@ def _build(corpus_dir: Path, index_dir: Path, phase_lines: bool = False) -> Buil
             return
         close()
         close_embed()
+        close_analysis()
         click.echo(f"{PHASE_LABELS.get(name, name)}: {figures['seconds']:.1f} s", err=True)
 
     try:
@@ -426,6 +428,7 @@ def _build(corpus_dir: Path, index_dir: Path, phase_lines: bool = False) -> Buil
             index_dir,
             progress=entries_done,
             embed_progress=embed_progress,
+            analysis_progress=analysis_progress,
             on_phase=on_phase,
             on_wait=lambda: click.echo(
                 f"Ein anderer Indexbau in {index_dir} läuft gerade; warte, bis er fertig ist …",
@@ -438,6 +441,7 @@ def _build(corpus_dir: Path, index_dir: Path, phase_lines: bool = False) -> Buil
     finally:
         close()
         close_embed()
+        close_analysis()
     return report
 
 

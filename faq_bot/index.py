@@ -332,6 +332,7 @@ def build_index(
     on_wait: Callable[[], None] | None = None,
     embed_progress: Progress | None = None,
     on_phase: Report | None = None,
+    analysis_progress: Progress | None = None,
 ) -> BuildReport:
     """Build the index of the corpus beside the live one and swap it in atomically.
     Builds into one index folder run one after the other (see `build_lock`).
@@ -339,7 +340,12 @@ def build_index(
     (`faq_bot.buildphases`); the figures also land in ``meta.json``."""
     with build_lock(Path(index_dir), on_wait):
         return _build_index(
-            Path(corpus_dir), Path(index_dir), progress, embed_progress, Phases(on_phase)
+            Path(corpus_dir),
+            Path(index_dir),
+            progress,
+            embed_progress,
+            Phases(on_phase),
+            analysis_progress,
         )
 
 
@@ -349,6 +355,7 @@ def _build_index(
     progress: Progress | None,
     embed_progress: Progress | None = None,
     phases: Phases | None = None,
+    analysis_progress: Progress | None = None,
 ) -> BuildReport:
     started = time.perf_counter()
     phases = phases or Phases()
@@ -376,7 +383,9 @@ def _build_index(
         schema = make_schema(part_vocabulary(counts))
 
     with phases.phase("morphology"):  # HanTa once per distinct word, cached beside the builds
-        morphology, analysed = analyse_words(_indexed_words(entries), index_dir / MORPHOLOGY_CACHE)
+        morphology, analysed = analyse_words(
+            _indexed_words(entries), index_dir / MORPHOLOGY_CACHE, analysis_progress
+        )
 
     version = _new_build_id()
     builds = index_dir / BUILDS

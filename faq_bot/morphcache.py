@@ -4,8 +4,9 @@
     Installs (`faq_bot.analysis.install_analyses`) HanTa's analysis of every
     word in `words`, reading ``<cache_dir>/<HanTa id>.json`` first and running
     HanTa only on the words it lacks; rewrites the file when some were new.
-    Returns how many words HanTa analysed. HanTa's analysis of a word does not
-    depend on its context, so the index is the same with and without the cache;
+    Returns them and how many words HanTa analysed (``progress(done, total)``
+    counts those). HanTa's analysis of a word does not depend on its context, so
+    the index is the same with and without the cache;
     a rebuild of unchanged text runs no HanTa analysis at all.
 
 ``write_build_table(build_dir, table)`` / ``install_build_table(index)``
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -63,21 +64,24 @@ def _save(path: Path, table: dict[str, HantaAnalysis | None]) -> None:
 
 
 def analyse_words(
-    words: Iterable[str], cache_dir: Path | None
+    words: Iterable[str],
+    cache_dir: Path | None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[dict[str, HantaAnalysis | None], int]:
     """Install HanTa's analyses of `words` (see the module docstring); returns them
     and how many HanTa ran on."""
     path = cache_dir / f"{hanta_id()}.json" if cache_dir is not None else None
     cached = _load(path) if path is not None else {}
     install_analyses({})  # the previous build's table must not answer for HanTa here
-    table: dict[str, HantaAnalysis | None] = {}
-    analysed = 0
-    for word in sorted(set(words)):
-        if word in cached:
-            table[word] = cached[word]
-        else:
-            table[word] = hanta_analysis(word)
-            analysed += 1
+    todo = sorted(set(words))
+    table = {w: cached[w] for w in todo if w in cached}
+    missing = [w for w in todo if w not in table]
+    for done, word in enumerate(missing, 1):
+        table[word] = hanta_analysis(word)
+        if progress is not None and (done % 50 == 0 or done == len(missing)):
+            progress(done, len(missing))
+    table = {w: table[w] for w in todo}
+    analysed = len(missing)
     install_analyses(table)
     if path is not None and (analysed or not path.exists()):
         try:

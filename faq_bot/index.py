@@ -11,7 +11,13 @@ Public interface (others code against these names):
     ``index_dir/current`` at the new build (``os.replace``) and deletes all builds
     but the new one and the one before it. A `CorpusError` is raised before
     anything is swapped, so a broken corpus never destroys the live index.
-    ``progress`` is an optional callable ``progress(done, total)``.
+    ``progress`` is an optional callable ``progress(done, total)`` (entries
+    indexed; ``analysis_progress`` and ``embed_progress`` count the words HanTa
+    analyses and the texts embedded), ``on_phase`` announces each build phase
+    (`faq_bot.buildphases`), whose wall and CPU seconds ``meta.json`` keeps under
+    ``phases``. HanTa's analyses (``morphology-cache/``) and the embeddings
+    (``embeddings-cache/``) are cached beside the builds, so a rebuild of
+    unchanged text neither analyses nor embeds again.
 
 ``BuildReport`` (frozen dataclass)
     ``version`` (build id), ``path`` (the build folder), ``documents``,

@@ -286,8 +286,9 @@ _KNOWN: dict[str, HantaAnalysis | None] = {}
 def hanta_analysis(word: str) -> HantaAnalysis | None:
     """HanTa's (lemma, morphemes) of lower-case `word` (``taglevel=3`` without the
     tag), or None where HanTa is missing or fails on it. Deterministic per word."""
-    if word in _KNOWN:
-        return _KNOWN[word]
+    known = _KNOWN  # one table throughout, though another build may install its own
+    if word in known:
+        return known[word]
     tagger = _tagger()
     if tagger is None:
         return None

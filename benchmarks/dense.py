@@ -1,20 +1,32 @@
-"""Cost of hybrid retrieval: prints figures, asserts nothing.
+"""Cost of hybrid retrieval (issue 9): prints figures; asserts only the one-embedding rule.
 
-    .venv/bin/python benchmarks/dense.py [--scratch]
+    .venv/bin/python benchmarks/dense.py [--no-scratch] [--questions N]
 
-- query embedding alone (one per request), search p50/p90 lexical vs hybrid,
-  ask p50/p90 (the chatbot, hybrid) over the development questions;
-- rebuild of unchanged text (every vector from the cache beside the builds);
-- with ``--scratch``: a build from scratch into a fresh folder (no cache);
-- peak RSS of this process, which holds what a worker holds (index + model).
+In a fresh temporary index folder (no embeddings or HanTa cache):
+
+- build from scratch, each phase's wall and CPU seconds (`faq_bot.buildphases`;
+  CPU includes the embedding worker processes), and how many texts were embedded;
+- rebuild of unchanged text (vectors and HanTa analyses from the caches);
+- a worker process per mode, opening the build like a server (`create_app`, warm-up),
+  answering the dev2 questions through the Flask test client: ``POST /api/ask``
+  p50/p99 and ``GET /api/search`` p50/p99, hybrid and lexical (``FAQ_BOT_DENSE=0``),
+  the worker's RSS (current and peak) after all requests, and how many query
+  embeddings each ``/api/ask``, ``/api/search`` and ``/api/suggest`` request computed.
+  The issue's rule, at most one query embedding per request (none for
+  suggestions), is asserted: the run fails when a request computes two.
+
+The load average is printed with the figures: on the shared 2-core machine the
+times vary 2-3x with it; CPU seconds (for requests: the serving thread's CPU time)
+vary much less and show what an idle machine would give.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import resource
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -22,73 +34,170 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
-from faq_bot.chat import answer  # noqa: E402
-from faq_bot.dense import dense_for  # noqa: E402
-from faq_bot.index import build_index, open_index  # noqa: E402
-from faq_bot.search import search  # noqa: E402
+from benchmarks.run import SHARED_EVAL  # noqa: E402
+
+
+def load() -> str:
+    return "load average " + " / ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 def pct(values: list[float], p: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(p * len(values)))] * 1000
+    """The p-quantile (nearest rank) in milliseconds."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000
 
 
-def questions() -> list[str]:
-    for base in (ROOT.parent.parent / "shared" / "eval", Path("/work/shared/eval")):
-        path = base / "dev2-questions.jsonl"
-        if path.is_file():
-            return [json.loads(line)["q"] for line in path.read_text("utf-8").splitlines()][:120]
-    return ["Wer bezahlt die 227er?", "Darf ich auf eine Reaktion nochmal reagieren?"] * 20
+def questions(limit: int) -> list[str]:
+    path = SHARED_EVAL / "dev2-questions.jsonl"
+    if not path.is_file():
+        sys.exit(f"benchmark: {path} is missing (set FAQ_BOT_SHARED_EVAL)")
+    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
+    return [json.loads(ln)["q"] for ln in lines][:limit]
 
 
-def timed(fn, items) -> list[float]:
-    out = []
-    for item in items:
-        t = time.perf_counter()
-        fn(item)
-        out.append(time.perf_counter() - t)
-    return out
+# --- the worker: one process, like a gunicorn worker ----------------------------------
+
+
+def _rss() -> dict[str, float]:
+    found = {}
+    for line in Path("/proc/self/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            found[key] = int(value.split()[0]) / 1024
+    return {"rss": found["VmRSS"], "peak": found["VmHWM"]}
+
+
+def worker(index_dir: str, limit: int) -> None:
+    from faq_bot.embed import get_embedder
+    from faq_bot.web import create_app
+
+    app = create_app({"TESTING": True, "INDEX_DIR": index_dir})
+    client = app.test_client()
+    embedder = get_embedder()
+    mode = client.get("/healthz").get_json().get("search", "?")
+
+    def computed() -> int:
+        return embedder.query_embeddings if embedder is not None else 0
+
+    def forget() -> None:  # every question is new to the embedder again
+        if embedder is not None:
+            embedder._recent.clear()
+
+    for q in ("Wer bezahlt die 227er?", "Darf ich reagieren?"):  # warm-up, not timed
+        client.post("/api/ask", json={"question": q})
+        client.get("/api/search", query_string={"q": q})
+    qs = questions(limit)
+    out: dict = {"mode": mode, "questions": len(qs)}
+    runs = {
+        "ask": lambda q: client.post("/api/ask", json={"question": q}),
+        "search": lambda q: client.get("/api/search", query_string={"q": q, "mode": mode}),
+        "suggest": lambda q: client.get("/api/suggest", query_string={"q": q[:4]}),
+    }
+    for name, run in runs.items():
+        forget()
+        times, cpu, embeddings = [], [], []
+        for q in qs:
+            before = computed()
+            t, c = time.perf_counter(), time.thread_time()
+            response = run(q)
+            times.append(time.perf_counter() - t)
+            cpu.append(time.thread_time() - c)
+            embeddings.append(computed() - before)
+            if response.status_code != 200:
+                sys.exit(f"benchmark: {name} {q!r} -> HTTP {response.status_code}")
+        out[name] = {
+            "p50": pct(times, 0.5),
+            "p99": pct(times, 0.99),
+            "mean": statistics.mean(times) * 1000,
+            "cpu_p50": pct(cpu, 0.5),
+            "embeddings_max": max(embeddings),
+            "embeddings_mean": statistics.mean(embeddings),
+        }
+    out.update(_rss())
+    print(json.dumps(out))
+
+
+def run_worker(index_dir: Path, limit: int, dense: bool) -> dict:
+    env = {**os.environ, "FAQ_BOT_DENSE": "1" if dense else "0"}
+    command = [sys.executable, __file__, "--worker", str(index_dir), "--questions", str(limit)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        sys.exit(f"benchmark worker failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+# --- the builds -------------------------------------------------------------------------
+
+
+def build(index_dir: Path) -> tuple[float, dict]:
+    from faq_bot.index import build_index
+
+    t = time.perf_counter()
+    report = build_index(ROOT / "corpus", index_dir)
+    seconds = time.perf_counter() - t
+    meta = json.loads((report.path / "meta.json").read_text(encoding="utf-8"))
+    return seconds, meta
+
+
+def print_build(title: str, seconds: float, meta: dict) -> None:
+    phases = meta.get("phases", {})
+    cpu = sum(p["cpu"] for p in phases.values())
+    print(f"{title}: {seconds:.1f} s wall, {cpu:.1f} s CPU ({load()})")
+    for name, p in phases.items():
+        print(f"  {name:<11} {p['seconds']:7.2f} s  CPU {p['cpu']:7.2f} s")
+    dense, morph = meta.get("dense", {}), meta.get("morphology", {})
+    print(
+        f"  units embedded in the build: {dense.get('units', 0)}; HanTa ran on "
+        f"{morph.get('analysed', '?')} of {morph.get('words', '?')} words"
+    )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--scratch", action="store_true", help="also time a build from scratch")
+    ap.add_argument("--no-scratch", action="store_true", help="skip the build from scratch")
+    ap.add_argument("--questions", type=int, default=300, help="dev2 questions per pass")
+    ap.add_argument("--worker", metavar="INDEX", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    index_dir = ROOT / "index"
-    t = time.perf_counter()
-    report = build_index(ROOT / "corpus", index_dir)
-    print(f"rebuild, unchanged text (vectors from the cache): {time.perf_counter() - t:.1f} s")
-    index = open_index(index_dir)
-    retriever = dense_for(index)
-    if retriever is None:
-        print("no embedder: search is lexical; nothing dense to measure")
+    if args.worker:
+        worker(args.worker, args.questions)
         return
-    qs = questions()
-    retriever.embedder.query("Aufwärmen")
-    fresh = [f"{q} ({i})" for i, q in enumerate(qs[:40])]
-    emb = timed(retriever.embedder.query, fresh)
-    print(f"query embedding: p50 {pct(emb, 0.5):.0f} ms, p90 {pct(emb, 0.9):.0f} ms")
-    lex = timed(lambda q: search(index, q, mode="lexical"), qs)
-    print(f"search lexical: p50 {pct(lex, 0.5):.0f} ms, p90 {pct(lex, 0.9):.0f} ms")
-    hyb = timed(lambda q: search(index, q + " ?", mode="hybrid"), qs)
-    print(f"search hybrid:  p50 {pct(hyb, 0.5):.0f} ms, p90 {pct(hyb, 0.9):.0f} ms")
-    before = retriever.embedder.query_embeddings
-    ask = timed(lambda q: (answer(index, q + " !"), search(index, q + " !", mode="hybrid")), qs)
-    per_request = (retriever.embedder.query_embeddings - before) / len(qs)
-    print(
-        f"ask (answer + search of one request): p50 {pct(ask, 0.5):.0f} ms, "
-        f"p90 {pct(ask, 0.9):.0f} ms, mean {statistics.mean(ask) * 1000:.0f} ms; "
-        f"{per_request:.2f} query embeddings per request"
-    )
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"peak RSS (index + model + answering): {rss:.0f} MiB")
-    if args.scratch:
-        with tempfile.TemporaryDirectory() as tmp:
-            t = time.perf_counter()
-            build_index(ROOT / "corpus", Path(tmp) / "idx")
-            print(f"build from scratch (no cache): {time.perf_counter() - t:.1f} s")
-    del report
+    print(f"hybrid retrieval cost ({os.cpu_count()} cores, {load()})")
+    with tempfile.TemporaryDirectory() as tmp:
+        index_dir = Path(tmp) / "index"
+        index_dir.mkdir()
+        if args.no_scratch:  # the caches of the checkout's index: a rebuild embeds nothing
+            for cache in ("embeddings-cache", "morphology-cache"):
+                if (ROOT / "index" / cache).is_dir():
+                    subprocess.run(
+                        ["cp", "-r", str(ROOT / "index" / cache), str(index_dir / cache)],
+                        check=False,
+                    )
+        seconds, meta = build(index_dir)
+        if not args.no_scratch:
+            print_build("build from scratch (no caches)", seconds, meta)
+        seconds, meta = build(index_dir)
+        print_build("rebuild, unchanged text (caches)", seconds, meta)
+        for dense in (True, False):
+            w = run_worker(index_dir, args.questions, dense)
+            print(
+                f"worker, {w['mode']} ({w['questions']} dev2 questions each, {load()}): "
+                f"RSS {w['rss']:.0f} MiB (peak {w['peak']:.0f} MiB)"
+            )
+            for name in ("ask", "search", "suggest"):
+                r = w[name]
+                print(
+                    f"  /api/{name:<8} p50 {r['p50']:6.1f} ms  p99 {r['p99']:6.1f} ms  "
+                    f"mean {r['mean']:6.1f} ms (CPU p50 {r['cpu_p50']:5.1f} ms); "
+                    "query embeddings per request: "
+                    f"mean {r['embeddings_mean']:.2f}, max {r['embeddings_max']}"
+                )
+            most = {"ask": 1, "search": 1, "suggest": 0}
+            over = [n for n, m in most.items() if w[n]["embeddings_max"] > m]
+            if over:
+                sys.exit(f"benchmark: more query embeddings per request than allowed: {over}")
 
 
 if __name__ == "__main__":

@@ -53,6 +53,8 @@ __all__ = [
     "correctable",
     "edits1",
     "fold",
+    "hanta_analysis",
+    "install_analyses",
     "known_compound",
     "jargon_words",
     "load_jargon",
@@ -60,6 +62,7 @@ __all__ = [
     "load_synonyms",
     "make_analyzer",
     "morphology",
+    "morphology_words",
     "part_vocabulary",
     "split_compound",
     "vocabulary_from_texts",
@@ -260,6 +263,7 @@ def correct_word(
 MORPH_CACHE = 65_536  # words whose analysis is kept; bounded, queries bring any word
 _MORPH_LOCK = threading.Lock()  # HanTa keeps internal state; one analysis at a time
 _CONTENT_TAGS = ("NN", "NE", "VV", "ADJ")
+HantaAnalysis = tuple[str, tuple[tuple[str, str], ...]]
 
 
 @cache
@@ -274,20 +278,56 @@ def _tagger():
         return None
 
 
+# HanTa's analyses of the corpus words, installed by the index build from its cache
+# (`faq_bot.morphcache`): a rebuild of unchanged text runs no HanTa analysis.
+_KNOWN: dict[str, HantaAnalysis | None] = {}
+
+
+def hanta_analysis(word: str) -> HantaAnalysis | None:
+    """HanTa's (lemma, morphemes) of lower-case `word` (``taglevel=3`` without the
+    tag), or None where HanTa is missing or fails on it. Deterministic per word."""
+    known = _KNOWN  # one table throughout, though another build may install its own
+    if word in known:
+        return known[word]
+    tagger = _tagger()
+    if tagger is None:
+        return None
+    try:
+        with _MORPH_LOCK:
+            lemma, morphemes, _tag = tagger.analyze(word, taglevel=3)
+    except Exception:  # noqa: BLE001 - HanTa fails on odd input: no analysis
+        return None
+    return str(lemma), tuple((str(m), str(t)) for m, t in morphemes)
+
+
+def install_analyses(known: dict[str, HantaAnalysis | None]) -> None:
+    """Use these HanTa analyses instead of running HanTa on their words."""
+    global _KNOWN
+    _KNOWN = known
+
+
+def morphology_words(text: str) -> set[str]:
+    """The lower-case words of `text` the analyzer asks `morphology` about."""
+    stop = load_stopwords()
+    return {
+        w
+        for w in (m.lower() for m in _WORD.findall(text))
+        if len(w) >= 4 and w.isalpha() and fold(w) not in stop
+    }
+
+
 @lru_cache(maxsize=MORPH_CACHE)
 def morphology(word: str) -> tuple[tuple[str, str], ...]:
     """(term, kind) pairs HanTa adds for lower-case `word`, folded, without the
     word itself: its "lemma" ("einheiten" -> "einheit", "getarnt" -> "tarn"), the
     "part"s of a compound in its lexicon ("starthand" -> "start", "hand"), and
     verb "root"s ("ungesperrt" -> "sperr", "tarnung" -> "tarn")."""
-    tagger = _tagger()
-    if tagger is None or len(word) < 4 or not word.isalpha():
+    if len(word) < 4 or not word.isalpha():
         return ()
-    try:
-        with _MORPH_LOCK:
-            lemma, morphemes, _tag = tagger.analyze(word, taglevel=3)
-    except Exception:  # noqa: BLE001 - HanTa fails on odd input: no analysis
+    raw = hanta_analysis(word)
+    if raw is None:
         return ()
+    lemma, morphemes = raw
     found: dict[str, str] = {fold(lemma): "lemma"}
     content = [m for m, tag in morphemes if tag.startswith(_CONTENT_TAGS)]
     if len(content) >= 2:

@@ -385,12 +385,28 @@ def _progress_bar(
     return progress, close
 
 
-def _build(corpus_dir: Path, index_dir: Path) -> BuildReport:
+# What `faq-bot index` says about each build phase (`faq_bot.buildphases`).
+PHASE_LABELS = {
+    "corpus": "Korpus lesen und zerlegen",
+    "vocabulary": "Wortschatz zählen",
+    "morphology": "Wörter analysieren (HanTa)",
+    "whoosh": "Einträge indexieren",
+    "commit": "Whoosh-Index schreiben",
+    "impacts": "Gewichte vorberechnen",
+    "embeddings": "Texte einbetten",
+    "store": "Einträge speichern",
+}
+
+
+def _build(corpus_dir: Path, index_dir: Path, phase_lines: bool = False) -> BuildReport:
+    """Build the index; progress bars on a terminal, and with `phase_lines` one line
+    per finished phase on stderr (the only progress output when stderr is no terminal)."""
     from faq_bot.corpus import CorpusError
     from faq_bot.index import build_index
 
-    progress, close = _progress_bar()
-    embed_progress, close_embed = _progress_bar("Texte einbetten")
+    progress, close = _progress_bar(PHASE_LABELS["whoosh"])
+    embed_progress, close_embed = _progress_bar(PHASE_LABELS["embeddings"])
+    analysis_progress, close_analysis = _progress_bar(PHASE_LABELS["morphology"])
 
     def entries_done(done: int, total: int) -> None:
         if progress is not None:
@@ -398,12 +414,22 @@ def _build(corpus_dir: Path, index_dir: Path) -> BuildReport:
         if done >= total:
             close()
 
+    def on_phase(name: str, figures: dict[str, float] | None) -> None:
+        if figures is None or not phase_lines:
+            return
+        close()
+        close_embed()
+        close_analysis()
+        click.echo(f"{PHASE_LABELS.get(name, name)}: {figures['seconds']:.1f} s", err=True)
+
     try:
         report = build_index(
             corpus_dir,
             index_dir,
             progress=entries_done,
             embed_progress=embed_progress,
+            analysis_progress=analysis_progress,
+            on_phase=on_phase,
             on_wait=lambda: click.echo(
                 f"Ein anderer Indexbau in {index_dir} läuft gerade; warte, bis er fertig ist …",
                 err=True,
@@ -415,6 +441,7 @@ def _build(corpus_dir: Path, index_dir: Path) -> BuildReport:
     finally:
         close()
         close_embed()
+        close_analysis()
     return report
 
 
@@ -466,7 +493,7 @@ def _run_batch(handle: Callable[[str], object], bad: type[Exception], error: str
 @index_option
 def index_command(corpus_dir: Path, index_dir: Path) -> None:
     """Den Suchindex aus dem Korpus bauen (und atomar austauschen)."""
-    report = _build(corpus_dir, index_dir)
+    report = _build(corpus_dir, index_dir, phase_lines=True)
     for warning in report.warnings:
         click.echo(f"Warnung: {warning}", err=True)
     click.echo(

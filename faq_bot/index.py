@@ -11,7 +11,13 @@ Public interface (others code against these names):
     ``index_dir/current`` at the new build (``os.replace``) and deletes all builds
     but the new one and the one before it. A `CorpusError` is raised before
     anything is swapped, so a broken corpus never destroys the live index.
-    ``progress`` is an optional callable ``progress(done, total)``.
+    ``progress`` is an optional callable ``progress(done, total)`` (entries
+    indexed; ``analysis_progress`` and ``embed_progress`` count the words HanTa
+    analyses and the texts embedded), ``on_phase`` announces each build phase
+    (`faq_bot.buildphases`), whose wall and CPU seconds ``meta.json`` keeps under
+    ``phases``. HanTa's analyses (``morphology-cache/``) and the embeddings
+    (``embeddings-cache/``) are cached beside the builds, so a rebuild of
+    unchanged text neither analyses nor embeds again.
 
 ``BuildReport`` (frozen dataclass)
     ``version`` (build id), ``path`` (the build folder), ``documents``,
@@ -87,13 +93,21 @@ from typing import Any
 from whoosh import index as whoosh_index
 from whoosh.fields import ID, NUMERIC, TEXT, Schema
 
-from faq_bot.analysis import fold, make_analyzer, part_vocabulary, vocabulary_from_texts
+from faq_bot.analysis import (
+    fold,
+    make_analyzer,
+    morphology_words,
+    part_vocabulary,
+    vocabulary_from_texts,
+)
+from faq_bot.buildphases import Phases, Report
 from faq_bot.buildstate import BuildState
 from faq_bot.corpus import Corpus, load_corpus, slugify, title_key
 from faq_bot.corpus.model import EntryText, Markup
 from faq_bot.entrystore import STORE_FILE, EntryStore, alias_map, write_store
 from faq_bot.errors import IndexProblem
 from faq_bot.impacts import write_impacts
+from faq_bot.morphcache import analyse_words, install_build_table, write_build_table
 from faq_bot.offline import write_offline_data
 
 __all__ = [
@@ -112,6 +126,7 @@ LOCK_FILE = ".build.lock"
 BUILDS = "builds"
 WHOOSH_DIR = "whoosh"
 EMBEDDINGS_CACHE = "embeddings-cache"  # survives builds: vectors by model and text hash
+MORPHOLOGY_CACHE = "morphology-cache"  # survives builds: HanTa's analysis of each word
 
 log = logging.getLogger(__name__)
 ENTRIES_JSON = "entries.json"
@@ -132,7 +147,7 @@ BOOSTS = {
 
 # First-use work other stages register (e.g. loading impacts, the stem table);
 # `Index.warm_up` runs them when a long-running process opens a build.
-WARMERS: list[Callable[[Index], None]] = []
+WARMERS: list[Callable[[Index], None]] = [install_build_table]
 
 
 class IndexMissingError(IndexProblem, LookupError):
@@ -169,6 +184,7 @@ class BuildReport:
     unresolved: list[tuple[str, str]]
     warnings: list[str]
     seconds: float
+    phases: dict[str, dict[str, float]] = field(default_factory=dict)  # `faq_bot.buildphases`
 
 
 @dataclass(frozen=True)
@@ -321,11 +337,22 @@ def build_index(
     progress: Progress | None = None,
     on_wait: Callable[[], None] | None = None,
     embed_progress: Progress | None = None,
+    on_phase: Report | None = None,
+    analysis_progress: Progress | None = None,
 ) -> BuildReport:
     """Build the index of the corpus beside the live one and swap it in atomically.
-    Builds into one index folder run one after the other (see `build_lock`)."""
+    Builds into one index folder run one after the other (see `build_lock`).
+    ``on_phase(name, None)`` / ``on_phase(name, figures)`` announce each phase
+    (`faq_bot.buildphases`); the figures also land in ``meta.json``."""
     with build_lock(Path(index_dir), on_wait):
-        return _build_index(Path(corpus_dir), Path(index_dir), progress, embed_progress)
+        return _build_index(
+            Path(corpus_dir),
+            Path(index_dir),
+            progress,
+            embed_progress,
+            Phases(on_phase),
+            analysis_progress,
+        )
 
 
 def _build_index(
@@ -333,28 +360,38 @@ def _build_index(
     index_dir: Path,
     progress: Progress | None,
     embed_progress: Progress | None = None,
+    phases: Phases | None = None,
+    analysis_progress: Progress | None = None,
 ) -> BuildReport:
     started = time.perf_counter()
-    corpus = load_corpus(corpus_dir)  # CorpusError leaves the live index alone
-    graph = _link_graph(corpus)
-    entries = list(corpus.entries())
-    titles = {e.id: e.title for e in entries}
-    doc_of = {e.id: e.doc for e in entries}
+    phases = phases or Phases()
+    with phases.phase("corpus"):
+        corpus = load_corpus(corpus_dir)  # CorpusError leaves the live index alone
+        graph = _link_graph(corpus)
+        entries = list(corpus.entries())
+        titles = {e.id: e.title for e in entries}
+        doc_of = {e.id: e.doc for e in entries}
 
-    outgoing: dict[str, list[dict]] = {e.id: [] for e in entries}
-    for ref in graph.references:
-        outgoing.setdefault(ref.source, []).append(_ref_json(ref, titles))
-    unresolved = [(ref.source, ref.text) for ref in graph.unresolved()]
-    link_count = sum(1 for ref in graph.references if getattr(ref, "target", None))
+        outgoing: dict[str, list[dict]] = {e.id: [] for e in entries}
+        for ref in graph.references:
+            outgoing.setdefault(ref.source, []).append(_ref_json(ref, titles))
+        unresolved = [(ref.source, ref.text) for ref in graph.unresolved()]
+        link_count = sum(1 for ref in graph.references if getattr(ref, "target", None))
 
-    texts: list[str] = []
-    for doc in corpus.documents:
-        texts.extend(doc.preamble)
-        for e in doc.entries:
-            texts.extend((e.title, *e.aliases, *(e.category or "",), *e.plain_paragraphs))
-    counts = vocabulary_from_texts(texts)
-    surface = _surface_forms(texts, counts)
-    schema = make_schema(part_vocabulary(counts))
+    with phases.phase("vocabulary"):
+        texts: list[str] = []
+        for doc in corpus.documents:
+            texts.extend(doc.preamble)
+            for e in doc.entries:
+                texts.extend((e.title, *e.aliases, *(e.category or "",), *e.plain_paragraphs))
+        counts = vocabulary_from_texts(texts)
+        surface = _surface_forms(texts, counts)
+        schema = make_schema(part_vocabulary(counts))
+
+    with phases.phase("morphology"):  # HanTa once per distinct word, cached beside the builds
+        morphology, analysed = analyse_words(
+            _indexed_words(entries), index_dir / MORPHOLOGY_CACHE, analysis_progress
+        )
 
     version = _new_build_id()
     builds = index_dir / BUILDS
@@ -365,63 +402,66 @@ def _build_index(
         raise _write_error(index_dir, exc) from None
     try:
         records: list[dict] = []
-        ix = whoosh_index.create_in(build_dir / WHOOSH_DIR, schema)
-        writer = ix.writer()
-        total, paragraphs = len(entries), 0
-        for done, e in enumerate(entries, 1):
-            plain_paragraphs = e.plain_paragraphs
-            backlinks = [
-                {"id": s, "title": titles.get(s, s), "doc": doc_of.get(s)}
-                for s in dict.fromkeys(_source_of(b) for b in graph.backlinks(e.id))
-            ]
-            record = EntryRecord(
-                id=e.id,
-                doc=e.doc,
-                title=e.title,
-                paragraphs=tuple(e.paragraphs),
-                position=e.position,
-                aliases=tuple(e.aliases),
-                category=e.category,
-                section=e.section,
-                markup=e.markup,
-                alias_ids=tuple(e.alias_ids),
-                plain_paragraphs=plain_paragraphs,
-                links=tuple(outgoing.get(e.id, ())),
-                backlinks=tuple(backlinks),
-            )
-            records.append(record.to_json())
-            heading = " ".join((e.title, *e.aliases))
-            writer.add_document(
-                kind="entry",
-                key=e.id,
-                entry=e.id,
-                doc=e.doc,
-                category_id=slugify(e.category) if e.category else "",
-                title=e.title,
-                aliases=" ".join(e.aliases),
-                category=e.category or "",
-                section=e.section or "",
-                body="\n".join(plain_paragraphs),
-            )
-            for n, text in enumerate(plain_paragraphs):
-                if not text:
-                    continue
-                paragraphs += 1
+        with phases.phase("whoosh"):  # the analyzer (but HanTa) and the Whoosh writer
+            ix = whoosh_index.create_in(build_dir / WHOOSH_DIR, schema)
+            writer = ix.writer()
+            total, paragraphs = len(entries), 0
+            for done, e in enumerate(entries, 1):
+                plain_paragraphs = e.plain_paragraphs
+                backlinks = [
+                    {"id": s, "title": titles.get(s, s), "doc": doc_of.get(s)}
+                    for s in dict.fromkeys(_source_of(b) for b in graph.backlinks(e.id))
+                ]
+                record = EntryRecord(
+                    id=e.id,
+                    doc=e.doc,
+                    title=e.title,
+                    paragraphs=tuple(e.paragraphs),
+                    position=e.position,
+                    aliases=tuple(e.aliases),
+                    category=e.category,
+                    section=e.section,
+                    markup=e.markup,
+                    alias_ids=tuple(e.alias_ids),
+                    plain_paragraphs=plain_paragraphs,
+                    links=tuple(outgoing.get(e.id, ())),
+                    backlinks=tuple(backlinks),
+                )
+                records.append(record.to_json())
+                heading = " ".join((e.title, *e.aliases))
                 writer.add_document(
-                    kind="paragraph",
-                    key=f"{e.id}#{n}",
+                    kind="entry",
+                    key=e.id,
                     entry=e.id,
                     doc=e.doc,
                     category_id=slugify(e.category) if e.category else "",
-                    paragraph=n,
-                    heading=heading,
-                    body=text,
+                    title=e.title,
+                    aliases=" ".join(e.aliases),
+                    category=e.category or "",
+                    section=e.section or "",
+                    body="\n".join(plain_paragraphs),
                 )
-            if progress is not None:
-                progress(done, total)
-        writer.commit()
-        ix.close()
-        write_impacts(build_dir / WHOOSH_DIR, build_dir)
+                for n, text in enumerate(plain_paragraphs):
+                    if not text:
+                        continue
+                    paragraphs += 1
+                    writer.add_document(
+                        kind="paragraph",
+                        key=f"{e.id}#{n}",
+                        entry=e.id,
+                        doc=e.doc,
+                        category_id=slugify(e.category) if e.category else "",
+                        paragraph=n,
+                        heading=heading,
+                        body=text,
+                    )
+                if progress is not None:
+                    progress(done, total)
+        with phases.phase("commit"):
+            writer.commit()
+            ix.close()
+        with phases.phase("impacts"):
+            write_impacts(build_dir / WHOOSH_DIR, build_dir)
 
         documents = [
             {
@@ -443,17 +483,21 @@ def _build_index(
         warnings = [
             f"Unaufgelöster Querverweis in {source!r}: {text!r}" for source, text in unresolved
         ]
-        dense = _dense_vectors(
-            build_dir, index_dir, [EntryRecord.from_json(r) for r in records], embed_progress
-        )
+        with phases.phase("embeddings"):
+            dense = _dense_vectors(
+                build_dir, index_dir, [EntryRecord.from_json(r) for r in records], embed_progress
+            )
         if dense.get("warning"):
             warnings.append(dense.pop("warning"))
-        _write_json(build_dir / ENTRIES_JSON, {"documents": documents})
-        write_store(build_dir / STORE_FILE, records, alias_map(records, slugify))
-        write_offline_data(build_dir, records, documents, version)  # the PWA's copy
-        _write_json(
-            build_dir / VOCAB_JSON, {w: [c, surface.get(w, w)] for w, c in counts.most_common()}
-        )
+        with phases.phase("store"):
+            _write_json(build_dir / ENTRIES_JSON, {"documents": documents})
+            write_store(build_dir / STORE_FILE, records, alias_map(records, slugify))
+            write_offline_data(build_dir, records, documents, version)  # the PWA's copy
+            write_build_table(build_dir, morphology)
+            _write_json(
+                build_dir / VOCAB_JSON,
+                {w: [c, surface.get(w, w)] for w, c in counts.most_common()},
+            )
         seconds = time.perf_counter() - started
         meta = {
             "format": FORMAT,
@@ -470,6 +514,8 @@ def _build_index(
             "warnings": warnings,
             "dense": dense,
             "seconds": round(seconds, 3),
+            "phases": phases.as_json(),
+            "morphology": {"words": len(morphology), "analysed": analysed},  # the rest cached
         }
         _write_json(build_dir / META_JSON, meta)  # written last: marks the build complete
     except BaseException as exc:
@@ -495,7 +541,17 @@ def _build_index(
         unresolved=unresolved,
         warnings=warnings,
         seconds=time.perf_counter() - started,
+        phases=phases.as_json(),
     )
+
+
+def _indexed_words(entries: Iterable[Any]) -> set[str]:
+    """The words of every analysed field of the build (see `morphology_words`)."""
+    found: set[str] = set()
+    for e in entries:
+        for text in (e.title, *e.aliases, e.category or "", e.section or "", *e.plain_paragraphs):
+            found |= morphology_words(text)
+    return found
 
 
 def _dense_vectors(

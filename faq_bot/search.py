@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import bisect
 import html
+import itertools
 import math
 import re
 from dataclasses import dataclass, field
@@ -93,7 +94,7 @@ from faq_bot.retrieval import (
     fuse,
     retrievers_for,
 )
-from faq_bot.snippets import SNIPPET_CHARS, snippet
+from faq_bot.snippets import SNIPPET_CHARS, snippet, token_spans
 
 __all__ = [
     "CANDIDATES",
@@ -454,12 +455,19 @@ class ScoredEntry:
     paragraph: int | None  # its best matching paragraph, if a paragraph matched
 
 
+SPANS_WARMED = 4000  # below the per-build span cache (faq_bot.buildstate), so none is evicted
+
+
 def warm_up(index: Index) -> None:
     """Load what the first query of a build would otherwise pay for."""
     impacts(index)
     _stem_surfaces(index)
     suggest_titles(index, "a")
     search(index, "Aktionsstapel Karte", n=1)
+    # snippet spans of the paragraphs (~0.2 s CPU), no more than the cache holds
+    texts = (t for record in index.entries() for t in record.plain_paragraphs)
+    for text in itertools.islice(texts, SPANS_WARMED):
+        token_spans(index, text)
 
 
 WARMERS.append(warm_up)

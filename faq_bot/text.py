@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Any
 
 __all__ = ["citation", "fold", "slugify", "split_sentences", "words"]
@@ -38,6 +39,20 @@ def slugify(text: str) -> str:
 
 def fold(word: str) -> str:
     """Lower case, umlauts and ß folded, accents dropped: "Schäden" -> "schaden"."""
+    # the analyzer folds every token several times: words are cached, long texts not
+    return _fold_word(word) if len(word) <= FOLD_CACHED_LENGTH else _fold(word)
+
+
+FOLD_CACHED_LENGTH = 40
+FOLD_CACHE = 16_384  # bounded (queries bring any word); a build folds ~7,000 distinct words
+
+
+@lru_cache(maxsize=FOLD_CACHE)
+def _fold_word(word: str) -> str:
+    return _fold(word)
+
+
+def _fold(word: str) -> str:
     word = word.lower().translate(_UMLAUT)
     word = _DIGRAPH.sub(r"\1", word)
     if not word.isascii():

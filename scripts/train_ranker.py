@@ -173,107 +173,6 @@ def show(name, summ):
     )
 
 
-MAX_CONFIDENT_WRONG = 0.04  # below the 5 % target, on the training folds
-MIN_DECLINED = 0.85
-
-
-def collect_confidence(index, questions):
-    """Signals of each question's chosen passage, whether it is right, answerable."""
-    import faq_bot.chat.confidence as conf
-    from faq_bot.chat import QuestionError, answer
-
-    conf._MODEL["m"] = None  # the signals, not a fitted model's verdict
-    rows = []
-    for q in questions:
-        try:
-            result = answer(index, q["q"])
-        except QuestionError:
-            continue
-        if not result.signals:
-            rows.append((None, 0.0, answerable(q)))
-            continue
-        right = answerable(q) and is_hit(result.passage.text, q["gold"])
-        rows.append(([result.signals[k] for k in conf.SIGNALS], float(right), answerable(q)))
-    conf._MODEL.clear()
-    return rows
-
-
-def confidence_figures(p, y, ans):
-    def at(t):
-        sure = p >= t
-        n = max(ans.sum(), 1)
-        return (
-            (sure & (y > 0)).sum() / n,
-            (sure & ans & (y == 0)).sum() / n,
-            (~sure & ~ans).sum() / max((~ans).sum(), 1),
-        )
-
-    return at
-
-
-def choose_threshold(p, y, ans):
-    at = confidence_figures(p, y, ans)
-    for t in np.linspace(0.05, 0.95, 91):
-        _hit, wrong, declined = at(t)
-        if wrong <= MAX_CONFIDENT_WRONG and declined >= MIN_DECLINED:
-            return float(t)
-    return 0.95
-
-
-def train_confidence(index, questions, folds_n, write):
-    from faq_bot.chat.confidence import SIGNALS
-
-    rows = collect_confidence(index, questions)
-    x = np.array([r[0] if r[0] is not None else [0.0] * len(SIGNALS) for r in rows])
-    y = np.array([r[1] for r in rows])
-    ans = np.array([r[2] for r in rows])
-    has = np.array([r[0] is not None for r in rows])
-    folds = np.random.default_rng(1).permutation(len(rows)) % folds_n
-    oof = np.zeros(len(rows))
-    prob = np.zeros(len(rows))
-    thresholds = []
-    for k in range(folds_n):
-        tr = (folds != k) & has
-        w, b = fit_pointwise([(x[tr], y[tr])])
-        p_tr = 1 / (1 + np.exp(-(x[folds != k] @ w + b)))
-        p_tr[~has[folds != k]] = 0.0
-        t = choose_threshold(p_tr, y[folds != k], ans[folds != k])
-        thresholds.append(t)
-        te = folds == k
-        prob[te] = np.where(has[te], 1 / (1 + np.exp(-(x[te] @ w + b))), 0.0)
-        oof[te] = prob[te] >= t
-    hit, wrong, declined = confidence_figures(oof, y, ans)(0.5)
-    print(
-        f"Konfidenz (CV): Passage@1={hit:.3f}  sicher-falsch={wrong:.3f}  "
-        f"abgelehnt (unbeantwortbar)={declined:.3f}  Schwellen={[round(t, 2) for t in thresholds]}"
-    )
-    curve = confidence_figures(prob, y, ans)
-    for t in (0.3, 0.4, 0.5, 0.6, 0.7):
-        h, wr, d = curve(t)
-        print(f"  Schwelle {t:.1f}: Passage@1={h:.3f} sicher-falsch={wr:.3f} abgelehnt={d:.3f}")
-    if write:
-        w, b = fit_pointwise([(x[has], y[has])])
-        p_all = np.where(has, 1 / (1 + np.exp(-(x @ w + b))), 0.0)
-        t = choose_threshold(p_all, y, ans)
-        data = {
-            "model": "logistic regression over faq_bot.chat.confidence.SIGNALS",
-            "threshold": round(float(np.median(thresholds)), 3),
-            "threshold_all": round(t, 3),
-            "cross_validated": {
-                "passage@1": round(float(hit), 4),
-                "confident_wrong": round(float(wrong), 4),
-                "declined": round(float(declined), 4),
-            },
-            "weights": {
-                "bias": round(b, 6),
-                **{f: round(float(v), 6) for f, v in zip(SIGNALS, w, strict=True)},
-            },
-        }
-        out = OUT.parent / "confidence.json"
-        out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        print(f"geschrieben: {out}")
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("files", nargs="+")
@@ -283,13 +182,9 @@ def main() -> None:
     ap.add_argument("--write", action="store_true")
     ap.add_argument("--pointwise", action="store_true", help="the earlier pointwise model")
     ap.add_argument("--test", help="also fit on all FILES and report on this question file")
-    ap.add_argument("--confidence", action="store_true", help="fit the chatbot's confidence")
     args = ap.parse_args()
     index = open_index(args.index)
     questions = [q for f in args.files for q in load_questions(f)]
-    if args.confidence:
-        train_confidence(index, questions, args.folds, args.write)
-        return
     groups = collect(index, questions)
     fit = fit_pointwise if args.pointwise else fit_listwise
     rrf = FEATURES.index("rrf")

@@ -125,3 +125,29 @@ def test_healthz_says_which_mode_serves(embedder_missing, small_corpus, tmp_path
     app = create_app({"TESTING": True, "INDEX_DIR": str(tmp_path / "idx")})
     body = app.test_client().get("/healthz").get_json()
     assert body["search"] == "lexical"
+
+
+def test_each_request_computes_at_most_one_query_embedding(dense_on, small_corpus, tmp_path):
+    """Search and the chatbot share the question's embedding; suggestions stay lexical."""
+    from faq_bot.web import create_app
+
+    build_index(small_corpus, tmp_path / "idx")
+    client = create_app({"TESTING": True, "INDEX_DIR": str(tmp_path / "idx")}).test_client()
+    embedder = embed.get_embedder()
+    assert embedder is not None and client.get("/healthz").get_json()["search"] == "hybrid"
+
+    def computed(request) -> int:
+        before = embedder.query_embeddings
+        assert request().status_code == 200
+        return embedder.query_embeddings - before
+
+    ask = {"question": "Wer darf in einer Runde zuerst einen Befehl geben?"}
+    assert computed(lambda: client.post("/api/ask", json=ask)) == 1
+    assert computed(lambda: client.post("/api/ask", json=ask)) == 0  # asked again: kept
+    for q in ("Wann endet eine Runde?", "Wie viele Befehle hat ein Trupp?"):
+        assert computed(lambda q=q: client.get("/api/search", query_string={"q": q})) == 1
+    # the no-JS chat page answers its history again: the earlier question's vector is
+    # still kept from its own request, so only the follow-up is embedded
+    page = {"q": "Und wer beginnt die nächste Runde?", "h": [ask["question"]]}
+    assert computed(lambda: client.post("/ask", data=page)) == 1
+    assert computed(lambda: client.get("/api/suggest", query_string={"q": "Befe"})) == 0

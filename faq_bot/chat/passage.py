@@ -119,7 +119,7 @@ def candidates(index: Index, aq: AnalyzedQuery, dense: DenseScores | None) -> Ra
     if dense is not None:
         dense_order = dense.ranking()
         ranking.dense_top = dense_order[0][0] if dense_order else None
-        scored = hybrid_rank(index, aq.text, scored, dense=dense)
+        scored = hybrid_rank(index, aq.text, scored, dense=dense, aq=aq)
         if scored:
             ranking.top = scored[0].score
             ranking.margin = scored[0].score - scored[1].score if len(scored) > 1 else 0.0

@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from faq_bot.index import EntryRecord, Index
+from faq_bot.index import WARMERS, EntryRecord, Index
 from faq_bot.search import term_idf
 from faq_bot.text import split_sentences
 
@@ -67,6 +67,16 @@ def entry_terms(index: Index, record: EntryRecord) -> EntryTerms:
         paragraphs.append(frozenset().union(*(t for _s, _e, t in spans)) if spans else frozenset())
     found = EntryTerms(heading, headword, tuple(paragraphs), tuple(sentences))
     return cache.put(record.id, found)
+
+
+def _warm_entry_terms(index: Index) -> None:
+    """Every entry's analyzed terms when a build opens (~0.4 s CPU), so no question
+    pays for them."""
+    for record in index.entries():
+        entry_terms(index, record)
+
+
+WARMERS.append(_warm_entry_terms)
 
 
 def reference_target(index: Index, record: EntryRecord) -> EntryRecord | None:

@@ -108,7 +108,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
     app.extensions["faq_bot.index"] = holder = IndexHolder(app.config["INDEX_DIR"])
-    holder.warm()  # open and warm the current build now, so no user pays for it
     if app.config["TRUST_PROXY_HEADERS"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -125,4 +124,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     for module_name, attr in BLUEPRINTS:
         module = importlib.import_module(module_name)
         app.register_blueprint(getattr(module, attr))
+    # open and warm the current build now, so no user pays for it (after the
+    # blueprints' modules are imported: their warmers run too)
+    holder.warm()
     return app

@@ -1,0 +1,103 @@
+"""HanTa's analyses of the corpus words, kept beside the builds like the embeddings.
+
+``analyse_words(words, cache_dir) -> int``
+    Installs (`faq_bot.analysis.install_analyses`) HanTa's analysis of every
+    word in `words`, reading ``<cache_dir>/<HanTa id>.json`` first and running
+    HanTa only on the words it lacks; rewrites the file when some were new.
+    Returns them and how many words HanTa analysed (``progress(done, total)``
+    counts those). HanTa's analysis of a word does not depend on its context, so
+    the index is the same with and without the cache;
+    a rebuild of unchanged text runs no HanTa analysis at all.
+
+``write_build_table(build_dir, table)`` / ``install_build_table(index)``
+    Each build keeps its words' analyses (``morphology.json``); opening a build
+    in a long-running process installs them (`faq_bot.index.WARMERS`), so a
+    question word the corpus has costs no HanTa analysis either.
+
+The file is keyed by the HanTa version: another version may analyse differently.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from faq_bot.analysis import HantaAnalysis, hanta_analysis, install_analyses
+
+__all__ = ["BUILD_TABLE", "analyse_words", "hanta_id", "install_build_table", "write_build_table"]
+
+BUILD_TABLE = "morphology.json"
+
+
+def hanta_id() -> str:
+    try:
+        from importlib.metadata import version
+
+        return f"hanta-{version('HanTa')}"
+    except Exception:
+        return "hanta"
+
+
+def _decode(value: Any) -> HantaAnalysis | None:
+    if value is None:
+        return None
+    lemma, morphemes = value
+    return str(lemma), tuple((str(m), str(t)) for m, t in morphemes)
+
+
+def _load(path: Path) -> dict[str, HantaAnalysis | None]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return {str(w): _decode(v) for w, v in data.items()}
+    except (OSError, ValueError, TypeError, AttributeError):
+        return {}  # missing or damaged: analyse again
+
+
+def _save(path: Path, table: dict[str, HantaAnalysis | None]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(table, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def analyse_words(
+    words: Iterable[str],
+    cache_dir: Path | None,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[dict[str, HantaAnalysis | None], int]:
+    """Install HanTa's analyses of `words` (see the module docstring); returns them
+    and how many HanTa ran on."""
+    path = cache_dir / f"{hanta_id()}.json" if cache_dir is not None else None
+    cached = _load(path) if path is not None else {}
+    install_analyses({})  # the previous build's table must not answer for HanTa here
+    todo = sorted(set(words))
+    table = {w: cached[w] for w in todo if w in cached}
+    missing = [w for w in todo if w not in table]
+    for done, word in enumerate(missing, 1):
+        table[word] = hanta_analysis(word)
+        if progress is not None and (done % 50 == 0 or done == len(missing)):
+            progress(done, len(missing))
+    table = {w: table[w] for w in todo}
+    analysed = len(missing)
+    install_analyses(table)
+    if path is not None and (analysed or not path.exists()):
+        try:
+            _save(path, table)
+        except OSError:
+            pass  # the cache is only a shortcut
+    return table, analysed
+
+
+def write_build_table(build_dir: Path, table: dict[str, HantaAnalysis | None]) -> None:
+    """The build's own copy (``morphology.json``): a server installs it at open."""
+    _save(build_dir / BUILD_TABLE, table)
+
+
+def install_build_table(index: Any) -> None:
+    """Run no HanTa for a question word the corpus has (a `faq_bot.index` warmer)."""
+    table = _load(Path(index.path) / BUILD_TABLE)
+    if table:
+        install_analyses(table)

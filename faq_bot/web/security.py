@@ -37,8 +37,11 @@ STATIC_CACHE = "public, max-age=31536000, immutable"
 
 
 def add_headers(response: Response) -> Response:
+    headers = response.headers
+    present = {name.lower() for name in headers.keys()}  # one pass, not one per header
     for name, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(name, value)
+        if name.lower() not in present:
+            headers.add(name, value)
     if request.endpoint == "static":
         if request.args.get("v"):
             response.headers["Cache-Control"] = STATIC_CACHE

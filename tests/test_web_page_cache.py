@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_web_compression import decode
 
 from faq_bot.buildstate import LRU, PAGE_BYTES
 from faq_bot.index import build_index
@@ -81,6 +83,37 @@ def test_a_new_build_renders_the_page_afresh(tiny_corpus: Path, tmp_path: Path):
     assert "Probewort" in after.get_data(as_text=True)
     assert after.get_etag() != before.get_etag()
     assert client.get(f"/entry/{entry_id}?h=Probewort").get_data(as_text=True).count("<mark>") == 1
+
+
+@pytest.mark.parametrize("encoding", ["br", "gzip"])
+def test_compressed_page_is_compressed_once_and_decodes_to_the_page(client, encoding, monkeypatch):
+    import flask_compress.flask_compress as fc
+
+    calls: list[str] = []
+    real = fc._compress_data
+    monkeypatch.setattr(fc, "_compress_data", lambda *a: calls.append(a[2]) or real(*a))
+    url = f"/entry/{BOMB}?h=Bombe"
+    plain = client.get(url).data
+    first = client.get(url, headers={"Accept-Encoding": encoding})
+    again = client.get(url, headers={"Accept-Encoding": encoding})
+    assert calls == [encoding]
+    assert first.headers["Content-Encoding"] == encoding
+    # the same bytes under the same strong ETag (gzip alone would stamp the time)
+    assert first.data == again.data
+    assert first.get_etag() == again.get_etag()
+    assert first.get_etag()[0].endswith(f":{encoding}")
+    assert decode(first) == plain
+    other = client.get(f"/entry/{BOMB}?h=Basis", headers={"Accept-Encoding": encoding})
+    assert decode(other) == client.get(f"/entry/{BOMB}?h=Basis").data != plain
+
+
+def test_responses_outside_the_page_cache_are_compressed_afresh(client):
+    index = _index(client.application)
+    before = len(index.state.pages)
+    response = client.get("/search?q=Bombe", headers={"Accept-Encoding": "br"})
+    assert response.headers["Content-Encoding"] == "br"
+    assert decode(response) == client.get("/search?q=Bombe").data
+    assert len(index.state.pages) == before
 
 
 def test_distinct_queries_keep_the_page_cache_within_its_budget(client):

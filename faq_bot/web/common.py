@@ -70,9 +70,9 @@ def cached_page(index: Index, render: Callable[[], str], *key: str) -> bytes:
     `key` must name everything the page depends on besides the build, the app
     (templates, config) and the URL root, which is added here (absolute links
     and ``url_for`` depend on host, scheme and script root). So a page is
-    rendered once per build and key, and the bytes for the same request stay
-    the same; a new build starts with an empty cache. Debug mode (templates
-    reloaded on change) renders every time.
+    rendered (and compressed, per encoding) once per build and key, and the
+    bytes for the same request stay the same; a new build starts with an empty
+    cache. Debug mode (templates reloaded on change) renders every time.
     """
     if current_app.debug:
         return render().encode()
@@ -81,6 +81,7 @@ def cached_page(index: Index, render: Callable[[], str], *key: str) -> bytes:
     found = pages.get(full)
     if found is None:
         found = pages.put(full, render().encode())
+    g.cached_page = (index, full)  # its compressed variants are cached too (compression.py)
     return found
 
 

@@ -239,6 +239,10 @@ def main() -> None:
     if args.worker:
         print(json.dumps(worker(args.worker, args.rounds)))
         return
+    # lexical search against FTS5 is what this measures (`search()` defaults to it):
+    # builds skip the embeddings, which take minutes per scale on 2 cores
+    # (benchmarks/dense.py measures the hybrid mode); FAQ_BOT_DENSE=1 builds them
+    os.environ.setdefault("FAQ_BOT_DENSE", "0")
     qs = questions()
     print(f"questions: {len(qs)} from {len(QUESTION_FILES)} files")
     scales = [int(s) for s in args.scales.split(",") if s]

@@ -12,9 +12,13 @@ a bounded time each:
   the hybrid mode, with the embedder, for comparison);
 - ``/entry/<id>`` over every entry, target >= 1,000 req/s;
 
-and prints requests per second, latency p50/p99 and errors (connect, read,
-write, timeouts, answers >= 400): the target is 0. It asserts nothing; wrk and
-the server share the machine, so the figures are a floor.
+each twice: as wrk sends by default (no ``Accept-Encoding``: uncompressed
+answers) and as a browser does (``Accept-Encoding: gzip, deflate, br``: brotli).
+It prints requests per second, latency p50/p99, errors (connect, read, write,
+timeouts, answers >= 400; the target is 0) and the CPU time the gunicorn
+workers spent per request (from /proc; steadier than req/s on a shared
+machine). It asserts nothing; wrk and the server share the machine, so the
+figures are a floor.
 """
 
 from __future__ import annotations
@@ -45,6 +49,8 @@ QUESTION_FILES = [
     ROOT.parent / "shared" / "eval" / "dev-questions.jsonl",
 ]
 TARGETS = {"/api/search": 400.0, "/entry/<id>": 1000.0}
+# (label, request headers): what wrk sends by default, and what a browser sends
+ENCODINGS = [("identity", []), ("br", ["-H", "Accept-Encoding: gzip, deflate, br"])]
 
 
 def questions() -> list[str]:
@@ -82,7 +88,20 @@ def wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 60) -> None:
     sys.exit("gunicorn did not become healthy")
 
 
-def run_wrk(url: str, paths_file: Path, seconds: int, connections: int) -> dict:
+def workers_cpu_seconds(master: int) -> float | None:
+    """User + system CPU seconds of the gunicorn workers so far (None without /proc)."""
+    try:
+        children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+        total = 0
+        for pid in children:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    except OSError:
+        return None
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def run_wrk(url: str, paths_file: Path, seconds: int, connections: int, headers: list[str]) -> dict:
     command = [
         "wrk",
         "-t2",
@@ -90,6 +109,7 @@ def run_wrk(url: str, paths_file: Path, seconds: int, connections: int) -> dict:
         f"-d{seconds}s",
         "--timeout",
         "5s",
+        *headers,
         "-s",
         str(HERE / "wrk_paths.lua"),
         url,
@@ -162,19 +182,32 @@ def main() -> None:
             for route, paths in routes.items():
                 paths_file = work / "paths.txt"
                 paths_file.write_text("\n".join(paths) + "\n", encoding="utf-8")
-                run_wrk(url, paths_file, 2, args.connections)  # warm-up, not counted
-                figures = run_wrk(url, paths_file, args.duration, args.connections)
-                seconds = figures["duration_us"] / 1e6
-                rate = figures["requests"] / seconds
-                errors = sum(figures[k] for k in ("connect", "read", "write", "status", "timeout"))
-                target = TARGETS[route]
-                verdict = "met" if rate >= target and errors == 0 else "NOT met"
-                print(
-                    f"{route:12} {rate:8.0f} req/s  p50 {figures['p50_us'] / 1000:6.1f} ms  "
-                    f"p99 {figures['p99_us'] / 1000:6.1f} ms  errors {errors} "
-                    f"({figures['requests']} requests)  target >= {target:.0f} req/s, "
-                    f"0 errors: {verdict}"
-                )
+                for label, headers in ENCODINGS:
+                    # warm-up, not counted
+                    run_wrk(url, paths_file, 2, args.connections, headers)
+                    cpu_before = workers_cpu_seconds(server.pid)
+                    figures = run_wrk(url, paths_file, args.duration, args.connections, headers)
+                    cpu_after = workers_cpu_seconds(server.pid)
+                    seconds = figures["duration_us"] / 1e6
+                    rate = figures["requests"] / seconds
+                    errors = sum(
+                        figures[k] for k in ("connect", "read", "write", "status", "timeout")
+                    )
+                    cpu = (
+                        f"{(cpu_after - cpu_before) / figures['requests'] * 1000:.2f} ms"
+                        if cpu_before is not None and cpu_after is not None
+                        else "?"
+                    )
+                    target = TARGETS[route]
+                    verdict = "met" if rate >= target and errors == 0 else "NOT met"
+                    print(
+                        f"{route:12} {label:8} {rate:6.0f} req/s  "
+                        f"p50 {figures['p50_us'] / 1000:5.1f} ms  "
+                        f"p99 {figures['p99_us'] / 1000:6.1f} ms  errors {errors} "
+                        f"({figures['requests']} requests)  server CPU {cpu}/request  "
+                        f"load {os.getloadavg()[0]:.1f}  "
+                        f"target >= {target:.0f} req/s, 0 errors: {verdict}"
+                    )
         finally:
             server.send_signal(signal.SIGTERM)
             try:

@@ -18,15 +18,24 @@ if TYPE_CHECKING:
 
 __all__ = ["LRU", "BuildState"]
 
+# rendered pages a worker keeps per build: ~1,000 ruling pages of 4–20 KB
+PAGE_BYTES = 6 * 1024 * 1024
+
 K = TypeVar("K")
 V = TypeVar("V")
 
 
 class LRU(Generic[K, V]):
-    """A thread-safe mapping holding at most `size` items (least recently used go)."""
+    """A thread-safe mapping holding at most `size` items (least recently used go).
 
-    def __init__(self, size: int):
+    With `weigh`, `size` bounds the sum of ``weigh(value)`` instead of the count
+    (e.g. ``len`` of cached page bytes); a value heavier than `size` is not kept.
+    """
+
+    def __init__(self, size: int, weigh: Callable[[V], int] | None = None):
         self.size = size
+        self._weigh = weigh
+        self._weight = 0
         self._data: OrderedDict[K, V] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -38,15 +47,33 @@ class LRU(Generic[K, V]):
             return found
 
     def put(self, key: K, value: V) -> V:
+        weigh = self._weigh
+        if weigh is None:
+            with self._lock:
+                self._data[key] = value
+                self._data.move_to_end(key)
+                while len(self._data) > self.size:
+                    self._data.popitem(last=False)
+            return value
+        weight = weigh(value)
         with self._lock:
-            self._data[key] = value
-            self._data.move_to_end(key)
-            while len(self._data) > self.size:
-                self._data.popitem(last=False)
+            old = self._data.pop(key, None)
+            if old is not None:
+                self._weight -= weigh(old)
+            if weight <= self.size:
+                self._data[key] = value
+                self._weight += weight
+            while self._weight > self.size:
+                self._weight -= weigh(self._data.popitem(last=False)[1])
         return value
 
     def __len__(self) -> int:
         return len(self._data)
+
+    @property
+    def weight(self) -> int:
+        """The summed weight of the held values (their count without `weigh`)."""
+        return self._weight if self._weigh is not None else len(self._data)
 
 
 class BuildState:
@@ -64,6 +91,9 @@ class BuildState:
         self.rankings: LRU[Any, Any] = LRU(8)
         # search.py: analyzed (term, start, end) spans of texts shown as snippets
         self.spans: LRU[str, Any] = LRU(4096)
+        # web: rendered pages (UTF-8) by what they depend on besides the build
+        # (`faq_bot.web.common.cached_page`), bounded by their total size
+        self.pages: LRU[tuple[str, ...], bytes] = LRU(PAGE_BYTES, weigh=len)
         self._retrievers: dict[str, tuple[Retriever, float]] | None = None
 
     def once(self, name: str, make: Callable[[], V]) -> V:

@@ -15,8 +15,13 @@ per kind, document frequencies, the entry and paragraph tables) and one
 
 from __future__ import annotations
 
+import heapq
 import json
+from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +41,24 @@ def _text(term: Any) -> str:
     return term.decode("utf-8") if isinstance(term, bytes) else str(term)
 
 
+def _lexicon(reader: Any, fields: list[str]) -> Iterator[tuple[Any, list[str]]]:
+    """Each term of the `fields`' lexicons in term order, with the fields holding it
+    (in the order of `fields`): one term at a time, never the whole vocabulary."""
+
+    def stream(i: int) -> Iterator[tuple[Any, int]]:
+        for term in reader.lexicon(fields[i]):
+            yield term, i
+
+    for term, group in groupby(heapq.merge(*map(stream, range(len(fields)))), key=itemgetter(0)):
+        yield term, [fields[i] for _term, i in group]
+
+
 def write_impacts(whoosh_dir: Path, build_dir: Path) -> None:
-    """Precompute the impacts of the Whoosh index in `whoosh_dir` into `build_dir`."""
+    """Precompute the impacts of the Whoosh index in `whoosh_dir` into `build_dir`.
+
+    Memory stays near the size of the result: terms are visited in order and
+    each term's postings go straight into compact arrays (4 + 8 bytes each).
+    """
     ix = whoosh_index.open_dir(whoosh_dir)
     try:
         with ix.searcher() as searcher:
@@ -46,13 +67,12 @@ def write_impacts(whoosh_dir: Path, build_dir: Path) -> None:
             entries: list[list[str]] = []  # [id, doc, category slug]
             paragraphs: list[list[int]] = []  # [entry slot, paragraph number]
             entry_slot: dict[str, int] = {}
-            stored = list(reader.iter_docs())
-            for docnum, fields in stored:
+            for docnum, fields in reader.iter_docs():  # two passes: entries first
                 if fields["kind"] == "entry":
                     slot["entry"][docnum] = len(entries)
                     entry_slot[fields["entry"]] = len(entries)
                     entries.append([fields["entry"], fields["doc"], fields.get("category_id", "")])
-            for docnum, fields in stored:
+            for docnum, fields in reader.iter_docs():
                 if fields["kind"] == "paragraph":
                     slot["paragraph"][docnum] = len(paragraphs)
                     paragraphs.append([entry_slot[fields["entry"]], int(fields["paragraph"])])
@@ -60,34 +80,32 @@ def write_impacts(whoosh_dir: Path, build_dir: Path) -> None:
             out.mkdir(parents=True, exist_ok=True)
             ranges: dict[str, dict[str, list[int]]] = {}
             for kind, fields_of_kind in KINDS.items():
-                per_term: dict[str, dict[int, float]] = {}
-                for f in fields_of_kind:
-                    if f not in searcher.schema:
-                        continue
-                    for term in reader.lexicon(f):
+                slots = slot[kind]
+                ids = array("i")
+                scores = array("d")
+                kind_ranges: dict[str, list[int]] = {}
+                present = [f for f in fields_of_kind if f in searcher.schema]
+                for term, term_fields in _lexicon(reader, present):
+                    acc: dict[int, float] = {}  # summed over the fields, in their order
+                    for f in term_fields:
                         scorer = searcher.weighting.scorer(searcher, f, term)
                         m = reader.postings(f, term, scorer=scorer)
-                        acc = per_term.setdefault(_text(term), {})
                         while m.is_active():
-                            s = slot[kind].get(m.id())
+                            s = slots.get(m.id())
                             if s is not None:
                                 acc[s] = acc.get(s, 0.0) + m.score()
                             m.next()
-                ids: list[int] = []
-                scores: list[float] = []
-                kind_ranges: dict[str, list[int]] = {}
-                for term in sorted(per_term):
-                    postings = per_term[term]
-                    if not postings:
+                    if not acc:
                         continue
                     start = len(ids)
-                    for s in sorted(postings):
+                    for s in sorted(acc):
                         ids.append(s)
-                        scores.append(postings[s])
-                    kind_ranges[term] = [start, len(ids)]
+                        scores.append(acc[s])
+                    kind_ranges[_text(term)] = [start, len(ids)]
                 ranges[kind] = kind_ranges
                 np.save(out / f"{kind}.ids.npy", np.asarray(ids, dtype=np.int32))
                 np.save(out / f"{kind}.scores.npy", np.asarray(scores, dtype=np.float64))
+                del ids, scores
             df: dict[str, list[int]] = {}
             for f in DF_FIELDS:
                 for term in reader.lexicon(f):

@@ -21,7 +21,7 @@ holds each entry's plain paragraphs so ruling pages render offline.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -66,28 +66,33 @@ def entry_terms(
     return list(out)
 
 
-def offline_data(records: list[dict], documents: list[dict], version: str) -> dict[str, Any]:
-    """The offline asset of one build (see the module docstring)."""
-    synonyms = load_synonyms()
+def _entries(
+    records: list[dict], synonyms: Mapping[str, tuple[str, ...]]
+) -> Iterator[dict[str, Any]]:
+    """The asset's entries, one at a time (see the module docstring)."""
     texts = [t for r in records for t in (r["title"], *r["aliases"], *r["plain_paragraphs"])]
     vocabulary = part_vocabulary(vocabulary_from_texts(texts))
-    entries = []
+    del texts
     for r in records:
         labels = [*r.get("aliases", ()), *([r["category"]] if r.get("category") else [])]
-        entries.append(
-            {
-                "id": r["id"],
-                "doc": r["doc"],
-                "title": r["title"],
-                "category": r.get("category"),
-                "section": r.get("section"),
-                "alias_ids": list(r.get("alias_ids", ())),
-                "paragraphs": list(r["plain_paragraphs"]),
-                "t": entry_terms([r["title"]], vocabulary, synonyms),
-                "a": entry_terms(labels, vocabulary, synonyms),
-                "x": entry_terms(r["plain_paragraphs"], vocabulary, synonyms),
-            }
-        )
+        yield {
+            "id": r["id"],
+            "doc": r["doc"],
+            "title": r["title"],
+            "category": r.get("category"),
+            "section": r.get("section"),
+            "alias_ids": list(r.get("alias_ids", ())),
+            "paragraphs": list(r["plain_paragraphs"]),
+            "t": entry_terms([r["title"]], vocabulary, synonyms),
+            "a": entry_terms(labels, vocabulary, synonyms),
+            "x": entry_terms(r["plain_paragraphs"], vocabulary, synonyms),
+        }
+
+
+def _head(
+    documents: list[dict], version: str, synonyms: Mapping[str, tuple[str, ...]]
+) -> dict[str, Any]:
+    """Everything of the asset but its entries (which come last)."""
     return {
         "format": FORMAT,
         "version": version,
@@ -102,14 +107,30 @@ def offline_data(records: list[dict], documents: list[dict], version: str) -> di
             | {"entry_ids": list(d.get("entry_ids", ()))}
             for d in documents
         ],
-        "entries": entries,
     }
+
+
+def offline_data(records: list[dict], documents: list[dict], version: str) -> dict[str, Any]:
+    """The offline asset of one build (see the module docstring)."""
+    synonyms = load_synonyms()
+    return _head(documents, version, synonyms) | {"entries": list(_entries(records, synonyms))}
 
 
 def write_offline_data(
     build_dir: Path, records: list[dict], documents: list[dict], version: str
 ) -> None:
-    """Write the build's ``offline.json`` (compact; served gzip/brotli-compressed)."""
-    data = offline_data(records, documents, version)
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    (build_dir / OFFLINE_JSON).write_text(text, encoding="utf-8")
+    """Write the build's ``offline.json`` (compact; served gzip/brotli-compressed).
+
+    Written entry by entry, the same bytes as ``json.dumps(offline_data(...))``
+    without holding the whole asset (at ×100 the corpus) in memory twice.
+    """
+    synonyms = load_synonyms()
+
+    def dump(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+    with (build_dir / OFFLINE_JSON).open("w", encoding="utf-8") as out:
+        out.write(dump(_head(documents, version, synonyms))[:-1] + ',"entries":[')
+        for n, entry in enumerate(_entries(records, synonyms)):
+            out.write(("," if n else "") + dump(entry))
+        out.write("]}")

@@ -81,6 +81,8 @@ def wait_healthy(server: Server, timeout: float = 60) -> None:
     while time.monotonic() < deadline:
         if server.proc.poll() is not None:
             raise AssertionError(f"faq-bot serve ended with {server.proc.returncode}")
+        # closed on every path: a server still starting (a timeout) must not leave
+        # an unclosed socket, which pytest's warning filter turns into an error
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
         try:
             conn.request("GET", "/healthz")

@@ -33,13 +33,28 @@ def file_hash(path: Path) -> str:
     return _HASHES[key]
 
 
-def asset_url(filename: str) -> str:
-    """URL of a static file with its content hash as cache buster."""
+def _static_hash(filename: str) -> str:
     static = Path(current_app.static_folder or "")
     path = (static / filename).resolve()
     if not path.is_relative_to(static.resolve()) or not path.is_file():
         raise FileNotFoundError(f"static file {filename!r} does not exist")
-    return url_for("static", filename=filename, v=file_hash(path))
+    return file_hash(path)
+
+
+def asset_url(filename: str) -> str:
+    """URL of a static file with its content hash as cache buster.
+
+    The hash is taken once per process, like `app_fingerprint` (part of every
+    ETag): the static files belong to the release. In debug mode it follows
+    edits of the files.
+    """
+    if current_app.debug:
+        return url_for("static", filename=filename, v=_static_hash(filename))
+    hashes: dict[str, str] = current_app.extensions.setdefault("faq_bot.asset_hashes", {})
+    found = hashes.get(filename)
+    if found is None:
+        found = hashes[filename] = _static_hash(filename)
+    return url_for("static", filename=filename, v=found)
 
 
 # Stylesheets the templates inline (each page inlines app.css and its own).

@@ -7,7 +7,7 @@ import hashlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from flask import Response, abort, current_app, make_response, redirect, request, url_for
+from flask import Response, abort, current_app, g, make_response, redirect, request, url_for
 from werkzeug.exceptions import BadRequest, HTTPException, NotFound, ServiceUnavailable
 
 from faq_bot.corpus.splitters import slugify
@@ -28,16 +28,24 @@ class IndexUnavailable(ServiceUnavailable):
 
 
 def current_index() -> Index:
-    """The index of the current build; reopened after `faq-bot index` swapped one in."""
+    """The index of the current build; reopened after `faq-bot index` swapped one in.
+
+    Taken once per request, so a request sees one build (its ETag and its body
+    come from the same one) and the swap check costs one readlink per request.
+    """
     from faq_bot.index import IndexBrokenError, IndexMissingError
 
+    found: Index | None = g.get("faq_bot_index")
+    if found is not None:  # one build for the whole request, checked once
+        return found
     holder = current_app.extensions["faq_bot.index"]
     try:
-        return holder.get()
+        found = g.faq_bot_index = holder.get()
     except IndexBrokenError as exc:
         raise IndexUnavailable(description=str(exc)) from exc
     except IndexMissingError as exc:
         raise IndexUnavailable() from exc
+    return found
 
 
 def entry_or_redirect(index: Index, entry_id: str, endpoint: str) -> EntryRecord:
@@ -54,6 +62,27 @@ def entry_or_redirect(index: Index, entry_id: str, endpoint: str) -> EntryRecord
     if canonical and canonical != entry_id and index.entry(canonical) is not None:
         abort(redirect(url_for(endpoint, entry_id=canonical), code=301))
     raise NotFound(description=f"Einen Eintrag „{entry_id}“ gibt es nicht.")
+
+
+def cached_page(index: Index, render: Callable[[], str], *key: str) -> bytes:
+    """The page `render()` makes (UTF-8), from the build's bounded page cache.
+
+    `key` must name everything the page depends on besides the build, the app
+    (templates, config) and the URL root, which is added here (absolute links
+    and ``url_for`` depend on host, scheme and script root). So a page is
+    rendered (and compressed, per encoding) once per build and key, and the
+    bytes for the same request stay the same; a new build starts with an empty
+    cache. Debug mode (templates reloaded on change) renders every time.
+    """
+    if current_app.debug:
+        return render().encode()
+    full = (request.root_url, *key)
+    pages = index.state.pages
+    found = pages.get(full)
+    if found is None:
+        found = pages.put(full, render().encode())
+    g.cached_page = (index, full)  # its compressed variants are cached too (compression.py)
+    return found
 
 
 def bad_request(detail: str) -> HTTPException:

@@ -6,11 +6,18 @@
 `faq_bot.web.common.conditional` accepts those suffixed tags on revalidation,
 so a 304 still costs no rendering. Production behind nginx may compress there
 instead; this layer skips responses that already carry a Content-Encoding.
+
+A page served from the build's page cache (`faq_bot.web.common.cached_page`)
+is compressed once per encoding: `PageCache` is flask-compress's cache backend
+and keeps those bytes next to the page, in the same bounded per-build cache.
+Every other response is compressed afresh.
 """
 
 from __future__ import annotations
 
-from flask import Flask, Response, request
+from typing import Any
+
+from flask import Flask, Response, g, request
 from flask_compress import Compress
 
 # Preferred first; what a client accepts decides. zstd and deflate are left out:
@@ -36,7 +43,41 @@ def etag_variants(tag: str) -> list[str]:
     return [tag, *(f"{tag}:{alg}" for alg in ALGORITHMS)]
 
 
+def page_key(_request: Any) -> str:
+    """flask-compress's cache key: non-empty only for a page from the page cache."""
+    return "page" if g.get("cached_page") is not None else ""
+
+
+class PageCache:
+    """flask-compress's cache backend: compressed bytes of the request's cached page.
+
+    flask-compress asks with ``"<encoding>;<page_key()>"``; the page itself is
+    named by ``g.cached_page`` (its build and key), so the compressed bytes live
+    and go with that build, within the page cache's budget.
+    """
+
+    @staticmethod
+    def _slot(key: str) -> tuple[Any, tuple[str, ...]] | None:
+        encoding, _, page = key.partition(";")
+        found = g.get("cached_page")
+        if not page or found is None:
+            return None
+        index, full = found
+        return index.state.pages, ("compressed", encoding, *full)
+
+    def get(self, key: str) -> bytes | None:
+        slot = self._slot(key)
+        return slot[0].get(slot[1]) if slot else None
+
+    def set(self, key: str, value: bytes) -> None:
+        slot = self._slot(key)
+        if slot and slot[0].get(slot[1]) is not value:
+            slot[0].put(slot[1], value)
+
+
 def init_app(app: Flask) -> None:
+    app.config.setdefault("COMPRESS_CACHE_BACKEND", PageCache)
+    app.config.setdefault("COMPRESS_CACHE_KEY", page_key)
     app.config.setdefault("COMPRESS_ALGORITHM", list(ALGORITHMS))
     app.config.setdefault("COMPRESS_ALGORITHM_STREAMING", ["br"])
     app.config.setdefault("COMPRESS_MIMETYPES", MIMETYPES)

@@ -22,6 +22,7 @@ from werkzeug.exceptions import NotFound
 from faq_bot.text import citation
 from faq_bot.web.common import (
     bad_request,
+    cached_page,
     check_doc,
     check_int,
     check_query,
@@ -160,6 +161,16 @@ def search() -> str:
 def entry(entry_id: str) -> Any:
     index = current_index()
     record = entry_or_redirect(index, entry_id, "pages.entry")
+    highlight = check_query(request.args.get("h"), required=False)
+    # the page depends on the build, the entry and the words to mark, nothing else:
+    # rendered once per build (bounded cache), the same bytes for the same request
+    return cached_page(
+        index, lambda: render_entry(index, record, highlight), "entry", record.id, highlight
+    )
+
+
+def render_entry(index: Any, record: Any, highlight: str) -> str:
+    """The ruling page of `record` with the words of `highlight` marked."""
     doc = index.document(record.doc) or {"id": record.doc, "title": record.doc, "game": ""}
 
     def link_for(target: str) -> tuple[str, str] | None:
@@ -168,7 +179,6 @@ def entry(entry_id: str) -> Any:
             return None
         return entry_url(other.id), first_sentence(other.text)
 
-    highlight = check_query(request.args.get("h"), required=False)
     groups = query_groups(index, highlight)
     links = list(record.links)
     by_paragraph: dict[int, list] = {}

@@ -19,6 +19,7 @@ as the ``paragraph`` of a reference or an answer): see `paragraph_anchor`.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from html import escape
@@ -98,8 +99,20 @@ def safe_snippet(html: str) -> Markup:
     return Markup(nh3.clean(html or "", tags={"mark"}, attributes={}, link_rel=None))
 
 
+_converters = threading.local()
+
+
 def markdown_to_html(source: str) -> str:
-    return sanitize(_markdown.markdown(source, output_format="html"))
+    # one Markdown converter per thread, reset between documents: building one
+    # (its parser and every pattern) cost more than converting a paragraph
+    md = getattr(_converters, "md", None)
+    if md is None:
+        md = _converters.md = _markdown.Markdown(output_format="html")
+    try:
+        html = md.convert(source)
+    finally:
+        md.reset()
+    return sanitize(html)
 
 
 @dataclass(frozen=True)

@@ -44,11 +44,13 @@ STATIC_CACHE = "public, max-age=31536000, immutable"
 
 
 def add_headers(response: Response) -> Response:
-    response.headers.setdefault(
-        "Content-Security-Policy", current_app.config["CONTENT_SECURITY_POLICY"]
-    )
+    headers = response.headers
+    present = {name.lower() for name in headers.keys()}  # one pass, not one per header
+    if "content-security-policy" not in present:
+        headers.add("Content-Security-Policy", current_app.config["CONTENT_SECURITY_POLICY"])
     for name, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(name, value)
+        if name.lower() not in present:
+            headers.add(name, value)
     if request.endpoint == "static":
         if request.args.get("v"):
             response.headers["Cache-Control"] = STATIC_CACHE

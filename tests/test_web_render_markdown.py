@@ -1,0 +1,30 @@
+"""Markdown paragraphs render the same whatever was rendered before (the converter is reused)."""
+
+from __future__ import annotations
+
+import threading
+
+from faq_bot.web.render import markdown_to_html
+
+
+def test_a_reference_definition_does_not_leak_into_the_next_paragraph():
+    alone = markdown_to_html("Siehe [Regel].")
+    markdown_to_html("[Regel]: https://example.org/regel\n\nText.")
+    assert markdown_to_html("Siehe [Regel].") == alone
+    assert "[Regel]" in alone
+
+
+def test_same_source_renders_identically_across_threads():
+    sources = ["**fett** und *kursiv*", "- eins\n- zwei", "1. a\n2. b", "Text mit `code`."]
+    expected = [markdown_to_html(s) for s in sources]
+    seen: list[list[str]] = []
+
+    def work() -> None:
+        seen.append([markdown_to_html(s) for s in sources * 20][: len(sources)])
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert seen == [expected] * 4

@@ -6,6 +6,7 @@ import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from faq_bot.web.marks import best_window, mark_html, query_groups, snippet
 
@@ -51,7 +52,7 @@ def test_mark_html_keeps_tags_and_entities(index):
     )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.text(max_size=400), st.text(max_size=40))
 def test_snippet_is_escaped_text_with_marks_only(index, text, query):
     out = snippet(index, text, query_groups(index, query))

@@ -5,6 +5,9 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 5000
+# bytecode caches on, also where the environment switches them off: without them every
+# pytest process compiles (and assertion-rewrites) the tests and the package again, ~2 s
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run test test-fast lint index serve bench bench-x100 load deploy-check setup clean
 
@@ -35,7 +38,7 @@ test: setup
 
 ## test-fast: the everyday suite, on every core: no browser, no system tests (see README)
 test-fast: setup
-	$(BIN)/python -m pytest -m "not browser and not system" -n auto -q $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m "not browser and not system" -n auto --dist loadgroup -q $(PYTEST_ARGS)
 
 lint: setup
 	$(BIN)/ruff check .

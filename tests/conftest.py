@@ -42,6 +42,14 @@ os.environ.setdefault("FAQ_BOT_DENSE", "0")
 pytest_plugins = ["web_fixtures", "live_server"]
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "live_server" in getattr(item, "fixturenames", ()):
+            # one gunicorn per run: under `-n auto --dist loadgroup` these share a worker
+            item.add_marker(pytest.mark.xdist_group("live_server"))
+
+
 @pytest.fixture(scope="session")
 def corpus_dir() -> Path:
     return CORPUS_DIR

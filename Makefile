@@ -36,9 +36,10 @@ test: setup
 	@# runs CI's example counts (tests/hypothesis_profiles.py), here as in CI.
 	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(BIN)/python -m pytest $(PYTEST_ARGS); s=$$?; if [ $$s -eq 5 ]; then echo 'no tests collected'; exit 0; fi; exit $$s
 
-## test-fast: the everyday suite, on every core: no browser, no system tests (see README)
+## test-fast: the everyday suite, on every core (a test file's tests on one worker, which
+## sets its module fixtures up once): no browser, no system tests (see README)
 test-fast: setup
-	$(BIN)/python -m pytest -m "not browser and not system" -n auto --dist loadgroup -q $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m "not browser and not system" -n auto --dist loadfile -q $(PYTEST_ARGS)
 
 lint: setup
 	$(BIN)/ruff check .

@@ -23,6 +23,7 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -40,14 +41,6 @@ os.environ.setdefault("FAQ_BOT_DENSE", "0")
 
 # the web tests' fixtures (app, client, evil_client, no_index_client) live there
 pytest_plugins = ["web_fixtures", "live_server"]
-
-
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if "live_server" in getattr(item, "fixturenames", ()):
-            # one gunicorn per run: under `-n auto --dist loadgroup` these share a worker
-            item.add_marker(pytest.mark.xdist_group("live_server"))
 
 
 @pytest.fixture(scope="session")
@@ -72,9 +65,23 @@ def shared_once(factory: pytest.TempPathFactory, name: str, make: Callable[[Path
     return target
 
 
+def _build_real_index(factory: pytest.TempPathFactory) -> Path:
+    return shared_once(factory, "real-index", lambda d: build_index(CORPUS_DIR, d))
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Under pytest-xdist the controller builds the real index while the workers start
+    (they import and collect meanwhile), so no worker sits waiting for the build."""
+    config = session.config
+    factory = getattr(config, "_tmp_path_factory", None)
+    is_controller = not hasattr(config, "workerinput")
+    if is_controller and factory is not None and getattr(config.option, "numprocesses", 0):
+        threading.Thread(target=_build_real_index, args=(factory,), daemon=True).start()
+
+
 @pytest.fixture(scope="session")
 def built_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return shared_once(tmp_path_factory, "real-index", lambda d: build_index(CORPUS_DIR, d))
+    return _build_real_index(tmp_path_factory)
 
 
 @pytest.fixture(scope="session")

@@ -79,6 +79,18 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         threading.Thread(target=_build_real_index, args=(factory,), daemon=True).start()
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On an xdist worker, test files that need no real index come first: the workers
+    run them while the real index is built (file order otherwise kept)."""
+    if not hasattr(config, "workerinput"):
+        return
+    needs = {}
+    for item in items:
+        path = item.nodeid.split("::")[0]
+        needs[path] = needs.get(path, False) or "built_index" in getattr(item, "fixturenames", ())
+    items.sort(key=lambda item: needs[item.nodeid.split("::")[0]])
+
+
 @pytest.fixture(scope="session")
 def built_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return _build_real_index(tmp_path_factory)

@@ -5,8 +5,11 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 5000
+# bytecode caches on, also where the environment switches them off: without them every
+# pytest process compiles (and assertion-rewrites) the tests and the package again, ~2 s
+unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test lint index serve bench bench-x100 load lighthouse deploy-check setup clean
+.PHONY: run test test-fast lint index serve bench bench-x100 load lighthouse deploy-check setup clean
 
 $(BIN)/faq-bot: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -29,8 +32,14 @@ test: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy faq_bot
-	@# pytest exits 5 when it collects no tests; that is not a failure here
-	$(BIN)/python -m pytest $(PYTEST_ARGS); s=$$?; if [ $$s -eq 5 ]; then echo 'no tests collected'; exit 0; fi; exit $$s
+	@# pytest exits 5 when it collects no tests; that is not a failure here. Hypothesis
+	@# runs CI's example counts (tests/hypothesis_profiles.py), here as in CI.
+	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(BIN)/python -m pytest $(PYTEST_ARGS); s=$$?; if [ $$s -eq 5 ]; then echo 'no tests collected'; exit 0; fi; exit $$s
+
+## test-fast: the everyday suite, on every core (a test file's tests on one worker, which
+## sets its module fixtures up once): no browser, no system tests (see README)
+test-fast: setup
+	$(BIN)/python -m pytest -m "not browser and not system" -n auto --dist loadfile -q $(PYTEST_ARGS)
 
 lint: setup
 	$(BIN)/ruff check .

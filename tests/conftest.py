@@ -1,21 +1,34 @@
 """Shared fixtures: the real corpus, and one index built from it per test session.
 
 - `corpus_dir`: the repository's corpus folder (read-only).
-- `built_index`: an index folder built once per session from the real corpus.
+- `built_index`: an index folder built once per session from the real corpus
+  (read-only: with pytest-xdist, once per run, shared by the workers).
 - `index`: that index, opened (`faq_bot.index.Index`).
+- `real_index_copy`: a writable copy of `built_index` in a fresh tmp folder (per
+  test), for tests that damage or rebuild a real index; copying takes a tenth of
+  a second, building the real corpus several seconds.
 - `corpus_copy`: a writable copy of the corpus in a fresh tmp folder (per test).
 - `tiny_corpus`: one small real document (8 entries) as a corpus, for tests of
-  building and serving mechanics where the full corpus is not the point.
+  building and serving mechanics where the full corpus is not the point
+  (writable, per test); `tiny_index`: a writable copy of an index built once per
+  session from it (queries such as "Befehl" or "Runde" find its entries).
+
+Markers: ``browser`` (chromium through Playwright, tests/e2e) and ``system``
+(real servers, nginx, wheel builds, thousands of requests); `make test` runs
+everything, `make test-fast` neither of them.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
+import hypothesis_profiles  # noqa: F401  (registers and loads "dev"/"ci" before any test module)
 import pytest
-from hypothesis import settings
 
 from faq_bot.config import ROOT
 from faq_bot.index import Index, build_index, open_index
@@ -26,16 +39,6 @@ CORPUS_DIR = ROOT / "corpus"
 # tests/test_dense.py turns the embedder on for a one-document corpus.
 os.environ.setdefault("FAQ_BOT_DENSE", "0")
 
-# Speed targets live in benchmarks/, not in tests: no per-example deadline, which
-# would fail at random on a loaded CI machine. "dev" keeps the local suite quick;
-# "ci" (chosen when CI=true) tries more examples. HYPOTHESIS_PROFILE overrides.
-settings.register_profile("dev", deadline=None, max_examples=30)
-settings.register_profile("ci", deadline=None, max_examples=100, print_blob=True)
-settings.load_profile(
-    os.environ.get("HYPOTHESIS_PROFILE")
-    or ("ci" if os.environ.get("CI", "").lower() == "true" else "dev")
-)
-
 # the web tests' fixtures (app, client, evil_client, no_index_client) live there
 pytest_plugins = ["web_fixtures", "live_server"]
 
@@ -45,16 +48,65 @@ def corpus_dir() -> Path:
     return CORPUS_DIR
 
 
+def shared_once(factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]) -> Path:
+    """The folder `name`, filled by `make` once per test run: under pytest-xdist the
+    workers share one (the first builds it under a lock, the others wait for it)."""
+    root = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the run's folder, above each worker's own
+    target = root / name
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = root / f"{name}.done"
+        if not done.exists():
+            shutil.rmtree(target, ignore_errors=True)  # half made by a worker that failed
+            make(target)
+            done.touch()
+    return target
+
+
+def _build_real_index(factory: pytest.TempPathFactory) -> Path:
+    return shared_once(factory, "real-index", lambda d: build_index(CORPUS_DIR, d))
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Under pytest-xdist the controller builds the real index while the workers start
+    (they import and collect meanwhile), so no worker sits waiting for the build."""
+    config = session.config
+    factory = getattr(config, "_tmp_path_factory", None)
+    is_controller = not hasattr(config, "workerinput")
+    if is_controller and factory is not None and getattr(config.option, "numprocesses", 0):
+        threading.Thread(target=_build_real_index, args=(factory,), daemon=True).start()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On an xdist worker, test files that need no real index come first: the workers
+    run them while the real index is built (file order otherwise kept)."""
+    if not hasattr(config, "workerinput"):
+        return
+    needs = {}
+    for item in items:
+        path = item.nodeid.split("::")[0]
+        needs[path] = needs.get(path, False) or "built_index" in getattr(item, "fixturenames", ())
+    items.sort(key=lambda item: needs[item.nodeid.split("::")[0]])
+
+
 @pytest.fixture(scope="session")
 def built_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    index_dir = tmp_path_factory.mktemp("index")
-    build_index(CORPUS_DIR, index_dir)
-    return index_dir
+    return _build_real_index(tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
 def index(built_index: Path) -> Index:
     return open_index(built_index)
+
+
+@pytest.fixture
+def real_index_copy(built_index: Path, tmp_path: Path) -> Path:
+    """A writable copy of the session's real index (``current`` is a relative link)."""
+    target = tmp_path / "index"
+    shutil.copytree(built_index, target, symlinks=True)
+    return target
 
 
 @pytest.fixture
@@ -66,16 +118,37 @@ def corpus_copy(tmp_path: Path) -> Path:
     return target
 
 
+TINY_FILE = "003_392c06b39f773588.txt"
+TINY_MANIFEST = (
+    '[[documents]]\nid = "runde"\nfile = "003_392c06b39f773588.txt"\n'
+    'title = "Rundenregeln (Tabletop)"\ngame = "Tabletop-Skirmish"\nkind = "rules"\n'
+    'language = "de"\nsplitter = "headed"\nid_prefix = "runde"\nnotes = ""\n'
+)
+
+
+def write_tiny_corpus(target: Path) -> Path:
+    target.mkdir(parents=True)
+    shutil.copy(CORPUS_DIR / TINY_FILE, target)
+    (target / TINY_FILE).chmod(0o644)
+    (target / "manifest.toml").write_text(TINY_MANIFEST, encoding="utf-8")
+    return target
+
+
 @pytest.fixture
 def tiny_corpus(tmp_path: Path) -> Path:
     """The smallest real document (the round rules, 8 entries) as a corpus of its own."""
-    target = tmp_path / "corpus"
-    target.mkdir()
-    shutil.copy(ROOT / "corpus" / "003_392c06b39f773588.txt", target)
-    (target / "manifest.toml").write_text(
-        '[[documents]]\nid = "runde"\nfile = "003_392c06b39f773588.txt"\n'
-        'title = "Rundenregeln (Tabletop)"\ngame = "Tabletop-Skirmish"\nkind = "rules"\n'
-        'language = "de"\nsplitter = "headed"\nid_prefix = "runde"\nnotes = ""\n',
-        encoding="utf-8",
-    )
+    return write_tiny_corpus(tmp_path / "corpus")
+
+
+@pytest.fixture(scope="session")
+def tiny_built_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    corpus = write_tiny_corpus(tmp_path_factory.mktemp("tiny") / "corpus")
+    return shared_once(tmp_path_factory, "tiny-index", lambda d: build_index(corpus, d))
+
+
+@pytest.fixture
+def tiny_index(tiny_built_index: Path, tmp_path: Path) -> Path:
+    """A writable copy of the index of `tiny_corpus`, built once per session."""
+    target = tmp_path / "index"
+    shutil.copytree(tiny_built_index, target, symlinks=True)
     return target

@@ -76,7 +76,7 @@ def start_gunicorn(index_dir: Path, *extra: str, log: Path | None = None) -> Liv
         stderr=out,
     )
     server = LiveServer("127.0.0.1", port, process)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60  # a loaded 2-core machine needs 20 s and more to start it
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"gunicorn exited with {process.returncode}")
@@ -86,7 +86,7 @@ def start_gunicorn(index_dir: Path, *extra: str, log: Path | None = None) -> Liv
         except OSError:
             time.sleep(0.2)
     server.stop()
-    raise RuntimeError("gunicorn did not answer /healthz within 30 s")
+    raise RuntimeError("gunicorn did not answer /healthz within 60 s")
 
 
 @pytest.fixture(scope="session")

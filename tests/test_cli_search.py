@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 from click.testing import CliRunner
 
 from faq_bot.cli import main
+from faq_bot.corpus import load_corpus
 
 
 @pytest.fixture
@@ -25,14 +25,42 @@ def with_index(built_index, *args: str) -> list[str]:
     return [args[0], "--index", str(built_index), *args[1:]]
 
 
-def test_index_command_prints_counts_and_unresolved_warnings(corpus_copy, tmp_path):
+# a FAQ of two entries, one reference resolved ("vgl. Alpha"), one not ("s. Gamma")
+SMALL_FAQ = (
+    "FAQ\n\nSTAND: 1. Januar 2020\n\n"
+    "Alpha\nErster Satz. s. Gamma\n\n\xa0\n\nBeta\nText, vgl. Alpha.\n"
+)
+SMALL_FAQ_MANIFEST = """
+[[documents]]
+id = "faq"
+file = "faq.txt"
+title = "Test-FAQ"
+game = "Testspiel"
+kind = "faq"
+language = "de"
+date = "2020-01-01"
+date_text = "1. Januar 2020"
+splitter = "faq"
+precedence = true
+notes = ""
+"""
+
+
+def test_index_command_prints_counts_and_unresolved_warnings(tiny_corpus, tmp_path):
+    """Two documents (the round rules and a small FAQ): counts and the unresolved reference."""
+    (tiny_corpus / "faq.txt").write_text(SMALL_FAQ, encoding="utf-8")
+    with (tiny_corpus / "manifest.toml").open("a", encoding="utf-8") as manifest:
+        manifest.write(SMALL_FAQ_MANIFEST)
     result = CliRunner().invoke(
-        main, ["index", "--corpus", str(corpus_copy), "--index", str(tmp_path / "ix")]
+        main, ["index", "--corpus", str(tiny_corpus), "--index", str(tmp_path / "ix")]
     )
     assert result.exit_code == 0, result.output
-    assert re.search(r"5 Dokumente, \d+ Einträge, \d+ Absätze, \d+ Querverweise", result.stdout)
-    assert "nicht aufgelöst" in result.stdout
-    assert "Warnung: Unaufgelöster Querverweis in " in result.stderr
+    entries = list(load_corpus(tiny_corpus).entries())
+    paragraphs = sum(1 for e in entries for p in e.plain_paragraphs if p)
+    counts = f"2 Dokumente, {len(entries)} Einträge, {paragraphs} Absätze, 1 Querverweise"
+    assert counts in result.stdout and len(entries) == 10
+    assert "1 nicht aufgelöst" in result.stdout
+    assert "Warnung: Unaufgelöster Querverweis in 'alpha': 's. Gamma'" in result.stderr
     assert (tmp_path / "ix" / "current").is_symlink()
 
 
@@ -93,11 +121,12 @@ def test_search_usage_errors_exit_2_in_german(run, built_index, args):
     assert result.stderr.startswith("Fehler: ")
 
 
-def test_search_without_index_builds_it_first(tmp_path):
-    result = CliRunner().invoke(main, ["search", "--index", str(tmp_path / "neu"), "Stapel"])
+def test_search_without_index_builds_it_first(tiny_corpus, tmp_path):
+    args = ["search", "--index", str(tmp_path / "neu"), "--corpus", str(tiny_corpus), "Befehl"]
+    result = CliRunner().invoke(main, args)
     assert result.exit_code == 0
     assert "faq-bot index" in result.stderr
-    assert "Aktionsstapel" in result.stdout
+    assert "Befehl" in result.stdout
 
 
 def test_show_lists_links_and_backlinks(run, built_index):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -30,13 +31,32 @@ notes = ""
 """
 
 
-@pytest.fixture
-def small_corpus(tmp_path: Path) -> Path:
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
+def _write_small_corpus(corpus: Path) -> Path:
+    corpus.mkdir(parents=True)
     shutil.copy(ROOT / "corpus" / "003_392c06b39f773588.txt", corpus)
     (corpus / "manifest.toml").write_text(RUNDE, encoding="utf-8")
     return corpus
+
+
+@pytest.fixture
+def small_corpus(tmp_path: Path) -> Path:
+    return _write_small_corpus(tmp_path / "corpus")
+
+
+@pytest.fixture(scope="module")
+def dense_index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The small corpus built once with the real embedder (its vectors cache beside the
+    builds); tests that only read or rebuild it share this one embedding run."""
+    corpus = _write_small_corpus(tmp_path_factory.mktemp("dense") / "corpus")
+    index_dir = corpus.parent / "idx"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("FAQ_BOT_DENSE", "1")
+        embed.reset_embedder()
+        try:
+            build_index(corpus, index_dir)
+        finally:
+            embed.reset_embedder()
+    yield index_dir
 
 
 @pytest.fixture
@@ -57,10 +77,9 @@ def embedder_missing(monkeypatch: pytest.MonkeyPatch):
     embed.reset_embedder()
 
 
-def test_a_build_stores_vectors_and_search_is_hybrid(dense_on, small_corpus, tmp_path):
-    report = build_index(small_corpus, tmp_path / "idx")
-    assert (report.path / "dense.npy").is_file()
-    index = open_index(tmp_path / "idx")
+def test_a_build_stores_vectors_and_search_is_hybrid(dense_on, dense_index):
+    index = open_index(dense_index)
+    assert (index.path / "dense.npy").is_file()
     assert dense_mode(index) == "hybrid"
     retriever = dense_for(index)
     assert retriever is not None
@@ -72,10 +91,13 @@ def test_a_build_stores_vectors_and_search_is_hybrid(dense_on, small_corpus, tmp
     assert hits and hits[0].doc == "runde"
 
 
-def test_a_rebuild_of_unchanged_text_embeds_nothing(dense_on, small_corpus, tmp_path):
-    build_index(small_corpus, tmp_path / "idx")
+def test_a_rebuild_of_unchanged_text_embeds_nothing(dense_on, dense_index, small_corpus, tmp_path):
+    shutil.copytree(dense_index, tmp_path / "idx", symlinks=True)  # a build and its cache
     calls: list[int] = []
-    build_index(small_corpus, tmp_path / "idx", embed_progress=lambda d, t: calls.append(t))
+    report = build_index(
+        small_corpus, tmp_path / "idx", embed_progress=lambda d, t: calls.append(t)
+    )
+    assert (report.path / "dense.npy").is_file()  # a dense build: its vectors are there
     assert calls == []  # every text came from the cache beside the builds
     assert list((tmp_path / "idx" / "embeddings-cache").glob("*.npy"))
 

@@ -31,6 +31,8 @@ def _load_rolling():
 
 rolling = _load_rolling()
 
+pytestmark = pytest.mark.system
+
 SECURITY_HEADERS = ("Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options")
 
 

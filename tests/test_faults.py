@@ -32,10 +32,14 @@ def cli(*args: str):
 
 
 @pytest.fixture
-def own_index(tmp_path: Path, corpus_dir: Path) -> Path:
-    index_dir = tmp_path / "index"
-    build_index(corpus_dir, index_dir)
-    return index_dir
+def own_index(real_index_copy: Path) -> Path:
+    """A real index of this test's own, to damage (a copy of the session's build)."""
+    return real_index_copy
+
+
+# Tests that rebuild use the one-document corpus (`tiny_corpus`, `tiny_index`):
+# what they pin is the build mechanics, not the real corpus.
+TINY_QUERY = "Befehl"
 
 
 def _build_dir(index_dir: Path) -> Path:
@@ -93,40 +97,40 @@ def test_corrupted_term_impacts_on_search_are_a_german_message(own_index, corpus
 # whoosh leaves the damaged segment file open when it fails to read it
 @pytest.mark.filterwarnings("ignore::ResourceWarning")
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
-def test_index_command_repairs_a_corrupted_build(own_index, corpus_dir):
-    for seg in (_build_dir(own_index) / "whoosh").glob("*.seg"):
+def test_index_command_repairs_a_corrupted_build(tiny_index, tiny_corpus):
+    for seg in (_build_dir(tiny_index) / "whoosh").glob("*.seg"):
         seg.write_bytes(b"")
-    assert cli("index", "--index", str(own_index), "--corpus", str(corpus_dir)).exit_code == 0
-    result = _search(own_index, corpus_dir)
+    assert cli("index", "--index", str(tiny_index), "--corpus", str(tiny_corpus)).exit_code == 0
+    result = _search(tiny_index, tiny_corpus, TINY_QUERY)
     assert result.exit_code == 0 and json.loads(result.output)
     gc.collect()
 
 
-def test_partial_build_is_rebuilt_by_search(own_index, corpus_dir):
-    (_build_dir(own_index) / "meta.json").unlink()  # a build that never finished
-    result = _search(own_index, corpus_dir)
+def test_partial_build_is_rebuilt_by_search(tiny_index, tiny_corpus):
+    (_build_dir(tiny_index) / "meta.json").unlink()  # a build that never finished
+    result = _search(tiny_index, tiny_corpus, TINY_QUERY)
     assert result.exit_code == 0
     assert "gebaut" in result.output
 
 
-def test_broken_new_build_keeps_serving_the_last_good_one(own_index, corpus_dir):
-    app = create_app({"TESTING": True, "INDEX_DIR": str(own_index)})
+def test_broken_new_build_keeps_serving_the_last_good_one(tiny_index, tiny_corpus):
+    app = create_app({"TESTING": True, "INDEX_DIR": str(tiny_index)})
     client = app.test_client()
     assert client.get("/healthz").status_code == 200
-    report = build_index(corpus_dir, own_index)
+    report = build_index(tiny_corpus, tiny_index)
     (report.path / "entries.json").write_text("[", encoding="utf-8")
     assert client.get("/healthz").status_code == 200
-    assert client.get("/api/search?q=Depot").get_json()["hits"]
+    assert client.get(f"/api/search?q={TINY_QUERY}").get_json()["hits"]
 
 
-def test_current_as_a_real_folder_is_replaced_by_index(tmp_path, corpus_dir):
+def test_current_as_a_real_folder_is_replaced_by_index(tmp_path, tiny_corpus):
     index_dir = tmp_path / "index"
     (index_dir / CURRENT).mkdir(parents=True)
     (index_dir / CURRENT / "alt.txt").write_text("von Hand kopiert", encoding="utf-8")
-    result = cli("index", "--index", str(index_dir), "--corpus", str(corpus_dir))
+    result = cli("index", "--index", str(index_dir), "--corpus", str(tiny_corpus))
     assert result.exit_code == 0, result.output
     assert (index_dir / CURRENT).is_symlink()
-    assert _search(index_dir, corpus_dir).exit_code == 0
+    assert _search(index_dir, tiny_corpus, TINY_QUERY).exit_code == 0
 
 
 def test_index_folder_that_cannot_be_created_is_a_german_message(tmp_path, corpus_dir):
@@ -150,7 +154,8 @@ def test_read_only_index_folder_is_a_german_message(tmp_path, corpus_dir):
     assert "geschrieben werden" in result.output
 
 
-def test_concurrent_builds_leave_a_working_index(tmp_path, corpus_dir):
+def test_concurrent_builds_leave_a_working_index(tmp_path, tiny_corpus):
+    """Two `faq-bot index` processes at once (the lock is between processes)."""
     index_dir = tmp_path / "index"
     command = [
         sys.executable,
@@ -160,7 +165,7 @@ def test_concurrent_builds_leave_a_working_index(tmp_path, corpus_dir):
         "--index",
         str(index_dir),
         "--corpus",
-        str(corpus_dir),
+        str(tiny_corpus),
     ]
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
     runs = [subprocess.Popen(command, stderr=subprocess.PIPE, env=env) for _ in range(2)]
@@ -169,7 +174,7 @@ def test_concurrent_builds_leave_a_working_index(tmp_path, corpus_dir):
         assert b"Traceback" not in err
         assert run.returncode in (0, IndexProblem.exit_code), err.decode()
     assert any(run.returncode == 0 for run in runs)
-    assert _search(index_dir, corpus_dir).exit_code == 0
+    assert _search(index_dir, tiny_corpus, TINY_QUERY).exit_code == 0
     assert len(list((index_dir / BUILDS).iterdir())) <= 3
 
 

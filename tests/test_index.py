@@ -85,24 +85,24 @@ def test_open_index_without_a_build_says_to_run_index(tmp_path):
         open_index(tmp_path / "leer")
 
 
-def test_rebuild_keeps_an_opened_index_answering(corpus_copy, tmp_path):
+def test_rebuild_keeps_an_opened_index_answering(tiny_corpus, tmp_path):
     index_dir = tmp_path / "index"
-    first = build_index(corpus_copy, index_dir)
+    first = build_index(tiny_corpus, index_dir)
     old = open_index(index_dir)
     holder = IndexHolder(index_dir)
     assert holder.get().version == first.version
 
-    second = build_index(corpus_copy, index_dir)
+    second = build_index(tiny_corpus, index_dir)
     assert second.version != first.version
     assert old.is_stale()
     # the index opened before the rebuild still answers
-    assert search(old, "Aktionsstapel").hits[0].id == "aktionsstapel"
-    assert old.entry("aktionsstapel") is not None
+    assert search(old, "Befehl").hits[0].id == "runde-befehl"
+    assert old.entry("runde-befehl") is not None
     # the holder picks the new build up without a restart
     new = holder.get()
     assert new.version == second.version
     assert not new.is_stale()
-    assert search(new, "Aktionsstapel").hits[0].id == "aktionsstapel"
+    assert search(new, "Befehl").hits[0].id == "runde-befehl"
 
 
 def test_rebuilds_keep_only_the_current_and_the_previous_build(tiny_corpus, tmp_path):
@@ -112,15 +112,15 @@ def test_rebuilds_keep_only_the_current_and_the_previous_build(tiny_corpus, tmp_
     assert kept == sorted(versions[1:])
 
 
-def test_corpus_error_during_rebuild_keeps_the_live_index(corpus_copy, tmp_path):
+def test_corpus_error_during_rebuild_keeps_the_live_index(tiny_corpus, tmp_path):
     index_dir = tmp_path / "index"
-    first = build_index(corpus_copy, index_dir)
-    (corpus_copy / "000_6dfd36dc833f0c3c.txt").write_bytes(b"FAQ\n\xff\xfe kaputt\n")
+    first = build_index(tiny_corpus, index_dir)
+    (tiny_corpus / "003_392c06b39f773588.txt").write_bytes(b"Runde\n\xff\xfe kaputt\n")
     with pytest.raises(CorpusError):
-        build_index(corpus_copy, index_dir)
+        build_index(tiny_corpus, index_dir)
     live = open_index(index_dir)
     assert live.version == first.version
-    assert search(live, "227er").hits
+    assert search(live, "Befehl").hits
     assert [p.name for p in (index_dir / "builds").iterdir()] == [first.version]
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from faq_bot.corpus import Corpus, Document, Entry, load_corpus
 from faq_bot.links import LinkGraph, Lookup, build_links, find_references, resolve
@@ -286,7 +287,7 @@ _piece = st.one_of(
 _paragraph = st.lists(_piece, max_size=12).map("".join)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(_paragraph, min_size=1, max_size=4))
 def test_links_extraction_never_crashes_and_spans_stay_inside(paragraphs):
     entry = _entry(*paragraphs)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from faq_bot.analysis import make_analyzer, morphology
+from faq_bot.analysis import MORPH_MAX_WORD, make_analyzer, morphology
 
 
 def _added(text: str) -> set[tuple[str, str]]:
@@ -35,6 +35,13 @@ def test_stop_words_and_short_or_odd_words_add_nothing():
     assert _added("darf ich das") == set()
     assert morphology("abc") == ()
     assert morphology("w6") == ()
+
+
+def test_overlong_words_are_not_analysed():
+    """HanTa's time grows steeply with a word's length (a 500-letter query word took 2 s)."""
+    longest = "bewegungsgeschwindigkeitswerten"  # the corpus's longest word: still analysed
+    assert len(longest) <= MORPH_MAX_WORD and morphology(longest)
+    assert morphology("bewegungsgeschwindigkeitswerten" * 2) == ()
 
 
 def test_morphology_is_cached_per_word():

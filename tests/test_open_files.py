@@ -29,7 +29,7 @@ def test_open_files_stay_flat_over_threaded_searches(built_index: Path):
         list(pool.map(work, range(50)))
     before = _open_files()
     for _ in range(5):  # fresh threads each time, as a thread-per-request server has
-        with ThreadPoolExecutor(8) as pool:
-            list(pool.map(work, range(200)))
+        with ThreadPoolExecutor(8) as pool:  # 48 searches over 8 new threads
+            list(pool.map(work, range(48)))
     assert _open_files() <= before
     index.close()

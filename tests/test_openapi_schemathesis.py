@@ -16,6 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "tests" / "schemathesis" / "schemathesis.toml"
 MAX_EXAMPLES = 30  # bounded: the whole run takes about 20 s on the 2-core machine
 
+pytestmark = pytest.mark.system
+
 
 def _st() -> Path:
     st = Path(sys.executable).parent / "st"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from faq_bot.search import (
     ENTRY_FIELDS,
@@ -127,7 +128,9 @@ def test_operator_and_junk_queries_give_results_not_exceptions(index, query):
 
 
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(st.text(max_size=80))
 def test_arbitrary_queries_raise_only_query_error(index, query):
@@ -239,7 +242,7 @@ def _suggest_by_scan(index, prefix, n=8):
     return [{"title": t, "id": i, "url": f"/entry/{i}"} for t, i in ranked[:n]]
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(st.text(alphabet="abefgiklmnoprstuzäöüß -", min_size=1, max_size=6))
 def test_title_suggestions_by_prefix_lookup_match_a_full_scan(index, prefix):
     assert suggest_titles(index, prefix) == _suggest_by_scan(index, prefix)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -31,7 +32,10 @@ import pytest
 from faq_bot.config import ROOT
 from faq_bot.index import build_index, open_index
 
-pytestmark = pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs Linux /proc")
+pytestmark = [
+    pytest.mark.system,
+    pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs Linux /proc"),
+]
 
 FAQ_BOT = Path(sys.executable).with_name("faq-bot")
 QUESTIONS = ROOT / "eval" / "heldout-questions.jsonl"
@@ -96,9 +100,10 @@ def wait_healthy(server: Server, timeout: float = 60) -> None:
     raise AssertionError("faq-bot serve did not become healthy")
 
 
-def start(tmp_path: Path, *options: str) -> Iterator[Server]:
+def start(tmp_path: Path, built_index: Path, *options: str) -> Iterator[Server]:
+    """`faq-bot serve` on a copy of the session's real index (rebuilt by one test)."""
     index_dir = tmp_path / "index"
-    build_index(ROOT / "corpus", index_dir)
+    shutil.copytree(built_index, index_dir, symlinks=True)
     port = free_port()
     env = {**os.environ, "FAQ_BOT_ACCESS_LOG": "0"}
     env.pop("FAQ_BOT_WORKERS", None)
@@ -124,13 +129,13 @@ def start(tmp_path: Path, *options: str) -> Iterator[Server]:
 
 
 @pytest.fixture
-def gunicorn_server(tmp_path: Path) -> Iterator[Server]:
-    yield from start(tmp_path, "--workers", "2")
+def gunicorn_server(tmp_path: Path, built_index: Path) -> Iterator[Server]:
+    yield from start(tmp_path, built_index, "--workers", "2")
 
 
 @pytest.fixture
-def debug_server(tmp_path: Path) -> Iterator[Server]:
-    yield from start(tmp_path, "--debug")
+def debug_server(tmp_path: Path, built_index: Path) -> Iterator[Server]:
+    yield from start(tmp_path, built_index, "--debug")
 
 
 def mixed_requests(index_dir: Path, count: int) -> list[tuple[str, str, bytes | None]]:

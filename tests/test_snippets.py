@@ -9,6 +9,7 @@ import re
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from faq_bot.cli import main
 from faq_bot.search import search
@@ -71,7 +72,7 @@ def test_long_text_is_cut_at_spaces_with_ellipses(index):
     assert plain.split()[0] == "Vorrede" and plain.split()[-1] == "Nachwort"
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.text(max_size=400), st.text(max_size=40))
 def test_snippet_is_escaped_text_with_marks_only(index, text, query):
     out = snippet(index, text, query_groups(index, query))

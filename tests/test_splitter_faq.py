@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from faq_bot.corpus.splitters import faq
 
@@ -275,7 +276,7 @@ _body = st.lists(st.lists(_body_line, min_size=1, max_size=3), min_size=1, max_s
 _entry = st.tuples(_headword, _body, st.lists(st.builds(lambda s: "- " + s, _sentence), max_size=2))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     preamble=st.lists(_sentence, max_size=3),
     entries=st.lists(_entry, min_size=1, max_size=6),

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from faq_bot.corpus.model import plain
 from faq_bot.corpus.splitters import Split, headed, numbered, prose, reference_table
@@ -283,7 +284,7 @@ def _numbered_documents(draw):
     return "\n\n".join(blocks), [h for h, _ in sections]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(_numbered_documents())
 def test_numbered_generated_documents_keep_headings_in_order_and_lose_nothing(doc):
     text, headings = doc
@@ -293,7 +294,7 @@ def test_numbered_generated_documents_keep_headings_in_order_and_lose_nothing(do
     _assert_ids_unique(split)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text())
 def test_numbered_arbitrary_text_does_not_crash_and_loses_nothing(text):
     split = numbered.split(text, doc_id="d", id_prefix="d")
@@ -359,7 +360,7 @@ def test_headed_ids_survive_an_inserted_heading(runde, runde_text):
     assert all(ids[e.title] == e.id for e in runde.entries)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text())
 def test_headed_arbitrary_text_does_not_crash_and_loses_nothing(text):
     split = headed.split(text, doc_id="d", id_prefix="d")
@@ -562,7 +563,7 @@ def test_prose_derive_title_uses_first_sentence_or_clause():
     assert prose.derive_title(long) == "Der Spieler legt nun beliebig viele Karten"
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text())
 def test_prose_arbitrary_text_does_not_crash_and_loses_nothing(text):
     split = prose.split(text, doc_id="d", id_prefix="d")
@@ -736,7 +737,7 @@ def _reference_documents(draw):
     return "\n".join(lines), expected
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(_reference_documents())
 def test_reference_table_generated_documents_keep_rows_in_order_verbatim(doc):
     text, expected = doc
@@ -748,7 +749,7 @@ def test_reference_table_generated_documents_keep_rows_in_order_verbatim(doc):
     _assert_ids_unique(split)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("ab #\t-\n<p>&;1."))))
 def test_reference_table_arbitrary_text_does_not_crash(text):
     split = reference_table.split(text, doc_id="d", id_prefix="d")
@@ -757,7 +758,7 @@ def test_reference_table_arbitrary_text_does_not_crash(text):
     assert all(piece in text for piece in pieces)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.text())
 def test_reference_table_arbitrary_unicode_does_not_crash(text):
     _assert_ids_unique(reference_table.split(text, doc_id="d", id_prefix="d"))

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis_profiles import examples
 
 from faq_bot.stack import Result, check
 from faq_bot.stack.rules import load_rules
@@ -160,7 +161,7 @@ def test_explain_names_cards_and_entries_never_ids() -> None:
 
 
 @given(legal_scenarios())
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_property_explanations_never_name_an_entry_by_its_id(data: dict) -> None:
     result = check(data)
     for s in result.steps:

@@ -7,6 +7,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from faq_bot.stack import (
     ScenarioFormatError,
@@ -131,7 +132,7 @@ def legal_scenarios(draw: st.DrawFn) -> dict[str, Any]:
 
 
 @given(legal_scenarios())
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_property_legal_stack_resolves_lifo_with_one_outcome_each(data: dict) -> None:
     scenario = read_scenario(data)
     assert validate(scenario) == ()
@@ -143,7 +144,7 @@ def test_property_legal_stack_resolves_lifo_with_one_outcome_each(data: dict) ->
 
 
 @given(legal_scenarios())
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_property_nobody_pays_more_than_they_have(data: dict) -> None:
     result = result_to_json(check(data))
     entries = {e["id"]: e for e in data["stack"]}
@@ -160,7 +161,7 @@ def test_property_nobody_pays_more_than_they_have(data: dict) -> None:
 
 
 @given(legal_scenarios())
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_property_scrap_pile_holds_no_locked_card(data: dict) -> None:
     final = result_to_json(check(data))["final"]
     for card_id, state in final["cards"].items():
@@ -169,7 +170,7 @@ def test_property_scrap_pile_holds_no_locked_card(data: dict) -> None:
 
 
 @given(legal_scenarios())
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_property_same_scenario_same_result(data: dict) -> None:
     first = result_to_json(check(data))
     assert result_to_json(check(json.dumps(data))) == first
@@ -177,7 +178,7 @@ def test_property_same_scenario_same_result(data: dict) -> None:
 
 
 @given(legal_scenarios())
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_property_permalink_round_trips(data: dict) -> None:
     assert decode_permalink(encode_permalink(data)) == data
 
@@ -192,7 +193,7 @@ JSON = st.recursive(
 
 
 @given(JSON)
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 def test_property_arbitrary_json_parses_or_raises_format_error(value: Any) -> None:
     try:
         check(value if isinstance(value, dict) else json.dumps(value))
@@ -201,7 +202,7 @@ def test_property_arbitrary_json_parses_or_raises_format_error(value: Any) -> No
 
 
 @given(st.text(max_size=200) | st.binary(max_size=200))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 def test_property_arbitrary_text_parses_or_raises_format_error(text: str | bytes) -> None:
     try:
         check(text)
@@ -221,7 +222,7 @@ def _paths(value: Any, prefix: tuple = ()) -> list[tuple]:
 
 
 @given(legal_scenarios(), st.data())
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_property_mutated_scenario_parses_or_raises_format_error(data: dict, pick) -> None:
     """Replace one field of a legal scenario by arbitrary JSON: never a crash."""
     paths = [p for p in _paths(data) if p]
@@ -241,7 +242,7 @@ def test_property_mutated_scenario_parses_or_raises_format_error(data: dict, pic
 
 
 @given(st.text(max_size=300))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 def test_property_any_link_decodes_or_raises_format_error(link: str) -> None:
     try:
         decode_permalink(link)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 from test_web_compression import decode
 
 from faq_bot.buildstate import LRU, PAGE_BYTES
@@ -124,7 +125,7 @@ def test_distinct_queries_keep_the_page_cache_within_its_budget(client):
     assert 0 < len(pages) and pages.weight <= PAGE_BYTES
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.lists(st.tuples(st.integers(0, 20), st.binary(max_size=40)), max_size=60))
 def test_weighted_lru_never_holds_more_than_its_size(items):
     lru: LRU[int, bytes] = LRU(64, weigh=len)

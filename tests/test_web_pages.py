@@ -333,17 +333,15 @@ def test_etag_differs_between_queries(client):
     assert stale.status_code == 200
 
 
-def test_rebuilt_index_is_served_without_restart_and_changes_etag(tmp_path):
-    from faq_bot.config import ROOT
-
-    first = build_index(ROOT / "corpus", tmp_path)
+def test_rebuilt_index_is_served_without_restart_and_changes_etag(tiny_corpus, tmp_path):
+    first = build_index(tiny_corpus, tmp_path)
     client = create_app({"TESTING": True, "INDEX_DIR": str(tmp_path)}).test_client()
     assert client.get("/healthz").get_json()["index"] == first.version
-    etag = client.get(f"/entry/{BOMB}").headers["ETag"]
-    second = build_index(ROOT / "corpus", tmp_path)
+    etag = client.get("/entry/runde-befehl").headers["ETag"]
+    second = build_index(tiny_corpus, tmp_path)
     assert second.version != first.version
     assert client.get("/healthz").get_json()["index"] == second.version
-    response = client.get(f"/entry/{BOMB}", headers={"If-None-Match": etag})
+    response = client.get("/entry/runde-befehl", headers={"If-None-Match": etag})
     assert response.status_code == 200
     assert response.headers["ETag"] != etag
 

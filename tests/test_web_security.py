@@ -11,6 +11,7 @@ from urllib.parse import quote
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from faq_bot.web import STATIC_DIR
 from faq_bot.web.render import (
@@ -176,7 +177,9 @@ def test_query_is_escaped_on_search_and_404_pages(client, query):
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(st.text(max_size=80))
 def test_any_query_gives_a_page_or_a_clear_400_never_a_500(client, query):

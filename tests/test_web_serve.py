@@ -5,25 +5,24 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from faq_bot import cli
-from faq_bot.config import ROOT
 from faq_bot.index import open_index
 from faq_bot.web import serve
 
 
-def test_serve_ensure_index_builds_when_missing_and_says_so(tmp_path):
+def test_serve_ensure_index_builds_when_missing_and_says_so(tiny_corpus, tmp_path):
     messages: list[str] = []
-    assert serve.ensure_index(ROOT / "corpus", tmp_path / "idx", say=messages.append) is True
+    assert serve.ensure_index(tiny_corpus, tmp_path / "idx", say=messages.append) is True
     assert open_index(tmp_path / "idx").entries()
     assert any("wird jetzt" in m for m in messages)
-    assert serve.ensure_index(ROOT / "corpus", tmp_path / "idx", say=messages.append) is False
+    assert serve.ensure_index(tiny_corpus, tmp_path / "idx", say=messages.append) is False
 
 
-def test_serve_command_builds_index_then_runs(tmp_path, monkeypatch):
+def test_serve_command_builds_index_then_runs(tiny_corpus, tmp_path, monkeypatch):
     calls = []
     monkeypatch.setattr(serve, "run", lambda *args, **kwargs: calls.append(args))
     result = CliRunner().invoke(
         cli.main,
-        ["serve", "--port", "8123", "--index", str(tmp_path / "idx")],
+        ["serve", "--port", "8123", "--corpus", str(tiny_corpus), "--index", str(tmp_path / "idx")],
     )
     assert result.exit_code == 0, result.output
     assert "Noch kein Suchindex" in result.output

@@ -8,7 +8,11 @@ import sysconfig
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from faq_bot.config import ROOT
+
+pytestmark = pytest.mark.system
 
 
 def test_a_built_wheel_renders_the_start_page(tmp_path: Path, built_index: Path):

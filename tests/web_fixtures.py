@@ -81,7 +81,11 @@ def evil_index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return index_dir
 
 
-@pytest.fixture
+# One app per session on each index: creating one opens and warms the build, and
+# its per-build caches fill on the first queries; requests leave no state behind
+# (each test gets its own client). A test that needs an app of its own (other
+# config, a rebuilt index, added routes) calls `create_app` itself.
+@pytest.fixture(scope="session")
 def app(built_index: Path):
     return create_app({"TESTING": True, "INDEX_DIR": str(built_index)})
 
@@ -91,9 +95,14 @@ def client(app):
     return app.test_client()
 
 
+@pytest.fixture(scope="session")
+def evil_app(evil_index_dir: Path):
+    return create_app({"TESTING": True, "INDEX_DIR": str(evil_index_dir)})
+
+
 @pytest.fixture
-def evil_client(evil_index_dir: Path):
-    return create_app({"TESTING": True, "INDEX_DIR": str(evil_index_dir)}).test_client()
+def evil_client(evil_app):
+    return evil_app.test_client()
 
 
 @pytest.fixture

@@ -94,8 +94,9 @@ MODE = _param(
     "mode",
     "query",
     "Suchmodus: lexical oder hybrid (nur wenn ein semantisches Modell geladen ist; "
-    "sonst 400). Standard: der beste verfügbare.",
-    {"type": "string", "enum": ["lexical", "hybrid"]},
+    "sonst 400). Leer oder fehlend: der beste verfügbare.",
+    # the server takes an empty mode as the default, like an empty n (schemathesis found it)
+    {"anyOf": [{"type": "string", "enum": ["lexical", "hybrid"]}, _EMPTY]},
 )
 ENTRY_ID = _param("entry_id", "path", "Stabile ID des Eintrags (auch Alias-ID)", {"type": "string"})
 

@@ -149,6 +149,17 @@ def test_ask_page_declined_lists_closest_entries(client):
     assert '<blockquote class="passage"' not in html
 
 
+def test_ask_page_declined_offers_the_search_for_the_question(client):
+    question = "Ab welchem Alter ist das Spiel geeignet?"
+    html = client.post("/ask", data={"q": question}).get_data(as_text=True)
+    link = re.search(r'<p class="search-link"><a href="([^"]+)">([^<]+)</a>', html)
+    assert link is not None
+    assert link.group(1) == "/search?q=Ab+welchem+Alter+ist+das+Spiel+geeignet?"
+    assert link.group(2) == f"In der Suche nachsehen: „{question}“"
+    confident = client.post("/ask", data={"q": "Wer bezahlt die 227er?"}).get_data(as_text=True)
+    assert '<blockquote class="passage"' not in confident or 'class="search-link"' not in confident
+
+
 def test_ask_page_suggestion_link_keeps_the_history(client):
     html = client.post(
         "/ask", data={"q": "Wie viele Karten hat ein Depot mindestns?", "h": ["Aktionsstapel"]}

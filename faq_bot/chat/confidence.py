@@ -5,8 +5,8 @@ the headword named, distinctive words matched, the passage's dense similarity
 to the question, the best entry's dense similarity and its margin over the
 runner-up entries, the margin of the fused ranking's best entry over the second,
 whether the question names a thing the corpus never mentions, the passage
-model's share for the chosen paragraph within its entry, the fused ranking's
-score of its best entry, whether the lexical and the dense ranking alone
+model's share for the chosen paragraph within its entry, whether the lexical
+and the dense ranking alone
 agree on that entry, the highest IDF of a question word the passage lacks, and
 whether the question asks for an amount the passage does not state.
 
@@ -80,7 +80,6 @@ SIGNALS = (
     "rank_margin",
     "foreign",
     "passage_share",
-    "rank_score",
     "lexical_agrees",
     "dense_agrees",
     "missing",
@@ -140,7 +139,6 @@ def signals(
         "rank_margin": ranking.margin,
         "foreign": float(foreign),
         "passage_share": passage.probability,
-        "rank_score": ranking.top,
         "lexical_agrees": float(ranking.lexical_top in chosen),
         "dense_agrees": float(ranking.dense_top in chosen),
         "missing": passage.missing,

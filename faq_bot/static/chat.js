@@ -118,6 +118,15 @@
       });
       box.appendChild(ul);
     });
+    if (!ans) {
+      // declined: the search shows the closest entries with their snippets
+      var search = el("p", "search-link");
+      search.appendChild(
+        link("/search?" + new URLSearchParams({ q: data.question }).toString(),
+          "In der Suche nachsehen: „" + data.question + "“")
+      );
+      box.appendChild(search);
+    }
     if (data.check_url) {
       var check = el("p", "check-link");
       check.appendChild(link(data.check_url, "Im Szenario-Prüfer nachspielen: wer zuerst, wer bezahlt"));

@@ -64,6 +64,9 @@ def test_chat_declines_off_topic_and_lists_nothing_as_answer(page):
     expect(turn.locator(".turn-message")).to_contain_text("keine sichere Antwort")
     expect(turn.locator(".passage")).to_have_count(0)
     expect(turn.locator(".turn-a")).to_have_class(re.compile("unsure"))
+    search = turn.locator(".search-link a")  # built by chat.js as the page builds it
+    expect(search).to_contain_text("In der Suche nachsehen")
+    assert search.get_attribute("href", timeout=5000).startswith("/search?q=Wie+grundiere")
 
 
 def test_chat_copy_link_copies_the_paragraph_permalink(page, base_url):

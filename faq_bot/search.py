@@ -455,18 +455,16 @@ class ScoredEntry:
     paragraph: int | None  # its best matching paragraph, if a paragraph matched
 
 
-SPANS_WARMED = 4000  # below the per-build span cache (faq_bot.buildstate), so none is evicted
-
-
 def warm_up(index: Index) -> None:
     """Load what the first query of a build would otherwise pay for."""
     impacts(index)
     _stem_surfaces(index)
     suggest_titles(index, "a")
     search(index, "Aktionsstapel Karte", n=1)
-    # snippet spans of the paragraphs (~0.2 s CPU), no more than the cache holds
+    # snippet spans of the paragraphs (~0.2 s CPU at x1); no more than their cache holds,
+    # so a large corpus neither pays for spans it would evict nor evicts the first ones
     texts = (t for record in index.entries() for t in record.plain_paragraphs)
-    for text in itertools.islice(texts, SPANS_WARMED):
+    for text in itertools.islice(texts, index.state.spans.size):
         token_spans(index, text)
 
 

@@ -38,6 +38,7 @@ from .answer import Reading, read, replay
 from .passage import (
     FEATURES,
     Candidate,
+    Passage,
     Row,
     choose_row,
     competing_rows,
@@ -85,7 +86,14 @@ def collect(index: Index, questions: list[dict[str, Any]], mode: str = "hybrid")
         )
         right = []
         for cand, row in rows:
-            p = make_passage(index, cand, row, 0.0, 1.0, *_dummy(index))
+            p = Passage(
+                cand.record.id,
+                row.paragraph,
+                cand.record.plain_paragraphs[row.paragraph],
+                0.0,
+                0.0,
+                row.span,
+            )
             text = with_neighbours(cand.record, p).text
             right.append(answerable(q) and is_hit(text, q["gold"]))
         cases.append(
@@ -101,11 +109,6 @@ def collect(index: Index, questions: list[dict[str, Any]], mode: str = "hybrid")
             )
         )
     return cases
-
-
-def _dummy(index: Index) -> tuple[Coverage, Coverage]:
-    empty = Coverage(index, {}, [])
-    return empty, empty
 
 
 def _matrix(case: Case) -> tuple[np.ndarray, np.ndarray]:

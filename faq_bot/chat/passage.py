@@ -255,26 +255,20 @@ def choose_row(
 ) -> tuple[Candidate, Row, float, float] | None:
     """The best (candidate, paragraph) with its score and its share of the model's
     softmax over the rows (1.0 without a model: the lexical score decides)."""
-    best: tuple[float, Candidate, Row] | None = None
-    scores = []
-    for cand, row in scored_rows:
-        if weights is not None:
-            score = sum(weights[k] * row.features[k] for k in FEATURES)
-            scores.append(score)
-        else:
-            score = _lexical_score(cand, row)
-        score -= 0.0005 * row.paragraph  # ties: the earlier paragraph
-        if best is None or score > best[0]:
-            best = (score, cand, row)
-    if best is None:
+    if not scored_rows:
         return None
+    if weights is not None:
+        raw = [sum(weights[k] * row.features[k] for k in FEATURES) for _c, row in scored_rows]
+    else:
+        raw = [_lexical_score(cand, row) for cand, row in scored_rows]
+    # ties: the earlier paragraph
+    best = max(range(len(raw)), key=lambda i: raw[i] - 0.0005 * scored_rows[i][1].paragraph)
     share = 1.0
-    if scores:
-        top = max(scores)
-        share = math.exp(best[0] + 0.0005 * best[2].paragraph - top) / sum(
-            math.exp(x - top) for x in scores
-        )
-    return best[1], best[2], best[0], share
+    if weights is not None:
+        top = max(raw)
+        share = math.exp(raw[best] - top) / sum(math.exp(x - top) for x in raw)
+    cand, row = scored_rows[best]
+    return cand, row, raw[best] - 0.0005 * row.paragraph, share
 
 
 def make_passage(

@@ -61,6 +61,7 @@ __all__ = [
     "load_stopwords",
     "load_synonyms",
     "make_analyzer",
+    "meanings",
     "morphology",
     "morphology_words",
     "part_vocabulary",
@@ -118,6 +119,40 @@ def load_jargon() -> dict[tuple[str, ...], tuple[str, ...]]:
                 raise ValueError(f"jargon.toml: {key!r} is not one or two words")
             table[parts] = tuple(words(value))
     return table
+
+
+@cache
+def _meaning_chain():
+    return (
+        RegexTokenizer(r"\w+")
+        | LowercaseFilter()
+        | MorphFilter()
+        | FoldFilter()
+        | SynonymFilter(load_synonyms())
+        | JargonFilter(load_jargon())
+    )
+
+
+@cache
+def _as_written() -> dict[str, str]:
+    """Folded word of the tables' meanings -> the word as the table writes it."""
+    meanings = [*_table().get("abbreviations", {}).values()]
+    meanings += [v for section in _jargon().values() for v in section.values()]
+    return {fold(w): w for text in meanings for w in re.findall(r"\w+", text)}
+
+
+def meanings(text: str) -> list[str]:
+    """The corpus's words for the abbreviations and players' words in `text`
+    ("TW", "tappen" -> "Technologiewert", "sperren"), as the tables write them,
+    each once: the query analysis adds them as terms; the embedder, which knows
+    neither table, is given them as words (`faq_bot.hybrid.dense_scores`)."""
+    added = (
+        t.text
+        for t in _meaning_chain()(text, mode="query")
+        if getattr(t, "extra", None) == "synonym"
+    )
+    written = _as_written()
+    return [written.get(w, w) for w in dict.fromkeys(added)]
 
 
 @cache

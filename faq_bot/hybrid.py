@@ -31,13 +31,16 @@ __all__ = ["FEATURES", "POOL", "RRF_K", "Ranked", "dense_scores", "features", "h
 def dense_scores(index: Any, question: str) -> DenseScores | None:
     """Dense similarities of the question, tidied as the chatbot tidies it, so that
     search and answer of one request share one query embedding."""
+    from faq_bot.analysis import meanings
     from faq_bot.question import normalize_question
 
     retriever = dense_for(index)
     if retriever is None or not question.strip():
         return None
     try:
-        return retriever.scores(normalize_question(question))
+        text = normalize_question(question)
+        added = meanings(text)  # players' words and abbreviations, in the corpus's words
+        return retriever.scores(f"{text} ({' '.join(added)})" if added else text)
     except Exception:  # the embedder failing on one question leaves search lexical
         return None
 

@@ -11,6 +11,7 @@ from faq_bot.analysis import (
     load_stopwords,
     load_synonyms,
     make_analyzer,
+    meanings,
     part_vocabulary,
     split_compound,
     vocabulary_from_texts,
@@ -164,3 +165,16 @@ def test_analyzer_survives_a_pickle_round_trip(analyzer):
 
     clone = pickle.loads(pickle.dumps(analyzer))
     assert texts(clone, "Aktionsstapel gesperrt") == texts(analyzer, "Aktionsstapel gesperrt")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Wie viele TW kostet das?", ["Technologiewert"]),
+        ("muss ich die Einheit dafür tappen", ["sperren"]),
+        ("kann ich das quer drehen", ["sperren"]),
+        ("Wann darf ich eine Karte ausspielen?", []),
+    ],
+)
+def test_meanings_are_the_corpus_words_as_the_tables_write_them(text, expected):
+    assert meanings(text) == expected

@@ -173,3 +173,20 @@ def test_each_request_computes_at_most_one_query_embedding(dense_on, small_corpu
     page = {"q": "Und wer beginnt die nächste Runde?", "h": [ask["question"]]}
     assert computed(lambda: client.post("/ask", data=page)) == 1
     assert computed(lambda: client.get("/api/suggest", query_string={"q": "Befe"})) == 0
+
+
+def test_the_embedder_reads_players_words_in_the_corpus_words(dense_on, dense_index):
+    # the embedder knows neither abbreviations nor players' words: it is given the
+    # corpus's wording beside them (the query analysis adds the same as terms)
+    from faq_bot.hybrid import dense_scores
+
+    index = open_index(dense_index)
+    retriever = dense_for(index)
+    assert retriever is not None
+    question = "muss ich die Einheiten zum Bewegen tappen"
+    read = dense_scores(index, question)
+    assert read is not None
+    spelled_out = retriever.scores(f"{question} (sperren)")
+    as_typed = retriever.scores(question)
+    assert read.ranking() == spelled_out.ranking()
+    assert read.ranking() != as_typed.ranking()

@@ -33,11 +33,11 @@ import numpy as np
 from faq_bot.evaluate import answerable, is_hit, load_questions
 from faq_bot.hybrid import FEATURES, dense_scores, features
 from faq_bot.index import open_index
+from faq_bot.learn import fit_choice, fit_logistic, folds
 from faq_bot.question import normalize_question
 from faq_bot.search import FUSE_DEPTH, QueryError, prepare_query, rank
 
 OUT = Path(__file__).resolve().parent.parent / "faq_bot" / "data" / "ranker.json"
-L2 = 1e-2  # pointwise model
 LISTWISE_L2 = 3e-3  # per question, on standardised features
 
 
@@ -64,54 +64,17 @@ def collect(index, questions):
     return groups
 
 
-def fit_pointwise(groups, l2=L2):
+def fit_pointwise(groups):
     """Class-balanced logistic regression over single candidates (the earlier model)."""
-    x = np.vstack([g[0] for g in groups])
-    y = np.concatenate([g[1] for g in groups])
-    mu, sd = x.mean(0), x.std(0) + 1e-9
-    z = (x - mu) / sd
-    w, b = np.zeros(z.shape[1]), 0.0
-    pos = max(y.mean(), 1e-6)
-    sample = np.where(y > 0, 0.5 / pos, 0.5 / (1 - pos))  # balance the classes
-    for _ in range(3000):
-        p = 1 / (1 + np.exp(-(z @ w + b)))
-        g = (p - y) * sample
-        w -= 0.5 * (z.T @ g / len(y) + l2 * w)
-        b -= 0.5 * g.mean()
-    raw = w / sd
-    return raw, b - float((mu * raw).sum())
+    return fit_logistic(np.vstack([g[0] for g in groups]), np.concatenate([g[1] for g in groups]))
 
 
-def fit_listwise(groups, l2=LISTWISE_L2, steps=600):
-    """Softmax over each question's candidates; maximises the log of the probability
-    of its relevant entries (questions without one among the candidates teach
-    nothing and are left out). Adam on standardised features; returns raw weights
-    and a bias (0: a per-question constant does not change the order)."""
-    used = [g for g in groups if g[1].any() and len(g[1]) > 1]
-    x = np.vstack([g[0] for g in used])
-    y = np.concatenate([g[1] for g in used])
-    sizes = np.array([len(g[1]) for g in used])
-    starts = np.r_[0, np.cumsum(sizes)[:-1]]
-    seg = np.repeat(np.arange(len(used)), sizes)
-    mu, sd = x.mean(0), x.std(0) + 1e-9
-    z = (x - mu) / sd
-    w = np.zeros(z.shape[1])
-    m = np.zeros_like(w)
-    v = np.zeros_like(w)
-    n = len(used)
-    for t in range(1, steps + 1):
-        s = z @ w
-        s -= np.maximum.reduceat(s, starts)[seg]
-        e = np.exp(s)
-        p = e / np.add.reduceat(e, starts)[seg]
-        pos = p * y
-        q = pos / np.add.reduceat(pos, starts)[seg]  # share of each relevant entry
-        grad = z.T @ (p - q) / n + l2 * w
-        m = 0.9 * m + 0.1 * grad
-        v = 0.999 * v + 0.001 * grad**2
-        w -= 0.05 * (m / (1 - 0.9**t)) / (np.sqrt(v / (1 - 0.999**t)) + 1e-8)
-    raw = w / sd
-    return raw, 0.0
+def fit_listwise(groups):
+    """Softmax over each question's candidates (`faq_bot.learn.fit_choice`); maximises
+    the log of the probability of its relevant entries (questions without one among
+    the candidates teach nothing). Bias 0: a per-question constant does not change
+    the order."""
+    return fit_choice(groups, l2=LISTWISE_L2), 0.0
 
 
 def figures(groups, score):
@@ -137,11 +100,11 @@ def cross_validate(groups, fit, folds_n=5, seeds=5):
     per_fold: dict[str, list[float]] = {k: [] for k in KEYS}
     per_seed: dict[str, list[float]] = {k: [] for k in KEYS}
     for seed in range(seeds):
-        folds = np.random.default_rng(seed).permutation(len(groups)) % folds_n
+        fold_of = folds(len(groups), folds_n, seed)
         total = {k: 0.0 for k in KEYS}
         for k in range(folds_n):
-            train = [g for g, f in zip(groups, folds, strict=True) if f != k]
-            test = [g for g, f in zip(groups, folds, strict=True) if f == k]
+            train = [g for g, f in zip(groups, fold_of, strict=True) if f != k]
+            test = [g for g, f in zip(groups, fold_of, strict=True) if f == k]
             w, b = fit(train)
             got = figures(test, lambda x, w=w, b=b: x @ w + b)
             for key in KEYS:

@@ -193,13 +193,17 @@ def answer_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, A
 
     ``passage@1``: answerable questions whose answer passage contains a gold
     passage (the hit rule above) while the bot is confident; ``confident``:
-    answerable questions answered confidently; ``declined``: unanswerable
-    questions the bot declines (not confident).
+    answerable questions answered confidently; ``precision``: the share of
+    confident answers whose passage is right (what a judge can rely on);
+    ``passage_found``: answerable questions whose best passage is right, confident
+    or not (the ranking and passage choice without the decision to answer);
+    ``declined``: unanswerable questions the bot declines (not confident).
     """
     from faq_bot.chat import QuestionError, answer
     from faq_bot.chat.answer import replay
 
     answered, passage_hits, declined, unanswerable, confident_wrong = 0, 0, 0, 0, 0
+    found = 0  # the best passage holds the gold, confident or not
     wrong: list[dict[str, Any]] = []
     for q in questions:
         try:
@@ -214,6 +218,7 @@ def answer_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, A
             continue
         answered += confident
         text = result.passage.text if result is not None and result.passage else ""
+        found += is_hit(text, q["gold"]) if text else 0
         hit = confident and is_hit(text, q["gold"])
         passage_hits += hit
         confident_wrong += confident and not hit
@@ -232,6 +237,8 @@ def answer_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, A
         "n": n,
         "passage@1": passage_hits / n if n else 0.0,
         "confident": answered / n if n else 0.0,
+        "precision": passage_hits / answered if answered else 0.0,
+        "passage_found": found / n if n else 0.0,
         "wrongly_declined": n - answered,
         "confident_wrong": confident_wrong / n if n else 0.0,
         "unanswerable": unanswerable,
@@ -299,6 +306,8 @@ def format_report(report: dict[str, Any], *, misses: bool = False) -> str:
             f"  sicher beantwortet (beantwortbare Fragen)   {a['confident']:.3f}  "
             f"({a['wrongly_declined']} fälschlich abgelehnt)",
             f"  sicher, aber falscher Absatz (beantwortbare) {a['confident_wrong']:.3f}",
+            f"  richtig, wenn sicher (Präzision)            {a['precision']:.3f}",
+            f"  bester Absatz richtig, ob sicher oder nicht  {a['passage_found']:.3f}",
             f"  abgelehnt (unbeantwortbare Fragen)          "
             f"{a['declined']} von {a['unanswerable']}",
         ]

@@ -97,3 +97,6 @@ def test_cli_eval_reports_the_chatbot_figures(built_index):
     assert figures["passage@1"] >= 0.70
     assert figures["declined"] >= 3
     assert figures["confident"] >= 0.90
+    # precision: of the confident answers, the right ones; found: right, confident or not
+    assert figures["precision"] == pytest.approx(figures["passage@1"] / figures["confident"])
+    assert figures["passage_found"] >= figures["passage@1"]

@@ -14,6 +14,11 @@ constant). Candidates are the best `POOL` entries of each ranking. The question
 is embedded once per request (`faq_bot.embed` keeps the last vectors), so
 search and the chatbot share it; ``aq``, the analyzed query the lexical ranking
 came from, is analyzed again from `question` when not given.
+
+``topic_dense_scores(index, question, entry, weight)``: for a chatbot
+follow-up, the question's own vector pulled towards the entry that answered
+the earlier question (its mean paragraph vector, stored with the build), and
+the own vector's scores; still one query embedding.
 """
 
 from __future__ import annotations
@@ -22,10 +27,21 @@ import json
 from importlib import resources
 from typing import Any
 
+import numpy as np
+
 from faq_bot.dense import DenseScores, dense_for
 from faq_bot.rankfeatures import FEATURES, POOL, RRF_K, Ranked, candidates
 
-__all__ = ["FEATURES", "POOL", "RRF_K", "Ranked", "dense_scores", "features", "hybrid_rank"]
+__all__ = [
+    "FEATURES",
+    "POOL",
+    "RRF_K",
+    "Ranked",
+    "dense_scores",
+    "features",
+    "hybrid_rank",
+    "topic_dense_scores",
+]
 
 
 def dense_scores(index: Any, question: str) -> DenseScores | None:
@@ -40,6 +56,31 @@ def dense_scores(index: Any, question: str) -> DenseScores | None:
         return retriever.scores(normalize_question(question))
     except Exception:  # the embedder failing on one question leaves search lexical
         return None
+
+
+def topic_dense_scores(
+    index: Any, question: str, entry: str, weight: float
+) -> tuple[DenseScores, DenseScores] | None:
+    """Dense similarities of `question` pulled towards entry `entry`: the question's
+    own vector plus `weight` times the entry's mean paragraph vector (stored with
+    the build), renormalised; and those of the question's own vector. Embeds only
+    `question` (None without a retriever or when the embedder fails)."""
+    from faq_bot.question import normalize_question
+
+    retriever = dense_for(index)
+    if retriever is None or not question.strip():
+        return None
+    try:
+        vector = retriever.embed(normalize_question(question))
+    except Exception:  # as in dense_scores: the embedder failing leaves search lexical
+        return None
+    own = retriever.scores_of(vector)
+    topic = retriever.entry_vector(entry)
+    if topic is None:
+        return own, own
+    mixed = vector + weight * topic
+    norm = float(np.linalg.norm(mixed))
+    return (retriever.scores_of(mixed / norm) if norm > 0 else own), own
 
 
 def _weights() -> dict[str, float] | None:

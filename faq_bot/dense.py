@@ -118,7 +118,7 @@ class DenseRetriever:
             raise ValueError("dense vectors and units differ in length")
         self.embedder = embedder
         self.is_sentence = np.array([u[2] >= 0 for u in self.units], dtype=bool)
-        self._rows: dict[str, list[int]] | None = None  # entry -> rows of its paragraphs
+        self._rows: dict[str, list[int]] | None = None  # entry -> rows of its units
 
     def embed(self, question: str) -> np.ndarray:
         return np.asarray(self.embedder.query(question), dtype=np.float32)
@@ -129,30 +129,38 @@ class DenseRetriever:
     def entry_vector(self, eid: str) -> np.ndarray | None:
         """The unit-length mean of the paragraph vectors of entry `eid` (what it is
         about, without embedding anything), or None when the build lacks it."""
-        rows = self._paragraph_rows().get(eid)
+        rows = [i for i in self._entry_rows().get(eid, ()) if self.units[i][2] < 0]
         if not rows:
             return None
         mean = self.vectors[rows].mean(axis=0)
         norm = float(np.linalg.norm(mean))
         return (mean / norm).astype(np.float32) if norm > 0 else None
 
-    def _paragraph_rows(self) -> dict[str, list[int]]:
+    def _entry_rows(self) -> dict[str, list[int]]:
+        """Entry -> the rows of its units (built once; a race builds it twice, alike)."""
         if self._rows is None:
             rows: dict[str, list[int]] = {}
-            for i, (eid, _n, s, _e) in enumerate(self.units):
-                if s < 0:
-                    rows.setdefault(eid, []).append(i)
+            for i, unit in enumerate(self.units):
+                rows.setdefault(unit[0], []).append(i)
             self._rows = rows
         return self._rows
 
-    def scores_of(self, vector: np.ndarray) -> DenseScores:
-        """The similarities of the units to a (unit-length) query `vector`."""
-        sims = self.vectors @ np.asarray(vector, dtype=np.float32)
+    def scores_of(self, vector: np.ndarray, entries: Sequence[str] | None = None) -> DenseScores:
+        """The similarities of the units to a (unit-length) query `vector`; only those
+        of `entries` when given (a few entries cost a few rows, not the whole build)."""
+        query = np.asarray(vector, dtype=np.float32)
+        if entries is None:
+            units, sims = self.units, (self.vectors @ query).tolist()
+        else:
+            found = self._entry_rows()
+            rows = [i for eid in dict.fromkeys(entries) for i in found.get(eid, ())]
+            units = [self.units[i] for i in rows]
+            sims = (self.vectors[rows] @ query).tolist() if rows else []
         para: dict[tuple[str, int], float] = {}
         e_para: dict[str, float] = {}
         e_sent: dict[str, float] = {}
         sentences: dict[tuple[str, int], list[tuple[int, int, float]]] = {}
-        for (eid, n, s, e), sim in zip(self.units, sims.tolist(), strict=True):
+        for (eid, n, s, e), sim in zip(units, sims, strict=True):
             if s < 0:
                 para[(eid, n)] = sim
                 if sim > e_para.get(eid, -1.0):

@@ -16,9 +16,11 @@ search and the chatbot share it; ``aq``, the analyzed query the lexical ranking
 came from, is analyzed again from `question` when not given.
 
 ``topic_dense_scores(index, question, entry, weight)``: for a chatbot
-follow-up, the question's own vector pulled towards the entry that answered
-the earlier question (its mean paragraph vector, stored with the build), and
-the own vector's scores; still one query embedding.
+follow-up, the scores of the question's own vector pulled towards the entry
+that answered the earlier question (its mean paragraph vector, stored with the
+build), and the own vector; still one query embedding.
+``entry_dense_scores(index, vector, entries)``: a vector's scores for the units
+of a few entries only.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ __all__ = [
     "RRF_K",
     "Ranked",
     "dense_scores",
+    "entry_dense_scores",
     "features",
     "hybrid_rank",
     "topic_dense_scores",
@@ -60,11 +63,11 @@ def dense_scores(index: Any, question: str) -> DenseScores | None:
 
 def topic_dense_scores(
     index: Any, question: str, entry: str, weight: float
-) -> tuple[DenseScores, DenseScores] | None:
-    """Dense similarities of `question` pulled towards entry `entry`: the question's
-    own vector plus `weight` times the entry's mean paragraph vector (stored with
-    the build), renormalised; and those of the question's own vector. Embeds only
-    `question` (None without a retriever or when the embedder fails)."""
+) -> tuple[DenseScores, np.ndarray] | None:
+    """Dense similarities of `question` pulled towards entry `entry` (the question's
+    own vector plus `weight` times the entry's mean paragraph vector, stored with
+    the build, renormalised), and the question's own vector. Embeds only
+    `question`; None without a retriever or when the embedder fails."""
     from faq_bot.question import normalize_question
 
     retriever = dense_for(index)
@@ -74,13 +77,16 @@ def topic_dense_scores(
         vector = retriever.embed(normalize_question(question))
     except Exception:  # as in dense_scores: the embedder failing leaves search lexical
         return None
-    own = retriever.scores_of(vector)
     topic = retriever.entry_vector(entry)
-    if topic is None:
-        return own, own
-    mixed = vector + weight * topic
+    mixed = vector if topic is None else vector + weight * topic
     norm = float(np.linalg.norm(mixed))
-    return (retriever.scores_of(mixed / norm) if norm > 0 else own), own
+    return retriever.scores_of(mixed / norm if norm > 0 else vector), vector
+
+
+def entry_dense_scores(index: Any, vector: np.ndarray, entries: list[str]) -> DenseScores | None:
+    """The similarities of the units of `entries` to a query `vector` (embeds nothing)."""
+    retriever = dense_for(index)
+    return retriever.scores_of(vector, entries) if retriever is not None else None
 
 
 def _weights() -> dict[str, float] | None:

@@ -17,7 +17,7 @@ from faq_bot.chat.confidence import SIGNALS
 from faq_bot.cli import main
 from faq_bot.dense import dense_for
 from faq_bot.embed import get_embedder
-from faq_bot.hybrid import dense_scores, topic_dense_scores
+from faq_bot.hybrid import dense_scores, entry_dense_scores, topic_dense_scores
 from faq_bot.index import build_index, open_index
 
 pytest_plugins = ["tests.test_dense"]
@@ -109,18 +109,35 @@ def test_a_followup_about_another_entry_leaves_the_earlier_one(dense_on, dense_i
 
 def test_the_earlier_answer_pulls_the_dense_scores_towards_its_entry(dense_on, dense_index):
     index = open_index(dense_index)
+    retriever = dense_for(index)
     question = "und wann ist ein Patt?"
-    pulled, own = topic_dense_scores(index, question, "runde-runde", 0.75)
-    plain = dense_scores(index, question)
-    assert own.paragraph == pytest.approx(plain.paragraph)
+    pulled, vector = topic_dense_scores(index, question, "runde-runde", 0.75)
+    own = dense_scores(index, question)
+    assert retriever.scores_of(vector).paragraph == pytest.approx(own.paragraph)
     # the earlier answer's entry gains on the others (all similarities of E5 lie high)
     gap = pulled.entry("runde-runde") - pulled.entry("runde-patt")
     assert gap > own.entry("runde-runde") - own.entry("runde-patt")
-    vector = dense_for(index).entry_vector("runde-runde")
-    assert float(np.linalg.norm(vector)) == pytest.approx(1.0, abs=1e-5)
-    assert dense_for(index).entry_vector("no-such-entry") is None
-    unknown, unknown_own = topic_dense_scores(index, question, "no-such-entry", 0.75)
-    assert unknown.paragraph == pytest.approx(unknown_own.paragraph)
+    topic = retriever.entry_vector("runde-runde")
+    assert float(np.linalg.norm(topic)) == pytest.approx(1.0, abs=1e-5)
+    assert retriever.entry_vector("no-such-entry") is None
+    unknown, _ = topic_dense_scores(index, question, "no-such-entry", 0.75)
+    assert unknown.paragraph == pytest.approx(own.paragraph)
+
+
+def test_scores_for_a_few_entries_are_those_of_the_whole_build(dense_on, dense_index):
+    index = open_index(dense_index)
+    retriever = dense_for(index)
+    whole = dense_scores(index, "Wie weit darf sich eine Gruppe bewegen?")
+    vector = retriever.embed("Wie weit darf sich eine Gruppe bewegen?")
+    few = entry_dense_scores(index, vector, ["runde-bewegung", "runde-patt", "runde-bewegung"])
+    assert set(few.entry_paragraph) == {"runde-bewegung", "runde-patt"}
+    for key, value in few.paragraph.items():
+        assert value == pytest.approx(whole.paragraph[key])
+    for key, spans in few.sentences.items():
+        assert [x[:2] for x in spans] == [x[:2] for x in whole.sentences[key]]
+        assert [x[2] for x in spans] == pytest.approx([x[2] for x in whole.sentences[key]])
+    assert few.unit("runde-bewegung", 2) == pytest.approx(whole.unit("runde-bewegung", 2))
+    assert entry_dense_scores(index, vector, ["no-such-entry"]).paragraph == {}
 
 
 def test_a_followup_after_a_declined_answer_embeds_the_earlier_question_with_it(

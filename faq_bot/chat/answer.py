@@ -48,10 +48,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from faq_bot.dense import DenseScores
-from faq_bot.hybrid import dense_scores, topic_dense_scores
+from faq_bot.hybrid import dense_scores, entry_dense_scores, topic_dense_scores
 from faq_bot.index import EntryRecord, Index
 from faq_bot.question import QuestionError, asks_quantity, check_question, strip_fillers
 from faq_bot.search import (
@@ -69,6 +69,9 @@ from . import confidence as conf
 from .history import Turn, context_turns, dense_text, parse_history
 from .passage import Candidate, Passage, Ranking, candidates, choose_passage, with_neighbours
 from .terms import Coverage, entry_terms, reference_target
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["Answer", "Reading", "answer", "read", "replay", "turn_of"]
 
@@ -257,7 +260,8 @@ class Reading:
     context: list[Turn]
     suggestion: str | None
     dense: DenseScores | None = None  # entries are ranked and confidence read with these
-    own_dense: DenseScores | None = None  # a follow-up's own: its paragraphs compete by these
+    # a follow-up's own, for the candidates' units: their paragraphs compete by these
+    own_dense: DenseScores | None = None
     ranking: Ranking = field(default_factory=lambda: Ranking([], []))
 
     @property
@@ -293,18 +297,22 @@ def read(index: Index, question: Any, history: Any = (), dense: bool = True) -> 
     combined = AnalyzedQuery(text=text, terms=combined.terms, words=combined.words)
     reading = Reading(text, aq, combined, context, suggestion)
     if combined.terms:
+        own_vector = None
         if dense:
-            reading.dense, reading.own_dense = _dense(index, text, context)
+            reading.dense, own_vector = _dense(index, text, context)
         reading.ranking = candidates(index, combined, reading.dense)
+        if own_vector is not None:
+            entries = [c.record.id for c in reading.candidates]
+            reading.own_dense = entry_dense_scores(index, own_vector, entries)
     return reading
 
 
 def _dense(
     index: Index, text: str, context: list[Turn]
-) -> tuple[DenseScores | None, DenseScores | None]:
-    """(the dense scores entries are ranked by, a follow-up's own scores or None):
-    a follow-up's pulled towards the entry that answered the earlier question, if
-    there is one. One query embedding either way."""
+) -> tuple[DenseScores | None, np.ndarray | None]:
+    """(the dense scores entries are ranked by, a follow-up's own vector or None):
+    a follow-up's are pulled towards the entry that answered the earlier question,
+    if there is one. One query embedding either way."""
     topic = context[0].entry if context else None
     if topic is not None and index.entry(topic) is not None:
         found = topic_dense_scores(index, text, topic, TOPIC_WEIGHT)

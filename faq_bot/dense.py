@@ -96,6 +96,12 @@ class DenseScores:
         """The entry's similarity: its best paragraph or sentence."""
         return max(self.entry_paragraph.get(eid, 0.0), self.entry_sentence.get(eid, 0.0))
 
+    def unit(self, eid: str, paragraph: int) -> float:
+        """The similarity of paragraph `paragraph` of `eid`: the paragraph or its best sentence."""
+        key = (eid, paragraph)
+        spans = self.sentences.get(key) or []
+        return max([self.paragraph.get(key, 0.0), *(x[2] for x in spans)])
+
     def ranking(self) -> list[tuple[str, float]]:
         return sorted(((e, self.entry(e)) for e in self.entry_paragraph), key=lambda x: -x[1])
 
@@ -112,17 +118,49 @@ class DenseRetriever:
             raise ValueError("dense vectors and units differ in length")
         self.embedder = embedder
         self.is_sentence = np.array([u[2] >= 0 for u in self.units], dtype=bool)
+        self._rows: dict[str, list[int]] | None = None  # entry -> rows of its units
 
     def embed(self, question: str) -> np.ndarray:
         return np.asarray(self.embedder.query(question), dtype=np.float32)
 
     def scores(self, question: str) -> DenseScores:
-        sims = self.vectors @ self.embed(question)
+        return self.scores_of(self.embed(question))
+
+    def entry_vector(self, eid: str) -> np.ndarray | None:
+        """The unit-length mean of the paragraph vectors of entry `eid` (what it is
+        about, without embedding anything), or None when the build lacks it."""
+        rows = [i for i in self._entry_rows().get(eid, ()) if self.units[i][2] < 0]
+        if not rows:
+            return None
+        mean = self.vectors[rows].mean(axis=0)
+        norm = float(np.linalg.norm(mean))
+        return (mean / norm).astype(np.float32) if norm > 0 else None
+
+    def _entry_rows(self) -> dict[str, list[int]]:
+        """Entry -> the rows of its units (built once; a race builds it twice, alike)."""
+        if self._rows is None:
+            rows: dict[str, list[int]] = {}
+            for i, unit in enumerate(self.units):
+                rows.setdefault(unit[0], []).append(i)
+            self._rows = rows
+        return self._rows
+
+    def scores_of(self, vector: np.ndarray, entries: Sequence[str] | None = None) -> DenseScores:
+        """The similarities of the units to a (unit-length) query `vector`; only those
+        of `entries` when given (a few entries cost a few rows, not the whole build)."""
+        query = np.asarray(vector, dtype=np.float32)
+        if entries is None:
+            units, sims = self.units, (self.vectors @ query).tolist()
+        else:
+            found = self._entry_rows()
+            rows = [i for eid in dict.fromkeys(entries) for i in found.get(eid, ())]
+            units = [self.units[i] for i in rows]
+            sims = (self.vectors[rows] @ query).tolist() if rows else []
         para: dict[tuple[str, int], float] = {}
         e_para: dict[str, float] = {}
         e_sent: dict[str, float] = {}
         sentences: dict[tuple[str, int], list[tuple[int, int, float]]] = {}
-        for (eid, n, s, e), sim in zip(self.units, sims.tolist(), strict=True):
+        for (eid, n, s, e), sim in zip(units, sims, strict=True):
             if s < 0:
                 para[(eid, n)] = sim
                 if sim > e_para.get(eid, -1.0):

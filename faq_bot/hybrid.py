@@ -14,6 +14,13 @@ constant). Candidates are the best `POOL` entries of each ranking. The question
 is embedded once per request (`faq_bot.embed` keeps the last vectors), so
 search and the chatbot share it; ``aq``, the analyzed query the lexical ranking
 came from, is analyzed again from `question` when not given.
+
+``topic_dense_scores(index, question, entry, weight)``: for a chatbot
+follow-up, the scores of the question's own vector pulled towards the entry
+that answered the earlier question (its mean paragraph vector, stored with the
+build), and the own vector; still one query embedding.
+``entry_dense_scores(index, vector, entries)``: a vector's scores for the units
+of a few entries only.
 """
 
 from __future__ import annotations
@@ -22,27 +29,74 @@ import json
 from importlib import resources
 from typing import Any
 
+import numpy as np
+
 from faq_bot.dense import DenseScores, dense_for
 from faq_bot.rankfeatures import FEATURES, POOL, RRF_K, Ranked, candidates
 
-__all__ = ["FEATURES", "POOL", "RRF_K", "Ranked", "dense_scores", "features", "hybrid_rank"]
+__all__ = [
+    "FEATURES",
+    "POOL",
+    "RRF_K",
+    "Ranked",
+    "dense_scores",
+    "embedding_text",
+    "entry_dense_scores",
+    "features",
+    "hybrid_rank",
+    "topic_dense_scores",
+]
+
+
+def embedding_text(question: str) -> str:
+    """What the embedder is given for `question`: tidied as the chatbot tidies it,
+    with the corpus's words for its abbreviations and players' words in
+    parentheses (the embedder knows neither table; the query analysis adds the
+    same words as terms)."""
+    from faq_bot.analysis import meanings
+    from faq_bot.question import normalize_question
+
+    text = normalize_question(question)
+    added = meanings(text)
+    return f"{text} ({' '.join(added)})" if added else text
 
 
 def dense_scores(index: Any, question: str) -> DenseScores | None:
     """Dense similarities of the question, tidied as the chatbot tidies it, so that
     search and answer of one request share one query embedding."""
-    from faq_bot.analysis import meanings
-    from faq_bot.question import normalize_question
-
     retriever = dense_for(index)
     if retriever is None or not question.strip():
         return None
     try:
-        text = normalize_question(question)
-        added = meanings(text)  # players' words and abbreviations, in the corpus's words
-        return retriever.scores(f"{text} ({' '.join(added)})" if added else text)
+        return retriever.scores(embedding_text(question))
     except Exception:  # the embedder failing on one question leaves search lexical
         return None
+
+
+def topic_dense_scores(
+    index: Any, question: str, entry: str, weight: float
+) -> tuple[DenseScores, np.ndarray] | None:
+    """Dense similarities of `question` pulled towards entry `entry` (the question's
+    own vector plus `weight` times the entry's mean paragraph vector, stored with
+    the build, renormalised), and the question's own vector. Embeds only
+    `question`; None without a retriever or when the embedder fails."""
+    retriever = dense_for(index)
+    if retriever is None or not question.strip():
+        return None
+    try:
+        vector = retriever.embed(embedding_text(question))
+    except Exception:  # as in dense_scores: the embedder failing leaves search lexical
+        return None
+    topic = retriever.entry_vector(entry)
+    mixed = vector if topic is None else vector + weight * topic
+    norm = float(np.linalg.norm(mixed))
+    return retriever.scores_of(mixed / norm if norm > 0 else vector), vector
+
+
+def entry_dense_scores(index: Any, vector: np.ndarray, entries: list[str]) -> DenseScores | None:
+    """The similarities of the units of `entries` to a query `vector` (embeds nothing)."""
+    retriever = dense_for(index)
+    return retriever.scores_of(vector, entries) if retriever is not None else None
 
 
 def _weights() -> dict[str, float] | None:

@@ -7,12 +7,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from faq_bot.chat import answer
+from faq_bot.chat import Turn, answer
+from faq_bot.chat.answer import read
 from faq_bot.chat.confidence import SIGNALS
 from faq_bot.cli import main
+from faq_bot.dense import dense_for
+from faq_bot.embed import get_embedder
+from faq_bot.hybrid import dense_scores, entry_dense_scores, topic_dense_scores
 from faq_bot.index import build_index, open_index
 
 pytest_plugins = ["tests.test_dense"]
@@ -75,3 +80,73 @@ def test_eval_cv_without_vectors_says_so_with_exit_4(small_corpus, tmp_path: Pat
     result = CliRunner().invoke(main, ["eval", "--cv", "--index", str(tmp_path / "idx"), str(path)])
     assert result.exit_code == 4
     assert "Vektoren der semantischen Suche" in result.output
+
+
+# --- follow-ups ------------------------------------------------------------------------
+
+
+def test_a_followup_embeds_only_itself_and_its_paragraph_is_the_one_it_asks_about(
+    dense_on, dense_index
+):
+    index = open_index(dense_index)
+    embedder = get_embedder()
+    earlier = Turn("Wie weit darf sich eine Gruppe bewegen?", "runde-bewegung")
+    before = embedder.query_embeddings
+    result = answer(index, "und darf sie auch im Bogen laufen?", [earlier])
+    assert embedder.query_embeddings == before + 1  # the earlier question is not embedded
+    assert result.followup
+    # the paragraph on straight lines, not the one on the distance the earlier question asked
+    assert (result.passage.entry, result.passage.paragraph) == ("runde-bewegung", 1)
+
+
+def test_a_followup_about_another_entry_leaves_the_earlier_one(dense_on, dense_index):
+    index = open_index(dense_index)
+    earlier = Turn("Was passiert zu Beginn einer Runde mit den Moduswürfeln?", "runde-runde")
+    result = answer(index, "und wann ist ein Patt?", [earlier])
+    assert result.followup
+    assert result.passage.entry == "runde-patt"
+
+
+def test_the_earlier_answer_pulls_the_dense_scores_towards_its_entry(dense_on, dense_index):
+    index = open_index(dense_index)
+    retriever = dense_for(index)
+    question = "und wann ist ein Patt?"
+    pulled, vector = topic_dense_scores(index, question, "runde-runde", 0.75)
+    own = dense_scores(index, question)
+    assert retriever.scores_of(vector).paragraph == pytest.approx(own.paragraph)
+    # the earlier answer's entry gains on the others (all similarities of E5 lie high)
+    gap = pulled.entry("runde-runde") - pulled.entry("runde-patt")
+    assert gap > own.entry("runde-runde") - own.entry("runde-patt")
+    topic = retriever.entry_vector("runde-runde")
+    assert float(np.linalg.norm(topic)) == pytest.approx(1.0, abs=1e-5)
+    assert retriever.entry_vector("no-such-entry") is None
+    unknown, _ = topic_dense_scores(index, question, "no-such-entry", 0.75)
+    assert unknown.paragraph == pytest.approx(own.paragraph)
+
+
+def test_scores_for_a_few_entries_are_those_of_the_whole_build(dense_on, dense_index):
+    index = open_index(dense_index)
+    retriever = dense_for(index)
+    whole = dense_scores(index, "Wie weit darf sich eine Gruppe bewegen?")
+    vector = retriever.embed("Wie weit darf sich eine Gruppe bewegen?")
+    few = entry_dense_scores(index, vector, ["runde-bewegung", "runde-patt", "runde-bewegung"])
+    assert set(few.entry_paragraph) == {"runde-bewegung", "runde-patt"}
+    for key, value in few.paragraph.items():
+        assert value == pytest.approx(whole.paragraph[key])
+    for key, spans in few.sentences.items():
+        assert [x[:2] for x in spans] == [x[:2] for x in whole.sentences[key]]
+        assert [x[2] for x in spans] == pytest.approx([x[2] for x in whole.sentences[key]])
+    assert few.unit("runde-bewegung", 2) == pytest.approx(whole.unit("runde-bewegung", 2))
+    assert entry_dense_scores(index, vector, ["no-such-entry"]).paragraph == {}
+
+
+def test_a_followup_after_a_declined_answer_embeds_the_earlier_question_with_it(
+    dense_on, dense_index
+):
+    index = open_index(dense_index)
+    earlier, question = "Wie weit zieht eine Gruppe?", "und darf sie auch über Hindernisse?"
+    reading = read(index, question, [earlier])
+    assert reading.context and reading.context[0].entry is None
+    assert reading.own_dense is None and reading.dense is not None
+    together = dense_scores(index, f"{earlier} {question}")
+    assert reading.dense.paragraph == pytest.approx(together.paragraph)

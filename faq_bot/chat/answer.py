@@ -27,8 +27,15 @@ How a question is answered
    offered as ``suggestion``); filler words of questions are dropped.
 2. A follow-up (`faq_bot.chat.history.context_turns`) adds the terms of the
    earlier question and the title of the entry that answered it at
-   `CONTEXT_WEIGHT` (halved per further step back); the earlier question is
-   embedded with it.
+   `CONTEXT_WEIGHT` (halved per further step back). Its entries are ranked with
+   its own embedding pulled towards the entry that answered the earlier
+   question (`TOPIC_WEIGHT` times that entry's mean paragraph vector, stored
+   with the build): the earlier answer is a prior, not a lock, so "und die
+   Feuergrube?" after the Himmlische Halle can leave that entry. Within the
+   entry its paragraphs compete by the follow-up's own embedding (what it asks,
+   not what the earlier question asked); confidence reads the pulled one. Only
+   the question itself is embedded. When the earlier question found no
+   confident answer (no entry), the earlier question is embedded with it.
 3. Entries are ranked as search ranks them (fused with the dense ranking);
    `faq_bot.chat.passage` takes the best entry, then its paragraph, with its
    lead-in or list neighbour.
@@ -39,11 +46,12 @@ How a question is answered
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from faq_bot.dense import DenseScores
-from faq_bot.hybrid import dense_scores
+from faq_bot.hybrid import dense_scores, entry_dense_scores, topic_dense_scores
 from faq_bot.index import EntryRecord, Index
 from faq_bot.question import QuestionError, asks_quantity, check_question, strip_fillers
 from faq_bot.search import (
@@ -62,9 +70,17 @@ from .history import Turn, context_turns, dense_text, parse_history
 from .passage import Candidate, Passage, Ranking, candidates, choose_passage, with_neighbours
 from .terms import Coverage, entry_terms, reference_target
 
+if TYPE_CHECKING:
+    import numpy as np
+
 __all__ = ["Answer", "Reading", "answer", "read", "replay", "turn_of"]
 
 CONTEXT_WEIGHT = 0.4  # weight of an earlier question's terms in a follow-up
+# Weight of the earlier answer's entry vector in a follow-up's (unit) query vector.
+# Right entry first on dev2-followups (20) / eval/dev3-followups.jsonl (24): 0.35 and
+# 0.5: 19 / 20, 0.75: 19 / 21, 1.0: 18 / 21; the earlier question embedded with the
+# follow-up (before): 17 / 21.
+TOPIC_WEIGHT = 0.75
 RELATED = 5
 # Dense similarity an entry needs to be listed under a declined answer. On dev2 the
 # best entry of an answerable question has >= 0.879 in three of four questions, that
@@ -243,12 +259,25 @@ class Reading:
     combined: AnalyzedQuery  # with the follow-up context
     context: list[Turn]
     suggestion: str | None
-    dense: DenseScores | None = None
+    dense: DenseScores | None = None  # entries are ranked and confidence read with these
+    # a follow-up's own, for the candidates' units: their paragraphs compete by these
+    own_dense: DenseScores | None = None
     ranking: Ranking = field(default_factory=lambda: Ranking([], []))
 
     @property
     def candidates(self) -> list[Candidate]:
         return self.ranking.candidates
+
+    @property
+    def paragraph_dense(self) -> DenseScores | None:
+        """The dense scores the paragraphs of the best entry compete by."""
+        return self.own_dense if self.own_dense is not None else self.dense
+
+    def for_confidence(self, passage: Passage) -> Passage:
+        """`passage` with the dense similarity confidence reads (that of `dense`)."""
+        if self.own_dense is None or self.dense is None:
+            return passage
+        return dataclasses.replace(passage, dense=self.dense.unit(passage.entry, passage.paragraph))
 
     def coverages(self, index: Index) -> tuple[Coverage, Coverage]:
         """(coverage of the question itself, of the question with its context)."""
@@ -268,9 +297,27 @@ def read(index: Index, question: Any, history: Any = (), dense: bool = True) -> 
     combined = AnalyzedQuery(text=text, terms=combined.terms, words=combined.words)
     reading = Reading(text, aq, combined, context, suggestion)
     if combined.terms:
-        reading.dense = dense_scores(index, dense_text(text, context)) if dense else None
+        own_vector = None
+        if dense:
+            reading.dense, own_vector = _dense(index, text, context)
         reading.ranking = candidates(index, combined, reading.dense)
+        if own_vector is not None:
+            entries = [c.record.id for c in reading.candidates]
+            reading.own_dense = entry_dense_scores(index, own_vector, entries)
     return reading
+
+
+def _dense(
+    index: Index, text: str, context: list[Turn]
+) -> tuple[DenseScores | None, np.ndarray | None]:
+    """(the dense scores entries are ranked by, a follow-up's own vector or None):
+    a follow-up's are pulled towards the entry that answered the earlier question,
+    if there is one. One query embedding either way."""
+    topic = context[0].entry if context else None
+    if topic is not None and index.entry(topic) is not None:
+        found = topic_dense_scores(index, text, topic, TOPIC_WEIGHT)
+        return found if found is not None else (None, None)
+    return dense_scores(index, dense_text(text, context)), None
 
 
 def answer(index: Index, question: Any, history: Any = ()) -> Answer:
@@ -281,7 +328,8 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
     passage = None
     if reading.combined.terms:
         own, support = reading.coverages(index)
-        passage = choose_passage(index, cands, reading.combined, own, support, dense)
+        paragraph_dense = reading.paragraph_dense
+        passage = choose_passage(index, cands, reading.combined, own, support, paragraph_dense)
     if passage is not None and dense is not None and (chosen := index.entry(passage.entry)):
         passage = with_neighbours(chosen, passage)
     foreign = bool(conf.foreign_nouns(index, text))
@@ -290,7 +338,9 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
     signals: dict[str, float] = {}
     mode = "hybrid" if dense is not None else "lexical"
     if passage is not None:
-        signals = conf.signals(passage, dense, reading.ranking, foreign, asks_quantity(text))
+        signals = conf.signals(
+            reading.for_confidence(passage), dense, reading.ranking, foreign, asks_quantity(text)
+        )
         p = conf.probability(signals, mode)
         if p is not None:
             confidence = p

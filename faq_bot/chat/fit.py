@@ -84,7 +84,7 @@ def collect(index: Index, questions: list[dict[str, Any]], mode: str = "hybrid")
                 "(faq-bot index mit geladenem Einbettungsmodell, ohne FAQ_BOT_DENSE=0)."
             )
         rows = competing_rows(
-            index, reading.candidates, reading.combined, reading.dense, entry_first=True
+            index, reading.candidates, reading.combined, reading.paragraph_dense, entry_first=True
         )
         right = []
         for cand, row in rows:
@@ -132,7 +132,7 @@ def _choice(index: Index, case: Case, weights: dict[str, float] | None) -> tuple
     cand, row, score, share = chosen
     i = next(n for n, (c, r) in enumerate(case.rows) if r is row and c is cand)
     passage = make_passage(index, cand, row, score, share, *case.coverages)
-    passage = with_neighbours(cand.record, passage)
+    passage = case.reading.for_confidence(with_neighbours(cand.record, passage))
     dense = case.reading.dense
     quantity = asks_quantity(case.reading.text)
     return i, conf.signals(passage, dense, case.reading.ranking, case.foreign, quantity)

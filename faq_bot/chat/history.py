@@ -85,5 +85,7 @@ def context_turns(turns: Sequence[Turn], question: str) -> list[Turn]:
 
 
 def dense_text(question: str, context: Sequence[Turn]) -> str:
-    """What is embedded: the question, after the earlier one for a follow-up."""
+    """What is embedded: the question, after the earlier one for a follow-up (used when
+    the earlier question found no answer; else the follow-up is embedded alone and
+    pulled towards the earlier answer's entry, see `faq_bot.chat.answer`)."""
     return f"{context[0].question} {question}" if context else question

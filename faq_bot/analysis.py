@@ -335,9 +335,10 @@ def morphology(word: str) -> tuple[tuple[str, str], ...]:
 
 @lru_cache(maxsize=MORPH_CACHE)
 def word_class(word: str) -> str | None:
-    """HanTa's word class of lower-case `word`: "verb" when it analyses it as a verb
-    form, "noun" as a noun, else (or without HanTa) None."""
-    if not 4 <= len(word) <= MORPH_MAX_WORD or not word.isalpha():
+    """HanTa's word class of a folded common German word (see `common_words`): "verb"
+    when it analyses it as a verb form, "noun" as a noun, else None. None for a rare
+    word: HanTa guesses at words its lexicon lacks ("deploye" a noun)."""
+    if not 4 <= len(word) <= MORPH_MAX_WORD or not word.isalpha() or word not in common_words():
         return None
     raw = hanta_analysis(word)
     tags = [tag for _m, tag in raw[1]] if raw is not None else []

@@ -43,12 +43,13 @@ __all__ = [
 
 MIN_STEM_KEY = 4  # shorter keys match only as written
 MIN_CORE = 3  # a word without its ending or "ge" keeps at least this many letters
-# finite verb and participle endings ("tappt", "tappte", "getappten", "tappst"), and
-# English "-ed" ("tapped"); noun and infinitive endings are the Snowball stemmer's
-VERB_ENDINGS = (
-    "t", "et", "st", "est", "te", "ete", "ten", "eten", "tet", "test",
-    "tes", "ter", "tem", "ed",
-)  # fmt: skip
+# finite verb endings ("tappt", "tappst", "tappte", "tappten") and English "-ed"
+# ("tapped"); noun and infinitive endings are the Snowball stemmer's
+FINITE_ENDINGS = ("t", "et", "st", "est", "te", "ete", "ten", "eten", "tet", "ed")
+# a plural "-s" after any letter ("Upkeeps", "Stacks": Snowball drops it only after some)
+WORD_ENDINGS = (*FINITE_ENDINGS, "s")
+# a participle's endings, also as an adjective ("getappt", "getappter", "getapptes")
+PARTICIPLE_ENDINGS = (*FINITE_ENDINGS, "tes", "ter", "tem", "etes", "eter", "etem")
 # separable verb particles: "ge" follows them in a participle ("hochgejagt", "quergelegt")
 PARTICLES = (
     "ab", "an", "auf", "aus", "ein", "mit", "nach", "vor", "weg", "zu", "zuruck",
@@ -70,26 +71,27 @@ def _stem(word: str) -> str:
     return stemmer.stemWord(word)
 
 
-def _cores(word: str) -> set[str]:
-    """`word` and, for a participle, the word without its "ge" (after a particle)."""
-    cores = {word}
+def _cores(word: str) -> dict[str, tuple[str, ...]]:
+    """`word` and, for a participle, the word without its "ge" (after a particle),
+    each with the endings it may carry."""
+    cores: dict[str, tuple[str, ...]] = {word: WORD_ENDINGS}
     for particle in ("", *PARTICLES):
         rest = word[len(particle) :]
         if word.startswith(particle) and rest.startswith("ge") and len(rest) - 2 >= MIN_CORE:
-            cores.add(particle + rest[2:])
+            cores[particle + rest[2:]] = PARTICIPLE_ENDINGS
     return cores
 
 
 @lru_cache(maxsize=STEMS_CACHE)
 def word_stems(word: str) -> frozenset[str]:
     """The stems folded `word` may be an inflection of: its Snowball stem, and the
-    stems of the word without a verb ending or a participle's "ge"."""
-    found: set[str] = set()
+    stems of the word without a verb ending, a plural "-s" or a participle's "ge"."""
     if not word.isalpha():
         return frozenset({_stem(word)})
-    for core in _cores(word):
+    found: set[str] = set()
+    for core, endings in _cores(word).items():
         found.add(_stem(core))
-        for ending in VERB_ENDINGS:
+        for ending in endings:
             if core.endswith(ending) and len(core) - len(ending) >= MIN_CORE:
                 found.add(_stem(core[: -len(ending)]))
     return frozenset(found)

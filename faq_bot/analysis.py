@@ -336,8 +336,8 @@ def morphology(word: str) -> tuple[tuple[str, str], ...]:
 @lru_cache(maxsize=MORPH_CACHE)
 def word_class(word: str) -> str | None:
     """HanTa's word class of a folded common German word (see `common_words`): "verb"
-    when it analyses it as a verb form, "noun" as a noun, else None. None for a rare
-    word: HanTa guesses at words its lexicon lacks ("deploye" a noun)."""
+    when it analyses it as a verb form, else "noun" or "adjective", else None. None
+    for a rare word: HanTa guesses at words its lexicon lacks ("deploye" a noun)."""
     if not 4 <= len(word) <= MORPH_MAX_WORD or not word.isalpha() or word not in common_words():
         return None
     raw = hanta_analysis(word)
@@ -346,6 +346,8 @@ def word_class(word: str) -> str | None:
         return "verb"
     if any(tag.startswith(("NN", "NE")) for tag in tags):
         return "noun"
+    if any(tag.startswith("ADJ") for tag in tags):
+        return "adjective"
     return None
 
 

@@ -46,8 +46,10 @@ MIN_CORE = 3  # a word without its ending or "ge" keeps at least this many lette
 # finite verb endings ("tappt", "tappst", "tappte", "tappten") and English "-ed"
 # ("tapped"); noun and infinitive endings are the Snowball stemmer's
 FINITE_ENDINGS = ("t", "et", "st", "est", "te", "ete", "ten", "eten", "tet", "ed")
-# a plural "-s" after any letter ("Upkeeps", "Stacks": Snowball drops it only after some)
-WORD_ENDINGS = (*FINITE_ENDINGS, "s")
+# noun endings: a plural "-s" after any letter ("Upkeeps": Snowball drops it only after
+# some), and "-e", "-n", "-en", "-es" once more where Snowball then strips a suffix of the
+# lemma itself ("Stratageme" -> stratagem, the lemma "Stratagem" -> stratag)
+WORD_ENDINGS = (*FINITE_ENDINGS, "s", "e", "n", "en", "es")
 # a participle's endings, also as an adjective ("getappt", "getappter", "getapptes")
 PARTICIPLE_ENDINGS = (*FINITE_ENDINGS, "tes", "ter", "tem", "etes", "eter", "etem")
 # separable verb particles: "ge" follows them in a participle ("hochgejagt", "quergelegt")
@@ -110,8 +112,9 @@ def word_forms(word: str) -> frozenset[Form]:
 
 # A key's word class: nouns are written capitalized in the table ("Deck"), verbs as
 # lower-case infinitives ("tappen"). `Classify` tells the class of a question's word
-# ("noun", "verb" or None when unsure); a stem match of another class is no match:
-# "decken" and "deckt" are verb forms, no Deck; "Killer" is a noun, no "killen".
+# ("noun", "verb", "adjective" or None when unsure); a stem match of another class is
+# no match: "decken" and "deckt" are verb forms, no Deck; "moralisch" is no Moral;
+# "Killer" is a noun, no "killen".
 Classify = Callable[[str], str | None]
 Entry = tuple[str | None, tuple[str, ...]]  # (word class or None, the corpus's words)
 
@@ -155,7 +158,8 @@ class JargonMatcher:
         if form[0] == "=" or cls is None or self.classify is None:
             return True
         found = self.classify(word)
-        return found is None or found == cls
+        # a participle may read as an adjective ("gekillte"); a noun's forms never do
+        return found is None or found == cls or (cls, found) == ("verb", "adjective")
 
     def expansion(self, prev: str, word: str) -> tuple[str, ...]:
         """The corpus's words for `word`, alone or after `prev` (folded words)."""

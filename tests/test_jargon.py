@@ -4,8 +4,20 @@ one key (a lemma) covers its inflections."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis_profiles import examples
+from whoosh.analysis import LowercaseFilter, RegexTokenizer
 
-from faq_bot.analysis import fold, is_jargon_word, load_jargon, make_analyzer, word_class
+from faq_bot.analysis import (
+    FoldFilter,
+    JargonFilter,
+    fold,
+    is_jargon_word,
+    load_jargon,
+    make_analyzer,
+    word_class,
+)
 from faq_bot.jargon import PARTICLES, _jargon, _stem, jargon_nouns
 from faq_bot.search import search
 
@@ -121,6 +133,34 @@ def test_every_noun_key_covers_its_plural(key):
         if word_class(fold(form)) not in (None, "noun"):
             continue  # a common German word of another class is that word ("Rangen")
         assert _added(form) == _added(key), form
+
+
+_KEY_WORDS = sorted({w for key in load_jargon() for w in key})
+# words near the players' words: a key word with a prefix and an ending glued on
+_NEAR_WORDS = st.builds(
+    lambda pre, word, cut, end: pre + word[: len(word) - cut] + end,
+    st.sampled_from(["", "ge", "auf", "ver", "quer", "hochge"]),
+    st.sampled_from(_KEY_WORDS),
+    st.integers(min_value=0, max_value=2),
+    st.sampled_from(["", "t", "te", "ten", "s", "e", "en", "er", "ung", "isch"]),
+)
+
+
+@settings(max_examples=examples(300))
+@given(_NEAR_WORDS)
+def test_whatever_gains_players_words_is_never_corrected(word):
+    # the spelling check's gate covers every word the question analyzer expands
+    if _added(word):
+        assert is_jargon_word(word)
+
+
+@settings(max_examples=examples(100))
+@given(st.lists(_NEAR_WORDS, min_size=1, max_size=4).map(" ".join))
+def test_corpus_text_never_gains_players_words(text):
+    chain = RegexTokenizer(r"\w+") | LowercaseFilter() | FoldFilter()
+    jargon = chain | JargonFilter(load_jargon(), jargon_nouns())
+    as_corpus = [t.text for t in jargon(text, mode="index")]
+    assert as_corpus == [t.text for t in chain(text, mode="index")]
 
 
 def test_jargon_applies_to_questions_only():

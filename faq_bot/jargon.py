@@ -163,7 +163,7 @@ class JargonMatcher:
 
     def expansion(self, prev: str, word: str) -> tuple[str, ...]:
         """The corpus's words for `word`, alone or after `prev` (folded words)."""
-        mine = word_forms(word)
+        mine = sorted(word_forms(word))  # one order in every process (sets hash by seed)
         found: list[str] = []
         for form in mine:
             entry = self.single.get(form)

@@ -41,6 +41,14 @@ from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer
 from whoosh.analysis.acore import Token
 from whoosh.lang.stopwords import stoplists
 
+from faq_bot.jargon import (  # noqa: F401  (re-exported)
+    JargonMatcher,
+    is_jargon_word,
+    jargon_meanings,
+    jargon_nouns,
+    jargon_words,
+    load_jargon,
+)
 from faq_bot.text import fold, words  # noqa: F401  (re-exported)
 
 __all__ = [
@@ -55,6 +63,7 @@ __all__ = [
     "fold",
     "hanta_analysis",
     "install_analyses",
+    "is_jargon_word",
     "known_compound",
     "jargon_words",
     "load_jargon",
@@ -67,6 +76,7 @@ __all__ = [
     "part_vocabulary",
     "split_compound",
     "vocabulary_from_texts",
+    "word_class",
     "words",
 ]
 
@@ -96,32 +106,6 @@ def load_synonyms() -> dict[str, tuple[str, ...]]:
 
 
 @cache
-def jargon_words() -> frozenset[str]:
-    """Every folded word of the players' words and phrases: never "corrected"."""
-    return frozenset(w for key in load_jargon() for w in key)
-
-
-@cache
-def _jargon() -> dict:
-    data = resources.files("faq_bot").joinpath("data/jargon.toml").read_text("utf-8")
-    return tomllib.loads(data)
-
-
-@cache
-def load_jargon() -> dict[tuple[str, ...], tuple[str, ...]]:
-    """Players' words and two-word phrases (`data/jargon.toml`), folded -> the
-    corpus's folded words."""
-    table: dict[tuple[str, ...], tuple[str, ...]] = {}
-    for section in _jargon().values():
-        for key, value in section.items():
-            parts = tuple(words(key))
-            if not 1 <= len(parts) <= 2:
-                raise ValueError(f"jargon.toml: {key!r} is not one or two words")
-            table[parts] = tuple(words(value))
-    return table
-
-
-@cache
 def _meaning_chain():
     return (
         RegexTokenizer(r"\w+")
@@ -129,7 +113,7 @@ def _meaning_chain():
         | MorphFilter()
         | FoldFilter()
         | SynonymFilter(load_synonyms())
-        | JargonFilter(load_jargon())
+        | JargonFilter(load_jargon(), jargon_nouns())
     )
 
 
@@ -137,7 +121,7 @@ def _meaning_chain():
 def _as_written() -> dict[str, str]:
     """Folded word of the tables' meanings -> the word as the table writes it."""
     meanings = [*_table().get("abbreviations", {}).values()]
-    meanings += [v for section in _jargon().values() for v in section.values()]
+    meanings += jargon_meanings()
     return {fold(w): w for text in meanings for w in re.findall(r"\w+", text)}
 
 
@@ -385,6 +369,24 @@ def morphology(word: str) -> tuple[tuple[str, str], ...]:
     )
 
 
+@lru_cache(maxsize=MORPH_CACHE)
+def word_class(word: str) -> str | None:
+    """HanTa's word class of a folded common German word (see `common_words`): "verb"
+    when it analyses it as a verb form, else "noun" or "adjective", else None. None
+    for a rare word: HanTa guesses at words its lexicon lacks ("deploye" a noun)."""
+    if not 4 <= len(word) <= MORPH_MAX_WORD or not word.isalpha() or word not in common_words():
+        return None
+    raw = hanta_analysis(word)
+    tags = [tag for _m, tag in raw[1]] if raw is not None else []
+    if any(tag.startswith("VV") for tag in tags):
+        return "verb"
+    if any(tag.startswith(("NN", "NE")) for tag in tags):
+        return "noun"
+    if any(tag.startswith("ADJ") for tag in tags):
+        return "adjective"
+    return None
+
+
 # --- Whoosh filters ---------------------------------------------------------------
 
 
@@ -451,16 +453,45 @@ class SynonymFilter(Filter):
 
 class JargonFilter(SynonymFilter):
     """In questions only, adds the corpus's words for a player's word or two-word
-    phrase ("tappen", "quer drehen" -> "sperren") at the (last) word's position."""
+    phrase ("tappen", "getappt", "quer drehen" -> "sperren") at the (last) word's
+    position; keys match inflected words by stem (see `faq_bot.jargon`). Only the
+    question's own words are matched, not the terms other filters added."""
 
-    def __init__(self, table: Mapping[tuple[str, ...], tuple[str, ...]]):
+    def __init__(
+        self,
+        table: Mapping[tuple[str, ...], tuple[str, ...]],
+        nouns: frozenset[str] = frozenset(),
+    ):
         self.table = dict(table)  # type: ignore[arg-type]
+        self.nouns = frozenset(nouns)
+
+    def __getstate__(self):
+        return {"table": self.table, "nouns": self.nouns}
+
+    def __setstate__(self, state):
+        self.table = state["table"]
+        self.nouns = state.get("nouns", frozenset())
+
+    def __eq__(self, other):
+        return type(other) is type(self) and (other.table, other.nouns) == (self.table, self.nouns)
+
+    def __hash__(self):
+        return hash(len(self.table))
+
+    @property
+    def matcher(self) -> JargonMatcher:
+        # built on first use, not pickled: indexes keep only the table
+        found = self.__dict__.get("_matcher")
+        if found is None:
+            found = JargonMatcher(self.table, self.nouns, word_class)  # type: ignore[arg-type]
+            self.__dict__["_matcher"] = found
+        return found
 
     def expansion(self, prev: str, word: str) -> tuple[str, ...]:
-        return self.table.get((word,), ()) + self.table.get((prev, word), ())  # type: ignore[call-overload]
+        return self.matcher.expansion(prev, word)
 
     def applies(self, t: Token) -> bool:
-        return t.mode == "query"
+        return t.mode == "query" and not getattr(t, "extra", False)
 
 
 class DigitSplitFilter(Filter):
@@ -625,7 +656,7 @@ def make_analyzer(vocabulary: Iterable[str] = ()):
         | MorphFilter()
         | FoldFilter()
         | SynonymFilter(load_synonyms())
-        | JargonFilter(load_jargon())
+        | JargonFilter(load_jargon(), jargon_nouns())
         | DigitSplitFilter()
         | DecompoundFilter(vocabulary)
         | VerbFormFilter(vocabulary)

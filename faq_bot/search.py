@@ -77,7 +77,7 @@ from faq_bot.analysis import (
     correctable,
     edits1,
     fold,
-    jargon_words,
+    is_jargon_word,
     known_compound,
     load_stopwords,
     load_synonyms,
@@ -295,7 +295,7 @@ def _correct(index: Index, folded: str, known: bool = False) -> str | None:
     word (its stem is in the corpus: "Fluchtest") is corrected only as written, to
     a corpus word of another stem ("Fluchttest"); an unknown compound of known
     words ("Starthand") is a real word, not a typo."""
-    if not correctable(folded, index.vocabulary) or folded in jargon_words():
+    if not correctable(folded, index.vocabulary) or is_jargon_word(folded):
         return None
     fix = correct_word(folded, index.vocabulary, stem=lambda w: _main_term(index, w))
     if fix is not None:

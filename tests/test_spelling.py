@@ -37,6 +37,10 @@ def test_another_inflection_of_a_corpus_word_is_not_a_correction():
     assert correct_word("aktionskarten", counts) == "aktionskarte"
 
 
-@pytest.mark.parametrize("word", ["tappen", "Friedhof", "Mulligan", "saccen"])
+@pytest.mark.parametrize(
+    "word",
+    # inflected players' words too: "nerft" is one edit from "Werft", "gefetcht" from "Gefecht"
+    ["tappen", "Friedhof", "Mulligan", "saccen", "getappte", "nerft", "gefetcht"],
+)
 def test_players_words_are_not_corrected(index, word):
     assert analyze_query(index, f"{word} Karte").suggestion is None

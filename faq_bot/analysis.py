@@ -105,8 +105,9 @@ def load_synonyms() -> dict[str, tuple[str, ...]]:
     return {fold(k): tuple(words(v)) for k, v in table.items()}
 
 
-@cache
-def _meaning_chain():
+def _reading_chain():
+    """The analyzer's first part: words, their morphology, folded, with the
+    tables' meanings of abbreviations and players' words added."""
     return (
         RegexTokenizer(r"\w+")
         | LowercaseFilter()
@@ -115,6 +116,11 @@ def _meaning_chain():
         | SynonymFilter(load_synonyms())
         | JargonFilter(load_jargon(), jargon_nouns())
     )
+
+
+@cache
+def _meaning_chain():
+    return _reading_chain()
 
 
 @cache
@@ -651,12 +657,7 @@ def make_analyzer(vocabulary: Iterable[str] = ()):
     """The analyzer chain; `vocabulary` (folded corpus words) drives compound splitting."""
     vocabulary = frozenset(vocabulary)
     return (
-        RegexTokenizer(r"\w+")
-        | LowercaseFilter()
-        | MorphFilter()
-        | FoldFilter()
-        | SynonymFilter(load_synonyms())
-        | JargonFilter(load_jargon(), jargon_nouns())
+        _reading_chain()
         | DigitSplitFilter()
         | DecompoundFilter(vocabulary)
         | VerbFormFilter(vocabulary)

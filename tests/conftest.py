@@ -39,8 +39,9 @@ CORPUS_DIR = ROOT / "corpus"
 # tests/test_dense.py turns the embedder on for a one-document corpus.
 os.environ.setdefault("FAQ_BOT_DENSE", "0")
 
-# the web tests' fixtures (app, client, evil_client, no_index_client) live there
-pytest_plugins = ["web_fixtures", "live_server"]
+# the web tests' fixtures (app, client, evil_client, no_index_client) and the dense
+# tests' (dense_index, dense_on, embedder_missing) live there
+pytest_plugins = ["web_fixtures", "live_server", "dense_fixtures"]
 
 
 @pytest.fixture(scope="session")

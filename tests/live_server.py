@@ -87,7 +87,7 @@ def start_gunicorn(index_dir: Path, *extra: str, log: Path | None = None) -> Liv
             with urllib.request.urlopen(server.url + "/healthz", timeout=2):
                 return server
         except OSError:
-            time.sleep(0.2)
+            time.sleep(0.05)
     server.stop()
     raise RuntimeError("gunicorn did not answer /healthz within 60 s")
 

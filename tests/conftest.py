@@ -13,6 +13,13 @@
   (writable, per test); `tiny_index`: a writable copy of an index built once per
   session from it (queries such as "Befehl" or "Runde" find its entries).
 
+The build of the real corpus keeps HanTa's analyses of its words (the cache
+`faq_bot.index` keeps beside the builds, keyed by HanTa's version) between runs
+in pytest's cache folder (``.pytest_cache``, see `build_keeping_caches`): the
+index is the same with and without them (tests/test_build_phases.py pins that and
+runs HanTa on the one-document corpus in every run); a local run analyses only
+words it has not seen, a fresh checkout (CI) or ``--cache-clear`` all of them.
+
 Markers: ``browser`` (chromium through Playwright, tests/e2e) and ``system``
 (real servers, nginx, wheel builds, thousands of requests); `make test` runs
 everything, `make test-fast` neither of them.
@@ -31,7 +38,7 @@ import hypothesis_profiles  # noqa: F401  (registers and loads "dev"/"ci" before
 import pytest
 
 from faq_bot.config import ROOT
-from faq_bot.index import Index, build_index, open_index
+from faq_bot.index import MORPHOLOGY_CACHE, Index, build_index, open_index
 
 CORPUS_DIR = ROOT / "corpus"
 
@@ -66,8 +73,27 @@ def shared_once(factory: pytest.TempPathFactory, name: str, make: Callable[[Path
     return target
 
 
-def _build_real_index(factory: pytest.TempPathFactory) -> Path:
-    return shared_once(factory, "real-index", lambda d: build_index(CORPUS_DIR, d))
+def build_keeping_caches(config: pytest.Config, name: str, corpus: Path, target: Path) -> None:
+    """`build_index(corpus, target)` with the HanTa cache the build keeps beside its
+    builds carried over from the last test run and back, in pytest's cache folder
+    under `name` (nothing is kept with ``-p no:cacheprovider``)."""
+    cache = getattr(config, "cache", None)
+    kept = cache.mkdir(f"faq-bot-{name}") / MORPHOLOGY_CACHE if cache is not None else None
+    if kept is not None and kept.is_dir():
+        shutil.copytree(kept, target / MORPHOLOGY_CACHE)
+    build_index(corpus, target)
+    if kept is not None and (target / MORPHOLOGY_CACHE).is_dir():
+        fresh = kept.with_name(f".{kept.name}.{os.getpid()}")  # replaced whole, never half
+        shutil.rmtree(fresh, ignore_errors=True)
+        shutil.copytree(target / MORPHOLOGY_CACHE, fresh)
+        shutil.rmtree(kept, ignore_errors=True)
+        fresh.rename(kept)
+
+
+def _build_real_index(config: pytest.Config, factory: pytest.TempPathFactory) -> Path:
+    return shared_once(
+        factory, "real-index", lambda d: build_keeping_caches(config, "real", CORPUS_DIR, d)
+    )
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -77,7 +103,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     factory = getattr(config, "_tmp_path_factory", None)
     is_controller = not hasattr(config, "workerinput")
     if is_controller and factory is not None and getattr(config.option, "numprocesses", 0):
-        threading.Thread(target=_build_real_index, args=(factory,), daemon=True).start()
+        threading.Thread(target=_build_real_index, args=(config, factory), daemon=True).start()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -93,8 +119,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(scope="session")
-def built_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _build_real_index(tmp_path_factory)
+def built_index(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _build_real_index(pytestconfig, tmp_path_factory)
 
 
 @pytest.fixture(scope="session")

@@ -13,12 +13,14 @@
   (writable, per test); `tiny_index`: a writable copy of an index built once per
   session from it (queries such as "Befehl" or "Runde" find its entries).
 
-The build of the real corpus keeps HanTa's analyses of its words (the cache
-`faq_bot.index` keeps beside the builds, keyed by HanTa's version) between runs
-in pytest's cache folder (``.pytest_cache``, see `build_keeping_caches`): the
-index is the same with and without them (tests/test_build_phases.py pins that and
-runs HanTa on the one-document corpus in every run); a local run analyses only
-words it has not seen, a fresh checkout (CI) or ``--cache-clear`` all of them.
+The build of the real corpus keeps HanTa's analyses of its words, the dense
+one-document build (tests/dense_fixtures.py) its vectors, between runs in
+pytest's cache folder (``.pytest_cache``, see `build_keeping_caches`): the caches
+`faq_bot.index` keeps beside the builds, keyed by HanTa's and the model's version
+and the text. The index is the same with and without them (tests/test_build_phases.py
+and tests/test_dense.py pin that, and run HanTa and the embedder, in the build's
+worker processes too, in every run); a local run analyses and embeds only text it
+has not seen, a fresh checkout (CI) or ``--cache-clear`` all of it.
 
 Markers: ``browser`` (chromium through Playwright, tests/e2e) and ``system``
 (real servers, nginx, wheel builds, thousands of requests); `make test` runs
@@ -73,21 +75,29 @@ def shared_once(factory: pytest.TempPathFactory, name: str, make: Callable[[Path
     return target
 
 
-def build_keeping_caches(config: pytest.Config, name: str, corpus: Path, target: Path) -> None:
-    """`build_index(corpus, target)` with the HanTa cache the build keeps beside its
-    builds carried over from the last test run and back, in pytest's cache folder
-    under `name` (nothing is kept with ``-p no:cacheprovider``)."""
+def build_keeping_caches(
+    config: pytest.Config,
+    name: str,
+    corpus: Path,
+    target: Path,
+    caches: tuple[str, ...] = (MORPHOLOGY_CACHE,),
+) -> None:
+    """`build_index(corpus, target)` with `caches` (folders the build keeps beside its
+    builds: HanTa's analyses, embeddings) carried over from the last test run and
+    back, in pytest's cache folder under `name` (none with ``-p no:cacheprovider``)."""
     cache = getattr(config, "cache", None)
-    kept = cache.mkdir(f"faq-bot-{name}") / MORPHOLOGY_CACHE if cache is not None else None
-    if kept is not None and kept.is_dir():
-        shutil.copytree(kept, target / MORPHOLOGY_CACHE)
+    folder = cache.mkdir(f"faq-bot-{name}") if cache is not None else None
+    for sub in caches if folder is not None else ():
+        if (folder / sub).is_dir():
+            shutil.copytree(folder / sub, target / sub)
     build_index(corpus, target)
-    if kept is not None and (target / MORPHOLOGY_CACHE).is_dir():
-        fresh = kept.with_name(f".{kept.name}.{os.getpid()}")  # replaced whole, never half
-        shutil.rmtree(fresh, ignore_errors=True)
-        shutil.copytree(target / MORPHOLOGY_CACHE, fresh)
-        shutil.rmtree(kept, ignore_errors=True)
-        fresh.rename(kept)
+    for sub in caches if folder is not None else ():
+        if (target / sub).is_dir():
+            fresh = folder / f".{sub}.{os.getpid()}"  # replaced whole, never half
+            shutil.rmtree(fresh, ignore_errors=True)
+            shutil.copytree(target / sub, fresh)
+            shutil.rmtree(folder / sub, ignore_errors=True)
+            fresh.rename(folder / sub)
 
 
 def _build_real_index(config: pytest.Config, factory: pytest.TempPathFactory) -> Path:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import shutil
 
 import numpy as np
+import pytest
 
 from faq_bot import embed
 from faq_bot.dense import dense_for, dense_mode
@@ -52,6 +53,23 @@ def test_a_changed_paragraph_is_the_only_text_embedded_again(dense_on, tmp_path)
     assert set(totals) == {1}
     assert np.array_equal(first[0], again[0])
     assert not np.array_equal(first[1], again[1])
+
+
+def test_the_build_embeds_in_worker_processes_what_the_embedder_would(
+    dense_on, monkeypatch: pytest.MonkeyPatch
+):
+    # more texts than one batch: a build embeds them in worker processes (dense_index,
+    # whose vectors are kept between runs, may embed nothing)
+    embedder = embed.get_embedder()
+    assert embedder is not None
+    texts = [f"Absatz {i}: wer in der Runde zuerst einen Befehl gibt." for i in range(17)]
+    assert len(texts) > embed.BATCH
+    alone = embedder.passages(texts)
+    monkeypatch.setenv("FAQ_BOT_EMBED_PROCESSES", "2")
+    monkeypatch.setattr(embedder, "passages", lambda texts: pytest.fail("embedded in-process"))
+    pooled = embed.embed_passages(embedder, texts)
+    assert pooled.shape == (len(texts), embedder.dim)
+    assert np.allclose(pooled, alone, atol=1e-5)
 
 
 def test_the_query_embedding_is_computed_once_per_question(dense_on):

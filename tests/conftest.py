@@ -94,10 +94,13 @@ def build_keeping_caches(
     for sub in caches if folder is not None else ():
         if (target / sub).is_dir():
             fresh = folder / f".{sub}.{os.getpid()}"  # replaced whole, never half
-            shutil.rmtree(fresh, ignore_errors=True)
-            shutil.copytree(target / sub, fresh)
-            shutil.rmtree(folder / sub, ignore_errors=True)
-            fresh.rename(folder / sub)
+            try:
+                shutil.rmtree(fresh, ignore_errors=True)
+                shutil.copytree(target / sub, fresh)
+                shutil.rmtree(folder / sub, ignore_errors=True)
+                fresh.rename(folder / sub)
+            except OSError:  # another run saving at the same time: the cache is a shortcut
+                shutil.rmtree(fresh, ignore_errors=True)
 
 
 def _build_real_index(config: pytest.Config, factory: pytest.TempPathFactory) -> Path:

@@ -13,6 +13,15 @@
   (writable, per test); `tiny_index`: a writable copy of an index built once per
   session from it (queries such as "Befehl" or "Runde" find its entries).
 
+The build of the real corpus keeps HanTa's analyses of its words, the dense
+one-document build (tests/dense_fixtures.py) its vectors, between runs in
+pytest's cache folder (``.pytest_cache``, see `build_keeping_caches`): the caches
+`faq_bot.index` keeps beside the builds, keyed by HanTa's and the model's version
+and the text. The index is the same with and without them (tests/test_build_phases.py
+and tests/test_dense.py pin that, and run HanTa and the embedder, in the build's
+worker processes too, in every run); a local run analyses and embeds only text it
+has not seen, a fresh checkout (CI) or ``--cache-clear`` all of it.
+
 Markers: ``browser`` (chromium through Playwright, tests/e2e) and ``system``
 (real servers, nginx, wheel builds, thousands of requests); `make test` runs
 everything, `make test-fast` neither of them.
@@ -31,7 +40,7 @@ import hypothesis_profiles  # noqa: F401  (registers and loads "dev"/"ci" before
 import pytest
 
 from faq_bot.config import ROOT
-from faq_bot.index import Index, build_index, open_index
+from faq_bot.index import MORPHOLOGY_CACHE, Index, build_index, open_index
 
 CORPUS_DIR = ROOT / "corpus"
 
@@ -39,8 +48,9 @@ CORPUS_DIR = ROOT / "corpus"
 # tests/test_dense.py turns the embedder on for a one-document corpus.
 os.environ.setdefault("FAQ_BOT_DENSE", "0")
 
-# the web tests' fixtures (app, client, evil_client, no_index_client) live there
-pytest_plugins = ["web_fixtures", "live_server"]
+# the web tests' fixtures (app, client, evil_client, no_index_client) and the dense
+# tests' (dense_index, dense_on, embedder_missing) live there
+pytest_plugins = ["web_fixtures", "live_server", "dense_fixtures"]
 
 
 @pytest.fixture(scope="session")
@@ -65,8 +75,38 @@ def shared_once(factory: pytest.TempPathFactory, name: str, make: Callable[[Path
     return target
 
 
-def _build_real_index(factory: pytest.TempPathFactory) -> Path:
-    return shared_once(factory, "real-index", lambda d: build_index(CORPUS_DIR, d))
+def build_keeping_caches(
+    config: pytest.Config,
+    name: str,
+    corpus: Path,
+    target: Path,
+    caches: tuple[str, ...] = (MORPHOLOGY_CACHE,),
+) -> None:
+    """`build_index(corpus, target)` with `caches` (folders the build keeps beside its
+    builds: HanTa's analyses, embeddings) carried over from the last test run and
+    back, in pytest's cache folder under `name` (none with ``-p no:cacheprovider``)."""
+    cache = getattr(config, "cache", None)
+    folder = cache.mkdir(f"faq-bot-{name}") if cache is not None else None
+    for sub in caches if folder is not None else ():
+        if (folder / sub).is_dir():
+            shutil.copytree(folder / sub, target / sub)
+    build_index(corpus, target)
+    for sub in caches if folder is not None else ():
+        if (target / sub).is_dir():
+            fresh = folder / f".{sub}.{os.getpid()}"  # replaced whole, never half
+            try:
+                shutil.rmtree(fresh, ignore_errors=True)
+                shutil.copytree(target / sub, fresh)
+                shutil.rmtree(folder / sub, ignore_errors=True)
+                fresh.rename(folder / sub)
+            except OSError:  # another run saving at the same time: the cache is a shortcut
+                shutil.rmtree(fresh, ignore_errors=True)
+
+
+def _build_real_index(config: pytest.Config, factory: pytest.TempPathFactory) -> Path:
+    return shared_once(
+        factory, "real-index", lambda d: build_keeping_caches(config, "real", CORPUS_DIR, d)
+    )
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -76,7 +116,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     factory = getattr(config, "_tmp_path_factory", None)
     is_controller = not hasattr(config, "workerinput")
     if is_controller and factory is not None and getattr(config.option, "numprocesses", 0):
-        threading.Thread(target=_build_real_index, args=(factory,), daemon=True).start()
+        threading.Thread(target=_build_real_index, args=(config, factory), daemon=True).start()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -92,8 +132,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(scope="session")
-def built_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _build_real_index(tmp_path_factory)
+def built_index(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _build_real_index(pytestconfig, tmp_path_factory)
 
 
 @pytest.fixture(scope="session")

@@ -1,8 +1,11 @@
 """A real gunicorn serving the app on loopback, for tests that need real HTTP
 (chunked bodies, the request-line limit, schemathesis).
 
-`start_gunicorn(index_dir)` returns a `LiveServer` (its base URL, a `stop()`);
-the session fixture ``live_server`` serves the session's real index.
+`start_gunicorn(index_dir)` returns a `LiveServer` (its base URL, a `stop()`).
+The session fixture ``live_server`` serves the one-document build (`tiny_built_index`)
+for tests of HTTP mechanics, where the corpus is not the point: a worker that
+opens and warms the real corpus costs a few seconds of CPU. ``real_live_server``
+serves the session's real index (schemathesis fuzzes the API against it).
 """
 
 from __future__ import annotations
@@ -84,13 +87,20 @@ def start_gunicorn(index_dir: Path, *extra: str, log: Path | None = None) -> Liv
             with urllib.request.urlopen(server.url + "/healthz", timeout=2):
                 return server
         except OSError:
-            time.sleep(0.2)
+            time.sleep(0.05)
     server.stop()
     raise RuntimeError("gunicorn did not answer /healthz within 60 s")
 
 
 @pytest.fixture(scope="session")
-def live_server(built_index: Path) -> Iterator[LiveServer]:
+def live_server(tiny_built_index: Path) -> Iterator[LiveServer]:
+    server = start_gunicorn(tiny_built_index)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def real_live_server(built_index: Path) -> Iterator[LiveServer]:
     server = start_gunicorn(built_index)
     yield server
     server.stop()

@@ -1,6 +1,6 @@
 """The chatbot's hybrid path with the real embedder (nothing is downloaded) on the
-one-document corpus of `tests/test_dense.py`: the fitted passage and confidence
-models, and ``faq-bot eval --cv``."""
+one-document corpus (`dense_index`, built once per run: tests/dense_fixtures.py):
+the fitted passage and confidence models, and ``faq-bot eval --cv``."""
 
 from __future__ import annotations
 
@@ -18,9 +18,7 @@ from faq_bot.cli import main
 from faq_bot.dense import dense_for
 from faq_bot.embed import get_embedder
 from faq_bot.hybrid import dense_scores, entry_dense_scores, topic_dense_scores
-from faq_bot.index import build_index, open_index
-
-pytest_plugins = ["tests.test_dense"]
+from faq_bot.index import open_index
 
 DOC = "003_392c06b39f773588.txt"
 QUESTIONS = [
@@ -36,9 +34,8 @@ QUESTIONS = [
 
 
 @pytest.fixture
-def hybrid_index(dense_on, small_corpus, tmp_path):
-    build_index(small_corpus, tmp_path / "idx")
-    return tmp_path / "idx"
+def hybrid_index(dense_on, dense_index):
+    return dense_index
 
 
 def test_the_hybrid_chatbot_chooses_a_paragraph_of_the_best_entry_with_all_signals(
@@ -72,12 +69,12 @@ def test_eval_cv_fits_on_some_questions_and_measures_on_the_others(hybrid_index,
     assert 0.0 <= figures["passage@1"]["mean"] <= 1.0
 
 
-def test_eval_cv_without_vectors_says_so_with_exit_4(small_corpus, tmp_path: Path):
-    build_index(small_corpus, tmp_path / "idx")  # tests run lexical (FAQ_BOT_DENSE=0)
+def test_eval_cv_without_vectors_says_so_with_exit_4(tiny_built_index, tmp_path: Path):
+    # tiny_built_index is lexical, as are the tests' builds (FAQ_BOT_DENSE=0)
     path = tmp_path / "q.jsonl"
     q, g = QUESTIONS[0]
     path.write_text(json.dumps({"id": "c1", "q": q, "doc": DOC, "gold": [g], "kind": "x"}), "utf-8")
-    result = CliRunner().invoke(main, ["eval", "--cv", "--index", str(tmp_path / "idx"), str(path)])
+    result = CliRunner().invoke(main, ["eval", "--cv", "--index", str(tiny_built_index), str(path)])
     assert result.exit_code == 4
     assert "Vektoren der semantischen Suche" in result.output
 

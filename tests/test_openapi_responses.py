@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from openapi_schema_validator import OAS30Validator, OAS31Validator
 
 from faq_bot.search import MAX_QUERY_LENGTH
 
@@ -34,6 +33,10 @@ def _schema(spec: dict, path: str, method: str, status: int, media: str) -> dict
 
 
 def assert_valid(spec, path, method, response, media="application/json") -> None:
+    # imported here, not at collection: jsonschema and its kin cost every pytest
+    # process (each xdist worker) a few tenths of a second
+    from openapi_schema_validator import OAS30Validator, OAS31Validator
+
     schema = _schema(spec, path, method, response.status_code, media)
     validator = OAS31Validator if spec["openapi"].startswith("3.1") else OAS30Validator
     validator(schema).validate(response.get_json(force=True))

@@ -26,7 +26,8 @@ def _st() -> Path:
     return st
 
 
-def test_schemathesis_finds_no_failure_against_a_live_server(live_server):
+def test_schemathesis_finds_no_failure_against_a_live_server(real_live_server):
+    live_server = real_live_server
     command = [
         str(_st()),
         "--config-file",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 
@@ -13,15 +14,17 @@ import pytest
 
 from faq_bot.dense import DenseScores
 from faq_bot.hybrid import hybrid_rank
-from faq_bot.index import Index, build_index, open_index
+from faq_bot.index import Index, open_index
 from faq_bot.rankfeatures import FEATURES, PARAGRAPH_K, RRF_K, _paragraph_rrf, candidates
 from faq_bot.search import analyze_query, rank_entries
 
 
-@pytest.fixture
-def tiny_index(tiny_corpus: Path, tmp_path: Path) -> Index:
-    build_index(tiny_corpus, tmp_path / "idx")
-    return open_index(tmp_path / "idx")
+@pytest.fixture(scope="module")
+def tiny_index(tiny_built_index: Path) -> Iterator[Index]:
+    """The session's build of the one-document corpus, opened once (read only)."""
+    index = open_index(tiny_built_index)
+    yield index
+    index.close()
 
 
 def dense_of(sims: dict[tuple[str, int], float]) -> DenseScores:

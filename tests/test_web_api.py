@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from openapi_spec_validator import validate
 
 from faq_bot.web.openapi import rule_to_path
 
@@ -97,6 +96,8 @@ def test_healthz_without_index_is_503(no_index_client):
 def test_openapi_is_a_valid_openapi_3_document(client):
     spec = client.get("/api/openapi.json").get_json()
     assert spec["openapi"].startswith("3.")
+    from openapi_spec_validator import validate  # not at collection (see test_openapi_responses)
+
     validate(spec)
 
 

@@ -33,8 +33,10 @@ def test_if_none_match_with_the_etag_still_gives_304(client):
     assert again.status_code == 304
 
 
-def test_internal_errors_are_logged_from_app_creation_on(built_index, caplog):
-    app = create_app({"INDEX_DIR": str(built_index)})
+# apps of their own on the one-document build (`tiny_built_index`): the corpus is not
+# the point, and an app on the real corpus warms ~1 s of CPU
+def test_internal_errors_are_logged_from_app_creation_on(tiny_built_index, caplog):
+    app = create_app({"INDEX_DIR": str(tiny_built_index)})
     logger = logging.getLogger("faq_bot")
     assert logger.handlers or logging.getLogger().handlers
     assert app.logger.parent is logger
@@ -50,12 +52,12 @@ def test_internal_errors_are_logged_from_app_creation_on(built_index, caplog):
     assert any("absichtlich" in (r.exc_text or "") or r.exc_info for r in caplog.records)
 
 
-def test_app_logs_through_gunicorns_error_log_when_there_is_one(built_index):
+def test_app_logs_through_gunicorns_error_log_when_there_is_one(tiny_built_index):
     gunicorn_error = logging.getLogger("gunicorn.error")
     handler = logging.StreamHandler()
     gunicorn_error.addHandler(handler)
     try:
-        app: Flask = create_app({"INDEX_DIR": str(built_index)})
+        app: Flask = create_app({"INDEX_DIR": str(tiny_built_index)})
         assert handler in logging.getLogger("faq_bot").handlers
         assert app.logger.parent is logging.getLogger("faq_bot")
     finally:

@@ -81,6 +81,7 @@ from faq_bot.analysis import (
     known_compound,
     load_stopwords,
     load_synonyms,
+    without_morphology,
 )
 from faq_bot.corpus import slugify
 from faq_bot.errors import InputError
@@ -278,7 +279,9 @@ def _stem_surfaces(index: Index) -> dict[str, str]:
 
     def make() -> dict[str, str]:
         found: dict[str, str] = {}
-        analyzer = _analyzer(index)
+        # only each word's own term: HanTa's terms come after it and are skipped, and
+        # the folded words ("schaden" of "Schäden") are not all in the build's table
+        analyzer = without_morphology(_analyzer(index))
         for word, _count in sorted(index.vocabulary.items(), key=lambda kv: -kv[1]):
             for t in analyzer(word, mode="query"):
                 if not getattr(t, "extra", False):

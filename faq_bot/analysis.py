@@ -32,7 +32,7 @@ import re
 import threading
 import tomllib
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping
 from functools import cache, lru_cache
 from importlib import resources
 
@@ -167,13 +167,29 @@ def part_vocabulary(vocabulary: Iterable[str]) -> frozenset[str]:
     return vocab | {tail for (_head, tail), ls in links.items() if len(ls) >= 2}
 
 
-def split_compound(word: str, vocabulary: Iterable[str] | frozenset[str]) -> tuple[str, ...]:
+class _Either:
+    """Words of any of some word sets, looked up in each: no union is built."""
+
+    __slots__ = ("_sets",)
+
+    def __init__(self, *sets: Container[str]):
+        self._sets = sets
+
+    def __contains__(self, word: object) -> bool:
+        return any(word in s for s in self._sets)
+
+
+def split_compound(
+    word: str, vocabulary: Iterable[str] | frozenset[str] | _Either
+) -> tuple[str, ...]:
     """The parts of a folded compound word, or () when it is no known compound.
 
     Prefers the split with the fewest parts, then the one whose shortest part is
     longest. At most three parts.
     """
-    vocab = vocabulary if isinstance(vocabulary, frozenset | set) else frozenset(vocabulary)
+    vocab = (
+        vocabulary if isinstance(vocabulary, frozenset | set | _Either) else frozenset(vocabulary)
+    )
     if len(word) < MIN_COMPOUND or not word.isalpha():
         return ()
     stop = load_stopwords()
@@ -237,7 +253,8 @@ def correctable(word: str, counts: Mapping[str, int]) -> bool:
 def known_compound(word: str, counts: Mapping[str, int]) -> bool:
     """Whether folded `word` splits into corpus or common German words ("starthand"
     -> start + hand): a real word the corpus lacks, not a typo of a corpus word."""
-    return bool(split_compound(word, frozenset(counts) | common_words()))
+    # looked up in both, not joined: a join copies the whole vocabulary per question word
+    return bool(split_compound(word, _Either(counts, common_words())))
 
 
 def correct_word(

@@ -466,7 +466,7 @@ def warm_up(index: Index) -> None:
     search(index, "Aktionsstapel Karte", n=1)
     # snippet spans of the paragraphs (~0.2 s CPU at x1); no more than their cache holds,
     # so a large corpus neither pays for spans it would evict nor evicts the first ones
-    texts = (t for record in index.entries() for t in record.plain_paragraphs)
+    texts = (t for record in index.iter_entries() for t in record.plain_paragraphs)
     for text in itertools.islice(texts, index.state.spans.size):
         token_spans(index, text)
 

@@ -301,7 +301,7 @@ def _tagger():
 
 # HanTa's analyses of the corpus words, installed by the index build from its cache
 # (`faq_bot.morphcache`): a rebuild of unchanged text runs no HanTa analysis.
-_KNOWN: dict[str, HantaAnalysis | None] = {}
+_KNOWN: Mapping[str, HantaAnalysis | None] = {}
 
 
 def hanta_analysis(word: str) -> HantaAnalysis | None:
@@ -321,7 +321,7 @@ def hanta_analysis(word: str) -> HantaAnalysis | None:
     return str(lemma), tuple((str(m), str(t)) for m, t in morphemes)
 
 
-def install_analyses(known: dict[str, HantaAnalysis | None]) -> None:
+def install_analyses(known: Mapping[str, HantaAnalysis | None]) -> None:
     """Use these HanTa analyses instead of running HanTa on their words."""
     global _KNOWN
     _KNOWN = known

@@ -32,7 +32,7 @@ import re
 import threading
 import tomllib
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping
 from functools import cache, lru_cache
 from importlib import resources
 
@@ -192,13 +192,29 @@ def part_vocabulary(vocabulary: Iterable[str]) -> frozenset[str]:
     return vocab | {tail for (_head, tail), ls in links.items() if len(ls) >= 2}
 
 
-def split_compound(word: str, vocabulary: Iterable[str] | frozenset[str]) -> tuple[str, ...]:
+class _Either:
+    """Words of any of some word sets, looked up in each: no union is built."""
+
+    __slots__ = ("_sets",)
+
+    def __init__(self, *sets: Container[str]):
+        self._sets = sets
+
+    def __contains__(self, word: object) -> bool:
+        return any(word in s for s in self._sets)
+
+
+def split_compound(
+    word: str, vocabulary: Iterable[str] | frozenset[str] | _Either
+) -> tuple[str, ...]:
     """The parts of a folded compound word, or () when it is no known compound.
 
     Prefers the split with the fewest parts, then the one whose shortest part is
     longest. At most three parts.
     """
-    vocab = vocabulary if isinstance(vocabulary, frozenset | set) else frozenset(vocabulary)
+    vocab = (
+        vocabulary if isinstance(vocabulary, frozenset | set | _Either) else frozenset(vocabulary)
+    )
     if len(word) < MIN_COMPOUND or not word.isalpha():
         return ()
     stop = load_stopwords()
@@ -262,7 +278,8 @@ def correctable(word: str, counts: Mapping[str, int]) -> bool:
 def known_compound(word: str, counts: Mapping[str, int]) -> bool:
     """Whether folded `word` splits into corpus or common German words ("starthand"
     -> start + hand): a real word the corpus lacks, not a typo of a corpus word."""
-    return bool(split_compound(word, frozenset(counts) | common_words()))
+    # looked up in both, not joined: a join copies the whole vocabulary per question word
+    return bool(split_compound(word, _Either(counts, common_words())))
 
 
 def correct_word(
@@ -309,7 +326,7 @@ def _tagger():
 
 # HanTa's analyses of the corpus words, installed by the index build from its cache
 # (`faq_bot.morphcache`): a rebuild of unchanged text runs no HanTa analysis.
-_KNOWN: dict[str, HantaAnalysis | None] = {}
+_KNOWN: Mapping[str, HantaAnalysis | None] = {}
 
 
 def hanta_analysis(word: str) -> HantaAnalysis | None:
@@ -329,7 +346,7 @@ def hanta_analysis(word: str) -> HantaAnalysis | None:
     return str(lemma), tuple((str(m), str(t)) for m, t in morphemes)
 
 
-def install_analyses(known: dict[str, HantaAnalysis | None]) -> None:
+def install_analyses(known: Mapping[str, HantaAnalysis | None]) -> None:
     """Use these HanTa analyses instead of running HanTa on their words."""
     global _KNOWN
     _KNOWN = known

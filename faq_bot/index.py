@@ -37,7 +37,8 @@ Public interface (others code against these names):
     ``entry(id) -> EntryRecord | None`` (canonical ids only),
     ``canonical_id(id_or_alias) -> str | None`` (alias ids, slugs of titles and
     of aliases map to the canonical id: use it for 301 redirects),
-    ``entries(doc=None) -> list[EntryRecord]`` in document order,
+    ``entries(doc=None) -> list[EntryRecord]`` in document order
+    (``iter_entries(doc=None)``: the same, read one document at a time),
     ``neighbours(id) -> (prev EntryRecord | None, next EntryRecord | None)``
     within the entry's document,
     ``references(id) -> list[dict]`` (outgoing cross references),
@@ -659,7 +660,7 @@ class Index:
         """The first entry (of `doc` if given) whose title or an alias is `title`,
         ignoring case (the same rule as `faq_bot.corpus.Corpus.find_by_title`)."""
         wanted = title_key(title)
-        for record in self.entries(doc):
+        for record in self.iter_entries(doc):
             if any(title_key(n) == wanted for n in (record.title, *record.aliases)):
                 return record
         return None
@@ -679,8 +680,14 @@ class Index:
     def entries(self, doc: str | None = None) -> list[EntryRecord]:
         """The entries of `doc` (all documents if None) in document order; read from
         the store on every call, so callers should keep what they need."""
+        return list(self.iter_entries(doc))
+
+    def iter_entries(self, doc: str | None = None) -> Iterator[EntryRecord]:
+        """`entries`, read one document at a time: for a pass over the whole corpus
+        (a ×100 corpus's records take about 70 MiB when read all at once)."""
         docs = [doc] if doc is not None else [d["id"] for d in self.documents]
-        return [r for d in docs for r in self._store.of_doc(d)]
+        for d in docs:
+            yield from self._store.of_doc(d)
 
     def neighbours(self, entry_id: str) -> tuple[EntryRecord | None, EntryRecord | None]:
         record = self.entry(entry_id)

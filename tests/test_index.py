@@ -55,6 +55,12 @@ def test_entry_record_has_entry_fields_links_and_backlinks(index):
     assert record.to_json()["url"] == "/entry/227-pfund-bombe-basisausbau"
 
 
+def test_iter_entries_reads_the_same_entries_in_the_same_order(index):
+    doc = index.documents[0]["id"]
+    assert list(index.iter_entries()) == index.entries()
+    assert list(index.iter_entries(doc)) == index.entries(doc)
+
+
 def test_documents_keep_manifest_metadata_and_entry_order(index):
     faq = index.document("how-faq")
     assert faq["title"] == "HoW FAQ"

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from faq_bot.analysis import MORPH_MAX_WORD, make_analyzer, morphology
+from faq_bot.morphcache import CompactTable
 
 
 def _added(text: str) -> set[tuple[str, str]]:
@@ -50,3 +56,23 @@ def test_morphology_is_cached_per_word():
     morphology("handkarten")
     info = morphology.cache_info()
     assert info.hits == 1 and info.misses == 1 and info.maxsize is not None
+
+
+_TEXT = st.text(max_size=12)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(
+    st.dictionaries(
+        _TEXT, st.none() | st.tuples(_TEXT, st.lists(st.tuples(_TEXT, _TEXT), max_size=4))
+    )
+)
+def test_compact_build_table_gives_back_every_analysis(table):
+    """A server holds the build's HanTa table compactly; every lookup gives what the
+    file says, whatever characters the analyses hold."""
+    raw = json.loads(json.dumps(table))
+    compact = CompactTable(raw)
+    assert set(compact) == set(table) and len(compact) == len(table)
+    for word, value in table.items():
+        expected = None if value is None else (value[0], tuple(map(tuple, value[1])))
+        assert compact[word] == expected

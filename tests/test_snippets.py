@@ -13,7 +13,7 @@ from hypothesis_profiles import examples
 
 from faq_bot.cli import main
 from faq_bot.search import search
-from faq_bot.snippets import best_window, snippet
+from faq_bot.snippets import Spans, best_window, snippet
 from faq_bot.web.marks import query_groups
 
 QUERY = "wer bezahlt die 227er"
@@ -83,3 +83,9 @@ def test_best_window_prefers_the_passage_with_most_query_words():
     found = [(5, 10, 0), (400, 405, 0), (420, 428, 1), (440, 445, 2)]
     start, end = best_window(found, 1000, 240)
     assert start <= 400 and end >= 445
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.lists(st.tuples(st.text(max_size=10), st.integers(0, 2**31), st.integers(0, 2**31))))
+def test_token_spans_are_held_compactly_and_given_back_in_order(tokens):
+    assert list(Spans(tokens)) == tokens and len(Spans(tokens)) == len(tokens)

@@ -73,7 +73,7 @@ def entry_terms(index: Index, record: EntryRecord) -> EntryTerms:
 def _warm_entry_terms(index: Index) -> None:
     """The entries' analyzed terms when a build opens (~0.4 s CPU at x1), so no question
     pays for them; no more entries than their cache holds (a x100 corpus has more)."""
-    for record in itertools.islice(index.entries(), index.state.entry_terms.size):
+    for record in itertools.islice(index.iter_entries(), index.state.entry_terms.size):
         entry_terms(index, record)
 
 

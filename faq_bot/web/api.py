@@ -127,7 +127,7 @@ def healthz() -> Any:
 
     index = current_index()
     try:
-        probe = index.entries()[0].title
+        probe = next(index.iter_entries()).title
         found = run_search(index, probe, n=1).hits
     except Exception as exc:  # any failure of the real query: unavailable, not a bug
         current_app.logger.exception("health check query failed")

@@ -83,8 +83,10 @@ class BuildState:
         self._index = index
         self._lock = threading.Lock()
         self._once: dict[str, Any] = {}
-        # answer.py: analyzed heading/paragraph/sentence terms per entry
-        self.entry_terms: LRU[str, Any] = LRU(8192)
+        # chat/terms.py: analyzed heading/paragraph/sentence terms per entry (a question
+        # reads <= 8 candidates; the x1 corpus's 291 entries all fit; at x100 (29,675
+        # entries) 8,192 of them held about 70 MiB per worker, 2,048 hold about 17)
+        self.entry_terms: LRU[str, Any] = LRU(2048)
         # idf per term (search and answer)
         self.idf: LRU[str, float] = LRU(65536)
         # search.py: the last rankings (so the chatbot reuses the search's paragraph scores)

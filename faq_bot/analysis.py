@@ -136,7 +136,7 @@ def meanings(text: str) -> list[str]:
     """The corpus's words for the abbreviations and players' words in `text`
     ("TW", "tappen" -> "Technologiewert", "sperren"), as the tables write them,
     each once: the query analysis adds them as terms; the embedder, which knows
-    neither table, is given them as words (`faq_bot.hybrid.dense_scores`)."""
+    neither table, is given them as words (`faq_bot.hybrid.embedding_text`)."""
     added = (
         t.text
         for t in _meaning_chain()(text, mode="query")
@@ -494,7 +494,9 @@ class JargonFilter(SynonymFilter):
 
     def __setstate__(self, state):
         self.table = state["table"]
-        self.nouns = state.get("nouns", frozenset())
+        # an index built before the word-class guard pickled no nouns: the shipped
+        # table's nouns, so its noun keys are not matched as verbs ("decken" -> Deck)
+        self.nouns = state.get("nouns") or jargon_nouns()
 
     def __eq__(self, other):
         return type(other) is type(self) and (other.table, other.nouns) == (self.table, self.nouns)

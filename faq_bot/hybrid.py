@@ -17,8 +17,8 @@ came from, is analyzed again from `question` when not given.
 
 ``topic_dense_scores(index, question, entry, weight)``: for a chatbot
 follow-up, the scores of the question's own vector pulled towards the entry
-that answered the earlier question (its mean paragraph vector, stored with the
-build), and the own vector; still one query embedding.
+that answered the earlier question (the mean of its stored paragraph vectors),
+and the own vector; still one query embedding.
 ``entry_dense_scores(index, vector, entries)``: a vector's scores for the units
 of a few entries only.
 """
@@ -61,32 +61,37 @@ def embedding_text(question: str) -> str:
     return f"{text} ({' '.join(added)})" if added else text
 
 
-def dense_scores(index: Any, question: str) -> DenseScores | None:
-    """Dense similarities of the question, tidied as the chatbot tidies it, so that
-    search and answer of one request share one query embedding."""
+def _query_vector(index: Any, question: str) -> tuple[Any, np.ndarray] | None:
+    """(the build's dense retriever, the question's one embedding), or None without a
+    retriever, for an empty question, or when the embedder fails on it (search then
+    stays lexical)."""
     retriever = dense_for(index)
     if retriever is None or not question.strip():
         return None
     try:
-        return retriever.scores(embedding_text(question))
+        return retriever, retriever.embed(embedding_text(question))
     except Exception:  # the embedder failing on one question leaves search lexical
         return None
+
+
+def dense_scores(index: Any, question: str) -> DenseScores | None:
+    """Dense similarities of the question, tidied as the chatbot tidies it, so that
+    search and answer of one request share one query embedding."""
+    found = _query_vector(index, question)
+    return found[0].scores_of(found[1]) if found else None
 
 
 def topic_dense_scores(
     index: Any, question: str, entry: str, weight: float
 ) -> tuple[DenseScores, np.ndarray] | None:
     """Dense similarities of `question` pulled towards entry `entry` (the question's
-    own vector plus `weight` times the entry's mean paragraph vector, stored with
-    the build, renormalised), and the question's own vector. Embeds only
-    `question`; None without a retriever or when the embedder fails."""
-    retriever = dense_for(index)
-    if retriever is None or not question.strip():
+    own vector plus `weight` times the unit-length mean of the entry's stored
+    paragraph vectors, renormalised), and the question's own vector. Embeds only
+    `question`; None as for `dense_scores`."""
+    found = _query_vector(index, question)
+    if found is None:
         return None
-    try:
-        vector = retriever.embed(embedding_text(question))
-    except Exception:  # as in dense_scores: the embedder failing leaves search lexical
-        return None
+    retriever, vector = found
     topic = retriever.entry_vector(entry)
     mixed = vector if topic is None else vector + weight * topic
     norm = float(np.linalg.norm(mixed))

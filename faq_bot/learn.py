@@ -9,7 +9,8 @@
     the softmax of ``x @ w`` should put its mass on the rows with ``y > 0``.
     No bias (it cancels within a group); weights on raw features. Fitted by
     Adam on standardised features (the ranking's listwise model and the passage
-    choice are both this model).
+    choice are both this model). A group of one row adds no gradient but counts
+    in the standardisation and in the per-group average of the penalty.
 ``folds(n, k, seed) -> array``
     The fold of each of `n` items for k-fold cross-validation (by question).
 """

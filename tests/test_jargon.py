@@ -222,3 +222,16 @@ def test_an_inflected_players_word_is_not_corrected(word):
 def test_jargon_query_finds_the_corpus_entry(index, query, expected):
     ids = [h.id for h in search(index, query, n=3).hits]
     assert any(expected in i for i in ids), ids
+
+
+def test_an_index_pickled_before_the_word_class_guard_keeps_noun_keys_nouns():
+    # older builds pickled the filter without its nouns: "decken" must not become Deck
+    import pickle
+
+    from faq_bot.analysis import JargonFilter, jargon_nouns
+
+    old = JargonFilter.__new__(JargonFilter)
+    old.__setstate__({"table": load_jargon()})
+    assert old.nouns == jargon_nouns()
+    restored = pickle.loads(pickle.dumps(old))
+    assert restored == JargonFilter(load_jargon(), jargon_nouns())

@@ -29,8 +29,8 @@ How a question is answered
    earlier question and the title of the entry that answered it at
    `CONTEXT_WEIGHT` (halved per further step back). Its entries are ranked with
    its own embedding pulled towards the entry that answered the earlier
-   question (`TOPIC_WEIGHT` times that entry's mean paragraph vector, stored
-   with the build): the earlier answer is a prior, not a lock, so "und die
+   question (`TOPIC_WEIGHT` times the mean of that entry's stored paragraph
+   vectors): the earlier answer is a prior, not a lock, so "und die
    Feuergrube?" after the Himmlische Halle can leave that entry. Within the
    entry its paragraphs compete by the follow-up's own embedding (what it asks,
    not what the earlier question asked); confidence reads the pulled one. Only

@@ -70,6 +70,11 @@ class LRU(Generic[K, V]):
     def __len__(self) -> int:
         return len(self._data)
 
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+            self._weight = 0
+
     @property
     def weight(self) -> int:
         """The summed weight of the held values (their count without `weigh`)."""
@@ -97,6 +102,16 @@ class BuildState:
         # (`faq_bot.web.common.cached_page`), bounded by their total size
         self.pages: LRU[tuple[str, ...], bytes] = LRU(PAGE_BYTES, weigh=len)
         self._retrievers: dict[str, tuple[Retriever, float]] | None = None
+
+    def release(self) -> None:
+        """Drop everything derived from the build, at its close: the state and its
+        index refer to each other, so without this the memory-mapped arrays (each
+        holding a file descriptor) would go only at the next garbage collection."""
+        with self._lock:
+            self._once.clear()
+            self._retrievers = None
+        for cache in (self.entry_terms, self.idf, self.rankings, self.spans, self.pages):
+            cache.clear()
 
     def once(self, name: str, make: Callable[[], V]) -> V:
         """The value `make()` computes, computed once per build (`name` is a fixed

@@ -738,6 +738,7 @@ class Index:
         finally:
             self.whoosh.close()
             self._store.close()
+            self.state.release()
 
 
 def open_index(index_dir: Path | str) -> Index:

@@ -35,3 +35,32 @@ def test_open_files_stay_flat_over_threaded_searches(tiny_built_index: Path):
             list(pool.map(work, range(48)))
     assert _open_files() <= before
     index.close()
+
+
+def _files_under(folder: Path) -> list[str]:
+    found = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith(str(folder.resolve())):
+            found.append(target)
+    return found
+
+
+def test_a_closed_build_lets_go_of_its_files_at_once(tiny_built_index: Path):
+    # the build's state and the index refer to each other; its memory-mapped arrays
+    # (each holding a descriptor) must go at close, not at some garbage collection
+    import gc
+
+    gc.disable()
+    try:
+        index = IndexHolder(tiny_built_index).get()
+        search(index, "Befehl", n=5)
+        build = index.path
+        assert _files_under(build)  # the impacts are mapped
+        index.close()
+        assert _files_under(build) == []
+    finally:
+        gc.enable()

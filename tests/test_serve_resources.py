@@ -39,7 +39,8 @@ pytestmark = [
 
 FAQ_BOT = Path(sys.executable).with_name("faq-bot")
 QUESTIONS = ROOT / "eval" / "heldout-questions.jsonl"
-REQUESTS = 3000
+# a few thousand by default; FAQ_BOT_SOAK_REQUESTS=10000 for the longer soak
+REQUESTS = int(os.environ.get("FAQ_BOT_SOAK_REQUESTS", "3000"))
 WARMUP = 300  # requests before the baseline: every thread has opened what it keeps
 CLIENTS = 4
 FD_GROWTH = 12  # open files a process may gain after the warm-up (not one per request)

@@ -46,7 +46,6 @@ from faq_bot.jargon import (  # noqa: F401  (re-exported)
     is_jargon_word,
     jargon_meanings,
     jargon_nouns,
-    jargon_words,
     load_jargon,
 )
 from faq_bot.text import fold, words  # noqa: F401  (re-exported)
@@ -65,7 +64,6 @@ __all__ = [
     "install_analyses",
     "is_jargon_word",
     "known_compound",
-    "jargon_words",
     "load_jargon",
     "load_stopwords",
     "load_synonyms",

@@ -36,7 +36,6 @@ __all__ = [
     "is_jargon_word",
     "jargon_matcher",
     "jargon_nouns",
-    "jargon_words",
     "load_jargon",
     "word_stems",
 ]
@@ -223,12 +222,6 @@ def jargon_nouns() -> frozenset[str]:
 def jargon_matcher() -> JargonMatcher:
     """The table's matcher without word classes (for the spelling check)."""
     return JargonMatcher(load_jargon())
-
-
-@cache
-def jargon_words() -> frozenset[str]:
-    """Every folded word of the players' words and phrases, as written in the table."""
-    return frozenset(w for key in load_jargon() for w in key)
 
 
 def is_jargon_word(word: str) -> bool:

@@ -102,28 +102,9 @@ def title_terms(index: Any, entry_id: str) -> TitleTerms:
     return found
 
 
-class _Query:
-    """The query's words with IDF weights, matched against titles."""
-
-    def __init__(self, index: Any, aq: Any):
-        from faq_bot.search import term_idf
-
-        self.weight = {t: term_idf(index, t) * w for t, w in aq.terms.items()} if aq else {}
-        self.words = [w for w in aq.words if w] if aq else []
-        self.total = sum(max(self.weight[t] for t in w) for w in self.words) or 1.0
-
-    def coverage(self, terms: frozenset[str]) -> float:
-        """IDF-weighted share of the query's words with a term in `terms`."""
-        got = 0.0
-        for word in self.words:
-            hits = word & terms
-            if hits:
-                got += max(self.weight[t] for t in hits)
-        return got / self.total
-
-    def named(self, own: dict[str, float]) -> float:
-        """IDF-weighted share of the title's own terms the query contains."""
-        return sum(share for t, share in own.items() if t in self.weight)
+def _title_named(query: Any, own: dict[str, float]) -> float:
+    """IDF-weighted share of the title's own terms the query contains."""
+    return sum(share for t, share in own.items() if t in query.weight)
 
 
 def _paragraph_lex_rank(
@@ -191,7 +172,9 @@ def candidates(
     para_rrf = _paragraph_rrf(
         _paragraph_lex_rank(index, aq, doc, category), dense.paragraph, set(pool)
     )
-    query = _Query(index, aq)
+    from faq_bot.search import QueryCoverage
+
+    query = QueryCoverage.of(index, aq) if aq else QueryCoverage(index, {}, [])
     dense_para: dict[str, tuple[float, int]] = {}  # entry -> its best paragraph
     for (e, n), sim in dense.paragraph.items():
         if e not in dense_para or (sim, n) > dense_para[e]:
@@ -213,8 +196,8 @@ def candidates(
             "dense_margin": dense.entry(eid) - best_dense,
             "log_length": math.log1p(len(record.text) if record else 0),
             "paragraph_rrf": para_rrf.get(eid, 0.0),
-            "title_coverage": query.coverage(titles.every),
-            "title_named": query.named(titles.own),
+            "title_coverage": query(titles.every),
+            "title_named": _title_named(query, titles.own),
         }
         para = lex_para.get(eid)
         if para is None and eid in dense_para:

@@ -66,6 +66,7 @@ import itertools
 import math
 import re
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -108,6 +109,7 @@ __all__ = [
     "Hit",
     "LexicalRetriever",
     "ParagraphHit",
+    "QueryCoverage",
     "QueryError",
     "QueryRow",
     "ScoredEntry",
@@ -389,20 +391,29 @@ def term_idf(index: Index, term: str) -> float:
     return found
 
 
-_idf = term_idf
+class QueryCoverage:
+    """The share of a query's words a text matches, each word weighted by the inverse
+    document frequency of its best term (a word counts once, whether it matched as
+    typed, by a compound part or by an abbreviation's meaning). Search weighs its
+    impacts with it; the ranking's title features and the chatbot
+    (`faq_bot.chat.terms.Coverage`) measure coverage with it."""
 
+    def __init__(self, index: Index, terms: dict[str, float], words: Sequence[frozenset[str]]):
+        self.idf = {t: term_idf(index, t) for t in terms}
+        self.weight = {t: self.idf[t] * w for t, w in terms.items()}
+        self.words = [w & self.weight.keys() for w in words]
+        self.words = [w for w in self.words if w]
+        self.total = sum(max(self.weight[t] for t in w) for w in self.words)
 
-class _Coverage:
-    """The share of the query's words a document matches, each word weighted by the
-    inverse document frequency of its best term (a word counts once, whether it
-    matched as typed, by a compound part or by an abbreviation's meaning)."""
+    @classmethod
+    def of(cls, index: Index, aq: AnalyzedQuery) -> QueryCoverage:
+        return cls(index, aq.terms, aq.words)
 
-    def __init__(self, index: Index, aq: AnalyzedQuery):
-        self.weight = {t: _idf(index, t) * w for t, w in aq.terms.items()}
-        self.words = [w for w in aq.words if w]
-        self.total = sum(max(self.weight[t] for t in w) for w in self.words) or 1.0
-
-    def __call__(self, matched: set[str]) -> float:
+    def __call__(self, *found: frozenset[str] | set[str]) -> float:
+        """The covered share of the query's words with a term in any of `found`."""
+        if self.total <= 0:
+            return 0.0
+        matched = found[0] if len(found) == 1 else frozenset().union(*found)
         got = 0.0
         for word in self.words:
             hits = word & matched
@@ -507,7 +518,7 @@ def _rank(
     index: Index, aq: AnalyzedQuery, doc: str | None = None, category: str | None = None
 ) -> Ranking:
     imp = impacts(index)
-    cov = _Coverage(index, aq)
+    cov = QueryCoverage.of(index, aq)
     words = [({t: cov.weight[t] for t in w}, max(cov.weight[t] for t in w)) for w in cov.words]
     e_score, e_cov = imp.score("entry", aq.terms, words)
     p_score, p_cov = imp.score("paragraph", aq.terms, words)
@@ -734,7 +745,7 @@ def search_paragraphs(
     if not aq.terms:
         return []
     imp = impacts(index)
-    cov = _Coverage(index, aq)
+    cov = QueryCoverage.of(index, aq)
     words = [({t: cov.weight[t] for t in w}, max(cov.weight[t] for t in w)) for w in cov.words]
     score, coverage = imp.score("paragraph", aq.terms, words)
     value = score * coverage

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from faq_bot.index import WARMERS, EntryRecord, Index
-from faq_bot.search import term_idf
+from faq_bot.search import QueryCoverage
 from faq_bot.text import split_sentences
 
 __all__ = [
@@ -100,20 +100,14 @@ def same_stem(a: str, b: str) -> bool:
     return len(short) >= MIN_STEM_PREFIX and long.startswith(short)
 
 
-class Coverage:
-    """The IDF-weighted share of a query's words found in a set of terms.
-
-    A word counts once, with the weight of its best term, whether it matched as
-    typed, by a compound part or by an abbreviation's meaning (as in search).
-    """
+class Coverage(QueryCoverage):
+    """The question's coverage (`faq_bot.search.QueryCoverage`), with what the
+    chatbot asks of it besides: the headword named, the distinctive words found,
+    the most specific word missing."""
 
     def __init__(self, index: Index, terms: dict[str, float], words: Sequence[frozenset[str]]):
+        super().__init__(index, terms, words)
         self.typed = dict(terms)
-        self.idf = {t: term_idf(index, t) for t in terms}
-        self.weight = {t: self.idf[t] * w for t, w in terms.items()}
-        self.words = [w & self.weight.keys() for w in words]
-        self.words = [w for w in self.words if w]
-        self.total = sum(max(self.weight[t] for t in w) for w in self.words)
 
     def names(self, headword: frozenset[str]) -> bool:
         """Whether a word of the query, as typed, is a distinctive word of `headword`
@@ -145,13 +139,3 @@ class Coverage:
             ),
             default=0.0,
         )
-
-    def __call__(self, *found: frozenset[str]) -> float:
-        if self.total <= 0:
-            return 0.0
-        got = 0.0
-        for word in self.words:
-            hits = [self.weight[t] for t in word if any(t in f for f in found)]
-            if hits:
-                got += max(hits)
-        return got / self.total

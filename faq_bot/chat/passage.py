@@ -219,7 +219,7 @@ def paragraph_features(
             "first": float(i == 0),
             "length": math.log1p(len(text)),
         }
-        rows.append(Row(i, f, span, max(d_para, d_sent)))
+        rows.append(Row(i, f, span, dense.unit(*key) if dense is not None else 0.0))
     if rows:
         max(rows, key=lambda r: r.features["para"]).features["best_para"] = 1.0
         max(rows, key=lambda r: r.dense).features["best_dense"] = 1.0

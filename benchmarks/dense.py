@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-from benchmarks.run import SHARED_EVAL  # noqa: E402
+from benchmarks.run import SHARED_EVAL, rss_mib  # noqa: E402
 
 
 def load() -> str:
@@ -59,15 +59,6 @@ def questions(limit: int) -> list[str]:
 
 
 # --- the worker: one process, like a gunicorn worker ----------------------------------
-
-
-def _rss() -> dict[str, float]:
-    found = {}
-    for line in Path("/proc/self/status").read_text().splitlines():
-        key, _, value = line.partition(":")
-        if key in ("VmRSS", "VmHWM"):
-            found[key] = int(value.split()[0]) / 1024
-    return {"rss": found["VmRSS"], "peak": found["VmHWM"]}
 
 
 def worker(index_dir: str, limit: int) -> None:
@@ -116,7 +107,7 @@ def worker(index_dir: str, limit: int) -> None:
             "embeddings_max": max(embeddings),
             "embeddings_mean": statistics.mean(embeddings),
         }
-    out.update(_rss())
+    out["rss"], out["peak"] = rss_mib()
     print(json.dumps(out))
 
 

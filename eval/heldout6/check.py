@@ -260,6 +260,8 @@ def main() -> int:
           f"{passage_overlap}")
     print(f"gold line (paragraph) also used by an earlier gold ({len(line_overlap)} of "
           f"{len(answerable) + len(fus)}; FAQ entries are one line each)")
+    fresh = sorted(r["id"] for r in answerable + fus if r["id"] not in line_overlap)
+    print(f"gold line used by no earlier gold ({len(fresh)}): {fresh}")
 
     if errors:
         print(f"\nFAILED: {len(errors)} problem(s)")

@@ -8,7 +8,8 @@ of whitespace (no-break spaces and newlines included) to one space.
 
 Structure, so more figures can be added without touching the others:
 
-- `load_questions(path)` reads and validates the file (`EvalFileError`),
+- `load_questions(path)` reads and validates the file (`EvalFileError`);
+  `training_questions(paths)` does it for fitting and refuses the held-out sets,
 - `rank_of_first_hit(texts, gold)` is the hit rule,
 - `search_runs(index, questions)` runs search and records the rank per question,
 - `recall_at(runs, k)`, `mrr(runs, k)` are the figures, `breakdown(runs, key)`
@@ -48,6 +49,7 @@ __all__ = [
     "rank_of_first_hit",
     "recall_at",
     "search_runs",
+    "training_questions",
 ]
 
 TOP = 10
@@ -106,6 +108,23 @@ def load_questions(path: Path | str) -> list[dict[str, Any]]:
     if not questions:
         raise EvalFileError(f"Die Fragendatei {path} enthält keine Fragen.")
     return questions
+
+
+# Question files only reported on, never trained on (eval/README.md): the fitting
+# scripts refuse them (`training_questions`).
+HELD_OUT = ("heldout5-", "heldout6-")
+
+
+def training_questions(paths: Iterable[Path | str]) -> list[dict[str, Any]]:
+    """The questions of `paths` for fitting a model; a held-out file is an error."""
+    paths = list(paths)
+    for path in paths:
+        if Path(path).name.startswith(HELD_OUT):
+            raise EvalFileError(
+                f"{Path(path).name} ist ein zurückgehaltener Fragensatz: nur zum Messen, "
+                "nie zum Trainieren (eval/README.md)."
+            )
+    return [q for path in paths for q in load_questions(path)]
 
 
 def answerable(question: dict[str, Any]) -> bool:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +91,7 @@ class DenseScores:
     entry_sentence: dict[str, float]  # entry -> best sentence (or one-sentence paragraph)
     paragraph: dict[tuple[str, int], float]  # (entry, paragraph) -> similarity
     sentences: dict[tuple[str, int], list[tuple[int, int, float]]]  # spans with similarity
+    query: np.ndarray | None = field(default=None, repr=False, compare=False)  # its vector
 
     def entry(self, eid: str) -> float:
         """The entry's similarity: its best paragraph or sentence."""
@@ -172,7 +173,7 @@ class DenseRetriever:
             best = max(x[2] for x in spans) if spans else sim  # one sentence: the paragraph
             if best > e_sent.get(eid, -1.0):
                 e_sent[eid] = best
-        return DenseScores(e_para, e_sent, para, sentences)
+        return DenseScores(e_para, e_sent, para, sentences, query)
 
 
 def dense_for(index: Any) -> DenseRetriever | None:

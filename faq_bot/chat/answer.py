@@ -50,7 +50,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from faq_bot.dense import DenseScores
+from faq_bot.dense import DenseScores, dense_for
 from faq_bot.hybrid import dense_scores, entry_dense_scores, topic_dense_scores
 from faq_bot.index import EntryRecord, Index
 from faq_bot.question import QuestionError, asks_quantity, check_question, strip_fillers
@@ -68,6 +68,7 @@ from faq_bot.text import citation
 from . import confidence as conf
 from .history import Turn, context_turns, dense_text, parse_history
 from .passage import Candidate, Passage, Ranking, candidates, choose_passage, with_neighbours
+from .precedent import known_questions, likeness
 from .terms import Coverage, entry_terms, reference_target
 
 if TYPE_CHECKING:
@@ -263,6 +264,7 @@ class Reading:
     # a follow-up's own, for the candidates' units: their paragraphs compete by these
     own_dense: DenseScores | None = None
     ranking: Ranking = field(default_factory=lambda: Ranking([], []))
+    vector: np.ndarray | None = None  # the question's own embedding (a follow-up's alone)
 
     @property
     def candidates(self) -> list[Candidate]:
@@ -304,6 +306,8 @@ def read(index: Index, question: Any, history: Any = (), dense: bool = True) -> 
         if own_vector is not None:
             entries = [c.record.id for c in reading.candidates]
             reading.own_dense = entry_dense_scores(index, own_vector, entries)
+        dense_vector = reading.dense.query if reading.dense is not None else None
+        reading.vector = own_vector if own_vector is not None else dense_vector
     return reading
 
 
@@ -338,8 +342,15 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
     signals: dict[str, float] = {}
     mode = "hybrid" if dense is not None else "lexical"
     if passage is not None:
+        retriever = dense_for(index)
+        like = likeness(known_questions(), reading.vector, retriever.model if retriever else None)
         signals = conf.signals(
-            reading.for_confidence(passage), dense, reading.ranking, foreign, asks_quantity(text)
+            reading.for_confidence(passage),
+            dense,
+            reading.ranking,
+            foreign,
+            asks_quantity(text),
+            like,
         )
         p = conf.probability(signals, mode)
         if p is not None:

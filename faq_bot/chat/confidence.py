@@ -8,9 +8,11 @@ whether the question names a thing the corpus never mentions, the passage
 model's share for the chosen paragraph within its entry, whether the lexical
 and the dense ranking alone
 agree on that entry, the highest IDF of a question word the passage lacks, and
-whether the question asks for an amount the passage does not state.
+whether the question asks for an amount the passage does not state, and how much
+the question resembles the training questions the rulings do not answer
+(`faq_bot.chat.precedent`).
 
-``signals(passage, dense, ranking, foreign, quantity) -> dict``
+``signals(passage, dense, ranking, foreign, quantity, unanswered_like) -> dict``
     The `SIGNALS` of a chosen passage.
 ``probability(signals, mode) -> float | None``
     A logistic model over `SIGNALS` (``faq_bot/data/confidence.json``, written by
@@ -84,6 +86,7 @@ SIGNALS = (
     "dense_agrees",
     "missing",
     "quantity_missing",
+    "unanswered_like",
 )
 CONFIDENCE_THRESHOLD = 0.35
 MIN_EVIDENCE = 2  # distinctive question words an answer that names no headword must match
@@ -122,9 +125,15 @@ def threshold(mode: str = "hybrid") -> float:
 
 
 def signals(
-    passage: Passage, dense: DenseScores | None, ranking: Ranking, foreign: bool, quantity: bool
+    passage: Passage,
+    dense: DenseScores | None,
+    ranking: Ranking,
+    foreign: bool,
+    quantity: bool,
+    unanswered_like: float = 0.0,
 ) -> dict[str, float]:
-    """The `SIGNALS` of a chosen passage; the dense ones are 0 without dense scores."""
+    """The `SIGNALS` of a chosen passage; the dense ones are 0 without dense scores
+    (`unanswered_like`: `faq_bot.chat.precedent`)."""
     top = passage.via or passage.entry
     chosen = {passage.entry, top}
     entry = dense.entry(passage.entry) if dense is not None else 0.0
@@ -143,6 +152,7 @@ def signals(
         "dense_agrees": float(ranking.dense_top in chosen),
         "missing": passage.missing,
         "quantity_missing": float(quantity and not has_number(passage.text)),
+        "unanswered_like": unanswered_like,
     }
 
 

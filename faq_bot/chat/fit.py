@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from faq_bot.dense import dense_for
 from faq_bot.errors import IndexProblem
 from faq_bot.evaluate import answerable, is_hit
 from faq_bot.index import Index
@@ -47,9 +48,10 @@ from .passage import (
     make_passage,
     with_neighbours,
 )
+from .precedent import KnownQuestions
 from .terms import Coverage
 
-__all__ = ["Case", "collect", "cross_validate", "fit_confidence", "fit_passage"]
+__all__ = ["Case", "collect", "cross_validate", "fit_confidence", "fit_passage", "known_of"]
 
 MAX_CONFIDENT_WRONG = 0.04  # below the 5 % target, on out-of-fold probabilities
 MIN_DECLINED = 0.85
@@ -67,6 +69,10 @@ class Case:
     right: list[bool]  # per row: its passage (with neighbours) holds a gold passage
     coverages: tuple[Coverage, Coverage]
     foreign: bool
+
+    @property
+    def vector(self) -> np.ndarray | None:
+        return self.reading.vector
 
     @property
     def entry_right(self) -> bool:
@@ -124,8 +130,25 @@ def fit_passage(cases: list[Case]) -> dict[str, float]:
     return {f: float(v) for f, v in zip(FEATURES, w, strict=True)}
 
 
-def _choice(index: Index, case: Case, weights: dict[str, float] | None) -> tuple[int, Any] | None:
-    """(index of the chosen row, the passage's confidence signals) under `weights`."""
+def known_of(index: Index, cases: list[Case]) -> KnownQuestions | None:
+    """The `cases` as known questions (None in lexical mode: no vectors)."""
+    retriever = dense_for(index)
+    with_vector = [c for c in cases if c.vector is not None]
+    if retriever is None or not with_vector:
+        return None
+    return KnownQuestions.of(
+        [c.id for c in with_vector],
+        np.array([c.vector for c in with_vector]),
+        [c.answerable for c in with_vector],
+        retriever.model,
+    )
+
+
+def _choice(
+    index: Index, case: Case, weights: dict[str, float] | None, known: KnownQuestions | None
+) -> tuple[int, Any] | None:
+    """(index of the chosen row, the passage's confidence signals) under `weights`;
+    `known`: the training questions (the case itself left out)."""
     chosen = choose_row(case.rows, weights)
     if chosen is None:
         return None
@@ -135,13 +158,23 @@ def _choice(index: Index, case: Case, weights: dict[str, float] | None) -> tuple
     passage = case.reading.for_confidence(with_neighbours(cand.record, passage))
     dense = case.reading.dense
     quantity = asks_quantity(case.reading.text)
-    return i, conf.signals(passage, dense, case.reading.ranking, case.foreign, quantity)
+    like = (
+        known.unanswered_like(case.vector, exclude=case.id)
+        if known is not None and case.vector is not None
+        else 0.0
+    )
+    return i, conf.signals(passage, dense, case.reading.ranking, case.foreign, quantity, like)
 
 
-def _signal_rows(index: Index, cases: list[Case], weights: dict[str, float] | None):
+def _signal_rows(
+    index: Index,
+    cases: list[Case],
+    weights: dict[str, float] | None,
+    known: KnownQuestions | None,
+):
     x, y, ans = [], [], []
     for c in cases:
-        found = _choice(index, c, weights)
+        found = _choice(index, c, weights, known)
         if found is None:
             x.append([0.0] * len(conf.SIGNALS))
             y.append(0.0)
@@ -208,7 +241,7 @@ def _held_out_threshold(
 def fit_confidence(
     index: Index, cases: list[Case], passage_weights: dict[str, float] | None
 ) -> dict[str, Any]:
-    x, y, ans = _signal_rows(index, cases, passage_weights)
+    x, y, ans = _signal_rows(index, cases, passage_weights, known_of(index, cases))
     w, b = fit_logistic(x, y, sample=outcome_weights(y, ans))
     t = _held_out_threshold(x, y, ans)
     return {
@@ -236,14 +269,14 @@ def cross_validate(
             cw = fit_confidence(index, train, pw)
             weights = np.array([cw["weights"][s] for s in conf.SIGNALS])
             test = [cases[i] for i in test_idx]
-            xt, yt, _ = _signal_rows(index, test, pw)
+            xt, yt, _ = _signal_rows(index, test, pw, known_of(index, train))
             sure[test_idx] = _prob(xt, weights, cw["weights"]["bias"]) >= cw["threshold"]
             y[test_idx] = yt
             for c in test:
                 if c.answerable and c.entry_right:
                     within["n"] += 1
                     for name, wts in (("learned", pw), ("rule", None)):
-                        found = _choice(index, c, wts)
+                        found = _choice(index, c, wts, None)
                         within[name] += bool(found and c.right[found[0]])
         ans = np.array([c.answerable for c in cases])
         runs.append(

@@ -1,0 +1,106 @@
+"""The ``unanswered_like`` confidence signal (`faq_bot.chat.precedent`): how much a
+question resembles the training questions the rulings do not answer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from faq_bot.chat.confidence import SIGNALS, model
+from faq_bot.chat.precedent import K, KnownQuestions, known_questions, likeness
+from faq_bot.embed import get_embedder
+
+
+def _unit(v) -> np.ndarray:
+    v = np.asarray(v, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def _known() -> KnownQuestions:
+    # two unanswerable questions near the x axis, three answerable ones near y
+    vectors = [_unit([1, 0.1, 0]), _unit([1, -0.1, 0]), _unit([0.1, 1, 0]), _unit([0, 1, 0.1]),
+               _unit([-0.1, 1, 0])]  # fmt: skip
+    return KnownQuestions.of(
+        ["u1", "u2", "a1", "a2", "a3"], vectors, [False, False, True, True, True], "m"
+    )
+
+
+def test_a_question_like_the_unanswered_ones_scores_high_and_one_like_the_answered_low():
+    known = _known()
+    assert known.unanswered_like(_unit([1, 0, 0])) > 0.5
+    assert known.unanswered_like(_unit([0, 1, 0])) < -0.5
+
+
+def test_a_known_question_scored_as_new_leaves_itself_out():
+    known = _known()
+    v = known.vectors[0]
+    assert known.unanswered_like(v, exclude="u1") < known.unanswered_like(v)
+
+
+def test_without_a_vector_another_model_or_another_size_the_signal_is_zero():
+    known = _known()
+    assert likeness(known, None, "m") == 0.0
+    assert likeness(known, _unit([1, 0, 0]), "another-model") == 0.0
+    assert likeness(None, _unit([1, 0, 0]), "m") == 0.0
+    assert known.unanswered_like(_unit([1, 0, 0, 0])) == 0.0
+
+
+def test_only_one_kind_of_known_question_gives_zero():
+    known = KnownQuestions.of(["a", "b"], [_unit([1, 0]), _unit([0, 1])], [True, True], "m")
+    assert known.unanswered_like(_unit([1, 1])) == 0.0
+
+
+def test_question_ids_must_be_unique():
+    with pytest.raises(ValueError):
+        KnownQuestions.of(["a", "a"], [_unit([1, 0]), _unit([0, 1])], [True, False], "m")
+
+
+@given(st.lists(st.floats(-1, 1, allow_nan=False), min_size=3, max_size=3))
+def test_the_signal_is_a_difference_of_mean_similarities_so_it_stays_within_two(values):
+    v = np.array(values, dtype=np.float32)
+    if np.linalg.norm(v) < 1e-3:
+        return
+    assert -2.0 <= _known().unanswered_like(v / np.linalg.norm(v)) <= 2.0
+
+
+def test_known_questions_survive_a_save_and_load(tmp_path: Path):
+    known = _known()
+    path = tmp_path / "known.npz"
+    known.save(path)
+    again = KnownQuestions.load(path.read_bytes())
+    assert again.ids == known.ids and again.model == "m"
+    assert np.array_equal(again.answerable, known.answerable)
+    v = _unit([1, 0.2, 0])
+    assert again.unanswered_like(v) == pytest.approx(known.unanswered_like(v), abs=1e-3)
+
+
+def test_the_shipped_known_questions_fit_the_shipped_embedder_and_confidence_model(dense_on):
+    known = known_questions()
+    assert known is not None, "faq_bot/data/known_questions.npz missing or unreadable"
+    embedder = get_embedder()
+    assert embedder is not None
+    assert known.model == embedder.id
+    assert known.vectors.shape[1] == len(embedder.query("Wer darf angreifen?"))
+    assert (~known.answerable).sum() >= K and known.answerable.sum() >= K
+    assert "unanswered_like" in SIGNALS and model("hybrid") is not None
+
+
+def test_a_shop_question_resembles_the_unanswered_training_questions_more_than_a_rules_one(
+    dense_on,
+):
+    from faq_bot.hybrid import embedding_text
+
+    embedder = get_embedder()
+    known = known_questions()
+    assert embedder is not None and known is not None
+
+    def like(question: str) -> float:
+        return likeness(known, embedder.query(embedding_text(question)), embedder.id)
+
+    assert like("Was kostet ein Booster im Laden und wo kann man ihn kaufen?") > like(
+        "Darf ich eine gesperrte Einheit zum Blocken verwenden?"
+    )

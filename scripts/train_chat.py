@@ -7,7 +7,9 @@ lexical one, as without the embedder, which is not shipped) reads
 every question once (`faq_bot.chat.fit.collect`), cross-validates both models
 together by question (k folds, three shuffles: mean ± sd) and, with
 ``--write``, fits them on all questions and writes
-``faq_bot/data/passage.json`` and ``faq_bot/data/confidence.json``. Needs a
+``faq_bot/data/passage.json``, ``faq_bot/data/confidence.json`` and the
+questions themselves as embeddings (``faq_bot/data/known_questions.npz``, the
+``unanswered_like`` signal of `faq_bot.chat.precedent`). Needs a
 built index with dense vectors. The development files are the training data
 (``../shared/eval/dev2-questions.jsonl``, ``dev-questions.jsonl``,
 ``dev2-followups.jsonl``); never a held-out set.
@@ -17,10 +19,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from faq_bot.chat import fit
-from faq_bot.evaluate import load_questions
+from faq_bot.evaluate import EvalFileError, training_questions
 from faq_bot.index import open_index
 
 DATA = Path(__file__).resolve().parent.parent / "faq_bot" / "data"
@@ -41,13 +44,19 @@ def main() -> None:
     )
     args = ap.parse_args()
     index = open_index(args.index)
-    questions = [q for f in args.files for q in load_questions(f)]
+    try:
+        questions = training_questions(args.files)
+    except EvalFileError as exc:
+        sys.exit(str(exc))
     names = [Path(f).name for f in args.files]
     passages: dict[str, dict] = {}
     confidences: dict[str, dict] = {}
+    known = None
     for mode in args.modes:
         print(f"== {mode}")
         cases = fit.collect(index, questions, mode)
+        if mode == "hybrid":
+            known = fit.known_of(index, cases)
         cv = fit.cross_validate(index, cases, args.folds)
         print(fit.format_cv(cv, len(cases), args.folds))
         weights = {k: round(v, 6) for k, v in fit.fit_passage(cases).items()}
@@ -71,6 +80,10 @@ def main() -> None:
         path = DATA / f"{name}.json"
         path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
         print(f"geschrieben: {path}")
+    if known is not None:
+        path = DATA / "known_questions.npz"
+        known.save(path)
+        print(f"geschrieben: {path} ({len(known.ids)} Fragen)")
 
 
 if __name__ == "__main__":

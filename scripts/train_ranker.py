@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from faq_bot.evaluate import answerable, is_hit, load_questions
+from faq_bot.evaluate import EvalFileError, answerable, is_hit, load_questions, training_questions
 from faq_bot.hybrid import FEATURES, dense_scores, features
 from faq_bot.index import open_index
 from faq_bot.learn import fit_choice, fit_logistic, folds
@@ -147,7 +147,10 @@ def main() -> None:
     ap.add_argument("--test", help="also fit on all FILES and report on this question file")
     args = ap.parse_args()
     index = open_index(args.index)
-    questions = [q for f in args.files for q in load_questions(f)]
+    try:
+        questions = training_questions(args.files)
+    except EvalFileError as exc:
+        sys.exit(str(exc))
     groups = collect(index, questions)
     fit = fit_pointwise if args.pointwise else fit_listwise
     rrf = FEATURES.index("rrf")

@@ -69,7 +69,7 @@ __all__ = [
 
 ANSWERED, DECLINED, GONE, UNANSWERED = "answered", "-", "x", "q"
 GONE_MESSAGE = (
-    "Dieser Eintrag ist nicht mehr vorhanden: die Regeln wurden seitdem geändert. "
+    "Dieser Eintrag ist nicht mehr vorhanden oder wurde seitdem geändert. "
     "Stellen Sie die Frage bei Bedarf noch einmal."
 )
 UNANSWERED_MESSAGE = "Frühere Frage aus einem älteren Link: die Antwort wird hier nicht wiederholt."

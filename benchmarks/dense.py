@@ -9,11 +9,13 @@ In a fresh temporary index folder (no embeddings or HanTa cache):
 - rebuild of unchanged text (vectors and HanTa analyses from the caches);
 - a worker process per mode, opening the build like a server (`create_app`, warm-up),
   answering the dev2 questions through the Flask test client: ``POST /api/ask``
-  p50/p99 and ``GET /api/search`` p50/p99, hybrid and lexical (``FAQ_BOT_DENSE=0``),
-  the worker's RSS (current and peak) after all requests, and how many query
-  embeddings each ``/api/ask``, ``/api/search`` and ``/api/suggest`` request computed.
-  The issue's rule, at most one query embedding per request (none for
-  suggestions), is asserted: the run fails when a request computes two.
+  p50/p99, ``GET /api/search`` p50/p99 and the chat page without JavaScript
+  (``POST /ask`` with `PAGE_HISTORY` earlier turns), hybrid and lexical
+  (``FAQ_BOT_DENSE=0``), the worker's RSS (current and peak) after all requests,
+  and how many query embeddings each ``/api/ask``, ``/api/search``,
+  ``/api/suggest`` and ``POST /ask`` request computed. The issue's rule, at most
+  one query embedding per request (none for suggestions), is asserted: the run
+  fails when a request computes two.
 
 The load average is printed with the figures: on the shared 2-core machine the
 times vary 2-3x with it; CPU seconds (for requests: the serving thread's CPU time)
@@ -38,6 +40,9 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 from benchmarks.run import SHARED_EVAL, rss_mib  # noqa: E402
+
+PAGE_HISTORY = 5  # earlier turns of the no-JS chat page requests
+PATHS = {"ask": "/api/ask", "search": "/api/search", "suggest": "/api/suggest", "page": "POST /ask"}
 
 
 def load() -> str:
@@ -82,10 +87,15 @@ def worker(index_dir: str, limit: int) -> None:
         client.get("/api/search", query_string={"q": q})
     qs = questions(limit)
     out: dict = {"mode": mode, "questions": len(qs)}
+    # a no-JS chat conversation of PAGE_HISTORY earlier turns (as /api/ask gives them)
+    history = [
+        client.post("/api/ask", json={"question": q}).get_json()["turn"] for q in qs[:PAGE_HISTORY]
+    ]
     runs = {
         "ask": lambda q: client.post("/api/ask", json={"question": q}),
         "search": lambda q: client.get("/api/search", query_string={"q": q, "mode": mode}),
         "suggest": lambda q: client.get("/api/suggest", query_string={"q": q[:4]}),
+        "page": lambda q: client.post("/ask", data={"q": q, "t": history}),
     }
     for name, run in runs.items():
         forget()
@@ -177,15 +187,15 @@ def main() -> None:
                 f"worker, {w['mode']} ({w['questions']} dev2 questions each, {load()}): "
                 f"RSS {w['rss']:.0f} MiB (peak {w['peak']:.0f} MiB)"
             )
-            for name in ("ask", "search", "suggest"):
+            for name, path in PATHS.items():
                 r = w[name]
                 print(
-                    f"  /api/{name:<8} p50 {r['p50']:6.1f} ms  p99 {r['p99']:6.1f} ms  "
+                    f"  {path:<13} p50 {r['p50']:6.1f} ms  p99 {r['p99']:6.1f} ms  "
                     f"mean {r['mean']:6.1f} ms (CPU p50 {r['cpu_p50']:5.1f} ms); "
                     "query embeddings per request: "
                     f"mean {r['embeddings_mean']:.2f}, max {r['embeddings_max']}"
                 )
-            most = {"ask": 1, "search": 1, "suggest": 0}
+            most = {"ask": 1, "search": 1, "suggest": 0, "page": 1}
             over = [n for n, m in most.items() if w[n]["embeddings_max"] > m]
             if over:
                 sys.exit(f"benchmark: more query embeddings per request than allowed: {over}")

@@ -5,6 +5,7 @@ tests/dense_fixtures.py."""
 
 from __future__ import annotations
 
+import re
 import shutil
 
 import numpy as np
@@ -122,11 +123,44 @@ def test_each_request_computes_at_most_one_query_embedding(dense_on, dense_index
     assert computed(lambda: client.post("/api/ask", json=ask)) == 0  # asked again: kept
     for q in ("Wann endet eine Runde?", "Wie viele Befehle hat ein Trupp?"):
         assert computed(lambda q=q: client.get("/api/search", query_string={"q": q})) == 1
-    # the no-JS chat page answers its history again: the earlier question's vector is
-    # still kept from its own request, so only the follow-up is embedded
-    page = {"q": "Und wer beginnt die nächste Runde?", "h": [ask["question"]]}
-    assert computed(lambda: client.post("/ask", data=page)) == 1
     assert computed(lambda: client.get("/api/suggest", query_string={"q": "Befe"})) == 0
+
+
+def test_the_chat_page_embeds_only_its_new_question_however_long_the_conversation(
+    dense_on, dense_index
+):
+    """The no-JS chat page renders its earlier turns again from their tokens (no
+    search, no embedding) and answers only the new question: one embedding."""
+    from html import unescape
+
+    from faq_bot.web import create_app
+
+    client = create_app({"TESTING": True, "INDEX_DIR": str(dense_index)}).test_client()
+    embedder = embed.get_embedder()
+    assert embedder is not None and client.get("/healthz").get_json()["search"] == "hybrid"
+    questions = [
+        "Wer darf in einer Runde zuerst einen Befehl geben?",
+        "und wer danach?",
+        "Woraus besteht ein Befehl für eine Gruppe?",
+        "Wie weit darf sich eine Gruppe bewegen?",
+        "und darf sie auch im Bogen laufen?",
+        "Wann ist das Spiel ein Patt?",
+    ]
+    tokens: list[str] = []
+    pages = []
+    for question in questions:
+        fields = {"q": question, "t": tokens}
+        for method, key in (("POST", "data"), ("GET", "query_string")):
+            embedder._recent.clear()  # nothing kept from an earlier request
+            before = embedder.query_embeddings
+            response = client.open("/ask", method=method, **{key: fields})
+            assert response.status_code == 200
+            assert embedder.query_embeddings - before == 1  # the new question only
+        page = response.get_data(as_text=True)
+        pages.append(page)
+        tokens = [unescape(t) for t in re.findall(r'name="t" value="([^"]*)"', page)]
+    assert len(tokens) == len(questions)
+    assert pages[-1].count('<blockquote class="passage"') >= 3  # answers shown again
 
 
 def test_the_embedder_reads_players_words_in_the_corpus_words(dense_on, dense_index):

@@ -49,14 +49,16 @@ def _files_under(folder: Path) -> list[str]:
     return found
 
 
-def test_a_closed_build_lets_go_of_its_files_at_once(tiny_built_index: Path):
+def test_a_closed_build_lets_go_of_its_files_at_once(tiny_index: Path):
     # the build's state and the index refer to each other; its memory-mapped arrays
-    # (each holding a descriptor) must go at close, not at some garbage collection
+    # (each holding a descriptor) must go at close, not at some garbage collection.
+    # A copy of its own: an app another test left open on the shared build would
+    # hold files under the same path
     import gc
 
     gc.disable()
     try:
-        index = IndexHolder(tiny_built_index).get()
+        index = IndexHolder(tiny_index).get()
         search(index, "Befehl", n=5)
         build = index.path
         assert _files_under(build)  # the impacts are mapped

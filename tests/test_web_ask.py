@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from html import unescape
+from urllib.parse import quote_plus, urlencode
 
 import pytest
 from test_error_shape import assert_error_shape
@@ -11,6 +13,13 @@ from faq_bot.chat import MAX_HISTORY
 
 FIRST = "Wer bezahlt, wenn meine 227er gekontert wird?"
 FOLLOWUP = "und wenn er eine Feuerwehr hat?"
+
+
+def hidden_turns(html: str) -> list[str]:
+    """The turn tokens the chat form carries on (hidden fields ``t``)."""
+    return [
+        unescape(t) for t in re.findall(r'<input type="hidden" name="t" value="([^"]*)">', html)
+    ]
 
 
 def test_api_ask_answer_shape(client):
@@ -123,11 +132,13 @@ def test_ask_page_get_answers_with_highlight_and_anchor(client):
     assert "Stand: 30. November 2012" in html
     assert "data-chat-copy>Link kopieren</a>" in html
     assert "Im Szenario-Prüfer nachspielen" in html
-    assert f'<input type="hidden" name="h" value="{FIRST}">' in html
+    (token,) = hidden_turns(html)  # the form carries the turn as shown
+    assert token.startswith("227-pfund-bombe-basisausbau.") and token.endswith(f"~{FIRST}")
 
 
 def test_ask_page_form_post_with_history_shows_the_conversation(client):
-    response = client.post("/ask", data={"q": FOLLOWUP, "h": [FIRST]})
+    first = hidden_turns(client.post("/ask", data={"q": FIRST}).get_data(as_text=True))
+    response = client.post("/ask", data={"q": FOLLOWUP, "t": first})
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert html.count('<li class="turn"') == 2
@@ -135,8 +146,9 @@ def test_ask_page_form_post_with_history_shows_the_conversation(client):
     assert log.index(FIRST) < log.index(FOLLOWUP)
     assert f"Im Zusammenhang mit Ihrer Frage „{FIRST}“" in html
     assert "Feuerwehr (Basisausbau)" in html
-    hidden = re.findall(r'<input type="hidden" name="h" value="([^"]*)">', html)
-    assert hidden == [FIRST, FOLLOWUP]  # the next post carries the whole conversation
+    hidden = hidden_turns(html)
+    assert hidden[0] == first[0]  # the next post carries the whole conversation
+    assert hidden[1].startswith("feuerwehr-basisausbau.") and hidden[1].endswith(FOLLOWUP)
     assert log.count('id="neu"') == 1 and log.rindex('id="neu"') > log.index(FOLLOWUP) - 400
 
 
@@ -165,11 +177,11 @@ def test_ask_page_declined_offers_the_search_for_the_question(client):
 
 def test_ask_page_suggestion_link_keeps_the_history(client):
     html = client.post(
-        "/ask", data={"q": "Wie viele Karten hat ein Depot mindestns?", "h": ["Aktionsstapel"]}
+        "/ask", data={"q": "Wie viele Karten hat ein Depot mindestns?", "t": ["-~Aktionsstapel"]}
     ).get_data(as_text=True)
     assert "Meinten Sie:" in html
     assert re.search(
-        r'href="/ask\?q=Wie\+viele\+Karten\+hat\+ein\+Depot\+mindestens\?&amp;h=Aktionsstapel"',
+        r'href="/ask\?q=Wie\+viele\+Karten\+hat\+ein\+Depot\+mindestens\?&amp;t=-~Aktionsstapel"',
         html,
     )
 
@@ -221,3 +233,228 @@ def test_start_page_offers_search_and_ask_in_one_box(client):
 def test_ask_without_index_is_503(no_index_client):
     assert_error_shape(no_index_client.post("/api/ask", json={"question": "Depot"}), 503)
     assert no_index_client.get("/ask").status_code == 503
+
+
+# --- earlier turns: carried as shown, rendered again without retrieval -------------------
+
+CONVERSATION = [
+    FIRST,  # confident, with cross references and similar entries
+    FOLLOWUP,  # a follow-up, read with the first
+    "Wie viele Karten hat ein Depot mindestns?",  # a spelling suggestion
+    "Ab welchem Alter ist das Spiel geeignet?",  # declined
+    "Wann darf ich reagieren?",  # declined, its closest entries linked at their paragraph
+]
+
+
+def turns_of(html: str) -> list[str]:
+    """The chat log's turns (``<li class="turn">``), the newest without its #neu anchor."""
+    log = html[html.index('<ol class="chat-log"') : html.index("</ol>")]
+    turns = log.split('<li class="turn"')[1:]
+    return ['<li class="turn"' + t.replace(' id="neu" tabindex="-1"', "").rstrip() for t in turns]
+
+
+def converse(client, questions: list[str]) -> list[str]:
+    """Ask `questions` through the form as a browser without JavaScript does; the pages."""
+    pages, tokens = [], []
+    for question in questions:
+        response = client.post("/ask", data={"q": question, "t": tokens})
+        assert response.status_code == 200
+        pages.append(response.get_data(as_text=True))
+        tokens = hidden_turns(pages[-1])
+    return pages
+
+
+def count_rankings(monkeypatch) -> list[str]:
+    """The questions the chatbot ranks entries for (its search), as they happen."""
+    from faq_bot.chat import passage
+
+    asked: list[str] = []
+    real = passage.rank_entries
+    monkeypatch.setattr(
+        passage, "rank_entries", lambda index, aq: asked.append(aq.text) or real(index, aq)
+    )
+    return asked
+
+
+def test_earlier_turns_render_exactly_as_they_were_first_shown(client):
+    pages = converse(client, CONVERSATION)
+    first_shown = [turns_of(page)[-1] for page in pages]
+    assert "Meinten Sie:" in first_shown[2] and "keine sichere Antwort" in first_shown[3]
+    assert '<mark class="key">' in first_shown[0] and "Siehe auch:" in first_shown[0]
+    assert re.search(r'<li><a href="/entry/[a-z0-9-]+#p[1-9]', first_shown[4])
+    for page in pages:
+        turns = turns_of(page)
+        assert turns == first_shown[: len(turns)]
+
+
+def test_a_page_with_earlier_turns_searches_only_for_its_new_question(client, monkeypatch):
+    *earlier, last = converse(client, CONVERSATION)
+    tokens = hidden_turns(last)
+    asked = count_rankings(monkeypatch)
+    response = client.post("/ask", data={"q": "Was kostet ein Depot?", "t": tokens})
+    assert response.status_code == 200
+    assert asked == ["Was kostet ein Depot?"]
+    assert len(turns_of(response.get_data(as_text=True))) == len(CONVERSATION) + 1
+
+
+def test_earlier_turns_are_the_new_questions_history_as_with_the_api(client):
+    (page,) = converse(client, [FIRST])
+    data = client.post(
+        "/api/ask", json={"question": FOLLOWUP, "history": [{"question": FIRST, "entry": BOMB}]}
+    ).get_json()
+    followup = client.post("/ask", data={"q": FOLLOWUP, "t": hidden_turns(page)})
+    assert hidden_turns(followup.get_data(as_text=True))[-1] == data["turn"]
+
+
+def test_api_ask_gives_the_turn_token_the_page_carries(client):
+    from faq_bot.chat.shown import Shown, shown_of
+
+    data = client.post("/api/ask", json={"question": FIRST}).get_json()
+    assert data["turn"] == hidden_turns(converse(client, [FIRST])[0])[0]
+    assert Shown.parse(data["turn"]) == shown_of(data)
+
+
+def test_get_links_with_earlier_turns_stay_shareable_and_cacheable(client):
+    tokens = hidden_turns(converse(client, [FIRST])[0])
+    url = "/ask?" + urlencode({"q": FOLLOWUP, "t": tokens}, doseq=True)
+    first = client.get(url)
+    assert first.status_code == 200 and first.get_etag()[0]
+    assert client.get(url, headers={"If-None-Match": first.get_etag()[0]}).status_code == 304
+    assert "Feuerwehr (Basisausbau)" in first.get_data(as_text=True)
+
+
+BOMB = "227-pfund-bombe-basisausbau"
+
+
+@pytest.mark.parametrize(
+    ("token", "message"),
+    [
+        ("Wer bezahlt?", "es fehlt „~“"),
+        (f"{BOMB}~Wer bezahlt?", "keine Antwort"),
+        (f"{BOMB}.zwei.0.10~Wer bezahlt?", "keine Antwort"),
+        (f"{BOMB}.-1.0.10~Wer bezahlt?", "keine Antwort"),
+        (f"{BOMB}.99999.0.10~Wer bezahlt?", "keine Antwort"),
+        (f"{BOMB}.2.40.10~Wer bezahlt?", "Kernsatz endet vor seinem Anfang"),
+        ("Bombe.2.0.10~Wer bezahlt?", "keine Antwort"),
+        ("<script>.2.0.10~Wer bezahlt?", "keine Antwort"),
+        (f"{BOMB}.2.0.10_z.depot~Wer bezahlt?", "kein verwandter Eintrag"),
+        ("-" + "_s.depot" * 17 + "~Wer bezahlt?", "zu viele verwandte Einträge"),
+        ("-~", "Bitte eine Frage"),
+        ("-~  ?! ", "Frage"),
+        ("-~" + "x" * 600, "zu lang"),
+        ("-_s." + "a" * 5000 + "~Wer bezahlt?", "zu lang"),
+    ],
+)
+def test_a_malformed_turn_is_a_german_400_naming_it(client, token, message):
+    for response in (
+        client.post("/ask", data={"q": "Depot", "t": ["-~Aktionsstapel", token]}),
+        client.get("/ask", query_string={"q": "Depot", "t": ["-~Aktionsstapel", token]}),
+    ):
+        assert response.status_code == 400
+        assert response.mimetype == "text/html"
+        html = response.get_data(as_text=True)
+        assert "Ungültige Anfrage" in html and "Verlauf, Eintrag 2:" in html
+        assert message in unescape(html), unescape(html)[-3000:]
+
+
+def test_too_many_earlier_turns_is_a_german_400(client):
+    response = client.post("/ask", data={"q": "Depot", "t": ["-~Depot"] * (MAX_HISTORY + 1)})
+    assert response.status_code == 400
+    assert "Der Verlauf ist zu lang" in unescape(response.get_data(as_text=True))
+
+
+def test_the_page_shows_the_newest_earlier_turns_only(client, monkeypatch):
+    from faq_bot.web.ask import PAGE_TURNS
+
+    tokens = [f"-~Frage Nummer {i} zum Depot" for i in range(MAX_HISTORY)]
+    asked = count_rankings(monkeypatch)
+    html = client.post("/ask", data={"q": "Depot", "t": tokens}).get_data(as_text=True)
+    assert len(turns_of(html)) == PAGE_TURNS + 1
+    assert hidden_turns(html)[:PAGE_TURNS] == tokens[-PAGE_TURNS:]
+    assert asked == ["Depot"]
+
+
+def test_a_suggestion_link_carries_at_most_link_chars_of_earlier_turns(client):
+    from faq_bot.web.ask import LINK_CHARS
+
+    long = "-" + "_s.sow-suchcountertabelle-the-last-cozy-inn-die-letzte-gemuetliche-kneipe" * 16
+    tokens = [f"{long}~Frage {i} zum Aktionsstapel" for i in range(10)]
+    html = client.post(
+        "/ask", data={"q": "Wie viele Karten hat ein Depot mindestns?", "t": tokens}
+    ).get_data(as_text=True)
+    link = unescape(re.search(r'<p class="suggestion">Meinten Sie: <a href="([^"]+)"', html)[1])
+    assert 0 < link.count("&t=") < len(tokens) and len(link) <= LINK_CHARS + 200
+    assert link.endswith(quote_plus(tokens[-1]))  # the newest kept
+
+
+def test_an_entry_that_is_not_in_the_index_shows_a_note_not_an_error(client, monkeypatch):
+    asked = count_rankings(monkeypatch)
+    gone = "die-regel-von-gestern.1.0.20~Was galt gestern?"
+    html = client.post("/ask", data={"q": "Depot", "t": [gone]}).get_data(as_text=True)
+    first = turns_of(html)[0]
+    assert "Was galt gestern?" in first and "Dieser Eintrag ist nicht mehr vorhanden" in first
+    assert '<blockquote class="passage"' not in first
+    assert hidden_turns(html)[0] == "x~Was galt gestern?"  # carried on as shown
+    assert asked == ["Depot"]
+    # a paragraph or key sentence the entry no longer has: the same
+    for token in (f"{BOMB}.99.0.10~Wer bezahlt?", f"{BOMB}.0.0.99999~Wer bezahlt?"):
+        html = client.post("/ask", data={"q": "Depot", "t": [token]}).get_data(as_text=True)
+        assert hidden_turns(html)[0] == "x~Wer bezahlt?"
+
+
+def test_turn_tokens_cannot_inject_html(client):
+    evil = '<script>alert(1)</script> "><img src=x onerror=alert(2)> 227er'
+    tokens = [f"{BOMB}.2.0.10_s.depot.1~{evil}", f"-~{evil}", f"x~{evil}", f"q~{evil}"]
+    for response in (
+        client.post("/ask", data={"q": evil, "t": tokens}),
+        client.get("/ask", query_string={"t": tokens}),
+    ):
+        html = response.get_data(as_text=True)
+        assert response.status_code == 200
+        assert "<script>alert(1)" not in html and "<img src=x" not in html
+        assert 'data-turn="227-pfund-bombe-basisausbau.2.0.10_s.depot.1~&lt;script&gt;' in html
+
+
+def test_old_links_with_plain_questions_show_them_without_answering_them_again(client, monkeypatch):
+    asked = count_rankings(monkeypatch)
+    response = client.get("/ask", query_string={"q": FOLLOWUP, "h": [FIRST]})
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    first, second = turns_of(html)
+    assert FIRST in first and "älteren Link" in first and '<blockquote class="passage"' not in first
+    # the follow-up is still read with it, and is the only question answered
+    assert f"Im Zusammenhang mit Ihrer Frage „{FIRST}“" in second
+    assert '<blockquote class="passage"' in second
+    assert asked == [FOLLOWUP]
+    assert hidden_turns(html)[0] == f"q~{FIRST}"  # carried on in the new form
+    # both kinds together: the plain questions are the older ones
+    mixed = client.post("/ask", data={"q": "Depot", "h": ["Aktionsstapel"], "t": [f"-~{FIRST}"]})
+    assert hidden_turns(mixed.get_data(as_text=True))[:2] == ["q~Aktionsstapel", f"-~{FIRST}"]
+
+
+def test_a_turn_whose_entry_a_new_build_removed_shows_a_note(tiny_corpus, tmp_path):
+    from faq_bot.index import build_index
+    from faq_bot.web import create_app
+
+    index_dir = tmp_path / "index"
+    build_index(tiny_corpus, index_dir)
+    client = create_app({"TESTING": True, "INDEX_DIR": str(index_dir)}).test_client()
+    question = "Wann ist das Spiel ein Patt?"
+    data = client.post("/api/ask", json={"question": question}).get_json()
+    index = client.application.extensions["faq_bot.index"].get()
+    patt = index.find_by_title("Patt")
+    assert patt is not None
+    token = f"{patt.id}.0.0.10~{question}"  # an answer from this build
+    shown = client.post("/ask", data={"q": "Wer beginnt die Runde?", "t": [token, data["turn"]]})
+    assert '<blockquote class="passage"' in turns_of(shown.get_data(as_text=True))[0]
+
+    source = next(tiny_corpus.glob("*.txt"))
+    source.write_text(
+        source.read_text(encoding="utf-8").replace("\nPatt\n", "\nGleichstand\n"), encoding="utf-8"
+    )
+    build_index(tiny_corpus, index_dir)  # swapped in while the app runs
+    response = client.post("/ask", data={"q": "Wer beginnt die Runde?", "t": [token]})
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert "Dieser Eintrag ist nicht mehr vorhanden" in turns_of(html)[0]
+    assert hidden_turns(html)[0] == f"x~{question}"

@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_error_shape import assert_error_shape
 
-from faq_bot.web.ask import HISTORY_CHARS, _affordable
+from faq_bot.chat import MAX_HISTORY
+from faq_bot.web.ask import PAGE_TURNS
 from faq_bot.web.body import MAX_BODY, MAX_JSON_DEPTH, _depth_of
 
 SURROGATE_LINK = "eNqrVirISaxMLSpWsqpWcgQRJeVKVoa1OkoxpSkWBgYIEaBQcmJRClBhdKyOUnFJYnI2iFkLALTGFLA"
@@ -124,17 +125,10 @@ def test_chunked_body_to_a_real_server_gets_413(live_server):
     assert json.loads(body)["error"] == "too_large"
 
 
-def test_history_cost_is_bounded():
-    ten_long = ["Wer bezahlt die Bombe, wenn " + "x" * 470] * 10
-    kept = _affordable(ten_long)
-    assert len(kept) == 1
-    assert sum(len(q) for q in _affordable(["kurze Frage?"] * 30)) <= HISTORY_CHARS
-    assert _affordable(["Depot?", "Bombe?"]) == ["Depot?", "Bombe?"]
-
-
-def test_long_history_on_the_chat_page_answers_few_turns(client):
-    history = [f"Frage {i} " + "Bombe " * 80 for i in range(10)]
+def test_long_history_on_the_chat_page_keeps_the_newest_page_turns(client):
+    history = [f"Frage {i} " + "Bombe " * 80 for i in range(MAX_HISTORY)]
     response = client.post("/ask", data={"q": "Depot", "h": history})
     assert response.status_code == 200
     page = response.get_data(as_text=True)
-    assert page.count('name="h"') <= 2
+    assert page.count('name="t"') == PAGE_TURNS + 1
+    assert f"Frage {MAX_HISTORY - PAGE_TURNS - 1} " not in page

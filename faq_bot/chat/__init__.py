@@ -10,6 +10,8 @@ Modules, in the order a question passes them:
   coverage rule without the embedder).
 - `answer`: puts it together (``answer(index, question, history) -> Answer``).
 - `format`: the answer as text for the terminal.
+- `shown`: an earlier turn kept as the chat page showed it (a turn token) and
+  shown again without retrieval.
 """
 
 from faq_bot.question import QuestionError

@@ -74,7 +74,16 @@ from .terms import Coverage, entry_terms, reference_target
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["Answer", "Reading", "answer", "read", "replay", "turn_of"]
+__all__ = [
+    "Answer",
+    "Reading",
+    "answer",
+    "declined_message",
+    "found_message",
+    "read",
+    "replay",
+    "turn_of",
+]
 
 CONTEXT_WEIGHT = 0.4  # weight of an earlier question's terms in a follow-up
 # Weight of the earlier answer's entry vector in a follow-up's (unit) query vector.
@@ -382,12 +391,9 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
     related = _related(index, record if confident else None, scored, exclude)
 
     if confident and record is not None and passage is not None:
-        stand = f", Stand: {doc['date_text']}" if doc.get("date_text") else ""
-        message = f"Das steht unter „{record.title}“ ({doc.get('title', record.doc)}{stand})."
+        message = found_message(record, doc)
     else:
-        message = NOT_CONFIDENT
-        if related:
-            message += " Diese Einträge kommen Ihrer Frage am nächsten:"
+        message = declined_message(related)
     return Answer(
         question=text,
         confident=confident,
@@ -406,6 +412,19 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
         citation=citation(record.title, doc) if confident and record else None,
         signals=signals,
     )
+
+
+def found_message(record: EntryRecord, doc: dict[str, Any]) -> str:
+    """What a confident answer says above its passage (`doc`: the entry's document)."""
+    stand = f", Stand: {doc['date_text']}" if doc.get("date_text") else ""
+    return f"Das steht unter „{record.title}“ ({doc.get('title', record.doc)}{stand})."
+
+
+def declined_message(related: list[dict[str, Any]]) -> str:
+    """What a declined answer says (above the closest entries, if any)."""
+    if related:
+        return f"{NOT_CONFIDENT} Diese Einträge kommen Ihrer Frage am nächsten:"
+    return NOT_CONFIDENT
 
 
 def turn_of(result: Answer) -> Turn:

@@ -1,5 +1,6 @@
 // The chat on /ask without reloads. The page works without this file: the form
-// posts to /ask and the conversation travels in hidden fields "h".
+// posts to /ask and the conversation travels in hidden fields "t" (each earlier
+// turn as it was shown, a token of faq_bot/chat/shown.py; /api/ask gives it as "turn").
 // With it, questions go to /api/ask with the history (earlier questions and the
 // entries that answered them); answers are built with the DOM (textContent only,
 // never innerHTML), in the markup of templates/ask/_turn.html.
@@ -17,6 +18,7 @@
   var retry = document.getElementById("chat-retry");
   var section = form.closest(".chat");
   var MAX_HISTORY = 20;
+  var LINK_CHARS = 3000; // earlier turns in an address: as faq_bot/web/ask.py LINK_CHARS
   var STORE = "faq-bot-chat"; // sessionStorage: this tab's conversation, never the server
   var failed = null; // the question whose request failed, for the retry button
 
@@ -33,16 +35,36 @@
     return out.slice(-MAX_HISTORY);
   }
 
-  function askUrl(question, earlier) {
+  // The turn tokens of the conversation so far (the page renders them without searching).
+  function turnTokens() {
+    var turns = log.querySelectorAll("li.turn[data-turn]");
+    var out = [];
+    for (var i = 0; i < turns.length; i++) {
+      var token = turns[i].getAttribute("data-turn");
+      if (token) out.push(token);
+    }
+    return out;
+  }
+
+  // /ask?q=…&t=…: the newest earlier turns that fit in LINK_CHARS.
+  function askUrl(question, before) {
+    var kept = [];
+    var budget = LINK_CHARS;
+    for (var i = before.length - 1; i >= 0; i--) {
+      if (typeof before[i] !== "string") continue; // a turn stored by an older version
+      budget -= new URLSearchParams({ t: before[i] }).toString().length + 1;
+      if (budget < 0) break;
+      kept.unshift(before[i]);
+    }
     var params = new URLSearchParams();
     params.append("q", question);
-    earlier.forEach(function (turn) {
-      params.append("h", turn.question);
+    kept.forEach(function (token) {
+      params.append("t", token);
     });
     return "/ask?" + params.toString();
   }
 
-  function renderAnswer(data, box, earlier) {
+  function renderAnswer(data, box, before) {
     box.className = "turn-a " + (data.confident ? "confident" : "unsure");
     while (box.firstChild) box.removeChild(box.firstChild);
     if (data.context) {
@@ -85,7 +107,7 @@
     }
     if (data.suggestion) {
       var s = el("p", "suggestion", "Meinten Sie: ");
-      var sLink = link(askUrl(data.suggestion, earlier), data.suggestion);
+      var sLink = link(askUrl(data.suggestion, before), data.suggestion);
       sLink.setAttribute("data-chat-ask", data.suggestion);
       s.appendChild(sLink);
       s.appendChild(document.createTextNode("?"));
@@ -134,11 +156,11 @@
     }
   }
 
-  function addHidden(question) {
+  function addHidden(token) {
     var hidden = document.createElement("input");
     hidden.type = "hidden";
-    hidden.name = "h";
-    hidden.value = question;
+    hidden.name = "t";
+    hidden.value = token;
     form.insertBefore(hidden, form.querySelector("label")); // after the earlier ones
   }
 
@@ -156,7 +178,7 @@
     return ms > 0 ? ms : 15000;
   }
 
-  // The conversation of this tab: kept in sessionStorage and in the URL (/ask?q=…&h=…),
+  // The conversation of this tab: kept in sessionStorage and in the URL (/ask?q=…&t=…),
   // so a reload shows it again; nothing is stored on the server.
   function loadStored() {
     try {
@@ -171,20 +193,20 @@
     try {
       window.sessionStorage.setItem(STORE, JSON.stringify(turns.slice(-MAX_HISTORY)));
     } catch (e) {
-      /* private mode or full: the URL still holds the questions */
+      /* private mode or full: the URL still holds the turns */
     }
   }
 
-  function remember(data, earlier) {
+  function remember(data, before) {
     var turns = loadStored();
-    turns.push({ data: data, earlier: earlier });
+    turns.push({ data: data, earlier: before });
     store(turns);
     if (window.history && window.history.replaceState) {
-      window.history.replaceState(null, "", askUrl(data.question, earlier));
+      window.history.replaceState(null, "", askUrl(data.question, before));
     }
   }
 
-  function showTurn(data, earlier) {
+  function showTurn(data, before) {
     var turn = el("li", "turn");
     turn.appendChild(el("p", "turn-q", data.question));
     var box = el("div", "turn-a");
@@ -192,8 +214,9 @@
     log.appendChild(turn);
     turn.setAttribute("data-question", data.question);
     turn.setAttribute("data-entry", data.answer ? data.answer.entry.id : "");
-    renderAnswer(data, box, earlier);
-    addHidden(data.question);
+    turn.setAttribute("data-turn", data.turn || "");
+    renderAnswer(data, box, before);
+    if (data.turn) addHidden(data.turn);
     var label = form.querySelector("label[for=chat-q]");
     if (label) label.textContent = "Nachfrage oder neue Frage";
     if (section) section.classList.add("answered");
@@ -223,6 +246,7 @@
 
   function ask(question) {
     var earlier = history();
+    var before = turnTokens();
     var turn = el("li", "turn");
     turn.appendChild(el("p", "turn-q", question));
     var box = el("div", "turn-a pending", "Ich suche den passenden Absatz …");
@@ -254,8 +278,8 @@
           return;
         }
         log.removeChild(turn);
-        var shown = showTurn(result.data, earlier);
-        remember(result.data, earlier);
+        var shown = showTurn(result.data, before);
+        remember(result.data, before);
         shown.scrollIntoView({ block: "start" }); // the new answer from its question on
       })
       .catch(function (error) {

@@ -9,10 +9,15 @@
 - ``GET /ask`` shows the chat; ``GET /ask?q=...`` (the start page's "Fragen"
   button, a "Meinten Sie" link) and ``POST /ask`` (the chat form without
   JavaScript) answer ``q``. The conversation so far travels in the repeated
-  field ``h`` (earlier questions, oldest first; hidden fields in the form).
-  The server keeps nothing: it answers the earlier questions again, in order,
-  to show the whole conversation (at most `PAGE_TURNS` of them, the oldest
-  are dropped).
+  field ``t``: each earlier turn as it was shown (a turn token of
+  `faq_bot.chat.shown`: the question, the entry, paragraph and key sentence
+  that answered it, the related entries listed). The server keeps nothing and
+  answers only ``q``: the earlier turns are rendered again from the index by id
+  (no search, no embedding) and are the new question's history, so a request
+  computes at most one query embedding. At most `PAGE_TURNS` earlier turns are
+  shown (the oldest are dropped). Old links carry plain questions in ``h``:
+  they are shown as questions (not answered again) and read as history.
+  ``/api/ask`` adds an answer's token as ``turn``, for chat.js.
 
 `faq_bot/static/chat.js` turns the form into a chat without reloads: it posts
 to ``/api/ask`` with the history (questions and the entries that answered
@@ -22,11 +27,12 @@ them) and appends the answer in the same markup as ``templates/ask/_turn.html``.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote_plus
 
 from flask import Blueprint, jsonify, render_template, request
 
 from faq_bot.chat import MAX_HISTORY, QuestionError, Turn, answer, parse_history
-from faq_bot.chat.answer import turn_of
+from faq_bot.chat.shown import MAX_TOKEN, TOKEN_PATTERN, parse_conversation, show, shown_of
 from faq_bot.question import MAX_QUESTION_LENGTH, QUESTION_PATTERN
 from faq_bot.web.body import check_strings, read_json
 from faq_bot.web.common import bad_request, conditional, current_index
@@ -34,9 +40,12 @@ from faq_bot.web.openapi import add_schema, describe, error_responses, html_body
 
 bp = Blueprint("ask", __name__)
 
-PAGE_TURNS = 10  # earlier questions the no-JS page shows (and answers again)
+PAGE_TURNS = 10  # earlier turns the chat page shows (rendered again from their tokens)
 MAX_BODY = 64 * 1024  # bytes of a POST /api/ask body
-HISTORY_CHARS = 600  # characters of earlier questions the page answers again, newest first
+# characters of earlier turns' tokens in a link the page issues (a "Meinten Sie"
+# link; chat.js keeps its address as short): the newest that fit, well within the
+# request line gunicorn accepts (`faq_bot.web.limits.MAX_REQUEST_LINE`)
+LINK_CHARS = 3000
 
 
 def _base_url() -> str:
@@ -55,60 +64,50 @@ def api_ask() -> Any:
     if "question" not in data:
         raise bad_request("Das Feld „question“ fehlt: Bitte eine Frage stellen.")
     history = parse_history(data.get("history"))
-    result = answer(current_index(), data["question"], history)
-    response = jsonify(result.to_json(_base_url()))
+    body = answer(current_index(), data["question"], history).to_json(_base_url())
+    body["turn"] = shown_of(body).token()
+    response = jsonify(body)
     response.headers["Cache-Control"] = "no-store"
     return response
 
 
-def _affordable(questions: list[str]) -> list[str]:
-    """The newest earlier questions the page answers again: at most `PAGE_TURNS`,
-    together at most `HISTORY_CHARS` characters, so a long history costs about as
-    much as a question or two (the oldest are dropped)."""
+def _link_tokens(tokens: list[str]) -> list[str]:
+    """The newest `tokens` whose URL-encoded length together stays within `LINK_CHARS`."""
     kept: list[str] = []
-    budget = HISTORY_CHARS
-    for text in reversed(questions[-PAGE_TURNS:]):
-        budget -= len(text)
-        if budget < 0 and kept:
-            break
-        kept.append(text)
+    budget = LINK_CHARS
+    for token in reversed(tokens):
+        budget -= len(quote_plus(token)) + 3  # "&t="
         if budget < 0:
             break
+        kept.append(token)
     return kept[::-1]
 
 
-def _conversation(questions: list[str], new: str | None) -> tuple[list[dict], list[str]]:
-    """Answers to the earlier `questions` (again, in order) and to `new`, and the
-    questions the form carries on (for its hidden fields)."""
-    index = current_index()
-    questions = _affordable(questions)
-    turns: list[Turn] = []
-    shown: list[dict] = []
-    asked = [*questions, new] if new else questions
-    base = _base_url()
-    for text in asked:
-        try:
-            result = answer(index, text, turns)
-        except QuestionError as exc:
-            raise bad_request(str(exc)) from None
-        shown.append(result.to_json(base))
-        turns.append(turn_of(result))
-    return shown, [t.question for t in turns]
-
-
-def _render(question: str | None, earlier: list[str]) -> str:
-    check_strings([question or "", *earlier], "Die Frage oder der Verlauf")
-    if len(earlier) > MAX_HISTORY:
-        raise bad_request("Der Verlauf ist zu lang. Bitte ein neues Gespräch beginnen.")
+def _render(question: str | None, questions: list[str], tokens: list[str]) -> str:
+    check_strings([question or "", *questions, *tokens], "Die Frage oder der Verlauf")
     try:
-        parse_history(_affordable(earlier))
+        earlier = parse_conversation(questions, tokens)[-PAGE_TURNS:]
     except QuestionError as exc:
         raise bad_request(str(exc)) from None
-    turns, history = _conversation(earlier, question)
+    index, base = current_index(), _base_url()
+    shown: list[dict] = []
+    history: list[Turn] = []
+    for turn in earlier:  # as shown before: from the index by id, no search
+        result, turn = show(index, turn, history)
+        shown.append({**result.to_json(base), "turn": turn.token()})
+        history.append(turn.turn())
+    if question:
+        try:
+            result = answer(index, question, history)  # the one question answered
+        except QuestionError as exc:
+            raise bad_request(str(exc)) from None
+        data = result.to_json(base)
+        shown.append({**data, "turn": shown_of(data).token()})
+    tokens = [a["turn"] for a in shown]
     return render_template(
         "ask/chat.html",
-        turns=turns,
-        history=history,
+        turns=shown,
+        links=[_link_tokens(tokens[:i]) for i in range(len(shown))],
         max_length=MAX_QUESTION_LENGTH,
     )
 
@@ -117,7 +116,7 @@ def _render(question: str | None, earlier: list[str]) -> str:
 @conditional
 def page() -> str:
     question = (request.args.get("q") or "").strip() or None
-    return _render(question, request.args.getlist("h"))
+    return _render(question, request.args.getlist("h"), request.args.getlist("t"))
 
 
 @bp.post("/ask")
@@ -125,7 +124,7 @@ def page_post() -> str:
     question = (request.form.get("q") or "").strip()
     if not question:
         raise bad_request("Bitte eine Frage eingeben.")
-    return _render(question, request.form.getlist("h"))
+    return _render(question, request.form.getlist("h"), request.form.getlist("t"))
 
 
 # --- OpenAPI ----------------------------------------------------------------------------
@@ -191,6 +190,10 @@ add_schema(
             "check_url": {"type": "string", "nullable": True},
             "followup": {"type": "boolean"},
             "context": {"type": "string", "nullable": True},
+            "turn": {
+                "type": "string",
+                "description": "Dieser Schritt für das Feld t der Chat-Seite /ask (nur /api/ask)",
+            },
         },
     },
 )
@@ -204,6 +207,12 @@ _QUESTION = {
 _HISTORY_FIELD = {
     "anyOf": [_QUESTION, {"type": "array", "maxItems": MAX_HISTORY, "items": _QUESTION}]
 }
+_TURN = {
+    "type": "string",
+    "maxLength": MAX_TOKEN,
+    "pattern": TOKEN_PATTERN,
+}
+_TURNS_FIELD = {"anyOf": [_TURN, {"type": "array", "maxItems": MAX_HISTORY, "items": _TURN}]}
 
 describe(
     "/api/ask",
@@ -267,9 +276,19 @@ _ASK_PARAMS = [
         "schema": {"anyOf": [{"type": "string", "pattern": "^\\s*$"}, _QUESTION]},
     },
     {
+        "name": "t",
+        "in": "query",
+        "description": "Frühere Schritte des Gesprächs, wie sie gezeigt wurden "
+        "(wiederholt, älteste zuerst; das Feld „turn“ einer Antwort von /api/ask)",
+        "required": False,
+        "schema": _TURNS_FIELD,
+        "style": "form",
+        "explode": True,
+    },
+    {
         "name": "h",
         "in": "query",
-        "description": "Frühere Fragen des Gesprächs (wiederholt, älteste zuerst)",
+        "description": "Frühere Fragen (ältere Links; vor denen aus t, nur als Fragen gezeigt)",
         "required": False,
         "schema": _HISTORY_FIELD,
         "style": "form",
@@ -300,6 +319,7 @@ describe(
                             "required": ["q"],
                             "properties": {
                                 "q": _QUESTION,
+                                "t": _TURNS_FIELD,
                                 "h": _HISTORY_FIELD,
                             },
                         }

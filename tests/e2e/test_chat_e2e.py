@@ -53,7 +53,7 @@ def test_chat_followup_keeps_the_conversation_on_the_page(page, shots):
     expect(second.locator(".turn-context")).to_contain_text(FIRST)
     expect(second.locator(".turn-message")).to_contain_text("Feuerwehr")
     expect(turns.nth(0).locator(".turn-q")).to_contain_text(FIRST)
-    assert page.locator("#chat-form input[name=h]").count() == 2
+    assert page.locator("#chat-form input[name=t]").count() == 2
     page.screenshot(path=shots / "chat-followup.png", full_page=True)
 
 
@@ -100,9 +100,13 @@ def test_chat_without_javascript_form_post_and_history(nojs, shots):
     ask(nojs, FIRST)
     expect(nojs.locator("#chat-log li.turn")).to_have_count(1)
     expect(nojs.locator("#chat-log mark.key")).to_be_visible()
+    first = nojs.locator("#chat-log li.turn").first.inner_html()
     ask(nojs, FOLLOWUP)
     turns = nojs.locator("#chat-log li.turn")
     expect(turns).to_have_count(2)
+    # the first turn comes back as it was shown (from its token, not answered again)
+    assert turns.nth(0).inner_html() == first
+    assert nojs.locator("#chat-form input[name=t]").count() == 2
     expect(turns.nth(1).locator(".turn-context")).to_contain_text(FIRST)
     expect(turns.nth(1).locator(".turn-message")).to_contain_text("Feuerwehr")
     expect(nojs).to_have_url(re.compile(r"/ask#neu$"))

@@ -221,10 +221,14 @@ def test_chat_conversation_survives_a_reload(page):
     page.locator("#chat-q").fill("und wenn er eine Feuerwehr hat?")
     page.locator("#chat-form button[type=submit]").click()
     expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(2)
+    first = page.locator("#chat-log li.turn").first.locator(".turn-a").inner_text()
+    expect(page).to_have_url(re.compile(r"/ask\?q=.*&t="))  # the turns, as shown
     page.reload()
     turns = page.locator("#chat-log li.turn[data-question]")
     expect(turns).to_have_count(2)
     expect(turns.nth(1).locator(".turn-context")).to_contain_text(QUESTION)
+    # the server rendered the earlier turn from the address as the script had shown it
+    assert turns.nth(0).locator(".turn-a").inner_text() == first
 
 
 # ---------------------------------------------------------------- touch

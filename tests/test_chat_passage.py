@@ -58,6 +58,7 @@ def test_the_fitted_confidence_model_is_read_and_gives_probabilities():
         "passage_share": 0.9,
         "lexical_agrees": 1.0,
         "dense_agrees": 1.0,
+        "unanswered_like": -0.05,  # about the median of the answerable training questions
     }
     weak = dict.fromkeys(confidence.SIGNALS, 0.0) | {"dense_passage": 0.8, "dense_entry": 0.8}
     p_strong, p_weak = confidence.probability(strong), confidence.probability(weak)

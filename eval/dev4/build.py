@@ -184,7 +184,7 @@ QUESTIONS = [
     (
         "000",
         "jargon",
-        "gibts eingraben auch hinten bei meinen frisch gebauten einheiten vor der front",
+        "buddeln sich frisch gebaute truppen schon in der bereitstellung ein oder erst im land?",
         ["Eingraben! kann NUR in Ländern geschehen, nicht in der Aufmarschzone!"],
     ),
     (
@@ -770,7 +770,8 @@ QUESTIONS = [
         "jargon",
         "big guns never tire – panzer im nahkampf schießen, gibts nen malus?",
         [
-            "MONSTER und FAHRZEUGE können schießen und beschossen werden, auch wenn sie sich in Nahkampfreichweite befinden."
+            "MONSTER und FAHRZEUGE können schießen und beschossen werden, auch wenn sie sich in Nahkampfreichweite befinden.",
+            "Ziehe jeweils 1 vom Trefferwurf ab.",
         ],
     ),
     (

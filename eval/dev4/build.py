@@ -363,7 +363,7 @@ QUESTIONS = [
             "Wird die Jahreszahl einer Karte, z.B. einer Einheit, durch eine andere Karte verändert (z.B. durch ein darauf gespieltes Upgrade)"
         ],
     ),
-    ("000", "typo", "welchen rand ham basisausbaukarten", ["Basisausbaukarten (grauer Rand)"]),
+    ("000", "typo", "welchen rnad haben basisausbaukarten", ["Basisausbaukarten (grauer Rand)"]),
     (
         "000",
         "typo",

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from faq_bot.config import default_corpus_dir
 from faq_bot.errors import InputError
 from faq_bot.index import Index
 from faq_bot.search import QueryError, search
@@ -111,12 +112,42 @@ def load_questions(path: Path | str) -> list[dict[str, Any]]:
 
 
 # Question files only reported on, never trained on (eval/README.md): the fitting
-# scripts refuse them (`training_questions`).
+# scripts refuse them, and leave out training questions whose gold covers text a gold
+# of theirs covers (`training_questions`).
 HELD_OUT = ("heldout5-", "heldout6-")
+HELD_OUT_DIR = Path(__file__).resolve().parent.parent / "eval"
 
 
-def training_questions(paths: Iterable[Path | str]) -> list[dict[str, Any]]:
-    """The questions of `paths` for fitting a model; a held-out file is an error."""
+def _spans(docs: dict[str, str], question: dict[str, Any]) -> set[tuple[str, int, int]]:
+    """Where the question's gold passages occur in its document (folded text), as
+    (doc, start, end); a passage not found there counts as its own text."""
+    doc = question.get("doc") or ""
+    text = docs.get(doc, "")
+    out: set[tuple[str, int, int]] = set()
+    for g in question.get("gold") or ():
+        needle = normalize(g)
+        start = text.find(needle) if needle else -1
+        if start < 0:
+            out.add((f"{doc}:{needle}", 0, 1))
+        while start >= 0:
+            out.add((doc, start, start + len(needle)))
+            start = text.find(needle, start + 1)
+    return out
+
+
+def _overlap(a: set[tuple[str, int, int]], b: set[tuple[str, int, int]]) -> bool:
+    return any(d1 == d2 and s1 < e2 and s2 < e1 for d1, s1, e1 in a for d2, s2, e2 in b)
+
+
+def training_questions(
+    paths: Iterable[Path | str],
+    held_out_dir: Path = HELD_OUT_DIR,
+    corpus_dir: Path | None = None,
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """(the questions of `paths` for fitting a model, the ids left out): a held-out
+    file is an error, and a question whose gold covers text of its document that a
+    gold of the held-out files in `held_out_dir` covers is left out, so no model
+    learns the passages the held-out figures are taken on."""
     paths = list(paths)
     for path in paths:
         if Path(path).name.startswith(HELD_OUT):
@@ -124,7 +155,21 @@ def training_questions(paths: Iterable[Path | str]) -> list[dict[str, Any]]:
                 f"{Path(path).name} ist ein zurückgehaltener Fragensatz: nur zum Messen, "
                 "nie zum Trainieren (eval/README.md)."
             )
-    return [q for path in paths for q in load_questions(path)]
+    corpus = corpus_dir or default_corpus_dir()
+    docs = {p.name: normalize(p.read_text(encoding="utf-8")) for p in corpus.glob("*.txt")}
+    held = [p for p in sorted(held_out_dir.glob("*.jsonl")) if p.name.startswith(HELD_OUT)]
+    taken: set[tuple[str, int, int]] = set()
+    for path in held:
+        for q in load_questions(path):
+            taken |= _spans(docs, q)
+    kept: list[dict[str, Any]] = []
+    left_out: list[str] = []
+    for q in (q for path in paths for q in load_questions(path)):
+        if _overlap(_spans(docs, q), taken):
+            left_out.append(str(q["id"]))
+        else:
+            kept.append(q)
+    return kept, left_out
 
 
 def answerable(question: dict[str, Any]) -> bool:

@@ -45,9 +45,14 @@ def main() -> None:
     args = ap.parse_args()
     index = open_index(args.index)
     try:
-        questions = training_questions(args.files)
+        questions, left_out = training_questions(args.files)
     except EvalFileError as exc:
         sys.exit(str(exc))
+    if left_out:
+        print(
+            f"{len(left_out)} Fragen ausgelassen: ihr Gold überschneidet sich mit einem "
+            f"zurückgehaltenen Fragensatz ({', '.join(left_out)})"
+        )
     names = [Path(f).name for f in args.files]
     passages: dict[str, dict] = {}
     confidences: dict[str, dict] = {}

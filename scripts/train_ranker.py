@@ -148,9 +148,14 @@ def main() -> None:
     args = ap.parse_args()
     index = open_index(args.index)
     try:
-        questions = training_questions(args.files)
+        questions, left_out = training_questions(args.files)
     except EvalFileError as exc:
         sys.exit(str(exc))
+    if left_out:
+        print(
+            f"{len(left_out)} Fragen ausgelassen: ihr Gold überschneidet sich mit einem "
+            f"zurückgehaltenen Fragensatz ({', '.join(left_out)})"
+        )
     groups = collect(index, questions)
     fit = fit_pointwise if args.pointwise else fit_listwise
     rrf = FEATURES.index("rrf")

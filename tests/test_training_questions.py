@@ -18,10 +18,43 @@ def _write(path: Path) -> Path:
     return path
 
 
+def _line(qid: str, gold: list[str]) -> str:
+    return json.dumps(LINE | {"id": qid, "gold": gold}) + "\n"
+
+
 def test_development_files_are_read_in_order(tmp_path: Path):
     a = _write(tmp_path / "dev4-questions.jsonl")
     b = _write(tmp_path / "heldout3-questions.jsonl")
-    assert [q["id"] for q in training_questions([a, b])] == ["x1", "x1"]
+    questions, left_out = training_questions(
+        [a, b], held_out_dir=tmp_path / "none", corpus_dir=tmp_path
+    )
+    assert [q["id"] for q in questions] == ["x1", "x1"] and left_out == []
+
+
+def test_a_question_whose_gold_covers_text_a_held_out_gold_covers_is_left_out(tmp_path: Path):
+    held = tmp_path / "held"
+    held.mkdir()
+    (held / "heldout6-questions.jsonl").write_text(
+        _line("h1", ["Der Angreifer wählt zuerst eine Einheit aus, dann der Verteidiger"]),
+        encoding="utf-8",
+    )
+    train = tmp_path / "dev9-questions.jsonl"
+    train.write_text(
+        _line("a", ["wählt zuerst eine  EINHEIT aus"])  # same text, other case and spacing
+        + _line("b", ["Die Basis hat zehn Lebenspunkte. Der Angreifer wählt zuerst"])
+        + json.dumps(LINE | {"id": "c", "doc": None, "gold": []})
+        + "\n",
+        encoding="utf-8",
+    )
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "d.txt").write_text(
+        "Zuerst: Der Angreifer wählt zuerst eine Einheit aus, dann der Verteidiger.\n"
+        "Die Basis hat zehn Lebenspunkte. Der Angreifer wählt zuerst eine Karte.\n",
+        encoding="utf-8",
+    )
+    questions, left_out = training_questions([train], held_out_dir=held, corpus_dir=corpus)
+    assert [q["id"] for q in questions] == ["b", "c"] and left_out == ["a"]
 
 
 @pytest.mark.parametrize("name", ["heldout5-questions.jsonl", "heldout6-followups.jsonl"])

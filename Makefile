@@ -67,8 +67,8 @@ TRAIN_FOLLOWUPS := $(SHARED_EVAL)/dev2-followups.jsonl eval/dev3-followups.jsonl
 ## train: refit the ranking and the chatbot's models on the training questions and write
 ## them to faq_bot/data (needs an index with vectors: make index); prints cross-validated figures
 train: setup
-	OPENBLAS_NUM_THREADS=1 $(BIN)/python scripts/train_ranker.py --write $(RANKER_QUESTIONS)
-	OPENBLAS_NUM_THREADS=1 $(BIN)/python scripts/train_chat.py --write $(TRAIN_QUESTIONS) $(TRAIN_FOLLOWUPS)
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python scripts/train_ranker.py --write $(RANKER_QUESTIONS)
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python scripts/train_chat.py --write $(TRAIN_QUESTIONS) $(TRAIN_FOLLOWUPS)
 
 bench: setup
 	./scripts/ensure-wrk

@@ -115,6 +115,7 @@ def load_questions(path: Path | str) -> list[dict[str, Any]]:
 # scripts refuse them, and leave out training questions whose gold covers text a gold
 # of theirs covers (`training_questions`).
 HELD_OUT = ("heldout5-", "heldout6-")
+HELD_OUT_IDS = re.compile(r"h[56](-|f)\d")  # their question ids: h5-001, h5f01, h6-..., h6f...
 HELD_OUT_DIR = Path(__file__).resolve().parent.parent / "eval"
 
 
@@ -158,6 +159,11 @@ def training_questions(
     corpus = corpus_dir or default_corpus_dir()
     docs = {p.name: normalize(p.read_text(encoding="utf-8")) for p in corpus.glob("*.txt")}
     held = [p for p in sorted(held_out_dir.glob("*.jsonl")) if p.name.startswith(HELD_OUT)]
+    if not held:
+        raise EvalFileError(
+            f"Keine zurückgehaltenen Fragensätze in {held_out_dir}: ohne sie lässt sich "
+            "nicht prüfen, dass kein Training ihre Passagen sieht."
+        )
     taken: set[tuple[str, int, int]] = set()
     for path in held:
         for q in load_questions(path):
@@ -165,6 +171,11 @@ def training_questions(
     kept: list[dict[str, Any]] = []
     left_out: list[str] = []
     for q in (q for path in paths for q in load_questions(path)):
+        if HELD_OUT_IDS.match(str(q["id"])):
+            raise EvalFileError(
+                f"Frage {q['id']} stammt aus einem zurückgehaltenen Fragensatz: "
+                "nur zum Messen, nie zum Trainieren (eval/README.md)."
+            )
         if _overlap(_spans(docs, q), taken):
             left_out.append(str(q["id"]))
         else:

@@ -10,9 +10,9 @@ together by question (k folds, three shuffles: mean ± sd) and, with
 ``faq_bot/data/passage.json``, ``faq_bot/data/confidence.json`` and the
 questions themselves as embeddings (``faq_bot/data/known_questions.npz``, the
 ``unanswered_like`` signal of `faq_bot.chat.precedent`). Needs a
-built index with dense vectors. The development files are the training data
-(``../shared/eval/dev2-questions.jsonl``, ``dev-questions.jsonl``,
-``dev2-followups.jsonl``); never a held-out set.
+built index with dense vectors. The training files are listed in the Makefile
+(``make train``: the development sets and the retired held-out sets 1-4);
+held-out 5 and 6 are refused (`faq_bot.evaluate.training_questions`).
 """
 
 from __future__ import annotations

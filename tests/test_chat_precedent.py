@@ -10,8 +10,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from faq_bot.chat.confidence import SIGNALS, model
-from faq_bot.chat.precedent import K, KnownQuestions, known_questions, likeness
+from faq_bot.chat.confidence import SIGNALS, model, probability
+from faq_bot.chat.precedent import (
+    TWIN,
+    K,
+    KnownQuestions,
+    known_questions,
+    likeness,
+    read_known,
+)
 from faq_bot.embed import get_embedder
 
 
@@ -41,17 +48,60 @@ def test_a_known_question_scored_as_new_leaves_itself_out():
     assert known.unanswered_like(v, exclude="u1") < known.unanswered_like(v)
 
 
-def test_without_a_vector_another_model_or_another_size_the_signal_is_zero():
+def test_without_a_vector_another_model_or_another_size_there_is_no_signal():
     known = _known()
-    assert likeness(known, None, "m") == 0.0
-    assert likeness(known, _unit([1, 0, 0]), "another-model") == 0.0
-    assert likeness(None, _unit([1, 0, 0]), "m") == 0.0
-    assert known.unanswered_like(_unit([1, 0, 0, 0])) == 0.0
+    assert likeness(known, None, "m") is None
+    assert likeness(known, _unit([1, 0, 0]), "another-model") is None
+    assert likeness(None, _unit([1, 0, 0]), "m") is None
+    assert known.unanswered_like(_unit([1, 0, 0, 0])) is None
 
 
-def test_only_one_kind_of_known_question_gives_zero():
+def test_only_one_kind_of_known_question_gives_no_signal():
     known = KnownQuestions.of(["a", "b"], [_unit([1, 0]), _unit([0, 1])], [True, True], "m")
-    assert known.unanswered_like(_unit([1, 1])) == 0.0
+    assert known.unanswered_like(_unit([1, 1])) is None
+
+
+def test_near_twins_are_left_out_when_a_question_is_scored_as_new():
+    known = _known()
+    twin = _unit([1, 0.1, 0.001])  # u1 again, but for a rounding
+    with_twin = known.unanswered_like(twin)
+    without = known.unanswered_like(twin, twin=0.995)
+    assert with_twin is not None and without is not None and without < with_twin
+
+
+def test_a_mismatched_file_shape_is_refused():
+    with pytest.raises(ValueError):
+        KnownQuestions.of(["a", "b"], [_unit([1, 0]), _unit([0, 1])], [True], "m")
+
+
+@pytest.mark.parametrize("cut", [0, 10, 200, -20])
+def test_a_truncated_or_corrupt_file_reads_as_no_known_questions(tmp_path: Path, cut: int):
+    path = tmp_path / "known.npz"
+    _known().save(path)
+    data = path.read_bytes()
+    broken = data[:cut] if cut >= 0 else data[:cut] + bytes(20)
+    assert read_known(broken) is None
+
+
+def test_without_known_questions_the_model_reads_its_neutral_fallback(monkeypatch):
+    fallback = model("hybrid")["fallback"]["unanswered_like"]
+    values = dict.fromkeys(SIGNALS, 0.5)
+    missing = {k: v for k, v in values.items() if k != "unanswered_like"}
+    assert probability(missing) == pytest.approx(
+        probability(values | {"unanswered_like": fallback})
+    )
+    # the neutral value lies between the answerable and the unanswerable questions' medians
+    known = known_questions()
+    assert known is not None
+    sims = [
+        known.unanswered_like(v, exclude=i, twin=TWIN)
+        for i, v in zip(known.ids, known.vectors, strict=True)
+    ]
+    med = [
+        np.median([s for s, a in zip(sims, known.answerable, strict=True) if a == kind])
+        for kind in (True, False)
+    ]
+    assert med[0] < fallback < med[1]
 
 
 def test_question_ids_must_be_unique():

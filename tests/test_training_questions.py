@@ -22,22 +22,24 @@ def _line(qid: str, gold: list[str]) -> str:
     return json.dumps(LINE | {"id": qid, "gold": gold}) + "\n"
 
 
+def _held(tmp_path: Path, gold: str = "Ein Text, den sonst niemand nennt") -> Path:
+    held = tmp_path / "held"
+    held.mkdir(exist_ok=True)
+    (held / "heldout6-questions.jsonl").write_text(_line("h6-001", [gold]), encoding="utf-8")
+    return held
+
+
 def test_development_files_are_read_in_order(tmp_path: Path):
     a = _write(tmp_path / "dev4-questions.jsonl")
     b = _write(tmp_path / "heldout3-questions.jsonl")
     questions, left_out = training_questions(
-        [a, b], held_out_dir=tmp_path / "none", corpus_dir=tmp_path
+        [a, b], held_out_dir=_held(tmp_path), corpus_dir=tmp_path
     )
     assert [q["id"] for q in questions] == ["x1", "x1"] and left_out == []
 
 
 def test_a_question_whose_gold_covers_text_a_held_out_gold_covers_is_left_out(tmp_path: Path):
-    held = tmp_path / "held"
-    held.mkdir()
-    (held / "heldout6-questions.jsonl").write_text(
-        _line("h1", ["Der Angreifer wählt zuerst eine Einheit aus, dann der Verteidiger"]),
-        encoding="utf-8",
-    )
+    held = _held(tmp_path, "Der Angreifer wählt zuerst eine Einheit aus, dann der Verteidiger")
     train = tmp_path / "dev9-questions.jsonl"
     train.write_text(
         _line("a", ["wählt zuerst eine  EINHEIT aus"])  # same text, other case and spacing
@@ -69,3 +71,24 @@ def test_the_shipped_held_out_files_are_refused():
         with pytest.raises(EvalFileError):
             training_questions([path])
     assert len(sorted(root.glob("heldout[56]-*.jsonl"))) == 4
+
+
+def test_without_the_held_out_files_nothing_can_be_checked_so_nothing_is_trained(
+    tmp_path: Path,
+):
+    with pytest.raises(EvalFileError, match="Keine zurückgehaltenen"):
+        training_questions([_write(tmp_path / "dev.jsonl")], held_out_dir=tmp_path / "none")
+
+
+def test_a_held_out_question_in_a_renamed_file_is_refused(tmp_path: Path):
+    copy = tmp_path / "my-questions.jsonl"
+    copy.write_text(_line("h5-017", ["irgendein Gold"]), encoding="utf-8")
+    with pytest.raises(EvalFileError, match="h5-017"):
+        training_questions([copy], held_out_dir=_held(tmp_path), corpus_dir=tmp_path)
+
+
+def test_the_shipped_dev4_questions_sharing_held_out_5_text_are_left_out():
+    root = Path(__file__).resolve().parent.parent / "eval"
+    questions, left_out = training_questions([root / "dev4-questions.jsonl"])
+    assert len(questions) + len(left_out) == 160
+    assert 0 < len(left_out) <= 10 and all(i.startswith("d4-") for i in left_out)

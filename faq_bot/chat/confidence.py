@@ -62,6 +62,7 @@ if TYPE_CHECKING:
     from .passage import Passage, Ranking
 
 __all__ = [
+    "OPTIONAL",
     "CONFIDENCE_THRESHOLD",
     "SIGNALS",
     "foreign_nouns",
@@ -88,6 +89,7 @@ SIGNALS = (
     "quantity_missing",
     "unanswered_like",
 )
+OPTIONAL = ("unanswered_like",)  # signals that can be missing: the model's fallback stands in
 CONFIDENCE_THRESHOLD = 0.35
 MIN_EVIDENCE = 2  # distinctive question words an answer that names no headword must match
 FOREIGN_NOUN_THRESHOLD = 0.55
@@ -103,6 +105,10 @@ def model(mode: str = "hybrid") -> dict[str, Any] | None:
             data = json.loads(text)["modes"][mode]
             if set(data["weights"]) != {*SIGNALS, "bias"}:
                 raise ValueError("signals differ")
+            fallback = data.setdefault("fallback", {})
+            if not isinstance(fallback, dict) or not set(fallback) <= set(OPTIONAL):
+                raise ValueError("fallback names no optional signal")
+            data["fallback"] = {k: float(v) for k, v in fallback.items()}
             float(data["threshold"])
             _MODEL[mode] = data
         except (OSError, ValueError, KeyError, TypeError):
@@ -111,11 +117,14 @@ def model(mode: str = "hybrid") -> dict[str, Any] | None:
 
 
 def probability(values: dict[str, float], mode: str = "hybrid") -> float | None:
+    """The model's probability that the passage of `values` answers; a missing
+    optional signal takes the model's ``fallback`` value (one that tells it nothing)."""
     data = model(mode)
     if data is None:
         return None
     w = data["weights"]
-    z = w["bias"] + sum(w[k] * float(values.get(k, 0.0)) for k in SIGNALS)
+    fallback = data["fallback"]
+    z = w["bias"] + sum(w[k] * float(values.get(k, fallback.get(k, 0.0))) for k in SIGNALS)
     return 1 / (1 + math.exp(-max(-50.0, min(50.0, z))))
 
 
@@ -130,10 +139,11 @@ def signals(
     ranking: Ranking,
     foreign: bool,
     quantity: bool,
-    unanswered_like: float = 0.0,
+    unanswered_like: float | None = None,
 ) -> dict[str, float]:
-    """The `SIGNALS` of a chosen passage; the dense ones are 0 without dense scores
-    (`unanswered_like`: `faq_bot.chat.precedent`)."""
+    """The `SIGNALS` of a chosen passage; the dense ones are 0 without dense scores;
+    ``unanswered_like`` (`faq_bot.chat.precedent`) is left out when it is None, and
+    `probability` uses the model's fallback for it."""
     top = passage.via or passage.entry
     chosen = {passage.entry, top}
     entry = dense.entry(passage.entry) if dense is not None else 0.0
@@ -152,7 +162,7 @@ def signals(
         "dense_agrees": float(ranking.dense_top in chosen),
         "missing": passage.missing,
         "quantity_missing": float(quantity and not has_number(passage.text)),
-        "unanswered_like": unanswered_like,
+        **({} if unanswered_like is None else {"unanswered_like": unanswered_like}),
     }
 
 

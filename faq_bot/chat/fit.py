@@ -48,7 +48,7 @@ from .passage import (
     make_passage,
     with_neighbours,
 )
-from .precedent import KnownQuestions
+from .precedent import TWIN, KnownQuestions
 from .terms import Coverage
 
 __all__ = ["Case", "collect", "cross_validate", "fit_confidence", "fit_passage", "known_of"]
@@ -159,9 +159,9 @@ def _choice(
     dense = case.reading.dense
     quantity = asks_quantity(case.reading.text)
     like = (
-        known.unanswered_like(case.vector, exclude=case.id)
+        known.unanswered_like(case.vector, exclude=case.id, twin=TWIN)
         if known is not None and case.vector is not None
-        else 0.0
+        else None
     )
     return i, conf.signals(passage, dense, case.reading.ranking, case.foreign, quantity, like)
 
@@ -180,7 +180,7 @@ def _signal_rows(
             y.append(0.0)
         else:
             i, signals = found
-            x.append([signals[k] for k in conf.SIGNALS])
+            x.append([signals.get(k, np.nan) for k in conf.SIGNALS])
             y.append(float(c.right[i]))
         ans.append(c.answerable)
     return np.array(x, dtype=float), np.array(y), np.array(ans, dtype=bool)
@@ -238,14 +238,38 @@ def _held_out_threshold(
     return _threshold(np.concatenate(probs), np.concatenate(ys), np.concatenate(answerables))
 
 
+def _fallback(x: np.ndarray, y: np.ndarray, ans: np.ndarray) -> dict[str, float]:
+    """For each signal that can be missing (`conf.OPTIONAL`), the value that stands
+    in for it: its mean over the rows that have it, weighted as the fit weights the
+    outcomes, which tells the model nothing either way."""
+    out = {}
+    sample = outcome_weights(y, ans)
+    for name in conf.OPTIONAL:
+        j = conf.SIGNALS.index(name)
+        seen = ~np.isnan(x[:, j])
+        total = float(sample[seen].sum())
+        out[name] = float(sample[seen] @ x[seen, j]) / total if total > 0 else 0.0
+    return out
+
+
+def _filled(x: np.ndarray, fallback: dict[str, float]) -> np.ndarray:
+    x = x.copy()
+    for j, name in enumerate(conf.SIGNALS):
+        x[np.isnan(x[:, j]), j] = fallback.get(name, 0.0)
+    return x
+
+
 def fit_confidence(
     index: Index, cases: list[Case], passage_weights: dict[str, float] | None
 ) -> dict[str, Any]:
     x, y, ans = _signal_rows(index, cases, passage_weights, known_of(index, cases))
+    fallback = _fallback(x, y, ans)
+    x = _filled(x, fallback)
     w, b = fit_logistic(x, y, sample=outcome_weights(y, ans))
     t = _held_out_threshold(x, y, ans)
     return {
         "threshold": round(t, 3),
+        "fallback": {k: round(v, 6) for k, v in fallback.items()},
         "weights": {
             "bias": round(b, 6),
             **{k: round(float(v), 6) for k, v in zip(conf.SIGNALS, w, strict=True)},
@@ -270,6 +294,7 @@ def cross_validate(
             weights = np.array([cw["weights"][s] for s in conf.SIGNALS])
             test = [cases[i] for i in test_idx]
             xt, yt, _ = _signal_rows(index, test, pw, known_of(index, train))
+            xt = _filled(xt, cw["fallback"])
             sure[test_idx] = _prob(xt, weights, cw["weights"]["bias"]) >= cw["threshold"]
             y[test_idx] = yt
             for c in test:

@@ -10,15 +10,23 @@ than they resemble questions the rulings answer. It is one confidence signal
 others, so it matters as much as cross-validation shows it earns.
 
 ``KnownQuestions.of(ids, vectors, answerable, model)``, ``.unanswered_like(vector,
-exclude=None)``, ``.save(path)``; ``known_questions() -> KnownQuestions | None``
-(the shipped file ``faq_bot/data/known_questions.npz``, None when it is missing
-or unreadable); ``likeness(known, vector, model)``: the signal, 0.0 when there is
-nothing to compare (no embedder, another embedding model).
+exclude=None, twin=None)``, ``.save(path)``; ``known_questions() -> KnownQuestions |
+None`` (the shipped file ``faq_bot/data/known_questions.npz``; None, with a logged
+warning, when it is missing or unreadable: `read_known`); ``likeness(known, vector, model)``: the
+signal, None when there is nothing to compare (no embedder, another embedding
+model, no known questions): the confidence model then uses its fitted fallback
+value, which carries no information (`faq_bot.chat.confidence.probability`).
+
+Fitting scores each training question as if it were new: itself and its near
+twins (cosine ≥ `TWIN`: the same question in two sets, a paraphrase that differs
+by a word) are left out, so the fitted weight is not learned from questions that
+find themselves.
 """
 
 from __future__ import annotations
 
 import io
+import logging
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -26,10 +34,12 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["K", "KnownQuestions", "known_questions", "likeness"]
+__all__ = ["K", "TWIN", "KnownQuestions", "known_questions", "likeness", "read_known"]
 
 K = 3  # nearest questions of each kind that count
+TWIN = 0.97  # cosine at which a known question counts as the same question (fitting only)
 DATA = "data/known_questions.npz"
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -44,24 +54,33 @@ class KnownQuestions:
         ids = tuple(ids)
         if len(set(ids)) != len(ids):
             raise ValueError("question ids must be unique")
-        vectors = np.asarray(vectors, dtype=np.float32).reshape(len(ids), -1)
-        return cls(ids, vectors, np.asarray(answerable, dtype=bool), model)
+        vectors = np.asarray(vectors, dtype=np.float32)
+        answerable = np.asarray(answerable, dtype=bool)
+        if vectors.ndim != 2 or len(vectors) != len(ids) or answerable.shape != (len(ids),):
+            raise ValueError("one vector and one answerable flag per question id")
+        return cls(ids, vectors, answerable, model)
 
-    def unanswered_like(self, vector: np.ndarray, exclude: str | None = None) -> float:
+    def unanswered_like(
+        self, vector: np.ndarray, exclude: str | None = None, twin: float | None = None
+    ) -> float | None:
         """Mean similarity of the `K` nearest unanswerable known questions minus that
-        of the `K` nearest answerable ones (`exclude`: a known question's own id, to
-        score it as if it were new); 0.0 without both kinds or for another size."""
+        of the `K` nearest answerable ones; None without both kinds or for another
+        size. `exclude`: a known question's own id, `twin`: a cosine from which known
+        questions count as the same question; both leave them out, to score a
+        question as if it were new."""
         vector = np.asarray(vector, dtype=np.float32)
         if vector.ndim != 1 or self.vectors.shape[1:] != vector.shape:
-            return 0.0
+            return None
         sims = self.vectors @ vector
         keep = np.ones(len(self.ids), dtype=bool)
         if exclude is not None and exclude in self.ids:
             keep[self.ids.index(exclude)] = False
+        if twin is not None:
+            keep &= sims < twin
         unanswered = sims[keep & ~self.answerable]
         answered = sims[keep & self.answerable]
         if not len(unanswered) or not len(answered):
-            return 0.0
+            return None
         return float(_top_mean(unanswered) - _top_mean(answered))
 
     def save(self, path: Path) -> None:
@@ -88,18 +107,31 @@ def _top_mean(sims: np.ndarray) -> float:
     return float(np.partition(sims, len(sims) - k)[-k:].mean())
 
 
+def read_known(data: bytes) -> KnownQuestions | None:
+    """Known questions from the bytes of their file; None (and a logged warning) for
+    anything unreadable: truncated, corrupt, empty, of the wrong shape."""
+    try:
+        return KnownQuestions.load(data)
+    except Exception as exc:  # the signal falls back; an answer never fails on it
+        log.warning("Bekannte Fragen nicht lesbar (%s: %s)", type(exc).__name__, exc)
+        return None
+
+
 @cache
 def known_questions() -> KnownQuestions | None:
     try:
         data = resources.files("faq_bot").joinpath(DATA).read_bytes()
-        return KnownQuestions.load(data)
-    except (OSError, ValueError, KeyError):
+    except OSError as exc:
+        log.warning("Bekannte Fragen fehlen (%s)", exc)
         return None
+    return read_known(data)
 
 
-def likeness(known: KnownQuestions | None, vector: np.ndarray | None, model: str | None) -> float:
-    """The ``unanswered_like`` signal of a question's `vector` (0.0 without a vector,
-    without known questions, or when they come from another model than `model`)."""
+def likeness(
+    known: KnownQuestions | None, vector: np.ndarray | None, model: str | None
+) -> float | None:
+    """The ``unanswered_like`` signal of a question's `vector`; None without a vector,
+    without known questions, or when they come from another model than `model`."""
     if known is None or vector is None or model != known.model:
-        return 0.0
+        return None
     return known.unanswered_like(vector)

@@ -154,3 +154,13 @@ def test_a_shop_question_resembles_the_unanswered_training_questions_more_than_a
     assert like("Was kostet ein Booster im Laden und wo kann man ihn kaufen?") > like(
         "Darf ich eine gesperrte Einheit zum Blocken verwenden?"
     )
+
+
+def test_when_answering_a_known_question_does_not_find_itself():
+    vectors = [_unit([1, 0, 0]), _unit([0.8, 0.6, 0]), _unit([0, 1, 0]), _unit([0, 0, 1])]
+    known = KnownQuestions.of(["u1", "u2", "a1", "a2"], vectors, [False, False, True, True], "m")
+    asked_again = known.vectors[0]
+    got = likeness(known, asked_again, "m")
+    # scored as if new, as every fitted question was: without itself, with its neighbour
+    assert got is not None and got == known.unanswered_like(asked_again, exclude="u1")
+    assert got < known.unanswered_like(asked_again)

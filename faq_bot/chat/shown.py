@@ -86,6 +86,7 @@ __all__ = [
     "UNVERIFIED",
     "Shown",
     "fingerprint",
+    "passage_text",
     "parse_conversation",
     "show",
     "shown_of",
@@ -246,19 +247,26 @@ def shown_of(data: dict[str, Any]) -> Shown:
     return Shown(data["question"], ANSWERED, entry, found["paragraph"], span, related, mark)
 
 
+def passage_text(index: Index, record: EntryRecord, paragraph: int) -> str:
+    """The text of paragraph `paragraph` of `record` as an answer shows it (with its
+    lead-in or list neighbour when `answer` adds them: with the embedder)."""
+    text = record.plain_paragraphs[paragraph]
+    passage = Passage(record.id, paragraph, text, 0.0, 1.0, (0, 0))
+    if dense_mode(index) == "hybrid":  # as `answer` shows it with the embedder
+        passage = with_neighbours(record, passage)
+    return passage.text
+
+
 def _passage(index: Index, shown: Shown) -> tuple[EntryRecord, Passage] | None:
     """The passage an answered turn showed, as the index has it now (or None)."""
     record = index.entry(shown.entry or "")
     if record is None or shown.paragraph >= len(record.plain_paragraphs):
         return None
-    text = record.plain_paragraphs[shown.paragraph]
-    passage = Passage(record.id, shown.paragraph, text, 0.0, 1.0, (0, 0))
-    if dense_mode(index) == "hybrid":  # as `answer` shows it with the embedder
-        passage = with_neighbours(record, passage)
+    text = passage_text(index, record, shown.paragraph)
     start, end = shown.highlight
-    if fingerprint(passage.text) != shown.fingerprint or not start < end <= len(passage.text):
+    if fingerprint(text) != shown.fingerprint or not start < end <= len(text):
         return None  # not the text it showed (a new build), or no key sentence in it
-    return record, Passage(record.id, shown.paragraph, passage.text, 0.0, 1.0, shown.highlight)
+    return record, Passage(record.id, shown.paragraph, text, 0.0, 1.0, shown.highlight)
 
 
 def _suggestion(index: Index, question: str) -> str | None:

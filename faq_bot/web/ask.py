@@ -194,7 +194,8 @@ add_schema(
             "context": {"type": "string", "nullable": True},
             "turn": {
                 "type": "string",
-                "description": "Dieser Schritt für das Feld t der Chat-Seite /ask (nur /api/ask)",
+                "description": "Dieser Schritt für das Feld t der Chat-Seite /ask (nur /api/ask; "
+                "vom Server signiert, unverändert weiterzugeben)",
             },
         },
     },
@@ -281,7 +282,8 @@ _ASK_PARAMS = [
         "name": "t",
         "in": "query",
         "description": "Frühere Schritte des Gesprächs, wie sie gezeigt wurden "
-        "(wiederholt, älteste zuerst; das Feld „turn“ einer Antwort von /api/ask)",
+        "(wiederholt, älteste zuerst; das Feld „turn“ einer Antwort von /api/ask). "
+        "Ein Schritt ohne gültige Signatur wird nur als Frage gezeigt.",
         "required": False,
         "schema": _TURNS_FIELD,
         "style": "form",

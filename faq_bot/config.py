@@ -62,7 +62,14 @@ def _read_secret(path: Path) -> bytes | None:
 
 def _create_secret(path: Path) -> None:
     """Write a new secret to `path` unless another process already did."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # O_EXCL, 0600
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # O_EXCL, 0600
+    except OSError as exc:
+        raise OSError(
+            exc.errno,
+            f"cannot make the chat's secret in {path.parent} ({exc.strerror}): "
+            f"set {SECRET_ENV} or make the folder writable",
+        ) from exc
     try:
         with os.fdopen(fd, "w", encoding="ascii") as out:
             out.write(secrets.token_urlsafe(32) + "\n")

@@ -70,3 +70,10 @@ def test_faq_bot_secret_wins_and_writes_nothing(tmp_path: Path, monkeypatch):
     monkeypatch.setenv("FAQ_BOT_SECRET", "zu-kurz")
     with pytest.raises(ValueError, match="too short"):
         turn_secret(tmp_path)
+
+
+@pytest.mark.usefixtures("no_env_secret")
+def test_a_folder_the_secret_cannot_be_made_in_says_what_to_do(tmp_path: Path):
+    missing = tmp_path / "none"  # as unwritable as a read-only folder, also as root
+    with pytest.raises(OSError, match="set FAQ_BOT_SECRET"):
+        turn_secret(missing)

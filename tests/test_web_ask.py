@@ -582,9 +582,13 @@ def test_an_altered_turn_is_its_question_only_and_still_the_followups_history(cl
     assert hidden_turns(html) == [*signed(client, Shown(question, UNVERIFIED)), data["turn"]]
 
 
-def test_a_passage_whose_text_a_new_build_changed_shows_the_gone_note(tiny_corpus, tmp_path):
+def test_a_passage_whose_text_a_new_build_changed_shows_the_gone_note(
+    tiny_corpus, tmp_path, monkeypatch
+):
     from faq_bot.index import build_index
     from faq_bot.web import create_app
+
+    monkeypatch.delenv("FAQ_BOT_SECRET", raising=False)  # the index folder's secret file
 
     index_dir = tmp_path / "index"
     build_index(tiny_corpus, index_dir)
@@ -602,7 +606,9 @@ def test_a_passage_whose_text_a_new_build_changed_shows_the_gone_note(tiny_corpu
     text = source.read_text(encoding="utf-8")
     assert "nach der 10. Runde" in text
     source.write_text(text.replace("nach der 10. Runde", "nach der 12. Runde"), encoding="utf-8")
+    secret = (index_dir / "secret").read_bytes()
     build_index(tiny_corpus, index_dir)  # swapped in while the app runs
+    assert (index_dir / "secret").read_bytes() == secret  # kept: links stay valid
     index = client.application.extensions["faq_bot.index"].get()
     assert len(passage_text(index, index.entry(patt.id), 0)) >= 40  # offsets still "fit"
     html = client.post("/ask", data={"q": "Wer beginnt?", "t": [token]}).get_data(as_text=True)

@@ -1,11 +1,32 @@
-"""Default locations, overridable by environment variables and command-line options."""
+"""Default locations, overridable by environment variables and command-line options,
+and the service's secret.
+
+``turn_secret(index_dir) -> bytes``
+    The key the chat signs its turn tokens with (`faq_bot.chat.shown`), so a
+    shared ``/ask`` link can only redraw answers this service gave. It must be
+    the same in every gunicorn worker and survive restarts (links stay valid):
+    ``FAQ_BOT_SECRET`` when set (at least `MIN_SECRET` characters; every machine
+    behind one proxy needs the same), else the file `SECRET_FILE` next to the
+    builds in the index directory, made on first use with 32 random bytes
+    (base64url, mode 0600). Workers that start together never end up with two
+    secrets: the file is written under a unique temporary name (``O_EXCL``,
+    `tempfile.mkstemp`) and hard-linked into place, which fails when another
+    process was first; everyone then reads the one file. A new build
+    (``faq-bot index``) keeps it.
+"""
 
 from __future__ import annotations
 
 import os
+import secrets
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+SECRET_ENV = "FAQ_BOT_SECRET"
+SECRET_FILE = "secret"
+MIN_SECRET = 16  # characters of a FAQ_BOT_SECRET
 
 
 def default_corpus_dir() -> Path:
@@ -14,3 +35,64 @@ def default_corpus_dir() -> Path:
 
 def default_index_dir() -> Path:
     return Path(os.environ.get("FAQ_BOT_INDEX", ROOT / "index"))
+
+
+def env_secret() -> bytes | None:
+    """``FAQ_BOT_SECRET`` (None when unset or empty); `ValueError` when too short."""
+    value = os.environ.get(SECRET_ENV, "").strip()
+    if not value:
+        return None
+    if len(value) < MIN_SECRET:
+        raise ValueError(
+            f"{SECRET_ENV} is too short ({len(value)} characters, at least {MIN_SECRET}); "
+            'e.g. python3 -c "import secrets; print(secrets.token_urlsafe(32))"'
+        )
+    return value.encode("utf-8")
+
+
+def _read_secret(path: Path) -> bytes | None:
+    try:
+        value = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        return None
+    if not value:
+        raise ValueError(f"{path} is empty: remove it (a new secret is made) or fill it")
+    return value.encode("ascii")
+
+
+def _create_secret(path: Path) -> None:
+    """Write a new secret to `path` unless another process already did."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # O_EXCL, 0600
+    except OSError as exc:
+        raise OSError(
+            exc.errno,
+            f"cannot make the chat's secret in {path.parent} ({exc.strerror}): "
+            f"set {SECRET_ENV} or make the folder writable",
+        ) from exc
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as out:
+            out.write(secrets.token_urlsafe(32) + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+        try:
+            os.link(tmp, path)  # atomic: complete or absent, never two
+        except FileExistsError:
+            pass  # another worker was first: its secret is the one
+    finally:
+        os.unlink(tmp)
+
+
+def turn_secret(index_dir: str | Path) -> bytes:
+    """The service's secret: ``FAQ_BOT_SECRET``, else ``<index_dir>/secret`` (made once)."""
+    found = env_secret()
+    if found is not None:
+        return found
+    path = Path(index_dir) / SECRET_FILE
+    found = _read_secret(path)
+    if found is None:
+        _create_secret(path)
+        found = _read_secret(path)  # re-read: whoever was first wrote it
+    if found is None:  # removed again right away: not a state to guess about
+        raise RuntimeError(f"{path} vanished while it was being made")
+    return found

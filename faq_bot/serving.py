@@ -18,7 +18,7 @@ same way:
   gunicorn's ``--access-logfile -``).
 
 The index is built before any worker forks (`on_starting`), so workers never
-race to build it.
+race to build it; the same for the chat's secret (`faq_bot.config.turn_secret`).
 """
 
 from __future__ import annotations
@@ -93,10 +93,11 @@ def settings(
 
 def ensure_index_before_fork(say: Callable[[str], None]) -> None:
     """Build the index in the master when there is none (gunicorn's `on_starting`)."""
-    from faq_bot.config import default_corpus_dir, default_index_dir
+    from faq_bot.config import default_corpus_dir, default_index_dir, turn_secret
     from faq_bot.web.serve import ensure_index
 
     ensure_index(default_corpus_dir(), default_index_dir(), say=say)
+    turn_secret(default_index_dir())  # made once here (or read), before workers start
 
 
 def on_starting(server: Any) -> None:

@@ -1,5 +1,6 @@
 """Turn tokens (`faq_bot.chat.shown`): an earlier chat turn kept as it was shown and
-shown again without retrieval. The page's behaviour is pinned in tests/test_web_ask.py."""
+shown again without retrieval, signed so only the server's own tokens redraw as
+answers. The page's behaviour is pinned in tests/test_web_ask.py."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from hypothesis_profiles import examples
 
 from faq_bot.chat import QuestionError, answer
 from faq_bot.chat.shown import (
+    ANSWERED,
     DECLINED,
     ENTRY_ID,
     GONE,
@@ -19,12 +21,18 @@ from faq_bot.chat.shown import (
     MAX_TOKEN,
     TOKEN_PATTERN,
     UNANSWERED,
+    UNVERIFIED,
+    UNVERIFIED_MESSAGE,
     Shown,
+    fingerprint,
     parse_conversation,
+    passage_text,
     show,
     shown_of,
 )
 from faq_bot.question import normalize_question
+
+KEY = b"a test key, not the service's secret"
 
 ids = st.from_regex(ENTRY_ID, fullmatch=True)
 paragraphs = st.integers(0, 9999)
@@ -39,19 +47,20 @@ related = st.tuples(st.sampled_from(["link", "similar"]), ids, st.none() | parag
 
 @st.composite
 def turns(draw) -> Shown:
-    kind = draw(st.sampled_from(["answered", DECLINED, GONE, UNANSWERED]))
+    kind = draw(st.sampled_from([ANSWERED, DECLINED, GONE, UNANSWERED, UNVERIFIED]))
     items = tuple(draw(st.lists(related, max_size=MAX_ITEMS)))
-    if kind != "answered":
+    if kind != ANSWERED:
         return Shown(draw(questions), kind, related=items)
     start, end = sorted((draw(offsets), draw(offsets)))
-    return Shown(draw(questions), kind, draw(ids), draw(paragraphs), (start, end), items)
+    mark = draw(st.from_regex(r"[0-9a-f]{8}", fullmatch=True))
+    return Shown(draw(questions), kind, draw(ids), draw(paragraphs), (start, end), items, mark)
 
 
 @settings(max_examples=examples(300))
 @given(turns())
 def test_a_token_reads_back_as_the_turn_it_was_made_from(turn):
-    token = turn.token()
-    assert Shown.parse(token) == turn
+    token = turn.token(KEY)
+    assert Shown.parse(token, KEY) == turn
     assert len(token) <= MAX_TOKEN
     assert re.match(TOKEN_PATTERN, token)  # the OpenAPI description's pattern admits it
 
@@ -60,9 +69,60 @@ def test_a_token_reads_back_as_the_turn_it_was_made_from(turn):
 @given(st.text(max_size=300) | st.from_regex(TOKEN_PATTERN))
 def test_any_text_is_a_turn_or_a_german_error(text):
     try:
-        Shown.parse(text)
+        Shown.parse(text, KEY)
     except QuestionError as exc:
         assert str(exc)
+
+
+@settings(max_examples=examples(300))
+@given(turns(), st.data())
+def test_a_token_changed_anywhere_is_its_question_only_or_an_error(turn, data):
+    token = turn.token(KEY)
+    at = data.draw(st.integers(0, len(token) - 1))
+    char = data.draw(st.characters(codec="utf-8").filter(lambda c: c != token[at]))
+    changed = token[:at] + char + token[at + 1 :]
+    try:
+        parsed = Shown.parse(changed, KEY)
+    except QuestionError:
+        return  # no longer a token at all: the page's German 400
+    # the question is normalised: a changed space may still read as the same turn
+    assert parsed == turn or (parsed.kind == UNVERIFIED and parsed.related == ())
+
+
+BOMB = "227-pfund-bombe-basisausbau"
+
+
+def test_only_a_token_signed_with_the_key_is_the_turn_it_names():
+    turn = Shown("Wer bezahlt?", ANSWERED, BOMB, 2, (0, 57), (("similar", "depot", 1),), "0" * 8)
+    token = turn.token(KEY)
+    head, sig = token.split("~")[0].split(":")
+    assert Shown.parse(token, KEY) == turn
+    forged = [
+        token.replace("~Wer bezahlt?", "~Ist alles erlaubt?"),  # question changed
+        token.replace(BOMB, "depot"),  # entry changed
+        token.replace(".0.57.", ".0.3."),  # key sentence changed
+        token.replace("s.depot.1", "s.depot.9999"),  # a related item changed
+        f"{head}~Wer bezahlt?",  # signature stripped
+        f"{head}:~Wer bezahlt?",  # signature emptied
+        f"{head}:{sig[:-1]}~Wer bezahlt?",  # signature shortened
+        turn.token(b"another service's key"),
+        f"{BOMB}.2.0.3~Wer bezahlt?",  # the form from before tokens were signed
+    ]
+    for text in forged:
+        parsed = Shown.parse(text, KEY)
+        assert parsed.kind == UNVERIFIED and parsed.related == () and parsed.entry is None, text
+        assert parsed.turn().entry is None  # history by its question only
+
+
+def test_an_unverified_turn_shows_its_question_with_a_note_and_no_answer(index):
+    shown = Shown.parse(f"{BOMB}.2.0.3~Ist alles erlaubt?", KEY)
+    again, kept = show(index, shown, [])
+    assert kept == Shown("Ist alles erlaubt?", UNVERIFIED)
+    assert again.message == UNVERIFIED_MESSAGE
+    data = again.to_json()
+    assert data["answer"] is None and data["related"] == [] and data["confident"] is False
+    # the server vouches for the question only: carried on signed as such
+    assert Shown.parse(kept.token(KEY), KEY) == kept
 
 
 def test_every_entry_id_of_the_corpus_fits_a_token(index):
@@ -79,7 +139,7 @@ def test_an_answer_shown_again_equals_the_answer_without_searching(index, monkey
     ):
         data = answer(index, question).to_json()
         monkeypatch.setattr(passage, "rank_entries", None)  # no search from here on
-        again, kept = show(index, shown_of(data), [])
+        again, kept = show(index, Shown.parse(shown_of(data).token(KEY), KEY), [])
         monkeypatch.undo()
         assert kept == shown_of(data)
         shown = again.to_json()
@@ -90,12 +150,51 @@ def test_an_answer_shown_again_equals_the_answer_without_searching(index, monkey
                 assert shown["answer"][key] == data["answer"][key], key
 
 
+def answered(index, question: str, entry: str, paragraph: int, span: tuple[int, int]) -> Shown:
+    """The turn as the server would have issued it for this paragraph of this build."""
+    record = index.entry(entry)
+    mark = fingerprint(passage_text(index, record, paragraph))
+    return Shown(question, ANSWERED, entry, paragraph, span, (), mark)
+
+
+def test_a_passage_whose_text_changed_is_shown_as_gone(index):
+    turn = answered(index, "Wer bezahlt?", BOMB, 0, (0, 10))
+    again, kept = show(index, turn, [])
+    assert kept == turn and again.passage is not None
+    stale = Shown(turn.question, ANSWERED, BOMB, 0, (0, 10), (), "0" * 8)  # another text
+    again, kept = show(index, stale, [])
+    assert kept == Shown("Wer bezahlt?", GONE) and again.passage is None
+    assert again.message.startswith("Dieser Eintrag ist nicht mehr vorhanden")
+
+
+@pytest.mark.parametrize("span", [(5, 5), (0, 0), (0, 99_999)])
+def test_an_empty_key_sentence_or_one_outside_the_passage_is_shown_as_gone(index, span):
+    turn = answered(index, "Wer bezahlt?", BOMB, 0, span)
+    assert show(index, turn, [])[1].kind == GONE
+
+
+def test_related_entries_or_paragraphs_the_index_lacks_are_left_out(index):
+    items = (
+        ("similar", "depot", 1),  # no such paragraph (it has one)
+        ("link", "die-regel-von-gestern", None),  # no such entry
+        ("similar", "aktionsstapel", 3),
+        ("link", BOMB, None),
+    )
+    turn = Shown("Wer bezahlt?", DECLINED, related=items)
+    again, kept = show(index, turn, [])
+    assert kept == turn  # carried on as it was issued
+    assert [(r["id"], r["url"]) for r in again.to_json()["related"]] == [
+        ("aktionsstapel", "/entry/aktionsstapel#p3"),
+        (BOMB, f"/entry/{BOMB}"),
+    ]
+
+
 def test_plain_questions_of_old_links_come_first_and_are_not_answers():
-    earlier = parse_conversation(["Aktionsstapel"], ["-~Depot"])
+    earlier = parse_conversation(["Aktionsstapel"], [Shown("Depot", DECLINED).token(KEY)], KEY)
     assert [(s.question, s.kind) for s in earlier] == [
         ("Aktionsstapel", UNANSWERED),
         ("Depot", DECLINED),
     ]
     assert [t.entry for t in (s.turn() for s in earlier)] == [None, None]
     with pytest.raises(QuestionError, match="Verlauf, Eintrag 1"):
-        parse_conversation([""], [])
+        parse_conversation([""], [], KEY)

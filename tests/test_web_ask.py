@@ -7,12 +7,47 @@ from html import unescape
 from urllib.parse import quote_plus, urlencode
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis_profiles import examples
 from test_error_shape import assert_error_shape
 
 from faq_bot.chat import MAX_HISTORY
+from faq_bot.chat.shown import (
+    ANSWERED,
+    DECLINED,
+    GONE,
+    TOKEN_PATTERN,
+    UNANSWERED,
+    UNVERIFIED,
+    Shown,
+    fingerprint,
+    passage_text,
+)
+from faq_bot.web.common import turn_key
 
 FIRST = "Wer bezahlt, wenn meine 227er gekontert wird?"
 FOLLOWUP = "und wenn er eine Feuerwehr hat?"
+UNVERIFIED_NOTE = "Diese frühere Antwort ließ sich nicht prüfen und wird nicht wiederholt."
+
+
+def key_of(client) -> bytes:
+    """The key the app signs its turn tokens with."""
+    with client.application.app_context():
+        return turn_key()
+
+
+def signed(client, *turns: Shown) -> list[str]:
+    """`turns` as tokens the app issued."""
+    key = key_of(client)
+    return [turn.token(key) for turn in turns]
+
+
+def answered_turn(client, question: str, entry: str, paragraph: int, span: tuple[int, int]):
+    """The turn the app would issue for this paragraph of its current build."""
+    index = client.application.extensions["faq_bot.index"].get()
+    mark = fingerprint(passage_text(index, index.entry(entry), paragraph))
+    return Shown(question, ANSWERED, entry, paragraph, span, (), mark)
 
 
 def hidden_turns(html: str) -> list[str]:
@@ -176,13 +211,14 @@ def test_ask_page_declined_offers_the_search_for_the_question(client):
 
 
 def test_ask_page_suggestion_link_keeps_the_history(client):
+    (token,) = signed(client, Shown("Aktionsstapel", DECLINED))
     html = client.post(
-        "/ask", data={"q": "Wie viele Karten hat ein Depot mindestns?", "t": ["-~Aktionsstapel"]}
+        "/ask", data={"q": "Wie viele Karten hat ein Depot mindestns?", "t": [token]}
     ).get_data(as_text=True)
     assert "Meinten Sie:" in html
-    assert re.search(
-        r'href="/ask\?q=Wie\+viele\+Karten\+hat\+ein\+Depot\+mindestens\?&amp;t=-~Aktionsstapel"',
-        html,
+    link = unescape(re.search(r'<p class="suggestion">Meinten Sie: <a href="([^"]+)"', html)[1])
+    assert link == "/ask?q=Wie+viele+Karten+hat+ein+Depot+mindestens?&t=" + quote_plus(
+        token, safe=":"
     )
 
 
@@ -307,11 +343,11 @@ def test_earlier_turns_are_the_new_questions_history_as_with_the_api(client):
 
 
 def test_api_ask_gives_the_turn_token_the_page_carries(client):
-    from faq_bot.chat.shown import Shown, shown_of
+    from faq_bot.chat.shown import shown_of
 
     data = client.post("/api/ask", json={"question": FIRST}).get_json()
     assert data["turn"] == hidden_turns(converse(client, [FIRST])[0])[0]
-    assert Shown.parse(data["turn"]) == shown_of(data)
+    assert Shown.parse(data["turn"], key_of(client)) == shown_of(data)
 
 
 def test_get_links_with_earlier_turns_stay_shareable_and_cacheable(client):
@@ -366,7 +402,9 @@ def test_too_many_earlier_turns_is_a_german_400(client):
 def test_the_page_shows_the_newest_earlier_turns_only(client, monkeypatch):
     from faq_bot.web.ask import PAGE_TURNS
 
-    tokens = [f"-~Frage Nummer {i} zum Depot" for i in range(MAX_HISTORY)]
+    tokens = signed(
+        client, *(Shown(f"Frage Nummer {i} zum Depot", DECLINED) for i in range(MAX_HISTORY))
+    )
     asked = count_rankings(monkeypatch)
     html = client.post("/ask", data={"q": "Depot", "t": tokens}).get_data(as_text=True)
     assert len(turns_of(html)) == PAGE_TURNS + 1
@@ -377,34 +415,52 @@ def test_the_page_shows_the_newest_earlier_turns_only(client, monkeypatch):
 def test_a_suggestion_link_carries_at_most_link_chars_of_earlier_turns(client):
     from faq_bot.web.ask import LINK_CHARS
 
-    long = "-" + "_s.sow-suchcountertabelle-the-last-cozy-inn-die-letzte-gemuetliche-kneipe" * 16
-    tokens = [f"{long}~Frage {i} zum Aktionsstapel" for i in range(10)]
+    items = (
+        ("similar", "sow-suchcountertabelle-the-last-cozy-inn-die-letzte-gemuetliche-kneipe", None),
+    ) * 16
+    tokens = signed(
+        client, *(Shown(f"Frage {i} zum Aktionsstapel", DECLINED, related=items) for i in range(10))
+    )
     html = client.post(
         "/ask", data={"q": "Wie viele Karten hat ein Depot mindestns?", "t": tokens}
     ).get_data(as_text=True)
     link = unescape(re.search(r'<p class="suggestion">Meinten Sie: <a href="([^"]+)"', html)[1])
     assert 0 < link.count("&t=") < len(tokens) and len(link) <= LINK_CHARS + 200
-    assert link.endswith(quote_plus(tokens[-1]))  # the newest kept
+    assert link.endswith(quote_plus(tokens[-1], safe=":"))  # the newest kept
 
 
 def test_an_entry_that_is_not_in_the_index_shows_a_note_not_an_error(client, monkeypatch):
     asked = count_rankings(monkeypatch)
-    gone = "die-regel-von-gestern.1.0.20~Was galt gestern?"
+    question = "Was galt gestern?"
+    (gone,) = signed(client, Shown(question, ANSWERED, "die-regel-von-gestern", 1, (0, 20)))
     html = client.post("/ask", data={"q": "Depot", "t": [gone]}).get_data(as_text=True)
     first = turns_of(html)[0]
     assert "Was galt gestern?" in first and "Dieser Eintrag ist nicht mehr vorhanden" in first
     assert '<blockquote class="passage"' not in first
-    assert hidden_turns(html)[0] == "x~Was galt gestern?"  # carried on as shown
+    assert hidden_turns(html)[0] == signed(client, Shown(question, GONE))[0]  # carried on
     assert asked == ["Depot"]
     # a paragraph or key sentence the entry no longer has: the same
-    for token in (f"{BOMB}.99.0.10~Wer bezahlt?", f"{BOMB}.0.0.99999~Wer bezahlt?"):
-        html = client.post("/ask", data={"q": "Depot", "t": [token]}).get_data(as_text=True)
-        assert hidden_turns(html)[0] == "x~Wer bezahlt?"
+    real = answered_turn(client, "Wer bezahlt?", BOMB, 0, (0, 10))
+    for turn in (
+        Shown("Wer bezahlt?", ANSWERED, BOMB, 99, (0, 10), (), real.fingerprint),
+        Shown("Wer bezahlt?", ANSWERED, BOMB, 0, (0, 99999), (), real.fingerprint),
+    ):
+        html = client.post("/ask", data={"q": "Depot", "t": signed(client, turn)}).get_data(
+            as_text=True
+        )
+        assert hidden_turns(html)[0] == signed(client, Shown("Wer bezahlt?", GONE))[0]
 
 
 def test_turn_tokens_cannot_inject_html(client):
     evil = '<script>alert(1)</script> "><img src=x onerror=alert(2)> 227er'
-    tokens = [f"{BOMB}.2.0.10_s.depot.1~{evil}", f"-~{evil}", f"x~{evil}", f"q~{evil}"]
+    answer = answered_turn(client, evil, BOMB, 2, (0, 10))
+    answer = Shown(
+        evil, ANSWERED, BOMB, 2, (0, 10), (("similar", "depot", None),), answer.fingerprint
+    )
+    tokens = [
+        *signed(client, answer, *(Shown(evil, kind) for kind in (DECLINED, GONE, UNANSWERED))),
+        f"{BOMB}.2.0.10_s.depot~{evil}",  # unsigned
+    ]
     for response in (
         client.post("/ask", data={"q": evil, "t": tokens}),
         client.get("/ask", query_string={"t": tokens}),
@@ -412,7 +468,11 @@ def test_turn_tokens_cannot_inject_html(client):
         html = response.get_data(as_text=True)
         assert response.status_code == 200
         assert "<script>alert(1)" not in html and "<img src=x" not in html
-        assert 'data-turn="227-pfund-bombe-basisausbau.2.0.10_s.depot.1~&lt;script&gt;' in html
+        assert f'data-turn="{BOMB}.2.0.10.{answer.fingerprint}_s.depot:' in html
+        # each turn's token (data-turn and the hidden field) ends in the escaped question
+        turns = len(turns_of(html))
+        assert turns == len(tokens) + (response.request.method == "POST")
+        assert html.count("~&lt;script&gt;alert(1)&lt;/script&gt; &#34;&gt;&lt;img") == 2 * turns
 
 
 def test_old_links_with_plain_questions_show_them_without_answering_them_again(client, monkeypatch):
@@ -426,10 +486,14 @@ def test_old_links_with_plain_questions_show_them_without_answering_them_again(c
     assert f"Im Zusammenhang mit Ihrer Frage „{FIRST}“" in second
     assert '<blockquote class="passage"' in second
     assert asked == [FOLLOWUP]
-    assert hidden_turns(html)[0] == f"q~{FIRST}"  # carried on in the new form
+    assert hidden_turns(html)[0] == signed(client, Shown(FIRST))[0]  # carried on as a token
     # both kinds together: the plain questions are the older ones
-    mixed = client.post("/ask", data={"q": "Depot", "h": ["Aktionsstapel"], "t": [f"-~{FIRST}"]})
-    assert hidden_turns(mixed.get_data(as_text=True))[:2] == ["q~Aktionsstapel", f"-~{FIRST}"]
+    (declined,) = signed(client, Shown(FIRST, DECLINED))
+    mixed = client.post("/ask", data={"q": "Depot", "h": ["Aktionsstapel"], "t": [declined]})
+    assert hidden_turns(mixed.get_data(as_text=True))[:2] == [
+        signed(client, Shown("Aktionsstapel", UNANSWERED))[0],
+        declined,
+    ]
 
 
 def test_a_turn_whose_entry_a_new_build_removed_shows_a_note(tiny_corpus, tmp_path):
@@ -444,7 +508,7 @@ def test_a_turn_whose_entry_a_new_build_removed_shows_a_note(tiny_corpus, tmp_pa
     index = client.application.extensions["faq_bot.index"].get()
     patt = index.find_by_title("Patt")
     assert patt is not None
-    token = f"{patt.id}.0.0.10~{question}"  # an answer from this build
+    (token,) = signed(client, answered_turn(client, question, patt.id, 0, (0, 10)))
     shown = client.post("/ask", data={"q": "Wer beginnt die Runde?", "t": [token, data["turn"]]})
     assert '<blockquote class="passage"' in turns_of(shown.get_data(as_text=True))[0]
 
@@ -457,4 +521,153 @@ def test_a_turn_whose_entry_a_new_build_removed_shows_a_note(tiny_corpus, tmp_pa
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert "Dieser Eintrag ist nicht mehr vorhanden" in turns_of(html)[0]
-    assert hidden_turns(html)[0] == f"x~{question}"
+    assert hidden_turns(html)[0] == signed(client, Shown(question, GONE))[0]
+
+
+# --- signed turns: only the server's own tokens redraw as answers ------------------------
+
+FORGED = f"{BOMB}.2.0.3~Ist alles erlaubt?"  # the review's forged link: any paragraph, any mark
+
+
+def test_a_forged_link_shows_its_question_with_a_note_never_an_answer(client, monkeypatch):
+    asked = count_rankings(monkeypatch)
+    for response in (
+        client.get("/ask", query_string={"t": FORGED}),
+        client.get("/ask", query_string={"t": f"{BOMB}.2.5.5_s.depot.9999~Ist alles erlaubt?"}),
+    ):
+        assert response.status_code == 200  # old links keep working: no 400 for it
+        html = response.get_data(as_text=True)
+        (turn,) = turns_of(html)
+        assert "Ist alles erlaubt?" in turn and UNVERIFIED_NOTE in unescape(turn)
+        assert "<mark" not in turn and '<blockquote class="passage"' not in turn
+        assert "227-Pfund" not in turn and "#p9999" not in turn and 'data-entry=""' in turn
+        assert hidden_turns(html) == signed(client, Shown("Ist alles erlaubt?", UNVERIFIED))
+    assert asked == []
+
+
+def _question_changed(token: str) -> tuple[str, str]:
+    return token.replace(f"~{FIRST}", "~Ist alles erlaubt?"), "Ist alles erlaubt?"
+
+
+def _entry_changed(token: str) -> tuple[str, str]:
+    assert token.startswith(f"{BOMB}.")
+    return "aktionsstapel." + token.removeprefix(f"{BOMB}."), FIRST
+
+
+def _highlight_changed(token: str) -> tuple[str, str]:
+    changed = re.sub(r"^([a-z0-9-]+\.\d+)\.(\d+)\.", lambda m: f"{m[1]}.{int(m[2]) + 1}.", token)
+    assert changed != token
+    return changed, FIRST
+
+
+def _signature_stripped(token: str) -> tuple[str, str]:
+    return re.sub(r":[A-Za-z0-9_-]*~", "~", token, count=1), FIRST
+
+
+@pytest.mark.parametrize(
+    "alter", [_question_changed, _entry_changed, _highlight_changed, _signature_stripped]
+)
+def test_an_altered_turn_is_its_question_only_and_still_the_followups_history(client, alter):
+    token, question = alter(client.post("/api/ask", json={"question": FIRST}).get_json()["turn"])
+    response = client.post("/ask", data={"q": FOLLOWUP, "t": [token]})
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    first, second = turns_of(html)
+    assert question in first and UNVERIFIED_NOTE in unescape(first)
+    assert "<mark" not in first and '<blockquote class="passage"' not in first
+    # the follow-up is read with the earlier question (without its entry), as the API
+    # reads a history of plain questions
+    assert f"Im Zusammenhang mit Ihrer Frage „{question}“" in second
+    data = client.post("/api/ask", json={"question": FOLLOWUP, "history": [question]}).get_json()
+    assert hidden_turns(html) == [*signed(client, Shown(question, UNVERIFIED)), data["turn"]]
+
+
+def test_a_passage_whose_text_a_new_build_changed_shows_the_gone_note(
+    tiny_corpus, tmp_path, monkeypatch
+):
+    from faq_bot.index import build_index
+    from faq_bot.web import create_app
+
+    monkeypatch.delenv("FAQ_BOT_SECRET", raising=False)  # the index folder's secret file
+
+    index_dir = tmp_path / "index"
+    build_index(tiny_corpus, index_dir)
+    client = create_app({"TESTING": True, "INDEX_DIR": str(index_dir)}).test_client()
+    index = client.application.extensions["faq_bot.index"].get()
+    patt = index.find_by_title("Patt")
+    question = "Wann ist das Spiel ein Patt?"
+    turn = answered_turn(client, question, patt.id, 0, (0, 40))
+    (token,) = signed(client, turn)
+    html = client.post("/ask", data={"q": "Wer beginnt?", "t": [token]}).get_data(as_text=True)
+    assert '<mark class="key">' in turns_of(html)[0] and hidden_turns(html)[0] == token
+
+    # the same length, another text: the old offsets would mark the wrong words
+    source = tiny_corpus / next(p.name for p in tiny_corpus.glob("*.txt"))
+    text = source.read_text(encoding="utf-8")
+    assert "nach der 10. Runde" in text
+    source.write_text(text.replace("nach der 10. Runde", "nach der 12. Runde"), encoding="utf-8")
+    secret = (index_dir / "secret").read_bytes()
+    build_index(tiny_corpus, index_dir)  # swapped in while the app runs
+    assert (index_dir / "secret").read_bytes() == secret  # kept: links stay valid
+    index = client.application.extensions["faq_bot.index"].get()
+    assert len(passage_text(index, index.entry(patt.id), 0)) >= 40  # offsets still "fit"
+    html = client.post("/ask", data={"q": "Wer beginnt?", "t": [token]}).get_data(as_text=True)
+    first = turns_of(html)[0]
+    assert "Dieser Eintrag ist nicht mehr vorhanden" in first and "<mark" not in first
+    assert hidden_turns(html)[0] == signed(client, Shown(question, GONE))[0]
+
+
+def test_the_secret_is_made_once_next_to_the_index_and_shared(tiny_index, monkeypatch):
+    from faq_bot.web import create_app
+
+    monkeypatch.delenv("FAQ_BOT_SECRET", raising=False)
+    (tiny_index / "secret").unlink(missing_ok=True)  # as a fresh install has none
+    question = "Wann ist das Spiel ein Patt?"
+
+    def turn_of(client) -> str:
+        return client.post("/api/ask", json={"question": question}).get_json()["turn"]
+
+    # two workers (or a restart) on the same index sign alike: a shared link stays valid
+    one, two = (create_app({"TESTING": True, "INDEX_DIR": str(tiny_index)}) for _ in range(2))
+    token = turn_of(one.test_client())
+    assert turn_of(two.test_client()) == token
+    secret = tiny_index / "secret"
+    assert secret.stat().st_mode & 0o777 == 0o600
+    made = secret.read_bytes()
+    restarted = create_app({"TESTING": True, "INDEX_DIR": str(tiny_index)}).test_client()
+    assert turn_of(restarted) == token and secret.read_bytes() == made
+    html = restarted.get("/ask", query_string={"t": token}).get_data(as_text=True)
+    assert '<mark class="key">' in turns_of(html)[0]
+
+    # FAQ_BOT_SECRET wins (several machines behind one proxy share it)
+    monkeypatch.setenv("FAQ_BOT_SECRET", "s3cret-shared-by-every-machine-0123456789")
+    other = create_app({"TESTING": True, "INDEX_DIR": str(tiny_index)}).test_client()
+    assert turn_of(other) != token and secret.read_bytes() == made
+    html = other.get("/ask", query_string={"t": token}).get_data(as_text=True)
+    assert UNVERIFIED_NOTE in unescape(turns_of(html)[0])
+    monkeypatch.setenv("FAQ_BOT_SECRET", "kurz")
+    with pytest.raises(ValueError, match="FAQ_BOT_SECRET is too short"):
+        create_app({"TESTING": True, "INDEX_DIR": str(tiny_index)})
+
+
+_any_text = st.text(alphabet=st.characters(codec="utf-8"), max_size=300)
+
+
+@settings(max_examples=examples(150), suppress_health_check=[HealthCheck.too_slow])
+@given(
+    tokens=st.lists(_any_text | st.from_regex(TOKEN_PATTERN), max_size=3),
+    at=st.integers(0, 10_000),
+    char=st.characters(codec="utf-8"),
+)
+def test_no_turn_token_is_a_server_error(app, tokens, at, char):
+    client = app.test_client()
+    turn = answered_turn(client, FIRST, BOMB, 2, (0, 57))
+    items = (("similar", "depot", None), ("link", "aktionsstapel", None))
+    (real,) = signed(client, Shown(FIRST, ANSWERED, BOMB, 2, (0, 57), items, turn.fingerprint))
+    at %= len(real)
+    tokens = [*tokens, real[:at] + char + real[at + 1 :]]  # one near a real token
+    for response in (
+        client.get("/ask", query_string={"t": tokens}),
+        client.post("/ask", data={"q": "Depot", "t": tokens}),
+    ):
+        assert response.status_code in (200, 400), response.get_data(as_text=True)[-2000:]

@@ -8,32 +8,53 @@ id. It never searches or embeds for an earlier turn: only the new question is
 answered, with the earlier turns as its history (`Turn`), so a page request
 computes at most one query embedding however long the conversation is.
 
-``Shown.parse(token) -> Shown`` / ``Shown.token() -> str``
-    A turn token: ``<head>[_<item>]...~<question>``, everything before the first
-    ``~`` ASCII, the question (normalised, at most `MAX_QUESTION_LENGTH`) after it.
-    ``<head>`` is what the turn answered: ``<entry>.<paragraph>.<start>.<end>``
-    (the entry and paragraph of the passage and the key sentence's offsets in the
-    passage as shown), ``-`` (declined), ``x`` (its entry is gone from the index)
-    or ``q`` (an earlier question from an old link that only carried questions,
-    never answered again). Each ``<item>`` is a related entry as listed under the
+Tokens are user input (links to ``/ask`` get shared), so the server signs the
+tokens it issues and redraws only those as answers: anyone could otherwise
+forge a link that presents any paragraph, with any highlight, as the bot's
+answer to any question. The key is the service's secret
+(`faq_bot.config.turn_secret`, the same in every worker and across restarts).
+
+``Shown.parse(token, key) -> Shown`` / ``Shown.token(key) -> str``
+    A turn token: ``<head>[_<item>]...:<signature>~<question>``, everything
+    before the first ``~`` ASCII, the question (normalised, at most
+    `MAX_QUESTION_LENGTH`) after it. ``<head>`` is what the turn answered:
+    ``<entry>.<paragraph>.<start>.<end>.<fingerprint>`` (the entry and paragraph
+    of the passage, the key sentence's offsets in the passage as shown and the
+    first 8 hex digits of the SHA-256 of that passage text, `fingerprint`),
+    ``-`` (declined), ``x`` (its entry is gone from the index or its text
+    changed), ``q`` (an earlier question from an old link that only carried
+    questions, never answered again) or ``u`` (an earlier turn whose token did
+    not verify, below). Each ``<item>`` is a related entry as listed under the
     answer: ``l.<entry>`` (a cross reference) or ``s.<entry>[.<paragraph>]``
     (similar, with the paragraph its link jumps to). Entry ids are URL slugs
-    (`ENTRY_ID`). E.g. ``227-pfund-bombe-basisausbau.2.0.57_s.flakbatterie.3~Wer
+    (`ENTRY_ID`). ``<signature>``: `SIGNATURE_LENGTH` base64url characters of the
+    HMAC-SHA-256 of everything else (``<head>[_<item>]...~<question>``). E.g.
+    ``227-pfund-bombe-basisausbau.2.0.57.3f1c9a20_s.flakbatterie.3:Jx0…~Wer
     bezahlt, wenn meine 227er gekontert wird?``. `parse` raises `QuestionError`
-    (German) for anything else.
+    (German) for anything malformed. A well-formed token whose signature is
+    missing or wrong (forged, altered, or from before tokens were signed) is not
+    an error: it becomes ``u``, shown as its question only with
+    `UNVERIFIED_MESSAGE` and read as history by its question only.
 ``shown_of(data) -> Shown``
     The turn an answer's JSON (`Answer.to_json`) shows.
 ``show(index, shown, before) -> tuple[Answer, Shown]``
     The turn rendered again as an `Answer` (for the same template as a new
     answer), read with the earlier turns `before` (for its "Im Zusammenhang mit"
     line), and the turn as it is shown now: an answer whose entry or paragraph
-    the index no longer has becomes ``x`` and says so (`GONE`) instead of failing.
-    Runs no search and no embedding; only the spelling suggestion is read again
-    (the query analysis, lexical).
+    the index no longer has, whose passage text differs from the one it showed
+    (its fingerprint) or whose key sentence is empty or outside the passage
+    becomes ``x`` and says so (`GONE`) instead of failing or highlighting stale
+    offsets. A related entry the index no longer has, or whose paragraph it no
+    longer has, is left out (the rest of the turn still stands: the token was
+    signed, so the item was listed then). Runs no search and no embedding; only
+    the spelling suggestion is read again (the query analysis, lexical).
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -59,36 +80,61 @@ __all__ = [
     "ENTRY_ID",
     "GONE",
     "MAX_TOKEN",
+    "SIGNATURE_LENGTH",
     "TOKEN_PATTERN",
     "UNANSWERED",
+    "UNVERIFIED",
     "Shown",
+    "fingerprint",
+    "passage_text",
     "parse_conversation",
     "show",
     "shown_of",
 ]
 
-ANSWERED, DECLINED, GONE, UNANSWERED = "answered", "-", "x", "q"
+ANSWERED, DECLINED, GONE, UNANSWERED, UNVERIFIED = "answered", "-", "x", "q", "u"
 GONE_MESSAGE = (
     "Dieser Eintrag ist nicht mehr vorhanden oder wurde seitdem geändert. "
     "Stellen Sie die Frage bei Bedarf noch einmal."
 )
 UNANSWERED_MESSAGE = "Frühere Frage aus einem älteren Link: die Antwort wird hier nicht wiederholt."
+UNVERIFIED_MESSAGE = "Diese frühere Antwort ließ sich nicht prüfen und wird nicht wiederholt."
 
 MAX_ITEMS = 16  # related entries a token keeps (an answer lists at most 5 similar + its links)
-MAX_HEAD = 240  # characters of a token before its question
-MAX_TOKEN = MAX_HEAD * (1 + MAX_ITEMS) + 1 + MAX_QUESTION_LENGTH
+MAX_HEAD = 240  # characters of a token's answer or of one item
+SIGNATURE_LENGTH = 16  # base64url characters of the HMAC-SHA-256 kept (96 bits)
+FINGERPRINT_LENGTH = 8  # hex digits of the SHA-256 of the passage text kept
+MAX_TOKEN = MAX_HEAD * (1 + MAX_ITEMS) + 1 + SIGNATURE_LENGTH + 1 + MAX_QUESTION_LENGTH
 ENTRY_ID = r"[a-z0-9][a-z0-9-]{0,199}"  # `faq_bot.text.slugify`
-_ANSWER_PATTERN = rf"({ENTRY_ID})\.(\d{{1,4}})\.(\d{{1,6}})\.(\d{{1,6}})"
+# the fingerprint is optional here: tokens from before it was added still parse
+# (they carry no signature either, so they are shown as `UNVERIFIED`)
+_ANSWER_PATTERN = (
+    rf"({ENTRY_ID})\.(\d{{1,4}})\.(\d{{1,6}})\.(\d{{1,6}})"
+    rf"(?:\.([0-9a-f]{{{FINGERPRINT_LENGTH}}}))?"
+)
 _ITEM_PATTERN = rf"([ls])\.({ENTRY_ID})(?:\.(\d{{1,4}}))?"
 _ANSWER = re.compile(_ANSWER_PATTERN)
 _ITEM = re.compile(_ITEM_PATTERN)
 # a token's shape as a regular expression (for the OpenAPI description; `Shown.parse`
-# checks more: the question, the order of the key sentence's offsets)
+# checks more: the question, the order of the key sentence's offsets; a token
+# whose signature is missing or wrong is accepted, and shown as its question only)
 TOKEN_PATTERN = (
-    rf"^(?:[-xq]|{_ANSWER_PATTERN})(?:_{_ITEM_PATTERN}){{0,{MAX_ITEMS}}}~.*{QUESTION_PATTERN}"
+    rf"^(?:[-xqu]|{_ANSWER_PATTERN})(?:_{_ITEM_PATTERN}){{0,{MAX_ITEMS}}}"
+    rf"(?::[A-Za-z0-9_-]{{0,{SIGNATURE_LENGTH}}})?~.*{QUESTION_PATTERN}"
 )
 _REASONS = {"l": "link", "s": "similar"}
 _LETTERS = {v: k for k, v in _REASONS.items()}
+
+
+def fingerprint(text: str) -> str:
+    """A short hash of a passage's text as shown: whether a new build changed it."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:FINGERPRINT_LENGTH]
+
+
+def _signature(key: bytes, unsigned: str) -> str:
+    """The signature of a token without its signature, ``<head>[_<item>]...~<question>``."""
+    mac = hmac.new(key, unsigned.encode("utf-8"), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac).decode("ascii")[:SIGNATURE_LENGTH]
 
 
 @dataclass(frozen=True)
@@ -96,21 +142,32 @@ class Shown:
     """One earlier turn as the page showed it."""
 
     question: str
-    kind: str = UNANSWERED  # ANSWERED, DECLINED, GONE or UNANSWERED
+    kind: str = UNANSWERED  # ANSWERED, DECLINED, GONE, UNANSWERED or UNVERIFIED
     entry: str | None = None
     paragraph: int = 0
     highlight: tuple[int, int] = (0, 0)
     related: tuple[tuple[str, str, int | None], ...] = ()  # (reason, entry, paragraph)
+    fingerprint: str = ""  # of the passage text as shown (ANSWERED), `fingerprint`
 
     @classmethod
-    def parse(cls, token: str) -> Shown:
-        """The turn a token names; `QuestionError` (German) when it is not one."""
+    def parse(cls, token: str, key: bytes) -> Shown:
+        """The turn a token names, `UNVERIFIED` unless it carries its signature by
+        `key`; `QuestionError` (German) when it is not a turn token at all."""
         if len(token) > MAX_TOKEN:
             raise QuestionError(f"zu lang (höchstens {MAX_TOKEN} Zeichen).")
         head, sep, question = token.partition("~")
         if not sep:
             raise QuestionError("kein Gesprächsschritt dieser Seite (es fehlt „~“ vor der Frage).")
         text = check_question(question)
+        head, _, signature = head.partition(":")
+        shown = cls._parse_head(head, text)
+        expected = _signature(key, f"{head}~{question}")
+        if not hmac.compare_digest(signature.encode("utf-8"), expected.encode("ascii")):
+            return cls(text, UNVERIFIED)  # forged, altered or unsigned: its question only
+        return shown
+
+    @classmethod
+    def _parse_head(cls, head: str, text: str) -> Shown:
         answer, *items = head.split("_")
         if len(items) > MAX_ITEMS:
             raise QuestionError(f"zu viele verwandte Einträge (höchstens {MAX_ITEMS}).")
@@ -121,7 +178,7 @@ class Shown:
                 raise QuestionError(f"„{item[:60]}“ ist kein verwandter Eintrag.")
             paragraph = int(m[3]) if m[3] is not None else None
             related.append((_REASONS[m[1]], m[2], paragraph))
-        if answer in (DECLINED, GONE, UNANSWERED):
+        if answer in (DECLINED, GONE, UNANSWERED, UNVERIFIED):
             return cls(text, answer, related=tuple(related))
         m = _ANSWER.fullmatch(answer)
         if m is None:
@@ -129,29 +186,32 @@ class Shown:
         start, end = int(m[3]), int(m[4])
         if start > end:
             raise QuestionError("der Kernsatz endet vor seinem Anfang.")
-        return cls(text, ANSWERED, m[1], int(m[2]), (start, end), tuple(related))
+        return cls(text, ANSWERED, m[1], int(m[2]), (start, end), tuple(related), m[5] or "")
 
-    def token(self) -> str:
+    def token(self, key: bytes) -> str:
+        """The turn's token, signed with `key`."""
         if self.kind == ANSWERED:
             head = f"{self.entry}.{self.paragraph}.{self.highlight[0]}.{self.highlight[1]}"
+            head += f".{self.fingerprint}" if self.fingerprint else ""
         else:
             head = self.kind
         items = [
             f"{_LETTERS[reason]}.{entry}" + ("" if paragraph is None else f".{paragraph}")
             for reason, entry, paragraph in self.related
         ]
-        return "_".join([head, *items]) + "~" + self.question
+        head = "_".join([head, *items])
+        return f"{head}:{_signature(key, f'{head}~{self.question}')}~{self.question}"
 
     def turn(self) -> Turn:
         """What a follow-up is read with (as chat.js sends it to ``/api/ask``)."""
         return Turn(self.question, self.entry if self.kind == ANSWERED else None)
 
 
-def parse_conversation(questions: list[str], tokens: list[str]) -> list[Shown]:
+def parse_conversation(questions: list[str], tokens: list[str], key: bytes) -> list[Shown]:
     """The earlier turns of a chat form, oldest first: `questions` (the plain
-    questions of old links, field ``h``, taken as older) then `tokens` (field ``t``).
-    `QuestionError` (German) when one is malformed or there are more than
-    `MAX_HISTORY`."""
+    questions of old links, field ``h``, taken as older) then `tokens` (field ``t``,
+    checked with `key`). `QuestionError` (German) when one is malformed or there
+    are more than `MAX_HISTORY`."""
     if len(questions) + len(tokens) > MAX_HISTORY:
         raise QuestionError(
             f"Der Verlauf ist zu lang (höchstens {MAX_HISTORY} frühere Fragen). "
@@ -163,7 +223,7 @@ def parse_conversation(questions: list[str], tokens: list[str]) -> list[Shown]:
             if i <= len(questions):
                 out.append(Shown(check_question(value)))
             else:
-                out.append(Shown.parse(value))
+                out.append(Shown.parse(value, key))
         except QuestionError as exc:
             raise QuestionError(f"Verlauf, Eintrag {i}: {exc}") from None
     return out
@@ -183,7 +243,18 @@ def shown_of(data: dict[str, Any]) -> Shown:
     if not re.fullmatch(ENTRY_ID, entry):  # cannot happen with slug ids: then not kept
         return Shown(data["question"], UNANSWERED)
     span = (found["highlight"]["start"], found["highlight"]["end"])
-    return Shown(data["question"], ANSWERED, entry, found["paragraph"], span, related)
+    mark = fingerprint(found["text"])
+    return Shown(data["question"], ANSWERED, entry, found["paragraph"], span, related, mark)
+
+
+def passage_text(index: Index, record: EntryRecord, paragraph: int) -> str:
+    """The text of paragraph `paragraph` of `record` as an answer shows it (with its
+    lead-in or list neighbour when `answer` adds them: with the embedder)."""
+    text = record.plain_paragraphs[paragraph]
+    passage = Passage(record.id, paragraph, text, 0.0, 1.0, (0, 0))
+    if dense_mode(index) == "hybrid":  # as `answer` shows it with the embedder
+        passage = with_neighbours(record, passage)
+    return passage.text
 
 
 def _passage(index: Index, shown: Shown) -> tuple[EntryRecord, Passage] | None:
@@ -191,13 +262,11 @@ def _passage(index: Index, shown: Shown) -> tuple[EntryRecord, Passage] | None:
     record = index.entry(shown.entry or "")
     if record is None or shown.paragraph >= len(record.plain_paragraphs):
         return None
-    text = record.plain_paragraphs[shown.paragraph]
-    passage = Passage(record.id, shown.paragraph, text, 0.0, 1.0, (0, 0))
-    if dense_mode(index) == "hybrid":  # as `answer` shows it with the embedder
-        passage = with_neighbours(record, passage)
-    if shown.highlight[1] > len(passage.text):
-        return None
-    return record, Passage(record.id, shown.paragraph, passage.text, 0.0, 1.0, shown.highlight)
+    text = passage_text(index, record, shown.paragraph)
+    start, end = shown.highlight
+    if fingerprint(text) != shown.fingerprint or not start < end <= len(text):
+        return None  # not the text it showed (a new build), or no key sentence in it
+    return record, Passage(record.id, shown.paragraph, text, 0.0, 1.0, shown.highlight)
 
 
 def _suggestion(index: Index, question: str) -> str | None:
@@ -215,14 +284,20 @@ def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]
         shown = Shown(shown.question, GONE)
     related = []
     for reason, entry, paragraph in shown.related:
-        if (other := index.entry(entry)) is not None:
-            related.append(_related_item(index, other, paragraph, reason))
+        other = index.entry(entry)
+        if other is None or (paragraph is not None and paragraph >= len(other.plain_paragraphs)):
+            continue  # gone since (a new build): left out
+        related.append(_related_item(index, other, paragraph, reason))
     context = context_turns(before, shown.question)
     result = Answer(
         question=shown.question,
         confident=found is not None,
         confidence=1.0 if found is not None else 0.0,
-        message={GONE: GONE_MESSAGE, UNANSWERED: UNANSWERED_MESSAGE}.get(shown.kind, ""),
+        message={
+            GONE: GONE_MESSAGE,
+            UNANSWERED: UNANSWERED_MESSAGE,
+            UNVERIFIED: UNVERIFIED_MESSAGE,
+        }.get(shown.kind, ""),
         passage=None,
         entry=None,
         related=related,

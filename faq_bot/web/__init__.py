@@ -36,7 +36,7 @@ from typing import Any
 
 from flask import Flask
 
-from faq_bot.config import ROOT, default_corpus_dir, default_index_dir
+from faq_bot.config import ROOT, default_corpus_dir, default_index_dir, env_secret
 
 __all__ = ["create_app"]
 
@@ -108,6 +108,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
     app.extensions["faq_bot.index"] = holder = IndexHolder(app.config["INDEX_DIR"])
+    env_secret()  # a FAQ_BOT_SECRET too short to sign with fails here, not per request
     if app.config["TRUST_PROXY_HEADERS"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
 

@@ -17,7 +17,9 @@
   computes at most one query embedding. At most `PAGE_TURNS` earlier turns are
   shown (the oldest are dropped). Old links carry plain questions in ``h``:
   they are shown as questions (not answered again) and read as history.
-  ``/api/ask`` adds an answer's token as ``turn``, for chat.js.
+  ``/api/ask`` adds an answer's token as ``turn``, for chat.js. Tokens are
+  signed (`faq_bot.web.common.turn_key`): one this service did not issue, or
+  that was altered, is shown as its question only, never as an answer.
 
 `faq_bot/static/chat.js` turns the form into a chat without reloads: it posts
 to ``/api/ask`` with the history (questions and the entries that answered
@@ -35,7 +37,7 @@ from faq_bot.chat import MAX_HISTORY, QuestionError, Turn, answer, parse_history
 from faq_bot.chat.shown import MAX_TOKEN, TOKEN_PATTERN, parse_conversation, show, shown_of
 from faq_bot.question import MAX_QUESTION_LENGTH, QUESTION_PATTERN
 from faq_bot.web.body import check_strings, read_json
-from faq_bot.web.common import bad_request, conditional, current_index
+from faq_bot.web.common import bad_request, conditional, current_index, turn_key
 from faq_bot.web.openapi import add_schema, describe, error_responses, html_body, json_body
 
 bp = Blueprint("ask", __name__)
@@ -65,7 +67,7 @@ def api_ask() -> Any:
         raise bad_request("Das Feld „question“ fehlt: Bitte eine Frage stellen.")
     history = parse_history(data.get("history"))
     body = answer(current_index(), data["question"], history).to_json(_base_url())
-    body["turn"] = shown_of(body).token()
+    body["turn"] = shown_of(body).token(turn_key())
     response = jsonify(body)
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -85,16 +87,16 @@ def _link_tokens(tokens: list[str]) -> list[str]:
 
 def _render(question: str | None, questions: list[str], tokens: list[str]) -> str:
     check_strings([question or "", *questions, *tokens], "Die Frage oder der Verlauf")
+    index, base, key = current_index(), _base_url(), turn_key()
     try:
-        earlier = parse_conversation(questions, tokens)[-PAGE_TURNS:]
+        earlier = parse_conversation(questions, tokens, key)[-PAGE_TURNS:]
     except QuestionError as exc:
         raise bad_request(str(exc)) from None
-    index, base = current_index(), _base_url()
     shown: list[dict] = []
     history: list[Turn] = []
     for turn in earlier:  # as shown before: from the index by id, no search
         result, turn = show(index, turn, history)
-        shown.append({**result.to_json(base), "turn": turn.token()})
+        shown.append({**result.to_json(base), "turn": turn.token(key)})
         history.append(turn.turn())
     if question:
         try:
@@ -102,7 +104,7 @@ def _render(question: str | None, questions: list[str], tokens: list[str]) -> st
         except QuestionError as exc:
             raise bad_request(str(exc)) from None
         data = result.to_json(base)
-        shown.append({**data, "turn": shown_of(data).token()})
+        shown.append({**data, "turn": shown_of(data).token(key)})
     tokens = [a["turn"] for a in shown]
     return render_template(
         "ask/chat.html",
@@ -192,7 +194,8 @@ add_schema(
             "context": {"type": "string", "nullable": True},
             "turn": {
                 "type": "string",
-                "description": "Dieser Schritt für das Feld t der Chat-Seite /ask (nur /api/ask)",
+                "description": "Dieser Schritt für das Feld t der Chat-Seite /ask (nur /api/ask; "
+                "vom Server signiert, unverändert weiterzugeben)",
             },
         },
     },
@@ -279,7 +282,8 @@ _ASK_PARAMS = [
         "name": "t",
         "in": "query",
         "description": "Frühere Schritte des Gesprächs, wie sie gezeigt wurden "
-        "(wiederholt, älteste zuerst; das Feld „turn“ einer Antwort von /api/ask)",
+        "(wiederholt, älteste zuerst; das Feld „turn“ einer Antwort von /api/ask). "
+        "Ein Schritt ohne gültige Signatur wird nur als Frage gezeigt.",
         "required": False,
         "schema": _TURNS_FIELD,
         "style": "form",

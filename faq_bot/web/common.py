@@ -48,6 +48,18 @@ def current_index() -> Index:
     return found
 
 
+def turn_key() -> bytes:
+    """The key the chat's turn tokens are signed with (`faq_bot.config.turn_secret`:
+    ``FAQ_BOT_SECRET`` or the index directory's secret file), read once per app."""
+    from faq_bot.config import turn_secret
+
+    key: bytes | None = current_app.extensions.get("faq_bot.turn_key")
+    if key is None:
+        key = turn_secret(current_app.config["INDEX_DIR"])
+        current_app.extensions["faq_bot.turn_key"] = key
+    return key
+
+
 def entry_or_redirect(index: Index, entry_id: str, endpoint: str) -> EntryRecord:
     """The entry with id `entry_id`.
 

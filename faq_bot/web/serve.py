@@ -51,9 +51,11 @@ def run(
     from gunicorn.app.base import BaseApplication
 
     from faq_bot import serving
+    from faq_bot.config import turn_secret
 
     options = serving.settings(bind=f"{_bind_host(host)}:{port}", workers=workers)
     config = _app_config(corpus_dir, index_dir)
+    turn_secret(index_dir)  # the chat's secret made (or read) once, before workers start
 
     class _Server(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:

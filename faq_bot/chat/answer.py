@@ -190,7 +190,10 @@ def _with_context(index: Index, aq: AnalyzedQuery, context: list[Turn]) -> Analy
     return AnalyzedQuery(text=aq.text, terms=terms, words=words)
 
 
-def _hit(index: Index, record: EntryRecord, paragraph: int | None, terms, score: float) -> Hit:
+def source_hit(
+    index: Index, record: EntryRecord, paragraph: int | None, terms, score: float
+) -> Hit:
+    """The search hit an answer cites as its source (`paragraph`'s snippet)."""
     document = index.document(record.doc) or {}
     paragraphs = record.plain_paragraphs
     source = (
@@ -210,9 +213,11 @@ def _hit(index: Index, record: EntryRecord, paragraph: int | None, terms, score:
     )
 
 
-def _related_item(
+def related_item(
     index: Index, record: EntryRecord, paragraph: int | None, reason: str
 ) -> dict[str, Any]:
+    """One entry listed under an answer: a cross reference ("link") or close in
+    meaning ("similar", with the paragraph its link jumps to)."""
     document = index.document(record.doc) or {}
     url = f"/entry/{record.id}" + (f"#p{paragraph}" if paragraph else "")
     return {
@@ -240,7 +245,7 @@ def _related(
             if target is None or target.id in seen:
                 continue
             seen.add(target.id)
-            out.append(_related_item(index, target, None, "link"))
+            out.append(related_item(index, target, None, "link"))
     similar = 0
     for s in scored:
         if similar >= RELATED or len(out) >= RELATED + 3:
@@ -254,7 +259,7 @@ def _related(
                 continue
             other = target
         seen.add(other.id)
-        out.append(_related_item(index, other, s.paragraph if target is None else None, "similar"))
+        out.append(related_item(index, other, s.paragraph if target is None else None, "similar"))
         similar += 1
     return out
 
@@ -374,13 +379,13 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
     suggestion = reading.suggestion
     if record is not None and passage is not None:
         doc = index.document(record.doc) or {}
-        entry_hit = _hit(index, record, passage.paragraph, terms, passage.score)
+        entry_hit = source_hit(index, record, passage.paragraph, terms, passage.score)
         sources.append(entry_hit)
         if passage.via and (via := index.entry(passage.via)) is not None:
-            sources.append(_hit(index, via, 0, terms, passage.score))
+            sources.append(source_hit(index, via, 0, terms, passage.score))
     for cand in cands[:3]:
         if all(h.id != cand.record.id for h in sources):
-            sources.append(_hit(index, cand.record, None, terms, cand.score))
+            sources.append(source_hit(index, cand.record, None, terms, cand.score))
 
     exclude = {passage.entry} if confident and passage else set()
     if passage and passage.via and confident:

@@ -71,7 +71,7 @@ from faq_bot.search import QueryError, analyze_query
 from faq_bot.stack.link import check_url_for
 from faq_bot.text import citation
 
-from .answer import Answer, _hit, _related_item, declined_message, found_message
+from .answer import Answer, declined_message, found_message, related_item, source_hit
 from .history import MAX_HISTORY, Turn, context_turns
 from .passage import Passage, with_neighbours
 
@@ -287,7 +287,7 @@ def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]
         other = index.entry(entry)
         if other is None or (paragraph is not None and paragraph >= len(other.plain_paragraphs)):
             continue  # gone since (a new build): left out
-        related.append(_related_item(index, other, paragraph, reason))
+        related.append(related_item(index, other, paragraph, reason))
     context = context_turns(before, shown.question)
     result = Answer(
         question=shown.question,
@@ -313,7 +313,7 @@ def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]
         doc = index.document(record.doc) or {}
         result.message = found_message(record, doc)
         result.passage = passage
-        result.entry = _hit(index, record, passage.paragraph, {}, 0.0)
+        result.entry = source_hit(index, record, passage.paragraph, {}, 0.0)
         result.sources = [result.entry]
         result.doc_title, result.date_text = doc.get("title"), doc.get("date_text")
         result.citation = citation(record.title, doc)

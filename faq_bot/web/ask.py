@@ -313,7 +313,7 @@ describe(
             },
         },
         "post": {
-            "summary": "Chat-Formular ohne JavaScript (Felder q und h)",
+            "summary": "Chat-Formular ohne JavaScript (Felder q, t und h)",
             "requestBody": {
                 "required": True,
                 "content": {

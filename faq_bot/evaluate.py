@@ -144,11 +144,12 @@ def training_questions(
     paths: Iterable[Path | str],
     held_out_dir: Path = HELD_OUT_DIR,
     corpus_dir: Path | None = None,
-) -> tuple[list[dict[str, Any]], list[str]]:
-    """(the questions of `paths` for fitting a model, the ids left out): a held-out
-    file is an error, and a question whose gold covers text of its document that a
-    gold of the held-out files in `held_out_dir` covers is left out, so no model
-    learns the passages the held-out figures are taken on."""
+    report: Callable[[str], Any] | None = None,
+) -> list[dict[str, Any]]:
+    """The questions of `paths` for fitting a model: a held-out file or question is
+    an error, and a question whose gold covers text of its document that a gold of
+    the held-out files in `held_out_dir` covers is left out (`report` is told which,
+    in German), so no model learns the passages the held-out figures are taken on."""
     paths = list(paths)
     for path in paths:
         if Path(path).name.startswith(HELD_OUT):
@@ -180,7 +181,12 @@ def training_questions(
             left_out.append(str(q["id"]))
         else:
             kept.append(q)
-    return kept, left_out
+    if left_out and report is not None:
+        report(
+            f"{len(left_out)} Fragen ausgelassen: ihr Gold überschneidet sich mit einem "
+            f"zurückgehaltenen Fragensatz ({', '.join(left_out)})"
+        )
+    return kept
 
 
 def answerable(question: dict[str, Any]) -> bool:

@@ -148,14 +148,9 @@ def main() -> None:
     args = ap.parse_args()
     index = open_index(args.index)
     try:
-        questions, left_out = training_questions(args.files)
+        questions = training_questions(args.files, report=print)
     except EvalFileError as exc:
         sys.exit(str(exc))
-    if left_out:
-        print(
-            f"{len(left_out)} Fragen ausgelassen: ihr Gold überschneidet sich mit einem "
-            f"zurückgehaltenen Fragensatz ({', '.join(left_out)})"
-        )
     groups = collect(index, questions)
     fit = fit_pointwise if args.pointwise else fit_listwise
     rrf = FEATURES.index("rrf")

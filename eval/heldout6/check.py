@@ -1,276 +1,38 @@
-"""Check eval/heldout6-questions.jsonl and eval/heldout6-followups.jsonl.
-
-Checks format, ids, kinds, counts and the gold rules against the seed documents, and
-compares with the earlier question sets. For the earlier sets it prints only ids of this
-set and counts, never an earlier question or gold passage. A gold passage overlaps an
-earlier one when both cover some of the same text of the same seed document.
+"""Check eval/heldout6-questions.jsonl and eval/heldout6-followups.jsonl (held-out set 6) with
+the one checker every set uses (eval/setcheck.py).
 
 Usage: python3 eval/heldout6/check.py [SEED_DIR]   (default /work/shared/seeds)
-Exit status 1 when a format or gold rule fails.
 """
 
-import json
-import re
 import sys
-from collections import Counter
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-EVAL = HERE.parent
-SEEDS = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("/work/shared/seeds")
-SHARED_EVAL = SEEDS.parent / "eval"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from setcheck import SetSpec, main  # noqa: E402
 
-KINDS = {"paraphrase", "colloquial", "jargon", "keyword", "abbreviation", "typo",
-         "deep_paragraph", "unanswerable"}
-EXPECTED_DOCS = {"000": 45, "001": 10, "002": 17, "003": 3, "004": 10}
-FORBIDDEN = re.compile(r"[\"'„“”‚‘’`´″*#<>]")
-EARLIER = [
-    EVAL / "heldout-questions.jsonl",
-    EVAL / "heldout2-questions.jsonl",
-    EVAL / "heldout3-questions.jsonl",
-    EVAL / "heldout3-followups.jsonl",
-    EVAL / "heldout4-questions.jsonl",
-    EVAL / "heldout4-followups.jsonl",
-    EVAL / "heldout5-questions.jsonl",
-    EVAL / "heldout5-followups.jsonl",
-    EVAL / "dev3-followups.jsonl",
-    SHARED_EVAL / "dev-questions.jsonl",
-    SHARED_EVAL / "dev2-questions.jsonl",
-    SHARED_EVAL / "dev2-followups.jsonl",
-]
-
-errors: list[str] = []
-
-
-def err(msg: str) -> None:
-    errors.append(msg)
-
-
-def norm(s: str) -> str:
-    return re.sub(r"\s+", " ", s.replace("\u00a0", " ")).strip()
-
-
-def count(hay: str, needle: str) -> int:
-    n, start = 0, 0
-    while True:
-        i = hay.find(needle, start)
-        if i < 0:
-            return n
-        n += 1
-        start = i + 1
-
-
-def load(path: Path) -> list[dict]:
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
-
-
-docs: dict[str, str] = {}
-doc_lines: dict[str, list[str]] = {}
-for p in sorted(SEEDS.glob("*.txt")):
-    text = p.read_text(encoding="utf-8")
-    docs[p.name] = norm(text)
-    doc_lines[p.name] = [norm(line) for line in text.splitlines()]
-
-
-def gold_line(doc: str, g: str) -> int | None:
-    hits = [i for i, line in enumerate(doc_lines[doc]) if g.lower() in line.lower()]
-    return hits[0] if len(hits) == 1 else None
-
-
-def check_gold(item_id: str, doc: str | None, gold: list) -> None:
-    if doc not in docs:
-        err(f"{item_id}: unknown doc {doc!r}")
-        return
-    if not isinstance(gold, list) or not 1 <= len(gold) <= 3:
-        err(f"{item_id}: answerable item needs 1-3 gold passages")
-        return
-    lines = set()
-    for g in gold:
-        if not isinstance(g, str):
-            err(f"{item_id}: gold is not a string")
-            continue
-        if g != norm(g):
-            err(f"{item_id}: gold has untrimmed or repeated whitespace: {g!r}")
-        if not 20 <= len(g) <= 160:
-            err(f"{item_id}: gold length {len(g)} outside 20-160: {g!r}")
-        if FORBIDDEN.search(g):
-            err(f"{item_id}: gold has quotes, markdown or HTML: {g!r}")
-        n_cs = count(docs[doc], norm(g))
-        n_ci = count(docs[doc].lower(), norm(g).lower())
-        if n_cs != 1 or n_ci != 1:
-            err(f"{item_id}: gold occurs {n_cs}x (case-insensitive {n_ci}x), not once: {g!r}")
-        line = gold_line(doc, norm(g))
-        if line is None:
-            err(f"{item_id}: gold is not inside exactly one line of {doc}: {g!r}")
-        lines.add(line)
-    if len(lines) > 1:
-        err(f"{item_id}: gold passages come from different lines {sorted(lines)}")
-
-
-def tokens(s: str) -> set[str]:
-    return set(re.findall(r"\w+", s.lower()))
-
-
-def jaccard(a: set[str], b: set[str]) -> float:
-    return len(a & b) / len(a | b) if a | b else 0.0
-
-
-def spans(doc: str, g: str) -> list[tuple[int, int]]:
-    """Where g occurs in the whitespace-collapsed, lower-cased document."""
-    hay, needle = docs[doc].lower(), norm(g).lower()
-    out, start = [], hay.find(needle)
-    while start >= 0:
-        out.append((start, start + len(needle)))
-        start = hay.find(needle, start + 1)
-    return out
-
-
-def overlaps(doc: str, a: str, b: str) -> bool:
-    """True when gold passages a and b (of the same doc) cover some of the same text."""
-    return any(s1 < e2 and s2 < e1 for s1, e1 in spans(doc, a) for s2, e2 in spans(doc, b))
-
-
-def main() -> int:
-    qs = load(EVAL / "heldout6-questions.jsonl")
-    fus = load(EVAL / "heldout6-followups.jsonl")
-
-    # ---- questions: format ----
-    ids = [r.get("id") for r in qs]
-    if ids != [f"h6-{i:03d}" for i in range(1, 101)]:
-        err("question ids are not h6-001..h6-100 in order")
-    if len(set(ids)) != len(ids):
-        err("duplicate question ids")
-    for r in qs:
-        if set(r) != {"id", "q", "doc", "gold", "kind"}:
-            err(f"{r.get('id')}: fields {sorted(r)}")
-        if r.get("kind") not in KINDS:
-            err(f"{r['id']}: unknown kind {r.get('kind')!r}")
-        if not isinstance(r.get("q"), str) or not r["q"].strip():
-            err(f"{r['id']}: empty q")
-        if r.get("kind") == "unanswerable":
-            if r.get("doc") is not None or r.get("gold") != []:
-                err(f"{r['id']}: unanswerable needs doc null and gold []")
-        else:
-            check_gold(r["id"], r.get("doc"), r.get("gold"))
-    answerable = [r for r in qs if r["kind"] != "unanswerable"]
-    unanswerable = [r for r in qs if r["kind"] == "unanswerable"]
-    if len(answerable) != 85 or len(unanswerable) != 15:
-        err(f"answerable/unanswerable = {len(answerable)}/{len(unanswerable)}, want 85/15")
-    by_doc = Counter(r["doc"][:3] for r in answerable)
-    if dict(by_doc) != EXPECTED_DOCS:
-        err(f"questions per doc {dict(by_doc)}, want {EXPECTED_DOCS}")
-
-    # ---- follow-ups: format ----
-    fids = [r.get("id") for r in fus]
-    if fids != [f"h6f{i:02d}" for i in range(1, 13)]:
-        err("follow-up ids are not h6f01..h6f12 in order")
-    for r in fus:
-        if set(r) != {"id", "history", "q", "doc", "gold", "kind"}:
-            err(f"{r.get('id')}: fields {sorted(r)}")
-        if r.get("kind") != "followup":
-            err(f"{r['id']}: kind must be followup")
-        h = r.get("history")
-        if not (isinstance(h, list) and len(h) == 1 and isinstance(h[0], str) and h[0].strip()):
-            err(f"{r['id']}: history must be a list with one earlier question")
-        check_gold(r["id"], r.get("doc"), r.get("gold"))
-
-    # ---- table doc x kind ----
-    kinds = ["paraphrase", "colloquial", "jargon", "keyword", "abbreviation", "typo",
-             "deep_paragraph"]
-    print("doc  " + " ".join(f"{k[:6]:>6}" for k in kinds) + "  total")
-    for d in sorted(EXPECTED_DOCS):
-        c = Counter(r["kind"] for r in answerable if r["doc"].startswith(d))
-        print(f"{d}  " + " ".join(f"{c[k]:>6}" for k in kinds) + f"  {sum(c.values()):>5}")
-    c = Counter(r["kind"] for r in answerable)
-    print("all  " + " ".join(f"{c[k]:>6}" for k in kinds) + f"  {sum(c.values()):>5}")
-    print(f"unanswerable {len(unanswerable)}; follow-ups {len(fus)} "
-          f"per doc {dict(sorted(Counter(r['doc'][:3] for r in fus).items()))}")
-
-    # FAQ entries covered (entry = nearest preceding heading: a short line after a blank
-    # line, not a list item or a "Beispiel:"-style sub-heading)
-    faq = "000_6dfd36dc833f0c3c.txt"
-    raw = (SEEDS / faq).read_text(encoding="utf-8").splitlines()
-    heads = []
-    for i, line in enumerate(raw):
-        s = line.strip()
-        nxt = raw[i + 1].strip() if i + 1 < len(raw) else ""
-        prev = raw[i - 1].strip() if i > 0 else ""
-        nxt2 = raw[i + 2].strip() if i + 2 < len(raw) else ""
-        if (s and len(s) < 60 and not prev and not s.startswith("-") and not s.endswith(":")
-                and (nxt or nxt2.startswith("-"))):
-            heads.append((i, s))
-    entries = set()
-    for r in answerable:
-        if r["doc"] == faq:
-            line = gold_line(faq, r["gold"][0])
-            if line is not None:
-                entries.add(max((h for h in heads if h[0] <= line), default=(0, "?"))[1])
-    print(f"000: {sum(r['doc'] == faq for r in answerable)} questions "
-          f"over {len(entries)} different FAQ entries")
-
-    # ---- within this set: near-duplicate questions ----
-    mine = [(r["id"], r["q"]) for r in qs] + [(r["id"], r["q"]) for r in fus]
-    for i in range(len(mine)):
-        for j in range(i + 1, len(mine)):
-            if jaccard(tokens(mine[i][1]), tokens(mine[j][1])) >= 0.5:
-                err(f"{mine[i][0]} and {mine[j][0]} are near-duplicates")
-    golds_mine = [(r["id"], r["doc"], g) for r in answerable + fus for g in r["gold"]]
-    for i in range(len(golds_mine)):
-        for j in range(i + 1, len(golds_mine)):
-            a, b = golds_mine[i], golds_mine[j]
-            if a[1] == b[1] and a[1] in docs and overlaps(a[1], a[2], b[2]):
-                print(f"note: {a[0]} and {b[0]} share a gold passage")
-
-    # ---- against earlier sets (prints only ids of this set and counts) ----
-    earlier_q, earlier_gold = [], []
-    for p in EARLIER:
-        if not p.exists():
-            print(f"note: {p} not found, skipped")
-            continue
-        for r in load(p):
-            earlier_q.append(tokens(r["q"]))
-            for h in r.get("history", []):
-                earlier_q.append(tokens(h))
-            for g in r.get("gold", []):
-                earlier_gold.append((r["doc"], g))
-    print(f"earlier sets: {len(earlier_q)} questions, {len(earlier_gold)} gold passages loaded")
-    dup = []
-    for iid, q in mine:
-        t = tokens(q)
-        if any(jaccard(t, e) >= 0.5 for e in earlier_q):
-            dup.append(iid)
-    for r in fus:
-        t = tokens(r["history"][0])
-        if any(jaccard(t, e) >= 0.5 for e in earlier_q):
-            dup.append(r["id"] + "(history)")
-    if dup:
-        err(f"q equal or near-duplicate (Jaccard >= 0.5) to an earlier q: {dup}")
-    else:
-        print("no q equals or near-duplicates (Jaccard >= 0.5) an earlier q")
-
-    passage_overlap, line_overlap = [], []
-    earlier_lines = {(d, gold_line(d, norm(g))) for d, g in earlier_gold if d in docs}
-    for r in answerable + fus:
-        if any(d == r["doc"] and overlaps(d, g, e) for g in r["gold"] for d, e in earlier_gold):
-            passage_overlap.append(r["id"])
-        if any((r["doc"], gold_line(r["doc"], norm(g))) in earlier_lines for g in r["gold"]):
-            line_overlap.append(r["id"])
-    print(f"gold passage overlaps an earlier gold passage ({len(passage_overlap)}): "
-          f"{passage_overlap}")
-    print(f"gold line (paragraph) also used by an earlier gold ({len(line_overlap)} of "
-          f"{len(answerable) + len(fus)}; FAQ entries are one line each)")
-    fresh = sorted(r["id"] for r in answerable + fus if r["id"] not in line_overlap)
-    print(f"gold line used by no earlier gold ({len(fresh)}): {fresh}")
-
-    if errors:
-        print(f"\nFAILED: {len(errors)} problem(s)")
-        for e in errors:
-            print("  " + e)
-        return 1
-    print("\nOK: all checks passed")
-    return 0
-
+SPEC = SetSpec(
+    name="heldout6",
+    question_prefix="h6-",
+    followup_prefix="h6f",
+    answerable=85,
+    unanswerable=15,
+    followups=12,
+    docs={"000": 45, "001": 10, "002": 17, "003": 3, "004": 10},
+    earlier=[
+        "heldout-questions.jsonl",
+        "heldout2-questions.jsonl",
+        "heldout3-questions.jsonl",
+        "heldout3-followups.jsonl",
+        "heldout4-questions.jsonl",
+        "heldout4-followups.jsonl",
+        "heldout5-questions.jsonl",
+        "heldout5-followups.jsonl",
+        "dev3-followups.jsonl",
+        "dev-questions.jsonl",
+        "dev2-questions.jsonl",
+        "dev2-followups.jsonl",
+    ],
+)
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(SPEC))

@@ -1,0 +1,330 @@
+"""The checks every question set's writer runs (one checker, a `SetSpec` per set).
+
+A set's ``check.py`` names its files, id prefixes, counts and the sets it is compared
+with, and calls `main`; its ``uncovered.py`` calls `uncovered`. Checked: format, ids,
+kinds, counts, the gold rules against the seed documents (each gold 20-160 characters,
+exactly once in its document case-sensitively and case-insensitively after collapsing
+whitespace, inside one line, no quotes, markdown or HTML; all golds of an item from one
+line), near-duplicate questions (token Jaccard >= 0.5) within the set and against other
+sets, and gold passages that cover text another set's gold covers. For other sets it
+prints only ids of this set and counts, never another set's question or gold passage.
+
+Usage: python3 eval/<set>/check.py [SEED_DIR]   (default /work/shared/seeds)
+       python3 eval/<set>/uncovered.py [DOC_PREFIX] [MIN_CHARS]
+Exit status of check: 1 when a format, gold or duplicate rule fails.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+EVAL = Path(__file__).resolve().parent
+SHARED_EVAL_NAMES = ("dev-questions.jsonl", "dev2-questions.jsonl", "dev2-followups.jsonl")
+KINDS = (
+    "paraphrase",
+    "colloquial",
+    "jargon",
+    "keyword",
+    "abbreviation",
+    "typo",
+    "deep_paragraph",
+)
+FORBIDDEN = re.compile(r"[\"'„“”‚‘’`´″*#<>]")  # noqa: RUF001 - the quote marks themselves
+FAQ = "000_6dfd36dc833f0c3c.txt"
+
+
+@dataclass
+class SetSpec:
+    name: str  # the files are eval/<name>-questions.jsonl and eval/<name>-followups.jsonl
+    question_prefix: str  # ids <prefix>001 ...
+    followup_prefix: str  # ids <prefix>01 ...
+    answerable: int
+    unanswerable: int
+    followups: int
+    docs: dict[str, int]  # answerable questions per document prefix
+    earlier: list[str]  # eval/ files compared with (informative: overlaps are noted)
+    strict: list[str] = field(default_factory=list)  # eval/ files no gold may overlap
+
+
+def norm(s: str) -> str:
+    return re.sub(r"\s+", " ", s.replace("\u00a0", " ")).strip()
+
+
+def load(path: Path) -> list[dict]:
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def tokens(s: str) -> set[str]:
+    return set(re.findall(r"\w+", s.lower()))
+
+
+def jaccard(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a | b else 0.0
+
+
+def seeds_dir() -> Path:
+    return Path(sys.argv[1]) if len(sys.argv) > 1 else Path("/work/shared/seeds")
+
+
+def set_paths(names: list[str], seeds: Path) -> list[Path]:
+    """eval/ files by name; the shared development sets live beside the seeds."""
+    return [(seeds.parent / "eval" if n in SHARED_EVAL_NAMES else EVAL) / n for n in names]
+
+
+class Checker:
+    def __init__(self, spec: SetSpec, seeds: Path):
+        self.spec, self.seeds = spec, seeds
+        self.errors: list[str] = []
+        self.docs: dict[str, str] = {}
+        self.lines: dict[str, list[str]] = {}
+        for p in sorted(seeds.glob("*.txt")):
+            text = p.read_text(encoding="utf-8")
+            self.docs[p.name] = norm(text)
+            self.lines[p.name] = [norm(line) for line in text.splitlines()]
+
+    def err(self, msg: str) -> None:
+        self.errors.append(msg)
+
+    def gold_line(self, doc: str, g: str) -> int | None:
+        hits = [i for i, line in enumerate(self.lines[doc]) if g.lower() in line.lower()]
+        return hits[0] if len(hits) == 1 else None
+
+    def spans(self, doc: str, g: str) -> list[tuple[int, int]]:
+        """Where g occurs in the whitespace-collapsed, lower-cased document."""
+        hay, needle = self.docs[doc].lower(), norm(g).lower()
+        out, start = [], hay.find(needle)
+        while start >= 0:
+            out.append((start, start + len(needle)))
+            start = hay.find(needle, start + 1)
+        return out
+
+    def overlaps(self, doc: str, a: str, b: str) -> bool:
+        """True when gold passages a and b (of one doc) cover some of the same text."""
+        return any(
+            s1 < e2 and s2 < e1 for s1, e1 in self.spans(doc, a) for s2, e2 in self.spans(doc, b)
+        )
+
+    def check_gold(self, item_id: str, doc: str | None, gold: object) -> None:
+        if doc not in self.docs:
+            self.err(f"{item_id}: unknown doc {doc!r}")
+            return
+        if not isinstance(gold, list) or not 1 <= len(gold) <= 3:
+            self.err(f"{item_id}: answerable item needs 1-3 gold passages")
+            return
+        lines = set()
+        for g in gold:
+            if not isinstance(g, str):
+                self.err(f"{item_id}: gold is not a string")
+                continue
+            if g != norm(g):
+                self.err(f"{item_id}: gold has untrimmed or repeated whitespace: {g!r}")
+            if not 20 <= len(g) <= 160:
+                self.err(f"{item_id}: gold length {len(g)} outside 20-160: {g!r}")
+            if FORBIDDEN.search(g):
+                self.err(f"{item_id}: gold has quotes, markdown or HTML: {g!r}")
+            n_cs = self.docs[doc].count(norm(g))
+            n_ci = len(self.spans(doc, g))
+            if n_cs != 1 or n_ci != 1:
+                self.err(f"{item_id}: gold occurs {n_cs}x (case-insensitive {n_ci}x): {g!r}")
+            line = self.gold_line(doc, norm(g))
+            if line is None:
+                self.err(f"{item_id}: gold is not inside exactly one line of {doc}: {g!r}")
+            lines.add(line)
+        if len(lines) > 1:
+            self.err(f"{item_id}: gold passages come from different lines {sorted(lines)}")
+
+    def check_format(self, qs: list[dict], fus: list[dict]) -> None:
+        s = self.spec
+        n = s.answerable + s.unanswerable
+        ids = [r.get("id") for r in qs]
+        if ids != [f"{s.question_prefix}{i:03d}" for i in range(1, n + 1)]:
+            self.err(f"question ids are not {s.question_prefix}001..{n:03d} in order")
+        for r in qs:
+            if set(r) != {"id", "q", "doc", "gold", "kind"}:
+                self.err(f"{r.get('id')}: fields {sorted(r)}")
+            if r.get("kind") not in (*KINDS, "unanswerable"):
+                self.err(f"{r['id']}: unknown kind {r.get('kind')!r}")
+            if not isinstance(r.get("q"), str) or not r["q"].strip() or r["q"] != r["q"].strip():
+                self.err(f"{r['id']}: empty or untrimmed q")
+            if r.get("kind") == "unanswerable":
+                if r.get("doc") is not None or r.get("gold") != []:
+                    self.err(f"{r['id']}: unanswerable needs doc null and gold []")
+            else:
+                self.check_gold(r["id"], r.get("doc"), r.get("gold"))
+        answerable = [r for r in qs if r.get("kind") != "unanswerable"]
+        if (len(answerable), len(qs) - len(answerable)) != (s.answerable, s.unanswerable):
+            self.err(
+                f"answerable/unanswerable = {len(answerable)}/{len(qs) - len(answerable)}, "
+                f"want {s.answerable}/{s.unanswerable}"
+            )
+        by_doc = Counter(r["doc"][:3] for r in answerable if r.get("doc"))
+        if dict(by_doc) != s.docs:
+            self.err(f"questions per doc {dict(by_doc)}, want {s.docs}")
+        fids = [r.get("id") for r in fus]
+        if fids != [f"{s.followup_prefix}{i:02d}" for i in range(1, s.followups + 1)]:
+            self.err(f"follow-up ids are not {s.followup_prefix}01..{s.followups:02d} in order")
+        for r in fus:
+            if set(r) != {"id", "history", "q", "doc", "gold", "kind"}:
+                self.err(f"{r.get('id')}: fields {sorted(r)}")
+            if r.get("kind") != "followup":
+                self.err(f"{r['id']}: kind must be followup")
+            h = r.get("history")
+            if not (isinstance(h, list) and len(h) == 1 and isinstance(h[0], str) and h[0].strip()):
+                self.err(f"{r['id']}: history must be a list with one earlier question")
+            self.check_gold(r["id"], r.get("doc"), r.get("gold"))
+
+    def print_table(self, answerable: list[dict], unanswerable: int, fus: list[dict]) -> None:
+        print("doc  " + " ".join(f"{k[:6]:>6}" for k in KINDS) + "  total")
+        for d in sorted(self.spec.docs):
+            c = Counter(r["kind"] for r in answerable if r["doc"].startswith(d))
+            print(f"{d}  " + " ".join(f"{c[k]:>6}" for k in KINDS) + f"  {sum(c.values()):>5}")
+        c = Counter(r["kind"] for r in answerable)
+        print("all  " + " ".join(f"{c[k]:>6}" for k in KINDS) + f"  {sum(c.values()):>5}")
+        per_doc = dict(sorted(Counter(r["doc"][:3] for r in fus).items()))
+        print(f"unanswerable {unanswerable}; follow-ups {len(fus)} per doc {per_doc}")
+        print(
+            f"000: {sum(r['doc'] == FAQ for r in answerable)} questions "
+            f"over {self.faq_entries(answerable)} different FAQ entries"
+        )
+
+    def faq_entries(self, answerable: list[dict]) -> int:
+        """FAQ entries asked about (entry = nearest preceding heading: a short line after a
+        blank line, not a list item or a "Beispiel:"-style sub-heading)."""
+        raw = (self.seeds / FAQ).read_text(encoding="utf-8").splitlines()
+        heads = []
+        for i, line in enumerate(raw):
+            s = line.strip()
+            nxt = raw[i + 1].strip() if i + 1 < len(raw) else ""
+            prev = raw[i - 1].strip() if i > 0 else ""
+            nxt2 = raw[i + 2].strip() if i + 2 < len(raw) else ""
+            if (
+                s
+                and len(s) < 60
+                and not prev
+                and not s.startswith("-")
+                and not s.endswith(":")
+                and (nxt or nxt2.startswith("-"))
+            ):
+                heads.append((i, s))
+        entries = set()
+        for r in answerable:
+            if r["doc"] == FAQ and (line := self.gold_line(FAQ, r["gold"][0])) is not None:
+                entries.add(max((h for h in heads if h[0] <= line), default=(0, "?"))[1])
+        return len(entries)
+
+    def within(self, qs: list[dict], fus: list[dict], answerable: list[dict]) -> None:
+        mine = [(r["id"], r["q"]) for r in qs + fus]
+        mine += [(r["id"] + "(history)", r["history"][0]) for r in fus]
+        for i in range(len(mine)):
+            for j in range(i + 1, len(mine)):
+                if jaccard(tokens(mine[i][1]), tokens(mine[j][1])) >= 0.5:
+                    self.err(f"{mine[i][0]} and {mine[j][0]} are near-duplicates")
+        golds = [(r["id"], r["doc"], g) for r in answerable + fus for g in r["gold"]]
+        shared = 0
+        for i in range(len(golds)):
+            for j in range(i + 1, len(golds)):
+                a, b = golds[i], golds[j]
+                if a[1] == b[1] and a[1] in self.docs and self.overlaps(a[1], a[2], b[2]):
+                    print(f"note: {a[0]} and {b[0]} share a gold passage")
+                    shared += 1
+        print(f"within this set: {shared} pair(s) of items share a gold passage")
+
+    def compare(self, label: str, paths: list[Path], qs, fus, answerable, strict: bool) -> None:
+        """Compare with other sets; print only ids of this set and counts."""
+        other_q, other_gold, n_files = [], [], 0
+        for p in paths:
+            if not p.exists():
+                print(f"note: {p} not found, skipped")
+                continue
+            n_files += 1
+            for r in load(p):
+                other_q += [tokens(r["q"]), *(tokens(h) for h in r.get("history", []))]
+                other_gold += [(r["doc"], g) for g in r.get("gold", [])]
+        print(f"{label}: {n_files} file(s), {len(other_q)} questions, {len(other_gold)} golds")
+        if not n_files:
+            return
+        asked = [(r["id"], r["q"]) for r in qs + fus]
+        asked += [(r["id"] + "(history)", h) for r in fus for h in r["history"]]
+        dup = [i for i, q in asked if any(jaccard(tokens(q), e) >= 0.5 for e in other_q)]
+        if dup:
+            self.err(f"{label}: q equal or near-duplicate (Jaccard >= 0.5) to one there: {dup}")
+        else:
+            print(f"{label}: no q or history equals or near-duplicates (Jaccard >= 0.5) one there")
+        passage, line = [], []
+        other_lines = {(d, self.gold_line(d, norm(g))) for d, g in other_gold if d in self.docs}
+        for r in answerable + fus:
+            d0 = r["doc"]
+            if any(d == d0 and self.overlaps(d, g, e) for g in r["gold"] for d, e in other_gold):
+                passage.append(r["id"])
+            if any((d0, self.gold_line(d0, norm(g))) in other_lines for g in r["gold"]):
+                line.append(r["id"])
+        msg = f"{label}: gold passage overlaps a gold passage there ({len(passage)}): {passage}"
+        (self.err if strict and passage else print)(msg)
+        print(
+            f"{label}: gold line (paragraph) also used by a gold there ({len(line)} of "
+            f"{len(answerable) + len(fus)}; FAQ entries are one line each)"
+        )
+        fresh = sorted(r["id"] for r in answerable + fus if r["id"] not in line)
+        print(f"{label}: gold line used by no gold there ({len(fresh)}): {fresh}")
+
+
+def main(spec: SetSpec) -> int:
+    seeds = seeds_dir()
+    c = Checker(spec, seeds)
+    qs = load(EVAL / f"{spec.name}-questions.jsonl")
+    fus = load(EVAL / f"{spec.name}-followups.jsonl")
+    c.check_format(qs, fus)
+    answerable = [r for r in qs if r.get("kind") != "unanswerable"]
+    c.print_table(answerable, len(qs) - len(answerable), fus)
+    c.within(qs, fus, answerable)
+    c.compare("earlier sets", set_paths(spec.earlier, seeds), qs, fus, answerable, False)
+    if spec.strict:
+        c.compare("must not overlap", set_paths(spec.strict, seeds), qs, fus, answerable, True)
+    if c.errors:
+        print(f"\nFAILED: {len(c.errors)} problem(s)")
+        for e in c.errors:
+            print("  " + e)
+        return 1
+    print("\nOK: all checks passed")
+    return 0
+
+
+def uncovered(spec: SetSpec) -> None:
+    """Print the stretches of seed text (at least MIN_CHARS, default 30, per line) that no
+    gold of the earlier sets covers, with their line numbers; never an earlier gold."""
+    prefix = sys.argv[1] if len(sys.argv) > 1 else ""
+    min_chars = int(sys.argv[2]) if len(sys.argv) > 2 else 30
+    seeds = Path("/work/shared/seeds")
+    golds: dict[str, list[str]] = {}
+    for p in set_paths(spec.earlier + spec.strict, seeds):
+        if p.exists():
+            for r in load(p):
+                for g in r.get("gold", []):
+                    golds.setdefault(r["doc"], []).append(norm(g).lower())
+    for path in sorted(seeds.glob(f"{prefix}*.txt")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            text = norm(line)
+            low = text.lower()
+            covered = [False] * len(text)
+            for g in golds.get(path.name, []):
+                start = low.find(g)
+                while start >= 0:
+                    covered[start : start + len(g)] = [True] * len(g)
+                    start = low.find(g, start + 1)
+            i = 0
+            while i < len(text):
+                if covered[i]:
+                    i += 1
+                    continue
+                j = i
+                while j < len(text) and not covered[j]:
+                    j += 1
+                if len(span := text[i:j].strip()) >= min_chars:
+                    print(f"{path.name[:3]}:{n}: {span}")
+                i = j

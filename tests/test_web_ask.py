@@ -650,6 +650,25 @@ def test_the_secret_is_made_once_next_to_the_index_and_shared(tiny_index, monkey
         create_app({"TESTING": True, "INDEX_DIR": str(tiny_index)})
 
 
+def test_a_new_secret_changes_the_chat_pages_etag(tiny_index, monkeypatch):
+    """A cached /ask page shows turns as checked under the old secret: revalidating it
+    after the secret changed must render it again, not answer 304."""
+    from faq_bot.web import create_app
+
+    def tag_under(secret: str) -> str:
+        monkeypatch.setenv("FAQ_BOT_SECRET", secret)
+        client = create_app({"TESTING": True, "INDEX_DIR": str(tiny_index)}).test_client()
+        token = client.post("/api/ask", json={"question": "Wann ist das Spiel ein Patt?"})
+        page = client.get("/ask", query_string={"t": token.get_json()["turn"]})
+        again = client.get(page.request.full_path, headers={"If-None-Match": page.headers["ETag"]})
+        assert again.status_code == 304  # unchanged secret: still revalidates
+        return client.get("/ask").headers["ETag"]
+
+    one = tag_under("s3cret-shared-by-every-machine-0123456789")
+    assert tag_under("s3cret-shared-by-every-machine-0123456789") == one
+    assert tag_under("another-s3cret-after-a-key-rotation-98765") != one
+
+
 _any_text = st.text(alphabet=st.characters(codec="utf-8"), max_size=300)
 
 

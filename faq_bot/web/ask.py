@@ -37,7 +37,7 @@ from faq_bot.chat import MAX_HISTORY, QuestionError, Turn, answer, parse_history
 from faq_bot.chat.shown import MAX_TOKEN, TOKEN_PATTERN, parse_conversation, show, shown_of
 from faq_bot.question import MAX_QUESTION_LENGTH, QUESTION_PATTERN
 from faq_bot.web.body import check_strings, read_json
-from faq_bot.web.common import bad_request, conditional, current_index, turn_key
+from faq_bot.web.common import bad_request, conditional, current_index, turn_key, turn_key_tag
 from faq_bot.web.openapi import add_schema, describe, error_responses, html_body, json_body
 
 bp = Blueprint("ask", __name__)
@@ -115,7 +115,7 @@ def _render(question: str | None, questions: list[str], tokens: list[str]) -> st
 
 
 @bp.get("/ask")
-@conditional
+@conditional(also=turn_key_tag)
 def page() -> str:
     question = (request.args.get("q") or "").strip() or None
     return _render(question, request.args.getlist("h"), request.args.getlist("t"))

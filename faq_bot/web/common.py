@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import hmac
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -137,14 +138,16 @@ def check_int(raw: str | None, *, name: str, default: int, low: int, high: int) 
     return value
 
 
-def etag_for(index: Index) -> str:
-    """ETag of the current GET request: app files + index build + path and arguments."""
+def etag_for(index: Index, extra: str = "") -> str:
+    """ETag of the current GET request: app files + index build + path and arguments
+    (+ `extra`: anything else the body depends on)."""
     key = "|".join(
         [
             current_app.config.get("APP_FINGERPRINT", ""),
             index.version,
             request.path,
             request.query_string.decode("latin-1"),
+            extra,
         ]
     )
     return hashlib.sha256(key.encode()).hexdigest()[:32]
@@ -158,18 +161,27 @@ def _not_modified(tag: str) -> Response:
     return response
 
 
-def conditional(view: F) -> F:
+def turn_key_tag() -> str:
+    """A public fingerprint of `turn_key` (an HMAC under it, never the key itself):
+    part of the ETag of pages that check turn tokens, so a new secret changes it."""
+    return hmac.new(turn_key(), b"etag", hashlib.sha256).hexdigest()[:16]
+
+
+def conditional(view: F | None = None, *, also: Callable[[], str] | None = None) -> Any:
     """Answer revalidations with 304 before rendering; tag fresh responses with an ETag.
 
     The ETag depends on the index build, the app's templates and static files and
-    the request's path and query, so a new build or a new release changes it.
+    the request's path and query, so a new build or a new release changes it;
+    ``@conditional(also=f)``: and on ``f()`` (e.g. `turn_key_tag`).
     """
+    if view is None:
+        return functools.partial(conditional, also=also)
 
     @functools.wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Response:
         from faq_bot.web.compression import etag_variants
 
-        tag = etag_for(current_index())
+        tag = etag_for(current_index(), also() if also is not None else "")
         # the client's copy, possibly of a compressed variant ("<tag>:br"); an
         # `If-None-Match: *` matches any *existing* representation: only a
         # response that would be a 200 may become a 304 (never a 404 or 400)
@@ -185,4 +197,4 @@ def conditional(view: F) -> F:
             response.headers.setdefault("Cache-Control", "no-cache")
         return response
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper

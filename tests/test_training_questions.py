@@ -67,7 +67,9 @@ def test_a_question_whose_gold_covers_text_a_held_out_gold_covers_is_left_out(tm
     ]
 
 
-@pytest.mark.parametrize("name", ["heldout5-questions.jsonl", "heldout6-followups.jsonl"])
+@pytest.mark.parametrize(
+    "name", ["heldout5-questions.jsonl", "heldout6-followups.jsonl", "heldout7-questions.jsonl"]
+)
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):
     with pytest.raises(EvalFileError, match="nie zum Trainieren"):
         training_questions([_write(tmp_path / "dev.jsonl"), _write(tmp_path / name)])
@@ -75,10 +77,10 @@ def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: 
 
 def test_the_shipped_held_out_files_are_refused():
     root = Path(__file__).resolve().parent.parent / "eval"
-    for path in sorted(root.glob("heldout[56]-*.jsonl")):
+    for path in sorted(root.glob("heldout[5-7]-*.jsonl")):
         with pytest.raises(EvalFileError):
             training_questions([path])
-    assert len(sorted(root.glob("heldout[56]-*.jsonl"))) == 4
+    assert len(sorted(root.glob("heldout[5-7]-*.jsonl"))) == 6
 
 
 def test_without_the_held_out_files_nothing_can_be_checked_so_nothing_is_trained(
@@ -88,11 +90,24 @@ def test_without_the_held_out_files_nothing_can_be_checked_so_nothing_is_trained
         training_questions([_write(tmp_path / "dev.jsonl")], held_out_dir=tmp_path / "none")
 
 
-def test_a_held_out_question_in_a_renamed_file_is_refused(tmp_path: Path):
+@pytest.mark.parametrize("qid", ["h5-017", "h6f03", "h7-042", "h7f12"])
+def test_a_held_out_question_in_a_renamed_file_is_refused(tmp_path: Path, qid: str):
     copy = tmp_path / "my-questions.jsonl"
-    copy.write_text(_line("h5-017", ["irgendein Gold"]), encoding="utf-8")
-    with pytest.raises(EvalFileError, match="h5-017"):
+    copy.write_text(_line(qid, ["irgendein Gold"]), encoding="utf-8")
+    with pytest.raises(EvalFileError, match=qid):
         training_questions([copy], held_out_dir=_held(tmp_path), corpus_dir=tmp_path)
+
+
+def test_held_out_7_golds_overlap_training_golds_by_design_so_none_is_left_out(tmp_path: Path):
+    held = _held(tmp_path)  # set 6: a text no training gold covers
+    (held / "heldout7-questions.jsonl").write_text(_line("h7-001", ["angreifen"]), "utf-8")
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "d.txt").write_text("Wer darf angreifen? Jeder.\n", encoding="utf-8")
+    train = _write(tmp_path / "dev9-questions.jsonl")  # its gold is set 7's gold
+    said: list[str] = []
+    got = training_questions([train], held_out_dir=held, corpus_dir=corpus, report=said.append)
+    assert [q["id"] for q in got] == ["x1"] and said == []
 
 
 def test_the_shipped_dev4_questions_sharing_held_out_5_text_are_left_out():

@@ -13,7 +13,7 @@
     Without a model file the paragraphs of all candidates compete by the hand-set
     `_lexical_score`.
 ``with_neighbours(record, passage) -> Passage``
-    The passage with its lead-in or list neighbour (≤ `PASSAGE_CHARS`).
+    The passage with its lead-in, sub-heading or list neighbour (≤ `PASSAGE_CHARS`).
 """
 
 from __future__ import annotations
@@ -49,6 +49,10 @@ CANDIDATES = 8  # entries whose paragraphs compete for the answer (lexical mode)
 HEADWORD_BONUS = 0.15  # the question names the answer entry's headword
 PASSAGE_CHARS = 700  # a passage with its lead-in or list neighbour stays this short
 HEADING_LIKE = 40  # characters: a shorter paragraph ending in ":" or framed by "-" is a heading
+# characters: a shorter paragraph without closing punctuation is a sub-heading of the
+# next ("Beispiel „Kein Spieler hat mehr Einheiten im Gebiet“" has 52)
+SUBHEADING_CHARS = 60
+SENTENCE_END = ".!?;)]"
 W_DENSE = 1.0  # sentence choice: coverage + dense similarity of the sentence
 
 # Lexical mode (no embedder):
@@ -339,19 +343,32 @@ def choose_passage(
     return make_passage(index, cand, row, score, share, question, support)
 
 
+def lead_in(text: str) -> bool:
+    """A paragraph that introduces the one after it: a lead-in ("Dabei gilt:") or a
+    sub-heading, a short line without closing punctuation ("Beispiel „China“",
+    "Kriegsschiffe", "2) Orte"). Alone it answers nothing."""
+    stripped = text.strip()
+    if not stripped:
+        return False
+    return stripped.endswith(":") or (
+        len(stripped) <= SUBHEADING_CHARS and stripped[-1] not in SENTENCE_END
+    )
+
+
 def with_neighbours(record: EntryRecord, passage: Passage) -> Passage:
-    """The passage with its lead-in ("Dabei gilt:") before it or, when it is a lead-in
-    itself, the list item after it, when together they stay within `PASSAGE_CHARS`."""
+    """The passage with what belongs to it, when together they stay within
+    `PASSAGE_CHARS`: a lead-in or sub-heading (`lead_in`) comes with the paragraph
+    after it; any other paragraph with the lead-in or sub-heading before it."""
     paras = record.plain_paragraphs
     i, text, (start, end) = passage.paragraph, passage.text, passage.highlight
-    if i > 0 and paras[i - 1].rstrip().endswith(":"):
+    if lead_in(text) and i + 1 < len(paras) and paras[i + 1].strip():
+        if len(text) + 1 + len(paras[i + 1]) <= PASSAGE_CHARS:
+            text = f"{text}\n{paras[i + 1].strip()}"
+    elif i > 0 and lead_in(paras[i - 1]):
         lead = paras[i - 1].strip()
         if len(lead) + 1 + len(text) <= PASSAGE_CHARS:
             shift = len(lead) + 1
             text, start, end = f"{lead}\n{text}", start + shift, end + shift
-    elif text.rstrip().endswith(":") and i + 1 < len(paras) and paras[i + 1].strip():
-        if len(text) + 1 + len(paras[i + 1]) <= PASSAGE_CHARS:
-            text = f"{text}\n{paras[i + 1].strip()}"
     if text == passage.text:
         return passage
     return dataclasses.replace(passage, text=text, highlight=(start, end))

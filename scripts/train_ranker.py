@@ -39,12 +39,12 @@ from faq_bot.search import FUSE_DEPTH, QueryError, prepare_query, rank
 
 OUT = Path(__file__).resolve().parent.parent / "faq_bot" / "data" / "ranker.json"
 # The L2 strength (per question, on standardised features) is chosen by the same
-# cross-validation from this grid, by the one-standard-error rule: the strongest
-# penalty whose CV Recall@1 is within one standard error of the best one's. The
-# features are collinear (fused, lexical and dense scores of one ranking), so a weak
-# penalty lets their weights trade off against each other (dense_paragraph negative,
-# signs flipping between folds) at the same Recall@1; the strongest that costs no
-# measurable Recall@1 keeps them stable.
+# cross-validation from this grid: the one with the best mean CV Recall@1. (The
+# one-standard-error rule, the strongest penalty within one standard error of the
+# best, picked 0.3: its weights are steadier, every dense weight positive, but fitted
+# on dev2 + dev it ranked the 361 answerable questions of dev4 and the retired
+# held-out sets 1-4, which the ranker never trains on, worse: Recall@1 0.842 at 3e-3,
+# 0.834 at 0.1, 0.826 at 0.3, falling with every step.)
 L2_GRID = (0.003, 0.01, 0.03, 0.1, 0.3, 1.0)
 
 
@@ -89,18 +89,14 @@ def listwise(l2):
 
 
 def choose_l2(groups, folds_n, seeds, report=print):
-    """(the L2 of `L2_GRID` the one-standard-error rule picks, its CV summary, the
-    CV Recall@1 of every L2)."""
+    """(the L2 of `L2_GRID` with the best mean CV Recall@1, its CV summary, the CV
+    Recall@1 of every L2)."""
     runs = {l2: cross_validate(groups, listwise(l2), folds_n, seeds) for l2 in L2_GRID}
     mean = {l2: float(np.mean(per_seed["recall@1"])) for l2, (_f, per_seed) in runs.items()}
-    best = max(mean, key=lambda l2: mean[l2])
-    per_fold = runs[best][0]["recall@1"]
-    se = float(np.std(per_fold) / np.sqrt(len(per_fold)))
-    chosen = max(l2 for l2 in L2_GRID if mean[l2] >= mean[best] - se)
+    chosen = max(L2_GRID, key=lambda l2: mean[l2])  # ties: the weaker penalty, listed first
     for l2 in L2_GRID:
         mark = " <- gewählt" if l2 == chosen else ""
         report(f"  L2 {l2:<6} Recall@1 (CV) {mean[l2]:.4f}{mark}")
-    report(f"  beste {mean[best]:.4f} bei L2 {best}, Standardfehler {se:.4f}")
     return chosen, summary(*runs[chosen]), {str(k): round(v, 4) for k, v in mean.items()}
 
 

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import json
 import math
+from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
@@ -93,27 +94,26 @@ OPTIONAL = ("unanswered_like",)  # signals that can be missing: the model's fall
 CONFIDENCE_THRESHOLD = 0.35
 MIN_EVIDENCE = 2  # distinctive question words an answer that names no headword must match
 FOREIGN_NOUN_THRESHOLD = 0.55
-_MODEL: dict[str, Any] = {}
 
 
+@cache
 def model(mode: str = "hybrid") -> dict[str, Any] | None:
     """The fitted model of `mode` ("hybrid", or "lexical" without the embedder):
-    ``{"threshold": float, "weights": {signal: float, "bias": float}}``, or None."""
-    if mode not in _MODEL:
-        try:
-            text = resources.files("faq_bot").joinpath("data/confidence.json").read_text("utf-8")
-            data = json.loads(text)["modes"][mode]
-            if set(data["weights"]) != {*SIGNALS, "bias"}:
-                raise ValueError("signals differ")
-            fallback = data.setdefault("fallback", {})
-            if not isinstance(fallback, dict) or not set(fallback) <= set(OPTIONAL):
-                raise ValueError("fallback names no optional signal")
-            data["fallback"] = {k: float(v) for k, v in fallback.items()}
-            float(data["threshold"])
-            _MODEL[mode] = data
-        except (OSError, ValueError, KeyError, TypeError):
-            _MODEL[mode] = None
-    return _MODEL[mode]
+    ``{"threshold": float, "weights": {signal: float, "bias": float}}``, or None.
+    Read once (``model.cache_clear()`` reads the file again)."""
+    try:
+        text = resources.files("faq_bot").joinpath("data/confidence.json").read_text("utf-8")
+        data = json.loads(text)["modes"][mode]
+        if set(data["weights"]) != {*SIGNALS, "bias"}:
+            raise ValueError("signals differ")
+        fallback = data.setdefault("fallback", {})
+        if not isinstance(fallback, dict) or not set(fallback) <= set(OPTIONAL):
+            raise ValueError("fallback names no optional signal")
+        data["fallback"] = {k: float(v) for k, v in fallback.items()}
+        float(data["threshold"])
+        return data
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def probability(values: dict[str, float], mode: str = "hybrid") -> float | None:

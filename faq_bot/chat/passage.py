@@ -23,8 +23,8 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
-from typing import Any
 
 from faq_bot.dense import DenseScores
 from faq_bot.hybrid import hybrid_rank
@@ -230,20 +230,17 @@ def paragraph_features(
     return rows
 
 
-_MODEL: dict[str, Any] = {}
-
-
+@cache
 def model(mode: str = "hybrid") -> dict[str, float] | None:
     """The fitted passage weights for `mode` ("hybrid", or "lexical" without the
-    embedder), or None (then `_lexical_score` decides)."""
-    if mode not in _MODEL:
-        try:
-            text = resources.files("faq_bot").joinpath("data/passage.json").read_text("utf-8")
-            weights = json.loads(text)["modes"][mode]["weights"]
-            _MODEL[mode] = weights if set(weights) == set(FEATURES) else None
-        except (OSError, ValueError, KeyError, TypeError):
-            _MODEL[mode] = None
-    return _MODEL[mode]
+    embedder), or None (then `_lexical_score` decides). Read once
+    (``model.cache_clear()`` reads the file again)."""
+    try:
+        text = resources.files("faq_bot").joinpath("data/passage.json").read_text("utf-8")
+        weights = json.loads(text)["modes"][mode]["weights"]
+        return weights if set(weights) == set(FEATURES) else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def _lexical_score(cand: Candidate, row: Row) -> float:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import urlencode
 
 import pytest
 from playwright.sync_api import expect
@@ -55,6 +56,18 @@ def test_chat_followup_keeps_the_conversation_on_the_page(page, shots):
     expect(turns.nth(0).locator(".turn-q")).to_contain_text(FIRST)
     assert page.locator("#chat-form input[name=t]").count() == 2
     page.screenshot(path=shots / "chat-followup.png", full_page=True)
+
+
+def test_a_sub_heading_shown_with_its_paragraph_keeps_its_own_line(page):
+    """With the embedder an answer joins a lead-in or sub-heading and its paragraph with a
+    newline ("2) Orte" + the paragraph); the page must show it as a line break, not as a
+    space. (The browser tests serve a lexical build, which shows paragraphs alone, so the
+    joined text is put into the rendered passage.)"""
+    page.goto("/ask?" + urlencode({"q": FIRST}))
+    passage = page.locator("#chat-log li.turn[data-question]").first.locator(".passage p")
+    expect(passage).to_be_visible()
+    passage.evaluate("p => { p.textContent = '2) Orte\\nUnser Held hat einen Ort entdeckt.' }")
+    assert passage.inner_text() == "2) Orte\nUnser Held hat einen Ort entdeckt."
 
 
 def test_chat_declines_off_topic_and_lists_nothing_as_answer(page):

@@ -112,7 +112,7 @@ def load_questions(path: Path | str) -> list[dict[str, Any]]:
 
 
 # Question files only reported on, never trained on (eval/README.md): the fitting
-# scripts refuse them by name and by question id (`training_questions`).
+# scripts refuse them by name, by question id and by wording (`training_questions`).
 HELD_OUT = ("heldout5-", "heldout6-", "heldout7-")
 HELD_OUT_IDS = re.compile(r"h[5-7](-|f)\d")  # their question ids: h5-001, h5f01, h6-..., h7f...
 # Of those, the sets whose golds were steered away from every earlier gold (sets 5
@@ -139,6 +139,13 @@ def _spans(docs: dict[str, str], question: dict[str, Any]) -> set[tuple[str, int
             out.add((doc, start, start + len(needle)))
             start = text.find(needle, start + 1)
     return out
+
+
+def _wording(question: dict[str, Any]) -> tuple[str, ...]:
+    """A question as asked (its earlier questions, then itself; case and spacing
+    folded): the same wording under another id is the same question."""
+    history = question.get("history") or []
+    return tuple(normalize(str(t)) for t in [*history, question.get("q", "")])
 
 
 def _overlap(a: set[tuple[str, int, int]], b: set[tuple[str, int, int]]) -> bool:
@@ -174,6 +181,12 @@ def training_questions(
     for path in held:
         for q in load_questions(path):
             taken |= _spans(docs, q)
+    asked = {  # every held-out set, by wording: a copy under new ids is refused too
+        _wording(q): str(q["id"])
+        for path in sorted(held_out_dir.glob("*.jsonl"))
+        if path.name.startswith(HELD_OUT)
+        for q in load_questions(path)
+    }
     kept: list[dict[str, Any]] = []
     left_out: list[str] = []
     for q in (q for path in paths for q in load_questions(path)):
@@ -181,6 +194,11 @@ def training_questions(
             raise EvalFileError(
                 f"Frage {q['id']} stammt aus einem zurückgehaltenen Fragensatz: "
                 "nur zum Messen, nie zum Trainieren (eval/README.md)."
+            )
+        if _wording(q) in asked:
+            raise EvalFileError(
+                f"Frage {q['id']} ist Frage {asked[_wording(q)]} eines zurückgehaltenen "
+                "Fragensatzes: nur zum Messen, nie zum Trainieren (eval/README.md)."
             )
         if _overlap(_spans(docs, q), taken):
             left_out.append(str(q["id"]))

@@ -121,7 +121,7 @@ def main() -> None:
     # answered and declined in turn), of which the fit with the best cross-validated
     # Passage@1 is written. Either way `make train` gives the same models whatever
     # was shipped before it.
-    rounds = [fitted]
+    rounds, repeated = [fitted], False
     while len(rounds) < MAX_ROUNDS:
         write(names, *rounds[-1][:3])
         print(f"Runde {len(rounds) + 1}: die früheren Fragen der Anschlussfragen neu beantwortet")
@@ -129,7 +129,7 @@ def main() -> None:
         seen = [r[3] for r in rounds]
         rounds.append(fitted)
         if fitted[3] in seen:
-            cycle = rounds[seen.index(fitted[3]) + 1 :]
+            cycle, repeated = rounds[seen.index(fitted[3]) + 1 :], True
             break
     else:
         cycle = rounds[-1:]
@@ -140,7 +140,7 @@ def main() -> None:
             f"Zyklus aus {len(cycle)} Anpassungen: geschrieben wird die mit dem besten "
             f"kreuzvalidierten Passage@1 ({_cv_key(best)[0]:.4f})"
         )
-    else:
+    elif repeated:
         print(f"stabil nach Runde {len(rounds)}: dieselben Antworten, dasselbe Modell")
     write(names, *best[:3])
 

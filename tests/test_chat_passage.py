@@ -48,6 +48,13 @@ def test_a_paragraph_without_a_lead_in_or_too_long_stays_alone():
     assert with_neighbours(record(LEAD, long_item), long_passage) is long_passage
 
 
+@pytest.mark.parametrize("lead", [LEAD, "Beispiel „China“"])
+def test_a_lead_in_whose_next_paragraph_is_too_long_stays_alone(lead: str):
+    long_item = "Wort " * (PASSAGE_CHARS // 5)
+    alone = passage(lead, 0, (0, len(lead)))
+    assert with_neighbours(record(lead, long_item), alone) is alone
+
+
 SUBHEADING = "Beispiel „China“"
 EXAMPLE = "Der Angreifer hat 3 Einheiten in China, der Verteidiger 2."
 

@@ -22,10 +22,14 @@ def _line(qid: str, gold: list[str]) -> str:
     return json.dumps(LINE | {"id": qid, "gold": gold}) + "\n"
 
 
+def _held_line(qid: str, gold: list[str], q: str = "Wer greift zuerst an?") -> str:
+    return json.dumps(LINE | {"id": qid, "q": q, "gold": gold}) + "\n"
+
+
 def _held(tmp_path: Path, gold: str = "Ein Text, den sonst niemand nennt") -> Path:
     held = tmp_path / "held"
     held.mkdir(exist_ok=True)
-    (held / "heldout6-questions.jsonl").write_text(_line("h6-001", [gold]), encoding="utf-8")
+    (held / "heldout6-questions.jsonl").write_text(_held_line("h6-001", [gold]), "utf-8")
     return held
 
 
@@ -98,9 +102,27 @@ def test_a_held_out_question_in_a_renamed_file_is_refused(tmp_path: Path, qid: s
         training_questions([copy], held_out_dir=_held(tmp_path), corpus_dir=tmp_path)
 
 
+@pytest.mark.parametrize("history", [None, ["Wie beginnt ein Kampf?"]])
+def test_a_held_out_question_copied_under_a_new_id_is_refused_by_its_wording(
+    tmp_path: Path, history: list[str] | None
+):
+    held = _held(tmp_path)
+    asked = {"q": "Wer darf  ANGREIFEN?", **({"history": history} if history else {})}
+    (held / "heldout7-followups.jsonl").write_text(
+        json.dumps(LINE | {"id": "h7f01", "gold": ["sonst"]} | asked) + "\n", "utf-8"
+    )
+    copy = tmp_path / "dev9-followups.jsonl"  # the same question (case, spacing aside)
+    copy.write_text(json.dumps(LINE | {"id": "d9f01", "history": history}) + "\n", "utf-8")
+    with pytest.raises(EvalFileError, match="d9f01 ist Frage h7f01"):
+        training_questions([copy], held_out_dir=held, corpus_dir=tmp_path)
+    other = tmp_path / "dev9-questions.jsonl"  # same words after another earlier question
+    other.write_text(json.dumps(LINE | {"id": "d9-1", "history": ["Und sonst?"]}) + "\n", "utf-8")
+    assert training_questions([other], held_out_dir=held, corpus_dir=tmp_path)
+
+
 def test_held_out_7_golds_overlap_training_golds_by_design_so_none_is_left_out(tmp_path: Path):
     held = _held(tmp_path)  # set 6: a text no training gold covers
-    (held / "heldout7-questions.jsonl").write_text(_line("h7-001", ["angreifen"]), "utf-8")
+    (held / "heldout7-questions.jsonl").write_text(_held_line("h7-001", ["angreifen"]), "utf-8")
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     (corpus / "d.txt").write_text("Wer darf angreifen? Jeder.\n", encoding="utf-8")

@@ -49,7 +49,9 @@ def test_static_files_are_compressed(client):
         assert b".para" in decode(response)
 
 
-@pytest.mark.parametrize("path", ["/search?q=Bombe", f"/entry/{BOMB}", "/api/search?q=Bombe"])
+@pytest.mark.parametrize(
+    "path", ["/search?q=Bombe", f"/entry/{BOMB}", "/api/search?q=Bombe", "/ask?q=Wann+ist+ein+Patt"]
+)
 def test_etags_differ_per_encoding_and_revalidate_to_304(client, path):
     tags = {}
     for encoding in ("br", "gzip", "identity"):

@@ -6,7 +6,7 @@ import functools
 import hashlib
 import hmac
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from flask import Response, abort, current_app, g, make_response, redirect, request, url_for
 from werkzeug.exceptions import BadRequest, HTTPException, NotFound, ServiceUnavailable
@@ -167,6 +167,12 @@ def turn_key_tag() -> str:
     return hmac.new(turn_key(), b"etag", hashlib.sha256).hexdigest()[:16]
 
 
+@overload
+def conditional(view: F) -> F: ...
+@overload
+def conditional(
+    view: None = None, *, also: Callable[[], str] | None = None
+) -> Callable[[F], F]: ...
 def conditional(view: F | None = None, *, also: Callable[[], str] | None = None) -> Any:
     """Answer revalidations with 304 before rendering; tag fresh responses with an ETag.
 

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from faq_bot.chat import confidence
-from faq_bot.chat.passage import PASSAGE_CHARS, Passage, lead_in, with_neighbours
+from faq_bot.chat.passage import PASSAGE_CHARS, Passage, sub_heading, with_neighbours
 from faq_bot.index import EntryRecord
 
 LEAD = "Dabei gilt:"
@@ -50,7 +50,7 @@ def test_a_paragraph_without_a_lead_in_or_too_long_stays_alone():
 
 @pytest.mark.parametrize("lead", [LEAD, "Beispiel „China“"])
 def test_a_lead_in_whose_next_paragraph_is_too_long_stays_alone(lead: str):
-    long_item = "Wort " * (PASSAGE_CHARS // 5)
+    long_item = "Ein Satz. " * (PASSAGE_CHARS // 10 + 1)
     alone = passage(lead, 0, (0, len(lead)))
     assert with_neighbours(record(lead, long_item), alone) is alone
 
@@ -73,12 +73,38 @@ def test_a_paragraph_after_a_sub_heading_shows_it_above_and_the_highlight_moves(
 
 @pytest.mark.parametrize(
     "before",
-    ["Nur ein kurzer Satz.", "Wirklich?", "(siehe oben)", "Eine Zeile ohne Punkt, " * 3],
+    [
+        "Nur ein kurzer Satz.",
+        "Wirklich?",
+        "(siehe oben)",
+        "„Zitat.“",
+        "Eine Zeile ohne Punkt, " * 3,
+    ],
 )
 def test_a_short_sentence_or_a_long_line_is_no_sub_heading(before: str):
     alone = passage(EXAMPLE, 1, (0, 12))
-    assert not lead_in(before)
+    assert not sub_heading((before, EXAMPLE), 0)
     assert with_neighbours(record(before, EXAMPLE), alone) is alone
+
+
+ATTACK = "Der aktive Spieler greift „Mongolia” mit 4 Einheiten an:"
+UNITS = ("1 Flieger-Einheit", "1 Panzer-Einheit", "2 Infanterie-Einheiten")
+DEFENCE = "Der Verteidiger hat in „Mongolia” 3 Einheiten."
+
+
+def test_list_items_are_no_sub_headings_and_keep_the_lead_in_above():
+    paras = (ATTACK, *UNITS, DEFENCE)
+    first = with_neighbours(record(*paras), passage(UNITS[0], 1, (0, 5)))
+    assert first.text == f"{ATTACK}\n{UNITS[0]}"  # the lead-in, not the next item
+    for i in (2, 3, 4):  # a later item, and the text after the list, stay alone
+        alone = passage(paras[i], i, (0, 5))
+        assert with_neighbours(record(*paras), alone) is alone
+    assert not any(sub_heading(paras, i) for i in range(len(paras)))
+
+
+def test_two_short_lines_in_a_row_are_no_sub_heading():
+    paras = ("Vorher.", "BATTLEMIST", "THE SAILS OF WAR", "Ein Satz.")
+    assert not sub_heading(paras, 1) and not sub_heading(paras, 2)
 
 
 _paragraph = st.text(

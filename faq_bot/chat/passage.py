@@ -52,7 +52,8 @@ HEADING_LIKE = 40  # characters: a shorter paragraph ending in ":" or framed by 
 # characters: a shorter paragraph without closing punctuation is a sub-heading of the
 # next ("Beispiel „Kein Spieler hat mehr Einheiten im Gebiet“" has 52)
 SUBHEADING_CHARS = 60
-SENTENCE_END = ".!?;)]"
+SENTENCE_END = (".", "!", "?", ";", ")", "]", "…")
+CLOSING_QUOTES = "\"“”„»«'’"  # noqa: RUF001 - the quote marks themselves
 W_DENSE = 1.0  # sentence choice: coverage + dense similarity of the sentence
 
 # Lexical mode (no embedder):
@@ -340,32 +341,46 @@ def choose_passage(
     return make_passage(index, cand, row, score, share, question, support)
 
 
-def lead_in(text: str) -> bool:
-    """A paragraph that introduces the one after it: a lead-in ("Dabei gilt:") or a
-    sub-heading, a short line without closing punctuation ("Beispiel „China“",
-    "Kriegsschiffe", "2) Orte"). Alone it answers nothing."""
+def _closed(text: str) -> bool:
+    """Whether `text` ends like a sentence (closing quotes aside)."""
+    return text.rstrip().rstrip(CLOSING_QUOTES).endswith(SENTENCE_END)
+
+
+def _short_line(text: str) -> bool:
     stripped = text.strip()
-    if not stripped:
+    return 0 < len(stripped) <= SUBHEADING_CHARS and not _closed(stripped)
+
+
+def sub_heading(paragraphs: Sequence[str], i: int) -> bool:
+    """Whether paragraph `i` is a sub-heading of the next ("Beispiel „China“",
+    "Kriegsschiffe", "2) Orte"): a short line without closing punctuation between
+    running text, that is not after a lead-in ending in ":" nor after another short
+    line (those are list items: "1 Flieger-Einheit") and that a paragraph of
+    sentences follows (not another short line: "BATTLEMIST", "THE SAILS OF WAR")."""
+    if not _short_line(paragraphs[i]) or i + 1 >= len(paragraphs):
         return False
-    return stripped.endswith(":") or (
-        len(stripped) <= SUBHEADING_CHARS and stripped[-1] not in SENTENCE_END
-    )
+    if not _closed(paragraphs[i + 1]) or _short_line(paragraphs[i + 1]):
+        return False
+    before = paragraphs[i - 1].strip() if i > 0 else ""
+    return not (before.endswith(":") or _short_line(before))
 
 
 def with_neighbours(record: EntryRecord, passage: Passage) -> Passage:
     """The passage with what belongs to it, when together they stay within
-    `PASSAGE_CHARS`: a lead-in or sub-heading (`lead_in`) comes with the paragraph
-    after it; any other paragraph with the lead-in or sub-heading before it."""
+    `PASSAGE_CHARS`: a list item with the lead-in ending in ":" before it, a lead-in
+    with the item after it; a sub-heading (`sub_heading`) with the paragraph after
+    it, and that paragraph with the sub-heading above it."""
     paras = record.plain_paragraphs
     i, text, (start, end) = passage.paragraph, passage.text, passage.highlight
-    if lead_in(text) and i + 1 < len(paras) and paras[i + 1].strip():
-        if len(text) + 1 + len(paras[i + 1]) <= PASSAGE_CHARS:
-            text = f"{text}\n{paras[i + 1].strip()}"
-    elif i > 0 and lead_in(paras[i - 1]):
+    has_next = i + 1 < len(paras) and bool(paras[i + 1].strip())
+    if i > 0 and (paras[i - 1].rstrip().endswith(":") or sub_heading(paras, i - 1)):
         lead = paras[i - 1].strip()
         if len(lead) + 1 + len(text) <= PASSAGE_CHARS:
             shift = len(lead) + 1
             text, start, end = f"{lead}\n{text}", start + shift, end + shift
+    elif has_next and (text.rstrip().endswith(":") or sub_heading(paras, i)):
+        if len(text) + 1 + len(paras[i + 1]) <= PASSAGE_CHARS:
+            text = f"{text}\n{paras[i + 1].strip()}"
     if text == passage.text:
         return passage
     return dataclasses.replace(passage, text=text, highlight=(start, end))

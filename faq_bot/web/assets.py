@@ -3,8 +3,9 @@
 Templates link static files with ``asset_url("app.css")``, which appends
 ``?v=<hash of the file>``; the file is then served with a one-year immutable
 cache lifetime, and a changed file gets a new URL. ``app_fingerprint`` hashes
-the templates and static files so ETags change when the pages' look changes,
-not only when the index does.
+the templates, the static files and the package's code and fitted models, so
+ETags change when the pages' look or the answers change, not only when the
+index does.
 
 Stylesheets are inlined instead of linked (``inline_style("app.css")``): a
 linked one costs a cold page a second round trip before anything is painted
@@ -85,16 +86,24 @@ def style_hashes(app: Flask) -> list[str]:
     return [source for _text, source in app.extensions["faq_bot.inline_styles"].values()]
 
 
-def app_fingerprint(app: Flask) -> str:
-    """A hash over the templates and static files (part of every ETag)."""
+PACKAGE = Path(__file__).resolve().parent.parent  # faq_bot: its code and fitted models
+PACKAGE_FILES = ("*.py", "data/*")
+
+
+def app_fingerprint(app: Flask, package: Path = PACKAGE) -> str:
+    """A hash over the templates and static files and the package's code and data
+    (part of every ETag): a release that changes how a question is answered (a
+    refitted model, another passage rule) changes the ETags of pages that show
+    answers, as a new index build does."""
     digest = hashlib.sha256()
-    for folder in (app.template_folder, app.static_folder):
-        if not folder:
+    roots = [Path(app.root_path, f) for f in (app.template_folder, app.static_folder) if f]
+    files = [(root, path) for root in roots for path in root.rglob("*") if path.is_file()]
+    files += [(package, path) for pattern in PACKAGE_FILES for path in package.rglob(pattern)]
+    for root, path in sorted(files):
+        if "__pycache__" in path.parts or not path.is_file():
             continue
-        root = Path(app.root_path, folder)
-        for path in sorted(p for p in root.rglob("*") if p.is_file()):
-            digest.update(str(path.relative_to(root)).encode())
-            digest.update(path.read_bytes())
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 

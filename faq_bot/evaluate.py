@@ -171,22 +171,20 @@ def training_questions(
             )
     corpus = corpus_dir or default_corpus_dir()
     docs = {p.name: normalize(p.read_text(encoding="utf-8")) for p in corpus.glob("*.txt")}
-    held = [p for p in sorted(held_out_dir.glob("*.jsonl")) if p.name.startswith(GOLD_DISJOINT)]
-    if not held:
+    held = {
+        p.name: load_questions(p)
+        for p in sorted(held_out_dir.glob("*.jsonl"))
+        if p.name.startswith(HELD_OUT)
+    }
+    disjoint = [qs for name, qs in held.items() if name.startswith(GOLD_DISJOINT)]
+    if not disjoint:
         raise EvalFileError(
             f"Keine zurückgehaltenen Fragensätze in {held_out_dir}: ohne sie lässt sich "
             "nicht prüfen, dass kein Training ihre Passagen sieht."
         )
-    taken: set[tuple[str, int, int]] = set()
-    for path in held:
-        for q in load_questions(path):
-            taken |= _spans(docs, q)
-    asked = {  # every held-out set, by wording: a copy under new ids is refused too
-        _wording(q): str(q["id"])
-        for path in sorted(held_out_dir.glob("*.jsonl"))
-        if path.name.startswith(HELD_OUT)
-        for q in load_questions(path)
-    }
+    taken = {span for qs in disjoint for q in qs for span in _spans(docs, q)}
+    # every held-out set, by wording: a copy under new ids is refused too
+    asked = {_wording(q): str(q["id"]) for qs in held.values() for q in qs}
     kept: list[dict[str, Any]] = []
     left_out: list[str] = []
     for q in (q for path in paths for q in load_questions(path)):

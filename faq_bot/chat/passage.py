@@ -341,6 +341,11 @@ def choose_passage(
     return make_passage(index, cand, row, score, share, question, support)
 
 
+def _colon_lead_in(text: str) -> bool:
+    """A lead-in of the list item after it ("Dabei gilt:")."""
+    return text.rstrip().endswith(":")
+
+
 def _closed(text: str) -> bool:
     """Whether `text` ends like a sentence (closing quotes aside)."""
     return text.rstrip().rstrip(CLOSING_QUOTES).endswith(SENTENCE_END)
@@ -356,13 +361,15 @@ def sub_heading(paragraphs: Sequence[str], i: int) -> bool:
     "Kriegsschiffe", "2) Orte"): a short line without closing punctuation between
     running text, that is not after a lead-in ending in ":" nor after another short
     line (those are list items: "1 Flieger-Einheit") and that a paragraph of
-    sentences follows (not another short line: "BATTLEMIST", "THE SAILS OF WAR")."""
+    sentences follows (not another short line: "BATTLEMIST", "THE SAILS OF WAR").
+    For display only: the passage model's ``heading`` feature keeps `heading_like`,
+    the narrower rule it was fitted with."""
     if not _short_line(paragraphs[i]) or i + 1 >= len(paragraphs):
         return False
     if not _closed(paragraphs[i + 1]) or _short_line(paragraphs[i + 1]):
         return False
     before = paragraphs[i - 1].strip() if i > 0 else ""
-    return not (before.endswith(":") or _short_line(before))
+    return not (_colon_lead_in(before) or _short_line(before))
 
 
 def with_neighbours(record: EntryRecord, passage: Passage) -> Passage:
@@ -373,12 +380,12 @@ def with_neighbours(record: EntryRecord, passage: Passage) -> Passage:
     paras = record.plain_paragraphs
     i, text, (start, end) = passage.paragraph, passage.text, passage.highlight
     has_next = i + 1 < len(paras) and bool(paras[i + 1].strip())
-    if i > 0 and (paras[i - 1].rstrip().endswith(":") or sub_heading(paras, i - 1)):
+    if i > 0 and (_colon_lead_in(paras[i - 1]) or sub_heading(paras, i - 1)):
         lead = paras[i - 1].strip()
         if len(lead) + 1 + len(text) <= PASSAGE_CHARS:
             shift = len(lead) + 1
             text, start, end = f"{lead}\n{text}", start + shift, end + shift
-    elif has_next and (text.rstrip().endswith(":") or sub_heading(paras, i)):
+    elif has_next and (_colon_lead_in(text) or sub_heading(paras, i)):
         if len(text) + 1 + len(paras[i + 1]) <= PASSAGE_CHARS:
             text = f"{text}\n{paras[i + 1].strip()}"
     if text == passage.text:

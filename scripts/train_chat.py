@@ -23,6 +23,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from faq_bot.chat import fit
 from faq_bot.chat.confidence import model as confidence_model
@@ -37,6 +38,15 @@ DATA = Path(__file__).resolve().parent.parent / "faq_bot" / "data"
 MAX_ROUNDS = 6
 
 
+class Fit(NamedTuple):
+    """One round's models per mode, with what they were fitted on."""
+
+    passages: dict[str, dict]
+    confidences: dict[str, dict]
+    known: Any  # the hybrid questions' vectors (`KnownQuestions`), None without
+    contexts: tuple  # the follow-ups' earlier answers it was fitted on (`contexts`)
+
+
 def contexts(cases: list[fit.Case]) -> tuple:
     """The entries the follow-ups' earlier questions were answered with, as the
     models in effect answered them: the only input of a fit that depends on the
@@ -44,18 +54,18 @@ def contexts(cases: list[fit.Case]) -> tuple:
     return tuple((c.id, tuple(t.entry for t in c.reading.context)) for c in cases)
 
 
-def fit_modes(index, questions, modes, folds):
-    """(passage models, confidence models, known questions, the follow-ups' contexts)
-    fitted and cross-validated per mode, with the models now in effect answering the
-    follow-ups' earlier questions."""
+def fit_modes(index, questions, modes, folds) -> Fit:
+    """The models of every mode fitted and cross-validated, with the models now in
+    effect answering the follow-ups' earlier questions."""
     passages: dict[str, dict] = {}
     confidences: dict[str, dict] = {}
-    known, seen = None, ()
+    known, seen = None, []
     for mode in modes:
         print(f"== {mode}")
         cases = fit.collect(index, questions, mode)
+        seen.append((mode, contexts(cases)))
         if mode == "hybrid":
-            known, seen = fit.known_of(index, cases), contexts(cases)
+            known = fit.known_of(index, cases)
         cv = fit.cross_validate(index, cases, folds)
         print(fit.format_cv(cv, len(cases), folds))
         weights = {k: round(v, 6) for k, v in fit.fit_passage(cases).items()}
@@ -69,10 +79,11 @@ def fit_modes(index, questions, modes, folds):
                 k: round(cv[k][0], 4) for k in ("passage@1", "confident_wrong", "declined")
             },
         }
-    return passages, confidences, known, seen
+    return Fit(passages, confidences, known, tuple(seen))
 
 
-def write(names, passages, confidences, known) -> None:
+def write(names, fitted: Fit) -> None:
+    passages, confidences, known = fitted.passages, fitted.confidences, fitted.known
     for name, model, modes in (
         ("passage", "conditional logit over faq_bot.chat.passage.FEATURES", passages),
         ("confidence", "logistic regression over faq_bot.chat.confidence.SIGNALS", confidences),
@@ -123,13 +134,13 @@ def main() -> None:
     # was shipped before it.
     rounds, repeated = [fitted], False
     while len(rounds) < MAX_ROUNDS:
-        write(names, *rounds[-1][:3])
+        write(names, rounds[-1])
         print(f"Runde {len(rounds) + 1}: die früheren Fragen der Anschlussfragen neu beantwortet")
         fitted = fit_modes(index, questions, args.modes, args.folds)
-        seen = [r[3] for r in rounds]
+        seen = [r.contexts for r in rounds]
         rounds.append(fitted)
-        if fitted[3] in seen:
-            cycle, repeated = rounds[seen.index(fitted[3]) + 1 :], True
+        if fitted.contexts in seen:
+            cycle, repeated = rounds[seen.index(fitted.contexts) + 1 :], True
             break
     else:
         cycle = rounds[-1:]
@@ -142,13 +153,13 @@ def main() -> None:
         )
     elif repeated:
         print(f"stabil nach Runde {len(rounds)}: dieselben Antworten, dasselbe Modell")
-    write(names, *best[:3])
+    write(names, best)
 
 
-def _cv_key(fitted) -> tuple[float, float]:
+def _cv_key(fitted: Fit) -> tuple[float, float]:
     """Cross-validated Passage@1, then the fewer confident-wrong (hybrid, else the
     first mode)."""
-    confidences = fitted[1]
+    confidences = fitted.confidences
     cv = confidences.get("hybrid", next(iter(confidences.values())))["cross_validated"]
     return cv["passage@1"], -cv["confident_wrong"]
 

@@ -22,9 +22,11 @@ def train_chat():
     return module
 
 
-def _fit(name: str, contexts: str, passage_at_1: float):
+def _fit(train_chat, name: str, contexts: str, passage_at_1: float):
     cv = {"passage@1": passage_at_1, "confident_wrong": 0.03, "declined": 0.9}
-    return ({"hybrid": {"name": name}}, {"hybrid": {"cross_validated": cv}}, None, contexts)
+    return train_chat.Fit(
+        {"hybrid": {"name": name}}, {"hybrid": {"cross_validated": cv}}, None, (contexts,)
+    )
 
 
 def _run(train_chat, monkeypatch, capsys, fits):
@@ -34,7 +36,7 @@ def _run(train_chat, monkeypatch, capsys, fits):
     monkeypatch.setattr(train_chat, "training_questions", lambda files, report: [])
     monkeypatch.setattr(train_chat, "fit_modes", lambda *_args: todo.pop(0))
     monkeypatch.setattr(
-        train_chat, "write", lambda _n, p, _c, _k: written.append(p["hybrid"]["name"])
+        train_chat, "write", lambda _n, f: written.append(f.passages["hybrid"]["name"])
     )
     monkeypatch.setattr(sys, "argv", ["train_chat.py", "--write", "dev.jsonl"])
     train_chat.main()
@@ -44,7 +46,11 @@ def _run(train_chat, monkeypatch, capsys, fits):
 
 def test_a_fixed_point_writes_the_fit_made_on_its_own_answers(train_chat, monkeypatch, capsys):
     # round 1 (shipped models answer: contexts A) fits F1; F1 answers B, F2; F2 answers B again
-    fits = [_fit("F1", "A", 0.50), _fit("F2", "B", 0.52), _fit("F3", "B", 0.52)]
+    fits = [
+        _fit(train_chat, "F1", "A", 0.50),
+        _fit(train_chat, "F2", "B", 0.52),
+        _fit(train_chat, "F3", "B", 0.52),
+    ]
     written, out = _run(train_chat, monkeypatch, capsys, fits)
     assert written == ["F1", "F2", "F3"]
     assert "stabil nach Runde 3" in out and "nicht stabil" not in out
@@ -52,7 +58,11 @@ def test_a_fixed_point_writes_the_fit_made_on_its_own_answers(train_chat, monkey
 
 def test_a_cycle_writes_its_best_fit(train_chat, monkeypatch, capsys):
     # F1 answers B, F2 answers A again: the cycle is F2 (on B) and F3 (on A)
-    fits = [_fit("F1", "A", 0.523), _fit("F2", "B", 0.526), _fit("F3", "A", 0.523)]
+    fits = [
+        _fit(train_chat, "F1", "A", 0.523),
+        _fit(train_chat, "F2", "B", 0.526),
+        _fit(train_chat, "F3", "A", 0.523),
+    ]
     written, out = _run(train_chat, monkeypatch, capsys, fits)
     assert written[-1] == "F2" and "Zyklus aus 2 Anpassungen" in out
 
@@ -61,8 +71,8 @@ def test_no_repeat_within_the_rounds_writes_the_last_fit_and_says_it_is_not_stab
     train_chat, monkeypatch, capsys
 ):
     rounds = train_chat.MAX_ROUNDS
-    fits = [_fit(f"F{n}", f"C{n}", 0.5 + n / 1000) for n in range(1, rounds + 1)]
-    fits[0] = _fit("F1", "C1", 0.9)  # a better CV outside any cycle is not chosen
+    fits = [_fit(train_chat, f"F{n}", f"C{n}", 0.5 + n / 1000) for n in range(1, rounds + 1)]
+    fits[0] = _fit(train_chat, "F1", "C1", 0.9)  # a better CV outside any cycle is not chosen
     written, out = _run(train_chat, monkeypatch, capsys, fits)
     assert written[-1] == f"F{rounds}"
     assert f"nach {rounds} Runden nicht stabil" in out and "stabil nach" not in out

@@ -129,7 +129,7 @@ def test_the_fitted_confidence_model_is_read_and_gives_probabilities():
     assert 0.0 < confidence.threshold() < 1.0
     # unanswered_like left out: the model reads its neutral fallback. `strong` is
     # typical of dev2's right confident answers (medians: rank_margin 4.3, dense
-    # 0.90, passage_share 1.0); a fused-ranking tie (rank_margin 0) is not strong
+    # 0.90, passage_share 1.0), so it holds for any refit that still answers them
     strong = dict.fromkeys(set(confidence.SIGNALS) - {"unanswered_like"}, 0.0) | {
         "rank_margin": 4.0,
         "coverage": 1.0,

@@ -176,8 +176,9 @@ def conditional(
 def conditional(view: F | None = None, *, also: Callable[[], str] | None = None) -> Any:
     """Answer revalidations with 304 before rendering; tag fresh responses with an ETag.
 
-    The ETag depends on the index build, the app's templates and static files and
-    the request's path and query, so a new build or a new release changes it;
+    The ETag depends on the index build, the app's files (templates, static files,
+    code and fitted models: `faq_bot.web.assets.app_fingerprint`) and the request's
+    path and query, so a new build or a new release changes it;
     ``@conditional(also=f)``: and on ``f()`` (e.g. `turn_key_tag`).
     """
     if view is None:

@@ -36,6 +36,16 @@ KINDS = (
 )
 FORBIDDEN = re.compile(r"[\"'„“”‚‘’`´″*#<>]")  # noqa: RUF001 - the quote marks themselves
 FAQ = "000_6dfd36dc833f0c3c.txt"
+DOCS = {  # the seed documents by the prefix the writer scripts name them with
+    name[:3]: name
+    for name in (
+        FAQ,
+        "001_8c9f9c635a966703.txt",
+        "002_cabdb8510c6358ab.txt",
+        "003_392c06b39f773588.txt",
+        "004_a831eb2562db1898.txt",
+    )
+}
 
 
 @dataclass
@@ -49,6 +59,30 @@ class SetSpec:
     docs: dict[str, int]  # answerable questions per document prefix
     earlier: list[str]  # eval/ files compared with (informative: overlaps are noted)
     strict: list[str] = field(default_factory=list)  # eval/ files no gold may overlap
+
+
+def write_set(
+    name: str,
+    question_prefix: str,
+    followup_prefix: str,
+    questions: list[tuple],
+    followups: list[tuple],
+) -> None:
+    """Write eval/<name>-questions.jsonl and eval/<name>-followups.jsonl, numbered in
+    the order given (each writer script shuffles with its own seed first): questions
+    as (doc prefix or None, kind, q, [gold, ...]), follow-ups as (doc prefix,
+    earlier question, q, [gold, ...])."""
+    with open(EVAL / f"{name}-questions.jsonl", "w", encoding="utf-8") as f:
+        for i, (doc, kind, q, gold) in enumerate(questions, 1):
+            row = {"id": f"{question_prefix}{i:03d}", "q": q, "doc": DOCS[doc] if doc else None}
+            row |= {"gold": gold, "kind": kind}
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    with open(EVAL / f"{name}-followups.jsonl", "w", encoding="utf-8") as f:
+        for i, (doc, history, q, gold) in enumerate(followups, 1):
+            row = {"id": f"{followup_prefix}{i:02d}", "history": [history], "q": q}
+            row |= {"doc": DOCS[doc], "gold": gold, "kind": "followup"}
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    print(f"wrote {len(questions)} questions and {len(followups)} follow-ups")
 
 
 def norm(s: str) -> str:

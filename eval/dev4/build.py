@@ -6,21 +6,14 @@ Development set 4 (training data, not held out), written from the five seed docu
 with a fixed seed so that folds cut from contiguous id ranges mix documents and kinds.
 """
 
-import json
 import random
+import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-EVAL = HERE.parent
-SEED = 4_2026
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from setcheck import write_set  # noqa: E402
 
-DOCS = {
-    "000": "000_6dfd36dc833f0c3c.txt",
-    "001": "001_8c9f9c635a966703.txt",
-    "002": "002_cabdb8510c6358ab.txt",
-    "003": "003_392c06b39f773588.txt",
-    "004": "004_a831eb2562db1898.txt",
-}
+SEED = 4_2026
 
 # (doc, kind, q, [gold, ...])
 QUESTIONS = [
@@ -1038,33 +1031,11 @@ FOLLOWUPS = [
 
 def main() -> None:
     rng = random.Random(SEED)
-    items = [{"doc": DOCS[d], "kind": k, "q": q, "gold": g} for d, k, q, g in QUESTIONS]
-    items += [{"doc": None, "kind": "unanswerable", "q": q, "gold": []} for q in UNANSWERABLE]
-    rng.shuffle(items)
-    with open(EVAL / "dev4-questions.jsonl", "w", encoding="utf-8") as f:
-        for i, it in enumerate(items, 1):
-            row = {
-                "id": f"d4-{i:03d}",
-                "q": it["q"],
-                "doc": it["doc"],
-                "gold": it["gold"],
-                "kind": it["kind"],
-            }
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    items = list(QUESTIONS) + [(None, "unanswerable", q, []) for q in UNANSWERABLE]
     fus = list(FOLLOWUPS)
+    rng.shuffle(items)
     rng.shuffle(fus)
-    with open(EVAL / "dev4-followups.jsonl", "w", encoding="utf-8") as f:
-        for i, (d, h, q, g) in enumerate(fus, 1):
-            row = {
-                "id": f"d4f{i:02d}",
-                "history": [h],
-                "q": q,
-                "doc": DOCS[d],
-                "gold": g,
-                "kind": "followup",
-            }
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
-    print(f"wrote {len(items)} questions and {len(fus)} follow-ups")
+    write_set("dev4", "d4-", "d4f", items, fus)
 
 
 if __name__ == "__main__":

@@ -4,20 +4,12 @@ Held-out set 6, written blind from the five seed documents only (see eval/README
 The question order is shuffled with a fixed seed so that documents and kinds are mixed.
 """
 
-import json
 import random
+import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-EVAL = HERE.parent
-
-DOCS = {
-    "000": "000_6dfd36dc833f0c3c.txt",
-    "001": "001_8c9f9c635a966703.txt",
-    "002": "002_cabdb8510c6358ab.txt",
-    "003": "003_392c06b39f773588.txt",
-    "004": "004_a831eb2562db1898.txt",
-}
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from setcheck import write_set  # noqa: E402
 
 # (doc, kind, q, [gold, ...]); doc None and gold [] for unanswerable questions
 QUESTIONS = [
@@ -363,20 +355,9 @@ FOLLOWUPS = [
 
 
 def main() -> None:
-    rows = []
-    for doc, kind, q, gold in QUESTIONS:
-        rows.append({"q": q, "doc": DOCS[doc] if doc else None, "gold": gold, "kind": kind})
+    rows = list(QUESTIONS)
     random.Random(20261124).shuffle(rows)
-    with open(EVAL / "heldout6-questions.jsonl", "w", encoding="utf-8") as f:
-        for i, r in enumerate(rows, 1):
-            out = {"id": f"h6-{i:03d}", **r}
-            f.write(json.dumps(out, ensure_ascii=False) + "\n")
-    with open(EVAL / "heldout6-followups.jsonl", "w", encoding="utf-8") as f:
-        for i, (doc, hist, q, gold) in enumerate(FOLLOWUPS, 1):
-            out = {"id": f"h6f{i:02d}", "history": [hist], "q": q, "doc": DOCS[doc],
-                   "gold": gold, "kind": "followup"}
-            f.write(json.dumps(out, ensure_ascii=False) + "\n")
-    print(f"wrote {len(rows)} questions and {len(FOLLOWUPS)} follow-ups")
+    write_set("heldout6", "h6-", "h6f", rows, FOLLOWUPS)
 
 
 if __name__ == "__main__":

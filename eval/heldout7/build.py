@@ -6,21 +6,14 @@ is the passage a player or judge asking the question would need. The question or
 shuffled with a fixed seed so that documents and kinds are mixed.
 """
 
-import json
 import random
+import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-EVAL = HERE.parent
-SEED = 20261207
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from setcheck import write_set  # noqa: E402
 
-DOCS = {
-    "000": "000_6dfd36dc833f0c3c.txt",
-    "001": "001_8c9f9c635a966703.txt",
-    "002": "002_cabdb8510c6358ab.txt",
-    "003": "003_392c06b39f773588.txt",
-    "004": "004_a831eb2562db1898.txt",
-}
+SEED = 20261207
 
 # (doc, kind, q, [gold, ...]); doc None and gold [] for unanswerable questions
 QUESTIONS = [
@@ -360,20 +353,10 @@ FOLLOWUPS = [
 
 def main() -> None:
     rng = random.Random(SEED)
-    qs = list(QUESTIONS)
+    qs, fus = list(QUESTIONS), list(FOLLOWUPS)
     rng.shuffle(qs)
-    with open(EVAL / "heldout7-questions.jsonl", "w", encoding="utf-8") as f:
-        for i, (doc, kind, q, gold) in enumerate(qs, 1):
-            rec = {"id": f"h7-{i:03d}", "q": q, "doc": DOCS[doc] if doc else None,
-                   "gold": gold, "kind": kind}
-            f.write(json.dumps(rec, ensure_ascii=False) + "\n")
-    fus = list(FOLLOWUPS)
     rng.shuffle(fus)
-    with open(EVAL / "heldout7-followups.jsonl", "w", encoding="utf-8") as f:
-        for i, (doc, hist, q, gold) in enumerate(fus, 1):
-            rec = {"id": f"h7f{i:02d}", "history": [hist], "q": q, "doc": DOCS[doc],
-                   "gold": gold, "kind": "followup"}
-            f.write(json.dumps(rec, ensure_ascii=False) + "\n")
+    write_set("heldout7", "h7-", "h7f", qs, fus)
 
 
 if __name__ == "__main__":

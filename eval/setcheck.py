@@ -48,6 +48,38 @@ DOCS = {  # the seed documents by the prefix the writer scripts name them with
 }
 
 
+# The question sets in the order they were written; sets of one group were written
+# side by side (blind to each other). A set is compared with every earlier group.
+GROUPS = [
+    [
+        "heldout-questions.jsonl",
+        "heldout2-questions.jsonl",
+        "heldout3-questions.jsonl",
+        "heldout3-followups.jsonl",
+        "heldout4-questions.jsonl",
+        "heldout4-followups.jsonl",
+        "dev-questions.jsonl",
+        "dev2-questions.jsonl",
+        "dev2-followups.jsonl",
+    ],
+    ["heldout5-questions.jsonl", "heldout5-followups.jsonl"],
+    ["dev3-followups.jsonl"],
+    [
+        "heldout6-questions.jsonl",
+        "heldout6-followups.jsonl",
+        "dev4-questions.jsonl",
+        "dev4-followups.jsonl",
+    ],
+    ["heldout7-questions.jsonl", "heldout7-followups.jsonl"],
+]
+
+
+def earlier_than(name: str) -> list[str]:
+    """The files of every group written before set `name`'s."""
+    group = next(i for i, g in enumerate(GROUPS) if f"{name}-questions.jsonl" in g)
+    return [f for g in GROUPS[:group] for f in g]
+
+
 @dataclass
 class SetSpec:
     name: str  # the files are eval/<name>-questions.jsonl and eval/<name>-followups.jsonl

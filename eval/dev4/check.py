@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from setcheck import SetSpec, main  # noqa: E402
+from setcheck import SetSpec, earlier_than, main  # noqa: E402
 
 SPEC = SetSpec(
     name="dev4",
@@ -18,20 +18,7 @@ SPEC = SetSpec(
     unanswerable=40,
     followups=24,
     docs={"000": 62, "001": 14, "002": 20, "003": 10, "004": 14},
-    earlier=[
-        "heldout-questions.jsonl",
-        "heldout2-questions.jsonl",
-        "heldout3-questions.jsonl",
-        "heldout3-followups.jsonl",
-        "heldout4-questions.jsonl",
-        "heldout4-followups.jsonl",
-        "heldout5-questions.jsonl",
-        "heldout5-followups.jsonl",
-        "dev3-followups.jsonl",
-        "dev-questions.jsonl",
-        "dev2-questions.jsonl",
-        "dev2-followups.jsonl",
-    ],
+    earlier=earlier_than("dev4"),
     # held-out 6 was written in parallel and is blind: no gold of this set may overlap it
     strict=["heldout6-questions.jsonl", "heldout6-followups.jsonl"],
 )

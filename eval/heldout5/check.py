@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from setcheck import SetSpec, main  # noqa: E402
+from setcheck import SetSpec, earlier_than, main  # noqa: E402
 
 SPEC = SetSpec(
     name="heldout5",
@@ -18,17 +18,7 @@ SPEC = SetSpec(
     unanswerable=15,
     followups=12,
     docs={"000": 45, "001": 10, "002": 10, "003": 10, "004": 10},
-    earlier=[
-        "heldout-questions.jsonl",
-        "heldout2-questions.jsonl",
-        "heldout3-questions.jsonl",
-        "heldout3-followups.jsonl",
-        "heldout4-questions.jsonl",
-        "heldout4-followups.jsonl",
-        "dev-questions.jsonl",
-        "dev2-questions.jsonl",
-        "dev2-followups.jsonl",
-    ],
+    earlier=earlier_than("heldout5"),
 )
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from setcheck import SetSpec, main  # noqa: E402
+from setcheck import SetSpec, earlier_than, main  # noqa: E402
 
 SPEC = SetSpec(
     name="heldout6",
@@ -18,20 +18,7 @@ SPEC = SetSpec(
     unanswerable=15,
     followups=12,
     docs={"000": 45, "001": 10, "002": 17, "003": 3, "004": 10},
-    earlier=[
-        "heldout-questions.jsonl",
-        "heldout2-questions.jsonl",
-        "heldout3-questions.jsonl",
-        "heldout3-followups.jsonl",
-        "heldout4-questions.jsonl",
-        "heldout4-followups.jsonl",
-        "heldout5-questions.jsonl",
-        "heldout5-followups.jsonl",
-        "dev3-followups.jsonl",
-        "dev-questions.jsonl",
-        "dev2-questions.jsonl",
-        "dev2-followups.jsonl",
-    ],
+    earlier=earlier_than("heldout6"),
 )
 
 if __name__ == "__main__":

@@ -71,6 +71,7 @@ GROUPS = [
         "dev4-followups.jsonl",
     ],
     ["heldout7-questions.jsonl", "heldout7-followups.jsonl"],
+    ["heldout8-questions.jsonl", "heldout8-followups.jsonl"],
 ]
 
 

@@ -1,0 +1,45 @@
+"""Write the data cv.py needs (run with the project's venv, on a built index):
+
+    .venv/bin/python research/embedder_tuning/export.py --index index OUT.json
+
+The embedded units of the index (each paragraph, and each sentence of a longer one, with
+its entry's heading, as `faq_bot.dense` embeds them) and the answerable training questions
+without history (as the embedder is given them, with their gold paragraphs and entries).
+`training_questions` refuses the held-out sets."""
+
+import argparse
+import json
+
+from faq_bot.dense import units_of
+from faq_bot.evaluate import answerable, is_hit, training_questions
+from faq_bot.hybrid import embedding_text
+from faq_bot.index import open_index
+
+FILES = [
+    "../shared/eval/dev2-questions.jsonl",
+    "../shared/eval/dev-questions.jsonl",
+    "eval/dev4-questions.jsonl",
+    "eval/heldout-questions.jsonl",
+    "eval/heldout2-questions.jsonl",
+    "eval/heldout3-questions.jsonl",
+    "eval/heldout4-questions.jsonl",
+]
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--index", default="index")
+parser.add_argument("out")
+args = parser.parse_args()
+index = open_index(args.index)
+records = list(index.iter_entries())
+units = units_of(records)
+questions = []
+for q in training_questions(FILES):
+    if q.get("history") or not answerable(q):
+        continue
+    positives = [i for i, u in enumerate(units) if u[2] < 0 and is_hit(u[4], q["gold"])]
+    entries = [r.id for r in records if is_hit(r.text, q["gold"])]
+    text = embedding_text(q["q"])
+    questions.append({"id": q["id"], "raw": q["q"], "q": text, "pos": positives, "ents": entries})
+with open(args.out, "w", encoding="utf-8") as fh:
+    json.dump({"units": [list(u) for u in units], "questions": questions}, fh)
+print(f"{len(units)} units, {len(questions)} questions")

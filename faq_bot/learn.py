@@ -13,15 +13,20 @@
     in the standardisation and in the per-group average of the penalty.
 ``folds(n, k, seed) -> array``
     The fold of each of `n` items for k-fold cross-validation (by question).
+``crossfit_fold(question_id, k) -> int``
+    A question's fold for cross-fitting, from its id alone: the embedder tuned
+    without fold f reads the questions of fold f when the ranker and the chat
+    models are fitted (`scripts/tune_embedder.py`, `faq_bot/tuned.py`).
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["fit_choice", "fit_logistic", "folds"]
+__all__ = ["crossfit_fold", "fit_choice", "fit_logistic", "folds"]
 
 L2 = 1e-2
 STEPS = 3000
@@ -84,3 +89,10 @@ def fit_choice(
 
 def folds(n: int, k: int, seed: int = 0) -> np.ndarray:
     return np.random.default_rng(seed).permutation(n) % k
+
+
+def crossfit_fold(question_id: str, k: int = 5) -> int:
+    """The fold of a question for cross-fitting: a hash of its id, so every script that
+    fits on the training questions agrees on it without sharing a file."""
+    digest = hashlib.sha256(question_id.encode("utf-8")).digest()
+    return int.from_bytes(digest[:4], "big") % k

@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from faq_bot.learn import fit_choice, fit_logistic, folds
+from faq_bot.learn import crossfit_fold, fit_choice, fit_logistic, folds
 
 
 def test_fit_choice_learns_which_feature_marks_the_right_row():
@@ -54,3 +54,14 @@ def test_folds_are_balanced_and_repeatable(n, k, seed):
     sizes = np.bincount(f, minlength=k)
     assert sizes.max() - sizes.min() <= 1
     assert np.array_equal(f, folds(n, k, seed))
+
+
+@given(st.text(min_size=1, max_size=30), st.integers(2, 10))
+def test_a_questions_crossfit_fold_depends_on_its_id_alone(qid, k):
+    assert crossfit_fold(qid, k) == crossfit_fold(qid, k)
+    assert 0 <= crossfit_fold(qid, k) < k
+
+
+def test_crossfit_folds_are_near_balanced_over_many_ids():
+    sizes = np.bincount([crossfit_fold(f"q{i:04d}") for i in range(1000)], minlength=5)
+    assert sizes.min() > 160 and sizes.max() < 240

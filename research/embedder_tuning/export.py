@@ -1,6 +1,6 @@
 """Write the data cv.py needs (run with the project's venv, on a built index):
 
-    .venv/bin/python research/embedder_tuning/export.py --index index OUT.json
+    .venv/bin/python research/embedder_tuning/export.py --index index OUT.json [FILES...]
 
 The embedded units of the index (each paragraph, and each sentence of a longer one, with
 its entry's heading, as `faq_bot.dense` embeds them) and the answerable training questions
@@ -14,6 +14,7 @@ from faq_bot.dense import units_of
 from faq_bot.evaluate import EvalFileError, answerable, is_hit, training_questions
 from faq_bot.hybrid import embedding_text
 from faq_bot.index import open_index
+from faq_bot.learn import crossfit_fold
 
 FILES = [
     "../shared/eval/dev2-questions.jsonl",
@@ -28,12 +29,13 @@ FILES = [
 parser = argparse.ArgumentParser()
 parser.add_argument("--index", default="index")
 parser.add_argument("out")
+parser.add_argument("files", nargs="*", default=FILES, help="training question files")
 args = parser.parse_args()
 index = open_index(args.index)
 records = list(index.iter_entries())
 units = units_of(records)
 try:
-    training = training_questions(FILES)
+    training = training_questions(args.files)
 except EvalFileError as exc:
     raise SystemExit(str(exc)) from None
 questions = []
@@ -43,7 +45,16 @@ for q in training:
     positives = [i for i, u in enumerate(units) if u[2] < 0 and is_hit(u[4], q["gold"])]
     entries = [r.id for r in records if is_hit(r.text, q["gold"])]
     text = embedding_text(q["q"])
-    questions.append({"id": q["id"], "raw": q["q"], "q": text, "pos": positives, "ents": entries})
+    questions.append(
+        {
+            "id": q["id"],
+            "fold": crossfit_fold(q["id"]),
+            "raw": q["q"],
+            "q": text,
+            "pos": positives,
+            "ents": entries,
+        }
+    )
 with open(args.out, "w", encoding="utf-8") as fh:
     json.dump({"units": [list(u) for u in units], "questions": questions}, fh)
 print(f"{len(units)} units, {len(questions)} questions")

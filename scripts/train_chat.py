@@ -29,6 +29,7 @@ from faq_bot.chat import fit
 from faq_bot.chat.confidence import model as confidence_model
 from faq_bot.chat.passage import model as passage_model
 from faq_bot.chat.precedent import known_questions
+from faq_bot.crossfit import by_fold, embed_known
 from faq_bot.evaluate import EvalFileError, training_questions
 from faq_bot.index import open_index
 
@@ -54,17 +55,27 @@ def contexts(cases: list[fit.Case]) -> tuple:
     return tuple((c.id, tuple(t.entry for t in c.reading.context)) for c in cases)
 
 
-def fit_modes(index, questions, modes, folds) -> Fit:
+def fit_modes(index, questions, modes, folds, crossfit: tuple[Path, Path] | None = None) -> Fit:
     """The models of every mode fitted and cross-validated, with the models now in
-    effect answering the follow-ups' earlier questions."""
+    effect answering the follow-ups' earlier questions. `crossfit`: the tuned
+    embedder's fold models; each question is read by the one tuned without it, and
+    the known questions are embedded by the shipped one (`faq_bot.crossfit`)."""
     passages: dict[str, dict] = {}
     confidences: dict[str, dict] = {}
     known, seen = None, []
     for mode in modes:
         print(f"== {mode}")
-        cases = fit.collect(index, questions, mode)
+        if crossfit is not None and mode == "hybrid":
+            folds_dir, index_dir = crossfit
+            cases = by_fold(
+                index, index_dir, questions, folds_dir, lambda qs: fit.collect(index, qs, "hybrid")
+            )
+        else:
+            cases = fit.collect(index, questions, mode)
         seen.append((mode, contexts(cases)))
-        if mode == "hybrid":
+        if mode == "hybrid" and crossfit is not None:
+            known = embed_known(index, cases, crossfit[0])
+        elif mode == "hybrid":
             known = fit.known_of(index, cases)
         cv = fit.cross_validate(index, cases, folds)
         print(fit.format_cv(cv, len(cases), folds))
@@ -115,6 +126,11 @@ def main() -> None:
         choices=["hybrid", "lexical"],
         help="retrieval modes to fit (lexical: as without the embedder; not shipped, see README)",
     )
+    ap.add_argument(
+        "--crossfit",
+        type=Path,
+        help="fold models of the tuned embedder: each question read by the one tuned without it",
+    )
     args = ap.parse_args()
     index = open_index(args.index)
     try:
@@ -122,7 +138,8 @@ def main() -> None:
     except EvalFileError as exc:
         sys.exit(str(exc))
     names = [Path(f).name for f in args.files]
-    fitted = fit_modes(index, questions, args.modes, args.folds)
+    crossfit = (args.crossfit, Path(args.index)) if args.crossfit else None
+    fitted = fit_modes(index, questions, args.modes, args.folds, crossfit)
     if not args.write:
         return
     # A follow-up's earlier questions are answered by the models in effect, and
@@ -136,7 +153,7 @@ def main() -> None:
     while len(rounds) < MAX_ROUNDS:
         write(names, rounds[-1])
         print(f"Runde {len(rounds) + 1}: die früheren Fragen der Anschlussfragen neu beantwortet")
-        fitted = fit_modes(index, questions, args.modes, args.folds)
+        fitted = fit_modes(index, questions, args.modes, args.folds, crossfit)
         seen = [r.contexts for r in rounds]
         rounds.append(fitted)
         if fitted.contexts in seen:

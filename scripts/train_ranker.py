@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from faq_bot.crossfit import by_fold
 from faq_bot.evaluate import EvalFileError, answerable, is_hit, load_questions, training_questions
 from faq_bot.hybrid import FEATURES, dense_scores, features
 from faq_bot.index import open_index
@@ -168,13 +169,23 @@ def main() -> None:
     ap.add_argument("--write", action="store_true")
     ap.add_argument("--pointwise", action="store_true", help="the earlier pointwise model")
     ap.add_argument("--test", help="also fit on all FILES and report on this question file")
+    ap.add_argument(
+        "--crossfit",
+        type=Path,
+        help="fold models of the tuned embedder: each question read by the one tuned without it",
+    )
     args = ap.parse_args()
     index = open_index(args.index)
     try:
         questions = training_questions(args.files, report=print)
     except EvalFileError as exc:
         sys.exit(str(exc))
-    groups = collect(index, questions)
+    if args.crossfit:
+        groups = by_fold(
+            index, Path(args.index), questions, args.crossfit, lambda qs: collect(index, qs)
+        )
+    else:
+        groups = collect(index, questions)
     rrf = FEATURES.index("rrf")
     base = figures(groups, lambda x: x[:, rrf])
     pooled = sum(bool(y.any()) for _x, y in groups) / len(groups)

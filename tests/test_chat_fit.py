@@ -48,3 +48,23 @@ def test_informative_signals_keep_a_threshold_that_answers():
     figures = _figures(_prob(x, w, b) >= t, y, ans)
     assert t < 0.95
     assert figures["passage@1"] > 0.5
+
+
+def _case(answerable: bool, best: float | None):
+    from types import SimpleNamespace
+
+    ranking = [] if best is None else [("e", best), ("f", best - 0.05)]
+    dense = None if best is None else SimpleNamespace(ranking=lambda: ranking)
+    return SimpleNamespace(answerable=answerable, reading=SimpleNamespace(dense=dense))
+
+
+def test_the_related_floor_lies_between_answerable_and_unanswerable_best_similarities():
+    from faq_bot.chat.fit import related_floor
+
+    answerable = [_case(True, s) for s in (0.86, 0.90, 0.91, 0.92, 0.95)]
+    unanswerable = [_case(False, s) for s in (0.80, 0.82, 0.84, 0.85, 0.99)]
+    floor = related_floor([*answerable, *unanswerable, _case(True, None)])
+    # three of four answerable reach 0.90, three of four unanswerable stay below 0.85
+    assert floor is not None and np.isclose(floor, (0.90 + 0.85) / 2)
+    assert related_floor(answerable) is None  # needs both kinds
+    assert related_floor([_case(True, None), _case(False, None)]) is None  # lexical

@@ -10,7 +10,7 @@ import pytest
 
 from faq_bot.chat.confidence import SIGNALS, model, probability
 from faq_bot.chat.precedent import (
-    TWIN,
+    TWIN_SHARE,
     K,
     KnownQuestions,
     known_questions,
@@ -92,7 +92,7 @@ def test_without_known_questions_the_model_reads_its_neutral_fallback(monkeypatc
     known = known_questions()
     assert known is not None
     sims = [
-        known.unanswered_like(v, exclude=i, twin=TWIN)
+        known.unanswered_like(v, exclude=i, twin=known.twin)
         for i, v in zip(known.ids, known.vectors, strict=True)
     ]
     med = [
@@ -100,6 +100,19 @@ def test_without_known_questions_the_model_reads_its_neutral_fallback(monkeypatc
         for kind in (True, False)
     ]
     assert med[0] < fallback < med[1]
+
+
+def test_twins_are_the_share_of_known_questions_closest_to_another_whatever_the_scale():
+    rng = np.random.default_rng(0)
+    base = rng.normal(size=(100, 16))
+    base[:10] = base[10:20] + 0.01 * rng.normal(size=(10, 16))  # ten reworded questions
+    for spread in (1.0, 0.2):  # a model that spreads questions apart, or one that does not
+        vectors = base + (1 - spread) * 3.0  # a shared component raises every cosine
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        known = KnownQuestions.of([f"q{i}" for i in range(100)], vectors, [True] * 100, "m")
+        nearest = (vectors @ vectors.T - 2 * np.eye(100)).max(axis=1)
+        assert np.mean(nearest >= known.twin) == pytest.approx(TWIN_SHARE, abs=0.011)
+        assert (nearest[:20] >= known.twin).sum() >= 3  # the reworded ones are among them
 
 
 def test_question_ids_must_be_unique():

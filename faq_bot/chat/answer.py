@@ -92,9 +92,11 @@ CONTEXT_WEIGHT = 0.4  # weight of an earlier question's terms in a follow-up
 # follow-up (before): 17 / 21.
 TOPIC_WEIGHT = 0.75
 RELATED = 5
-# Dense similarity an entry needs to be listed under a declined answer. On dev2 the
-# best entry of an answerable question has >= 0.879 in three of four questions, that
-# of an unanswerable one <= 0.881 in three of four: 0.88 lies between.
+# Dense similarity an entry needs to be listed under a declined answer: fitted with the
+# confidence model (`faq_bot.chat.fit.related_floor`, "related_floor" in
+# confidence.json); this value only when the model file lacks it (the stock embedder's,
+# from dev2: the best entry of an answerable question has >= 0.879 in three of four
+# questions, that of an unanswerable one <= 0.881 in three of four).
 RELATED_FLOOR = 0.88
 
 NOT_CONFIDENT = "Dazu habe ich keine sichere Antwort gefunden."
@@ -279,6 +281,7 @@ class Reading:
     own_dense: DenseScores | None = None
     ranking: Ranking = field(default_factory=lambda: Ranking([], []))
     vector: np.ndarray | None = None  # the question's own embedding (a follow-up's alone)
+    vector_text: str | None = None  # the text `vector` embeds (before `embedding_text`)
 
     @property
     def candidates(self) -> list[Candidate]:
@@ -322,6 +325,8 @@ def read(index: Index, question: Any, history: Any = (), dense: bool = True) -> 
             reading.own_dense = entry_dense_scores(index, own_vector, entries)
         dense_vector = reading.dense.query if reading.dense is not None else None
         reading.vector = own_vector if own_vector is not None else dense_vector
+        if reading.vector is not None:
+            reading.vector_text = text if own_vector is not None else dense_text(text, context)
     return reading
 
 
@@ -392,7 +397,8 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
         exclude.add(passage.via)
     if not confident and dense is not None:
         # a declined answer lists only entries close in meaning, not whatever ranked next
-        scored = [s for s in scored if dense.entry(s.entry) >= RELATED_FLOOR]
+        floor = float((conf.model("hybrid") or {}).get("related_floor", RELATED_FLOOR))
+        scored = [s for s in scored if dense.entry(s.entry) >= floor]
     related = _related(index, record if confident else None, scored, exclude)
 
     if confident and record is not None and passage is not None:

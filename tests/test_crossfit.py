@@ -1,0 +1,68 @@
+"""Cross-fitting (`faq_bot.crossfit`): each training question is read by the embedder
+tuned without its fold, with that embedder's vectors of the build's units, and only
+within the block; on the one-document corpus with the real embedder."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+
+from faq_bot import tuned
+from faq_bot.crossfit import by_fold, fold_files
+from faq_bot.dense import dense_for
+from faq_bot.errors import InputError
+from faq_bot.index import open_index
+from faq_bot.learn import crossfit_fold
+
+
+@pytest.fixture
+def folds_dir(tmp_path, monkeypatch):
+    """Five fold models: the shipped tensors, and the last layer norm's bias of the
+    others shifted, so that each fold's embedder differs from the shipped one."""
+    monkeypatch.setenv("FAQ_BOT_MODEL_CACHE", str(tmp_path / "model-cache"))
+    out = tmp_path / "folds"
+    out.mkdir()
+    with np.load(tuned.TENSORS) as data:
+        arrays = {k: data[k] for k in data.files}
+    for k in range(5):
+        bias = arrays["l11.oln.b"].view(np.float32) + np.float32(0.05 * k)
+        np.savez(out / f"fold{k}.npz", **{**arrays, "l11.oln.b": bias.view(np.uint8)})
+    return out
+
+
+def test_each_question_is_read_by_its_folds_embedder_and_only_within(
+    dense_on, dense_index, folds_dir, tmp_path
+):
+    index_dir = tmp_path / "index"
+    shutil.copytree(dense_index, index_dir, symlinks=True)
+    index = open_index(index_dir)
+    shipped = dense_for(index)
+    text = "Wer gibt in einer Runde den ersten Befehl?"
+    questions = [{"id": f"q{i}", "q": text} for i in range(12)]
+    seen = []
+
+    def read(qs):
+        retriever = dense_for(index)
+        seen.append((retriever.embedder.path, retriever.vectors.copy(), [q["id"] for q in qs]))
+        return [retriever.embed(q["q"]) for q in qs]
+
+    vectors = by_fold(index, index_dir, questions, folds_dir, read)
+    assert len(vectors) == len(questions) and dense_for(index) is shipped
+    assert [sorted(ids) for _p, _v, ids in seen] == [
+        sorted(q["id"] for q in questions if crossfit_fold(q["id"]) == k) for k in range(5)
+    ]
+    paths = {p for p, _v, _ids in seen}
+    assert len(paths) == 5 and shipped.embedder.path not in paths
+    for _p, unit_vectors, _ids in seen:  # the units embedded by the fold's model
+        assert unit_vectors.shape == shipped.vectors.shape
+        assert not np.allclose(unit_vectors, shipped.vectors)
+
+
+def test_incomplete_fold_models_are_refused_in_german(tmp_path):
+    with pytest.raises(InputError, match="keine vollständigen Fold-Modelle"):
+        fold_files(tmp_path)
+    (tmp_path / "fold1.npz").write_bytes(b"")
+    with pytest.raises(InputError, match="fold0.npz"):
+        fold_files(tmp_path)

@@ -19,15 +19,16 @@ from faq_bot.learn import crossfit_fold
 
 @pytest.fixture
 def folds_dir(tmp_path, monkeypatch):
-    """Five fold models: the shipped tensors, and the last layer norm's bias of the
-    others shifted, so that each fold's embedder differs from the shipped one."""
+    """Five fold models: the shipped tensors with the last layer norm's bias shifted by
+    another amount in each, so that every fold's embedder differs from the shipped one
+    and from the others."""
     monkeypatch.setenv("FAQ_BOT_MODEL_CACHE", str(tmp_path / "model-cache"))
     out = tmp_path / "folds"
     out.mkdir()
     with np.load(tuned.TENSORS) as data:
         arrays = {k: data[k] for k in data.files}
     for k in range(5):
-        bias = arrays["l11.oln.b"].view(np.float32) + np.float32(0.05 * k)
+        bias = arrays["l11.oln.b"].view(np.float32) + np.float32(0.05 * (k + 1))
         np.savez(out / f"fold{k}.npz", **{**arrays, "l11.oln.b": bias.view(np.uint8)})
     return out
 

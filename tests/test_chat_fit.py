@@ -68,3 +68,15 @@ def test_the_related_floor_lies_between_answerable_and_unanswerable_best_similar
     assert floor is not None and np.isclose(floor, (0.90 + 0.85) / 2)
     assert related_floor(answerable) is None  # needs both kinds
     assert related_floor([_case(True, None), _case(False, None)]) is None  # lexical
+
+
+def test_in_crossfitting_known_questions_are_those_the_folds_embedder_was_tuned_on():
+    from types import SimpleNamespace
+
+    from faq_bot.chat.fit import _unseen_by
+
+    first = SimpleNamespace(fold=2, answerable=True, followup=False)
+    assert _unseen_by(first, 2) and not _unseen_by(first, 0)
+    # no embedder is tuned on unanswerable questions or follow-ups: they stay known
+    assert not _unseen_by(SimpleNamespace(fold=2, answerable=False, followup=False), 2)
+    assert not _unseen_by(SimpleNamespace(fold=2, answerable=True, followup=True), 2)

@@ -160,8 +160,16 @@ def test_a_shop_question_resembles_the_unanswered_training_questions_more_than_a
 
 
 def test_when_answering_a_known_question_does_not_find_itself():
-    vectors = [_unit([1, 0, 0]), _unit([0.8, 0.6, 0]), _unit([0, 1, 0]), _unit([0, 0, 1])]
-    known = KnownQuestions.of(["u1", "u2", "a1", "a2"], vectors, [False, False, True, True], "m")
+    dim = 16
+    axis = np.eye(dim, dtype=np.float32)
+    vectors = [axis[0], _unit(0.8 * axis[0] + 0.6 * axis[1]), axis[2], axis[3]]
+    ids, answerable = ["u1", "u2", "a1", "a2"], [False, False, True, True]
+    for j in range(4, 14):  # ten pairs of reworded questions: they set the twin cosine
+        vectors += [axis[j], _unit(0.99 * axis[j] + 0.14 * axis[15])]
+        ids += [f"t{j}", f"t{j}'"]
+        answerable += [True, True]
+    known = KnownQuestions.of(ids, vectors, answerable, "m")
+    assert 0.8 < known.twin < 1.0  # u2 is a neighbour of u1, not its twin
     asked_again = known.vectors[0]
     got = likeness(known, asked_again, "m")
     # scored as if new, as every fitted question was: without itself, with its neighbour

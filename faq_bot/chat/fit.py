@@ -85,6 +85,7 @@ class Case:
     # questions embedded by the same model, as a new question is when answering
     fold: int | None = None
     fold_vectors: np.ndarray | None = None
+    followup: bool = False  # asked with a history (never among the tuning questions)
 
     @property
     def vector(self) -> np.ndarray | None:
@@ -130,6 +131,7 @@ def collect(index: Index, questions: list[dict[str, Any]], mode: str = "hybrid")
                 right,
                 reading.coverages(index),
                 bool(conf.foreign_nouns(index, reading.text)),
+                followup=bool(q.get("history")),
             )
         )
     return cases
@@ -158,21 +160,31 @@ def known_of(index: Index, cases: list[Case]) -> Known:
         return None
     folded = [(c, c.fold_vectors) for c in with_vector if c.fold_vectors is not None]
     if folded:
-        return {
-            k: KnownQuestions.of(
-                [c.id for c, _v in folded],
-                np.array([v[k] for _c, v in folded]),
-                [c.answerable for c, _v in folded],
+        out = {}
+        for k in range(len(folded[0][1])):
+            members = [(c, v) for c, v in folded if not _unseen_by(c, k)]
+            out[k] = KnownQuestions.of(
+                [c.id for c, _v in members],
+                np.array([v[k] for _c, v in members]),
+                [c.answerable for c, _v in members],
                 f"{retriever.model}-fold-{k}",
             )
-            for k in range(len(folded[0][1]))
-        }
+        return out
     return KnownQuestions.of(
         [c.id for c in with_vector],
         np.array([c.vector for c in with_vector]),
         [c.answerable for c in with_vector],
         retriever.model,
     )
+
+
+def _unseen_by(case: Case, fold: int) -> bool:
+    """Whether `case` is an answerable question the embedder of `fold` was tuned without
+    although the shipped one is tuned on it (a first question of fold `fold`). The shipped
+    embedder compares a new question with known questions it was tuned on; in fitting,
+    the known questions of a fold's model are those it was tuned on likewise (and the
+    unanswerable questions and follow-ups, which no model is tuned on)."""
+    return case.fold == fold and case.answerable and not case.followup
 
 
 def _choice(

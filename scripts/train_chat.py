@@ -29,7 +29,7 @@ from faq_bot.chat import fit
 from faq_bot.chat.confidence import model as confidence_model
 from faq_bot.chat.passage import model as passage_model
 from faq_bot.chat.precedent import known_questions
-from faq_bot.crossfit import by_fold, embed_known
+from faq_bot.crossfit import by_fold, embed_known, embedder_id
 from faq_bot.evaluate import EvalFileError, training_questions
 from faq_bot.index import open_index
 
@@ -93,13 +93,13 @@ def fit_modes(index, questions, modes, folds, crossfit: tuple[Path, Path] | None
     return Fit(passages, confidences, known, tuple(seen))
 
 
-def write(names, fitted: Fit) -> None:
+def write(names, fitted: Fit, embedder: str | None) -> None:
     passages, confidences, known = fitted.passages, fitted.confidences, fitted.known
     for name, model, modes in (
         ("passage", "conditional logit over faq_bot.chat.passage.FEATURES", passages),
         ("confidence", "logistic regression over faq_bot.chat.confidence.SIGNALS", confidences),
     ):
-        data = {"model": model, "trained_on": names, "modes": modes}
+        data = {"model": model, "trained_on": names, "embedder": embedder, "modes": modes}
         path = DATA / f"{name}.json"
         path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
         print(f"geschrieben: {path}")
@@ -151,7 +151,7 @@ def main() -> None:
     # was shipped before it.
     rounds, repeated = [fitted], False
     while len(rounds) < MAX_ROUNDS:
-        write(names, rounds[-1])
+        write(names, rounds[-1], embedder_id(index))
         print(f"Runde {len(rounds) + 1}: die früheren Fragen der Anschlussfragen neu beantwortet")
         fitted = fit_modes(index, questions, args.modes, args.folds, crossfit)
         seen = [r.contexts for r in rounds]
@@ -170,7 +170,7 @@ def main() -> None:
         )
     elif repeated:
         print(f"stabil nach Runde {len(rounds)}: dieselben Antworten, dasselbe Modell")
-    write(names, best)
+    write(names, best, embedder_id(index))
 
 
 def _cv_key(fitted: Fit) -> tuple[float, float]:

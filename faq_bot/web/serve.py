@@ -25,6 +25,7 @@ def ensure_index(
     from faq_bot.dense import vectors_of_another_model
     from faq_bot.index import IndexMissingError, build_index, open_index
 
+    _resolve_embedding_model()  # the tuned model file written (or checked) once, not per worker
     try:
         index = open_index(index_dir)
     except IndexMissingError:
@@ -45,6 +46,19 @@ def ensure_index(
         f"in {report.seconds:.1f} s."
     )
     return True
+
+
+def _resolve_embedding_model() -> None:
+    """Which model serves, and its patched file, settled in the master process: the
+    workers it forks inherit the choice (`faq_bot.embed.model_id`; loads no model)."""
+    from faq_bot import embed
+
+    if embed.disabled():
+        return
+    try:
+        embed.model_id()
+    except Exception:  # no embedder on this platform: the workers find out alike
+        pass
 
 
 def _app_config(corpus_dir: Path | str, index_dir: Path | str) -> dict[str, str]:

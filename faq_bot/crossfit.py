@@ -38,21 +38,36 @@ from faq_bot.errors import IndexProblem, InputError
 from faq_bot.hybrid import embedding_text
 from faq_bot.index import EMBEDDINGS_CACHE
 from faq_bot.learn import crossfit_fold
-from faq_bot.tuned import TunedModelUnavailable, tuned_model
+from faq_bot.tuned import TENSORS, TunedModelUnavailable, tensors_meta, tuned_model
 
 __all__ = ["by_fold", "embed_known", "embedder_id", "fold_files", "fold_retriever"]
 
 R = TypeVar("R")
 
 
-def fold_files(folds_dir: Path) -> list[Path]:
-    """``fold0.npz`` ... of `folds_dir`, in fold order (all of them must be there)."""
-    files = sorted(folds_dir.glob("fold*.npz"), key=lambda p: p.stem)
+def fold_files(folds_dir: Path, shipped: Path | None = None) -> list[Path]:
+    """``fold0.npz`` ... of `folds_dir`, in fold order: all of them, each saying it is
+    that fold of as many, and tuned like the shipped tensors (`shipped`, default
+    `faq_bot.tuned.TENSORS`: the same base model file, recipe and seed)."""
+    files = sorted(folds_dir.glob("fold*.npz"), key=lambda p: (len(p.stem), p.stem))
     if not files or [p.name for p in files] != [f"fold{k}.npz" for k in range(len(files))]:
         raise InputError(
             f"{folds_dir}: keine vollständigen Fold-Modelle (fold0.npz, fold1.npz, …); "
-            "research/embedder_tuning/tune.py --folds-dir schreibt sie."
+            "make tune-embedder schreibt sie."
         )
+    try:
+        want = tensors_meta(TENSORS if shipped is None else shipped)
+        for k, path in enumerate(files):
+            meta = tensors_meta(path)
+            if (meta.get("fold"), meta.get("folds")) != (k, len(files)) or any(
+                meta.get(key) != want.get(key) for key in ("base_sha256", "settings", "seed")
+            ):
+                raise InputError(
+                    f"{path}: gehört nicht zu den ausgelieferten angepassten Gewichten "
+                    "(anderer Lauf); make tune-embedder schreibt beide neu."
+                )
+    except TunedModelUnavailable as exc:
+        raise InputError(f"Fold-Modelle: {exc}") from None
     return files
 
 

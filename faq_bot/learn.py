@@ -16,7 +16,7 @@
 ``crossfit_fold(question_id, k) -> int``
     A question's fold for cross-fitting, from its id alone: the embedder tuned
     without fold f reads the questions of fold f when the ranker and the chat
-    models are fitted (`scripts/tune_embedder.py`, `faq_bot/tuned.py`).
+    models are fitted (`research/embedder_tuning/tune.py`, `faq_bot/crossfit.py`).
 """
 
 from __future__ import annotations

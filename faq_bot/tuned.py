@@ -34,7 +34,14 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["TENSORS", "TunedModel", "TunedModelUnavailable", "tensor_directory", "tuned_model"]
+__all__ = [
+    "TENSORS",
+    "TunedModel",
+    "TunedModelUnavailable",
+    "tensor_directory",
+    "tensors_meta",
+    "tuned_model",
+]
 
 TENSORS = Path(__file__).parent / "data" / "e5-tuned.npz"
 TENSORS_ENV = "FAQ_BOT_TUNED"
@@ -128,6 +135,11 @@ def _read_tensors(path: Path) -> tuple[dict[str, object], dict[str, bytes], str]
     except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
         raise TunedModelUnavailable(f"angepasste Gewichte unlesbar ({exc})") from None
     return meta, tensors, hashlib.sha256(raw).hexdigest()[:12]
+
+
+def tensors_meta(path: Path) -> dict[str, object]:
+    """The ``meta`` record of a tensors file (`research/embedder_tuning/tune.py`)."""
+    return _read_tensors(path)[0]
 
 
 def tuned_model(base: Path, tensors_path: Path | None = None) -> TunedModel:

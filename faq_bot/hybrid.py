@@ -105,17 +105,17 @@ def entry_dense_scores(index: Any, vector: np.ndarray, entries: list[str]) -> De
     return retriever.scores_of(vector, entries) if retriever is not None else None
 
 
-def _weights() -> dict[str, float] | None:
+def _weights() -> tuple[dict[str, float] | None, object]:
+    """(the ranker's weights or None, the embedder they were fitted for)."""
     try:
         text = resources.files("faq_bot").joinpath("data/ranker.json").read_text("utf-8")
     except (FileNotFoundError, OSError):
-        return None
+        return None, None
     data = json.loads(text)
     weights = data.get("weights")
     if not isinstance(weights, dict) or set(weights) - {*FEATURES, "bias"}:
-        return None
-    _WEIGHTS["embedder"] = data.get("embedder")
-    return {k: float(v) for k, v in weights.items()}
+        return None, None
+    return {k: float(v) for k, v in weights.items()}, data.get("embedder")
 
 
 _WEIGHTS: dict[str, Any] = {}
@@ -126,9 +126,8 @@ def ranker_weights() -> dict[str, float] | None:
     were fitted for another embedder than the one that serves."""
     if "w" not in _WEIGHTS:
         _WEIGHTS["w"] = _weights()
-    if not fitted_for_serving(_WEIGHTS.get("embedder")):
-        return None
-    return _WEIGHTS["w"]
+    weights, embedder = _WEIGHTS["w"]
+    return weights if fitted_for_serving(embedder) else None
 
 
 def features(

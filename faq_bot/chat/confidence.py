@@ -101,8 +101,8 @@ def model(mode: str = "hybrid") -> dict[str, Any] | None:
     """The fitted model of `mode` ("hybrid", or "lexical" without the embedder):
     ``{"threshold": float, "weights": {signal: float, "bias": float}}``, or None, also
     when the hybrid model was fitted for another embedder than the one that serves (its
-    similarities lie on another scale). Read once (``model.cache_clear()`` reads the
-    file again)."""
+    similarities lie on another scale). Read once (`reload` reads the file
+    again)."""
     data, embedder = _read_model(mode)
     if mode == "hybrid" and not fitted_for_serving(embedder):
         return None
@@ -128,7 +128,9 @@ def _read_model(mode: str) -> tuple[dict[str, Any] | None, object]:
         return None, None
 
 
-model.cache_clear = _read_model.cache_clear  # type: ignore[attr-defined]
+def reload() -> None:
+    """Read the model file again on the next `model` call (after a refit wrote it)."""
+    _read_model.cache_clear()
 
 
 def probability(values: dict[str, float], mode: str = "hybrid") -> float | None:

@@ -236,7 +236,7 @@ def model(mode: str = "hybrid") -> dict[str, float] | None:
     """The fitted passage weights for `mode` ("hybrid", or "lexical" without the
     embedder), or None (then `_lexical_score` decides), also when the hybrid weights
     were fitted for another embedder than the one that serves. Read once
-    (``model.cache_clear()`` reads the file again)."""
+    (`reload` reads the file again)."""
     weights, embedder = _read_model(mode)
     if mode == "hybrid" and not fitted_for_serving(embedder):
         return None
@@ -254,7 +254,9 @@ def _read_model(mode: str) -> tuple[dict[str, float] | None, object]:
         return None, None
 
 
-model.cache_clear = _read_model.cache_clear  # type: ignore[attr-defined]
+def reload() -> None:
+    """Read the model file again on the next `model` call (after a refit wrote it)."""
+    _read_model.cache_clear()
 
 
 def _lexical_score(cand: Candidate, row: Row) -> float:

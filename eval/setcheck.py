@@ -73,6 +73,7 @@ GROUPS = [
     ["heldout7-questions.jsonl", "heldout7-followups.jsonl"],
     ["heldout8-questions.jsonl", "heldout8-followups.jsonl"],
     ["heldout9-questions.jsonl", "heldout9-followups.jsonl"],
+    ["heldout10-questions.jsonl", "heldout10-followups.jsonl"],
 ]
 
 

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from faq_bot.config import default_corpus_dir
 from faq_bot.errors import InputError
 from faq_bot.index import Index
 from faq_bot.search import QueryError, search
@@ -113,32 +112,10 @@ def load_questions(path: Path | str) -> list[dict[str, Any]]:
 
 # Question files only reported on, never trained on (eval/README.md): the fitting
 # scripts refuse them by name, by question id and by wording (`training_questions`).
-HELD_OUT = ("heldout5-", "heldout6-", "heldout7-", "heldout8-", "heldout9-", "heldout10-")
-HELD_OUT_IDS = re.compile(r"h([5-9]|10)(-|f)\d")  # their ids: h5-001, h5f01, ..., h10f01
-# Of those, the sets whose golds were steered away from every earlier gold (sets 5
-# and 6 measure questions about text no training question asks about): a training
-# question whose gold covers text a gold of theirs covers is left out. Set 7's golds
-# were chosen freely, like an outsider's questions, and overlap training golds by
-# design; leaving those out would drop most of the training data.
-GOLD_DISJOINT = ("heldout5-", "heldout6-")
+# Sets 1-8 are retired into training (their figures were read over several rounds).
+HELD_OUT = ("heldout9-", "heldout10-")
+HELD_OUT_IDS = re.compile(r"h(9|10)(-|f)\d")  # their ids: h9-001, h9f01, h10-001, h10f01
 HELD_OUT_DIR = Path(__file__).resolve().parent.parent / "eval"
-
-
-def _spans(docs: dict[str, str], question: dict[str, Any]) -> set[tuple[str, int, int]]:
-    """Where the question's gold passages occur in its document (folded text), as
-    (doc, start, end); a passage not found there counts as its own text."""
-    doc = question.get("doc") or ""
-    text = docs.get(doc, "")
-    out: set[tuple[str, int, int]] = set()
-    for g in question.get("gold") or ():
-        needle = normalize(g)
-        start = text.find(needle) if needle else -1
-        if start < 0:
-            out.add((f"{doc}:{needle}", 0, 1))
-        while start >= 0:
-            out.add((doc, start, start + len(needle)))
-            start = text.find(needle, start + 1)
-    return out
 
 
 def _wording(question: dict[str, Any]) -> tuple[str, ...]:
@@ -148,20 +125,13 @@ def _wording(question: dict[str, Any]) -> tuple[str, ...]:
     return tuple(normalize(str(t)) for t in [*history, question.get("q", "")])
 
 
-def _overlap(a: set[tuple[str, int, int]], b: set[tuple[str, int, int]]) -> bool:
-    return any(d1 == d2 and s1 < e2 and s2 < e1 for d1, s1, e1 in a for d2, s2, e2 in b)
-
-
 def training_questions(
     paths: Iterable[Path | str],
     held_out_dir: Path = HELD_OUT_DIR,
-    corpus_dir: Path | None = None,
-    report: Callable[[str], Any] | None = None,
 ) -> list[dict[str, Any]]:
-    """The questions of `paths` for fitting a model: a held-out file or question is
-    an error, and a question whose gold covers text of its document that a gold of
-    the held-out files in `held_out_dir` covers is left out (`report` is told which,
-    in German), so no model learns the passages the held-out figures are taken on."""
+    """The questions of `paths` for fitting a model: a held-out file, a question of one
+    (by id) or the same question under another id (by wording, against the held-out
+    files in `held_out_dir`) is an error, in German."""
     paths = list(paths)
     for path in paths:
         if Path(path).name.startswith(HELD_OUT):
@@ -169,24 +139,19 @@ def training_questions(
                 f"{Path(path).name} ist ein zurückgehaltener Fragensatz: nur zum Messen, "
                 "nie zum Trainieren (eval/README.md)."
             )
-    corpus = corpus_dir or default_corpus_dir()
-    docs = {p.name: normalize(p.read_text(encoding="utf-8")) for p in corpus.glob("*.txt")}
-    held = {
-        p.name: load_questions(p)
+    held = [
+        load_questions(p)
         for p in sorted(held_out_dir.glob("*.jsonl"))
         if p.name.startswith(HELD_OUT)
-    }
-    disjoint = [qs for name, qs in held.items() if name.startswith(GOLD_DISJOINT)]
-    if not disjoint:
+    ]
+    if not held:
         raise EvalFileError(
             f"Keine zurückgehaltenen Fragensätze in {held_out_dir}: ohne sie lässt sich "
-            "nicht prüfen, dass kein Training ihre Passagen sieht."
+            "nicht prüfen, dass kein Training ihre Fragen sieht."
         )
-    taken = {span for qs in disjoint for q in qs for span in _spans(docs, q)}
     # every held-out set, by wording: a copy under new ids is refused too
-    asked = {_wording(q): str(q["id"]) for qs in held.values() for q in qs}
+    asked = {_wording(q): str(q["id"]) for qs in held for q in qs}
     kept: list[dict[str, Any]] = []
-    left_out: list[str] = []
     for q in (q for path in paths for q in load_questions(path)):
         if HELD_OUT_IDS.match(str(q["id"])):
             raise EvalFileError(
@@ -198,15 +163,7 @@ def training_questions(
                 f"Frage {q['id']} ist Frage {asked[_wording(q)]} eines zurückgehaltenen "
                 "Fragensatzes: nur zum Messen, nie zum Trainieren (eval/README.md)."
             )
-        if _overlap(_spans(docs, q), taken):
-            left_out.append(str(q["id"]))
-        else:
-            kept.append(q)
-    if left_out and report is not None:
-        report(
-            f"{len(left_out)} Fragen ausgelassen: ihr Gold überschneidet sich mit einem "
-            f"zurückgehaltenen Fragensatz ({', '.join(left_out)})"
-        )
+        kept.append(q)
     return kept
 
 

@@ -13,8 +13,8 @@ questions themselves as embeddings (``faq_bot/data/known_questions.npz``, the
 what it wrote until the follow-ups' earlier questions are answered as in a
 round before (at most `MAX_ROUNDS`; see `main`). Needs a
 built index with dense vectors. The training files are listed in the Makefile
-(``make train``: the development sets and the retired held-out sets 1-4);
-held-out 5, 6 and 7 are refused (`faq_bot.evaluate.training_questions`).
+(``make train``: the development sets and the retired held-out sets 1-8);
+the held-out sets (9 and 10) are refused (`faq_bot.evaluate.training_questions`).
 """
 
 from __future__ import annotations
@@ -133,7 +133,7 @@ def main() -> None:
     args = ap.parse_args()
     index = open_index(args.index)
     try:
-        questions = training_questions(args.files, report=print)
+        questions = training_questions(args.files)
     except EvalFileError as exc:
         sys.exit(str(exc))
     names = [Path(f).name for f in args.files]

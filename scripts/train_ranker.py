@@ -177,7 +177,7 @@ def main() -> None:
     args = ap.parse_args()
     index = open_index(args.index)
     try:
-        questions = training_questions(args.files, report=print)
+        questions = training_questions(args.files)
     except EvalFileError as exc:
         sys.exit(str(exc))
     if args.crossfit:

@@ -25,6 +25,10 @@ FILES = [
     "eval/heldout2-questions.jsonl",
     "eval/heldout3-questions.jsonl",
     "eval/heldout4-questions.jsonl",
+    "eval/heldout5-questions.jsonl",
+    "eval/heldout6-questions.jsonl",
+    "eval/heldout7-questions.jsonl",
+    "eval/heldout8-questions.jsonl",
 ]
 
 parser = argparse.ArgumentParser()

@@ -130,7 +130,16 @@ class Embedder:
         """`model`: (model file or None for the stock one, model id, note); default the
         process-wide choice (`model_id`)."""
         self.path, self.id, self.note = model if model is not None else _resolve_model()
-        self._model = _load_model(self.path)
+        try:
+            self._model = _load_model(self.path)
+        except FileNotFoundError:
+            if model is not None or self.path is None:
+                raise
+            # the master settled the tuned copy, and another process tidied the cache
+            # since (`faq_bot.tuned`): written again, it has the same bytes and id
+            _state.pop("model", None)
+            self.path, self.id, self.note = _resolve_model()
+            self._model = _load_model(self.path)
         self.dim = int(self._model.dim)
         self._lock = threading.Lock()
         self._recent: OrderedDict[str, np.ndarray] = OrderedDict()

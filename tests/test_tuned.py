@@ -62,34 +62,92 @@ def test_the_patched_file_is_written_once_and_reused(model_cache, tmp_path):
     assert [p.name for p in model_cache.iterdir()] == [first.path.name]  # no temp file left
 
 
-def test_writing_a_copy_removes_the_least_recently_used_beyond_the_limit(
+def _copies(tmp_path: Path, *numbers: int) -> list[tuned.TunedModel]:
+    """Patched copies of tensors that differ by their `numbers` (t<n>.npz in `tmp_path`)."""
+    _offset, nbytes = tensor_directory(BASE.read_bytes())[TENSOR]
+    return [
+        tuned_model(BASE, write_tensors(tmp_path / f"t{i}.npz", {TENSOR: bytes([i]) * nbytes}))
+        for i in numbers
+    ]
+
+
+def test_writing_a_copy_removes_the_least_recently_used_stale_ones_beyond_the_limit(
     model_cache, tmp_path, monkeypatch
 ):
     monkeypatch.setattr(tuned, "KEEP_COPIES", 2)
-    _offset, nbytes = tensor_directory(BASE.read_bytes())[TENSOR]
-    made = [
-        tuned_model(BASE, write_tensors(tmp_path / f"t{i}.npz", {TENSOR: bytes([i]) * nbytes}))
-        for i in range(2)
-    ]
-    for i, model in enumerate(made):  # the first was written first, but used last
-        os.utime(model.path, (1_000_000 - 1000 * i, 1_000_000 - 1000 * i))
-    assert tuned_model(BASE, tmp_path / "t0.npz") == made[0]  # a hit marks it used
-    third = tuned_model(BASE, write_tensors(tmp_path / "t2.npz", {TENSOR: b"\2" * nbytes}))
-    assert sorted(p.name for p in model_cache.iterdir()) == sorted(
-        [made[0].path.name, third.path.name]
-    )
+    old, older = _copies(tmp_path, 0, 1)
+    os.utime(old.path, (2000, 2000))  # both unused for longer than KEEP_USED_SECONDS
+    os.utime(older.path, (1000, 1000))
+    (new,) = _copies(tmp_path, 2)
+    assert sorted(p.name for p in model_cache.iterdir()) == sorted([old.path.name, new.path.name])
+
+
+def test_a_copy_used_recently_is_kept_beyond_the_limit(model_cache, tmp_path, monkeypatch):
+    monkeypatch.setattr(tuned, "KEEP_COPIES", 1)
+    made = _copies(tmp_path, 0, 1, 2)  # each written (so used) just now
+    assert sorted(p.name for p in model_cache.iterdir()) == sorted(m.path.name for m in made)
+
+
+def test_a_cache_hit_marks_the_copy_used_without_changing_it(model_cache, tmp_path, monkeypatch):
+    (made,) = _copies(tmp_path, 0)
+    marked: list[Path] = []
+    monkeypatch.setattr(tuned, "_mark_used", lambda p: marked.append(p) or True)
+    assert tuned_model(BASE, tmp_path / "t0.npz") == made and marked == [made.path]
+    monkeypatch.undo()
+    os.utime(made.path, (1, 1))
+    assert tuned._mark_used(made.path)
+    st = made.path.stat()
+    assert st.st_mtime == 1 and st.st_atime > 1_000_000
+
+
+def test_a_copy_removed_while_it_is_verified_or_marked_is_written_again(
+    model_cache, tmp_path, monkeypatch
+):
+    (made,) = _copies(tmp_path, 0)
+    real_open = open
+    removed: list[Path] = []
+
+    def open_after_removal(path, *args, **kwargs):
+        if Path(path) == made.path and not removed:  # another process's `_prune`, just now
+            made.path.unlink()
+            removed.append(made.path)
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(tuned, "open", open_after_removal, raising=False)
+    again = tuned_model(BASE, tmp_path / "t0.npz")
+    assert removed and again == made and again.path.stat().st_size == BASE.stat().st_size
+    monkeypatch.undo()
+    again.path.unlink()
+    assert not tuned._mark_used(again.path)  # gone after verification: a miss, not a hit
 
 
 def test_pruning_leaves_other_files_and_other_users_copies_alone(tmp_path, monkeypatch):
-    for name in ("e5-small-q4-a-tuned-1.bin", "e5-small-q4-b-tuned-2.bin", "notes.txt"):
+    monkeypatch.setattr(tuned, "KEEP_COPIES", 1)
+    names = [f"e5-small-q4-{'a' * 12}-tuned-{c * 12}.bin" for c in "123"]
+    for name in [*names, "notes.txt", "e5-small-q4-x-tuned-y.bin"]:
         (tmp_path / name).write_bytes(b"x")
-    os.utime(tmp_path / "e5-small-q4-a-tuned-1.bin", (1, 1))
-    tuned._prune(tmp_path, "e5-small-q4-*-tuned-*.bin", keep=1)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["e5-small-q4-b-tuned-2.bin", "notes.txt"]
+        os.utime(tmp_path / name, (1, 1))
+    tuned._prune(tmp_path, BASE, keep=tmp_path / names[0])  # the new one, never removed
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == sorted([names[0], "notes.txt", "e5-small-q4-x-tuned-y.bin"])
     me = os.getuid()
+    (tmp_path / names[1]).write_bytes(b"x")
+    os.utime(tmp_path / names[1], (1, 1))
     monkeypatch.setattr(tuned.os, "getuid", lambda: me + 1)
-    tuned._prune(tmp_path, "e5-small-q4-*-tuned-*.bin", keep=0)
-    assert (tmp_path / "e5-small-q4-b-tuned-2.bin").exists()
+    tuned._prune(tmp_path, BASE, keep=tmp_path / names[0])
+    assert (tmp_path / names[1]).exists()
+
+
+def test_a_worker_whose_copy_was_removed_writes_it_again_and_serves_tuned(model_cache):
+    embed.reset_embedder()
+    try:
+        settled = embed.model_id()  # the master settles the copy before the workers start
+        Path(embed._resolve_model()[0] or "").unlink()
+        embedder = embed.Embedder()
+        assert embedder.id == settled and "-tuned-" in settled
+        assert Path(embedder.path or "").is_file()
+    finally:
+        embed.reset_embedder()
 
 
 def test_other_tensors_get_another_file_and_another_tag(model_cache, tmp_path):
@@ -255,3 +313,4 @@ def test_without_a_home_directory_the_temp_dir_holds_the_cache(tmp_path, monkeyp
     _offset, nbytes = tensor_directory(BASE.read_bytes())[TENSOR]
     model = tuned_model(BASE, write_tensors(tmp_path / "t.npz", {TENSOR: bytes(nbytes)}))
     assert model.path.parent.parent == tmp_path
+    model.path.unlink()  # 72 MB: pytest keeps its temp dirs

@@ -75,7 +75,7 @@ def test_a_held_out_question_in_a_renamed_file_is_refused(tmp_path: Path, qid: s
         training_questions([copy], held_out_dir=_held(tmp_path))
 
 
-@pytest.mark.parametrize("qid", ["h5-017", "h8f03", "h001", "h4-042", "d2-001"])
+@pytest.mark.parametrize("qid", ["h5-017", "h8f03", "h001", "h100", "h090", "h4-042", "d2-001"])
 def test_ids_of_retired_and_training_sets_are_not_taken_for_held_out_ones(tmp_path: Path, qid: str):
     train = tmp_path / "dev9-questions.jsonl"
     train.write_text(_line(qid, ["angreifen"]), encoding="utf-8")

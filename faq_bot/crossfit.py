@@ -18,6 +18,10 @@ build's units.
     fold's model (``case.fold_vectors``, with ``case.fold``), so that in fitting it is
     compared with known questions embedded by the model that read it; returns the
     known questions as the shipped model embeds them (what is written).
+``check_tuned_on(questions, tensors=TENSORS)``
+    Refuses (German `InputError`) questions the tuning never read: every answerable
+    first question must be among the ``question_ids`` the tensors record, or the fold
+    models would stand in for a shipped model that never saw it (`by_fold` checks).
 ``fold_retriever(index, tensors, cache_dir) -> DenseRetriever``
     The build's dense retriever with another tuned embedder and its unit vectors
     (embedded once, then taken from the embeddings cache by model id).
@@ -35,6 +39,7 @@ import numpy as np
 from faq_bot.dense import DenseRetriever, dense_for, swapped_retriever, units_of
 from faq_bot.embed import Embedder, embed_passages
 from faq_bot.errors import IndexProblem, InputError
+from faq_bot.evaluate import answerable
 from faq_bot.hybrid import embedding_text
 from faq_bot.index import EMBEDDINGS_CACHE
 from faq_bot.learn import crossfit_fold
@@ -46,7 +51,14 @@ from faq_bot.tuned import (
     tuned_model,
 )
 
-__all__ = ["by_fold", "embed_known", "embedder_id", "fold_files", "fold_retriever"]
+__all__ = [
+    "by_fold",
+    "check_tuned_on",
+    "embed_known",
+    "embedder_id",
+    "fold_files",
+    "fold_retriever",
+]
 
 R = TypeVar("R")
 
@@ -66,7 +78,8 @@ def fold_files(folds_dir: Path, shipped: Path | None = None) -> list[Path]:
         for k, path in enumerate(files):
             meta = tensors_meta(path)
             if (meta.get("fold"), meta.get("folds")) != (k, len(files)) or any(
-                meta.get(key) != want.get(key) for key in ("base_sha256", "settings", "seed")
+                meta.get(key) != want.get(key)
+                for key in ("base_sha256", "settings", "seed", "question_ids")
             ):
                 raise InputError(
                     f"{path}: gehört nicht zu den ausgelieferten angepassten Gewichten "
@@ -75,6 +88,26 @@ def fold_files(folds_dir: Path, shipped: Path | None = None) -> list[Path]:
     except TunedModelUnavailable as exc:
         raise InputError(f"Fold-Modelle: {exc}") from None
     return files
+
+
+def check_tuned_on(questions: Sequence[dict[str, Any]], tensors: Path = TENSORS) -> None:
+    try:
+        tuned = tensors_meta(tensors).get("question_ids")
+    except TunedModelUnavailable as exc:
+        raise InputError(f"angepasste Gewichte: {exc}") from None
+    if not isinstance(tuned, list):
+        raise InputError(
+            f"{tensors.name} nennt die Fragen nicht, auf die es angepasst wurde; "
+            "make tune-embedder schreibt es neu."
+        )
+    asked = {str(q["id"]) for q in questions if answerable(q) and not q.get("history")}
+    unseen = sorted(asked - set(tuned))
+    if unseen:
+        raise InputError(
+            f"{len(unseen)} Trainingsfragen hat das angepasste Modell nie gelesen "
+            f"({', '.join(unseen[:3])}{', …' if len(unseen) > 3 else ''}): "
+            "erst make tune-embedder, dann make train."
+        )
 
 
 def embedder_id(index: Any) -> str | None:
@@ -161,6 +194,7 @@ def by_fold(
     folds_dir: Path,
     read: Callable[[list[dict[str, Any]]], list[R]],
 ) -> list[R]:
+    check_tuned_on(questions)
     files = fold_files(folds_dir)
     cache_dir = Path(index_dir) / EMBEDDINGS_CACHE
     units = units_of(list(index.iter_entries()))

@@ -10,8 +10,8 @@ import shutil
 import numpy as np
 import pytest
 
-from faq_bot import tuned
-from faq_bot.crossfit import by_fold, fold_files
+from faq_bot import crossfit, tuned
+from faq_bot.crossfit import by_fold, check_tuned_on, fold_files
 from faq_bot.dense import dense_for
 from faq_bot.errors import InputError
 from faq_bot.index import open_index
@@ -37,6 +37,7 @@ def folds_dir(tmp_path, monkeypatch):
             out / f"fold{k}.npz", meta=fold_meta, **{**arrays, "l11.oln.b": bias.view(np.uint8)}
         )
     yield out
+    crossfit._embedders.clear()  # they keep the copies memory-mapped
     shutil.rmtree(cache, ignore_errors=True)  # 72 MB a fold: pytest keeps its temp dirs
 
 
@@ -84,3 +85,23 @@ def test_fold_models_of_another_tuning_run_are_refused(folds_dir):
     np.savez(folds_dir / "fold3.npz", meta=np.array(json.dumps({**meta, "seed": 7})), **arrays)
     with pytest.raises(InputError, match="fold3.npz: gehört nicht"):
         fold_files(folds_dir)
+
+
+def _tensors_naming(path, ids):
+    np.savez(path, meta=np.array(json.dumps({"question_ids": ids} if ids is not None else {})))
+    return path
+
+
+def test_training_questions_the_tuning_never_read_are_refused_in_german(tmp_path):
+    tensors = _tensors_naming(tmp_path / "t.npz", ["d2-001", "h5-001"])
+    first = {"doc": "000.txt", "gold": ["ein Satz"]}
+    tuned_on = [{"id": "d2-001", "q": "?", **first}, {"id": "h5-001", "q": "?", **first}]
+    check_tuned_on(tuned_on, tensors)
+    # unanswerable questions and follow-ups are never tuned on, so they may be new
+    check_tuned_on(
+        [{"id": "u1", "q": "?"}, {"id": "f1", "q": "?", "history": ["?"], **first}], tensors
+    )
+    with pytest.raises(InputError, match="1 Trainingsfragen hat das angepasste Modell nie gelesen"):
+        check_tuned_on([*tuned_on, {"id": "h9-001", "q": "?", **first}], tensors)
+    with pytest.raises(InputError, match="nennt die Fragen nicht"):
+        check_tuned_on(tuned_on, _tensors_naming(tmp_path / "old.npz", None))

@@ -63,6 +63,11 @@ def main() -> None:
     hard = hard_negatives(u0, q0, positives, data.is_paragraph)
     print(f"{len(units)} units, {len(questions)} questions: {time.time() - t0:.0f} s", flush=True)
     base = {
+        # every question the data file holds (a few have no gold paragraph to tune on):
+        # the training scripts refuse to cross-fit questions the embedder never read
+        "question_ids": sorted(
+            q["id"] for q in json.loads(Path(args.data).read_text())["questions"]
+        ),
         "base_sha256": hashlib.sha256(MODEL.read_bytes()).hexdigest(),
         "base_file": MODEL.name,
         "settings": settings.__dict__,

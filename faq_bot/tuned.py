@@ -139,10 +139,8 @@ def _read_tensors(path: Path) -> tuple[dict[str, object], dict[str, bytes], str]
         ):
             raise ValueError("entpackt zu groß")
         with np.load(io.BytesIO(raw), allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"]))
+            meta = _meta(data)
             tensors = {k: data[k].tobytes() for k in data.files if k != "meta"}
-        if not isinstance(meta, dict):
-            raise ValueError("keine Metadaten")
     except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
         raise TunedModelUnavailable(f"angepasste Gewichte unlesbar ({exc})") from None
     return meta, tensors, hashlib.sha256(raw).hexdigest()[:12]
@@ -160,11 +158,16 @@ def tensors_meta(path: Path) -> dict[str, object]:
     without its tensors."""
     try:
         with open(path, "rb") as fh, np.load(fh, allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"]))
+            return _meta(data)
     except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
         raise TunedModelUnavailable(f"angepasste Gewichte unlesbar ({exc})") from None
+
+
+def _meta(data: np.lib.npyio.NpzFile) -> dict[str, object]:
+    """The JSON ``meta`` record of an open tensors file (ValueError if it is none)."""
+    meta = json.loads(str(data["meta"]))
     if not isinstance(meta, dict):
-        raise TunedModelUnavailable("angepasste Gewichte unlesbar (keine Metadaten)")
+        raise ValueError("keine Metadaten")
     return meta
 
 

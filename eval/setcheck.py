@@ -74,6 +74,7 @@ GROUPS = [
     ["heldout8-questions.jsonl", "heldout8-followups.jsonl"],
     ["heldout9-questions.jsonl", "heldout9-followups.jsonl"],
     ["heldout10-questions.jsonl", "heldout10-followups.jsonl"],
+    ["heldout11-questions.jsonl", "heldout11-followups.jsonl"],
 ]
 
 

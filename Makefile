@@ -54,7 +54,7 @@ serve: run
 # The questions the fitted models learn from (eval/README.md): the embedder and the
 # chatbot's models learn from the development sets and the retired held-out sets 1-8;
 # the ranking from dev2 + dev only (fitted on more it gained nothing under
-# cross-validation, README "Learned ranking"). Never held-out 9 or 10: those are for
+# cross-validation, README "Learned ranking"). Never held-out 9, 10 or 11: those are for
 # reporting, and the scripts refuse them.
 SHARED_EVAL ?= ../shared/eval
 RANKER_QUESTIONS := $(SHARED_EVAL)/dev2-questions.jsonl $(SHARED_EVAL)/dev-questions.jsonl

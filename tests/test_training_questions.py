@@ -39,7 +39,14 @@ def test_development_files_are_read_in_order(tmp_path: Path):
 
 
 @pytest.mark.parametrize(
-    "name", ["heldout9-questions.jsonl", "heldout9-followups.jsonl", "heldout10-questions.jsonl"]
+    "name",
+    [
+        "heldout9-questions.jsonl",
+        "heldout9-followups.jsonl",
+        "heldout10-questions.jsonl",
+        "heldout11-questions.jsonl",
+        "heldout11-followups.jsonl",
+    ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):
     with pytest.raises(EvalFileError, match="nie zum Trainieren"):
@@ -47,8 +54,8 @@ def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: 
 
 
 def test_the_shipped_held_out_files_are_refused():
-    held = sorted(EVAL.glob("heldout9-*.jsonl")) + sorted(EVAL.glob("heldout10-*.jsonl"))
-    assert len(held) == 4
+    held = [p for n in (9, 10, 11) for p in sorted(EVAL.glob(f"heldout{n}-*.jsonl"))]
+    assert len(held) == 6
     for path in held:
         with pytest.raises(EvalFileError):
             training_questions([path])

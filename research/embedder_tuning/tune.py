@@ -49,8 +49,16 @@ def main() -> None:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--folds-dir", type=Path, help="also write one model per fold here")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--only",
+        nargs="+",
+        choices=["all", *map(str, range(FOLDS))],
+        help="write only these models (all: the shipped one; k: fold k), e.g. to split the "
+        "work over two processes of one thread each",
+    )
+    ap.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
     args = ap.parse_args()
-    torch.set_num_threads(2)
+    torch.set_num_threads(args.threads)
     settings = Settings()
     data = Data.load(args.data)
     units, questions, positives = data.units, data.questions, data.positives
@@ -76,6 +84,8 @@ def main() -> None:
     jobs = [(None, args.out)]
     if args.folds_dir:
         jobs += [(f, args.folds_dir / f"fold{f}.npz") for f in range(FOLDS)]
+    if args.only:
+        jobs = [(f, p) for f, p in jobs if ("all" if f is None else str(f)) in args.only]
     for fold, path in jobs:
         torch.manual_seed(args.seed)
         train = [i for i, q in enumerate(questions) if fold is None or q["fold"] != fold]

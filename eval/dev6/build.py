@@ -283,7 +283,7 @@ QUESTIONS = [
     (None, "unanswerable", "Armee zusammenstellen: Punktelimit in der 10. Edition?", []),
     (None, "unanswerable", "Was kostet der Frachthafen?", []),
     (None, "unanswerable", "Was bekommt der Sieger von Bretagne 1941?", []),
-    (None, "unanswerable", "Reichweite Drache pro Zug in SoW", []),
+    (None, "unanswerable", "drachen anheuern, wie viel holz und eisen muss ich hinlegen?", []),
     (None, "unanswerable", "LP eines TRANSPORTERS", []),
     (None, "unanswerable", "welchen armeewert hat ein panzer bei den 1:72 regeln?", []),
     (None, "unanswerable", "Wie viel Verteidigung hat die Spitfire Mk1?", []),

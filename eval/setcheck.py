@@ -76,6 +76,7 @@ GROUPS = [
     ["heldout10-questions.jsonl", "heldout10-followups.jsonl"],
     ["heldout11-questions.jsonl", "heldout11-followups.jsonl"],
     ["dev5-questions.jsonl", "dev5-followups.jsonl"],
+    ["dev6-questions.jsonl", "dev6-followups.jsonl"],
 ]
 
 

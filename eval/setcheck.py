@@ -77,6 +77,7 @@ GROUPS = [
     ["heldout11-questions.jsonl", "heldout11-followups.jsonl"],
     ["dev5-questions.jsonl", "dev5-followups.jsonl"],
     ["dev6-questions.jsonl", "dev6-followups.jsonl"],
+    ["dev7-questions.jsonl", "dev7-followups.jsonl"],
 ]
 
 

@@ -75,6 +75,7 @@ GROUPS = [
     ["heldout9-questions.jsonl", "heldout9-followups.jsonl"],
     ["heldout10-questions.jsonl", "heldout10-followups.jsonl"],
     ["heldout11-questions.jsonl", "heldout11-followups.jsonl"],
+    ["dev8-questions.jsonl", "dev8-followups.jsonl"],
 ]
 
 

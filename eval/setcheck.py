@@ -78,6 +78,7 @@ GROUPS = [
     ["dev5-questions.jsonl", "dev5-followups.jsonl"],
     ["dev6-questions.jsonl", "dev6-followups.jsonl"],
     ["dev7-questions.jsonl", "dev7-followups.jsonl"],
+    ["dev8-questions.jsonl", "dev8-followups.jsonl"],
 ]
 
 

@@ -52,7 +52,8 @@ index: setup
 serve: run
 
 # The questions the fitted models learn from (eval/README.md): the embedder and the
-# chatbot's models learn from the development sets and the retired held-out sets 1-8;
+# chatbot's models learn from the development sets (dev5-8: written blind by helpers
+# as training data) and the retired held-out sets 1-8;
 # the ranking from dev2 + dev only (fitted on more it gained nothing under
 # cross-validation, README "Learned ranking"). Never held-out 9, 10 or 11: those are for
 # reporting, and the scripts refuse them.
@@ -62,11 +63,15 @@ TRAIN_QUESTIONS := $(RANKER_QUESTIONS) eval/dev4-questions.jsonl \
 	eval/heldout-questions.jsonl eval/heldout2-questions.jsonl \
 	eval/heldout3-questions.jsonl eval/heldout4-questions.jsonl \
 	eval/heldout5-questions.jsonl eval/heldout6-questions.jsonl \
-	eval/heldout7-questions.jsonl eval/heldout8-questions.jsonl
+	eval/heldout7-questions.jsonl eval/heldout8-questions.jsonl \
+	eval/dev5-questions.jsonl eval/dev6-questions.jsonl \
+	eval/dev7-questions.jsonl eval/dev8-questions.jsonl
 TRAIN_FOLLOWUPS := $(SHARED_EVAL)/dev2-followups.jsonl eval/dev3-followups.jsonl \
 	eval/dev4-followups.jsonl eval/heldout3-followups.jsonl eval/heldout4-followups.jsonl \
 	eval/heldout5-followups.jsonl eval/heldout6-followups.jsonl \
-	eval/heldout7-followups.jsonl eval/heldout8-followups.jsonl
+	eval/heldout7-followups.jsonl eval/heldout8-followups.jsonl \
+	eval/dev5-followups.jsonl eval/dev6-followups.jsonl \
+	eval/dev7-followups.jsonl eval/dev8-followups.jsonl
 
 # The tuned embedder's fold models (not committed, ~4 MB each): `make tune-embedder`
 # writes them; `make train` reads each training question with the one tuned without it.

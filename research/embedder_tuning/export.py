@@ -29,6 +29,10 @@ FILES = [
     "eval/heldout6-questions.jsonl",
     "eval/heldout7-questions.jsonl",
     "eval/heldout8-questions.jsonl",
+    "eval/dev5-questions.jsonl",
+    "eval/dev6-questions.jsonl",
+    "eval/dev7-questions.jsonl",
+    "eval/dev8-questions.jsonl",
 ]
 
 parser = argparse.ArgumentParser()

@@ -11,6 +11,7 @@ prints only ids of this set and counts, never another set's question or gold pas
 
 Usage: python3 eval/<set>/check.py [SEED_DIR]   (default /work/shared/seeds)
        python3 eval/<set>/uncovered.py [DOC_PREFIX] [MIN_CHARS]
+       python3 eval/<set>/novelty.py [SEED_DIR] [-v]   (`novelty`: the writer's rewording aid)
 Exit status of check: 1 when a format, gold or duplicate rule fails.
 """
 
@@ -366,6 +367,34 @@ def main(spec: SetSpec) -> int:
             print("  " + e)
         return 1
     print("\nOK: all checks passed")
+    return 0
+
+
+def novelty(spec: SetSpec) -> int:
+    """Print, for each item of this set only (``-v``: every item, else those at 0.5 or
+    more), the highest token-set Jaccard of its q (and history) with any q/history of
+    the sets it is compared with (`SetSpec.earlier`) and with any other text of this
+    set, as numbers; never another set's text. The writers reword until nothing is
+    flagged, so the duplicate check of `main` passes."""
+    seeds = Path(next((a for a in sys.argv[1:] if a != "-v"), "/work/shared/seeds"))
+    other = []
+    for p in set_paths(spec.earlier, seeds):
+        if p.exists():
+            for r in load(p):
+                other += [tokens(r["q"]), *(tokens(h) for h in r.get("history", []))]
+    mine = [(r["id"], r["q"]) for r in load(EVAL / f"{spec.name}-questions.jsonl")]
+    for r in load(EVAL / f"{spec.name}-followups.jsonl"):
+        mine += [(r["id"], r["q"]), (r["id"] + "(history)", r["history"][0])]
+    bad = 0
+    for i, (k, q) in enumerate(mine):
+        t = tokens(q)
+        e = max((jaccard(t, o) for o in other), default=0.0)
+        w = max((jaccard(t, tokens(x)) for j, (_, x) in enumerate(mine) if j != i), default=0.0)
+        flag = " <-- reword" if max(e, w) >= 0.5 else ""
+        bad += bool(flag)
+        if flag or "-v" in sys.argv:
+            print(f"{k}: earlier {e:.2f} within {w:.2f}{flag}")
+    print(f"{bad} of {len(mine)} texts reach 0.5")
     return 0
 
 

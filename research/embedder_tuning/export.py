@@ -1,6 +1,9 @@
 """Write the data cv.py needs (run with the project's venv, on a built index):
 
-    .venv/bin/python research/embedder_tuning/export.py --index index OUT.json [FILES...]
+    .venv/bin/python research/embedder_tuning/export.py --index index OUT.json FILES...
+
+(`make tune-embedder` runs it with the Makefile's ``TRAIN_QUESTIONS``, the one list of
+training files.)
 
 The embedded units of the index (each paragraph, and each sentence of a longer one, with
 its entry's heading, as `faq_bot.dense` embeds them) and the answerable training questions
@@ -17,28 +20,12 @@ from faq_bot.hybrid import embedding_text
 from faq_bot.index import open_index
 from faq_bot.learn import crossfit_fold
 
-FILES = [
-    "../shared/eval/dev2-questions.jsonl",
-    "../shared/eval/dev-questions.jsonl",
-    "eval/dev4-questions.jsonl",
-    "eval/heldout-questions.jsonl",
-    "eval/heldout2-questions.jsonl",
-    "eval/heldout3-questions.jsonl",
-    "eval/heldout4-questions.jsonl",
-    "eval/heldout5-questions.jsonl",
-    "eval/heldout6-questions.jsonl",
-    "eval/heldout7-questions.jsonl",
-    "eval/heldout8-questions.jsonl",
-    "eval/dev5-questions.jsonl",
-    "eval/dev6-questions.jsonl",
-    "eval/dev7-questions.jsonl",
-    "eval/dev8-questions.jsonl",
-]
-
 parser = argparse.ArgumentParser()
 parser.add_argument("--index", default="index")
 parser.add_argument("out")
-parser.add_argument("files", nargs="*", default=FILES, help="training question files")
+parser.add_argument(
+    "files", nargs="+", help="training question files (the Makefile's TRAIN_QUESTIONS)"
+)
 args = parser.parse_args()
 try:
     index = open_index(args.index)

@@ -76,10 +76,16 @@ GROUPS = [
     ["heldout9-questions.jsonl", "heldout9-followups.jsonl"],
     ["heldout10-questions.jsonl", "heldout10-followups.jsonl"],
     ["heldout11-questions.jsonl", "heldout11-followups.jsonl"],
-    ["dev5-questions.jsonl", "dev5-followups.jsonl"],
-    ["dev6-questions.jsonl", "dev6-followups.jsonl"],
-    ["dev7-questions.jsonl", "dev7-followups.jsonl"],
-    ["dev8-questions.jsonl", "dev8-followups.jsonl"],
+    [
+        "dev5-questions.jsonl",
+        "dev5-followups.jsonl",
+        "dev6-questions.jsonl",
+        "dev6-followups.jsonl",
+        "dev7-questions.jsonl",
+        "dev7-followups.jsonl",
+        "dev8-questions.jsonl",
+        "dev8-followups.jsonl",
+    ],
 ]
 
 

@@ -25,14 +25,12 @@ of a few entries only.
 
 from __future__ import annotations
 
-import json
-from importlib import resources
 from typing import Any
 
 import numpy as np
 
 from faq_bot.dense import DenseScores, dense_for
-from faq_bot.embed import fitted_for_serving
+from faq_bot.fitted import fitted
 from faq_bot.rankfeatures import FEATURES, POOL, RRF_K, Ranked, candidates
 
 __all__ = [
@@ -105,29 +103,17 @@ def entry_dense_scores(index: Any, vector: np.ndarray, entries: list[str]) -> De
     return retriever.scores_of(vector, entries) if retriever is not None else None
 
 
-def _weights() -> tuple[dict[str, float] | None, object]:
-    """(the ranker's weights or None, the embedder they were fitted for)."""
-    try:
-        text = resources.files("faq_bot").joinpath("data/ranker.json").read_text("utf-8")
-    except (FileNotFoundError, OSError):
-        return None, None
-    data = json.loads(text)
-    weights = data.get("weights")
-    if not isinstance(weights, dict) or set(weights) - {*FEATURES, "bias"}:
-        return None, None
-    return {k: float(v) for k, v in weights.items()}, data.get("embedder")
-
-
-_WEIGHTS: dict[str, Any] = {}
-
-
 def ranker_weights() -> dict[str, float] | None:
     """The fitted ranker's weights, or None (RRF fuses then) when there are none or they
-    were fitted for another embedder than the one that serves."""
-    if "w" not in _WEIGHTS:
-        _WEIGHTS["w"] = _weights()
-    weights, embedder = _WEIGHTS["w"]
-    return weights if fitted_for_serving(embedder) else None
+    were fitted for another embedder than the one that serves (`faq_bot.fitted`)."""
+    return fitted("ranker", _weights)
+
+
+def _weights(data: dict[str, Any], _mode: str) -> dict[str, float]:
+    weights = data["weights"]
+    if not isinstance(weights, dict) or set(weights) - {*FEATURES, "bias"}:
+        raise ValueError("features differ")
+    return {k: float(v) for k, v in weights.items()}
 
 
 def features(

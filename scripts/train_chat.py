@@ -25,10 +25,11 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from faq_bot.chat import confidence, fit, passage
+from faq_bot.chat import fit
 from faq_bot.chat.precedent import known_questions
 from faq_bot.crossfit import by_fold, embed_known, embedder_id
 from faq_bot.evaluate import EvalFileError, training_questions
+from faq_bot.fitted import reload as reload_models
 from faq_bot.index import open_index
 
 DATA = Path(__file__).resolve().parent.parent / "faq_bot" / "data"
@@ -107,8 +108,7 @@ def write(names, fitted: Fit) -> None:
         known.save(path)
         print(f"geschrieben: {path} ({len(known.ids)} Fragen)")
     # the next round answers with what was just written
-    passage.reload()
-    confidence.reload()
+    reload_models()
     known_questions.cache_clear()
 
 

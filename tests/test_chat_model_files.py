@@ -1,6 +1,7 @@
-"""The chatbot's fitted model files (`faq_bot/data/passage.json`, `confidence.json`) are
-read once per process; `reload()` reads them again (`scripts/train_chat.py` refits
-with what it just wrote)."""
+"""The fitted model files (`faq_bot/data/passage.json`, `confidence.json`, `ranker.json`)
+are read once per process; `faq_bot.fitted.reload()` reads them again
+(`scripts/train_chat.py` refits with what it just wrote); a file its user refuses
+counts as none."""
 
 from __future__ import annotations
 
@@ -11,17 +12,18 @@ from typing import Any
 
 import pytest
 
+from faq_bot import fitted
 from faq_bot.chat import confidence, passage
+from faq_bot.hybrid import ranker_weights
 
 
 @pytest.fixture
 def data_dir(tmp_path: Path, monkeypatch) -> Iterator[Path]:
     (tmp_path / "data").mkdir()
-    monkeypatch.setattr(passage.resources, "files", lambda _package: tmp_path)
+    monkeypatch.setattr(fitted.resources, "files", lambda _package: tmp_path)
     yield tmp_path / "data"
     monkeypatch.undo()
-    passage.reload()  # the shipped files again for the tests after this one
-    confidence.reload()
+    fitted.reload()  # the shipped files again for the tests after this one
 
 
 def _write(path: Path, modes: dict[str, Any]) -> None:
@@ -31,21 +33,39 @@ def _write(path: Path, modes: dict[str, Any]) -> None:
 def test_passage_weights_are_read_once_until_reloaded(data_dir: Path):
     first = dict.fromkeys(passage.FEATURES, 1.0)
     _write(data_dir / "passage.json", {"hybrid": {"weights": first}})
-    passage.reload()
+    fitted.reload()
     assert passage.model() == first
     _write(data_dir / "passage.json", {"hybrid": {"weights": {**first, "para": 2.0}}})
     assert passage.model() == first
-    passage.reload()
+    fitted.reload()
     assert passage.model() == {**first, "para": 2.0}
 
 
 def test_the_confidence_model_is_read_once_until_reloaded(data_dir: Path):
     weights = {**dict.fromkeys(confidence.SIGNALS, 0.5), "bias": -1.0}
     _write(data_dir / "confidence.json", {"hybrid": {"threshold": 0.4, "weights": weights}})
-    confidence.reload()
+    fitted.reload()
     model = confidence.model()
     assert model is not None and model["threshold"] == 0.4
     _write(data_dir / "confidence.json", {"hybrid": {"threshold": 0.7, "weights": weights}})
     assert (confidence.model() or {})["threshold"] == 0.4
-    confidence.reload()
+    fitted.reload()
     assert (confidence.model() or {})["threshold"] == 0.7
+
+
+def test_a_file_whose_fields_differ_from_the_model_counts_as_none(data_dir: Path):
+    weights = {**dict.fromkeys(confidence.SIGNALS, 0.5), "bias": -1.0, "extra": 1.0}
+    _write(data_dir / "confidence.json", {"hybrid": {"threshold": 0.4, "weights": weights}})
+    _write(data_dir / "passage.json", {"hybrid": {"weights": {"para": 1.0}}})
+    (data_dir / "ranker.json").write_text('{"weights": {"no such feature": 1.0}}', "utf-8")
+    fitted.reload()
+    assert confidence.model() is None
+    assert passage.model() is None
+    assert ranker_weights() is None
+
+
+def test_an_unreadable_file_counts_as_none(data_dir: Path):
+    (data_dir / "confidence.json").write_text("{not json", "utf-8")
+    fitted.reload()
+    assert confidence.model() is None
+    assert confidence.threshold() == 0.5

@@ -47,13 +47,10 @@ coverage of their passages); with the embedder the fitted model decides.
 
 from __future__ import annotations
 
-import json
 import math
-from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from faq_bot.embed import fitted_for_serving
+from faq_bot.fitted import fitted
 from faq_bot.search import unknown_words
 from faq_bot.text import has_number
 
@@ -99,38 +96,25 @@ FOREIGN_NOUN_THRESHOLD = 0.55
 
 def model(mode: str = "hybrid") -> dict[str, Any] | None:
     """The fitted model of `mode` ("hybrid", or "lexical" without the embedder):
-    ``{"threshold": float, "weights": {signal: float, "bias": float}}``, or None, also
-    when the hybrid model was fitted for another embedder than the one that serves (its
-    similarities lie on another scale). Read once (`reload` reads the file
-    again)."""
-    data, embedder = _read_model(mode)
-    if mode == "hybrid" and not fitted_for_serving(embedder):
-        return None
-    return data
+    ``{"threshold": float, "weights": {signal: float, "bias": float}, "fallback": {...}}``,
+    or None, also when the hybrid model was fitted for another embedder than the one that
+    serves (`faq_bot.fitted`: its similarities lie on another scale)."""
+    return fitted("confidence", _model, mode)
 
 
-@cache
-def _read_model(mode: str) -> tuple[dict[str, Any] | None, object]:
-    try:
-        text = resources.files("faq_bot").joinpath("data/confidence.json").read_text("utf-8")
-        whole = json.loads(text)
-        embedder = whole.get("embedder")
-        data = whole["modes"][mode]
-        if set(data["weights"]) != {*SIGNALS, "bias"}:
-            raise ValueError("signals differ")
-        fallback = data.setdefault("fallback", {})
-        if not isinstance(fallback, dict) or not set(fallback) <= set(OPTIONAL):
-            raise ValueError("fallback names no optional signal")
-        data["fallback"] = {k: float(v) for k, v in fallback.items()}
-        float(data["threshold"])
-        return data, embedder
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return None, None
-
-
-def reload() -> None:
-    """Read the model file again on the next `model` call (after a refit wrote it)."""
-    _read_model.cache_clear()
+def _model(data: dict[str, Any], mode: str) -> dict[str, Any]:
+    data = data["modes"][mode]
+    if set(data["weights"]) != {*SIGNALS, "bias"}:
+        raise ValueError("signals differ")
+    fallback = data.get("fallback", {})
+    if not isinstance(fallback, dict) or not set(fallback) <= set(OPTIONAL):
+        raise ValueError("fallback names no optional signal")
+    return {
+        **data,
+        "threshold": float(data["threshold"]),
+        "weights": {k: float(v) for k, v in data["weights"].items()},
+        "fallback": {k: float(v) for k, v in fallback.items()},
+    }
 
 
 def probability(values: dict[str, float], mode: str = "hybrid") -> float | None:

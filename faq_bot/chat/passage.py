@@ -19,15 +19,13 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
+from typing import Any
 
 from faq_bot.dense import DenseScores
-from faq_bot.embed import fitted_for_serving
+from faq_bot.fitted import fitted
 from faq_bot.hybrid import hybrid_rank
 from faq_bot.index import EntryRecord, Index
 from faq_bot.search import AnalyzedQuery, ScoredEntry, paragraph_scores, rank_entries
@@ -235,28 +233,15 @@ def paragraph_features(
 def model(mode: str = "hybrid") -> dict[str, float] | None:
     """The fitted passage weights for `mode` ("hybrid", or "lexical" without the
     embedder), or None (then `_lexical_score` decides), also when the hybrid weights
-    were fitted for another embedder than the one that serves. Read once
-    (`reload` reads the file again)."""
-    weights, embedder = _read_model(mode)
-    if mode == "hybrid" and not fitted_for_serving(embedder):
-        return None
-    return weights
+    were fitted for another embedder than the one that serves (`faq_bot.fitted`)."""
+    return fitted("passage", _weights, mode)
 
 
-@cache
-def _read_model(mode: str) -> tuple[dict[str, float] | None, object]:
-    try:
-        text = resources.files("faq_bot").joinpath("data/passage.json").read_text("utf-8")
-        data = json.loads(text)
-        weights = data["modes"][mode]["weights"]
-        return (weights if set(weights) == set(FEATURES) else None), data.get("embedder")
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return None, None
-
-
-def reload() -> None:
-    """Read the model file again on the next `model` call (after a refit wrote it)."""
-    _read_model.cache_clear()
+def _weights(data: dict[str, Any], mode: str) -> dict[str, float]:
+    weights = data["modes"][mode]["weights"]
+    if set(weights) != set(FEATURES):
+        raise ValueError("features differ")
+    return {k: float(v) for k, v in weights.items()}
 
 
 def _lexical_score(cand: Candidate, row: Row) -> float:

@@ -1,0 +1,52 @@
+"""The fitted model files in ``faq_bot/data`` (``ranker.json``, ``passage.json``,
+``confidence.json``, written by ``scripts/train_ranker.py`` and ``scripts/train_chat.py``):
+read once per process, checked by their user, and used only with the embedder they were
+fitted for.
+
+``fitted(name, part, mode="hybrid") -> T | None``
+    ``part(data, mode)`` of the file ``data/<name>.json`` (`part` picks and checks what its
+    user needs, raising ValueError, KeyError, TypeError or AttributeError for anything
+    else). None when the file is missing, unreadable or refused by `part`, and, for the
+    "hybrid" mode, when it was fitted on the similarities of another embedder than the one
+    that serves (`faq_bot.embed.fitted_for_serving`: another model's similarities lie on
+    another scale). The "lexical" models read no similarities and always apply.
+``reload()``
+    Read every file again on the next call (after a refit wrote it).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import cache
+from importlib import resources
+from typing import Any, TypeVar
+
+from faq_bot.embed import fitted_for_serving
+
+__all__ = ["fitted", "reload"]
+
+T = TypeVar("T")
+
+Part = Callable[[dict[str, Any], str], T]
+
+
+def fitted(name: str, part: Part[T], mode: str = "hybrid") -> T | None:
+    value, embedder = _read(name, part, mode)
+    if mode == "hybrid" and not fitted_for_serving(embedder):
+        return None
+    return value
+
+
+@cache
+def _read(name: str, part: Part[T], mode: str) -> tuple[T | None, object]:
+    try:
+        text = resources.files("faq_bot").joinpath(f"data/{name}.json").read_text("utf-8")
+        data = json.loads(text)
+        return part(data, mode), data.get("embedder")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None, None
+
+
+def reload() -> None:
+    _read.cache_clear()

@@ -336,7 +336,7 @@ QUESTIONS = [
     (None, "unanswerable", "Flak steht in der Aufmarschzone: wie viele VG-Marker kann die maximal bekommen?", []),
     (None, "unanswerable", "Nach wie vielen Runden ist eine HoW-Partie spätestens vorbei, gibt es eine Rundenbegrenzung?", []),
     (None, "unanswerable", "Welche Jahreszahl steht auf dem Fahrrad-Upgrade?", []),
-    (None, "unanswerable", "Welche Würfelfarbe hat die meisten Doppeltreffer-Seiten?", []),
+    (None, "unanswerable", "Zählt ein Seefeld mit Ankersymbol eigentlich Produktionspunkte, und wie viele?", []),
     (None, "unanswerable", "Auf wie vielen Seiten hat der schwarze Würfel ein Treffersymbol?", []),
     (None, "unanswerable", "Ernte in der Wirtschaftsphase: um wie viel erhöht eine Großstadt den Ertrag eines Gebiets?", []),
     (None, "unanswerable", "Was kostet ein Drache, wenn man ihn in SoW rekrutieren will?", []),

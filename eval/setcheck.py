@@ -86,6 +86,7 @@ GROUPS = [
         "dev8-questions.jsonl",
         "dev8-followups.jsonl",
     ],
+    ["heldout12-questions.jsonl", "heldout12-followups.jsonl"],
 ]
 
 

@@ -168,6 +168,7 @@ def embed_known(index: Any, cases: list[Any], folds_dir: Path) -> Any:
         _query_vectors(shipped.embedder, texts),
         [c.answerable for c in with_text],
         shipped.model,
+        [c.gold for c in with_text],
     )
 
 

@@ -127,10 +127,10 @@ def test_neighbours_keep_the_passage_and_its_highlight_within_the_length(paragra
 def test_the_fitted_confidence_model_is_read_and_gives_probabilities():
     assert confidence.model() is not None
     assert 0.0 < confidence.threshold() < 1.0
-    # unanswered_like left out: the model reads its neutral fallback. `strong` is
+    # the optional signals left out: the model reads its neutral fallbacks. `strong` is
     # typical of dev2's right confident answers (medians: rank_margin 4.3, dense
     # 0.90, passage_share 1.0), so it holds for any refit that still answers them
-    strong = dict.fromkeys(set(confidence.SIGNALS) - {"unanswered_like"}, 0.0) | {
+    strong = dict.fromkeys(set(confidence.SIGNALS) - set(confidence.OPTIONAL), 0.0) | {
         "rank_margin": 4.0,
         "coverage": 1.0,
         "named": 1.0,

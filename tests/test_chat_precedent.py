@@ -1,5 +1,7 @@
-"""The ``unanswered_like`` confidence signal (`faq_bot.chat.precedent`): how much a
-question resembles the training questions the rulings do not answer."""
+"""The confidence signals of the known questions (`faq_bot.chat.precedent`):
+``unanswered_like``, how much a question resembles the training questions the rulings do
+not answer, and ``precedent``, whether the training questions nearest it were answered
+by the passage the bot chose."""
 
 from __future__ import annotations
 
@@ -7,15 +9,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from faq_bot.chat.confidence import SIGNALS, model, probability
+from faq_bot.chat.confidence import OPTIONAL, SIGNALS, model, probability
 from faq_bot.chat.precedent import (
+    K_PRECEDENT,
     TWIN_SHARE,
     K,
     KnownQuestions,
     known_questions,
     likeness,
     read_known,
+    vouched,
 )
 from faq_bot.embed import get_embedder
 
@@ -82,12 +88,12 @@ def test_a_truncated_or_corrupt_file_reads_as_no_known_questions(tmp_path: Path,
 
 
 def test_without_known_questions_the_model_reads_its_neutral_fallback(monkeypatch):
-    fallback = model("hybrid")["fallback"]["unanswered_like"]
+    fallbacks = model("hybrid")["fallback"]
+    assert set(fallbacks) == set(OPTIONAL)
+    fallback = fallbacks["unanswered_like"]
     values = dict.fromkeys(SIGNALS, 0.5)
-    missing = {k: v for k, v in values.items() if k != "unanswered_like"}
-    assert probability(missing) == pytest.approx(
-        probability(values | {"unanswered_like": fallback})
-    )
+    missing = {k: v for k, v in values.items() if k not in OPTIONAL}
+    assert probability(missing) == pytest.approx(probability(values | fallbacks))
     # the neutral value lies between the answerable and the unanswerable questions' medians
     known = known_questions()
     assert known is not None
@@ -129,6 +135,18 @@ def test_known_questions_survive_a_save_and_load(tmp_path: Path):
     assert np.array_equal(again.answerable, known.answerable)
     v = _unit([1, 0.2, 0])
     assert again.unanswered_like(v) == pytest.approx(known.unanswered_like(v), abs=1e-3)
+    assert again.golds is None and again.precedent(v, "text") is None
+
+
+def test_gold_passages_survive_a_save_and_load(tmp_path: Path):
+    known = _answered()
+    path = tmp_path / "known.npz"
+    known.save(path)
+    again = KnownQuestions.load(path.read_bytes())
+    assert again.golds == known.golds
+    v = _unit([0, 1, 0.2])
+    for text in (PASSAGE_A, PASSAGE_B):
+        assert again.precedent(v, text) == pytest.approx(known.precedent(v, text), abs=1e-3)
 
 
 def test_the_shipped_known_questions_fit_the_shipped_embedder_and_confidence_model(dense_on):
@@ -140,6 +158,9 @@ def test_the_shipped_known_questions_fit_the_shipped_embedder_and_confidence_mod
     assert known.vectors.shape[1] == len(embedder.query("Wer darf angreifen?"))
     assert (~known.answerable).sum() >= K and known.answerable.sum() >= K
     assert "unanswered_like" in SIGNALS and model("hybrid") is not None
+    # every answerable known question keeps its gold passages for ``precedent``
+    assert known.golds is not None and "precedent" in SIGNALS
+    assert all(bool(g) == a for g, a in zip(known.golds, known.answerable, strict=True))
 
 
 def test_a_shop_question_resembles_the_unanswered_training_questions_more_than_a_rules_one(
@@ -175,3 +196,82 @@ def test_when_answering_a_known_question_does_not_find_itself():
     # scored as if new, as every fitted question was: without itself, with its neighbour
     assert got is not None and got == known.unanswered_like(asked_again, exclude="u1")
     assert got < known.unanswered_like(asked_again)
+
+
+PASSAGE_A = "Eine gesperrte Einheit darf nicht blocken. Sie bleibt gesperrt."
+PASSAGE_B = "Das Depot wird gemischt, wenn es leer ist."
+
+
+def _answered() -> KnownQuestions:
+    # answerable questions near y answered by passage A, near z by passage B; one
+    # unanswerable question near x
+    vectors = [_unit([0, 1, 0.1]), _unit([0.1, 1, 0]), _unit([0, 0.1, 1]), _unit([0.1, 0, 1]),
+               _unit([1, 0, 0])]  # fmt: skip
+    golds = [
+        ["eine gesperrte  Einheit darf nicht blocken."],  # matched folded, as eval does
+        ["Sie bleibt gesperrt."],
+        ["Das Depot wird gemischt"],
+        ["wenn es leer ist"],
+        [],
+    ]
+    return KnownQuestions.of(
+        ["a1", "a2", "b1", "b2", "u1"], vectors, [True, True, True, True, False], "m", golds
+    )
+
+
+def test_an_answer_the_nearest_known_questions_got_is_vouched_for_and_another_is_not():
+    known = _answered()
+    near_a = _unit([0, 1, 0.2])
+    assert known.precedent(near_a, PASSAGE_A) > 0.5
+    assert known.precedent(near_a, PASSAGE_B) < -0.5
+    near_b = _unit([0, 0.2, 1])
+    assert known.precedent(near_b, PASSAGE_B) > 0.5 > known.precedent(near_b, PASSAGE_A)
+
+
+def test_precedent_needs_gold_passages_the_same_model_and_a_vector():
+    known = _answered()
+    v = _unit([0, 1, 0])
+    assert vouched(known, v, "m", PASSAGE_A) == known.precedent(v, PASSAGE_A, twin=known.twin)
+    assert vouched(known, v, "another-model", PASSAGE_A) is None
+    assert vouched(known, None, "m", PASSAGE_A) is None
+    assert vouched(None, v, "m", PASSAGE_A) is None
+    assert _known().precedent(v, PASSAGE_A) is None  # written without gold passages
+    assert known.precedent(_unit([0, 1, 0, 0]), PASSAGE_A) is None  # another size
+
+
+def test_a_known_question_does_not_vouch_for_its_own_answer():
+    known = _answered()
+    own = known.vectors[0]
+    with_itself = known.precedent(own, PASSAGE_A)
+    assert known.precedent(own, PASSAGE_A, exclude="a1") < with_itself
+    assert known.precedent(own, PASSAGE_A, twin=0.999) == known.precedent(
+        own, PASSAGE_A, exclude="a1"
+    )
+
+
+def test_only_the_nearest_known_questions_count():
+    axis = np.eye(K_PRECEDENT + 3, dtype=np.float32)
+    q = _unit(axis[0] + 0.01 * axis[1])
+    # K_PRECEDENT answered elsewhere close to q, one answered by A far from it
+    vectors = [_unit(axis[0] + 0.1 * axis[j + 1]) for j in range(K_PRECEDENT)]
+    vectors.append(axis[K_PRECEDENT + 2])
+    golds = [["Das Depot wird gemischt"]] * K_PRECEDENT + [["Sie bleibt gesperrt."]]
+    ids = [f"q{i}" for i in range(K_PRECEDENT + 1)]
+    known = KnownQuestions.of(ids, vectors, [True] * len(ids), "m", golds)
+    # no near question was answered by A: the smallest of the near similarities stands in
+    near = sorted((known.vectors[:K_PRECEDENT] @ q).tolist())
+    assert known.precedent(q, PASSAGE_A) == pytest.approx(near[0] - near[-1], abs=1e-6)
+
+
+@given(
+    st.lists(st.floats(-1, 1), min_size=3, max_size=3).filter(lambda v: np.linalg.norm(v) > 0.1),
+    st.sampled_from([PASSAGE_A, PASSAGE_B, PASSAGE_A + " " + PASSAGE_B, "", "<b>x</b>"]),
+)
+def test_precedent_is_a_difference_of_similarities_and_all_gold_means_no_doubt(v, text):
+    known = _answered()
+    got = known.precedent(_unit(v), text)
+    assert got is not None and -2.0 <= got <= 2.0
+    if text == PASSAGE_A + " " + PASSAGE_B:  # every known answer lies in it
+        assert got >= 0.0
+    if text in ("", "<b>x</b>"):  # none does
+        assert got <= 0.0

@@ -8,11 +8,12 @@ whether the question names a thing the corpus never mentions, the passage
 model's share for the chosen paragraph within its entry, whether the lexical
 and the dense ranking alone
 agree on that entry, the highest IDF of a question word the passage lacks, and
-whether the question asks for an amount the passage does not state, and how much
-the question resembles the training questions the rulings do not answer
-(`faq_bot.chat.precedent`).
+whether the question asks for an amount the passage does not state, how much
+the question resembles the training questions the rulings do not answer, and
+whether the training questions nearest it were answered by this passage
+(both `faq_bot.chat.precedent`).
 
-``signals(passage, dense, ranking, foreign, quantity, unanswered_like) -> dict``
+``signals(passage, dense, ranking, foreign, quantity, unanswered_like, precedent) -> dict``
     The `SIGNALS` of a chosen passage.
 ``probability(signals, mode) -> float | None``
     A logistic model over `SIGNALS` (``faq_bot/data/confidence.json``, written by
@@ -87,8 +88,12 @@ SIGNALS = (
     "missing",
     "quantity_missing",
     "unanswered_like",
+    "precedent",
 )
-OPTIONAL = ("unanswered_like",)  # signals that can be missing: the model's fallback stands in
+OPTIONAL = (
+    "unanswered_like",
+    "precedent",
+)  # signals that can be missing: the model's fallback stands in
 CONFIDENCE_THRESHOLD = 0.35
 MIN_EVIDENCE = 2  # distinctive question words an answer that names no headword must match
 FOREIGN_NOUN_THRESHOLD = 0.55
@@ -141,10 +146,11 @@ def signals(
     foreign: bool,
     quantity: bool,
     unanswered_like: float | None = None,
+    precedent: float | None = None,
 ) -> dict[str, float]:
     """The `SIGNALS` of a chosen passage; the dense ones are 0 without dense scores;
-    ``unanswered_like`` (`faq_bot.chat.precedent`) is left out when it is None, and
-    `probability` uses the model's fallback for it."""
+    ``unanswered_like`` and ``precedent`` (`faq_bot.chat.precedent`) are left out when
+    they are None, and `probability` uses the model's fallback for them."""
     top = passage.via or passage.entry
     chosen = {passage.entry, top}
     entry = dense.entry(passage.entry) if dense is not None else 0.0
@@ -164,6 +170,7 @@ def signals(
         "missing": passage.missing,
         "quantity_missing": float(quantity and not has_number(passage.text)),
         **({} if unanswered_like is None else {"unanswered_like": unanswered_like}),
+        **({} if precedent is None else {"precedent": precedent}),
     }
 
 

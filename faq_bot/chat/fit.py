@@ -168,6 +168,7 @@ def known_of(index: Index, cases: list[Case]) -> Known:
                 np.array([v[k] for _c, v in members]),
                 [c.answerable for c, _v in members],
                 f"{retriever.model}-fold-{k}",
+                [c.gold for c, _v in members],
             )
         return out
     return KnownQuestions.of(
@@ -175,6 +176,7 @@ def known_of(index: Index, cases: list[Case]) -> Known:
         np.array([c.vector for c in with_vector]),
         [c.answerable for c in with_vector],
         retriever.model,
+        [c.gold for c in with_vector],
     )
 
 
@@ -207,12 +209,13 @@ def _choice(
         vector = folded[case.fold] if mine is not None and folded is not None else None
     else:
         mine, vector = known, case.vector
-    like = (
-        mine.unanswered_like(vector, exclude=case.id, twin=mine.twin)
-        if mine is not None and vector is not None
-        else None
+    like = vouch = None
+    if mine is not None and vector is not None:
+        like = mine.unanswered_like(vector, exclude=case.id, twin=mine.twin)
+        vouch = mine.precedent(vector, passage.text, exclude=case.id, twin=mine.twin)
+    return i, conf.signals(
+        passage, dense, case.reading.ranking, case.foreign, quantity, like, vouch
     )
-    return i, conf.signals(passage, dense, case.reading.ranking, case.foreign, quantity, like)
 
 
 def _signal_rows(

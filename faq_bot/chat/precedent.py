@@ -9,13 +9,24 @@ than they resemble questions the rulings answer. It is one confidence signal
 (`faq_bot.chat.confidence.SIGNALS`), weighted by the fitted model like the
 others, so it matters as much as cross-validation shows it earns.
 
-``KnownQuestions.of(ids, vectors, answerable, model)``, ``.unanswered_like(vector,
+The answerable ones are kept with their gold passages, for a second signal,
+``precedent``: among the `K_PRECEDENT` known answerable questions nearest a new one,
+the similarity of the nearest whose gold passage lies in the chosen answer minus that
+of the nearest whose gold lies elsewhere (the `K_PRECEDENT`-th similarity stands in
+for a kind none of them has). Questions asked before about the same rule, in other
+words, vouch for the answer; questions like it answered by another passage speak
+against it. Learned like every signal: cross-validation decides what it is worth.
+
+``KnownQuestions.of(ids, vectors, answerable, model, golds=None)``,
+``.unanswered_like(vector, exclude=None, twin=None)``, ``.precedent(vector, text,
 exclude=None, twin=None)``, ``.save(path)``; ``known_questions() -> KnownQuestions |
 None`` (the shipped file ``faq_bot/data/known_questions.npz``; None, with a logged
 warning, when it is missing or unreadable: `read_known`); ``likeness(known, vector, model)``: the
 signal, None when there is nothing to compare (no embedder, another embedding
 model, no known questions): the confidence model then uses its fitted fallback
 value, which carries no information (`faq_bot.chat.confidence.probability`).
+``vouched(known, vector, model, text)``: the ``precedent`` signal of an answer `text`
+alike (None also for a file written without gold passages).
 
 Every question is scored as if it were new: known questions that are its near
 twins (cosine ≥ `KnownQuestions.twin`: the same question, a paraphrase that differs by a word)
@@ -38,9 +49,23 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["K", "TWIN_SHARE", "KnownQuestions", "known_questions", "likeness", "read_known"]
+from faq_bot.evaluate import normalize
+
+__all__ = [
+    "K",
+    "K_PRECEDENT",
+    "TWIN_SHARE",
+    "KnownQuestions",
+    "known_questions",
+    "likeness",
+    "read_known",
+    "vouched",
+]
 
 K = 3  # nearest questions of each kind that count
+# nearest answerable questions whose gold passages are compared with an answer: chosen by
+# cross-validation on the training questions' out-of-fold signals (10, 20 and 50 tried)
+K_PRECEDENT = 10
 # The share of known questions that have a near twin among the others (the same
 # question reworded by a word or two): the cosine their nearest neighbour reaches marks
 # twins (`KnownQuestions.twin`). A share, not a cosine, so that it means the same for
@@ -58,9 +83,12 @@ class KnownQuestions:
     vectors: np.ndarray  # unit-length rows, float32
     answerable: np.ndarray  # bool per row
     model: str  # the embedding model the vectors come from
+    # per row its gold passages (`faq_bot.evaluate.normalize`d; none for unanswerable
+    # questions); None for a file written without them
+    golds: tuple[tuple[str, ...], ...] | None = None
 
     @classmethod
-    def of(cls, ids, vectors, answerable, model: str) -> KnownQuestions:
+    def of(cls, ids, vectors, answerable, model: str, golds=None) -> KnownQuestions:
         ids = tuple(ids)
         if len(set(ids)) != len(ids):
             raise ValueError("question ids must be unique")
@@ -68,7 +96,11 @@ class KnownQuestions:
         answerable = np.asarray(answerable, dtype=bool)
         if vectors.ndim != 2 or len(vectors) != len(ids) or answerable.shape != (len(ids),):
             raise ValueError("one vector and one answerable flag per question id")
-        return cls(ids, vectors, answerable, model)
+        if golds is not None:
+            golds = tuple(tuple(normalize(g) for g in gs if g.strip()) for gs in golds)
+            if len(golds) != len(ids):
+                raise ValueError("one list of gold passages per question id")
+        return cls(ids, vectors, answerable, model, golds)
 
     @cached_property
     def twin(self) -> float:
@@ -103,23 +135,71 @@ class KnownQuestions:
             return None
         return float(_top_mean(unanswered) - _top_mean(answered))
 
-    def save(self, path: Path) -> None:
-        buf = io.BytesIO()
-        np.savez_compressed(
-            buf,
-            ids=np.array(self.ids),
-            vectors=self.vectors.astype(np.float16),
-            answerable=self.answerable,
-            model=np.array(self.model),
+    def precedent(
+        self,
+        vector: np.ndarray,
+        text: str,
+        exclude: str | None = None,
+        twin: float | None = None,
+    ) -> float | None:
+        """Among the `K_PRECEDENT` nearest answerable known questions (`exclude` and
+        twins left out as in `unanswered_like`), the similarity of the nearest whose
+        gold passage lies in `text` minus that of the nearest whose gold does not; the
+        smallest of the `K_PRECEDENT` similarities for a kind none of them has. None
+        without gold passages or for another size."""
+        vector = np.asarray(vector, dtype=np.float32)
+        if self.golds is None or vector.ndim != 1 or self.vectors.shape[1:] != vector.shape:
+            return None
+        sims = self.vectors @ vector
+        keep = self.answerable.copy()
+        if exclude is not None and exclude in self.ids:
+            keep[self.ids.index(exclude)] = False
+        if twin is not None:
+            keep &= sims < twin
+        rows = np.flatnonzero(keep)
+        if not len(rows):
+            return None
+        nearest = rows[np.argsort(-sims[rows], kind="stable")[:K_PRECEDENT]]
+        plain = normalize(text)
+        hit = np.array([any(g in plain for g in self.golds[r]) for r in nearest])
+        near = sims[nearest]
+        floor = float(near[-1])
+        return float(
+            (near[hit].max() if hit.any() else floor)
+            - (near[~hit].max() if (~hit).any() else floor)
         )
+
+    def save(self, path: Path) -> None:
+        arrays: dict[str, np.ndarray] = {
+            "ids": np.array(self.ids),
+            "vectors": self.vectors.astype(np.float16),
+            "answerable": self.answerable,
+            "model": np.array(self.model),
+        }
+        if self.golds is not None:
+            arrays["golds"] = np.array([GOLD_SEP.join(g) for g in self.golds])
+        buf = io.BytesIO()
+        np.savez_compressed(buf, **arrays)  # type: ignore[arg-type]
         path.write_bytes(buf.getvalue())
 
     @classmethod
     def load(cls, data: bytes) -> KnownQuestions:
         with np.load(io.BytesIO(data), allow_pickle=False) as z:
-            return cls.of(
-                [str(i) for i in z["ids"]], z["vectors"], z["answerable"], str(z["model"])
+            golds = (
+                [str(g).split(GOLD_SEP) if str(g) else [] for g in z["golds"]]
+                if "golds" in z.files
+                else None
             )
+            return cls.of(
+                [str(i) for i in z["ids"]],
+                z["vectors"],
+                z["answerable"],
+                str(z["model"]),
+                golds,
+            )
+
+
+GOLD_SEP = "\n"  # normalized gold passages hold no line break
 
 
 def _top_mean(sims: np.ndarray) -> float:
@@ -156,3 +236,13 @@ def likeness(
     if known is None or vector is None or model != known.model:
         return None
     return known.unanswered_like(vector, twin=known.twin)
+
+
+def vouched(
+    known: KnownQuestions | None, vector: np.ndarray | None, model: str | None, text: str
+) -> float | None:
+    """The ``precedent`` signal of an answer `text` to a question's `vector` (its near
+    twins left out); None as for `likeness`, and for known questions without golds."""
+    if known is None or vector is None or model != known.model:
+        return None
+    return known.precedent(vector, text, twin=known.twin)

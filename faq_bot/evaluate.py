@@ -65,8 +65,13 @@ def normalize(text: str) -> str:
 
 
 def is_hit(text: str, gold: Iterable[str]) -> bool:
-    plain = normalize(text)
-    return any(normalize(g) in plain for g in gold if g.strip())
+    return holds(normalize(text), [normalize(g) for g in gold if g.strip()])
+
+
+def holds(plain: str, golds: Iterable[str]) -> bool:
+    """Whether the `normalize`d text `plain` holds one of the `normalize`d, non-empty
+    gold passages `golds` (the rule of `is_hit`)."""
+    return any(g in plain for g in golds)
 
 
 def rank_of_first_hit(texts: Iterable[str], gold: list[str]) -> int | None:

@@ -17,6 +17,7 @@ fitted for.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 from functools import cache
 from importlib import resources
@@ -27,6 +28,7 @@ from faq_bot.embed import fitted_for_serving
 __all__ = ["fitted", "reload"]
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 Part = Callable[[dict[str, Any], str], T]
 
@@ -44,7 +46,9 @@ def _read(name: str, part: Part[T], mode: str) -> tuple[T | None, object]:
         text = resources.files("faq_bot").joinpath(f"data/{name}.json").read_text("utf-8")
         data = json.loads(text)
         return part(data, mode), data.get("embedder")
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        # read once per process: the rule or fusion without a model stands in
+        log.warning("Modelldatei %s.json (%s) nicht verwendbar: %s", name, mode, exc)
         return None, None
 
 

@@ -130,8 +130,15 @@ def probability(values: dict[str, float], mode: str = "hybrid") -> float | None:
         return None
     w = data["weights"]
     fallback = data["fallback"]
-    z = w["bias"] + sum(w[k] * float(values.get(k, fallback.get(k, 0.0))) for k in SIGNALS)
+    z = w["bias"] + sum(w[k] * _value(values, k, fallback) for k in SIGNALS)
     return 1 / (1 + math.exp(-max(-50.0, min(50.0, z))))
+
+
+def _value(values: dict[str, float], name: str, fallback: dict[str, float]) -> float:
+    """The signal `name`, or its fallback when it is missing or not a finite number (a
+    NaN would otherwise make any answer certain)."""
+    value = float(values.get(name, math.nan))
+    return value if math.isfinite(value) else fallback.get(name, 0.0)
 
 
 def threshold(mode: str = "hybrid") -> float:

@@ -49,7 +49,7 @@ from pathlib import Path
 
 import numpy as np
 
-from faq_bot.evaluate import normalize
+from faq_bot.evaluate import holds, normalize
 
 __all__ = [
     "K",
@@ -120,15 +120,10 @@ class KnownQuestions:
         size. `exclude`: a known question's own id, `twin`: a cosine from which known
         questions count as the same question; both leave them out, to score a
         question as if it were new."""
-        vector = np.asarray(vector, dtype=np.float32)
-        if vector.ndim != 1 or self.vectors.shape[1:] != vector.shape:
+        found = self._comparable(vector, exclude, twin)
+        if found is None:
             return None
-        sims = self.vectors @ vector
-        keep = np.ones(len(self.ids), dtype=bool)
-        if exclude is not None and exclude in self.ids:
-            keep[self.ids.index(exclude)] = False
-        if twin is not None:
-            keep &= sims < twin
+        sims, keep = found
         unanswered = sims[keep & ~self.answerable]
         answered = sims[keep & self.answerable]
         if not len(unanswered) or not len(answered):
@@ -147,27 +142,38 @@ class KnownQuestions:
         gold passage lies in `text` minus that of the nearest whose gold does not; the
         smallest of the `K_PRECEDENT` similarities for a kind none of them has. None
         without gold passages or for another size."""
-        vector = np.asarray(vector, dtype=np.float32)
-        if self.golds is None or vector.ndim != 1 or self.vectors.shape[1:] != vector.shape:
+        found = self._comparable(vector, exclude, twin)
+        if self.golds is None or found is None:
             return None
-        sims = self.vectors @ vector
-        keep = self.answerable.copy()
-        if exclude is not None and exclude in self.ids:
-            keep[self.ids.index(exclude)] = False
-        if twin is not None:
-            keep &= sims < twin
-        rows = np.flatnonzero(keep)
+        sims, keep = found
+        rows = np.flatnonzero(keep & self.answerable)
         if not len(rows):
             return None
         nearest = rows[np.argsort(-sims[rows], kind="stable")[:K_PRECEDENT]]
         plain = normalize(text)
-        hit = np.array([any(g in plain for g in self.golds[r]) for r in nearest])
+        hit = np.array([holds(plain, self.golds[r]) for r in nearest])
         near = sims[nearest]
         floor = float(near[-1])
         return float(
             (near[hit].max() if hit.any() else floor)
             - (near[~hit].max() if (~hit).any() else floor)
         )
+
+    def _comparable(
+        self, vector: np.ndarray, exclude: str | None, twin: float | None
+    ) -> tuple[np.ndarray, np.ndarray] | None:
+        """(the similarity of each known question to `vector`, which of them count: not
+        `exclude`, not a twin at `twin` or above); None for a vector of another size."""
+        vector = np.asarray(vector, dtype=np.float32)
+        if vector.ndim != 1 or self.vectors.shape[1:] != vector.shape:
+            return None
+        sims = self.vectors @ vector
+        keep = np.ones(len(self.ids), dtype=bool)
+        if exclude is not None and exclude in self.ids:
+            keep[self.ids.index(exclude)] = False
+        if twin is not None:
+            keep &= sims < twin
+        return sims, keep
 
     def save(self, path: Path) -> None:
         arrays: dict[str, np.ndarray] = {
@@ -211,10 +217,16 @@ def read_known(data: bytes) -> KnownQuestions | None:
     """Known questions from the bytes of their file; None (and a logged warning) for
     anything unreadable: truncated, corrupt, empty, of the wrong shape."""
     try:
-        return KnownQuestions.load(data)
+        known = KnownQuestions.load(data)
     except Exception as exc:  # the signal falls back; an answer never fails on it
         log.warning("Bekannte Fragen nicht lesbar (%s: %s)", type(exc).__name__, exc)
         return None
+    if known.golds is None:
+        log.warning(
+            "Bekannte Fragen ohne Gold-Absätze (vor dem Signal precedent geschrieben): "
+            "es fällt aus, bis scripts/train_chat.py --write sie neu schreibt"
+        )
+    return known
 
 
 @cache

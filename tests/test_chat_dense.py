@@ -5,13 +5,14 @@ the fitted passage and confidence models, and ``faq-bot eval --cv``."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from faq_bot.chat import Turn, answer
+from faq_bot.chat import Turn, answer, fit, passage
 from faq_bot.chat.answer import read
 from faq_bot.chat.confidence import SIGNALS
 from faq_bot.cli import main
@@ -147,3 +148,25 @@ def test_a_followup_after_a_declined_answer_embeds_the_earlier_question_with_it(
     assert reading.own_dense is None and reading.dense is not None
     together = dense_scores(index, f"{earlier} {question}")
     assert reading.dense.paragraph == pytest.approx(together.paragraph)
+
+
+def test_fitting_computes_the_precedent_signal_as_answering_does(hybrid_index, monkeypatch):
+    """The training questions as known questions, with their golds, and a new question's
+    ``precedent`` the same whether the fit reads it or the bot answers it."""
+    index = open_index(hybrid_index)
+    questions = [
+        {"id": f"c{i}", "q": q, "doc": DOC, "gold": [g], "kind": "paraphrase"}
+        for i, (q, g) in enumerate(QUESTIONS)
+    ] + [{"id": "u", "q": "Wo kaufe ich Farbe?", "doc": None, "gold": []}]
+    known = fit.known_of(index, fit.collect(index, questions))
+    assert known is not None and known.golds is not None
+    assert known.golds[0] == ("darf den ersten befehl geben",) and known.golds[-1] == ()
+    new = "Darf ich beim Bewegen schräg ziehen?"
+    case = fit.collect(index, [{"id": "new", "q": new, "gold": []}])[0]
+    found = fit._choice(index, case, passage.model(), known)
+    assert found is not None
+    fitted = found[1]["precedent"]
+    # the module, not the function `faq_bot.chat.answer` the package exports
+    monkeypatch.setattr(sys.modules["faq_bot.chat.answer"], "known_questions", lambda: known)
+    served = answer(index, new).signals["precedent"]
+    assert served == pytest.approx(fitted, abs=1e-9)

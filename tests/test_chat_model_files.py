@@ -69,3 +69,29 @@ def test_an_unreadable_file_counts_as_none(data_dir: Path):
     fitted.reload()
     assert confidence.model() is None
     assert confidence.threshold() == 0.5
+
+
+def test_models_fitted_for_another_embedder_stand_down_and_lexical_ones_do_not(
+    data_dir: Path, monkeypatch
+):
+    from faq_bot import embed
+
+    monkeypatch.setenv("FAQ_BOT_DENSE", "1")
+    monkeypatch.setattr(embed, "model_id", lambda: "the-serving-model")
+    first = dict.fromkeys(passage.FEATURES, 1.0)
+    modes = {"hybrid": {"weights": first}, "lexical": {"weights": first}}
+    for embedder, served in (("another-model", None), ("the-serving-model", first)):
+        (data_dir / "passage.json").write_text(
+            json.dumps({"embedder": embedder, "modes": modes}), encoding="utf-8"
+        )
+        fitted.reload()
+        assert passage.model("hybrid") == served
+        assert passage.model("lexical") == first  # reads no similarities
+
+
+def test_a_refused_model_file_is_logged(data_dir: Path, caplog):
+    _write(data_dir / "passage.json", {"hybrid": {"weights": {"para": 1.0}}})
+    fitted.reload()
+    with caplog.at_level("WARNING"):
+        assert passage.model() is None
+    assert "passage.json" in caplog.text

@@ -267,11 +267,32 @@ def test_only_the_nearest_known_questions_count():
     st.lists(st.floats(-1, 1), min_size=3, max_size=3).filter(lambda v: np.linalg.norm(v) > 0.1),
     st.sampled_from([PASSAGE_A, PASSAGE_B, PASSAGE_A + " " + PASSAGE_B, "", "<b>x</b>"]),
 )
-def test_precedent_is_a_difference_of_similarities_and_all_gold_means_no_doubt(v, text):
+def test_an_answer_holding_every_known_gold_is_never_doubted_and_one_holding_none_never_vouched(
+    v, text
+):
     known = _answered()
     got = known.precedent(_unit(v), text)
-    assert got is not None and -2.0 <= got <= 2.0
+    assert got is not None
     if text == PASSAGE_A + " " + PASSAGE_B:  # every known answer lies in it
         assert got >= 0.0
     if text in ("", "<b>x</b>"):  # none does
         assert got <= 0.0
+
+
+def test_a_file_written_without_gold_passages_is_read_and_says_the_signal_falls_back(
+    tmp_path: Path, caplog
+):
+    path = tmp_path / "known.npz"
+    _known().save(path)
+    with caplog.at_level("WARNING"):
+        known = read_known(path.read_bytes())
+    assert known is not None and known.golds is None
+    assert "precedent" in caplog.text
+
+
+def test_a_signal_that_is_not_a_number_counts_as_missing():
+    values = dict.fromkeys(SIGNALS, 0.5)
+    for bad in (float("nan"), float("inf")):
+        assert probability(values | {"precedent": bad}) == pytest.approx(
+            probability({k: v for k, v in values.items() if k != "precedent"})
+        )

@@ -87,6 +87,7 @@ GROUPS = [
         "dev8-followups.jsonl",
     ],
     ["heldout12-questions.jsonl", "heldout12-followups.jsonl"],
+    ["heldout13-questions.jsonl", "heldout13-followups.jsonl"],
 ]
 
 

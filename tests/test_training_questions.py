@@ -48,6 +48,8 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout11-followups.jsonl",
         "heldout12-questions.jsonl",
         "heldout12-followups.jsonl",
+        "heldout13-questions.jsonl",
+        "heldout13-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):
@@ -56,8 +58,8 @@ def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: 
 
 
 def test_the_shipped_held_out_files_are_refused():
-    held = [p for n in (9, 10, 11, 12) for p in sorted(EVAL.glob(f"heldout{n}-*.jsonl"))]
-    assert len(held) == 8
+    held = [p for n in (9, 10, 11, 12, 13) for p in sorted(EVAL.glob(f"heldout{n}-*.jsonl"))]
+    assert len(held) == 10
     for path in held:
         with pytest.raises(EvalFileError):
             training_questions([path])

@@ -19,9 +19,8 @@ from faq_bot.chat.precedent import (
     K,
     KnownQuestions,
     known_questions,
-    likeness,
+    known_signals,
     read_known,
-    vouched,
 )
 from faq_bot.embed import get_embedder
 
@@ -54,9 +53,9 @@ def test_a_known_question_scored_as_new_leaves_itself_out():
 
 def test_without_a_vector_another_model_or_another_size_there_is_no_signal():
     known = _known()
-    assert likeness(known, None, "m") is None
-    assert likeness(known, _unit([1, 0, 0]), "another-model") is None
-    assert likeness(None, _unit([1, 0, 0]), "m") is None
+    assert known_signals(known, None, "m", "") == {}
+    assert known_signals(known, _unit([1, 0, 0]), "another-model", "") == {}
+    assert known_signals(None, _unit([1, 0, 0]), "m", "") == {}
     assert known.unanswered_like(_unit([1, 0, 0, 0])) is None
 
 
@@ -173,7 +172,8 @@ def test_a_shop_question_resembles_the_unanswered_training_questions_more_than_a
     assert embedder is not None and known is not None
 
     def like(question: str) -> float:
-        return likeness(known, embedder.query(embedding_text(question)), embedder.id)
+        vector = embedder.query(embedding_text(question))
+        return known_signals(known, vector, embedder.id, "")["unanswered_like"]
 
     assert like("Was kostet ein Booster im Laden und wo kann man ihn kaufen?") > like(
         "Darf ich eine gesperrte Einheit zum Blocken verwenden?"
@@ -192,7 +192,7 @@ def test_when_answering_a_known_question_does_not_find_itself():
     known = KnownQuestions.of(ids, vectors, answerable, "m")
     assert 0.8 < known.twin < 1.0  # u2 is a neighbour of u1, not its twin
     asked_again = known.vectors[0]
-    got = likeness(known, asked_again, "m")
+    got = known_signals(known, asked_again, "m", "").get("unanswered_like")
     # scored as if new, as every fitted question was: without itself, with its neighbour
     assert got is not None and got == known.unanswered_like(asked_again, exclude="u1")
     assert got < known.unanswered_like(asked_again)
@@ -231,11 +231,16 @@ def test_an_answer_the_nearest_known_questions_got_is_vouched_for_and_another_is
 def test_precedent_needs_gold_passages_the_same_model_and_a_vector():
     known = _answered()
     v = _unit([0, 1, 0])
-    assert vouched(known, v, "m", PASSAGE_A) == known.precedent(v, PASSAGE_A, twin=known.twin)
-    assert vouched(known, v, "another-model", PASSAGE_A) is None
-    assert vouched(known, None, "m", PASSAGE_A) is None
-    assert vouched(None, v, "m", PASSAGE_A) is None
+    both = known_signals(known, v, "m", PASSAGE_A)
+    assert both == {
+        "unanswered_like": known.unanswered_like(v, twin=known.twin),
+        "precedent": known.precedent(v, PASSAGE_A, twin=known.twin),
+    }
+    assert known_signals(known, v, "another-model", PASSAGE_A) == {}
+    assert known_signals(known, None, "m", PASSAGE_A) == {}
+    assert known_signals(None, v, "m", PASSAGE_A) == {}
     assert _known().precedent(v, PASSAGE_A) is None  # written without gold passages
+    assert set(_known().signals(v, PASSAGE_A)) == {"unanswered_like"}
     assert known.precedent(_unit([0, 1, 0, 0]), PASSAGE_A) is None  # another size
 
 

@@ -68,7 +68,7 @@ from faq_bot.text import citation
 from . import confidence as conf
 from .history import Turn, context_turns, dense_text, parse_history
 from .passage import Candidate, Passage, Ranking, candidates, choose_passage, with_neighbours
-from .precedent import known_questions, likeness, vouched
+from .precedent import known_questions, known_signals
 from .terms import Coverage, entry_terms, reference_target
 
 if TYPE_CHECKING:
@@ -365,15 +365,13 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
     if passage is not None:
         retriever = dense_for(index)
         model = retriever.model if retriever else None
-        known = known_questions()
         signals = conf.signals(
             reading.for_confidence(passage),
             dense,
             reading.ranking,
             foreign,
             asks_quantity(text),
-            likeness(known, reading.vector, model),
-            vouched(known, reading.vector, model, passage.text),
+            known_signals(known_questions(), reading.vector, model, passage.text),
         )
         p = conf.probability(signals, mode)
         if p is not None:

@@ -13,7 +13,7 @@ the question resembles the training questions the rulings do not answer, and
 whether the training questions nearest it were answered by this passage
 (both `faq_bot.chat.precedent`).
 
-``signals(passage, dense, ranking, foreign, quantity, unanswered_like, precedent) -> dict``
+``signals(passage, dense, ranking, foreign, quantity, known) -> dict``
     The `SIGNALS` of a chosen passage.
 ``probability(signals, mode) -> float | None``
     A logistic model over `SIGNALS` (``faq_bot/data/confidence.json``, written by
@@ -90,10 +90,8 @@ SIGNALS = (
     "unanswered_like",
     "precedent",
 )
-OPTIONAL = (
-    "unanswered_like",
-    "precedent",
-)  # signals that can be missing: the model's fallback stands in
+# signals that can be missing (`faq_bot.chat.precedent`): the model's fallback stands in
+OPTIONAL = ("unanswered_like", "precedent")
 CONFIDENCE_THRESHOLD = 0.35
 MIN_EVIDENCE = 2  # distinctive question words an answer that names no headword must match
 FOREIGN_NOUN_THRESHOLD = 0.55
@@ -152,12 +150,11 @@ def signals(
     ranking: Ranking,
     foreign: bool,
     quantity: bool,
-    unanswered_like: float | None = None,
-    precedent: float | None = None,
+    known: dict[str, float] | None = None,
 ) -> dict[str, float]:
     """The `SIGNALS` of a chosen passage; the dense ones are 0 without dense scores;
-    ``unanswered_like`` and ``precedent`` (`faq_bot.chat.precedent`) are left out when
-    they are None, and `probability` uses the model's fallback for them."""
+    `known`: the `OPTIONAL` ones there are (`faq_bot.chat.precedent.known_signals`), the
+    model's fallback stands in for the others (`probability`)."""
     top = passage.via or passage.entry
     chosen = {passage.entry, top}
     entry = dense.entry(passage.entry) if dense is not None else 0.0
@@ -176,8 +173,7 @@ def signals(
         "dense_agrees": float(ranking.dense_top in chosen),
         "missing": passage.missing,
         "quantity_missing": float(quantity and not has_number(passage.text)),
-        **({} if unanswered_like is None else {"unanswered_like": unanswered_like}),
-        **({} if precedent is None else {"precedent": precedent}),
+        **{k: v for k, v in (known or {}).items() if k in OPTIONAL},
     }
 
 

@@ -209,13 +209,12 @@ def _choice(
         vector = folded[case.fold] if mine is not None and folded is not None else None
     else:
         mine, vector = known, case.vector
-    like = vouch = None
-    if mine is not None and vector is not None:
-        like = mine.unanswered_like(vector, exclude=case.id, twin=mine.twin)
-        vouch = mine.precedent(vector, passage.text, exclude=case.id, twin=mine.twin)
-    return i, conf.signals(
-        passage, dense, case.reading.ranking, case.foreign, quantity, like, vouch
+    precedent = (
+        mine.signals(vector, passage.text, exclude=case.id, twin=mine.twin)
+        if mine is not None and vector is not None
+        else {}
     )
+    return i, conf.signals(passage, dense, case.reading.ranking, case.foreign, quantity, precedent)
 
 
 def _signal_rows(

@@ -19,14 +19,14 @@ against it. Learned like every signal: cross-validation decides what it is worth
 
 ``KnownQuestions.of(ids, vectors, answerable, model, golds=None)``,
 ``.unanswered_like(vector, exclude=None, twin=None)``, ``.precedent(vector, text,
-exclude=None, twin=None)``, ``.save(path)``; ``known_questions() -> KnownQuestions |
-None`` (the shipped file ``faq_bot/data/known_questions.npz``; None, with a logged
-warning, when it is missing or unreadable: `read_known`); ``likeness(known, vector, model)``: the
-signal, None when there is nothing to compare (no embedder, another embedding
-model, no known questions): the confidence model then uses its fitted fallback
-value, which carries no information (`faq_bot.chat.confidence.probability`).
-``vouched(known, vector, model, text)``: the ``precedent`` signal of an answer `text`
-alike (None also for a file written without gold passages).
+exclude=None, twin=None)``, ``.signals(vector, text, exclude=None, twin=None)`` (both from
+one comparison), ``.save(path)``; ``known_questions() -> KnownQuestions | None`` (the
+shipped file ``faq_bot/data/known_questions.npz``; None, with a logged warning, when it
+is missing or unreadable: `read_known`); ``known_signals(known, vector, model, text)``:
+the signals of an answer, none when there is nothing to compare (no embedder, another
+embedding model, no known questions; no ``precedent`` from a file written without gold
+passages): the confidence model then uses its fitted fallback values, which carry no
+information (`faq_bot.chat.confidence.probability`).
 
 Every question is scored as if it were new: known questions that are its near
 twins (cosine ≥ `KnownQuestions.twin`: the same question, a paraphrase that differs by a word)
@@ -57,9 +57,8 @@ __all__ = [
     "TWIN_SHARE",
     "KnownQuestions",
     "known_questions",
-    "likeness",
+    "known_signals",
     "read_known",
-    "vouched",
 ]
 
 K = 3  # nearest questions of each kind that count
@@ -121,14 +120,7 @@ class KnownQuestions:
         questions count as the same question; both leave them out, to score a
         question as if it were new."""
         found = self._comparable(vector, exclude, twin)
-        if found is None:
-            return None
-        sims, keep = found
-        unanswered = sims[keep & ~self.answerable]
-        answered = sims[keep & self.answerable]
-        if not len(unanswered) or not len(answered):
-            return None
-        return float(_top_mean(unanswered) - _top_mean(answered))
+        return None if found is None else self._unanswered_like(*found)
 
     def precedent(
         self,
@@ -143,11 +135,37 @@ class KnownQuestions:
         smallest of the `K_PRECEDENT` similarities for a kind none of them has. None
         without gold passages or for another size."""
         found = self._comparable(vector, exclude, twin)
-        if self.golds is None or found is None:
+        return None if found is None else self._precedent(*found, text)
+
+    def signals(
+        self,
+        vector: np.ndarray,
+        text: str,
+        exclude: str | None = None,
+        twin: float | None = None,
+    ) -> dict[str, float]:
+        """Both signals of an answer `text` to `vector` from one comparison with the
+        known questions: ``unanswered_like`` and ``precedent``, each left out when it is
+        None (`exclude`, `twin` as for `unanswered_like`)."""
+        found = self._comparable(vector, exclude, twin)
+        if found is None:
+            return {}
+        values = {
+            "unanswered_like": self._unanswered_like(*found),
+            "precedent": self._precedent(*found, text),
+        }
+        return {k: v for k, v in values.items() if v is not None}
+
+    def _unanswered_like(self, sims: np.ndarray, keep: np.ndarray) -> float | None:
+        unanswered = sims[keep & ~self.answerable]
+        answered = sims[keep & self.answerable]
+        if not len(unanswered) or not len(answered):
             return None
-        sims, keep = found
+        return float(_top_mean(unanswered) - _top_mean(answered))
+
+    def _precedent(self, sims: np.ndarray, keep: np.ndarray, text: str) -> float | None:
         rows = np.flatnonzero(keep & self.answerable)
-        if not len(rows):
+        if self.golds is None or not len(rows):
             return None
         nearest = rows[np.argsort(-sims[rows], kind="stable")[:K_PRECEDENT]]
         plain = normalize(text)
@@ -239,22 +257,13 @@ def known_questions() -> KnownQuestions | None:
     return read_known(data)
 
 
-def likeness(
-    known: KnownQuestions | None, vector: np.ndarray | None, model: str | None
-) -> float | None:
-    """The ``unanswered_like`` signal of a question's `vector` (its near twins left
-    out); None without a vector, without known questions, or when they come from
-    another model than `model`."""
-    if known is None or vector is None or model != known.model:
-        return None
-    return known.unanswered_like(vector, twin=known.twin)
-
-
-def vouched(
+def known_signals(
     known: KnownQuestions | None, vector: np.ndarray | None, model: str | None, text: str
-) -> float | None:
-    """The ``precedent`` signal of an answer `text` to a question's `vector` (its near
-    twins left out); None as for `likeness`, and for known questions without golds."""
+) -> dict[str, float]:
+    """The ``unanswered_like`` and ``precedent`` signals of an answer `text` to a
+    question's `vector` (its near twins left out; `KnownQuestions.signals`); none when
+    there is nothing to compare: no vector, no known questions, or known questions of
+    another embedding model than `model`."""
     if known is None or vector is None or model != known.model:
-        return None
-    return known.precedent(vector, text, twin=known.twin)
+        return {}
+    return known.signals(vector, text, twin=known.twin)

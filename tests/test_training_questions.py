@@ -50,6 +50,8 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout12-followups.jsonl",
         "heldout13-questions.jsonl",
         "heldout13-followups.jsonl",
+        "heldout14-questions.jsonl",
+        "heldout14-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

@@ -53,9 +53,9 @@ serve: run
 
 # The questions the fitted models learn from (eval/README.md): the embedder and the
 # chatbot's models learn from the development sets (dev5-8: written blind by helpers
-# as training data) and the retired held-out sets 1-8;
+# as training data) and the retired held-out sets 1-12;
 # the ranking from dev2 + dev only (fitted on more it gained nothing under
-# cross-validation, README "Learned ranking"). Never held-out 9 to 14: those are for
+# cross-validation, README "Learned ranking"). Never held-out 13 and 14: those are for
 # reporting, and the scripts refuse them.
 SHARED_EVAL ?= ../shared/eval
 RANKER_QUESTIONS := $(SHARED_EVAL)/dev2-questions.jsonl $(SHARED_EVAL)/dev-questions.jsonl
@@ -65,13 +65,17 @@ TRAIN_QUESTIONS := $(RANKER_QUESTIONS) eval/dev4-questions.jsonl \
 	eval/heldout5-questions.jsonl eval/heldout6-questions.jsonl \
 	eval/heldout7-questions.jsonl eval/heldout8-questions.jsonl \
 	eval/dev5-questions.jsonl eval/dev6-questions.jsonl \
-	eval/dev7-questions.jsonl eval/dev8-questions.jsonl
+	eval/dev7-questions.jsonl eval/dev8-questions.jsonl \
+	eval/heldout9-questions.jsonl eval/heldout10-questions.jsonl \
+	eval/heldout11-questions.jsonl eval/heldout12-questions.jsonl
 TRAIN_FOLLOWUPS := $(SHARED_EVAL)/dev2-followups.jsonl eval/dev3-followups.jsonl \
 	eval/dev4-followups.jsonl eval/heldout3-followups.jsonl eval/heldout4-followups.jsonl \
 	eval/heldout5-followups.jsonl eval/heldout6-followups.jsonl \
 	eval/heldout7-followups.jsonl eval/heldout8-followups.jsonl \
 	eval/dev5-followups.jsonl eval/dev6-followups.jsonl \
-	eval/dev7-followups.jsonl eval/dev8-followups.jsonl
+	eval/dev7-followups.jsonl eval/dev8-followups.jsonl \
+	eval/heldout9-followups.jsonl eval/heldout10-followups.jsonl \
+	eval/heldout11-followups.jsonl eval/heldout12-followups.jsonl
 
 # The tuned embedder's fold models (not committed, ~4 MB each): `make tune-embedder`
 # writes them; `make train` reads each training question with the one tuned without it.

@@ -26,8 +26,8 @@ def _line(qid: str, gold: list[str]) -> str:
 def _held(tmp_path: Path) -> Path:
     held = tmp_path / "held"
     held.mkdir(exist_ok=True)
-    line = LINE | {"id": "h9-001", "q": "Wer greift zuerst an?", "gold": ["zuerst"]}
-    (held / "heldout9-questions.jsonl").write_text(json.dumps(line) + "\n", "utf-8")
+    line = LINE | {"id": "h13-001", "q": "Wer greift zuerst an?", "gold": ["zuerst"]}
+    (held / "heldout13-questions.jsonl").write_text(json.dumps(line) + "\n", "utf-8")
     return held
 
 
@@ -41,13 +41,6 @@ def test_development_files_are_read_in_order(tmp_path: Path):
 @pytest.mark.parametrize(
     "name",
     [
-        "heldout9-questions.jsonl",
-        "heldout9-followups.jsonl",
-        "heldout10-questions.jsonl",
-        "heldout11-questions.jsonl",
-        "heldout11-followups.jsonl",
-        "heldout12-questions.jsonl",
-        "heldout12-followups.jsonl",
         "heldout13-questions.jsonl",
         "heldout13-followups.jsonl",
         "heldout14-questions.jsonl",
@@ -60,15 +53,15 @@ def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: 
 
 
 def test_the_shipped_held_out_files_are_refused():
-    held = [p for n in (9, 10, 11, 12, 13) for p in sorted(EVAL.glob(f"heldout{n}-*.jsonl"))]
-    assert len(held) == 10
+    held = [p for n in (13, 14) for p in sorted(EVAL.glob(f"heldout{n}-*.jsonl"))]
+    assert len(held) == 4
     for path in held:
         with pytest.raises(EvalFileError):
             training_questions([path])
 
 
 def test_the_retired_held_out_sets_are_training_questions():
-    retired = [EVAL / f"heldout{n}-questions.jsonl" for n in ("", 2, 3, 4, 5, 6, 7, 8)]
+    retired = [EVAL / f"heldout{n}-questions.jsonl" for n in ("", 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)]
     questions = training_questions(retired)
     assert len(questions) == sum(len(p.read_text("utf-8").splitlines()) for p in retired)
 
@@ -80,7 +73,7 @@ def test_without_the_held_out_files_nothing_can_be_checked_so_nothing_is_trained
         training_questions([_write(tmp_path / "dev.jsonl")], held_out_dir=tmp_path / "none")
 
 
-@pytest.mark.parametrize("qid", ["h9-017", "h9f03", "h10-042", "h10f12"])
+@pytest.mark.parametrize("qid", ["h13-017", "h13f03", "h14-042", "h14f12"])
 def test_a_held_out_question_in_a_renamed_file_is_refused(tmp_path: Path, qid: str):
     copy = tmp_path / "my-questions.jsonl"
     copy.write_text(_line(qid, ["irgendein Gold"]), encoding="utf-8")
@@ -88,7 +81,7 @@ def test_a_held_out_question_in_a_renamed_file_is_refused(tmp_path: Path, qid: s
         training_questions([copy], held_out_dir=_held(tmp_path))
 
 
-@pytest.mark.parametrize("qid", ["h5-017", "h8f03", "h001", "h100", "h090", "h4-042", "d2-001"])
+@pytest.mark.parametrize("qid", ["h5-017", "h8f03", "h9-017", "h12f03", "h001", "h100", "h090", "h4-042", "d2-001"])
 def test_ids_of_retired_and_training_sets_are_not_taken_for_held_out_ones(tmp_path: Path, qid: str):
     train = tmp_path / "dev9-questions.jsonl"
     train.write_text(_line(qid, ["angreifen"]), encoding="utf-8")
@@ -101,12 +94,12 @@ def test_a_held_out_question_copied_under_a_new_id_is_refused_by_its_wording(
 ):
     held = _held(tmp_path)
     asked = {"q": "Wer darf  ANGREIFEN?", **({"history": history} if history else {})}
-    (held / "heldout10-followups.jsonl").write_text(
-        json.dumps(LINE | {"id": "h10f01", "gold": ["sonst"]} | asked) + "\n", "utf-8"
+    (held / "heldout14-followups.jsonl").write_text(
+        json.dumps(LINE | {"id": "h14f01", "gold": ["sonst"]} | asked) + "\n", "utf-8"
     )
     copy = tmp_path / "dev9-followups.jsonl"  # the same question (case, spacing aside)
     copy.write_text(json.dumps(LINE | {"id": "d9f01", "history": history}) + "\n", "utf-8")
-    with pytest.raises(EvalFileError, match="d9f01 ist Frage h10f01"):
+    with pytest.raises(EvalFileError, match="d9f01 ist Frage h14f01"):
         training_questions([copy], held_out_dir=held)
     other = tmp_path / "dev9-questions.jsonl"  # same words after another earlier question
     other.write_text(json.dumps(LINE | {"id": "d9-1", "history": ["Und sonst?"]}) + "\n", "utf-8")

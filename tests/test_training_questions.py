@@ -61,7 +61,9 @@ def test_the_shipped_held_out_files_are_refused():
 
 
 def test_the_retired_held_out_sets_are_training_questions():
-    retired = [EVAL / f"heldout{n}-questions.jsonl" for n in ("", 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)]
+    retired = [
+        EVAL / f"heldout{n}-questions.jsonl" for n in ("", 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
+    ]
     questions = training_questions(retired)
     assert len(questions) == sum(len(p.read_text("utf-8").splitlines()) for p in retired)
 
@@ -81,7 +83,9 @@ def test_a_held_out_question_in_a_renamed_file_is_refused(tmp_path: Path, qid: s
         training_questions([copy], held_out_dir=_held(tmp_path))
 
 
-@pytest.mark.parametrize("qid", ["h5-017", "h8f03", "h9-017", "h12f03", "h001", "h100", "h090", "h4-042", "d2-001"])
+@pytest.mark.parametrize(
+    "qid", ["h5-017", "h8f03", "h9-017", "h12f03", "h001", "h100", "h090", "h4-042", "d2-001"]
+)
 def test_ids_of_retired_and_training_sets_are_not_taken_for_held_out_ones(tmp_path: Path, qid: str):
     train = tmp_path / "dev9-questions.jsonl"
     train.write_text(_line(qid, ["angreifen"]), encoding="utf-8")

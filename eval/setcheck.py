@@ -89,6 +89,7 @@ GROUPS = [
     ["heldout12-questions.jsonl", "heldout12-followups.jsonl"],
     ["heldout13-questions.jsonl", "heldout13-followups.jsonl"],
     ["heldout14-questions.jsonl", "heldout14-followups.jsonl"],
+    ["heldout15-questions.jsonl", "heldout15-followups.jsonl"],
 ]
 
 

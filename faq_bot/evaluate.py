@@ -118,9 +118,9 @@ def load_questions(path: Path | str) -> list[dict[str, Any]]:
 # Question files only reported on, never trained on (eval/README.md): the fitting
 # scripts refuse them by name, by question id and by wording (`training_questions`).
 # Sets 1-12 are retired into training (their figures were read over several rounds).
-HELD_OUT = ("heldout13-", "heldout14-")
-# their ids: h13-001, h13f01, h14-001, h14f01
-HELD_OUT_IDS = re.compile(r"h(13|14)(-|f)\d")
+HELD_OUT = ("heldout13-", "heldout14-", "heldout15-")
+# their ids: h13-001, h13f01, ..., h15-001, h15f01
+HELD_OUT_IDS = re.compile(r"h(13|14|15)(-|f)\d")
 HELD_OUT_DIR = Path(__file__).resolve().parent.parent / "eval"
 
 

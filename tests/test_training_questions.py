@@ -45,6 +45,8 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout13-followups.jsonl",
         "heldout14-questions.jsonl",
         "heldout14-followups.jsonl",
+        "heldout15-questions.jsonl",
+        "heldout15-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):
@@ -53,8 +55,8 @@ def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: 
 
 
 def test_the_shipped_held_out_files_are_refused():
-    held = [p for n in (13, 14) for p in sorted(EVAL.glob(f"heldout{n}-*.jsonl"))]
-    assert len(held) == 4
+    held = [p for n in (13, 14, 15) for p in sorted(EVAL.glob(f"heldout{n}-*.jsonl"))]
+    assert len(held) == 6
     for path in held:
         with pytest.raises(EvalFileError):
             training_questions([path])

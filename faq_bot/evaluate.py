@@ -118,9 +118,11 @@ def load_questions(path: Path | str) -> list[dict[str, Any]]:
 # Question files only reported on, never trained on (eval/README.md): the fitting
 # scripts refuse them by name, by question id and by wording (`training_questions`).
 # Sets 1-12 are retired into training (their figures were read over several rounds).
-HELD_OUT = ("heldout13-", "heldout14-", "heldout15-")
+# Retiring or adding a set is this one line; the file prefixes and ids follow from it.
+HELD_OUT_SETS = (13, 14, 15)
+HELD_OUT = tuple(f"heldout{n}-" for n in HELD_OUT_SETS)
 # their ids: h13-001, h13f01, ..., h15-001, h15f01
-HELD_OUT_IDS = re.compile(r"h(13|14|15)(-|f)\d")
+HELD_OUT_IDS = re.compile(rf"h({'|'.join(map(str, HELD_OUT_SETS))})(-|f)\d")
 HELD_OUT_DIR = Path(__file__).resolve().parent.parent / "eval"
 
 

@@ -90,6 +90,7 @@ GROUPS = [
     ["heldout13-questions.jsonl", "heldout13-followups.jsonl"],
     ["heldout14-questions.jsonl", "heldout14-followups.jsonl"],
     ["heldout15-questions.jsonl", "heldout15-followups.jsonl"],
+    ["dev9-questions.jsonl", "dev9-followups.jsonl"],
 ]
 
 

@@ -90,7 +90,13 @@ GROUPS = [
     ["heldout13-questions.jsonl", "heldout13-followups.jsonl"],
     ["heldout14-questions.jsonl", "heldout14-followups.jsonl"],
     ["heldout15-questions.jsonl", "heldout15-followups.jsonl"],
-    ["dev10-questions.jsonl", "dev10-followups.jsonl"],
+    # dev9 and dev10 were written side by side, each blind to the other
+    [
+        "dev9-questions.jsonl",
+        "dev9-followups.jsonl",
+        "dev10-questions.jsonl",
+        "dev10-followups.jsonl",
+    ],
 ]
 
 

@@ -87,7 +87,14 @@ def fit_modes(index, questions, modes, folds, crossfit: tuple[Path, Path] | None
         confidences[mode] = {
             **fit.fit_confidence(index, cases, weights),
             "cross_validated": {
-                k: round(cv[k][0], 4) for k in ("passage@1", "confident_wrong", "declined")
+                k: round(cv[k][0], 4)
+                for k in (
+                    "passage@1",
+                    "confident_wrong",
+                    "declined",
+                    "followups_passage@1",
+                    "followups_confident_wrong",
+                )
             },
         }
     return Fit(passages, confidences, known, tuple(seen), embedder_id(index))

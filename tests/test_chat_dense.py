@@ -97,6 +97,22 @@ def test_a_followup_embeds_only_itself_and_its_paragraph_is_the_one_it_asks_abou
     assert (result.passage.entry, result.passage.paragraph) == ("runde-bewegung", 1)
 
 
+def test_a_followup_is_held_to_the_followups_bar_and_a_first_question_to_its_own(
+    dense_on, dense_index, monkeypatch
+):
+    from faq_bot.chat import confidence
+
+    shipped = confidence.model("hybrid")
+    assert shipped is not None
+    bars = {**shipped, "threshold": 0.0, "threshold_followup": 1.01}  # always / never
+    monkeypatch.setattr(confidence, "model", lambda mode="hybrid": bars)
+    index = open_index(dense_index)
+    earlier = Turn("Wie weit darf sich eine Gruppe bewegen?", "runde-bewegung")
+    assert answer(index, "Darf eine Gruppe im Bogen laufen?").confident
+    followup = answer(index, "und darf sie auch im Bogen laufen?", [earlier])
+    assert followup.followup and not followup.confident
+
+
 def test_a_followup_about_another_entry_leaves_the_earlier_one(dense_on, dense_index):
     index = open_index(dense_index)
     earlier = Turn("Was passiert zu Beginn einer Runde mit den Moduswürfeln?", "runde-runde")

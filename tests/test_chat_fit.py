@@ -27,7 +27,7 @@ def test_the_threshold_declines_unseen_questions_as_the_target_says():
         w, b = fit_logistic(x, y, sample=outcome_weights(y, ans))
         thresholds = {
             "in_sample": _threshold(_prob(x, w, b), y, ans),
-            "held_out": _held_out_threshold(x, y, ans),
+            "held_out": _held_out_threshold(x, y, ans)[0],
         }
         fresh_x, fresh_y, fresh_ans = _noise(100 + seed, n=2000)
         p = _prob(fresh_x, w, b)
@@ -43,11 +43,46 @@ def test_informative_signals_keep_a_threshold_that_answers():
     ans = rng.random(n) < 0.8
     y = ((rng.random(n) < 0.8) & ans).astype(float)
     x = np.column_stack([y * 2.0 + rng.normal(scale=0.5, size=n), rng.normal(size=n)])
-    t = _held_out_threshold(x, y, ans)
+    t, t_followup = _held_out_threshold(x, y, ans)
+    assert t_followup == t  # no follow-ups: one bar
     w, b = fit_logistic(x, y, sample=outcome_weights(y, ans))
     figures = _figures(_prob(x, w, b) >= t, y, ans)
     assert t < 0.95
     assert figures["passage@1"] > 0.5
+
+
+def test_follow_ups_get_a_bar_of_their_own_that_keeps_their_confident_wrong_bounded():
+    # follow-ups whose answers are right less often at the same signal values: one
+    # threshold over the mix lets them be wrong with confidence more often than the
+    # bound allows (and holds first questions to a stricter bar than theirs); their
+    # own threshold holds the bound for them too
+    rng = np.random.default_rng(3)
+    n = 1200
+    followup = rng.random(n) < 0.3
+    ans = followup | (rng.random(n) < 0.8)  # the follow-ups are all answerable
+    signal = rng.normal(size=n) - np.where(ans, 0.0, 2.5)  # unanswerable: lower signal
+    right = rng.random(n) < 1 / (1 + np.exp(-(2.5 * signal + np.where(followup, -1.0, 1.5))))
+    y = (right & ans).astype(float)
+    x = np.column_stack([signal, rng.normal(size=n)])
+    first, later = _held_out_threshold(x, y, ans, followup)
+    assert later > first
+    w, b = fit_logistic(x, y, sample=outcome_weights(y, ans))
+    p = _prob(x, w, b)
+    mixed = _held_out_threshold(x, y, ans)[0]
+    assert _figures(p[followup] >= mixed, y[followup], ans[followup])["confident_wrong"] > 0.06
+    assert _figures(p[followup] >= later, y[followup], ans[followup])["confident_wrong"] <= 0.05
+    # and the first questions, held to the bound on their own, are answered more often
+    assert first < mixed
+
+
+def test_a_follow_up_bar_is_never_below_the_first_questions():
+    x, y, ans = _noise(7, n=200)
+    followup = np.zeros(len(y), dtype=bool)
+    followup[:20] = True
+    y[:20] = 1.0  # a few follow-ups that happen to be right: their bar alone would fall
+    ans[:20] = True
+    first, later = _held_out_threshold(x, y, ans, followup)
+    assert later >= first
 
 
 def _case(answerable: bool, best: float | None):

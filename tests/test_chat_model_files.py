@@ -53,6 +53,18 @@ def test_the_confidence_model_is_read_once_until_reloaded(data_dir: Path):
     assert (confidence.model() or {})["threshold"] == 0.7
 
 
+def test_follow_ups_have_their_own_bar_and_older_files_answer_them_alike(data_dir: Path):
+    weights = {**dict.fromkeys(confidence.SIGNALS, 0.5), "bias": -1.0}
+    modes = {"hybrid": {"threshold": 0.4, "threshold_followup": 0.6, "weights": weights}}
+    _write(data_dir / "confidence.json", modes)
+    fitted.reload()
+    assert confidence.threshold() == 0.4
+    assert confidence.threshold(followup=True) == 0.6
+    _write(data_dir / "confidence.json", {"hybrid": {"threshold": 0.4, "weights": weights}})
+    fitted.reload()
+    assert confidence.threshold(followup=True) == 0.4
+
+
 def test_a_file_whose_fields_differ_from_the_model_counts_as_none(data_dir: Path):
     weights = {**dict.fromkeys(confidence.SIGNALS, 0.5), "bias": -1.0, "extra": 1.0}
     _write(data_dir / "confidence.json", {"hybrid": {"threshold": 0.4, "weights": weights}})

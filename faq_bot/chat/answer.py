@@ -376,7 +376,7 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
         p = conf.probability(signals, mode)
         if p is not None:
             confidence = p
-            confident = p >= conf.threshold(mode)
+            confident = p >= conf.threshold(mode, followup=bool(context))
 
     record = index.entry(passage.entry) if passage else None
     entry_hit = None

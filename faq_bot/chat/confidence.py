@@ -20,9 +20,10 @@ whether the training questions nearest it were answered by this passage
     ``scripts/train_chat.py --write``; one per retrieval mode: "hybrid", and
     "lexical" without the embedder, where the dense signals are 0); None when
     there is no model.
-``threshold(mode) -> float``
-    The probability above which the bot answers, chosen on the development
-    questions under the targets (see `faq_bot.chat.fit`).
+``threshold(mode, followup=False) -> float``
+    The probability above which the bot answers, chosen on the training
+    questions under the targets (see `faq_bot.chat.fit`), for first questions
+    and follow-ups apart.
 ``rule_confident(passage, foreign) -> bool``
     Without a model file: the coverage rule below.
 ``foreign_nouns(index, question) -> list[str]``
@@ -99,7 +100,8 @@ FOREIGN_NOUN_THRESHOLD = 0.55
 
 def model(mode: str = "hybrid") -> dict[str, Any] | None:
     """The fitted model of `mode` ("hybrid", or "lexical" without the embedder):
-    ``{"threshold": float, "weights": {signal: float, "bias": float}, "fallback": {...}}``,
+    ``{"threshold": float, "threshold_followup": float, "weights": {signal: float, "bias":
+    float}, "fallback": {...}}``,
     or None, also when the hybrid model was fitted for another embedder than the one that
     serves (`faq_bot.fitted`: its similarities lie on another scale)."""
     return fitted("confidence", _model, mode)
@@ -115,6 +117,8 @@ def _model(data: dict[str, Any], mode: str) -> dict[str, Any]:
     return {
         **data,
         "threshold": float(data["threshold"]),
+        # models fitted before follow-ups had a bar of their own answer them alike
+        "threshold_followup": float(data.get("threshold_followup", data["threshold"])),
         "weights": {k: float(v) for k, v in data["weights"].items()},
         "fallback": {k: float(v) for k, v in fallback.items()},
     }
@@ -139,9 +143,13 @@ def _value(values: dict[str, float], name: str, fallback: dict[str, float]) -> f
     return value if math.isfinite(value) else fallback.get(name, 0.0)
 
 
-def threshold(mode: str = "hybrid") -> float:
+def threshold(mode: str = "hybrid", followup: bool = False) -> float:
+    """The probability an answer needs to be given with confidence: a follow-up (read
+    with an earlier question) has a bar of its own (`faq_bot.chat.fit`)."""
     data = model(mode)
-    return float(data["threshold"]) if data else 0.5
+    if not data:
+        return 0.5
+    return float(data["threshold_followup" if followup else "threshold"])
 
 
 def signals(

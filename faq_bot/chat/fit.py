@@ -11,11 +11,13 @@
 ``fit_confidence(index, cases, passage_weights) -> dict``
     The confidence model over `faq_bot.chat.confidence.SIGNALS` (logistic,
     the three outcomes right / wrong / unanswerable weighted equally) and its
-    threshold: the lowest one whose confident-wrong share of answerable
+    thresholds: the lowest one whose confident-wrong share of answerable
     questions stays at most `MAX_CONFIDENT_WRONG` and that declines at least
     `MIN_DECLINED` of the unanswerable questions, judged on out-of-fold
     probabilities (each question scored by a model fitted without it), so the
-    targets are meant for unseen questions, not only for those fitted on.
+    targets are meant for unseen questions, not only for those fitted on; chosen
+    for first questions and for follow-ups (read with an earlier question) apart,
+    so that the confident-wrong bound holds for each, not only for their mix.
 ``related_floor(cases) -> float | None``
     The dense similarity an entry needs to be listed under a declined answer
     (written with the confidence model).
@@ -258,9 +260,14 @@ def outcome_weights(y: np.ndarray, ans: np.ndarray) -> np.ndarray:
 
 
 def _threshold(p: np.ndarray, y: np.ndarray, ans: np.ndarray) -> float:
+    """The lowest threshold meeting both bounds (the declined one only where there are
+    unanswerable questions: the training follow-ups are all answerable)."""
+    unanswerable = bool((~ans).any())
     for t in np.linspace(0.05, 0.95, 91):
         f = _figures(p >= t, y, ans)
-        if f["confident_wrong"] <= MAX_CONFIDENT_WRONG and f["declined"] >= MIN_DECLINED:
+        if f["confident_wrong"] <= MAX_CONFIDENT_WRONG and (
+            not unanswerable or f["declined"] >= MIN_DECLINED
+        ):
             return float(t)
     return 0.95
 
@@ -270,12 +277,21 @@ def _prob(x: np.ndarray, w: np.ndarray, b: float) -> np.ndarray:
 
 
 def _held_out_threshold(
-    x: np.ndarray, y: np.ndarray, ans: np.ndarray, k: int = 5, seeds: tuple[int, ...] = (0, 1, 2)
-) -> float:
-    """The threshold chosen on out-of-fold probabilities: each question scored by a
-    model fitted without it (k folds, pooled over `seeds` shuffles), so that the
-    targets hold for questions the model has not seen, not only for those it fitted."""
-    probs, ys, answerables = [], [], []
+    x: np.ndarray,
+    y: np.ndarray,
+    ans: np.ndarray,
+    followup: np.ndarray | None = None,
+    k: int = 5,
+    seeds: tuple[int, ...] = (0, 1, 2),
+) -> tuple[float, float]:
+    """(threshold for first questions, threshold for follow-ups), chosen on out-of-fold
+    probabilities: each question scored by a model fitted without it (k folds, pooled
+    over `seeds` shuffles), so that the targets hold for questions the model has not
+    seen, not only for those it fitted. `followup` marks the rows read with an earlier
+    question; their threshold is never below the first questions' (a few follow-ups
+    must not lower the bar by chance), and is theirs where there are none."""
+    followup = np.zeros(len(y), dtype=bool) if followup is None else followup
+    probs = []
     for seed in seeds:
         fold = folds(len(y), k, seed)
         p = np.zeros(len(y))
@@ -284,9 +300,12 @@ def _held_out_threshold(
             w, b = fit_logistic(x[train], y[train], sample=outcome_weights(y[train], ans[train]))
             p[~train] = _prob(x[~train], w, b)
         probs.append(p)
-        ys.append(y)
-        answerables.append(ans)
-    return _threshold(np.concatenate(probs), np.concatenate(ys), np.concatenate(answerables))
+    p, ys = np.concatenate(probs), np.tile(y, len(seeds))
+    answerables, later = np.tile(ans, len(seeds)), np.tile(followup, len(seeds))
+    first = _threshold(p[~later], ys[~later], answerables[~later])
+    if not later.any():
+        return first, first
+    return first, max(first, _threshold(p[later], ys[later], answerables[later]))
 
 
 def _fallback(x: np.ndarray, y: np.ndarray, ans: np.ndarray) -> dict[str, float]:
@@ -317,10 +336,11 @@ def fit_confidence(
     fallback = _fallback(x, y, ans)
     x = _filled(x, fallback)
     w, b = fit_logistic(x, y, sample=outcome_weights(y, ans))
-    t = _held_out_threshold(x, y, ans)
+    t, t_followup = _held_out_threshold(x, y, ans, _followups(cases))
     floor = related_floor(cases)
     return {
         "threshold": round(t, 3),
+        "threshold_followup": round(t_followup, 3),
         **({"related_floor": round(floor, 4)} if floor is not None else {}),
         "fallback": {k: round(v, 6) for k, v in fallback.items()},
         "weights": {
@@ -328,6 +348,12 @@ def fit_confidence(
             **{k: round(float(v), 6) for k, v in zip(conf.SIGNALS, w, strict=True)},
         },
     }
+
+
+def _followups(cases: list[Case]) -> np.ndarray:
+    """Which cases were read with an earlier question (as `answer` reads them: a
+    history whose question does not read as a follow-up is answered on its own)."""
+    return np.array([bool(c.reading.context) for c in cases], dtype=bool)
 
 
 def related_floor(cases: list[Case]) -> float | None:
@@ -363,7 +389,8 @@ def cross_validate(
             test = [cases[i] for i in test_idx]
             xt, yt, _ = _signal_rows(index, test, pw, known_of(index, train))
             xt = _filled(xt, cw["fallback"])
-            sure[test_idx] = _prob(xt, weights, cw["weights"]["bias"]) >= cw["threshold"]
+            bar = np.where(_followups(test), cw["threshold_followup"], cw["threshold"])
+            sure[test_idx] = _prob(xt, weights, cw["weights"]["bias"]) >= bar
             y[test_idx] = yt
             for c in test:
                 if c.answerable and c.entry_right:
@@ -371,10 +398,15 @@ def cross_validate(
                     for name, wts in (("learned", pw), ("rule", None)):
                         found = _choice(index, c, wts, None)
                         within[name] += bool(found and c.right[found[0]])
-        ans = np.array([c.answerable for c in cases])
+        ans, later = np.array([c.answerable for c in cases]), _followups(cases)
         runs.append(
             {
                 **_figures(sure, y, ans),
+                **{
+                    f"followups_{key}": value
+                    for key, value in _figures(sure[later], y[later], ans[later]).items()
+                    if key in ("passage@1", "confident_wrong")
+                },
                 "within_learned": within["learned"] / max(within["n"], 1),
                 "within_rule": within["rule"] / max(within["n"], 1),
             }
@@ -402,6 +434,8 @@ def format_cv(cv: dict[str, tuple[float, float]], n: int, k: int) -> str:
         f"  sicher beantwortet (beantwortbare Fragen)  {_pm(cv['confident'])}",
         f"  sicher, aber falscher Absatz               {_pm(cv['confident_wrong'])}",
         f"  abgelehnt (unbeantwortbare Fragen)         {_pm(cv['declined'])}",
+        f"  davon Anschlussfragen: Passage@1 {_pm(cv['followups_passage@1'])}, "
+        f"sicher, aber falsch {_pm(cv['followups_confident_wrong'])}",
     ]
     return "\n".join(lines)
 

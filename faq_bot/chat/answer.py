@@ -93,7 +93,7 @@ CONTEXT_WEIGHT = 0.4  # weight of an earlier question's terms in a follow-up
 # 19 / 20, 0.75: 19 / 21, 1.0: 18 / 21; the tuned model spreads vectors apart, so the
 # same weight pulls harder.) Re-chosen the same way with the embedder tuned on 2,130
 # questions, on all 301 training follow-ups (dev2 to dev10, retired held-out 3 to 12;
-# /work/exp/topic_grid.py, right entry first): 0.2: 225, 0.25: 231, 0.35: 239,
+# scripts/choose_topic_weight.py, right entry first): 0.2: 225, 0.25: 231, 0.35: 239,
 # 0.42: 240, 0.5: 243, 0.65: 244, 0.8: 242, 1.0: 242.
 TOPIC_WEIGHT = 0.65
 RELATED = 5

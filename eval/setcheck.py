@@ -97,6 +97,7 @@ GROUPS = [
         "dev10-questions.jsonl",
         "dev10-followups.jsonl",
     ],
+    ["heldout16-questions.jsonl", "heldout16-followups.jsonl"],
 ]
 
 

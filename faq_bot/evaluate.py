@@ -121,7 +121,7 @@ def load_questions(path: Path | str) -> list[dict[str, Any]]:
 # Retiring or adding a set is this one line; the file prefixes and ids follow from it.
 HELD_OUT_SETS = (13, 14, 15, 16)
 HELD_OUT = tuple(f"heldout{n}-" for n in HELD_OUT_SETS)
-# their ids: h13-001, h13f01, ..., h15-001, h15f01
+# their ids: h13-001, h13f01, ... (h<set>-<number>, h<set>f<number>)
 HELD_OUT_IDS = re.compile(rf"h({'|'.join(map(str, HELD_OUT_SETS))})(-|f)\d")
 HELD_OUT_DIR = Path(__file__).resolve().parent.parent / "eval"
 

@@ -39,8 +39,7 @@ def main() -> None:
             if result.passage is None:
                 continue
             record = index.entry(result.passage.entry)
-            text = " ".join(record.plain_paragraphs or record.paragraphs) if record else ""
-            entry += is_hit(text, q["gold"])
+            entry += bool(record) and is_hit(record.text, q["gold"])
             passage += is_hit(result.passage.text, q["gold"])
         print(
             f"TOPIC_WEIGHT {weight}: Eintrag richtig {entry}, Absatz richtig {passage} "

@@ -98,6 +98,7 @@ GROUPS = [
         "dev10-followups.jsonl",
     ],
     ["heldout16-questions.jsonl", "heldout16-followups.jsonl"],
+    ["dev11-questions.jsonl", "dev11-followups.jsonl"],
 ]
 
 

@@ -98,6 +98,7 @@ GROUPS = [
         "dev10-followups.jsonl",
     ],
     ["heldout16-questions.jsonl", "heldout16-followups.jsonl"],
+    ["dev12-questions.jsonl", "dev12-followups.jsonl"],
 ]
 
 

@@ -16,7 +16,7 @@ SPEC = SetSpec(
     followup_prefix="d12f",
     answerable=125,
     unanswerable=25,
-    followups=15,
+    followups=25,
     docs={"000": 73, "001": 13, "002": 15, "003": 9, "004": 15},
     earlier=earlier_than("dev12"),
     # golds are chosen freely (not steered away from earlier golds): overlaps are only counted

@@ -52,7 +52,7 @@ index: setup
 serve: run
 
 # The questions the fitted models learn from (eval/README.md): the embedder and the
-# chatbot's models learn from the development sets (dev5-10: written blind by helpers
+# chatbot's models learn from the development sets (dev5-12: written blind by helpers
 # as training data) and the retired held-out sets 1-12;
 # the ranking from dev2 + dev only (fitted on more it gained nothing under
 # cross-validation, README "Learned ranking"). Never held-out 13 to 16: those are for
@@ -68,7 +68,8 @@ TRAIN_QUESTIONS := $(RANKER_QUESTIONS) eval/dev4-questions.jsonl \
 	eval/dev7-questions.jsonl eval/dev8-questions.jsonl \
 	eval/heldout9-questions.jsonl eval/heldout10-questions.jsonl \
 	eval/heldout11-questions.jsonl eval/heldout12-questions.jsonl \
-	eval/dev9-questions.jsonl eval/dev10-questions.jsonl
+	eval/dev9-questions.jsonl eval/dev10-questions.jsonl \
+	eval/dev11-questions.jsonl eval/dev12-questions.jsonl
 TRAIN_FOLLOWUPS := $(SHARED_EVAL)/dev2-followups.jsonl eval/dev3-followups.jsonl \
 	eval/dev4-followups.jsonl eval/heldout3-followups.jsonl eval/heldout4-followups.jsonl \
 	eval/heldout5-followups.jsonl eval/heldout6-followups.jsonl \
@@ -77,7 +78,8 @@ TRAIN_FOLLOWUPS := $(SHARED_EVAL)/dev2-followups.jsonl eval/dev3-followups.jsonl
 	eval/dev7-followups.jsonl eval/dev8-followups.jsonl \
 	eval/heldout9-followups.jsonl eval/heldout10-followups.jsonl \
 	eval/heldout11-followups.jsonl eval/heldout12-followups.jsonl \
-	eval/dev9-followups.jsonl eval/dev10-followups.jsonl
+	eval/dev9-followups.jsonl eval/dev10-followups.jsonl \
+	eval/dev11-followups.jsonl eval/dev12-followups.jsonl
 
 # The tuned embedder's fold models (not committed, ~4 MB each): `make tune-embedder`
 # writes them; `make train` reads each training question with the one tuned without it.

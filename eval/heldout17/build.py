@@ -340,7 +340,7 @@ QUESTIONS = [
     (None, "unanswerable", "Welchen Kampfwert hat ein Bogenschütze in SoW im Bogenkampf?", []),
     (None, "unanswerable", "Dürfen Kriegsschiffe in SoW Armeen an Land mit einem Bombardement unterstützen, und mit welchem Wurf?", []),
     (None, "unanswerable", "Mit welchem Würfel wird bei den 1:72-Regeln der Schaden eines Angriffs ausgewürfelt?", []),
-    (None, "unanswerable", "Wie weit darf sich ein FLUGZEUG pro Zug höchstens bewegen?", []),
+    (None, "unanswerable", "Über wie viele Spielrunden geht eine Partie laut der Spielrundenübersicht der 10. Edition?", []),
     (None, "unanswerable", "Wie viele Modelle hat eine Einheit bei voller Sollstärke?", []),
     # ---- unanswerable: off-corpus ----
     (None, "unanswerable", "Wie entferne ich Rotwein aus einem Leinentischtuch nach einer Feier?", []),

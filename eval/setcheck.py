@@ -100,6 +100,7 @@ GROUPS = [
     ["heldout16-questions.jsonl", "heldout16-followups.jsonl"],
     ["dev11-questions.jsonl", "dev11-followups.jsonl"],
     ["dev12-questions.jsonl", "dev12-followups.jsonl"],
+    ["heldout17-questions.jsonl", "heldout17-followups.jsonl"],
 ]
 
 

@@ -49,6 +49,8 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout15-followups.jsonl",
         "heldout16-questions.jsonl",
         "heldout16-followups.jsonl",
+        "heldout17-questions.jsonl",
+        "heldout17-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):
@@ -57,8 +59,8 @@ def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: 
 
 
 def test_the_shipped_held_out_files_are_refused():
-    held = [p for n in (13, 14, 15, 16) for p in sorted(EVAL.glob(f"heldout{n}-*.jsonl"))]
-    assert len(held) == 8
+    held = [p for n in (13, 14, 15, 16, 17) for p in sorted(EVAL.glob(f"heldout{n}-*.jsonl"))]
+    assert len(held) == 10
     for path in held:
         with pytest.raises(EvalFileError):
             training_questions([path])
@@ -79,7 +81,7 @@ def test_without_the_held_out_files_nothing_can_be_checked_so_nothing_is_trained
         training_questions([_write(tmp_path / "dev.jsonl")], held_out_dir=tmp_path / "none")
 
 
-@pytest.mark.parametrize("qid", ["h13-017", "h13f03", "h14-042", "h14f12", "h16-007", "h16f02"])
+@pytest.mark.parametrize("qid", ["h13-017", "h13f03", "h14-042", "h14f12", "h16-007", "h16f02", "h17-011", "h17f04"])
 def test_a_held_out_question_in_a_renamed_file_is_refused(tmp_path: Path, qid: str):
     copy = tmp_path / "my-questions.jsonl"
     copy.write_text(_line(qid, ["irgendein Gold"]), encoding="utf-8")

@@ -81,7 +81,9 @@ def test_without_the_held_out_files_nothing_can_be_checked_so_nothing_is_trained
         training_questions([_write(tmp_path / "dev.jsonl")], held_out_dir=tmp_path / "none")
 
 
-@pytest.mark.parametrize("qid", ["h13-017", "h13f03", "h14-042", "h14f12", "h16-007", "h16f02", "h17-011", "h17f04"])
+@pytest.mark.parametrize(
+    "qid", ["h13-017", "h13f03", "h14-042", "h14f12", "h16-007", "h16f02", "h17-011", "h17f04"]
+)
 def test_a_held_out_question_in_a_renamed_file_is_refused(tmp_path: Path, qid: str):
     copy = tmp_path / "my-questions.jsonl"
     copy.write_text(_line(qid, ["irgendein Gold"]), encoding="utf-8")

@@ -105,7 +105,7 @@ tune-embedder: setup
 	wait $$a; sa=$$?; wait $$b; sb=$$?; test $$sa -eq 0 && test $$sb -eq 0
 
 # the models of one tuning run, split over two one-thread processes (make tune-embedder):
-# on 2 cores 71 min for 2,130 questions (75 for 1,880, 61 for 1,525), against ~74 estimated for 1,525 in one two-thread process
+# on 2 cores 78 min for 2,380 questions, 71 for 2,130 (75 for 1,880, 61 for 1,525), against ~74 estimated for 1,525 in one two-thread process
 TUNE = OMP_NUM_THREADS=1 $(TUNE_VENV)/bin/python research/embedder_tuning/tune.py \
 	build/tune-data.json --out faq_bot/data/e5-tuned.npz --folds-dir $(FOLD_MODELS) --threads 1
 

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from faq_bot.chat import MAX_HISTORY, Turn, answer, format_answer, parse_history
 from faq_bot.chat.answer import NOT_CONFIDENT, replay
 from faq_bot.chat.confidence import CONFIDENCE_THRESHOLD, foreign_nouns
+from faq_bot.chat.history import context_turns
 from faq_bot.chat.terms import Coverage, entry_terms
 from faq_bot.question import (
     MAX_QUESTION_LENGTH,
@@ -310,6 +311,15 @@ def test_followup_context_does_not_apply_to_a_new_question(index):
     result = answer(index, "Wie viele Karten hat ein Depot?", ["Wann spiele ich die 227er?"])
     assert not result.followup
     assert result.passage.entry == "depot"
+
+
+def test_context_turns_follow_the_shape_unless_asked_for_always():
+    turns = [Turn("Wie viele Karten hat ein Depot?", "depot"), Turn("und wie viele davon?")]
+    assert context_turns(turns, "Wie viele Karten hat ein Depot?") == []
+    # the newest first, and the chain reaches back past a turn shaped like a follow-up
+    assert context_turns(turns, "Wie viele Karten hat ein Depot?", always=True) == turns[::-1]
+    assert context_turns(turns, "und was ist mit ihr?") == turns[::-1]
+    assert context_turns([], "und was ist mit ihr?", always=True) == []
 
 
 # --- declining -----------------------------------------------------------------------

@@ -113,6 +113,65 @@ def test_a_followup_is_held_to_the_followups_bar_and_a_first_question_to_its_own
     assert followup.followup and not followup.confident
 
 
+def _bars(monkeypatch, first: float, followup: float) -> None:
+    """The shipped confidence model with the bars of first questions and follow-ups
+    replaced (0.0: every reading clears it; 1.01: none does)."""
+    from faq_bot.chat import confidence
+
+    shipped = confidence.model("hybrid")
+    assert shipped is not None
+    bars = {**shipped, "threshold": first, "threshold_followup": followup}
+    monkeypatch.setattr(confidence, "model", lambda mode="hybrid": bars)
+
+
+UNSHAPED = "Darf eine Gruppe im Bogen laufen?"  # no pronoun, no connective: stands alone
+
+
+def test_a_question_not_shaped_like_a_followup_is_also_read_with_the_earlier_answer(
+    dense_on, dense_index, monkeypatch
+):
+    _bars(monkeypatch, first=1.01, followup=0.0)  # only the reading with context clears
+    index = open_index(dense_index)
+    earlier = Turn("Wie weit darf sich eine Gruppe bewegen?", "runde-bewegung")
+    embedder = get_embedder()
+    before = embedder.query_embeddings
+    result = answer(index, UNSHAPED, [earlier])
+    assert embedder.query_embeddings <= before + 1  # both readings share one embedding
+    assert result.followup and result.context == earlier.question
+    assert result.confident
+
+
+def test_a_question_not_shaped_like_a_followup_stays_alone_when_that_reading_is_surer(
+    dense_on, dense_index, monkeypatch
+):
+    _bars(monkeypatch, first=0.0, followup=1.01)
+    index = open_index(dense_index)
+    earlier = Turn("Wie weit darf sich eine Gruppe bewegen?", "runde-bewegung")
+    result = answer(index, UNSHAPED, [earlier])
+    assert not result.followup and result.context is None
+    assert result.confident
+
+
+def test_without_an_earlier_answer_a_question_not_shaped_like_a_followup_is_read_alone(
+    dense_on, dense_index, monkeypatch
+):
+    # the other reading would embed the earlier question too: one embedding per request
+    _bars(monkeypatch, first=1.01, followup=0.0)
+    index = open_index(dense_index)
+    result = answer(index, UNSHAPED, [Turn("Wie weit darf sich eine Gruppe bewegen?")])
+    assert not result.followup and not result.confident
+    gone = answer(index, UNSHAPED, [Turn("Wie weit darf sich eine Gruppe bewegen?", "no-such")])
+    assert not gone.followup
+
+
+def test_a_question_shaped_like_a_followup_is_never_read_alone(dense_on, dense_index, monkeypatch):
+    _bars(monkeypatch, first=0.0, followup=1.01)  # reading it alone would clear its bar
+    index = open_index(dense_index)
+    earlier = Turn("Wie weit darf sich eine Gruppe bewegen?", "runde-bewegung")
+    result = answer(index, "und darf sie auch im Bogen laufen?", [earlier])
+    assert result.followup and not result.confident
+
+
 def test_a_followup_about_another_entry_leaves_the_earlier_one(dense_on, dense_index):
     index = open_index(dense_index)
     earlier = Turn("Was passiert zu Beginn einer Runde mit den Moduswürfeln?", "runde-runde")

@@ -7,9 +7,10 @@
     keys of an object are ignored. Nothing is stored on the server: the client
     sends the history with every question. Raises `QuestionError` (German) when
     malformed.
-``context_turns(turns, question) -> list[Turn]``
+``context_turns(turns, question, always=False) -> list[Turn]``
     The earlier turns a follow-up is read with, newest first (empty for a
-    question that is not shaped like a follow-up).
+    question that is not shaped like a follow-up, unless `always`: the other
+    reading `faq_bot.chat.answer` weighs for such a question).
 """
 
 from __future__ import annotations
@@ -72,9 +73,10 @@ def parse_history(value: Any) -> list[Turn]:
     return turns
 
 
-def context_turns(turns: Sequence[Turn], question: str) -> list[Turn]:
-    """The earlier turns `question` is read with, newest first."""
-    if not turns or not is_followup(question):
+def context_turns(turns: Sequence[Turn], question: str, always: bool = False) -> list[Turn]:
+    """The earlier turns `question` is read with, newest first; `always`: also when
+    `question` is not shaped like a follow-up (the chain further back still is)."""
+    if not turns or not (always or is_followup(question)):
         return []
     out = []
     for turn in reversed(turns):

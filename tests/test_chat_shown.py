@@ -49,11 +49,13 @@ related = st.tuples(st.sampled_from(["link", "similar"]), ids, st.none() | parag
 def turns(draw) -> Shown:
     kind = draw(st.sampled_from([ANSWERED, DECLINED, GONE, UNANSWERED, UNVERIFIED]))
     items = tuple(draw(st.lists(related, max_size=MAX_ITEMS)))
+    with_context = draw(st.booleans())
     if kind != ANSWERED:
-        return Shown(draw(questions), kind, related=items)
+        return Shown(draw(questions), kind, related=items, with_context=with_context)
     start, end = sorted((draw(offsets), draw(offsets)))
     mark = draw(st.from_regex(r"[0-9a-f]{8}", fullmatch=True))
-    return Shown(draw(questions), kind, draw(ids), draw(paragraphs), (start, end), items, mark)
+    question, entry, paragraph = draw(questions), draw(ids), draw(paragraphs)
+    return Shown(question, kind, entry, paragraph, (start, end), items, mark, with_context)
 
 
 @settings(max_examples=examples(300))
@@ -148,6 +150,32 @@ def test_an_answer_shown_again_equals_the_answer_without_searching(index, monkey
         if data["answer"]:
             for key in ("text", "paragraph", "url", "highlight", "title", "citation"):
                 assert shown["answer"][key] == data["answer"][key], key
+
+
+def test_a_turn_read_with_the_turns_before_it_is_shown_again_so(index, monkeypatch):
+    """A question not shaped like a follow-up that the bot read with the earlier answer
+    keeps its "Im Zusammenhang mit" line when the page shows it again."""
+    from faq_bot.chat import Turn
+
+    earlier = Turn("Wie viele Karten hat ein Depot mindestens?", "depot")
+    question = "Gibt es auch eine Höchstzahl an Karten?"  # not shaped like a follow-up
+    data = answer(index, question, [earlier]).to_json()
+    data["followup"], data["context"] = True, earlier.question  # as when that reading won
+    token = shown_of(data).token(KEY)
+    assert token.split(":")[0].endswith("_c")
+    shown = Shown.parse(token, KEY)
+    assert shown.with_context
+    again, kept = show(index, shown, [earlier])
+    assert again.followup and again.context == earlier.question
+    assert kept.with_context
+    # without the mark (a token from before it) the shape decides: standing alone
+    alone, _ = show(
+        index, Shown.parse(shown_of({**data, "followup": False}).token(KEY), KEY), [earlier]
+    )
+    assert not alone.followup and alone.context is None
+    # the mark is signed: removing it is an altered token
+    head, rest = token.split(":", 1)
+    assert Shown.parse(f"{head[:-2]}:{rest}", KEY).kind == UNVERIFIED
 
 
 def answered(index, question: str, entry: str, paragraph: int, span: tuple[int, int]) -> Shown:

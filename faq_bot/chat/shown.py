@@ -26,7 +26,10 @@ answer to any question. The key is the service's secret
     questions, never answered again) or ``u`` (an earlier turn whose token did
     not verify, below). Each ``<item>`` is a related entry as listed under the
     answer: ``l.<entry>`` (a cross reference) or ``s.<entry>[.<paragraph>]``
-    (similar, with the paragraph its link jumps to). Entry ids are URL slugs
+    (similar, with the paragraph its link jumps to); a last item ``c`` says the
+    turn was read with the turns before it (a question not shaped like a
+    follow-up can be, `faq_bot.chat.answer`; without ``c`` its shape decides, as
+    for tokens from before the mark). Entry ids are URL slugs
     (`ENTRY_ID`). ``<signature>``: `SIGNATURE_LENGTH` base64url characters of the
     HMAC-SHA-256 of everything else (``<head>[_<item>]...~<question>``). E.g.
     ``227-pfund-bombe-basisausbau.2.0.57.3f1c9a20_s.flakbatterie.3:Jx0…~Wer
@@ -101,6 +104,7 @@ UNANSWERED_MESSAGE = "Frühere Frage aus einem älteren Link: die Antwort wird h
 UNVERIFIED_MESSAGE = "Diese frühere Antwort ließ sich nicht prüfen und wird nicht wiederholt."
 
 MAX_ITEMS = 16  # related entries a token keeps (an answer lists at most 5 similar + its links)
+CONTEXT = "c"  # the last item of a turn read with the turns before it
 MAX_HEAD = 240  # characters of a token's answer or of one item
 SIGNATURE_LENGTH = 16  # base64url characters of the HMAC-SHA-256 kept (96 bits)
 FINGERPRINT_LENGTH = 8  # hex digits of the SHA-256 of the passage text kept
@@ -119,7 +123,7 @@ _ITEM = re.compile(_ITEM_PATTERN)
 # checks more: the question, the order of the key sentence's offsets; a token
 # whose signature is missing or wrong is accepted, and shown as its question only)
 TOKEN_PATTERN = (
-    rf"^(?:[-xqu]|{_ANSWER_PATTERN})(?:_{_ITEM_PATTERN}){{0,{MAX_ITEMS}}}"
+    rf"^(?:[-xqu]|{_ANSWER_PATTERN})(?:_{_ITEM_PATTERN}){{0,{MAX_ITEMS}}}(?:_{CONTEXT})?"
     rf"(?::[A-Za-z0-9_-]{{0,{SIGNATURE_LENGTH}}})?~.*{QUESTION_PATTERN}"
 )
 _REASONS = {"l": "link", "s": "similar"}
@@ -148,6 +152,7 @@ class Shown:
     highlight: tuple[int, int] = (0, 0)
     related: tuple[tuple[str, str, int | None], ...] = ()  # (reason, entry, paragraph)
     fingerprint: str = ""  # of the passage text as shown (ANSWERED), `fingerprint`
+    with_context: bool = False  # read with the turns before it (`CONTEXT`)
 
     @classmethod
     def parse(cls, token: str, key: bytes) -> Shown:
@@ -169,6 +174,9 @@ class Shown:
     @classmethod
     def _parse_head(cls, head: str, text: str) -> Shown:
         answer, *items = head.split("_")
+        with_context = bool(items) and items[-1] == CONTEXT
+        if with_context:
+            items.pop()
         if len(items) > MAX_ITEMS:
             raise QuestionError(f"zu viele verwandte Einträge (höchstens {MAX_ITEMS}).")
         related = []
@@ -179,14 +187,15 @@ class Shown:
             paragraph = int(m[3]) if m[3] is not None else None
             related.append((_REASONS[m[1]], m[2], paragraph))
         if answer in (DECLINED, GONE, UNANSWERED, UNVERIFIED):
-            return cls(text, answer, related=tuple(related))
+            return cls(text, answer, related=tuple(related), with_context=with_context)
         m = _ANSWER.fullmatch(answer)
         if m is None:
             raise QuestionError(f"„{answer[:60]}“ ist keine Antwort (Eintrag.Absatz.Von.Bis).")
         start, end = int(m[3]), int(m[4])
         if start > end:
             raise QuestionError("der Kernsatz endet vor seinem Anfang.")
-        return cls(text, ANSWERED, m[1], int(m[2]), (start, end), tuple(related), m[5] or "")
+        span = (start, end)
+        return cls(text, ANSWERED, m[1], int(m[2]), span, tuple(related), m[5] or "", with_context)
 
     def token(self, key: bytes) -> str:
         """The turn's token, signed with `key`."""
@@ -199,7 +208,7 @@ class Shown:
             f"{_LETTERS[reason]}.{entry}" + ("" if paragraph is None else f".{paragraph}")
             for reason, entry, paragraph in self.related
         ]
-        head = "_".join([head, *items])
+        head = "_".join([head, *items, *([CONTEXT] if self.with_context else [])])
         return f"{head}:{_signature(key, f'{head}~{self.question}')}~{self.question}"
 
     def turn(self) -> Turn:
@@ -237,14 +246,17 @@ def shown_of(data: dict[str, Any]) -> Shown:
         if r.get("reason") in _LETTERS and re.fullmatch(ENTRY_ID, r["id"])
     )[:MAX_ITEMS]
     found = data.get("answer")
+    with_context = bool(data.get("followup"))
     if not found:
-        return Shown(data["question"], DECLINED, related=related)
+        return Shown(data["question"], DECLINED, related=related, with_context=with_context)
     entry = found["entry"]["id"]
     if not re.fullmatch(ENTRY_ID, entry):  # cannot happen with slug ids: then not kept
         return Shown(data["question"], UNANSWERED)
     span = (found["highlight"]["start"], found["highlight"]["end"])
     mark = fingerprint(found["text"])
-    return Shown(data["question"], ANSWERED, entry, found["paragraph"], span, related, mark)
+    return Shown(
+        data["question"], ANSWERED, entry, found["paragraph"], span, related, mark, with_context
+    )
 
 
 def passage_text(index: Index, record: EntryRecord, paragraph: int) -> str:
@@ -281,14 +293,14 @@ def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]
     and the turn as shown now (an answer the index lost becomes `GONE`)."""
     found = _passage(index, shown) if shown.kind == ANSWERED else None
     if shown.kind == ANSWERED and found is None:
-        shown = Shown(shown.question, GONE)
+        shown = Shown(shown.question, GONE, with_context=shown.with_context)
     related = []
     for reason, entry, paragraph in shown.related:
         other = index.entry(entry)
         if other is None or (paragraph is not None and paragraph >= len(other.plain_paragraphs)):
             continue  # gone since (a new build): left out
         related.append(related_item(index, other, paragraph, reason))
-    context = context_turns(before, shown.question)
+    context = context_turns(before, shown.question, always=shown.with_context)
     result = Answer(
         question=shown.question,
         confident=found is not None,

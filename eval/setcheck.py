@@ -101,6 +101,7 @@ GROUPS = [
     ["dev11-questions.jsonl", "dev11-followups.jsonl"],
     ["dev12-questions.jsonl", "dev12-followups.jsonl"],
     ["heldout17-questions.jsonl", "heldout17-followups.jsonl"],
+    ["heldout18-questions.jsonl", "heldout18-followups.jsonl"],
 ]
 
 

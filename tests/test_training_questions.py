@@ -51,6 +51,8 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout16-followups.jsonl",
         "heldout17-questions.jsonl",
         "heldout17-followups.jsonl",
+        "heldout18-questions.jsonl",
+        "heldout18-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):
@@ -83,7 +85,8 @@ def test_without_the_held_out_files_nothing_can_be_checked_so_nothing_is_trained
 
 
 @pytest.mark.parametrize(
-    "qid", ["h13-017", "h13f03", "h14-042", "h14f12", "h16-007", "h16f02", "h17-011", "h17f04"]
+    "qid",
+    ["h13-017", "h13f03", "h14-042", "h14f12", "h16-007", "h16f02", "h17-011", "h17f04", "h18-005"],
 )
 def test_a_held_out_question_in_a_renamed_file_is_refused(tmp_path: Path, qid: str):
     copy = tmp_path / "my-questions.jsonl"

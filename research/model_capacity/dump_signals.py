@@ -30,7 +30,8 @@ def main() -> None:
     known = embed_known(index, cases, FOLDS)
     passage = json.loads(Path("faq_bot/data/passage.json").read_text())
     x, y, ans = fit._signal_rows(index, cases, passage["modes"]["hybrid"]["weights"], known)
-    np.savez(out, x=x, y=y, ans=ans, fu=fit._followups(cases))
+    ids = np.array([c.id for c in cases])
+    np.savez(out, x=x, y=y, ans=ans, fu=fit._followups(cases), ids=ids)
     print("gespeichert:", x.shape)
 
 

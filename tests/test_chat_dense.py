@@ -172,6 +172,24 @@ def test_a_question_shaped_like_a_followup_is_never_read_alone(dense_on, dense_i
     assert result.followup and not result.confident
 
 
+def test_fitting_reads_a_question_not_shaped_like_a_followup_as_answering_does(
+    dense_on, dense_index, monkeypatch
+):
+    index = open_index(dense_index)
+    item = {"id": "u1", "history": ["Wie weit darf sich eine Gruppe bewegen?"], "q": UNSHAPED}
+    # the earlier question is answered (first bar 0.0), so its entry is the context of
+    # the other reading; a follow-up bar of -1.0 makes that reading clear its bar by more
+    for followup, read_with_context in ((-1.0, True), (1.01, False)):
+        _bars(monkeypatch, first=0.0, followup=followup)
+        earlier = answer(index, item["history"][0])
+        assert earlier.confident
+        (case,) = fit.collect(index, [{**item, "gold": ["gerade"]}])
+        served = answer(index, UNSHAPED, [Turn(earlier.question, earlier.passage.entry)])
+        assert bool(case.reading.context) is read_with_context
+        assert served.followup is read_with_context
+        monkeypatch.undo()
+
+
 def test_a_followup_about_another_entry_leaves_the_earlier_one(dense_on, dense_index):
     index = open_index(dense_index)
     earlier = Turn("Was passiert zu Beginn einer Runde mit den Moduswürfeln?", "runde-runde")

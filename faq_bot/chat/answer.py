@@ -88,6 +88,7 @@ __all__ = [
     "Reading",
     "Response",
     "answer",
+    "answered_reading",
     "declined_message",
     "found_message",
     "read",
@@ -438,14 +439,17 @@ def _other_reading(index: Index, reading: Reading, history: list[Turn]) -> Readi
     return read(index, reading.text, history, dense=reading.dense is not None, context=context)
 
 
-def answer(index: Index, question: Any, history: Any = ()) -> Answer:
-    """Answer `question` from the rulings, reading a follow-up with `history`.
+def answered_reading(
+    index: Index, question: Any, history: Any = (), dense: bool = True
+) -> tuple[Reading, Response]:
+    """The reading `answer` answers `question` with, and its response (the fitting reads
+    the training questions with it too, `faq_bot.chat.fit.collect`).
 
     A question not shaped like a follow-up but asked after an answered one is read
     both ways, alone and with the earlier turn; the reading whose probability clears
     its own bar (first questions and follow-ups have one each) by more answers."""
     turns = parse_history(history)
-    reading = read(index, question, turns)
+    reading = read(index, question, turns, dense=dense)
     response = respond(index, reading)
     other = _other_reading(index, reading, turns)
     if other is not None:
@@ -455,8 +459,14 @@ def answer(index: Index, question: Any, history: Any = ()) -> Answer:
             and response.margin is not None
             and alternative.margin > response.margin
         ):
-            reading, response = other, alternative
-    return _answer_of(index, reading, response)
+            return other, alternative
+    return reading, response
+
+
+def answer(index: Index, question: Any, history: Any = ()) -> Answer:
+    """Answer `question` from the rulings, reading a follow-up with `history`
+    (`answered_reading`)."""
+    return _answer_of(index, *answered_reading(index, question, history))
 
 
 def _answer_of(index: Index, reading: Reading, response: Response) -> Answer:

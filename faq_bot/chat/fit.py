@@ -42,7 +42,7 @@ from faq_bot.learn import fit_choice, fit_logistic, folds
 from faq_bot.question import asks_quantity
 
 from . import confidence as conf
-from .answer import Reading, read, replay
+from .answer import Reading, answered_reading, read, replay
 from .passage import (
     FEATURES,
     Candidate,
@@ -102,7 +102,14 @@ def collect(index: Index, questions: list[dict[str, Any]], mode: str = "hybrid")
     cases = []
     dense = mode == "hybrid"
     for q in questions:
-        reading = read(index, q["q"], replay(index, q.get("history") or []), dense=dense)
+        history = replay(index, q.get("history") or [])
+        # as `answer` reads it: a question not shaped like a follow-up, asked after an
+        # answered one, by the reading the models in effect prefer (`answered_reading`)
+        reading = (
+            answered_reading(index, q["q"], history, dense=dense)[0]
+            if history
+            else read(index, q["q"], dense=dense)
+        )
         if dense and reading.candidates and reading.dense is None:
             raise IndexProblem(
                 "Kreuzvalidieren braucht einen Index mit Vektoren der semantischen Suche "
@@ -352,7 +359,7 @@ def fit_confidence(
 
 def _followups(cases: list[Case]) -> np.ndarray:
     """Which cases were read with an earlier question (as `answer` reads them: a
-    history whose question does not read as a follow-up is answered on its own)."""
+    question not shaped like a follow-up only when that reading was preferred)."""
     return np.array([bool(c.reading.context) for c in cases], dtype=bool)
 
 

@@ -81,16 +81,19 @@ def dense_scores(index: Any, question: str) -> DenseScores | None:
 
 
 def topic_dense_scores(
-    index: Any, question: str, entry: str, weight: float
+    index: Any, question: str, entry: str, weight: float, vector: np.ndarray | None = None
 ) -> tuple[DenseScores, np.ndarray] | None:
     """Dense similarities of `question` pulled towards entry `entry` (the question's
     own vector plus `weight` times the unit-length mean of the entry's stored
     paragraph vectors, renormalised), and the question's own vector. Embeds only
-    `question`; None as for `dense_scores`."""
-    found = _query_vector(index, question)
-    if found is None:
-        return None
-    retriever, vector = found
+    `question`, and nothing when its own `vector` is given; None as for
+    `dense_scores`."""
+    retriever = dense_for(index) if vector is not None else None
+    if retriever is None or vector is None:
+        found = _query_vector(index, question)
+        if found is None:
+            return None
+        retriever, vector = found
     topic = retriever.entry_vector(entry)
     mixed = vector if topic is None else vector + weight * topic
     norm = float(np.linalg.norm(mixed))

@@ -141,6 +141,40 @@ def test_a_question_not_shaped_like_a_followup_is_also_read_with_the_earlier_ans
     assert result.confident
 
 
+def test_the_reading_with_context_needs_to_be_confident_to_answer(
+    dense_on, dense_index, monkeypatch
+):
+    # neither reading clears its bar: the question is declined as read alone, not
+    # presented as read with an earlier question it may have nothing to do with
+    _bars(monkeypatch, first=1.01, followup=1.01)
+    index = open_index(dense_index)
+    earlier = Turn("Wie weit darf sich eine Gruppe bewegen?", "runde-bewegung")
+    result = answer(index, UNSHAPED, [earlier])
+    assert not result.confident and not result.followup and result.context is None
+
+
+def test_the_reading_with_context_embeds_nothing_even_when_the_recent_vectors_are_gone(
+    dense_on, dense_index, monkeypatch
+):
+    _bars(monkeypatch, first=1.01, followup=0.0)
+    index = open_index(dense_index)
+    embedder = get_embedder()
+    module = sys.modules["faq_bot.chat.answer"]
+    respond = module.respond
+
+    def forgetting(index, reading):  # other requests pushed the vector out meanwhile
+        embedder._recent.clear()
+        return respond(index, reading)
+
+    monkeypatch.setattr(module, "respond", forgetting)
+    earlier = Turn("Wie weit darf sich eine Gruppe bewegen?", "runde-bewegung")
+    embedder._recent.clear()
+    before = embedder.query_embeddings
+    result = answer(index, UNSHAPED, [earlier])
+    assert result.followup  # the other reading was read and answered
+    assert embedder.query_embeddings == before + 1
+
+
 def test_a_question_not_shaped_like_a_followup_stays_alone_when_that_reading_is_surer(
     dense_on, dense_index, monkeypatch
 ):
@@ -180,14 +214,14 @@ def test_fitting_reads_a_question_not_shaped_like_a_followup_as_answering_does(
     # the earlier question is answered (first bar 0.0), so its entry is the context of
     # the other reading; a follow-up bar of -1.0 makes that reading clear its bar by more
     for followup, read_with_context in ((-1.0, True), (1.01, False)):
-        _bars(monkeypatch, first=0.0, followup=followup)
-        earlier = answer(index, item["history"][0])
-        assert earlier.confident
-        (case,) = fit.collect(index, [{**item, "gold": ["gerade"]}])
-        served = answer(index, UNSHAPED, [Turn(earlier.question, earlier.passage.entry)])
-        assert bool(case.reading.context) is read_with_context
-        assert served.followup is read_with_context
-        monkeypatch.undo()
+        with monkeypatch.context() as bars:  # leaves dense_on's setting in place
+            _bars(bars, first=0.0, followup=followup)
+            earlier = answer(index, item["history"][0])
+            assert earlier.confident
+            (case,) = fit.collect(index, [{**item, "gold": ["gerade"]}])
+            served = answer(index, UNSHAPED, [Turn(earlier.question, earlier.passage.entry)])
+            assert bool(case.reading.context) is read_with_context
+            assert served.followup is read_with_context
 
 
 def test_a_followup_about_another_entry_leaves_the_earlier_one(dense_on, dense_index):

@@ -38,13 +38,14 @@ How a question is answered
    confident answer (no entry), the earlier question is embedded with it.
    A question not shaped like a follow-up but asked after a confident answer
    ("Was passiert mit den überzähligen Karten?" after the hand limit) is read
-   both ways, alone and with that context, and the reading whose probability
-   clears its own bar by more answers (steps 3 and 4 run for each; still one
-   query embedding). A question shaped like a follow-up is only read with its
-   context: read alone, it lacks what it refers to, and the confidence model,
-   fitted on such questions read with their context, cannot tell (on the 301
-   training follow-ups, weighing that reading too raised the confident wrong answers
-   from 4.0 % to 11.6 %; README "Follow-ups read both ways").
+   both ways, alone and with that context; the reading with the context answers
+   when it is confident and clears its bar by more than the lone reading clears
+   its own (steps 3 and 4 run for each; still one query embedding). A question
+   shaped like a follow-up is only read with its context: read alone, it lacks
+   what it refers to, and the confidence model, fitted on such questions read with
+   their context, cannot tell (on the 301 training follow-ups, weighing that
+   reading too raised the confident wrong answers from 4.0 % to 11.6 %; README
+   "Late night").
 3. Entries are ranked as search ranks them (fused with the dense ranking);
    `faq_bot.chat.passage` takes the best entry, then its paragraph, with its
    lead-in or list neighbour.
@@ -339,10 +340,13 @@ def read(
     history: Any = (),
     dense: bool = True,
     context: list[Turn] | None = None,
+    vector: np.ndarray | None = None,
 ) -> Reading:
     """Analyze `question` (with `history` for a follow-up) and rank the entries
     (lexically only when `dense` is false or the build has no vectors); `context`:
-    the earlier turns to read it with, instead of those its shape asks for."""
+    the earlier turns to read it with, instead of those its shape asks for; `vector`:
+    the question's own embedding when it is already known (nothing is embedded again
+    for a follow-up of an answered question)."""
     text = check_question(question)
     aq, suggestion = _analyze_question(index, text)
     if context is None:
@@ -353,7 +357,7 @@ def read(
     if combined.terms:
         own_vector = None
         if dense:
-            reading.dense, own_vector = _dense(index, text, context)
+            reading.dense, own_vector = _dense(index, text, context, vector)
         reading.ranking = candidates(index, combined, reading.dense)
         if own_vector is not None:
             entries = [c.record.id for c in reading.candidates]
@@ -366,14 +370,14 @@ def read(
 
 
 def _dense(
-    index: Index, text: str, context: list[Turn]
+    index: Index, text: str, context: list[Turn], vector: np.ndarray | None = None
 ) -> tuple[DenseScores | None, np.ndarray | None]:
     """(the dense scores entries are ranked by, a follow-up's own vector or None):
     a follow-up's are pulled towards the entry that answered the earlier question,
     if there is one. One query embedding either way."""
     topic = context[0].entry if context else None
     if topic is not None and index.entry(topic) is not None:
-        found = topic_dense_scores(index, text, topic, TOPIC_WEIGHT)
+        found = topic_dense_scores(index, text, topic, TOPIC_WEIGHT, vector)
         return found if found is not None else (None, None)
     return dense_scores(index, dense_text(text, context)), None
 
@@ -405,6 +409,9 @@ def respond(index: Index, reading: Reading) -> Response:
     response = Response(passage, passage.coverage if passage else 0.0, False, {})
     response.confident = conf.rule_confident(passage, foreign)
     mode = "hybrid" if dense is not None else "lexical"
+    bar = conf.threshold(mode, followup=bool(context))
+    if conf.model(mode) is not None:
+        response.margin = -bar  # no passage: probability 0
     if passage is not None:
         retriever = dense_for(index)
         model = retriever.model if retriever else None
@@ -419,24 +426,27 @@ def respond(index: Index, reading: Reading) -> Response:
         p = conf.probability(response.signals, mode)
         if p is not None:
             response.confidence = p
-            response.margin = p - conf.threshold(mode, followup=bool(context))
+            response.margin = p - bar
             response.confident = response.margin >= 0
     return response
 
 
-def _other_reading(index: Index, reading: Reading, history: list[Turn]) -> Reading | None:
+def _other_reading(
+    index: Index, reading: Reading, history: list[Turn], dense: bool
+) -> Reading | None:
     """For a question not shaped like a follow-up, asked after an answered one: the
     reading with the earlier turn as context ("Was passiert mit den überzähligen
     Karten?" after a question on the hand limit). None otherwise: a question shaped
     like a follow-up is always read with its context (read alone it lacks what it
     refers to, and its confidence would not know), and an earlier question without
-    an answer would need a second query embedding."""
+    an answer would need a second query embedding. The question's own embedding is
+    handed on, so this reading embeds nothing."""
     if reading.context or not history or history[-1].entry is None:
         return None
     if index.entry(history[-1].entry) is None:
         return None
     context = context_turns(history, reading.text, always=True)
-    return read(index, reading.text, history, dense=reading.dense is not None, context=context)
+    return read(index, reading.text, history, dense, context, reading.vector)
 
 
 def answered_reading(
@@ -446,17 +456,21 @@ def answered_reading(
     the training questions with it too, `faq_bot.chat.fit.collect`).
 
     A question not shaped like a follow-up but asked after an answered one is read
-    both ways, alone and with the earlier turn; the reading whose probability clears
-    its own bar (first questions and follow-ups have one each) by more answers."""
+    both ways, alone and with the earlier turn: the reading with the earlier turn
+    answers when it is confident and clears its bar by more than the lone reading
+    clears its own (first questions and follow-ups have a bar each). Without a fitted
+    confidence model (no margins to weigh) it is read alone."""
     turns = parse_history(history)
     reading = read(index, question, turns, dense=dense)
     response = respond(index, reading)
-    other = _other_reading(index, reading, turns)
+    if response.margin is None:
+        return reading, response
+    other = _other_reading(index, reading, turns, dense)
     if other is not None:
         alternative = respond(index, other)
         if (
-            alternative.margin is not None
-            and response.margin is not None
+            alternative.confident
+            and alternative.margin is not None
             and alternative.margin > response.margin
         ):
             return other, alternative

@@ -31,7 +31,7 @@ answer to any question. The key is the service's secret
     follow-up can be, `faq_bot.chat.answer`; without ``c`` its shape decides, as
     for tokens from before the mark). Entry ids are URL slugs
     (`ENTRY_ID`). ``<signature>``: `SIGNATURE_LENGTH` base64url characters of the
-    HMAC-SHA-256 of everything else (``<head>[_<item>]...~<question>``). E.g.
+    HMAC-SHA-256 of everything else (``<head>[_<item>]...[_c]~<question>``). E.g.
     ``227-pfund-bombe-basisausbau.2.0.57.3f1c9a20_s.flakbatterie.3:Jx0…~Wer
     bezahlt, wenn meine 227er gekontert wird?``. `parse` raises `QuestionError`
     (German) for anything malformed. A well-formed token whose signature is

@@ -34,6 +34,10 @@ QUESTIONS = [
 ]
 
 
+# an earlier turn of a conversation, answered from "runde-bewegung"
+EARLIER = Turn("Wie weit darf sich eine Gruppe bewegen?", "runde-bewegung")
+
+
 @pytest.fixture
 def hybrid_index(dense_on, dense_index):
     return dense_index
@@ -88,7 +92,7 @@ def test_a_followup_embeds_only_itself_and_its_paragraph_is_the_one_it_asks_abou
 ):
     index = open_index(dense_index)
     embedder = get_embedder()
-    earlier = Turn("Wie weit darf sich eine Gruppe bewegen?", "runde-bewegung")
+    earlier = EARLIER
     before = embedder.query_embeddings
     result = answer(index, "und darf sie auch im Bogen laufen?", [earlier])
     assert embedder.query_embeddings == before + 1  # the earlier question is not embedded
@@ -107,7 +111,7 @@ def test_a_followup_is_held_to_the_followups_bar_and_a_first_question_to_its_own
     bars = {**shipped, "threshold": 0.0, "threshold_followup": 1.01}  # always / never
     monkeypatch.setattr(confidence, "model", lambda mode="hybrid": bars)
     index = open_index(dense_index)
-    earlier = Turn("Wie weit darf sich eine Gruppe bewegen?", "runde-bewegung")
+    earlier = EARLIER
     assert answer(index, "Darf eine Gruppe im Bogen laufen?").confident
     followup = answer(index, "und darf sie auch im Bogen laufen?", [earlier])
     assert followup.followup and not followup.confident
@@ -132,7 +136,7 @@ def test_a_question_not_shaped_like_a_followup_is_also_read_with_the_earlier_ans
 ):
     _bars(monkeypatch, first=1.01, followup=0.0)  # only the reading with context clears
     index = open_index(dense_index)
-    earlier = Turn("Wie weit darf sich eine Gruppe bewegen?", "runde-bewegung")
+    earlier = EARLIER
     embedder = get_embedder()
     before = embedder.query_embeddings
     result = answer(index, UNSHAPED, [earlier])
@@ -148,7 +152,7 @@ def test_the_reading_with_context_needs_to_be_confident_to_answer(
     # presented as read with an earlier question it may have nothing to do with
     _bars(monkeypatch, first=1.01, followup=1.01)
     index = open_index(dense_index)
-    earlier = Turn("Wie weit darf sich eine Gruppe bewegen?", "runde-bewegung")
+    earlier = EARLIER
     result = answer(index, UNSHAPED, [earlier])
     assert not result.confident and not result.followup and result.context is None
 
@@ -167,7 +171,7 @@ def test_the_reading_with_context_embeds_nothing_even_when_the_recent_vectors_ar
         return respond(index, reading)
 
     monkeypatch.setattr(module, "respond", forgetting)
-    earlier = Turn("Wie weit darf sich eine Gruppe bewegen?", "runde-bewegung")
+    earlier = EARLIER
     embedder._recent.clear()
     before = embedder.query_embeddings
     result = answer(index, UNSHAPED, [earlier])
@@ -180,7 +184,7 @@ def test_a_question_not_shaped_like_a_followup_stays_alone_when_that_reading_is_
 ):
     _bars(monkeypatch, first=0.0, followup=1.01)
     index = open_index(dense_index)
-    earlier = Turn("Wie weit darf sich eine Gruppe bewegen?", "runde-bewegung")
+    earlier = EARLIER
     result = answer(index, UNSHAPED, [earlier])
     assert not result.followup and result.context is None
     assert result.confident
@@ -201,7 +205,7 @@ def test_without_an_earlier_answer_a_question_not_shaped_like_a_followup_is_read
 def test_a_question_shaped_like_a_followup_is_never_read_alone(dense_on, dense_index, monkeypatch):
     _bars(monkeypatch, first=0.0, followup=1.01)  # reading it alone would clear its bar
     index = open_index(dense_index)
-    earlier = Turn("Wie weit darf sich eine Gruppe bewegen?", "runde-bewegung")
+    earlier = EARLIER
     result = answer(index, "und darf sie auch im Bogen laufen?", [earlier])
     assert result.followup and not result.confident
 

@@ -92,9 +92,8 @@ def test_a_followup_embeds_only_itself_and_its_paragraph_is_the_one_it_asks_abou
 ):
     index = open_index(dense_index)
     embedder = get_embedder()
-    earlier = EARLIER
     before = embedder.query_embeddings
-    result = answer(index, "und darf sie auch im Bogen laufen?", [earlier])
+    result = answer(index, "und darf sie auch im Bogen laufen?", [EARLIER])
     assert embedder.query_embeddings == before + 1  # the earlier question is not embedded
     assert result.followup
     # the paragraph on straight lines, not the one on the distance the earlier question asked
@@ -111,9 +110,8 @@ def test_a_followup_is_held_to_the_followups_bar_and_a_first_question_to_its_own
     bars = {**shipped, "threshold": 0.0, "threshold_followup": 1.01}  # always / never
     monkeypatch.setattr(confidence, "model", lambda mode="hybrid": bars)
     index = open_index(dense_index)
-    earlier = EARLIER
     assert answer(index, "Darf eine Gruppe im Bogen laufen?").confident
-    followup = answer(index, "und darf sie auch im Bogen laufen?", [earlier])
+    followup = answer(index, "und darf sie auch im Bogen laufen?", [EARLIER])
     assert followup.followup and not followup.confident
 
 
@@ -131,30 +129,24 @@ def _bars(monkeypatch, first: float, followup: float) -> None:
 UNSHAPED = "Darf eine Gruppe im Bogen laufen?"  # no pronoun, no connective: stands alone
 
 
-def test_a_question_not_shaped_like_a_followup_is_also_read_with_the_earlier_answer(
-    dense_on, dense_index, monkeypatch
+@pytest.mark.parametrize(
+    ("first", "followup", "with_context", "confident"),
+    [
+        (1.01, 0.0, True, True),  # only the reading with the earlier answer clears its bar
+        (0.0, 1.01, False, True),  # only the lone reading does
+        # neither does: declined as read alone, not presented as read with an earlier
+        # question it may have nothing to do with
+        (1.01, 1.01, False, False),
+    ],
+)
+def test_a_question_not_shaped_like_a_followup_is_read_both_ways_and_the_surer_answers(
+    dense_on, dense_index, monkeypatch, first, followup, with_context, confident
 ):
-    _bars(monkeypatch, first=1.01, followup=0.0)  # only the reading with context clears
-    index = open_index(dense_index)
-    earlier = EARLIER
-    embedder = get_embedder()
-    before = embedder.query_embeddings
-    result = answer(index, UNSHAPED, [earlier])
-    assert embedder.query_embeddings <= before + 1  # both readings share one embedding
-    assert result.followup and result.context == earlier.question
-    assert result.confident
-
-
-def test_the_reading_with_context_needs_to_be_confident_to_answer(
-    dense_on, dense_index, monkeypatch
-):
-    # neither reading clears its bar: the question is declined as read alone, not
-    # presented as read with an earlier question it may have nothing to do with
-    _bars(monkeypatch, first=1.01, followup=1.01)
-    index = open_index(dense_index)
-    earlier = EARLIER
-    result = answer(index, UNSHAPED, [earlier])
-    assert not result.confident and not result.followup and result.context is None
+    _bars(monkeypatch, first=first, followup=followup)
+    result = answer(open_index(dense_index), UNSHAPED, [EARLIER])
+    assert result.followup is with_context
+    assert result.context == (EARLIER.question if with_context else None)
+    assert result.confident is confident
 
 
 def test_the_reading_with_context_embeds_nothing_even_when_the_recent_vectors_are_gone(
@@ -171,23 +163,11 @@ def test_the_reading_with_context_embeds_nothing_even_when_the_recent_vectors_ar
         return respond(index, reading)
 
     monkeypatch.setattr(module, "respond", forgetting)
-    earlier = EARLIER
     embedder._recent.clear()
     before = embedder.query_embeddings
-    result = answer(index, UNSHAPED, [earlier])
+    result = answer(index, UNSHAPED, [EARLIER])
     assert result.followup  # the other reading was read and answered
     assert embedder.query_embeddings == before + 1
-
-
-def test_a_question_not_shaped_like_a_followup_stays_alone_when_that_reading_is_surer(
-    dense_on, dense_index, monkeypatch
-):
-    _bars(monkeypatch, first=0.0, followup=1.01)
-    index = open_index(dense_index)
-    earlier = EARLIER
-    result = answer(index, UNSHAPED, [earlier])
-    assert not result.followup and result.context is None
-    assert result.confident
 
 
 def test_without_an_earlier_answer_a_question_not_shaped_like_a_followup_is_read_alone(
@@ -205,8 +185,7 @@ def test_without_an_earlier_answer_a_question_not_shaped_like_a_followup_is_read
 def test_a_question_shaped_like_a_followup_is_never_read_alone(dense_on, dense_index, monkeypatch):
     _bars(monkeypatch, first=0.0, followup=1.01)  # reading it alone would clear its bar
     index = open_index(dense_index)
-    earlier = EARLIER
-    result = answer(index, "und darf sie auch im Bogen laufen?", [earlier])
+    result = answer(index, "und darf sie auch im Bogen laufen?", [EARLIER])
     assert result.followup and not result.confident
 
 

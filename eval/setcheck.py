@@ -102,6 +102,7 @@ GROUPS = [
     ["dev12-questions.jsonl", "dev12-followups.jsonl"],
     ["heldout17-questions.jsonl", "heldout17-followups.jsonl"],
     ["heldout18-questions.jsonl", "heldout18-followups.jsonl"],
+    ["heldout19-questions.jsonl", "heldout19-followups.jsonl"],
 ]
 
 

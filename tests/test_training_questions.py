@@ -53,6 +53,8 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout17-followups.jsonl",
         "heldout18-questions.jsonl",
         "heldout18-followups.jsonl",
+        "heldout19-questions.jsonl",
+        "heldout19-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

@@ -10,9 +10,12 @@ question with the embedder tuned without its fold (``fold<k>.npz`` of
 build's units.
 
 ``by_fold(index, index_dir, questions, folds_dir, read) -> list``
-    ``read(questions_of_fold)`` for each fold, within `swapped_retriever` (every
-    `dense_for(index)` of the block answers with the fold's embedder and unit
-    vectors), the results of the folds concatenated (fold 0 first).
+    ``read([question])`` for each question of each fold, within `swapped_retriever`
+    (every `dense_for(index)` of the block answers with the fold's embedder and unit
+    vectors) and within `faq_bot.known.fitting`: the ranking's ``known_entry`` compares
+    the question with the answerable first questions of `questions` embedded by the
+    fold's model, without those of its own set (`faq_bot.evaluate.question_set`); the
+    results concatenated (fold 0 first).
 ``embed_known(index, cases, folds_dir) -> KnownQuestions``
     For the chat models' precedent signal: each case's question embedded by every
     fold's model (``case.fold_vectors``, with ``case.fold``), so that in fitting it is
@@ -39,9 +42,10 @@ import numpy as np
 from faq_bot.dense import DenseRetriever, dense_for, swapped_retriever, units_of
 from faq_bot.embed import Embedder, embed_passages
 from faq_bot.errors import IndexProblem, InputError
-from faq_bot.evaluate import answerable
+from faq_bot.evaluate import answerable, question_set
 from faq_bot.hybrid import embedding_text
 from faq_bot.index import EMBEDDINGS_CACHE
+from faq_bot.known import KnownQuestions, fitting
 from faq_bot.learn import crossfit_fold
 from faq_bot.tuned import (
     TENSORS,
@@ -153,8 +157,6 @@ def _query_vectors(embedder: Embedder, texts: list[str]) -> np.ndarray:
 
 
 def embed_known(index: Any, cases: list[Any], folds_dir: Path) -> Any:
-    from faq_bot.chat.precedent import KnownQuestions
-
     shipped = _shipped(index)
     files = fold_files(folds_dir)
     with_text = [c for c in cases if c.reading.vector_text is not None]
@@ -183,7 +185,7 @@ def fold_retriever(
         raise IndexProblem("Die Einheiten des Index passen nicht zu seinen Vektoren.")
     retriever = copy.copy(stock)
     retriever.embedder = embedder  # `model` stays the build's: the shipped known questions
-    # (`faq_bot.chat.precedent`) still count when a follow-up's earlier questions are replayed
+    # (`faq_bot.known`) still count when a follow-up's earlier questions are replayed
     retriever.vectors = embed_passages(embedder, [u[4] for u in units], cache_dir)
     return retriever
 
@@ -199,10 +201,31 @@ def by_fold(
     files = fold_files(folds_dir)
     cache_dir = Path(index_dir) / EMBEDDINGS_CACHE
     units = units_of(list(index.iter_entries()))
+    pool = [q for q in questions if answerable(q) and not q.get("history")]
     out: list[R] = []
     for k, tensors in enumerate(files):
         mine = [q for q in questions if crossfit_fold(q["id"], len(files)) == k]
         retriever = fold_retriever(index, tensors, cache_dir, units)
         with swapped_retriever(index, retriever):
-            out.extend(read(mine))
+            known = _fold_known(retriever, pool)
+            for q in mine:
+                own = question_set(q["id"])
+                leave_out = frozenset(p["id"] for p in pool if question_set(p["id"]) == own)
+                with fitting(known, leave_out):
+                    out.extend(read([q]))
     return out
+
+
+def _fold_known(retriever: DenseRetriever, pool: list[dict[str, Any]]) -> KnownQuestions | None:
+    """The answerable first questions `pool` as known questions of the fold model of
+    `retriever` (its `model` is the build's, as for the shipped known questions); None
+    for none (the ranking then has no ``known_entry``)."""
+    if not pool:
+        return None
+    return KnownQuestions.of(
+        [q["id"] for q in pool],
+        _query_vectors(retriever.embedder, [q["q"] for q in pool]),
+        [True] * len(pool),
+        retriever.model,
+        [q["gold"] for q in pool],
+    )

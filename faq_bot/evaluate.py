@@ -36,6 +36,7 @@ from faq_bot.index import Index
 from faq_bot.search import QueryError, search
 
 __all__ = [
+    "question_set",
     "REPORT_SECTIONS",
     "EvalFileError",
     "SearchRun",
@@ -62,6 +63,17 @@ class EvalFileError(InputError):
 
 def normalize(text: str) -> str:
     return _WS.sub(" ", text).strip().casefold()
+
+
+_SET = re.compile(r"([a-z]+\d*?)(?:-|f)?\d+")
+
+
+def question_set(qid: str) -> str:
+    """The question set (one writer's) an id belongs to: ``t001`` -> ``t``, ``d4-001``
+    and the follow-up ``d4f01`` -> ``d4``, ``h12-003`` -> ``h12``; an id of another
+    shape is a set of its own."""
+    m = _SET.fullmatch(qid)
+    return m.group(1) if m else qid
 
 
 def is_hit(text: str, gold: Iterable[str]) -> bool:

@@ -31,6 +31,7 @@ import numpy as np
 
 from faq_bot.dense import DenseScores, dense_for
 from faq_bot.fitted import fitted
+from faq_bot.known import entry_precedent
 from faq_bot.rankfeatures import FEATURES, POOL, RRF_K, Ranked, candidates
 
 __all__ = [
@@ -127,8 +128,12 @@ def features(
     category: str | None,
     aq: Any = None,
 ) -> list[Ranked]:
-    """The candidates of both rankings with their features (`faq_bot.rankfeatures`)."""
-    return candidates(index, aq, lexical, dense, doc, category)
+    """The candidates of both rankings with their features (`faq_bot.rankfeatures`),
+    compared with the known questions by the query's one embedding."""
+    retriever = dense_for(index)
+    model = retriever.model if retriever is not None else None
+    known = entry_precedent(index, dense.query, model)
+    return candidates(index, aq, lexical, dense, doc, category, known)
 
 
 def _analyzed(index: Any, question: str) -> Any:

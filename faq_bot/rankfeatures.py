@@ -20,7 +20,10 @@ Features:
   in the entry's title and aliases (compound parts and lemmas count), and
   ``title_named``, the IDF-weighted share of the title's own words the query
   contains (the headword named),
-- entry: log length.
+- entry: log length,
+- precedent: ``known_entry``, how near the nearest known training question this entry
+  answered lies, relative to the nearest of all (`faq_bot.known.entry_precedent`; 0
+  for every candidate without known questions, which changes no order).
 
 Which features earn their place was measured with ``scripts/train_ranker.py``
 (grouped cross-validation on dev2, a second check on the 60 dev questions);
@@ -30,6 +33,7 @@ the README's "Hybrid retrieval" section has the figures.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,6 +68,7 @@ FEATURES = (
     "paragraph_rrf",
     "title_coverage",
     "title_named",
+    "known_entry",
 )
 
 
@@ -148,9 +153,11 @@ def candidates(
     dense: DenseScores,
     doc: str | None = None,
     category: str | None = None,
+    known: Callable[[str], float] | None = None,
 ) -> list[Ranked]:
     """The candidates of both rankings with their features (see the module docstring).
-    `aq` is the analyzed query the lexical ranking came from (None: no query terms)."""
+    `aq` is the analyzed query the lexical ranking came from (None: no query terms);
+    `known`: ``known_entry`` of an entry id (`faq_bot.known.entry_precedent`)."""
     lex_rank = {s.entry: i + 1 for i, s in enumerate(lexical)}
     lex_para = {s.entry: s.paragraph for s in lexical}
     top_lex = lexical[0].score if lexical and lexical[0].score > 0 else 1.0
@@ -198,6 +205,7 @@ def candidates(
             "paragraph_rrf": para_rrf.get(eid, 0.0),
             "title_coverage": query(titles.every),
             "title_named": _title_named(query, titles.own),
+            "known_entry": known(eid) if known is not None else 0.0,
         }
         para = lex_para.get(eid)
         if para is None and eid in dense_para:

@@ -9,7 +9,7 @@ together by question (k folds, three shuffles: mean ± sd) and, with
 ``--write``, fits them on all questions and writes
 ``faq_bot/data/passage.json``, ``faq_bot/data/confidence.json`` and the
 questions themselves as embeddings (``faq_bot/data/known_questions.npz``, the
-``unanswered_like`` signal of `faq_bot.chat.precedent`), refitting with
+``unanswered_like`` signal of `faq_bot.known`), refitting with
 what it wrote until the follow-ups' earlier questions are answered as in a
 round before (at most `MAX_ROUNDS`; see `main`). Needs a
 built index with dense vectors. The training files are listed in the Makefile
@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from faq_bot.chat import fit
-from faq_bot.chat.precedent import known_questions
 from faq_bot.crossfit import by_fold, embed_known, embedder_id
 from faq_bot.evaluate import EvalFileError, training_questions
 from faq_bot.fitted import reload as reload_models
 from faq_bot.index import open_index
+from faq_bot.known import known_questions
 
 DATA = Path(__file__).resolve().parent.parent / "faq_bot" / "data"
 

@@ -14,7 +14,9 @@ from faq_bot import crossfit, tuned
 from faq_bot.crossfit import by_fold, check_tuned_on, fold_files
 from faq_bot.dense import dense_for
 from faq_bot.errors import InputError
+from faq_bot.evaluate import question_set
 from faq_bot.index import open_index
+from faq_bot.known import _FITTING
 from faq_bot.learn import crossfit_fold
 
 
@@ -59,10 +61,10 @@ def test_each_question_is_read_by_its_folds_embedder_and_only_within(
 
     vectors = by_fold(index, index_dir, questions, folds_dir, read)
     assert len(vectors) == len(questions) and dense_for(index) is shipped
-    assert [sorted(ids) for _p, _v, ids in seen] == [
+    paths = list(dict.fromkeys(p for p, _v, _ids in seen))  # fold order
+    assert [sorted(i for p, _v, ids in seen if p == path for i in ids) for path in paths] == [
         sorted(q["id"] for q in questions if crossfit_fold(q["id"]) == k) for k in range(5)
     ]
-    paths = {p for p, _v, _ids in seen}
     assert len(paths) == 5 and shipped.embedder.path not in paths
     for _p, unit_vectors, _ids in seen:  # the units embedded by the fold's model
         assert unit_vectors.shape == shipped.vectors.shape
@@ -105,3 +107,30 @@ def test_training_questions_the_tuning_never_read_are_refused_in_german(tmp_path
         check_tuned_on([*tuned_on, {"id": "h9-001", "q": "?", **first}], tensors)
     with pytest.raises(InputError, match="nennt die Fragen nicht"):
         check_tuned_on(tuned_on, _tensors_naming(tmp_path / "old.npz", None))
+
+
+def test_in_fitting_each_question_meets_the_known_questions_without_its_own_set(
+    dense_on, dense_index, folds_dir, tmp_path
+):
+    index_dir = tmp_path / "index"
+    shutil.copytree(dense_index, index_dir, symlinks=True)
+    index = open_index(index_dir)
+    gold = [index.entry("runde-patt").text.split(".")[0]]
+    tuned_on = tuned.tensors_meta(tuned.TENSORS)["question_ids"]  # `check_tuned_on`
+    ids = [i for i in tuned_on if question_set(i) == "t"][:3]
+    ids += [i for i in tuned_on if question_set(i) == "d4"][:3]
+    questions = [{"id": i, "q": f"Frage {i} zum Patt", "doc": "x", "gold": gold} for i in ids]
+    met = {}
+
+    def read(qs):
+        known, leave_out = _FITTING.get()
+        met[qs[0]["id"]] = (set(known.ids), leave_out, known.model)
+        return qs
+
+    by_fold(index, index_dir, questions, folds_dir, read)
+    assert _FITTING.get() is None  # only within
+    assert set(met) == set(ids)
+    for qid, (known_ids, leave_out, model) in met.items():
+        assert known_ids == set(ids) and len(leave_out) == 3
+        assert leave_out == {i for i in ids if question_set(i) == question_set(qid)}
+        assert model == dense_for(index).model

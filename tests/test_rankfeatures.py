@@ -123,3 +123,17 @@ def test_the_shipped_weights_are_over_exactly_these_features():
         resources.files("faq_bot").joinpath("data/ranker.json").read_text(encoding="utf-8")
     )
     assert set(data["weights"]) == {*FEATURES, "bias"}
+
+
+def test_known_entry_is_what_the_known_questions_say_of_each_candidate(tiny_index):
+    dense = dense_of({("runde-patt", 0): 0.9, ("runde-modus", 1): 0.8})
+    aq = analyze_query(tiny_index, "Moduswürfel am Ende der Runde")
+    lexical = rank_entries(tiny_index, aq)
+    said = {"runde-modus": 0.0, "runde-patt": -0.2}
+    ranked = candidates(tiny_index, aq, lexical, dense, known=lambda e: said.get(e, -0.3))
+    got = {r.entry: r.features["known_entry"] for r in ranked}
+    assert got["runde-modus"] == 0.0 and got["runde-patt"] == -0.2
+    assert {v for e, v in got.items() if e not in said} == {-0.3}
+    # without known questions every candidate gets 0: no order changes
+    plain = candidates(tiny_index, aq, lexical, dense)
+    assert {r.features["known_entry"] for r in plain} == {0.0}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from faq_bot.evaluate import EvalFileError, training_questions
+from faq_bot.evaluate import EvalFileError, question_set, training_questions
 
 LINE = {"id": "x1", "q": "Wer darf angreifen?", "doc": "d.txt", "gold": ["angreifen"], "kind": "k"}
 EVAL = Path(__file__).resolve().parent.parent / "eval"
@@ -128,3 +128,12 @@ def _set_number(path: Path) -> int:
     """The set number of ``heldoutN-….jsonl`` (1 for the first set, ``heldout-….jsonl``)."""
     digits = path.name.removeprefix("heldout").split("-")[0]
     return int(digits) if digits else 1
+
+
+@pytest.mark.parametrize(
+    ("qid", "question_set_"),
+    [("t001", "t"), ("d001", "d"), ("d4-001", "d4"), ("d4f01", "d4"), ("h12-003", "h12"),
+     ("h12f01", "h12"), ("k007", "k"), ("g01", "g"), ("no_number", "no_number")],
+)  # fmt: skip
+def test_a_questions_set_is_its_id_without_the_number(qid: str, question_set_: str):
+    assert question_set(qid) == question_set_

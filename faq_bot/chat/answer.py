@@ -63,6 +63,7 @@ from typing import TYPE_CHECKING, Any
 from faq_bot.dense import DenseScores, dense_for
 from faq_bot.hybrid import dense_scores, entry_dense_scores, topic_dense_scores
 from faq_bot.index import EntryRecord, Index
+from faq_bot.known import known_questions, known_signals
 from faq_bot.question import QuestionError, asks_quantity, check_question, strip_fillers
 from faq_bot.search import (
     AnalyzedQuery,
@@ -78,7 +79,6 @@ from faq_bot.text import citation
 from . import confidence as conf
 from .history import Turn, context_turns, dense_text, parse_history
 from .passage import Candidate, Passage, Ranking, candidates, choose_passage, with_neighbours
-from .precedent import known_questions, known_signals
 from .terms import Coverage, entry_terms, reference_target
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ agree on that entry, the highest IDF of a question word the passage lacks, and
 whether the question asks for an amount the passage does not state, how much
 the question resembles the training questions the rulings do not answer, and
 whether the training questions nearest it were answered by this passage
-(both `faq_bot.chat.precedent`).
+(both `faq_bot.known`).
 
 ``signals(passage, dense, ranking, foreign, quantity, known) -> dict``
     The `SIGNALS` of a chosen passage.
@@ -91,7 +91,7 @@ SIGNALS = (
     "unanswered_like",
     "precedent",
 )
-# signals that can be missing (`faq_bot.chat.precedent`): the model's fallback stands in
+# signals that can be missing (`faq_bot.known`): the model's fallback stands in
 OPTIONAL = ("unanswered_like", "precedent")
 CONFIDENCE_THRESHOLD = 0.35
 MIN_EVIDENCE = 2  # distinctive question words an answer that names no headword must match
@@ -161,7 +161,7 @@ def signals(
     known: dict[str, float] | None = None,
 ) -> dict[str, float]:
     """The `SIGNALS` of a chosen passage; the dense ones are 0 without dense scores;
-    `known`: the `OPTIONAL` ones there are (`faq_bot.chat.precedent.known_signals`), the
+    `known`: the `OPTIONAL` ones there are (`faq_bot.known.known_signals`), the
     model's fallback stands in for the others (`probability`)."""
     top = passage.via or passage.entry
     chosen = {passage.entry, top}

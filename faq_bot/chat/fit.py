@@ -38,6 +38,7 @@ from faq_bot.dense import dense_for
 from faq_bot.errors import IndexProblem
 from faq_bot.evaluate import answerable, is_hit
 from faq_bot.index import Index
+from faq_bot.known import KnownQuestions
 from faq_bot.learn import fit_choice, fit_logistic, folds
 from faq_bot.question import asks_quantity
 
@@ -53,7 +54,6 @@ from .passage import (
     make_passage,
     with_neighbours,
 )
-from .precedent import KnownQuestions
 from .terms import Coverage
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""The confidence signals of the known questions (`faq_bot.chat.precedent`):
+"""The confidence signals of the known questions (`faq_bot.known`):
 ``unanswered_like``, how much a question resembles the training questions the rulings do
 not answer, and ``precedent``, whether the training questions nearest it were answered
 by the passage the bot chose."""
@@ -12,17 +12,24 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from faq_bot import hybrid
 from faq_bot.chat.confidence import OPTIONAL, SIGNALS, model, probability
-from faq_bot.chat.precedent import (
+from faq_bot.dense import dense_for
+from faq_bot.embed import get_embedder
+from faq_bot.hybrid import dense_scores, embedding_text
+from faq_bot.index import open_index
+from faq_bot.known import (
     K_PRECEDENT,
     TWIN_SHARE,
     K,
     KnownQuestions,
+    entry_precedent,
+    fitting,
     known_questions,
     known_signals,
     read_known,
 )
-from faq_bot.embed import get_embedder
+from faq_bot.search import analyze_query, rank_entries
 
 
 def _unit(v) -> np.ndarray:
@@ -301,3 +308,96 @@ def test_a_signal_that_is_not_a_number_counts_as_missing():
         assert probability(values | {"precedent": bad}) == pytest.approx(
             probability({k: v for k, v in values.items() if k != "precedent"})
         )
+
+
+# --- the ranking feature ``known_entry`` (`entry_precedent`) ---
+
+
+def _ranking_known(index) -> tuple[KnownQuestions, list[str]]:
+    """Three answerable known questions, each answered by a sentence of another entry of
+    the tiny index: on the x, the y and the z axis; and two unanswerable near twins (so
+    that the twin cosine lies near 1)."""
+    entries = list(index.iter_entries())[:3]
+    golds = [[e.text.split(".")[0]] for e in entries] + [[], []]
+    vectors = [_unit([1, 0, 0, 0]), _unit([0, 1, 0, 0]), _unit([0, 0, 1, 0]),
+               _unit([0, 0, 0.1, 1]), _unit([0, 0, -0.1, 1])]  # fmt: skip
+    answerable = [True, True, True, False, False]
+    known = KnownQuestions.of(["a-1", "a-2", "b-1", "u-1", "u-2"], vectors, answerable, "m", golds)
+    return known, [e.id for e in entries]
+
+
+def test_known_entry_is_zero_for_the_entry_that_answered_the_nearest_known_question(
+    tiny_built_index,
+):
+    index = open_index(tiny_built_index)
+    known, (first, second, third) = _ranking_known(index)
+    with fitting(known, frozenset()):
+        value = entry_precedent(index, _unit([1, 0.5, 0.1, 0]), "m")
+    assert value is not None
+    assert value(first) == 0.0
+    assert value(third) < value(second) < 0.0  # the farther its known question, the lower
+    assert value("an entry no known question names") == value(third)  # the floor: the last
+
+
+def test_in_fitting_the_questions_left_out_are_not_compared(tiny_built_index):
+    index = open_index(tiny_built_index)
+    known, (first, second, _third) = _ranking_known(index)
+    with fitting(known, frozenset({"a-1"})):  # the question's own set
+        value = entry_precedent(index, _unit([1, 0.5, 0.1, 0]), "m")
+    assert value is not None and value(second) == 0.0 and value(first) < 0.0
+
+
+def test_without_known_questions_of_the_serving_model_there_is_no_feature(tiny_built_index):
+    index = open_index(tiny_built_index)
+    known, _ids = _ranking_known(index)
+    with fitting(known, frozenset()):
+        assert entry_precedent(index, _unit([1, 0, 0, 0]), "another-model") is None
+        assert entry_precedent(index, None, "m") is None
+    with fitting(None, frozenset()):
+        assert entry_precedent(index, _unit([1, 0, 0, 0]), "m") is None
+
+
+@given(st.lists(st.floats(-1, 1, allow_nan=False), min_size=4, max_size=4))
+def test_known_entry_is_never_positive_and_never_below_the_floor(tiny_index_once, v):
+    if np.linalg.norm(v) < 1e-3:
+        return
+    index = tiny_index_once
+    known, ids = _ranking_known(index)
+    with fitting(known, frozenset()):
+        value = entry_precedent(index, _unit(v), "m")
+    assert value is not None
+    floor = value("no such entry")
+    assert all(floor <= value(e) <= 0.0 for e in ids)
+
+
+@pytest.fixture(scope="module")
+def tiny_index_once(tiny_built_index):
+    return open_index(tiny_built_index)
+
+
+def test_the_ranking_compares_the_query_embedding_with_the_known_questions(dense_on, dense_index):
+    index = open_index(dense_index)
+    retriever = dense_for(index)
+    patt, modus = index.entry("runde-patt"), index.entry("runde-modus")
+    asked = ["Was gilt bei einem Patt?", "Wann wird der Moduswürfel geworfen?"]
+    known = KnownQuestions.of(
+        ["k-1", "k-2", "u-1", "u-2"],
+        [retriever.embed(embedding_text(q)) for q in [*asked, "Preis?", "Preis??"]],
+        [True, True, False, False],
+        retriever.model,
+        [[patt.text.split(".")[0]], [modus.text.split(".")[0]], [], []],
+    )
+    question = "Wer gewinnt, wenn es ein Patt gibt?"
+    aq = analyze_query(index, question)
+    with fitting(known, frozenset()):
+        ranked = hybrid.features(
+            index, rank_entries(index, aq), dense_scores(index, question), None, None, aq
+        )
+    got = {r.entry: r.features["known_entry"] for r in ranked}
+    assert got["runde-patt"] == 0.0
+    assert min(got.values()) < 0.0
+    with fitting(known, frozenset({"k-1"})):  # the Patt question left out
+        ranked = hybrid.features(
+            index, rank_entries(index, aq), dense_scores(index, question), None, None, aq
+        )
+    assert {r.entry: r.features["known_entry"] for r in ranked}["runde-modus"] == 0.0

@@ -1,4 +1,8 @@
-"""Known questions: does a question resemble those the rulings do not answer?
+"""Known questions: the training questions as evidence for new ones.
+
+Does a question resemble those the rulings do not answer? Were questions like it
+answered by this passage (two confidence signals of the chat), or by this entry (a
+feature of the ranking, ``known_entry``)?
 
 The training questions (`scripts/train_chat.py`) are kept as their embeddings
 with whether the corpus answers them. A new question's ``unanswered_like`` is the
@@ -16,6 +20,19 @@ of the nearest whose gold lies elsewhere (the `K_PRECEDENT`-th similarity stands
 for a kind none of them has). Questions asked before about the same rule, in other
 words, vouch for the answer; questions like it answered by another passage speak
 against it. Learned like every signal: cross-validation decides what it is worth.
+
+The same comparison ranks entries: a candidate entry's ``known_entry``
+(`faq_bot.rankfeatures`) is, among the `K_PRECEDENT` nearest answerable known
+questions, the similarity of the nearest whose gold passage the entry holds minus
+that of the nearest of all (0 when the nearest known question was answered by the
+entry; the `K_PRECEDENT`-th similarity stands in for an entry that answered none of
+them). In fitting (`faq_bot.crossfit`), each training question meets the known
+questions through `fitting`: the others, embedded by its fold's model, without the
+questions of its own set (one writer's paraphrases of one rule would flatter the
+feature; a new question brings no siblings).
+
+``entry_precedent(index, vector, model) -> Callable[[str], float] | None``: the
+feature of each entry for a query vector (None without known questions of `model`).
 
 ``KnownQuestions.of(ids, vectors, answerable, model, golds=None)``,
 ``.unanswered_like(vector, exclude=None, twin=None)``, ``.precedent(vector, text,
@@ -42,10 +59,14 @@ from __future__ import annotations
 
 import io
 import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -57,6 +78,8 @@ __all__ = [
     "TWIN_SHARE",
     "KnownQuestions",
     "known_questions",
+    "entry_precedent",
+    "fitting",
     "known_signals",
     "read_known",
 ]
@@ -111,6 +134,10 @@ class KnownQuestions:
         np.fill_diagonal(sims, -1.0)
         return float(np.quantile(sims.max(axis=1), 1.0 - TWIN_SHARE))
 
+    @cached_property
+    def _id_array(self) -> np.ndarray:
+        return np.array(self.ids)
+
     def unanswered_like(
         self, vector: np.ndarray, exclude: str | None = None, twin: float | None = None
     ) -> float | None:
@@ -163,11 +190,19 @@ class KnownQuestions:
             return None
         return float(_top_mean(unanswered) - _top_mean(answered))
 
-    def _precedent(self, sims: np.ndarray, keep: np.ndarray, text: str) -> float | None:
+    def nearest_answered(self, sims: np.ndarray, keep: np.ndarray) -> np.ndarray | None:
+        """The rows of the `K_PRECEDENT` answerable known questions nearest (by `sims`)
+        among those `keep` lets count, nearest first; None without gold passages or
+        without any."""
         rows = np.flatnonzero(keep & self.answerable)
         if self.golds is None or not len(rows):
             return None
-        nearest = rows[np.argsort(-sims[rows], kind="stable")[:K_PRECEDENT]]
+        return rows[np.argsort(-sims[rows], kind="stable")[:K_PRECEDENT]]
+
+    def _precedent(self, sims: np.ndarray, keep: np.ndarray, text: str) -> float | None:
+        nearest = self.nearest_answered(sims, keep)
+        if nearest is None or self.golds is None:
+            return None
         plain = normalize(text)
         hit = np.array([holds(plain, self.golds[r]) for r in nearest])
         near = sims[nearest]
@@ -178,7 +213,7 @@ class KnownQuestions:
         )
 
     def _comparable(
-        self, vector: np.ndarray, exclude: str | None, twin: float | None
+        self, vector: np.ndarray, exclude: str | None | frozenset[str], twin: float | None
     ) -> tuple[np.ndarray, np.ndarray] | None:
         """(the similarity of each known question to `vector`, which of them count: not
         `exclude`, not a twin at `twin` or above); None for a vector of another size."""
@@ -187,7 +222,9 @@ class KnownQuestions:
             return None
         sims = self.vectors @ vector
         keep = np.ones(len(self.ids), dtype=bool)
-        if exclude is not None and exclude in self.ids:
+        if isinstance(exclude, frozenset):  # a set of ids (`fitting`)
+            keep &= ~np.isin(self._id_array, list(exclude))
+        elif exclude is not None and exclude in self.ids:
             keep[self.ids.index(exclude)] = False
         if twin is not None:
             keep &= sims < twin
@@ -267,3 +304,60 @@ def known_signals(
     if known is None or vector is None or model != known.model:
         return {}
     return known.signals(vector, text, twin=known.twin)
+
+
+# in fitting: the known questions a training question meets, and the ids it must not
+_FITTING: ContextVar[tuple[KnownQuestions | None, frozenset[str]] | None] = ContextVar(
+    "known_fitting", default=None
+)
+
+
+@contextmanager
+def fitting(known: KnownQuestions | None, leave_out: frozenset[str]) -> Iterator[None]:
+    """Within the block the ranking compares with `known` (None: with nothing), without
+    the questions `leave_out` (training only, `faq_bot.crossfit`: a question's own set).
+    Not for serving, like `faq_bot.dense.swapped_retriever`."""
+    token = _FITTING.set((known, leave_out))
+    try:
+        yield
+    finally:
+        _FITTING.reset(token)
+
+
+def entry_precedent(
+    index: Any, vector: np.ndarray | None, model: str | None
+) -> Callable[[str], float] | None:
+    """``known_entry`` of each entry for the query `vector` (see the module docstring):
+    a function of the entry id; None without a vector, without known questions with
+    gold passages, or with known questions of another embedding model than `model`."""
+    found = _FITTING.get()
+    known, leave_out = found if found is not None else (known_questions(), frozenset())
+    if known is None or vector is None or model != known.model:
+        return None
+    comparable = known._comparable(vector, leave_out or None, known.twin)
+    if comparable is None:
+        return None
+    sims, keep = comparable
+    nearest, golds = known.nearest_answered(sims, keep), known.golds
+    if nearest is None or golds is None:
+        return None
+    top, floor = float(sims[nearest[0]]), float(sims[nearest[-1]])
+    best: dict[str, float] = {}
+    for row in nearest.tolist():  # nearest first: the first hit of an entry is its best
+        for eid in _holding(index, golds[row]):
+            best.setdefault(eid, float(sims[row]))
+    return lambda eid: best.get(eid, floor) - top
+
+
+def _holding(index: Any, golds: tuple[str, ...]) -> frozenset[str]:
+    """The entries of `index` whose text holds one of the (normalized) `golds` (cached
+    per build: a known question's entries are looked up once)."""
+    cache: dict[tuple[str, ...], frozenset[str]] = index.state.once("known.holding", dict)
+    found = cache.get(golds)
+    if found is None:
+        plain: dict[str, str] = index.state.once(
+            "known.plain", lambda: {e.id: normalize(e.text) for e in index.iter_entries()}
+        )
+        found = frozenset(eid for eid, text in plain.items() if holds(text, golds))
+        cache[golds] = found
+    return found

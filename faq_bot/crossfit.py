@@ -171,6 +171,7 @@ def embed_known(index: Any, cases: list[Any], folds_dir: Path) -> Any:
         [c.answerable for c in with_text],
         shipped.model,
         [c.gold for c in with_text],
+        [c.followup for c in with_text],
     )
 
 

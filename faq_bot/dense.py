@@ -204,6 +204,11 @@ def swapped_retriever(index: Any, retriever: DenseRetriever) -> Iterator[None]:
         _swapped.pop(id(index), None)
 
 
+def swapping() -> bool:
+    """Whether a `swapped_retriever` block is open (fitting)."""
+    return bool(_swapped)
+
+
 def dense_for(index: Any) -> DenseRetriever | None:
     """The dense retriever of `index` (once per build), or None: search stays lexical."""
     if _swapped:

@@ -66,14 +66,17 @@ def normalize(text: str) -> str:
 
 
 _SET = re.compile(r"([a-z]+\d*?)(?:-|f)?\d+")
+# sets whose ids do not say their writer: dev2's follow-ups (f01, ...) go with dev2 (t001, ...)
+_SAME_WRITER = {"f": "t"}
 
 
 def question_set(qid: str) -> str:
-    """The question set (one writer's) an id belongs to: ``t001`` -> ``t``, ``d4-001``
-    and the follow-up ``d4f01`` -> ``d4``, ``h12-003`` -> ``h12``; an id of another
-    shape is a set of its own."""
+    """The question set (one writer's) an id belongs to: ``t001`` and dev2's follow-up
+    ``f01`` -> ``t``, ``d4-001`` and the follow-up ``d4f01`` -> ``d4``, ``h12-003`` ->
+    ``h12``; an id of another shape is a set of its own."""
     m = _SET.fullmatch(qid)
-    return m.group(1) if m else qid
+    found = m.group(1) if m else qid
+    return _SAME_WRITER.get(found, found)
 
 
 def is_hit(text: str, gold: Iterable[str]) -> bool:

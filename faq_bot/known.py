@@ -26,10 +26,12 @@ The same comparison ranks entries: a candidate entry's ``known_entry``
 questions, the similarity of the nearest whose gold passage the entry holds minus
 that of the nearest of all (0 when the nearest known question was answered by the
 entry; the `K_PRECEDENT`-th similarity stands in for an entry that answered none of
-them). In fitting (`faq_bot.crossfit`), each training question meets the known
-questions through `fitting`: the others, embedded by its fold's model, without the
-questions of its own set (one writer's paraphrases of one rule would flatter the
-feature; a new question brings no siblings).
+them). Only first questions count, as in fitting (a follow-up's known vector may mix
+in its context). In fitting (`faq_bot.crossfit`), each training question meets the
+known questions through `fitting`: the others, embedded by its fold's model, without
+the questions of its own set (one writer's paraphrases of one rule would flatter the
+feature; a new question brings no siblings). A fold's retriever without `fitting` is
+refused: the shipped file would stand in, the question among the known ones.
 
 ``entry_precedent(index, vector, model) -> Callable[[str], float] | None``: the
 feature of each entry for a query vector (None without known questions of `model`).
@@ -70,6 +72,7 @@ from typing import Any
 
 import numpy as np
 
+from faq_bot.dense import swapping
 from faq_bot.evaluate import holds, normalize
 
 __all__ = [
@@ -108,9 +111,11 @@ class KnownQuestions:
     # per row its gold passages (`faq_bot.evaluate.normalize`d; none for unanswerable
     # questions); None for a file written without them
     golds: tuple[tuple[str, ...], ...] | None = None
+    # per row: asked with a history (a follow-up); None for a file written without it
+    followup: np.ndarray | None = None
 
     @classmethod
-    def of(cls, ids, vectors, answerable, model: str, golds=None) -> KnownQuestions:
+    def of(cls, ids, vectors, answerable, model: str, golds=None, followup=None) -> KnownQuestions:
         ids = tuple(ids)
         if len(set(ids)) != len(ids):
             raise ValueError("question ids must be unique")
@@ -122,7 +127,11 @@ class KnownQuestions:
             golds = tuple(tuple(normalize(g) for g in gs if g.strip()) for gs in golds)
             if len(golds) != len(ids):
                 raise ValueError("one list of gold passages per question id")
-        return cls(ids, vectors, answerable, model, golds)
+        if followup is not None:
+            followup = np.asarray(followup, dtype=bool)
+            if followup.shape != (len(ids),):
+                raise ValueError("one follow-up flag per question id")
+        return cls(ids, vectors, answerable, model, golds, followup)
 
     @cached_property
     def twin(self) -> float:
@@ -239,6 +248,8 @@ class KnownQuestions:
         }
         if self.golds is not None:
             arrays["golds"] = np.array([GOLD_SEP.join(g) for g in self.golds])
+        if self.followup is not None:
+            arrays["followup"] = self.followup
         buf = io.BytesIO()
         np.savez_compressed(buf, **arrays)  # type: ignore[arg-type]
         path.write_bytes(buf.getvalue())
@@ -257,6 +268,7 @@ class KnownQuestions:
                 z["answerable"],
                 str(z["model"]),
                 golds,
+                z["followup"] if "followup" in z.files else None,
             )
 
 
@@ -331,6 +343,10 @@ def entry_precedent(
     a function of the entry id; None without a vector, without known questions with
     gold passages, or with known questions of another embedding model than `model`."""
     found = _FITTING.get()
+    if found is None and swapping():
+        raise RuntimeError(
+            "a fold's retriever without known.fitting: fitting would use the shipped file"
+        )
     known, leave_out = found if found is not None else (known_questions(), frozenset())
     if known is None or vector is None or model != known.model:
         return None
@@ -338,6 +354,8 @@ def entry_precedent(
     if comparable is None:
         return None
     sims, keep = comparable
+    if known.followup is not None:  # first questions only, as in fitting
+        keep &= ~known.followup
     nearest, golds = known.nearest_answered(sims, keep), known.golds
     if nearest is None or golds is None:
         return None

@@ -26,8 +26,8 @@ Features:
   for every candidate without known questions, which changes no order).
 
 Which features earn their place was measured with ``scripts/train_ranker.py``
-(grouped cross-validation on dev2, a second check on the 60 dev questions);
-the README's "Hybrid retrieval" section has the figures.
+(grouped cross-validation on the training questions); the README's "Learned
+ranking" section has the figures.
 """
 
 from __future__ import annotations

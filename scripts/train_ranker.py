@@ -3,9 +3,12 @@
     .venv/bin/python scripts/train_ranker.py [--folds 5] [--seeds 5] [--write] QUESTIONS.jsonl...
 
 For every answerable question the candidates of the lexical and the dense
-ranking get the generic features of `faq_bot.rankfeatures` (computed exactly
-as search computes them: the corrected query, the lexical ranking cut at
-``FUSE_DEPTH``, the dense similarities of the one query embedding); an entry is
+ranking get the generic features of `faq_bot.rankfeatures` (computed as
+search computes them: the corrected query, the lexical ranking cut at
+``FUSE_DEPTH``, the dense similarities of the one query embedding; ``known_entry``
+compares with the other training questions, without the question's own set, only
+with ``--crossfit``: without it the shipped known questions stand in, the question's
+own set among them, and the figures flatter); an entry is
 relevant when its text contains a gold passage. The model is a listwise
 (softmax over each question's candidates) logistic model, numpy only, L2,
 fitted on standardised features: the probability mass on the relevant entries

@@ -15,6 +15,7 @@ from faq_bot.crossfit import by_fold, check_tuned_on, fold_files
 from faq_bot.dense import dense_for
 from faq_bot.errors import InputError
 from faq_bot.evaluate import question_set
+from faq_bot.hybrid import embedding_text
 from faq_bot.index import open_index
 from faq_bot.known import _FITTING
 from faq_bot.learn import crossfit_fold
@@ -120,16 +121,30 @@ def test_in_fitting_each_question_meets_the_known_questions_without_its_own_set(
     ids = [i for i in tuned_on if question_set(i) == "t"][:3]
     ids += [i for i in tuned_on if question_set(i) == "d4"][:3]
     questions = [{"id": i, "q": f"Frage {i} zum Patt", "doc": "x", "gold": gold} for i in ids]
+    # neither a follow-up nor an unanswerable question is a known question of the ranking
+    others = [
+        {"id": "d4f01", "q": "Und dann?", "history": ["Patt?"], "doc": "x", "gold": gold},
+        {"id": "d4-999", "q": "Was kostet das Spiel?", "doc": None, "gold": []},
+    ]
     met = {}
 
     def read(qs):
         known, leave_out = _FITTING.get()
         met[qs[0]["id"]] = (set(known.ids), leave_out, known.model)
+        # embedded by the fold's model, as the question itself is
+        fold = dense_for(index)
+        want = [fold.embed(embedding_text(q["q"])) for q in questions]
+        assert np.allclose(known.vectors, want, atol=1e-5)
+        assert not np.allclose(
+            known.vectors, [shipped.embed(embedding_text(q["q"])) for q in questions], atol=1e-3
+        )
         return qs
 
-    by_fold(index, index_dir, questions, folds_dir, read)
+    shipped = dense_for(index)
+    by_fold(index, index_dir, questions + others, folds_dir, read)
     assert _FITTING.get() is None  # only within
-    assert set(met) == set(ids)
+    assert set(met) == set(ids) | {"d4f01", "d4-999"}
+    del met["d4f01"], met["d4-999"]
     for qid, (known_ids, leave_out, model) in met.items():
         assert known_ids == set(ids) and len(leave_out) == 3
         assert leave_out == {i for i in ids if question_set(i) == question_set(qid)}

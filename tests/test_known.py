@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from faq_bot import hybrid
 from faq_bot.chat.confidence import OPTIONAL, SIGNALS, model, probability
-from faq_bot.dense import dense_for
+from faq_bot.dense import dense_for, swapped_retriever
 from faq_bot.embed import get_embedder
 from faq_bot.hybrid import dense_scores, embedding_text
 from faq_bot.index import open_index
@@ -401,3 +401,56 @@ def test_the_ranking_compares_the_query_embedding_with_the_known_questions(dense
             index, rank_entries(index, aq), dense_scores(index, question), None, None, aq
         )
     assert {r.entry: r.features["known_entry"] for r in ranked}["runde-modus"] == 0.0
+
+
+def test_a_near_twin_of_the_question_does_not_vouch_for_its_entry(tiny_index_once):
+    index = tiny_index_once
+    known, (first, second, _third) = _ranking_known(index)
+    twin_of_first = _unit([1, 0.05, 0, 0])  # the first question reworded by a word
+    assert float(known.vectors[0] @ twin_of_first) >= known.twin
+    with fitting(known, frozenset()):
+        value = entry_precedent(index, twin_of_first, "m")
+    assert value is not None and value(second) == 0.0 and value(first) < 0.0
+
+
+def test_a_known_follow_up_does_not_count_for_the_ranking(tiny_index_once):
+    index = tiny_index_once
+    known, (first, second, _third) = _ranking_known(index)
+    marked = KnownQuestions.of(
+        known.ids, known.vectors, known.answerable, "m", known.golds,
+        [True, False, False, False, False],
+    )  # fmt: skip
+    with fitting(marked, frozenset()):
+        value = entry_precedent(index, _unit([1, 0.5, 0.1, 0]), "m")
+    assert value is not None and value(second) == 0.0 and value(first) < 0.0
+
+
+def test_the_follow_up_marks_survive_saving(tmp_path):
+    known = KnownQuestions.of(["a", "b"], [_unit([1, 0]), _unit([0, 1])], [True, True], "m",
+                              [["x"], ["y"]], [False, True])  # fmt: skip
+    known.save(tmp_path / "k.npz")
+    back = read_known((tmp_path / "k.npz").read_bytes())
+    assert back is not None and back.followup is not None
+    assert back.followup.tolist() == [False, True]
+
+
+def test_a_fold_retriever_without_the_fitting_block_is_refused(
+    dense_on, dense_index, tiny_index_once
+):
+    index = open_index(dense_index)
+    with swapped_retriever(index, dense_for(index)), pytest.raises(RuntimeError, match="fitting"):
+        entry_precedent(index, _unit([1, 0, 0, 0]), "m")
+
+
+def test_when_serving_the_ranking_compares_with_the_shipped_known_questions(dense_on, dense_index):
+    index = open_index(dense_index)
+    retriever = dense_for(index)
+    shipped = known_questions()
+    assert shipped is not None and shipped.model == retriever.model
+    question = "Was passiert bei einem Patt am Ende der Runde?"
+    aq = analyze_query(index, question)
+    ranked = hybrid.features(
+        index, rank_entries(index, aq), dense_scores(index, question), None, None, aq
+    )
+    values = [r.features["known_entry"] for r in ranked]
+    assert max(values) <= 0.0 and min(values) < 0.0  # the shipped questions said something

@@ -132,8 +132,9 @@ def _set_number(path: Path) -> int:
 
 @pytest.mark.parametrize(
     ("qid", "question_set_"),
-    [("t001", "t"), ("d001", "d"), ("d4-001", "d4"), ("d4f01", "d4"), ("h12-003", "h12"),
-     ("h12f01", "h12"), ("k007", "k"), ("g01", "g"), ("no_number", "no_number")],
+    [("t001", "t"), ("f01", "t"), ("d001", "d"), ("d4-001", "d4"), ("d4f01", "d4"),
+     ("h12-003", "h12"), ("h12f01", "h12"), ("k007", "k"), ("g01", "g"),
+     ("no_number", "no_number")],
 )  # fmt: skip
 def test_a_questions_set_is_its_id_without_the_number(qid: str, question_set_: str):
     assert question_set(qid) == question_set_

@@ -103,6 +103,7 @@ GROUPS = [
     ["heldout17-questions.jsonl", "heldout17-followups.jsonl"],
     ["heldout18-questions.jsonl", "heldout18-followups.jsonl"],
     ["heldout19-questions.jsonl", "heldout19-followups.jsonl"],
+    ["heldout20-questions.jsonl", "heldout20-followups.jsonl"],
 ]
 
 

@@ -55,6 +55,8 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout18-followups.jsonl",
         "heldout19-questions.jsonl",
         "heldout19-followups.jsonl",
+        "heldout20-questions.jsonl",
+        "heldout20-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

@@ -73,7 +73,7 @@ from typing import Any
 import numpy as np
 
 from faq_bot.dense import swapping
-from faq_bot.evaluate import holds, normalize
+from faq_bot.evaluate import holds, normalize, question_set
 
 __all__ = [
     "K",
@@ -147,8 +147,35 @@ class KnownQuestions:
     def _id_array(self) -> np.ndarray:
         return np.array(self.ids)
 
+    @cached_property
+    def _sets(self) -> dict[str, frozenset[str]]:
+        sets: dict[str, set[str]] = {}
+        for qid in self.ids:
+            sets.setdefault(question_set(qid), set()).add(qid)
+        return {k: frozenset(v) for k, v in sets.items()}
+
+    @cached_property
+    def _masks(self) -> dict[frozenset[str], np.ndarray]:
+        return {}
+
+    def _mask(self, ids: frozenset[str]) -> np.ndarray:
+        """Which rows are among `ids` (kept per set of ids: fitting asks for each
+        question set many times)."""
+        found = self._masks.get(ids)
+        if found is None:
+            found = self._masks[ids] = np.isin(self._id_array, list(ids))
+        return found
+
+    def own_set(self, qid: str) -> frozenset[str]:
+        """`qid` and the known questions of its question set (`faq_bot.evaluate.question_set`):
+        what fitting leaves out, since a new question brings no siblings."""
+        return self._sets.get(question_set(qid), frozenset()) | {qid}
+
     def unanswered_like(
-        self, vector: np.ndarray, exclude: str | None = None, twin: float | None = None
+        self,
+        vector: np.ndarray,
+        exclude: str | frozenset[str] | None = None,
+        twin: float | None = None,
     ) -> float | None:
         """Mean similarity of the `K` nearest unanswerable known questions minus that
         of the `K` nearest answerable ones; None without both kinds or for another
@@ -162,7 +189,7 @@ class KnownQuestions:
         self,
         vector: np.ndarray,
         text: str,
-        exclude: str | None = None,
+        exclude: str | frozenset[str] | None = None,
         twin: float | None = None,
     ) -> float | None:
         """Among the `K_PRECEDENT` nearest answerable known questions (`exclude` and
@@ -177,7 +204,7 @@ class KnownQuestions:
         self,
         vector: np.ndarray,
         text: str,
-        exclude: str | None = None,
+        exclude: str | frozenset[str] | None = None,
         twin: float | None = None,
     ) -> dict[str, float]:
         """Both signals of an answer `text` to `vector` from one comparison with the
@@ -222,7 +249,7 @@ class KnownQuestions:
         )
 
     def _comparable(
-        self, vector: np.ndarray, exclude: str | None | frozenset[str], twin: float | None
+        self, vector: np.ndarray, exclude: str | frozenset[str] | None, twin: float | None
     ) -> tuple[np.ndarray, np.ndarray] | None:
         """(the similarity of each known question to `vector`, which of them count: not
         `exclude`, not a twin at `twin` or above); None for a vector of another size."""
@@ -231,8 +258,8 @@ class KnownQuestions:
             return None
         sims = self.vectors @ vector
         keep = np.ones(len(self.ids), dtype=bool)
-        if isinstance(exclude, frozenset):  # a set of ids (`fitting`)
-            keep &= ~np.isin(self._id_array, list(exclude))
+        if isinstance(exclude, frozenset):  # a set of ids (fitting: a question's own set)
+            keep &= ~self._mask(exclude)
         elif exclude is not None and exclude in self.ids:
             keep[self.ids.index(exclude)] = False
         if twin is not None:

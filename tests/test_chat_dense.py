@@ -280,3 +280,26 @@ def test_fitting_computes_the_precedent_signal_as_answering_does(hybrid_index, m
     monkeypatch.setattr(sys.modules["faq_bot.chat.answer"], "known_questions", lambda: known)
     served = answer(index, new).signals["precedent"]
     assert served == pytest.approx(fitted, abs=1e-9)
+
+
+def test_fitting_compares_a_training_question_without_its_own_set(hybrid_index, monkeypatch):
+    """A training question meets the known questions without its writer's other questions
+    (a new question brings none), as the ranking's ``known_entry`` does in fitting."""
+    index = open_index(hybrid_index)
+    questions = [
+        {"id": f"c{i}", "q": q, "doc": DOC, "gold": [g], "kind": "paraphrase"}
+        for i, (q, g) in enumerate(QUESTIONS)
+    ]
+    known = fit.known_of(index, fit.collect(index, questions))
+    assert known is not None
+    excluded = []
+    original = type(known).signals
+
+    def recording(self, vector, text, exclude=None, twin=None):
+        excluded.append(exclude)
+        return original(self, vector, text, exclude=exclude, twin=twin)
+
+    monkeypatch.setattr(type(known), "signals", recording)
+    case = fit.collect(index, [{**questions[0], "id": "c99"}])[0]
+    assert fit._choice(index, case, passage.model(), known) is not None
+    assert excluded == [frozenset({"c99", *(q["id"] for q in questions)})]

@@ -454,3 +454,19 @@ def test_when_serving_the_ranking_compares_with_the_shipped_known_questions(dens
     )
     values = [r.features["known_entry"] for r in ranked]
     assert max(values) <= 0.0 and min(values) < 0.0  # the shipped questions said something
+
+
+def test_a_questions_own_set_is_its_writers_questions(tiny_index_once):
+    known, _ids = _ranking_known(tiny_index_once)
+    assert known.own_set("a-1") == {"a-1", "a-2"}
+    assert known.own_set("c-7") == {"c-7"}  # a question not among them: itself
+
+
+def test_fitting_leaves_out_the_questions_own_set_for_the_chat_signals(tiny_index_once):
+    known, _ids = _ranking_known(tiny_index_once)
+    near_a2 = _unit([0.3, 1, 0.3, 0])  # nearest a-2, a sibling of a-1 (not its twin)
+    alone = known.precedent(near_a2, "nichts davon", exclude="a-1", twin=known.twin)
+    without_set = known.precedent(
+        near_a2, "nichts davon", exclude=known.own_set("a-1"), twin=known.twin
+    )
+    assert alone is not None and without_set is not None and without_set != alone

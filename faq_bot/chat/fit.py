@@ -202,7 +202,8 @@ def _choice(
     index: Index, case: Case, weights: dict[str, float] | None, known: Known
 ) -> tuple[int, Any] | None:
     """(index of the chosen row, the passage's confidence signals) under `weights`;
-    `known`: the training questions (the case itself left out)."""
+    `known`: the training questions (the case's own set left out, as for the ranking's
+    ``known_entry``: a new question meets no paraphrases of itself by its writer)."""
     chosen = choose_row(case.rows, weights)
     if chosen is None:
         return None
@@ -219,7 +220,7 @@ def _choice(
     else:
         mine, vector = known, case.vector
     precedent = (
-        mine.signals(vector, passage.text, exclude=case.id, twin=mine.twin)
+        mine.signals(vector, passage.text, exclude=mine.own_set(case.id), twin=mine.twin)
         if mine is not None and vector is not None
         else {}
     )

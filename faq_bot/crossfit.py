@@ -42,7 +42,7 @@ import numpy as np
 from faq_bot.dense import DenseRetriever, dense_for, swapped_retriever, units_of
 from faq_bot.embed import Embedder, embed_passages
 from faq_bot.errors import IndexProblem, InputError
-from faq_bot.evaluate import answerable, question_set
+from faq_bot.evaluate import answerable
 from faq_bot.hybrid import embedding_text
 from faq_bot.index import EMBEDDINGS_CACHE
 from faq_bot.known import KnownQuestions, fitting
@@ -210,9 +210,7 @@ def by_fold(
         with swapped_retriever(index, retriever):
             known = _fold_known(retriever, pool)
             for q in mine:
-                own = question_set(q["id"])
-                leave_out = frozenset(p["id"] for p in pool if question_set(p["id"]) == own)
-                with fitting(known, leave_out):
+                with fitting(known, known.own_set(q["id"]) if known else frozenset()):
                     out.extend(read([q]))
     return out
 

@@ -470,3 +470,12 @@ def test_fitting_leaves_out_the_questions_own_set_for_the_chat_signals(tiny_inde
         near_a2, "nichts davon", exclude=known.own_set("a-1"), twin=known.twin
     )
     assert alone is not None and without_set is not None and without_set != alone
+
+
+def test_warming_a_hybrid_build_loads_the_known_questions_and_their_twin(dense_on, dense_index):
+    """So that the first question of a server does not pay for them (~0.1 s)."""
+    known_questions.cache_clear()
+    index = open_index(dense_index)
+    index.warm_up()
+    assert known_questions.cache_info().currsize == 1
+    assert "twin" in vars(known_questions())  # the cached cosine, computed once

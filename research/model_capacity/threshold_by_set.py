@@ -9,15 +9,13 @@ Usage: python research/model_capacity/threshold_by_set.py SIGNALS.npz (from dump
 
 from __future__ import annotations
 
-import re
 import sys
 
 import numpy as np
 
 from faq_bot.chat import fit as F
+from faq_bot.evaluate import question_set
 from faq_bot.learn import fit_logistic
-
-SET = re.compile(r"^([a-z]+(?:\d+(?=[-f]))?)")  # d4-001 -> d4, h9f01 -> h9, t001 -> t
 
 
 def out_of(x, y, ans, fold_of) -> np.ndarray:
@@ -38,7 +36,7 @@ def main() -> None:
     d = np.load(sys.argv[1])
     x, y, ans, fu, ids = d["x"], d["y"], d["ans"], d["fu"], d["ids"]
     x = F._filled(x, F._fallback(x, y, ans))
-    sets = np.array([SET.match(i).group(1) for i in ids])
+    sets = np.array([question_set(str(i)) for i in ids])
     print(f"{len(y)} questions in {len(set(sets))} sets")
     first, later = F._held_out_threshold(x, y, ans, fu)
     by_set = out_of(x, y, ans, sets)

@@ -36,7 +36,6 @@ from faq_bot.index import Index
 from faq_bot.search import QueryError, search
 
 __all__ = [
-    "question_set",
     "REPORT_SECTIONS",
     "EvalFileError",
     "SearchRun",
@@ -47,6 +46,7 @@ __all__ = [
     "load_questions",
     "mrr",
     "normalize",
+    "question_set",
     "rank_of_first_hit",
     "recall_at",
     "search_runs",

@@ -36,10 +36,11 @@ refused: the shipped file would stand in, the question among the known ones.
 ``entry_precedent(index, vector, model) -> Callable[[str], float] | None``: the
 feature of each entry for a query vector (None without known questions of `model`).
 
-``KnownQuestions.of(ids, vectors, answerable, model, golds=None)``,
+``KnownQuestions.of(ids, vectors, answerable, model, golds=None, followup=None)``,
 ``.unanswered_like(vector, exclude=None, twin=None)``, ``.precedent(vector, text,
 exclude=None, twin=None)``, ``.signals(vector, text, exclude=None, twin=None)`` (both from
-one comparison), ``.save(path)``; ``known_questions() -> KnownQuestions | None`` (the
+one comparison; `exclude` an id or a set of ids), ``.own_set(qid)`` (what fitting
+excludes: the question's set), ``.save(path)``; ``known_questions() -> KnownQuestions | None`` (the
 shipped file ``faq_bot/data/known_questions.npz``; None, with a logged warning, when it
 is missing or unreadable: `read_known`); ``known_signals(known, vector, model, text)``:
 the signals of an answer, none when there is nothing to compare (no embedder, another
@@ -80,9 +81,9 @@ __all__ = [
     "K_PRECEDENT",
     "TWIN_SHARE",
     "KnownQuestions",
-    "known_questions",
     "entry_precedent",
     "fitting",
+    "known_questions",
     "known_signals",
     "read_known",
 ]

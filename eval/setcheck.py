@@ -104,6 +104,7 @@ GROUPS = [
     ["heldout18-questions.jsonl", "heldout18-followups.jsonl"],
     ["heldout19-questions.jsonl", "heldout19-followups.jsonl"],
     ["heldout20-questions.jsonl", "heldout20-followups.jsonl"],
+    ["heldout22-questions.jsonl", "heldout22-followups.jsonl"],
 ]
 
 

@@ -105,6 +105,7 @@ GROUPS = [
     ["heldout19-questions.jsonl", "heldout19-followups.jsonl"],
     ["heldout20-questions.jsonl", "heldout20-followups.jsonl"],
     ["heldout21-questions.jsonl", "heldout21-followups.jsonl"],
+    ["heldout22-questions.jsonl", "heldout22-followups.jsonl"],
 ]
 
 

@@ -57,6 +57,10 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout19-followups.jsonl",
         "heldout20-questions.jsonl",
         "heldout20-followups.jsonl",
+        "heldout21-questions.jsonl",
+        "heldout21-followups.jsonl",
+        "heldout22-questions.jsonl",
+        "heldout22-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

@@ -15,6 +15,10 @@ is embedded once per request (`faq_bot.embed` keeps the last vectors), so
 search and the chatbot share it; ``aq``, the analyzed query the lexical ranking
 came from, is analyzed again from `question` when not given.
 
+``fused_ranking(...) -> (ranking, Certainty)``: the same ranking and how sure the
+fitted ranker is of its first entry (its softmax share among the candidates and
+the entropy of that distribution; the chatbot's confidence reads both).
+
 ``topic_dense_scores(index, question, entry, weight)``: for a chatbot
 follow-up, the scores of the question's own vector pulled towards the entry
 that answered the earlier question (the mean of its stored paragraph vectors),
@@ -25,7 +29,7 @@ of a few entries only.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -36,13 +40,16 @@ from faq_bot.rankfeatures import FEATURES, POOL, RRF_K, Ranked, candidates
 
 __all__ = [
     "FEATURES",
+    "Certainty",
     "POOL",
     "RRF_K",
     "Ranked",
     "dense_scores",
     "embedding_text",
     "entry_dense_scores",
+    "certainty",
     "features",
+    "fused_ranking",
     "hybrid_rank",
     "topic_dense_scores",
 ]
@@ -145,6 +152,26 @@ def _analyzed(index: Any, question: str) -> Any:
         return None
 
 
+class Certainty(NamedTuple):
+    """How sure the learned ranker is of its first entry: its softmax share among the
+    ranked candidates (the model's probability that the first is the right one) and
+    the entropy of that distribution (nats). Both 0 when no fitted ranker scored them
+    (RRF scores are no log-odds)."""
+
+    share: float = 0.0
+    entropy: float = 0.0
+
+
+def certainty(logits: list[float]) -> Certainty:
+    """The `Certainty` of a ranker's log-odds, best first."""
+    if not logits:
+        return Certainty()
+    z = np.asarray(logits, dtype=float)
+    p = np.exp(z - z.max())
+    p /= p.sum()
+    return Certainty(float(p.max()), float(-(p * np.log(np.clip(p, 1e-300, None))).sum()))
+
+
 def hybrid_rank(
     index: Any,
     question: str,
@@ -155,12 +182,25 @@ def hybrid_rank(
     aq: Any = None,
 ) -> list[Any]:
     """`lexical` fused with the dense ranking (see the module docstring)."""
+    return fused_ranking(index, question, lexical, doc, category, dense, aq)[0]
+
+
+def fused_ranking(
+    index: Any,
+    question: str,
+    lexical: list[Any],
+    doc: str | None = None,
+    category: str | None = None,
+    dense: DenseScores | None = None,
+    aq: Any = None,
+) -> tuple[list[Any], Certainty]:
+    """`hybrid_rank`'s ranking and the ranker's `Certainty` of its first entry."""
     from faq_bot.search import ScoredEntry
 
     if dense is None:
         dense = dense_scores(index, question)
     if dense is None:
-        return lexical
+        return lexical, Certainty()
     if aq is None:
         aq = _analyzed(index, question)
     ranked = features(index, lexical, dense, doc, category, aq)
@@ -175,4 +215,4 @@ def hybrid_rank(
     fused = [ScoredEntry(r.entry, r.score, r.paragraph) for r in ranked]
     seen = {r.entry for r in ranked}
     fused.extend(ScoredEntry(s.entry, 0.0, s.paragraph) for s in lexical if s.entry not in seen)
-    return fused
+    return fused, certainty([r.score for r in ranked]) if weights else Certainty()

@@ -54,6 +54,18 @@ def test_the_hybrid_chatbot_chooses_a_paragraph_of_the_best_entry_with_all_signa
     assert 0.0 <= result.confidence <= 1.0
 
 
+def test_confidence_reads_how_sure_the_ranker_is_of_its_first_entry(hybrid_index):
+    index = open_index(hybrid_index)
+    question = "Darf ich beim Bewegen schräg ziehen?"
+    reading = read(index, question)
+    result = answer(index, question)
+    assert 0.0 < reading.ranking.share <= 1.0 and reading.ranking.entropy >= 0.0
+    assert result.signals["rank_share"] == pytest.approx(reading.ranking.share)
+    assert result.signals["rank_entropy"] == pytest.approx(reading.ranking.entropy)
+    lexical = read(index, question, dense=False)
+    assert (lexical.ranking.share, lexical.ranking.entropy) == (0.0, 0.0)
+
+
 def test_eval_cv_fits_on_some_questions_and_measures_on_the_others(hybrid_index, tmp_path):
     path = tmp_path / "questions.jsonl"
     lines = [

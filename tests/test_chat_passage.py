@@ -129,7 +129,8 @@ def test_the_fitted_confidence_model_is_read_and_gives_probabilities():
     assert 0.0 < confidence.threshold() < 1.0
     # the optional signals left out: the model reads its neutral fallbacks. `strong` is
     # typical of dev2's right confident answers (medians: rank_margin 4.3, dense
-    # 0.90, passage_share 1.0), so it holds for any refit that still answers them
+    # 0.90, passage_share 1.0; over all training questions' right answers rank_share
+    # 0.996, rank_entropy 0.03), so it holds for any refit that still answers them
     strong = dict.fromkeys(set(confidence.SIGNALS) - set(confidence.OPTIONAL), 0.0) | {
         "rank_margin": 4.0,
         "coverage": 1.0,
@@ -141,6 +142,8 @@ def test_the_fitted_confidence_model_is_read_and_gives_probabilities():
         "passage_share": 0.9,
         "lexical_agrees": 1.0,
         "dense_agrees": 1.0,
+        "rank_share": 0.95,
+        "rank_entropy": 0.05,
     }
     weak = dict.fromkeys(confidence.SIGNALS, 0.0) | {"dense_passage": 0.8, "dense_entry": 0.8}
     p_strong, p_weak = confidence.probability(strong), confidence.probability(weak)

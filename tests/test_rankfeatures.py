@@ -11,9 +11,12 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from faq_bot import hybrid
 from faq_bot.dense import DenseScores
-from faq_bot.hybrid import hybrid_rank
+from faq_bot.hybrid import Certainty, certainty, fused_ranking, hybrid_rank
 from faq_bot.index import Index, open_index
 from faq_bot.rankfeatures import FEATURES, PARAGRAPH_K, RRF_K, _paragraph_rrf, candidates
 from faq_bot.search import analyze_query, rank_entries
@@ -137,3 +140,52 @@ def test_known_entry_is_what_the_known_questions_say_of_each_candidate(tiny_inde
     # without known questions every candidate gets 0: no order changes
     plain = candidates(tiny_index, aq, lexical, dense)
     assert {r.features["known_entry"] for r in plain} == {0.0}
+
+
+@given(st.lists(st.floats(-60, 60, allow_nan=False), min_size=1, max_size=40), st.floats(-30, 30))
+def test_the_certainty_is_a_probability_and_an_entropy_that_ignore_a_shift(logits, shift):
+    sure = certainty(logits)
+    n = len(logits)
+    assert 1 / n - 1e-9 <= sure.share <= 1.0
+    assert -1e-9 <= sure.entropy <= math.log(n) + 1e-9
+    shifted = certainty([z + shift for z in logits])
+    assert shifted.share == pytest.approx(sure.share, abs=1e-9)
+    assert shifted.entropy == pytest.approx(sure.entropy, abs=1e-7)
+
+
+def test_one_sure_candidate_has_share_one_and_no_entropy_and_a_tie_is_even():
+    assert certainty([3.0]) == Certainty(1.0, 0.0)
+    tie = certainty([1.0, 1.0, 1.0, 1.0])
+    assert tie.share == pytest.approx(0.25) and tie.entropy == pytest.approx(math.log(4))
+    assert certainty([]) == Certainty(0.0, 0.0)
+
+
+def test_the_ranker_certainty_is_its_softmax_over_the_ranked_candidates(tiny_index, monkeypatch):
+    weights = {"bias": 0.5, FEATURES[0]: 2.0, FEATURES[1]: -1.0, "dense_entry": 4.0}
+    assert set(weights) <= {*FEATURES, "bias"}
+    monkeypatch.setattr(hybrid, "ranker_weights", lambda: weights)
+    aq = analyze_query(tiny_index, "Moduswürfel am Ende der Runde")
+    lexical = rank_entries(tiny_index, aq)
+    dense = dense_of({("runde-patt", 0): 0.9, ("runde-modus", 1): 0.8, ("runde-angriff", 0): 0.7})
+    fused, sure = fused_ranking(tiny_index, aq.text, lexical, dense=dense, aq=aq)
+    logits = [
+        weights["bias"] + sum(weights.get(k, 0.0) * v for k, v in r.features.items())
+        for r in candidates(tiny_index, aq, lexical, dense)
+    ]
+    p = [math.exp(z - max(logits)) for z in logits]
+    assert sure.share == pytest.approx(max(p) / sum(p))
+    assert sure.entropy == pytest.approx(-sum(q / sum(p) * math.log(q / sum(p)) for q in p))
+    assert fused[0].score == pytest.approx(max(logits))  # the share is the first entry's
+    assert [s.entry for s in fused] == [
+        s.entry for s in hybrid_rank(tiny_index, aq.text, lexical, dense=dense, aq=aq)
+    ]
+
+
+def test_without_a_fitted_ranker_or_dense_scores_there_is_no_certainty(tiny_index, monkeypatch):
+    aq = analyze_query(tiny_index, "Moduswürfel am Ende der Runde")
+    lexical = rank_entries(tiny_index, aq)
+    dense = dense_of({("runde-patt", 0): 0.9})
+    monkeypatch.setattr(hybrid, "ranker_weights", lambda: None)  # RRF: scores are no log-odds
+    assert fused_ranking(tiny_index, aq.text, lexical, dense=dense, aq=aq)[1] == Certainty()
+    monkeypatch.setattr(hybrid, "dense_scores", lambda *_a, **_k: None)
+    assert fused_ranking(tiny_index, aq.text, lexical, aq=aq) == (lexical, Certainty())

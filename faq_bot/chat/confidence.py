@@ -9,9 +9,12 @@ model's share for the chosen paragraph within its entry, whether the lexical
 and the dense ranking alone
 agree on that entry, the highest IDF of a question word the passage lacks, and
 whether the question asks for an amount the passage does not state, how much
-the question resembles the training questions the rulings do not answer, and
+the question resembles the training questions the rulings do not answer,
 whether the training questions nearest it were answered by this passage
-(both `faq_bot.known`).
+(both `faq_bot.known`), and how sure the learned ranker is of its first entry:
+its softmax share among the candidates and the entropy of that distribution
+(`faq_bot.hybrid.Certainty`; its margin over the second alone says less when
+several entries are close).
 
 ``signals(passage, dense, ranking, foreign, quantity, known) -> dict``
     The `SIGNALS` of a chosen passage.
@@ -90,6 +93,8 @@ SIGNALS = (
     "quantity_missing",
     "unanswered_like",
     "precedent",
+    "rank_share",
+    "rank_entropy",
 )
 # signals that can be missing (`faq_bot.known`): the model's fallback stands in
 OPTIONAL = ("unanswered_like", "precedent")
@@ -181,6 +186,8 @@ def signals(
         "dense_agrees": float(ranking.dense_top in chosen),
         "missing": passage.missing,
         "quantity_missing": float(quantity and not has_number(passage.text)),
+        "rank_share": ranking.share,
+        "rank_entropy": ranking.entropy,
         **{k: v for k, v in (known or {}).items() if k in OPTIONAL},
     }
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from faq_bot.dense import DenseScores
 from faq_bot.fitted import fitted
-from faq_bot.hybrid import hybrid_rank
+from faq_bot.hybrid import fused_ranking
 from faq_bot.index import EntryRecord, Index
 from faq_bot.search import AnalyzedQuery, ScoredEntry, paragraph_scores, rank_entries
 
@@ -111,6 +111,10 @@ class Ranking:
     top: float = 0.0  # score of the first entry (a fused logit, or BM25F without dense)
     lexical_top: str | None = None  # the first entry of the lexical ranking alone
     dense_top: str | None = None  # ... and of the dense ranking alone
+    # the fitted ranker's softmax share of the first entry and the entropy over its
+    # candidates (`faq_bot.hybrid.Certainty`; 0 without one)
+    share: float = 0.0
+    entropy: float = 0.0
 
 
 def candidates(index: Index, aq: AnalyzedQuery, dense: DenseScores | None) -> Ranking:
@@ -123,7 +127,8 @@ def candidates(index: Index, aq: AnalyzedQuery, dense: DenseScores | None) -> Ra
     if dense is not None:
         dense_order = dense.ranking()
         ranking.dense_top = dense_order[0][0] if dense_order else None
-        scored = hybrid_rank(index, aq.text, scored, dense=dense, aq=aq)
+        scored, sure = fused_ranking(index, aq.text, scored, dense=dense, aq=aq)
+        ranking.share, ranking.entropy = sure
         if scored:
             ranking.top = scored[0].score
             ranking.margin = scored[0].score - scored[1].score if len(scored) > 1 else 0.0

@@ -106,6 +106,7 @@ GROUPS = [
     ["heldout20-questions.jsonl", "heldout20-followups.jsonl"],
     ["heldout21-questions.jsonl", "heldout21-followups.jsonl"],
     ["heldout22-questions.jsonl", "heldout22-followups.jsonl"],
+    ["heldout24-questions.jsonl", "heldout24-followups.jsonl"],
 ]
 
 

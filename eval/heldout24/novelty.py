@@ -2,7 +2,7 @@
 history) with the q/history of the sets its check compares with and with any other text
 of this set, as numbers (`setcheck.novelty`). Never prints another set's text.
 
-Usage: python3 eval/heldout22/novelty.py [SEED_DIR] [-v]
+Usage: python3 eval/heldout24/novelty.py [SEED_DIR] [-v]
 """
 
 import sys

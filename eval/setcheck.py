@@ -107,6 +107,7 @@ GROUPS = [
     ["heldout21-questions.jsonl", "heldout21-followups.jsonl"],
     ["heldout22-questions.jsonl", "heldout22-followups.jsonl"],
     ["heldout23-questions.jsonl", "heldout23-followups.jsonl"],
+    ["heldout24-questions.jsonl", "heldout24-followups.jsonl"],
 ]
 
 

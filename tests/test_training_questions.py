@@ -61,6 +61,10 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout21-followups.jsonl",
         "heldout22-questions.jsonl",
         "heldout22-followups.jsonl",
+        "heldout23-questions.jsonl",
+        "heldout23-followups.jsonl",
+        "heldout24-questions.jsonl",
+        "heldout24-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

@@ -36,10 +36,16 @@ refused: the shipped file would stand in, the question among the known ones.
 ``entry_precedent(index, vector, model) -> Callable[[str], float] | None``: the
 feature of each entry for a query vector (None without known questions of `model`).
 
+The passage model uses ``precedent`` too, as a feature of each competing paragraph of
+the best entry (`faq_bot.chat.passage.FEATURES`): ``passage_precedent(known, vector,
+model)`` (``KnownQuestions.precedents``: one comparison, then a function of the
+paragraph's text).
+
 ``KnownQuestions.of(ids, vectors, answerable, model, golds=None, followup=None)``,
 ``.unanswered_like(vector, exclude=None, twin=None)``, ``.precedent(vector, text,
 exclude=None, twin=None)``, ``.signals(vector, text, exclude=None, twin=None)`` (both from
-one comparison; `exclude` an id or a set of ids), ``.own_set(qid)`` (what fitting
+one comparison; `exclude` an id or a set of ids), ``.precedents(vector, exclude=None,
+twin=None)`` (``precedent`` of any text, from one comparison), ``.own_set(qid)`` (what fitting
 excludes: the question's set), ``.save(path)``; ``known_questions() -> KnownQuestions | None`` (the
 shipped file ``faq_bot/data/known_questions.npz``; None, with a logged warning, when it
 is missing or unreadable: `read_known`); ``known_signals(known, vector, model, text)``:
@@ -85,6 +91,7 @@ __all__ = [
     "fitting",
     "known_questions",
     "known_signals",
+    "passage_precedent",
     "read_known",
 ]
 
@@ -200,6 +207,20 @@ class KnownQuestions:
         without gold passages or for another size."""
         found = self._comparable(vector, exclude, twin)
         return None if found is None else self._precedent(*found, text)
+
+    def precedents(
+        self,
+        vector: np.ndarray,
+        exclude: str | frozenset[str] | None = None,
+        twin: float | None = None,
+    ) -> Callable[[str], float | None] | None:
+        """`precedent` as a function of the answer text, comparing `vector` with the
+        known questions once (the competing paragraphs of an entry each ask); None for
+        a vector of another size."""
+        found = self._comparable(vector, exclude, twin)
+        if found is None:
+            return None
+        return lambda text: self._precedent(*found, text)
 
     def signals(
         self,
@@ -344,6 +365,17 @@ def known_signals(
     if known is None or vector is None or model != known.model:
         return {}
     return known.signals(vector, text, twin=known.twin)
+
+
+def passage_precedent(
+    known: KnownQuestions | None, vector: np.ndarray | None, model: str | None
+) -> Callable[[str], float | None] | None:
+    """`KnownQuestions.precedents` of a question's `vector` (its near twins left out), the
+    passage model's ``precedent`` feature; None when there is nothing to compare (as
+    `known_signals`)."""
+    if known is None or vector is None or model != known.model:
+        return None
+    return known.precedents(vector, twin=known.twin)
 
 
 # in fitting: the known questions a training question meets, and the ids it must not

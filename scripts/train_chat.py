@@ -14,7 +14,7 @@ what it wrote until the follow-ups' earlier questions are answered as in a
 round before (at most `MAX_ROUNDS`; see `main`). Needs a
 built index with dense vectors. The training files are listed in the Makefile
 (``make train``: the development sets, dev5-10 and the retired held-out sets 1-12);
-the held-out sets (13 to 22) are refused (`faq_bot.evaluate.training_questions`).
+the held-out sets (13 to 24) are refused (`faq_bot.evaluate.training_questions`).
 """
 
 from __future__ import annotations
@@ -79,7 +79,8 @@ def fit_modes(index, questions, modes, folds, crossfit: tuple[Path, Path] | None
             known = fit.known_of(index, cases)
         cv = fit.cross_validate(index, cases, folds)
         print(fit.format_cv(cv, len(cases), folds))
-        weights = {k: round(v, 6) for k, v in fit.fit_passage(cases).items()}
+        passage_fit = fit.fit_passage(cases, fit.known_of(index, cases))
+        weights = {k: round(v, 6) for k, v in passage_fit.items()}
         passages[mode] = {
             "cross_validated": {"within_entry": round(cv["within_learned"][0], 4)},
             "weights": weights,

@@ -66,6 +66,30 @@ def test_confidence_reads_how_sure_the_ranker_is_of_its_first_entry(hybrid_index
     assert (lexical.ranking.share, lexical.ranking.entropy) == (0.0, 0.0)
 
 
+def test_the_paragraphs_compete_with_what_the_known_questions_say_of_them(
+    hybrid_index, monkeypatch
+):
+    from faq_bot.known import known_questions
+
+    answer_module = sys.modules["faq_bot.chat.answer"]  # the package exports the function
+
+    index = open_index(hybrid_index)
+    asked: list[tuple[object, str]] = []
+
+    def recording(known, vector, model):
+        assert known is known_questions() and vector is not None and model
+        return lambda text: asked.append((vector, text)) or 0.0
+
+    monkeypatch.setattr(answer_module, "passage_precedent", recording)
+    result = answer(index, "Darf ich beim Bewegen schräg ziehen?")
+    assert result.passage is not None and asked
+    record = index.entry(result.passage.entry)
+    assert record is not None
+    # each competing paragraph of the best entry, with its neighbours
+    assert all(any(p.strip() and p in text for p in record.plain_paragraphs) for _v, text in asked)
+    assert any(result.passage.text == text for _v, text in asked)
+
+
 def test_eval_cv_fits_on_some_questions_and_measures_on_the_others(hybrid_index, tmp_path):
     path = tmp_path / "questions.jsonl"
     lines = [

@@ -115,3 +115,41 @@ def test_in_crossfitting_known_questions_are_those_the_folds_embedder_was_tuned_
     # no embedder is tuned on unanswerable questions or follow-ups: they stay known
     assert not _unseen_by(SimpleNamespace(fold=2, answerable=False, followup=False), 2)
     assert not _unseen_by(SimpleNamespace(fold=2, answerable=True, followup=True), 2)
+
+
+def test_the_passage_feature_precedent_meets_the_folds_known_questions_without_its_own_set():
+    from types import SimpleNamespace
+
+    from faq_bot.chat.fit import _rows
+    from faq_bot.chat.passage import FEATURES, Candidate, Row
+    from faq_bot.index import EntryRecord
+    from faq_bot.known import KnownQuestions
+
+    rule_a, rule_b = "Eine gesperrte Einheit darf nicht blocken.", "Das Depot wird gemischt."
+    entry = EntryRecord(
+        id="x", doc="d", title="X", paragraphs=(rule_a, rule_b), position=0,
+        plain_paragraphs=(rule_a, rule_b),
+    )  # fmt: skip
+    cand = Candidate(entry, 1.0, frozenset(), frozenset())
+    rows = [(cand, Row(i, dict.fromkeys(FEATURES, 0.0), (0, 1), 0.5)) for i in (0, 1)]
+    unit = np.eye(4, dtype=np.float32)
+    # a-1 and a-2 (one set) both near the query, b-1 and b-2 far from it and twins
+    vectors = np.array([unit[0] + unit[1], unit[0] - unit[1], unit[3], unit[3] + 0.1 * unit[2]])
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    known = KnownQuestions.of(
+        ["a-1", "a-2", "b-1", "b-2"], vectors, [True] * 4, "m",
+        [[rule_a], [rule_a], [rule_b], [rule_b]],
+    )  # fmt: skip
+    query = unit[0]
+    folded = np.array([-query, query])
+    case = SimpleNamespace(id="a-1", rows=rows, fold=1, fold_vectors=folded, vector=None)
+    got = [row.features["precedent"] for _c, row in _rows(case, {1: known})]
+    own = known.own_set("a-1")
+    assert own == {"a-1", "a-2"}
+    assert got == [
+        known.precedent(query, rule_a, exclude=own, twin=known.twin),
+        known.precedent(query, rule_b, exclude=own, twin=known.twin),
+    ]
+    # with its set, the questions on rule A would vouch for it: left out, they cannot
+    assert known.precedent(query, rule_a, twin=known.twin) > 0 >= got[0]
+    assert _rows(case, None) is rows  # no known questions: the rows as they are

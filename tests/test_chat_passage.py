@@ -158,6 +158,33 @@ def test_the_fitted_passage_model_names_every_feature():
     assert weights is not None and set(weights) == set(FEATURES)
 
 
+def test_the_known_questions_precedent_is_a_feature_of_each_paragraph_with_its_neighbours():
+    from faq_bot.chat.passage import FEATURES, Candidate, Row, choose_row, with_precedent
+
+    lead, item, other = "Dabei gilt:", "- eine Einheit pro Feld", "Ganz anderes."
+    cand = Candidate(record(lead, item, other), 1.0, frozenset(), frozenset())
+    rows = [(cand, Row(i, dict.fromkeys(FEATURES, 0.0), (0, 1), 0.5)) for i in (1, 2)]
+    seen: list[str] = []
+
+    def precedent(text: str) -> float | None:
+        seen.append(text)
+        return 0.3 if "Einheit" in text else None  # None: nothing to say, counts 0
+
+    got = with_precedent(rows, precedent)
+    assert seen == [f"{lead}\n{item}", other]  # the list item with its lead-in
+    assert [row.features["precedent"] for _c, row in got] == [0.3, 0.0]
+    assert [row.features["precedent"] for _c, row in rows] == [0.0, 0.0]  # rows kept
+    weights = dict.fromkeys(FEATURES, 0.0) | {"precedent": 10.0, "dense_para": 1.0}
+    rows[1][1].features["dense_para"] = 1.0  # the other paragraph is nearer in meaning
+    chosen, by_known = (
+        choose_row(rows, weights),
+        choose_row(with_precedent(rows, precedent), weights),
+    )
+    assert chosen is not None and chosen[1].paragraph == 2
+    assert by_known is not None and by_known[1].paragraph == 1
+    assert with_precedent(rows, None)[0][1].features["precedent"] == 0.0
+
+
 def test_the_passage_model_chooses_by_its_weights_and_reports_the_share():
     from faq_bot.chat.passage import FEATURES, Candidate, Row, choose_row
 

@@ -27,6 +27,7 @@ from faq_bot.known import (
     fitting,
     known_questions,
     known_signals,
+    passage_precedent,
     read_known,
 )
 from faq_bot.search import analyze_query, rank_entries
@@ -249,6 +250,23 @@ def test_precedent_needs_gold_passages_the_same_model_and_a_vector():
     assert _known().precedent(v, PASSAGE_A) is None  # written without gold passages
     assert set(_known().signals(v, PASSAGE_A)) == {"unanswered_like"}
     assert known.precedent(_unit([0, 1, 0, 0]), PASSAGE_A) is None  # another size
+
+
+def test_the_passage_precedent_is_the_precedent_of_any_text_from_one_comparison():
+    known = _answered()
+    v = _unit([0, 1, 0.2])
+    of_text = passage_precedent(known, v, "m")
+    assert of_text is not None
+    for text in (PASSAGE_A, PASSAGE_B, PASSAGE_A + " " + PASSAGE_B, "nichts davon"):
+        assert of_text(text) == known.precedent(v, text, twin=known.twin)
+    own = known.precedents(known.vectors[0], exclude="a1")
+    assert own is not None and own(PASSAGE_A) == known.precedent(
+        known.vectors[0], PASSAGE_A, exclude="a1"
+    )
+    assert passage_precedent(known, v, "another-model") is None
+    assert passage_precedent(known, None, "m") is None
+    assert passage_precedent(None, v, "m") is None
+    assert known.precedents(_unit([0, 1, 0, 0])) is None  # another size
 
 
 def test_a_known_question_does_not_vouch_for_its_own_answer():

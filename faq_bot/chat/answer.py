@@ -63,7 +63,7 @@ from typing import TYPE_CHECKING, Any
 from faq_bot.dense import DenseScores, dense_for
 from faq_bot.hybrid import dense_scores, entry_dense_scores, topic_dense_scores
 from faq_bot.index import EntryRecord, Index
-from faq_bot.known import known_questions, known_signals
+from faq_bot.known import known_questions, known_signals, passage_precedent
 from faq_bot.question import QuestionError, asks_quantity, check_question, strip_fillers
 from faq_bot.search import (
     AnalyzedQuery,
@@ -397,11 +397,19 @@ class Response:
 def respond(index: Index, reading: Reading) -> Response:
     """The passage of `reading` (the best entry, then its paragraph) and its confidence."""
     text, context, dense = reading.text, reading.context, reading.dense
+    retriever = dense_for(index)
+    model = retriever.model if retriever else None
     passage = None
     if reading.combined.terms:
         own, support = reading.coverages(index)
         passage = choose_passage(
-            index, reading.candidates, reading.combined, own, support, reading.paragraph_dense
+            index,
+            reading.candidates,
+            reading.combined,
+            own,
+            support,
+            reading.paragraph_dense,
+            passage_precedent(known_questions(), reading.vector, model),
         )
     if passage is not None and dense is not None and (chosen := index.entry(passage.entry)):
         passage = with_neighbours(chosen, passage)
@@ -413,8 +421,6 @@ def respond(index: Index, reading: Reading) -> Response:
     if conf.model(mode) is not None:
         response.margin = -bar  # no passage: probability 0
     if passage is not None:
-        retriever = dense_for(index)
-        model = retriever.model if retriever else None
         response.signals = conf.signals(
             reading.for_confidence(passage),
             dense,

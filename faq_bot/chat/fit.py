@@ -47,12 +47,13 @@ from .answer import Reading, answered_reading, read, replay
 from .passage import (
     FEATURES,
     Candidate,
-    Passage,
     Row,
     choose_row,
     competing_rows,
     make_passage,
+    row_text,
     with_neighbours,
+    with_precedent,
 )
 from .terms import Coverage
 
@@ -118,18 +119,7 @@ def collect(index: Index, questions: list[dict[str, Any]], mode: str = "hybrid")
         rows = competing_rows(
             index, reading.candidates, reading.combined, reading.paragraph_dense, entry_first=True
         )
-        right = []
-        for cand, row in rows:
-            p = Passage(
-                cand.record.id,
-                row.paragraph,
-                cand.record.plain_paragraphs[row.paragraph],
-                0.0,
-                0.0,
-                row.span,
-            )
-            text = with_neighbours(cand.record, p).text
-            right.append(answerable(q) and is_hit(text, q["gold"]))
+        right = [answerable(q) and is_hit(row_text(cand, row), q["gold"]) for cand, row in rows]
         cases.append(
             Case(
                 q["id"],
@@ -146,18 +136,23 @@ def collect(index: Index, questions: list[dict[str, Any]], mode: str = "hybrid")
     return cases
 
 
-def _matrix(case: Case) -> tuple[np.ndarray, np.ndarray]:
-    x = np.array([[row.features[f] for f in FEATURES] for _c, row in case.rows], dtype=float)
-    return x.reshape(len(case.rows), len(FEATURES)), np.array(case.right, dtype=float)
+Known = KnownQuestions | dict[int, KnownQuestions] | None
 
 
-def fit_passage(cases: list[Case]) -> dict[str, float]:
-    groups = [_matrix(c) for c in cases if c.answerable and c.entry_right and len(c.rows) > 1]
+def _matrix(case: Case, known: Known = None) -> tuple[np.ndarray, np.ndarray]:
+    rows = _rows(case, known)
+    x = np.array([[row.features[f] for f in FEATURES] for _c, row in rows], dtype=float)
+    return x.reshape(len(rows), len(FEATURES)), np.array(case.right, dtype=float)
+
+
+def fit_passage(cases: list[Case], known: Known = None) -> dict[str, float]:
+    """The passage weights; `known`: the training questions the ``precedent`` feature
+    compares with (`known_of`; without them it is 0)."""
+    groups = [
+        _matrix(c, known) for c in cases if c.answerable and c.entry_right and len(c.rows) > 1
+    ]
     w = fit_choice(groups)
     return {f: float(v) for f, v in zip(FEATURES, w, strict=True)}
-
-
-Known = KnownQuestions | dict[int, KnownQuestions] | None
 
 
 def known_of(index: Index, cases: list[Case]) -> Known:
@@ -204,27 +199,44 @@ def _choice(
     """(index of the chosen row, the passage's confidence signals) under `weights`;
     `known`: the training questions (the case's own set left out, as for the ranking's
     ``known_entry``: a new question meets no paraphrases of itself by its writer)."""
-    chosen = choose_row(case.rows, weights)
+    rows = _rows(case, known)
+    chosen = choose_row(rows, weights)
     if chosen is None:
         return None
     cand, row, score, share = chosen
-    i = next(n for n, (c, r) in enumerate(case.rows) if r is row and c is cand)
+    i = next(n for n, (c, r) in enumerate(rows) if r is row and c is cand)
     passage = make_passage(index, cand, row, score, share, *case.coverages)
     passage = case.reading.for_confidence(with_neighbours(cand.record, passage))
     dense = case.reading.dense
     quantity = asks_quantity(case.reading.text)
-    if isinstance(known, dict):  # cross-fitted: the known questions of the case's fold model
-        folded = case.fold_vectors
-        mine = known.get(case.fold) if case.fold is not None else None
-        vector = folded[case.fold] if mine is not None and folded is not None else None
-    else:
-        mine, vector = known, case.vector
+    mine, vector = _mine(case, known)
     precedent = (
         mine.signals(vector, passage.text, exclude=mine.own_set(case.id), twin=mine.twin)
         if mine is not None and vector is not None
         else {}
     )
     return i, conf.signals(passage, dense, case.reading.ranking, case.foreign, quantity, precedent)
+
+
+def _mine(case: Case, known: Known) -> tuple[KnownQuestions | None, np.ndarray | None]:
+    """The known questions `case` meets and its vector to compare with them: cross-fitted,
+    those of its fold's model and its text embedded by that model."""
+    if isinstance(known, dict):
+        folded = case.fold_vectors
+        mine = known.get(case.fold) if case.fold is not None else None
+        return mine, folded[case.fold] if mine is not None and folded is not None else None
+    return known, case.vector
+
+
+def _rows(case: Case, known: Known) -> list[tuple[Candidate, Row]]:
+    """The case's competing paragraphs with their ``precedent`` feature from `known`,
+    its own set left out (as for the confidence signals)."""
+    mine, vector = _mine(case, known)
+    if mine is None or vector is None:
+        return case.rows
+    return with_precedent(
+        case.rows, mine.precedents(vector, exclude=mine.own_set(case.id), twin=mine.twin)
+    )
 
 
 def _signal_rows(
@@ -391,11 +403,12 @@ def cross_validate(
         for f in range(k):
             train = [c for c, g in zip(cases, fold, strict=True) if g != f]
             test_idx = [i for i, g in enumerate(fold) if g == f]
-            pw = fit_passage(train)
+            known = known_of(index, train)
+            pw = fit_passage(train, known)
             cw = fit_confidence(index, train, pw)
             weights = np.array([cw["weights"][s] for s in conf.SIGNALS])
             test = [cases[i] for i in test_idx]
-            xt, yt, _ = _signal_rows(index, test, pw, known_of(index, train))
+            xt, yt, _ = _signal_rows(index, test, pw, known)
             xt = _filled(xt, cw["fallback"])
             bar = np.where(_followups(test), cw["threshold_followup"], cw["threshold"])
             sure[test_idx] = _prob(xt, weights, cw["weights"]["bias"]) >= bar
@@ -404,7 +417,7 @@ def cross_validate(
                 if c.answerable and c.entry_right:
                     within["n"] += 1
                     for name, wts in (("learned", pw), ("rule", None)):
-                        found = _choice(index, c, wts, None)
+                        found = _choice(index, c, wts, known)
                         within[name] += bool(found and c.right[found[0]])
         ans, later = np.array([c.answerable for c in cases]), _followups(cases)
         runs.append(

@@ -3,7 +3,7 @@
 ``candidates(index, aq, dense) -> Ranking``
     The best entries of the ranking (search's, fused with the dense one when
     there are vectors); a reference-only entry is replaced by its target.
-``choose_passage(index, candidates, aq, question, support, dense) -> Passage | None``
+``choose_passage(index, candidates, aq, question, support, dense, precedent) -> Passage | None``
     With dense scores the entry comes first: the paragraphs of the best entry
     compete, scored by a conditional logit model over `FEATURES`
     (``faq_bot/data/passage.json``, fitted by ``scripts/train_chat.py`` with
@@ -12,6 +12,8 @@
     ``Passage.probability`` is the model's share for the chosen paragraph.
     Without a model file the paragraphs of all candidates compete by the hand-set
     `_lexical_score`.
+``with_precedent(rows, precedent)``: the rows with their ``precedent`` feature (what
+the training questions nearest the question say of each paragraph, `faq_bot.known`).
 ``with_neighbours(record, passage) -> Passage``
     The passage with its lead-in, sub-heading or list neighbour (≤ `PASSAGE_CHARS`).
 """
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,7 +43,9 @@ __all__ = [
     "candidates",
     "choose_passage",
     "paragraph_features",
+    "row_text",
     "with_neighbours",
+    "with_precedent",
 ]
 
 CANDIDATES = 8  # entries whose paragraphs compete for the answer (lexical mode)
@@ -73,6 +77,11 @@ FEATURES = (
     "heading",  # a short heading-like paragraph ("Sonderfall:")
     "first",  # the entry's first paragraph
     "length",  # log of the paragraph's characters
+    # among the training questions nearest the question, the similarity of the nearest
+    # whose gold lies in the paragraph (with its neighbours) minus that of the nearest
+    # whose gold lies elsewhere (`faq_bot.known`, the chat's confidence signal of that
+    # name); 0 without known questions
+    "precedent",
 )
 
 
@@ -227,6 +236,7 @@ def paragraph_features(
             "heading": float(heading_like(text)),
             "first": float(i == 0),
             "length": math.log1p(len(text)),
+            "precedent": 0.0,
         }
         rows.append(Row(i, f, span, dense.unit(*key) if dense is not None else 0.0))
     if rows:
@@ -328,6 +338,29 @@ def competing_rows(
     return [(c, row) for c in cands for row in paragraph_features(index, c, aq, dense, bm25)]
 
 
+def row_text(cand: Candidate, row: Row) -> str:
+    """The text paragraph `row` of `cand` would be answered with (its neighbours
+    included, `with_neighbours`): what gold passages and known questions are matched
+    against."""
+    record = cand.record
+    text = record.plain_paragraphs[row.paragraph]
+    return with_neighbours(record, Passage(record.id, row.paragraph, text, 0.0, 0.0, row.span)).text
+
+
+def with_precedent(
+    rows: Sequence[tuple[Candidate, Row]], precedent: Callable[[str], float | None] | None
+) -> list[tuple[Candidate, Row]]:
+    """`rows` with their ``precedent`` feature (`faq_bot.known.passage_precedent`; 0 when
+    there is none), as new rows: fitting reads the same rows with the known questions of
+    each fold."""
+    out = []
+    for cand, row in rows:
+        value = precedent(row_text(cand, row)) if precedent is not None else None
+        features = {**row.features, "precedent": float(value) if value is not None else 0.0}
+        out.append((cand, dataclasses.replace(row, features=features)))
+    return out
+
+
 def choose_passage(
     index: Index,
     cands: list[Candidate],
@@ -335,11 +368,14 @@ def choose_passage(
     question: Coverage,
     support: Coverage,
     dense: DenseScores | None = None,
+    precedent: Callable[[str], float | None] | None = None,
 ) -> Passage | None:
     """The best paragraph of the candidates. `question` measures the coverage of the
-    question itself; `support` (the question with its follow-up context) the evidence."""
+    question itself; `support` (the question with its follow-up context) the evidence;
+    `precedent`: what the known questions say of a paragraph's text."""
     weights = model("hybrid" if dense is not None else "lexical")
-    chosen = choose_row(competing_rows(index, cands, aq, dense), weights)
+    rows = competing_rows(index, cands, aq, dense)
+    chosen = choose_row(with_precedent(rows, precedent) if precedent else rows, weights)
     if chosen is None:
         return None
     cand, row, score, share = chosen

@@ -154,9 +154,12 @@ def _analyzed(index: Any, question: str) -> Any:
 
 class Certainty(NamedTuple):
     """How sure the learned ranker is of its first entry: its softmax share among the
-    ranked candidates (the model's probability that the first is the right one) and
-    the entropy of that distribution (nats). Both 0 when no fitted ranker scored them
-    (RRF scores are no log-odds)."""
+    ranked candidates and the entropy of that distribution (nats). The share is the
+    model's own estimate, not calibrated: the ranker is fitted on the training questions
+    the chat's confidence is fitted on too, and an entry reached through a reference-only
+    entry shares it with that entry; the confidence model weighs it like any signal.
+    Both 0 when no fitted ranker scored them (RRF scores are no log-odds) or a score is
+    not finite."""
 
     share: float = 0.0
     entropy: float = 0.0
@@ -164,9 +167,9 @@ class Certainty(NamedTuple):
 
 def certainty(logits: list[float]) -> Certainty:
     """The `Certainty` of a ranker's log-odds, best first."""
-    if not logits:
-        return Certainty()
     z = np.asarray(logits, dtype=float)
+    if not len(z) or not np.isfinite(z).all():
+        return Certainty()
     p = np.exp(z - z.max())
     p /= p.sum()
     return Certainty(float(p.max()), float(-(p * np.log(np.clip(p, 1e-300, None))).sum()))

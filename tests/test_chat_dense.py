@@ -18,8 +18,9 @@ from faq_bot.chat.confidence import SIGNALS
 from faq_bot.cli import main
 from faq_bot.dense import dense_for
 from faq_bot.embed import get_embedder
-from faq_bot.hybrid import dense_scores, entry_dense_scores, topic_dense_scores
+from faq_bot.hybrid import dense_scores, entry_dense_scores, fused_ranking, topic_dense_scores
 from faq_bot.index import open_index
+from faq_bot.search import rank_entries
 
 DOC = "003_392c06b39f773588.txt"
 QUESTIONS = [
@@ -60,6 +61,13 @@ def test_confidence_reads_how_sure_the_ranker_is_of_its_first_entry(hybrid_index
     reading = read(index, question)
     result = answer(index, question)
     assert 0.0 < reading.ranking.share <= 1.0 and reading.ranking.entropy >= 0.0
+    # the ranker's own share and entropy, in that order (entropy >= -log of the top share)
+    _fused, sure = fused_ranking(
+        index, reading.combined.text, rank_entries(index, reading.combined),
+        dense=reading.dense, aq=reading.combined,
+    )  # fmt: skip
+    assert (reading.ranking.share, reading.ranking.entropy) == pytest.approx(tuple(sure))
+    assert reading.ranking.entropy >= -np.log(reading.ranking.share) - 1e-9
     assert result.signals["rank_share"] == pytest.approx(reading.ranking.share)
     assert result.signals["rank_entropy"] == pytest.approx(reading.ranking.entropy)
     lexical = read(index, question, dense=False)
@@ -72,22 +80,33 @@ def test_the_paragraphs_compete_with_what_the_known_questions_say_of_them(
     from faq_bot.known import known_questions
 
     answer_module = sys.modules["faq_bot.chat.answer"]  # the package exports the function
-
     index = open_index(hybrid_index)
-    asked: list[tuple[object, str]] = []
+    question = "Darf ich beim Bewegen schräg ziehen?"
+    plain = answer(index, question)
+    assert plain.passage is not None
+    record = index.entry(plain.passage.entry)
+    assert record is not None
+    paras = record.plain_paragraphs
+    other = max(i for i, p in enumerate(paras) if p.strip() and p not in plain.passage.text)
+    asked: list[str] = []
 
     def recording(known, vector, model):
         assert known is known_questions() and vector is not None and model
-        return lambda text: asked.append((vector, text)) or 0.0
+        # the known questions vouch for another paragraph of the entry, against the rest
+        return lambda text: (
+            asked.append(text)
+            or (
+                5.0 if paras[other] in text and paras[plain.passage.paragraph] not in text else -5.0
+            )
+        )
 
     monkeypatch.setattr(answer_module, "passage_precedent", recording)
-    result = answer(index, "Darf ich beim Bewegen schräg ziehen?")
-    assert result.passage is not None and asked
-    record = index.entry(result.passage.entry)
-    assert record is not None
-    # each competing paragraph of the best entry, with its neighbours
-    assert all(any(p.strip() and p in text for p in record.plain_paragraphs) for _v, text in asked)
-    assert any(result.passage.text == text for _v, text in asked)
+    result = answer(index, question)
+    assert result.passage is not None and result.passage.entry == record.id
+    assert result.passage.paragraph == other  # what they say decides
+    # each competing paragraph of the best entry was asked about, with its neighbours
+    assert all(any(p.strip() and p in text for p in paras) for text in asked)
+    assert result.passage.text in asked
 
 
 def test_eval_cv_fits_on_some_questions_and_measures_on_the_others(hybrid_index, tmp_path):

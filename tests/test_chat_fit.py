@@ -4,6 +4,7 @@ for questions the model has not seen."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from faq_bot.chat.fit import _figures, _held_out_threshold, _prob, _threshold, outcome_weights
 from faq_bot.learn import fit_logistic
@@ -120,7 +121,7 @@ def test_in_crossfitting_known_questions_are_those_the_folds_embedder_was_tuned_
 def test_the_passage_feature_precedent_meets_the_folds_known_questions_without_its_own_set():
     from types import SimpleNamespace
 
-    from faq_bot.chat.fit import _rows
+    from faq_bot.chat.fit import _matrix, _rows
     from faq_bot.chat.passage import FEATURES, Candidate, Row
     from faq_bot.index import EntryRecord
     from faq_bot.known import KnownQuestions
@@ -133,16 +134,22 @@ def test_the_passage_feature_precedent_meets_the_folds_known_questions_without_i
     cand = Candidate(entry, 1.0, frozenset(), frozenset())
     rows = [(cand, Row(i, dict.fromkeys(FEATURES, 0.0), (0, 1), 0.5)) for i in (0, 1)]
     unit = np.eye(4, dtype=np.float32)
-    # a-1 and a-2 (one set) both near the query, b-1 and b-2 far from it and twins
-    vectors = np.array([unit[0] + unit[1], unit[0] - unit[1], unit[3], unit[3] + 0.1 * unit[2]])
+    # a-1 and a-2 (one set) near the query, c-1 (another set, rule B) less near, b-1 and
+    # b-2 far from it and twins of each other
+    vectors = np.array(
+        [unit[0] + unit[1], unit[0] - unit[1], unit[3], unit[3] + 0.1 * unit[2],
+         unit[0] + 2 * unit[2]]
+    )  # fmt: skip
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
     known = KnownQuestions.of(
-        ["a-1", "a-2", "b-1", "b-2"], vectors, [True] * 4, "m",
-        [[rule_a], [rule_a], [rule_b], [rule_b]],
+        ["a-1", "a-2", "b-1", "b-2", "c-1"], vectors, [True] * 5, "m",
+        [[rule_a], [rule_a], [rule_b], [rule_b], [rule_b]],
     )  # fmt: skip
     query = unit[0]
-    folded = np.array([-query, query])
-    case = SimpleNamespace(id="a-1", rows=rows, fold=1, fold_vectors=folded, vector=None)
+    folded = np.array([unit[2], query])  # the question embedded by fold 0's and fold 1's model
+    case = SimpleNamespace(
+        id="a-1", rows=rows, fold=1, fold_vectors=folded, vector=None, right=[True, False]
+    )
     got = [row.features["precedent"] for _c, row in _rows(case, {1: known})]
     own = known.own_set("a-1")
     assert own == {"a-1", "a-2"}
@@ -150,6 +157,15 @@ def test_the_passage_feature_precedent_meets_the_folds_known_questions_without_i
         known.precedent(query, rule_a, exclude=own, twin=known.twin),
         known.precedent(query, rule_b, exclude=own, twin=known.twin),
     ]
-    # with its set, the questions on rule A would vouch for it: left out, they cannot
-    assert known.precedent(query, rule_a, twin=known.twin) > 0 >= got[0]
+    # left without its set, only c-1 (rule B) is near: it vouches for B, against A
+    assert got[1] > 0 > got[0]
+    # with its set, the questions on rule A would vouch for it
+    assert known.precedent(query, rule_a, twin=known.twin) > 0
+    # the fold's vector, not another fold's: by fold 0's vector c-1 is nearer
+    other = SimpleNamespace(**{**vars(case), "fold": 0})
+    assert [row.features["precedent"] for _c, row in _rows(other, {0: known})] != got
+    # the passage model is fitted on that column
+    x, y = _matrix(case, {1: known})
+    assert list(x[:, FEATURES.index("precedent")]) == pytest.approx(got)
+    assert list(y) == [1.0, 0.0]
     assert _rows(case, None) is rows  # no known questions: the rows as they are

@@ -20,6 +20,8 @@ from faq_bot.hybrid import ranker_weights
 @pytest.fixture
 def data_dir(tmp_path: Path, monkeypatch) -> Iterator[Path]:
     (tmp_path / "data").mkdir()
+    # a fitted ranker (no weights but its bias): the hybrid confidence model reads its certainty
+    (tmp_path / "data" / "ranker.json").write_text('{"weights": {"bias": 0.0}}', "utf-8")
     monkeypatch.setattr(fitted.resources, "files", lambda _package: tmp_path)
     yield tmp_path / "data"
     monkeypatch.undo()
@@ -107,3 +109,15 @@ def test_a_refused_model_file_is_logged(data_dir: Path, caplog):
     with caplog.at_level("WARNING"):
         assert passage.model() is None
     assert "passage.json" in caplog.text
+
+
+def test_without_a_fitted_ranker_the_hybrid_confidence_model_stands_down(data_dir: Path):
+    weights = {**dict.fromkeys(confidence.SIGNALS, 0.5), "bias": -1.0}
+    _write(data_dir / "confidence.json", {"hybrid": {"threshold": 0.4, "weights": weights}})
+    fitted.reload()
+    assert confidence.model() is not None
+    (data_dir / "ranker.json").unlink()  # RRF fuses: no certainty to read
+    fitted.reload()
+    assert ranker_weights() is None
+    assert confidence.model() is None  # the coverage rule decides
+    assert confidence.model("lexical") is None  # (no lexical model in this file either)

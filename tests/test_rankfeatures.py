@@ -158,6 +158,7 @@ def test_one_sure_candidate_has_share_one_and_no_entropy_and_a_tie_is_even():
     tie = certainty([1.0, 1.0, 1.0, 1.0])
     assert tie.share == pytest.approx(0.25) and tie.entropy == pytest.approx(math.log(4))
     assert certainty([]) == Certainty(0.0, 0.0)
+    assert certainty([math.inf, 1.0]) == certainty([math.nan]) == Certainty(0.0, 0.0)
 
 
 def test_the_ranker_certainty_is_its_softmax_over_the_ranked_candidates(tiny_index, monkeypatch):

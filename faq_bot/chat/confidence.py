@@ -56,6 +56,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from faq_bot.fitted import fitted
+from faq_bot.hybrid import ranker_weights
 from faq_bot.search import unknown_words
 from faq_bot.text import has_number
 
@@ -108,7 +109,11 @@ def model(mode: str = "hybrid") -> dict[str, Any] | None:
     ``{"threshold": float, "threshold_followup": float, "weights": {signal: float, "bias":
     float}, "fallback": {...}}``,
     or None, also when the hybrid model was fitted for another embedder than the one that
-    serves (`faq_bot.fitted`: its similarities lie on another scale)."""
+    serves (`faq_bot.fitted`: its similarities lie on another scale), and when no fitted
+    ranker serves: the hybrid model reads the ranker's certainty (``rank_share``,
+    ``rank_entropy``), which is 0 under RRF and would decline nearly every answer."""
+    if mode == "hybrid" and ranker_weights() is None:
+        return None
     return fitted("confidence", _model, mode)
 
 

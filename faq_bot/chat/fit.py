@@ -5,9 +5,11 @@
     paragraphs with their `FEATURES`), so models can be refitted and evaluated
     without reading it again. Mode "hybrid" needs a build with dense vectors;
     "lexical" reads as the bot does without the embedder.
-``fit_passage(cases) -> dict``
+``fit_passage(cases, known=None) -> dict``
     The passage weights (a conditional logit over the paragraphs of the best
-    entry, fitted on the cases whose best entry holds the answer).
+    entry, fitted on the cases whose best entry holds the answer); `known` (`known_of`):
+    the training questions the ``precedent`` feature compares each case with, its own
+    set left out (0 without them).
 ``fit_confidence(index, cases, passage_weights) -> dict``
     The confidence model over `faq_bot.chat.confidence.SIGNALS` (logistic,
     the three outcomes right / wrong / unanswerable weighted equally) and its

@@ -37,18 +37,20 @@ refused: the shipped file would stand in, the question among the known ones.
 feature of each entry for a query vector (None without known questions of `model`).
 
 The passage model uses ``precedent`` too, as a feature of each competing paragraph of
-the best entry (`faq_bot.chat.passage.FEATURES`): ``passage_precedent(known, vector,
-model)`` (``KnownQuestions.precedents``: one comparison, then a function of the
-paragraph's text).
+the best entry (`faq_bot.chat.passage.FEATURES`): ``compared(known, vector, model)``
+compares a question with the known questions once (a `Comparison`), and every paragraph's
+``precedent`` and the chosen passage's signals are read from it.
 
 ``KnownQuestions.of(ids, vectors, answerable, model, golds=None, followup=None)``,
 ``.unanswered_like(vector, exclude=None, twin=None)``, ``.precedent(vector, text,
 exclude=None, twin=None)``, ``.signals(vector, text, exclude=None, twin=None)`` (both from
-one comparison; `exclude` an id or a set of ids), ``.precedents(vector, exclude=None,
-twin=None)`` (``precedent`` of any text, from one comparison), ``.own_set(qid)`` (what fitting
-excludes: the question's set), ``.save(path)``; ``known_questions() -> KnownQuestions | None`` (the
-shipped file ``faq_bot/data/known_questions.npz``; None, with a logged warning, when it
-is missing or unreadable: `read_known`); ``known_signals(known, vector, model, text)``:
+one comparison; `exclude` an id or a set of ids), ``.compare(vector, exclude=None,
+twin=None)`` (a `Comparison`: ``.precedent(text)``, ``.signals(text)``),
+``.own_set(qid)`` (what fitting excludes: the question's set), ``.save(path)``;
+``known_questions() -> KnownQuestions | None`` (the shipped file
+``faq_bot/data/known_questions.npz``; None, with a logged warning, when it is missing
+or unreadable: `read_known`); ``compared(known, vector, model)``: a question compared
+once (`Comparison`), ``known_signals(known, vector, model, text)``:
 the signals of an answer, none when there is nothing to compare (no embedder, another
 embedding model, no known questions; no ``precedent`` from a file written without gold
 passages): the confidence model then uses its fitted fallback values, which carry no
@@ -86,12 +88,13 @@ __all__ = [
     "K",
     "K_PRECEDENT",
     "TWIN_SHARE",
+    "Comparison",
     "KnownQuestions",
+    "compared",
     "entry_precedent",
     "fitting",
     "known_questions",
     "known_signals",
-    "passage_precedent",
     "read_known",
 ]
 
@@ -208,19 +211,18 @@ class KnownQuestions:
         found = self._comparable(vector, exclude, twin)
         return None if found is None else self._precedent(*found, text)
 
-    def precedents(
+    def compare(
         self,
         vector: np.ndarray,
         exclude: str | frozenset[str] | None = None,
         twin: float | None = None,
-    ) -> Callable[[str], float | None] | None:
-        """`precedent` as a function of the answer text, comparing `vector` with the
-        known questions once (the competing paragraphs of an entry each ask); None for
-        a vector of another size."""
+    ) -> Comparison | None:
+        """`vector` compared with the known questions once (`exclude`, `twin` as for
+        `unanswered_like`), for any number of answer texts: the competing paragraphs
+        each ask for their ``precedent``, the chosen one for both signals; None for a
+        vector of another size."""
         found = self._comparable(vector, exclude, twin)
-        if found is None:
-            return None
-        return lambda text: self._precedent(*found, text)
+        return None if found is None else Comparison(self, *found)
 
     def signals(
         self,
@@ -232,14 +234,8 @@ class KnownQuestions:
         """Both signals of an answer `text` to `vector` from one comparison with the
         known questions: ``unanswered_like`` and ``precedent``, each left out when it is
         None (`exclude`, `twin` as for `unanswered_like`)."""
-        found = self._comparable(vector, exclude, twin)
-        if found is None:
-            return {}
-        values = {
-            "unanswered_like": self._unanswered_like(*found),
-            "precedent": self._precedent(*found, text),
-        }
-        return {k: v for k, v in values.items() if v is not None}
+        found = self.compare(vector, exclude, twin)
+        return {} if found is None else found.signals(text)
 
     def _unanswered_like(self, sims: np.ndarray, keep: np.ndarray) -> float | None:
         unanswered = sims[keep & ~self.answerable]
@@ -355,27 +351,49 @@ def known_questions() -> KnownQuestions | None:
     return read_known(data)
 
 
+@dataclass(frozen=True)
+class Comparison:
+    """A question's vector compared with the known questions (`KnownQuestions.compare`):
+    the similarity of each and which of them count."""
+
+    known: KnownQuestions
+    sims: np.ndarray
+    keep: np.ndarray
+
+    def precedent(self, text: str) -> float | None:
+        """``precedent`` of an answer `text` (`KnownQuestions.precedent`)."""
+        return self.known._precedent(self.sims, self.keep, text)
+
+    def signals(self, text: str) -> dict[str, float]:
+        """``unanswered_like`` and ``precedent`` of an answer `text`, each left out when
+        it is None."""
+        values = {
+            "unanswered_like": self.known._unanswered_like(self.sims, self.keep),
+            "precedent": self.precedent(text),
+        }
+        return {k: v for k, v in values.items() if v is not None}
+
+
+def compared(
+    known: KnownQuestions | None, vector: np.ndarray | None, model: str | None
+) -> Comparison | None:
+    """A question's `vector` compared with the known questions (its near twins left out),
+    once per answer: the passage model's ``precedent`` feature of each paragraph and the
+    confidence signals of the chosen one read it; None when there is nothing to compare:
+    no vector, no known questions, or known questions of another embedding model than
+    `model`."""
+    if known is None or vector is None or model != known.model:
+        return None
+    return known.compare(vector, twin=known.twin)
+
+
 def known_signals(
     known: KnownQuestions | None, vector: np.ndarray | None, model: str | None, text: str
 ) -> dict[str, float]:
     """The ``unanswered_like`` and ``precedent`` signals of an answer `text` to a
-    question's `vector` (its near twins left out; `KnownQuestions.signals`); none when
-    there is nothing to compare: no vector, no known questions, or known questions of
-    another embedding model than `model`."""
-    if known is None or vector is None or model != known.model:
-        return {}
-    return known.signals(vector, text, twin=known.twin)
-
-
-def passage_precedent(
-    known: KnownQuestions | None, vector: np.ndarray | None, model: str | None
-) -> Callable[[str], float | None] | None:
-    """`KnownQuestions.precedents` of a question's `vector` (its near twins left out), the
-    passage model's ``precedent`` feature; None when there is nothing to compare (as
-    `known_signals`)."""
-    if known is None or vector is None or model != known.model:
-        return None
-    return known.precedents(vector, twin=known.twin)
+    question's `vector` (`compared`); none when there is nothing to compare."""
+    found = compared(known, vector, model)
+    return {} if found is None else found.signals(text)
 
 
 # in fitting: the known questions a training question meets, and the ids it must not

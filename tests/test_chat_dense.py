@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -90,17 +91,22 @@ def test_the_paragraphs_compete_with_what_the_known_questions_say_of_them(
     other = max(i for i, p in enumerate(paras) if p.strip() and p not in plain.passage.text)
     asked: list[str] = []
 
+    real = answer_module.compared
+
     def recording(known, vector, model):
         assert known is known_questions() and vector is not None and model
-        # the known questions vouch for another paragraph of the entry, against the rest
-        return lambda text: (
-            asked.append(text)
-            or (
-                5.0 if paras[other] in text and paras[plain.passage.paragraph] not in text else -5.0
-            )
-        )
+        comparison = real(known, vector, model)
+        assert comparison is not None
 
-    monkeypatch.setattr(answer_module, "passage_precedent", recording)
+        def precedent(text: str) -> float:
+            # the known questions vouch for another paragraph of the entry, against the rest
+            asked.append(text)
+            chosen = paras[plain.passage.paragraph]
+            return 5.0 if paras[other] in text and chosen not in text else -5.0
+
+        return SimpleNamespace(precedent=precedent, signals=comparison.signals)
+
+    monkeypatch.setattr(answer_module, "compared", recording)
     result = answer(index, question)
     assert result.passage is not None and result.passage.entry == record.id
     assert result.passage.paragraph == other  # what they say decides
@@ -348,13 +354,13 @@ def test_fitting_compares_a_training_question_without_its_own_set(hybrid_index, 
     known = fit.known_of(index, fit.collect(index, questions))
     assert known is not None
     excluded = []
-    original = type(known).signals
+    original = type(known).compare
 
-    def recording(self, vector, text, exclude=None, twin=None):
+    def recording(self, vector, exclude=None, twin=None):
         excluded.append(exclude)
-        return original(self, vector, text, exclude=exclude, twin=twin)
+        return original(self, vector, exclude=exclude, twin=twin)
 
-    monkeypatch.setattr(type(known), "signals", recording)
+    monkeypatch.setattr(type(known), "compare", recording)
     case = fit.collect(index, [{**questions[0], "id": "c99"}])[0]
     assert fit._choice(index, case, passage.model(), known) is not None
     assert excluded == [frozenset({"c99", *(q["id"] for q in questions)})]

@@ -121,7 +121,7 @@ def test_in_crossfitting_known_questions_are_those_the_folds_embedder_was_tuned_
 def test_the_passage_feature_precedent_meets_the_folds_known_questions_without_its_own_set():
     from types import SimpleNamespace
 
-    from faq_bot.chat.fit import _matrix, _rows
+    from faq_bot.chat.fit import _compared, _matrix, _rows
     from faq_bot.chat.passage import FEATURES, Candidate, Row
     from faq_bot.index import EntryRecord
     from faq_bot.known import KnownQuestions
@@ -150,7 +150,7 @@ def test_the_passage_feature_precedent_meets_the_folds_known_questions_without_i
     case = SimpleNamespace(
         id="a-1", rows=rows, fold=1, fold_vectors=folded, vector=None, right=[True, False]
     )
-    got = [row.features["precedent"] for _c, row in _rows(case, {1: known})]
+    got = [row.features["precedent"] for _c, row in _rows(case, _compared(case, {1: known}))]
     own = known.own_set("a-1")
     assert own == {"a-1", "a-2"}
     assert got == [
@@ -163,9 +163,12 @@ def test_the_passage_feature_precedent_meets_the_folds_known_questions_without_i
     assert known.precedent(query, rule_a, twin=known.twin) > 0
     # the fold's vector, not another fold's: by fold 0's vector c-1 is nearer
     other = SimpleNamespace(**{**vars(case), "fold": 0})
-    assert [row.features["precedent"] for _c, row in _rows(other, {0: known})] != got
+    assert [
+        row.features["precedent"] for _c, row in _rows(other, _compared(other, {0: known}))
+    ] != got
     # the passage model is fitted on that column
     x, y = _matrix(case, {1: known})
     assert list(x[:, FEATURES.index("precedent")]) == pytest.approx(got)
     assert list(y) == [1.0, 0.0]
-    assert _rows(case, None) is rows  # no known questions: the rows as they are
+    assert _compared(case, None) is None  # no known questions: no comparison
+    assert [row.features for _c, row in _rows(case, None)] == [r.features for _c, r in rows]

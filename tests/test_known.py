@@ -23,11 +23,11 @@ from faq_bot.known import (
     TWIN_SHARE,
     K,
     KnownQuestions,
+    compared,
     entry_precedent,
     fitting,
     known_questions,
     known_signals,
-    passage_precedent,
     read_known,
 )
 from faq_bot.search import analyze_query, rank_entries
@@ -252,21 +252,22 @@ def test_precedent_needs_gold_passages_the_same_model_and_a_vector():
     assert known.precedent(_unit([0, 1, 0, 0]), PASSAGE_A) is None  # another size
 
 
-def test_the_passage_precedent_is_the_precedent_of_any_text_from_one_comparison():
+def test_one_comparison_gives_the_precedent_of_any_text_and_both_signals():
     known = _answered()
     v = _unit([0, 1, 0.2])
-    of_text = passage_precedent(known, v, "m")
-    assert of_text is not None
+    comparison = compared(known, v, "m")
+    assert comparison is not None
     for text in (PASSAGE_A, PASSAGE_B, PASSAGE_A + " " + PASSAGE_B, "nichts davon"):
-        assert of_text(text) == known.precedent(v, text, twin=known.twin)
-    own = known.precedents(known.vectors[0], exclude="a1")
-    assert own is not None and own(PASSAGE_A) == known.precedent(
+        assert comparison.precedent(text) == known.precedent(v, text, twin=known.twin)
+        assert comparison.signals(text) == known_signals(known, v, "m", text)
+    own = known.compare(known.vectors[0], exclude="a1")
+    assert own is not None and own.precedent(PASSAGE_A) == known.precedent(
         known.vectors[0], PASSAGE_A, exclude="a1"
     )
-    assert passage_precedent(known, v, "another-model") is None
-    assert passage_precedent(known, None, "m") is None
-    assert passage_precedent(None, v, "m") is None
-    assert known.precedents(_unit([0, 1, 0, 0])) is None  # another size
+    assert compared(known, v, "another-model") is None
+    assert compared(known, None, "m") is None
+    assert compared(None, v, "m") is None
+    assert known.compare(_unit([0, 1, 0, 0])) is None  # another size
 
 
 def test_a_known_question_does_not_vouch_for_its_own_answer():

@@ -63,7 +63,7 @@ from typing import TYPE_CHECKING, Any
 from faq_bot.dense import DenseScores, dense_for
 from faq_bot.hybrid import dense_scores, entry_dense_scores, topic_dense_scores
 from faq_bot.index import EntryRecord, Index
-from faq_bot.known import known_questions, known_signals, passage_precedent
+from faq_bot.known import compared, known_questions
 from faq_bot.question import QuestionError, asks_quantity, check_question, strip_fillers
 from faq_bot.search import (
     AnalyzedQuery,
@@ -398,7 +398,9 @@ def respond(index: Index, reading: Reading) -> Response:
     """The passage of `reading` (the best entry, then its paragraph) and its confidence."""
     text, context, dense = reading.text, reading.context, reading.dense
     retriever = dense_for(index)
-    model = retriever.model if retriever else None
+    # the question compared with the training questions once: each paragraph's
+    # ``precedent`` and the chosen passage's confidence signals read it
+    comparison = compared(known_questions(), reading.vector, retriever and retriever.model)
     passage = None
     if reading.combined.terms:
         own, support = reading.coverages(index)
@@ -409,7 +411,7 @@ def respond(index: Index, reading: Reading) -> Response:
             own,
             support,
             reading.paragraph_dense,
-            passage_precedent(known_questions(), reading.vector, model),
+            comparison.precedent if comparison is not None else None,
         )
     if passage is not None and dense is not None and (chosen := index.entry(passage.entry)):
         passage = with_neighbours(chosen, passage)
@@ -427,7 +429,7 @@ def respond(index: Index, reading: Reading) -> Response:
             reading.ranking,
             foreign,
             asks_quantity(text),
-            known_signals(known_questions(), reading.vector, model, passage.text),
+            comparison.signals(passage.text) if comparison is not None else {},
         )
         p = conf.probability(response.signals, mode)
         if p is not None:

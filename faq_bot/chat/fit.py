@@ -40,7 +40,7 @@ from faq_bot.dense import dense_for
 from faq_bot.errors import IndexProblem
 from faq_bot.evaluate import answerable, is_hit
 from faq_bot.index import Index
-from faq_bot.known import KnownQuestions
+from faq_bot.known import Comparison, KnownQuestions
 from faq_bot.learn import fit_choice, fit_logistic, folds
 from faq_bot.question import asks_quantity
 
@@ -142,7 +142,7 @@ Known = KnownQuestions | dict[int, KnownQuestions] | None
 
 
 def _matrix(case: Case, known: Known = None) -> tuple[np.ndarray, np.ndarray]:
-    rows = _rows(case, known)
+    rows = _rows(case, _compared(case, known))
     x = np.array([[row.features[f] for f in FEATURES] for _c, row in rows], dtype=float)
     return x.reshape(len(rows), len(FEATURES)), np.array(case.right, dtype=float)
 
@@ -201,7 +201,8 @@ def _choice(
     """(index of the chosen row, the passage's confidence signals) under `weights`;
     `known`: the training questions (the case's own set left out, as for the ranking's
     ``known_entry``: a new question meets no paraphrases of itself by its writer)."""
-    rows = _rows(case, known)
+    comparison = _compared(case, known)
+    rows = _rows(case, comparison)
     chosen = choose_row(rows, weights)
     if chosen is None:
         return None
@@ -211,12 +212,7 @@ def _choice(
     passage = case.reading.for_confidence(with_neighbours(cand.record, passage))
     dense = case.reading.dense
     quantity = asks_quantity(case.reading.text)
-    mine, vector = _mine(case, known)
-    precedent = (
-        mine.signals(vector, passage.text, exclude=mine.own_set(case.id), twin=mine.twin)
-        if mine is not None and vector is not None
-        else {}
-    )
+    precedent = comparison.signals(passage.text) if comparison is not None else {}
     return i, conf.signals(passage, dense, case.reading.ranking, case.foreign, quantity, precedent)
 
 
@@ -230,15 +226,18 @@ def _mine(case: Case, known: Known) -> tuple[KnownQuestions | None, np.ndarray |
     return known, case.vector
 
 
-def _rows(case: Case, known: Known) -> list[tuple[Candidate, Row]]:
-    """The case's competing paragraphs with their ``precedent`` feature from `known`,
-    its own set left out (as for the confidence signals)."""
+def _compared(case: Case, known: Known) -> Comparison | None:
+    """`case` compared with the known questions it meets (`_mine`), its own set left out."""
     mine, vector = _mine(case, known)
     if mine is None or vector is None:
-        return case.rows
-    return with_precedent(
-        case.rows, mine.precedents(vector, exclude=mine.own_set(case.id), twin=mine.twin)
-    )
+        return None
+    return mine.compare(vector, exclude=mine.own_set(case.id), twin=mine.twin)
+
+
+def _rows(case: Case, comparison: Comparison | None) -> list[tuple[Candidate, Row]]:
+    """The case's competing paragraphs with their ``precedent`` feature (0 without a
+    comparison)."""
+    return with_precedent(case.rows, comparison.precedent if comparison is not None else None)
 
 
 def _signal_rows(

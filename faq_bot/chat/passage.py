@@ -350,7 +350,7 @@ def row_text(cand: Candidate, row: Row) -> str:
 def with_precedent(
     rows: Sequence[tuple[Candidate, Row]], precedent: Callable[[str], float | None] | None
 ) -> list[tuple[Candidate, Row]]:
-    """`rows` with their ``precedent`` feature (`faq_bot.known.passage_precedent`; 0 when
+    """`rows` with their ``precedent`` feature (`faq_bot.known.Comparison.precedent`; 0 when
     there is none), as new rows: fitting reads the same rows with the known questions of
     each fold."""
     out = []
@@ -374,8 +374,7 @@ def choose_passage(
     question itself; `support` (the question with its follow-up context) the evidence;
     `precedent`: what the known questions say of a paragraph's text."""
     weights = model("hybrid" if dense is not None else "lexical")
-    rows = competing_rows(index, cands, aq, dense)
-    chosen = choose_row(with_precedent(rows, precedent) if precedent else rows, weights)
+    chosen = choose_row(with_precedent(competing_rows(index, cands, aq, dense), precedent), weights)
     if chosen is None:
         return None
     cand, row, score, share = chosen

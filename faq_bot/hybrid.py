@@ -1,8 +1,11 @@
 """Hybrid ranking: the lexical ranking fused with dense similarity.
 
-``hybrid_rank(index, question, lexical, doc=None, category=None, dense=None, aq=None)``
+``fused_ranking(index, question, lexical, doc=None, category=None, dense=None, aq=None)
+-> (ranking, Certainty)``
     The lexical ranking (`faq_bot.search.rank_entries`) fused with the dense
-    ranking of `faq_bot.dense`. Without a dense retriever (no embedder on this
+    ranking of `faq_bot.dense`, and how sure the fitted ranker is of its first entry
+    (its softmax share among the candidates and the entropy of that distribution; the
+    chatbot's confidence reads both). Without a dense retriever (no embedder on this
     platform, a build without vectors) the lexical ranking is returned as is.
 
 Fusion: when `faq_bot/data/ranker.json` exists (written by
@@ -14,10 +17,6 @@ constant). Candidates are the best `POOL` entries of each ranking. The question
 is embedded once per request (`faq_bot.embed` keeps the last vectors), so
 search and the chatbot share it; ``aq``, the analyzed query the lexical ranking
 came from, is analyzed again from `question` when not given.
-
-``fused_ranking(...) -> (ranking, Certainty)``: the same ranking and how sure the
-fitted ranker is of its first entry (its softmax share among the candidates and
-the entropy of that distribution; the chatbot's confidence reads both).
 
 ``topic_dense_scores(index, question, entry, weight)``: for a chatbot
 follow-up, the scores of the question's own vector pulled towards the entry
@@ -44,13 +43,12 @@ __all__ = [
     "POOL",
     "RRF_K",
     "Ranked",
+    "certainty",
     "dense_scores",
     "embedding_text",
     "entry_dense_scores",
-    "certainty",
     "features",
     "fused_ranking",
-    "hybrid_rank",
     "topic_dense_scores",
 ]
 
@@ -175,19 +173,6 @@ def certainty(logits: list[float]) -> Certainty:
     return Certainty(float(p.max()), float(-(p * np.log(np.clip(p, 1e-300, None))).sum()))
 
 
-def hybrid_rank(
-    index: Any,
-    question: str,
-    lexical: list[Any],
-    doc: str | None = None,
-    category: str | None = None,
-    dense: DenseScores | None = None,
-    aq: Any = None,
-) -> list[Any]:
-    """`lexical` fused with the dense ranking (see the module docstring)."""
-    return fused_ranking(index, question, lexical, doc, category, dense, aq)[0]
-
-
 def fused_ranking(
     index: Any,
     question: str,
@@ -197,7 +182,8 @@ def fused_ranking(
     dense: DenseScores | None = None,
     aq: Any = None,
 ) -> tuple[list[Any], Certainty]:
-    """`hybrid_rank`'s ranking and the ranker's `Certainty` of its first entry."""
+    """`lexical` fused with the dense ranking (see the module docstring), and the fitted
+    ranker's `Certainty` of its first entry."""
     from faq_bot.search import ScoredEntry
 
     if dense is None:

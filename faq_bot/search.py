@@ -662,9 +662,11 @@ def rank(
         return _scored(index, r, limit), len(r.order)
     lexical = _scored(index, r, FUSE_DEPTH)
     if "dense" in retrievers_for(index):  # the learned fusion of `faq_bot.hybrid`
-        from faq_bot.hybrid import hybrid_rank
+        from faq_bot.hybrid import fused_ranking
 
-        fused_entries = hybrid_rank(index, pq.text, lexical, doc, pq.category, aq=pq.analyzed)
+        fused_entries, _sure = fused_ranking(
+            index, pq.text, lexical, doc, pq.category, aq=pq.analyzed
+        )
         total = max(len(r.order), len(fused_entries))
         return (fused_entries if limit is None else fused_entries[: max(0, limit)]), total
     rankings: dict[str, list[Candidate]] = {

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from faq_bot import hybrid
 from faq_bot.dense import DenseScores
-from faq_bot.hybrid import Certainty, certainty, fused_ranking, hybrid_rank
+from faq_bot.hybrid import Certainty, certainty, fused_ranking
 from faq_bot.index import Index, open_index
 from faq_bot.rankfeatures import FEATURES, PARAGRAPH_K, RRF_K, _paragraph_rrf, candidates
 from faq_bot.search import analyze_query, rank_entries
@@ -111,12 +111,12 @@ def test_the_doc_filter_keeps_dense_only_candidates_out(tiny_index):
     assert candidates(tiny_index, aq, [], dense, doc="nicht-da") == []
 
 
-def test_hybrid_rank_analyzes_the_question_itself_when_not_given_the_query(tiny_index):
+def test_the_fusion_analyzes_the_question_itself_when_not_given_the_query(tiny_index):
     aq = analyze_query(tiny_index, "Moduswürfel Gruppe")
     lexical = rank_entries(tiny_index, aq)
     dense = dense_of({("runde-markierung", 0): 0.9, ("runde-runde", 0): 0.85})
-    given = hybrid_rank(tiny_index, aq.text, lexical, dense=dense, aq=aq)
-    analyzed = hybrid_rank(tiny_index, aq.text, lexical, dense=dense)
+    given, _ = fused_ranking(tiny_index, aq.text, lexical, dense=dense, aq=aq)
+    analyzed, _ = fused_ranking(tiny_index, aq.text, lexical, dense=dense)
     assert [s.entry for s in given] == [s.entry for s in analyzed]
     assert [s.score for s in given] == pytest.approx([s.score for s in analyzed])
 
@@ -177,9 +177,6 @@ def test_the_ranker_certainty_is_its_softmax_over_the_ranked_candidates(tiny_ind
     assert sure.share == pytest.approx(max(p) / sum(p))
     assert sure.entropy == pytest.approx(-sum(q / sum(p) * math.log(q / sum(p)) for q in p))
     assert fused[0].score == pytest.approx(max(logits))  # the share is the first entry's
-    assert [s.entry for s in fused] == [
-        s.entry for s in hybrid_rank(tiny_index, aq.text, lexical, dense=dense, aq=aq)
-    ]
 
 
 def test_without_a_fitted_ranker_or_dense_scores_there_is_no_certainty(tiny_index, monkeypatch):

@@ -400,7 +400,8 @@ def respond(index: Index, reading: Reading) -> Response:
     retriever = dense_for(index)
     # the question compared with the training questions once: each paragraph's
     # ``precedent`` and the chosen passage's confidence signals read it
-    comparison = compared(known_questions(), reading.vector, retriever and retriever.model)
+    model = retriever.model if retriever is not None else None
+    comparison = compared(known_questions(), reading.vector, model)
     passage = None
     if reading.combined.terms:
         own, support = reading.coverages(index)

@@ -108,6 +108,7 @@ GROUPS = [
     ["heldout22-questions.jsonl", "heldout22-followups.jsonl"],
     ["heldout23-questions.jsonl", "heldout23-followups.jsonl"],
     ["heldout24-questions.jsonl", "heldout24-followups.jsonl"],
+    ["heldout26-questions.jsonl", "heldout26-followups.jsonl"],
 ]
 
 

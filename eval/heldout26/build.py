@@ -68,7 +68,7 @@ QUESTIONS = [
      "Wenn mir ne Aktion meinen Angriff hochpusht, wie lange bleibt das dann drauf?",
      ["so verfällt die Veränderung nach der jeweiligen Phase, in der die Veränderung stattgefunden hat"]),
     ("000", "colloquial",
-     "Meine Löscharbeiten-Karte liest sich komisch. Was soll da eigentlich genau stehen?",
+     "Frage in die Runde: meine Löscharbeiten-Karte liest sich komisch. Was soll da eigentlich genau stehen?",
      ["Ziehe eine Karte wenn ein Gegner bei Dir einen Basisschaden verursacht hat."]),
     # ---- 000 HoW FAQ: jargon ----
     ("000", "jargon",
@@ -193,7 +193,7 @@ QUESTIONS = [
      "Eine Zerstören-Aktionskarte trifft nur Einheiten bis zu bestimmten Kosten. Rechnet man die Kosten eines Upgrades dann mit ein?",
      ["Ein Upgrade verändert NICHT die Gesamtkosten der modifizierten Einheit"]),
     ("000", "deep_paragraph",
-     "Wir spielen zu dritt jeder gegen jeden. Wie verteilt sich die Länderwahl auf die drei Spieler?",
+     "Hallo zusammen, wir spielen zu dritt jeder gegen jeden. Wie verteilt sich die Länderwahl auf die drei Spieler?",
      ["so darf Spieler 3 als letzter in der Reihenfolge zwei Länder aussuchen, die anderen beiden Spieler jeweils eines"]),
     ("000", "deep_paragraph",
      "Ist der Zeitpunkt egal, zu dem ich in der Schadensverteilung eine schadensverhindernde Aktionskarte wie Begleitjäger ausspiele?",

@@ -109,6 +109,7 @@ GROUPS = [
     ["heldout23-questions.jsonl", "heldout23-followups.jsonl"],
     ["heldout24-questions.jsonl", "heldout24-followups.jsonl"],
     ["heldout25-questions.jsonl", "heldout25-followups.jsonl"],
+    ["heldout26-questions.jsonl", "heldout26-followups.jsonl"],
 ]
 
 

@@ -65,6 +65,10 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout23-followups.jsonl",
         "heldout24-questions.jsonl",
         "heldout24-followups.jsonl",
+        "heldout25-questions.jsonl",
+        "heldout25-followups.jsonl",
+        "heldout26-questions.jsonl",
+        "heldout26-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

@@ -110,6 +110,7 @@ GROUPS = [
     ["heldout24-questions.jsonl", "heldout24-followups.jsonl"],
     ["heldout25-questions.jsonl", "heldout25-followups.jsonl"],
     ["heldout26-questions.jsonl", "heldout26-followups.jsonl"],
+    ["heldout28-questions.jsonl", "heldout28-followups.jsonl"],
 ]
 
 

@@ -111,6 +111,7 @@ GROUPS = [
     ["heldout25-questions.jsonl", "heldout25-followups.jsonl"],
     ["heldout26-questions.jsonl", "heldout26-followups.jsonl"],
     ["heldout27-questions.jsonl", "heldout27-followups.jsonl"],
+    ["heldout28-questions.jsonl", "heldout28-followups.jsonl"],
 ]
 
 

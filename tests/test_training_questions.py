@@ -69,6 +69,10 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout25-followups.jsonl",
         "heldout26-questions.jsonl",
         "heldout26-followups.jsonl",
+        "heldout27-questions.jsonl",
+        "heldout27-followups.jsonl",
+        "heldout28-questions.jsonl",
+        "heldout28-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

@@ -43,17 +43,16 @@ compares a question with the known questions once (a `Comparison`), and every pa
 
 ``KnownQuestions.of(ids, vectors, answerable, model, golds=None, followup=None)``,
 ``.unanswered_like(vector, exclude=None, twin=None)``, ``.precedent(vector, text,
-exclude=None, twin=None)``, ``.signals(vector, text, exclude=None, twin=None)`` (both from
-one comparison; `exclude` an id or a set of ids), ``.compare(vector, exclude=None,
-twin=None)`` (a `Comparison`: ``.precedent(text)``, ``.signals(text)``),
+exclude=None, twin=None)`` (`exclude` an id or a set of ids), ``.compare(vector,
+exclude=None, twin=None)`` (a `Comparison`: ``.precedent(text)``, ``.signals(text)``: both
+signals of an answer from one comparison),
 ``.own_set(qid)`` (what fitting excludes: the question's set), ``.save(path)``;
 ``known_questions() -> KnownQuestions | None`` (the shipped file
 ``faq_bot/data/known_questions.npz``; None, with a logged warning, when it is missing
 or unreadable: `read_known`); ``compared(known, vector, model)``: a question compared
-once (`Comparison`), ``known_signals(known, vector, model, text)``:
-the signals of an answer, none when there is nothing to compare (no embedder, another
-embedding model, no known questions; no ``precedent`` from a file written without gold
-passages): the confidence model then uses its fitted fallback values, which carry no
+once (`Comparison`), None when there is nothing to compare (no embedder, another
+embedding model, no known questions; and no ``precedent`` from a file written without
+gold passages): the confidence model then uses its fitted fallback values, which carry no
 information (`faq_bot.chat.confidence.probability`).
 
 Every question is scored as if it were new: known questions that are its near
@@ -94,7 +93,6 @@ __all__ = [
     "entry_precedent",
     "fitting",
     "known_questions",
-    "known_signals",
     "read_known",
 ]
 
@@ -223,19 +221,6 @@ class KnownQuestions:
         vector of another size."""
         found = self._comparable(vector, exclude, twin)
         return None if found is None else Comparison(self, *found)
-
-    def signals(
-        self,
-        vector: np.ndarray,
-        text: str,
-        exclude: str | frozenset[str] | None = None,
-        twin: float | None = None,
-    ) -> dict[str, float]:
-        """Both signals of an answer `text` to `vector` from one comparison with the
-        known questions: ``unanswered_like`` and ``precedent``, each left out when it is
-        None (`exclude`, `twin` as for `unanswered_like`)."""
-        found = self.compare(vector, exclude, twin)
-        return {} if found is None else found.signals(text)
 
     def _unanswered_like(self, sims: np.ndarray, keep: np.ndarray) -> float | None:
         unanswered = sims[keep & ~self.answerable]
@@ -385,15 +370,6 @@ def compared(
     if known is None or vector is None or model != known.model:
         return None
     return known.compare(vector, twin=known.twin)
-
-
-def known_signals(
-    known: KnownQuestions | None, vector: np.ndarray | None, model: str | None, text: str
-) -> dict[str, float]:
-    """The ``unanswered_like`` and ``precedent`` signals of an answer `text` to a
-    question's `vector` (`compared`); none when there is nothing to compare."""
-    found = compared(known, vector, model)
-    return {} if found is None else found.signals(text)
 
 
 # in fitting: the known questions a training question meets, and the ids it must not

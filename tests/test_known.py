@@ -27,7 +27,6 @@ from faq_bot.known import (
     entry_precedent,
     fitting,
     known_questions,
-    known_signals,
     read_known,
 )
 from faq_bot.search import analyze_query, rank_entries
@@ -61,9 +60,9 @@ def test_a_known_question_scored_as_new_leaves_itself_out():
 
 def test_without_a_vector_another_model_or_another_size_there_is_no_signal():
     known = _known()
-    assert known_signals(known, None, "m", "") == {}
-    assert known_signals(known, _unit([1, 0, 0]), "another-model", "") == {}
-    assert known_signals(None, _unit([1, 0, 0]), "m", "") == {}
+    assert compared(known, None, "m") is None
+    assert compared(known, _unit([1, 0, 0]), "another-model") is None
+    assert compared(None, _unit([1, 0, 0]), "m") is None
     assert known.unanswered_like(_unit([1, 0, 0, 0])) is None
 
 
@@ -181,7 +180,9 @@ def test_a_shop_question_resembles_the_unanswered_training_questions_more_than_a
 
     def like(question: str) -> float:
         vector = embedder.query(embedding_text(question))
-        return known_signals(known, vector, embedder.id, "")["unanswered_like"]
+        comparison = compared(known, vector, embedder.id)
+        assert comparison is not None
+        return comparison.signals("")["unanswered_like"]
 
     assert like("Was kostet ein Booster im Laden und wo kann man ihn kaufen?") > like(
         "Darf ich eine gesperrte Einheit zum Blocken verwenden?"
@@ -200,7 +201,8 @@ def test_when_answering_a_known_question_does_not_find_itself():
     known = KnownQuestions.of(ids, vectors, answerable, "m")
     assert 0.8 < known.twin < 1.0  # u2 is a neighbour of u1, not its twin
     asked_again = known.vectors[0]
-    got = known_signals(known, asked_again, "m", "").get("unanswered_like")
+    comparison = compared(known, asked_again, "m")
+    got = comparison.signals("").get("unanswered_like") if comparison is not None else None
     # scored as if new, as every fitted question was: without itself, with its neighbour
     assert got is not None and got == known.unanswered_like(asked_again, exclude="u1")
     assert got < known.unanswered_like(asked_again)
@@ -239,16 +241,19 @@ def test_an_answer_the_nearest_known_questions_got_is_vouched_for_and_another_is
 def test_precedent_needs_gold_passages_the_same_model_and_a_vector():
     known = _answered()
     v = _unit([0, 1, 0])
-    both = known_signals(known, v, "m", PASSAGE_A)
-    assert both == {
+    comparison = compared(known, v, "m")
+    assert comparison is not None and comparison.signals(PASSAGE_A) == {
         "unanswered_like": known.unanswered_like(v, twin=known.twin),
         "precedent": known.precedent(v, PASSAGE_A, twin=known.twin),
     }
-    assert known_signals(known, v, "another-model", PASSAGE_A) == {}
-    assert known_signals(known, None, "m", PASSAGE_A) == {}
-    assert known_signals(None, v, "m", PASSAGE_A) == {}
+    assert compared(known, v, "another-model") is None
+    assert compared(known, None, "m") is None
+    assert compared(None, v, "m") is None
     assert _known().precedent(v, PASSAGE_A) is None  # written without gold passages
-    assert set(_known().signals(v, PASSAGE_A)) == {"unanswered_like"}
+    without_golds = _known().compare(v)
+    assert without_golds is not None and set(without_golds.signals(PASSAGE_A)) == {
+        "unanswered_like"
+    }
     assert known.precedent(_unit([0, 1, 0, 0]), PASSAGE_A) is None  # another size
 
 
@@ -259,7 +264,10 @@ def test_one_comparison_gives_the_precedent_of_any_text_and_both_signals():
     assert comparison is not None
     for text in (PASSAGE_A, PASSAGE_B, PASSAGE_A + " " + PASSAGE_B, "nichts davon"):
         assert comparison.precedent(text) == known.precedent(v, text, twin=known.twin)
-        assert comparison.signals(text) == known_signals(known, v, "m", text)
+        assert comparison.signals(text) == {
+            "unanswered_like": known.unanswered_like(v, twin=known.twin),
+            "precedent": known.precedent(v, text, twin=known.twin),
+        }
     own = known.compare(known.vectors[0], exclude="a1")
     assert own is not None and own.precedent(PASSAGE_A) == known.precedent(
         known.vectors[0], PASSAGE_A, exclude="a1"

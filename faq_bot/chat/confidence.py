@@ -171,7 +171,7 @@ def signals(
     known: dict[str, float] | None = None,
 ) -> dict[str, float]:
     """The `SIGNALS` of a chosen passage; the dense ones are 0 without dense scores;
-    `known`: the `OPTIONAL` ones there are (`faq_bot.known.known_signals`), the
+    `known`: the `OPTIONAL` ones there are (`faq_bot.known.Comparison.signals`), the
     model's fallback stands in for the others (`probability`)."""
     top = passage.via or passage.entry
     chosen = {passage.entry, top}

@@ -334,7 +334,7 @@ QUESTIONS = [
     (None, "unanswerable", "Was ist der Siegeffekt der Französischen Alpen?", []),
     (None, "unanswerable", "Wie viel hält die britische Jagdmaschine aus dem Musterkampf aus, also ihr VW-Wert genau?", []),
     (None, "unanswerable", "Manchuria – was steht dort als PP-Zahl aufgedruckt?", []),
-    (None, "unanswerable", "Was muss ich bezahlen oder erfüllen, damit die Forschung Militär – Stufe 2 bei mir fertig ist?", []),
+    (None, "unanswerable", "Ab welchem Stand auf der Produktionspunkte-Skala hat ein Spieler das Gebietsspiel gewonnen?", []),
     (None, "unanswerable", "Wie viele Figuren liegen zu Partiebeginn in meinem Lager bereit, bevor die erste Runde startet?", []),
     (None, "unanswerable", "Was muss man in SoW an Rohstoffen zahlen, um einen Drachen zu rekrutieren?", []),
     (None, "unanswerable", "Welche Farbe hat die Rohstofftafel, die der Herr der Finsternis benutzt?", []),

@@ -112,6 +112,7 @@ GROUPS = [
     ["heldout26-questions.jsonl", "heldout26-followups.jsonl"],
     ["heldout27-questions.jsonl", "heldout27-followups.jsonl"],
     ["heldout28-questions.jsonl", "heldout28-followups.jsonl"],
+    ["heldout30-questions.jsonl", "heldout30-followups.jsonl"],
 ]
 
 

@@ -113,6 +113,7 @@ GROUPS = [
     ["heldout27-questions.jsonl", "heldout27-followups.jsonl"],
     ["heldout28-questions.jsonl", "heldout28-followups.jsonl"],
     ["heldout29-questions.jsonl", "heldout29-followups.jsonl"],
+    ["heldout30-questions.jsonl", "heldout30-followups.jsonl"],
 ]
 
 

@@ -14,7 +14,7 @@ what it wrote until the follow-ups' earlier questions are answered as in a
 round before (at most `MAX_ROUNDS`; see `main`). Needs a
 built index with dense vectors. The training files are listed in the Makefile
 (``make train``: the development sets, dev5-10 and the retired held-out sets 1-12);
-the held-out sets (13 to 28) are refused (`faq_bot.evaluate.training_questions`).
+the held-out sets (13 to 30) are refused (`faq_bot.evaluate.training_questions`).
 """
 
 from __future__ import annotations

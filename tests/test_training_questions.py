@@ -73,6 +73,10 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout27-followups.jsonl",
         "heldout28-questions.jsonl",
         "heldout28-followups.jsonl",
+        "heldout29-questions.jsonl",
+        "heldout29-followups.jsonl",
+        "heldout30-questions.jsonl",
+        "heldout30-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

@@ -9,7 +9,7 @@ question with the embedder tuned without its fold (``fold<k>.npz`` of
 `faq_bot.learn.crossfit_fold` of its id), with that embedder's vectors of the
 build's units.
 
-``by_fold(index, index_dir, questions, folds_dir, read) -> list``
+``by_fold(index, index_dir, questions, folds_dir, read, untuned=frozenset()) -> list``
     ``read([question])`` for each question of each fold, within `swapped_retriever`
     (every `dense_for(index)` of the block answers with the fold's embedder and unit
     vectors) and within `faq_bot.known.fitting`: the ranking's ``known_entry`` compares
@@ -18,13 +18,22 @@ build's units.
     results concatenated (fold 0 first).
 ``embed_known(index, cases, folds_dir) -> KnownQuestions``
     For the chat models' precedent signal: each case's question embedded by every
-    fold's model (``case.fold_vectors``, with ``case.fold``), so that in fitting it is
-    compared with known questions embedded by the model that read it; returns the
-    known questions as the shipped model embeds them (what is written).
-``check_tuned_on(questions, tensors=TENSORS)``
+    fold's model (``case.fold_vectors``, with ``case.fold``, and ``case.tuned``: whether
+    the shipped tuning read it), so that in fitting it is compared with known questions
+    embedded by the model that read it; returns the known questions as the shipped
+    model embeds them (what is written).
+``check_tuned_on(questions, tensors=TENSORS, untuned=frozenset())``
     Refuses (German `InputError`) questions the tuning never read: every answerable
-    first question must be among the ``question_ids`` the tensors record, or the fold
-    models would stand in for a shipped model that never saw it (`by_fold` checks).
+    first question must be among the ``question_ids`` the tensors record (`by_fold`
+    checks), unless its id is in `untuned`: questions declared as trained on but not
+    tuned on (the Makefile's ``TRAIN_UNTUNED``: sets retired into training after the
+    last tuning). Such a question is read by a model that never saw it, in fitting (a
+    fold model) as in serving (the shipped one), as a new question is; undeclared, it
+    is the sign of a question file added without `make tune-embedder`.
+``add_crossfit_arguments(parser)``, ``training_set(files, untuned_files)``
+    The training scripts' ``--crossfit FOLDS_DIR`` and ``--untuned FILE ...``, and their
+    questions read with `faq_bot.evaluate.training_questions` (which refuses held-out
+    ones): all of them, and the ids of those of `untuned_files`.
 ``fold_retriever(index, tensors, cache_dir) -> DenseRetriever``
     The build's dense retriever with another tuned embedder and its unit vectors
     (embedded once, then taken from the embeddings cache by model id).
@@ -32,6 +41,7 @@ build's units.
 
 from __future__ import annotations
 
+import argparse
 import copy
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -42,7 +52,7 @@ import numpy as np
 from faq_bot.dense import DenseRetriever, dense_for, swapped_retriever, units_of
 from faq_bot.embed import Embedder, embed_passages
 from faq_bot.errors import IndexProblem, InputError
-from faq_bot.evaluate import answerable
+from faq_bot.evaluate import answerable, training_questions
 from faq_bot.hybrid import embedding_text
 from faq_bot.index import EMBEDDINGS_CACHE
 from faq_bot.known import KnownQuestions, fitting
@@ -56,15 +66,43 @@ from faq_bot.tuned import (
 )
 
 __all__ = [
+    "add_crossfit_arguments",
     "by_fold",
     "check_tuned_on",
     "embed_known",
     "embedder_id",
     "fold_files",
     "fold_retriever",
+    "training_set",
+    "tuned_ids",
 ]
 
 R = TypeVar("R")
+
+
+def add_crossfit_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--crossfit",
+        type=Path,
+        help="fold models of the tuned embedder: each question read by the one tuned without it",
+    )
+    parser.add_argument(
+        "--untuned",
+        nargs="+",
+        default=[],
+        metavar="FILE",
+        help="more training question files the embedder's tuning has not read "
+        "(the Makefile's TRAIN_UNTUNED; see check_tuned_on)",
+    )
+
+
+def training_set(
+    files: Sequence[str | Path], untuned_files: Sequence[str | Path] = ()
+) -> tuple[list[dict[str, Any]], frozenset[str]]:
+    """Raises `faq_bot.evaluate.EvalFileError` (German) for a held-out or broken file."""
+    questions = training_questions([*files, *untuned_files])
+    untuned = training_questions(untuned_files) if untuned_files else []
+    return questions, frozenset(str(q["id"]) for q in untuned)
 
 
 def fold_files(folds_dir: Path, shipped: Path | None = None) -> list[Path]:
@@ -94,7 +132,8 @@ def fold_files(folds_dir: Path, shipped: Path | None = None) -> list[Path]:
     return files
 
 
-def check_tuned_on(questions: Sequence[dict[str, Any]], tensors: Path = TENSORS) -> None:
+def tuned_ids(tensors: Path = TENSORS) -> frozenset[str]:
+    """The ids of the questions the tuning of `tensors` read."""
     try:
         tuned = tensors_meta(tensors).get("question_ids")
     except TunedModelUnavailable as exc:
@@ -104,8 +143,16 @@ def check_tuned_on(questions: Sequence[dict[str, Any]], tensors: Path = TENSORS)
             f"{tensors.name} nennt die Fragen nicht, auf die es angepasst wurde; "
             "make tune-embedder schreibt es neu."
         )
+    return frozenset(map(str, tuned))
+
+
+def check_tuned_on(
+    questions: Sequence[dict[str, Any]],
+    tensors: Path = TENSORS,
+    untuned: frozenset[str] = frozenset(),
+) -> None:
     asked = {str(q["id"]) for q in questions if answerable(q) and not q.get("history")}
-    unseen = sorted(asked - set(tuned))
+    unseen = sorted(asked - tuned_ids(tensors) - untuned)
     if unseen:
         raise InputError(
             f"{len(unseen)} Trainingsfragen hat das angepasste Modell nie gelesen "
@@ -162,9 +209,11 @@ def embed_known(index: Any, cases: list[Any], folds_dir: Path) -> Any:
     with_text = [c for c in cases if c.reading.vector_text is not None]
     texts = [c.reading.vector_text for c in with_text]
     per_fold = [_query_vectors(fold_embedder(f, shipped.model), texts) for f in files]
+    tuned = tuned_ids()
     for i, case in enumerate(with_text):
         case.fold = crossfit_fold(case.id, len(files))
         case.fold_vectors = np.stack([v[i] for v in per_fold])
+        case.tuned = case.id in tuned
     return KnownQuestions.of(
         [c.id for c in with_text],
         _query_vectors(shipped.embedder, texts),
@@ -197,8 +246,9 @@ def by_fold(
     questions: Sequence[dict[str, Any]],
     folds_dir: Path,
     read: Callable[[list[dict[str, Any]]], list[R]],
+    untuned: frozenset[str] = frozenset(),
 ) -> list[R]:
-    check_tuned_on(questions)
+    check_tuned_on(questions, untuned=untuned)
     files = fold_files(folds_dir)
     cache_dir = Path(index_dir) / EMBEDDINGS_CACHE
     units = units_of(list(index.iter_entries()))

@@ -14,7 +14,7 @@ what it wrote until the follow-ups' earlier questions are answered as in a
 round before (at most `MAX_ROUNDS`; see `main`). Needs a
 built index with dense vectors. The training files are listed in the Makefile
 (``make train``: the development sets, dev5-10 and the retired held-out sets 1-12);
-the held-out sets (13 to 30) are refused (`faq_bot.evaluate.training_questions`).
+the held-out sets (25 to 30) are refused (`faq_bot.evaluate.training_questions`).
 """
 
 from __future__ import annotations
@@ -26,8 +26,14 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from faq_bot.chat import fit
-from faq_bot.crossfit import by_fold, embed_known, embedder_id
-from faq_bot.evaluate import EvalFileError, training_questions
+from faq_bot.crossfit import (
+    add_crossfit_arguments,
+    by_fold,
+    embed_known,
+    embedder_id,
+    training_set,
+)
+from faq_bot.evaluate import EvalFileError
 from faq_bot.fitted import reload as reload_models
 from faq_bot.index import open_index
 from faq_bot.known import known_questions
@@ -55,20 +61,28 @@ def contexts(cases: list[fit.Case]) -> tuple:
     return tuple((c.id, tuple(t.entry for t in c.reading.context)) for c in cases)
 
 
-def fit_modes(index, questions, modes, folds, crossfit: tuple[Path, Path] | None = None) -> Fit:
+def fit_modes(
+    index, questions, modes, folds, crossfit: tuple[Path, Path, frozenset[str]] | None = None
+) -> Fit:
     """The models of every mode fitted and cross-validated, with the models now in
     effect answering the follow-ups' earlier questions. `crossfit`: the tuned
-    embedder's fold models; each question is read by the one tuned without it, and
-    the known questions are embedded by the shipped one (`faq_bot.crossfit`)."""
+    embedder's fold models, the index folder and the ids of questions trained on but
+    not tuned on; each question is read by a fold model tuned without it, and the known
+    questions are embedded by the shipped one (`faq_bot.crossfit`)."""
     passages: dict[str, dict] = {}
     confidences: dict[str, dict] = {}
     known, seen = None, []
     for mode in modes:
         print(f"== {mode}")
         if crossfit is not None and mode == "hybrid":
-            folds_dir, index_dir = crossfit
+            folds_dir, index_dir, untuned = crossfit
             cases = by_fold(
-                index, index_dir, questions, folds_dir, lambda qs: fit.collect(index, qs, "hybrid")
+                index,
+                index_dir,
+                questions,
+                folds_dir,
+                lambda qs: fit.collect(index, qs, "hybrid"),
+                untuned,
             )
         else:
             cases = fit.collect(index, questions, mode)
@@ -133,19 +147,15 @@ def main() -> None:
         choices=["hybrid", "lexical"],
         help="retrieval modes to fit (lexical: as without the embedder; not shipped, see README)",
     )
-    ap.add_argument(
-        "--crossfit",
-        type=Path,
-        help="fold models of the tuned embedder: each question read by the one tuned without it",
-    )
+    add_crossfit_arguments(ap)
     args = ap.parse_args()
     index = open_index(args.index)
     try:
-        questions = training_questions(args.files)
+        questions, untuned = training_set(args.files, args.untuned)
     except EvalFileError as exc:
         sys.exit(str(exc))
-    names = [Path(f).name for f in args.files]
-    crossfit = (args.crossfit, Path(args.index)) if args.crossfit else None
+    names = [Path(f).name for f in [*args.files, *args.untuned]]
+    crossfit = (args.crossfit, Path(args.index), untuned) if args.crossfit else None
     fitted = fit_modes(index, questions, args.modes, args.folds, crossfit)
     if not args.write:
         return

@@ -33,8 +33,8 @@ from pathlib import Path
 
 import numpy as np
 
-from faq_bot.crossfit import by_fold, embedder_id
-from faq_bot.evaluate import EvalFileError, answerable, is_hit, load_questions, training_questions
+from faq_bot.crossfit import add_crossfit_arguments, by_fold, embedder_id, training_set
+from faq_bot.evaluate import EvalFileError, answerable, is_hit, load_questions
 from faq_bot.hybrid import FEATURES, dense_scores, features
 from faq_bot.index import open_index
 from faq_bot.learn import fit_choice, fit_logistic, folds
@@ -172,20 +172,21 @@ def main() -> None:
     ap.add_argument("--write", action="store_true")
     ap.add_argument("--pointwise", action="store_true", help="the earlier pointwise model")
     ap.add_argument("--test", help="also fit on all FILES and report on this question file")
-    ap.add_argument(
-        "--crossfit",
-        type=Path,
-        help="fold models of the tuned embedder: each question read by the one tuned without it",
-    )
+    add_crossfit_arguments(ap)
     args = ap.parse_args()
     index = open_index(args.index)
     try:
-        questions = training_questions(args.files)
+        questions, untuned = training_set(args.files, args.untuned)
     except EvalFileError as exc:
         sys.exit(str(exc))
     if args.crossfit:
         groups = by_fold(
-            index, Path(args.index), questions, args.crossfit, lambda qs: collect(index, qs)
+            index,
+            Path(args.index),
+            questions,
+            args.crossfit,
+            lambda qs: collect(index, qs),
+            untuned,
         )
     else:
         groups = collect(index, questions)
@@ -220,7 +221,7 @@ def main() -> None:
                 "pointwise logistic regression" if args.pointwise else "listwise logistic (softmax)"
             )
             + " over faq_bot.rankfeatures.FEATURES (raw values)",
-            "trained_on": [Path(f).name for f in args.files],
+            "trained_on": [Path(f).name for f in [*args.files, *args.untuned]],
             "embedder": embedder_id(index),
             **({"l2": l2, "l2_cv_recall@1": l2_grid} if l2 is not None else {}),
             "cross_validated": cv,

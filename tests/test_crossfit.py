@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from faq_bot import crossfit, tuned
-from faq_bot.crossfit import by_fold, check_tuned_on, fold_files
+from faq_bot.crossfit import by_fold, check_tuned_on, fold_files, training_set
 from faq_bot.dense import dense_for
 from faq_bot.errors import InputError
 from faq_bot.evaluate import question_set
@@ -110,6 +110,15 @@ def test_training_questions_the_tuning_never_read_are_refused_in_german(tmp_path
         check_tuned_on(tuned_on, _tensors_naming(tmp_path / "old.npz", None))
 
 
+def test_training_questions_declared_untuned_are_accepted_and_only_those(tmp_path):
+    tensors = _tensors_naming(tmp_path / "t.npz", ["d2-001"])
+    first = {"doc": "000.txt", "gold": ["ein Satz"]}
+    asked = [{"id": i, "q": "?", **first} for i in ("d2-001", "h13-001", "h13-002")]
+    check_tuned_on(asked, tensors, untuned=frozenset({"h13-001", "h13-002"}))
+    with pytest.raises(InputError, match=r"1 Trainingsfragen .*\(h13-002\)"):
+        check_tuned_on(asked, tensors, untuned=frozenset({"h13-001"}))
+
+
 def test_in_fitting_each_question_meets_the_known_questions_without_its_own_set(
     dense_on, dense_index, folds_dir, tmp_path
 ):
@@ -149,3 +158,15 @@ def test_in_fitting_each_question_meets_the_known_questions_without_its_own_set(
         assert known_ids == set(ids) and len(leave_out) == 3
         assert leave_out == {i for i in ids if question_set(i) == question_set(qid)}
         assert model == dense_for(index).model
+
+
+def test_the_training_set_names_the_questions_of_the_untuned_files(tmp_path):
+    line = {"doc": "000.txt", "gold": ["ein Satz"], "q": "Wer beginnt?", "kind": "k"}
+    tuned = tmp_path / "dev9-questions.jsonl"
+    tuned.write_text(json.dumps({"id": "d9-001", **line}) + "\n", "utf-8")
+    later = tmp_path / "heldout13-questions.jsonl"
+    later.write_text(json.dumps({"id": "h13-001", **line, "q": "Wer zieht?"}) + "\n", "utf-8")
+    questions, untuned = training_set([tuned], [later])
+    assert [q["id"] for q in questions] == ["d9-001", "h13-001"]
+    assert untuned == frozenset({"h13-001"})
+    assert training_set([tuned])[1] == frozenset()

@@ -33,7 +33,7 @@ def _run(train_chat, monkeypatch, capsys, fits):
     """The names of the fits written, in order, and what the script printed."""
     todo, written = list(fits), []
     monkeypatch.setattr(train_chat, "open_index", lambda _path: None)
-    monkeypatch.setattr(train_chat, "training_questions", lambda files: [])
+    monkeypatch.setattr(train_chat, "training_set", lambda files, untuned: ([], frozenset()))
     monkeypatch.setattr(train_chat, "fit_modes", lambda *_args: todo.pop(0))
     monkeypatch.setattr(
         train_chat, "write", lambda _n, f: written.append(f.passages["hybrid"]["name"])

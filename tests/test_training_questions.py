@@ -26,8 +26,8 @@ def _line(qid: str, gold: list[str]) -> str:
 def _held(tmp_path: Path) -> Path:
     held = tmp_path / "held"
     held.mkdir(exist_ok=True)
-    line = LINE | {"id": "h13-001", "q": "Wer greift zuerst an?", "gold": ["zuerst"]}
-    (held / "heldout13-questions.jsonl").write_text(json.dumps(line) + "\n", "utf-8")
+    line = LINE | {"id": "h25-001", "q": "Wer greift zuerst an?", "gold": ["zuerst"]}
+    (held / "heldout25-questions.jsonl").write_text(json.dumps(line) + "\n", "utf-8")
     return held
 
 
@@ -41,30 +41,6 @@ def test_development_files_are_read_in_order(tmp_path: Path):
 @pytest.mark.parametrize(
     "name",
     [
-        "heldout13-questions.jsonl",
-        "heldout13-followups.jsonl",
-        "heldout14-questions.jsonl",
-        "heldout14-followups.jsonl",
-        "heldout15-questions.jsonl",
-        "heldout15-followups.jsonl",
-        "heldout16-questions.jsonl",
-        "heldout16-followups.jsonl",
-        "heldout17-questions.jsonl",
-        "heldout17-followups.jsonl",
-        "heldout18-questions.jsonl",
-        "heldout18-followups.jsonl",
-        "heldout19-questions.jsonl",
-        "heldout19-followups.jsonl",
-        "heldout20-questions.jsonl",
-        "heldout20-followups.jsonl",
-        "heldout21-questions.jsonl",
-        "heldout21-followups.jsonl",
-        "heldout22-questions.jsonl",
-        "heldout22-followups.jsonl",
-        "heldout23-questions.jsonl",
-        "heldout23-followups.jsonl",
-        "heldout24-questions.jsonl",
-        "heldout24-followups.jsonl",
         "heldout25-questions.jsonl",
         "heldout25-followups.jsonl",
         "heldout26-questions.jsonl",
@@ -86,17 +62,15 @@ def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: 
 
 def test_every_unretired_held_out_file_in_eval_is_refused():
     # read from disk, not from HELD_OUT_SETS: a set merged but not added there fails here
-    held = [p for p in sorted(EVAL.glob("heldout*-*.jsonl")) if _set_number(p) >= 13]
-    assert len(held) >= 10
+    held = [p for p in sorted(EVAL.glob("heldout*-*.jsonl")) if _set_number(p) >= 25]
+    assert len(held) >= 8
     for path in held:
         with pytest.raises(EvalFileError):
             training_questions([path])
 
 
 def test_the_retired_held_out_sets_are_training_questions():
-    retired = [
-        EVAL / f"heldout{n}-questions.jsonl" for n in ("", 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
-    ]
+    retired = [EVAL / f"heldout{n}-questions.jsonl" for n in ("", *range(2, 25))]
     questions = training_questions(retired)
     assert len(questions) == sum(len(p.read_text("utf-8").splitlines()) for p in retired)
 
@@ -110,7 +84,7 @@ def test_without_the_held_out_files_nothing_can_be_checked_so_nothing_is_trained
 
 @pytest.mark.parametrize(
     "qid",
-    ["h13-017", "h13f03", "h14-042", "h14f12", "h16-007", "h16f02", "h17-011", "h17f04", "h18-005"],
+    ["h25-017", "h25f03", "h26-042", "h26f12", "h27-007", "h27f02", "h28-011", "h28f04", "h28-105"],
 )
 def test_a_held_out_question_in_a_renamed_file_is_refused(tmp_path: Path, qid: str):
     copy = tmp_path / "my-questions.jsonl"
@@ -120,7 +94,20 @@ def test_a_held_out_question_in_a_renamed_file_is_refused(tmp_path: Path, qid: s
 
 
 @pytest.mark.parametrize(
-    "qid", ["h5-017", "h8f03", "h9-017", "h12f03", "h001", "h100", "h090", "h4-042", "d2-001"]
+    "qid",
+    [
+        "h5-017",
+        "h8f03",
+        "h9-017",
+        "h12f03",
+        "h13-017",
+        "h24f03",
+        "h001",
+        "h100",
+        "h090",
+        "h4-042",
+        "d2-001",
+    ],
 )
 def test_ids_of_retired_and_training_sets_are_not_taken_for_held_out_ones(tmp_path: Path, qid: str):
     train = tmp_path / "dev9-questions.jsonl"
@@ -134,12 +121,12 @@ def test_a_held_out_question_copied_under_a_new_id_is_refused_by_its_wording(
 ):
     held = _held(tmp_path)
     asked = {"q": "Wer darf  ANGREIFEN?", **({"history": history} if history else {})}
-    (held / "heldout14-followups.jsonl").write_text(
-        json.dumps(LINE | {"id": "h14f01", "gold": ["sonst"]} | asked) + "\n", "utf-8"
+    (held / "heldout26-followups.jsonl").write_text(
+        json.dumps(LINE | {"id": "h26f01", "gold": ["sonst"]} | asked) + "\n", "utf-8"
     )
     copy = tmp_path / "dev9-followups.jsonl"  # the same question (case, spacing aside)
     copy.write_text(json.dumps(LINE | {"id": "d9f01", "history": history}) + "\n", "utf-8")
-    with pytest.raises(EvalFileError, match="d9f01 ist Frage h14f01"):
+    with pytest.raises(EvalFileError, match="d9f01 ist Frage h26f01"):
         training_questions([copy], held_out_dir=held)
     other = tmp_path / "dev9-questions.jsonl"  # same words after another earlier question
     other.write_text(json.dumps(LINE | {"id": "d9-1", "history": ["Und sonst?"]}) + "\n", "utf-8")

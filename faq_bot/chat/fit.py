@@ -90,6 +90,7 @@ class Case:
     # questions embedded by the same model, as a new question is when answering
     fold: int | None = None
     fold_vectors: np.ndarray | None = None
+    tuned: bool = True  # the shipped embedder's tuning read it (False: trained on only)
     followup: bool = False  # asked with a history (never among the tuning questions)
 
     @property
@@ -190,9 +191,10 @@ def _unseen_by(case: Case, fold: int) -> bool:
     """Whether `case` is an answerable question the embedder of `fold` was tuned without
     although the shipped one is tuned on it (a first question of fold `fold`). The shipped
     embedder compares a new question with known questions it was tuned on; in fitting,
-    the known questions of a fold's model are those it was tuned on likewise (and the
-    unanswerable questions and follow-ups, which no model is tuned on)."""
-    return case.fold == fold and case.answerable and not case.followup
+    the known questions of a fold's model are those it was tuned on likewise (and those
+    no model is tuned on: unanswerable questions, follow-ups, and questions trained on
+    but not tuned on, `faq_bot.crossfit.check_tuned_on`)."""
+    return case.fold == fold and case.answerable and not case.followup and case.tuned
 
 
 def _choice(

@@ -506,3 +506,23 @@ def test_warming_a_hybrid_build_loads_the_known_questions_and_their_twin(dense_o
     index.warm_up()
     assert known_questions.cache_info().currsize == 1
     assert "twin" in vars(known_questions())  # the cached cosine, computed once
+
+
+@given(n=st.integers(min_value=2, max_value=40), block=st.integers(min_value=1, max_value=9))
+def test_twin_computed_in_row_blocks_equals_the_whole_matrix(n: int, block: int):
+    # a worker computes `twin` at warm-up: in blocks its memory does not grow with the
+    # square of the known questions, and the cosine is the same
+    from faq_bot import known as known_module
+
+    vectors = np.random.default_rng(n).normal(size=(n, 8)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    whole = vectors @ vectors.T
+    np.fill_diagonal(whole, -1.0)
+    expected = float(np.quantile(whole.max(axis=1), 1.0 - TWIN_SHARE))
+    original = known_module.TWIN_BLOCK
+    known_module.TWIN_BLOCK = block
+    try:
+        known = KnownQuestions.of([f"q{i}" for i in range(n)], vectors, [True] * n, "m")
+        assert known.twin == pytest.approx(expected, abs=1e-6)
+    finally:
+        known_module.TWIN_BLOCK = original

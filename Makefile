@@ -53,7 +53,8 @@ serve: run
 
 # The questions the fitted models learn from (eval/README.md): the embedder and the
 # chatbot's models learn from the development sets (dev5-10: written blind by helpers
-# as training data) and the retired held-out sets 1-24. dev11 and dev12 are training sets
+# as training data) and the retired held-out sets 1-12; the chatbot's models also from
+# the retired held-out sets 13-24 (TRAIN_UNTUNED, not tuned on). dev11 and dev12 are training sets
 # too but not listed: the refit on them measured worse on the blind sets and was not
 # shipped (README "Night");
 # the ranking from the same questions since its feature known_entry compares each
@@ -109,7 +110,7 @@ train: setup
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python scripts/train_ranker.py --write --crossfit $(FOLD_MODELS) $(TRAIN_QUESTIONS) --untuned $(TRAIN_UNTUNED)
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python scripts/train_chat.py --write --crossfit $(FOLD_MODELS) $(TRAIN_QUESTIONS) $(TRAIN_FOLLOWUPS) --untuned $(TRAIN_UNTUNED)
 
-## tune-embedder: fine-tune e5-small's last 4 layers on the training questions (torch on
+## tune-embedder: fine-tune e5-small's last 4 layers on TRAIN_QUESTIONS (torch on
 ## CPU in $(TUNE_VENV), ~1 h on 2 cores): faq_bot/data/e5-tuned.npz and the fold models;
 ## then `make index train`
 tune-embedder: setup

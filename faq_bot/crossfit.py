@@ -1,9 +1,10 @@
 """Cross-fitting: the ranker and the chat models are fitted on what a new question gets.
 
-The shipped embedder is tuned on the answerable training questions
-(`faq_bot.tuned`). Their dense similarities are therefore better than a new
-question's, and models fitted on them would trust the similarities too much (the
-confidence model would answer too often). So the training scripts read each
+The shipped embedder is tuned on the answerable training questions of the Makefile's
+``TRAIN_QUESTIONS`` (`faq_bot.tuned`; not on ``TRAIN_UNTUNED``, see `check_tuned_on`).
+Their dense similarities are therefore better than a new question's, and models fitted
+on them would trust the similarities too much (the confidence model would answer too
+often). So the training scripts read each
 question with the embedder tuned without its fold (``fold<k>.npz`` of
 ``research/embedder_tuning/tune.py --folds-dir``; a question's fold is
 `faq_bot.learn.crossfit_fold` of its id), with that embedder's vectors of the
@@ -88,7 +89,7 @@ def add_crossfit_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--untuned",
-        nargs="+",
+        nargs="*",
         default=[],
         metavar="FILE",
         help="more training question files the embedder's tuning has not read "
@@ -157,7 +158,8 @@ def check_tuned_on(
         raise InputError(
             f"{len(unseen)} Trainingsfragen hat das angepasste Modell nie gelesen "
             f"({', '.join(unseen[:3])}{', …' if len(unseen) > 3 else ''}): "
-            "erst make tune-embedder, dann make train."
+            "erst make tune-embedder, dann make train (oder die Datei als --untuned "
+            "angeben: Makefile TRAIN_UNTUNED)."
         )
 
 

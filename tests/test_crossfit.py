@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from faq_bot import crossfit, tuned
-from faq_bot.crossfit import by_fold, check_tuned_on, fold_files, training_set
+from faq_bot.crossfit import by_fold, check_tuned_on, embed_known, fold_files, training_set
 from faq_bot.dense import dense_for
 from faq_bot.errors import InputError
 from faq_bot.evaluate import question_set
@@ -170,3 +170,33 @@ def test_the_training_set_names_the_questions_of_the_untuned_files(tmp_path):
     assert [q["id"] for q in questions] == ["d9-001", "h13-001"]
     assert untuned == frozenset({"h13-001"})
     assert training_set([tuned])[1] == frozenset()
+
+
+def test_a_question_no_model_was_tuned_on_is_known_to_every_fold_a_tuned_one_not_to_its_own(
+    dense_on, dense_index, folds_dir, tmp_path
+):
+    from faq_bot.chat import fit
+
+    index_dir = tmp_path / "index"
+    shutil.copytree(dense_index, index_dir, symlinks=True)
+    index = open_index(index_dir)
+    gold = [index.entry("runde-patt").text.split(".")[0]]
+    tuned_on = tuned.tensors_meta(tuned.TENSORS)["question_ids"]
+    ids = [*[i for i in tuned_on if question_set(i) == "t"][:3], "h13-001"]
+    questions = [{"id": i, "q": f"Frage {i} zum Patt", "doc": "x", "gold": gold} for i in ids]
+
+    def read(qs):
+        return fit.collect(index, qs, "hybrid")
+
+    with pytest.raises(InputError, match=r"\(h13-001\)"):  # undeclared: refused
+        by_fold(index, index_dir, questions, folds_dir, read)
+    cases = by_fold(index, index_dir, questions, folds_dir, read, frozenset({"h13-001"}))
+    embed_known(index, cases, folds_dir)
+    assert {c.id: c.tuned for c in cases} == {i: i != "h13-001" for i in ids}
+    known = fit.known_of(index, cases)
+    assert isinstance(known, dict) and len(known) == 5
+    for k, fold_known in known.items():
+        assert "h13-001" in fold_known.ids  # read unseen by every model, as when serving
+        for case in cases:
+            if case.tuned:
+                assert (case.id in fold_known.ids) == (case.fold != k)

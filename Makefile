@@ -9,7 +9,7 @@ PORT ?= 5000
 # pytest process compiles (and assertion-rewrites) the tests and the package again, ~2 s
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test test-fast lint index serve bench bench-x100 load lighthouse deploy-check setup clean train tune-embedder print-train-questions
+.PHONY: run test test-fast lint index serve bench bench-x100 load lighthouse deploy-check setup clean train tune-embedder print-train-questions print-train-untuned
 
 $(BIN)/faq-bot: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -128,6 +128,9 @@ TUNE = OMP_NUM_THREADS=1 $(TUNE_VENV)/bin/python research/embedder_tuning/tune.p
 
 print-train-questions:
 	@echo $(TRAIN_QUESTIONS)
+
+print-train-untuned:
+	@echo $(TRAIN_UNTUNED)
 
 bench: setup
 	./scripts/ensure-wrk

@@ -4,11 +4,13 @@ the held-out sets: they are for reporting only."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from faq_bot.evaluate import EvalFileError, question_set, training_questions
+from faq_bot.evaluate import EvalFileError, answerable, question_set, training_questions
+from faq_bot.tuned import TENSORS, tensors_meta
 
 LINE = {"id": "x1", "q": "Wer darf angreifen?", "doc": "d.txt", "gold": ["angreifen"], "kind": "k"}
 EVAL = Path(__file__).resolve().parent.parent / "eval"
@@ -147,3 +149,23 @@ def _set_number(path: Path) -> int:
 )  # fmt: skip
 def test_a_questions_set_is_its_id_without_the_number(qid: str, question_set_: str):
     assert question_set(qid) == question_set_
+
+
+def _make_list(target: str) -> list[Path]:
+    root = EVAL.parent
+    out = subprocess.run(
+        ["make", "-s", "--no-print-directory", target], cwd=root, check=True, capture_output=True
+    )
+    return [root / f for f in out.stdout.decode().split()]
+
+
+def test_the_embedder_was_tuned_on_the_makefiles_tuning_list_and_not_on_the_untuned_one():
+    # `make train` reproduces the shipped models only if the shipped tensors were tuned on
+    # exactly TRAIN_QUESTIONS' answerable first questions, and TRAIN_UNTUNED's are none of them
+    tuning, untuned = _make_list("print-train-questions"), _make_list("print-train-untuned")
+    if not all(p.is_file() for p in tuning):
+        pytest.skip("the shared development questions are not present")
+    tuned = set(tensors_meta(TENSORS)["question_ids"])
+    first = {q["id"] for q in training_questions(tuning) if answerable(q) and not q.get("history")}
+    assert first == tuned
+    assert untuned and not {q["id"] for q in training_questions(untuned)} & tuned

@@ -114,6 +114,7 @@ GROUPS = [
     ["heldout28-questions.jsonl", "heldout28-followups.jsonl"],
     ["heldout29-questions.jsonl", "heldout29-followups.jsonl"],
     ["heldout30-questions.jsonl", "heldout30-followups.jsonl"],
+    ["heldout32-questions.jsonl", "heldout32-followups.jsonl"],
 ]
 
 

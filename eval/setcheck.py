@@ -115,6 +115,7 @@ GROUPS = [
     ["heldout29-questions.jsonl", "heldout29-followups.jsonl"],
     ["heldout30-questions.jsonl", "heldout30-followups.jsonl"],
     ["heldout31-questions.jsonl", "heldout31-followups.jsonl"],
+    ["heldout32-questions.jsonl", "heldout32-followups.jsonl"],
 ]
 
 

@@ -55,6 +55,10 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout29-followups.jsonl",
         "heldout30-questions.jsonl",
         "heldout30-followups.jsonl",
+        "heldout31-questions.jsonl",
+        "heldout31-followups.jsonl",
+        "heldout32-questions.jsonl",
+        "heldout32-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

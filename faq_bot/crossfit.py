@@ -101,9 +101,8 @@ def training_set(
     files: Sequence[str | Path], untuned_files: Sequence[str | Path] = ()
 ) -> tuple[list[dict[str, Any]], frozenset[str]]:
     """Raises `faq_bot.evaluate.EvalFileError` (German) for a held-out or broken file."""
-    questions = training_questions([*files, *untuned_files])
     untuned = training_questions(untuned_files) if untuned_files else []
-    return questions, frozenset(str(q["id"]) for q in untuned)
+    return [*training_questions(files), *untuned], frozenset(str(q["id"]) for q in untuned)
 
 
 def fold_files(folds_dir: Path, shipped: Path | None = None) -> list[Path]:

@@ -9,7 +9,7 @@ PORT ?= 5000
 # pytest process compiles (and assertion-rewrites) the tests and the package again, ~2 s
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test test-fast lint index serve bench bench-x100 load lighthouse deploy-check setup clean train tune-embedder print-train-questions print-train-untuned
+.PHONY: run test test-fast lint index serve bench bench-x100 load lighthouse deploy-check setup clean train calibrate tune-embedder print-train-questions print-train-untuned
 
 $(BIN)/faq-bot: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -108,10 +108,17 @@ TUNE_VENV ?= .venv-tune
 
 ## train: refit the ranking and the chatbot's models on the training questions and write
 ## them to faq_bot/data (needs an index with vectors: make index, and the fold models:
-## make tune-embedder); prints cross-validated figures
+## make tune-embedder); prints cross-validated figures, then calibrates the threshold
 train: setup
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python scripts/train_ranker.py --write --crossfit $(FOLD_MODELS) $(TRAIN_QUESTIONS) --untuned $(TRAIN_UNTUNED)
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python scripts/train_chat.py --write --crossfit $(FOLD_MODELS) $(TRAIN_QUESTIONS) $(TRAIN_FOLLOWUPS) --untuned $(TRAIN_UNTUNED)
+	$(MAKE) --no-print-directory calibrate
+
+## calibrate: the chatbot's first-question threshold from the held-out calibration sets
+## (faq_bot.chat.calibrate.CALIBRATION_SETS, never trained on) answered by the shipped
+## models: the lowest whose 90 % Wilson bounds meet issue 9's targets (README "Quality")
+calibrate: setup
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python scripts/calibrate_threshold.py --write
 
 ## tune-embedder: fine-tune e5-small's last 4 layers on TRAIN_QUESTIONS (torch on
 ## CPU in $(TUNE_VENV), ~1 h on 2 cores): faq_bot/data/e5-tuned.npz and the fold models;

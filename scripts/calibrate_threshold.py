@@ -1,0 +1,157 @@
+"""Calibrate the chatbot's first-question threshold on held-out questions.
+
+    .venv/bin/python scripts/calibrate_threshold.py [--index DIR] [--write] [--dump FILE]
+        [--from-dump FILE] [QUESTIONS.jsonl...]
+
+Answers the first questions of the calibration sets (default: the retired held-out
+sets `faq_bot.chat.calibrate.CALIBRATION_SETS`, which no model was fitted on) with the
+shipped models, and prints what each threshold does there. The calibrated threshold
+is the lowest at which the one-sided 90 % Wilson bounds of confident-wrong and of the
+declined share meet issue 9's targets (`faq_bot.chat.calibrate`). With ``--write`` it
+becomes the hybrid model's ``threshold`` in ``faq_bot/data/confidence.json`` (the
+follow-up bar is the fitted one, never below it), the fitted bars are kept beside it
+under ``calibration``, and the outcomes are written to ``faq_bot/data/calibration.json``
+so that the tests can derive the threshold again. ``make train`` runs it after
+``scripts/train_chat.py``. Needs a built index with dense vectors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from faq_bot.chat import QuestionError, answer
+from faq_bot.chat import confidence as conf
+from faq_bot.chat.calibrate import (
+    CALIBRATION_SETS,
+    MAX_CONFIDENT_WRONG,
+    MIN_DECLINED,
+    RULE,
+    Z_ONE_SIDED_90,
+    Outcome,
+    calibrated_threshold,
+    figures_at,
+    models_digest,
+)
+from faq_bot.crossfit import embedder_id
+from faq_bot.evaluate import answerable, is_hit, load_questions
+from faq_bot.fitted import reload as reload_models
+from faq_bot.index import open_index
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "faq_bot" / "data"
+
+
+def default_files() -> list[Path]:
+    return [ROOT / "eval" / f"heldout{n}-questions.jsonl" for n in CALIBRATION_SETS]
+
+
+def outcomes_of(index, files: list[Path]) -> list[tuple[str, Outcome]]:
+    rows = []
+    questions = [q for f in files for q in load_questions(f)]
+    for i, q in enumerate(questions, 1):
+        if q.get("history"):
+            raise SystemExit(f"{q['id']}: nur erste Fragen (ohne Verlauf) kalibrieren die Schwelle")
+        try:
+            result = answer(index, q["q"])
+        except QuestionError:
+            result = None
+        text = result.passage.text if result is not None and result.passage else ""
+        ok = answerable(q) and bool(text) and is_hit(text, q["gold"])
+        p = result.confidence if result is not None and result.passage else 0.0
+        rows.append((str(q["id"]), Outcome(round(float(p), 6), ok, answerable(q))))
+        if i % 100 == 0:
+            print(f"  {i}/{len(questions)} Fragen beantwortet", file=sys.stderr)
+    return rows
+
+
+def table(outcomes: list[Outcome], thresholds: list[float]) -> str:
+    lines = ["threshold  P@1    CW     CW_up  declined  decl_low"]
+    for t in thresholds:
+        f = figures_at(outcomes, t)
+        lines.append(
+            f"{t:9.2f}  {f.passage_at_1:.3f}  {f.confident_wrong:.3f}  "
+            f"{f.confident_wrong_upper:.3f}  {f.declined:8.3f}  {f.declined_lower:.3f}"
+        )
+    return "\n".join(lines)
+
+
+def write(rows: list[tuple[str, Outcome]], names: list[str], embedder: str | None) -> None:
+    outcomes = [o for _, o in rows]
+    chosen = calibrated_threshold(outcomes)
+    if chosen is None:
+        raise SystemExit("Keine Schwelle erfüllt beide Schranken: nichts geschrieben.")
+    path = DATA / "confidence.json"
+    data = json.loads(path.read_text("utf-8"))
+    mode: dict[str, Any] = data["modes"]["hybrid"]
+    fitted = mode.get("calibration", {}).get("fitted") or {
+        "threshold": mode["threshold"],
+        "threshold_followup": mode["threshold_followup"],
+    }
+    mode["threshold"] = chosen.threshold
+    mode["threshold_followup"] = max(chosen.threshold, fitted["threshold_followup"])
+    mode["calibration"] = {
+        "sets": names,
+        "rule": RULE,
+        "fitted": fitted,
+        "answerable": chosen.answerable,
+        "unanswerable": chosen.unanswerable,
+        "passage@1": round(chosen.passage_at_1, 4),
+        "confident_wrong": round(chosen.confident_wrong, 4),
+        "declined": round(chosen.declined, 4),
+    }
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    evidence = {
+        "embedder": embedder,
+        "models": models_digest(DATA),
+        "sets": names,
+        "max_confident_wrong": MAX_CONFIDENT_WRONG,
+        "min_declined": MIN_DECLINED,
+        "z": Z_ONE_SIDED_90,
+        "outcomes": [[qid, o.probability, o.right, o.answerable] for qid, o in rows],
+    }
+    out = DATA / "calibration.json"
+    out.write_text(json.dumps(evidence, separators=(",", ":")) + "\n", encoding="utf-8")
+    reload_models()
+    print(f"geschrieben: {path} (Schwelle {chosen.threshold:.2f}), {out}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("files", nargs="*", type=Path)
+    ap.add_argument("--index", default="index")
+    ap.add_argument("--write", action="store_true")
+    ap.add_argument("--dump", type=Path, help="die Ergebnisse je Frage als JSON speichern")
+    ap.add_argument("--from-dump", type=Path, help="gespeicherte Ergebnisse statt zu antworten")
+    args = ap.parse_args()
+    files = args.files or default_files()
+    names = [f.name for f in files]
+    index = open_index(args.index)
+    if conf.model("hybrid") is None:
+        raise SystemExit(
+            "Kein angepasstes hybrides Konfidenzmodell in Kraft: erst make index train."
+        )
+    if args.from_dump:
+        rows = [(qid, Outcome(p, r, a)) for qid, p, r, a in json.loads(args.from_dump.read_text())]
+    else:
+        rows = outcomes_of(index, files)
+    if args.dump:
+        args.dump.write_text(
+            json.dumps([[q, o.probability, o.right, o.answerable] for q, o in rows])
+        )
+    outcomes = [o for _, o in rows]
+    shipped = conf.threshold("hybrid")
+    chosen = calibrated_threshold(outcomes)
+    grid = sorted({round(shipped, 2), *(round(0.05 * i, 2) for i in range(2, 13))})
+    print(table(outcomes, grid))
+    print(f"in Kraft: {shipped:.2f}")
+    print(f"kalibriert: {chosen.threshold:.2f}" if chosen else "kalibriert: keine Schwelle")
+    if args.write:
+        write(rows, names, embedder_id(index))
+
+
+if __name__ == "__main__":
+    main()

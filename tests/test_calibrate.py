@@ -1,0 +1,127 @@
+"""The first-question threshold is calibrated on held-out questions no model was fitted
+on (`faq_bot.chat.calibrate`): the lowest threshold whose one-sided Wilson bounds meet
+issue 9's targets; the shipped threshold is the one the recorded outcomes give."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from faq_bot.chat import confidence
+from faq_bot.chat.calibrate import (
+    CALIBRATION_SETS,
+    GRID,
+    Outcome,
+    calibrated_threshold,
+    figures_at,
+    models_digest,
+    wilson,
+)
+from faq_bot.evaluate import HELD_OUT_SETS, load_questions
+
+DATA = Path(__file__).resolve().parent.parent / "faq_bot" / "data"
+EVAL = Path(__file__).resolve().parent.parent / "eval"
+
+outcomes_st = st.lists(
+    st.builds(
+        Outcome,
+        st.floats(0, 1, allow_nan=False).map(lambda p: round(p, 3)),
+        st.booleans(),
+        st.booleans(),
+    ).map(lambda o: o if o.answerable else Outcome(o.probability, False, False)),
+    max_size=200,
+)
+
+
+@given(st.integers(0, 500), st.integers(1, 500))
+def test_wilson_interval_holds_the_observed_share_within_zero_and_one(k: int, n: int):
+    k = min(k, n)
+    low, high = wilson(k, n)
+    assert 0.0 <= low <= k / n <= high <= 1.0
+
+
+@given(st.integers(1, 50))
+def test_wilson_interval_narrows_with_more_trials_of_the_same_share(n: int):
+    a, b = wilson(n, 4 * n), wilson(10 * n, 40 * n)
+    assert b[1] - b[0] < a[1] - a[0]
+
+
+def test_wilson_interval_without_trials_is_everything():
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_figures_count_confident_right_wrong_and_declined():
+    outcomes = [
+        Outcome(0.9, True, True),  # confident and right
+        Outcome(0.8, False, True),  # confident and wrong
+        Outcome(0.1, True, True),  # right but declined
+        Outcome(0.2, False, False),  # unanswerable, declined
+        Outcome(0.7, False, False),  # unanswerable, answered
+    ]
+    f = figures_at(outcomes, 0.5)
+    assert (f.answerable, f.unanswerable) == (3, 2)
+    assert f.passage_at_1 == 1 / 3 and f.confident_wrong == 1 / 3 and f.declined == 1 / 2
+
+
+@given(outcomes_st)
+def test_the_calibrated_threshold_is_the_lowest_meeting_both_bounds(outcomes: list[Outcome]):
+    chosen = calibrated_threshold(outcomes)
+    feasible = [
+        t
+        for t in GRID
+        if figures_at(outcomes, t).confident_wrong_upper <= 0.05
+        and figures_at(outcomes, t).declined_lower >= 0.85
+    ]
+    if not feasible:
+        assert chosen is None
+    else:
+        assert chosen is not None and chosen.threshold == min(feasible)
+
+
+def test_a_sample_too_small_to_bound_the_risk_gets_no_threshold():
+    # three right answers say nothing about a 5 % risk at 90 % confidence
+    assert calibrated_threshold([Outcome(0.9, True, True)] * 3) is None
+
+
+def test_more_evidence_of_the_same_quality_allows_a_lower_threshold():
+    def outcomes(n: int) -> list[Outcome]:
+        right = [Outcome(0.1 + 0.8 * i / n, True, True) for i in range(n)]
+        wrong = [Outcome(0.1 + 0.8 * i / n, False, True) for i in range(0, n, 40)]
+        unanswerable = [Outcome(0.05 + 0.4 * i / n, False, False) for i in range(0, n, 5)]
+        return right + wrong + unanswerable
+
+    small, large = calibrated_threshold(outcomes(200)), calibrated_threshold(outcomes(2000))
+    assert small is not None and large is not None
+    assert large.threshold < small.threshold
+
+
+def _recorded() -> dict:
+    return json.loads((DATA / "calibration.json").read_text("utf-8"))
+
+
+def test_the_shipped_threshold_is_the_one_the_recorded_outcomes_give():
+    recorded = _recorded()
+    outcomes = [Outcome(p, right, ans) for _id, p, right, ans in recorded["outcomes"]]
+    chosen = calibrated_threshold(outcomes)
+    assert chosen is not None
+    hybrid = json.loads((DATA / "confidence.json").read_text("utf-8"))["modes"]["hybrid"]
+    assert hybrid["threshold"] == chosen.threshold == confidence.threshold("hybrid")
+    fitted = hybrid["calibration"]["fitted"]
+    assert hybrid["threshold_followup"] == max(chosen.threshold, fitted["threshold_followup"])
+
+
+def test_the_recorded_outcomes_come_from_the_shipped_models():
+    # a refit (make train) without a new calibration would leave a stale threshold
+    assert _recorded()["models"] == models_digest(DATA)
+
+
+def test_the_calibration_questions_are_the_first_questions_of_held_out_sets():
+    recorded = _recorded()
+    assert set(CALIBRATION_SETS) <= set(HELD_OUT_SETS)  # never trained on
+    names = [f"heldout{n}-questions.jsonl" for n in CALIBRATION_SETS]
+    assert recorded["sets"] == names
+    ids = [q["id"] for name in names for q in load_questions(EVAL / name)]
+    assert [row[0] for row in recorded["outcomes"]] == ids

@@ -116,6 +116,7 @@ GROUPS = [
     ["heldout30-questions.jsonl", "heldout30-followups.jsonl"],
     ["heldout31-questions.jsonl", "heldout31-followups.jsonl"],
     ["heldout32-questions.jsonl", "heldout32-followups.jsonl"],
+    ["heldout34-questions.jsonl", "heldout34-followups.jsonl"],
 ]
 
 

@@ -117,6 +117,7 @@ GROUPS = [
     ["heldout31-questions.jsonl", "heldout31-followups.jsonl"],
     ["heldout32-questions.jsonl", "heldout32-followups.jsonl"],
     ["heldout33-questions.jsonl", "heldout33-followups.jsonl"],
+    ["heldout34-questions.jsonl", "heldout34-followups.jsonl"],
 ]
 
 

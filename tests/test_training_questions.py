@@ -59,6 +59,10 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout31-followups.jsonl",
         "heldout32-questions.jsonl",
         "heldout32-followups.jsonl",
+        "heldout33-questions.jsonl",
+        "heldout33-followups.jsonl",
+        "heldout34-questions.jsonl",
+        "heldout34-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

@@ -37,6 +37,7 @@ from faq_bot.chat.calibrate import (
     models_digest,
 )
 from faq_bot.crossfit import embedder_id
+from faq_bot.dense import dense_for
 from faq_bot.evaluate import answerable, is_hit, load_questions
 from faq_bot.fitted import reload as reload_models
 from faq_bot.index import open_index
@@ -62,7 +63,7 @@ def outcomes_of(index, files: list[Path]) -> list[tuple[str, Outcome]]:
         text = result.passage.text if result is not None and result.passage else ""
         ok = answerable(q) and bool(text) and is_hit(text, q["gold"])
         p = result.confidence if result is not None and result.passage else 0.0
-        rows.append((str(q["id"]), Outcome(round(float(p), 6), ok, answerable(q))))
+        rows.append((str(q["id"]), Outcome(float(p), ok, answerable(q))))
         if i % 100 == 0:
             print(f"  {i}/{len(questions)} Fragen beantwortet", file=sys.stderr)
     return rows
@@ -77,6 +78,40 @@ def table(outcomes: list[Outcome], thresholds: list[float]) -> str:
             f"{f.confident_wrong_upper:.3f}  {f.declined:8.3f}  {f.declined_lower:.3f}"
         )
     return "\n".join(lines)
+
+
+def evidence(rows: list[tuple[str, Outcome]], names: list[str], embedder: str | None) -> dict:
+    """The outcomes with what they come from: the embedder, a digest of the fitted models
+    and the question files."""
+    return {
+        "embedder": embedder,
+        "models": models_digest(DATA),
+        "sets": names,
+        "max_confident_wrong": MAX_CONFIDENT_WRONG,
+        "min_declined": MIN_DECLINED,
+        "z": Z_ONE_SIDED_90,
+        "outcomes": [[qid, o.probability, o.right, o.answerable] for qid, o in rows],
+    }
+
+
+def write_evidence(
+    path: Path, rows: list[tuple[str, Outcome]], names: list[str], embedder: str | None
+) -> None:
+    data = evidence(rows, names, embedder)
+    path.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+
+
+def read_dump(path: Path, names: list[str], embedder: str | None) -> list[tuple[str, Outcome]]:
+    """Outcomes saved by ``--dump``, refused when other models, another embedder or
+    other question files made them (their threshold would not be these models')."""
+    data = json.loads(path.read_text("utf-8"))
+    made = (data.get("models"), data.get("embedder"), data.get("sets"))
+    if made != (models_digest(DATA), embedder, names):
+        raise SystemExit(
+            f"{path}: mit anderen Modellen, einem anderen Embedder oder anderen Fragen "
+            "beantwortet; ohne --from-dump neu beantworten."
+        )
+    return [(qid, Outcome(p, r, a)) for qid, p, r, a in data["outcomes"]]
 
 
 def write(rows: list[tuple[str, Outcome]], names: list[str], embedder: str | None) -> None:
@@ -104,17 +139,8 @@ def write(rows: list[tuple[str, Outcome]], names: list[str], embedder: str | Non
         "declined": round(chosen.declined, 4),
     }
     path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    evidence = {
-        "embedder": embedder,
-        "models": models_digest(DATA),
-        "sets": names,
-        "max_confident_wrong": MAX_CONFIDENT_WRONG,
-        "min_declined": MIN_DECLINED,
-        "z": Z_ONE_SIDED_90,
-        "outcomes": [[qid, o.probability, o.right, o.answerable] for qid, o in rows],
-    }
     out = DATA / "calibration.json"
-    out.write_text(json.dumps(evidence, separators=(",", ":")) + "\n", encoding="utf-8")
+    write_evidence(out, rows, names, embedder)
     reload_models()
     print(f"geschrieben: {path} (Schwelle {chosen.threshold:.2f}), {out}")
 
@@ -130,18 +156,20 @@ def main() -> None:
     files = args.files or default_files()
     names = [f.name for f in files]
     index = open_index(args.index)
-    if conf.model("hybrid") is None:
+    if dense_for(index) is None:
         raise SystemExit(
-            "Kein angepasstes hybrides Konfidenzmodell in Kraft: erst make index train."
+            "Die Schwelle gilt dem hybriden Modus: der Index braucht Vektoren und den "
+            "Embedder (make index, ohne FAQ_BOT_DENSE=0)."
         )
+    if conf.model("hybrid") is None:
+        raise SystemExit("Kein angepasstes hybrides Konfidenzmodell in Kraft: erst make train.")
+    embedder = embedder_id(index)
     if args.from_dump:
-        rows = [(qid, Outcome(p, r, a)) for qid, p, r, a in json.loads(args.from_dump.read_text())]
+        rows = read_dump(args.from_dump, names, embedder)
     else:
         rows = outcomes_of(index, files)
     if args.dump:
-        args.dump.write_text(
-            json.dumps([[q, o.probability, o.right, o.answerable] for q, o in rows])
-        )
+        write_evidence(args.dump, rows, names, embedder)
     outcomes = [o for _, o in rows]
     shipped = conf.threshold("hybrid")
     chosen = calibrated_threshold(outcomes)
@@ -150,7 +178,7 @@ def main() -> None:
     print(f"in Kraft: {shipped:.2f}")
     print(f"kalibriert: {chosen.threshold:.2f}" if chosen else "kalibriert: keine Schwelle")
     if args.write:
-        write(rows, names, embedder_id(index))
+        write(rows, names, embedder)
 
 
 if __name__ == "__main__":

@@ -20,19 +20,33 @@ from faq_bot.chat.calibrate import (
     models_digest,
     wilson,
 )
-from faq_bot.evaluate import HELD_OUT_SETS, load_questions
+from faq_bot.evaluate import HELD_OUT_SETS, answerable, load_questions
 
 DATA = Path(__file__).resolve().parent.parent / "faq_bot" / "data"
 EVAL = Path(__file__).resolve().parent.parent / "eval"
 
-outcomes_st = st.lists(
-    st.builds(
-        Outcome,
-        st.floats(0, 1, allow_nan=False).map(lambda p: round(p, 3)),
-        st.booleans(),
-        st.booleans(),
-    ).map(lambda o: o if o.answerable else Outcome(o.probability, False, False)),
-    max_size=200,
+
+def _outcomes(right: list[float], wrong: list[float], unanswerable: list[float]) -> list[Outcome]:
+    return (
+        [Outcome(p, True, True) for p in right]
+        + [Outcome(p, False, True) for p in wrong]
+        + [Outcome(p, False, False) for p in unanswerable]
+    )
+
+
+def _probabilities(low: float, high: float, min_size: int, max_size: int):
+    return st.lists(
+        st.floats(low, high).map(lambda p: round(p, 3)), min_size=min_size, max_size=max_size
+    )
+
+
+# samples like a calibration set: mostly right answers with high probabilities, some wrong
+# ones and unanswerable questions lower down, so that a threshold usually exists
+outcomes_st = st.builds(
+    _outcomes,
+    _probabilities(0.1, 1.0, 100, 300),
+    _probabilities(0.0, 0.7, 0, 20),
+    _probabilities(0.0, 0.6, 10, 80),
 )
 
 
@@ -51,6 +65,18 @@ def test_wilson_interval_narrows_with_more_trials_of_the_same_share(n: int):
 
 def test_wilson_interval_without_trials_is_everything():
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_wilson_interval_matches_the_score_interval_at_90_percent_one_sided():
+    # reference values: the roots of the score quadratic, solved independently
+    low, high = wilson(15, 600)
+    assert abs(low - 0.018037) < 1e-5 and abs(high - 0.034557) < 1e-5
+    assert abs(wilson(108, 120)[0] - 0.85932) < 1e-5
+
+
+def test_a_probability_equal_to_the_threshold_is_confident():
+    # as the bot decides: confident when the margin p - threshold is >= 0
+    assert figures_at([Outcome(0.5, True, True)], 0.5).passage_at_1 == 1.0
 
 
 def test_figures_count_confident_right_wrong_and_declined():
@@ -79,11 +105,18 @@ def test_the_calibrated_threshold_is_the_lowest_meeting_both_bounds(outcomes: li
         assert chosen is None
     else:
         assert chosen is not None and chosen.threshold == min(feasible)
+        # the one just below answers more and breaks a bound
+        below = [t for t in GRID if t < chosen.threshold]
+        assert not below or max(below) not in feasible
 
 
 def test_a_sample_too_small_to_bound_the_risk_gets_no_threshold():
     # three right answers say nothing about a 5 % risk at 90 % confidence
     assert calibrated_threshold([Outcome(0.9, True, True)] * 3) is None
+
+
+def test_without_unanswerable_questions_the_declines_are_unbounded_and_no_threshold_is_chosen():
+    assert calibrated_threshold([Outcome(0.9, True, True)] * 600) is None
 
 
 def test_more_evidence_of_the_same_quality_allows_a_lower_threshold():
@@ -115,7 +148,11 @@ def test_the_shipped_threshold_is_the_one_the_recorded_outcomes_give():
 
 def test_the_recorded_outcomes_come_from_the_shipped_models():
     # a refit (make train) without a new calibration would leave a stale threshold
-    assert _recorded()["models"] == models_digest(DATA)
+    recorded = _recorded()
+    assert recorded["models"] == models_digest(DATA)
+    # answered in the hybrid mode, by the embedder the models were fitted for
+    shipped = json.loads((DATA / "confidence.json").read_text("utf-8"))["embedder"]
+    assert recorded["embedder"] == shipped is not None
 
 
 def test_the_calibration_questions_are_the_first_questions_of_held_out_sets():
@@ -123,5 +160,8 @@ def test_the_calibration_questions_are_the_first_questions_of_held_out_sets():
     assert set(CALIBRATION_SETS) <= set(HELD_OUT_SETS)  # never trained on
     names = [f"heldout{n}-questions.jsonl" for n in CALIBRATION_SETS]
     assert recorded["sets"] == names
-    ids = [q["id"] for name in names for q in load_questions(EVAL / name)]
-    assert [row[0] for row in recorded["outcomes"]] == ids
+    questions = [q for name in names for q in load_questions(EVAL / name)]
+    assert [row[0] for row in recorded["outcomes"]] == [q["id"] for q in questions]
+    for (_id, _p, right, ans), q in zip(recorded["outcomes"], questions, strict=True):
+        assert ans == answerable(q) and not q.get("history")
+        assert ans or not right  # an unanswerable question has no right passage

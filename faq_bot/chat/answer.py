@@ -44,8 +44,8 @@ How a question is answered
    shaped like a follow-up is only read with its context: read alone, it lacks
    what it refers to, and the confidence model, fitted on such questions read with
    their context, cannot tell (on the 301 training follow-ups, weighing that
-   reading too raised the confident wrong answers from 4.0 % to 11.6 %; README
-   "Late night").
+   reading too raised the confident wrong answers from 4.0 % to 11.6 %;
+   docs/quality-journal.md, "Late night").
 3. Entries are ranked as search ranks them (fused with the dense ranking);
    `faq_bot.chat.passage` takes the best entry, then its paragraph, with its
    lead-in or list neighbour.

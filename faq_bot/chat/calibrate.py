@@ -116,8 +116,9 @@ def figures_at(outcomes: Sequence[Outcome], threshold: float) -> Calibration:
         passage_at_1=right / n if n else 0.0,
         confident_wrong=wrong / n if n else 0.0,
         confident_wrong_upper=wilson(wrong, n)[1],
-        declined=declined / m if m else 1.0,
-        declined_lower=wilson(declined, m)[0] if m else 1.0,
+        declined=declined / m if m else 0.0,
+        # no unanswerable questions: nothing bounds the declines (0), as wilson(0, 0) gives
+        declined_lower=wilson(declined, m)[0],
     )
 
 

@@ -118,6 +118,7 @@ GROUPS = [
     ["heldout32-questions.jsonl", "heldout32-followups.jsonl"],
     ["heldout33-questions.jsonl", "heldout33-followups.jsonl"],
     ["heldout34-questions.jsonl", "heldout34-followups.jsonl"],
+    ["heldout36-questions.jsonl", "heldout36-followups.jsonl"],
 ]
 
 

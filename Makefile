@@ -59,7 +59,7 @@ serve: run
 # docs/quality-journal.md "Night"; the chat models and ranker alone gained, "Day (2026-11-25)");
 # the ranking from the same questions since its feature known_entry compares each
 # question with the others (before, from dev2 + dev only: fitted on more it gained
-# nothing under cross-validation, README "Learned ranking"). Never held-out 25 to 34: those
+# nothing under cross-validation, README "Learned ranking"). Never held-out 25 to 36: those
 # are for reporting, and the scripts refuse them.
 SHARED_EVAL ?= ../shared/eval
 TRAIN_QUESTIONS := $(SHARED_EVAL)/dev2-questions.jsonl $(SHARED_EVAL)/dev-questions.jsonl \

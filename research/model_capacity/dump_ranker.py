@@ -28,7 +28,7 @@ def main() -> None:
     index = open_index("index")
     questions, untuned = training_set(args.files, args.untuned)
     questions = [q for q in questions if not q.get("history")]
-    folds = args.crossfit or Path("build/e5-folds")
+    folds = args.crossfit or Path("research/embedder_tuning/folds")
     groups = by_fold(index, Path("index"), questions, folds, lambda qs: collect(index, qs), untuned)
     np.savez(
         args.out,

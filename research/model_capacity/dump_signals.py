@@ -16,7 +16,7 @@ from faq_bot.chat import fit
 from faq_bot.crossfit import add_crossfit_arguments, by_fold, embed_known, training_set
 from faq_bot.index import open_index
 
-FOLDS = Path("build/e5-folds")
+FOLDS = Path("research/embedder_tuning/folds")
 
 
 def main() -> None:

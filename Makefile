@@ -83,7 +83,9 @@ TRAIN_UNTUNED := eval/heldout13-questions.jsonl eval/heldout14-questions.jsonl \
 	eval/heldout19-questions.jsonl eval/heldout20-questions.jsonl \
 	eval/heldout21-questions.jsonl eval/heldout22-questions.jsonl \
 	eval/heldout23-questions.jsonl eval/heldout24-questions.jsonl \
-	eval/dev11-questions.jsonl eval/dev12-questions.jsonl
+	eval/dev11-questions.jsonl eval/dev12-questions.jsonl \
+	eval/heldout25-questions.jsonl eval/heldout26-questions.jsonl \
+	eval/heldout27-questions.jsonl eval/heldout28-questions.jsonl
 TRAIN_FOLLOWUPS := $(SHARED_EVAL)/dev2-followups.jsonl eval/dev3-followups.jsonl \
 	eval/dev4-followups.jsonl eval/heldout3-followups.jsonl eval/heldout4-followups.jsonl \
 	eval/heldout5-followups.jsonl eval/heldout6-followups.jsonl \
@@ -99,7 +101,9 @@ TRAIN_FOLLOWUPS := $(SHARED_EVAL)/dev2-followups.jsonl eval/dev3-followups.jsonl
 	eval/heldout19-followups.jsonl eval/heldout20-followups.jsonl \
 	eval/heldout21-followups.jsonl eval/heldout22-followups.jsonl \
 	eval/heldout23-followups.jsonl eval/heldout24-followups.jsonl \
-	eval/dev11-followups.jsonl eval/dev12-followups.jsonl
+	eval/dev11-followups.jsonl eval/dev12-followups.jsonl \
+	eval/heldout25-followups.jsonl eval/heldout26-followups.jsonl \
+	eval/heldout27-followups.jsonl eval/heldout28-followups.jsonl
 
 # The tuned embedder's fold models (committed since 2026-11-29, 3.8 MB each, so that a
 # refit of the ranker and chat models does not first need 80 minutes of tuning):

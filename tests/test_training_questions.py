@@ -28,8 +28,8 @@ def _line(qid: str, gold: list[str]) -> str:
 def _held(tmp_path: Path) -> Path:
     held = tmp_path / "held"
     held.mkdir(exist_ok=True)
-    line = LINE | {"id": "h25-001", "q": "Wer greift zuerst an?", "gold": ["zuerst"]}
-    (held / "heldout25-questions.jsonl").write_text(json.dumps(line) + "\n", "utf-8")
+    line = LINE | {"id": "h29-001", "q": "Wer greift zuerst an?", "gold": ["zuerst"]}
+    (held / "heldout29-questions.jsonl").write_text(json.dumps(line) + "\n", "utf-8")
     return held
 
 
@@ -43,14 +43,6 @@ def test_development_files_are_read_in_order(tmp_path: Path):
 @pytest.mark.parametrize(
     "name",
     [
-        "heldout25-questions.jsonl",
-        "heldout25-followups.jsonl",
-        "heldout26-questions.jsonl",
-        "heldout26-followups.jsonl",
-        "heldout27-questions.jsonl",
-        "heldout27-followups.jsonl",
-        "heldout28-questions.jsonl",
-        "heldout28-followups.jsonl",
         "heldout29-questions.jsonl",
         "heldout29-followups.jsonl",
         "heldout30-questions.jsonl",
@@ -76,7 +68,7 @@ def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: 
 
 def test_every_unretired_held_out_file_in_eval_is_refused():
     # read from disk, not from HELD_OUT_SETS: a set merged but not added there fails here
-    held = [p for p in sorted(EVAL.glob("heldout*-*.jsonl")) if _set_number(p) >= 25]
+    held = [p for p in sorted(EVAL.glob("heldout*-*.jsonl")) if _set_number(p) >= 29]
     assert len(held) >= 8
     for path in held:
         with pytest.raises(EvalFileError):
@@ -84,7 +76,7 @@ def test_every_unretired_held_out_file_in_eval_is_refused():
 
 
 def test_the_retired_held_out_sets_are_training_questions():
-    retired = [EVAL / f"heldout{n}-questions.jsonl" for n in ("", *range(2, 25))]
+    retired = [EVAL / f"heldout{n}-questions.jsonl" for n in ("", *range(2, 29))]
     questions = training_questions(retired)
     assert len(questions) == sum(len(p.read_text("utf-8").splitlines()) for p in retired)
 
@@ -98,7 +90,7 @@ def test_without_the_held_out_files_nothing_can_be_checked_so_nothing_is_trained
 
 @pytest.mark.parametrize(
     "qid",
-    ["h25-017", "h25f03", "h26-042", "h26f12", "h27-007", "h27f02", "h28-011", "h28f04", "h28-105"],
+    ["h29-017", "h29f03", "h30-042", "h30f12", "h31-007", "h31f02", "h33-011", "h34f04", "h32-105"],
 )
 def test_a_held_out_question_in_a_renamed_file_is_refused(tmp_path: Path, qid: str):
     copy = tmp_path / "my-questions.jsonl"
@@ -135,12 +127,12 @@ def test_a_held_out_question_copied_under_a_new_id_is_refused_by_its_wording(
 ):
     held = _held(tmp_path)
     asked = {"q": "Wer darf  ANGREIFEN?", **({"history": history} if history else {})}
-    (held / "heldout26-followups.jsonl").write_text(
-        json.dumps(LINE | {"id": "h26f01", "gold": ["sonst"]} | asked) + "\n", "utf-8"
+    (held / "heldout30-followups.jsonl").write_text(
+        json.dumps(LINE | {"id": "h30f01", "gold": ["sonst"]} | asked) + "\n", "utf-8"
     )
     copy = tmp_path / "dev9-followups.jsonl"  # the same question (case, spacing aside)
     copy.write_text(json.dumps(LINE | {"id": "d9f01", "history": history}) + "\n", "utf-8")
-    with pytest.raises(EvalFileError, match="d9f01 ist Frage h26f01"):
+    with pytest.raises(EvalFileError, match="d9f01 ist Frage h30f01"):
         training_questions([copy], held_out_dir=held)
     other = tmp_path / "dev9-questions.jsonl"  # same words after another earlier question
     other.write_text(json.dumps(LINE | {"id": "d9-1", "history": ["Und sonst?"]}) + "\n", "utf-8")

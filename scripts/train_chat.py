@@ -13,9 +13,9 @@ questions themselves as embeddings (``faq_bot/data/known_questions.npz``, the
 what it wrote until the follow-ups' earlier questions are answered as in a
 round before (at most `MAX_ROUNDS`; see `main`). Needs a
 built index with dense vectors. The training files are listed in the Makefile
-(``make train``: the development sets, dev5-10 and the retired held-out sets 1-24, 13-24
+(``make train``: the development sets, dev5-10 and the retired held-out sets 1-28, 13-28
 given with ``--untuned``);
-the held-out sets (25 to 36) are refused (`faq_bot.evaluate.training_questions`).
+the held-out sets (29 to 36) are refused (`faq_bot.evaluate.training_questions`).
 """
 
 from __future__ import annotations

@@ -270,6 +270,21 @@ def search_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, A
     }
 
 
+def judged(index: Index, question: dict[str, Any]) -> tuple[Any, bool]:
+    """The bot's answer to `question` (None for a question it refuses as none) and
+    whether its passage holds a gold passage, confident or not. A follow-up is answered
+    after its earlier questions, as the page does (`faq_bot.chat.answer.replay`)."""
+    from faq_bot.chat import QuestionError, answer
+    from faq_bot.chat.answer import replay
+
+    try:
+        result = answer(index, question["q"], replay(index, question.get("history") or []))
+    except QuestionError:
+        return None, False
+    text = result.passage.text if result.passage else ""
+    return result, answerable(question) and bool(text) and is_hit(text, question["gold"])
+
+
 def answer_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, Any]:
     """The chatbot's figures (`faq_bot.chat`).
 
@@ -281,27 +296,19 @@ def answer_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, A
     or not (the ranking and passage choice without the decision to answer);
     ``declined``: unanswerable questions the bot declines (not confident).
     """
-    from faq_bot.chat import QuestionError, answer
-    from faq_bot.chat.answer import replay
-
     answered, passage_hits, declined, unanswerable, confident_wrong = 0, 0, 0, 0, 0
     found = 0  # the best passage holds the gold, confident or not
     wrong: list[dict[str, Any]] = []
     for q in questions:
-        try:
-            # follow-ups: the earlier questions answered first, as the page does
-            result = answer(index, q["q"], replay(index, q.get("history") or []))
-        except QuestionError:
-            result = None
+        result, right = judged(index, q)
         confident = result is not None and result.confident
         if not answerable(q):
             unanswerable += 1
             declined += not confident
             continue
         answered += confident
-        text = result.passage.text if result is not None and result.passage else ""
-        found += is_hit(text, q["gold"]) if text else 0
-        hit = confident and is_hit(text, q["gold"])
+        found += right
+        hit = confident and right
         passage_hits += hit
         confident_wrong += confident and not hit
         if not hit:

@@ -23,7 +23,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from faq_bot.chat import QuestionError, answer
 from faq_bot.chat import confidence as conf
 from faq_bot.chat.calibrate import (
     CALIBRATION_SETS,
@@ -31,6 +30,7 @@ from faq_bot.chat.calibrate import (
     MIN_DECLINED,
     RULE,
     Z_ONE_SIDED_90,
+    Calibration,
     Outcome,
     calibrated_threshold,
     figures_at,
@@ -38,7 +38,7 @@ from faq_bot.chat.calibrate import (
 )
 from faq_bot.crossfit import embedder_id
 from faq_bot.dense import dense_for
-from faq_bot.evaluate import answerable, is_hit, load_questions
+from faq_bot.evaluate import answerable, judged, load_questions
 from faq_bot.fitted import reload as reload_models
 from faq_bot.index import open_index
 
@@ -56,14 +56,9 @@ def outcomes_of(index, files: list[Path]) -> list[tuple[str, Outcome]]:
     for i, q in enumerate(questions, 1):
         if q.get("history"):
             raise SystemExit(f"{q['id']}: nur erste Fragen (ohne Verlauf) kalibrieren die Schwelle")
-        try:
-            result = answer(index, q["q"])
-        except QuestionError:
-            result = None
-        text = result.passage.text if result is not None and result.passage else ""
-        ok = answerable(q) and bool(text) and is_hit(text, q["gold"])
+        result, right = judged(index, q)
         p = result.confidence if result is not None and result.passage else 0.0
-        rows.append((str(q["id"]), Outcome(float(p), ok, answerable(q))))
+        rows.append((str(q["id"]), Outcome(float(p), right, answerable(q))))
         if i % 100 == 0:
             print(f"  {i}/{len(questions)} Fragen beantwortet", file=sys.stderr)
     return rows
@@ -114,9 +109,12 @@ def read_dump(path: Path, names: list[str], embedder: str | None) -> list[tuple[
     return [(qid, Outcome(p, r, a)) for qid, p, r, a in data["outcomes"]]
 
 
-def write(rows: list[tuple[str, Outcome]], names: list[str], embedder: str | None) -> None:
-    outcomes = [o for _, o in rows]
-    chosen = calibrated_threshold(outcomes)
+def write(
+    rows: list[tuple[str, Outcome]],
+    chosen: Calibration | None,
+    names: list[str],
+    embedder: str | None,
+) -> None:
     if chosen is None:
         raise SystemExit("Keine Schwelle erfüllt beide Schranken: nichts geschrieben.")
     path = DATA / "confidence.json"
@@ -178,7 +176,7 @@ def main() -> None:
     print(f"in Kraft: {shipped:.2f}")
     print(f"kalibriert: {chosen.threshold:.2f}" if chosen else "kalibriert: keine Schwelle")
     if args.write:
-        write(rows, names, embedder)
+        write(rows, chosen, names, embedder)
 
 
 if __name__ == "__main__":

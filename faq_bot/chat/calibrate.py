@@ -57,7 +57,8 @@ Z_ONE_SIDED_90 = 1.2816  # the bounds hold with 90 % confidence, one-sided
 GRID = np.round(np.linspace(0.05, 0.95, 91), 2)
 RULE = (
     "lowest threshold (0.01 grid) whose one-sided 90 % Wilson upper bound of "
-    "confident-wrong is <= 0.05 and lower bound of declined is >= 0.85"
+    f"confident-wrong is <= {MAX_CONFIDENT_WRONG} and lower bound of declined is "
+    f">= {MIN_DECLINED}"
 )
 MODEL_FILES = ("ranker.json", "passage.json", "confidence.json")
 # what calibrating writes into confidence.json: not part of the models it calibrates

@@ -108,6 +108,8 @@ def fit_modes(
                     "passage@1",
                     "confident_wrong",
                     "declined",
+                    "first_passage@1",
+                    "first_confident_wrong",
                     "followups_passage@1",
                     "followups_confident_wrong",
                 )
@@ -120,7 +122,7 @@ def write(names, fitted: Fit) -> None:
     passages, confidences, known = fitted.passages, fitted.confidences, fitted.known
     for name, model, modes in (
         ("passage", "conditional logit over faq_bot.chat.passage.FEATURES", passages),
-        ("confidence", "logistic regression over faq_bot.chat.confidence.SIGNALS", confidences),
+        ("confidence", "logistic regression over faq_bot.chat.confidence.TERMS", confidences),
     ):
         data = {"model": model, "trained_on": names, "embedder": fitted.embedder, "modes": modes}
         path = DATA / f"{name}.json"

@@ -130,9 +130,12 @@ def test_eval_cv_fits_on_some_questions_and_measures_on_the_others(hybrid_index,
     assert result.exit_code == 0, result.output
     assert "2-fach kreuzvalidiert (9 Fragen" in result.output
     assert "Passage@1" in result.output and "abgelehnt" in result.output
+    assert "davon erste Fragen: Passage@1" in result.output
     as_json = CliRunner().invoke(main, [*args[:1], "--json", *args[1:]])
     figures = json.loads(as_json.stdout)
     assert 0.0 <= figures["passage@1"]["mean"] <= 1.0
+    # no follow-ups here: the first questions' figures are all the questions'
+    assert figures["first_passage@1"]["mean"] == pytest.approx(figures["passage@1"]["mean"])
 
 
 def test_eval_cv_without_vectors_says_so_with_exit_4(tiny_built_index, tmp_path: Path):

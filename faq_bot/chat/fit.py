@@ -11,8 +11,9 @@
     the training questions the ``precedent`` feature compares each case with, its own
     set left out (0 without them).
 ``fit_confidence(index, cases, passage_weights) -> dict``
-    The confidence model over `faq_bot.chat.confidence.SIGNALS` (logistic,
-    the three outcomes right / wrong / unanswerable weighted equally) and its
+    The confidence model over `faq_bot.chat.confidence.TERMS` (logistic over the
+    signals and their pairwise products, the three outcomes right / wrong /
+    unanswerable weighted equally) and its
     thresholds: the lowest one whose confident-wrong share of answerable
     questions stays at most `MAX_CONFIDENT_WRONG` and that declines at least
     `MIN_DECLINED` of the unanswerable questions, judged on out-of-fold
@@ -26,7 +27,8 @@
 ``cross_validate(index, cases, k, seeds) -> dict``
     Both fitted on k-1 folds and measured on the fold left out: passage choice
     within the right entry (learned and the lexical rule), Passage@1,
-    confident-wrong and declined (the same definitions as ``faq-bot eval``).
+    confident-wrong and declined (the same definitions as ``faq-bot eval``), also for
+    first questions and follow-ups apart.
 """
 
 from __future__ import annotations
@@ -357,7 +359,7 @@ def fit_confidence(
 ) -> dict[str, Any]:
     x, y, ans = _signal_rows(index, cases, passage_weights, known_of(index, cases))
     fallback = _fallback(x, y, ans)
-    x = _filled(x, fallback)
+    x = conf.terms(_filled(x, fallback))
     w, b = fit_logistic(x, y, sample=outcome_weights(y, ans))
     t, t_followup = _held_out_threshold(x, y, ans, _followups(cases))
     floor = related_floor(cases)
@@ -368,7 +370,7 @@ def fit_confidence(
         "fallback": {k: round(v, 6) for k, v in fallback.items()},
         "weights": {
             "bias": round(b, 6),
-            **{k: round(float(v), 6) for k, v in zip(conf.SIGNALS, w, strict=True)},
+            **{k: round(float(v), 6) for k, v in zip(conf.TERMS, w, strict=True)},
         },
     }
 
@@ -409,10 +411,10 @@ def cross_validate(
             known = known_of(index, train)
             pw = fit_passage(train, known)
             cw = fit_confidence(index, train, pw)
-            weights = np.array([cw["weights"][s] for s in conf.SIGNALS])
+            weights = np.array([cw["weights"][s] for s in conf.TERMS])
             test = [cases[i] for i in test_idx]
             xt, yt, _ = _signal_rows(index, test, pw, known)
-            xt = _filled(xt, cw["fallback"])
+            xt = conf.terms(_filled(xt, cw["fallback"]))
             bar = np.where(_followups(test), cw["threshold_followup"], cw["threshold"])
             sure[test_idx] = _prob(xt, weights, cw["weights"]["bias"]) >= bar
             y[test_idx] = yt
@@ -427,8 +429,9 @@ def cross_validate(
             {
                 **_figures(sure, y, ans),
                 **{
-                    f"followups_{key}": value
-                    for key, value in _figures(sure[later], y[later], ans[later]).items()
+                    f"{part}_{key}": value
+                    for part, rows in (("first", ~later), ("followups", later))
+                    for key, value in _figures(sure[rows], y[rows], ans[rows]).items()
                     if key in ("passage@1", "confident_wrong")
                 },
                 "within_learned": within["learned"] / max(within["n"], 1),
@@ -458,6 +461,8 @@ def format_cv(cv: dict[str, tuple[float, float]], n: int, k: int) -> str:
         f"  sicher beantwortet (beantwortbare Fragen)  {_pm(cv['confident'])}",
         f"  sicher, aber falscher Absatz               {_pm(cv['confident_wrong'])}",
         f"  abgelehnt (unbeantwortbare Fragen)         {_pm(cv['declined'])}",
+        f"  davon erste Fragen: Passage@1 {_pm(cv['first_passage@1'])}, "
+        f"sicher, aber falsch {_pm(cv['first_confident_wrong'])}",
         f"  davon Anschlussfragen: Passage@1 {_pm(cv['followups_passage@1'])}, "
         f"sicher, aber falsch {_pm(cv['followups_confident_wrong'])}",
     ]

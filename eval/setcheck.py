@@ -120,6 +120,7 @@ GROUPS = [
     ["heldout34-questions.jsonl", "heldout34-followups.jsonl"],
     ["heldout35-questions.jsonl", "heldout35-followups.jsonl"],
     ["heldout36-questions.jsonl", "heldout36-followups.jsonl"],
+    ["heldout37-questions.jsonl", "heldout37-followups.jsonl"],
 ]
 
 

@@ -120,6 +120,7 @@ GROUPS = [
     ["heldout34-questions.jsonl", "heldout34-followups.jsonl"],
     ["heldout35-questions.jsonl", "heldout35-followups.jsonl"],
     ["heldout36-questions.jsonl", "heldout36-followups.jsonl"],
+    ["heldout38-questions.jsonl", "heldout38-followups.jsonl"],
 ]
 
 

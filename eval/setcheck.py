@@ -121,6 +121,7 @@ GROUPS = [
     ["heldout35-questions.jsonl", "heldout35-followups.jsonl"],
     ["heldout36-questions.jsonl", "heldout36-followups.jsonl"],
     ["heldout37-questions.jsonl", "heldout37-followups.jsonl"],
+    ["heldout38-questions.jsonl", "heldout38-followups.jsonl"],
 ]
 
 

@@ -59,6 +59,10 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout35-followups.jsonl",
         "heldout36-questions.jsonl",
         "heldout36-followups.jsonl",
+        "heldout37-questions.jsonl",
+        "heldout37-followups.jsonl",
+        "heldout38-questions.jsonl",
+        "heldout38-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

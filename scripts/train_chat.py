@@ -122,7 +122,7 @@ def write(names, fitted: Fit) -> None:
     passages, confidences, known = fitted.passages, fitted.confidences, fitted.known
     for name, model, modes in (
         ("passage", "conditional logit over faq_bot.chat.passage.FEATURES", passages),
-        ("confidence", "logistic regression over faq_bot.chat.confidence.TERMS", confidences),
+        ("confidence", "logistic regression over faq_bot.chat.confidence.SIGNALS", confidences),
     ):
         data = {"model": model, "trained_on": names, "embedder": fitted.embedder, "modes": modes}
         path = DATA / f"{name}.json"

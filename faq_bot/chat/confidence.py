@@ -19,15 +19,10 @@ several entries are close).
 ``signals(passage, dense, ranking, foreign, quantity, known) -> dict``
     The `SIGNALS` of a chosen passage.
 ``probability(signals, mode) -> float | None``
-    A logistic model over `TERMS` (``faq_bot/data/confidence.json``, written by
+    A logistic model over `SIGNALS` (``faq_bot/data/confidence.json``, written by
     ``scripts/train_chat.py --write``; one per retrieval mode: "hybrid", and
     "lexical" without the embedder, where the dense signals are 0); None when
     there is no model.
-``terms(x) -> array``
-    The model's `TERMS` of rows of `SIGNALS`: the signals and their pairwise
-    products (`PAIRS`), so that what one signal says can depend on another. A model
-    file with weights for the signals alone (fitted before 2026-11-29) gives the
-    products no weight.
 ``threshold(mode, followup=False) -> float``
     The probability above which the bot answers, chosen on the training
     questions under the targets (see `faq_bot.chat.fit`), for first questions
@@ -60,8 +55,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from faq_bot.fitted import fitted
 from faq_bot.hybrid import ranker_weights
 from faq_bot.search import unknown_words
@@ -76,15 +69,12 @@ if TYPE_CHECKING:
 __all__ = [
     "OPTIONAL",
     "CONFIDENCE_THRESHOLD",
-    "PAIRS",
     "SIGNALS",
-    "TERMS",
     "foreign_nouns",
     "model",
     "probability",
     "rule_confident",
     "signals",
-    "terms",
     "threshold",
 ]
 
@@ -107,8 +97,6 @@ SIGNALS = (
     "rank_share",
     "rank_entropy",
 )
-PAIRS = tuple(f"{a}*{b}" for i, a in enumerate(SIGNALS) for b in SIGNALS[i + 1 :])
-TERMS = SIGNALS + PAIRS
 # signals that can be missing (`faq_bot.known`): the model's fallback stands in
 OPTIONAL = ("unanswered_like", "precedent")
 CONFIDENCE_THRESHOLD = 0.35
@@ -118,8 +106,8 @@ FOREIGN_NOUN_THRESHOLD = 0.55
 
 def model(mode: str = "hybrid") -> dict[str, Any] | None:
     """The fitted model of `mode` ("hybrid", or "lexical" without the embedder):
-    ``{"threshold": float, "threshold_followup": float, "weights": {term: float, "bias":
-    float}, "vector": array over TERMS, "fallback": {...}}``,
+    ``{"threshold": float, "threshold_followup": float, "weights": {signal: float, "bias":
+    float}, "fallback": {...}}``,
     or None, also when the hybrid model was fitted for another embedder than the one that
     serves (`faq_bot.fitted`: its similarities lie on another scale), and when no fitted
     ranker serves: the hybrid model reads the ranker's certainty (``rank_share``,
@@ -131,7 +119,7 @@ def model(mode: str = "hybrid") -> dict[str, Any] | None:
 
 def _model(data: dict[str, Any], mode: str) -> dict[str, Any]:
     data = data["modes"][mode]
-    if set(data["weights"]) not in ({*SIGNALS, "bias"}, {*TERMS, "bias"}):
+    if set(data["weights"]) != {*SIGNALS, "bias"}:
         raise ValueError("signals differ")
     fallback = data.get("fallback", {})
     if not isinstance(fallback, dict) or not set(fallback) <= set(OPTIONAL):
@@ -142,7 +130,6 @@ def _model(data: dict[str, Any], mode: str) -> dict[str, Any]:
         # models fitted before follow-ups had a bar of their own answer them alike
         "threshold_followup": float(data.get("threshold_followup", data["threshold"])),
         "weights": {k: float(v) for k, v in data["weights"].items()},
-        "vector": np.array([float(data["weights"].get(k, 0.0)) for k in TERMS]),
         "fallback": {k: float(v) for k, v in fallback.items()},
     }
 
@@ -153,18 +140,10 @@ def probability(values: dict[str, float], mode: str = "hybrid") -> float | None:
     data = model(mode)
     if data is None:
         return None
+    w = data["weights"]
     fallback = data["fallback"]
-    row = np.array([[_value(values, k, fallback) for k in SIGNALS]])
-    z = data["weights"]["bias"] + float(terms(row)[0] @ data["vector"])
+    z = w["bias"] + sum(w[k] * _value(values, k, fallback) for k in SIGNALS)
     return 1 / (1 + math.exp(-max(-50.0, min(50.0, z))))
-
-
-def terms(x: np.ndarray) -> np.ndarray:
-    """The `TERMS` of signal rows `x` (one row per passage, columns in `SIGNALS` order):
-    the signals, then their pairwise products in `PAIRS` order."""
-    x = np.asarray(x, dtype=float).reshape(-1, len(SIGNALS))
-    i, j = np.triu_indices(len(SIGNALS), 1)
-    return np.hstack([x, x[:, i] * x[:, j]])
 
 
 def _value(values: dict[str, float], name: str, fallback: dict[str, float]) -> float:

@@ -11,9 +11,8 @@
     the training questions the ``precedent`` feature compares each case with, its own
     set left out (0 without them).
 ``fit_confidence(index, cases, passage_weights) -> dict``
-    The confidence model over `faq_bot.chat.confidence.TERMS` (logistic over the
-    signals and their pairwise products, the three outcomes right / wrong /
-    unanswerable weighted equally) and its
+    The confidence model over `faq_bot.chat.confidence.SIGNALS` (logistic,
+    the three outcomes right / wrong / unanswerable weighted equally) and its
     thresholds: the lowest one whose confident-wrong share of answerable
     questions stays at most `MAX_CONFIDENT_WRONG` and that declines at least
     `MIN_DECLINED` of the unanswerable questions, judged on out-of-fold
@@ -359,7 +358,7 @@ def fit_confidence(
 ) -> dict[str, Any]:
     x, y, ans = _signal_rows(index, cases, passage_weights, known_of(index, cases))
     fallback = _fallback(x, y, ans)
-    x = conf.terms(_filled(x, fallback))
+    x = _filled(x, fallback)
     w, b = fit_logistic(x, y, sample=outcome_weights(y, ans))
     t, t_followup = _held_out_threshold(x, y, ans, _followups(cases))
     floor = related_floor(cases)
@@ -370,7 +369,7 @@ def fit_confidence(
         "fallback": {k: round(v, 6) for k, v in fallback.items()},
         "weights": {
             "bias": round(b, 6),
-            **{k: round(float(v), 6) for k, v in zip(conf.TERMS, w, strict=True)},
+            **{k: round(float(v), 6) for k, v in zip(conf.SIGNALS, w, strict=True)},
         },
     }
 
@@ -411,10 +410,10 @@ def cross_validate(
             known = known_of(index, train)
             pw = fit_passage(train, known)
             cw = fit_confidence(index, train, pw)
-            weights = np.array([cw["weights"][s] for s in conf.TERMS])
+            weights = np.array([cw["weights"][s] for s in conf.SIGNALS])
             test = [cases[i] for i in test_idx]
             xt, yt, _ = _signal_rows(index, test, pw, known)
-            xt = conf.terms(_filled(xt, cw["fallback"]))
+            xt = _filled(xt, cw["fallback"])
             bar = np.where(_followups(test), cw["threshold_followup"], cw["threshold"])
             sure[test_idx] = _prob(xt, weights, cw["weights"]["bias"]) >= bar
             y[test_idx] = yt

@@ -59,8 +59,8 @@ serve: run
 # docs/quality-journal.md "Night"; the chat models and ranker alone gained, "Day (2026-11-25)");
 # the ranking from the same questions since its feature known_entry compares each
 # question with the others (before, from dev2 + dev only: fitted on more it gained
-# nothing under cross-validation, README "Learned ranking"). Never held-out 29 to 36: those
-# are for reporting, and the scripts refuse them.
+# nothing under cross-validation, README "Learned ranking"). Never the held-out sets
+# (faq_bot.evaluate.HELD_OUT_SETS): those are for reporting, and the scripts refuse them.
 SHARED_EVAL ?= ../shared/eval
 TRAIN_QUESTIONS := $(SHARED_EVAL)/dev2-questions.jsonl $(SHARED_EVAL)/dev-questions.jsonl \
 	eval/dev4-questions.jsonl \

@@ -15,7 +15,8 @@ round before (at most `MAX_ROUNDS`; see `main`). Needs a
 built index with dense vectors. The training files are listed in the Makefile
 (``make train``: the development sets, dev5-10 and the retired held-out sets 1-28, 13-28
 given with ``--untuned``);
-the held-out sets (29 to 36) are refused (`faq_bot.evaluate.training_questions`).
+the held-out sets (`faq_bot.evaluate.HELD_OUT_SETS`) are refused
+(`faq_bot.evaluate.training_questions`).
 """
 
 from __future__ import annotations

@@ -122,6 +122,7 @@ GROUPS = [
     ["heldout36-questions.jsonl", "heldout36-followups.jsonl"],
     ["heldout37-questions.jsonl", "heldout37-followups.jsonl"],
     ["heldout38-questions.jsonl", "heldout38-followups.jsonl"],
+    ["heldout40-questions.jsonl", "heldout40-followups.jsonl"],
 ]
 
 

@@ -123,6 +123,7 @@ GROUPS = [
     ["heldout37-questions.jsonl", "heldout37-followups.jsonl"],
     ["heldout38-questions.jsonl", "heldout38-followups.jsonl"],
     ["heldout39-questions.jsonl", "heldout39-followups.jsonl"],
+    ["heldout40-questions.jsonl", "heldout40-followups.jsonl"],
 ]
 
 

@@ -63,6 +63,10 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout37-followups.jsonl",
         "heldout38-questions.jsonl",
         "heldout38-followups.jsonl",
+        "heldout39-questions.jsonl",
+        "heldout39-followups.jsonl",
+        "heldout40-questions.jsonl",
+        "heldout40-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

@@ -93,8 +93,16 @@ def fit_modes(
             known = embed_known(index, cases, crossfit[0])
         elif mode == "hybrid":
             known = fit.known_of(index, cases)
-        cv = fit.cross_validate(index, cases, folds)
+        runs = fit.out_of_fold(index, cases, folds)
+        cv = fit.cross_validated(runs, cases)
         print(fit.format_cv(cv, len(cases), folds))
+        # the bars are chosen where no question's passage was chosen by weights fitted
+        # on it (fit_confidence's own choice reads in-sample passages)
+        thresholds = fit.out_of_fold_thresholds(runs, cases)
+        print(
+            f"  Schwellen (außerhalb der Falten): erste Fragen {thresholds[0]:.2f}, "
+            f"Anschlussfragen {thresholds[1]:.2f}"
+        )
         passage_fit = fit.fit_passage(cases, fit.known_of(index, cases))
         weights = {k: round(v, 6) for k, v in passage_fit.items()}
         passages[mode] = {
@@ -102,7 +110,7 @@ def fit_modes(
             "weights": weights,
         }
         confidences[mode] = {
-            **fit.fit_confidence(index, cases, weights),
+            **fit.fit_confidence(index, cases, weights, thresholds),
             "cross_validated": {
                 k: round(cv[k][0], 4)
                 for k in (

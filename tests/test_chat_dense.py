@@ -138,6 +138,26 @@ def test_eval_cv_fits_on_some_questions_and_measures_on_the_others(hybrid_index,
     assert figures["first_passage@1"]["mean"] == pytest.approx(figures["passage@1"]["mean"])
 
 
+def test_the_bars_written_are_those_of_the_cross_validation_runs(hybrid_index):
+    # train_chat reads the questions once, cross-validates, and writes the bars chosen
+    # on those out-of-fold runs (no case's passage chosen by weights fitted on it)
+    lines = [
+        {"id": f"c{i}", "q": q, "doc": DOC, "gold": [g], "kind": "paraphrase"}
+        for i, (q, g) in enumerate(QUESTIONS)
+    ]
+    index = open_index(hybrid_index)
+    cases = fit.collect(index, lines)
+    runs = fit.out_of_fold(index, cases, 2, (0,))
+    assert fit.cross_validated(runs, cases) == fit.cross_validate(index, cases, 2, (0,))
+    bars = fit.out_of_fold_thresholds(runs, cases)
+    weights = fit.fit_passage(cases, fit.known_of(index, cases))
+    written = fit.fit_confidence(index, cases, weights, bars)
+    assert (written["threshold"], written["threshold_followup"]) == (
+        round(bars[0], 3),
+        round(bars[1], 3),
+    )
+
+
 def test_eval_cv_without_vectors_says_so_with_exit_4(tiny_built_index, tmp_path: Path):
     # tiny_built_index is lexical, as are the tests' builds (FAQ_BOT_DENSE=0)
     path = tmp_path / "q.jsonl"

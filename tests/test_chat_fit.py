@@ -176,3 +176,26 @@ def test_the_passage_feature_precedent_meets_the_folds_known_questions_without_i
     assert list(y) == [1.0, 0.0]
     assert _compared(case, None) is None  # no known questions: no comparison
     assert [row.features for _c, row in _rows(case, None)] == [r.features for _c, r in rows]
+
+
+def test_the_written_bars_are_chosen_on_out_of_fold_runs_pooled_over_shuffles():
+    from types import SimpleNamespace
+
+    from faq_bot.chat.fit import OutOfFold, out_of_fold_thresholds
+
+    # 100 first questions (all right above 0.3) and 100 follow-ups, those with a
+    # probability below 0.6 wrong: on these runs the follow-ups' bar must rise to 0.6,
+    # the first questions' stays low
+    n = 200
+    later = np.arange(n) >= 100
+    cases = [
+        SimpleNamespace(answerable=True, reading=SimpleNamespace(context=[1] if f else []))
+        for f in later
+    ]
+    p = np.tile(np.linspace(0.3, 0.9, 100), 2)
+    right = np.where(later, p >= 0.6, True).astype(float)
+    runs = [OutOfFold(p, p >= 0.5, right, {}), OutOfFold(p.copy(), p >= 0.5, right, {})]
+    first, followup = out_of_fold_thresholds(runs, cases)
+    assert first <= 0.3
+    assert 0.56 <= followup <= 0.61
+    assert _figures(p[later] >= followup, right[later], later[later])["confident_wrong"] <= 0.04

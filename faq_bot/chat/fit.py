@@ -23,11 +23,15 @@
 ``related_floor(cases) -> float | None``
     The dense similarity an entry needs to be listed under a declined answer
     (written with the confidence model).
-``cross_validate(index, cases, k, seeds) -> dict``
-    Both fitted on k-1 folds and measured on the fold left out: passage choice
-    within the right entry (learned and the lexical rule), Passage@1,
-    confident-wrong and declined (the same definitions as ``faq-bot eval``), also for
-    first questions and follow-ups apart.
+``out_of_fold(index, cases, k, seeds) -> list[OutOfFold]``
+    Both fitted on k-1 folds and applied to the fold left out, per shuffle.
+``cross_validated(runs, cases) -> dict`` (``cross_validate(index, cases, k, seeds)``: both)
+    Their figures: passage choice within the right entry (learned and the lexical
+    rule), Passage@1, confident-wrong and declined (the same definitions as
+    ``faq-bot eval``), also for first questions and follow-ups apart.
+``out_of_fold_thresholds(runs, cases) -> (float, float)``
+    The thresholds chosen by the same rule on those runs, where no case's passage was
+    chosen by weights fitted on it (`scripts/train_chat.py` writes these).
 """
 
 from __future__ import annotations
@@ -62,11 +66,15 @@ from .terms import Coverage
 
 __all__ = [
     "Case",
+    "OutOfFold",
     "collect",
     "cross_validate",
+    "cross_validated",
     "fit_confidence",
     "fit_passage",
     "known_of",
+    "out_of_fold",
+    "out_of_fold_thresholds",
     "related_floor",
 ]
 
@@ -324,8 +332,16 @@ def _held_out_threshold(
             w, b = fit_logistic(x[train], y[train], sample=outcome_weights(y[train], ans[train]))
             p[~train] = _prob(x[~train], w, b)
         probs.append(p)
-    p, ys = np.concatenate(probs), np.tile(y, len(seeds))
-    answerables, later = np.tile(ans, len(seeds)), np.tile(followup, len(seeds))
+    return _bars(probs, y, ans, followup)
+
+
+def _bars(
+    probs: list[np.ndarray], y: np.ndarray, ans: np.ndarray, followup: np.ndarray
+) -> tuple[float, float]:
+    """(threshold for first questions, for follow-ups) on the out-of-fold probabilities
+    of one or more shuffles, pooled; the follow-ups' never below the first questions'."""
+    p, ys = np.concatenate(probs), np.tile(y, len(probs))
+    answerables, later = np.tile(ans, len(probs)), np.tile(followup, len(probs))
     first = _threshold(p[~later], ys[~later], answerables[~later])
     if not later.any():
         return first, first
@@ -354,13 +370,21 @@ def _filled(x: np.ndarray, fallback: dict[str, float]) -> np.ndarray:
 
 
 def fit_confidence(
-    index: Index, cases: list[Case], passage_weights: dict[str, float] | None
+    index: Index,
+    cases: list[Case],
+    passage_weights: dict[str, float] | None,
+    thresholds: tuple[float, float] | None = None,
 ) -> dict[str, Any]:
+    """`thresholds`: (first questions', follow-ups') chosen elsewhere, e.g. on
+    `OutOfFold` runs (`out_of_fold_thresholds`); else chosen here on out-of-fold
+    probabilities of signals read with `passage_weights` (fitted on these very cases)."""
     x, y, ans = _signal_rows(index, cases, passage_weights, known_of(index, cases))
     fallback = _fallback(x, y, ans)
     x = _filled(x, fallback)
     w, b = fit_logistic(x, y, sample=outcome_weights(y, ans))
-    t, t_followup = _held_out_threshold(x, y, ans, _followups(cases))
+    if thresholds is None:
+        thresholds = _held_out_threshold(x, y, ans, _followups(cases))
+    t, t_followup = thresholds
     floor = related_floor(cases)
     return {
         "threshold": round(t, 3),
@@ -395,12 +419,26 @@ def related_floor(cases: list[Case]) -> float | None:
     return float((np.quantile(best[True], 0.25) + np.quantile(best[False], 0.75)) / 2)
 
 
-def cross_validate(
+@dataclass
+class OutOfFold:
+    """One shuffle of a cross-validation: every case scored by models fitted on the
+    other folds only (passage weights, known questions, confidence model), as a new
+    question is by the shipped ones."""
+
+    probability: np.ndarray  # the confidence model's probability of the chosen passage
+    sure: np.ndarray  # answered with confidence, under the fold's own thresholds
+    right: np.ndarray  # the chosen passage holds a gold passage
+    within: dict[str, int]  # passage choice within the right entry: learned, rule, n
+
+
+def out_of_fold(
     index: Index, cases: list[Case], k: int = 5, seeds: tuple[int, ...] = (0, 1, 2)
-) -> dict[str, Any]:
+) -> list[OutOfFold]:
+    """Both models fitted on k-1 folds and applied to the fold left out, per shuffle."""
     runs = []
     for seed in seeds:
         fold = folds(len(cases), k, seed)
+        probability = np.zeros(len(cases))
         sure = np.zeros(len(cases), dtype=bool)
         y = np.zeros(len(cases))
         within = {"learned": 0, "rule": 0, "n": 0}
@@ -415,7 +453,8 @@ def cross_validate(
             xt, yt, _ = _signal_rows(index, test, pw, known)
             xt = _filled(xt, cw["fallback"])
             bar = np.where(_followups(test), cw["threshold_followup"], cw["threshold"])
-            sure[test_idx] = _prob(xt, weights, cw["weights"]["bias"]) >= bar
+            probability[test_idx] = _prob(xt, weights, cw["weights"]["bias"])
+            sure[test_idx] = probability[test_idx] >= bar
             y[test_idx] = yt
             for c in test:
                 if c.answerable and c.entry_right:
@@ -423,8 +462,30 @@ def cross_validate(
                     for name, wts in (("learned", pw), ("rule", None)):
                         found = _choice(index, c, wts, known)
                         within[name] += bool(found and c.right[found[0]])
-        ans, later = np.array([c.answerable for c in cases]), _followups(cases)
-        runs.append(
+        runs.append(OutOfFold(probability, sure, y, within))
+    return runs
+
+
+def out_of_fold_thresholds(runs: list[OutOfFold], cases: list[Case]) -> tuple[float, float]:
+    """(first questions' threshold, follow-ups') chosen by the fit's rule on the
+    probabilities of `runs`: unlike `fit_confidence`'s own choice, no case's passage
+    was chosen, nor its signals read, with weights fitted on it. (Out of fold with the
+    passage weights refitted per fold, the follow-ups' confident-wrong at the bar chosen
+    the other way was 5 %, above the fit's 4 %: docs/quality-journal.md, 2026-11-29,
+    fourth round.)"""
+    ans = np.array([c.answerable for c in cases])
+    return _bars([r.probability for r in runs], runs[0].right, ans, _followups(cases))
+
+
+def cross_validated(runs: list[OutOfFold], cases: list[Case]) -> dict[str, Any]:
+    """The figures of `runs` (mean, sd over the shuffles): Passage@1, confident-wrong,
+    declined, also for first questions and follow-ups apart, and the passage choice
+    within the right entry (learned and the lexical rule)."""
+    ans, later = np.array([c.answerable for c in cases]), _followups(cases)
+    figures = []
+    for run in runs:
+        sure, y, within = run.sure, run.right, run.within
+        figures.append(
             {
                 **_figures(sure, y, ans),
                 **{
@@ -437,11 +498,18 @@ def cross_validate(
                 "within_rule": within["rule"] / max(within["n"], 1),
             }
         )
-    keys = runs[0].keys()
+    keys = figures[0].keys()
     return {
-        key: (float(np.mean([r[key] for r in runs])), float(np.std([r[key] for r in runs])))
+        key: (float(np.mean([r[key] for r in figures])), float(np.std([r[key] for r in figures])))
         for key in keys
     }
+
+
+def cross_validate(
+    index: Index, cases: list[Case], k: int = 5, seeds: tuple[int, ...] = (0, 1, 2)
+) -> dict[str, Any]:
+    """`cross_validated` figures of `out_of_fold` runs."""
+    return cross_validated(out_of_fold(index, cases, k, seeds), cases)
 
 
 def entry_share(cases: list[Case]) -> float:

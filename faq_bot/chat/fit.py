@@ -10,7 +10,7 @@
     entry, fitted on the cases whose best entry holds the answer); `known` (`known_of`):
     the training questions the ``precedent`` feature compares each case with, its own
     set left out (0 without them).
-``fit_confidence(index, cases, passage_weights) -> dict``
+``fit_confidence(index, cases, passage_weights, thresholds=None) -> dict``
     The confidence model over `faq_bot.chat.confidence.SIGNALS` (logistic,
     the three outcomes right / wrong / unanswerable weighted equally) and its
     thresholds: the lowest one whose confident-wrong share of answerable
@@ -20,6 +20,9 @@
     targets are meant for unseen questions, not only for those fitted on; chosen
     for first questions and for follow-ups (read with an earlier question) apart,
     so that the confident-wrong bound holds for each, not only for their mix.
+    Chosen here, the signals behind those probabilities are read from passages
+    chosen with `passage_weights`, fitted on the same cases; `thresholds` given
+    (`out_of_fold_thresholds`, as `scripts/train_chat.py` does) are used instead.
 ``related_floor(cases) -> float | None``
     The dense similarity an entry needs to be listed under a declined answer
     (written with the confidence model).

@@ -7,7 +7,8 @@ lexical one, as without the embedder, which is not shipped) reads
 every question once (`faq_bot.chat.fit.collect`), cross-validates both models
 together by question (k folds, three shuffles: mean ± sd) and, with
 ``--write``, fits them on all questions and writes
-``faq_bot/data/passage.json``, ``faq_bot/data/confidence.json`` and the
+``faq_bot/data/passage.json``, ``faq_bot/data/confidence.json`` (its bars chosen on
+the cross-validation's out-of-fold runs, `faq_bot.chat.fit.out_of_fold_thresholds`) and the
 questions themselves as embeddings (``faq_bot/data/known_questions.npz``, the
 ``unanswered_like`` signal of `faq_bot.known`), refitting with
 what it wrote until the follow-ups' earlier questions are answered as in a

@@ -148,7 +148,6 @@ def test_the_bars_written_are_those_of_the_cross_validation_runs(hybrid_index):
     index = open_index(hybrid_index)
     cases = fit.collect(index, lines)
     runs = fit.out_of_fold(index, cases, 2, (0,))
-    assert fit.cross_validated(runs, cases) == fit.cross_validate(index, cases, 2, (0,))
     bars = fit.out_of_fold_thresholds(runs, cases)
     weights = fit.fit_passage(cases, fit.known_of(index, cases))
     written = fit.fit_confidence(index, cases, weights, bars)
@@ -156,6 +155,31 @@ def test_the_bars_written_are_those_of_the_cross_validation_runs(hybrid_index):
         round(bars[0], 3),
         round(bars[1], 3),
     )
+
+
+def test_train_chat_writes_the_bars_chosen_on_its_cross_validation_runs(hybrid_index, monkeypatch):
+    import importlib.util
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "train_chat.py"
+    spec = importlib.util.spec_from_file_location("train_chat_bars", script)
+    assert spec is not None and spec.loader is not None
+    train_chat = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train_chat)
+    chosen = []
+
+    def bars(runs, cases):
+        chosen.append(len(runs))
+        return (0.41, 0.52)
+
+    monkeypatch.setattr(fit, "out_of_fold_thresholds", bars)
+    lines = [
+        {"id": f"c{i}", "q": q, "doc": DOC, "gold": [g], "kind": "paraphrase"}
+        for i, (q, g) in enumerate(QUESTIONS)
+    ]
+    fitted = train_chat.fit_modes(open_index(hybrid_index), lines, ["hybrid"], 2)
+    written = fitted.confidences["hybrid"]
+    assert chosen == [3]  # the cross-validation's three shuffles
+    assert (written["threshold"], written["threshold_followup"]) == (0.41, 0.52)
 
 
 def test_eval_cv_without_vectors_says_so_with_exit_4(tiny_built_index, tmp_path: Path):

@@ -335,15 +335,17 @@ def _held_out_threshold(
             w, b = fit_logistic(x[train], y[train], sample=outcome_weights(y[train], ans[train]))
             p[~train] = _prob(x[~train], w, b)
         probs.append(p)
-    return _bars(probs, y, ans, followup)
+    return _bars(probs, [y] * len(probs), ans, followup)
 
 
 def _bars(
-    probs: list[np.ndarray], y: np.ndarray, ans: np.ndarray, followup: np.ndarray
+    probs: list[np.ndarray], rights: list[np.ndarray], ans: np.ndarray, followup: np.ndarray
 ) -> tuple[float, float]:
     """(threshold for first questions, for follow-ups) on the out-of-fold probabilities
-    of one or more shuffles, pooled; the follow-ups' never below the first questions'."""
-    p, ys = np.concatenate(probs), np.tile(y, len(probs))
+    of one or more shuffles, each with its own outcomes (`rights`: a shuffle that refits
+    the passage weights may choose other passages), pooled; the follow-ups' never below
+    the first questions'."""
+    p, ys = np.concatenate(probs), np.concatenate(rights)
     answerables, later = np.tile(ans, len(probs)), np.tile(followup, len(probs))
     first = _threshold(p[~later], ys[~later], answerables[~later])
     if not later.any():
@@ -471,13 +473,11 @@ def out_of_fold(
 
 def out_of_fold_thresholds(runs: list[OutOfFold], cases: list[Case]) -> tuple[float, float]:
     """(first questions' threshold, follow-ups') chosen by the fit's rule on the
-    probabilities of `runs`: unlike `fit_confidence`'s own choice, no case's passage
-    was chosen, nor its signals read, with weights fitted on it. (Out of fold with the
-    passage weights refitted per fold, the follow-ups' confident-wrong at the bar chosen
-    the other way was 5 %, above the fit's 4 %: docs/quality-journal.md, 2026-11-29,
-    fourth round.)"""
+    probabilities of `runs`, each shuffle with its own outcomes: unlike `fit_confidence`'s
+    own choice, no case's passage was chosen, nor its signals read, with weights fitted on
+    it (why: docs/quality-journal.md, "2026-11-29 (fourth round)")."""
     ans = np.array([c.answerable for c in cases])
-    return _bars([r.probability for r in runs], runs[0].right, ans, _followups(cases))
+    return _bars([r.probability for r in runs], [r.right for r in runs], ans, _followups(cases))
 
 
 def cross_validated(runs: list[OutOfFold], cases: list[Case]) -> dict[str, Any]:

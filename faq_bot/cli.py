@@ -695,15 +695,15 @@ def eval_command(
         fail(str(exc), 2)
     index = _open(corpus_dir, index_dir)
     if cv:
-        from faq_bot.chat import fit
+        from faq_bot.chat import crossval, fit
 
         click.echo(f"Lese {len(questions)} Fragen …", err=True)
         cases = fit.collect(index, questions)
-        figures = fit.cross_validate(index, cases, folds)
+        figures = crossval.cross_validate(index, cases, folds)
         if as_json:
             echo_json({k: {"mean": m, "sd": s} for k, (m, s) in figures.items()})
         else:
-            click.echo(fit.format_cv(figures, len(cases), folds))
+            click.echo(crossval.format_cv(figures, len(cases), folds))
         return
     report = evaluate(index, file)
     if as_json:

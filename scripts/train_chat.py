@@ -8,7 +8,7 @@ every question once (`faq_bot.chat.fit.collect`), cross-validates both models
 together by question (k folds, three shuffles: mean ± sd) and, with
 ``--write``, fits them on all questions and writes
 ``faq_bot/data/passage.json``, ``faq_bot/data/confidence.json`` (its bars chosen on
-the cross-validation's out-of-fold runs, `faq_bot.chat.fit.out_of_fold_thresholds`) and the
+the cross-validation's out-of-fold runs, `faq_bot.chat.crossval.out_of_fold_thresholds`) and the
 questions themselves as embeddings (``faq_bot/data/known_questions.npz``, the
 ``unanswered_like`` signal of `faq_bot.known`), refitting with
 what it wrote until the follow-ups' earlier questions are answered as in a
@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from faq_bot.chat import fit
+from faq_bot.chat import crossval, fit
 from faq_bot.crossfit import (
     add_crossfit_arguments,
     by_fold,
@@ -94,12 +94,12 @@ def fit_modes(
             known = embed_known(index, cases, crossfit[0])
         elif mode == "hybrid":
             known = fit.known_of(index, cases)
-        runs = fit.out_of_fold(index, cases, folds)
-        cv = fit.cross_validated(runs, cases)
-        print(fit.format_cv(cv, len(cases), folds))
+        runs = crossval.out_of_fold(index, cases, folds)
+        cv = crossval.cross_validated(runs, cases)
+        print(crossval.format_cv(cv, len(cases), folds))
         # the bars are chosen where no question's passage was chosen by weights fitted
         # on it (fit_confidence's own choice reads in-sample passages)
-        thresholds = fit.out_of_fold_thresholds(runs, cases)
+        thresholds = crossval.out_of_fold_thresholds(runs, cases)
         print(
             f"  Schwellen (außerhalb der Falten): erste Fragen {thresholds[0]:.2f}, "
             f"Anschlussfragen {thresholds[1]:.2f}"

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from faq_bot.chat import Turn, answer, fit, passage
+from faq_bot.chat import Turn, answer, crossval, fit, passage
 from faq_bot.chat.answer import read
 from faq_bot.chat.confidence import SIGNALS
 from faq_bot.cli import main
@@ -147,8 +147,8 @@ def test_the_bars_written_are_those_of_the_cross_validation_runs(hybrid_index):
     ]
     index = open_index(hybrid_index)
     cases = fit.collect(index, lines)
-    runs = fit.out_of_fold(index, cases, 2, (0,))
-    bars = fit.out_of_fold_thresholds(runs, cases)
+    runs = crossval.out_of_fold(index, cases, 2, (0,))
+    bars = crossval.out_of_fold_thresholds(runs, cases)
     weights = fit.fit_passage(cases, fit.known_of(index, cases))
     written = fit.fit_confidence(index, cases, weights, bars)
     assert (written["threshold"], written["threshold_followup"]) == (
@@ -171,7 +171,7 @@ def test_train_chat_writes_the_bars_chosen_on_its_cross_validation_runs(hybrid_i
         chosen.append(len(runs))
         return (0.41, 0.52)
 
-    monkeypatch.setattr(fit, "out_of_fold_thresholds", bars)
+    monkeypatch.setattr(crossval, "out_of_fold_thresholds", bars)
     lines = [
         {"id": f"c{i}", "q": q, "doc": DOC, "gold": [g], "kind": "paraphrase"}
         for i, (q, g) in enumerate(QUESTIONS)

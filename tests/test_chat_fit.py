@@ -181,7 +181,7 @@ def test_the_passage_feature_precedent_meets_the_folds_known_questions_without_i
 def test_the_written_bars_are_chosen_on_out_of_fold_runs_pooled_over_shuffles():
     from types import SimpleNamespace
 
-    from faq_bot.chat.fit import OutOfFold, out_of_fold_thresholds
+    from faq_bot.chat.crossval import OutOfFold, out_of_fold_thresholds
 
     # 100 first questions (all right) and 100 follow-ups over probabilities 0.3 to 0.9. In
     # one shuffle the follow-ups below 0.7 are wrong, in the other those below 0.5 (its

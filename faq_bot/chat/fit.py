@@ -22,19 +22,13 @@
     so that the confident-wrong bound holds for each, not only for their mix.
     Chosen here, the signals behind those probabilities are read from passages
     chosen with `passage_weights`, fitted on the same cases; `thresholds` given
-    (`out_of_fold_thresholds`, as `scripts/train_chat.py` does) are used instead.
+    (`faq_bot.chat.crossval.out_of_fold_thresholds`, as `scripts/train_chat.py` does)
+    are used instead.
 ``related_floor(cases) -> float | None``
     The dense similarity an entry needs to be listed under a declined answer
     (written with the confidence model).
-``out_of_fold(index, cases, k, seeds) -> list[OutOfFold]``
-    Both fitted on k-1 folds and applied to the fold left out, per shuffle.
-``cross_validated(runs, cases) -> dict`` (``cross_validate(index, cases, k, seeds)``: both)
-    Their figures: passage choice within the right entry (learned and the lexical
-    rule), Passage@1, confident-wrong and declined (the same definitions as
-    ``faq-bot eval``), also for first questions and follow-ups apart.
-``out_of_fold_thresholds(runs, cases) -> (float, float)``
-    The thresholds chosen by the same rule on those runs, where no case's passage was
-    chosen by weights fitted on it (`scripts/train_chat.py` writes these).
+
+Cross-validating both: `faq_bot.chat.crossval`.
 """
 
 from __future__ import annotations
@@ -69,15 +63,10 @@ from .terms import Coverage
 
 __all__ = [
     "Case",
-    "OutOfFold",
     "collect",
-    "cross_validate",
-    "cross_validated",
     "fit_confidence",
     "fit_passage",
     "known_of",
-    "out_of_fold",
-    "out_of_fold_thresholds",
     "related_floor",
 ]
 
@@ -424,120 +413,7 @@ def related_floor(cases: list[Case]) -> float | None:
     return float((np.quantile(best[True], 0.25) + np.quantile(best[False], 0.75)) / 2)
 
 
-@dataclass
-class OutOfFold:
-    """One shuffle of a cross-validation: every case scored by models fitted on the
-    other folds only (passage weights, known questions, confidence model), as a new
-    question is by the shipped ones."""
-
-    probability: np.ndarray  # the confidence model's probability of the chosen passage
-    sure: np.ndarray  # answered with confidence, under the fold's own thresholds
-    right: np.ndarray  # the chosen passage holds a gold passage
-    within: dict[str, int]  # passage choice within the right entry: learned, rule, n
-
-
-def out_of_fold(
-    index: Index, cases: list[Case], k: int = 5, seeds: tuple[int, ...] = (0, 1, 2)
-) -> list[OutOfFold]:
-    """Both models fitted on k-1 folds and applied to the fold left out, per shuffle."""
-    runs = []
-    for seed in seeds:
-        fold = folds(len(cases), k, seed)
-        probability = np.zeros(len(cases))
-        sure = np.zeros(len(cases), dtype=bool)
-        y = np.zeros(len(cases))
-        within = {"learned": 0, "rule": 0, "n": 0}
-        for f in range(k):
-            train = [c for c, g in zip(cases, fold, strict=True) if g != f]
-            test_idx = [i for i, g in enumerate(fold) if g == f]
-            known = known_of(index, train)
-            pw = fit_passage(train, known)
-            cw = fit_confidence(index, train, pw)
-            weights = np.array([cw["weights"][s] for s in conf.SIGNALS])
-            test = [cases[i] for i in test_idx]
-            xt, yt, _ = _signal_rows(index, test, pw, known)
-            xt = _filled(xt, cw["fallback"])
-            bar = np.where(_followups(test), cw["threshold_followup"], cw["threshold"])
-            probability[test_idx] = _prob(xt, weights, cw["weights"]["bias"])
-            sure[test_idx] = probability[test_idx] >= bar
-            y[test_idx] = yt
-            for c in test:
-                if c.answerable and c.entry_right:
-                    within["n"] += 1
-                    for name, wts in (("learned", pw), ("rule", None)):
-                        found = _choice(index, c, wts, known)
-                        within[name] += bool(found and c.right[found[0]])
-        runs.append(OutOfFold(probability, sure, y, within))
-    return runs
-
-
-def out_of_fold_thresholds(runs: list[OutOfFold], cases: list[Case]) -> tuple[float, float]:
-    """(first questions' threshold, follow-ups') chosen by the fit's rule on the
-    probabilities of `runs`, each shuffle with its own outcomes: unlike `fit_confidence`'s
-    own choice, no case's passage was chosen, nor its signals read, with weights fitted on
-    it (why: docs/quality-journal.md, "2026-11-29 (fourth round)")."""
-    ans = np.array([c.answerable for c in cases])
-    return _bars([r.probability for r in runs], [r.right for r in runs], ans, _followups(cases))
-
-
-def cross_validated(runs: list[OutOfFold], cases: list[Case]) -> dict[str, Any]:
-    """The figures of `runs` (mean, sd over the shuffles): Passage@1, confident-wrong,
-    declined, also for first questions and follow-ups apart, and the passage choice
-    within the right entry (learned and the lexical rule)."""
-    ans, later = np.array([c.answerable for c in cases]), _followups(cases)
-    figures = []
-    for run in runs:
-        sure, y, within = run.sure, run.right, run.within
-        figures.append(
-            {
-                **_figures(sure, y, ans),
-                **{
-                    f"{part}_{key}": value
-                    for part, rows in (("first", ~later), ("followups", later))
-                    for key, value in _figures(sure[rows], y[rows], ans[rows]).items()
-                    if key in ("passage@1", "confident_wrong")
-                },
-                "within_learned": within["learned"] / max(within["n"], 1),
-                "within_rule": within["rule"] / max(within["n"], 1),
-            }
-        )
-    keys = figures[0].keys()
-    return {
-        key: (float(np.mean([r[key] for r in figures])), float(np.std([r[key] for r in figures])))
-        for key in keys
-    }
-
-
-def cross_validate(
-    index: Index, cases: list[Case], k: int = 5, seeds: tuple[int, ...] = (0, 1, 2)
-) -> dict[str, Any]:
-    """`cross_validated` figures of `out_of_fold` runs."""
-    return cross_validated(out_of_fold(index, cases, k, seeds), cases)
-
-
 def entry_share(cases: list[Case]) -> float:
     """Share of answerable questions whose best entry holds the answer."""
     ans = [c for c in cases if c.answerable]
     return sum(c.entry_right for c in ans) / max(len(ans), 1)
-
-
-def format_cv(cv: dict[str, tuple[float, float]], n: int, k: int) -> str:
-    """The cross-validated figures as German text."""
-    lines = [
-        f"Chatbot, {k}-fach kreuzvalidiert ({n} Fragen, Mittel ± Streuung über 3 Mischungen):",
-        f"  Absatzwahl im richtigen Eintrag: gelernt {_pm(cv['within_learned'])}, "
-        f"Regel {_pm(cv['within_rule'])}",
-        f"  Passage@1 (sicher und richtig)             {_pm(cv['passage@1'])}",
-        f"  sicher beantwortet (beantwortbare Fragen)  {_pm(cv['confident'])}",
-        f"  sicher, aber falscher Absatz               {_pm(cv['confident_wrong'])}",
-        f"  abgelehnt (unbeantwortbare Fragen)         {_pm(cv['declined'])}",
-        f"  davon erste Fragen: Passage@1 {_pm(cv['first_passage@1'])}, "
-        f"sicher, aber falsch {_pm(cv['first_confident_wrong'])}",
-        f"  davon Anschlussfragen: Passage@1 {_pm(cv['followups_passage@1'])}, "
-        f"sicher, aber falsch {_pm(cv['followups_confident_wrong'])}",
-    ]
-    return "\n".join(lines)
-
-
-def _pm(value: tuple[float, float]) -> str:
-    return f"{value[0]:.3f} ± {value[1]:.3f}"

@@ -6,7 +6,7 @@ Usage: python research/model_capacity/dump_signals.py OUT.npz FILE [FILE ...] [-
 
 By default the passages are chosen with the shipped passage weights (fitted on these very
 questions; 7 min). With ``--per-fold K`` the questions are split into K folds (seed 0, as
-`faq_bot.chat.fit.cross_validate` splits them) and each fold's passages are chosen with
+`faq_bot.chat.crossval.cross_validate` splits them) and each fold's passages are chosen with
 passage weights and known questions fitted on the other folds, so that no row's passage was
 chosen by weights fitted on it (19 min for 5,343 questions).
 """

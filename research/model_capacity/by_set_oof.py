@@ -12,10 +12,10 @@ from __future__ import annotations
 import sys
 
 import numpy as np
+from conf_models import out_of_fold  # the script's folder (run as a script)
 
 from faq_bot.chat import fit as F
 from faq_bot.evaluate import question_set
-from faq_bot.learn import fit_logistic, folds
 
 
 def main() -> None:
@@ -24,16 +24,7 @@ def main() -> None:
     x = F._filled(x, F._fallback(x, y, ans))
     sets = np.array([question_set(str(i)) for i in ids])
     wanted = sys.argv[2:] or ["t"]
-    runs = []
-    for seed in (0, 1, 2):
-        fold = folds(len(y), 5, seed)
-        sure = np.zeros(len(y), dtype=bool)
-        for f in range(5):
-            tr = fold != f
-            w, b = fit_logistic(x[tr], y[tr], sample=F.outcome_weights(y[tr], ans[tr]))
-            first, later = F._held_out_threshold(x[tr], y[tr], ans[tr], fu[tr], seeds=(0,))
-            sure[~tr] = F._prob(x[~tr], w, b) >= np.where(fu[~tr], later, first)
-        runs.append(sure)
+    runs = [sure for _p, sure in out_of_fold(x, y, ans, fu)]
     for name in wanted:
         for part, rows in (
             ("erste Fragen", (sets == name) & ~fu),

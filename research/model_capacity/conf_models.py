@@ -31,16 +31,29 @@ def expansions(x: np.ndarray) -> dict[str, np.ndarray]:
     }
 
 
-def nested(x, y, ans, fu, seeds=(0, 1, 2), k=5) -> np.ndarray:
-    rows = []
+def out_of_fold(x, y, ans, fu, seeds=(0, 1, 2), k=5) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per shuffle: (probability, answered with confidence) of every row, by a logistic
+    model fitted on the other k-1 folds, with bars chosen by the fit's rule inside that
+    training part (first questions and follow-ups apart). The research scripts beside this
+    one share it."""
+    runs = []
     for seed in seeds:
         fold = folds(len(y), k, seed)
+        p = np.zeros(len(y))
         sure = np.zeros(len(y), dtype=bool)
         for f in range(k):
             tr = fold != f
             w, b = fit_logistic(x[tr], y[tr], sample=F.outcome_weights(y[tr], ans[tr]))
             first, later = F._held_out_threshold(x[tr], y[tr], ans[tr], fu[tr], seeds=(0,))
-            sure[~tr] = F._prob(x[~tr], w, b) >= np.where(fu[~tr], later, first)
+            p[~tr] = F._prob(x[~tr], w, b)
+            sure[~tr] = p[~tr] >= np.where(fu[~tr], later, first)
+        runs.append((p, sure))
+    return runs
+
+
+def nested(x, y, ans, fu, seeds=(0, 1, 2), k=5) -> np.ndarray:
+    rows = []
+    for _p, sure in out_of_fold(x, y, ans, fu, seeds, k):
         every, ups = F._figures(sure, y, ans), F._figures(sure[fu], y[fu], ans[fu])
         rows.append([every["passage@1"], every["confident_wrong"], ups["passage@1"]])
     return np.mean(rows, axis=0)

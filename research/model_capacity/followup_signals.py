@@ -20,12 +20,12 @@ from __future__ import annotations
 import sys
 
 import numpy as np
+from conf_models import out_of_fold  # the script's folder (run as a script)
 
 from faq_bot.chat import fit as F
 from faq_bot.chat.answer import answered_reading, replay
 from faq_bot.evaluate import load_questions
 from faq_bot.index import open_index
-from faq_bot.learn import fit_logistic, folds
 
 NAMES = ("own_margin", "pull", "stays", "own_rank")
 
@@ -49,18 +49,11 @@ def followup_signals(index, question: dict) -> list[float] | None:
     ]
 
 
-def nested(x, y, ans, fu, seeds=(0, 1, 2), k=5) -> np.ndarray:
+def nested(x, y, ans, fu) -> np.ndarray:
     """(first questions' Passage@1, confident-wrong, declined; follow-ups' Passage@1,
     confident-wrong), out of fold, mean over the shuffles."""
     rows = []
-    for seed in seeds:
-        fold = folds(len(y), k, seed)
-        sure = np.zeros(len(y), dtype=bool)
-        for f in range(k):
-            tr = fold != f
-            w, b = fit_logistic(x[tr], y[tr], sample=F.outcome_weights(y[tr], ans[tr]))
-            first, later = F._held_out_threshold(x[tr], y[tr], ans[tr], fu[tr], seeds=(0,))
-            sure[~tr] = F._prob(x[~tr], w, b) >= np.where(fu[~tr], later, first)
+    for _p, sure in out_of_fold(x, y, ans, fu):
         a, u = F._figures(sure[~fu], y[~fu], ans[~fu]), F._figures(sure[fu], y[fu], ans[fu])
         rows.append(
             [

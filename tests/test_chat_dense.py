@@ -138,9 +138,9 @@ def test_eval_cv_fits_on_some_questions_and_measures_on_the_others(hybrid_index,
     assert figures["first_passage@1"]["mean"] == pytest.approx(figures["passage@1"]["mean"])
 
 
-def test_the_bars_written_are_those_of_the_cross_validation_runs(hybrid_index):
-    # train_chat reads the questions once, cross-validates, and writes the bars chosen
-    # on those out-of-fold runs (no case's passage chosen by weights fitted on it)
+def test_fit_confidence_writes_the_bars_it_is_given(hybrid_index):
+    # the bars chosen on the cross-validation's runs (no case's passage chosen by weights
+    # fitted on it) replace fit_confidence's own choice (0.05 here, against 0.95)
     lines = [
         {"id": f"c{i}", "q": q, "doc": DOC, "gold": [g], "kind": "paraphrase"}
         for i, (q, g) in enumerate(QUESTIONS)

@@ -369,9 +369,10 @@ def fit_confidence(
     passage_weights: dict[str, float] | None,
     thresholds: tuple[float, float] | None = None,
 ) -> dict[str, Any]:
-    """`thresholds`: (first questions', follow-ups') chosen elsewhere, e.g. on
-    `OutOfFold` runs (`out_of_fold_thresholds`); else chosen here on out-of-fold
-    probabilities of signals read with `passage_weights` (fitted on these very cases)."""
+    """`thresholds`: (first questions', follow-ups') chosen elsewhere, e.g. on the
+    cross-validation's runs (`faq_bot.chat.crossval.out_of_fold_thresholds`); else chosen
+    here on out-of-fold probabilities of signals read with `passage_weights` (fitted on
+    these very cases)."""
     x, y, ans = _signal_rows(index, cases, passage_weights, known_of(index, cases))
     fallback = _fallback(x, y, ans)
     x = _filled(x, fallback)
@@ -411,9 +412,3 @@ def related_floor(cases: list[Case]) -> float | None:
     if not best[True] or not best[False]:
         return None
     return float((np.quantile(best[True], 0.25) + np.quantile(best[False], 0.75)) / 2)
-
-
-def entry_share(cases: list[Case]) -> float:
-    """Share of answerable questions whose best entry holds the answer."""
-    ans = [c for c in cases if c.answerable]
-    return sum(c.entry_right for c in ans) / max(len(ans), 1)

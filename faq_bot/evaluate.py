@@ -294,17 +294,22 @@ def answer_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, A
     confident answers whose passage is right (what a judge can rely on);
     ``passage_found``: answerable questions whose best passage is right, confident
     or not (the ranking and passage choice without the decision to answer);
-    ``declined``: unanswerable questions the bot declines (not confident).
+    ``declined``: unanswerable questions the bot declines (not confident);
+    ``answered_unanswerable``: the others, with the passage presented for them
+    (what to read when declines fall short).
     """
     answered, passage_hits, declined, unanswerable, confident_wrong = 0, 0, 0, 0, 0
     found = 0  # the best passage holds the gold, confident or not
     wrong: list[dict[str, Any]] = []
+    answered_unanswerable: list[dict[str, Any]] = []
     for q in questions:
         result, right = judged(index, q)
         confident = result is not None and result.confident
         if not answerable(q):
             unanswerable += 1
             declined += not confident
+            if confident:
+                answered_unanswerable.append(_miss(q, result, confident))
             continue
         answered += confident
         found += right
@@ -312,15 +317,7 @@ def answer_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, A
         passage_hits += hit
         confident_wrong += confident and not hit
         if not hit:
-            where = result.passage if result is not None else None
-            wrong.append(
-                {
-                    "id": q["id"],
-                    "q": q["q"],
-                    "confident": confident,
-                    "passage": f"{where.entry}#p{where.paragraph}" if where else None,
-                }
-            )
+            wrong.append(_miss(q, result, confident))
     n = sum(1 for q in questions if answerable(q))
     return {
         "n": n,
@@ -334,6 +331,19 @@ def answer_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, A
         "declined": declined,
         "declined_share": declined / unanswerable if unanswerable else 0.0,
         "misses": wrong,
+        "answered_unanswerable": answered_unanswerable,
+    }
+
+
+def _miss(question: dict[str, Any], result: Any, confident: bool) -> dict[str, Any]:
+    """A question the bot got wrong: the passage it chose and how sure it was."""
+    where = result.passage if result is not None else None
+    return {
+        "id": question["id"],
+        "q": question["q"],
+        "confident": confident,
+        "confidence": round(result.confidence, 3) if result is not None else None,
+        "passage": f"{where.entry}#p{where.paragraph}" if where else None,
     }
 
 
@@ -406,6 +416,12 @@ def format_report(report: dict[str, Any], *, misses: bool = False) -> str:
                 f"  {m['id']} {'sicher' if m['confident'] else 'abgelehnt'} "
                 f"{m['passage'] or '-'}: {m['q']}"
                 for m in a["misses"]
+            ]
+        if misses and a.get("answered_unanswerable"):
+            lines += ["", "Unbeantwortbar, aber sicher beantwortet:"]
+            lines += [
+                f"  {m['id']} {m['confidence']} {m['passage'] or '-'}: {m['q']}"
+                for m in a["answered_unanswerable"]
             ]
     for name, _fn in REPORT_SECTIONS:
         if name == "answer":

@@ -100,3 +100,28 @@ def test_cli_eval_reports_the_chatbot_figures(built_index):
     # precision: of the confident answers, the right ones; found: right, confident or not
     assert figures["precision"] == pytest.approx(figures["passage@1"] / figures["confident"])
     assert figures["passage_found"] >= figures["passage@1"]
+
+
+def test_cli_eval_lists_unanswerable_questions_answered_with_confidence(built_index, tmp_path):
+    # marked unanswerable, but the bot answers it (the entry's own title): listed with
+    # its passage; the one it declines is not
+    lines = [
+        {"id": "u1", "q": "Aktionsstapel", "doc": None, "gold": [], "kind": "unanswerable"},
+        {
+            "id": "u2",
+            "q": "Wie bemale ich Miniaturen?",
+            "doc": None,
+            "gold": [],
+            "kind": "unanswerable",
+        },
+    ]
+    path = tmp_path / "questions.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    args = ["eval", "--index", str(built_index), str(path)]
+    report = json.loads(CliRunner().invoke(main, [*args, "--json"]).stdout)
+    listed = report["answer"]["answered_unanswerable"]
+    assert [(m["id"], m["passage"]) for m in listed] == [("u1", "aktionsstapel#p0")]
+    assert report["answer"]["declined"] == 1
+    text = CliRunner().invoke(main, [*args, "--misses"]).stdout
+    assert "Unbeantwortbar, aber sicher beantwortet:" in text
+    assert "  u1 " in text and "  u2 " not in text

@@ -124,6 +124,7 @@ GROUPS = [
     ["heldout38-questions.jsonl", "heldout38-followups.jsonl"],
     ["heldout39-questions.jsonl", "heldout39-followups.jsonl"],
     ["heldout40-questions.jsonl", "heldout40-followups.jsonl"],
+    ["heldout41-questions.jsonl", "heldout41-followups.jsonl"],
     ["heldout42-questions.jsonl", "heldout42-followups.jsonl"],
 ]
 

@@ -67,6 +67,10 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout39-followups.jsonl",
         "heldout40-questions.jsonl",
         "heldout40-followups.jsonl",
+        "heldout41-questions.jsonl",
+        "heldout41-followups.jsonl",
+        "heldout42-questions.jsonl",
+        "heldout42-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

@@ -126,6 +126,7 @@ GROUPS = [
     ["heldout40-questions.jsonl", "heldout40-followups.jsonl"],
     ["heldout41-questions.jsonl", "heldout41-followups.jsonl"],
     ["heldout42-questions.jsonl", "heldout42-followups.jsonl"],
+    ["heldout44-questions.jsonl", "heldout44-followups.jsonl"],
 ]
 
 

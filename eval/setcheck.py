@@ -127,6 +127,7 @@ GROUPS = [
     ["heldout41-questions.jsonl", "heldout41-followups.jsonl"],
     ["heldout42-questions.jsonl", "heldout42-followups.jsonl"],
     ["heldout43-questions.jsonl", "heldout43-followups.jsonl"],
+    ["heldout44-questions.jsonl", "heldout44-followups.jsonl"],
 ]
 
 

@@ -71,6 +71,10 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout41-followups.jsonl",
         "heldout42-questions.jsonl",
         "heldout42-followups.jsonl",
+        "heldout43-questions.jsonl",
+        "heldout43-followups.jsonl",
+        "heldout44-questions.jsonl",
+        "heldout44-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

@@ -108,7 +108,7 @@ QUESTIONS = [
      "Flakscheinwerfer getarnte Flieger",
      ["da Tarnung! nur Schaden und Blocken verhindern kann, nicht aber andere Fähigkeiten"]),
     ("000", "keyword",
-     "Ölfeld Zeitpunkt Basisausbauphase",
+     "Ölfeld wann ausspielbar Basisphase",
      ["Dies kann jederzeit während dieser Phase geschehen - das Ausspielen ist also nicht an den Phasenzweck gebunden."]),
     ("000", "keyword",
      "Sizilien erobert Marine Rabatt",

@@ -8,7 +8,11 @@ same way:
   (each worker holds its own index, ~70 MB); ``FAQ_BOT_WORKERS`` overrides;
 - ``gthread`` workers with a small fixed thread pool: a slow client holds one
   thread, not a whole worker, and the number of threads (and so of per-thread
-  resources) never grows with the number of requests;
+  resources) never grows with the number of requests. `THREADS` slow clients do
+  hold a whole worker (gunicorn has no read timeout): on a public address the
+  service belongs behind nginx (``deploy/nginx.conf``), which buffers requests.
+  The worker class is gunicorn's, with German error pages for the requests
+  gunicorn refuses itself (`faq_bot.gunicorn_worker`);
 - timeouts: a request that takes longer than `TIMEOUT` seconds is a bug, its
   worker is replaced; on reload/stop workers get `GRACEFUL_TIMEOUT` seconds to
   finish what they are serving;
@@ -28,6 +32,7 @@ from collections.abc import Callable
 from typing import Any
 
 APP = "faq_bot.web:create_app()"
+WORKER_CLASS = "faq_bot.gunicorn_worker.GermanThreadWorker"
 
 MAX_WORKERS = 8
 THREADS = 4
@@ -71,7 +76,7 @@ def settings(
     return {
         "bind": [bind or os.environ.get("FAQ_BOT_BIND", "127.0.0.1:8000")],
         "workers": workers or worker_count(),
-        "worker_class": "gthread",
+        "worker_class": WORKER_CLASS,
         "threads": THREADS,
         "timeout": TIMEOUT,
         "graceful_timeout": GRACEFUL_TIMEOUT,

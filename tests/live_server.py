@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from faq_bot.serving import WORKER_CLASS
 from faq_bot.web.limits import MAX_REQUEST_LINE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,6 +63,8 @@ def start_gunicorn(index_dir: Path, *extra: str, log: Path | None = None) -> Liv
             sys.executable,
             "-m",
             "gunicorn",
+            "-k",
+            WORKER_CLASS,
             "-w",
             "1",
             "--threads",

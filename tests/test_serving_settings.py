@@ -30,7 +30,7 @@ def test_settings_are_production_shaped(monkeypatch):
     options = serving.settings(bind="127.0.0.1:9000", workers=2)
     assert options["bind"] == ["127.0.0.1:9000"]
     assert options["workers"] == 2
-    assert options["worker_class"] == "gthread" and options["threads"] >= 2
+    assert options["worker_class"] == serving.WORKER_CLASS and options["threads"] >= 2
     assert options["errorlog"] == "-" and options["accesslog"] is None
     assert 0 < options["timeout"] and 0 < options["graceful_timeout"]
     # long share links (/check?s=…) must fit; 8190 is gunicorn's own maximum

@@ -1,0 +1,75 @@
+"""The gunicorn worker the service runs in: gunicorn's ``gthread`` worker whose own
+error pages are German.
+
+A request gunicorn cannot parse never reaches the app: a request line longer than
+`faq_bot.serving.LIMIT_REQUEST_LINE` (414), a header too large (431), a malformed
+header such as ``Content-Length: abc`` (400), an unsupported transfer coding (501).
+gunicorn answers those itself with an English HTML page (``gunicorn.util.write_error``),
+and nginx passes it through. `GermanThreadWorker` answers them with a short German
+page instead, with the same status; what gunicorn found goes to its log as before.
+
+``GermanThreadWorker``
+    The worker class (`faq_bot.serving.WORKER_CLASS`).
+``write_error(sock, status, reason, message)``
+    What it writes instead of ``gunicorn.util.write_error`` (same signature).
+"""
+
+from __future__ import annotations
+
+import html
+import socket
+
+from gunicorn import util
+from gunicorn.workers.gthread import ThreadWorker
+
+__all__ = ["PAGES", "GermanThreadWorker", "write_error"]
+
+# status -> (title, what the user reads); gunicorn's English detail is not shown
+PAGES = {
+    400: ("Ungültige Anfrage", "Der Server konnte diese Anfrage nicht lesen."),
+    403: ("Nicht erlaubt", "Diese Anfrage ist nicht erlaubt."),
+    414: ("Adresse zu lang", "Die Adresse ist zu lang. Bitte eine kürzere Suche versuchen."),
+    417: ("Ungültige Anfrage", "Die Erwartung dieser Anfrage kann der Server nicht erfüllen."),
+    431: ("Anfrage zu groß", "Die Kopfzeilen der Anfrage sind zu groß."),
+    501: ("Nicht unterstützt", "Diese Übertragungsart der Anfrage wird nicht unterstützt."),
+}
+FALLBACK = ("Fehler", "Diese Anfrage kann nicht beantwortet werden.")
+
+PAGE = """<!doctype html>
+<html lang="de">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title} – Regelsuche</title></head>
+<body>
+<h1>{title}</h1>
+<p>{text}</p>
+<p><a href="/">Zur Startseite</a></p>
+</body>
+</html>
+"""
+
+
+def write_error(sock: socket.socket, status: int, reason: str, message: str) -> None:
+    """Write a German error page for `status` to `sock` (``gunicorn.util.write_error``'s
+    signature; `message`, gunicorn's English detail, is left out)."""
+    title, text = PAGES.get(status, FALLBACK)
+    body = PAGE.format(title=html.escape(title), text=html.escape(text)).encode("utf-8")
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\n"
+        "Connection: close\r\n"
+        "Content-Type: text/html; charset=utf-8\r\n"
+        f"Content-Length: {len(body)}\r\n"
+        "X-Content-Type-Options: nosniff\r\n"
+        "Content-Security-Policy: default-src 'none'\r\n"
+        "\r\n"
+    ).encode("latin-1")
+    util.write_nonblock(sock, head + body)
+
+
+class GermanThreadWorker(ThreadWorker):
+    """gunicorn's ``gthread`` worker, with `write_error` for the requests it refuses."""
+
+    def init_process(self) -> None:
+        # gunicorn's handle_error looks up util.write_error at each call; this worker
+        # process only serves the app, so replacing it here changes nothing else
+        util.write_error = write_error
+        super().init_process()

@@ -24,6 +24,7 @@ from faq_bot.chat.shown import (
     fingerprint,
     passage_text,
 )
+from faq_bot.web.ask import MAX_BODY as ASK_MAX_BODY
 from faq_bot.web.common import turn_key
 
 FIRST = "Wer bezahlt, wenn meine 227er gekontert wird?"
@@ -690,3 +691,14 @@ def test_no_turn_token_is_a_server_error(app, tokens, at, char):
         client.post("/ask", data={"q": "Depot", "t": tokens}),
     ):
         assert response.status_code in (200, 400), response.get_data(as_text=True)[-2000:]
+
+
+@pytest.mark.parametrize("size", [70_000, 2 * 1024 * 1024])
+def test_api_ask_413_names_its_own_limit_whatever_the_body_size(client, size):
+    # the app-wide limit (256 KB) is checked first on every body; /api/ask's lower one
+    # must be the one named, or a client trimming to the first figure gets a second 413
+    response = client.post(
+        "/api/ask", data="{" + " " * (size - 2) + "}", content_type="application/json"
+    )
+    assert_error_shape(response, 413)
+    assert f"{ASK_MAX_BODY} Bytes ({ASK_MAX_BODY // 1024} KB)" in response.get_json()["detail"]

@@ -36,7 +36,7 @@ from flask import Blueprint, jsonify, render_template, request
 from faq_bot.chat import MAX_HISTORY, QuestionError, Turn, answer, parse_history
 from faq_bot.chat.shown import MAX_TOKEN, TOKEN_PATTERN, parse_conversation, show, shown_of
 from faq_bot.question import MAX_QUESTION_LENGTH, QUESTION_PATTERN
-from faq_bot.web.body import check_strings, read_json
+from faq_bot.web.body import body_limit, check_strings, read_json
 from faq_bot.web.common import bad_request, conditional, current_index, turn_key, turn_key_tag
 from faq_bot.web.openapi import add_schema, describe, error_responses, html_body, json_body
 
@@ -55,6 +55,7 @@ def _base_url() -> str:
 
 
 @bp.post("/api/ask")
+@body_limit(MAX_BODY)
 def api_ask() -> Any:
     data = read_json(
         "Bitte JSON senden (Content-Type: application/json), z. B. "

@@ -12,7 +12,8 @@ a lone surrogate escape (``"\\ud800"``), which no later step could encode.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from flask import current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
@@ -23,6 +24,8 @@ MAX_BODY = 256 * 1024  # bytes of any request body (JSON or form)
 MAX_FORM_FIELD = 64 * 1024  # bytes of one form field held in memory
 MAX_FORM_PARTS = 400  # fields of one form
 MAX_JSON_DEPTH = 32  # nested arrays/objects of any JSON a client sends
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class BodyError(InputError):
@@ -143,10 +146,24 @@ def raw_body(limit: int | None = None) -> bytes:
     return data
 
 
+def body_limit(limit: int) -> Callable[[F], F]:
+    """Mark a view as taking a body of at most `limit` bytes (below the app's
+    ``MAX_CONTENT_LENGTH``): `read_whole_body` enforces it, so a 413 names the
+    route's own limit whatever the body's size. Apply below the route decorator."""
+
+    def mark(view: F) -> F:
+        view.body_limit = limit  # type: ignore[attr-defined]
+        return view
+
+    return mark
+
+
 def read_whole_body() -> None:
-    """Before every request with a body: read it within the limit, once."""
+    """Before every request with a body: read it within the route's limit
+    (`body_limit`, else the app's), once."""
     if request.method in ("POST", "PUT", "PATCH"):
-        raw_body()
+        view = current_app.view_functions.get(request.endpoint or "")
+        raw_body(getattr(view, "body_limit", None))
 
 
 def read_json(media_error: str, limit: int | None = None) -> Any:

@@ -3,13 +3,13 @@
     .venv/bin/python benchmarks/word_caches.py [--words N] [--threads T] [--index DIR]
 
 Every word a query brings is analysed once and kept in bounded per-process caches
-(HanTa's morphology, the stemmer's per-thread cache, folding, players' words,
-IDF per term). A visitor typing made-up words fills them up to their bounds, so a
-worker's memory grows until the bounds are reached and then stays. This opens the
-index like a server (`create_app`, warm-up), then sends ``GET /api/search`` requests
-of 30 made-up words each from `T` threads (a gunicorn worker serves 4), and prints
-the worker's RSS after each step and the size of each cache against its bound. The
-figure that matters is the growth after the caches are full: it should stay flat.
+(HanTa's morphology, the stemmer's per-thread cache, folding, players' words, IDF per
+term). A visitor typing made-up words fills them up to their bounds, so a worker's
+memory grows until the bounds are reached and then stays. This opens the index like a
+server (`create_app`, warm-up), then sends ``GET /api/search`` requests of 30 made-up
+words each from `T` threads (a gunicorn worker serves 4), and prints the worker's RSS
+after each step and the size of the four ``functools`` caches among them against their
+bounds. The figure that matters is the growth once they are full: it should stay flat.
 
 Measured 2026-11-29 on the shared 2-core machine (4 threads, hybrid index): 122 MiB after
 warm-up; the first made-up word loads HanTa's tagger (+32 MiB, once per worker); about 270

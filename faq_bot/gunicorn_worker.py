@@ -5,8 +5,12 @@ A request gunicorn cannot parse never reaches the app: a request line longer tha
 `faq_bot.serving.LIMIT_REQUEST_LINE` (414), a header too large (431), a malformed
 header such as ``Content-Length: abc`` (400), an unsupported transfer coding (501).
 gunicorn answers those itself with an English HTML page (``gunicorn.util.write_error``),
-and nginx passes it through. `GermanThreadWorker` answers them with a short German
-page instead, with the same status; what gunicorn found goes to its log as before.
+and nginx (``deploy/nginx.conf``) passes it through when it reaches gunicorn at all
+(nginx answers malformed framing and request lines over its own buffers itself, with
+``deploy/errors``). `GermanThreadWorker` answers them with a short German page instead,
+with the same status, the standard reason phrase and the app's security headers; what
+gunicorn found goes to its log as before. It has no request to go by, so an ``/api/``
+path gets the page too, not the JSON error shape.
 
 ``GermanThreadWorker``
     The worker class (`faq_bot.serving.WORKER_CLASS`).
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import html
 import socket
+from http import HTTPStatus
 
 from gunicorn import util
 from gunicorn.workers.gthread import ThreadWorker
@@ -31,9 +36,18 @@ PAGES = {
     414: ("Adresse zu lang", "Die Adresse ist zu lang. Bitte eine kürzere Suche versuchen."),
     417: ("Ungültige Anfrage", "Die Erwartung dieser Anfrage kann der Server nicht erfüllen."),
     431: ("Anfrage zu groß", "Die Kopfzeilen der Anfrage sind zu groß."),
+    500: ("Interner Fehler", "Beim Server ist ein Fehler aufgetreten. Bitte später noch einmal."),
     501: ("Nicht unterstützt", "Diese Übertragungsart der Anfrage wird nicht unterstützt."),
 }
-FALLBACK = ("Fehler", "Diese Anfrage kann nicht beantwortet werden.")
+FALLBACK = ("Fehler", "Der Server konnte diese Anfrage nicht bearbeiten.")
+# as the app's pages send them (faq_bot.web.security), for a page without styles or scripts
+SECURITY_HEADERS = (
+    "Content-Security-Policy: default-src 'none'; frame-ancestors 'none'; base-uri 'none'; "
+    "form-action 'none'\r\n"
+    "X-Content-Type-Options: nosniff\r\n"
+    "X-Frame-Options: DENY\r\n"
+    "Referrer-Policy: strict-origin-when-cross-origin\r\n"
+)
 
 PAGE = """<!doctype html>
 <html lang="de">
@@ -53,15 +67,18 @@ def write_error(sock: socket.socket, status: int, reason: str, message: str) -> 
     signature; `message`, gunicorn's English detail, is left out)."""
     title, text = PAGES.get(status, FALLBACK)
     body = PAGE.format(title=html.escape(title), text=html.escape(text)).encode("utf-8")
+    try:  # gunicorn leaves "Bad Request" as the reason of its 501 and 500
+        reason = HTTPStatus(status).phrase
+    except ValueError:
+        reason = "Error"
     head = (
         f"HTTP/1.1 {status} {reason}\r\n"
         "Connection: close\r\n"
         "Content-Type: text/html; charset=utf-8\r\n"
         f"Content-Length: {len(body)}\r\n"
-        "X-Content-Type-Options: nosniff\r\n"
-        "Content-Security-Policy: default-src 'none'\r\n"
+        f"{SECURITY_HEADERS}"
         "\r\n"
-    ).encode("latin-1")
+    ).encode("ascii")
     util.write_nonblock(sock, head + body)
 
 

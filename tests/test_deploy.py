@@ -18,6 +18,7 @@ from collections.abc import Iterator
 import pytest
 
 from faq_bot.config import ROOT
+from faq_bot.gunicorn_worker import PAGES
 
 
 def _load_rolling():
@@ -86,13 +87,15 @@ NGINX_PAGE = "Diese Anfrage kann nicht beantwortet werden"  # deploy/errors/4xx.
 @pytest.mark.parametrize(
     ("path", "headers", "status", "from_nginx"),
     [
-        # gunicorn's raw answers (limit_request_line 8190, field size 8190)
+        # gunicorn's German pages (limit_request_line 8190, field size 8190)
         ("/search?q=" + "a" * 9000, None, 414, False),
         ("/", {"X-Big": "b" * 9000}, 431, False),
-        # nginx's own: a request line beyond large_client_header_buffers (16k)
+        # nginx's own: a request line beyond large_client_header_buffers (16k), a
+        # transfer coding it does not know
         ("/search?q=" + "a" * 20000, None, 414, True),
+        ("/", {"Transfer-Encoding": "foo"}, 501, True),
     ],
-    ids=["gunicorn-414", "gunicorn-431", "nginx-414"],
+    ids=["gunicorn-414", "gunicorn-431", "nginx-414", "nginx-501"],
 )
 def test_error_pages_of_nginx_and_gunicorn_get_security_headers(
     deployment, path, headers, status, from_nginx
@@ -100,6 +103,8 @@ def test_error_pages_of_nginx_and_gunicorn_get_security_headers(
     got, response_headers, body = raw_request(deployment.port, path, headers)
     assert got == status
     assert (NGINX_PAGE in body.decode()) is from_nginx
+    if not from_nginx:  # gunicorn's own page, in German (faq_bot/gunicorn_worker.py)
+        assert PAGES[status][1] in body.decode()
     for name in SECURITY_HEADERS:
         assert response_headers.get(name), name
     assert "default-src 'none'" in response_headers["Content-Security-Policy"]

@@ -60,7 +60,6 @@ def api_ask() -> Any:
     data = read_json(
         "Bitte JSON senden (Content-Type: application/json), z. B. "
         '{"question": "Wann darf ich reagieren?"}.',
-        limit=MAX_BODY,
     )
     if not isinstance(data, dict):
         raise bad_request('Erwartet wird ein JSON-Objekt wie {"question": "...", "history": []}.')

@@ -162,16 +162,22 @@ def read_whole_body() -> None:
     """Before every request with a body: read it within the route's limit
     (`body_limit`, else the app's), once."""
     if request.method in ("POST", "PUT", "PATCH"):
-        view = current_app.view_functions.get(request.endpoint or "")
-        raw_body(getattr(view, "body_limit", None))
+        raw_body(_route_limit())
 
 
-def read_json(media_error: str, limit: int | None = None) -> Any:
+def _route_limit() -> int | None:
+    """The request's view's `body_limit`, None where it sets none."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    return getattr(view, "body_limit", None)
+
+
+def read_json(media_error: str) -> Any:
     """The request's JSON, checked: 415 (with `media_error`) when not sent as JSON,
-    `BodyError` (400) when not UTF-8, not JSON, too deep or with lone surrogates."""
+    `BodyError` (400) when not UTF-8, not JSON, too deep or with lone surrogates. The
+    body was read within the route's limit before the view ran (`read_whole_body`)."""
     if not request.is_json:
         raise UnsupportedMediaType(description=media_error)
-    raw = raw_body(limit)
+    raw = raw_body(_route_limit())
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

@@ -32,7 +32,7 @@ from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
-from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
+from werkzeug.exceptions import UnsupportedMediaType
 
 from faq_bot.stack import (
     PermalinkError,
@@ -50,7 +50,7 @@ from faq_bot.stack import (
 from faq_bot.stack import form as builder
 from faq_bot.stack.read import parse_json
 from faq_bot.web import check_doc  # noqa: F401  (OpenAPI descriptions of these routes)
-from faq_bot.web.body import BodyError, check_json_text, check_tree, raw_body
+from faq_bot.web.body import BodyError, body_limit, check_json_text, check_tree, raw_body
 from faq_bot.web.common import IndexUnavailable, bad_request, current_index
 
 log = logging.getLogger("faq_bot.web")
@@ -214,14 +214,6 @@ def _check_and_render(data: Any, state: dict[str, Any], notes: list[str]) -> Res
     )
 
 
-def _limit_body() -> None:
-    if request.content_length is not None and request.content_length > MAX_BODY:
-        raise RequestEntityTooLarge(
-            description=f"Die Anfrage ist zu groß ({request.content_length} Bytes); "
-            f"erlaubt sind höchstens {MAX_BODY} Bytes."
-        )
-
-
 # ---------------------------------------------------------------- routes
 
 
@@ -240,8 +232,8 @@ def page() -> Response:
 
 
 @bp.post("/check")
+@body_limit(MAX_BODY)
 def submit() -> Response:
-    _limit_body()
     form = request.form
     action = form.get("action", "check")
     json_text = form.get("json", "")
@@ -273,8 +265,8 @@ def submit() -> Response:
 
 
 @bp.post("/api/check")
+@body_limit(MAX_BODY)
 def api_check() -> Any:
-    _limit_body()
     if not request.is_json:
         raise UnsupportedMediaType(
             description="Bitte das Szenario als JSON senden (Content-Type: application/json)."

@@ -35,6 +35,8 @@ def main() -> None:
     for r in rows:
         sims = vectors @ vectors[r]
         keep = ~np.isin(ids, list(known.own_set(ids[r]))) & (sims < known.twin) & ~followup
+        if not keep.any():
+            continue
         j = np.flatnonzero(keep)[np.argmax(sims[keep])]
         found.append((known.answerable[r], known.answerable[j], sims[j]))
     table = np.array(found, dtype=float)

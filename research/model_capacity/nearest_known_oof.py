@@ -34,6 +34,8 @@ def nearest_signed(ids: np.ndarray, followup: np.ndarray) -> np.ndarray:
             continue
         sims = vectors @ vectors[i]
         keep = ~np.isin(kid, list(known.own_set(qid))) & (sims < known.twin) & ~kfu
+        if not keep.any():
+            continue
         j = np.flatnonzero(keep)[np.argmax(sims[keep])]
         out[r] = sims[j] * (-1.0 if known.answerable[j] else 1.0)
     return out

@@ -11,7 +11,11 @@ its `K` nearest answerable ones: questions about prices, editions, tournaments
 or values the rulings never state resemble earlier questions of that kind more
 than they resemble questions the rulings answer. It is one confidence signal
 (`faq_bot.chat.confidence.SIGNALS`), weighted by the fitted model like the
-others, so it matters as much as cross-validation shows it earns.
+others, so it matters as much as cross-validation shows it earns. A sharper one,
+``nearest_known``, reads the nearest known first question alone: its similarity,
+positive when the rulings do not answer it, negative when they do (an unanswerable
+question about a card the rulings cover has answerable neighbours about that card,
+which outvote its nearest in ``unanswered_like``; research/model_capacity/nearest_known.py).
 
 The answerable ones are kept with their gold passages, for a second signal,
 ``precedent``: among the `K_PRECEDENT` known answerable questions nearest a new one,
@@ -237,6 +241,15 @@ class KnownQuestions:
             return None
         return float(_top_mean(unanswered) - _top_mean(answered))
 
+    def _nearest_known(self, sims: np.ndarray, keep: np.ndarray) -> float | None:
+        """The similarity of the nearest known first question that counts, positive when
+        the rulings do not answer it and negative when they do; None without any."""
+        rows = keep if self.followup is None else keep & ~self.followup
+        if not rows.any():
+            return None
+        j = int(np.flatnonzero(rows)[np.argmax(sims[rows])])
+        return float(sims[j]) * (-1.0 if self.answerable[j] else 1.0)
+
     def nearest_answered(self, sims: np.ndarray, keep: np.ndarray) -> np.ndarray | None:
         """The rows of the `K_PRECEDENT` answerable known questions nearest (by `sims`)
         among those `keep` lets count, nearest first; None without gold passages or
@@ -358,10 +371,11 @@ class Comparison:
         return self.known._precedent(self.sims, self.keep, text)
 
     def signals(self, text: str) -> dict[str, float]:
-        """``unanswered_like`` and ``precedent`` of an answer `text`, each left out when
-        it is None."""
+        """``unanswered_like``, ``nearest_known`` and ``precedent`` of an answer `text`,
+        each left out when it is None."""
         values = {
             "unanswered_like": self.known._unanswered_like(self.sims, self.keep),
+            "nearest_known": self.known._nearest_known(self.sims, self.keep),
             "precedent": self.precedent(text),
         }
         return {k: v for k, v in values.items() if v is not None}

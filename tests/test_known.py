@@ -238,12 +238,21 @@ def test_an_answer_the_nearest_known_questions_got_is_vouched_for_and_another_is
     assert known.precedent(near_b, PASSAGE_B) > 0.5 > known.precedent(near_b, PASSAGE_A)
 
 
+def _nearest_known(known: KnownQuestions, v: np.ndarray) -> float:
+    """The nearest known question that is not a twin: its similarity, negated when
+    the rulings answer it (what ``nearest_known`` should be)."""
+    sims = known.vectors @ v
+    j = max((i for i in range(len(sims)) if sims[i] < known.twin), key=lambda i: sims[i])
+    return float(sims[j]) * (-1.0 if known.answerable[j] else 1.0)
+
+
 def test_precedent_needs_gold_passages_the_same_model_and_a_vector():
     known = _answered()
     v = _unit([0, 1, 0])
     comparison = compared(known, v, "m")
     assert comparison is not None and comparison.signals(PASSAGE_A) == {
         "unanswered_like": known.unanswered_like(v, twin=known.twin),
+        "nearest_known": _nearest_known(known, v),
         "precedent": known.precedent(v, PASSAGE_A, twin=known.twin),
     }
     assert compared(known, v, "another-model") is None
@@ -252,7 +261,8 @@ def test_precedent_needs_gold_passages_the_same_model_and_a_vector():
     assert _known().precedent(v, PASSAGE_A) is None  # written without gold passages
     without_golds = _known().compare(v)
     assert without_golds is not None and set(without_golds.signals(PASSAGE_A)) == {
-        "unanswered_like"
+        "unanswered_like",
+        "nearest_known",
     }
     assert known.precedent(_unit([0, 1, 0, 0]), PASSAGE_A) is None  # another size
 
@@ -264,7 +274,9 @@ def test_one_comparison_gives_the_precedent_of_any_text_and_both_signals():
     assert comparison is not None
     for text in (PASSAGE_A, PASSAGE_B, PASSAGE_A + " " + PASSAGE_B, "nichts davon"):
         assert comparison.precedent(text) == known.precedent(v, text, twin=known.twin)
-        assert comparison.signals(text) == {
+        signals = comparison.signals(text)
+        assert signals.pop("nearest_known") == pytest.approx(_nearest_known(known, v))
+        assert signals == {
             "unanswered_like": known.unanswered_like(v, twin=known.twin),
             "precedent": known.precedent(v, text, twin=known.twin),
         }
@@ -526,3 +538,34 @@ def test_twin_computed_in_row_blocks_equals_the_whole_matrix(n: int, block: int)
         assert known.twin == pytest.approx(expected, abs=1e-6)
     finally:
         known_module.TWIN_BLOCK = original
+
+
+def test_nearest_known_is_the_nearest_questions_similarity_signed_by_its_kind():
+    known = _known()
+    near_unanswered = known.compare(_unit([1, 0.05, 0])).signals("")["nearest_known"]
+    near_answered = known.compare(_unit([0, 1, 0.05])).signals("")["nearest_known"]
+    assert near_unanswered > 0.9  # nearest: an unanswerable one, similarity as is
+    assert near_answered < -0.9  # nearest: an answerable one, similarity negated
+
+
+def test_nearest_known_reads_the_nearest_alone_where_unanswered_like_is_outvoted():
+    # one unanswerable known question right beside the question (two others far away),
+    # three answerable ones a little further: the means of the K nearest of each kind
+    # say "answered", the nearest alone says not
+    vectors = [_unit([1, 0, 0]), _unit([0, 0, 1]), _unit([0, 0, -1]), _unit([0.9, 0.3, 0]),
+               _unit([0.9, -0.3, 0]), _unit([0.9, 0.2, 0.2])]  # fmt: skip
+    known = KnownQuestions.of(
+        ["u1", "u2", "u3", "a1", "a2", "a3"], vectors, [False] * 3 + [True] * 3, "m"
+    )
+    signals = known.compare(_unit([1, 0.01, 0])).signals("")
+    assert signals["unanswered_like"] < 0 < signals["nearest_known"]
+
+
+def test_nearest_known_leaves_out_twins_and_known_follow_ups():
+    vectors = [_unit([1, 0, 0]), _unit([0.8, 0.6, 0]), _unit([0.6, 0.8, 0])]
+    known = KnownQuestions.of(
+        ["twin", "f", "a"], vectors, [False, True, True], "m", followup=[False, True, False]
+    )
+    # the unanswerable twin (cosine 1) and the follow-up are left out: the answerable one counts
+    value = known.compare(_unit([1, 0, 0]), twin=0.99).signals("")["nearest_known"]
+    assert value == pytest.approx(-0.6, abs=1e-6)

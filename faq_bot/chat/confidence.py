@@ -9,7 +9,8 @@ model's share for the chosen paragraph within its entry, whether the lexical
 and the dense ranking alone
 agree on that entry, the highest IDF of a question word the passage lacks, and
 whether the question asks for an amount the passage does not state, how much
-the question resembles the training questions the rulings do not answer,
+the question resembles the training questions the rulings do not answer and
+whether the nearest of them is one,
 whether the training questions nearest it were answered by this passage
 (both `faq_bot.known`), and how sure the learned ranker is of its first entry:
 its softmax share among the candidates and the entropy of that distribution
@@ -93,12 +94,13 @@ SIGNALS = (
     "missing",
     "quantity_missing",
     "unanswered_like",
+    "nearest_known",
     "precedent",
     "rank_share",
     "rank_entropy",
 )
 # signals that can be missing (`faq_bot.known`): the model's fallback stands in
-OPTIONAL = ("unanswered_like", "precedent")
+OPTIONAL = ("unanswered_like", "nearest_known", "precedent")
 CONFIDENCE_THRESHOLD = 0.35
 MIN_EVIDENCE = 2  # distinctive question words an answer that names no headword must match
 FOREIGN_NOUN_THRESHOLD = 0.55

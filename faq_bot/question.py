@@ -33,10 +33,10 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 
 from faq_bot.analysis import fold, load_stopwords
 from faq_bot.errors import InputError
+from faq_bot.text import clean_input
 
 __all__ = [
     "FILLER",
@@ -52,7 +52,6 @@ __all__ = [
 MAX_QUESTION_LENGTH = 500
 SHORT_FOLLOWUP = 8  # words; a longer question stands on its own unless it starts like a follow-up
 
-_INVISIBLE = re.compile(r"[\u200b-\u200f\u2060\ufeff\u00ad]")
 _WS = re.compile(r"\s+")
 _REPEATED = re.compile(r"([?!.,;:])[?!.,;:]*(?<!\.\.\.)")
 _ELLIPSIS = re.compile(r"\.{2,}|…")
@@ -196,8 +195,7 @@ class QuestionError(InputError):
 
 def normalize_question(text: str) -> str:
     """The question tidied: NFC, single spaces, one punctuation mark, slang spelled out."""
-    text = unicodedata.normalize("NFC", text)
-    text = _INVISIBLE.sub("", text)
+    text = clean_input(text)
     text = _ELLIPSIS.sub(" … ", text)
     text = _REPEATED.sub(r"\1", text)
     text = _WS.sub(" ", text).strip()

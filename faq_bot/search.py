@@ -98,6 +98,7 @@ from faq_bot.retrieval import (
     retrievers_for,
 )
 from faq_bot.snippets import SNIPPET_CHARS, snippet, token_spans
+from faq_bot.text import clean_input
 
 __all__ = [
     "CANDIDATES",
@@ -250,7 +251,7 @@ class AnalyzedQuery:
 def _check(query: Any) -> str:
     if not isinstance(query, str):
         raise QueryError("Die Suchanfrage muss Text sein.")
-    query = query.strip()
+    query = clean_input(query).strip()
     if not query:
         raise QueryError("Bitte einen Suchbegriff eingeben.")
     if len(query) > MAX_QUERY_LENGTH:

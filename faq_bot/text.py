@@ -1,5 +1,7 @@
 """Text helpers every stage shares: slugs, folding, words, sentences, citations.
 
+``clean_input(text)``    what a user typed, tidied: NFC, invisible marks dropped, control
+                         characters as spaces (a query of only those is empty).
 ``slugify(text)``        URL slug ("Ölfeld" -> "oelfeld"), used for ids and aliases.
 ``fold(word)``           lower case, umlauts/ß folded, accents dropped (the analyzer's form).
 ``words(text)``          the folded words of a text.
@@ -14,7 +16,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["citation", "fold", "slugify", "split_sentences", "words"]
+__all__ = ["citation", "clean_input", "fold", "slugify", "split_sentences", "words"]
 
 _WORD = re.compile(r"\w+")
 _SLUG_FOLD = str.maketrans(
@@ -28,6 +30,19 @@ _SENTENCE_END = re.compile(r"[.!?…][\"“”»)]?\s+(?=[\"„»(]?[A-ZÄÖÜ0-
 _ABBREVIATIONS = frozenset(
     "z b d h s vgl bzw ggf u a usw evtl inkl ca nr bsp max min etc abs std zb dh ua o ä".split()
 )
+
+
+# zero-width characters, word joiner, byte order mark, soft hyphen: invisible, so dropped
+_INVISIBLE = re.compile(r"[\u200b-\u200f\u2060\ufeff\u00ad]")
+# control characters (NUL, escape, DEL, C1 controls, ...): never text, so a space
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def clean_input(text: str) -> str:
+    """Text a user typed, as the stages read it: NFC, invisible characters dropped and
+    control characters turned into spaces ("%00" alone is an empty query)."""
+    text = unicodedata.normalize("NFC", text)
+    return _CONTROL.sub(" ", _INVISIBLE.sub("", text))
 
 
 def slugify(text: str) -> str:

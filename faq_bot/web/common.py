@@ -12,6 +12,7 @@ from flask import Response, abort, current_app, g, make_response, redirect, requ
 from werkzeug.exceptions import BadRequest, HTTPException, NotFound, ServiceUnavailable
 
 from faq_bot.corpus.splitters import slugify
+from faq_bot.text import clean_input
 
 if TYPE_CHECKING:
     from faq_bot.index import EntryRecord, Index
@@ -104,8 +105,9 @@ def bad_request(detail: str) -> HTTPException:
 
 
 def check_query(raw: str | None, *, required: bool) -> str:
-    """The stripped query; 400 when it is too long, or missing but required."""
-    query = (raw or "").strip()
+    """The cleaned query (`faq_bot.text.clean_input`, stripped); 400 when it is too long,
+    or missing but required (a query of control characters alone is missing)."""
+    query = clean_input(raw or "").strip()
     limit = int(current_app.config["MAX_QUERY_LENGTH"])
     if len(query) > limit:
         raise bad_request(

@@ -1,0 +1,48 @@
+"""What a user types is cleaned once (`faq_bot.text.clean_input`) before search, the
+chatbot and the pages read it: control characters are never text, invisible marks are
+dropped, so a query of nothing else is an empty query."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from faq_bot.text import clean_input
+
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+@given(st.text())
+def test_cleaned_input_has_no_control_or_invisible_characters(text: str):
+    cleaned = clean_input(text)
+    assert not CONTROL.search(cleaned)
+    assert not re.search(r"[\u200b-\u200f\u2060\ufeff\u00ad]", cleaned)
+    assert clean_input(cleaned) == cleaned  # once is enough
+
+
+@given(st.text(st.characters(blacklist_categories=("Cc", "Cf", "Cs"))))
+def test_ordinary_text_is_only_normalised(text: str):
+    text = text.replace("\u00ad", "")
+    assert clean_input(text) == unicodedata.normalize("NFC", text)
+
+
+def test_control_characters_alone_are_an_empty_query(client):
+    response = client.get("/api/search?q=%00%01%7F")
+    assert response.status_code == 400
+    assert response.get_json()["detail"] == "Bitte einen Suchbegriff angeben (Parameter `q`)."
+
+
+def test_the_search_page_reads_control_characters_alone_as_no_query(client):
+    response = client.get("/search?q=%00%E2%80%8B")
+    assert response.status_code == 200
+    assert "Geben Sie ein Stichwort" in response.get_data(as_text=True)
+
+
+def test_a_control_character_inside_a_query_separates_words(client):
+    with_nul = client.get("/api/search?q=Radarstation%00Bombe").get_json()
+    spaced = client.get("/api/search?q=Radarstation%20Bombe").get_json()
+    assert with_nul["query"] == "Radarstation Bombe"
+    assert [h["id"] for h in with_nul["hits"]] == [h["id"] for h in spaced["hits"]]

@@ -128,6 +128,7 @@ GROUPS = [
     ["heldout42-questions.jsonl", "heldout42-followups.jsonl"],
     ["heldout43-questions.jsonl", "heldout43-followups.jsonl"],
     ["heldout44-questions.jsonl", "heldout44-followups.jsonl"],
+    ["heldout46-questions.jsonl", "heldout46-followups.jsonl"],
 ]
 
 

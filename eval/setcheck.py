@@ -129,6 +129,7 @@ GROUPS = [
     ["heldout43-questions.jsonl", "heldout43-followups.jsonl"],
     ["heldout44-questions.jsonl", "heldout44-followups.jsonl"],
     ["heldout45-questions.jsonl", "heldout45-followups.jsonl"],
+    ["heldout46-questions.jsonl", "heldout46-followups.jsonl"],
 ]
 
 

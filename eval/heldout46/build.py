@@ -301,7 +301,7 @@ QUESTIONS = [
      "was darf meine infantrie überfahrn wenn vorher nix abgesprochen wurde",
      ["Es darf nichts überfahren oder durchdrungen werden, außer befreundeter Gruppen gleicher Art"]),
     ("003", "deep_paragraph",
-     "Ich habe fünf Gruppen, mein Gegner nur zwei. Darf ich am Ende der Runde dann mehrere Befehle direkt nacheinander geben?",
+     "Mein Kumpel hat bloß zwei Trupps auf der Platte, ich fünf. Wenn seine durch sind, muss ich dann warten oder ziehe ich meine restlichen drei am Stück durch?",
      ["Bei unterschiedlicher Anzahl von Gruppen ist es nicht vermeidbar, dass am Ende der Runde Spieler mehrere Befehle hintereinander geben dürfen."]),
     # ---- 004 round overview (12) ----
     ("004", "paraphrase",
@@ -317,7 +317,7 @@ QUESTIONS = [
      "Mein Transporter wurde gerade zerlegt, was passiert mit den Jungs, die drinsitzen?",
      ["Wirf einen W6 für jedes Modell in dem TRANSPORTER. Für jede 1 erleidet die Einheit eine tödliche Verwundung."]),
     ("004", "jargon",
-     "Big Guns Never Tire: kriegt mein Panzer beim Schießen aus dem Nahkampf einen Malus auf den Hit Roll?",
+     "Big Guns Never Tire – mein Vehicle steht in Engagement Range und ballert trotzdem raus. Gibts dafür -1 to hit?",
      ["Ziehe jeweils 1 vom Trefferwurf ab."]),
     ("004", "jargon",
      "Mein Charakter hat FNP 5+. Wann genau würfel ich das und was passiert bei ner 5?",

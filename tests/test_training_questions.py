@@ -75,6 +75,10 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout43-followups.jsonl",
         "heldout44-questions.jsonl",
         "heldout44-followups.jsonl",
+        "heldout45-questions.jsonl",
+        "heldout45-followups.jsonl",
+        "heldout46-questions.jsonl",
+        "heldout46-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

@@ -7,7 +7,9 @@ Answers the first questions of the calibration sets (default: the retired held-o
 sets `faq_bot.chat.calibrate.CALIBRATION_SETS`, which no model was fitted on) with the
 shipped models, and prints what each threshold does there. The calibrated threshold
 is the lowest at which the one-sided 90 % Wilson bounds of confident-wrong and of the
-declined share meet issue 9's targets (`faq_bot.chat.calibrate`). With ``--write`` it
+declined share meet issue 9's targets, and at which at least 90 % of all pairs of
+calibration sets, each pooled, meet each target (`faq_bot.chat.calibrate`; the table's
+``pairs_cw`` and ``pairs_decl``: the shares of pairs that do). With ``--write`` it
 becomes the hybrid model's ``threshold`` in ``faq_bot/data/confidence.json`` (the
 follow-up bar is the fitted one, never below it), the fitted bars are kept beside it
 under ``calibration``, and the outcomes are written to ``faq_bot/data/calibration.json``
@@ -35,10 +37,11 @@ from faq_bot.chat.calibrate import (
     calibrated_threshold,
     figures_at,
     models_digest,
+    pair_shares,
 )
 from faq_bot.crossfit import embedder_id
 from faq_bot.dense import dense_for
-from faq_bot.evaluate import answerable, judged, load_questions
+from faq_bot.evaluate import answerable, judged, load_questions, question_set
 from faq_bot.fitted import reload as reload_models
 from faq_bot.index import open_index
 
@@ -58,19 +61,23 @@ def outcomes_of(index, files: list[Path]) -> list[tuple[str, Outcome]]:
             raise SystemExit(f"{q['id']}: nur erste Fragen (ohne Verlauf) kalibrieren die Schwelle")
         result, right = judged(index, q)
         p = result.confidence if result is not None and result.passage else 0.0
-        rows.append((str(q["id"]), Outcome(float(p), right, answerable(q))))
+        qid = str(q["id"])
+        rows.append((qid, Outcome(float(p), right, answerable(q), question_set(qid))))
         if i % 100 == 0:
             print(f"  {i}/{len(questions)} Fragen beantwortet", file=sys.stderr)
     return rows
 
 
 def table(outcomes: list[Outcome], thresholds: list[float]) -> str:
-    lines = ["threshold  P@1    CW     CW_up  declined  decl_low"]
-    for t in thresholds:
+    lines = ["threshold  P@1    CW     CW_up  pairs_cw  declined  decl_low  pairs_decl"]
+    pairs = pair_shares(outcomes, thresholds)
+    for i, t in enumerate(thresholds):
         f = figures_at(outcomes, t)
+        cw_met, dec_met = (pairs[0][i], pairs[1][i]) if pairs else (float("nan"),) * 2
         lines.append(
             f"{t:9.2f}  {f.passage_at_1:.3f}  {f.confident_wrong:.3f}  "
-            f"{f.confident_wrong_upper:.3f}  {f.declined:8.3f}  {f.declined_lower:.3f}"
+            f"{f.confident_wrong_upper:.3f}  {cw_met:8.2f}  {f.declined:8.3f}  "
+            f"{f.declined_lower:8.3f}  {dec_met:10.2f}"
         )
     return "\n".join(lines)
 
@@ -106,7 +113,7 @@ def read_dump(path: Path, names: list[str], embedder: str | None) -> list[tuple[
             f"{path}: mit anderen Modellen, einem anderen Embedder oder anderen Fragen "
             "beantwortet; ohne --from-dump neu beantworten."
         )
-    return [(qid, Outcome(p, r, a)) for qid, p, r, a in data["outcomes"]]
+    return [(qid, Outcome(p, r, a, question_set(qid))) for qid, p, r, a in data["outcomes"]]
 
 
 def write(
@@ -135,12 +142,18 @@ def write(
         "passage@1": round(chosen.passage_at_1, 4),
         "confident_wrong": round(chosen.confident_wrong, 4),
         "declined": round(chosen.declined, 4),
+        "pairs_confident_wrong_met": _rounded(chosen.pairs_confident_wrong_met),
+        "pairs_declined_met": _rounded(chosen.pairs_declined_met),
     }
     path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     out = DATA / "calibration.json"
     write_evidence(out, rows, names, embedder)
     reload_models()
     print(f"geschrieben: {path} (Schwelle {chosen.threshold:.2f}), {out}")
+
+
+def _rounded(x: float | None) -> float | None:
+    return None if x is None else round(x, 4)
 
 
 def main() -> None:

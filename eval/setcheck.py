@@ -131,6 +131,7 @@ GROUPS = [
     ["heldout45-questions.jsonl", "heldout45-followups.jsonl"],
     ["heldout46-questions.jsonl", "heldout46-followups.jsonl"],
     ["heldout47-questions.jsonl", "heldout47-followups.jsonl"],
+    ["heldout48-questions.jsonl", "heldout48-followups.jsonl"],
 ]
 
 

@@ -130,6 +130,8 @@ GROUPS = [
     ["heldout44-questions.jsonl", "heldout44-followups.jsonl"],
     ["heldout45-questions.jsonl", "heldout45-followups.jsonl"],
     ["heldout46-questions.jsonl", "heldout46-followups.jsonl"],
+    ["heldout47-questions.jsonl", "heldout47-followups.jsonl"],
+    ["heldout48-questions.jsonl", "heldout48-followups.jsonl"],
 ]
 
 

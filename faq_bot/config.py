@@ -1,5 +1,5 @@
 """Default locations, overridable by environment variables and command-line options,
-and the service's secret.
+the host names the service answers to (``trusted_hosts()``) and the service's secret.
 
 ``turn_secret(index_dir) -> bytes``
     The key the chat signs its turn tokens with (`faq_bot.chat.shown`), so a
@@ -35,6 +35,14 @@ def default_corpus_dir() -> Path:
 
 def default_index_dir() -> Path:
     return Path(os.environ.get("FAQ_BOT_INDEX", ROOT / "index"))
+
+
+def trusted_hosts() -> list[str] | None:
+    """``FAQ_BOT_TRUSTED_HOSTS``: the host names the service answers to, comma-separated
+    (``faq.example.org,localhost``; werkzeug's rule: ``.example.org`` also matches
+    subdomains); None (any host) when unset or empty."""
+    hosts = [h.strip() for h in os.environ.get("FAQ_BOT_TRUSTED_HOSTS", "").split(",")]
+    return [h for h in hosts if h] or None
 
 
 def env_secret() -> bytes | None:

@@ -79,6 +79,10 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout45-followups.jsonl",
         "heldout46-questions.jsonl",
         "heldout46-followups.jsonl",
+        "heldout47-questions.jsonl",
+        "heldout47-followups.jsonl",
+        "heldout48-questions.jsonl",
+        "heldout48-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

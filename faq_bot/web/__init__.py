@@ -36,7 +36,13 @@ from typing import Any
 
 from flask import Flask
 
-from faq_bot.config import ROOT, default_corpus_dir, default_index_dir, env_secret
+from faq_bot.config import (
+    ROOT,
+    default_corpus_dir,
+    default_index_dir,
+    env_secret,
+    trusted_hosts,
+)
 
 __all__ = ["create_app"]
 
@@ -94,6 +100,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         # behind a reverse proxy: trust one hop of X-Forwarded-For/-Proto/-Host
         # (absolute URLs in og:url, citations and opensearch.xml)
         TRUST_PROXY_HEADERS=os.environ.get("FAQ_BOT_BEHIND_PROXY", "") not in ("", "0"),
+        # the host names the service answers to (comma-separated; unset: any): another
+        # Host header gets a German 400 (faq_bot.web.errors), as no link is built for it
+        TRUSTED_HOSTS=trusted_hosts(),
         JSON_SORT_KEYS=False,
         # the chat page's JavaScript gives up on an answer after this long (retry button)
         CHAT_TIMEOUT_MS=15000,

@@ -13,11 +13,14 @@ import logging
 import re
 
 from flask import Flask, Response, jsonify, render_template, request
+from markupsafe import escape
 from werkzeug.exceptions import (
+    BadHost,
     HTTPException,
     InternalServerError,
     MethodNotAllowed,
     NotFound,
+    SecurityError,
     default_exceptions,
 )
 
@@ -101,10 +104,26 @@ def _not_found_hits(query: str) -> list:
         return []
 
 
+# a Host header that cannot be read (a label over 63 characters) or is not one of
+# TRUSTED_HOSTS (FAQ_BOT_TRUSTED_HOSTS): no URL can be built for the request
+HOST_DETAIL = (
+    "Der Host-Header der Anfrage ist ungültig oder nennt keinen Namen, unter dem dieser "
+    "Dienst erreichbar ist."
+)
+# the page for such a request: the templates build URLs, which need a valid host
+_BARE_PAGE = (
+    '<!doctype html><html lang="de"><head><meta charset="utf-8">'
+    '<meta name="viewport" content="width=device-width, initial-scale=1">'
+    "<title>{title} – faq_bot</title></head><body><h1>{title}</h1><p>{detail}</p></body></html>"
+)
+
+
 def render_error(
     exc: HTTPException, code_name: str | None = None
 ) -> Response | tuple[Response, int] | tuple[str, int]:
     code = exc.code or 500
+    if isinstance(exc, BadHost | SecurityError):
+        return _host_error(code)
     detail = detail_of(exc)
     if wants_json():
         response = jsonify(error=code_name or CODES.get(code, "error"), detail=detail)
@@ -127,6 +146,18 @@ def render_error(
     response = Response(html, status=code, mimetype="text/html")
     _copy_allow(exc, response)
     return response
+
+
+def _host_error(code: int) -> Response:
+    """The error for a request whose Host header is unusable: JSON for the API, else a
+    bare German page (no template: without a host no URL can be built)."""
+    if wants_json():
+        response = jsonify(error=CODES.get(code, "error"), detail=HOST_DETAIL)
+        response.status_code = code
+        return response
+    title = TITLES.get(code, "Fehler")
+    page = _BARE_PAGE.format(title=escape(title), detail=escape(HOST_DETAIL))
+    return Response(page, status=code, mimetype="text/html")
 
 
 def _copy_allow(exc: HTTPException, response: Response) -> None:

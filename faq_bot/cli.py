@@ -343,11 +343,17 @@ def serve(
     Er läuft wie im Betrieb unter gunicorn (mehrere Prozesse, siehe docs/web.md);
     --debug startet stattdessen Werkzeugs Entwicklungsserver.
     """
+    from faq_bot.config import env_secret, trusted_hosts
     from faq_bot.corpus import CorpusError
     from faq_bot.web.serve import ensure_index, run, run_debug
 
     if debug and workers is not None:
         fail("--workers geht nicht zusammen mit --debug (ein Prozess).", 2)
+    try:  # the settings every worker reads: wrong ones stop here, not in each worker
+        env_secret()
+        trusted_hosts()
+    except ValueError as exc:
+        fail(f"Ungültige Einstellung: {exc}", 2)
     try:
         ensure_index(corpus_dir, index_dir, say=lambda m: click.echo(m, err=True))
     except CorpusError as exc:

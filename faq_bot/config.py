@@ -25,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 SECRET_ENV = "FAQ_BOT_SECRET"
+TRUSTED_HOSTS_ENV = "FAQ_BOT_TRUSTED_HOSTS"
 SECRET_FILE = "secret"
 MIN_SECRET = 16  # characters of a FAQ_BOT_SECRET
 
@@ -40,9 +41,17 @@ def default_index_dir() -> Path:
 def trusted_hosts() -> list[str] | None:
     """``FAQ_BOT_TRUSTED_HOSTS``: the host names the service answers to, comma-separated
     (``faq.example.org,localhost``; werkzeug's rule: ``.example.org`` also matches
-    subdomains); None (any host) when unset or empty."""
-    hosts = [h.strip() for h in os.environ.get("FAQ_BOT_TRUSTED_HOSTS", "").split(",")]
-    return [h for h in hosts if h] or None
+    subdomains), lower-cased as browsers send them; None (any host) when unset or empty.
+    `ValueError` for a name that is no host name (``a..b``, a label over 63 characters),
+    at start-up rather than on every request."""
+    hosts = [h.strip().lower() for h in os.environ.get(TRUSTED_HOSTS_ENV, "").split(",")]
+    hosts = [h for h in hosts if h]
+    for host in hosts:
+        try:
+            host.lstrip(".").encode("idna")
+        except UnicodeError:
+            raise ValueError(f"{TRUSTED_HOSTS_ENV}: „{host}“ ist kein Rechnername") from None
+    return hosts or None
 
 
 def env_secret() -> bytes | None:
@@ -52,8 +61,8 @@ def env_secret() -> bytes | None:
         return None
     if len(value) < MIN_SECRET:
         raise ValueError(
-            f"{SECRET_ENV} is too short ({len(value)} characters, at least {MIN_SECRET}); "
-            'e.g. python3 -c "import secrets; print(secrets.token_urlsafe(32))"'
+            f"{SECRET_ENV} ist zu kurz ({len(value)} Zeichen, mindestens {MIN_SECRET}); "
+            'z. B. python3 -c "import secrets; print(secrets.token_urlsafe(32))"'
         )
     return value.encode("utf-8")
 

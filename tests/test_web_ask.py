@@ -647,7 +647,7 @@ def test_the_secret_is_made_once_next_to_the_index_and_shared(tiny_index, monkey
     html = other.get("/ask", query_string={"t": token}).get_data(as_text=True)
     assert UNVERIFIED_NOTE in unescape(turns_of(html)[0])
     monkeypatch.setenv("FAQ_BOT_SECRET", "kurz")
-    with pytest.raises(ValueError, match="FAQ_BOT_SECRET is too short"):
+    with pytest.raises(ValueError, match="FAQ_BOT_SECRET ist zu kurz"):
         create_app({"TESTING": True, "INDEX_DIR": str(tiny_index)})
 
 

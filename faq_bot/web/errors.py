@@ -104,12 +104,13 @@ def _not_found_hits(query: str) -> list:
         return []
 
 
-# a Host header that cannot be read (a label over 63 characters) or is not one of
-# TRUSTED_HOSTS (FAQ_BOT_TRUSTED_HOSTS): no URL can be built for the request
+# a Host header that cannot be read (a label over 63 characters, a malformed "xn--"
+# label) or is not one of TRUSTED_HOSTS (FAQ_BOT_TRUSTED_HOSTS): no URL can be built
 HOST_DETAIL = (
     "Der Host-Header der Anfrage ist ungültig oder nennt keinen Namen, unter dem dieser "
     "Dienst erreichbar ist."
 )
+_HOST_ERRORS = (BadHost, SecurityError)
 # the page for such a request: the templates build URLs, which need a valid host
 _BARE_PAGE = (
     '<!doctype html><html lang="de"><head><meta charset="utf-8">'
@@ -118,13 +119,38 @@ _BARE_PAGE = (
 )
 
 
+def check_host() -> None:
+    """The first hook of every request: one whose host cannot be read (werkzeug could
+    not bind the URL map, or the name does not decode) or is not trusted is refused with
+    `BadHost` before anything reads its body or builds a URL."""
+    if isinstance(request.routing_exception, _HOST_ERRORS):
+        raise request.routing_exception
+    try:
+        request.host_url  # noqa: B018 (decodes the host name, as building a URL does)
+    except (UnicodeError, ValueError):
+        raise BadHost() from None
+
+
+def _host_unusable() -> bool:
+    """Whether no URL can be built for this request (see `check_host`)."""
+    if isinstance(request.routing_exception, _HOST_ERRORS):
+        return True
+    try:
+        request.host_url  # noqa: B018
+    except (UnicodeError, ValueError, *_HOST_ERRORS):
+        return True
+    return False
+
+
 def render_error(
     exc: HTTPException, code_name: str | None = None
 ) -> Response | tuple[Response, int] | tuple[str, int]:
     code = exc.code or 500
-    if isinstance(exc, BadHost | SecurityError):
-        return _host_error(code)
+    if isinstance(exc, _HOST_ERRORS):
+        return _bare_error(code, HOST_DETAIL)
     detail = detail_of(exc)
+    if not wants_json() and _host_unusable():  # e.g. a 413 raised before the host check
+        return _bare_error(code, detail)
     if wants_json():
         response = jsonify(error=code_name or CODES.get(code, "error"), detail=detail)
         response.status_code = code
@@ -148,15 +174,15 @@ def render_error(
     return response
 
 
-def _host_error(code: int) -> Response:
-    """The error for a request whose Host header is unusable: JSON for the API, else a
-    bare German page (no template: without a host no URL can be built)."""
+def _bare_error(code: int, detail: str) -> Response:
+    """The error for a request whose host is unusable: JSON for the API, else a bare
+    German page (no template: without a host no URL can be built)."""
     if wants_json():
-        response = jsonify(error=CODES.get(code, "error"), detail=HOST_DETAIL)
+        response = jsonify(error=CODES.get(code, "error"), detail=detail)
         response.status_code = code
         return response
     title = TITLES.get(code, "Fehler")
-    page = _BARE_PAGE.format(title=escape(title), detail=escape(HOST_DETAIL))
+    page = _BARE_PAGE.format(title=escape(title), detail=escape(detail))
     return Response(page, status=code, mimetype="text/html")
 
 

@@ -1,7 +1,7 @@
 """Text helpers every stage shares: slugs, folding, words, sentences, citations.
 
-``clean_input(text)``    what a user typed, tidied: NFC, invisible marks dropped, control
-                         characters as spaces (a query of only those is empty).
+``clean_input(text)``    what a user typed, tidied: invisible format characters dropped,
+                         control characters as spaces (a query of only those is empty), NFC.
 ``slugify(text)``        URL slug ("Ölfeld" -> "oelfeld"), used for ids and aliases.
 ``fold(word)``           lower case, umlauts/ß folded, accents dropped (the analyzer's form).
 ``words(text)``          the folded words of a text.
@@ -32,17 +32,22 @@ _ABBREVIATIONS = frozenset(
 )
 
 
-# zero-width characters, word joiner, byte order mark, soft hyphen: invisible, so dropped
-_INVISIBLE = re.compile(r"[\u200b-\u200f\u2060\ufeff\u00ad]")
-# control characters (NUL, escape, DEL, C1 controls, ...): never text, so a space
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
 def clean_input(text: str) -> str:
-    """Text a user typed, as the stages read it: NFC, invisible characters dropped and
-    control characters turned into spaces ("%00" alone is an empty query)."""
-    text = unicodedata.normalize("NFC", text)
-    return _CONTROL.sub(" ", _INVISIBLE.sub("", text))
+    """Text a user typed, as the stages read it: format characters (Unicode category
+    Cf: zero-width spaces and joiners, soft hyphens, bidirectional controls, tags) are
+    invisible, so dropped; control characters (Cc: NUL, escape, DEL, tab, ...) are never
+    text, so spaces ("%00" alone is an empty query); NFC last, so that a mark a dropped
+    character stood before still combines."""
+    if text.isascii() and text.isprintable():
+        return text
+    kept = []
+    for c in text:
+        category = unicodedata.category(c)
+        if category == "Cc":
+            kept.append(" ")
+        elif category != "Cf":
+            kept.append(c)
+    return unicodedata.normalize("NFC", "".join(kept))
 
 
 def slugify(text: str) -> str:

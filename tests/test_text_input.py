@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,13 +20,26 @@ CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 def test_cleaned_input_has_no_control_or_invisible_characters(text: str):
     cleaned = clean_input(text)
     assert not CONTROL.search(cleaned)
-    assert not re.search(r"[\u200b-\u200f\u2060\ufeff\u00ad]", cleaned)
+    assert not any(unicodedata.category(c) == "Cf" for c in cleaned)
+    assert unicodedata.is_normalized("NFC", cleaned)
     assert clean_input(cleaned) == cleaned  # once is enough
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("e\u200b\u0301", "\u00e9"),  # the mark combines once the zero-width space is gone
+        ("O\u00ad\u0308l", "\u00d6l"),
+        ("Bombe\u202e", "Bombe"),  # a right-to-left override is no text
+        ("a\x00b", "a b"),
+    ],
+)
+def test_invisible_characters_go_before_the_text_is_composed(typed: str, read: str):
+    assert clean_input(typed) == read
 
 
 @given(st.text(st.characters(blacklist_categories=("Cc", "Cf", "Cs"))))
 def test_ordinary_text_is_only_normalised(text: str):
-    text = text.replace("\u00ad", "")
     assert clean_input(text) == unicodedata.normalize("NFC", text)
 
 
@@ -39,6 +53,17 @@ def test_the_search_page_reads_control_characters_alone_as_no_query(client):
     response = client.get("/search?q=%00%E2%80%8B")
     assert response.status_code == 200
     assert "Geben Sie ein Stichwort" in response.get_data(as_text=True)
+
+
+def test_the_chat_page_reads_control_characters_alone_as_no_question(client):
+    empty = client.get("/ask?q=")
+    for q in ("%00", "%E2%80%8B"):
+        response = client.get(f"/ask?q={q}")
+        assert response.status_code == empty.status_code == 200
+
+
+def test_the_card_catalog_does_not_echo_control_characters(client):
+    assert client.get("/api/cards?q=%00").get_json()["query"] == ""
 
 
 def test_a_control_character_inside_a_query_separates_words(client):

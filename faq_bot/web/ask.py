@@ -36,6 +36,7 @@ from flask import Blueprint, jsonify, render_template, request
 from faq_bot.chat import MAX_HISTORY, QuestionError, Turn, answer, parse_history
 from faq_bot.chat.shown import MAX_TOKEN, TOKEN_PATTERN, parse_conversation, show, shown_of
 from faq_bot.question import MAX_QUESTION_LENGTH, QUESTION_PATTERN
+from faq_bot.text import clean_input
 from faq_bot.web.body import body_limit, check_strings, read_json
 from faq_bot.web.common import bad_request, conditional, current_index, turn_key, turn_key_tag
 from faq_bot.web.openapi import add_schema, describe, error_responses, html_body, json_body
@@ -117,13 +118,13 @@ def _render(question: str | None, questions: list[str], tokens: list[str]) -> st
 @bp.get("/ask")
 @conditional(also=turn_key_tag)
 def page() -> str:
-    question = (request.args.get("q") or "").strip() or None
+    question = clean_input(request.args.get("q") or "").strip() or None
     return _render(question, request.args.getlist("h"), request.args.getlist("t"))
 
 
 @bp.post("/ask")
 def page_post() -> str:
-    question = (request.form.get("q") or "").strip()
+    question = clean_input(request.form.get("q") or "").strip()
     if not question:
         raise bad_request("Bitte eine Frage eingeben.")
     return _render(question, request.form.getlist("h"), request.form.getlist("t"))

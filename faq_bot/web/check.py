@@ -49,6 +49,7 @@ from faq_bot.stack import (
 )
 from faq_bot.stack import form as builder
 from faq_bot.stack.read import parse_json
+from faq_bot.text import clean_input
 from faq_bot.web import check_doc  # noqa: F401  (OpenAPI descriptions of these routes)
 from faq_bot.web.body import BodyError, body_limit, check_json_text, check_tree, raw_body
 from faq_bot.web.common import IndexUnavailable, bad_request, current_index
@@ -284,7 +285,7 @@ def api_check() -> Any:
 
 @bp.get("/api/cards")
 def api_cards() -> Any:
-    query = (request.args.get("q") or "").strip()
+    query = clean_input(request.args.get("q") or "").strip()
     if len(query) > 100:
         raise bad_request("Der Kartenname ist zu lang (höchstens 100 Zeichen).")
     cards = [catalog_card_to_json(card) for card in catalog_suggestions(query)]

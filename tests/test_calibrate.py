@@ -155,6 +155,28 @@ def test_with_three_or_more_sets_nine_in_ten_pairs_meet_each_target_at_the_thres
     assert shares[0][0] == chosen.pairs_confident_wrong_met
 
 
+@given(outcomes_st, st.integers(3, 6), st.lists(st.floats(0.0, 1.0), min_size=1, max_size=5))
+def test_pair_shares_are_the_shares_of_all_pairs_and_never_fall_as_the_bar_rises(
+    outcomes: list[Outcome], sets: int, bars: list[float]
+):
+    grouped = _in_sets(outcomes, sets)
+    bars = sorted({round(b, 2) for b in bars})
+    shares = pair_shares(grouped, bars)
+    assert shares is not None
+    names = sorted({o.group for o in grouped})
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    for k, t in enumerate(bars):
+        cw_met = declined_met = 0
+        for a, b in pairs:
+            f = figures_at([o for o in grouped if o.group in (a, b)], t)
+            cw_met += f.confident_wrong <= 0.05 + 1e-12
+            declined_met += f.unanswerable == 0 or f.declined >= 0.85 - 1e-12
+        assert shares[0][k] == cw_met / len(pairs)
+        assert shares[1][k] == declined_met / len(pairs)
+    assert all(x <= y for x, y in zip(shares[0], shares[0][1:], strict=False))
+    assert all(x <= y for x, y in zip(shares[1], shares[1][1:], strict=False))
+
+
 def test_pair_shares_count_the_pairs_of_sets_meeting_each_target():
     def one_set(name: str, wrong: int, passed: int) -> list[Outcome]:
         # 100 answerable (`wrong` of them confidently wrong), 20 unanswerable (`passed`

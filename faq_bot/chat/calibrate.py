@@ -72,8 +72,8 @@ GRID = np.round(np.linspace(0.05, 0.95, 91), 2)
 RULE = (
     "lowest threshold (0.01 grid) whose one-sided 90 % Wilson upper bound of "
     f"confident-wrong is <= {MAX_CONFIDENT_WRONG} and lower bound of declined is "
-    f">= {MIN_DECLINED}, and at which at least {PAIR_SHARE:.0%} of all pairs of calibration "
-    "sets, each pooled, meet each of the two targets"
+    f">= {MIN_DECLINED}, and at which at least {PAIR_SHARE * 100:.0f} % of all pairs of "
+    "calibration sets, each pooled, meet each of the two targets"
 )
 MODEL_FILES = ("ranker.json", "passage.json", "confidence.json")
 # what calibrating writes into confidence.json: not part of the models it calibrates

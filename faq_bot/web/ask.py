@@ -118,7 +118,9 @@ def _render(question: str | None, questions: list[str], tokens: list[str]) -> st
 @bp.get("/ask")
 @conditional(also=turn_key_tag)
 def page() -> str:
-    question = clean_input(request.args.get("q") or "").strip() or None
+    # not cleaned here: a q of control characters alone is a question that is none (400,
+    # as the OpenAPI description says), not an empty one (the start page)
+    question = (request.args.get("q") or "").strip() or None
     return _render(question, request.args.getlist("h"), request.args.getlist("t"))
 
 

@@ -420,7 +420,7 @@ FOLLOWUPS = [
      "und eine, die im Nahkampf gebunden ist, also einen Zoll vom Feind?",
      ["Einheiten in Nahkampfreichweite feindlicher Einheiten können nicht schießen."]),
     ("004", "Wie weit dürfen Modelle beim Nachrücken im Nahkampf gehen?",
-     "gilt das 3-Zoll-Nachrücken ebenso für Flieger-Modelle mit dem Schlüsselwort FLUGZEUG?",
+     "und wie sieht's da bei meinen FLUGZEUG-Modellen aus?",
      ["FLUGZEUGE können nicht nachrücken."]),
 ]
 

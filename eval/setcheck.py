@@ -132,6 +132,7 @@ GROUPS = [
     ["heldout46-questions.jsonl", "heldout46-followups.jsonl"],
     ["heldout47-questions.jsonl", "heldout47-followups.jsonl"],
     ["heldout48-questions.jsonl", "heldout48-followups.jsonl"],
+    ["heldout50-questions.jsonl", "heldout50-followups.jsonl"],
 ]
 
 

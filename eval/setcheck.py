@@ -133,6 +133,7 @@ GROUPS = [
     ["heldout47-questions.jsonl", "heldout47-followups.jsonl"],
     ["heldout48-questions.jsonl", "heldout48-followups.jsonl"],
     ["heldout49-questions.jsonl", "heldout49-followups.jsonl"],
+    ["heldout50-questions.jsonl", "heldout50-followups.jsonl"],
 ]
 
 

@@ -25,7 +25,7 @@ FPREFIX = "h50f"
 QUESTIONS = [
     # ---- 000 HoW FAQ: paraphrase (9) ----
     ("000", "paraphrase",
-     "Ich baue in einer Bauphase zwei Infanterien. Macht meine Kaserne dann beide billiger oder nur eine?",
+     "Zwei Infanterie-Einheiten während derselben Phase gekauft: kriegt jede den Kasernen-Rabatt, oder ist nach der ersten Schluss?",
      ["Die Kaserne kann nur eine Einheit je Phase vergünstigen."]),
     ("000", "paraphrase",
      "Von einer Prototyp-Karte hab ich vier Stück im Stapel. Dürfen zwei davon gleichzeitig bei mir ausliegen?",
@@ -363,7 +363,7 @@ QUESTIONS = [
      "Meine Standardinfanterie muss auf Erschütterung testen – welcher MW steht für die in der Übersicht?", []),
     # ---- unanswerable: off-corpus (7) ----
     (None, "unanswerable",
-     "Wie entkalke ich meinen Wasserkocher am besten mit Hausmitteln?", []),
+     "Kalk im Wasserkessel loswerden – taugt Essig oder eher Zitronensäure?", []),
     (None, "unanswerable",
      "Wie stelle ich die Uhr im Auto auf Sommerzeit um?", []),
     (None, "unanswerable",

@@ -83,6 +83,10 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout47-followups.jsonl",
         "heldout48-questions.jsonl",
         "heldout48-followups.jsonl",
+        "heldout49-questions.jsonl",
+        "heldout49-followups.jsonl",
+        "heldout50-questions.jsonl",
+        "heldout50-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

@@ -46,3 +46,25 @@ def test_a_request_gunicorn_refuses_gets_a_german_page(live_server, request_byte
     assert '<html lang="de">' in body
     # gunicorn's own English page is gone
     assert "Too Long" not in body and "Invalid" not in body and "Bad Request" not in body
+
+
+@pytest.mark.parametrize(
+    "chunks",
+    [
+        b"zz\r\n{}\r\n0\r\n\r\n",  # a chunk size that is no hex number
+        b"-1\r\n{}\r\n0\r\n\r\n",
+        b"2\r\n{}XX0\r\n\r\n",  # no CRLF after the chunk's data
+        b"2;\x01\r\n{}\r\n0\r\n\r\n",  # a control character in a chunk extension
+    ],
+)
+@pytest.mark.parametrize("path", ["/api/ask", "/ask", "/api/check"])
+def test_a_malformed_chunked_body_is_a_german_400_not_a_500(live_server, chunks, path):
+    request = (
+        f"POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n".encode()
+        + b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+        + chunks
+    )
+    status_line, _headers, body = _raw(live_server, request)
+    assert status_line.startswith("HTTP/1.1 400"), status_line
+    assert "fehlerhaft übertragen" in body
+    assert "Fehler im Programm" not in body

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from flask import current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 
-from faq_bot.errors import BodyTooLarge, InputError
+from faq_bot.errors import BodyTooLarge, FaqBotError, InputError
 
 MAX_BODY = 256 * 1024  # bytes of any request body (JSON or form)
 MAX_FORM_FIELD = 64 * 1024  # bytes of one form field held in memory
@@ -123,6 +123,19 @@ def _too_large(limit: int) -> BodyTooLarge:
     )
 
 
+def _server_read_errors() -> tuple[type[Exception], ...]:
+    """What the server raises while reading a malformed body (gunicorn's parse errors;
+    none under another server)."""
+    try:
+        from gunicorn.http.errors import ParseException
+    except ImportError:  # pragma: no cover - gunicorn is a dependency
+        return ()
+    return (ParseException,)
+
+
+_READ_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError, *_server_read_errors())
+
+
 def raw_body(limit: int | None = None) -> bytes:
     """The whole body, at most `limit` bytes (default: the app's
     ``MAX_CONTENT_LENGTH``), else `BodyTooLarge` (413).
@@ -141,6 +154,14 @@ def raw_body(limit: int | None = None) -> bytes:
             raise _too_large(limit)
     except RequestEntityTooLarge:
         raise _too_large(limit) from None
+    except FaqBotError:  # our own 413 above (an InputError, so a ValueError too)
+        raise
+    except _READ_ERRORS:
+        # the server could not read the body as sent (gunicorn: a chunk size that is no
+        # hex number, a missing CRLF, a bad trailer): the client's fault, not a bug
+        raise BodyError(
+            "Der Anfragetext ist fehlerhaft übertragen (Transfer-Encoding: chunked)."
+        ) from None
     if len(data) > limit:
         raise _too_large(limit)
     return data

@@ -48,6 +48,19 @@ def test_a_host_that_does_not_decode_gets_a_german_400(app, host, path):
     assert "Host-Header" in response.get_data(as_text=True)
 
 
+@pytest.mark.parametrize("host", ["x:abc", "[::1", "x:99999", "<script>", "x y", "ä.de", ""])
+def test_a_host_werkzeug_reads_as_none_gets_a_german_400_not_broken_links(app, host):
+    # werkzeug makes these an empty host name: every absolute link would be "http:///..."
+    response = served(app, "/opensearch.xml", {"Host": host})
+    assert response.status_code == 400
+    assert "http:///" not in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("host", ["localhost:5000", "[::1]:80", "127.0.0.1", "faq.example.org"])
+def test_ordinary_hosts_are_served(app, host):
+    assert served(app, "/opensearch.xml", {"Host": host}).status_code == 200
+
+
 def test_a_host_that_does_not_decode_gets_a_400_on_the_chat_api(app):
     question = {"question": "Wer bezahlt?"}
     response = served(app, "/api/ask", {"Host": "xn--zz"}, "POST", json=question)

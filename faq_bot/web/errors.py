@@ -120,26 +120,27 @@ _BARE_PAGE = (
 
 
 def check_host() -> None:
-    """The first hook of every request: one whose host cannot be read (werkzeug could
-    not bind the URL map, or the name does not decode) or is not trusted is refused with
-    `BadHost` before anything reads its body or builds a URL."""
+    """The first hook of every request: one whose host cannot be read (`_host_unusable`)
+    or is not trusted is refused with `BadHost` before anything reads its body or builds
+    a URL."""
     if isinstance(request.routing_exception, _HOST_ERRORS):
         raise request.routing_exception
-    try:
-        request.host_url  # noqa: B018 (decodes the host name, as building a URL does)
-    except (UnicodeError, ValueError):
-        raise BadHost() from None
+    if _host_unusable():
+        raise BadHost()
 
 
 def _host_unusable() -> bool:
-    """Whether no URL can be built for this request (see `check_host`)."""
+    """Whether no URL can be built for this request (see `check_host`): werkzeug could
+    not bind the URL map to the host, the name does not decode, or werkzeug read it as
+    no host at all (an empty Host header, a port that is no number, spaces, brackets:
+    every absolute link would start "http:///")."""
     if isinstance(request.routing_exception, _HOST_ERRORS):
         return True
     try:
-        request.host_url  # noqa: B018
+        request.host_url  # noqa: B018 (decodes the host name, as building a URL does)
     except (UnicodeError, ValueError, *_HOST_ERRORS):
         return True
-    return False
+    return not request.host
 
 
 def render_error(

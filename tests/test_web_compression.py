@@ -49,6 +49,21 @@ def test_static_files_are_compressed(client):
         assert b".para" in decode(response)
 
 
+@pytest.mark.parametrize("encoding", ["br", "gzip", "identity"])
+@pytest.mark.parametrize("ranges", ["bytes=0-99", "bytes=0-1,5-9", "items=0-1", "bytes=a-b"])
+def test_a_range_request_gets_the_whole_file_never_a_compressed_slice(client, encoding, ranges):
+    # a 206 would carry a range of the uncompressed file inside a compressed body
+    from faq_bot.web.assets import asset_url
+
+    with client.application.test_request_context():
+        url = asset_url("app.js")
+    whole = client.get(url, headers={"Accept-Encoding": "identity"})
+    with client.get(url, headers={"Accept-Encoding": encoding, "Range": ranges}) as response:
+        assert response.status_code == 200
+        assert "Content-Range" not in response.headers
+        assert decode(response) == whole.data
+
+
 @pytest.mark.parametrize(
     "path", ["/search?q=Bombe", f"/entry/{BOMB}", "/api/search?q=Bombe", "/ask?q=Wann+ist+ein+Patt"]
 )

@@ -7,6 +7,9 @@
 so a 304 still costs no rendering. Production behind nginx may compress there
 instead; this layer skips responses that already carry a Content-Encoding.
 
+Byte ranges are not served (`ignore_ranges`): a response is compressed whole, and
+a range of the uncompressed bytes inside a compressed body would be corrupt data.
+
 A page served from the build's page cache (`faq_bot.web.common.cached_page`)
 is compressed once per encoding: `PageCache` is flask-compress's cache backend
 and keeps those bytes next to the page, in the same bounded per-build cache.
@@ -87,6 +90,15 @@ def init_app(app: Flask) -> None:
     Compress(app)
     # after_request hooks run last-registered first: this one before flask-compress
     app.after_request(buffer_static)
+
+
+def ignore_ranges() -> None:
+    """Before every request: drop ``Range`` and ``If-Range``, so every answer is whole
+    (RFC 9110 lets a server ignore Range). Responses are compressed after the view, and
+    send_file's 206 would carry a range of the uncompressed file in a gzip body; the
+    files are a few KB (the offline data a few hundred), nothing needs resuming."""
+    request.environ.pop("HTTP_RANGE", None)
+    request.environ.pop("HTTP_IF_RANGE", None)
 
 
 def buffer_static(response: Response) -> Response:

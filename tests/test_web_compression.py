@@ -49,6 +49,22 @@ def test_static_files_are_compressed(client):
         assert b".para" in decode(response)
 
 
+@pytest.mark.parametrize(
+    ("accepted", "chosen"),
+    [
+        ("gzip;q=0", None),
+        ("br;q=0, gzip;q=0", None),
+        ("gzip;q=0, br", "br"),
+        ("br;q=0.0, gzip", "gzip"),
+        ("gzip, br;q=0.001", "gzip"),
+    ],
+)
+def test_a_coding_the_client_refuses_is_never_used(client, accepted, chosen):
+    response = client.get("/search?q=Bombe", headers={"Accept-Encoding": accepted})
+    assert response.headers.get("Content-Encoding") == chosen
+    assert b"Bombe" in decode(response)
+
+
 @pytest.mark.parametrize("encoding", ["br", "gzip", "identity"])
 @pytest.mark.parametrize("ranges", ["bytes=0-99", "bytes=0-1,5-9", "items=0-1", "bytes=a-b"])
 def test_a_range_request_gets_the_whole_file_never_a_compressed_slice(client, encoding, ranges):

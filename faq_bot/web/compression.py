@@ -101,6 +101,18 @@ def ignore_ranges() -> None:
     request.environ.pop("HTTP_IF_RANGE", None)
 
 
+def drop_refused_encodings() -> None:
+    """Before every request: take the codings a client refuses (``gzip;q=0``) out of
+    ``Accept-Encoding``, which flask-compress would otherwise still choose."""
+    header = request.environ.get("HTTP_ACCEPT_ENCODING")
+    if header and "q=0" in header.replace(" ", ""):
+        wanted = [(value, q) for value, q in request.accept_encodings if q > 0]
+        request.environ["HTTP_ACCEPT_ENCODING"] = ", ".join(
+            f"{value};q={q:g}" for value, q in wanted
+        )
+        request.__dict__.pop("accept_encodings", None)  # parsed again from the new header
+
+
 def buffer_static(response: Response) -> Response:
     """Read a static file into memory so it is compressed whole (br or gzip), and closed.
 

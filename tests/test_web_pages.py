@@ -226,6 +226,13 @@ def test_entry_alias_id_redirects_permanently_to_canonical(client):
     assert response.headers["Location"] == f"/entry/{BOMB}"
 
 
+def test_a_redirect_says_so_in_german(client):
+    page = client.get("/entry/227-pfund-bombe").get_data(as_text=True)
+    assert '<html lang="de">' in page and "Weiterleitung" in page
+    assert f'href="/entry/{BOMB}"' in page
+    assert "Redirecting" not in page and "You should be redirected" not in page
+
+
 @pytest.mark.parametrize(
     ("old", "new"),
     [

@@ -252,9 +252,26 @@ def handle_unreadable_index(exc: Exception):
     return render_error(error)
 
 
+_REDIRECT_PAGE = (
+    '<!doctype html><html lang="de"><head><meta charset="utf-8">'
+    "<title>Weiterleitung – faq_bot</title></head><body><h1>Weiterleitung</h1>"
+    '<p>Diese Seite ist umgezogen: <a href="{url}">{url}</a></p></body></html>'
+)
+
+
+def german_redirect(response: Response) -> Response:
+    """After every request: a redirect's body in German (werkzeug writes an English
+    "Redirecting..." page, for the 301 of an alias id and the 308 of a doubled slash)."""
+    location = response.headers.get("Location")
+    if 300 <= response.status_code < 400 and location and response.mimetype == "text/html":
+        response.set_data(_REDIRECT_PAGE.format(url=escape(location)))
+    return response
+
+
 def init_app(app: Flask) -> None:
     for kind in UNREADABLE_INDEX:
         app.register_error_handler(kind, handle_unreadable_index)
     app.register_error_handler(FaqBotError, handle_faq_bot_error)
     app.register_error_handler(HTTPException, handle_http_error)
     app.register_error_handler(Exception, handle_internal_error)
+    app.after_request(german_redirect)

@@ -3,10 +3,12 @@ reading (chunked too), no lone surrogates, no deep nesting, bounded history."""
 
 from __future__ import annotations
 
+import gzip
 import http.client
 import io
 import json
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from test_error_shape import assert_error_shape
@@ -132,3 +134,24 @@ def test_long_history_on_the_chat_page_keeps_the_newest_page_turns(client):
     page = response.get_data(as_text=True)
     assert page.count('name="t"') == PAGE_TURNS + 1
     assert f"Frage {MAX_HISTORY - PAGE_TURNS - 1} " not in page
+
+
+@pytest.mark.parametrize("path", ["/api/ask", "/api/check", "/ask", "/check"])
+def test_a_compressed_body_is_refused_with_415_in_german(client, path):
+    body = gzip.compress(b'{"question": "Wer bezahlt?"}')
+    response = client.post(
+        path,
+        data=body,
+        headers={"Content-Type": "application/json", "Content-Encoding": "gzip"},
+    )
+    assert response.status_code == 415
+    assert "Komprimierte Anfragen" in response.get_data(as_text=True)
+
+
+def test_an_identity_content_encoding_is_no_compression(client):
+    response = client.post(
+        "/api/ask",
+        json={"question": "Wer bezahlt die 227er?"},
+        headers={"Content-Encoding": "identity"},
+    )
+    assert response.status_code == 200

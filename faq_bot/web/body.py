@@ -181,8 +181,15 @@ def body_limit(limit: int) -> Callable[[F], F]:
 
 def read_whole_body() -> None:
     """Before every request with a body: read it within the route's limit
-    (`body_limit`, else the app's), once."""
+    (`body_limit`, else the app's), once. A compressed body (``Content-Encoding``) is
+    refused with a 415, as RFC 9110 asks of a server that does not decode it."""
     if request.method in ("POST", "PUT", "PATCH"):
+        coding = request.headers.get("Content-Encoding", "identity").strip().lower()
+        if coding not in ("", "identity"):
+            raise UnsupportedMediaType(
+                description=f"Komprimierte Anfragen (Content-Encoding: {coding[:40]}) werden "
+                "nicht angenommen; bitte unkomprimiert senden."
+            )
         raw_body(_route_limit())
 
 

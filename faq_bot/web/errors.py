@@ -13,7 +13,7 @@ import logging
 import re
 
 from flask import Flask, Response, jsonify, render_template, request
-from markupsafe import escape
+from markupsafe import Markup, escape
 from werkzeug.exceptions import (
     BadHost,
     HTTPException,
@@ -111,12 +111,18 @@ HOST_DETAIL = (
     "Dienst erreichbar ist."
 )
 _HOST_ERRORS = (BadHost, SecurityError)
-# the page for such a request: the templates build URLs, which need a valid host
+# a page without the templates (they build URLs, which need a valid host): for errors
+# of such requests and for redirects, whose body werkzeug writes in English
 _BARE_PAGE = (
     '<!doctype html><html lang="de"><head><meta charset="utf-8">'
     '<meta name="viewport" content="width=device-width, initial-scale=1">'
-    "<title>{title} – faq_bot</title></head><body><h1>{title}</h1><p>{detail}</p></body></html>"
+    "<title>{title} – faq_bot</title></head><body><h1>{title}</h1><p>{text}</p></body></html>"
 )
+
+
+def _bare_page(title: str, text: Markup | str) -> str:
+    """`_BARE_PAGE` with `title` and the paragraph `text` (escaped unless Markup)."""
+    return _BARE_PAGE.format(title=escape(title), text=escape(text))
 
 
 def check_host() -> None:
@@ -147,16 +153,16 @@ def render_error(
     exc: HTTPException, code_name: str | None = None
 ) -> Response | tuple[Response, int] | tuple[str, int]:
     code = exc.code or 500
-    if isinstance(exc, _HOST_ERRORS):
-        return _bare_error(code, HOST_DETAIL)
-    detail = detail_of(exc)
-    if not wants_json() and _host_unusable():  # e.g. a 413 raised before the host check
-        return _bare_error(code, detail)
+    host_error = isinstance(exc, _HOST_ERRORS)
+    detail = HOST_DETAIL if host_error else detail_of(exc)
     if wants_json():
         response = jsonify(error=code_name or CODES.get(code, "error"), detail=detail)
         response.status_code = code
         _copy_allow(exc, response)
         return response
+    if host_error or _host_unusable():  # the template could not build its links
+        page = _bare_page(TITLES.get(code, "Fehler"), detail)
+        return Response(page, status=code, mimetype="text/html")
     query = ""
     hits: list = []
     if isinstance(exc, NotFound):
@@ -173,18 +179,6 @@ def render_error(
     response = Response(html, status=code, mimetype="text/html")
     _copy_allow(exc, response)
     return response
-
-
-def _bare_error(code: int, detail: str) -> Response:
-    """The error for a request whose host is unusable: JSON for the API, else a bare
-    German page (no template: without a host no URL can be built)."""
-    if wants_json():
-        response = jsonify(error=CODES.get(code, "error"), detail=detail)
-        response.status_code = code
-        return response
-    title = TITLES.get(code, "Fehler")
-    page = _BARE_PAGE.format(title=escape(title), detail=escape(detail))
-    return Response(page, status=code, mimetype="text/html")
 
 
 def _copy_allow(exc: HTTPException, response: Response) -> None:
@@ -252,19 +246,13 @@ def handle_unreadable_index(exc: Exception):
     return render_error(error)
 
 
-_REDIRECT_PAGE = (
-    '<!doctype html><html lang="de"><head><meta charset="utf-8">'
-    "<title>Weiterleitung – faq_bot</title></head><body><h1>Weiterleitung</h1>"
-    '<p>Diese Seite ist umgezogen: <a href="{url}">{url}</a></p></body></html>'
-)
-
-
 def german_redirect(response: Response) -> Response:
     """After every request: a redirect's body in German (werkzeug writes an English
     "Redirecting..." page, for the 301 of an alias id and the 308 of a doubled slash)."""
     location = response.headers.get("Location")
     if 300 <= response.status_code < 400 and location and response.mimetype == "text/html":
-        response.set_data(_REDIRECT_PAGE.format(url=escape(location)))
+        link = Markup('Diese Seite ist umgezogen: <a href="{0}">{0}</a>').format(location)
+        response.set_data(_bare_page("Weiterleitung", link))
     return response
 
 

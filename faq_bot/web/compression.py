@@ -22,6 +22,7 @@ from typing import Any
 
 from flask import Flask, Response, g, request
 from flask_compress import Compress
+from werkzeug.http import parse_accept_header
 
 # Preferred first; what a client accepts decides. zstd and deflate are left out:
 # brotli and gzip cover every browser and keep one less code path to reason about.
@@ -106,11 +107,10 @@ def drop_refused_encodings() -> None:
     ``Accept-Encoding``, which flask-compress would otherwise still choose."""
     header = request.environ.get("HTTP_ACCEPT_ENCODING")
     if header and "q=0" in header.replace(" ", ""):
-        wanted = [(value, q) for value, q in request.accept_encodings if q > 0]
+        accepted = parse_accept_header(header)
         request.environ["HTTP_ACCEPT_ENCODING"] = ", ".join(
-            f"{value};q={q:g}" for value, q in wanted
+            f"{value};q={q:g}" for value, q in accepted if q > 0
         )
-        request.__dict__.pop("accept_encodings", None)  # parsed again from the new header
 
 
 def buffer_static(response: Response) -> Response:

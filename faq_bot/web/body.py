@@ -158,9 +158,10 @@ def raw_body(limit: int | None = None) -> bytes:
         raise
     except _READ_ERRORS:
         # the server could not read the body as sent (gunicorn: a chunk size that is no
-        # hex number, a missing CRLF, a bad trailer): the client's fault, not a bug
+        # hex number, a missing CRLF, a bad trailer; a body cut short): the client's
+        # fault, not a bug
         raise BodyError(
-            "Der Anfragetext ist fehlerhaft übertragen (Transfer-Encoding: chunked)."
+            "Der Anfragetext ist fehlerhaft übertragen oder unvollständig; bitte erneut senden."
         ) from None
     if len(data) > limit:
         raise _too_large(limit)

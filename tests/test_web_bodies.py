@@ -7,6 +7,7 @@ import gzip
 import http.client
 import io
 import json
+import socket
 
 import pytest
 from hypothesis import given
@@ -155,3 +156,56 @@ def test_an_identity_content_encoding_is_no_compression(client):
         headers={"Content-Encoding": "identity"},
     )
     assert response.status_code == 200
+
+
+def _raw_exchange(server, request: bytes, half_close: bool = False) -> bytes:
+    with socket.create_connection((server.host, server.port), timeout=30) as sock:
+        sock.sendall(request)
+        if half_close:
+            sock.shutdown(socket.SHUT_WR)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    return data
+
+
+def test_a_body_shorter_than_its_content_length_is_a_german_400(live_server):
+    body = b'{"question": "Wann darf ich tarnen?"}'
+    request = (
+        b"POST /api/ask HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        + f"Content-Length: {len(body) + 50}\r\n\r\n".encode()
+        + body
+    )
+    # the client stops sending: gunicorn hands the app the shorter body, which parses
+    answer = _raw_exchange(live_server, request, half_close=True)
+    assert answer.startswith(b"HTTP/1.1 400"), answer[:80]
+    assert "unvollständig" in answer.decode("utf-8")
+
+
+@pytest.mark.parametrize("coding", ["gzip, chunked", "deflate, chunked", "br,chunked"])
+def test_a_transfer_coding_besides_chunked_is_a_german_501(live_server, coding):
+    body = b'{"question": "Wann darf ich tarnen?"}'
+    request = (
+        b"POST /api/ask HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        + f"Transfer-Encoding: {coding}\r\nConnection: close\r\n\r\n".encode()
+        + f"{len(body):x}\r\n".encode()
+        + body
+        + b"\r\n0\r\n\r\n"
+    )
+    # gunicorn refuses codings it does not know ("br") itself; "gzip" and "deflate" it
+    # de-chunks but would pass on still compressed: the app refuses them
+    answer = _raw_exchange(live_server, request)
+    assert answer.startswith(b"HTTP/1.1 501"), answer[:80]
+    assert "nicht unterstützt" in answer.decode("utf-8")
+
+
+def test_plain_chunked_bodies_are_still_answered(live_server):
+    body = b'{"question": "Wann darf ich tarnen?"}'
+    request = (
+        b"POST /api/ask HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        + f"{len(body):x}\r\n".encode()
+        + body
+        + b"\r\n0\r\n\r\n"
+    )
+    assert _raw_exchange(live_server, request).startswith(b"HTTP/1.1 200")

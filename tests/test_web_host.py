@@ -138,3 +138,22 @@ def test_a_trusted_host_that_is_no_host_name_stops_the_service_at_start(monkeypa
 def test_no_host_header_makes_a_page_fail(app, host: str):
     response = served(app, "/entry/spiel", {"Host": host})
     assert response.status_code in (200, 400)
+
+
+def _without_host(app, protocol: str) -> Response:
+    environ = EnvironBuilder(path="/opensearch.xml").get_environ()
+    del environ["HTTP_HOST"]
+    environ["SERVER_PROTOCOL"] = protocol
+    body, status, headers = run_wsgi_app(app, environ, buffered=True)
+    return Response(b"".join(body), status=status, headers=headers)
+
+
+def test_an_http11_request_without_host_is_refused_with_a_german_400(app):
+    # RFC 9112, 3.2: a server must answer an HTTP/1.1 request lacking Host with a 400
+    response = _without_host(app, "HTTP/1.1")
+    assert response.status_code == 400
+    assert "Host-Header" in response.get_data(as_text=True)
+
+
+def test_an_http10_request_without_host_is_still_served(app):
+    assert _without_host(app, "HTTP/1.0").status_code == 200

@@ -158,6 +158,17 @@ def test_static_file_without_version_is_not_cached_for_a_year(client):
         assert "immutable" not in response.headers["Cache-Control"]
 
 
+@pytest.mark.parametrize("path", ["/static/app.css", "/sw.js", "/offline-data.json"])
+def test_an_if_match_that_fails_gets_a_german_412_without_the_file(client, path):
+    with client.get(path, headers={"If-Match": '"nicht-diese"'}) as response:
+        assert response.status_code == 412
+        page = response.get_data(as_text=True)
+    assert "Vorbedingung nicht erfüllt" in page
+    # the error page, not the file with a 412 status (werkzeug's send_file sends it whole)
+    assert response.mimetype == "text/html" and "<h1>" in page
+    assert "ETag" not in response.headers and "Last-Modified" not in response.headers
+
+
 # ---------------------------------------------------------------- user input
 
 

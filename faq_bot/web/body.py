@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from flask import current_app, request
+from werkzeug.exceptions import NotImplemented as NotImplementedCoding
 from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 
 from faq_bot.errors import BodyTooLarge, FaqBotError, InputError
@@ -160,12 +161,20 @@ def raw_body(limit: int | None = None) -> bytes:
         # the server could not read the body as sent (gunicorn: a chunk size that is no
         # hex number, a missing CRLF, a bad trailer; a body cut short): the client's
         # fault, not a bug
-        raise BodyError(
-            "Der Anfragetext ist fehlerhaft übertragen oder unvollständig; bitte erneut senden."
-        ) from None
+        raise _unreadable() from None
     if len(data) > limit:
         raise _too_large(limit)
+    if request.content_length is not None and len(data) < request.content_length:
+        # the client closed its side before sending what Content-Length promised:
+        # gunicorn hands over what came, which may still parse as a shorter request
+        raise _unreadable()
     return data
+
+
+def _unreadable() -> BodyError:
+    return BodyError(
+        "Der Anfragetext ist fehlerhaft übertragen oder unvollständig; bitte erneut senden."
+    )
 
 
 def body_limit(limit: int) -> Callable[[F], F]:
@@ -183,8 +192,16 @@ def body_limit(limit: int) -> Callable[[F], F]:
 def read_whole_body() -> None:
     """Before every request with a body: read it within the route's limit
     (`body_limit`, else the app's), once. A compressed body (``Content-Encoding``) is
-    refused with a 415, as RFC 9110 asks of a server that does not decode it."""
+    refused with a 415, as RFC 9110 asks of a server that does not decode it; a transfer
+    coding other than chunked (``Transfer-Encoding: gzip, chunked``, which gunicorn
+    de-chunks but does not decompress) with a 501, as RFC 9112 (6.1) says."""
     if request.method in ("POST", "PUT", "PATCH"):
+        codings = request.headers.get("Transfer-Encoding", "").lower().split(",")
+        if any(c.strip() not in ("", "chunked", "identity") for c in codings):
+            raise NotImplementedCoding(
+                description="Diese Übertragungsart der Anfrage (Transfer-Encoding) wird nicht "
+                "unterstützt; bitte ohne Kompression senden."
+            )
         coding = request.headers.get("Content-Encoding", "identity").strip().lower()
         if coding not in ("", "identity"):
             raise UnsupportedMediaType(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import re
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, jsonify, make_response, render_template, request
 from markupsafe import Markup, escape
 from werkzeug.exceptions import (
     BadHost,
@@ -20,6 +20,7 @@ from werkzeug.exceptions import (
     InternalServerError,
     MethodNotAllowed,
     NotFound,
+    PreconditionFailed,
     SecurityError,
     default_exceptions,
 )
@@ -34,11 +35,13 @@ CODES = {
     404: "not_found",
     405: "method_not_allowed",
     406: "not_acceptable",
+    412: "precondition_failed",
     413: "too_large",
     415: "unsupported_media_type",
     422: "unprocessable",
     429: "too_many_requests",
     500: "internal_error",
+    501: "not_implemented",
     503: "index_unavailable",
 }
 
@@ -46,8 +49,10 @@ TITLES = {
     400: "Ungültige Anfrage",
     404: "Seite nicht gefunden",
     405: "Methode nicht erlaubt",
+    412: "Vorbedingung nicht erfüllt",
     413: "Anfrage zu groß",
     500: "Interner Fehler",
+    501: "Nicht unterstützt",
     503: "Dienst nicht verfügbar",
 }
 
@@ -56,11 +61,14 @@ DEFAULT_DETAILS = {
     404: "Diese Adresse gibt es nicht.",
     405: "Diese Methode ist für diese Adresse nicht erlaubt.",
     406: "Dieses Format kann nicht geliefert werden.",
+    412: "Die Bedingung der Anfrage (If-Match oder If-Unmodified-Since) trifft auf diese "
+    "Seite nicht zu; sie wurde nicht gesendet.",
     413: "Die Anfrage ist zu groß.",
     415: "Dieses Format wird nicht angenommen.",
     429: "Zu viele Anfragen; bitte kurz warten.",
     500: "Ein interner Fehler ist aufgetreten. Das ist ein Fehler im Programm, nicht in "
     "Ihrer Anfrage; er wurde protokolliert.",
+    501: "Diese Übertragungsart der Anfrage wird nicht unterstützt.",
     503: "Der Dienst ist gerade nicht verfügbar.",
 }
 
@@ -139,8 +147,12 @@ def _host_unusable() -> bool:
     """Whether no URL can be built for this request (see `check_host`): werkzeug could
     not bind the URL map to the host, the name does not decode, or werkzeug read it as
     no host at all (an empty Host header, a port that is no number, spaces, brackets:
-    every absolute link would start "http:///")."""
+    every absolute link would start "http:///"); or an HTTP/1.1 request has no Host
+    header, which RFC 9112 (3.2) says a server must refuse with a 400."""
     if isinstance(request.routing_exception, _HOST_ERRORS):
+        return True
+    environ = request.environ
+    if environ.get("SERVER_PROTOCOL") == "HTTP/1.1" and "HTTP_HOST" not in environ:
         return True
     try:
         request.host_url  # noqa: B018 (decodes the host name, as building a URL does)
@@ -256,6 +268,16 @@ def german_redirect(response: Response) -> Response:
     return response
 
 
+def precondition_failed(response: Response) -> Response:
+    """After every request: a 412 is the German error, not the file. werkzeug's
+    ``send_file`` answers an ``If-Match`` that does not match (static files, ``/sw.js``)
+    with a 412 that still carries the whole file and its validators."""
+    if response.status_code != 412:
+        return response
+    response.close()  # the file it would have sent stays open otherwise
+    return make_response(render_error(PreconditionFailed()))
+
+
 def init_app(app: Flask) -> None:
     for kind in UNREADABLE_INDEX:
         app.register_error_handler(kind, handle_unreadable_index)
@@ -263,3 +285,4 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, handle_http_error)
     app.register_error_handler(Exception, handle_internal_error)
     app.after_request(german_redirect)
+    app.after_request(precondition_failed)

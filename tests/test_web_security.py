@@ -158,6 +158,15 @@ def test_static_file_without_version_is_not_cached_for_a_year(client):
         assert "immutable" not in response.headers["Cache-Control"]
 
 
+@pytest.mark.parametrize("path", ["/", "/ask?q=Bombe", "/entry/spiel", "/api/search?q=Bombe"])
+def test_a_websocket_upgrade_offer_is_ignored_and_the_page_served(client, path):
+    # werkzeug's routing looked for WebSocket routes: a 400 on "/", a 405 on GET /ask
+    upgrade = {"Connection": "Upgrade", "Upgrade": "websocket"}
+    response = client.get(path, headers=upgrade)
+    assert response.status_code == 200
+    assert response.get_data() == client.get(path).get_data()
+
+
 @pytest.mark.parametrize("path", ["/static/app.css", "/sw.js", "/offline-data.json"])
 def test_an_if_match_that_fails_gets_a_german_412_without_the_file(client, path):
     with client.get(path, headers={"If-Match": '"nicht-diese"'}) as response:

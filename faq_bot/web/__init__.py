@@ -118,6 +118,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.extensions["faq_bot.index"] = holder = IndexHolder(app.config["INDEX_DIR"])
     env_secret()  # a FAQ_BOT_SECRET too short to sign with fails here, not per request
+    app.wsgi_app = _ignoring_upgrade(app.wsgi_app)  # type: ignore[method-assign]
     if app.config["TRUST_PROXY_HEADERS"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -140,4 +141,18 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     # open and warm the current build now, so no user pays for it (after the
     # blueprints' modules are imported: their warmers run too)
     holder.warm()
+    return app
+
+
+def _ignoring_upgrade(wsgi_app: Any) -> Any:
+    """`wsgi_app` with a WebSocket upgrade offer removed: the service speaks no WebSocket
+    and answers such a request as a plain one, as RFC 9110 (7.8) allows. werkzeug's
+    routing would otherwise look for WebSocket routes and answer every page with a 400,
+    or a 405 whose Allow header leaves out GET."""
+
+    def app(environ: dict[str, Any], start_response: Any) -> Any:
+        if environ.get("HTTP_UPGRADE", "").lower() == "websocket":
+            environ = {k: v for k, v in environ.items() if k != "HTTP_UPGRADE"}
+        return wsgi_app(environ, start_response)
+
     return app

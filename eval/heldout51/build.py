@@ -175,7 +175,7 @@ QUESTIONS = [
      ["Initiative! bedeutet nicht, dass von der Einheit mit Initiative! die artfremde Einheit geblockt werden kann."]),
     ("000", "typo",
      "ich spiel achse, darf ich die basisausbauten ausm alliierten set ins deck packen",
-     ["Karten ohne Hoheitszeichen dürfen in jedem Deck verwandt werden"]),
+     ["Karten ohne Hoheitszeichen dürfen in jedem Deck verwandt werden", "wenn ich Achse spiele, darf ich auch die BAs und LAs aus den Editionen der Alliierten nutzen"]),
     # ---- 000 HoW FAQ: deep_paragraph (9) ----
     ("000", "deep_paragraph",
      "Gekonterte Aktionskarte ohne Wirkung: wandert die auf den Schrottplatz oder darf ich sie behalten?",
@@ -222,7 +222,7 @@ QUESTIONS = [
      ["Die maximale Anzahl an Einheiten je Gebiet spielt beim Bewegen keine Rolle."]),
     ("001", "keyword",
      "Kampf ohne Überlebende Verteidiger Marker zurücksetzen",
-     ["Allerdings verliert der Verteidiger, da er keine Einheiten mehr in dem Gebiet hat, die entsprechenden Produktionspunkte."]),
+     ["Allerdings verliert der Verteidiger, da er keine Einheiten mehr in dem Gebiet hat, die entsprechenden Produktionspunkte.", "Der Verteidiger setzt seinen Marker auf der Produktionspunkte-Skala entsprechend zurück."]),
     ("001", "keyword",
      "Kontinentboni berücksichtigen Zeitpunkt",
      ["Gewonnene bzw. verlorene Kontinentboni müssen dabei sofort berücksichtigt werden."]),
@@ -240,7 +240,7 @@ QUESTIONS = [
      ["Das Gebiet steht nun frei und kann von einem der nächsten Spieler im Schritt"]),
     # ---- 002 The Sails of War (12) ----
     ("002", "paraphrase",
-     "Meine Heimat liegt direkt am Meer. Kann ich dort trotzdem keinen Hafen hinsetzen?",
+     "Meine Heimat liegt direkt am Meer. Darf ich da wirklich keinen Hafen hinsetzen?",
      ["Heimatgebiete können niemals einen Hafen erhalten."]),
     ("002", "paraphrase",
      "Transportschiff beladen: bekomme ich vier Fußsoldaten drauf?",

@@ -134,6 +134,7 @@ GROUPS = [
     ["heldout48-questions.jsonl", "heldout48-followups.jsonl"],
     ["heldout49-questions.jsonl", "heldout49-followups.jsonl"],
     ["heldout50-questions.jsonl", "heldout50-followups.jsonl"],
+    ["heldout52-questions.jsonl", "heldout52-followups.jsonl"],
 ]
 
 

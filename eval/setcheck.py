@@ -135,6 +135,7 @@ GROUPS = [
     ["heldout49-questions.jsonl", "heldout49-followups.jsonl"],
     ["heldout50-questions.jsonl", "heldout50-followups.jsonl"],
     ["heldout51-questions.jsonl", "heldout51-followups.jsonl"],
+    ["heldout52-questions.jsonl", "heldout52-followups.jsonl"],
 ]
 
 

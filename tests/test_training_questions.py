@@ -87,6 +87,10 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout49-followups.jsonl",
         "heldout50-questions.jsonl",
         "heldout50-followups.jsonl",
+        "heldout51-questions.jsonl",
+        "heldout51-followups.jsonl",
+        "heldout52-questions.jsonl",
+        "heldout52-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

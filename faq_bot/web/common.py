@@ -105,15 +105,18 @@ def bad_request(detail: str) -> HTTPException:
 
 
 def check_query(raw: str | None, *, required: bool) -> str:
-    """The cleaned query (`faq_bot.text.clean_input`, stripped); 400 when it is too long,
-    or missing but required (a query of control characters alone is missing)."""
-    query = clean_input(raw or "").strip()
+    """The cleaned query (`faq_bot.text.clean_input`, stripped); 400 when it is too long as
+    sent (the OpenAPI description's maxLength: control characters count, though cleaning
+    turns them into spaces), or missing but required (a query of control characters alone
+    is missing)."""
+    raw = raw or ""
     limit = int(current_app.config["MAX_QUERY_LENGTH"])
-    if len(query) > limit:
+    if len(raw) > limit:
         raise bad_request(
-            f"Die Suchanfrage ist zu lang ({len(query)} Zeichen); "
+            f"Die Suchanfrage ist zu lang ({len(raw)} Zeichen); "
             f"erlaubt sind höchstens {limit} Zeichen."
         )
+    query = clean_input(raw).strip()
     if required and not query:
         raise bad_request("Bitte einen Suchbegriff angeben (Parameter `q`).")
     return query

@@ -27,6 +27,8 @@ from http import HTTPStatus
 from gunicorn import util
 from gunicorn.workers.gthread import ThreadWorker
 
+from faq_bot.web.errors import DEFAULT_DETAILS, TITLES
+
 __all__ = ["PAGES", "GermanThreadWorker", "write_error"]
 
 # status -> (title, what the user reads); gunicorn's English detail is not shown
@@ -37,7 +39,7 @@ PAGES = {
     417: ("Ungültige Anfrage", "Die Erwartung dieser Anfrage kann der Server nicht erfüllen."),
     431: ("Anfrage zu groß", "Die Kopfzeilen der Anfrage sind zu groß."),
     500: ("Interner Fehler", "Beim Server ist ein Fehler aufgetreten. Bitte später noch einmal."),
-    501: ("Nicht unterstützt", "Diese Übertragungsart der Anfrage wird nicht unterstützt."),
+    501: (TITLES[501], DEFAULT_DETAILS[501]),  # as the app's own 501 (faq_bot.web.body)
 }
 FALLBACK = ("Fehler", "Der Server konnte diese Anfrage nicht bearbeiten.")
 # as the app's pages send them (faq_bot.web.security), for a page without styles or scripts

@@ -178,6 +178,16 @@ def test_an_if_match_that_fails_gets_a_german_412_without_the_file(client, path)
     assert "ETag" not in response.headers and "Last-Modified" not in response.headers
 
 
+@pytest.mark.parametrize("path", ["/static/app.css", "/sw.js"])
+def test_if_match_star_gets_the_file(client, path):
+    # "*" matches any current representation (RFC 9110 13.1.1); werkzeug fails it
+    with client.get(path) as whole:
+        expected = whole.get_data()
+    with client.get(path, headers={"If-Match": "*"}) as response:
+        assert response.status_code == 200
+        assert response.get_data() == expected
+
+
 # ---------------------------------------------------------------- user input
 
 

@@ -61,8 +61,8 @@ DEFAULT_DETAILS = {
     404: "Diese Adresse gibt es nicht.",
     405: "Diese Methode ist für diese Adresse nicht erlaubt.",
     406: "Dieses Format kann nicht geliefert werden.",
-    412: "Die Bedingung der Anfrage (If-Match oder If-Unmodified-Since) trifft auf diese "
-    "Seite nicht zu; sie wurde nicht gesendet.",
+    412: "Die Bedingung der Anfrage (If-Match) trifft auf diese Seite nicht zu; sie wurde "
+    "nicht gesendet.",
     413: "Die Anfrage ist zu groß.",
     415: "Dieses Format wird nicht angenommen.",
     429: "Zu viele Anfragen; bitte kurz warten.",
@@ -273,6 +273,9 @@ def precondition_failed(response: Response) -> Response:
     ``send_file`` answers an ``If-Match`` that does not match (static files, ``/sw.js``)
     with a 412 that still carries the whole file and its validators."""
     if response.status_code != 412:
+        return response
+    if request.if_match.star_tag:  # "*" matches any existing file (RFC 9110 13.1.1);
+        response.status_code = 200  # werkzeug compares it as an ETag and fails it
         return response
     response.close()  # the file it would have sent stays open otherwise
     return make_response(render_error(PreconditionFailed()))

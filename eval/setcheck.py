@@ -136,6 +136,7 @@ GROUPS = [
     ["heldout50-questions.jsonl", "heldout50-followups.jsonl"],
     ["heldout51-questions.jsonl", "heldout51-followups.jsonl"],
     ["heldout52-questions.jsonl", "heldout52-followups.jsonl"],
+    ["heldout54-questions.jsonl", "heldout54-followups.jsonl"],
 ]
 
 

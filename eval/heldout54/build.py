@@ -157,7 +157,7 @@ QUESTIONS = [
      ["NICHT möglich aber ist es, mit mehreren Bombercockpits mehrere Einheiten hintereinander in der Bauphase ins Spiel zu bringen"]),
     ("000", "typo",
      "flakscheinwefer gegen nen bomber mit tarnung vor landeinheitn, hat der da überhaupt effekt?",
-     ["da Tarnung! nur Schaden und Blocken verhindern kann, nicht aber andere Fähigkeiten"]),
+     ["Dieser Landausbau hat auch Effekt auf Flugzeuge mit", "da Tarnung! nur Schaden und Blocken verhindern kann, nicht aber andere Fähigkeiten"]),
     ("000", "typo",
      "wenn der gegner seine 227er auf meine radarstation wirft, kann meine feuerwher das auf sich ziehn?",
      ["Die Feuerwehr ermöglicht es nicht, die Zerstörung eines anderes Basisausbaus auf sich selbst umzulenken."]),
@@ -237,7 +237,7 @@ QUESTIONS = [
      ["anschließend dürfen keine Einheiten mehr bewegt werden"]),
     ("001", "deep_paragraph",
      "In einem Seefeld stehen meine Einheiten schon länger neben denen eines Gegners. Wird da automatisch gekämpft?",
-     ["Hier entscheidet der aktive Spieler selbst, ob er kämpfen möchte oder nicht."]),
+     ["Hier entscheidet der aktive Spieler selbst, ob er kämpfen möchte oder nicht.", "Dies gilt natürlich nur für Einheiten, die bereits vor dem Bewegen in dem Seefeld waren"]),
     # ---- 002 The Sails of War (12) ----
     ("002", "paraphrase",
      "Kann ein Heimatreich in Sails of War mit einem Hafencounter ausgestattet werden, oder nur neutrale Reiche?",

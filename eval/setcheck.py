@@ -137,6 +137,7 @@ GROUPS = [
     ["heldout51-questions.jsonl", "heldout51-followups.jsonl"],
     ["heldout52-questions.jsonl", "heldout52-followups.jsonl"],
     ["heldout53-questions.jsonl", "heldout53-followups.jsonl"],
+    ["heldout54-questions.jsonl", "heldout54-followups.jsonl"],
 ]
 
 

@@ -91,6 +91,10 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout51-followups.jsonl",
         "heldout52-questions.jsonl",
         "heldout52-followups.jsonl",
+        "heldout53-questions.jsonl",
+        "heldout53-followups.jsonl",
+        "heldout54-questions.jsonl",
+        "heldout54-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

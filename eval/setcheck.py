@@ -138,6 +138,7 @@ GROUPS = [
     ["heldout52-questions.jsonl", "heldout52-followups.jsonl"],
     ["heldout53-questions.jsonl", "heldout53-followups.jsonl"],
     ["heldout54-questions.jsonl", "heldout54-followups.jsonl"],
+    ["heldout56-questions.jsonl", "heldout56-followups.jsonl"],
 ]
 
 

@@ -139,6 +139,7 @@ GROUPS = [
     ["heldout53-questions.jsonl", "heldout53-followups.jsonl"],
     ["heldout54-questions.jsonl", "heldout54-followups.jsonl"],
     ["heldout55-questions.jsonl", "heldout55-followups.jsonl"],
+    ["heldout56-questions.jsonl", "heldout56-followups.jsonl"],
 ]
 
 

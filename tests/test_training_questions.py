@@ -95,6 +95,10 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout53-followups.jsonl",
         "heldout54-questions.jsonl",
         "heldout54-followups.jsonl",
+        "heldout55-questions.jsonl",
+        "heldout55-followups.jsonl",
+        "heldout56-questions.jsonl",
+        "heldout56-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

@@ -134,7 +134,7 @@ def load_questions(path: Path | str) -> list[dict[str, Any]]:
 # scripts refuse them by name, by question id and by wording (`training_questions`).
 # Sets 1-28 are retired into training (their figures were read over several rounds).
 # Retiring or adding a set is this one line; the file prefixes and ids follow from it.
-HELD_OUT_SETS = tuple(range(29, 55))
+HELD_OUT_SETS = tuple(range(41, 55))
 HELD_OUT = tuple(f"heldout{n}-" for n in HELD_OUT_SETS)
 # their ids: h25-001, h25f01, ... (h<set>-<number>, h<set>f<number>)
 HELD_OUT_IDS = re.compile(rf"h({'|'.join(map(str, HELD_OUT_SETS))})(-|f)\d")

@@ -74,6 +74,8 @@ __all__ = [
     "embedder_id",
     "fold_files",
     "fold_retriever",
+    "query_vectors",
+    "shipped_retriever",
     "training_set",
     "tuned_ids",
 ]
@@ -169,7 +171,7 @@ def embedder_id(index: Any) -> str | None:
     return str(retriever.model) if retriever is not None else None
 
 
-def _shipped(index: Any) -> DenseRetriever:
+def shipped_retriever(index: Any) -> DenseRetriever:
     retriever = dense_for(index)
     if retriever is None:
         raise IndexProblem(
@@ -193,7 +195,7 @@ def fold_embedder(tensors: Path, build_model: str) -> Embedder:
     return _embedders[tensors]
 
 
-def _query_vectors(embedder: Embedder, texts: list[str]) -> np.ndarray:
+def query_vectors(embedder: Embedder, texts: list[str]) -> np.ndarray:
     """Query vectors of `texts`, each embedded once per process and model."""
     out = []
     for text in texts:
@@ -205,11 +207,11 @@ def _query_vectors(embedder: Embedder, texts: list[str]) -> np.ndarray:
 
 
 def embed_known(index: Any, cases: list[Any], folds_dir: Path) -> Any:
-    shipped = _shipped(index)
+    shipped = shipped_retriever(index)
     files = fold_files(folds_dir)
     with_text = [c for c in cases if c.reading.vector_text is not None]
     texts = [c.reading.vector_text for c in with_text]
-    per_fold = [_query_vectors(fold_embedder(f, shipped.model), texts) for f in files]
+    per_fold = [query_vectors(fold_embedder(f, shipped.model), texts) for f in files]
     tuned = tuned_ids()
     for i, case in enumerate(with_text):
         case.fold = crossfit_fold(case.id, len(files))
@@ -217,7 +219,7 @@ def embed_known(index: Any, cases: list[Any], folds_dir: Path) -> Any:
         case.tuned = case.id in tuned
     return KnownQuestions.of(
         [c.id for c in with_text],
-        _query_vectors(shipped.embedder, texts),
+        query_vectors(shipped.embedder, texts),
         [c.answerable for c in with_text],
         shipped.model,
         [c.gold for c in with_text],
@@ -229,7 +231,7 @@ def fold_retriever(
     index: Any, tensors: Path, cache_dir: Path | None, units: list[tuple] | None = None
 ) -> DenseRetriever:
     """`units`: the build's `units_of` its entries, when the caller has them already."""
-    stock = _shipped(index)
+    stock = shipped_retriever(index)
     embedder = fold_embedder(tensors, stock.model)
     units = units_of(list(index.iter_entries())) if units is None else units
     if [tuple(u[:4]) for u in units] != [tuple(u) for u in stock.units]:
@@ -274,7 +276,7 @@ def _fold_known(retriever: DenseRetriever, pool: list[dict[str, Any]]) -> KnownQ
         return None
     return KnownQuestions.of(
         [q["id"] for q in pool],
-        _query_vectors(retriever.embedder, [q["q"] for q in pool]),
+        query_vectors(retriever.embedder, [q["q"] for q in pool]),
         [True] * len(pool),
         retriever.model,
         [q["gold"] for q in pool],

@@ -28,8 +28,8 @@ def _line(qid: str, gold: list[str]) -> str:
 def _held(tmp_path: Path) -> Path:
     held = tmp_path / "held"
     held.mkdir(exist_ok=True)
-    line = LINE | {"id": "h29-001", "q": "Wer greift zuerst an?", "gold": ["zuerst"]}
-    (held / "heldout29-questions.jsonl").write_text(json.dumps(line) + "\n", "utf-8")
+    line = LINE | {"id": "h41-001", "q": "Wer greift zuerst an?", "gold": ["zuerst"]}
+    (held / "heldout41-questions.jsonl").write_text(json.dumps(line) + "\n", "utf-8")
     return held
 
 
@@ -43,30 +43,6 @@ def test_development_files_are_read_in_order(tmp_path: Path):
 @pytest.mark.parametrize(
     "name",
     [
-        "heldout29-questions.jsonl",
-        "heldout29-followups.jsonl",
-        "heldout30-questions.jsonl",
-        "heldout30-followups.jsonl",
-        "heldout31-questions.jsonl",
-        "heldout31-followups.jsonl",
-        "heldout32-questions.jsonl",
-        "heldout32-followups.jsonl",
-        "heldout33-questions.jsonl",
-        "heldout33-followups.jsonl",
-        "heldout34-questions.jsonl",
-        "heldout34-followups.jsonl",
-        "heldout35-questions.jsonl",
-        "heldout35-followups.jsonl",
-        "heldout36-questions.jsonl",
-        "heldout36-followups.jsonl",
-        "heldout37-questions.jsonl",
-        "heldout37-followups.jsonl",
-        "heldout38-questions.jsonl",
-        "heldout38-followups.jsonl",
-        "heldout39-questions.jsonl",
-        "heldout39-followups.jsonl",
-        "heldout40-questions.jsonl",
-        "heldout40-followups.jsonl",
         "heldout41-questions.jsonl",
         "heldout41-followups.jsonl",
         "heldout42-questions.jsonl",
@@ -108,7 +84,7 @@ def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: 
 
 def test_every_unretired_held_out_file_in_eval_is_refused():
     # read from disk, not from HELD_OUT_SETS: a set merged but not added there fails here
-    held = [p for p in sorted(EVAL.glob("heldout*-*.jsonl")) if _set_number(p) >= 29]
+    held = [p for p in sorted(EVAL.glob("heldout*-*.jsonl")) if _set_number(p) >= 41]
     assert len(held) >= 8
     for path in held:
         with pytest.raises(EvalFileError):
@@ -116,7 +92,7 @@ def test_every_unretired_held_out_file_in_eval_is_refused():
 
 
 def test_the_retired_held_out_sets_are_training_questions():
-    retired = [EVAL / f"heldout{n}-questions.jsonl" for n in ("", *range(2, 29))]
+    retired = [EVAL / f"heldout{n}-questions.jsonl" for n in ("", *range(2, 41))]
     questions = training_questions(retired)
     assert len(questions) == sum(len(p.read_text("utf-8").splitlines()) for p in retired)
 
@@ -130,7 +106,7 @@ def test_without_the_held_out_files_nothing_can_be_checked_so_nothing_is_trained
 
 @pytest.mark.parametrize(
     "qid",
-    ["h29-017", "h29f03", "h30-042", "h30f12", "h31-007", "h31f02", "h33-011", "h34f04", "h32-105"],
+    ["h41-017", "h41f03", "h42-042", "h42f12", "h43-007", "h43f02", "h45-011", "h46f04", "h44-105"],
 )
 def test_a_held_out_question_in_a_renamed_file_is_refused(tmp_path: Path, qid: str):
     copy = tmp_path / "my-questions.jsonl"
@@ -148,6 +124,8 @@ def test_a_held_out_question_in_a_renamed_file_is_refused(tmp_path: Path, qid: s
         "h12f03",
         "h13-017",
         "h24f03",
+        "h29-017",
+        "h40f03",
         "h001",
         "h100",
         "h090",
@@ -167,12 +145,12 @@ def test_a_held_out_question_copied_under_a_new_id_is_refused_by_its_wording(
 ):
     held = _held(tmp_path)
     asked = {"q": "Wer darf  ANGREIFEN?", **({"history": history} if history else {})}
-    (held / "heldout30-followups.jsonl").write_text(
-        json.dumps(LINE | {"id": "h30f01", "gold": ["sonst"]} | asked) + "\n", "utf-8"
+    (held / "heldout42-followups.jsonl").write_text(
+        json.dumps(LINE | {"id": "h42f01", "gold": ["sonst"]} | asked) + "\n", "utf-8"
     )
     copy = tmp_path / "dev9-followups.jsonl"  # the same question (case, spacing aside)
     copy.write_text(json.dumps(LINE | {"id": "d9f01", "history": history}) + "\n", "utf-8")
-    with pytest.raises(EvalFileError, match="d9f01 ist Frage h30f01"):
+    with pytest.raises(EvalFileError, match="d9f01 ist Frage h42f01"):
         training_questions([copy], held_out_dir=held)
     other = tmp_path / "dev9-questions.jsonl"  # same words after another earlier question
     other.write_text(json.dumps(LINE | {"id": "d9-1", "history": ["Und sonst?"]}) + "\n", "utf-8")

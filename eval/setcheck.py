@@ -140,6 +140,7 @@ GROUPS = [
     ["heldout54-questions.jsonl", "heldout54-followups.jsonl"],
     ["heldout55-questions.jsonl", "heldout55-followups.jsonl"],
     ["heldout56-questions.jsonl", "heldout56-followups.jsonl"],
+    ["heldout58-questions.jsonl", "heldout58-followups.jsonl"],
 ]
 
 

@@ -141,6 +141,7 @@ GROUPS = [
     ["heldout55-questions.jsonl", "heldout55-followups.jsonl"],
     ["heldout56-questions.jsonl", "heldout56-followups.jsonl"],
     ["heldout57-questions.jsonl", "heldout57-followups.jsonl"],
+    ["heldout58-questions.jsonl", "heldout58-followups.jsonl"],
 ]
 
 

@@ -75,6 +75,10 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout55-followups.jsonl",
         "heldout56-questions.jsonl",
         "heldout56-followups.jsonl",
+        "heldout57-questions.jsonl",
+        "heldout57-followups.jsonl",
+        "heldout58-questions.jsonl",
+        "heldout58-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

@@ -3,23 +3,16 @@ after the training questions, with their flags and gold passages, each id once."
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
+from scripts_under_test import script
 
 from faq_bot.known import KnownQuestions
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "extend_known.py"
-
 
 def _script():
-    spec = importlib.util.spec_from_file_location("extend_known_under_test", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script("extend_known")
 
 
 def _case(qid: str, answerable: bool, gold: list[str], followup: bool = False):

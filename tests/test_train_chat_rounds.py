@@ -4,22 +4,15 @@ cycle, the last when nothing repeats (driven here with scripted fits, no index).
 
 from __future__ import annotations
 
-import importlib.util
 import sys
-from pathlib import Path
 
 import pytest
-
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "train_chat.py"
+from scripts_under_test import script
 
 
 @pytest.fixture
 def train_chat():
-    spec = importlib.util.spec_from_file_location("train_chat_under_test", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script("train_chat")
 
 
 def _fit(train_chat, name: str, contexts: str, passage_at_1: float):

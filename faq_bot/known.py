@@ -4,11 +4,12 @@ Does a question resemble those the rulings do not answer? Were questions like it
 answered by this passage (two confidence signals of the chat), or by this entry (a
 feature of the ranking, ``known_entry``)?
 
-The training questions (`scripts/train_chat.py`) are kept as their embeddings
-with whether the corpus answers them. A new question's ``unanswered_like`` is the
-mean similarity of its `K` nearest unanswerable training questions minus that of
-its `K` nearest answerable ones: questions about prices, editions, tournaments
-or values the rulings never state resemble earlier questions of that kind more
+The training questions (`scripts/train_chat.py`), and the retired held-out sets that
+`scripts/extend_known.py` adds without anything being fitted on them (``KNOWN_ONLY`` in the
+Makefile), are kept as their embeddings with whether the corpus answers them. A new
+question's ``unanswered_like`` is the mean similarity of its `K` nearest unanswerable
+known questions minus that of its `K` nearest answerable ones: questions about prices,
+editions, tournaments or values the rulings never state resemble earlier questions of that kind more
 than they resemble questions the rulings answer. It is one confidence signal
 (`faq_bot.chat.confidence.SIGNALS`), weighted by the fitted model like the
 others, so it matters as much as cross-validation shows it earns. A sharper one,

@@ -9,9 +9,14 @@ evidence behind the confidence signals ``unanswered_like``, ``nearest_known`` an
 of retired held-out sets (``make train`` passes `KNOWN_ONLY` from the Makefile), read as
 the chatbot reads them and embedded by the shipped model, as the training questions are.
 No weight is fitted on them, and since they leave the held-out sets they leave the
-calibration too (`faq_bot.chat.calibrate.CALIBRATION_SETS`). Questions already known (by
-id) are left as they are, so running it twice changes nothing. Held-out sets are
+calibration too (`faq_bot.chat.calibrate.CALIBRATION_SETS`). Held-out sets are
 refused (`faq_bot.evaluate.training_questions`).
+
+A follow-up is read after its earlier question is answered, so its vector depends on the
+models and bars in effect: ``make train`` runs this after `scripts/train_chat.py` has written
+its models (with the bars the fit chose) and before ``make calibrate``, and rows of the given
+files already in the store are read again and replaced, so the store is what those models
+give, however often this runs.
 """
 
 from __future__ import annotations
@@ -32,18 +37,22 @@ DATA = Path(__file__).resolve().parent.parent / "faq_bot" / "data"
 
 
 def extended(known: KnownQuestions, cases: list[fit.Case], vectors: np.ndarray) -> KnownQuestions:
-    """`known` with `cases` (and their `vectors`) added, those whose id it has skipped."""
-    have = set(known.ids)
-    new = [i for i, c in enumerate(cases) if c.id not in have]
+    """`known` without the rows of `cases`' ids, then `cases` (with their `vectors`) added
+    after the others: a second run replaces what the first added."""
     if known.golds is None or known.followup is None:
-        raise ValueError("the known questions were written without gold passages or flags")
+        raise FaqBotError(
+            "Die bekannten Fragen wurden ohne Goldpassagen oder Anschlussmarken geschrieben: "
+            "erst scripts/train_chat.py --write."
+        )
+    ours = {c.id for c in cases}
+    kept = [i for i, qid in enumerate(known.ids) if qid not in ours]
     return KnownQuestions.of(
-        [*known.ids, *(cases[i].id for i in new)],
-        np.vstack([known.vectors, vectors[new]]) if new else known.vectors,
-        [*known.answerable, *(cases[i].answerable for i in new)],
+        [*(known.ids[i] for i in kept), *(c.id for c in cases)],
+        np.vstack([known.vectors[kept], np.asarray(vectors, dtype=np.float32)]),
+        [*known.answerable[kept], *(c.answerable for c in cases)],
         known.model,
-        [*known.golds, *(cases[i].gold for i in new)],
-        [*known.followup, *(cases[i].followup for i in new)],
+        [*(known.golds[i] for i in kept), *(c.gold for c in cases)],
+        [*known.followup[kept], *(c.followup for c in cases)],
     )
 
 
@@ -58,12 +67,12 @@ def main() -> int:
         known = known_questions()
         if known is None:
             raise FaqBotError("Keine bekannten Fragen: erst scripts/train_chat.py --write.")
-        cases = [
-            c for c in fit.collect(index, questions, "hybrid") if c.reading.vector_text is not None
-        ]
         shipped = shipped_retriever(index)
         if shipped.model != known.model:
             raise FaqBotError("Die bekannten Fragen stammen von einem anderen Modell.")
+        cases = [
+            c for c in fit.collect(index, questions, "hybrid") if c.reading.vector_text is not None
+        ]
         vectors = query_vectors(shipped.embedder, [c.reading.vector_text for c in cases])
         bigger = extended(known, cases, vectors)
     except FaqBotError as exc:
@@ -71,7 +80,7 @@ def main() -> int:
         return 2
     path = DATA / "known_questions.npz"
     bigger.save(path)
-    print(f"geschrieben: {path} ({len(known.ids)} + {len(bigger.ids) - len(known.ids)} Fragen)")
+    print(f"geschrieben: {path} ({len(bigger.ids)} Fragen, {len(cases)} aus den Dateien)")
     return 0
 
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 from scripts_under_test import script
 
+from faq_bot.errors import FaqBotError
 from faq_bot.known import KnownQuestions
 
 
@@ -42,12 +44,23 @@ def test_new_questions_are_added_after_the_known_ones_with_their_flags_and_golds
     assert bigger.model == "m"
 
 
-def test_questions_already_known_are_left_as_they_are():
+def test_a_second_run_replaces_the_rows_of_its_questions_and_keeps_the_others():
     known = _known()
-    again = [_case("d2-001", False, []), _case("h30-002", True, ["x y"])]
-    vectors = np.eye(3, dtype=np.float32)[[2, 1]]
-    bigger = _script().extended(known, again, vectors)
-    assert bigger.ids == ("d2-001", "d2-002", "h30-002")
-    assert bigger.answerable[0]  # not overwritten by the second reading
-    assert np.array_equal(bigger.vectors[:2], known.vectors)
-    assert _script().extended(bigger, again, vectors).ids == bigger.ids
+    first = [_case("h29-001", True, ["Karten ziehen"]), _case("h29f01", True, ["a b"], True)]
+    once = _script().extended(known, first, np.eye(3, dtype=np.float32)[[2, 0]])
+    # read again with other models in effect: other vectors, the same questions
+    again = _script().extended(once, first, np.eye(3, dtype=np.float32)[[1, 2]])
+    assert again.ids == ("d2-001", "d2-002", "h29-001", "h29f01")
+    assert np.array_equal(again.vectors[2:], np.eye(3, dtype=np.float32)[[1, 2]])
+    # the other rows keep everything: vectors, flags and gold passages
+    assert np.array_equal(again.vectors[:2], known.vectors)
+    assert again.answerable.tolist() == [True, False, True, True]
+    assert again.followup is not None and again.followup.tolist() == [False, False, False, True]
+    assert again.golds is not None and again.golds[:2] == known.golds
+    assert again.golds[3] == ("a b",)
+
+
+def test_a_store_written_without_gold_passages_is_refused_in_german():
+    bare = KnownQuestions.of(["d2-001"], np.eye(3, dtype=np.float32)[:1], [True], "m")
+    with pytest.raises(FaqBotError, match="ohne Goldpassagen"):
+        _script().extended(bare, [_case("h29-001", True, ["x"])], np.eye(3, dtype=np.float32)[:1])

@@ -77,6 +77,7 @@ RULE = (
     "calibration sets, each pooled, meet each of the two targets"
 )
 MODEL_FILES = ("ranker.json", "passage.json", "confidence.json")
+KNOWN_FILE = "known_questions.npz"  # the known questions (faq_bot.known): outcomes depend on them
 # what calibrating writes into confidence.json: not part of the models it calibrates
 CALIBRATED_KEYS = ("threshold", "threshold_followup", "calibration")
 
@@ -207,7 +208,8 @@ def calibrated_threshold(
 
 def models_digest(data_dir: Path) -> str:
     """A hash of the fitted models in `data_dir` the outcomes come from: the ranker, the
-    passage choice and the confidence model without what calibrating writes."""
+    passage choice and the confidence model without what calibrating writes, and the known
+    questions their signals compare with (`KNOWN_FILE`, when there is one)."""
     h = hashlib.sha256()
     for name in MODEL_FILES:
         data = json.loads((data_dir / name).read_text("utf-8"))
@@ -216,4 +218,7 @@ def models_digest(data_dir: Path) -> str:
                 for key in CALIBRATED_KEYS:
                     mode.pop(key, None)
         h.update(json.dumps(data, sort_keys=True).encode())
+    known = data_dir / KNOWN_FILE
+    if known.exists():
+        h.update(hashlib.sha256(known.read_bytes()).digest())
     return h.hexdigest()[:16]

@@ -142,6 +142,7 @@ GROUPS = [
     ["heldout56-questions.jsonl", "heldout56-followups.jsonl"],
     ["heldout57-questions.jsonl", "heldout57-followups.jsonl"],
     ["heldout58-questions.jsonl", "heldout58-followups.jsonl"],
+    ["heldout60-questions.jsonl", "heldout60-followups.jsonl"],
 ]
 
 

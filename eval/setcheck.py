@@ -143,6 +143,7 @@ GROUPS = [
     ["heldout57-questions.jsonl", "heldout57-followups.jsonl"],
     ["heldout58-questions.jsonl", "heldout58-followups.jsonl"],
     ["heldout59-questions.jsonl", "heldout59-followups.jsonl"],
+    ["heldout60-questions.jsonl", "heldout60-followups.jsonl"],
 ]
 
 

@@ -79,6 +79,10 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout57-followups.jsonl",
         "heldout58-questions.jsonl",
         "heldout58-followups.jsonl",
+        "heldout59-questions.jsonl",
+        "heldout59-followups.jsonl",
+        "heldout60-questions.jsonl",
+        "heldout60-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

@@ -10,14 +10,11 @@ is the lowest at which the one-sided 90 % Wilson bounds of confident-wrong and o
 declined share meet issue 9's targets, and at which at least 90 % of all pairs of
 calibration sets, each pooled, meet each target (`faq_bot.chat.calibrate`; the table's
 ``pairs_cw`` and ``pairs_decl``: the shares of pairs that do). With ``--write`` it
-becomes the hybrid model's ``threshold`` in ``faq_bot/data/confidence.json``; then the
-follow-ups of the same sets are answered with it in effect (a follow-up is read after its
-earlier question is answered), and their bar, ``threshold_followup``, is the lowest not below
-the first questions' whose Wilson bound of confident-wrong meets the target
-(`faq_bot.chat.calibrate.calibrated_followup_threshold`; the fitted one where none does).
-The fitted bars are kept beside them under ``calibration``, and the outcomes of both are
-written to ``faq_bot/data/calibration.json`` so that the tests can derive both bars again.
-``make train`` runs it after ``scripts/train_chat.py``. Needs a built index with dense vectors.
+becomes the hybrid model's ``threshold`` in ``faq_bot/data/confidence.json`` (the
+follow-up bar is the fitted one, never below it), the fitted bars are kept beside it
+under ``calibration``, and the outcomes are written to ``faq_bot/data/calibration.json``
+so that the tests can derive the threshold again. ``make train`` runs it after
+``scripts/train_chat.py``. Needs a built index with dense vectors.
 """
 
 from __future__ import annotations
@@ -31,14 +28,12 @@ from typing import Any
 from faq_bot.chat import confidence as conf
 from faq_bot.chat.calibrate import (
     CALIBRATION_SETS,
-    FOLLOWUP_RULE,
     MAX_CONFIDENT_WRONG,
     MIN_DECLINED,
     RULE,
     Z_ONE_SIDED_90,
     Calibration,
     Outcome,
-    calibrated_followup_threshold,
     calibrated_threshold,
     figures_at,
     models_digest,
@@ -58,19 +53,12 @@ def default_files() -> list[Path]:
     return [ROOT / "eval" / f"heldout{n}-questions.jsonl" for n in CALIBRATION_SETS]
 
 
-def followup_files() -> list[Path]:
-    return [ROOT / "eval" / f"heldout{n}-followups.jsonl" for n in CALIBRATION_SETS]
-
-
-def outcomes_of(index, files: list[Path], followups: bool = False) -> list[tuple[str, Outcome]]:
+def outcomes_of(index, files: list[Path]) -> list[tuple[str, Outcome]]:
     rows = []
     questions = [q for f in files for q in load_questions(f)]
     for i, q in enumerate(questions, 1):
-        if bool(q.get("history")) != followups:
-            raise SystemExit(
-                f"{q['id']}: erste Fragen (ohne Verlauf) und Anschlussfragen (mit Verlauf) "
-                "kalibrieren je ihre eigene Schwelle, aus eigenen Dateien"
-            )
+        if q.get("history"):
+            raise SystemExit(f"{q['id']}: nur erste Fragen (ohne Verlauf) kalibrieren die Schwelle")
         result, right = judged(index, q)
         p = result.confidence if result is not None and result.passage else 0.0
         qid = str(q["id"])
@@ -164,40 +152,6 @@ def write(
     print(f"geschrieben: {path} (Schwelle {chosen.threshold:.2f}), {out}")
 
 
-def write_followups(
-    rows: list[tuple[str, Outcome]], chosen: Calibration | None, names: list[str]
-) -> float:
-    """The follow-ups' bar into confidence.json (the fitted one where no bar meets the
-    bound, never below the first questions'), their outcomes into calibration.json."""
-    path = DATA / "confidence.json"
-    data = json.loads(path.read_text("utf-8"))
-    mode: dict[str, Any] = data["modes"]["hybrid"]
-    fitted = mode["calibration"]["fitted"]["threshold_followup"]
-    bar = chosen.threshold if chosen else max(mode["threshold"], fitted)
-    mode["threshold_followup"] = bar
-    mode["calibration"]["followups"] = {
-        "sets": names,
-        "rule": FOLLOWUP_RULE,
-        "answerable": len(rows),
-        **(
-            {
-                "passage@1": round(chosen.passage_at_1, 4),
-                "confident_wrong": round(chosen.confident_wrong, 4),
-            }
-            if chosen
-            else {"calibrated": None}
-        ),
-    }
-    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    out = DATA / "calibration.json"
-    evidence = json.loads(out.read_text("utf-8"))
-    evidence["followup_sets"] = names
-    evidence["followup_outcomes"] = [[qid, o.probability, o.right, o.answerable] for qid, o in rows]
-    out.write_text(json.dumps(evidence, separators=(",", ":")) + "\n", encoding="utf-8")
-    reload_models()
-    return bar
-
-
 def _rounded(x: float | None) -> float | None:
     return None if x is None else round(x, 4)
 
@@ -236,22 +190,6 @@ def main() -> None:
     print(f"kalibriert: {chosen.threshold:.2f}" if chosen else "kalibriert: keine Schwelle")
     if args.write:
         write(rows, chosen, names, embedder)
-    # the follow-ups, read with the first questions' bar now in effect (without --write,
-    # the bar in effect before)
-    fu_files = followup_files() if not args.files else []
-    if not fu_files:
-        return
-    fu_rows = outcomes_of(index, fu_files, followups=True)
-    fu_outcomes = [o for _, o in fu_rows]
-    floor = chosen.threshold if chosen and args.write else conf.threshold("hybrid")
-    fu_chosen = calibrated_followup_threshold(fu_outcomes, floor)
-    print(f"Anschlussfragen ({len(fu_outcomes)}):")
-    print(table(fu_outcomes, grid))
-    print(f"in Kraft: {conf.threshold('hybrid', followup=True):.2f}")
-    print(f"kalibriert: {fu_chosen.threshold:.2f}" if fu_chosen else "kalibriert: keine Schwelle")
-    if args.write:
-        bar = write_followups(fu_rows, fu_chosen, [f.name for f in fu_files])
-        print(f"geschrieben: Schwelle der Anschlussfragen {bar:.2f}")
 
 
 if __name__ == "__main__":

@@ -16,9 +16,7 @@ from faq_bot.chat import confidence
 from faq_bot.chat.calibrate import (
     CALIBRATION_SETS,
     GRID,
-    MAX_CONFIDENT_WRONG,
     Outcome,
-    calibrated_followup_threshold,
     calibrated_threshold,
     figures_at,
     models_digest,
@@ -249,26 +247,8 @@ def test_the_shipped_threshold_is_the_one_the_recorded_outcomes_give():
     assert chosen is not None
     hybrid = json.loads((DATA / "confidence.json").read_text("utf-8"))["modes"]["hybrid"]
     assert hybrid["threshold"] == chosen.threshold == confidence.threshold("hybrid")
-    followups = [Outcome(p, right, ans) for _qid, p, right, ans in recorded["followup_outcomes"]]
-    assert all(ans for _qid, _p, _right, ans in recorded["followup_outcomes"])
-    bar = calibrated_followup_threshold(followups, chosen.threshold)
     fitted = hybrid["calibration"]["fitted"]
-    expected = bar.threshold if bar else max(chosen.threshold, fitted["threshold_followup"])
-    assert hybrid["threshold_followup"] == expected == confidence.threshold("hybrid", True)
-    assert recorded["followup_sets"] == [f"heldout{n}-followups.jsonl" for n in CALIBRATION_SETS]
-
-
-def test_the_followup_bar_is_the_lowest_meeting_the_bound_and_never_below_the_first():
-    # 200 answerable follow-ups: 10 wrong ones at 0.3, the right ones at 0.6
-    outcomes = [Outcome(0.3, False, True)] * 10 + [Outcome(0.6, True, True)] * 190
-    bar = calibrated_followup_threshold(outcomes, floor=0.1)
-    assert bar is not None and bar.threshold == 0.31  # above the wrong ones
-    assert bar.confident_wrong_upper <= MAX_CONFIDENT_WRONG
-    assert calibrated_followup_threshold(outcomes, floor=0.5).threshold == 0.5  # the floor
-    fewer = [Outcome(0.3, False, True)] * 2 + [Outcome(0.6, True, True)] * 198
-    assert calibrated_followup_threshold(fewer, floor=0.1).threshold == 0.1
-    # one set of five follow-ups cannot bound anything
-    assert calibrated_followup_threshold([Outcome(0.9, True, True)] * 5, floor=0.1) is None
+    assert hybrid["threshold_followup"] == max(chosen.threshold, fitted["threshold_followup"])
 
 
 def test_the_recorded_outcomes_come_from_the_shipped_models():

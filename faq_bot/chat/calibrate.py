@@ -49,14 +49,12 @@ import numpy as np
 
 __all__ = [
     "CALIBRATION_SETS",
-    "FOLLOWUP_RULE",
     "MAX_CONFIDENT_WRONG",
     "MIN_DECLINED",
     "RULE",
     "Z_ONE_SIDED_90",
     "Calibration",
     "Outcome",
-    "calibrated_followup_threshold",
     "calibrated_threshold",
     "figures_at",
     "models_digest",
@@ -77,10 +75,6 @@ RULE = (
     f"confident-wrong is <= {MAX_CONFIDENT_WRONG} and lower bound of declined is "
     f">= {MIN_DECLINED}, and at which at least {PAIR_SHARE * 100:.0f} % of all pairs of "
     "calibration sets, each pooled, meet each of the two targets"
-)
-FOLLOWUP_RULE = (
-    "lowest threshold (0.01 grid), not below the first questions', whose one-sided 90 % "
-    f"Wilson upper bound of confident-wrong is <= {MAX_CONFIDENT_WRONG}"
 )
 MODEL_FILES = ("ranker.json", "passage.json", "confidence.json")
 KNOWN_FILE = "known_questions.npz"  # the known questions (faq_bot.known): outcomes depend on them
@@ -210,19 +204,6 @@ def calibrated_threshold(
         if f.confident_wrong_upper <= max_confident_wrong and f.declined_lower >= min_declined:
             return f
     return None
-
-
-def calibrated_followup_threshold(
-    outcomes: Sequence[Outcome], floor: float, grid: Sequence[float] = tuple(GRID)
-) -> Calibration | None:
-    """The follow-ups' bar: the lowest threshold of `grid`, not below `floor` (the first
-    questions' bar), whose confident-wrong upper bound is at most `MAX_CONFIDENT_WRONG`.
-    Follow-ups are all answerable, so nothing bounds declines, and a set holds too few of
-    them (15) for pairs of sets to say anything: only the pooled Wilson bound applies."""
-    pooled = [dataclasses.replace(o, group="") for o in outcomes]
-    return calibrated_threshold(
-        pooled, min_declined=0.0, grid=[t for t in grid if t >= floor - 1e-9]
-    )
 
 
 def models_digest(data_dir: Path) -> str:

@@ -9,8 +9,8 @@ The training questions (`scripts/train_chat.py`), and the retired held-out sets 
 Makefile), are kept as their embeddings with whether the corpus answers them. A new
 question's ``unanswered_like`` is the mean similarity of its `K` nearest unanswerable
 known questions minus that of its `K` nearest answerable ones: questions about prices,
-editions, tournaments or values the rulings never state resemble earlier questions of that kind more
-than they resemble questions the rulings answer. It is one confidence signal
+editions, tournaments or values the rulings never state resemble earlier questions of that
+kind more than they resemble questions the rulings answer. It is one confidence signal
 (`faq_bot.chat.confidence.SIGNALS`), weighted by the fitted model like the
 others, so it matters as much as cross-validation shows it earns. A sharper one,
 ``nearest_known``, reads the nearest known first question alone: its similarity,

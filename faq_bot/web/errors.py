@@ -137,8 +137,6 @@ def check_host() -> None:
     """The first hook of every request: one whose host cannot be read (`_host_unusable`)
     or is not trusted is refused with `BadHost` before anything reads its body or builds
     a URL."""
-    if isinstance(request.routing_exception, _HOST_ERRORS):
-        raise request.routing_exception
     if _host_unusable():
         raise BadHost()
 

@@ -144,6 +144,7 @@ GROUPS = [
     ["heldout58-questions.jsonl", "heldout58-followups.jsonl"],
     ["heldout59-questions.jsonl", "heldout59-followups.jsonl"],
     ["heldout60-questions.jsonl", "heldout60-followups.jsonl"],
+    ["heldout62-questions.jsonl", "heldout62-followups.jsonl"],
 ]
 
 

@@ -145,6 +145,7 @@ GROUPS = [
     ["heldout59-questions.jsonl", "heldout59-followups.jsonl"],
     ["heldout60-questions.jsonl", "heldout60-followups.jsonl"],
     ["heldout61-questions.jsonl", "heldout61-followups.jsonl"],
+    ["heldout62-questions.jsonl", "heldout62-followups.jsonl"],
 ]
 
 

@@ -83,6 +83,10 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout59-followups.jsonl",
         "heldout60-questions.jsonl",
         "heldout60-followups.jsonl",
+        "heldout61-questions.jsonl",
+        "heldout61-followups.jsonl",
+        "heldout62-questions.jsonl",
+        "heldout62-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

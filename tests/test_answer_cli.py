@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,37 @@ def test_cli_eval_lists_unanswerable_questions_answered_with_confidence(built_in
     text = CliRunner().invoke(main, [*args, "--misses"]).stdout
     assert "Unbeantwortbar, aber sicher beantwortet:" in text
     assert "  u1 " in text and "  u2 " not in text
+
+
+def test_cli_eval_says_where_each_best_passage_stands(built_index, index, tmp_path):
+    # one question, answered from the entry "Aktionsstapel", asked with three golds: its
+    # answer paragraph, another paragraph of the same entry, a passage of another entry
+    stack = index.entry("aktionsstapel").plain_paragraphs
+    depot = index.entry("depot").plain_paragraphs
+    golds = {"right": stack[0][:60], "paragraph": stack[-1][:60], "entry": depot[0][:60]}
+    faq = index.document(index.entry("aktionsstapel").doc)["file"]
+    lines = [
+        {"id": kind, "q": "Aktionsstapel", "doc": faq, "gold": [gold], "kind": "keyword"}
+        for kind, gold in golds.items()
+    ]
+    # a question that names another document: its wrong entry is counted apart too
+    other = next(d["file"] for d in index.documents if d["file"] != faq)
+    lines.append({**lines[-1], "id": "elsewhere", "doc": other})
+    path = tmp_path / "questions.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    args = ["eval", "--index", str(built_index), str(path)]
+    report = json.loads(CliRunner().invoke(main, [*args, "--json"]).stdout)["answer"]
+    assert report["losses"] == {
+        "right": {"confident": 1, "declined": 0},
+        "paragraph": {"confident": 1, "declined": 0},
+        "entry": {"confident": 2, "declined": 0, "other_document": 1},
+        "none": {"confident": 0, "declined": 0},
+    }
+    assert {m["id"]: m["lost"] for m in report["misses"]} == {
+        "paragraph": "paragraph",
+        "entry": "entry",
+        "elsewhere": "entry",
+    }
+    text = CliRunner().invoke(main, [*args, "--misses"]).stdout
+    assert re.search(r"richtiger Eintrag, anderer Absatz +1 / 0\n", text)
+    assert "(richtiger Eintrag, anderer Absatz): Aktionsstapel" in text

@@ -44,7 +44,6 @@ __all__ = [
     "format_report",
     "is_hit",
     "load_questions",
-    "where_lost",
     "mrr",
     "normalize",
     "question_set",
@@ -52,6 +51,7 @@ __all__ = [
     "recall_at",
     "search_runs",
     "training_questions",
+    "where_lost",
 ]
 
 TOP = 10
@@ -300,12 +300,11 @@ def answer_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, A
     ``declined``: unanswerable questions the bot declines (not confident);
     ``answered_unanswerable``: the others, with the passage presented for them
     (what to read when declines fall short); ``losses``: where each answerable
-    question's best passage stands (`where_lost`), confident and declined apart, with
-    the answers from another document than the question's counted among ``entry``.
+    question's best passage stands (`where_lost`: each in exactly one of `LOSS_KINDS`),
+    confident and declined apart.
     """
     answered, passage_hits, declined, unanswerable, confident_wrong = 0, 0, 0, 0, 0
     losses = {kind: {"confident": 0, "declined": 0} for kind in LOSS_KINDS}
-    other_document = 0
     found = 0  # the best passage holds the gold, confident or not
     wrong: list[dict[str, Any]] = []
     answered_unanswerable: list[dict[str, Any]] = []
@@ -325,7 +324,6 @@ def answer_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, A
         confident_wrong += confident and not hit
         lost = where_lost(index, q, result, right)
         losses[lost]["confident" if confident else "declined"] += 1
-        other_document += lost == "entry" and _other_document(index, q, result)
         if not hit:
             wrong.append({**_miss(q, result, confident), "lost": lost})
     n = sum(1 for q in questions if answerable(q))
@@ -340,43 +338,39 @@ def answer_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, A
         "unanswerable": unanswerable,
         "declined": declined,
         "declined_share": declined / unanswerable if unanswerable else 0.0,
-        "losses": {**losses, "entry": {**losses["entry"], "other_document": other_document}},
+        "losses": losses,
         "misses": wrong,
         "answered_unanswerable": answered_unanswerable,
     }
 
 
 # where an answerable question's best passage stands (`where_lost`)
-LOSS_KINDS = ("right", "paragraph", "entry", "none")
+LOSS_KINDS = ("right", "paragraph", "entry", "document", "none")
 LOSS_LABELS = {
     "right": "richtiger Absatz",
     "paragraph": "richtiger Eintrag, anderer Absatz",
-    "entry": "falscher Eintrag",
+    "entry": "falscher Eintrag im Dokument",
+    "document": "Eintrag eines anderen Dokuments",
     "none": "kein Absatz gefunden",
 }
 
 
 def where_lost(index: Index, question: dict[str, Any], result: Any, right: bool) -> str:
-    """Where the best passage for an answerable `question` stands: ``"right"`` (it holds
-    a gold passage), ``"paragraph"`` (another paragraph of its entry holds one: the
-    passage choice missed), ``"entry"`` (its entry holds none: the ranking missed), or
-    ``"none"`` (no passage at all)."""
+    """Where the best passage for an answerable `question` stands (one of `LOSS_KINDS`):
+    ``"right"`` (it holds a gold passage), ``"paragraph"`` (another paragraph of its entry
+    holds one: the passage choice missed), ``"entry"`` (its entry holds none: the ranking
+    missed, within the document the question names), ``"document"`` (likewise, in another
+    document), or ``"none"`` (no passage at all)."""
     if right:
         return "right"
     passage = result.passage if result is not None else None
     record = index.entry(passage.entry) if passage is not None else None
     if record is None:
         return "none"
-    text = " ".join(record.plain_paragraphs or record.paragraphs)
-    return "paragraph" if is_hit(text, question["gold"]) else "entry"
-
-
-def _other_document(index: Index, question: dict[str, Any], result: Any) -> bool:
-    """Whether the answer comes from another document than the one the question names
-    (its ``doc``, the document's file name; False when it names none)."""
-    record = index.entry(result.passage.entry)
-    doc = index.document(record.doc) if record is not None else None
-    return bool(question.get("doc") and doc and doc.get("file") != question["doc"])
+    if any(is_hit(p, question["gold"]) for p in record.plain_paragraphs):
+        return "paragraph"
+    doc = index.document(record.doc)
+    return "document" if doc is not None and doc.get("file") != question.get("doc") else "entry"
 
 
 def _miss(question: dict[str, Any], result: Any, confident: bool) -> dict[str, Any]:
@@ -454,20 +448,12 @@ def format_report(report: dict[str, Any], *, misses: bool = False) -> str:
             f"  abgelehnt (unbeantwortbare Fragen)          "
             f"{a['declined']} von {a['unanswerable']}",
         ]
-        if "losses" in a:
-            lines += ["", "Wo der beste Absatz steht (beantwortbare Fragen: sicher / abgelehnt):"]
-            for kind in LOSS_KINDS:
-                f = a["losses"][kind]
-                other = (
-                    f"  ({f['other_document']} aus einem anderen Dokument)"
-                    if kind == "entry"
-                    else ""
-                )
-                lines.append(
-                    f"  {LOSS_LABELS[kind]:<34} {f['confident']:>4} / {f['declined']}{other}"
-                )
+        lines += ["", "Wo der beste Absatz steht (beantwortbare Fragen: sicher / abgelehnt):"]
+        for kind in LOSS_KINDS:
+            f = a["losses"][kind]
+            lines.append(f"  {LOSS_LABELS[kind]:<34} {f['confident']:>4} / {f['declined']}")
         if misses and a["misses"]:
-            lines += ["", "Chatbot ohne Gold-Absatz:"]
+            lines += ["", "Chatbot ohne sichere richtige Antwort:"]
             lines += [
                 f"  {m['id']} {'sicher' if m['confident'] else 'abgelehnt'} "
                 f"{m['passage'] or '-'} ({LOSS_LABELS[m['lost']]}): {m['q']}"

@@ -129,34 +129,44 @@ def test_cli_eval_lists_unanswerable_questions_answered_with_confidence(built_in
 
 
 def test_cli_eval_says_where_each_best_passage_stands(built_index, index, tmp_path):
-    # one question, answered from the entry "Aktionsstapel", asked with three golds: its
-    # answer paragraph, another paragraph of the same entry, a passage of another entry
-    stack = index.entry("aktionsstapel").plain_paragraphs
-    depot = index.entry("depot").plain_paragraphs
-    golds = {"right": stack[0][:60], "paragraph": stack[-1][:60], "entry": depot[0][:60]}
+    # one question the bot answers with confidence from the first paragraph of the entry
+    # "Aktionsstapel", asked with four golds: that paragraph, another paragraph of the same
+    # entry, a passage of another entry of the same document, and that passage again for a
+    # question naming another document
     faq = index.document(index.entry("aktionsstapel").doc)["file"]
-    lines = [
-        {"id": kind, "q": "Aktionsstapel", "doc": faq, "gold": [gold], "kind": "keyword"}
-        for kind, gold in golds.items()
-    ]
-    # a question that names another document: its wrong entry is counted apart too
     other = next(d["file"] for d in index.documents if d["file"] != faq)
-    lines.append({**lines[-1], "id": "elsewhere", "doc": other})
+    stack = index.entry("aktionsstapel").plain_paragraphs
+    depot = index.entry("depot").plain_paragraphs[0][:60]
+    golds = {
+        "right": (faq, stack[0][:60]),
+        "paragraph": (faq, stack[-1][:60]),
+        "entry": (faq, depot),
+        "document": (other, depot),
+    }
+    lines = [
+        {"id": kind, "q": "Aktionsstapel", "doc": doc, "gold": [gold], "kind": "keyword"}
+        for kind, (doc, gold) in golds.items()
+    ]
     path = tmp_path / "questions.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     args = ["eval", "--index", str(built_index), str(path)]
     report = json.loads(CliRunner().invoke(main, [*args, "--json"]).stdout)["answer"]
+    assert report["confident"] == 1.0 and report["passage@1"] == 0.25  # the precondition
+    sure = {"confident": 1, "declined": 0}
     assert report["losses"] == {
-        "right": {"confident": 1, "declined": 0},
-        "paragraph": {"confident": 1, "declined": 0},
-        "entry": {"confident": 2, "declined": 0, "other_document": 1},
+        "right": sure,
+        "paragraph": sure,
+        "entry": sure,
+        "document": sure,
         "none": {"confident": 0, "declined": 0},
     }
+    assert sum(sum(f.values()) for f in report["losses"].values()) == report["n"]
     assert {m["id"]: m["lost"] for m in report["misses"]} == {
         "paragraph": "paragraph",
         "entry": "entry",
-        "elsewhere": "entry",
+        "document": "document",
     }
     text = CliRunner().invoke(main, [*args, "--misses"]).stdout
     assert re.search(r"richtiger Eintrag, anderer Absatz +1 / 0\n", text)
+    assert re.search(r"Eintrag eines anderen Dokuments +1 / 0\n", text)
     assert "(richtiger Eintrag, anderer Absatz): Aktionsstapel" in text

@@ -146,6 +146,7 @@ GROUPS = [
     ["heldout60-questions.jsonl", "heldout60-followups.jsonl"],
     ["heldout61-questions.jsonl", "heldout61-followups.jsonl"],
     ["heldout62-questions.jsonl", "heldout62-followups.jsonl"],
+    ["heldout64-questions.jsonl", "heldout64-followups.jsonl"],
 ]
 
 

@@ -147,6 +147,7 @@ GROUPS = [
     ["heldout61-questions.jsonl", "heldout61-followups.jsonl"],
     ["heldout62-questions.jsonl", "heldout62-followups.jsonl"],
     ["heldout63-questions.jsonl", "heldout63-followups.jsonl"],
+    ["heldout64-questions.jsonl", "heldout64-followups.jsonl"],
 ]
 
 

@@ -87,6 +87,10 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout61-followups.jsonl",
         "heldout62-questions.jsonl",
         "heldout62-followups.jsonl",
+        "heldout63-questions.jsonl",
+        "heldout63-followups.jsonl",
+        "heldout64-questions.jsonl",
+        "heldout64-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

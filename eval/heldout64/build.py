@@ -146,7 +146,7 @@ QUESTIONS = [
      "Inf mit 2 VG-Markern geht in der Verlegung ins Nachbarland – ab wann sind die Marker runter?",
      ["werden alle Verteidigungsmarker zu Beginn der nachfolgenden Phase sofort entfernt"]),
     ("000", "abbreviation",
-     "Land erobert, mein LA liegt noch drunter – kann ich davon weiter TW ziehen?",
+     "Hab das Gebiet in der Siegphase geholt – bringt mir mein LA, der da mit dranhängt, danach noch TW?",
      ["Fähigkeiten des Landausbaus des Eroberers (auch die TW-Produktion) können danach nicht mehr genutzt werden."]),
     ("000", "abbreviation",
      "Strategie-Format Deckbau: als wie viele TW rechne ich einen BA in die 210er-Grenze?",

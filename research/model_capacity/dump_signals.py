@@ -8,7 +8,10 @@ By default the passages are chosen with the shipped passage weights (fitted on t
 questions; 7 min). With ``--per-fold K`` the questions are split into K folds (seed 0, as
 `faq_bot.chat.crossval.cross_validate` splits them) and each fold's passages are chosen with
 passage weights and known questions fitted on the other folds, so that no row's passage was
-chosen by weights fitted on it (19 min for 5,343 questions).
+chosen by weights fitted on it (19 min for 5,343 questions). ``--known-only FILE...`` (the
+Makefile's KNOWN_ONLY) keeps those questions among every fold's known questions, as what ships
+keeps them (`scripts/extend_known.py`), and among the ranking's; no row of theirs is saved and
+nothing is fitted on them.
 """
 
 from __future__ import annotations
@@ -32,17 +35,33 @@ def main() -> None:
     ap.add_argument("out")
     ap.add_argument("files", nargs="+")
     ap.add_argument("--per-fold", type=int, metavar="K", help="refit the passage weights per fold")
+    ap.add_argument(
+        "--known-only",
+        nargs="+",
+        default=[],
+        metavar="FILE",
+        help="questions kept among the known questions only, as `make train` keeps KNOWN_ONLY",
+    )
     add_crossfit_arguments(ap)
     args = ap.parse_args()
     index = open_index("index")
     questions, untuned = training_set(args.files, args.untuned)
+    extra, _ = training_set(args.known_only)
+    extra_ids = frozenset(str(q["id"]) for q in extra)
     folds = args.crossfit or FOLDS
-    cases = by_fold(
-        index, Path("index"), questions, folds, lambda qs: fit.collect(index, qs, "hybrid"), untuned
+    everything = by_fold(
+        index,
+        Path("index"),
+        [*questions, *extra],
+        folds,
+        lambda qs: fit.collect(index, qs, "hybrid"),
+        untuned | extra_ids,
     )
-    known = embed_known(index, cases, folds)
+    known = embed_known(index, everything, folds)
+    cases = [c for c in everything if c.id not in extra_ids]
+    extras = [c for c in everything if c.id in extra_ids]
     if args.per_fold:
-        x, y, ans = _per_fold(index, cases, args.per_fold)
+        x, y, ans = _per_fold(index, cases, args.per_fold, extras)
     else:
         passage = json.loads(Path("faq_bot/data/passage.json").read_text())
         x, y, ans = fit._signal_rows(index, cases, passage["modes"]["hybrid"]["weights"], known)
@@ -51,15 +70,16 @@ def main() -> None:
     print("gespeichert:", x.shape)
 
 
-def _per_fold(index, cases, k: int):
+def _per_fold(index, cases, k: int, extras=()):
     """The signal rows of each fold with passage weights and known questions fitted on the
-    other folds."""
+    other folds; `extras` (``--known-only``) are known in every fold, as KNOWN_ONLY is to
+    what ships, and nothing is fitted on them."""
     fold = fold_of(len(cases), k, 0)
     x, y, ans = None, np.zeros(len(cases)), np.array([c.answerable for c in cases])
     for f in range(k):
         train = [c for c, g in zip(cases, fold, strict=True) if g != f]
         rows = np.flatnonzero(fold == f)
-        known = fit.known_of(index, train)
+        known = fit.known_of(index, [*train, *extras])
         xt, yt, _ = fit._signal_rows(
             index, [cases[i] for i in rows], fit.fit_passage(train, known), known
         )

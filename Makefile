@@ -9,7 +9,7 @@ PORT ?= 5000
 # pytest process compiles (and assertion-rewrites) the tests and the package again, ~2 s
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test test-fast lint index serve bench bench-x100 load lighthouse deploy-check setup clean train calibrate tune-embedder print-train-questions print-train-untuned
+.PHONY: run test test-fast lint index serve bench bench-x100 load lighthouse deploy-check setup clean train calibrate tune-embedder print-train-questions print-train-untuned cv-dev2
 
 $(BIN)/faq-bot: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -153,6 +153,14 @@ print-train-questions:
 
 print-train-untuned:
 	@echo $(TRAIN_UNTUNED)
+
+## cv-dev2: issue 9's figures on dev2, cross-validated (~25 min on 2 cores): every training
+## question's passage and confidence signals read with the models refitted without its fold,
+## KNOWN_ONLY known in every fold as in what ships; then the confidence model out of fold
+cv-dev2: setup
+	mkdir -p build
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python research/model_capacity/dump_signals.py build/signals.npz --per-fold 5 $(TRAIN_QUESTIONS) $(TRAIN_FOLLOWUPS) --untuned $(TRAIN_UNTUNED) --known-only $(KNOWN_ONLY)
+	OPENBLAS_NUM_THREADS=1 $(BIN)/python research/model_capacity/by_set_oof.py build/signals.npz t
 
 bench: setup
 	./scripts/ensure-wrk

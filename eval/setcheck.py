@@ -148,6 +148,7 @@ GROUPS = [
     ["heldout62-questions.jsonl", "heldout62-followups.jsonl"],
     ["heldout63-questions.jsonl", "heldout63-followups.jsonl"],
     ["heldout64-questions.jsonl", "heldout64-followups.jsonl"],
+    ["heldout66-questions.jsonl", "heldout66-followups.jsonl"],
 ]
 
 

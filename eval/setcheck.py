@@ -149,6 +149,7 @@ GROUPS = [
     ["heldout63-questions.jsonl", "heldout63-followups.jsonl"],
     ["heldout64-questions.jsonl", "heldout64-followups.jsonl"],
     ["heldout65-questions.jsonl", "heldout65-followups.jsonl"],
+    ["heldout66-questions.jsonl", "heldout66-followups.jsonl"],
 ]
 
 

@@ -91,6 +91,10 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout63-followups.jsonl",
         "heldout64-questions.jsonl",
         "heldout64-followups.jsonl",
+        "heldout65-questions.jsonl",
+        "heldout65-followups.jsonl",
+        "heldout66-questions.jsonl",
+        "heldout66-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

@@ -296,7 +296,7 @@ QUESTIONS = [
      "Fluchtmodus Geschwindigkeit",
      ["Eine sich im Fluchtmodus befindliche Gruppe ist zum Beispiel schneller in der Bewegung"]),
     ("003", "abbreviation",
-     "Meine Gruppe hat im gewählten Modus SPD 10 – sind das 10 cm oder wie rechne ich das um?",
+     "Auf der Karte steht bei meinem Modus SPD 10. Wie weit darf ich die Truppe damit auf dem Tisch schieben, Zentimeter?",
      ["Eine Gruppe mit einem SPD-Wert von 10 im aktuellen Modus kann also bis zu 10 cm versetzt werden."]),
     ("003", "typo",
      "darf meine infantrie durch die eigenen panzer durchlaufen oder blockiern die?",
@@ -428,7 +428,7 @@ FOLLOWUPS = [
     # ---- 004 (2) ----
     ("004",
      "Meine Einheit ist unter halbe Sollstärke gefallen – was muss ich jetzt würfeln?",
-     "und beim Zurückziehen, was gilt dann für sie?",
+     "Und wenn ich sie danach aus dem Nahkampf abziehen will – hat das Folgen?",
      ["Beim Zurückziehen in muss die Einheit einen Fluchttest ausführen."]),
     ("004",
      "Meine Truppe sitzt seit Beginn der Bewegungsphase im Transporter – unter welchen Umständen steigt sie aus?",

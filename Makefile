@@ -154,7 +154,7 @@ print-train-questions:
 print-train-untuned:
 	@echo $(TRAIN_UNTUNED)
 
-## cv-dev2: issue 9's figures on dev2, cross-validated (~25 min on 2 cores): every training
+## cv-dev2: issue 9's figures on dev2, cross-validated (~20 min on 2 cores): every training
 ## question's passage and confidence signals read with the models refitted without its fold,
 ## KNOWN_ONLY known in every fold as in what ships; then the confidence model out of fold
 cv-dev2: setup

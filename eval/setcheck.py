@@ -150,6 +150,7 @@ GROUPS = [
     ["heldout64-questions.jsonl", "heldout64-followups.jsonl"],
     ["heldout65-questions.jsonl", "heldout65-followups.jsonl"],
     ["heldout66-questions.jsonl", "heldout66-followups.jsonl"],
+    ["heldout68-questions.jsonl", "heldout68-followups.jsonl"],
 ]
 
 

@@ -151,6 +151,7 @@ GROUPS = [
     ["heldout65-questions.jsonl", "heldout65-followups.jsonl"],
     ["heldout66-questions.jsonl", "heldout66-followups.jsonl"],
     ["heldout67-questions.jsonl", "heldout67-followups.jsonl"],
+    ["heldout68-questions.jsonl", "heldout68-followups.jsonl"],
 ]
 
 

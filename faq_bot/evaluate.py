@@ -137,7 +137,7 @@ def load_questions(path: Path | str) -> list[dict[str, Any]]:
 # sets 29-40 into the known questions alone (scripts/extend_known.py: KNOWN_ONLY).
 # Adding a set is this one line (the file prefixes and ids follow from it); retiring one
 # into the known questions also moves it into KNOWN_ONLY and out of CALIBRATION_SETS.
-HELD_OUT_SETS = tuple(range(41, 67))
+HELD_OUT_SETS = tuple(range(41, 69))
 HELD_OUT = tuple(f"heldout{n}-" for n in HELD_OUT_SETS)
 # their ids: h25-001, h25f01, ... (h<set>-<number>, h<set>f<number>)
 HELD_OUT_IDS = re.compile(rf"h({'|'.join(map(str, HELD_OUT_SETS))})(-|f)\d")

@@ -95,6 +95,10 @@ def test_development_files_are_read_in_order(tmp_path: Path):
         "heldout65-followups.jsonl",
         "heldout66-questions.jsonl",
         "heldout66-followups.jsonl",
+        "heldout67-questions.jsonl",
+        "heldout67-followups.jsonl",
+        "heldout68-questions.jsonl",
+        "heldout68-followups.jsonl",
     ],
 )
 def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: str):

@@ -9,7 +9,7 @@ PORT ?= 5000
 # pytest process compiles (and assertion-rewrites) the tests and the package again, ~2 s
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test test-fast lint index serve bench bench-x100 load lighthouse deploy-check setup clean train calibrate tune-embedder print-train-questions print-train-untuned cv-dev2
+.PHONY: run test test-fast lint index serve bench bench-x100 load lighthouse deploy-check setup clean train calibrate tune-embedder print-train-questions print-train-untuned print-known-only cv-dev2
 
 $(BIN)/faq-bot: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -153,6 +153,9 @@ print-train-questions:
 
 print-train-untuned:
 	@echo $(TRAIN_UNTUNED)
+
+print-known-only:
+	@echo $(KNOWN_ONLY)
 
 ## cv-dev2: issue 9's figures on dev2, cross-validated (~20 min on 2 cores): every training
 ## question's passage and confidence signals read with the models refitted without its fold,

@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from faq_bot.evaluate import EvalFileError, answerable, question_set, training_questions
+from faq_bot.chat.calibrate import CALIBRATION_SETS
+from faq_bot.evaluate import (
+    HELD_OUT_SETS,
+    EvalFileError,
+    answerable,
+    question_set,
+    training_questions,
+)
 from faq_bot.tuned import TENSORS, tensors_meta
 
 LINE = {"id": "x1", "q": "Wer darf angreifen?", "doc": "d.txt", "gold": ["angreifen"], "kind": "k"}
@@ -108,7 +115,8 @@ def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: 
 
 def test_every_unretired_held_out_file_in_eval_is_refused():
     # read from disk, not from HELD_OUT_SETS: a set merged but not added there fails here
-    held = [p for p in sorted(EVAL.glob("heldout*-*.jsonl")) if _set_number(p) >= 41]
+    first = min(HELD_OUT_SETS)
+    held = [p for p in sorted(EVAL.glob("heldout*-*.jsonl")) if _set_number(p) >= first]
     assert len(held) >= 8
     for path in held:
         with pytest.raises(EvalFileError):
@@ -116,7 +124,7 @@ def test_every_unretired_held_out_file_in_eval_is_refused():
 
 
 def test_the_retired_held_out_sets_are_training_questions():
-    retired = [EVAL / f"heldout{n}-questions.jsonl" for n in ("", *range(2, 41))]
+    retired = [EVAL / f"heldout{n}-questions.jsonl" for n in ("", *range(2, min(HELD_OUT_SETS)))]
     questions = training_questions(retired)
     assert len(questions) == sum(len(p.read_text("utf-8").splitlines()) for p in retired)
 
@@ -215,3 +223,19 @@ def test_the_embedder_was_tuned_on_the_makefiles_tuning_list_and_not_on_the_untu
     first = {q["id"] for q in training_questions(tuning) if answerable(q) and not q.get("history")}
     assert first == tuned
     assert untuned and not {q["id"] for q in training_questions(untuned)} & tuned
+
+
+def test_every_held_out_set_is_trained_on_known_or_held_out_and_only_one_of_these():
+    # the boundaries between the lists (Makefile: TRAIN_QUESTIONS, TRAIN_UNTUNED, KNOWN_ONLY;
+    # HELD_OUT_SETS; CALIBRATION_SETS) are written in several places: this pins them together
+    def sets(target: str) -> set[int]:
+        return {_set_number(p) for p in _make_list(target) if p.name.startswith("heldout")}
+
+    trained = sets("print-train-questions") | sets("print-train-untuned")
+    known = sets("print-known-only")
+    held = set(HELD_OUT_SETS)
+    on_disk = {_set_number(p) for p in EVAL.glob("heldout*-questions.jsonl")}
+    assert not trained & known and not trained & held and not known & held
+    assert trained | known | held == on_disk
+    assert max(trained) < min(known) and max(known) < min(held)
+    assert set(CALIBRATION_SETS) <= held

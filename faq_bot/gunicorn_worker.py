@@ -16,11 +16,19 @@ path gets the page too, not the JSON error shape.
     The worker class (`faq_bot.serving.WORKER_CLASS`).
 ``write_error(sock, status, reason, message)``
     What it writes instead of ``gunicorn.util.write_error`` (same signature).
+``tame_allocator() -> list[str]``
+    Called as each worker starts: glibc's allocator at most `ARENAS` arenas and a fixed
+    mmap threshold, so that the serving threads' large short-lived buffers (the query
+    embedding's activations) go back to the system when freed instead of raising each
+    thread's arena to its high-water mark (`benchmarks/word_caches.py`). An operator's
+    ``MALLOC_ARENA_MAX`` / ``MALLOC_MMAP_THRESHOLD_`` wins; elsewhere than glibc, nothing.
 """
 
 from __future__ import annotations
 
+import ctypes
 import html
+import os
 import socket
 from http import HTTPStatus
 
@@ -29,7 +37,7 @@ from gunicorn.workers.gthread import ThreadWorker
 
 from faq_bot.web.errors import DEFAULT_DETAILS, TITLES
 
-__all__ = ["PAGES", "GermanThreadWorker", "write_error"]
+__all__ = ["PAGES", "GermanThreadWorker", "tame_allocator", "write_error"]
 
 # status -> (title, what the user reads); gunicorn's English detail is not shown
 PAGES = {
@@ -84,6 +92,31 @@ def write_error(sock: socket.socket, status: int, reason: str, message: str) -> 
     util.write_nonblock(sock, head + body)
 
 
+# glibc's mallopt parameters (malloc.h) and what the workers set them to
+M_MMAP_THRESHOLD = -3
+M_ARENA_MAX = -8
+ARENAS = 2
+MMAP_THRESHOLD = 128 * 1024  # glibc's starting value, kept from rising
+
+
+def tame_allocator() -> list[str]:
+    """Set glibc's arena count and mmap threshold for this process (see the module
+    docstring); the names of the settings made (none elsewhere than glibc)."""
+    try:
+        mallopt = ctypes.CDLL("libc.so.6").mallopt
+    except (OSError, AttributeError):
+        return []
+    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+    made = []
+    for env, param, value in (
+        ("MALLOC_ARENA_MAX", M_ARENA_MAX, ARENAS),
+        ("MALLOC_MMAP_THRESHOLD_", M_MMAP_THRESHOLD, MMAP_THRESHOLD),
+    ):
+        if env not in os.environ and mallopt(param, value) == 1:
+            made.append(env)
+    return made
+
+
 class GermanThreadWorker(ThreadWorker):
     """gunicorn's ``gthread`` worker, with `write_error` for the requests it refuses."""
 
@@ -91,4 +124,5 @@ class GermanThreadWorker(ThreadWorker):
         # gunicorn's handle_error looks up util.write_error at each call; this worker
         # process only serves the app, so replacing it here changes nothing else
         util.write_error = write_error
+        tame_allocator()
         super().init_process()

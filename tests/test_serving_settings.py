@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import platform
 import runpy
+import subprocess
+import sys
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -47,3 +52,18 @@ def test_deploy_config_file_uses_the_same_settings(monkeypatch):
         assert config[key] == value, key
     assert config["wsgi_app"] == "faq_bot.web:create_app()"
     assert config["on_starting"] is serving.on_starting
+
+
+def _tamed(env: dict[str, str]) -> list[str]:
+    code = "from faq_bot.gunicorn_worker import tame_allocator; print(','.join(tame_allocator()))"
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    return [name for name in out.stdout.strip().split(",") if name]
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's allocator only")
+def test_a_worker_tames_glibcs_allocator_unless_the_operator_set_it():
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
+    assert _tamed(env) == ["MALLOC_ARENA_MAX", "MALLOC_MMAP_THRESHOLD_"]
+    assert _tamed(env | {"MALLOC_ARENA_MAX": "4"}) == ["MALLOC_MMAP_THRESHOLD_"]

@@ -18,6 +18,19 @@ bounds on the word caches (16,384 instead of 65,536 analyses, the same per stemm
 the plateau where it was (282 MiB), as did ``MALLOC_ARENA_MAX=2`` (261 MiB): most of the
 growth is the allocator's high-water mark from analysing words, not the caches' contents
 (tracemalloc traces about 2 KB per new word). So the bounds were kept.
+
+Again in the tenth round, with RSS split into its anonymous part and the pages of mapped
+files (60,000 made-up words, 4 threads; the same machine, the embedder being tuned beside):
+- glibc's defaults and each thread's stemmer caching 50,000 stems: 290 MiB (anonymous 211,
+  mapped files 78);
+- the allocator as a worker now sets it (`faq_bot.gunicorn_worker.tame_allocator`: 2
+  arenas, the mmap threshold kept at 128 KiB): 271 MiB (193, 77);
+- and each thread's stemmer caching 4,096 stems (`faq_bot.jargon.STEMMER_CACHE`; one
+  stemmer with 50,000 made-up stems holds 16 MiB): **262 MiB (184, 78)**.
+The mapped files are the embedding model's pages (its vocabulary table, touched row by row
+as new subwords come: the embedder alone went from 33 to 65 MiB of them over 400 made-up
+questions, its heap flat) and the index's: shared with the other workers through the page
+cache and reclaimable by the kernel, unlike the anonymous part.
 """
 
 from __future__ import annotations
@@ -38,12 +51,25 @@ LETTERS = "abcdefghiklmnoprstuäöü"
 PER_QUERY = 30
 
 
-def rss_mib() -> float:
+def memory_mib() -> dict[str, float]:
+    """VmRSS and its two parts: RssAnon (the heap: caches, the tagger, the allocator's
+    high-water mark) and RssFile (pages of mapped files: the embedding model, the index;
+    shared with the other workers and reclaimable by the kernel)."""
+    out = {}
     with open(f"/proc/{os.getpid()}/status", encoding="ascii") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
+            key = line.split(":")[0]
+            if key in ("VmRSS", "RssAnon", "RssFile"):
+                out[key] = int(line.split()[1]) / 1024
+    return out
+
+
+def memory_line() -> str:
+    m = memory_mib()
+    return (
+        f"RSS {m.get('VmRSS', 0):.0f} MiB (anonymous {m.get('RssAnon', 0):.0f}, "
+        f"mapped files {m.get('RssFile', 0):.0f})"
+    )
 
 
 def made_up(rng: random.Random) -> str:
@@ -71,7 +97,17 @@ def main() -> None:
     parser.add_argument("--words", type=int, default=120_000, help="made-up words in all")
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--index", default=str(ROOT / "index"))
+    parser.add_argument(
+        "--glibc-defaults",
+        action="store_true",
+        help="leave the allocator as glibc sets it (a worker tames it: tame_allocator)",
+    )
     args = parser.parse_args()
+
+    from faq_bot.gunicorn_worker import tame_allocator
+
+    if not args.glibc_defaults:
+        print("allocator as a worker sets it:", ", ".join(tame_allocator()) or "unchanged")
 
     from faq_bot.web import create_app
 
@@ -80,7 +116,7 @@ def main() -> None:
     client.get("/api/search?q=Depot")  # warm-up, as a server's first request
     steps = 6
     per_step = args.words // steps // PER_QUERY // args.threads
-    print(f"RSS after opening the index and one search: {rss_mib():.0f} MiB")
+    print(f"after opening the index and one search: {memory_line()}")
     for step in range(1, steps + 1):
 
         def send(seed: int) -> None:
@@ -99,7 +135,7 @@ def main() -> None:
             t.join()
         seen = step * per_step * PER_QUERY * args.threads
         sizes = ", ".join(f"{k} {n}/{bound}" for k, (n, bound) in caches().items())
-        print(f"{seen:>7} made-up words: RSS {rss_mib():.0f} MiB ({sizes})", flush=True)
+        print(f"{seen:>7} made-up words: {memory_line()} ({sizes})", flush=True)
 
 
 if __name__ == "__main__":

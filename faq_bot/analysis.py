@@ -36,7 +36,6 @@ from collections.abc import Callable, Container, Iterable, Iterator, Mapping
 from functools import cache, lru_cache
 from importlib import resources
 
-import Stemmer
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer
 from whoosh.analysis.acore import Token
 from whoosh.lang.stopwords import stoplists
@@ -47,6 +46,7 @@ from faq_bot.jargon import (  # noqa: F401  (re-exported)
     jargon_meanings,
     jargon_nouns,
     load_jargon,
+    stemmer,
 )
 from faq_bot.text import fold, words  # noqa: F401  (re-exported)
 
@@ -634,17 +634,8 @@ class GermanStopFilter(Filter):
 
 
 class GermanStemFilter(Filter):
-    """German Snowball stems (PyStemmer), cached; one stemmer per thread (they are
-    not thread-safe)."""
-
-    def __init__(self):
-        self._local = threading.local()
-
-    def __getstate__(self):
-        return {}
-
-    def __setstate__(self, state):
-        self._local = threading.local()
+    """German Snowball stems with the thread's stemmer (`faq_bot.jargon.stemmer`:
+    PyStemmer's are not thread-safe)."""
 
     def __eq__(self, other):
         return type(other) is type(self)
@@ -653,11 +644,7 @@ class GermanStemFilter(Filter):
         return hash(type(self))
 
     def __call__(self, tokens: Iterable[Token]) -> Iterator[Token]:
-        stemmer = getattr(self._local, "stemmer", None)
-        if stemmer is None:
-            stemmer = self._local.stemmer = Stemmer.Stemmer("german")
-            stemmer.maxCacheSize = 50000
-        stem = stemmer.stemWord
+        stem = stemmer().stemWord
         here: set[str] = set()
         for t in tokens:
             if not t.text.isdigit():

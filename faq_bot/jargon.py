@@ -63,13 +63,23 @@ _WORD = re.compile(r"\w+")
 Form = tuple[str, str]  # ("=", folded word) or ("~", stem)
 
 _local = threading.local()  # PyStemmer stemmers are not thread-safe: one per thread
+# each thread's stemmer caches this many stems: the corpus's words fit (3,700 distinct;
+# 50,000 cost 16 MiB per serving thread under made-up words, benchmarks/word_caches.py)
+STEMMER_CACHE = 4_096
+
+
+def stemmer() -> Stemmer.Stemmer:
+    """This thread's German Snowball stemmer (PyStemmer), its cache bounded by
+    `STEMMER_CACHE`: the one the analyzer and the players' words stem with."""
+    found = getattr(_local, "stemmer", None)
+    if found is None:
+        found = _local.stemmer = Stemmer.Stemmer("german")
+        found.maxCacheSize = STEMMER_CACHE
+    return found
 
 
 def _stem(word: str) -> str:
-    stemmer = getattr(_local, "stemmer", None)
-    if stemmer is None:
-        stemmer = _local.stemmer = Stemmer.Stemmer("german")
-    return stemmer.stemWord(word)
+    return stemmer().stemWord(word)
 
 
 def _cores(word: str) -> dict[str, tuple[str, ...]]:

@@ -3,6 +3,8 @@ one key (a lemma) covers its inflections."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,7 +20,7 @@ from faq_bot.analysis import (
     make_analyzer,
     word_class,
 )
-from faq_bot.jargon import PARTICLES, _jargon, _stem, jargon_nouns
+from faq_bot.jargon import PARTICLES, STEMMER_CACHE, _jargon, _stem, jargon_nouns, stemmer
 from faq_bot.search import search
 
 
@@ -235,3 +237,14 @@ def test_an_index_pickled_before_the_word_class_guard_keeps_noun_keys_nouns():
     assert old.nouns == jargon_nouns()
     restored = pickle.loads(pickle.dumps(old))
     assert restored == JargonFilter(load_jargon(), jargon_nouns())
+
+
+def test_each_thread_stems_with_its_own_stemmer_and_its_cache_is_bounded():
+    # PyStemmer's stemmers are not thread-safe; a serving thread's cache must not grow
+    # with every new word a visitor types (benchmarks/word_caches.py)
+    seen = []
+    worker = threading.Thread(target=lambda: seen.append(stemmer()))
+    worker.start()
+    worker.join()
+    assert stemmer() is stemmer() and seen[0] is not stemmer()
+    assert stemmer().maxCacheSize == STEMMER_CACHE <= 16_384

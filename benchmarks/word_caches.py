@@ -52,9 +52,10 @@ PER_QUERY = 30
 
 
 def memory_mib() -> dict[str, float]:
-    """VmRSS and its two parts: RssAnon (the heap: caches, the tagger, the allocator's
-    high-water mark) and RssFile (pages of mapped files: the embedding model, the index;
-    shared with the other workers and reclaimable by the kernel)."""
+    """VmRSS and its two parts: RssAnon (anonymous memory, mostly the heap: caches, the
+    tagger, the allocator's high-water mark; also thread stacks) and RssFile (pages of
+    mapped files: the embedding model, the index; shared with the other workers and
+    reclaimable by the kernel)."""
     out = {}
     with open(f"/proc/{os.getpid()}/status", encoding="ascii") as f:
         for line in f:

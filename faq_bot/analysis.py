@@ -637,6 +637,12 @@ class GermanStemFilter(Filter):
     """German Snowball stems with the thread's stemmer (`faq_bot.jargon.stemmer`:
     PyStemmer's are not thread-safe)."""
 
+    def __getstate__(self):
+        # an empty state, pickled into the index's schema: releases before the shared
+        # stemmer set their per-instance stemmer up in __setstate__, which runs only when
+        # the pickle carries a state, so an index built now still opens with them
+        return {}
+
     def __eq__(self, other):
         return type(other) is type(self)
 

@@ -21,7 +21,9 @@ path gets the page too, not the JSON error shape.
     mmap threshold, so that the serving threads' large short-lived buffers (the query
     embedding's activations) go back to the system when freed instead of raising each
     thread's arena to its high-water mark (`benchmarks/word_caches.py`). An operator's
-    ``MALLOC_ARENA_MAX`` / ``MALLOC_MMAP_THRESHOLD_`` wins; elsewhere than glibc, nothing.
+    ``MALLOC_ARENA_MAX`` / ``MALLOC_MMAP_THRESHOLD_`` wins for its setting, and malloc
+    tunables in ``GLIBC_TUNABLES`` for both; elsewhere than glibc, nothing. Arenas the
+    master made before the fork (a build in `on_starting`) stay usable beyond the cap.
 """
 
 from __future__ import annotations
@@ -107,6 +109,8 @@ def tame_allocator() -> list[str]:
     except (OSError, AttributeError):
         return []
     mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+    if "glibc.malloc." in os.environ.get("GLIBC_TUNABLES", ""):
+        return []
     made = []
     for env, param, value in (
         ("MALLOC_ARENA_MAX", M_ARENA_MAX, ARENAS),

@@ -32,11 +32,13 @@ from faq_bot.text import fold, words
 
 __all__ = [
     "MIN_STEM_KEY",
+    "STEMMER_CACHE",
     "JargonMatcher",
     "is_jargon_word",
     "jargon_matcher",
     "jargon_nouns",
     "load_jargon",
+    "stemmer",
     "word_stems",
 ]
 

@@ -248,3 +248,15 @@ def test_each_thread_stems_with_its_own_stemmer_and_its_cache_is_bounded():
     worker.join()
     assert stemmer() is stemmer() and seen[0] is not stemmer()
     assert stemmer().maxCacheSize == STEMMER_CACHE <= 16_384
+
+
+def test_the_stem_filter_pickles_a_state_so_earlier_releases_can_open_a_new_index():
+    # releases before the shared stemmer set their stemmer up in __setstate__, which
+    # unpickling calls only when the pickle carries a state (a BUILD opcode)
+    import pickle
+    import pickletools
+
+    from faq_bot.analysis import GermanStemFilter
+
+    ops = [op.name for op, _arg, _pos in pickletools.genops(pickle.dumps(GermanStemFilter()))]
+    assert "BUILD" in ops

@@ -67,3 +67,18 @@ def test_a_worker_tames_glibcs_allocator_unless_the_operator_set_it():
     env = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
     assert _tamed(env) == ["MALLOC_ARENA_MAX", "MALLOC_MMAP_THRESHOLD_"]
     assert _tamed(env | {"MALLOC_ARENA_MAX": "4"}) == ["MALLOC_MMAP_THRESHOLD_"]
+    assert _tamed(env | {"GLIBC_TUNABLES": "glibc.malloc.arena_max=4"}) == []
+
+
+def test_the_worker_tames_the_allocator_before_the_app_loads(monkeypatch):
+    from faq_bot import gunicorn_worker
+
+    calls = []
+    monkeypatch.setattr(gunicorn_worker, "tame_allocator", lambda: calls.append("tame"))
+    monkeypatch.setattr(
+        gunicorn_worker.ThreadWorker, "init_process", lambda self: calls.append("init")
+    )
+    gunicorn_worker.GermanThreadWorker.init_process(
+        object.__new__(gunicorn_worker.GermanThreadWorker)
+    )
+    assert calls == ["tame", "init"]

@@ -114,7 +114,8 @@ def test_a_held_out_file_is_refused_with_a_german_message(tmp_path: Path, name: 
 
 
 def test_every_unretired_held_out_file_in_eval_is_refused():
-    # read from disk, not from HELD_OUT_SETS: a set merged but not added there fails here
+    # the files on disk from the first held-out set on: a set merged but not added to
+    # HELD_OUT_SETS fails here
     first = min(HELD_OUT_SETS)
     held = [p for p in sorted(EVAL.glob("heldout*-*.jsonl")) if _set_number(p) >= first]
     assert len(held) >= 8

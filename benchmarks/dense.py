@@ -68,8 +68,10 @@ def questions(limit: int) -> list[str]:
 
 def worker(index_dir: str, limit: int) -> None:
     from faq_bot.embed import get_embedder
+    from faq_bot.gunicorn_worker import tame_allocator
     from faq_bot.web import create_app
 
+    tame_allocator()  # as a gunicorn worker does before it loads the app
     app = create_app({"TESTING": True, "INDEX_DIR": index_dir})
     client = app.test_client()
     embedder = get_embedder()

@@ -341,6 +341,7 @@ def read(
     dense: bool = True,
     context: list[Turn] | None = None,
     vector: np.ndarray | None = None,
+    doc: str | None = None,
 ) -> Reading:
     """Analyze `question` (with `history` for a follow-up) and rank the entries
     (lexically only when `dense` is false or the build has no vectors); `context`:
@@ -358,7 +359,7 @@ def read(
         own_vector = None
         if dense:
             reading.dense, own_vector = _dense(index, text, context, vector)
-        reading.ranking = candidates(index, combined, reading.dense)
+        reading.ranking = candidates(index, combined, reading.dense, doc)
         if own_vector is not None:
             entries = [c.record.id for c in reading.candidates]
             reading.own_dense = entry_dense_scores(index, own_vector, entries)
@@ -441,7 +442,7 @@ def respond(index: Index, reading: Reading) -> Response:
 
 
 def _other_reading(
-    index: Index, reading: Reading, history: list[Turn], dense: bool
+    index: Index, reading: Reading, history: list[Turn], dense: bool, doc: str | None = None
 ) -> Reading | None:
     """For a question not shaped like a follow-up, asked after an answered one: the
     reading with the earlier turn as context ("Was passiert mit den überzähligen
@@ -455,11 +456,11 @@ def _other_reading(
     if index.entry(history[-1].entry) is None:
         return None
     context = context_turns(history, reading.text, always=True)
-    return read(index, reading.text, history, dense, context, reading.vector)
+    return read(index, reading.text, history, dense, context, reading.vector, doc)
 
 
 def answered_reading(
-    index: Index, question: Any, history: Any = (), dense: bool = True
+    index: Index, question: Any, history: Any = (), dense: bool = True, doc: str | None = None
 ) -> tuple[Reading, Response]:
     """The reading `answer` answers `question` with, and its response (the fitting reads
     the training questions with it too, `faq_bot.chat.fit.collect`).
@@ -470,11 +471,11 @@ def answered_reading(
     clears its own (first questions and follow-ups have a bar each). Without a fitted
     confidence model (no margins to weigh) it is read alone."""
     turns = parse_history(history)
-    reading = read(index, question, turns, dense=dense)
+    reading = read(index, question, turns, dense=dense, doc=doc)
     response = respond(index, reading)
     if response.margin is None:
         return reading, response
-    other = _other_reading(index, reading, turns, dense)
+    other = _other_reading(index, reading, turns, dense, doc)
     if other is not None:
         alternative = respond(index, other)
         if (
@@ -486,10 +487,10 @@ def answered_reading(
     return reading, response
 
 
-def answer(index: Index, question: Any, history: Any = ()) -> Answer:
+def answer(index: Index, question: Any, history: Any = (), doc: str | None = None) -> Answer:
     """Answer `question` from the rulings, reading a follow-up with `history`
     (`answered_reading`)."""
-    return _answer_of(index, *answered_reading(index, question, history))
+    return _answer_of(index, *answered_reading(index, question, history, doc=doc))
 
 
 def _answer_of(index: Index, reading: Reading, response: Response) -> Answer:

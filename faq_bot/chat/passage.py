@@ -126,17 +126,26 @@ class Ranking:
     entropy: float = 0.0
 
 
-def candidates(index: Index, aq: AnalyzedQuery, dense: DenseScores | None) -> Ranking:
-    """The best entries and the ranking."""
-    scored = rank_entries(index, aq)
+def _doc_of(index: Index, entry: str) -> str | None:
+    record = index.entry(entry)
+    return record.doc if record is not None else None
+
+
+def candidates(
+    index: Index, aq: AnalyzedQuery, dense: DenseScores | None, doc: str | None = None
+) -> Ranking:
+    """The best entries and the ranking (of document `doc` only, if given)."""
+    scored = rank_entries(index, aq, doc)
     ranking = Ranking([], [], lexical_top=scored[0].entry if scored else None)
     if scored:  # lexical: BM25F scores
         ranking.top = scored[0].score
         ranking.margin = scored[0].score - scored[1].score if len(scored) > 1 else 0.0
     if dense is not None:
         dense_order = dense.ranking()
+        if doc is not None:
+            dense_order = [(e, v) for e, v in dense_order if _doc_of(index, e) == doc]
         ranking.dense_top = dense_order[0][0] if dense_order else None
-        scored, sure = fused_ranking(index, aq.text, scored, dense=dense, aq=aq)
+        scored, sure = fused_ranking(index, aq.text, scored, doc=doc, dense=dense, aq=aq)
         ranking.share, ranking.entropy = sure
         if scored:
             ranking.top = scored[0].score

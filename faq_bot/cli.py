@@ -726,11 +726,22 @@ def eval_command(
     help="Mit --json: eine Frage je Zeile auf stdin, eine JSON-Antwort je Zeile auf stdout. "
     'Eine Zeile, die keine gültige Frage ist, ergibt stattdessen {"error": …, "detail": …}.',
 )
+@click.option(
+    "--doc",
+    default=None,
+    metavar="DOKUMENT",
+    help="Nur im Dokument mit dieser Id antworten (z. B. how-faq).",
+)
 @corpus_option
 @index_option
 @click.argument("question", nargs=-1, metavar="[FRAGE]...")
 def ask(
-    as_json: bool, batch: bool, corpus_dir: Path, index_dir: Path, question: tuple[str, ...]
+    as_json: bool,
+    batch: bool,
+    doc: str | None,
+    corpus_dir: Path,
+    index_dir: Path,
+    question: tuple[str, ...],
 ) -> None:
     """Eine Frage stellen: Antwort ist der Absatz einer Regelung, der sie beantwortet."""
     from faq_bot.chat import QuestionError, answer, format_answer
@@ -743,11 +754,14 @@ def ask(
         "Bitte eine Frage angeben, z. B. faq-bot ask Wann darf ich eine Reaktion spielen?",
     )
     index = _open(corpus_dir, index_dir)
+    _check_doc(index, doc)
     if batch:
-        _run_batch(lambda line: answer(index, line).to_json(), QuestionError, "bad_question")
+        _run_batch(
+            lambda line: answer(index, line, doc=doc).to_json(), QuestionError, "bad_question"
+        )
         return
     try:
-        result = answer(index, " ".join(question))
+        result = answer(index, " ".join(question), doc=doc)
     except QuestionError as exc:
         fail(str(exc), 2)
     if as_json:

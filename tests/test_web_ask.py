@@ -117,6 +117,8 @@ def test_api_ask_server_keeps_no_conversation(client):
         ({"question": "Depot", "history": ["Frage"] * (MAX_HISTORY + 1)}, 400),
         ([1, 2], 400),
         ("Depot", 400),
+        ({"question": "Depot", "doc": "gibt-es-nicht"}, 400),
+        ({"question": "Depot", "doc": ["how-faq"]}, 400),
     ],
 )
 def test_api_ask_bad_input_is_a_400_in_the_error_shape(client, body, status):
@@ -308,7 +310,9 @@ def count_rankings(monkeypatch) -> list[str]:
     asked: list[str] = []
     real = passage.rank_entries
     monkeypatch.setattr(
-        passage, "rank_entries", lambda index, aq: asked.append(aq.text) or real(index, aq)
+        passage,
+        "rank_entries",
+        lambda index, aq, doc=None: asked.append(aq.text) or real(index, aq, doc),
     )
     return asked
 
@@ -702,3 +706,35 @@ def test_api_ask_413_names_its_own_limit_whatever_the_body_size(client, size):
     )
     assert_error_shape(response, 413)
     assert f"{ASK_MAX_BODY} Bytes ({ASK_MAX_BODY // 1024} KB)" in response.get_json()["detail"]
+
+
+@pytest.mark.parametrize("doc", ["how-faq", "uebersicht"])
+def test_api_ask_scoped_to_a_document_answers_and_lists_only_from_it(client, doc):
+    # "angreifen" is ruled in both documents: scoped, nothing comes from the other one
+    data = client.post(
+        "/api/ask", json={"question": "Wer darf in dieser Phase angreifen?", "doc": doc}
+    ).get_json()
+    assert data["answer"] is not None and data["answer"]["entry"]["doc"] == doc
+    assert {s["doc"] for s in data["sources"]} == {doc}
+
+
+def test_api_ask_unknown_document_names_the_known_ones_in_german(client):
+    response = client.post("/api/ask", json={"question": "Depot", "doc": "schach"})
+    assert response.status_code == 400
+    assert "Unbekanntes Dokument „schach“" in response.get_json()["detail"]
+    assert "how-faq" in response.get_json()["detail"]
+
+
+def test_chat_page_answers_from_the_chosen_document_and_keeps_the_choice(client):
+    html = client.post(
+        "/ask", data={"q": "Wer darf in dieser Phase angreifen?", "doc": "uebersicht"}
+    ).get_data(as_text=True)
+    assert '<option value="uebersicht" selected>' in html
+    entries = re.findall(r'data-entry="([^"]*)"', html)
+    assert entries and entries[-1].startswith("uebersicht-")
+
+
+def test_chat_page_unknown_document_is_a_german_400(client):
+    response = client.get("/ask?" + urlencode({"q": "Depot", "doc": "schach"}))
+    assert response.status_code == 400
+    assert "Unbekanntes Dokument" in response.get_data(as_text=True)

@@ -13,6 +13,11 @@
   if (!form || !log || !window.fetch) return;
   var input = form.querySelector("input[name=q]");
   var button = form.querySelector("button[type=submit]");
+  var scope = form.querySelector("select[name=doc]"); // "Nur in": one document, or all
+
+  function chosenDoc() {
+    return scope && scope.value ? scope.value : null;
+  }
   var errorBox = document.getElementById("chat-error");
   var errorText = document.getElementById("chat-error-text");
   var retry = document.getElementById("chat-retry");
@@ -61,6 +66,7 @@
     kept.forEach(function (token) {
       params.append("t", token);
     });
+    if (chosenDoc()) params.append("doc", chosenDoc());
     return "/ask?" + params.toString();
   }
 
@@ -262,7 +268,7 @@
     fetch("/api/ask", {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify({ question: question, history: earlier }),
+      body: JSON.stringify({ question: question, history: earlier, doc: chosenDoc() }),
       signal: controller ? controller.signal : undefined,
     })
       .then(function (response) {

@@ -6,20 +6,21 @@
   ``{"question", "entry"}``. Not JSON: 415; no object, no or empty question,
   a too long question, a malformed history: 400; a body over `MAX_BODY`
   bytes (`faq_bot.web.body`): 413; always the one error shape ``{"error", "detail"}``.
-- ``GET /ask`` shows the chat; ``GET /ask?q=...`` (the start page's "Fragen"
-  button, a "Meinten Sie" link) and ``POST /ask`` (the chat form without
-  JavaScript) answer ``q``. The conversation so far travels in the repeated
-  field ``t``: each earlier turn as it was shown (a turn token of
-  `faq_bot.chat.shown`: the question, the entry, paragraph and key sentence
-  that answered it, the related entries listed). The server keeps nothing and
-  answers only ``q``: the earlier turns are rendered again from the index by id
-  (no search, no embedding) and are the new question's history, so a request
-  computes at most one query embedding. At most `PAGE_TURNS` earlier turns are
-  shown (the oldest are dropped). Old links carry plain questions in ``h``:
-  they are shown as questions (not answered again) and read as history.
-  ``/api/ask`` adds an answer's token as ``turn``, for chat.js. Tokens are
-  signed (`faq_bot.web.common.turn_key`): one this service did not issue, or
-  that was altered, is shown as its question only, never as an answer.
+- ``GET /ask`` shows the chat; ``GET /ask?q=...`` (the start page's "Fragen" button, a
+  "Meinten Sie" link) and ``POST /ask`` (the chat form without JavaScript) answer
+  ``q``; ``doc`` (the form's "Nur in" choice, also in ``POST /api/ask``) answers from
+  that document only, an unknown one is a 400. The conversation so far travels in the
+  repeated field ``t``: each earlier turn as it was shown (a turn token of
+  `faq_bot.chat.shown`: the question, the entry, paragraph and key sentence that
+  answered it, the related entries listed). The server keeps nothing and answers only
+  ``q``: the earlier turns are rendered again from the index by id (no search, no
+  embedding) and are the new question's history, so a request computes at most one
+  query embedding. At most `PAGE_TURNS` earlier turns are shown (the oldest are
+  dropped). Old links carry plain questions in ``h``: they are shown as questions (not
+  answered again) and read as history. ``/api/ask`` adds an answer's token as
+  ``turn``, for chat.js. Tokens are signed (`faq_bot.web.common.turn_key`): one this
+  service did not issue, or that was altered, is shown as its question only, never as
+  an answer.
 
 `faq_bot/static/chat.js` turns the form into a chat without reloads: it posts
 to ``/api/ask`` with the history (questions and the entries that answered
@@ -38,7 +39,14 @@ from faq_bot.chat.shown import MAX_TOKEN, TOKEN_PATTERN, parse_conversation, sho
 from faq_bot.question import MAX_QUESTION_LENGTH, QUESTION_PATTERN
 from faq_bot.text import clean_input
 from faq_bot.web.body import body_limit, check_strings, read_json
-from faq_bot.web.common import bad_request, conditional, current_index, turn_key, turn_key_tag
+from faq_bot.web.common import (
+    bad_request,
+    check_doc,
+    conditional,
+    current_index,
+    turn_key,
+    turn_key_tag,
+)
 from faq_bot.web.openapi import add_schema, describe, error_responses, html_body, json_body
 
 bp = Blueprint("ask", __name__)
@@ -67,7 +75,12 @@ def api_ask() -> Any:
     if "question" not in data:
         raise bad_request("Das Feld „question“ fehlt: Bitte eine Frage stellen.")
     history = parse_history(data.get("history"))
-    body = answer(current_index(), data["question"], history).to_json(_base_url())
+    raw_doc = data.get("doc")
+    if raw_doc is not None and not isinstance(raw_doc, str):
+        raise bad_request('Das Feld „doc“ ist die Id eines Dokuments, z. B. "how-faq".')
+    index = current_index()
+    doc = check_doc(index, raw_doc)
+    body = answer(index, data["question"], history, doc=doc).to_json(_base_url())
     body["turn"] = shown_of(body).token(turn_key())
     response = jsonify(body)
     response.headers["Cache-Control"] = "no-store"
@@ -86,9 +99,12 @@ def _link_tokens(tokens: list[str]) -> list[str]:
     return kept[::-1]
 
 
-def _render(question: str | None, questions: list[str], tokens: list[str]) -> str:
+def _render(
+    question: str | None, questions: list[str], tokens: list[str], raw_doc: str | None
+) -> str:
     check_strings([question or "", *questions, *tokens], "Die Frage oder der Verlauf")
     index, base, key = current_index(), _base_url(), turn_key()
+    doc = check_doc(index, raw_doc)
     try:
         earlier = parse_conversation(questions, tokens, key)[-PAGE_TURNS:]
     except QuestionError as exc:
@@ -101,7 +117,7 @@ def _render(question: str | None, questions: list[str], tokens: list[str]) -> st
         history.append(turn.turn())
     if question:
         try:
-            result = answer(index, question, history)  # the one question answered
+            result = answer(index, question, history, doc=doc)  # the one question answered
         except QuestionError as exc:
             raise bad_request(str(exc)) from None
         data = result.to_json(base)
@@ -112,6 +128,8 @@ def _render(question: str | None, questions: list[str], tokens: list[str]) -> st
         turns=shown,
         links=[_link_tokens(tokens[:i]) for i in range(len(shown))],
         max_length=MAX_QUESTION_LENGTH,
+        documents=[{"id": d["id"], "title": d.get("title", d["id"])} for d in index.documents],
+        doc=doc,
     )
 
 
@@ -121,7 +139,8 @@ def page() -> str:
     # not cleaned here: a q of control characters alone is a question that is none (400,
     # as the OpenAPI description says), not an empty one (the start page)
     question = (request.args.get("q") or "").strip() or None
-    return _render(question, request.args.getlist("h"), request.args.getlist("t"))
+    args = request.args
+    return _render(question, args.getlist("h"), args.getlist("t"), args.get("doc"))
 
 
 @bp.post("/ask")
@@ -129,7 +148,8 @@ def page_post() -> str:
     question = clean_input(request.form.get("q") or "").strip()
     if not question:
         raise bad_request("Bitte eine Frage eingeben.")
-    return _render(question, request.form.getlist("h"), request.form.getlist("t"))
+    form = request.form
+    return _render(question, form.getlist("h"), form.getlist("t"), form.get("doc"))
 
 
 # --- OpenAPI ----------------------------------------------------------------------------
@@ -234,6 +254,12 @@ describe(
                             "required": ["question"],
                             "properties": {
                                 "question": _QUESTION,
+                                "doc": {
+                                    "type": "string",
+                                    "nullable": True,
+                                    "description": "Nur in diesem Dokument antworten "
+                                    "(Dokument-ID, z. B. how-faq)",
+                                },
                                 "history": {
                                     "type": "array",
                                     "nullable": True,

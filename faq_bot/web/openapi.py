@@ -406,12 +406,21 @@ def spec(server_url: str = "/") -> dict:
 
 
 def _with_documents(document: dict, doc_ids: list[str]) -> dict:
-    """`document` with the `doc` parameters limited to the documents of the index."""
+    """`document` with the `doc` parameters and JSON body fields limited to the documents
+    of the index."""
     for item in document["paths"].values():
         for operation in item.values():
             for parameter in operation.get("parameters", []):
                 if parameter["name"] == "doc" and parameter["in"] == "query":
                     parameter["schema"] = {"type": "string", "enum": ["", *doc_ids]}
+            content = operation.get("requestBody", {}).get("content", {})
+            body = content.get("application/json", {}).get("schema", {})
+            if "doc" in body.get("properties", {}):
+                body["properties"]["doc"] = {
+                    **body["properties"]["doc"],
+                    "type": ["string", "null"],
+                    "enum": ["", *doc_ids, None],
+                }
     return document
 
 

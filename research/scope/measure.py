@@ -1,45 +1,66 @@
-"""Research: the chat scoped to one document (branch scope) against unscoped, on seen held-out sets."""
-import json, sys
-from faq_bot.index import open_index
-from faq_bot.chat import answer, QuestionError
+"""The chat limited to one document (`answer(..., doc=...)`) against the whole corpus, on
+question files nothing was fitted on. Prints figures, asserts nothing.
+
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python research/scope/measure.py FILE [FILE ...]
+
+- answerable first questions, unscoped and limited to their own document: Passage@1 and
+  confident-wrong (as `faq-bot eval` counts them);
+- unanswerable first questions, unscoped and limited to each document: how many are answered
+  with confidence;
+- answerable first questions limited to each document that does not hold their answer: how
+  many get a confident (hence wrong) answer, the risk of a choice that does not fit.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from faq_bot.chat import answer
 from faq_bot.evaluate import answerable, is_hit, load_questions
+from faq_bot.index import open_index
 
-ix = open_index("index")
-docs = {ix.document(d)["file"]: d for d in [d if isinstance(d, str) else d["id"] for d in ix.documents]}
-ids = list(docs.values())
-tot = {k: [0, 0, 0] for k in ("ans_unscoped", "ans_scoped")}  # right(confident), confident wrong, n
-un = {"unscoped": [0, 0], **{d: [0, 0] for d in ids}}  # confident, n
-for f in sys.argv[1:]:
-    for q in load_questions(f):
-        if q.get("history"):
-            continue
-        if answerable(q):
-            for key, d in (("ans_unscoped", None), ("ans_scoped", docs[q["doc"]])):
-                r = answer(ix, q["q"], doc=d)
-                ok = bool(r.passage) and is_hit(r.passage.text, q["gold"])
-                t = tot[key]; t[2] += 1
-                if r.confident:
-                    t[0 if ok else 1] += 1
-        else:
+
+def main(files: list[str]) -> None:
+    index = open_index("index")
+    doc_of_file = {d["file"]: d["id"] for d in index.documents}
+    ids = list(doc_of_file.values())
+    first = [q for f in files for q in load_questions(f) if not q.get("history")]
+    figures = {"unscoped": [0, 0, 0], "own document": [0, 0, 0]}  # right, wrong, n
+    unanswered = {"unscoped": [0, 0], **{d: [0, 0] for d in ids}}  # confident, n
+    wrong_scope = [0, 0]
+    for q in first:
+        if not answerable(q):
             for d in (None, *ids):
-                r = answer(ix, q["q"], doc=d)
-                u = un["unscoped" if d is None else d]; u[1] += 1; u[0] += bool(r.confident)
-for k, (right, cw, n) in tot.items():
-    print(f"{k}: n {n} Passage@1 {right/n:.3f} ({right}) confident-wrong {cw/n:.3f} ({cw})")
-for k, (c, n) in un.items():
-    print(f"unanswerable {k}: answered with confidence {c} of {n} (declined {1-c/n:.3f})")
-
-# an answerable question scoped to a document that does not hold its answer: every
-# confident answer there is wrong for the asker (the danger of a scope set wrongly)
-wrong = [0, 0]
-for f in sys.argv[1:]:
-    for q in load_questions(f):
-        if q.get("history") or not answerable(q):
+                counts = unanswered["unscoped" if d is None else d]
+                counts[0] += bool(answer(index, q["q"], doc=d).confident)
+                counts[1] += 1
             continue
+        own = doc_of_file[q["doc"]]
+        for label, d in (("unscoped", None), ("own document", own)):
+            r = answer(index, q["q"], doc=d)
+            right = bool(r.passage) and is_hit(r.passage.text, q["gold"])
+            counts = figures[label]
+            counts[2] += 1
+            if r.confident:
+                counts[0 if right else 1] += 1
         for d in ids:
-            if d == docs[q["doc"]]:
-                continue
-            r = answer(ix, q["q"], doc=d)
-            wrong[1] += 1
-            wrong[0] += bool(r.confident) and not (r.passage and is_hit(r.passage.text, q["gold"]))
-print(f"answerable, scoped to another document: confidently wrong {wrong[0]} of {wrong[1]} ({wrong[0]/wrong[1]:.3f})")
+            if d != own:
+                r = answer(index, q["q"], doc=d)
+                right = bool(r.passage) and is_hit(r.passage.text, q["gold"])
+                wrong_scope[0] += r.confident and not right
+                wrong_scope[1] += 1
+    for label, (right, wrong, n) in figures.items():
+        print(
+            f"answerable, {label}: Passage@1 {right / n:.3f} ({right} of {n}), "
+            f"confident-wrong {wrong / n:.3f} ({wrong})"
+        )
+    for label, (confident, n) in unanswered.items():
+        print(f"unanswerable, {label}: answered with confidence {confident} of {n}")
+    print(
+        f"answerable, limited to another document: confidently wrong {wrong_scope[0]} "
+        f"of {wrong_scope[1]}"
+    )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -145,3 +145,22 @@ def test_start_page_box_asks_and_still_searches(page, phone, shots):
     scroll, client = no_horizontal_scroll(phone)
     assert scroll <= client
     phone.screenshot(path=shots / "chat-start-phone.png", full_page=False)
+
+
+SCOPED = "Wer darf in dieser Phase angreifen?"  # ruled in two documents
+
+
+@pytest.mark.parametrize("doc", ["how-faq", "uebersicht"])
+def test_chat_answers_only_from_the_document_chosen_with_and_without_javascript(page, nojs, doc):
+    for browser_page in (page, nojs):
+        browser_page.goto("/ask")
+        browser_page.locator("#chat-doc").select_option(doc)
+        ask(browser_page, SCOPED)
+        turn = browser_page.locator("#chat-log li.turn[data-question]").last
+        entry = turn.get_attribute("data-entry")
+        assert entry, "an answer was expected"
+        meta = browser_page.request.get(f"/api/entries/{entry}").json()
+        assert meta["doc"] == doc
+        # the choice stays for the next question
+        expect(browser_page.locator("#chat-doc")).to_have_value(doc)
+    expect(page).to_have_url(re.compile(rf"[?&]doc={doc}(&|$)"))

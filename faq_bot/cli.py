@@ -754,6 +754,7 @@ def ask(
         "Bitte eine Frage angeben, z. B. faq-bot ask Wann darf ich eine Reaktion spielen?",
     )
     index = _open(corpus_dir, index_dir)
+    doc = (doc or "").strip() or None  # as the web reads it: empty is every document
     _check_doc(index, doc)
     if batch:
         _run_batch(

@@ -82,7 +82,6 @@ def test_cli_ask_bad_input_exit_2_in_german(ask, args, message):
     assert "Traceback" not in result.output
 
 
-@pytest.mark.skipif(not Path(EVAL_FILE).exists(), reason="development questions not present")
 def test_cli_ask_doc_answers_from_that_document_only(ask):
     for doc in ("how-faq", "uebersicht"):
         result = ask("--json", "--doc", doc, "Wer darf in dieser Phase angreifen?")
@@ -97,6 +96,7 @@ def test_cli_ask_unknown_doc_exit_2_in_german(ask):
     assert "Unbekanntes Dokument „schach“" in result.output
 
 
+@pytest.mark.skipif(not Path(EVAL_FILE).exists(), reason="development questions not present")
 def test_cli_eval_reports_the_chatbot_figures(built_index):
     result = CliRunner().invoke(main, ["eval", "--index", str(built_index), EVAL_FILE])
     assert result.exit_code == 0, result.output

@@ -150,7 +150,8 @@
       // declined: the search shows the closest entries with their snippets
       var search = el("p", "search-link");
       search.appendChild(
-        link("/search?" + new URLSearchParams({ q: data.question }).toString(),
+        link("/search?" + new URLSearchParams(
+          chosenDoc() ? { q: data.question, doc: chosenDoc() } : { q: data.question }).toString(),
           "In der Suche nachsehen: „" + data.question + "“")
       );
       box.appendChild(search);

@@ -8,7 +8,7 @@
   bytes (`faq_bot.web.body`): 413; always the one error shape ``{"error", "detail"}``.
 - ``GET /ask`` shows the chat; ``GET /ask?q=...`` (the start page's "Fragen" button, a
   "Meinten Sie" link) and ``POST /ask`` (the chat form without JavaScript) answer
-  ``q``; ``doc`` (the form's "Nur in" choice, also in ``POST /api/ask``) answers from
+  ``q``; ``doc`` (the form's "Antworten aus" choice, also in ``POST /api/ask``) answers from
   that document only, an unknown one is a 400. The conversation so far travels in the
   repeated field ``t``: each earlier turn as it was shown (a turn token of
   `faq_bot.chat.shown`: the question, the entry, paragraph and key sentence that
@@ -327,6 +327,13 @@ _ASK_PARAMS = [
         "style": "form",
         "explode": True,
     },
+    {
+        "name": "doc",
+        "in": "query",
+        "description": "Nur aus diesem Dokument antworten (Dokument-ID; leer: alle)",
+        "required": False,
+        "schema": {"type": "string"},
+    },
 ]
 
 describe(
@@ -342,7 +349,7 @@ describe(
             },
         },
         "post": {
-            "summary": "Chat-Formular ohne JavaScript (Felder q, t und h)",
+            "summary": "Chat-Formular ohne JavaScript (Felder q, t, h und doc)",
             "requestBody": {
                 "required": True,
                 "content": {
@@ -354,6 +361,11 @@ describe(
                                 "q": _QUESTION,
                                 "t": _TURNS_FIELD,
                                 "h": _HISTORY_FIELD,
+                                "doc": {
+                                    "type": "string",
+                                    "description": "Nur aus diesem Dokument antworten "
+                                    "(Dokument-ID; leer: alle)",
+                                },
                             },
                         }
                     }

@@ -127,7 +127,7 @@ def check_doc(index: Index, doc: str | None) -> str | None:
     doc = (doc or "").strip() or None
     if doc is not None and index.document(doc) is None:
         known = ", ".join(d["id"] for d in index.documents)
-        raise bad_request(f"Unbekanntes Dokument „{doc}“. Bekannt sind: {known}.")
+        raise bad_request(f"Unbekanntes Dokument „{doc[:80]}“. Bekannt sind: {known}.")
     return doc
 
 

@@ -413,14 +413,15 @@ def _with_documents(document: dict, doc_ids: list[str]) -> dict:
             for parameter in operation.get("parameters", []):
                 if parameter["name"] == "doc" and parameter["in"] == "query":
                     parameter["schema"] = {"type": "string", "enum": ["", *doc_ids]}
-            content = operation.get("requestBody", {}).get("content", {})
-            body = content.get("application/json", {}).get("schema", {})
-            if "doc" in body.get("properties", {}):
-                body["properties"]["doc"] = {
-                    **body["properties"]["doc"],
-                    "type": ["string", "null"],
-                    "enum": ["", *doc_ids, None],
-                }
+            for kind, media in operation.get("requestBody", {}).get("content", {}).items():
+                fields = media.get("schema", {}).get("properties", {})
+                if "doc" in fields:
+                    json_body = kind == "application/json"  # JSON may send null
+                    fields["doc"] = {
+                        **fields["doc"],
+                        "type": ["string", "null"] if json_body else "string",
+                        "enum": ["", *doc_ids, *([None] if json_body else [])],
+                    }
     return document
 
 

@@ -463,12 +463,6 @@ def _open(corpus_dir: Path, index_dir: Path) -> Index:
     return open_index(index_dir)
 
 
-def _check_doc(index: Index, doc: str | None) -> None:
-    if doc is not None and index.document(doc) is None:
-        known = ", ".join(d["id"] for d in index.documents)
-        fail(f"Unbekanntes Dokument „{doc}“ (bekannt: {known}).", 2)
-
-
 def _check_batch_use(batch: bool, as_json: bool, given: bool, what: str, example: str) -> None:
     """Reject --batch without --json, --batch with arguments, and neither.
 
@@ -565,7 +559,7 @@ def search(
         "Bitte einen Suchbegriff angeben, z. B. faq-bot search Aktionsstapel",
     )
     index = _open(corpus_dir, index_dir)
-    _check_doc(index, doc)
+    doc = index.document_id(doc)
     try:
         mode = check_mode(index, mode)
     except ModeUnavailable as exc:
@@ -754,8 +748,7 @@ def ask(
         "Bitte eine Frage angeben, z. B. faq-bot ask Wann darf ich eine Reaktion spielen?",
     )
     index = _open(corpus_dir, index_dir)
-    doc = (doc or "").strip() or None  # as the web reads it: empty is every document
-    _check_doc(index, doc)
+    doc = index.document_id(doc)
     if batch:
         _run_batch(
             lambda line: answer(index, line, doc=doc).to_json(), QuestionError, "bad_question"

@@ -106,7 +106,7 @@ from faq_bot.buildstate import BuildState
 from faq_bot.corpus import Corpus, load_corpus, slugify, title_key
 from faq_bot.corpus.model import EntryText, Markup
 from faq_bot.entrystore import STORE_FILE, EntryStore, alias_map, write_store
-from faq_bot.errors import IndexProblem
+from faq_bot.errors import IndexProblem, InputError
 from faq_bot.impacts import write_impacts
 from faq_bot.morphcache import analyse_words, install_build_table, write_build_table
 from faq_bot.offline import write_offline_data
@@ -652,6 +652,15 @@ class Index:
     # metadata
     def document(self, doc_id: str) -> dict | None:
         return self._docs.get(doc_id)
+
+    def document_id(self, raw: str | None) -> str | None:
+        """A document id a user gave (`raw`, stripped) when the index has it, None when
+        empty (every document); `InputError` (400, exit 2) naming the known ones otherwise."""
+        doc = (raw or "").strip() or None
+        if doc is not None and doc not in self._docs:
+            known = ", ".join(self._docs)
+            raise InputError(f"Unbekanntes Dokument „{doc[:80]}“. Bekannt sind: {known}.")
+        return doc
 
     def entry(self, entry_id: str) -> EntryRecord | None:
         return self._store.get(entry_id) if entry_id else None

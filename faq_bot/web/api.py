@@ -16,7 +16,6 @@ from faq_bot.embed import embedding_model
 from faq_bot.web.common import (
     IndexUnavailable,
     bad_request,
-    check_doc,
     check_int,
     check_query,
     conditional,
@@ -43,7 +42,7 @@ def search() -> Any:
         low=1,
         high=int(current_app.config["API_MAX_HITS"]),
     )
-    doc = check_doc(index, request.args.get("doc"))
+    doc = index.document_id(request.args.get("doc"))
     category = (request.args.get("category") or "").strip() or None
     mode = (request.args.get("mode") or "").strip() or None
     try:

@@ -41,7 +41,6 @@ from faq_bot.text import clean_input
 from faq_bot.web.body import body_limit, check_strings, read_json
 from faq_bot.web.common import (
     bad_request,
-    check_doc,
     conditional,
     current_index,
     turn_key,
@@ -79,7 +78,7 @@ def api_ask() -> Any:
     if raw_doc is not None and not isinstance(raw_doc, str):
         raise bad_request('Das Feld „doc“ ist die Id eines Dokuments, z. B. "how-faq".')
     index = current_index()
-    doc = check_doc(index, raw_doc)
+    doc = index.document_id(raw_doc)
     body = answer(index, data["question"], history, doc=doc).to_json(_base_url())
     body["turn"] = shown_of(body).token(turn_key())
     response = jsonify(body)
@@ -104,7 +103,7 @@ def _render(
 ) -> str:
     check_strings([question or "", *questions, *tokens], "Die Frage oder der Verlauf")
     index, base, key = current_index(), _base_url(), turn_key()
-    doc = check_doc(index, raw_doc)
+    doc = index.document_id(raw_doc)
     try:
         earlier = parse_conversation(questions, tokens, key)[-PAGE_TURNS:]
     except QuestionError as exc:

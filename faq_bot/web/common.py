@@ -122,15 +122,6 @@ def check_query(raw: str | None, *, required: bool) -> str:
     return query
 
 
-def check_doc(index: Index, doc: str | None) -> str | None:
-    """`doc` when it names a document of the index, None when empty; 400 otherwise."""
-    doc = (doc or "").strip() or None
-    if doc is not None and index.document(doc) is None:
-        known = ", ".join(d["id"] for d in index.documents)
-        raise bad_request(f"Unbekanntes Dokument „{doc[:80]}“. Bekannt sind: {known}.")
-    return doc
-
-
 def check_int(raw: str | None, *, name: str, default: int, low: int, high: int) -> int:
     if raw is None or raw == "":
         return default

@@ -23,7 +23,6 @@ from faq_bot.text import citation
 from faq_bot.web.common import (
     bad_request,
     cached_page,
-    check_doc,
     check_int,
     check_query,
     conditional,
@@ -128,7 +127,7 @@ def search() -> str:
 
     index = current_index()
     query = check_query(request.args.get("q"), required=False)
-    doc = check_doc(index, request.args.get("doc"))
+    doc = index.document_id(request.args.get("doc"))
     category = (request.args.get("category") or "").strip() or None
     n = check_int(
         request.args.get("n"),

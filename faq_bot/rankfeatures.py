@@ -1,5 +1,8 @@
 """Generic features of a candidate entry for the learned ranking (`faq_bot.hybrid`).
 
+``dense_within(index, dense, doc, category) -> list[tuple[str, float]]``
+    The dense ranking (entry, similarity), best first, of document `doc` and
+    `category` only when given.
 ``candidates(index, aq, lexical, dense, doc, category) -> list[Ranked]``
     The union of the best `POOL` entries of the lexical ranking and of the dense
     ranking, each with the features of `FEATURES`, all computed from what one
@@ -48,6 +51,7 @@ __all__ = [
     "Ranked",
     "TitleTerms",
     "candidates",
+    "dense_within",
     "title_terms",
 ]
 
@@ -146,6 +150,22 @@ def _paragraph_rrf(
     return {e: v * PARAGRAPH_K for e, v in out.items()}
 
 
+def dense_within(
+    index: Any, dense: DenseScores, doc: str | None = None, category: str | None = None
+) -> list[tuple[str, float]]:
+    """`dense`'s entries best first, of document `doc` and `category` only when given."""
+    ranking = dense.ranking()
+    if not (doc or category):
+        return ranking
+    return [
+        (eid, sim)
+        for eid, sim in ranking
+        if (record := index.entry(eid)) is not None
+        and (not doc or record.doc == doc)
+        and (not category or record.category == category)
+    ]
+
+
 def candidates(
     index: Any,
     aq: Any,
@@ -162,15 +182,7 @@ def candidates(
     lex_para = {s.entry: s.paragraph for s in lexical}
     top_lex = lexical[0].score if lexical and lexical[0].score > 0 else 1.0
     lex_score = {s.entry: s.score / top_lex for s in lexical}
-    dense_ranking = dense.ranking()
-    if doc or category:
-        dense_ranking = [
-            (eid, sim)
-            for eid, sim in dense_ranking
-            if (record := index.entry(eid)) is not None
-            and (not doc or record.doc == doc)
-            and (not category or record.category == category)
-        ]
+    dense_ranking = dense_within(index, dense, doc, category)
     dense_rank = {eid: i + 1 for i, (eid, _s) in enumerate(dense_ranking)}
     best_dense = dense_ranking[0][1] if dense_ranking else 0.0
     pool = dict.fromkeys(

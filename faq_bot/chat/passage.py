@@ -30,6 +30,7 @@ from faq_bot.dense import DenseScores
 from faq_bot.fitted import fitted
 from faq_bot.hybrid import fused_ranking
 from faq_bot.index import EntryRecord, Index
+from faq_bot.rankfeatures import dense_within
 from faq_bot.search import AnalyzedQuery, ScoredEntry, paragraph_scores, rank_entries
 
 from .terms import Coverage, entry_terms, reference_target
@@ -126,11 +127,6 @@ class Ranking:
     entropy: float = 0.0
 
 
-def _doc_of(index: Index, entry: str) -> str | None:
-    record = index.entry(entry)
-    return record.doc if record is not None else None
-
-
 def candidates(
     index: Index, aq: AnalyzedQuery, dense: DenseScores | None, doc: str | None = None
 ) -> Ranking:
@@ -141,9 +137,7 @@ def candidates(
         ranking.top = scored[0].score
         ranking.margin = scored[0].score - scored[1].score if len(scored) > 1 else 0.0
     if dense is not None:
-        dense_order = dense.ranking()
-        if doc is not None:
-            dense_order = [(e, v) for e, v in dense_order if _doc_of(index, e) == doc]
+        dense_order = dense_within(index, dense, doc)
         ranking.dense_top = dense_order[0][0] if dense_order else None
         scored, sure = fused_ranking(index, aq.text, scored, doc=doc, dense=dense, aq=aq)
         ranking.share, ranking.entropy = sure

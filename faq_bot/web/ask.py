@@ -127,7 +127,7 @@ def _render(
         turns=shown,
         links=[_link_tokens(tokens[:i]) for i in range(len(shown))],
         max_length=MAX_QUESTION_LENGTH,
-        documents=[{"id": d["id"], "title": d.get("title", d["id"])} for d in index.documents],
+        documents=index.documents,
         doc=doc,
     )
 

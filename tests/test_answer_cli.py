@@ -90,6 +90,13 @@ def test_cli_ask_doc_answers_from_that_document_only(ask):
         assert {s["doc"] for s in data["sources"]} == {doc}
 
 
+def test_cli_ask_reads_the_doc_as_the_web_does_padded_or_empty(ask):
+    padded = json.loads(ask("--json", "--doc", " uebersicht ", "Wer darf angreifen?").output)
+    assert {s["doc"] for s in padded["sources"]} == {"uebersicht"}
+    every = ask("--json", "--doc", "", "Wer darf angreifen?")
+    assert every.exit_code in (0, 1) and "Unbekanntes Dokument" not in every.output
+
+
 def test_cli_ask_unknown_doc_exit_2_in_german(ask):
     result = ask("--doc", "schach", "Wer darf angreifen?")
     assert result.exit_code == 2

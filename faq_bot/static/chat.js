@@ -13,7 +13,7 @@
   if (!form || !log || !window.fetch) return;
   var input = form.querySelector("input[name=q]");
   var button = form.querySelector("button[type=submit]");
-  var scope = form.querySelector("select[name=doc]"); // "Nur in": one document, or all
+  var scope = form.querySelector("select[name=doc]"); // "Antworten aus": one document, or all
 
   function chosenDoc() {
     return scope && scope.value ? scope.value : null;

@@ -716,6 +716,12 @@ def test_api_ask_scoped_to_a_document_answers_and_lists_only_from_it(client, doc
     ).get_json()
     assert data["answer"] is not None and data["answer"]["entry"]["doc"] == doc
     assert {s["doc"] for s in data["sources"]} == {doc}
+    assert data["scope"] == doc
+
+
+def test_api_ask_unscoped_answer_says_its_scope_is_null(client):
+    data = client.post("/api/ask", json={"question": "Wer darf in dieser Phase angreifen?"})
+    assert data.get_json()["scope"] is None
 
 
 def test_api_ask_unknown_document_names_the_known_ones_in_german(client):

@@ -17,7 +17,8 @@
     anchor), ``paragraph``, ``reason`` ``"link"`` or ``"similar"``),
     ``suggestion`` (the corrected question, or null), ``check_url`` (a link to
     the stack checker prefilled with the cards the question names, or null),
-    ``followup`` (bool) and ``context`` (the earlier question it was read with).
+    ``followup`` (bool), ``context`` (the earlier question it was read with) and
+    ``scope`` (the id of the one document the answer was limited to, or null).
 
 How a question is answered
 --------------------------
@@ -147,6 +148,7 @@ class Answer:
     doc_title: str | None = None
     date_text: str | None = None
     citation: str | None = None
+    scope: str | None = None  # the one document the answer was limited to (`answer`'s doc)
     signals: dict[str, float] = field(default_factory=dict)  # what confidence is computed from
 
     def to_json(self, base_url: str = "") -> dict[str, Any]:
@@ -181,6 +183,7 @@ class Answer:
             "check_url": self.check_url,
             "followup": self.followup,
             "context": self.context,
+            "scope": self.scope,
         }
 
 
@@ -490,7 +493,9 @@ def answered_reading(
 def answer(index: Index, question: Any, history: Any = (), doc: str | None = None) -> Answer:
     """Answer `question` from the rulings, reading a follow-up with `history`
     (`answered_reading`)."""
-    return _answer_of(index, *answered_reading(index, question, history, doc=doc))
+    result = _answer_of(index, *answered_reading(index, question, history, doc=doc))
+    result.scope = doc
+    return result
 
 
 def _answer_of(index: Index, reading: Reading, response: Response) -> Answer:

@@ -18,6 +18,13 @@
   function chosenDoc() {
     return scope && scope.value ? scope.value : null;
   }
+
+  // The document an answer was limited to, as the server says ("scope"), not the select's
+  // value now: it may have changed while the request was pending. A turn stored by an
+  // older version has no scope: the select's value then.
+  function scopeOf(data) {
+    return data && "scope" in data ? data.scope || null : chosenDoc();
+  }
   var errorBox = document.getElementById("chat-error");
   var errorText = document.getElementById("chat-error-text");
   var retry = document.getElementById("chat-retry");
@@ -52,7 +59,7 @@
   }
 
   // /ask?q=…&t=…: the newest earlier turns that fit in LINK_CHARS.
-  function askUrl(question, before) {
+  function askUrl(question, before, doc) {
     var kept = [];
     var budget = LINK_CHARS;
     for (var i = before.length - 1; i >= 0; i--) {
@@ -66,7 +73,7 @@
     kept.forEach(function (token) {
       params.append("t", token);
     });
-    if (chosenDoc()) params.append("doc", chosenDoc());
+    if (doc) params.append("doc", doc);
     return "/ask?" + params.toString();
   }
 
@@ -113,7 +120,7 @@
     }
     if (data.suggestion) {
       var s = el("p", "suggestion", "Meinten Sie: ");
-      var sLink = link(askUrl(data.suggestion, before), data.suggestion);
+      var sLink = link(askUrl(data.suggestion, before, scopeOf(data)), data.suggestion);
       sLink.setAttribute("data-chat-ask", data.suggestion);
       s.appendChild(sLink);
       s.appendChild(document.createTextNode("?"));
@@ -151,7 +158,7 @@
       var search = el("p", "search-link");
       search.appendChild(
         link("/search?" + new URLSearchParams(
-          chosenDoc() ? { q: data.question, doc: chosenDoc() } : { q: data.question }).toString(),
+          scopeOf(data) ? { q: data.question, doc: scopeOf(data) } : { q: data.question }).toString(),
           "In der Suche nachsehen: „" + data.question + "“")
       );
       box.appendChild(search);
@@ -209,7 +216,7 @@
     turns.push({ data: data, earlier: before });
     store(turns);
     if (window.history && window.history.replaceState) {
-      window.history.replaceState(null, "", askUrl(data.question, before));
+      window.history.replaceState(null, "", askUrl(data.question, before, scopeOf(data)));
     }
   }
 

@@ -214,6 +214,12 @@ add_schema(
             "check_url": {"type": "string", "nullable": True},
             "followup": {"type": "boolean"},
             "context": {"type": "string", "nullable": True},
+            "scope": {
+                "type": "string",
+                "nullable": True,
+                "description": "Das Dokument, auf das die Antwort beschränkt war (Feld doc), "
+                "sonst null",
+            },
             "turn": {
                 "type": "string",
                 "description": "Dieser Schritt für das Feld t der Chat-Seite /ask (nur /api/ask; "

@@ -164,3 +164,29 @@ def test_chat_answers_only_from_the_document_chosen_with_and_without_javascript(
         # the choice stays for the next question
         expect(browser_page.locator("#chat-doc")).to_have_value(doc)
     expect(page).to_have_url(re.compile(rf"[?&]doc={doc}(&|$)"))
+
+
+def test_chat_address_keeps_the_document_answered_from_when_the_choice_changes_meanwhile(page):
+    # the answer is held back until the select shows another document: the address and the
+    # search link must name the document the question was limited to, not the select's value
+    held = []
+
+    def hold(route):
+        held.append(route)
+
+    page.route("**/api/ask", hold)
+    page.goto("/ask")
+    page.locator("#chat-doc").select_option("uebersicht")
+    ask(page, "Wie grundiere und bemale ich meine Miniaturen am besten?")  # declined: search link
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the question was never sent"
+    page.locator("#chat-doc").select_option("how-faq")
+    held[0].continue_()
+    turn = page.locator("#chat-log li.turn[data-question]").last
+    expect(turn.locator(".turn-message")).to_contain_text("keine sichere Antwort")
+    expect(page).to_have_url(re.compile(r"[?&]doc=uebersicht(&|$)"))
+    href = turn.locator(".search-link a").get_attribute("href")
+    assert href is not None and "doc=uebersicht" in href

@@ -152,6 +152,7 @@ GROUPS = [
     ["heldout66-questions.jsonl", "heldout66-followups.jsonl"],
     ["heldout67-questions.jsonl", "heldout67-followups.jsonl"],
     ["heldout68-questions.jsonl", "heldout68-followups.jsonl"],
+    ["heldout70-questions.jsonl", "heldout70-followups.jsonl"],
 ]
 
 

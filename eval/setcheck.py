@@ -153,6 +153,7 @@ GROUPS = [
     ["heldout67-questions.jsonl", "heldout67-followups.jsonl"],
     ["heldout68-questions.jsonl", "heldout68-followups.jsonl"],
     ["heldout69-questions.jsonl", "heldout69-followups.jsonl"],
+    ["heldout70-questions.jsonl", "heldout70-followups.jsonl"],
 ]
 
 

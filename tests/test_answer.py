@@ -518,3 +518,12 @@ def test_a_replayed_conversation_keeps_the_entry_of_a_confident_answer(index):
     assert turns[0].entry == "227-pfund-bombe-basisausbau"
     declined = replay(index, ["Wo kann ich Booster kaufen?"])
     assert declined[0].entry is None
+
+
+@pytest.mark.parametrize("doc", ["how-faq", "uebersicht"])
+def test_a_replayed_conversation_limited_to_a_document_answers_from_it(index, doc):
+    # "angreifen" is ruled in both documents: each turn stays in the one chosen
+    turns = replay(index, ["Wer darf in dieser Phase angreifen?", "und danach?"], doc=doc)
+    entries = [t.entry for t in turns if t.entry]
+    assert entries, "a confident answer was expected"
+    assert all(index.entry(e).doc == doc for e in entries)

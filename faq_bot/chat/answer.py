@@ -573,10 +573,11 @@ def turn_of(result: Answer) -> Turn:
     return Turn(result.question, entry)
 
 
-def replay(index: Index, questions: list[str]) -> list[Turn]:
+def replay(index: Index, questions: list[str], doc: str | None = None) -> list[Turn]:
     """The turns of a conversation of `questions`, each answered in order as the page
-    answers them (an earlier confident answer's entry is context for the next)."""
+    answers them (an earlier confident answer's entry is context for the next), limited
+    to document `doc` when given."""
     turns: list[Turn] = []
     for text in questions:
-        turns.append(turn_of(answer(index, text, turns)))
+        turns.append(turn_of(answer(index, text, turns, doc=doc)))
     return turns

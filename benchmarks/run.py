@@ -204,7 +204,7 @@ def builder(corpus: Path, index_dir: Path) -> dict:
     Also its CPU seconds (this process and its children): on a shared machine the
     wall time follows the load, the CPU time is what says whether the build grows
     linearly with the corpus."""
-    from faq_bot.index import build_index
+    from faq_bot.indexbuild import build_index
 
     started, cpu = time.perf_counter(), _cpu_s()
     report = build_index(corpus, index_dir)

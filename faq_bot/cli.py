@@ -22,7 +22,8 @@ from faq_bot.config import default_corpus_dir, default_index_dir
 from faq_bot.errors import UNREADABLE_INDEX, FaqBotError, IndexProblem
 
 if TYPE_CHECKING:  # the stages are imported lazily so that --help stays fast
-    from faq_bot.index import BuildReport, Index
+    from faq_bot.index import Index
+    from faq_bot.indexbuild import BuildReport
 
 
 # --- German usage errors ------------------------------------------------------------
@@ -408,7 +409,7 @@ def _build(corpus_dir: Path, index_dir: Path, phase_lines: bool = False) -> Buil
     """Build the index; progress bars on a terminal, and with `phase_lines` one line
     per finished phase on stderr (the only progress output when stderr is no terminal)."""
     from faq_bot.corpus import CorpusError
-    from faq_bot.index import build_index
+    from faq_bot.indexbuild import build_index
 
     progress, close = _progress_bar(PHASE_LABELS["whoosh"])
     embed_progress, close_embed = _progress_bar(PHASE_LABELS["embeddings"])

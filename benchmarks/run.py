@@ -123,7 +123,8 @@ def fts5_search(db: sqlite3.Connection, query: str, n: int = 10) -> list:
 
 def worker(index_dir: Path, rounds: int) -> dict:
     from faq_bot.index import IndexHolder
-    from faq_bot.search import QueryError, search, search_paragraphs
+    from faq_bot.query import QueryError
+    from faq_bot.search import search, search_paragraphs
 
     qs = questions()
     started = time.perf_counter()

@@ -548,8 +548,8 @@ def search(
     query: tuple[str, ...],
 ) -> None:
     """Einträge zu einer Frage oder zu Stichwörtern suchen."""
+    from faq_bot.query import QueryError
     from faq_bot.retrieval import ModeUnavailable, check_mode
-    from faq_bot.search import QueryError
     from faq_bot.search import search as run_search
 
     _check_batch_use(
@@ -609,8 +609,9 @@ def _terminal_snippet(snippet_html: str) -> str:
 @click.argument("entry_id", metavar="ID")
 def show(as_json: bool, corpus_dir: Path, index_dir: Path, entry_id: str) -> None:
     """Einen Eintrag mit Querverweisen und Rückverweisen zeigen."""
-    from faq_bot.search import QueryError, suggest_titles
+    from faq_bot.query import QueryError
     from faq_bot.search import search as run_search
+    from faq_bot.search import suggest_titles
 
     index = _open(corpus_dir, index_dir)
     canonical = index.canonical_id(entry_id.strip())

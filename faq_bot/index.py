@@ -358,7 +358,7 @@ class Index:
 
     def warm_up(self) -> None:
         """Do the first-use work of every stage now (see `WARMERS`)."""
-        import faq_bot.search  # noqa: F401  (registers its warmer)
+        import faq_bot.search  # noqa: F401  (registers its and faq_bot.query's warmers)
 
         for warm in WARMERS:
             warm(self)

@@ -16,7 +16,8 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from faq_bot.cli import GermanIntRange, GermanPath, main
+from faq_bot.cli import main
+from faq_bot.cligerman import GermanIntRange, GermanPath
 
 CLICK_ENGLISH = re.compile(
     r"Error:|Try '|for help|No such|Missing|Invalid value|not in the range|"

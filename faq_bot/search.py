@@ -83,9 +83,7 @@ from faq_bot.snippets import SNIPPET_CHARS, snippet, token_spans
 
 __all__ = [
     "CANDIDATES",
-    "ENTRY_FIELDS",
     "FUSE_DEPTH",
-    "PARAGRAPH_FIELDS",
     "Hit",
     "LexicalRetriever",
     "ParagraphHit",
@@ -107,8 +105,6 @@ __all__ = [
 ]
 
 CANDIDATES = 200  # entries and paragraphs fetched before reranking
-ENTRY_FIELDS = ("title", "aliases", "category", "section", "body")
-PARAGRAPH_FIELDS = ("heading", "body")
 
 _WORD = re.compile(r"\w+")
 _MARK = re.compile(r"</?mark>")

@@ -9,7 +9,8 @@ ranked list of `Candidate` entries. A search *mode* names which retrievers run:
     Every available retriever, their rankings fused by weighted reciprocal rank
     fusion (`fuse`). Only available when a second retriever (e.g. ``dense``) is
     registered and has what it needs for the open build; otherwise asking for it
-    raises `ModeUnavailable` (a `faq_bot.query.QueryError`, German message, HTTP 400 / exit 2).
+    raises `ModeUnavailable` (German message; `faq_bot.search.search` turns it into a
+    `faq_bot.query.QueryError`: HTTP 400 / exit 2).
 
 Adding a retriever
 ------------------

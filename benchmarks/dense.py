@@ -136,7 +136,7 @@ def run_worker(index_dir: Path, limit: int, dense: bool) -> dict:
 
 
 def build(index_dir: Path) -> tuple[float, dict]:
-    from faq_bot.index import build_index
+    from faq_bot.indexbuild import build_index
 
     t = time.perf_counter()
     report = build_index(ROOT / "corpus", index_dir)

@@ -37,7 +37,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 from faq_bot.config import ROOT
-from faq_bot.index import build_index, open_index
+from faq_bot.index import open_index
+from faq_bot.indexbuild import build_index
 
 HERE = Path(__file__).resolve().parent
 BIN = Path(sys.executable).parent

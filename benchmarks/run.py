@@ -123,7 +123,8 @@ def fts5_search(db: sqlite3.Connection, query: str, n: int = 10) -> list:
 
 def worker(index_dir: Path, rounds: int) -> dict:
     from faq_bot.index import IndexHolder
-    from faq_bot.search import QueryError, search, search_paragraphs
+    from faq_bot.query import QueryError
+    from faq_bot.search import search, search_paragraphs
 
     qs = questions()
     started = time.perf_counter()
@@ -204,7 +205,7 @@ def builder(corpus: Path, index_dir: Path) -> dict:
     Also its CPU seconds (this process and its children): on a shared machine the
     wall time follows the load, the CPU time is what says whether the build grows
     linearly with the corpus."""
-    from faq_bot.index import build_index
+    from faq_bot.indexbuild import build_index
 
     started, cpu = time.perf_counter(), _cpu_s()
     report = build_index(corpus, index_dir)

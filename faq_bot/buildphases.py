@@ -9,7 +9,7 @@
     ``{name: {"seconds": s, "cpu": s}}`` in the order the phases ran; the build
     stores it in its ``meta.json`` and `benchmarks/dense.py` prints it.
 
-Phase names (see `faq_bot.index`): ``corpus`` (read and split the documents,
+Phase names (see `faq_bot.indexbuild`): ``corpus`` (read and split the documents,
 cross references), ``vocabulary``, ``morphology`` (HanTa over the distinct
 words), ``whoosh`` (the rest of the analyzer and the Whoosh writer),
 ``commit`` (Whoosh writes its segment), ``impacts``, ``embeddings`` and

@@ -2,137 +2,27 @@
 
 Each command parses its options, calls one function of a stage module and
 prints the result. Errors the user can fix end with a German message on stderr
-and a non-zero exit code, never a traceback.
+and a non-zero exit code, never a traceback (the group class, the parameter
+types and `fail` that see to it: `faq_bot.cligerman`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from faq_bot.cligerman import GermanHelpGroup, GermanIntRange, GermanPath, fail
 from faq_bot.config import default_corpus_dir, default_index_dir
-from faq_bot.errors import UNREADABLE_INDEX, FaqBotError, IndexProblem
 
 if TYPE_CHECKING:  # the stages are imported lazily so that --help stays fast
-    from faq_bot.index import BuildReport, Index
-
-
-# --- German usage errors ------------------------------------------------------------
-# click's own messages ("Error: No such option", "Missing argument", "Try … for
-# help.") are English. The group turns every usage error into `GermanUsageError`,
-# and the parameter types below fail with German messages.
-
-
-class GermanIntRange(click.IntRange):
-    """`click.IntRange` whose errors are German."""
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        try:
-            return super().convert(value, param, ctx)
-        except click.BadParameter:
-            try:
-                number = int(value)
-            except (TypeError, ValueError):
-                self.fail(f"„{value}“ ist keine ganze Zahl.", param, ctx)
-            self.fail(f"{number} liegt nicht zwischen {self.min} und {self.max}.", param, ctx)
-
-
-class GermanPath(click.Path):
-    """`click.Path` whose errors are German."""
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        try:
-            return super().convert(value, param, ctx)
-        except click.BadParameter:
-            path = os.fspath(value)
-            if not self.file_okay and os.path.isfile(path):
-                self.fail(f"„{path}“ ist eine Datei, kein Ordner.", param, ctx)
-            if not self.dir_okay and os.path.isdir(path):
-                self.fail(f"„{path}“ ist ein Ordner, keine Datei.", param, ctx)
-            if self.exists and not os.path.exists(path):
-                self.fail(f"„{path}“ gibt es nicht.", param, ctx)
-            self.fail(f"„{path}“ kann nicht verwendet werden.", param, ctx)
-
-
-class GermanUsageError(click.UsageError):
-    """A usage error shown in German: what is wrong, the usage line, where help is."""
-
-    def show(self, file: IO[Any] | None = None) -> None:
-        lines = [f"Fehler: {self.message}"]
-        if self.ctx is not None:
-            pieces = " ".join(self.ctx.command.collect_usage_pieces(self.ctx))
-            lines.append(f"Aufruf: {self.ctx.command_path} {pieces}")
-            lines.append(f"Hilfe: {self.ctx.command_path} --help")
-        click.echo("\n".join(lines), file=file, err=file is None)
-
-
-class _Aborted(click.ClickException):
-    """Ctrl+C: click would say "Aborted!"."""
-
-    exit_code = 1
-
-    def __init__(self) -> None:
-        super().__init__("Abgebrochen.")
-
-    def show(self, file: IO[Any] | None = None) -> None:
-        click.echo("\nAbgebrochen.", file=file, err=file is None)
-
-
-def _param_name(param: click.Parameter | None) -> str:
-    """„-n“, „--corpus“, „DATEI“: the parameter as the user types or sees it."""
-    if isinstance(param, click.Option):
-        return "„" + " / ".join(param.opts) + "“"
-    if param is not None:
-        return f"„{param.metavar or (param.name or '').upper()}“"
-    return "ein Parameter"
-
-
-def _did_you_mean(possibilities: list[str] | None) -> str:
-    return f" Meinten Sie {' oder '.join(possibilities)}?" if possibilities else ""
-
-
-def german_usage_message(exc: click.UsageError) -> str:
-    """The German text for one of click's usage errors."""
-    if isinstance(exc, click.NoSuchOption):
-        return f"Unbekannte Option „{exc.option_name}“." + _did_you_mean(exc.possibilities)
-    if isinstance(exc, click.NoSuchCommand):
-        return f"Unbekannter Befehl „{exc.command_name}“." + _did_you_mean(exc.possibilities)
-    if isinstance(exc, click.MissingParameter):
-        what = "das Argument" if isinstance(exc.param, click.Argument) else "die Option"
-        return f"Es fehlt {what} {_param_name(exc.param)}."
-    if isinstance(exc, click.BadParameter):  # the German types above wrote the message
-        return f"Ungültiger Wert für {_param_name(exc.param)}: {exc.message}"
-    if isinstance(exc, click.BadOptionUsage):
-        if "does not take a value" in exc.message:
-            return f"Die Option „{exc.option_name}“ nimmt keinen Wert an."
-        if "requires" in exc.message:
-            return f"Die Option „{exc.option_name}“ braucht einen Wert."
-    extra = re.fullmatch(r"Got unexpected extra arguments? \((.*)\)", exc.message)
-    if extra:
-        return f"Zu viele Argumente: {extra.group(1)}."
-    if exc.message == "Missing command.":
-        return "Bitte einen Befehl angeben."
-    return f"Ungültiger Aufruf ({exc.message})."
-
-
-@contextlib.contextmanager
-def _german_errors() -> Iterator[None]:
-    try:
-        yield
-    except (click.exceptions.NoArgsIsHelpError, GermanUsageError):
-        raise  # the help page itself, or already German
-    except click.UsageError as exc:
-        raise GermanUsageError(german_usage_message(exc), exc.ctx) from exc
-    except (KeyboardInterrupt, click.Abort):
-        raise _Aborted() from None
+    from faq_bot.index import Index
+    from faq_bot.indexbuild import BuildReport
 
 
 # Help texts are German like everything else a user reads; defaults are named in
@@ -159,100 +49,8 @@ def echo_json(data: object) -> None:
     click.echo(json.dumps(data, ensure_ascii=False))
 
 
-def fail(message: str, code: int = 1) -> NoReturn:
-    click.echo(f"Fehler: {message}", err=True)
-    sys.exit(code)
-
-
-HELP_TEXT = "Diese Hilfe zeigen und beenden."
-UNREADABLE_INDEX_OR_OS: tuple[type[Exception], ...] = (*UNREADABLE_INDEX, OSError)
-
-
-class _GermanHelp(click.Command):
-    """A command whose help page is German: frame words ("Aufruf", "Optionen")
-    and the -h/--help option."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("options_metavar", "[OPTIONEN]")
-        super().__init__(*args, **kwargs)
-
-    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        pieces = self.collect_usage_pieces(ctx)
-        formatter.write_usage(ctx.command_path, " ".join(pieces), prefix="Aufruf: ")
-
-    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        records = [r for p in self.get_params(ctx) if (r := p.get_help_record(ctx)) is not None]
-        if records:
-            with formatter.section("Optionen"):
-                formatter.write_dl(records)
-
-    def get_help_option(self, ctx: click.Context) -> click.Option | None:
-        option = super().get_help_option(ctx)
-        if option is not None:
-            option.help = HELP_TEXT
-        return option
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        try:
-            return super().parse_args(ctx, args)
-        except click.UsageError as exc:
-            # click's parser raises some (e.g. "-n" without a value) without the
-            # context; with it the message can name the command and its usage
-            if exc.ctx is None:
-                exc.ctx = ctx
-            raise
-
-
-class _GermanHelpGroup(_GermanHelp, click.Group):
-    """The `faq-bot` group: German help, and German usage errors for it and its commands."""
-
-    command_class = _GermanHelp
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("subcommand_metavar", "BEFEHL [ARGUMENTE]...")
-        super().__init__(*args, **kwargs)
-
-    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        _GermanHelp.format_options(self, ctx, formatter)
-        self.format_commands(ctx, formatter)
-
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = []
-        for name in self.list_commands(ctx):
-            command = self.get_command(ctx, name)
-            if command is not None and not command.hidden:
-                rows.append((name, command.get_short_help_str(formatter.width - 6 - len(name))))
-        if rows:
-            with formatter.section("Befehle"):
-                formatter.write_dl(rows)
-
-    def make_context(
-        self,
-        info_name: str | None,
-        args: list[str],
-        parent: click.Context | None = None,
-        **extra: Any,
-    ) -> click.Context:
-        with _german_errors():
-            return super().make_context(info_name, args, parent, **extra)
-
-    def invoke(self, ctx: click.Context) -> Any:
-        with _german_errors():  # the command's own parsing happens in here
-            try:
-                return super().invoke(ctx)
-            except FaqBotError as exc:  # every expected failure: its message, its exit code
-                fail(str(exc), exc.exit_code)
-            except UNREADABLE_INDEX_OR_OS as exc:
-                # whoosh reading a truncated or corrupted file (click would say "Aborted!")
-                fail(
-                    f"Der Index kann nicht gelesen werden ({type(exc).__name__}); "
-                    "er ist wohl beschädigt. Bitte `faq-bot index` ausführen: das baut ihn neu.",
-                    IndexProblem.exit_code,
-                )
-
-
 @click.group(
-    cls=_GermanHelpGroup,
+    cls=GermanHelpGroup,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 @click.version_option(
@@ -408,7 +206,7 @@ def _build(corpus_dir: Path, index_dir: Path, phase_lines: bool = False) -> Buil
     """Build the index; progress bars on a terminal, and with `phase_lines` one line
     per finished phase on stderr (the only progress output when stderr is no terminal)."""
     from faq_bot.corpus import CorpusError
-    from faq_bot.index import build_index
+    from faq_bot.indexbuild import build_index
 
     progress, close = _progress_bar(PHASE_LABELS["whoosh"])
     embed_progress, close_embed = _progress_bar(PHASE_LABELS["embeddings"])
@@ -547,8 +345,8 @@ def search(
     query: tuple[str, ...],
 ) -> None:
     """Einträge zu einer Frage oder zu Stichwörtern suchen."""
+    from faq_bot.query import QueryError
     from faq_bot.retrieval import ModeUnavailable, check_mode
-    from faq_bot.search import QueryError
     from faq_bot.search import search as run_search
 
     _check_batch_use(
@@ -592,7 +390,6 @@ def search(
 def _terminal_snippet(snippet_html: str) -> str:
     """The snippet for a terminal: matched words bold (plain when piped), no HTML."""
     import html
-    import re
 
     parts = re.split(r"<mark>(.*?)</mark>", snippet_html)
     return "".join(
@@ -608,8 +405,9 @@ def _terminal_snippet(snippet_html: str) -> str:
 @click.argument("entry_id", metavar="ID")
 def show(as_json: bool, corpus_dir: Path, index_dir: Path, entry_id: str) -> None:
     """Einen Eintrag mit Querverweisen und Rückverweisen zeigen."""
-    from faq_bot.search import QueryError, suggest_titles
+    from faq_bot.query import QueryError
     from faq_bot.search import search as run_search
+    from faq_bot.search import suggest_titles
 
     index = _open(corpus_dir, index_dir)
     canonical = index.canonical_id(entry_id.strip())

@@ -1,7 +1,7 @@
 """Dense retrieval: embeddings of every paragraph and sentence, stored with each build.
 
 ``write_vectors(build_dir, records, cache_dir, progress) -> dict``
-    Called by `faq_bot.index.build_index`: embeds each non-empty paragraph and,
+    Called by `faq_bot.indexbuild.build_index`: embeds each non-empty paragraph and,
     for paragraphs of more than one sentence, each sentence, every text
     prefixed with its entry's heading ("227-Pfund Bombe (Basisausbau): ..."),
     through the text-hash cache of `faq_bot.embed`, and writes

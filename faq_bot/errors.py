@@ -3,7 +3,7 @@
 Every expected failure is a `FaqBotError` carrying a German message (its
 ``str``), the HTTP status the web answers with, the short code of the JSON
 error shape and the exit code of the command line. The web maps it once in
-`faq_bot.web.errors`, the CLI once in `faq_bot.cli`; nothing else translates
+`faq_bot.web.errors`, the CLI once in `faq_bot.cligerman`; nothing else translates
 errors.
 
 Exit codes: 1 nothing found / declined / illegal scenario (not an error here);

@@ -33,7 +33,8 @@ from typing import Any
 
 from faq_bot.errors import InputError
 from faq_bot.index import Index
-from faq_bot.search import QueryError, search
+from faq_bot.query import QueryError
+from faq_bot.search import search
 
 __all__ = [
     "REPORT_SECTIONS",

@@ -142,7 +142,7 @@ def features(
 
 
 def _analyzed(index: Any, question: str) -> Any:
-    from faq_bot.search import QueryError, analyze_query
+    from faq_bot.query import QueryError, analyze_query
 
     try:
         return analyze_query(index, question)

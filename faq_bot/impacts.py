@@ -11,6 +11,9 @@ terms' weights, which is exactly what Whoosh computes for an ``Or`` of boosted
 Files in the build folder (``impacts/``): ``meta.json`` (term -> posting range
 per kind, document frequencies, the entry and paragraph tables) and one
 ``<kind>.ids.npy`` / ``<kind>.scores.npy`` pair per kind, memory-mapped at open.
+
+``impacts(index) -> Impacts`` gives an opened build's impacts, loaded once per
+build (held by its `faq_bot.buildstate.BuildState`).
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ from typing import Any
 import numpy as np
 from whoosh import index as whoosh_index
 
-__all__ = ["ENTRY_FIELDS", "PARAGRAPH_FIELDS", "Impacts", "write_impacts"]
+from faq_bot.index import Index, IndexBrokenError
+
+__all__ = ["ENTRY_FIELDS", "PARAGRAPH_FIELDS", "Impacts", "impacts", "write_impacts"]
 
 ENTRY_FIELDS = ("title", "aliases", "category", "section", "body")
 PARAGRAPH_FIELDS = ("heading", "body")
@@ -215,3 +220,21 @@ class Impacts:
                     best[ids] = np.maximum(best[ids], w)
             got += best
         return score, got / total
+
+
+def impacts(index: Index) -> Impacts:
+    """The build's precomputed impacts (`Impacts`), loaded once per build.
+
+    Damaged impact files make the build unusable (`IndexBrokenError`: 503, exit 4),
+    like any other file of a build a query reads."""
+
+    def load() -> Impacts:
+        try:
+            return Impacts(index.path)
+        except Exception as exc:  # truncated or corrupted arrays, a missing file
+            raise IndexBrokenError(
+                f"Der Index in {index.index_dir} ist beschädigt oder unvollständig "
+                f"({type(exc).__name__}). Bitte `faq-bot index` ausführen: das baut ihn neu."
+            ) from exc
+
+    return index.state.once("impacts", load)

@@ -121,7 +121,8 @@ def _paragraph_lex_rank(
 ) -> dict[tuple[str, int], int]:
     """The lexical rank (by BM25F) of each matching (entry id, paragraph); the
     ranking is the one search computed for the same query (cached per build)."""
-    from faq_bot.search import _ranking, impacts
+    from faq_bot.impacts import impacts
+    from faq_bot.search import _ranking
 
     if aq is None or not aq.terms:
         return {}

@@ -9,7 +9,8 @@ ranked list of `Candidate` entries. A search *mode* names which retrievers run:
     Every available retriever, their rankings fused by weighted reciprocal rank
     fusion (`fuse`). Only available when a second retriever (e.g. ``dense``) is
     registered and has what it needs for the open build; otherwise asking for it
-    raises `ModeUnavailable` (a `QueryError`, German message, HTTP 400 / exit 2).
+    raises `ModeUnavailable` (German message; `faq_bot.search.search` turns it into a
+    `faq_bot.query.QueryError`: HTTP 400 / exit 2).
 
 Adding a retriever
 ------------------
@@ -35,7 +36,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from faq_bot.index import Index
-    from faq_bot.search import AnalyzedQuery
+    from faq_bot.query import AnalyzedQuery
 
 __all__ = [
     "MODES",
@@ -64,7 +65,7 @@ class PreparedQuery:
     """A query as every retriever sees it: checked, corrected and analyzed once.
 
     ``raw`` is what the user typed (stripped), ``text`` the corrected query (use
-    it for embedding), ``analyzed`` the lexical terms (`faq_bot.search.AnalyzedQuery`).
+    it for embedding), ``analyzed`` the lexical terms (`faq_bot.query.AnalyzedQuery`).
     ``category`` restricts to one category (slug or name) if given.
     """
 

@@ -2,12 +2,10 @@
 
 ``search(index, query, *, n=10, doc=None, category=None) -> SearchResult``
     Ranked entries for a question or keywords as users type them. The query is
-    analyzed with the index's own analyzer (see `faq_bot.analysis`); it is never
-    parsed as query syntax, so quotes, ``AND``, ``*`` and brackets are just
-    characters. Words that are not in the corpus (five letters or more) are
-    corrected at edit distance 1, and the corrected query is offered as
-    ``suggestion``. Raises `QueryError` (German message) for an empty query or
-    one longer than `MAX_QUERY_LENGTH`.
+    checked, corrected and analyzed by `faq_bot.query.analyze_query` (never
+    parsed as query syntax); the corrected query is offered as ``suggestion``.
+    Raises `faq_bot.query.QueryError` (German message) for an empty query, one
+    longer than `faq_bot.query.MAX_QUERY_LENGTH` or a mode the build lacks.
 
 ``search_paragraphs(index, query, *, n=10, doc=None) -> list[ParagraphHit]``
     Ranked single paragraphs (for the chatbot).
@@ -17,12 +15,7 @@
 
 Building blocks (used by the chatbot in `faq_bot.chat`)
 ---------------------------------------------------------
-``analyze_query(index, query) -> AnalyzedQuery``
-    The corrected query as weighted index terms, grouped by query word
-    (``AnalyzedQuery.words``).
-
-``unknown_words(index, query) -> list[str]``
-    Words of the query the corpus does not know and no correction fixes.
+The query analysis (`analyze_query`, `unknown_words`) is `faq_bot.query`'s.
 
 ``rank_entries(index, aq, doc=None, category=None) -> list[ScoredEntry]``
     Every matching entry with its combined score and best paragraph, best
@@ -55,7 +48,7 @@ of its best matching term; a word counts once whether it matched as typed, by
 an infinitive, a compound part or an abbreviation's meaning), so an entry that
 matches many distinct words of a question beats one that repeats one word.
 Terms the analyzer adds to a word weigh less than the word itself
-(`EXTRA_WEIGHTS`). The numbers are not tuned to single questions.
+(`faq_bot.query.EXTRA_WEIGHTS`). The numbers are not tuned to single questions.
 """
 
 from __future__ import annotations
@@ -67,28 +60,17 @@ import math
 import re
 from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
 from whoosh import query as wq
 
-from faq_bot.analysis import (
-    MIN_FUZZY_LENGTH,
-    correct_word,
-    correctable,
-    edits1,
-    fold,
-    is_jargon_word,
-    known_compound,
-    load_stopwords,
-    load_synonyms,
-    without_morphology,
-)
+from faq_bot.analysis import fold
 from faq_bot.corpus import slugify
-from faq_bot.errors import InputError
-from faq_bot.impacts import Impacts
-from faq_bot.index import WARMERS, Index, IndexBrokenError
+from faq_bot.impacts import impacts
+from faq_bot.index import WARMERS, Index
+from faq_bot.query import AnalyzedQuery, QueryError, analyze_query
 from faq_bot.retrieval import (
     Candidate,
     ModeUnavailable,
@@ -98,24 +80,17 @@ from faq_bot.retrieval import (
     retrievers_for,
 )
 from faq_bot.snippets import SNIPPET_CHARS, snippet, token_spans
-from faq_bot.text import clean_input
 
 __all__ = [
     "CANDIDATES",
-    "ENTRY_FIELDS",
     "FUSE_DEPTH",
-    "MAX_QUERY_LENGTH",
-    "PARAGRAPH_FIELDS",
-    "AnalyzedQuery",
     "Hit",
     "LexicalRetriever",
     "ParagraphHit",
     "QueryCoverage",
-    "QueryError",
     "QueryRow",
     "ScoredEntry",
     "SearchResult",
-    "analyze_query",
     "highlight",
     "kind_filter",
     "prepare_query",
@@ -127,32 +102,12 @@ __all__ = [
     "suggest_titles",
     "term_idf",
     "term_query",
-    "unknown_words",
 ]
 
-MAX_QUERY_LENGTH = 500
 CANDIDATES = 200  # entries and paragraphs fetched before reranking
-# Weight of terms the analyzer adds to a word, by the filter that added them: an
-# infinitive or an abbreviation's meaning is nearly the word itself; a compound
-# part or a digit run matches only part of it.
-EXTRA_WEIGHTS = {
-    # the same word in another form counts almost fully; a part or a root of it half
-    "verb": 0.9,
-    "synonym": 0.9,
-    "lemma": 0.9,
-    "part": 0.5,
-    "root": 0.5,
-    "digits": 0.5,
-}
-ENTRY_FIELDS = ("title", "aliases", "category", "section", "body")
-PARAGRAPH_FIELDS = ("heading", "body")
 
 _WORD = re.compile(r"\w+")
 _MARK = re.compile(r"</?mark>")
-
-
-class QueryError(InputError):
-    """The query cannot be searched; the message (German) says why."""
 
 
 @dataclass(frozen=True)
@@ -226,152 +181,6 @@ class ParagraphHit:
             "title": self.title,
             "doc": self.doc,
         }
-
-
-@dataclass
-class AnalyzedQuery:
-    """A query after correction and analysis (see `analyze_query`).
-
-    ``text`` is the corrected query, ``terms`` maps each index term to its weight
-    (1 for a word's own term, less for terms a filter added, see `EXTRA_WEIGHTS`),
-    ``suggestion`` is the corrected query if a word was corrected, and ``words``
-    holds one set of terms per query word (the word's own term and the terms
-    added for it), so a word can be counted once however it matched.
-    """
-
-    text: str
-    terms: dict[str, float] = field(default_factory=dict)  # term -> weight
-    suggestion: str | None = None
-    words: list[frozenset[str]] = field(default_factory=list)  # the terms of each query word
-
-
-# --- query analysis -----------------------------------------------------------------
-
-
-def _check(query: Any) -> str:
-    if not isinstance(query, str):
-        raise QueryError("Die Suchanfrage muss Text sein.")
-    query = clean_input(query).strip()
-    if not query:
-        raise QueryError("Bitte einen Suchbegriff eingeben.")
-    if len(query) > MAX_QUERY_LENGTH:
-        raise QueryError(
-            f"Die Suchanfrage ist zu lang ({len(query)} Zeichen, höchstens {MAX_QUERY_LENGTH})."
-        )
-    return query
-
-
-def _analyzer(index: Index):
-    return index.analyzer
-
-
-def _known(index: Index, word: str) -> bool:
-    """Whether folded `word` needs no correction."""
-    if word in index.vocabulary or word in load_synonyms() or word in load_stopwords():
-        return True
-    if not word.isalpha():
-        return True
-    imp = impacts(index)
-    for term, _extra, _pos in _terms(index, word):
-        if imp.doc_frequency("body", term) or imp.doc_frequency("title", term):
-            return True
-    return False
-
-
-def _stem_surfaces(index: Index) -> dict[str, str]:
-    """Index term -> the most frequent corpus word that analyzes to it."""
-
-    def make() -> dict[str, str]:
-        found: dict[str, str] = {}
-        # only each word's own term: HanTa's terms come after it and are skipped, and
-        # the folded words ("schaden" of "Schäden") are not all in the build's table
-        analyzer = without_morphology(_analyzer(index))
-        for word, _count in sorted(index.vocabulary.items(), key=lambda kv: -kv[1]):
-            for t in analyzer(word, mode="query"):
-                if not getattr(t, "extra", False):
-                    found.setdefault(t.text, index.surface.get(word, word))
-                break
-        return found
-
-    return index.state.once("stem_surfaces", make)
-
-
-def _correct(index: Index, folded: str, known: bool = False) -> str | None:
-    """A corpus word one edit away from a word that may be a typo (see
-    `correctable`): as written, or for an unknown word also as a stem. A `known`
-    word (its stem is in the corpus: "Fluchtest") is corrected only as written, to
-    a corpus word of another stem ("Fluchttest"); an unknown compound of known
-    words ("Starthand") is a real word, not a typo."""
-    if not correctable(folded, index.vocabulary) or is_jargon_word(folded):
-        return None
-    fix = correct_word(folded, index.vocabulary, stem=lambda w: _main_term(index, w))
-    if fix is not None:
-        return index.surface.get(fix, fix)
-    if known or known_compound(folded, index.vocabulary):
-        return None
-    main = [t for t, extra, _pos in _terms(index, folded) if not extra]
-    if not main or len(main[0]) < MIN_FUZZY_LENGTH:
-        return None
-    surfaces = _stem_surfaces(index)
-    candidates = {c for c in edits1(main[0]) if c in surfaces}
-    if not candidates:
-        return None
-    imp = impacts(index)
-    best = max(sorted(candidates), key=lambda c: imp.doc_frequency("body", c))
-    return surfaces[best]
-
-
-def _main_term(index: Index, word: str) -> str:
-    """The term a single word analyzes to (its stem), or the word itself."""
-    main = [t for t, extra, _pos in _terms(index, word) if not extra]
-    return main[0] if main else word
-
-
-def _terms(index: Index, text: str) -> list[tuple[str, str, int]]:
-    """(term, extra, position) of `text`: extra when the term was added by a filter
-    (a compound part, an abbreviation's meaning, an infinitive) at the word's position."""
-    return [
-        (t.text, getattr(t, "extra", "") or "", t.pos)
-        for t in _analyzer(index)(text, mode="query", positions=True)
-    ]
-
-
-def analyze_query(index: Index, query: str) -> AnalyzedQuery:
-    """Correct unknown words and turn `query` into weighted index terms."""
-    query = _check(query)
-    corrected: list[str] = []
-    changed = False
-    last = 0
-    for m in _WORD.finditer(query):
-        word = m.group()
-        folded = fold(word)
-        replacement = _correct(index, folded, known=_known(index, folded))
-        corrected.append(query[last : m.start()])
-        corrected.append(replacement if replacement else word)
-        changed = changed or replacement is not None
-        last = m.end()
-    corrected.append(query[last:])
-    text = "".join(corrected)
-    terms: dict[str, float] = {}
-    words: dict[int, set[str]] = {}
-    for term, extra, pos in _terms(index, text):
-        weight = EXTRA_WEIGHTS.get(extra, 0.5) if extra else 1.0
-        terms[term] = max(terms.get(term, 0.0), weight)
-        words.setdefault(pos, set()).add(term)
-    groups = list({frozenset(g): None for g in words.values()})
-    return AnalyzedQuery(text=text, terms=terms, suggestion=text if changed else None, words=groups)
-
-
-def unknown_words(index: Index, query: str) -> list[str]:
-    """The words of `query` (as typed) that the corpus does not know and that no
-    correction at edit distance 1 turns into a corpus word."""
-    out = []
-    for m in _WORD.finditer(query):
-        word = m.group()
-        folded = fold(word)
-        if not _known(index, folded) and _correct(index, folded) is None:
-            out.append(word)
-    return out
 
 
 # --- ranking ------------------------------------------------------------------------
@@ -474,7 +283,6 @@ class ScoredEntry:
 def warm_up(index: Index) -> None:
     """Load what the first query of a build would otherwise pay for."""
     impacts(index)
-    _stem_surfaces(index)
     suggest_titles(index, "a")
     # in the build's best mode: a hybrid build also loads the embedder, the known questions
     # and their twin cosine (~0.2 s the first hybrid query would otherwise pay)
@@ -487,24 +295,6 @@ def warm_up(index: Index) -> None:
 
 
 WARMERS.append(warm_up)
-
-
-def impacts(index: Index) -> Impacts:
-    """The build's precomputed impacts (see `faq_bot.impacts`), loaded once per build.
-
-    Damaged impact files make the build unusable (`IndexBrokenError`: 503, exit 4),
-    like any other file of a build a query reads."""
-
-    def load() -> Impacts:
-        try:
-            return Impacts(index.path)
-        except Exception as exc:  # truncated or corrupted arrays, a missing file
-            raise IndexBrokenError(
-                f"Der Index in {index.index_dir} ist beschädigt oder unvollständig "
-                f"({type(exc).__name__}). Bitte `faq-bot index` ausführen: das baut ihn neu."
-            ) from exc
-
-    return index.state.once("impacts", load)
 
 
 class Ranking(NamedTuple):

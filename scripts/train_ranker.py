@@ -38,8 +38,9 @@ from faq_bot.evaluate import EvalFileError, answerable, is_hit, load_questions
 from faq_bot.hybrid import FEATURES, dense_scores, features
 from faq_bot.index import open_index
 from faq_bot.learn import fit_choice, fit_logistic, folds
+from faq_bot.query import QueryError
 from faq_bot.question import normalize_question
-from faq_bot.search import FUSE_DEPTH, QueryError, prepare_query, rank
+from faq_bot.search import FUSE_DEPTH, prepare_query, rank
 
 OUT = Path(__file__).resolve().parent.parent / "faq_bot" / "data" / "ranker.json"
 # The L2 strength (per question, on standardised features) is chosen by the same

@@ -16,7 +16,7 @@
 The build of the real corpus keeps HanTa's analyses of its words, the dense
 one-document build (tests/dense_fixtures.py) its vectors, between runs in
 pytest's cache folder (``.pytest_cache``, see `build_keeping_caches`): the caches
-`faq_bot.index` keeps beside the builds, keyed by HanTa's and the model's version
+`faq_bot.indexbuild` keeps beside the builds, keyed by HanTa's and the model's version
 and the text. The index is the same with and without them (tests/test_build_phases.py
 and tests/test_dense.py pin that, and run HanTa and the embedder, in the build's
 worker processes too, in every run); a local run analyses and embeds only text it
@@ -40,7 +40,8 @@ import hypothesis_profiles  # noqa: F401  (registers and loads "dev"/"ci" before
 import pytest
 
 from faq_bot.config import ROOT
-from faq_bot.index import MORPHOLOGY_CACHE, Index, build_index, open_index
+from faq_bot.index import MORPHOLOGY_CACHE, Index, open_index
+from faq_bot.indexbuild import build_index
 
 CORPUS_DIR = ROOT / "corpus"
 

@@ -11,6 +11,7 @@ from faq_bot.chat.answer import NOT_CONFIDENT, replay
 from faq_bot.chat.confidence import CONFIDENCE_THRESHOLD, foreign_nouns
 from faq_bot.chat.history import context_turns
 from faq_bot.chat.terms import Coverage, entry_terms
+from faq_bot.query import analyze_query
 from faq_bot.question import (
     MAX_QUESTION_LENGTH,
     QuestionError,
@@ -20,7 +21,6 @@ from faq_bot.question import (
     is_followup,
     normalize_question,
 )
-from faq_bot.search import analyze_query
 from faq_bot.stack import decode_permalink, read_scenario, validate
 from faq_bot.stack.link import check_url_for
 from faq_bot.text import has_number, split_sentences

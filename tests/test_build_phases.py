@@ -14,7 +14,8 @@ from click.testing import CliRunner
 from faq_bot import analysis
 from faq_bot.buildphases import PHASES
 from faq_bot.cli import PHASE_LABELS, main
-from faq_bot.index import MORPHOLOGY_CACHE, build_index
+from faq_bot.index import MORPHOLOGY_CACHE
+from faq_bot.indexbuild import build_index
 
 
 def _meta(report) -> dict:

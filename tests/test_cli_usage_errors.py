@@ -16,7 +16,8 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from faq_bot.cli import GermanIntRange, GermanPath, main
+from faq_bot.cli import main
+from faq_bot.cligerman import GermanIntRange, GermanPath
 
 CLICK_ENGLISH = re.compile(
     r"Error:|Try '|for help|No such|Missing|Invalid value|not in the range|"
@@ -124,12 +125,12 @@ def test_usage_error_no_command_still_shows_the_help():
 
 
 def test_interrupt_says_abgebrochen_in_german(monkeypatch, tmp_path):
-    import faq_bot.index
+    import faq_bot.indexbuild
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(faq_bot.index, "build_index", interrupted)
+    monkeypatch.setattr(faq_bot.indexbuild, "build_index", interrupted)
     result = run("index", "--index", str(tmp_path / "ix"))
     assert result.exit_code == 1
     assert "Abgebrochen." in result.stderr

@@ -13,7 +13,8 @@ import pytest
 
 from faq_bot import embed
 from faq_bot.dense import dense_for, dense_mode
-from faq_bot.index import build_index, open_index
+from faq_bot.index import open_index
+from faq_bot.indexbuild import build_index
 from faq_bot.search import search
 
 

@@ -19,7 +19,8 @@ from test_error_shape import assert_error_shape
 
 from faq_bot.cli import main
 from faq_bot.errors import CorpusProblem, IndexProblem
-from faq_bot.index import BUILDS, CURRENT, build_index
+from faq_bot.index import BUILDS, CURRENT
+from faq_bot.indexbuild import build_index
 from faq_bot.web import create_app
 
 

@@ -12,9 +12,9 @@ from faq_bot.corpus import CorpusError, load_corpus
 from faq_bot.index import (
     IndexHolder,
     IndexMissingError,
-    build_index,
     open_index,
 )
+from faq_bot.indexbuild import build_index
 from faq_bot.search import search
 
 

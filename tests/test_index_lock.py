@@ -6,7 +6,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from faq_bot.index import IndexHolder, build_index, build_lock, open_index
+from faq_bot.index import IndexHolder, open_index
+from faq_bot.indexbuild import build_index, build_lock
 
 
 def test_a_second_build_waits_for_the_first(tmp_path: Path):

@@ -29,7 +29,8 @@ from faq_bot.known import (
     known_questions,
     read_known,
 )
-from faq_bot.search import analyze_query, rank_entries
+from faq_bot.query import analyze_query
+from faq_bot.search import rank_entries
 
 
 def _unit(v) -> np.ndarray:

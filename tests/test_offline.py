@@ -125,7 +125,7 @@ def test_service_worker_is_served_from_the_root_uncached_with_its_version(client
 
 
 def test_new_build_changes_the_service_worker(tiny_corpus, tmp_path):
-    from faq_bot.index import build_index
+    from faq_bot.indexbuild import build_index
     from faq_bot.web import create_app
 
     build_index(tiny_corpus, tmp_path)

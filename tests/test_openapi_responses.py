@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from faq_bot.search import MAX_QUERY_LENGTH
+from faq_bot.query import MAX_QUERY_LENGTH
 
 
 def _resolve(node: Any, spec: dict) -> Any:

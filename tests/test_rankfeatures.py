@@ -18,8 +18,9 @@ from faq_bot import hybrid
 from faq_bot.dense import DenseScores
 from faq_bot.hybrid import Certainty, certainty, fused_ranking
 from faq_bot.index import Index, open_index
+from faq_bot.query import analyze_query
 from faq_bot.rankfeatures import FEATURES, PARAGRAPH_K, RRF_K, _paragraph_rrf, candidates
-from faq_bot.search import analyze_query, rank_entries
+from faq_bot.search import rank_entries
 
 
 @pytest.fixture(scope="module")

@@ -7,8 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from faq_bot import retrieval
+from faq_bot.query import QueryError
 from faq_bot.retrieval import Candidate, PreparedQuery, Retriever, fuse
-from faq_bot.search import LexicalRetriever, QueryError, prepare_query, search
+from faq_bot.search import LexicalRetriever, prepare_query, search
 
 
 def _ranking(ids: list[str]) -> list[Candidate]:

@@ -7,12 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_profiles import examples
 
+from faq_bot.impacts import ENTRY_FIELDS, PARAGRAPH_FIELDS
+from faq_bot.query import MAX_QUERY_LENGTH, QueryError, analyze_query
 from faq_bot.search import (
-    ENTRY_FIELDS,
-    MAX_QUERY_LENGTH,
-    PARAGRAPH_FIELDS,
-    QueryError,
-    analyze_query,
     kind_filter,
     rank_entries,
     run_query,

@@ -30,7 +30,8 @@ from urllib.parse import quote
 import pytest
 
 from faq_bot.config import ROOT
-from faq_bot.index import build_index, open_index
+from faq_bot.index import open_index
+from faq_bot.indexbuild import build_index
 
 pytestmark = [
     pytest.mark.system,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from faq_bot.analysis import common_words, correct_word, correctable, fold, known_compound
-from faq_bot.search import analyze_query
+from faq_bot.query import analyze_query
 
 
 @pytest.mark.parametrize("word", ["irgendwie", "Schach", "Handschuh", "überhaupt", "Zauberer"])

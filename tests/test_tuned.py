@@ -243,7 +243,7 @@ def test_faq_bot_tuned_0_selects_the_stock_model(model_cache, monkeypatch):
 def test_an_index_built_with_the_stock_model_in_its_stead_warns(
     dense_on, model_cache, tiny_corpus, tmp_path, monkeypatch
 ):
-    from faq_bot.index import build_index
+    from faq_bot.indexbuild import build_index
 
     monkeypatch.setenv("FAQ_BOT_TUNED", "0")
     embed.reset_embedder()

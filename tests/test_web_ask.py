@@ -502,7 +502,7 @@ def test_old_links_with_plain_questions_show_them_without_answering_them_again(c
 
 
 def test_a_turn_whose_entry_a_new_build_removed_shows_a_note(tiny_corpus, tmp_path):
-    from faq_bot.index import build_index
+    from faq_bot.indexbuild import build_index
     from faq_bot.web import create_app
 
     index_dir = tmp_path / "index"
@@ -590,7 +590,7 @@ def test_an_altered_turn_is_its_question_only_and_still_the_followups_history(cl
 def test_a_passage_whose_text_a_new_build_changed_shows_the_gone_note(
     tiny_corpus, tmp_path, monkeypatch
 ):
-    from faq_bot.index import build_index
+    from faq_bot.indexbuild import build_index
     from faq_bot.web import create_app
 
     monkeypatch.delenv("FAQ_BOT_SECRET", raising=False)  # the index folder's secret file

@@ -16,7 +16,7 @@ from hypothesis_profiles import examples
 from test_web_compression import decode
 
 from faq_bot.buildstate import LRU, PAGE_BYTES
-from faq_bot.index import build_index
+from faq_bot.indexbuild import build_index
 from faq_bot.web import create_app
 from faq_bot.web.pages import render_entry
 

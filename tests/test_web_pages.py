@@ -8,7 +8,7 @@ from html import unescape
 
 import pytest
 
-from faq_bot.index import build_index
+from faq_bot.indexbuild import build_index
 from faq_bot.web import create_app
 from faq_bot.web.render import first_sentence
 

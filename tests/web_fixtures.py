@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from faq_bot.index import build_index
+from faq_bot.indexbuild import build_index
 from faq_bot.web import create_app
 
 # A corpus whose every field tries to inject markup: FAQ entries (plain text),

@@ -23,7 +23,7 @@
 How a question is answered
 --------------------------
 1. The question is normalised (`faq_bot.question`) and analyzed with the
-   search's own query analysis (`faq_bot.search.analyze_query`: analyzer, stop
+   search's own query analysis (`faq_bot.query.analyze_query`: analyzer, stop
    words, players' words, spelling correction, so the corrected question is
    offered as ``suggestion``); filler words of questions are dropped.
 2. A follow-up (`faq_bot.chat.history.context_turns`) adds the terms of the
@@ -65,15 +65,9 @@ from faq_bot.dense import DenseScores, dense_for
 from faq_bot.hybrid import dense_scores, entry_dense_scores, topic_dense_scores
 from faq_bot.index import EntryRecord, Index
 from faq_bot.known import compared, known_questions
+from faq_bot.query import AnalyzedQuery, QueryError, analyze_query
 from faq_bot.question import QuestionError, asks_quantity, check_question, strip_fillers
-from faq_bot.search import (
-    AnalyzedQuery,
-    Hit,
-    QueryError,
-    ScoredEntry,
-    analyze_query,
-    highlight,
-)
+from faq_bot.search import Hit, ScoredEntry, highlight
 from faq_bot.stack.link import check_url_for
 from faq_bot.text import citation
 

@@ -58,7 +58,7 @@ from typing import TYPE_CHECKING, Any
 
 from faq_bot.fitted import fitted
 from faq_bot.hybrid import ranker_weights
-from faq_bot.search import unknown_words
+from faq_bot.query import unknown_words
 from faq_bot.text import has_number
 
 if TYPE_CHECKING:

@@ -64,13 +64,13 @@ from typing import Any
 
 from faq_bot.dense import dense_mode
 from faq_bot.index import EntryRecord, Index
+from faq_bot.query import QueryError, analyze_query
 from faq_bot.question import (
     MAX_QUESTION_LENGTH,
     QUESTION_PATTERN,
     QuestionError,
     check_question,
 )
-from faq_bot.search import QueryError, analyze_query
 from faq_bot.stack.link import check_url_for
 from faq_bot.text import citation
 

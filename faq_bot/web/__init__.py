@@ -79,7 +79,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     import importlib
 
     from faq_bot.index import IndexHolder
-    from faq_bot.search import MAX_QUERY_LENGTH
+    from faq_bot.query import MAX_QUERY_LENGTH
     from faq_bot.web import assets, body, compression, errors, security
     from faq_bot.web.render import safe_snippet
 

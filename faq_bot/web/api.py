@@ -30,7 +30,7 @@ bp = Blueprint("api", __name__)
 @bp.get("/api/search")
 @conditional
 def search() -> Any:
-    from faq_bot.search import QueryError
+    from faq_bot.query import QueryError
     from faq_bot.search import search as run_search
 
     index = current_index()

@@ -104,7 +104,8 @@ def _not_found_hits(query: str) -> list:
     if not query:
         return []
     try:
-        from faq_bot.search import QueryError, search
+        from faq_bot.query import QueryError
+        from faq_bot.search import search
         from faq_bot.web.common import current_index
 
         return list(search(current_index(), query, n=5).hits)

@@ -20,7 +20,7 @@ _TAG_SPLIT = re.compile(r"(<[^>]*>)")
 
 def query_groups(index: Any, query: str) -> list[frozenset[str]]:
     """One set of index terms per word of `query` (empty when it is no query)."""
-    from faq_bot.search import QueryError, analyze_query
+    from faq_bot.query import QueryError, analyze_query
 
     if not query.strip():
         return []

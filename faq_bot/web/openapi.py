@@ -18,7 +18,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 
-from faq_bot.search import MAX_QUERY_LENGTH
+from faq_bot.query import MAX_QUERY_LENGTH
 
 bp = Blueprint("openapi", __name__)
 

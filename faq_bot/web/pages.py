@@ -122,7 +122,7 @@ def home() -> str:
 @bp.get("/search")
 @conditional
 def search() -> str:
-    from faq_bot.search import QueryError
+    from faq_bot.query import QueryError
     from faq_bot.search import search as run_search
 
     index = current_index()

@@ -23,7 +23,8 @@ def ensure_index(
     Raises `faq_bot.corpus.CorpusError` when the corpus cannot be read.
     """
     from faq_bot.dense import vectors_of_another_model
-    from faq_bot.index import IndexMissingError, build_index, open_index
+    from faq_bot.index import IndexMissingError, open_index
+    from faq_bot.indexbuild import build_index
 
     _resolve_embedding_model()  # the tuned model file written (or checked) once, not per worker
     try:

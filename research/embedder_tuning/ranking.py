@@ -21,7 +21,8 @@ from faq_bot.dense import dense_for
 from faq_bot.errors import FaqBotError
 from faq_bot.hybrid import FEATURES, features
 from faq_bot.index import open_index
-from faq_bot.search import FUSE_DEPTH, QueryError, prepare_query, rank
+from faq_bot.query import QueryError
+from faq_bot.search import FUSE_DEPTH, prepare_query, rank
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 from train_ranker import OUT, cross_validate, listwise  # noqa: E402

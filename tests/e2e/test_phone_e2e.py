@@ -93,7 +93,7 @@ def own_server(tmp_path):
 
     from werkzeug.serving import make_server
 
-    from faq_bot.index import build_index
+    from faq_bot.indexbuild import build_index
     from faq_bot.web import create_app
 
     build_index(ROOT / "corpus", tmp_path)
@@ -112,7 +112,7 @@ def cache_names(page) -> list[str]:
 
 
 def test_new_build_replaces_the_offline_copy_and_drops_old_caches(browser, own_server):
-    from faq_bot.index import build_index
+    from faq_bot.indexbuild import build_index
 
     url, index_dir = own_server
     context = _context(browser, url, viewport=PHONE)

@@ -1,0 +1,223 @@
+"""Query analysis: a search query checked, corrected and turned into weighted index terms.
+
+The query is analyzed with the index's own analyzer (see `faq_bot.analysis`); it
+is never parsed as query syntax, so quotes, ``AND``, ``*`` and brackets are just
+characters. Words that are not in the corpus (five letters or more) are
+corrected at edit distance 1. (`faq_bot.question` is another step: it
+normalises a chat question's phrasing before it is searched.)
+
+``analyze_query(index, query) -> AnalyzedQuery``
+    The corrected query as weighted index terms, grouped by query word
+    (``AnalyzedQuery.words``); ``suggestion`` is the corrected query if a word
+    was corrected. Terms the analyzer adds to a word weigh less than the word
+    itself (`EXTRA_WEIGHTS`). Raises `QueryError` (German message) for an empty
+    query or one longer than `MAX_QUERY_LENGTH`.
+
+``unknown_words(index, query) -> list[str]``
+    Words of the query the corpus does not know and no correction fixes.
+
+Ranking the analyzed query is `faq_bot.search`'s.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from faq_bot.analysis import (
+    MIN_FUZZY_LENGTH,
+    correct_word,
+    correctable,
+    edits1,
+    fold,
+    is_jargon_word,
+    known_compound,
+    load_stopwords,
+    load_synonyms,
+    without_morphology,
+)
+from faq_bot.errors import InputError
+from faq_bot.impacts import impacts
+from faq_bot.index import WARMERS, Index
+from faq_bot.text import clean_input
+
+__all__ = [
+    "EXTRA_WEIGHTS",
+    "MAX_QUERY_LENGTH",
+    "AnalyzedQuery",
+    "QueryError",
+    "analyze_query",
+    "unknown_words",
+]
+
+MAX_QUERY_LENGTH = 500
+# Weight of terms the analyzer adds to a word, by the filter that added them: an
+# infinitive or an abbreviation's meaning is nearly the word itself; a compound
+# part or a digit run matches only part of it.
+EXTRA_WEIGHTS = {
+    # the same word in another form counts almost fully; a part or a root of it half
+    "verb": 0.9,
+    "synonym": 0.9,
+    "lemma": 0.9,
+    "part": 0.5,
+    "root": 0.5,
+    "digits": 0.5,
+}
+
+_WORD = re.compile(r"\w+")
+
+
+class QueryError(InputError):
+    """The query cannot be searched; the message (German) says why."""
+
+
+@dataclass
+class AnalyzedQuery:
+    """A query after correction and analysis (see `analyze_query`).
+
+    ``text`` is the corrected query, ``terms`` maps each index term to its weight
+    (1 for a word's own term, less for terms a filter added, see `EXTRA_WEIGHTS`),
+    ``suggestion`` is the corrected query if a word was corrected, and ``words``
+    holds one set of terms per query word (the word's own term and the terms
+    added for it), so a word can be counted once however it matched.
+    """
+
+    text: str
+    terms: dict[str, float] = field(default_factory=dict)  # term -> weight
+    suggestion: str | None = None
+    words: list[frozenset[str]] = field(default_factory=list)  # the terms of each query word
+
+
+def _check(query: Any) -> str:
+    if not isinstance(query, str):
+        raise QueryError("Die Suchanfrage muss Text sein.")
+    query = clean_input(query).strip()
+    if not query:
+        raise QueryError("Bitte einen Suchbegriff eingeben.")
+    if len(query) > MAX_QUERY_LENGTH:
+        raise QueryError(
+            f"Die Suchanfrage ist zu lang ({len(query)} Zeichen, höchstens {MAX_QUERY_LENGTH})."
+        )
+    return query
+
+
+def _analyzer(index: Index):
+    return index.analyzer
+
+
+def _known(index: Index, word: str) -> bool:
+    """Whether folded `word` needs no correction."""
+    if word in index.vocabulary or word in load_synonyms() or word in load_stopwords():
+        return True
+    if not word.isalpha():
+        return True
+    imp = impacts(index)
+    for term, _extra, _pos in _terms(index, word):
+        if imp.doc_frequency("body", term) or imp.doc_frequency("title", term):
+            return True
+    return False
+
+
+def _stem_surfaces(index: Index) -> dict[str, str]:
+    """Index term -> the most frequent corpus word that analyzes to it."""
+
+    def make() -> dict[str, str]:
+        found: dict[str, str] = {}
+        # only each word's own term: HanTa's terms come after it and are skipped, and
+        # the folded words ("schaden" of "Schäden") are not all in the build's table
+        analyzer = without_morphology(_analyzer(index))
+        for word, _count in sorted(index.vocabulary.items(), key=lambda kv: -kv[1]):
+            for t in analyzer(word, mode="query"):
+                if not getattr(t, "extra", False):
+                    found.setdefault(t.text, index.surface.get(word, word))
+                break
+        return found
+
+    return index.state.once("stem_surfaces", make)
+
+
+def _correct(index: Index, folded: str, known: bool = False) -> str | None:
+    """A corpus word one edit away from a word that may be a typo (see
+    `correctable`): as written, or for an unknown word also as a stem. A `known`
+    word (its stem is in the corpus: "Fluchtest") is corrected only as written, to
+    a corpus word of another stem ("Fluchttest"); an unknown compound of known
+    words ("Starthand") is a real word, not a typo."""
+    if not correctable(folded, index.vocabulary) or is_jargon_word(folded):
+        return None
+    fix = correct_word(folded, index.vocabulary, stem=lambda w: _main_term(index, w))
+    if fix is not None:
+        return index.surface.get(fix, fix)
+    if known or known_compound(folded, index.vocabulary):
+        return None
+    main = [t for t, extra, _pos in _terms(index, folded) if not extra]
+    if not main or len(main[0]) < MIN_FUZZY_LENGTH:
+        return None
+    surfaces = _stem_surfaces(index)
+    candidates = {c for c in edits1(main[0]) if c in surfaces}
+    if not candidates:
+        return None
+    imp = impacts(index)
+    best = max(sorted(candidates), key=lambda c: imp.doc_frequency("body", c))
+    return surfaces[best]
+
+
+def _main_term(index: Index, word: str) -> str:
+    """The term a single word analyzes to (its stem), or the word itself."""
+    main = [t for t, extra, _pos in _terms(index, word) if not extra]
+    return main[0] if main else word
+
+
+def _terms(index: Index, text: str) -> list[tuple[str, str, int]]:
+    """(term, extra, position) of `text`: extra when the term was added by a filter
+    (a compound part, an abbreviation's meaning, an infinitive) at the word's position."""
+    return [
+        (t.text, getattr(t, "extra", "") or "", t.pos)
+        for t in _analyzer(index)(text, mode="query", positions=True)
+    ]
+
+
+def analyze_query(index: Index, query: str) -> AnalyzedQuery:
+    """Correct unknown words and turn `query` into weighted index terms."""
+    query = _check(query)
+    corrected: list[str] = []
+    changed = False
+    last = 0
+    for m in _WORD.finditer(query):
+        word = m.group()
+        folded = fold(word)
+        replacement = _correct(index, folded, known=_known(index, folded))
+        corrected.append(query[last : m.start()])
+        corrected.append(replacement if replacement else word)
+        changed = changed or replacement is not None
+        last = m.end()
+    corrected.append(query[last:])
+    text = "".join(corrected)
+    terms: dict[str, float] = {}
+    words: dict[int, set[str]] = {}
+    for term, extra, pos in _terms(index, text):
+        weight = EXTRA_WEIGHTS.get(extra, 0.5) if extra else 1.0
+        terms[term] = max(terms.get(term, 0.0), weight)
+        words.setdefault(pos, set()).add(term)
+    groups = list({frozenset(g): None for g in words.values()})
+    return AnalyzedQuery(text=text, terms=terms, suggestion=text if changed else None, words=groups)
+
+
+def unknown_words(index: Index, query: str) -> list[str]:
+    """The words of `query` (as typed) that the corpus does not know and that no
+    correction at edit distance 1 turns into a corpus word."""
+    out = []
+    for m in _WORD.finditer(query):
+        word = m.group()
+        folded = fold(word)
+        if not _known(index, folded) and _correct(index, folded) is None:
+            out.append(word)
+    return out
+
+
+def _warm_up(index: Index) -> None:
+    """Build the stem table `_correct` needs, before the first query does."""
+    _stem_surfaces(index)
+
+
+WARMERS.append(_warm_up)

@@ -195,8 +195,8 @@ def test_links_unresolved_references_link_nowhere(corpus, graph):
 
 def test_links_faq_reference_count(faq, graph):
     refs = [r for r in graph.references if r.source in _ids(faq)]
-    assert len(refs) == 35
-    assert len([r for r in refs if r.target is not None]) == 32
+    assert len(refs) == 36
+    assert len([r for r in refs if r.target is not None]) == 33
 
 
 def test_links_targets_stay_in_the_source_document(corpus, graph):
@@ -251,10 +251,17 @@ def test_links_section_number_needs_a_matching_section():
         "Die Do217 vs. Spitfire bzw. der Jäger, z.B. eine Me109 usw. sind s.g. Einheiten.",
         "Er nutzt seine Vorteils. Dann ist es aus.",
         "Das gilt u.a. für Schiffe, d.h. für alle Seeeinheiten.",
+        "Das ist u.s.w. so.",
     ],
 )
 def test_links_abbreviations_are_not_references(text):
     assert find_references(_entry(text)) == []
+
+
+def test_links_marker_right_after_a_sentence_end_without_a_space():
+    # the real FAQ writes "…kein Basisschaden!).s. auch Blitzangriff."
+    refs = find_references(_entry("Zerstört (kein Basisschaden!).s. auch Blitzangriff."))
+    assert [r.target_text for r in refs] == ["Blitzangriff"]
 
 
 # --- any text ----------------------------------------------------------------------------

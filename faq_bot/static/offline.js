@@ -297,6 +297,21 @@
     root.appendChild(list);
   }
 
+  // The chat needs the server; a question asked meanwhile is searched in the stored copy,
+  // so it is neither lost nor left without an answer.
+  function renderAsk(data, search, question) {
+    root.appendChild(
+      el("p", "offline-note", "Der Chat braucht eine Verbindung zum Server. " +
+        (question ? "Treffer für Ihre Frage in der gespeicherten Fassung:" : "Suchen Sie in der gespeicherten Fassung:"))
+    );
+    if (!question) {
+      root.appendChild(searchForm(""));
+      return;
+    }
+    root.appendChild(searchForm(question));
+    renderSearch(data, search, question);
+  }
+
   function renderMissing(data, search) {
     root.appendChild(el("h1", null, "Diese Seite ist offline nicht gespeichert"));
     root.appendChild(el("p", null, "Suchen Sie in der gespeicherten Fassung:"));
@@ -316,6 +331,8 @@
       renderEntry(data, search, decodeURIComponent(path.slice(7)), params.get("h") || "");
     } else if (path.indexOf("/docs/") === 0) {
       renderDocument(data, search, decodeURIComponent(path.slice(6)));
+    } else if (path === "/ask") {
+      renderAsk(data, search, (params.get("q") || "").trim());
     } else if (path === "/" || path === "/offline") {
       renderHome(data, search);
     } else {

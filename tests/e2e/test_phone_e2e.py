@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import time
+from urllib.parse import urlencode
 
 import pytest
 from playwright.sync_api import expect
@@ -49,8 +50,9 @@ def test_offline_after_one_visit_search_and_unvisited_ruling_show_content(phone_
     try:
         page.goto("/search?q=" + QUERY.replace(" ", "+"))
         expect(page.locator(".offline-banner")).to_contain_text(
-            "Offline – gespeicherte Fassung, Stand"
+            "Offline oder keine Antwort vom Server – gespeicherte Fassung vom"
         )
+        expect(page.locator(".offline-banner a")).to_have_text("Erneut versuchen")
         first = page.locator(".hit-title a").first
         expect(first).to_have_text("227-Pfund Bombe (Basisausbau)")
         expect(page.locator(".snippet mark").first).to_be_visible()
@@ -66,6 +68,23 @@ def test_offline_after_one_visit_search_and_unvisited_ruling_show_content(phone_
         expect(page.locator(".hit-title a", has_text="Aktionsstapel").first).to_be_visible()
         page.locator(".hit-title a").first.click()
         expect(page.locator(".ruling-body .para").first).to_be_visible()
+    finally:
+        phone_ctx.set_offline(False)
+
+
+def test_offline_chat_question_is_kept_and_searched_in_the_stored_copy(phone_ctx):
+    # a question asked on wifi that fails (or stalls past the worker's timeout) is not lost
+    page = phone_ctx.new_page()
+    page.goto("/")
+    wait_for_service_worker(page)
+    phone_ctx.set_offline(True)
+    try:
+        page.goto("/ask?" + urlencode({"q": QUERY}))
+        expect(page.locator("#offline-app")).to_contain_text("Der Chat braucht eine Verbindung")
+        expect(page.locator("#offline-q")).to_have_value(QUERY)
+        expect(page.locator(".hit-title a").first).to_have_text("227-Pfund Bombe (Basisausbau)")
+        page.goto("/ask")
+        expect(page.locator("#offline-q")).to_have_value("")
     finally:
         phone_ctx.set_offline(False)
 

@@ -195,7 +195,10 @@ def test_ask_page_declined_lists_closest_entries(client):
         as_text=True
     )
     assert "Dazu habe ich keine sichere Antwort gefunden." in html
-    assert "Am nächsten kommen:" in html
+    # the message introduces the closest entries; no second heading says it again
+    intro = html.index("Diese Einträge kommen Ihrer Frage am nächsten:")
+    assert html.index('<ul class="related">', intro) > intro
+    assert "Am nächsten kommen:" not in html
     assert '<blockquote class="passage"' not in html
 
 

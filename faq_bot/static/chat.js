@@ -137,10 +137,10 @@
     });
     [
       ["Siehe auch:", links],
-      [ans ? "Ähnliche Einträge:" : "Am nächsten kommen:", others],
+      [ans ? "Ähnliche Einträge:" : "", others], // declined: the message introduces them
     ].forEach(function (group) {
       if (!group[1].length) return;
-      box.appendChild(el("p", "related-h", group[0]));
+      if (group[0]) box.appendChild(el("p", "related-h", group[0]));
       var ul = el("ul", "related");
       group[1].forEach(function (r) {
         var li = el("li");

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from html import unescape
-from urllib.parse import quote_plus, urlencode
+from urllib.parse import parse_qs, quote_plus, urlencode, urlsplit
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -741,6 +741,21 @@ def test_chat_page_answers_from_the_chosen_document_and_keeps_the_choice(client)
     assert '<option value="uebersicht" selected>' in html
     entries = re.findall(r'data-entry="([^"]*)"', html)
     assert entries and entries[-1].startswith("uebersicht-")
+
+
+def test_chat_page_declined_within_a_document_says_so_and_offers_all_documents(client):
+    question = "Wie grundiere und bemale ich meine Miniaturen am besten?"
+    html = client.post("/ask", data={"q": question, "doc": "sow"}).get_data(as_text=True)
+    assert "keine sichere Antwort" in html
+    note = re.search(r'<p class="scope-link">(.*?)</p>', html, re.S)
+    assert note is not None
+    assert "Nur in „The Sails of War – Spielanleitung“ gesucht." in note.group(1)
+    href = unescape(re.search(r'href="([^"]*)"', note.group(1)).group(1))
+    assert href.startswith("/ask?") and "doc=" not in href
+    assert parse_qs(urlsplit(href).query)["q"] == [question]
+    # unscoped, nothing to widen
+    html = client.post("/ask", data={"q": question}).get_data(as_text=True)
+    assert 'class="scope-link"' not in html
 
 
 def test_chat_page_unknown_document_is_a_german_400(client):

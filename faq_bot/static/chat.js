@@ -19,6 +19,15 @@
     return scope && scope.value ? scope.value : null;
   }
 
+  // A document's title as the select shows it, or its id.
+  function docTitle(id) {
+    var options = scope ? scope.options : [];
+    for (var i = 0; i < options.length; i++) {
+      if (options[i].value === id) return options[i].textContent;
+    }
+    return id;
+  }
+
   // The document an answer was limited to, as the server says ("scope"), not the select's
   // value now: it may have changed while the request was pending. A turn stored by an
   // older version has no scope: the select's value then.
@@ -162,6 +171,13 @@
           "In der Suche nachsehen: „" + data.question + "“")
       );
       box.appendChild(search);
+      var within = scopeOf(data);
+      if (within) {
+        // declined within one document: say so, and offer the same question over all of them
+        var note = el("p", "scope-link", "Nur in „" + docTitle(within) + "“ gesucht. ");
+        note.appendChild(link(askUrl(data.question, before, null), "In allen Dokumenten fragen"));
+        box.appendChild(note);
+      }
     }
     if (data.check_url) {
       var check = el("p", "check-link");

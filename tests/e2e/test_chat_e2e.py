@@ -190,3 +190,8 @@ def test_chat_address_keeps_the_document_answered_from_when_the_choice_changes_m
     expect(page).to_have_url(re.compile(r"[?&]doc=uebersicht(&|$)"))
     href = turn.locator(".search-link a").get_attribute("href")
     assert href is not None and "doc=uebersicht" in href
+    # declined within one document: it says where it looked and offers all documents
+    expect(turn.locator(".scope-link")).to_contain_text("Nur in „Spielrundenübersicht")
+    widen = turn.locator(".scope-link a")
+    expect(widen).to_have_text("In allen Dokumenten fragen")
+    assert "doc=" not in (widen.get_attribute("href") or "doc=")

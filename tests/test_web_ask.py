@@ -758,6 +758,21 @@ def test_chat_page_declined_within_a_document_says_so_and_offers_all_documents(c
     assert 'class="scope-link"' not in html
 
 
+def test_chat_page_too_long_question_is_a_german_400_that_keeps_it_to_shorten(client):
+    question = "Wie ist das mit der Tarnung? " * 25  # 725 characters
+    for response in (
+        client.get("/ask?" + urlencode({"q": question})),
+        client.post("/ask", data={"q": question}),
+    ):
+        assert response.status_code == 400
+        html = response.get_data(as_text=True)
+        assert "Die Frage ist zu lang" in html
+        form = re.search(r'<form class="search-form" action="/ask"(.*?)</form>', html, re.S)
+        assert form is not None, "the chat's own form, to ask again"
+        value = re.search(r'name="q" value="([^"]*)"', form.group(1))
+        assert value is not None and unescape(value.group(1)).strip() == question.strip()
+
+
 def test_chat_page_unknown_document_is_a_german_400(client):
     response = client.get("/ask?" + urlencode({"q": "Depot", "doc": "schach"}))
     assert response.status_code == 400

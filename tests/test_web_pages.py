@@ -116,6 +116,8 @@ def test_search_too_long_query_is_a_german_400_page(client, app):
     assert response.status_code == 400
     assert "zu lang" in response.get_data(as_text=True)
     assert response.mimetype == "text/html"
+    # the refused search stays in the field, to be shortened
+    assert f'name="q" value="{query}"' in response.get_data(as_text=True)
 
 
 @pytest.mark.parametrize("path", ["/search", "/api/search"])

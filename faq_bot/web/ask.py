@@ -126,7 +126,6 @@ def _render(
         "ask/chat.html",
         turns=shown,
         links=[_link_tokens(tokens[:i]) for i in range(len(shown))],
-        max_length=MAX_QUESTION_LENGTH,
         documents=index.documents,
         doc=doc,
     )

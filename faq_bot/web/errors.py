@@ -99,6 +99,20 @@ def path_words(path: str) -> str:
     return " ".join(words.split())[:100]
 
 
+# the pages whose refused input the error page gives back in its form (chat and search)
+TYPED_FORMS = ("/ask", "/search")
+TYPED_KEEP = 4_000  # characters of it at most (the body limits bound the request anyway)
+
+
+def _typed(req) -> str:
+    """What the person typed into the chat or search form (field q), or ""."""
+    try:
+        value = req.values.get("q")
+    except Exception:  # noqa: BLE001 - an unreadable form gives nothing back
+        return ""
+    return value[:TYPED_KEEP] if isinstance(value, str) else ""
+
+
 def _not_found_hits(query: str) -> list:
     """Top hits for the path's words, or [] when there is no index or no valid query."""
     if not query:
@@ -176,9 +190,14 @@ def render_error(
         return Response(page, status=code, mimetype="text/html")
     query = ""
     hits: list = []
+    ask = False
     if isinstance(exc, NotFound):
         query = path_words(request.path)
         hits = _not_found_hits(query)
+    elif code == 400 and request.path in TYPED_FORMS:
+        # a refused question or search (too long, say) stays in the field to be shortened
+        query = _typed(request)
+        ask = request.path == "/ask"
     html = render_template(
         "error.html",
         code=code,
@@ -186,6 +205,7 @@ def render_error(
         detail=detail,
         query=query,
         hits=hits,
+        ask=ask,
     )
     response = Response(html, status=code, mimetype="text/html")
     _copy_allow(exc, response)

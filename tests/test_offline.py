@@ -158,7 +158,8 @@ def test_manifest_names_the_app_in_german(client):
 
 def test_offline_shell_says_it_is_the_stored_version(client):
     html = client.get("/offline").get_data(as_text=True)
-    assert "Offline – gespeicherte Fassung, Stand" in html
+    assert "Offline oder keine Antwort vom Server – gespeicherte Fassung vom" in html
+    assert '<a href="">Erneut versuchen</a>' in html  # the same address again
     assert 'id="offline-app" data-src="/offline-data.json?v=' in html
     assert "<script>" not in html  # CSP: no inline script
 

@@ -522,7 +522,8 @@ def test_a_replayed_conversation_keeps_the_entry_of_a_confident_answer(index):
 
 @pytest.mark.parametrize("doc", ["how-faq", "uebersicht"])
 def test_a_replayed_conversation_limited_to_a_document_answers_from_it(index, doc):
-    # "angreifen" is ruled in both documents: each turn stays in the one chosen
+    # "angreifen" is ruled in both documents: the turns answered stay in the one chosen (the
+    # first is; unscoped, uebersicht's would be answered from how-faq)
     turns = replay(index, ["Wer darf in dieser Phase angreifen?", "und danach?"], doc=doc)
     entries = [t.entry for t in turns if t.entry]
     assert entries, "a confident answer was expected"

@@ -197,7 +197,7 @@ def test_ask_page_declined_lists_closest_entries(client):
     assert "Dazu habe ich keine sichere Antwort gefunden." in html
     # the message introduces the closest entries; no second heading says it again
     intro = html.index("Diese Einträge kommen Ihrer Frage am nächsten:")
-    assert html.index('<ul class="related">', intro) > intro
+    assert "related-h" not in html[intro : html.index('<ul class="related">', intro)]
     assert "Am nächsten kommen:" not in html
     assert '<blockquote class="passage"' not in html
 
@@ -755,6 +755,12 @@ def test_chat_page_declined_within_a_document_says_so_and_offers_all_documents(c
     assert parse_qs(urlsplit(href).query)["q"] == [question]
     # unscoped, nothing to widen
     html = client.post("/ask", data={"q": question}).get_data(as_text=True)
+    assert 'class="scope-link"' not in html
+    # an earlier turn asked over all documents says nothing of the document chosen since
+    token = re.search(r'data-turn="([^"]*)"', html).group(1)
+    html = client.post(
+        "/ask", data={"q": "Wer darf in dieser Phase angreifen?", "t": token, "doc": "uebersicht"}
+    ).get_data(as_text=True)
     assert 'class="scope-link"' not in html
 
 

@@ -779,6 +779,34 @@ def test_chat_page_too_long_question_is_a_german_400_that_keeps_it_to_shorten(cl
         assert value is not None and unescape(value.group(1)).strip() == question.strip()
 
 
+def test_chat_page_too_long_follow_up_comes_back_in_its_conversation_and_document(client):
+    html = client.post(
+        "/ask", data={"q": "Wer darf in dieser Phase angreifen?", "doc": "uebersicht"}
+    ).get_data(as_text=True)
+    token = unescape(re.search(r'data-turn="([^"]*)"', html).group(1))
+    too_long = "und danach? " * 60
+    response = client.post("/ask", data={"q": too_long, "t": token, "doc": "uebersicht"})
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    form = re.search(
+        r'<form class="search-form" action="/ask" method="post">(.*?)</form>', page, re.S
+    )
+    assert form is not None, "posted back to the chat, as its own form does"
+    fields = {
+        (name, unescape(value))
+        for name, value in re.findall(r'name="(\w+)" value="([^"]*)"', form.group(1))
+    }
+    assert ("t", token) in fields and ("doc", "uebersicht") in fields
+    assert ("q", too_long.strip()) in fields
+
+
+def test_search_too_long_query_comes_back_with_its_document(client, app):
+    query = "Bombe " * 100
+    html = client.get("/search", query_string={"q": query, "doc": "how-faq"}).get_data(as_text=True)
+    assert 'name="doc" value="how-faq"' in html
+    assert f'value="{query.strip()}"' in html
+
+
 def test_chat_page_unknown_document_is_a_german_400(client):
     response = client.get("/ask?" + urlencode({"q": "Depot", "doc": "schach"}))
     assert response.status_code == 400

@@ -27,13 +27,16 @@
   });
 
   // Title suggestions: one request per pause in typing, newest answer wins.
+  var SUGGEST_MAX = 120; // the longest title is far shorter
   var list = document.getElementById("title-suggestions");
   var timer = null;
   var latest = 0;
 
   function fillSuggestions(input) {
     var value = input.value.trim();
-    if (!list || value.length < 2) return;
+    // past SUGGEST_MAX characters it is a question, not a title (and no request is sent
+    // that the server would refuse as too long)
+    if (!list || value.length < 2 || value.length > SUGGEST_MAX) return;
     var ticket = ++latest;
     fetch("/api/suggest?q=" + encodeURIComponent(value), {
       headers: { Accept: "application/json" },

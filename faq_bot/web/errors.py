@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import dataclass
 
 from flask import Flask, Response, jsonify, make_response, render_template, request
 from markupsafe import Markup, escape
@@ -26,6 +27,7 @@ from werkzeug.exceptions import (
 )
 
 from faq_bot.errors import UNREADABLE_INDEX, FaqBotError
+from faq_bot.text import clean_input
 
 log = logging.getLogger("faq_bot.web")
 
@@ -101,16 +103,38 @@ def path_words(path: str) -> str:
 
 # the pages whose refused input the error page gives back in its form (chat and search)
 TYPED_FORMS = ("/ask", "/search")
-TYPED_KEEP = 4_000  # characters of it at most (the body limits bound the request anyway)
+TYPED_TURNS = 20  # earlier chat turns (field t) carried back, as many as a conversation keeps
+TYPED_TOKEN = 4_000  # characters of one such turn token at most (a real one is far shorter)
+TYPED_DOC = 100  # characters of a document id at most
 
 
-def _typed(req) -> str:
-    """What the person typed into the chat or search form (field q), or ""."""
+@dataclass(frozen=True)
+class Typed:
+    """What a refused chat or search form held: the text (q), the chat's earlier turns (t),
+    the document (doc), and whether it was posted (the chat form posts)."""
+
+    path: str = ""
+    q: str = ""
+    turns: tuple[str, ...] = ()
+    doc: str = ""
+    post: bool = False
+
+
+def _typed(req) -> Typed:
+    """The refused form's fields as sent (the form's for a POST, the address's for a GET);
+    the request's own limits bound them (form fields and the request line)."""
     try:
-        value = req.values.get("q")
+        values = req.form if req.method == "POST" else req.args
+        q, doc, turns = values.get("q"), values.get("doc"), values.getlist("t")
     except Exception:  # noqa: BLE001 - an unreadable form gives nothing back
-        return ""
-    return value[:TYPED_KEEP] if isinstance(value, str) else ""
+        return Typed(path=req.path)
+    return Typed(
+        path=req.path,
+        q=clean_input(q).strip() if isinstance(q, str) else "",
+        turns=tuple(t for t in turns[-TYPED_TURNS:] if len(t) <= TYPED_TOKEN),
+        doc=doc if isinstance(doc, str) and len(doc) <= TYPED_DOC else "",
+        post=req.method == "POST",
+    )
 
 
 def _not_found_hits(query: str) -> list:
@@ -190,14 +214,15 @@ def render_error(
         return Response(page, status=code, mimetype="text/html")
     query = ""
     hits: list = []
-    ask = False
+    typed = Typed()
     if isinstance(exc, NotFound):
         query = path_words(request.path)
         hits = _not_found_hits(query)
     elif code == 400 and request.path in TYPED_FORMS:
-        # a refused question or search (too long, say) stays in the field to be shortened
-        query = _typed(request)
-        ask = request.path == "/ask"
+        # a refused question or search (too long, say) stays in the form to be shortened,
+        # with the conversation and the document it was asked in
+        typed = _typed(request)
+        query = typed.q
     html = render_template(
         "error.html",
         code=code,
@@ -205,7 +230,7 @@ def render_error(
         detail=detail,
         query=query,
         hits=hits,
-        ask=ask,
+        typed=typed,
     )
     response = Response(html, status=code, mimetype="text/html")
     _copy_allow(exc, response)

@@ -26,6 +26,8 @@ from werkzeug.exceptions import (
     default_exceptions,
 )
 
+from faq_bot.chat import MAX_HISTORY
+from faq_bot.chat.shown import MAX_TOKEN
 from faq_bot.errors import UNREADABLE_INDEX, FaqBotError
 from faq_bot.text import clean_input
 
@@ -103,8 +105,6 @@ def path_words(path: str) -> str:
 
 # the pages whose refused input the error page gives back in its form (chat and search)
 TYPED_FORMS = ("/ask", "/search")
-TYPED_TURNS = 20  # earlier chat turns (field t) carried back, as many as a conversation keeps
-TYPED_TOKEN = 4_000  # characters of one such turn token at most (a real one is far shorter)
 TYPED_DOC = 100  # characters of a document id at most
 
 
@@ -131,7 +131,8 @@ def _typed(req) -> Typed:
     return Typed(
         path=req.path,
         q=clean_input(q).strip() if isinstance(q, str) else "",
-        turns=tuple(t for t in turns[-TYPED_TURNS:] if len(t) <= TYPED_TOKEN),
+        # as many turns as a conversation keeps, each no longer than a turn token can be
+        turns=tuple(t for t in turns[-MAX_HISTORY:] if len(t) <= MAX_TOKEN),
         doc=doc if isinstance(doc, str) and len(doc) <= TYPED_DOC else "",
         post=req.method == "POST",
     )

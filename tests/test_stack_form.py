@@ -13,10 +13,13 @@ from faq_bot.stack.form import (
     apply_action,
     field_labels,
     form_choices,
+    form_field,
     scenario_from_state,
     share_preview,
     starting_state,
+    state_from_json,
 )
+from faq_bot.stack.read import ScenarioFormatError
 
 STATE = {
     "phase": "Bauphase",
@@ -103,3 +106,50 @@ def test_form_share_preview_says_what_resolves_first_fizzles_and_who_pays(tw, fi
     assert preview["title"].startswith("Aktionsstapel: zuerst Eintrag 3 (227-Pfund Bombe von A)")
     assert fizzled in preview["description"]
     assert "Es zahlen: A " in preview["description"]
+
+
+@pytest.mark.parametrize(
+    ("path", "field"),
+    [
+        (("phase",), "phase"),
+        (("players",), "p-0-name"),
+        (("players", "B", "tw"), "p-1-tw"),
+        (("players", "B"), "p-1-name"),
+        (("players", 1), "p-1-name"),  # the form's own errors name the row
+        (("players", "Z", "tw"), None),  # no row of that name
+        (("cards", 2), "c-2-name"),
+        (("cards", 1, "defense"), "c-1-defense"),
+        (("cards", 7, "kind"), None),  # the form has no such row
+        (("stack", 1, "effect"), "s-1-type"),
+        (("stack", 1, "effect", "target"), "s-1-target"),
+        (("stack", 0, "cost"), "s-0-cost"),
+        (("stack", 2), "s-2-source"),
+        (("stack", 0, "id"), None),  # an entry's id is a hidden field
+        (("stack", 0, "bogus"), None),
+        (None, None),
+        ((), None),
+    ],
+)
+def test_form_field_is_the_field_an_error_path_names(path, field) -> None:
+    assert form_field(path, build()) == field
+
+
+def test_form_field_finds_the_form_field_of_a_reader_error_in_the_rows() -> None:
+    state = build()
+    state["stack"][1]["cost"] = "-3"
+    data, _ = scenario_from_state(state)
+    with pytest.raises(ScenarioFormatError) as caught:
+        read_scenario(data)
+    assert caught.value.path == ("stack", 1, "cost")
+    assert form_field(caught.value.path, state) == "s-1-cost"
+
+
+def test_form_rows_from_json_keep_the_positions_of_items_that_are_not_objects() -> None:
+    data = {"cards": [{"id": "a"}, "x", {"id": "b", "kind": "nonsense"}], "stack": [7, {"id": "s"}]}
+    state = state_from_json(data)
+    assert [row["id"] for row in state["cards"]] == ["a", "", "b"]
+    assert [row["id"] for row in state["stack"]] == ["", "s"]
+    with pytest.raises(ScenarioFormatError) as caught:
+        read_scenario(data)
+    field = form_field(caught.value.path, state)
+    assert field is not None and field.startswith(("c-1-", "s-0-", "p-", "phase"))

@@ -323,6 +323,63 @@ def test_check_form_post_with_bad_field_shows_the_form_with_a_400(client) -> Non
     assert selected(html, "s-2-target") == "bombB"  # what was chosen is kept
 
 
+def invalid_fields(html: str) -> list[str]:
+    """The ids of the fields the page marks invalid."""
+    return re.findall(r'id="([^"]+)" name="[^"]+"[^>]*aria-invalid="true"', html)
+
+
+def test_check_form_error_marks_the_field_it_names_and_links_to_it(client) -> None:
+    html = client.post("/check", data=example2_form(**{"s-1-target": ""})).get_data(as_text=True)
+    assert invalid_fields(html) == ["s-1-target"]
+    assert 'href="#s-1-target"' in html and "Zum Feld springen" in html
+    beneath = re.search(r'<p class="field-error" id="field-error">([^<]*)</p>', html)
+    assert beneath and "Ziel: fehlt" in unescape(beneath.group(1))
+
+
+def test_check_form_error_in_a_folded_field_opens_its_details(client) -> None:
+    response = client.post("/check", data=example2_form(**{"s-1-cost": "-3"}))
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert invalid_fields(html) == ["s-1-cost"]
+    rows = re.split(r"<legend>Eintrag \d+</legend>", html)[1:]
+    assert ['<details class="more" open>' in row for row in rows[:3]] == [False, True, False]
+
+
+def test_check_form_error_on_a_twice_named_player_marks_the_second(client) -> None:
+    response = client.post("/check", data=example2_form(**{"p-1-name": "A"}))
+    assert response.status_code == 400
+    assert invalid_fields(response.get_data(as_text=True)) == ["p-1-name"]
+
+
+def test_check_json_view_error_marks_the_row_of_an_item_that_is_not_an_object(client) -> None:
+    data = load(EXAMPLE2)
+    data["cards"].insert(1, "Radarstation")
+    response = client.post("/check", data={"json": json.dumps(data), "action": "check"})
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert "Feld cards[1]" in text_of(html)
+    assert invalid_fields(html) == ["c-1-name"]
+
+
+@settings(
+    max_examples=examples(40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    st.sampled_from(sorted(k for k in example2_form() if k != "action")),
+    st.text(max_size=12) | st.sampled_from(["-1", "1000001", "radar", "A", "C", "x" * 300]),
+)
+def test_check_form_marks_at_most_one_field_and_links_to_it(client, name, value) -> None:
+    response = client.post("/check", data=example2_form(**{name: value}))
+    assert response.status_code in (200, 400)
+    html = response.get_data(as_text=True)
+    marked = invalid_fields(html)
+    assert len(marked) <= 1
+    if marked:
+        assert response.status_code == 400 and f'href="#{marked[0]}"' in html
+
+
 @pytest.mark.parametrize("form", [{}, {"action": "check"}, {"p-0-name": "", "phase": ""}])
 def test_check_form_post_with_nothing_filled_in_shows_the_starting_form(client, form) -> None:
     response = client.post("/check", data=form)

@@ -153,17 +153,18 @@ def state_from_json(data: Any) -> dict[str, Any]:
             tw = value.get("tw") if isinstance(value, Mapping) else None
             state["players"].append({"name": _text(name), "tw": _text(tw)})
     cards = data.get("cards")
-    for card in cards if isinstance(cards, list) else []:
-        if isinstance(card, Mapping):
-            row: dict[str, Any] = {
-                f: _text(card.get(f)) for f in GROUP_FIELDS["cards"][1] if f not in FLAGS
-            }
-            row["locked"] = card.get("locked") is True
-            state["cards"].append(row)
+    # a list item that is not an object keeps its row (blank), so rows and the reader's
+    # error paths keep their positions (`form_field`)
+    for item in cards if isinstance(cards, list) else []:
+        card: Mapping[str, Any] = item if isinstance(item, Mapping) else {}
+        row: dict[str, Any] = {
+            f: _text(card.get(f)) for f in GROUP_FIELDS["cards"][1] if f not in FLAGS
+        }
+        row["locked"] = card.get("locked") is True
+        state["cards"].append(row)
     stack = data.get("stack")
-    for entry in stack if isinstance(stack, list) else []:
-        if not isinstance(entry, Mapping):
-            continue
+    for item in stack if isinstance(stack, list) else []:
+        entry: Mapping[str, Any] = item if isinstance(item, Mapping) else {}
         raw_effect = entry.get("effect")
         effect: Mapping[str, Any] = raw_effect if isinstance(raw_effect, Mapping) else {}
         state["stack"].append(
@@ -233,10 +234,13 @@ def scenario_from_state(state: Mapping[str, Any]) -> tuple[dict[str, Any], list[
     for i, row in enumerate(state["players"]):
         name = row["name"]
         if not name:
-            raise ScenarioFormatError(f"Spieler {i + 1} › Name: fehlt (Feld players)")
+            raise ScenarioFormatError(
+                f"Spieler {i + 1} › Name: fehlt (Feld players)", ("players", i)
+            )
         if name in players:
             raise ScenarioFormatError(
-                f"Spieler {i + 1} › Name: {name} kommt mehrfach vor (Feld players.{name})"
+                f"Spieler {i + 1} › Name: {name} kommt mehrfach vor (Feld players.{name})",
+                ("players", i),
             )
         players[name] = {"tw": _number(row["tw"])} if row["tw"] else {}
 
@@ -330,6 +334,50 @@ def scenario_from_state(state: Mapping[str, Any]) -> tuple[dict[str, Any], list[
 
     data = {"phase": state["phase"], "players": players, "cards": cards, "stack": stack}
     return data, notes
+
+
+def form_field(path: tuple[str | int, ...] | None, state: Mapping[str, Any]) -> str | None:
+    """The form field (its ``id``) an error at `path` of the scenario made from `state` is
+    about, so the page can mark it: ``("stack", 1, "effect", "target")`` -> ``"s-1-target"``.
+
+    Rows and list items share their position (`scenario_from_state`, `state_from_json`);
+    players are keyed by name in the JSON, so ``("players", "A", "tw")`` is the row named A
+    (the form's own errors say ``("players", <row>)``). None when no shown field holds it:
+    no path, a row the form does not have, an entry's hidden id.
+    """
+    if not path:
+        return None
+    head, rest = path[0], path[1:]
+    if head == "phase":
+        return "phase"
+    if head == "players":
+        names = [row["name"] for row in state["players"]]
+        if not rest:
+            row = 0
+        elif isinstance(rest[0], int):
+            row = rest[0]
+        elif rest[0] in names:
+            row = names.index(rest[0])
+        else:
+            return None
+        field = "tw" if rest[1:2] == ("tw",) else "name"
+        return f"p-{row}-{field}" if row < max(len(names), 1) else None
+    if head not in ("cards", "stack"):
+        return None
+    prefix, fields = GROUP_FIELDS[str(head)]
+    row = rest[0] if rest and isinstance(rest[0], int) else 0
+    if row >= max(len(state[str(head)]), 1):
+        return None
+    tail = [part for part in rest[1:] if part != "effect"]
+    if head == "stack" and rest[1:2] == ("effect",) and not tail:
+        field = "type"
+    elif tail:
+        field = str(tail[0])
+    else:
+        field = "name" if head == "cards" else "source"
+    if field not in fields or (head == "stack" and field == "id"):
+        return None
+    return f"{prefix}-{row}-{field}"
 
 
 def result_view(

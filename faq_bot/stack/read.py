@@ -43,7 +43,13 @@ MAX_TEXT = 2_000  # characters of an `other` effect's text
 
 
 class ScenarioFormatError(ValueError):
-    """The input is not a scenario; the message (German) names the field."""
+    """The input is not a scenario; the message (German) names the field, and `path`, when
+    the error is about one field, is where it is in the scenario's JSON
+    (``("stack", 1, "effect", "target")``; the form marks that field)."""
+
+    def __init__(self, message: str, path: Sequence[str | int] | None = None) -> None:
+        super().__init__(message)
+        self.path: tuple[str | int, ...] | None = tuple(path) if path is not None else None
 
 
 @lru_cache(maxsize=1)
@@ -118,7 +124,7 @@ def _fail(path: Sequence[str | int], problem: str) -> ScenarioFormatError:
     label = field_label(path)
     if where == "Szenario":
         return ScenarioFormatError(f"Szenario: {problem}")
-    return ScenarioFormatError(f"{label}: {problem} (Feld {where})")
+    return ScenarioFormatError(f"{label}: {problem} (Feld {where})", path)
 
 
 _TYPE_DE = {

@@ -5,6 +5,8 @@
 // - choosing a stack entry's source or a card's owner re-renders too, so the target
 //   lists always hold the scenario's own cards and entries
 // - "Link kopieren" copies the permalink (with window.faqBot.copy from app.js)
+// - "Zum Feld springen" (an error about one field) puts the cursor into that field; without
+//   this file the link still scrolls to it
 "use strict";
 
 (function () {
@@ -84,6 +86,15 @@
     var copy = document.getElementById("copy-share");
     if (copy && window.faqBot) copy.hidden = false;
   }
+
+  document.addEventListener("click", function (event) {
+    var jump = event.target.closest && event.target.closest("#to-error-field");
+    var field = jump && document.getElementById(jump.getAttribute("href").slice(1));
+    if (!field) return;
+    event.preventDefault();
+    field.scrollIntoView({ block: "center" });
+    field.focus({ preventScroll: true });
+  });
 
   document.addEventListener("click", function (event) {
     var copy = event.target.closest && event.target.closest("[data-copy-link]");

@@ -154,6 +154,7 @@ def _render(
     *,
     status: int = 200,
     error: str | None = None,
+    error_field: str | None = None,
     notes: list[str] | None = None,
     view: dict[str, Any] | None = None,
     permalink: str | None = None,
@@ -172,6 +173,7 @@ def _render(
     context = {
         "form": builder.pad_state(state),
         "error": error,
+        "error_field": error_field,
         "notes": notes or [],
         "view": view,
         "permalink": permalink,
@@ -191,12 +193,20 @@ def _render(
     return response
 
 
+def _render_format_error(
+    state: dict[str, Any], exc: ScenarioFormatError, notes: list[str]
+) -> Response:
+    """The form again with a 400, the message on top and at the field it is about."""
+    field = builder.form_field(exc.path, state)
+    return _render(state, status=400, error=str(exc), error_field=field, notes=notes)
+
+
 def _check_and_render(data: Any, state: dict[str, Any], notes: list[str]) -> Response:
     """Read, validate, resolve and show; a non-scenario renders the form with a 400."""
     try:
         scenario = read_scenario(data)
     except ScenarioFormatError as exc:
-        return _render(state, status=400, error=str(exc), notes=notes)
+        return _render_format_error(state, exc, notes)
     result = resolve(scenario, current_rules())
     canonical = scenario_to_json(scenario)
     permalink: str | None = None
@@ -261,7 +271,7 @@ def submit() -> Response:
     try:
         data, notes = builder.scenario_from_state(state)
     except ScenarioFormatError as exc:
-        return _render(state, status=400, error=str(exc))
+        return _render_format_error(state, exc, [])
     return _check_and_render(data, state, notes)
 
 

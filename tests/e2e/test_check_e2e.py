@@ -163,6 +163,22 @@ def test_check_without_javascript_posts_the_form(nojs, shots):
     assert_example2_timeline(nojs)
 
 
+def test_check_error_on_a_phone_jumps_to_the_field_it_names(phone, shots):
+    phone.goto("/check")
+    fill_example2(phone)
+    phone.select_option("#s-1-target", "")
+    phone.locator("#resolve").click()
+    expect(phone.locator("#check-error")).to_contain_text("Eintrag 2 › Effekt › Ziel: fehlt")
+    field = phone.locator("#s-1-target")
+    expect(field).to_have_attribute("aria-invalid", "true")
+    expect(phone.locator("#field-error")).to_contain_text("Ziel: fehlt")
+    phone.get_by_role("link", name="Zum Feld springen").click()
+    expect(field).to_be_focused()
+    expect(field).to_be_in_viewport()
+    assert no_horizontal_scroll(phone)
+    phone.screenshot(path=shots / "check-field-error-phone.png", full_page=False)
+
+
 def test_check_sample_on_a_phone(phone, shots):
     phone.goto("/check")
     assert no_horizontal_scroll(phone)

@@ -124,6 +124,17 @@ def test_service_worker_is_served_from_the_root_uncached_with_its_version(client
             assert r.status_code == 200, url
 
 
+def test_service_worker_waits_for_an_answer_as_long_as_the_chat_does(tiny_index):
+    from faq_bot.web import create_app
+
+    app = create_app({"TESTING": True, "INDEX_DIR": str(tiny_index), "CHAT_TIMEOUT_MS": 12345})
+    body = app.test_client().get("/sw.js").get_data(as_text=True)
+    assert 'var ASK_PATH = "/ask";' in body
+    assert "var ANSWER_TIMEOUT_MS = 12345;" in body
+    assert "var NETWORK_TIMEOUT_MS = 6000;" in body
+    assert "url.pathname === ASK_PATH ? ANSWER_TIMEOUT_MS : NETWORK_TIMEOUT_MS" in body
+
+
 def test_new_build_changes_the_service_worker(tiny_corpus, tmp_path):
     from faq_bot.indexbuild import build_index
     from faq_bot.web import create_app

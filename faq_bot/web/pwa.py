@@ -68,6 +68,8 @@ def service_worker() -> Response:
         version=version,
         precache=precache,
         shell=url_for("pwa.offline_shell"),
+        ask_path=url_for("ask.page"),
+        answer_timeout_ms=int(current_app.config["CHAT_TIMEOUT_MS"]),
     )
     response = Response(body, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"

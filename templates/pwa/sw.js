@@ -10,6 +10,10 @@ var CACHE = "regelsuche-" + VERSION;
 var PRECACHE = {{ precache | tojson }};
 var SHELL = {{ shell | tojson }};
 var NETWORK_TIMEOUT_MS = 6000; // three round trips at 2 s, then the stored copy
+// the chat's page computes an answer: it gets the time the chat's own script gives one
+// (CHAT_TIMEOUT_MS), so a question asked by link and one typed wait alike
+var ASK_PATH = {{ ask_path | tojson }};
+var ANSWER_TIMEOUT_MS = {{ answer_timeout_ms | tojson }};
 
 self.addEventListener("install", function (event) {
   event.waitUntil(
@@ -49,12 +53,12 @@ self.addEventListener("activate", function (event) {
   );
 });
 
-// The network's answer, or a rejection after NETWORK_TIMEOUT_MS (venue wifi that hangs).
-function fromNetwork(request) {
+// The network's answer, or a rejection after `ms` (venue wifi that hangs).
+function fromNetwork(request, ms) {
   return new Promise(function (resolve, reject) {
     var timer = setTimeout(function () {
       reject(new Error("timeout"));
-    }, NETWORK_TIMEOUT_MS);
+    }, ms);
     fetch(request).then(
       function (response) {
         clearTimeout(timer);
@@ -83,8 +87,9 @@ self.addEventListener("fetch", function (event) {
   if (url.origin !== self.location.origin) return;
 
   if (request.mode === "navigate") {
+    var ms = url.pathname === ASK_PATH ? ANSWER_TIMEOUT_MS : NETWORK_TIMEOUT_MS;
     event.respondWith(
-      fromNetwork(request).catch(function () {
+      fromNetwork(request, ms).catch(function () {
         return offlineShell();
       })
     );

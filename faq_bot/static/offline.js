@@ -168,11 +168,21 @@
     return titles;
   }
 
-  function searchForm(query) {
+  // `scope` ({doc, category}, each optional) rides along as hidden fields, as the
+  // server's search form keeps its filters
+  function searchForm(query, scope) {
     var form = el("form", "search-form");
     form.setAttribute("role", "search");
     form.setAttribute("action", "/search");
     form.setAttribute("method", "get");
+    ["doc", "category"].forEach(function (name) {
+      if (!scope || !scope[name]) return;
+      var hidden = el("input");
+      hidden.type = "hidden";
+      hidden.name = name;
+      hidden.value = scope[name];
+      form.appendChild(hidden);
+    });
     var label = el("label", null, "Suchbegriff (offline)");
     label.setAttribute("for", "offline-q");
     var row = el("div", "search-row");
@@ -188,21 +198,45 @@
     return form;
   }
 
-  function renderSearch(data, search, query) {
+  // The filters of the address (?doc=, ?category=) the stored copy can apply, as the
+  // server's search does; a document it does not know is no filter.
+  function scopeOf(data, params) {
+    var doc = params.get("doc") || "";
+    return {
+      doc: docTitles(data)[doc] ? doc : "",
+      category: (params.get("category") || "").trim(),
+    };
+  }
+
+  function inScope(entry, scope) {
+    return (!scope.doc || entry.doc === scope.doc) && (!scope.category || entry.category === scope.category);
+  }
+
+  function renderSearch(data, search, query, scope) {
+    scope = scope || { doc: "", category: "" };
     var docs = docTitles(data);
     var terms = search.terms(query);
-    var hits = query ? rank(data, search.groups(query)) : [];
+    var hits = query ? rank(data, search.groups(query)).filter(function (hit) {
+      return inScope(hit.entry, scope);
+    }) : [];
     document.title = (query ? "„" + query + "“ – " : "") + "Suche (offline) · Regelsuche";
     if (!query) {
-      root.appendChild(searchForm(""));
+      root.appendChild(searchForm("", scope));
       root.appendChild(el("h1", null, "Suche"));
       return;
     }
     root.appendChild(
-      el("h1", "result-count", (hits.length === 1 ? "1 Treffer" : hits.length + " Treffer") + " für „" + query + "“")
+      el("h1", "result-count", (hits.length === 1 ? "1 Treffer" : hits.length + " Treffer") + " für „" + query + "“" +
+        (scope.doc ? " in " + docs[scope.doc].title : "") +
+        (scope.category ? " (Kategorie " + scope.category + ")" : ""))
     );
     if (!hits.length) {
       root.appendChild(el("p", null, "Zu „" + query + "“ wurde in der gespeicherten Fassung nichts gefunden."));
+      if (scope.doc || scope.category) {
+        var all = el("p");
+        all.appendChild(link("/search?" + new URLSearchParams({ q: query }).toString(), "Ohne Filter in allen Dokumenten suchen"));
+        root.appendChild(all);
+      }
       return;
     }
     var list = el("ol", "hits");
@@ -299,17 +333,17 @@
 
   // The chat needs the server; a question asked meanwhile is searched in the stored copy,
   // so it is neither lost nor left without an answer.
-  function renderAsk(data, search, question) {
+  function renderAsk(data, search, question, scope) {
     root.appendChild(
       el("p", "offline-note", "Der Chat braucht eine Verbindung zum Server. " +
         (question ? "Treffer für Ihre Frage in der gespeicherten Fassung:" : "Suchen Sie in der gespeicherten Fassung:"))
     );
     if (!question) {
-      root.appendChild(searchForm(""));
+      root.appendChild(searchForm("", scope));
       return;
     }
-    root.appendChild(searchForm(question));
-    renderSearch(data, search, question);
+    root.appendChild(searchForm(question, scope));
+    renderSearch(data, search, question, scope);
   }
 
   function renderMissing(data, search) {
@@ -326,13 +360,13 @@
     var header = document.getElementById("header-q");
     if (path === "/search") {
       if (header) header.value = params.get("q") || "";
-      renderSearch(data, search, (params.get("q") || "").trim());
+      renderSearch(data, search, (params.get("q") || "").trim(), scopeOf(data, params));
     } else if (path.indexOf("/entry/") === 0) {
       renderEntry(data, search, decodeURIComponent(path.slice(7)), params.get("h") || "");
     } else if (path.indexOf("/docs/") === 0) {
       renderDocument(data, search, decodeURIComponent(path.slice(6)));
     } else if (path === "/ask") {
-      renderAsk(data, search, (params.get("q") || "").trim());
+      renderAsk(data, search, (params.get("q") || "").trim(), scopeOf(data, params));
     } else if (path === "/" || path === "/offline") {
       renderHome(data, search);
     } else {

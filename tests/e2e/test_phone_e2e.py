@@ -105,6 +105,27 @@ def test_offline_search_folds_umlauts_and_abbreviations_like_the_server(phone_ct
         phone_ctx.set_offline(False)
 
 
+def test_offline_search_keeps_the_document_filter_of_the_address(phone_ctx):
+    page = phone_ctx.new_page()
+    page.goto("/")
+    wait_for_service_worker(page)
+    phone_ctx.set_offline(True)
+    try:
+        page.goto("/search?" + urlencode({"q": "Angriff", "doc": "sow"}))
+        expect(page.locator("h1.result-count")).to_contain_text("in The Sails of War")
+        metas = page.locator(".hit-meta").all_inner_texts()
+        assert metas and {m.strip() for m in metas} == {"The Sails of War – Spielanleitung"}
+        page.goto("/search?" + urlencode({"q": "227-Pfund Bombe", "doc": "sow"}))
+        expect(page.locator("#offline-app")).to_contain_text("nichts gefunden")
+        page.get_by_role("link", name="Ohne Filter in allen Dokumenten suchen").click()
+        expect(page.locator(".hit-title a").first).to_have_text("227-Pfund Bombe (Basisausbau)")
+        page.goto("/ask?" + urlencode({"q": "Wie greife ich an?", "doc": "sow"}))
+        expect(page.locator("#offline-app form input[name=doc]")).to_have_value("sow")
+        expect(page.locator("h1.result-count")).to_contain_text("in The Sails of War")
+    finally:
+        phone_ctx.set_offline(False)
+
+
 @pytest.fixture
 def own_server(tmp_path):
     """A server on its own index folder, so a test may rebuild the index under it."""

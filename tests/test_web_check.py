@@ -124,14 +124,15 @@ def test_api_check_refuses_text_that_is_not_json(client) -> None:
     assert "kein gültiges JSON" in detail
 
 
-@pytest.mark.parametrize(("group", "field"), [("stack", "Eintrags-id"), ("cards", "Karten-id")])
+@pytest.mark.parametrize(("group", "field"), [("stack", "Eintrag"), ("cards", "Karte")])
 def test_api_check_refuses_a_duplicate_id_with_the_documented_400(client, group, field) -> None:
     # schema-valid (JSON Schema cannot say "ids unique"), so the OpenAPI
     # document names this 400; tests/schemathesis/schemathesis.toml allows it
     scenario = json.loads(EXAMPLE2.read_text())
     scenario[group].append(dict(scenario[group][0]))
     detail = bad(client.post("/api/check", json=scenario))
-    assert field in detail and "kommt mehrfach vor" in detail
+    assert f"{field} {len(scenario[group])} › Kürzel: das Kürzel" in detail
+    assert "kommt mehrfach vor" in detail
     assert f"{group}[{len(scenario[group]) - 1}].id" in detail
     doc = client.get("/api/openapi.json").get_json()
     assert "eindeutig" in doc["paths"]["/api/check"]["post"]["responses"]["400"]["description"]

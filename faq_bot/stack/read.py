@@ -281,9 +281,9 @@ def read_scenario(data: str | bytes | Mapping[str, Any]) -> Scenario:
         raise _fail(*_problem(error))
     players = tuple(Player(name, int(value["tw"])) for name, value in top["players"].items())
     cards = tuple(_card(value) for value in top["cards"])
-    _unique([c.id for c in cards], "cards", "Karten-id")
+    _unique([c.id for c in cards], "cards", "das Kürzel")
     stack = tuple(_entry(value) for value in top["stack"])
-    _unique([e.id for e in stack], "stack", "Eintrags-id")
+    _unique([e.id for e in stack], "stack", "das Kürzel")
     return Scenario(phase=Phase(top["phase"]), players=players, cards=cards, stack=stack)
 
 
@@ -291,7 +291,7 @@ def _unique(ids: list[str], group: str, what: str) -> None:
     seen: set[str] = set()
     for i, item in enumerate(ids):
         if item in seen:
-            raise _fail([group, i, "id"], f"die {what} {item!r} kommt mehrfach vor")
+            raise _fail([group, i, "id"], f"{what} {item!r} kommt mehrfach vor")
         seen.add(item)
 
 

@@ -107,8 +107,9 @@ describe(
                 "400": json_body(
                     {"$ref": "#/components/schemas/Error"},
                     "Kein Szenario: der Körper verletzt das Schema, oder eine Regel, die "
-                    "JSON Schema nicht ausdrücken kann: Karten-ids und Eintrags-ids sind "
-                    "jeweils eindeutig (eine doppelte id gibt 400, detail nennt das Feld)",
+                    "JSON Schema nicht ausdrücken kann: die Kürzel (id) der Karten und der "
+                    "Einträge sind jeweils eindeutig (ein doppeltes gibt 400, detail nennt das "
+                    "Feld)",
                 ),
                 "413": json_body({"$ref": "#/components/schemas/Error"}, "Anfrage zu groß"),
                 "415": json_body({"$ref": "#/components/schemas/Error"}, "Kein JSON"),

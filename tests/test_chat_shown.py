@@ -50,12 +50,13 @@ def turns(draw) -> Shown:
     kind = draw(st.sampled_from([ANSWERED, DECLINED, GONE, UNANSWERED, UNVERIFIED]))
     items = tuple(draw(st.lists(related, max_size=MAX_ITEMS)))
     with_context = draw(st.booleans())
+    scope = draw(st.none() | ids)
     if kind != ANSWERED:
-        return Shown(draw(questions), kind, related=items, with_context=with_context)
+        return Shown(draw(questions), kind, related=items, with_context=with_context, scope=scope)
     start, end = sorted((draw(offsets), draw(offsets)))
     mark = draw(st.from_regex(r"[0-9a-f]{8}", fullmatch=True))
     question, entry, paragraph = draw(questions), draw(ids), draw(paragraphs)
-    return Shown(question, kind, entry, paragraph, (start, end), items, mark, with_context)
+    return Shown(question, kind, entry, paragraph, (start, end), items, mark, with_context, scope)
 
 
 @settings(max_examples=examples(300))
@@ -176,6 +177,28 @@ def test_a_turn_read_with_the_turns_before_it_is_shown_again_so(index, monkeypat
     # the mark is signed: removing it is an altered token
     head, rest = token.split(":", 1)
     assert Shown.parse(f"{head[:-2]}:{rest}", KEY).kind == UNVERIFIED
+
+
+def test_an_answer_limited_to_one_document_says_so_when_shown_again(index, monkeypatch):
+    from faq_bot.chat import passage
+
+    for question in ("Wie greife ich an?", "Wer bezahlt, wenn meine 227er gekontert wird?"):
+        data = answer(index, question, doc="sow").to_json()
+        assert data["scope"] == "sow"
+        token = shown_of(data).token(KEY)
+        assert "_d.sow" in token.split(":")[0]
+        monkeypatch.setattr(passage, "rank_entries", None)  # no search from here on
+        again, kept = show(index, Shown.parse(token, KEY), [])
+        monkeypatch.undo()
+        assert again.scope == "sow" and kept.scope == "sow"
+        # the limit is signed: taking it out is an altered token
+        head, rest = token.split(":", 1)
+        assert Shown.parse(f"{head.replace('_d.sow', '')}:{rest}", KEY).kind == UNVERIFIED
+    # a document a new build no longer has is no limit any more
+    gone = Shown("Wie greife ich an?", DECLINED, scope="gibt-es-nicht")
+    assert show(index, gone, [])[0].scope is None
+    # an answer over all documents carries none
+    assert shown_of(answer(index, "Wie greife ich an?").to_json()).scope is None
 
 
 def answered(index, question: str, entry: str, paragraph: int, span: tuple[int, int]) -> Shown:

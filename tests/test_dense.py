@@ -164,7 +164,7 @@ def test_the_chat_page_embeds_only_its_new_question_however_long_the_conversatio
         for method, key in (("POST", "data"), ("GET", "query_string")):
             embedder._recent.clear()  # nothing kept from an earlier request
             before = embedder.query_embeddings
-            response = client.open("/ask", method=method, **{key: fields})
+            response = client.open("/ask", method=method, follow_redirects=True, **{key: fields})
             assert response.status_code == 200
             assert embedder.query_embeddings - before == 1  # the new question only
         page = response.get_data(as_text=True)

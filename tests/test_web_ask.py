@@ -175,8 +175,10 @@ def test_ask_page_get_answers_with_highlight_and_anchor(client):
 
 
 def test_ask_page_form_post_with_history_shows_the_conversation(client):
-    first = hidden_turns(client.post("/ask", data={"q": FIRST}).get_data(as_text=True))
-    response = client.post("/ask", data={"q": FOLLOWUP, "t": first})
+    first = hidden_turns(
+        client.post("/ask", follow_redirects=True, data={"q": FIRST}).get_data(as_text=True)
+    )
+    response = client.post("/ask", follow_redirects=True, data={"q": FOLLOWUP, "t": first})
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert html.count('<li class="turn"') == 2
@@ -191,9 +193,9 @@ def test_ask_page_form_post_with_history_shows_the_conversation(client):
 
 
 def test_ask_page_declined_lists_closest_entries(client):
-    html = client.post("/ask", data={"q": "Ab welchem Alter ist das Spiel geeignet?"}).get_data(
-        as_text=True
-    )
+    html = client.post(
+        "/ask", follow_redirects=True, data={"q": "Ab welchem Alter ist das Spiel geeignet?"}
+    ).get_data(as_text=True)
     assert "Dazu habe ich keine sichere Antwort gefunden." in html
     # the message introduces the closest entries; no second heading says it again
     intro = html.index("Diese Einträge kommen Ihrer Frage am nächsten:")
@@ -204,13 +206,13 @@ def test_ask_page_declined_lists_closest_entries(client):
 
 def test_ask_page_declined_offers_the_search_for_the_question(client):
     question = "Ab welchem Alter ist das Spiel geeignet?"
-    html = client.post("/ask", data={"q": question}).get_data(as_text=True)
+    html = client.post("/ask", follow_redirects=True, data={"q": question}).get_data(as_text=True)
     link = re.search(r'<p class="search-link"><a href="([^"]+)">([^<]+)</a>', html)
     assert link is not None
     assert link.group(1) == "/search?q=Ab+welchem+Alter+ist+das+Spiel+geeignet?"
     assert link.group(2) == f"In der Suche nachsehen: „{question}“"
     answered = client.post(
-        "/ask", data={"q": "Wer bezahlt, wenn meine 227er gekontert wird?"}
+        "/ask", follow_redirects=True, data={"q": "Wer bezahlt, wenn meine 227er gekontert wird?"}
     ).get_data(as_text=True)
     assert '<blockquote class="passage"' in answered  # a confident answer ...
     assert 'class="search-link"' not in answered  # ... needs no search offered
@@ -219,7 +221,9 @@ def test_ask_page_declined_offers_the_search_for_the_question(client):
 def test_ask_page_suggestion_link_keeps_the_history(client):
     (token,) = signed(client, Shown("Aktionsstapel", DECLINED))
     html = client.post(
-        "/ask", data={"q": "Wie viele Karten hat ein Depot mindestns?", "t": [token]}
+        "/ask",
+        follow_redirects=True,
+        data={"q": "Wie viele Karten hat ein Depot mindestns?", "t": [token]},
     ).get_data(as_text=True)
     assert "Meinten Sie:" in html
     link = unescape(re.search(r'<p class="suggestion">Meinten Sie: <a href="([^"]+)"', html)[1])
@@ -239,7 +243,7 @@ def test_ask_page_suggestion_link_keeps_the_history(client):
 )
 def test_ask_page_bad_input_is_a_german_400_page(client, method, data, status):
     if method == "post":
-        response = client.post("/ask", data=data)
+        response = client.post("/ask", follow_redirects=True, data=data)
     else:
         response = client.get("/ask", query_string=data)
     assert response.status_code == status
@@ -249,7 +253,9 @@ def test_ask_page_bad_input_is_a_german_400_page(client, method, data, status):
 
 def test_ask_page_escapes_the_question(client):
     evil = '<script>alert(1)</script> "><img src=x onerror=alert(2)> 227er'
-    html = client.post("/ask", data={"q": evil, "h": [evil]}).get_data(as_text=True)
+    html = client.post("/ask", follow_redirects=True, data={"q": evil, "h": [evil]}).get_data(
+        as_text=True
+    )
     assert "<script>alert(1)" not in html
     assert "<img src=x" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
@@ -299,7 +305,7 @@ def converse(client, questions: list[str]) -> list[str]:
     """Ask `questions` through the form as a browser without JavaScript does; the pages."""
     pages, tokens = [], []
     for question in questions:
-        response = client.post("/ask", data={"q": question, "t": tokens})
+        response = client.post("/ask", follow_redirects=True, data={"q": question, "t": tokens})
         assert response.status_code == 200
         pages.append(response.get_data(as_text=True))
         tokens = hidden_turns(pages[-1])
@@ -335,7 +341,9 @@ def test_a_page_with_earlier_turns_searches_only_for_its_new_question(client, mo
     *earlier, last = converse(client, CONVERSATION)
     tokens = hidden_turns(last)
     asked = count_rankings(monkeypatch)
-    response = client.post("/ask", data={"q": "Was kostet ein Depot?", "t": tokens})
+    response = client.post(
+        "/ask", follow_redirects=True, data={"q": "Was kostet ein Depot?", "t": tokens}
+    )
     assert response.status_code == 200
     assert asked == ["Was kostet ein Depot?"]
     assert len(turns_of(response.get_data(as_text=True))) == len(CONVERSATION) + 1
@@ -346,7 +354,9 @@ def test_earlier_turns_are_the_new_questions_history_as_with_the_api(client):
     data = client.post(
         "/api/ask", json={"question": FOLLOWUP, "history": [{"question": FIRST, "entry": BOMB}]}
     ).get_json()
-    followup = client.post("/ask", data={"q": FOLLOWUP, "t": hidden_turns(page)})
+    followup = client.post(
+        "/ask", follow_redirects=True, data={"q": FOLLOWUP, "t": hidden_turns(page)}
+    )
     assert hidden_turns(followup.get_data(as_text=True))[-1] == data["turn"]
 
 
@@ -391,7 +401,9 @@ BOMB = "227-pfund-bombe-basisausbau"
 )
 def test_a_malformed_turn_is_a_german_400_naming_it(client, token, message):
     for response in (
-        client.post("/ask", data={"q": "Depot", "t": ["-~Aktionsstapel", token]}),
+        client.post(
+            "/ask", follow_redirects=True, data={"q": "Depot", "t": ["-~Aktionsstapel", token]}
+        ),
         client.get("/ask", query_string={"q": "Depot", "t": ["-~Aktionsstapel", token]}),
     ):
         assert response.status_code == 400
@@ -402,7 +414,9 @@ def test_a_malformed_turn_is_a_german_400_naming_it(client, token, message):
 
 
 def test_too_many_earlier_turns_is_a_german_400(client):
-    response = client.post("/ask", data={"q": "Depot", "t": ["-~Depot"] * (MAX_HISTORY + 1)})
+    response = client.post(
+        "/ask", follow_redirects=True, data={"q": "Depot", "t": ["-~Depot"] * (MAX_HISTORY + 1)}
+    )
     assert response.status_code == 400
     assert "Der Verlauf ist zu lang" in unescape(response.get_data(as_text=True))
 
@@ -414,7 +428,9 @@ def test_the_page_shows_the_newest_earlier_turns_only(client, monkeypatch):
         client, *(Shown(f"Frage Nummer {i} zum Depot", DECLINED) for i in range(MAX_HISTORY))
     )
     asked = count_rankings(monkeypatch)
-    html = client.post("/ask", data={"q": "Depot", "t": tokens}).get_data(as_text=True)
+    html = client.post("/ask", follow_redirects=True, data={"q": "Depot", "t": tokens}).get_data(
+        as_text=True
+    )
     assert len(turns_of(html)) == PAGE_TURNS + 1
     assert hidden_turns(html)[:PAGE_TURNS] == tokens[-PAGE_TURNS:]
     assert asked == ["Depot"]
@@ -430,7 +446,9 @@ def test_a_suggestion_link_carries_at_most_link_chars_of_earlier_turns(client):
         client, *(Shown(f"Frage {i} zum Aktionsstapel", DECLINED, related=items) for i in range(10))
     )
     html = client.post(
-        "/ask", data={"q": "Wie viele Karten hat ein Depot mindestns?", "t": tokens}
+        "/ask",
+        follow_redirects=True,
+        data={"q": "Wie viele Karten hat ein Depot mindestns?", "t": tokens},
     ).get_data(as_text=True)
     link = unescape(re.search(r'<p class="suggestion">Meinten Sie: <a href="([^"]+)"', html)[1])
     assert 0 < link.count("&t=") < len(tokens) and len(link) <= LINK_CHARS + 200
@@ -441,7 +459,9 @@ def test_an_entry_that_is_not_in_the_index_shows_a_note_not_an_error(client, mon
     asked = count_rankings(monkeypatch)
     question = "Was galt gestern?"
     (gone,) = signed(client, Shown(question, ANSWERED, "die-regel-von-gestern", 1, (0, 20)))
-    html = client.post("/ask", data={"q": "Depot", "t": [gone]}).get_data(as_text=True)
+    html = client.post("/ask", follow_redirects=True, data={"q": "Depot", "t": [gone]}).get_data(
+        as_text=True
+    )
     first = turns_of(html)[0]
     assert "Was galt gestern?" in first and "Dieser Eintrag ist nicht mehr vorhanden" in first
     assert '<blockquote class="passage"' not in first
@@ -453,9 +473,9 @@ def test_an_entry_that_is_not_in_the_index_shows_a_note_not_an_error(client, mon
         Shown("Wer bezahlt?", ANSWERED, BOMB, 99, (0, 10), (), real.fingerprint),
         Shown("Wer bezahlt?", ANSWERED, BOMB, 0, (0, 99999), (), real.fingerprint),
     ):
-        html = client.post("/ask", data={"q": "Depot", "t": signed(client, turn)}).get_data(
-            as_text=True
-        )
+        html = client.post(
+            "/ask", follow_redirects=True, data={"q": "Depot", "t": signed(client, turn)}
+        ).get_data(as_text=True)
         assert hidden_turns(html)[0] == signed(client, Shown("Wer bezahlt?", GONE))[0]
 
 
@@ -469,9 +489,9 @@ def test_turn_tokens_cannot_inject_html(client):
         *signed(client, answer, *(Shown(evil, kind) for kind in (DECLINED, GONE, UNANSWERED))),
         f"{BOMB}.2.0.10_s.depot~{evil}",  # unsigned
     ]
-    for response in (
-        client.post("/ask", data={"q": evil, "t": tokens}),
-        client.get("/ask", query_string={"t": tokens}),
+    for response, new in (
+        (client.post("/ask", follow_redirects=True, data={"q": evil, "t": tokens}), 1),
+        (client.get("/ask", query_string={"t": tokens}), 0),
     ):
         html = response.get_data(as_text=True)
         assert response.status_code == 200
@@ -479,7 +499,7 @@ def test_turn_tokens_cannot_inject_html(client):
         assert f'data-turn="{BOMB}.2.0.10.{answer.fingerprint}_s.depot:' in html
         # each turn's token (data-turn and the hidden field) ends in the escaped question
         turns = len(turns_of(html))
-        assert turns == len(tokens) + (response.request.method == "POST")
+        assert turns == len(tokens) + new
         assert html.count("~&lt;script&gt;alert(1)&lt;/script&gt; &#34;&gt;&lt;img") == 2 * turns
 
 
@@ -497,7 +517,9 @@ def test_old_links_with_plain_questions_show_them_without_answering_them_again(c
     assert hidden_turns(html)[0] == signed(client, Shown(FIRST))[0]  # carried on as a token
     # both kinds together: the plain questions are the older ones
     (declined,) = signed(client, Shown(FIRST, DECLINED))
-    mixed = client.post("/ask", data={"q": "Depot", "h": ["Aktionsstapel"], "t": [declined]})
+    mixed = client.post(
+        "/ask", follow_redirects=True, data={"q": "Depot", "h": ["Aktionsstapel"], "t": [declined]}
+    )
     assert hidden_turns(mixed.get_data(as_text=True))[:2] == [
         signed(client, Shown("Aktionsstapel", UNANSWERED))[0],
         declined,
@@ -517,7 +539,11 @@ def test_a_turn_whose_entry_a_new_build_removed_shows_a_note(tiny_corpus, tmp_pa
     patt = index.find_by_title("Patt")
     assert patt is not None
     (token,) = signed(client, answered_turn(client, question, patt.id, 0, (0, 10)))
-    shown = client.post("/ask", data={"q": "Wer beginnt die Runde?", "t": [token, data["turn"]]})
+    shown = client.post(
+        "/ask",
+        follow_redirects=True,
+        data={"q": "Wer beginnt die Runde?", "t": [token, data["turn"]]},
+    )
     assert '<blockquote class="passage"' in turns_of(shown.get_data(as_text=True))[0]
 
     source = next(tiny_corpus.glob("*.txt"))
@@ -525,7 +551,9 @@ def test_a_turn_whose_entry_a_new_build_removed_shows_a_note(tiny_corpus, tmp_pa
         source.read_text(encoding="utf-8").replace("\nPatt\n", "\nGleichstand\n"), encoding="utf-8"
     )
     build_index(tiny_corpus, index_dir)  # swapped in while the app runs
-    response = client.post("/ask", data={"q": "Wer beginnt die Runde?", "t": [token]})
+    response = client.post(
+        "/ask", follow_redirects=True, data={"q": "Wer beginnt die Runde?", "t": [token]}
+    )
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert "Dieser Eintrag ist nicht mehr vorhanden" in turns_of(html)[0]
@@ -577,7 +605,7 @@ def _signature_stripped(token: str) -> tuple[str, str]:
 )
 def test_an_altered_turn_is_its_question_only_and_still_the_followups_history(client, alter):
     token, question = alter(client.post("/api/ask", json={"question": FIRST}).get_json()["turn"])
-    response = client.post("/ask", data={"q": FOLLOWUP, "t": [token]})
+    response = client.post("/ask", follow_redirects=True, data={"q": FOLLOWUP, "t": [token]})
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     first, second = turns_of(html)
@@ -606,7 +634,9 @@ def test_a_passage_whose_text_a_new_build_changed_shows_the_gone_note(
     question = "Wann ist das Spiel ein Patt?"
     turn = answered_turn(client, question, patt.id, 0, (0, 40))
     (token,) = signed(client, turn)
-    html = client.post("/ask", data={"q": "Wer beginnt?", "t": [token]}).get_data(as_text=True)
+    html = client.post(
+        "/ask", follow_redirects=True, data={"q": "Wer beginnt?", "t": [token]}
+    ).get_data(as_text=True)
     assert '<mark class="key">' in turns_of(html)[0] and hidden_turns(html)[0] == token
 
     # the same length, another text: the old offsets would mark the wrong words
@@ -619,7 +649,9 @@ def test_a_passage_whose_text_a_new_build_changed_shows_the_gone_note(
     assert (index_dir / "secret").read_bytes() == secret  # kept: links stay valid
     index = client.application.extensions["faq_bot.index"].get()
     assert len(passage_text(index, index.entry(patt.id), 0)) >= 40  # offsets still "fit"
-    html = client.post("/ask", data={"q": "Wer beginnt?", "t": [token]}).get_data(as_text=True)
+    html = client.post(
+        "/ask", follow_redirects=True, data={"q": "Wer beginnt?", "t": [token]}
+    ).get_data(as_text=True)
     first = turns_of(html)[0]
     assert "Dieser Eintrag ist nicht mehr vorhanden" in first and "<mark" not in first
     assert hidden_turns(html)[0] == signed(client, Shown(question, GONE))[0]
@@ -695,7 +727,7 @@ def test_no_turn_token_is_a_server_error(app, tokens, at, char):
     tokens = [*tokens, real[:at] + char + real[at + 1 :]]  # one near a real token
     for response in (
         client.get("/ask", query_string={"t": tokens}),
-        client.post("/ask", data={"q": "Depot", "t": tokens}),
+        client.post("/ask", follow_redirects=True, data={"q": "Depot", "t": tokens}),
     ):
         assert response.status_code in (200, 400), response.get_data(as_text=True)[-2000:]
 
@@ -736,7 +768,9 @@ def test_api_ask_unknown_document_names_the_known_ones_in_german(client):
 
 def test_chat_page_answers_from_the_chosen_document_and_keeps_the_choice(client):
     html = client.post(
-        "/ask", data={"q": "Wer darf in dieser Phase angreifen?", "doc": "uebersicht"}
+        "/ask",
+        follow_redirects=True,
+        data={"q": "Wer darf in dieser Phase angreifen?", "doc": "uebersicht"},
     ).get_data(as_text=True)
     assert '<option value="uebersicht" selected>' in html
     entries = re.findall(r'data-entry="([^"]*)"', html)
@@ -745,7 +779,9 @@ def test_chat_page_answers_from_the_chosen_document_and_keeps_the_choice(client)
 
 def test_chat_page_declined_within_a_document_says_so_and_offers_all_documents(client):
     question = "Wie grundiere und bemale ich meine Miniaturen am besten?"
-    html = client.post("/ask", data={"q": question, "doc": "sow"}).get_data(as_text=True)
+    html = client.post("/ask", follow_redirects=True, data={"q": question, "doc": "sow"}).get_data(
+        as_text=True
+    )
     assert "keine sichere Antwort" in html
     note = re.search(r'<p class="scope-link">(.*?)</p>', html, re.S)
     assert note is not None
@@ -754,12 +790,14 @@ def test_chat_page_declined_within_a_document_says_so_and_offers_all_documents(c
     assert href.startswith("/ask?") and "doc=" not in href
     assert parse_qs(urlsplit(href).query)["q"] == [question]
     # unscoped, nothing to widen
-    html = client.post("/ask", data={"q": question}).get_data(as_text=True)
+    html = client.post("/ask", follow_redirects=True, data={"q": question}).get_data(as_text=True)
     assert 'class="scope-link"' not in html
     # an earlier turn asked over all documents says nothing of the document chosen since
     token = re.search(r'data-turn="([^"]*)"', html).group(1)
     html = client.post(
-        "/ask", data={"q": "Wer darf in dieser Phase angreifen?", "t": token, "doc": "uebersicht"}
+        "/ask",
+        follow_redirects=True,
+        data={"q": "Wer darf in dieser Phase angreifen?", "t": token, "doc": "uebersicht"},
     ).get_data(as_text=True)
     assert 'class="scope-link"' not in html
 
@@ -768,7 +806,7 @@ def test_chat_page_too_long_question_is_a_german_400_that_keeps_it_to_shorten(cl
     question = "Wie ist das mit der Tarnung? " * 25  # 725 characters
     for response in (
         client.get("/ask?" + urlencode({"q": question})),
-        client.post("/ask", data={"q": question}),
+        client.post("/ask", follow_redirects=True, data={"q": question}),
     ):
         assert response.status_code == 400
         html = response.get_data(as_text=True)
@@ -781,11 +819,15 @@ def test_chat_page_too_long_question_is_a_german_400_that_keeps_it_to_shorten(cl
 
 def test_chat_page_too_long_follow_up_comes_back_in_its_conversation_and_document(client):
     html = client.post(
-        "/ask", data={"q": "Wer darf in dieser Phase angreifen?", "doc": "uebersicht"}
+        "/ask",
+        follow_redirects=True,
+        data={"q": "Wer darf in dieser Phase angreifen?", "doc": "uebersicht"},
     ).get_data(as_text=True)
     token = unescape(re.search(r'data-turn="([^"]*)"', html).group(1))
     too_long = "und danach? " * 60
-    response = client.post("/ask", data={"q": too_long, "t": token, "doc": "uebersicht"})
+    response = client.post(
+        "/ask", follow_redirects=True, data={"q": too_long, "t": token, "doc": "uebersicht"}
+    )
     assert response.status_code == 400
     page = response.get_data(as_text=True)
     form = re.search(
@@ -811,3 +853,44 @@ def test_chat_page_unknown_document_is_a_german_400(client):
     response = client.get("/ask?" + urlencode({"q": "Depot", "doc": "schach"}))
     assert response.status_code == 400
     assert "Unbekanntes Dokument" in response.get_data(as_text=True)
+
+
+def test_chat_form_post_redirects_to_the_conversation_it_answered(client, monkeypatch):
+    # without JavaScript: reload sends nothing twice, Back is the question before, the
+    # address can be shared; the page it leads to answers nothing again
+    response = client.post("/ask", data={"q": FIRST})
+    assert response.status_code == 303
+    assert response.headers["Cache-Control"] == "no-store"
+    location = urlsplit(response.headers["Location"])
+    assert location.path == "/ask" and location.fragment == "neu"
+    (token,) = parse_qs(location.query)["t"]
+    assert token.endswith("~" + FIRST)
+    import faq_bot.web.ask as web_ask
+
+    monkeypatch.setattr(web_ask, "answer", None)  # nothing is answered from here on
+    page = client.get(f"{location.path}?{location.query}")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert hidden_turns(html) == [token]
+    assert '<li class="turn" id="neu"' in html and "<mark" in html
+
+
+def test_chat_form_post_in_one_document_keeps_it_after_the_redirect(client):
+    question = "Wie viele Drachen darf ich höchstens haben?"
+    response = client.post("/ask", data={"q": question, "doc": "how-faq"})
+    assert response.status_code == 303
+    assert parse_qs(urlsplit(response.headers["Location"]).query)["doc"] == ["how-faq"]
+    html = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert '<option value="how-faq" selected>' in html
+    assert "Nur in „" in unescape(html)  # said on the turn shown again from its token
+
+
+def test_chat_form_post_shows_the_page_itself_when_its_turn_does_not_fit_an_address(
+    client, monkeypatch
+):
+    import faq_bot.web.ask as web_ask
+
+    monkeypatch.setattr(web_ask, "REDIRECT_CHARS", 10)
+    response = client.post("/ask", data={"q": FIRST})
+    assert response.status_code == 200
+    assert '<li class="turn" id="neu"' in response.get_data(as_text=True)

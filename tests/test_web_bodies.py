@@ -130,7 +130,7 @@ def test_chunked_body_to_a_real_server_gets_413(live_server):
 
 def test_long_history_on_the_chat_page_keeps_the_newest_page_turns(client):
     history = [f"Frage {i} " + "Bombe " * 80 for i in range(MAX_HISTORY)]
-    response = client.post("/ask", data={"q": "Depot", "h": history})
+    response = client.post("/ask", follow_redirects=True, data={"q": "Depot", "h": history})
     assert response.status_code == 200
     page = response.get_data(as_text=True)
     assert page.count('name="t"') == PAGE_TURNS + 1

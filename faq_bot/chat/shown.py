@@ -26,7 +26,9 @@ answer to any question. The key is the service's secret
     questions, never answered again) or ``u`` (an earlier turn whose token did
     not verify, below). Each ``<item>`` is a related entry as listed under the
     answer: ``l.<entry>`` (a cross reference) or ``s.<entry>[.<paragraph>]``
-    (similar, with the paragraph its link jumps to); a last item ``c`` says the
+    (similar, with the paragraph its link jumps to); then ``d.<document>`` when
+    the answer was limited to one document (its `Answer.scope`, so the turn shown
+    again says so and its links keep the limit); a last item ``c`` says the
     turn was read with the turns before it (a question not shaped like a
     follow-up can be, `faq_bot.chat.answer`; without ``c`` its shape decides, as
     for tokens from before the mark). Entry ids are URL slugs
@@ -108,7 +110,9 @@ CONTEXT = "c"  # the last item of a turn read with the turns before it
 MAX_HEAD = 240  # characters of a token's answer or of one item
 SIGNATURE_LENGTH = 16  # base64url characters of the HMAC-SHA-256 kept (96 bits)
 FINGERPRINT_LENGTH = 8  # hex digits of the SHA-256 of the passage text kept
-MAX_TOKEN = MAX_HEAD * (1 + MAX_ITEMS) + 1 + SIGNATURE_LENGTH + 1 + MAX_QUESTION_LENGTH
+SCOPE = "d"  # the item of the one document the answer was limited to
+# the head, the related items and the scope item, each at most MAX_HEAD characters
+MAX_TOKEN = MAX_HEAD * (2 + MAX_ITEMS) + 1 + SIGNATURE_LENGTH + 1 + MAX_QUESTION_LENGTH
 ENTRY_ID = r"[a-z0-9][a-z0-9-]{0,199}"  # `faq_bot.text.slugify`
 # the fingerprint is optional here: tokens from before it was added still parse
 # (they carry no signature either, so they are shown as `UNVERIFIED`)
@@ -117,13 +121,16 @@ _ANSWER_PATTERN = (
     rf"(?:\.([0-9a-f]{{{FINGERPRINT_LENGTH}}}))?"
 )
 _ITEM_PATTERN = rf"([ls])\.({ENTRY_ID})(?:\.(\d{{1,4}}))?"
+_SCOPE_PATTERN = rf"{SCOPE}\.({ENTRY_ID})"  # document ids are slugs like entry ids
 _ANSWER = re.compile(_ANSWER_PATTERN)
 _ITEM = re.compile(_ITEM_PATTERN)
+_SCOPE = re.compile(_SCOPE_PATTERN)
 # a token's shape as a regular expression (for the OpenAPI description; `Shown.parse`
 # checks more: the question, the order of the key sentence's offsets; a token
 # whose signature is missing or wrong is accepted, and shown as its question only)
 TOKEN_PATTERN = (
-    rf"^(?:[-xqu]|{_ANSWER_PATTERN})(?:_{_ITEM_PATTERN}){{0,{MAX_ITEMS}}}(?:_{CONTEXT})?"
+    rf"^(?:[-xqu]|{_ANSWER_PATTERN})(?:_{_ITEM_PATTERN}){{0,{MAX_ITEMS}}}"
+    rf"(?:_{_SCOPE_PATTERN})?(?:_{CONTEXT})?"
     rf"(?::[A-Za-z0-9_-]{{0,{SIGNATURE_LENGTH}}})?~.*{QUESTION_PATTERN}"
 )
 _REASONS = {"l": "link", "s": "similar"}
@@ -153,6 +160,7 @@ class Shown:
     related: tuple[tuple[str, str, int | None], ...] = ()  # (reason, entry, paragraph)
     fingerprint: str = ""  # of the passage text as shown (ANSWERED), `fingerprint`
     with_context: bool = False  # read with the turns before it (`CONTEXT`)
+    scope: str | None = None  # the one document the answer was limited to (`SCOPE`)
 
     @classmethod
     def parse(cls, token: str, key: bytes) -> Shown:
@@ -177,6 +185,10 @@ class Shown:
         with_context = bool(items) and items[-1] == CONTEXT
         if with_context:
             items.pop()
+        scope = _SCOPE.fullmatch(items[-1]) if items else None
+        if scope is not None:
+            items.pop()
+        kept = scope[1] if scope is not None else None
         if len(items) > MAX_ITEMS:
             raise QuestionError(f"zu viele verwandte Einträge (höchstens {MAX_ITEMS}).")
         related = []
@@ -187,7 +199,7 @@ class Shown:
             paragraph = int(m[3]) if m[3] is not None else None
             related.append((_REASONS[m[1]], m[2], paragraph))
         if answer in (DECLINED, GONE, UNANSWERED, UNVERIFIED):
-            return cls(text, answer, related=tuple(related), with_context=with_context)
+            return cls(text, answer, related=tuple(related), with_context=with_context, scope=kept)
         m = _ANSWER.fullmatch(answer)
         if m is None:
             raise QuestionError(f"„{answer[:60]}“ ist keine Antwort (Eintrag.Absatz.Von.Bis).")
@@ -195,7 +207,9 @@ class Shown:
         if start > end:
             raise QuestionError("der Kernsatz endet vor seinem Anfang.")
         span = (start, end)
-        return cls(text, ANSWERED, m[1], int(m[2]), span, tuple(related), m[5] or "", with_context)
+        return cls(
+            text, ANSWERED, m[1], int(m[2]), span, tuple(related), m[5] or "", with_context, kept
+        )
 
     def token(self, key: bytes) -> str:
         """The turn's token, signed with `key`."""
@@ -208,7 +222,8 @@ class Shown:
             f"{_LETTERS[reason]}.{entry}" + ("" if paragraph is None else f".{paragraph}")
             for reason, entry, paragraph in self.related
         ]
-        head = "_".join([head, *items, *([CONTEXT] if self.with_context else [])])
+        scope = [f"{SCOPE}.{self.scope}"] if self.scope else []
+        head = "_".join([head, *items, *scope, *([CONTEXT] if self.with_context else [])])
         return f"{head}:{_signature(key, f'{head}~{self.question}')}~{self.question}"
 
     def turn(self) -> Turn:
@@ -247,15 +262,28 @@ def shown_of(data: dict[str, Any]) -> Shown:
     )[:MAX_ITEMS]
     found = data.get("answer")
     with_context = bool(data.get("followup"))
+    raw_scope = data.get("scope")
+    # not kept when it is no slug (a corpus may name a document otherwise): shown without
+    scope = raw_scope if isinstance(raw_scope, str) and re.fullmatch(ENTRY_ID, raw_scope) else None
     if not found:
-        return Shown(data["question"], DECLINED, related=related, with_context=with_context)
+        return Shown(
+            data["question"], DECLINED, related=related, with_context=with_context, scope=scope
+        )
     entry = found["entry"]["id"]
     if not re.fullmatch(ENTRY_ID, entry):  # cannot happen with slug ids: then not kept
         return Shown(data["question"], UNANSWERED)
     span = (found["highlight"]["start"], found["highlight"]["end"])
     mark = fingerprint(found["text"])
     return Shown(
-        data["question"], ANSWERED, entry, found["paragraph"], span, related, mark, with_context
+        data["question"],
+        ANSWERED,
+        entry,
+        found["paragraph"],
+        span,
+        related,
+        mark,
+        with_context,
+        scope,
     )
 
 
@@ -293,7 +321,7 @@ def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]
     and the turn as shown now (an answer the index lost becomes `GONE`)."""
     found = _passage(index, shown) if shown.kind == ANSWERED else None
     if shown.kind == ANSWERED and found is None:
-        shown = Shown(shown.question, GONE, with_context=shown.with_context)
+        shown = Shown(shown.question, GONE, with_context=shown.with_context, scope=shown.scope)
     related = []
     for reason, entry, paragraph in shown.related:
         other = index.entry(entry)
@@ -317,6 +345,8 @@ def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]
         check_url=check_url_for(shown.question),
         followup=bool(context),
         context=context[0].question if context else None,
+        # a document a new build no longer has is no limit any more (its links would 400)
+        scope=shown.scope if shown.scope and index.document(shown.scope) else None,
     )
     if shown.kind == DECLINED:
         result.message = declined_message(related)

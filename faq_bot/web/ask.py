@@ -8,19 +8,23 @@
   bytes (`faq_bot.web.body`): 413; always the one error shape ``{"error", "detail"}``.
 - ``GET /ask`` shows the chat; ``GET /ask?q=...`` (the start page's "Fragen" button, a
   "Meinten Sie" link) and ``POST /ask`` (the chat form without JavaScript) answer
-  ``q``; ``doc`` (the form's "Antworten aus" choice, also in ``POST /api/ask``) answers from
-  that document only, an unknown one is a 400. The conversation so far travels in the
-  repeated field ``t``: each earlier turn as it was shown (a turn token of
-  `faq_bot.chat.shown`: the question, the entry, paragraph and key sentence that
-  answered it, the related entries listed). The server keeps nothing and answers only
-  ``q``: the earlier turns are rendered again from the index by id (no search, no
-  embedding) and are the new question's history, so a request computes at most one
-  query embedding. At most `PAGE_TURNS` earlier turns are shown (the oldest are
-  dropped). Old links carry plain questions in ``h``: they are shown as questions (not
-  answered again) and read as history. ``/api/ask`` adds an answer's token as
-  ``turn``, for chat.js. Tokens are signed (`faq_bot.web.common.turn_key`): one this
-  service did not issue, or that was altered, is shown as its question only, never as
-  an answer.
+  ``q``. ``POST /ask`` then redirects (303) to ``GET /ask?t=...`` with the new turn's
+  token last, which shows the conversation without answering anything again: reloading
+  it sends nothing twice, Back goes to the question before, and the address can be
+  shared (when the new turn's token does not fit in an address, `REDIRECT_CHARS`, the
+  answer is the page itself). ``doc`` (the form's "Antworten aus" choice, also in
+  ``POST /api/ask``) answers from that document only, an unknown one is a 400. The
+  conversation so far travels in the repeated field ``t``: each earlier turn as it was
+  shown (a turn token of `faq_bot.chat.shown`: the question, the entry, paragraph and key
+  sentence that answered it, the related entries listed, the document it was limited
+  to). The server keeps nothing and answers only ``q``: the earlier turns are rendered
+  again from the index by id (no search, no embedding) and are the new question's
+  history, so a request computes at most one query embedding. At most `PAGE_TURNS`
+  earlier turns are shown (the oldest are dropped). Old links carry plain questions in
+  ``h``: they are shown as questions (not answered again) and read as history.
+  ``/api/ask`` adds an answer's token as ``turn``, for chat.js. Tokens are signed
+  (`faq_bot.web.common.turn_key`): one this service did not issue, or that was altered,
+  is shown as its question only, never as an answer.
 
 `faq_bot/static/chat.js` turns the form into a chat without reloads: it posts
 to ``/api/ask`` with the history (questions and the entries that answered
@@ -32,7 +36,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote_plus
 
-from flask import Blueprint, jsonify, render_template, request
+from flask import Blueprint, jsonify, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
 
 from faq_bot.chat import MAX_HISTORY, QuestionError, Turn, answer, parse_history
 from faq_bot.chat.shown import MAX_TOKEN, TOKEN_PATTERN, parse_conversation, show, shown_of
@@ -46,6 +51,7 @@ from faq_bot.web.common import (
     turn_key,
     turn_key_tag,
 )
+from faq_bot.web.limits import MAX_REQUEST_LINE
 from faq_bot.web.openapi import add_schema, describe, error_responses, html_body, json_body
 
 bp = Blueprint("ask", __name__)
@@ -56,6 +62,9 @@ MAX_BODY = 64 * 1024  # bytes of a POST /api/ask body
 # link; chat.js keeps its address as short): the newest that fit, well within the
 # request line gunicorn accepts (`faq_bot.web.limits.MAX_REQUEST_LINE`)
 LINK_CHARS = 3000
+# characters of the turns' tokens in the address a form post is redirected to: the newest
+# that fit in a request line gunicorn accepts, with room for the path, "doc" and "HTTP/1.1"
+REDIRECT_CHARS = MAX_REQUEST_LINE - 400
 
 
 def _base_url() -> str:
@@ -86,10 +95,9 @@ def api_ask() -> Any:
     return response
 
 
-def _link_tokens(tokens: list[str]) -> list[str]:
-    """The newest `tokens` whose URL-encoded length together stays within `LINK_CHARS`."""
+def _link_tokens(tokens: list[str], budget: int = LINK_CHARS) -> list[str]:
+    """The newest `tokens` whose URL-encoded length together stays within `budget`."""
     kept: list[str] = []
-    budget = LINK_CHARS
     for token in reversed(tokens):
         budget -= len(quote_plus(token)) + 3  # "&t="
         if budget < 0:
@@ -98,14 +106,18 @@ def _link_tokens(tokens: list[str]) -> list[str]:
     return kept[::-1]
 
 
-def _render(
+def _conversation(
     question: str | None, questions: list[str], tokens: list[str], raw_doc: str | None
-) -> str:
+) -> tuple[list[dict], str | None]:
+    """The turns the page shows (each answer's JSON with its ``turn`` token; `question`,
+    when given, answered last) and the document the chat is limited to."""
     check_strings([question or "", *questions, *tokens], "Die Frage oder der Verlauf")
     index, base, key = current_index(), _base_url(), turn_key()
     doc = index.document_id(raw_doc)
     try:
-        earlier = parse_conversation(questions, tokens, key)[-PAGE_TURNS:]
+        # the newest turn and at most PAGE_TURNS before it: the new question's, or the
+        # last token's (the address a form post is redirected to shows what the post did)
+        earlier = parse_conversation(questions, tokens, key)[-PAGE_TURNS - (not question) :]
     except QuestionError as exc:
         raise bad_request(str(exc)) from None
     shown: list[dict] = []
@@ -121,12 +133,16 @@ def _render(
             raise bad_request(str(exc)) from None
         data = result.to_json(base)
         shown.append({**data, "turn": shown_of(data).token(key)})
+    return shown, doc
+
+
+def _page(shown: list[dict], doc: str | None) -> str:
     tokens = [a["turn"] for a in shown]
     return render_template(
         "ask/chat.html",
         turns=shown,
         links=[_link_tokens(tokens[:i]) for i in range(len(shown))],
-        documents=index.documents,
+        documents=current_index().documents,
         doc=doc,
     )
 
@@ -138,16 +154,23 @@ def page() -> str:
     # as the OpenAPI description says), not an empty one (the start page)
     question = (request.args.get("q") or "").strip() or None
     args = request.args
-    return _render(question, args.getlist("h"), args.getlist("t"), args.get("doc"))
+    return _page(*_conversation(question, args.getlist("h"), args.getlist("t"), args.get("doc")))
 
 
 @bp.post("/ask")
-def page_post() -> str:
+def page_post() -> Response | str:
     question = clean_input(request.form.get("q") or "").strip()
     if not question:
         raise bad_request("Bitte eine Frage eingeben.")
     form = request.form
-    return _render(question, form.getlist("h"), form.getlist("t"), form.get("doc"))
+    shown, doc = _conversation(question, form.getlist("h"), form.getlist("t"), form.get("doc"))
+    tokens = [a["turn"] for a in shown]
+    kept = _link_tokens(tokens, REDIRECT_CHARS)
+    if not kept:  # the new turn alone does not fit in an address: this page shows it
+        return _page(shown, doc)
+    response = redirect(url_for("ask.page", t=kept, doc=doc) + "#neu", code=303)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 # --- OpenAPI ----------------------------------------------------------------------------
@@ -376,7 +399,14 @@ describe(
                 },
             },
             "responses": {
-                "200": html_body("Chat mit Antworten"),
+                "303": {
+                    "description": "Beantwortet: Weiterleitung auf GET /ask?t=…#neu, das "
+                    "Gespräch mit der neuen Antwort (nichts wird dort erneut beantwortet)",
+                    "headers": {"Location": {"schema": {"type": "string"}}},
+                },
+                "200": html_body(
+                    "Chat mit Antworten (nur wenn die neue Antwort nicht in eine Adresse passt)"
+                ),
                 **error_responses(400, 503, html=True),
             },
         },

@@ -132,7 +132,7 @@ def test_service_worker_waits_for_an_answer_as_long_as_the_chat_does(tiny_index)
     assert 'var ASK_PATH = "/ask";' in body
     assert "var ANSWER_TIMEOUT_MS = 12345;" in body
     assert "var NETWORK_TIMEOUT_MS = 6000;" in body
-    assert "url.pathname === ASK_PATH ? ANSWER_TIMEOUT_MS : NETWORK_TIMEOUT_MS" in body
+    assert 'url.pathname === ASK_PATH && url.searchParams.has("q")' in body
 
 
 def test_new_build_changes_the_service_worker(tiny_corpus, tmp_path):

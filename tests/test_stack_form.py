@@ -126,6 +126,11 @@ def test_form_share_preview_says_what_resolves_first_fizzles_and_who_pays(tw, fi
         (("stack", 2), "s-2-source"),
         (("stack", 0, "id"), None),  # an entry's id is a hidden field
         (("stack", 0, "bogus"), None),
+        (("stack", 1, "effect", "target", 0), None),
+        (("cards", 0, "effect"), None),  # "effect" is an entry's, not a card's
+        (("players", "A", "extra"), None),  # a key the form has no field for
+        (("cards",), None),  # the whole list: no one field
+        (("stack",), None),
         (None, None),
         ((), None),
     ],
@@ -145,11 +150,27 @@ def test_form_field_finds_the_form_field_of_a_reader_error_in_the_rows() -> None
 
 
 def test_form_rows_from_json_keep_the_positions_of_items_that_are_not_objects() -> None:
-    data = {"cards": [{"id": "a"}, "x", {"id": "b", "kind": "nonsense"}], "stack": [7, {"id": "s"}]}
+    bomb = {"id": "b", "name": "227-Pfund Bombe", "owner": "A", "kind": "base"}
+    radar = {"id": "r", "name": "Radarstation", "owner": "A", "kind": "base"}
+    data = {
+        "phase": "Bauphase",
+        "players": {"A": {"tw": 4}, "B": {"tw": 2}},
+        "cards": [radar, "x", bomb],
+        "stack": [7, {"id": "s"}],
+    }
     state = state_from_json(data)
-    assert [row["id"] for row in state["cards"]] == ["a", "", "b"]
+    assert [row["id"] for row in state["cards"]] == ["r", "", "b"]
     assert [row["id"] for row in state["stack"]] == ["", "s"]
     with pytest.raises(ScenarioFormatError) as caught:
         read_scenario(data)
-    field = form_field(caught.value.path, state)
-    assert field is not None and field.startswith(("c-1-", "s-0-", "p-", "phase"))
+    assert caught.value.path == ("cards", 1)
+    assert form_field(caught.value.path, state) == "c-1-name"  # the blank row, not the bomb's
+
+
+def test_form_field_of_a_bad_player_name_is_that_players_row() -> None:
+    state = build()
+    state["players"].append({"name": "x" * 300, "tw": "1"})
+    data, _ = scenario_from_state(state)
+    with pytest.raises(ScenarioFormatError) as caught:
+        read_scenario(data)
+    assert form_field(caught.value.path, state) == "p-2-name"

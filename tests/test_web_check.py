@@ -307,7 +307,7 @@ def test_check_form_post_gives_a_card_without_id_one_from_its_name(client) -> No
         **{"c-0-id": "", "s-0-source": "radarstation", "s-1-target": "radarstation"}
     )
     html = client.post("/check", data=form).get_data(as_text=True)
-    assert "id radarstation" in text_of(html)
+    assert "Kürzel radarstation" in text_of(html)
     assert "A zieht 1 Karte" in text_of(timeline(html))
 
 
@@ -346,6 +346,12 @@ def test_check_form_error_in_a_folded_field_opens_its_details(client) -> None:
     assert ['<details class="more" open>' in row for row in rows[:3]] == [False, True, False]
 
 
+def test_check_form_error_in_a_rows_top_line_leaves_its_details_folded(client) -> None:
+    html = client.post("/check", data=example2_form(**{"s-1-target": ""})).get_data(as_text=True)
+    rows = re.split(r"<legend>Eintrag \d+</legend>", html)[1:]
+    assert not any('<details class="more" open>' in row for row in rows)
+
+
 def test_check_form_error_on_a_twice_named_player_marks_the_second(client) -> None:
     response = client.post("/check", data=example2_form(**{"p-1-name": "A"}))
     assert response.status_code == 400
@@ -360,6 +366,9 @@ def test_check_json_view_error_marks_the_row_of_an_item_that_is_not_an_object(cl
     html = response.get_data(as_text=True)
     assert "Feld cards[1]" in text_of(html)
     assert invalid_fields(html) == ["c-1-name"]
+    # the item keeps its row: blank, and the cards after it where they were
+    assert 'name="c-1-name" value=""' in html
+    assert f'name="c-2-id" value="{data["cards"][2]["id"]}"' in html
 
 
 @settings(

@@ -253,7 +253,7 @@ def scenario_from_state(state: Mapping[str, Any]) -> tuple[dict[str, Any], list[
         card_id = row["id"]
         if not card_id and row["name"]:
             card_id = unique_id(slugify(row["name"]), taken)
-            notes.append(f"Karte „{row['name']}“: id {card_id}")
+            notes.append(f"Karte „{row['name']}“: Kürzel {card_id}")
         if card_id:
             card["id"] = card_id
         if row["name"]:
@@ -353,29 +353,26 @@ def form_field(path: tuple[str | int, ...] | None, state: Mapping[str, Any]) -> 
     if head == "players":
         names = [row["name"] for row in state["players"]]
         if not rest:
-            row = 0
-        elif isinstance(rest[0], int):
+            return "p-0-name"  # no players at all: where the first goes
+        if isinstance(rest[0], int):
             row = rest[0]
         elif rest[0] in names:
             row = names.index(rest[0])
         else:
             return None
-        field = "tw" if rest[1:2] == ("tw",) else "name"
-        return f"p-{row}-{field}" if row < max(len(names), 1) else None
-    if head not in ("cards", "stack"):
-        return None
+        if rest[1:] not in ((), ("tw",)) or row >= len(names):
+            return None  # a key the form has no field for
+        return f"p-{row}-{'tw' if rest[1:] else 'name'}"
+    if head not in ("cards", "stack") or not rest or not isinstance(rest[0], int):
+        return None  # the whole list (not a list, too long): no one field
     prefix, fields = GROUP_FIELDS[str(head)]
-    row = rest[0] if rest and isinstance(rest[0], int) else 0
-    if row >= max(len(state[str(head)]), 1):
+    row, tail = rest[0], rest[1:]
+    if row >= len(state[str(head)]):
         return None
-    tail = [part for part in rest[1:] if part != "effect"]
-    if head == "stack" and rest[1:2] == ("effect",) and not tail:
-        field = "type"
-    elif tail:
-        field = str(tail[0])
-    else:
-        field = "name" if head == "cards" else "source"
-    if field not in fields or (head == "stack" and field == "id"):
+    if head == "stack" and tail[:1] == ("effect",):
+        tail = tail[1:] or ("type",)  # the effect's fields sit in the entry's row
+    field = str(tail[0]) if tail else ("name" if head == "cards" else "source")
+    if len(tail) > 1 or field not in fields or (head == "stack" and field == "id"):
         return None
     return f"{prefix}-{row}-{field}"
 
@@ -522,7 +519,7 @@ def complete_ids(state: dict[str, Any]) -> list[str]:
     for row in state["cards"]:
         if not row["id"] and row["name"]:
             row["id"] = unique_id(slugify(row["name"]), taken)
-            notes.append(f"Karte „{row['name']}“: id {row['id']}")
+            notes.append(f"Karte „{row['name']}“: Kürzel {row['id']}")
     entry_ids = {row["id"] for row in state["stack"] if row["id"]}
     for i, row in enumerate(state["stack"]):
         if not row["id"]:

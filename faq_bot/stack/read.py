@@ -176,6 +176,17 @@ def _problem(error: ValidationError) -> tuple[list[str | int], str]:
     return path, "hat einen ungültigen Wert"
 
 
+def _error_of(error: ValidationError) -> ScenarioFormatError:
+    """The German error for a schema error. A bad name of a player (a key, checked by
+    ``propertyNames``) is about that player: its `path` ends in the name, so the form
+    marks that player's row (the message names the players' field as before)."""
+    path, problem = _problem(error)
+    failure = _fail(path, problem)
+    if "propertyNames" in error.schema_path and isinstance(error.instance, str):
+        failure.path = (*path, error.instance)
+    return failure
+
+
 def _first_error(data: Any) -> ValidationError | None:
     errors = list(_validator().iter_errors(data))
     if not errors:
@@ -278,7 +289,7 @@ def read_scenario(data: str | bytes | Mapping[str, Any]) -> Scenario:
     top = _normalize(raw)
     error = _first_error(top)
     if error is not None:
-        raise _fail(*_problem(error))
+        raise _error_of(error)
     players = tuple(Player(name, int(value["tw"])) for name, value in top["players"].items())
     cards = tuple(_card(value) for value in top["cards"])
     _unique([c.id for c in cards], "cards", "das Kürzel")

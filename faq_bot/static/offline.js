@@ -161,7 +161,7 @@
   }
 
   function docTitles(data) {
-    var titles = {};
+    var titles = Object.create(null); // no inherited keys: "?doc=constructor" is no document
     data.documents.forEach(function (d) {
       titles[d.id] = d;
     });
@@ -198,18 +198,30 @@
     return form;
   }
 
-  // The filters of the address (?doc=, ?category=) the stored copy can apply, as the
-  // server's search does; a document it does not know is no filter.
-  function scopeOf(data, params) {
-    var doc = params.get("doc") || "";
-    return {
-      doc: docTitles(data)[doc] ? doc : "",
-      category: (params.get("category") || "").trim(),
-    };
+  // A category as the server compares it (faq_bot.text.slugify): umlauts spelled out,
+  // accents dropped, lower case, anything else a hyphen ("Fähigkeit" -> "faehigkeit").
+  var SLUG_FOLD = { "ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "ae", "Ö": "oe", "Ü": "ue" };
+  function slug(text) {
+    var out = String(text || "").replace(/[äöüßÄÖÜ]/g, function (c) {
+      return SLUG_FOLD[c];
+    });
+    out = out.normalize("NFKD").replace(/[^\x00-\x7f]/g, "").toLowerCase();
+    return out.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "eintrag";
+  }
+
+  // The filters of the address (?doc=, and for a search ?category=) the stored copy can
+  // apply, as the server's search does; a document it does not know is no filter.
+  function scopeOf(data, params, withCategory) {
+    var doc = (params.get("doc") || "").trim();
+    var category = withCategory ? (params.get("category") || "").trim() : "";
+    return { doc: docTitles(data)[doc] ? doc : "", category: category };
   }
 
   function inScope(entry, scope) {
-    return (!scope.doc || entry.doc === scope.doc) && (!scope.category || entry.category === scope.category);
+    return (
+      (!scope.doc || entry.doc === scope.doc) &&
+      (!scope.category || (entry.category && slug(entry.category) === slug(scope.category)))
+    );
   }
 
   function renderSearch(data, search, query, scope) {
@@ -230,13 +242,13 @@
         (scope.doc ? " in " + docs[scope.doc].title : "") +
         (scope.category ? " (Kategorie " + scope.category + ")" : ""))
     );
+    if (scope.doc || scope.category) {
+      var all = el("p");
+      all.appendChild(link("/search?" + new URLSearchParams({ q: query }).toString(), "Ohne Filter in allen Dokumenten suchen"));
+      root.appendChild(all);
+    }
     if (!hits.length) {
       root.appendChild(el("p", null, "Zu „" + query + "“ wurde in der gespeicherten Fassung nichts gefunden."));
-      if (scope.doc || scope.category) {
-        var all = el("p");
-        all.appendChild(link("/search?" + new URLSearchParams({ q: query }).toString(), "Ohne Filter in allen Dokumenten suchen"));
-        root.appendChild(all);
-      }
       return;
     }
     var list = el("ol", "hits");
@@ -360,13 +372,13 @@
     var header = document.getElementById("header-q");
     if (path === "/search") {
       if (header) header.value = params.get("q") || "";
-      renderSearch(data, search, (params.get("q") || "").trim(), scopeOf(data, params));
+      renderSearch(data, search, (params.get("q") || "").trim(), scopeOf(data, params, true));
     } else if (path.indexOf("/entry/") === 0) {
       renderEntry(data, search, decodeURIComponent(path.slice(7)), params.get("h") || "");
     } else if (path.indexOf("/docs/") === 0) {
       renderDocument(data, search, decodeURIComponent(path.slice(6)));
     } else if (path === "/ask") {
-      renderAsk(data, search, (params.get("q") || "").trim(), scopeOf(data, params));
+      renderAsk(data, search, (params.get("q") || "").trim(), scopeOf(data, params, false));
     } else if (path === "/" || path === "/offline") {
       renderHome(data, search);
     } else {

@@ -10,7 +10,7 @@ var CACHE = "regelsuche-" + VERSION;
 var PRECACHE = {{ precache | tojson }};
 var SHELL = {{ shell | tojson }};
 var NETWORK_TIMEOUT_MS = 6000; // three round trips at 2 s, then the stored copy
-// the chat's page computes an answer: it gets the time the chat's own script gives one
+// a question to the chat's page computes an answer: it gets the time the chat's own script gives one
 // (CHAT_TIMEOUT_MS), so a question asked by link and one typed wait alike
 var ASK_PATH = {{ ask_path | tojson }};
 var ANSWER_TIMEOUT_MS = {{ answer_timeout_ms | tojson }};
@@ -87,7 +87,9 @@ self.addEventListener("fetch", function (event) {
   if (url.origin !== self.location.origin) return;
 
   if (request.mode === "navigate") {
-    var ms = url.pathname === ASK_PATH ? ANSWER_TIMEOUT_MS : NETWORK_TIMEOUT_MS;
+    // only a question (?q=) is answered there; the chat page itself is a page like any
+    var answers = url.pathname === ASK_PATH && url.searchParams.has("q");
+    var ms = answers ? Math.max(ANSWER_TIMEOUT_MS, NETWORK_TIMEOUT_MS) : NETWORK_TIMEOUT_MS;
     event.respondWith(
       fromNetwork(request, ms).catch(function () {
         return offlineShell();

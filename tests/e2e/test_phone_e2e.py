@@ -122,6 +122,23 @@ def test_offline_search_keeps_the_document_filter_of_the_address(phone_ctx):
         page.goto("/ask?" + urlencode({"q": "Wie greife ich an?", "doc": "sow"}))
         expect(page.locator("#offline-app form input[name=doc]")).to_have_value("sow")
         expect(page.locator("h1.result-count")).to_contain_text("in The Sails of War")
+        # a category as the server compares it: by its slug, whatever the case or umlauts
+        page.goto("/search?" + urlencode({"q": "Karte"}))
+        expect(page.locator(".hit").first).to_be_visible()
+        unfiltered = page.locator(".hit").count()
+        for category in ("Fähigkeit", "FÄHIGKEIT", "faehigkeit"):
+            page.goto("/search?" + urlencode({"q": "Karte", "category": category}))
+            expect(page.locator("h1.result-count")).to_contain_text(f"(Kategorie {category})")
+            expect(page.locator(".hit").first).to_be_visible()
+            assert page.locator(".hit").count() < unfiltered
+            # a filter that holds can be dropped
+            expect(
+                page.get_by_role("link", name="Ohne Filter in allen Dokumenten suchen")
+            ).to_be_visible()
+        # a document the copy does not know is no filter (nor a word of JavaScript's)
+        page.goto("/search?" + urlencode({"q": "Karte", "doc": "constructor"}))
+        expect(page.locator("h1.result-count")).not_to_contain_text("undefined")
+        assert page.locator(".hit").count() == unfiltered
     finally:
         phone_ctx.set_offline(False)
 

@@ -42,7 +42,12 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 from benchmarks.run import SHARED_EVAL, rss_mib  # noqa: E402
 
 PAGE_HISTORY = 5  # earlier turns of the no-JS chat page requests
-PATHS = {"ask": "/api/ask", "search": "/api/search", "suggest": "/api/suggest", "page": "POST /ask"}
+PATHS = {
+    "ask": "/api/ask",
+    "search": "/api/search",
+    "suggest": "/api/suggest",
+    "page": "POST /ask + GET",
+}
 
 
 def load() -> str:
@@ -97,7 +102,8 @@ def worker(index_dir: str, limit: int) -> None:
         "ask": lambda q: client.post("/api/ask", json={"question": q}),
         "search": lambda q: client.get("/api/search", query_string={"q": q, "mode": mode}),
         "suggest": lambda q: client.get("/api/suggest", query_string={"q": q[:4]}),
-        "page": lambda q: client.post("/ask", data={"q": q, "t": history}),
+        # the form post and the page it redirects to (what a browser without JavaScript loads)
+        "page": lambda q: client.post("/ask", data={"q": q, "t": history}, follow_redirects=True),
     }
     for name, run in runs.items():
         forget()

@@ -154,6 +154,7 @@ GROUPS = [
     ["heldout68-questions.jsonl", "heldout68-followups.jsonl"],
     ["heldout69-questions.jsonl", "heldout69-followups.jsonl"],
     ["heldout70-questions.jsonl", "heldout70-followups.jsonl"],
+    ["heldout71-questions.jsonl", "heldout71-followups.jsonl"],
 ]
 
 

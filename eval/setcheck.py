@@ -154,6 +154,7 @@ GROUPS = [
     ["heldout68-questions.jsonl", "heldout68-followups.jsonl"],
     ["heldout69-questions.jsonl", "heldout69-followups.jsonl"],
     ["heldout70-questions.jsonl", "heldout70-followups.jsonl"],
+    ["heldout72-questions.jsonl", "heldout72-followups.jsonl"],
 ]
 
 

@@ -155,6 +155,7 @@ GROUPS = [
     ["heldout69-questions.jsonl", "heldout69-followups.jsonl"],
     ["heldout70-questions.jsonl", "heldout70-followups.jsonl"],
     ["heldout71-questions.jsonl", "heldout71-followups.jsonl"],
+    ["heldout72-questions.jsonl", "heldout72-followups.jsonl"],
 ]
 
 

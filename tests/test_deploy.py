@@ -14,6 +14,7 @@ import importlib.util
 import os
 import sys
 from collections.abc import Iterator
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
@@ -67,6 +68,38 @@ def test_nginx_balances_both_instances_sharing_one_index(deployment):
     assert len(deployment.instances) == 2 and len(builds) == 1 and None not in builds
     status, headers, body = raw_request(deployment.port, "/healthz")
     assert status == 200 and body
+
+
+def post_form(port: int, path: str, fields: dict):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        body = urlencode(fields, doseq=True)
+        headers = {"Content-Type": "application/x-www-form-urlencoded"}
+        conn.request("POST", path, body=body, headers=headers)
+        response = conn.getresponse()
+        return response.status, response.headers, response.read()
+    finally:
+        conn.close()
+
+
+def test_a_long_conversation_without_javascript_is_redirected_through_nginx(deployment):
+    # each turn's token holds its question: long questions with umlauts make the
+    # redirect's Location header several KB long, which nginx must pass on (not a 502)
+    from faq_bot.web.ask import REDIRECT_CHARS
+
+    question = "Äußerst dringend für Übungsrunde: wer bezahlt, wenn meine 227er gekontert wird? "
+    tokens: list[str] = []
+    longest = 0
+    for turn in range(12):
+        fields = {"q": (f"{turn} " + question * 6)[:480], "t": tokens}
+        status, headers, _ = post_form(deployment.port, "/ask", fields)
+        assert status == 303, (turn, status)
+        location = headers["Location"]
+        longest = max(longest, len(location))
+        tokens = parse_qs(urlsplit(location).query)["t"]
+    assert longest > REDIRECT_CHARS - 1500  # the address came near its bound
+    status, _, body = raw_request(deployment.port, location.split("#")[0])
+    assert status == 200 and body.count(b'class="turn"') == len(tokens)
 
 
 def test_nginx_gzips_and_keeps_the_apps_own_security_headers_single(deployment):

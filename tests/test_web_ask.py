@@ -391,7 +391,8 @@ BOMB = "227-pfund-bombe-basisausbau"
         (f"{BOMB}.2.40.10~Wer bezahlt?", "Kernsatz endet vor seinem Anfang"),
         ("Bombe.2.0.10~Wer bezahlt?", "keine Antwort"),
         ("<script>.2.0.10~Wer bezahlt?", "keine Antwort"),
-        (f"{BOMB}.2.0.10_z.depot~Wer bezahlt?", "kein verwandter Eintrag"),
+        (f"{BOMB}.2.0.10_s.Depot~Wer bezahlt?", "kein verwandter Eintrag"),
+        (f"{BOMB}.2.0.10_zz.depot~Wer bezahlt?", "kein verwandter Eintrag"),
         ("-" + "_s.depot" * 17 + "~Wer bezahlt?", "zu viele verwandte Einträge"),
         ("-~", "Bitte eine Frage"),
         ("-~  ?! ", "Frage"),
@@ -894,3 +895,53 @@ def test_chat_form_post_shows_the_page_itself_when_its_turn_does_not_fit_an_addr
     response = client.post("/ask", data={"q": FIRST})
     assert response.status_code == 200
     assert '<li class="turn" id="neu"' in response.get_data(as_text=True)
+
+
+def newest_turn(html: str) -> str:
+    start = html.index('<li class="turn" id="neu"')
+    return html[start : html.index("</li>", start)]
+
+
+@pytest.mark.parametrize(
+    ("question", "doc", "earlier"),
+    [
+        (FIRST, None, []),
+        ("Wie viele Karten hat ein Depot mindestns?", None, []),  # with a suggestion
+        ("Ab welchem Alter ist das Spiel geeignet?", None, []),  # declined
+        ("Wie viele Drachen darf ich höchstens haben?", "how-faq", []),  # declined in one
+        ("Wer darf in dieser Phase angreifen?", "uebersicht", []),
+        (FOLLOWUP, None, [FIRST]),
+    ],
+)
+def test_the_redirected_page_shows_the_new_turn_as_the_post_would_have(
+    client, monkeypatch, question, doc, earlier
+):
+    import faq_bot.web.ask as web_ask
+
+    tokens = []
+    for before in earlier:
+        tokens = hidden_turns(
+            client.post("/ask", follow_redirects=True, data={"q": before}).get_data(as_text=True)
+        )
+    fields = {"q": question, "t": tokens, **({"doc": doc} if doc else {})}
+    redirected = client.post("/ask", follow_redirects=True, data=fields).get_data(as_text=True)
+    monkeypatch.setattr(web_ask, "REDIRECT_CHARS", 10)  # the post shows the page itself
+    direct = client.post("/ask", data=fields)
+    assert direct.status_code == 200
+    assert newest_turn(redirected) == newest_turn(direct.get_data(as_text=True))
+
+
+def test_an_address_of_earlier_turns_outlives_its_document(client):
+    response = client.post("/ask", data={"q": FIRST, "doc": "how-faq"})
+    location = response.headers["Location"].replace("doc=how-faq", "doc=entfernt")
+    page = client.get(location)
+    assert page.status_code == 200  # only shown again: the limit is gone, the turns stand
+    assert "<mark" in page.get_data(as_text=True)
+    asked = client.get("/ask", query_string={"q": FIRST, "doc": "entfernt"})
+    assert asked.status_code == 400  # a new question in an unknown document is an error
+
+
+def test_the_redirect_of_a_form_post_says_where_the_answer_is(client):
+    response = client.post("/ask", data={"q": FIRST})
+    assert response.status_code == 303
+    assert "Weiter zur Antwort" in response.get_data(as_text=True)

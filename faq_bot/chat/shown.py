@@ -125,6 +125,10 @@ _SCOPE_PATTERN = rf"{SCOPE}\.({ENTRY_ID})"  # document ids are slugs like entry 
 _ANSWER = re.compile(_ANSWER_PATTERN)
 _ITEM = re.compile(_ITEM_PATTERN)
 _SCOPE = re.compile(_SCOPE_PATTERN)
+# an item of a later version: a letter this one does not know, a dot and a slug (with a
+# number), skipped, so a token from an instance one version ahead (a rolling deployment,
+# a rollback) still shows its turn rather than a 400
+_LATER_ITEM = re.compile(rf"(?![lsd]\.)[a-z]\.{ENTRY_ID}(?:\.\d{{1,4}})?")
 # a token's shape as a regular expression (for the OpenAPI description; `Shown.parse`
 # checks more: the question, the order of the key sentence's offsets; a token
 # whose signature is missing or wrong is accepted, and shown as its question only)
@@ -194,6 +198,8 @@ class Shown:
         related = []
         for item in items:
             m = _ITEM.fullmatch(item)
+            if m is None and _LATER_ITEM.fullmatch(item):
+                continue  # an item of a later version (its signature still covers it)
             if m is None:
                 raise QuestionError(f"„{item[:60]}“ ist kein verwandter Eintrag.")
             paragraph = int(m[3]) if m[3] is not None else None

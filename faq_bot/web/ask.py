@@ -20,7 +20,8 @@
   to). The server keeps nothing and answers only ``q``: the earlier turns are rendered
   again from the index by id (no search, no embedding) and are the new question's
   history, so a request computes at most one query embedding. At most `PAGE_TURNS`
-  earlier turns are shown (the oldest are dropped). Old links carry plain questions in
+  turns are shown before the newest (the oldest are dropped); without ``q`` the newest is
+  the last token's. Old links carry plain questions in
   ``h``: they are shown as questions (not answered again) and read as history.
   ``/api/ask`` adds an answer's token as ``turn``, for chat.js. Tokens are signed
   (`faq_bot.web.common.turn_key`): one this service did not issue, or that was altered,
@@ -41,6 +42,7 @@ from werkzeug.wrappers import Response
 
 from faq_bot.chat import MAX_HISTORY, QuestionError, Turn, answer, parse_history
 from faq_bot.chat.shown import MAX_TOKEN, TOKEN_PATTERN, parse_conversation, show, shown_of
+from faq_bot.errors import InputError
 from faq_bot.question import MAX_QUESTION_LENGTH, QUESTION_PATTERN
 from faq_bot.text import clean_input
 from faq_bot.web.body import body_limit, check_strings, read_json
@@ -63,7 +65,9 @@ MAX_BODY = 64 * 1024  # bytes of a POST /api/ask body
 # request line gunicorn accepts (`faq_bot.web.limits.MAX_REQUEST_LINE`)
 LINK_CHARS = 3000
 # characters of the turns' tokens in the address a form post is redirected to: the newest
-# that fit in a request line gunicorn accepts, with room for the path, "doc" and "HTTP/1.1"
+# that fit in a request line gunicorn accepts, with room for the path, "doc" and "HTTP/1.1".
+# A proxy in front must pass a response header this long (deploy/nginx.conf:
+# proxy_buffer_size 16k; nginx's default 4 KB answers a 502)
 REDIRECT_CHARS = MAX_REQUEST_LINE - 400
 
 
@@ -113,7 +117,12 @@ def _conversation(
     when given, answered last) and the document the chat is limited to."""
     check_strings([question or "", *questions, *tokens], "Die Frage oder der Verlauf")
     index, base, key = current_index(), _base_url(), turn_key()
-    doc = index.document_id(raw_doc)
+    try:
+        doc = index.document_id(raw_doc)
+    except InputError:
+        if question:
+            raise
+        doc = None  # an address of earlier turns whose document a new build dropped
     try:
         # the newest turn and at most PAGE_TURNS before it: the new question's, or the
         # last token's (the address a form post is redirected to shows what the post did)

@@ -308,7 +308,9 @@ def german_redirect(response: Response) -> Response:
     "Redirecting..." page, for the 301 of an alias id and the 308 of a doubled slash)."""
     location = response.headers.get("Location")
     if 300 <= response.status_code < 400 and location and response.mimetype == "text/html":
-        link = Markup('Diese Seite ist umgezogen: <a href="{0}">{0}</a>').format(location)
+        # a 303 answers a form post (the chat without JavaScript): nothing moved
+        text = "Weiter zur Antwort" if response.status_code == 303 else "Diese Seite ist umgezogen"
+        link = Markup('{0}: <a href="{1}">{1}</a>').format(text, location)
         response.set_data(_bare_page("Weiterleitung", link))
     return response
 

@@ -10,8 +10,10 @@ imports it::
     from faq_bot.web.limits import MAX_REQUEST_LINE
     limit_request_line = MAX_REQUEST_LINE
 
-`tests/test_web_limits.py` opens the longest link the app issues through a real
-gunicorn started with this limit.
+`tests/test_web_hardening.py` opens the longest link the app issues through a real
+gunicorn started with this limit. The chat's form post redirects to an address of
+nearly the same length (`faq_bot.web.ask.REDIRECT_CHARS`, derived from this limit); a
+proxy in front must pass a response header that long (deploy/nginx.conf).
 """
 
 from __future__ import annotations

@@ -42,7 +42,6 @@ from werkzeug.wrappers import Response
 
 from faq_bot.chat import MAX_HISTORY, QuestionError, Turn, answer, parse_history
 from faq_bot.chat.shown import MAX_TOKEN, TOKEN_PATTERN, parse_conversation, show, shown_of
-from faq_bot.errors import InputError
 from faq_bot.question import MAX_QUESTION_LENGTH, QUESTION_PATTERN
 from faq_bot.text import clean_input
 from faq_bot.web.body import body_limit, check_strings, read_json
@@ -117,12 +116,7 @@ def _conversation(
     when given, answered last) and the document the chat is limited to."""
     check_strings([question or "", *questions, *tokens], "Die Frage oder der Verlauf")
     index, base, key = current_index(), _base_url(), turn_key()
-    try:
-        doc = index.document_id(raw_doc)
-    except InputError:
-        if question:
-            raise
-        doc = None  # an address of earlier turns whose document a new build dropped
+    doc = index.document_id(raw_doc)
     try:
         # the newest turn and at most PAGE_TURNS before it: the new question's, or the
         # last token's (the address a form post is redirected to shows what the post did)

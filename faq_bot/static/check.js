@@ -56,15 +56,28 @@
     return true;
   }
 
+  // One request at a time. Leaving a name field re-renders ("refresh", on its change
+  // event) just before the tap on "Auflösen" arrives: that tap waits and is sent with the
+  // re-rendered form, never dropped; a later action replaces a waiting refresh, never a
+  // waiting "check".
+  var inFlight = false;
+  var queued = null;
+
   function send(form, action) {
+    if (inFlight) {
+      if (queued !== "check") queued = action;
+      return;
+    }
     var data = new URLSearchParams();
     new FormData(form).forEach(function (value, key) {
       if (key !== "action") data.append(key, value);
     });
     data.set("action", action);
-    setBusy(true);
+    inFlight = true;
+    // a refresh keeps "Auflösen" enabled: a tap on it while the refresh runs must arrive
+    if (action !== "refresh") setBusy(true);
     // not form.action: the buttons named "action" shadow that property
-    return fetch(form.getAttribute("action") || "/check", {
+    fetch(form.getAttribute("action") || "/check", {
       method: "POST",
       headers: { "X-Check-Fragment": "1", Accept: "text/html" },
       body: data,
@@ -73,10 +86,19 @@
         return response.text();
       })
       .then(function (html) {
+        inFlight = false;
         setBusy(false);
-        if (!swapIn(html, action)) form.submit(); // not the checker: let the browser show it
+        if (!swapIn(html, action)) {
+          form.submit(); // not the checker: let the browser show it
+          return;
+        }
+        var next = queued;
+        queued = null;
+        var fresh = document.getElementById("check-form");
+        if (next && fresh) send(fresh, next);
       })
       .catch(function () {
+        inFlight = false;
         setBusy(false);
         form.submit(); // offline or the like: the plain form post still works
       });

@@ -179,6 +179,17 @@ def test_check_error_on_a_phone_jumps_to_the_field_it_names(phone, shots):
     phone.screenshot(path=shots / "check-field-error-phone.png", full_page=False)
 
 
+def test_check_resolves_when_tapped_right_after_editing_a_name(phone):
+    # leaving the field re-renders the form (its change event); the tap on "Auflösen"
+    # that caused it must still resolve, not be swallowed by the busy form
+    phone.goto("/check")
+    fill_example2(phone)
+    phone.fill("#p-0-name", "A ")  # changed (the server trims it): a change event on blur
+    phone.locator("#resolve").click()
+    expect(phone.locator("#timeline")).to_be_visible()
+    assert_example2_timeline(phone)
+
+
 def test_check_sample_on_a_phone(phone, shots):
     phone.goto("/check")
     assert no_horizontal_scroll(phone)

@@ -226,9 +226,14 @@ def test_ask_page_suggestion_link_keeps_the_history(client):
         data={"q": "Wie viele Karten hat ein Depot mindestns?", "t": [token]},
     ).get_data(as_text=True)
     assert "Meinten Sie:" in html
+    assert "mindestens?</a></p>" in html  # its own question mark, not a second one
     link = unescape(re.search(r'<p class="suggestion">Meinten Sie: <a href="([^"]+)"', html)[1])
-    assert link == "/ask?q=Wie+viele+Karten+hat+ein+Depot+mindestens?&t=" + quote_plus(
-        token, safe=":"
+    # it opens at the new answer (#neu), as the page a form post leads to
+    assert (
+        link
+        == "/ask?q=Wie+viele+Karten+hat+ein+Depot+mindestens?&t="
+        + quote_plus(token, safe=":")
+        + "#neu"
     )
 
 
@@ -453,7 +458,7 @@ def test_a_suggestion_link_carries_at_most_link_chars_of_earlier_turns(client):
     ).get_data(as_text=True)
     link = unescape(re.search(r'<p class="suggestion">Meinten Sie: <a href="([^"]+)"', html)[1])
     assert 0 < link.count("&t=") < len(tokens) and len(link) <= LINK_CHARS + 200
-    assert link.endswith(quote_plus(tokens[-1], safe=":"))  # the newest kept
+    assert link.endswith(quote_plus(tokens[-1], safe=":") + "#neu")  # the newest kept
 
 
 def test_an_entry_that_is_not_in_the_index_shows_a_note_not_an_error(client, monkeypatch):

@@ -320,7 +320,7 @@ def test_check_form_post_with_bad_field_shows_the_form_with_a_400(client) -> Non
     response = client.post("/check", data=example2_form(**{"s-1-target": ""}))
     assert response.status_code == 400
     html = response.get_data(as_text=True)
-    assert "Eintrag 2 › Effekt › Ziel: fehlt (Feld stack[1].effect.target)" in text_of(html)
+    assert "Eintrag 2 › Effekt › Ziel: fehlt" in text_of(html)
     assert selected(html, "s-2-target") == "bombB"  # what was chosen is kept
 
 
@@ -350,6 +350,33 @@ def test_check_form_error_in_a_rows_top_line_leaves_its_details_folded(client) -
     html = client.post("/check", data=example2_form(**{"s-1-target": ""})).get_data(as_text=True)
     rows = re.split(r"<legend>Eintrag \d+</legend>", html)[1:]
     assert not any('<details class="more" open>' in row for row in rows)
+
+
+def test_check_form_error_in_the_rows_names_no_json_path(client) -> None:
+    html = client.post("/check", data=example2_form(**{"s-1-target": ""})).get_data(as_text=True)
+    assert "Eintrag 2 › Effekt › Ziel: fehlt" in text_of(html)
+    assert "Feld stack" not in text_of(html)  # the field is marked instead
+
+
+def test_check_form_twice_given_kuerzel_is_named_before_anything_it_confuses(client) -> None:
+    response = client.post("/check", data=example2_form(**{"c-2-id": "radar"}))
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert "Karte 3 › Kürzel: „radar“ ist schon bei Karte 1 vergeben" in text_of(html)
+    assert invalid_fields(html) == ["c-2-id"]
+
+
+def test_check_json_view_error_keeps_its_path_and_the_view_open(client) -> None:
+    data = load(EXAMPLE2)
+    del data["stack"][1]["effect"]["target"]
+    response = client.post("/check", data={"json": json.dumps(data), "action": "check"})
+    html = response.get_data(as_text=True)
+    assert "(Feld stack[1].effect.target)" in text_of(html)
+    assert '<details class="json-view" id="json-view" open>' in html
+    broken = client.post("/check", data={"json": '{"phase": 1,}', "action": "check"})
+    html = broken.get_data(as_text=True)
+    assert "Zeile 1, Spalte 13: Name in doppelten Anführungszeichen erwartet" in text_of(html)
+    assert '<details class="json-view" id="json-view" open>' in html
 
 
 def test_check_form_error_on_a_twice_named_player_marks_the_second(client) -> None:
@@ -774,9 +801,9 @@ def test_check_empty_form_has_no_preview(client) -> None:
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        ({"p-0-name": "", "p-0-tw": "3"}, "Spieler 1 › Name: fehlt (Feld players)"),
+        ({"p-0-name": "", "p-0-tw": "3"}, "Spieler 1 › Name: fehlt"),
         ({"p-1-name": "A"}, "Spieler 2 › Name: A kommt mehrfach vor"),
-        ({"p-0-tw": "-1"}, "Spieler A › TW übrig: darf nicht negativ sein (Feld players.A.tw)"),
+        ({"p-0-tw": "-1"}, "Spieler A › TW übrig: darf nicht negativ sein"),
         ({"s-1-type": "zaubern"}, "Eintrag 2 › Effekt: Effekttyp"),
     ],
 )

@@ -244,7 +244,17 @@ def scenario_from_state(state: Mapping[str, Any]) -> tuple[dict[str, Any], list[
             )
         players[name] = {"tw": _number(row["tw"])} if row["tw"] else {}
 
-    taken = {row["id"] for row in state["cards"] if row["id"]}
+    given: dict[str, int] = {}  # Kürzel -> the card row that has it
+    for i, row in enumerate(state["cards"]):
+        if row["id"] in given:  # before anything else: the stack's choices are by Kürzel
+            raise ScenarioFormatError(
+                f"Karte {i + 1} › Kürzel: „{row['id']}“ ist schon bei Karte "
+                f"{given[row['id']] + 1} vergeben",
+                ("cards", i, "id"),
+            )
+        if row["id"]:
+            given[row["id"]] = i
+    taken = set(given)
     cards: list[dict[str, Any]] = []
     names: dict[str, str] = {}  # card id -> name, for the stack's catalog look-ups
     owners: dict[str, str] = {}  # card id -> owner: who announces an entry left blank

@@ -83,7 +83,15 @@
       params.append("t", token);
     });
     if (doc) params.append("doc", doc);
-    return "/ask?" + params.toString();
+    return "/ask?" + params.toString() + "#neu"; // opens at the newest answer, as the page does
+  }
+
+  // the question as the page shows it (a screen reader hears "Ihre Frage:" first)
+  function questionLine(question) {
+    var line = el("p", "turn-q");
+    line.appendChild(el("span", "visually-hidden", "Ihre Frage: "));
+    line.appendChild(document.createTextNode(question));
+    return line;
   }
 
   function renderAnswer(data, box, before) {
@@ -132,7 +140,7 @@
       var sLink = link(askUrl(data.suggestion, before, scopeOf(data)), data.suggestion);
       sLink.setAttribute("data-chat-ask", data.suggestion);
       s.appendChild(sLink);
-      s.appendChild(document.createTextNode("?"));
+      if (!/\?$/.test(data.suggestion)) s.appendChild(document.createTextNode("?"));
       box.appendChild(s);
     }
     var related = data.related || [];
@@ -238,7 +246,7 @@
 
   function showTurn(data, before) {
     var turn = el("li", "turn");
-    turn.appendChild(el("p", "turn-q", data.question));
+    turn.appendChild(questionLine(data.question));
     var box = el("div", "turn-a");
     turn.appendChild(box);
     log.appendChild(turn);
@@ -278,7 +286,7 @@
     var earlier = history();
     var before = turnTokens();
     var turn = el("li", "turn");
-    turn.appendChild(el("p", "turn-q", question));
+    turn.appendChild(questionLine(question));
     var box = el("div", "turn-a pending", "Ich suche den passenden Absatz …");
     turn.appendChild(box);
     log.appendChild(turn);

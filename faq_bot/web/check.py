@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
@@ -159,6 +160,7 @@ def _render(
     view: dict[str, Any] | None = None,
     permalink: str | None = None,
     json_text: str | None = None,
+    json_open: bool = False,
     share_error: str | None = None,
 ) -> Response:
     """The check page (or only its checker part for ``check.js``)."""
@@ -180,6 +182,7 @@ def _render(
         "share_error": share_error,
         "permalink_url": url_for("check.page", s=permalink, _external=True) if permalink else None,
         "json_text": json_text,
+        "json_open": json_open,
         "samples": sample_links(),
         "pick_owner": request.form.get("pick_owner", "") if request.method == "POST" else "",
         "max_rows": builder.MAX_ROWS,
@@ -193,20 +196,38 @@ def _render(
     return response
 
 
+# the JSON path a reader's message ends in ("… (Feld stack[1].effect.target)")
+_JSON_PATH = re.compile(r" \(Feld [^()]*\)$")
+
+
 def _render_format_error(
-    state: dict[str, Any], exc: ScenarioFormatError, notes: list[str]
+    state: dict[str, Any], exc: ScenarioFormatError, notes: list[str], source: str = "rows"
 ) -> Response:
-    """The form again with a 400, the message on top and at the field it is about."""
+    """The form again with a 400, the message on top and at the field it is about. An
+    error in the rows drops the message's JSON path (the field is marked instead); one in
+    the JSON view (`source` "json") keeps it, and that view stays open."""
     field = builder.form_field(exc.path, state)
-    return _render(state, status=400, error=str(exc), error_field=field, notes=notes)
+    message = str(exc)
+    if source == "rows" and field is not None:
+        message = _JSON_PATH.sub("", message)
+    return _render(
+        state,
+        status=400,
+        error=message,
+        error_field=field,
+        notes=notes,
+        json_open=source == "json",
+    )
 
 
-def _check_and_render(data: Any, state: dict[str, Any], notes: list[str]) -> Response:
+def _check_and_render(
+    data: Any, state: dict[str, Any], notes: list[str], source: str = "rows"
+) -> Response:
     """Read, validate, resolve and show; a non-scenario renders the form with a 400."""
     try:
         scenario = read_scenario(data)
     except ScenarioFormatError as exc:
-        return _render_format_error(state, exc, notes)
+        return _render_format_error(state, exc, notes, source)
     result = resolve(scenario, current_rules())
     canonical = scenario_to_json(scenario)
     permalink: str | None = None
@@ -239,7 +260,7 @@ def page() -> Response:
         return _render(
             builder.empty_state(), status=400, error=f"Der geteilte Link ist ungültig. {exc}"
         )
-    return _check_and_render(data, builder.state_from_json(data), [])
+    return _check_and_render(data, builder.state_from_json(data), [], "link")
 
 
 @bp.post("/check")
@@ -256,8 +277,14 @@ def submit() -> Response:
         try:
             data = parse_json(json_text)
         except ScenarioFormatError as exc:
-            return _render(builder.empty_state(), status=400, error=str(exc), json_text=json_text)
-        return _check_and_render(data, builder.state_from_json(data), [])
+            return _render(
+                builder.empty_state(),
+                status=400,
+                error=str(exc),
+                json_text=json_text,
+                json_open=True,
+            )
+        return _check_and_render(data, builder.state_from_json(data), [], "json")
     state = builder.state_from_form(form)
     if action == "check" and not (state["players"] or state["cards"] or state["stack"]):
         # nothing filled in (e.g. an empty POST): nothing to check yet, so the

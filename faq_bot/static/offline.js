@@ -10,7 +10,20 @@
   var root = document.getElementById("offline-app");
   if (!root) return;
   var WORD = /[\p{L}\p{N}_]+/gu;
-  var MAX_HITS = 20;
+  var MAX_HITS = 20; // shown at first; "Mehr Treffer zeigen" asks for up to data-max-hits (?n=)
+  var MORE_HITS = parseInt(root.getAttribute("data-max-hits") || "", 10) || 50;
+
+  // the build time in the phone's own time zone (the server writes it in UTC)
+  var stand = document.getElementById("offline-stand");
+  if (stand) {
+    var when = new Date(stand.getAttribute("datetime") || "");
+    if (!isNaN(when.getTime())) {
+      stand.textContent =
+        when.toLocaleString("de-DE", {
+          day: "2-digit", month: "2-digit", year: "numeric", hour: "2-digit", minute: "2-digit",
+        }) + " Uhr";
+    }
+  }
 
   var el = window.faqBot.el; // DOM helpers shared through app.js
   var link = window.faqBot.link;
@@ -224,8 +237,9 @@
     );
   }
 
-  function renderSearch(data, search, query, scope) {
+  function renderSearch(data, search, query, scope, wanted) {
     scope = scope || { doc: "", category: "" };
+    var shown = Math.min(Math.max(wanted || MAX_HITS, 1), MORE_HITS);
     var docs = docTitles(data);
     var terms = search.terms(query);
     var hits = query ? rank(data, search.groups(query)).filter(function (hit) {
@@ -252,7 +266,7 @@
       return;
     }
     var list = el("ol", "hits");
-    hits.slice(0, MAX_HITS).forEach(function (hit) {
+    hits.slice(0, shown).forEach(function (hit) {
       var e = hit.entry;
       var snip = snippet(e, search.groups(query), search.fold);
       var li = el("li", "hit");
@@ -264,6 +278,14 @@
       list.appendChild(li);
     });
     root.appendChild(list);
+    if (hits.length > shown && shown < MORE_HITS) {
+      var more = el("p", "more");
+      var params = { q: query, n: String(MORE_HITS) };
+      if (scope.doc) params.doc = scope.doc;
+      if (scope.category) params.category = scope.category;
+      more.appendChild(link("/search?" + new URLSearchParams(params).toString(), "Mehr Treffer zeigen"));
+      root.appendChild(more);
+    }
   }
 
   function findEntry(data, id) {
@@ -371,8 +393,12 @@
     clear(root);
     var header = document.getElementById("header-q");
     if (path === "/search") {
-      if (header) header.value = params.get("q") || "";
-      renderSearch(data, search, (params.get("q") || "").trim(), scopeOf(data, params, true));
+      var query = (params.get("q") || "").trim();
+      var scope = scopeOf(data, params, true);
+      if (header) header.value = query;
+      // a new search here keeps the filter, as the server's search page does
+      if (query && (scope.doc || scope.category)) root.appendChild(searchForm(query, scope));
+      renderSearch(data, search, query, scope, parseInt(params.get("n") || "", 10));
     } else if (path.indexOf("/entry/") === 0) {
       renderEntry(data, search, decodeURIComponent(path.slice(7)), params.get("h") || "");
     } else if (path.indexOf("/docs/") === 0) {

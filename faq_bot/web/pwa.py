@@ -105,6 +105,7 @@ def offline_shell() -> str:
         "pwa/offline.html",
         data_url=data_url(),
         stand=stand_text(index.built_at),
+        built_at=index.built_at,  # offline.js shows it in the phone's own time zone
     )
 
 

@@ -135,6 +135,15 @@ def test_offline_search_keeps_the_document_filter_of_the_address(phone_ctx):
             expect(
                 page.get_by_role("link", name="Ohne Filter in allen Dokumenten suchen")
             ).to_be_visible()
+        # a new search on the page keeps the filter; more hits on request, as online
+        page.goto("/search?" + urlencode({"q": "Karte", "doc": "how-faq"}))
+        expect(page.locator("#offline-app form input[name=doc]")).to_have_value("how-faq")
+        expect(page.locator(".hit")).to_have_count(20)
+        page.get_by_role("link", name="Mehr Treffer zeigen").click()
+        expect(page.locator(".hit").nth(20)).to_be_visible()
+        # the stored copy's time in the phone's own time zone, not the server's UTC
+        banner = page.locator(".offline-banner").inner_text()
+        assert "(UTC)" not in banner and re.search(r"\d\d\.\d\d\.\d{4}, \d\d:\d\d Uhr", banner)
         # a document the copy does not know is no filter (nor a word of JavaScript's)
         page.goto("/search?" + urlencode({"q": "Karte", "doc": "constructor"}))
         expect(page.locator("h1.result-count")).not_to_contain_text("undefined")

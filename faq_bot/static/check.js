@@ -14,11 +14,15 @@
     return document.getElementById("checker");
   }
 
-  function setBusy(busy) {
+  function setBusy(busy, resolving) {
     var root = checker();
     if (root) root.classList.toggle("checker-busy", busy);
     var button = document.getElementById("resolve");
-    if (button) button.disabled = busy;
+    if (button) {
+      button.disabled = busy;
+      // on a slow line the fading alone does not say that something is under way
+      if (busy && resolving) button.textContent = "Wird aufgelöst …";
+    }
   }
 
   function swapIn(html, action) {
@@ -75,7 +79,7 @@
     data.set("action", action);
     inFlight = true;
     // a refresh keeps "Auflösen" enabled: a tap on it while the refresh runs must arrive
-    if (action !== "refresh") setBusy(true);
+    if (action !== "refresh") setBusy(true, action === "check");
     // not form.action: the buttons named "action" shadow that property
     fetch(form.getAttribute("action") || "/check", {
       method: "POST",

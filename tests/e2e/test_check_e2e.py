@@ -142,7 +142,7 @@ def test_check_phone_builds_example2_by_hand_in_at_most_15_actions(phone, shots)
 def test_check_phone_reorders_entries_without_retyping(phone):
     phone.goto("/check")
     fill_example2(phone)
-    phone.get_by_role("button", name="Eintrag 3 nach unten verschieben (früher angesagt)").click()
+    phone.get_by_role("button", name="Eintrag 3 früher ansagen (in der Liste nach oben)").click()
     expect(phone.locator("#rows-stack fieldset.row").nth(1)).to_contain_text("Eintrag 2")
     expect(phone.locator("#s-1-target")).to_have_value("227-pfund-bombe-2")
     expect(phone.locator("#s-2-target")).to_have_value("radarstation")

@@ -156,6 +156,7 @@ GROUPS = [
     ["heldout70-questions.jsonl", "heldout70-followups.jsonl"],
     ["heldout71-questions.jsonl", "heldout71-followups.jsonl"],
     ["heldout72-questions.jsonl", "heldout72-followups.jsonl"],
+    ["heldout74-questions.jsonl", "heldout74-followups.jsonl"],
 ]
 
 

@@ -157,6 +157,7 @@ GROUPS = [
     ["heldout71-questions.jsonl", "heldout71-followups.jsonl"],
     ["heldout72-questions.jsonl", "heldout72-followups.jsonl"],
     ["heldout73-questions.jsonl", "heldout73-followups.jsonl"],
+    ["heldout74-questions.jsonl", "heldout74-followups.jsonl"],
 ]
 
 

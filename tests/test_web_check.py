@@ -366,6 +366,16 @@ def test_check_form_twice_given_kuerzel_is_named_before_anything_it_confuses(cli
     assert invalid_fields(html) == ["c-2-id"]
 
 
+def test_check_json_view_error_gives_the_persons_own_text_back(client) -> None:
+    data = load(EXAMPLE2)
+    data["cards"].append(dict(data["cards"][0]))  # the same Kürzel twice
+    data["cards"][0]["colour"] = "rot"  # a field the reader refuses
+    text = json.dumps(data, indent=1)
+    html = client.post("/check", data={"json": text, "action": "check"}).get_data(as_text=True)
+    shown = unescape(re.search(r'<textarea[^>]*id="json"[^>]*>(.*?)</textarea>', html, re.S)[1])
+    assert shown.strip() == text.strip()
+
+
 def test_check_json_view_error_keeps_its_path_and_the_view_open(client) -> None:
     data = load(EXAMPLE2)
     del data["stack"][1]["effect"]["target"]

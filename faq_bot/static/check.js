@@ -21,7 +21,7 @@
     if (button) {
       button.disabled = busy;
       // on a slow line the fading alone does not say that something is under way
-      if (busy && resolving) button.textContent = "Wird aufgelöst …";
+      button.textContent = busy && resolving ? "Wird aufgelöst …" : "Auflösen";
     }
   }
 
@@ -61,50 +61,82 @@
   }
 
   // One request at a time. Leaving a name field re-renders ("refresh", on its change
-  // event) just before the tap on "Auflösen" arrives: that tap waits and is sent with the
-  // re-rendered form, never dropped; a later action replaces a waiting refresh, never a
-  // waiting "check".
-  var inFlight = false;
-  var queued = null;
+  // event) just before the tap on "Auflösen" or a builder button arrives: that tap waits and
+  // is sent when the re-render is in (a refresh renumbers no rows), with the data of the
+  // moment it was made, never dropped. While any other request runs, taps are ignored: a
+  // second tap on "Eintrag 2 entfernen" would hit the row that moved into its place.
+  var TIMEOUT_MS = 15000; // then the plain form post, as without this file
+  var running = null; // the action in flight
+  var queued = null; // {form, action, data}: the one tap waiting for a refresh
 
-  function send(form, action) {
-    if (inFlight) {
-      if (queued !== "check") queued = action;
-      return;
-    }
+  function formData(form, action) {
     var data = new URLSearchParams();
     new FormData(form).forEach(function (value, key) {
       if (key !== "action") data.append(key, value);
     });
     data.set("action", action);
-    inFlight = true;
+    return data;
+  }
+
+  // the browser's own post of `form` with `action`, when fetching failed or stalled
+  function postPlainly(form, action) {
+    var field = document.createElement("input");
+    field.type = "hidden";
+    field.name = "action";
+    field.value = action;
+    form.appendChild(field);
+    form.submit(); // no submit event: this file does not catch it again
+  }
+
+  function send(form, action, data) {
+    if (running !== null) {
+      if (running === "refresh" && action !== "refresh" && queued === null) {
+        queued = { form: form, action: action, data: formData(form, action) };
+        if (action === "check") setBusy(true, true);
+      }
+      return;
+    }
+    data = data || formData(form, action);
+    running = action;
     // a refresh keeps "Auflösen" enabled: a tap on it while the refresh runs must arrive
     if (action !== "refresh") setBusy(true, action === "check");
+    var controller = window.AbortController ? new AbortController() : null;
+    var timer = setTimeout(function () {
+      if (controller) controller.abort();
+    }, TIMEOUT_MS);
     // not form.action: the buttons named "action" shadow that property
     fetch(form.getAttribute("action") || "/check", {
       method: "POST",
       headers: { "X-Check-Fragment": "1", Accept: "text/html" },
       body: data,
+      signal: controller ? controller.signal : undefined,
     })
       .then(function (response) {
         return response.text();
       })
       .then(function (html) {
-        inFlight = false;
+        clearTimeout(timer);
+        running = null;
         setBusy(false);
-        if (!swapIn(html, action)) {
-          form.submit(); // not the checker: let the browser show it
-          return;
-        }
         var next = queued;
         queued = null;
-        var fresh = document.getElementById("check-form");
-        if (next && fresh) send(fresh, next);
+        if (!swapIn(html, action)) {
+          postPlainly(form, action); // not the checker: let the browser show it
+          return;
+        }
+        if (next) {
+          // the re-rendered form replaced the one tapped: its twin carries the tap on, with
+          // what the form held at the moment of the tap
+          var fresh = document.getElementById(next.form.id) || next.form;
+          send(fresh, next.action, next.data);
+        }
       })
       .catch(function () {
-        inFlight = false;
+        clearTimeout(timer);
+        running = null;
+        queued = null;
         setBusy(false);
-        form.submit(); // offline or the like: the plain form post still works
+        postPlainly(form, action); // offline, stalled or the like: the plain post still works
       });
   }
 

@@ -239,7 +239,7 @@
 
   function renderSearch(data, search, query, scope, wanted) {
     scope = scope || { doc: "", category: "" };
-    var shown = Math.min(Math.max(wanted || MAX_HITS, 1), MORE_HITS);
+    var shown = Math.min(wanted >= 1 ? wanted : MAX_HITS, MORE_HITS); // NaN, 0, -5: the default
     var docs = docTitles(data);
     var terms = search.terms(query);
     var hits = query ? rank(data, search.groups(query)).filter(function (hit) {

@@ -201,7 +201,11 @@ _JSON_PATH = re.compile(r" \(Feld [^()]*\)$")
 
 
 def _render_format_error(
-    state: dict[str, Any], exc: ScenarioFormatError, notes: list[str], source: str = "rows"
+    state: dict[str, Any],
+    exc: ScenarioFormatError,
+    notes: list[str],
+    source: str = "rows",
+    json_text: str | None = None,
 ) -> Response:
     """The form again with a 400, the message on top and at the field it is about. An
     error in the rows drops the message's JSON path (the field is marked instead); one in
@@ -216,18 +220,24 @@ def _render_format_error(
         error=message,
         error_field=field,
         notes=notes,
+        json_text=json_text,  # the person's own text, as typed (None: from the rows)
         json_open=source == "json",
     )
 
 
 def _check_and_render(
-    data: Any, state: dict[str, Any], notes: list[str], source: str = "rows"
+    data: Any,
+    state: dict[str, Any],
+    notes: list[str],
+    source: str = "rows",
+    json_text: str | None = None,
 ) -> Response:
-    """Read, validate, resolve and show; a non-scenario renders the form with a 400."""
+    """Read, validate, resolve and show; a non-scenario renders the form with a 400 (and
+    the JSON view with `json_text`, the text it was read from, when given)."""
     try:
         scenario = read_scenario(data)
     except ScenarioFormatError as exc:
-        return _render_format_error(state, exc, notes, source)
+        return _render_format_error(state, exc, notes, source, json_text)
     result = resolve(scenario, current_rules())
     canonical = scenario_to_json(scenario)
     permalink: str | None = None
@@ -273,7 +283,13 @@ def submit() -> Response:
         try:
             check_json_text(json_text)
         except BodyError as exc:
-            return _render(builder.empty_state(), status=400, error=str(exc))
+            return _render(
+                builder.empty_state(),
+                status=400,
+                error=str(exc),
+                json_text=json_text,
+                json_open=True,
+            )
         try:
             data = parse_json(json_text)
         except ScenarioFormatError as exc:
@@ -284,7 +300,8 @@ def submit() -> Response:
                 json_text=json_text,
                 json_open=True,
             )
-        return _check_and_render(data, builder.state_from_json(data), [], "json")
+        state = builder.state_from_json(data)
+        return _check_and_render(data, state, [], "json", json_text)
     state = builder.state_from_form(form)
     if action == "check" and not (state["players"] or state["cards"] or state["stack"]):
         # nothing filled in (e.g. an empty POST): nothing to check yet, so the

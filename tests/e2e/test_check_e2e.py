@@ -190,6 +190,36 @@ def test_check_resolves_when_tapped_right_after_editing_a_name(phone):
     assert_example2_timeline(phone)
 
 
+def test_check_a_double_tap_on_a_row_button_acts_once(phone):
+    # the second tap would hit the row that moved into the removed one's place
+    phone.goto("/check")
+    fill_example2(phone)
+    rows = phone.locator("#rows-stack fieldset.row")
+    before = rows.count()
+    phone.evaluate(
+        """() => {
+            const button = document.querySelector('button[value="remove:stack:0"]');
+            button.click();
+            button.click();
+        }"""
+    )
+    expect(rows).to_have_count(before - 1)
+    phone.wait_for_timeout(500)  # a second request, if one went out, has landed by now
+    expect(rows).to_have_count(before - 1)
+
+
+def test_check_json_tapped_right_after_editing_a_name_resolves_the_json(page):
+    example3 = (EXAMPLE2.parent / "example3_radar_cannot_pay.json").read_text(encoding="utf-8")
+    page.goto("/check")
+    fill_example2(page)
+    page.locator("#json-view summary").click()
+    page.fill("#json", example3)
+    page.fill("#p-0-name", "A ")  # changed: leaving it re-renders the form
+    page.get_by_role("button", name="JSON auflösen").click()
+    expect(page.locator("#timeline")).to_contain_text("nicht mehr bezahlbar")
+    expect(page.locator("#p-0-tw")).to_have_value("3")  # the JSON's scenario, not the rows'
+
+
 def test_check_sample_on_a_phone(phone, shots):
     phone.goto("/check")
     assert no_horizontal_scroll(phone)

@@ -282,17 +282,9 @@ def submit() -> Response:
     if json_text.strip():  # the JSON view always wins over the rows
         try:
             check_json_text(json_text)
-        except BodyError as exc:
-            return _render(
-                builder.empty_state(),
-                status=400,
-                error=str(exc),
-                json_text=json_text,
-                json_open=True,
-            )
-        try:
             data = parse_json(json_text)
-        except ScenarioFormatError as exc:
+        except (BodyError, ScenarioFormatError) as exc:
+            # the text as typed, in its open view, to mend
             return _render(
                 builder.empty_state(),
                 status=400,

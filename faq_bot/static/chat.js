@@ -242,6 +242,7 @@
     if (window.history && window.history.replaceState) {
       window.history.replaceState(null, "", askUrl(data.question, before, scopeOf(data)));
     }
+    document.title = data.question + " · Regelsuche"; // as the page of that address is titled
   }
 
   function showTurn(data, before) {

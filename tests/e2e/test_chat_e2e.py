@@ -32,7 +32,8 @@ def test_chat_answer_highlight_and_paragraph_link(page, shots):
     turn = page.locator("#chat-log li.turn").first
     expect(turn.locator(".turn-message")).to_contain_text("227-Pfund Bombe")
     expect(turn.locator("mark.key")).to_be_visible()
-    expect(page).to_have_url(re.compile(r"/ask\?q="))  # the script asked, the URL keeps it
+    expect(page).to_have_url(re.compile(r"/ask\?q=.*#neu$"))  # the script asked, the URL keeps it
+    expect(page).to_have_title(f"{FIRST} · Regelsuche")  # as the page of that address
     page.screenshot(path=shots / "chat-answer.png", full_page=True)
     link = turn.locator("a.passage-link")
     href = link.get_attribute("href")

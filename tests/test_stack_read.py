@@ -156,3 +156,16 @@ def test_scenario_to_json_round_trips() -> None:
     again = scenario_to_json(parsed)
     assert read_scenario(again) == parsed
     assert scenario_to_json(read_scenario(json.dumps(again))) == again
+
+
+def test_read_error_carries_the_errors_of_other_fields_in_document_order() -> None:
+    data = with_stack(
+        entry("s1", "A", "bombA", "destroy"),  # no target
+        entry("s2", "A", "bombA", "other", cost=-2),
+    )
+    data["players"]["A"]["tw"] = -1
+    with pytest.raises(ScenarioFormatError) as info:
+        read_scenario(data)
+    paths = [info.value.path, *(more.path for more in info.value.more)]
+    assert paths == [("players", "A", "tw"), ("stack", 0, "effect", "target"), ("stack", 1, "cost")]
+    assert str(info.value).startswith("Spieler A › TW übrig")  # the message is the first's

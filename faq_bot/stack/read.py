@@ -40,6 +40,7 @@ MAX_INPUT_BYTES = 1_000_000
 MAX_NUMBER = 1_000_000
 MAX_ID = 200  # characters of an id, player name or card name
 MAX_TEXT = 2_000  # characters of an `other` effect's text
+MAX_MORE = 4  # further errors a ScenarioFormatError carries (in other fields)
 
 
 class ScenarioFormatError(ValueError):
@@ -50,6 +51,9 @@ class ScenarioFormatError(ValueError):
     def __init__(self, message: str, path: Sequence[str | int] | None = None) -> None:
         super().__init__(message)
         self.path: tuple[str | int, ...] | None = tuple(path) if path is not None else None
+        # errors in other fields after this one (document order, at most `MAX_MORE`), so a
+        # form can mark them all at once; the message is this one's alone
+        self.more: tuple[ScenarioFormatError, ...] = ()
 
 
 @lru_cache(maxsize=1)
@@ -187,20 +191,35 @@ def _error_of(error: ValidationError) -> ScenarioFormatError:
     return failure
 
 
-def _first_error(data: Any) -> ValidationError | None:
-    errors = list(_validator().iter_errors(data))
+def _failures(data: Any) -> list[ScenarioFormatError]:
+    """The schema's errors as German errors in document order: first the first field's
+    (within it the most specific complaint, and an unknown key before a missing one: a
+    misspelt key explains the missing one), then at most `MAX_MORE` others, one per field
+    (none inside or around another)."""
+    errors = sorted(_validator().iter_errors(data), key=lambda e: _key(data, e))
     if not errors:
-        return None
-    # the first field in document order; within it the most specific complaint
-    # the first field in document order; within it the most specific complaint, and an
-    # unknown key before a missing one (a misspelt key explains the missing one)
-    return min(
-        errors,
-        key=lambda e: (
-            _order(data, list(e.absolute_path)),
-            -len(e.absolute_path),
-            e.validator != "additionalProperties",
-        ),
+        return []
+    kept = [_error_of(errors[0])]
+    for error in errors[1:]:
+        failure = _error_of(error)
+        if failure.path is None or any(_nested(failure.path, k.path) for k in kept):
+            continue
+        kept.append(failure)
+        if len(kept) > MAX_MORE:
+            break
+    return kept
+
+
+def _nested(a: tuple[str | int, ...], b: tuple[str | int, ...] | None) -> bool:
+    """Whether one path lies inside the other (or they are the same)."""
+    return b is None or a[: len(b)] == b or b[: len(a)] == a
+
+
+def _key(data: Any, error: ValidationError) -> tuple[Any, ...]:
+    return (
+        _order(data, list(error.absolute_path)),
+        -len(error.absolute_path),
+        error.validator != "additionalProperties",
     )
 
 
@@ -306,9 +325,10 @@ def read_scenario(data: str | bytes | Mapping[str, Any]) -> Scenario:
     """
     raw = parse_json(data) if isinstance(data, str | bytes) else data
     top = _normalize(raw)
-    error = _first_error(top)
-    if error is not None:
-        raise _error_of(error)
+    failures = _failures(top)
+    if failures:
+        failures[0].more = tuple(failures[1:])
+        raise failures[0]
     players = tuple(Player(name, int(value["tw"])) for name, value in top["players"].items())
     cards = tuple(_card(value) for value in top["cards"])
     _unique([c.id for c in cards], "cards", "das Kürzel")

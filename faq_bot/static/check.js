@@ -146,7 +146,7 @@
   }
 
   document.addEventListener("click", function (event) {
-    var jump = event.target.closest && event.target.closest("#to-error-field");
+    var jump = event.target.closest && event.target.closest("a.to-field");
     var field = jump && document.getElementById(jump.getAttribute("href").slice(1));
     if (!field) return;
     event.preventDefault();

@@ -156,6 +156,7 @@ def _render(
     status: int = 200,
     error: str | None = None,
     error_field: str | None = None,
+    more_errors: dict[str, str] | None = None,
     notes: list[str] | None = None,
     view: dict[str, Any] | None = None,
     permalink: str | None = None,
@@ -176,6 +177,7 @@ def _render(
         "form": builder.pad_state(state),
         "error": error,
         "error_field": error_field,
+        "more_errors": more_errors or {},
         "notes": notes or [],
         "view": view,
         "permalink": permalink,
@@ -210,15 +212,24 @@ def _render_format_error(
     """The form again with a 400, the message on top and at the field it is about. An
     error in the rows drops the message's JSON path (the field is marked instead); one in
     the JSON view (`source` "json") keeps it, and that view stays open."""
+
+    def shown(failure: ScenarioFormatError, field: str | None) -> str:
+        message = str(failure)
+        return _JSON_PATH.sub("", message) if source == "rows" and field else message
+
     field = builder.form_field(exc.path, state)
-    message = str(exc)
-    if source == "rows" and field is not None:
-        message = _JSON_PATH.sub("", message)
+    # the errors in other fields too (form field -> message), so one round trip mends all
+    more: dict[str, str] = {}
+    for other in exc.more:
+        other_field = builder.form_field(other.path, state)
+        if other_field and other_field != field:
+            more.setdefault(other_field, shown(other, other_field))
     return _render(
         state,
         status=400,
-        error=message,
+        error=shown(exc, field),
         error_field=field,
+        more_errors=more,
         notes=notes,
         json_text=json_text,  # the person's own text, as typed (None: from the rows)
         json_open=source == "json",

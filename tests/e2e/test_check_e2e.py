@@ -179,6 +179,23 @@ def test_check_error_on_a_phone_jumps_to_the_field_it_names(phone, shots):
     phone.screenshot(path=shots / "check-field-error-phone.png", full_page=False)
 
 
+def test_check_two_errors_on_a_phone_are_named_and_marked_at_once(phone, shots):
+    phone.goto("/check")
+    fill_example2(phone)
+    phone.select_option("#s-1-target", "")
+    phone.locator("#rows-stack fieldset.row").nth(2).locator("summary").click()
+    phone.fill("#s-2-cost", "-3")
+    phone.locator("#resolve").click()
+    expect(phone.locator("#check-error")).to_contain_text("Außerdem:")
+    phone.screenshot(path=shots / "check-two-errors-phone.png", full_page=False)
+    second = phone.locator("#s-2-cost")
+    expect(second).to_have_attribute("aria-invalid", "true")
+    phone.locator("#check-error a.to-field").nth(1).click()
+    expect(second).to_be_focused()
+    expect(second).to_be_in_viewport()
+    assert no_horizontal_scroll(phone)
+
+
 def test_check_resolves_when_tapped_right_after_editing_a_name(phone):
     # leaving the field re-renders the form (its change event); the tap on "Auflösen"
     # that caused it must still resolve, not be swallowed by the busy form

@@ -211,17 +211,6 @@
     return form;
   }
 
-  // A category as the server compares it (faq_bot.text.slugify): umlauts spelled out,
-  // accents dropped, lower case, anything else a hyphen ("Fähigkeit" -> "faehigkeit").
-  var SLUG_FOLD = { "ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "ae", "Ö": "oe", "Ü": "ue" };
-  function slug(text) {
-    var out = String(text || "").replace(/[äöüßÄÖÜ]/g, function (c) {
-      return SLUG_FOLD[c];
-    });
-    out = out.normalize("NFKD").replace(/[^\x00-\x7f]/g, "").toLowerCase();
-    return out.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "eintrag";
-  }
-
   // The filters of the address (?doc=, and for a search ?category=) the stored copy can
   // apply, as the server's search does; a document it does not know is no filter.
   function scopeOf(data, params, withCategory) {
@@ -230,10 +219,17 @@
     return { doc: docTitles(data)[doc] ? doc : "", category: category };
   }
 
-  function inScope(entry, scope) {
+  // a category in any case or spelling the server's slug accepts ("FÄHIGKEIT", "faehigkeit"):
+  // compared folded as the search folds words (the data's rules), separators alike
+  function categoryKey(search, text) {
+    return search.fold(String(text || "")).replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  }
+
+  function inScope(search, entry, scope) {
     return (
       (!scope.doc || entry.doc === scope.doc) &&
-      (!scope.category || (entry.category && slug(entry.category) === slug(scope.category)))
+      (!scope.category ||
+        (!!entry.category && categoryKey(search, entry.category) === categoryKey(search, scope.category)))
     );
   }
 
@@ -243,7 +239,7 @@
     var docs = docTitles(data);
     var terms = search.terms(query);
     var hits = query ? rank(data, search.groups(query)).filter(function (hit) {
-      return inScope(hit.entry, scope);
+      return inScope(search, hit.entry, scope);
     }) : [];
     document.title = (query ? "„" + query + "“ – " : "") + "Suche (offline) · Regelsuche";
     if (!query) {

@@ -235,12 +235,15 @@ def scenario_from_state(state: Mapping[str, Any]) -> tuple[dict[str, Any], list[
         name = row["name"]
         if not name:
             raise ScenarioFormatError(
-                f"Spieler {i + 1} › Name: fehlt (Feld players)", ("players", i)
+                f"Spieler {i + 1} › Name: fehlt (Feld players)",
+                ("players", i),
+                f"Spieler {i + 1} › Name: fehlt",
             )
         if name in players:
             raise ScenarioFormatError(
                 f"Spieler {i + 1} › Name: {name} kommt mehrfach vor (Feld players.{name})",
                 ("players", i),
+                f"Spieler {i + 1} › Name: {name} kommt mehrfach vor",
             )
         players[name] = {"tw": _number(row["tw"])} if row["tw"] else {}
 

@@ -46,11 +46,16 @@ MAX_MORE = 4  # further errors a ScenarioFormatError carries (in other fields)
 class ScenarioFormatError(ValueError):
     """The input is not a scenario; the message (German) names the field, and `path`, when
     the error is about one field, is where it is in the scenario's JSON
-    (``("stack", 1, "effect", "target")``; the form marks that field)."""
+    (``("stack", 1, "effect", "target")``; the form marks that field). `brief` is the
+    message without the JSON path it ends in ("(Feld stack[1].effect.target)"), for a form
+    that marks the field instead."""
 
-    def __init__(self, message: str, path: Sequence[str | int] | None = None) -> None:
+    def __init__(
+        self, message: str, path: Sequence[str | int] | None = None, brief: str | None = None
+    ) -> None:
         super().__init__(message)
         self.path: tuple[str | int, ...] | None = tuple(path) if path is not None else None
+        self.brief = brief if brief is not None else message
         # errors in other fields after this one (document order, at most `MAX_MORE`), so a
         # form can mark them all at once; the message is this one's alone
         self.more: tuple[ScenarioFormatError, ...] = ()
@@ -128,7 +133,7 @@ def _fail(path: Sequence[str | int], problem: str) -> ScenarioFormatError:
     label = field_label(path)
     if where == "Szenario":
         return ScenarioFormatError(f"Szenario: {problem}")
-    return ScenarioFormatError(f"{label}: {problem} (Feld {where})", path)
+    return ScenarioFormatError(f"{label}: {problem} (Feld {where})", path, f"{label}: {problem}")
 
 
 _TYPE_DE = {
@@ -331,17 +336,17 @@ def read_scenario(data: str | bytes | Mapping[str, Any]) -> Scenario:
         raise failures[0]
     players = tuple(Player(name, int(value["tw"])) for name, value in top["players"].items())
     cards = tuple(_card(value) for value in top["cards"])
-    _unique([c.id for c in cards], "cards", "das Kürzel")
+    _unique([c.id for c in cards], "cards")
     stack = tuple(_entry(value) for value in top["stack"])
-    _unique([e.id for e in stack], "stack", "das Kürzel")
+    _unique([e.id for e in stack], "stack")
     return Scenario(phase=Phase(top["phase"]), players=players, cards=cards, stack=stack)
 
 
-def _unique(ids: list[str], group: str, what: str) -> None:
+def _unique(ids: list[str], group: str) -> None:
     seen: set[str] = set()
     for i, item in enumerate(ids):
         if item in seen:
-            raise _fail([group, i, "id"], f"{what} {item!r} kommt mehrfach vor")
+            raise _fail([group, i, "id"], f"das Kürzel {item!r} kommt mehrfach vor")
         seen.add(item)
 
 

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
@@ -198,10 +197,6 @@ def _render(
     return response
 
 
-# the JSON path a reader's message ends in ("… (Feld stack[1].effect.target)")
-_JSON_PATH = re.compile(r" \(Feld [^()]*\)$")
-
-
 def _render_format_error(
     state: dict[str, Any],
     exc: ScenarioFormatError,
@@ -214,8 +209,7 @@ def _render_format_error(
     the JSON view (`source` "json") keeps it, and that view stays open."""
 
     def shown(failure: ScenarioFormatError, field: str | None) -> str:
-        message = str(failure)
-        return _JSON_PATH.sub("", message) if source == "rows" and field else message
+        return failure.brief if source == "rows" and field else str(failure)
 
     field = builder.form_field(exc.path, state)
     # the errors in other fields too (form field -> message), so one round trip mends all

@@ -169,3 +169,31 @@ def test_read_error_carries_the_errors_of_other_fields_in_document_order() -> No
     paths = [info.value.path, *(more.path for more in info.value.more)]
     assert paths == [("players", "A", "tw"), ("stack", 0, "effect", "target"), ("stack", 1, "cost")]
     assert str(info.value).startswith("Spieler A › TW übrig")  # the message is the first's
+
+
+def test_schema_messages_name_no_effect_type_by_its_json_code() -> None:
+    # the form's users see effect types by their German names ("Angriff deklarieren"), so a
+    # message written into the schema must not name one by its JSON value (declare_attack)
+    from faq_bot.stack.read import scenario_schema
+
+    def messages(node):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "x-de":
+                    yield from value.values() if isinstance(value, dict) else [value]
+                else:
+                    yield from messages(value)
+        elif isinstance(node, list):
+            for item in node:
+                yield from messages(item)
+
+    found = list(messages(scenario_schema()))
+    assert found
+    codes = [t.value for t in EffectType if "_" in t.value]
+    assert not [m for m in found if any(code in m for code in codes)]
+
+
+def test_a_missing_source_names_the_one_effect_that_needs_none_in_german() -> None:
+    with pytest.raises(ScenarioFormatError) as info:
+        read_scenario(with_stack(entry("s1", "A", None, "draw", amount=1)))
+    assert "nur ein Angriff deklariert werden" in str(info.value)

@@ -146,6 +146,22 @@ def test_browser_phone_width_scrolls_only_vertically(phone, shots, name, path):
     assert scroll_width <= client_width, f"{path} scrolls sideways ({scroll_width}px)"
 
 
+LARGE_TEXT_PAGES = [p for p in PHONE_PAGES if p[0] in ("start", "search", "ruling", "faq-contents")]
+
+
+@pytest.mark.parametrize(("name", "path"), LARGE_TEXT_PAGES)
+def test_browser_phone_with_doubled_text_size_scrolls_only_vertically(phone, name, path):
+    # a reader who sets the browser's text size to 200 %: long German words (document titles,
+    # compounds in links) must wrap instead of widening the page, and the skip link stays hidden
+    phone.goto(path)
+    phone.evaluate("document.documentElement.style.fontSize = '200%'")  # CSSOM: CSP allows it
+    scroll_width, client_width = no_horizontal_scroll(phone)
+    assert scroll_width <= client_width, f"{path} scrolls sideways ({scroll_width}px)"
+    skip = phone.locator(".skip-link")
+    if skip.count():
+        assert skip.evaluate("el => el.getBoundingClientRect().bottom") <= 0
+
+
 def test_browser_dark_mode_screenshot(browser, base_url, shots):
     context = browser.new_context(base_url=base_url, viewport={"width": 800, "height": 900})
     page = context.new_page()

@@ -6,6 +6,7 @@
 ``fold(word)``           lower case, umlauts/ß folded, accents dropped (the analyzer's form).
 ``words(text)``          the folded words of a text.
 ``split_sentences(text)`` (start, end) of each sentence; abbreviations and "1." do not end one.
+``sentence_window(text, start, end, limit)`` whole sentences around a span, at most `limit` long.
 ``citation(title, doc, url="")`` "„Title“ – Document, Stand: date. url" (German, as shown).
 """
 
@@ -16,7 +17,15 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["citation", "clean_input", "fold", "slugify", "split_sentences", "words"]
+__all__ = [
+    "citation",
+    "clean_input",
+    "fold",
+    "sentence_window",
+    "slugify",
+    "split_sentences",
+    "words",
+]
 
 _WORD = re.compile(r"\w+")
 _SLUG_FOLD = str.maketrans(
@@ -106,6 +115,36 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         if tail_end > start:
             spans.append((start, tail_end))
     return spans or [(0, len(text))]
+
+
+def sentence_window(text: str, start: int, end: int, limit: int) -> tuple[int, int]:
+    """(start, end) of the whole sentences of `text` around the span `start`..`end` (a key
+    sentence), at most `limit` characters when they fit: the sentences the span touches,
+    then one before and one after in turn while they fit (the one before first: it often
+    states the case the span rules on), with at most a third of `limit` before the span, so
+    that it stays near the top of a small screen. The whole text when it is no longer than
+    `limit`."""
+    if len(text) <= limit:
+        return 0, len(text)
+    spans = split_sentences(text)
+    inside = [i for i, (s, e) in enumerate(spans) if s < max(end, start + 1) and e > start]
+    if not inside:
+        return start, end
+    first, last = inside[0], inside[-1]
+    low, high = spans[first][0], spans[last][1]
+    grown = True
+    while grown:
+        grown = False
+        before = start - spans[first - 1][0] if first > 0 else limit
+        if first > 0 and high - spans[first - 1][0] <= limit and before <= limit // 3:
+            first -= 1
+            low = spans[first][0]
+            grown = True
+        if last + 1 < len(spans) and spans[last + 1][1] - low <= limit:
+            last += 1
+            high = spans[last][1]
+            grown = True
+    return low, high
 
 
 def citation(title: str, doc: dict[str, Any], url: str = "") -> str:

@@ -23,7 +23,7 @@ from faq_bot.question import (
 )
 from faq_bot.stack import decode_permalink, read_scenario, validate
 from faq_bot.stack.link import check_url_for
-from faq_bot.text import has_number, split_sentences
+from faq_bot.text import has_number, sentence_window, split_sentences
 
 # --- normalisation -------------------------------------------------------------------
 
@@ -107,6 +107,38 @@ def test_split_sentences_keeps_abbreviations_and_numbers_together():
         "3. Eine Ausnahme: d.h. nichts.",
         "Ende",
     ]
+
+
+def test_sentence_window_keeps_the_key_sentence_and_whole_neighbours_within_the_limit():
+    text = "Eins ist kurz. Zwei ist auch kurz. Drei ist der Kern. Vier folgt. Fünf endet."
+    key = (text.index("Drei"), text.index(" Vier"))
+    window = text[slice(*sentence_window(text, *key, 60))]
+    assert window == "Zwei ist auch kurz. Drei ist der Kern. Vier folgt."
+    # at most a third of the limit before the key sentence: the rest after it
+    window = text[slice(*sentence_window(text, *key, 45))]
+    assert window == "Drei ist der Kern. Vier folgt. Fünf endet."
+    assert sentence_window(text, *key, len(text)) == (0, len(text))  # short: all of it
+    # a key sentence longer than the limit stands alone
+    assert text[slice(*sentence_window(text, *key, 10))] == "Drei ist der Kern."
+
+
+_SENTENCE = st.from_regex(r"[A-ZÄÖÜ][a-zäöüß ]{0,40}[.!?]", fullmatch=True)
+
+
+@given(st.lists(_SENTENCE, min_size=1, max_size=12), st.data(), st.integers(1, 400))
+def test_sentence_window_is_whole_sentences_around_the_span(sentences, data, limit):
+    text = " ".join(sentences)
+    spans = split_sentences(text)
+    key_start, key_end = spans[data.draw(st.integers(0, len(spans) - 1))]
+    low, high = sentence_window(text, key_start, key_end, limit)
+    assert low <= key_start <= key_end <= high
+    if len(text) <= limit:
+        assert (low, high) == (0, len(text))
+    else:
+        starts, ends = {s for s, _ in spans}, {e for _, e in spans}
+        assert low in starts and high in ends
+        assert high - low <= limit or (low, high) == (key_start, key_end)
+        assert key_start - low <= limit // 3  # the key sentence near the top
 
 
 # --- history -------------------------------------------------------------------------

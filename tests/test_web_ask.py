@@ -949,3 +949,55 @@ def test_the_redirect_of_a_form_post_says_where_the_answer_is(client):
     response = client.post("/ask", data={"q": FIRST})
     assert response.status_code == 303
     assert "Weiter zur Antwort" in response.get_data(as_text=True)
+
+
+def _rendered_turn(client, text: str, key: str) -> str:
+    """The chat turn of a confident answer whose paragraph is `text` and whose key sentence is
+    `key`, as the page renders it (the answer JSON as `Answer.to_json` builds it)."""
+    from faq_bot.chat.answer import EXCERPT_CHARS
+    from faq_bot.text import sentence_window
+
+    start = text.index(key)
+    end = start + len(key)
+    low, high = sentence_window(text, start, end, EXCERPT_CHARS)
+    answer = {
+        "question": "Wie viele?",
+        "confident": True,
+        "message": "Das steht unter „X“.",
+        "answer": {
+            "text": text,
+            "paragraph": 0,
+            "url": "/entry/x#p0",
+            "highlight": {"text": key, "start": start, "end": end},
+            "excerpt": {"start": low, "end": high},
+            "entry": {"id": "x"},
+            "title": "X",
+            "doc_title": "D",
+            "date_text": None,
+            "citation": "„X“",
+        },
+        "related": [],
+        "turn": "",
+    }
+    app = client.application
+    with app.test_request_context("/ask"):
+        macro = app.jinja_env.get_template("ask/_turn.html").module.chat_turn
+        return str(macro(answer, []))
+
+
+def test_a_long_paragraph_shows_the_sentences_around_its_key_sentence_first(client):
+    filler = " ".join(f"Satz {i} erklärt eine Nebensache ausführlich." for i in range(40))
+    key = "Mit 15 Siegpunkten ist das Spiel gewonnen."
+    html = _rendered_turn(client, f"{filler} {key} Danach endet es.", key)
+    shown, whole = html.split('<details class="passage-whole">')
+    assert f'<mark class="key">{key}</mark>' in shown
+    assert shown.count("Satz ") < 10 and "Satz 0 " not in shown  # not the 40 sentences before
+    assert "… Satz" in shown and "Danach endet es." in shown
+    assert "Ganzen Absatz lesen" in whole and "Satz 0 erklärt" in whole and key in whole
+
+
+def test_a_short_paragraph_is_shown_whole_without_a_second_copy(client):
+    key = "Mit 15 Siegpunkten ist das Spiel gewonnen."
+    html = _rendered_turn(client, f"Vorher. {key} Danach.", key)
+    assert "passage-whole" not in html and "…" not in html
+    assert f'<p>Vorher. <mark class="key">{key}</mark> Danach.</p>' in html

@@ -9,7 +9,9 @@
     ``answer`` (null when not confident; else ``text`` (the passage),
     ``paragraph``, ``fragment`` (``p<N>``), ``url`` (entry URL with the
     fragment), ``highlight`` (``{"text", "start", "end"}``: the key sentence,
-    offsets into ``text``), ``entry`` (a hit without ``text``), ``title``,
+    offsets into ``text``), ``excerpt`` (``{"start", "end"}``: the whole sentences around
+    it, at most `EXCERPT_CHARS` long when they fit: what a phone shows first of a long
+    paragraph), ``entry`` (a hit without ``text``), ``title``,
     ``doc_title``, ``date_text``, ``citation``, ``via`` (the reference entry it
     was reached through, or null)), ``sources`` (hits), ``related`` (the answer
     entry's cross references, then the next best entries; each ``id``,
@@ -69,7 +71,7 @@ from faq_bot.query import AnalyzedQuery, QueryError, analyze_query
 from faq_bot.question import QuestionError, asks_quantity, check_question, strip_fillers
 from faq_bot.search import Hit, ScoredEntry, highlight
 from faq_bot.stack.link import check_url_for
-from faq_bot.text import citation
+from faq_bot.text import citation, sentence_window
 
 from . import confidence as conf
 from .history import Turn, context_turns, dense_text, parse_history
@@ -122,6 +124,9 @@ RELATED = 5
 # questions, that of an unanswerable one <= 0.881 in three of four).
 RELATED_FLOOR = 0.88
 
+# A paragraph longer than this is shown as the sentences around its key sentence first (the
+# passage issue 9 asks for, "<= ~700 characters"), the whole paragraph a tap away
+EXCERPT_CHARS = 700
 NOT_CONFIDENT = "Dazu habe ich keine sichere Antwort gefunden."
 
 
@@ -151,6 +156,7 @@ class Answer:
         if self.confident and self.passage is not None and self.entry is not None:
             p = self.passage
             start, end = p.highlight
+            low, high = sentence_window(p.text, start, end, EXCERPT_CHARS)
             fragment = f"p{p.paragraph}"
             answer = {
                 "text": p.text,
@@ -158,6 +164,7 @@ class Answer:
                 "fragment": fragment,
                 "url": f"/entry/{p.entry}#{fragment}",
                 "highlight": {"text": p.text[start:end], "start": start, "end": end},
+                "excerpt": {"start": low, "end": high},
                 "entry": self.entry.to_json(with_text=False),
                 "title": self.entry.title,
                 "doc_title": self.doc_title,

@@ -94,6 +94,20 @@
     return line;
   }
 
+  // The passage from `from` to `to` of the answer's text, its key sentence marked, with "…"
+  // where it is cut (templates/ask/_turn.html).
+  function passageQuote(ans, hl, from, to, markClass) {
+    var quote = el("blockquote", "passage");
+    quote.setAttribute("cite", ans.url);
+    var p = el("p");
+    var text = ans.text;
+    p.appendChild(document.createTextNode((from > 0 ? "… " : "") + text.slice(from, hl.start)));
+    p.appendChild(el("mark", markClass, text.slice(hl.start, hl.end)));
+    p.appendChild(document.createTextNode(text.slice(hl.end, to) + (to < text.length ? " …" : "")));
+    quote.appendChild(p);
+    return quote;
+  }
+
   function renderAnswer(data, box, before) {
     box.className = "turn-a " + (data.confident ? "confident" : "unsure");
     while (box.firstChild) box.removeChild(box.firstChild);
@@ -105,15 +119,17 @@
     box.appendChild(el("p", "turn-message", data.message));
     var ans = data.answer;
     if (ans) {
-      var quote = el("blockquote", "passage");
-      quote.setAttribute("cite", ans.url);
-      var p = el("p");
       var hl = ans.highlight || { start: 0, end: 0 };
-      p.appendChild(document.createTextNode(ans.text.slice(0, hl.start)));
-      p.appendChild(el("mark", "key", ans.text.slice(hl.start, hl.end)));
-      p.appendChild(document.createTextNode(ans.text.slice(hl.end)));
-      quote.appendChild(p);
-      box.appendChild(quote);
+      // a long paragraph: the sentences around the key sentence first ("excerpt"), the whole
+      // a tap away; an answer of an older version has no excerpt: all of it
+      var ex = ans.excerpt || { start: 0, end: ans.text.length };
+      box.appendChild(passageQuote(ans, hl, ex.start, ex.end, "key"));
+      if (ex.start > 0 || ex.end < ans.text.length) {
+        var whole = el("details", "passage-whole");
+        whole.appendChild(el("summary", null, "Ganzen Absatz lesen"));
+        whole.appendChild(passageQuote(ans, hl, 0, ans.text.length, null));
+        box.appendChild(whole);
+      }
 
       var source = el("p", "passage-source");
       source.appendChild(

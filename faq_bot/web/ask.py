@@ -211,6 +211,12 @@ add_schema(
                             "end": {"type": "integer"},
                         },
                     },
+                    "excerpt": {
+                        "type": "object",
+                        "description": "Die ganzen Sätze um den Kernsatz, höchstens etwa 700 "
+                        "Zeichen (Versatz in text; bei kurzen Absätzen der ganze Absatz)",
+                        "properties": {"start": {"type": "integer"}, "end": {"type": "integer"}},
+                    },
                     "entry": HIT_REF,
                     "title": {"type": "string"},
                     "doc_title": {"type": "string", "nullable": True},

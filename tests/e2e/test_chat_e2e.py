@@ -204,3 +204,29 @@ def test_chat_address_keeps_the_document_answered_from_when_the_choice_changes_m
     widen = turn.locator(".scope-link a")
     expect(widen).to_have_text("In allen Dokumenten fragen")
     assert "doc=" not in (widen.get_attribute("href") or "doc=")
+
+
+LONG_ANSWER = "Wie viele Siegpunkte braucht man in der Siegphase zum Sieg?"  # 2,371 characters
+
+
+def test_a_long_answer_shows_its_key_sentence_near_the_top_with_and_without_javascript(phone, nojs):
+    shown = {}
+    for name, page in (("js", phone), ("nojs", nojs)):
+        page.goto("/ask")
+        ask(page, LONG_ANSWER)
+        turn = page.locator("#chat-log li.turn[data-question]").last
+        expect(turn.locator("mark.key")).to_be_visible()
+        quote = turn.locator(".turn-a > blockquote.passage")
+        text = quote.inner_text()
+        assert text.startswith("… ") and len(text) <= 800, text  # not the whole paragraph
+        # the key sentence on the phone's first screen of the answer
+        top = quote.evaluate("el => el.getBoundingClientRect().top")
+        mark = turn.locator(".turn-a > blockquote.passage mark.key")
+        assert mark.evaluate("el => el.getBoundingClientRect().top") - top < 400
+        whole = turn.locator("details.passage-whole")
+        expect(whole.locator("blockquote")).to_be_hidden()
+        whole.locator("summary").click()
+        expect(whole.locator("blockquote")).to_be_visible()
+        assert len(whole.locator("blockquote").inner_text()) > 2000
+        shown[name] = text
+    assert shown["js"] == shown["nojs"]  # chat.js builds what the template renders

@@ -193,3 +193,15 @@ def test_browser_without_javascript_search_and_ruling_work(nojs, shots):
     link.click()
     assert nojs.url.endswith(anchor)
     nojs.screenshot(path=shots / "phone-ruling-nojs.png", full_page=True)
+
+
+def test_browser_a_linked_paragraph_says_which_entry_document_and_date_it_is_from(phone):
+    # a forum link to /entry/x#p12 opens scrolled past the title: the paragraph itself says
+    phone.goto(f"/entry/{LONG_ENTRY}#p12")
+    context = phone.locator("#p12 .para-context")
+    expect(context).to_be_in_viewport()
+    expect(context).to_contain_text("Schadenverteilungsphase")
+    expect(context).to_contain_text("Stand: 30. November 2012")
+    expect(phone.locator("#p11 .para-context")).to_be_hidden()  # only the one linked
+    phone.goto(f"/entry/{LONG_ENTRY}")
+    assert phone.locator(".para-context:visible").count() == 0

@@ -132,6 +132,8 @@
 
   // "Link kopieren": copy the page URL with the paragraph's anchor, and go there.
   document.querySelectorAll("a[data-copy-link]").forEach(function (link) {
+    link.setAttribute("aria-label", link.textContent.trim() + ": Link kopieren");
+    link.setAttribute("title", "Link zu diesem Absatz kopieren");
     link.addEventListener("click", function (event) {
       var url = new URL(link.getAttribute("href"), window.location.href).href;
       event.preventDefault();

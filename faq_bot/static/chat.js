@@ -364,6 +364,10 @@
     });
   }
 
+  // the page's own "Link kopieren" links copy now (without JavaScript they are hidden)
+  log.querySelectorAll("a[data-chat-copy][hidden]").forEach(function (a) {
+    a.hidden = false;
+  });
   restore();
 
   form.addEventListener("submit", function (event) {

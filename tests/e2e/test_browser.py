@@ -205,3 +205,13 @@ def test_browser_a_linked_paragraph_says_which_entry_document_and_date_it_is_fro
     expect(phone.locator("#p11 .para-context")).to_be_hidden()  # only the one linked
     phone.goto(f"/entry/{LONG_ENTRY}")
     assert phone.locator(".para-context:visible").count() == 0
+
+
+def test_browser_paragraph_number_says_copy_only_with_javascript(page, nojs):
+    page.goto(f"/entry/{BOMB}")
+    expect(page.locator("#p1 a.para-num")).to_have_attribute(
+        "aria-label", "Absatz 2: Link kopieren"
+    )
+    nojs.goto(f"/entry/{BOMB}")
+    label = nojs.locator("#p1 a.para-num").get_attribute("aria-label")
+    assert label == "Absatz 2: Link zu diesem Absatz"

@@ -230,3 +230,11 @@ def test_a_long_answer_shows_its_key_sentence_near_the_top_with_and_without_java
         assert len(whole.locator("blockquote").inner_text()) > 2000
         shown[name] = text
     assert shown["js"] == shown["nojs"]  # chat.js builds what the template renders
+
+
+def test_the_copy_link_shows_only_where_it_copies(page, nojs):
+    for browser_page, visible in ((page, True), (nojs, False)):
+        browser_page.goto("/ask?" + urlencode({"q": FIRST}))  # rendered by the server
+        copy = browser_page.locator("#chat-log a.chat-copy").first
+        assert copy.is_visible() is visible
+        expect(browser_page.locator("#chat-log a.passage-link").first).to_be_visible()

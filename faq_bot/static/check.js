@@ -63,11 +63,46 @@
   // One request at a time. Leaving a name field re-renders ("refresh", on its change
   // event) just before the tap on "Auflösen" or a builder button arrives: that tap waits and
   // is sent when the re-render is in (a refresh renumbers no rows), with the data of the
-  // moment it was made, never dropped. While any other request runs, taps are ignored: a
-  // second tap on "Eintrag 2 entfernen" would hit the row that moved into its place.
+  // moment it was made, never dropped. Likewise a tap while a row is added (a card picked or
+  // announced): it is sent when the form with the new row is in, with that form's data (the
+  // rows keep their numbers). While a row is removed or moved, the form takes no input and
+  // taps are ignored: a second tap on "Eintrag 2 entfernen" would hit the row that moved into
+  // its place. Whatever is typed while a request runs that renumbers nothing is put back into
+  // the form the server sends (on a slow line it was lost).
+  var REFRESHES = /^(c-\d+-(name|owner)|p-\d+-name|s-\d+-source)$/; // fields choices follow
   var TIMEOUT_MS = 15000; // then the plain form post, as without this file
   var running = null; // the action in flight
-  var queued = null; // {form, action, data}: the one tap waiting for a refresh
+  var queued = null; // {form, action, data}: the one tap waiting (data null: read it then)
+  var typed = null; // {name: field} typed into while a request runs
+
+  function renumbers(action) {
+    return /^(remove|move):/.test(action);
+  }
+
+  function remember(event) {
+    var field = event.target;
+    if (typed && field.name && field.closest && field.closest("#checker form")) {
+      typed[field.name] = field;
+    }
+  }
+
+  // the values typed meanwhile, into the fields of the same name of the new form
+  function putBack(fields) {
+    var again = false;
+    Object.keys(fields).forEach(function (name) {
+      var old = fields[name];
+      var field = document.querySelector('#checker form [name="' + name + '"]');
+      if (!field || field.type !== old.type || field.type === "hidden") return;
+      var offered = field.tagName !== "SELECT" || Array.prototype.some.call(field.options, function (o) {
+        return o.value === old.value;
+      });
+      if (!offered) return; // a choice the new form no longer offers stays as the server says
+      if (field.type === "checkbox" || field.type === "radio") field.checked = old.checked;
+      else field.value = old.value;
+      again = again || REFRESHES.test(name);
+    });
+    return again; // a name or owner typed meanwhile: the choices must follow it
+  }
 
   function formData(form, action) {
     var data = new URLSearchParams();
@@ -90,14 +125,18 @@
 
   function send(form, action, data) {
     if (running !== null) {
-      if (running === "refresh" && action !== "refresh" && queued === null) {
-        queued = { form: form, action: action, data: formData(form, action) };
+      if (!renumbers(running) && action !== "refresh" && queued === null) {
+        var now = running === "refresh" ? formData(form, action) : null;
+        queued = { form: form, action: action, data: now };
         if (action === "check") setBusy(true, true);
       }
       return;
     }
     data = data || formData(form, action);
     running = action;
+    typed = {};
+    var still = renumbers(action) && document.getElementById("check-form");
+    if (still) still.inert = true; // the rows are about to move under the thumb
     // a refresh keeps "Auflösen" enabled: a tap on it while the refresh runs must arrive
     if (action !== "refresh") setBusy(true, action === "check");
     var controller = window.AbortController ? new AbortController() : null;
@@ -119,23 +158,31 @@
         running = null;
         setBusy(false);
         var next = queued;
+        var fields = typed || {};
         queued = null;
+        typed = null;
         if (!swapIn(html, action)) {
           postPlainly(form, action); // not the checker: let the browser show it
           return;
         }
+        var refresh = !renumbers(action) && putBack(fields);
         if (next) {
           // the re-rendered form replaced the one tapped: its twin carries the tap on, with
-          // what the form held at the moment of the tap
+          // what the form held at the moment of the tap (after a refresh) or holds now
           var fresh = document.getElementById(next.form.id) || next.form;
-          send(fresh, next.action, next.data);
+          send(fresh, next.action, next.data || formData(fresh, next.action));
+        } else if (refresh) {
+          send(document.getElementById("check-form"), "refresh");
         }
       })
       .catch(function () {
         clearTimeout(timer);
         running = null;
         queued = null;
+        typed = null;
         setBusy(false);
+        var still = document.getElementById("check-form");
+        if (still) still.inert = false;
         postPlainly(form, action); // offline, stalled or the like: the plain post still works
       });
   }
@@ -178,14 +225,14 @@
     send(form, (submitter && submitter.value) || "check");
   });
 
+  document.addEventListener("input", remember);
+  document.addEventListener("change", remember);
   document.addEventListener("change", function (event) {
     var input = event.target;
     var form = input.closest && input.closest("#check-form");
     if (!form || !input.name) return;
     // a new card name or owner changes what the selects offer: let the server re-render
-    if (/^(c-\d+-(name|owner)|p-\d+-name|s-\d+-source)$/.test(input.name)) {
-      send(form, "refresh");
-    }
+    if (REFRESHES.test(input.name)) send(form, "refresh");
   });
 
   if (document.readyState === "loading") {

@@ -278,3 +278,49 @@ def test_check_copy_link_copies_the_permalink(page, base_url):
     expect(page.locator("#copy-status")).to_have_text("Link kopiert.")
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied == base_url + page.locator("#share-link").get_attribute("href")
+
+
+def slow_line(page, latency_ms: int = 1500) -> None:
+    """Every request of `page` from now on takes `latency_ms` longer (a judge's bad wifi)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": latency_ms, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+
+
+def test_check_keeps_what_is_typed_while_a_card_is_being_added_on_a_slow_line(phone):
+    phone.goto("/check")
+    slow_line(phone)
+    phone.locator("#chips").get_by_role("button", name="Radarstation", exact=True).click()
+    phone.fill("#p-0-tw", "4")  # while the new row is on its way
+    phone.fill("#p-1-tw", "2")
+    cards = phone.locator("#rows-cards fieldset.row")
+    expect(cards.nth(0).locator("input[name$='-name']")).to_have_value("Radarstation")
+    expect(phone.locator("#p-0-tw")).to_have_value("4")
+    expect(phone.locator("#p-1-tw")).to_have_value("2")
+
+
+def test_check_a_second_card_picked_on_a_slow_line_is_added_too(phone):
+    phone.goto("/check")
+    slow_line(phone)
+    chips = phone.locator("#chips")
+    chips.get_by_role("button", name="Radarstation", exact=True).click()
+    chips.get_by_role("button", name="227-Pfund Bombe", exact=True).click()  # before the first
+    names = phone.locator("#rows-cards fieldset.row input[name$='-name']")
+    expect(names).to_have_count(2)
+    expect(names.nth(0)).to_have_value("Radarstation")
+    expect(names.nth(1)).to_have_value("227-Pfund Bombe")
+
+
+def test_check_takes_no_input_while_rows_move_on_a_slow_line(phone):
+    phone.goto("/check")
+    fill_example2(phone)
+    slow_line(phone)
+    form_inert = "() => document.getElementById('check-form').inert"
+    assert phone.evaluate(form_inert) is False
+    phone.locator('button[value="remove:stack:0"]').click()
+    assert phone.evaluate(form_inert) is True  # the rows are about to move
+    expect(phone.locator("#rows-stack fieldset.row")).to_have_count(3)  # 3 + the spare - 1
+    assert phone.evaluate(form_inert) is False

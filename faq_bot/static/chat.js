@@ -81,23 +81,44 @@
     return out;
   }
 
-  // /ask?q=…&t=…: the newest earlier turns that fit in LINK_CHARS.
-  function askUrl(question, before, doc) {
+  // The newest of `tokens` that fit in an address (LINK_CHARS).
+  function linkTokens(tokens) {
     var kept = [];
     var budget = LINK_CHARS;
-    for (var i = before.length - 1; i >= 0; i--) {
-      if (typeof before[i] !== "string") continue; // a turn stored by an older version
-      budget -= new URLSearchParams({ t: before[i] }).toString().length + 1;
+    for (var i = tokens.length - 1; i >= 0; i--) {
+      if (typeof tokens[i] !== "string") continue; // a turn stored by an older version
+      budget -= new URLSearchParams({ t: tokens[i] }).toString().length + 1;
       if (budget < 0) break;
-      kept.unshift(before[i]);
+      kept.unshift(tokens[i]);
     }
+    return kept;
+  }
+
+  function chatUrl(question, tokens, doc) {
     var params = new URLSearchParams();
-    params.append("q", question);
-    kept.forEach(function (token) {
+    if (question) params.append("q", question);
+    tokens.forEach(function (token) {
       params.append("t", token);
     });
     if (doc) params.append("doc", doc);
     return "/ask?" + params.toString() + "#neu"; // opens at the newest answer, as the page does
+  }
+
+  // /ask?q=…&t=…: `question` asked after the newest earlier turns that fit.
+  function askUrl(question, before, doc) {
+    return chatUrl(question, linkTokens(before), doc);
+  }
+
+  // The conversation's address once `data` answered, as a form post is redirected to
+  // (/ask?t=…): the server renders it from the tokens without answering anything again
+  // (a reload, or Back to a page no longer in memory). A turn whose token does not fit
+  // gets the address that asks its question.
+  function turnUrl(data, before) {
+    var kept = typeof data.turn === "string" ? linkTokens(before.concat([data.turn])) : [];
+    if (!kept.length || kept[kept.length - 1] !== data.turn) {
+      return askUrl(data.question, before, scopeOf(data));
+    }
+    return chatUrl(null, kept, scopeOf(data));
   }
 
   // the question as the page shows it (a screen reader hears "Ihre Frage:" first)
@@ -258,7 +279,7 @@
     turns.push({ data: data, earlier: before, n: count });
     store(turns);
     if (window.history && window.history.pushState) {
-      window.history.pushState({ chat: count }, "", askUrl(data.question, before, scopeOf(data)));
+      window.history.pushState({ chat: count }, "", turnUrl(data, before));
     }
   }
 

@@ -230,6 +230,20 @@ def test_chat_back_while_a_question_is_pending_drops_it_and_keeps_it_in_the_fiel
     assert shown(page) == ([], [], "Frage stellen · Regelsuche")
 
 
+def test_chat_back_after_a_failed_question_hides_its_error_and_keeps_the_question(page):
+    page.goto("/ask")
+    ask(page, FIRST)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    page.evaluate("document.getElementById('chat-form').dataset.timeoutMs = '800'")
+    page.route("**/api/ask", lambda route: None)  # never answered: a stalled request
+    ask(page, FOLLOWUP)
+    expect(page.locator("#chat-error")).to_contain_text("Zeitüberschreitung")
+    page.go_back()  # the error was about the conversation after the first answer
+    expect(page.locator("#chat-log li.turn")).to_have_count(0)
+    expect(page.locator("#chat-error")).to_be_hidden()
+    expect(page.locator("#chat-q")).to_have_value(FOLLOWUP)
+
+
 def test_a_sub_heading_shown_with_its_paragraph_keeps_its_own_line(page):
     """With the embedder an answer joins a lead-in or sub-heading and its paragraph with a
     newline ("2) Orte" + the paragraph); the page must show it as a line break, not as a

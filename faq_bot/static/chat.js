@@ -4,7 +4,9 @@
 // With it, questions go to /api/ask with the history (earlier questions and the
 // entries that answered them); answers are built with the DOM (textContent only,
 // never innerHTML), in the markup of templates/ask/_turn.html.
-// Copying uses window.faqBot from app.js, which base.html loads first.
+// Each answer is a history entry, so Back and Forward step through the turns as the
+// pages of the form posts do. Copying uses window.faqBot from app.js, which base.html
+// loads first.
 "use strict";
 
 (function () {
@@ -42,6 +44,18 @@
   var LINK_CHARS = 3000; // earlier turns in an address: as faq_bot/web/ask.py LINK_CHARS
   var STORE = "faq-bot-chat"; // sessionStorage: this tab's conversation, never the server
   var failed = null; // the question whose request failed, for the retry button
+  var pending = null; // the request in flight: {question, turn, controller, timer}
+
+  // Back and Forward as without JavaScript, where each question is a page of its own: each
+  // answer is a history entry (pushState) whose state counts the conversation's turns then
+  // ({chat: n}); going there shows the turns up to the n-th again, and a question asked then
+  // continues from them (the later ones are dropped, as the browser drops forward entries).
+  // A page whose address held only the newest turns does not hold the earlier ones: an
+  // entry that needs them is loaded from its address.
+  var turnItems = []; // the turns this page holds (li elements), shown or not, oldest first
+  var firstTurn = 0; // how many turns of the conversation came before turnItems[0]
+  var shownTurns = 0; // how many of turnItems the page shows
+  var emptyTitle = document.title; // the page's title before any turn
 
   var el = window.faqBot.el; // DOM helpers shared through app.js
   var link = window.faqBot.link;
@@ -67,23 +81,44 @@
     return out;
   }
 
-  // /ask?q=…&t=…: the newest earlier turns that fit in LINK_CHARS.
-  function askUrl(question, before, doc) {
+  // The newest of `tokens` that fit in an address (LINK_CHARS).
+  function linkTokens(tokens) {
     var kept = [];
     var budget = LINK_CHARS;
-    for (var i = before.length - 1; i >= 0; i--) {
-      if (typeof before[i] !== "string") continue; // a turn stored by an older version
-      budget -= new URLSearchParams({ t: before[i] }).toString().length + 1;
+    for (var i = tokens.length - 1; i >= 0; i--) {
+      if (typeof tokens[i] !== "string") continue; // a turn stored by an older version
+      budget -= new URLSearchParams({ t: tokens[i] }).toString().length + 1;
       if (budget < 0) break;
-      kept.unshift(before[i]);
+      kept.unshift(tokens[i]);
     }
+    return kept;
+  }
+
+  function chatUrl(question, tokens, doc) {
     var params = new URLSearchParams();
-    params.append("q", question);
-    kept.forEach(function (token) {
+    if (question) params.append("q", question);
+    tokens.forEach(function (token) {
       params.append("t", token);
     });
     if (doc) params.append("doc", doc);
     return "/ask?" + params.toString() + "#neu"; // opens at the newest answer, as the page does
+  }
+
+  // /ask?q=…&t=…: `question` asked after the newest earlier turns that fit.
+  function askUrl(question, before, doc) {
+    return chatUrl(question, linkTokens(before), doc);
+  }
+
+  // The conversation's address once `data` answered, as a form post is redirected to
+  // (/ask?t=…): the server renders it from the tokens without answering anything again
+  // (a reload, or Back to a page no longer in memory). A turn whose token does not fit
+  // gets the address that asks its question.
+  function turnUrl(data, before) {
+    var kept = typeof data.turn === "string" ? linkTokens(before.concat([data.turn])) : [];
+    if (!kept.length || kept[kept.length - 1] !== data.turn) {
+      return askUrl(data.question, before, scopeOf(data));
+    }
+    return chatUrl(null, kept, scopeOf(data));
   }
 
   // the question as the page shows it (a screen reader hears "Ihre Frage:" first)
@@ -251,55 +286,106 @@
     }
   }
 
-  function remember(data, before) {
-    var turns = loadStored();
-    turns.push({ data: data, earlier: before });
+  // The answer as turn number `count` of this tab's conversation: stored (turns after it,
+  // left by going Back, are dropped) and a new history entry with its address.
+  function remember(data, before, count) {
+    var turns = loadStored().filter(function (t) {
+      return ((t && t.n) || 0) < count;
+    });
+    turns.push({ data: data, earlier: before, n: count });
     store(turns);
-    if (window.history && window.history.replaceState) {
-      window.history.replaceState(null, "", askUrl(data.question, before, scopeOf(data)));
+    if (window.history && window.history.pushState) {
+      window.history.pushState({ chat: count }, "", turnUrl(data, before));
     }
-    document.title = data.question + " · Regelsuche"; // as the page of that address is titled
   }
 
-  function showTurn(data, before) {
+  function buildTurn(data, before) {
     var turn = el("li", "turn");
     turn.appendChild(questionLine(data.question));
     var box = el("div", "turn-a");
     turn.appendChild(box);
-    log.appendChild(turn);
     turn.setAttribute("data-question", data.question);
     turn.setAttribute("data-entry", data.answer ? data.answer.entry.id : "");
     turn.setAttribute("data-turn", data.turn || "");
     renderAnswer(data, box, before);
-    if (data.turn) addHidden(data.turn);
-    var label = form.querySelector("label[for=chat-q]");
-    if (label) label.textContent = "Nachfrage oder neue Frage";
-    if (section) section.classList.add("answered");
     return turn;
   }
 
-  // A reload of a page the server rendered without the conversation (the start page, or
-  // /ask after a POST): show the stored turns again.
+  // The page as the server renders the address of the first `count` turns: the log (turns
+  // already there stay, so the live region announces only what is new), the hidden fields
+  // "t", the field's label and the title after the newest question.
+  function showTurns(count) {
+    var keep = turnItems.slice(0, count);
+    Array.prototype.slice.call(log.children).forEach(function (item) {
+      if (keep.indexOf(item) < 0) log.removeChild(item);
+    });
+    Array.prototype.slice.call(form.querySelectorAll("input[name=t]")).forEach(function (field) {
+      form.removeChild(field);
+    });
+    keep.forEach(function (item) {
+      if (item.parentNode !== log) log.appendChild(item);
+      var token = item.getAttribute("data-turn");
+      if (token) addHidden(token);
+    });
+    shownTurns = keep.length;
+    var label = form.querySelector("label[for=chat-q]");
+    if (label) label.textContent = shownTurns ? "Nachfrage oder neue Frage" : "Ihre Frage";
+    if (section) section.classList.toggle("answered", shownTurns > 0);
+    document.title = shownTurns // as the page of that address is titled
+      ? keep[shownTurns - 1].getAttribute("data-question") + " · Regelsuche"
+      : emptyTitle;
+  }
+
+  // At load: the turns the server rendered from the address (the newest of this entry's
+  // count, when it was here before a reload), or, when a reload or Back/Forward brings back
+  // a page the server rendered without them (/ask after a POST), the stored turns up to
+  // this entry's count (an entry of an earlier version, or without the history API, has
+  // none: all of them). The entry then carries its count.
   function restore() {
-    if (log.querySelector("li.turn")) {
-      store([]); // the server rendered this conversation from the URL
-      return;
-    }
+    var state = window.history && window.history.state;
+    var count = state && typeof state.chat === "number" ? state.chat : null;
+    turnItems = Array.prototype.slice.call(log.querySelectorAll("li.turn"));
     var nav = window.performance && performance.getEntriesByType
       ? performance.getEntriesByType("navigation")[0]
       : null;
-    if (!nav || (nav.type !== "reload" && nav.type !== "back_forward")) {
+    if (turnItems.length) {
+      store([]); // the server rendered this conversation from the URL
+      firstTurn = count !== null && count > turnItems.length ? count - turnItems.length : 0;
+    } else if (!nav || (nav.type !== "reload" && nav.type !== "back_forward")) {
       store([]); // a fresh visit starts a fresh conversation
-      return;
+    } else {
+      var stored = loadStored().filter(function (t) {
+        return t && t.data && t.data.question && !(count !== null && t.n > count);
+      });
+      stored.forEach(function (t) {
+        turnItems.push(buildTurn(t.data, t.earlier || []));
+      });
+      if (stored.length && stored[0].n > 1) firstTurn = stored[0].n - 1;
     }
-    var turns = loadStored();
-    turns.forEach(function (t) {
-      if (t && t.data && t.data.question) showTurn(t.data, t.earlier || []);
-    });
-    if (turns.length) log.lastChild.scrollIntoView({ block: "start" });
+    var restored = !log.querySelector("li.turn") && turnItems.length;
+    showTurns(turnItems.length);
+    if (restored) log.lastChild.scrollIntoView({ block: "start" });
+    if (window.history && window.history.replaceState) {
+      window.history.replaceState({ chat: firstTurn + shownTurns }, "");
+    }
+  }
+
+  // A request still running when Back or Forward changes the conversation is dropped (it
+  // was asked after turns no longer shown; `keepQuestion`: its question goes back into the
+  // field), as is one a new question replaces.
+  function dropPending(keepQuestion) {
+    if (!pending) return;
+    var request = pending;
+    pending = null;
+    clearTimeout(request.timer);
+    if (request.controller) request.controller.abort();
+    if (request.turn.parentNode) log.removeChild(request.turn);
+    if (keepQuestion && !input.value.trim()) input.value = request.question;
+    button.disabled = false;
   }
 
   function ask(question) {
+    dropPending(false);
     var earlier = history();
     var before = turnTokens();
     var turn = el("li", "turn");
@@ -311,7 +397,9 @@
     button.disabled = true;
     showError("");
     var controller = window.AbortController ? new AbortController() : null;
-    var timer = setTimeout(function () {
+    var request = { question: question, turn: turn, controller: controller };
+    pending = request;
+    request.timer = setTimeout(function () {
       if (controller) controller.abort();
     }, timeoutMs());
     fetch("/api/ask", {
@@ -326,6 +414,7 @@
         });
       })
       .then(function (result) {
+        if (pending !== request) return; // dropped by Back or Forward
         if (!result.ok) {
           log.removeChild(turn);
           showError((result.data && result.data.detail) || "Die Frage konnte nicht beantwortet werden.");
@@ -333,11 +422,14 @@
           return;
         }
         log.removeChild(turn);
-        var shown = showTurn(result.data, before);
-        remember(result.data, before);
+        var shown = buildTurn(result.data, before);
+        turnItems = turnItems.slice(0, shownTurns).concat([shown]);
+        showTurns(turnItems.length);
+        remember(result.data, before, firstTurn + shownTurns);
         shown.scrollIntoView({ block: "start" }); // the new answer from its question on
       })
       .catch(function (error) {
+        if (pending !== request) return;
         if (turn.parentNode) log.removeChild(turn);
         var timedOut = error && error.name === "AbortError";
         showError(
@@ -349,7 +441,9 @@
         input.value = question;
       })
       .then(function () {
-        clearTimeout(timer);
+        if (pending !== request) return;
+        pending = null;
+        clearTimeout(request.timer);
         button.disabled = false;
         input.focus({ preventScroll: true });
       });
@@ -369,6 +463,19 @@
     a.hidden = false;
   });
   restore();
+
+  window.addEventListener("popstate", function (event) {
+    var state = event.state;
+    if (!state || typeof state.chat !== "number") return; // an anchor's entry: nothing changes
+    dropPending(true);
+    showError("");
+    var count = state.chat - firstTurn; // of the turns this page holds
+    if (count > turnItems.length || (firstTurn > 0 && count < 1)) {
+      window.location.reload(); // turns this page does not hold: the address has them
+      return;
+    }
+    showTurns(count);
+  });
 
   form.addEventListener("submit", function (event) {
     var question = input.value.trim();

@@ -204,6 +204,7 @@
     input.type = "search";
     input.name = "q";
     input.value = query || "";
+    input.setAttribute("data-shortcut", ""); // "/" jumps here (app.js), the header's box is gone
     row.appendChild(input);
     row.appendChild(el("button", null, "Suchen"));
     form.appendChild(label);
@@ -405,6 +406,13 @@
       renderHome(data, search);
     } else {
       renderMissing(data, search);
+    }
+    // One search box, as on the server's pages: the shell's header brings one (for a ruling
+    // or a contents page, which have none of their own); a page with its own, which keeps
+    // the question and the filters, drops the header's.
+    var headerForm = header && header.form;
+    if (headerForm && root.querySelector("form.search-form")) {
+      headerForm.parentNode.removeChild(headerForm);
     }
   }
 

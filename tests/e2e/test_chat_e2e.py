@@ -12,6 +12,7 @@ pytestmark = pytest.mark.browser
 
 FIRST = "Wer bezahlt, wenn meine 227er gekontert wird?"
 FOLLOWUP = "und wenn er eine Feuerwehr hat?"
+SECOND = "Was ist der Aktionsstapel?"
 
 
 def no_horizontal_scroll(page) -> tuple[int, int]:
@@ -32,7 +33,8 @@ def test_chat_answer_highlight_and_paragraph_link(page, shots):
     turn = page.locator("#chat-log li.turn").first
     expect(turn.locator(".turn-message")).to_contain_text("227-Pfund Bombe")
     expect(turn.locator("mark.key")).to_be_visible()
-    expect(page).to_have_url(re.compile(r"/ask\?q=.*#neu$"))  # the script asked, the URL keeps it
+    # the conversation's own address, as a form post is redirected to without JavaScript
+    expect(page).to_have_url(re.compile(r"/ask\?t=[^#&]+#neu$"))
     expect(page).to_have_title(f"{FIRST} · Regelsuche")  # as the page of that address
     page.screenshot(path=shots / "chat-answer.png", full_page=True)
     link = turn.locator("a.passage-link")
@@ -57,6 +59,189 @@ def test_chat_followup_keeps_the_conversation_on_the_page(page, shots):
     expect(turns.nth(0).locator(".turn-q")).to_contain_text(FIRST)
     assert page.locator("#chat-form input[name=t]").count() == 2
     page.screenshot(path=shots / "chat-followup.png", full_page=True)
+
+
+def shown(page) -> tuple[list[str], list[str], str]:
+    """The questions shown, the hidden fields "t" the form would post, the title."""
+    turns = page.locator("#chat-log li.turn[data-question]")
+    questions = [turns.nth(i).get_attribute("data-question") or "" for i in range(turns.count())]
+    fields = page.locator("#chat-form input[name=t]")
+    return questions, [fields.nth(i).input_value() for i in range(fields.count())], page.title()
+
+
+def test_chat_back_and_forward_step_through_the_turns_as_without_javascript(page):
+    page.goto("/ask")
+    ask(page, FIRST)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    token = page.locator("#chat-log li.turn").first.get_attribute("data-turn")
+    ask(page, FOLLOWUP)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(2)
+    both = shown(page)
+    page.go_back()  # the first answer, still on /ask
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    assert shown(page) == ([FIRST], [token], f"{FIRST} · Regelsuche")
+    expect(page.locator("label[for=chat-q]")).to_have_text("Nachfrage oder neue Frage")
+    page.go_back()  # the chat before the first question
+    expect(page.locator("#chat-log li.turn")).to_have_count(0)
+    assert shown(page) == ([], [], "Frage stellen · Regelsuche")
+    expect(page.locator("label[for=chat-q]")).to_have_text("Ihre Frage")
+    page.go_forward()
+    page.go_forward()
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(2)
+    assert shown(page) == both
+    assert both[0] == [FIRST, FOLLOWUP] and both[2] == f"{FOLLOWUP} · Regelsuche"
+
+
+def test_chat_question_after_going_back_continues_from_the_turns_shown(page):
+    page.goto("/ask")
+    ask(page, FIRST)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    ask(page, FOLLOWUP)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(2)
+    page.go_back()
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    with page.expect_request("**/api/ask") as sent:
+        ask(page, SECOND)
+    assert [h["question"] for h in sent.value.post_data_json["history"]] == [FIRST]
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(2)
+    questions, fields, title = shown(page)
+    assert questions == [FIRST, SECOND] and len(fields) == 2
+    assert title == f"{SECOND} · Regelsuche"
+    page.go_back()  # the follow-up's entry is gone, as a browser drops forward entries
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    page.go_forward()
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(2)
+    assert shown(page)[0] == [FIRST, SECOND]
+    page.reload()  # the address holds the conversation as shown
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(2)
+    assert shown(page)[0] == [FIRST, SECOND]
+
+
+def test_chat_forward_after_a_reload_shows_the_later_turn_from_its_address(page):
+    # the reloaded page knows only the turns its address holds; Forward reaches an entry
+    # the page before the reload made, with one turn more
+    page.goto("/ask")
+    ask(page, FIRST)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    ask(page, FOLLOWUP)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(2)
+    page.go_back()
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    page.reload()
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    page.go_forward()
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(2)
+    questions, fields, title = shown(page)
+    assert questions == [FIRST, FOLLOWUP] and len(fields) == 2
+    assert title == f"{FOLLOWUP} · Regelsuche"
+
+
+def test_chat_reload_and_back_show_the_turns_from_the_address_without_asking_again(page):
+    page.goto("/ask")
+    ask(page, FIRST)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    ask(page, FOLLOWUP)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(2)
+    both = shown(page)
+    loaded: list[str] = []
+    page.on("request", lambda r: loaded.append(r.url) if r.resource_type == "document" else None)
+    page.reload()
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(2)
+    assert shown(page) == both
+    page.evaluate("history.go(-1)")  # the reloaded page holds both turns: shown in place
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    assert loaded and all("q=" not in url for url in loaded), loaded
+
+
+LONG_CHAT = [
+    f"Was ist {topic}?"
+    for topic in (
+        "der Aktionsstapel",
+        "eine Reaktion",
+        "eine Feuerwehr",
+        "die 227-Pfund Bombe",
+        "eine Flakbatterie",
+        "ein Radar",
+        "eine Länderkarte",
+        "ein Basisausbau",
+        "der Schrottplatz",
+        "ein Landausbau",
+        "eine Einheit",
+        "eine Aktionskarte",
+    )
+]
+
+
+def test_chat_back_after_a_reload_of_a_long_chat_shows_the_turns_of_each_entry(page):
+    # the page of an address shows only the newest turns (ask.PAGE_TURNS, LINK_CHARS), so
+    # the reloaded page lacks the first ones: each entry still shows the conversation up to
+    # its own question
+    page.goto("/ask")
+    for count, question in enumerate(LONG_CHAT, 1):
+        ask(page, question)
+        expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(count)
+    page.reload()
+    held = page.locator("#chat-log li.turn[data-question]").count()
+    assert 1 < held < len(LONG_CHAT), "the page was expected to show only the newest turns"
+    for back in range(1, 4):
+        page.go_back()
+        expect(page).to_have_title(f"{LONG_CHAT[-1 - back]} · Regelsuche")
+        questions, fields, _ = shown(page)
+        assert questions[-1] == LONG_CHAT[-1 - back]
+        assert (
+            questions == LONG_CHAT[len(LONG_CHAT) - back - len(questions) : len(LONG_CHAT) - back]
+        )
+        assert len(fields) == len(questions)
+
+
+def test_chat_entry_before_the_first_question_loaded_again_shows_no_turns(page):
+    # two steps back from a ruling: the chat's first entry is loaded again (its page is
+    # gone), and the turns this tab keeps belong to the entries after it
+    page.goto("/ask")
+    ask(page, FIRST)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    page.locator("#chat-log a.passage-link").first.click()
+    expect(page).to_have_url(re.compile(r"/entry/"))
+    page.evaluate("history.go(-2)")
+    expect(page).to_have_url(re.compile(r"/ask$"))
+    expect(page).to_have_title("Frage stellen · Regelsuche")
+    expect(page.locator("#chat-log li.turn")).to_have_count(0)
+    page.go_forward()  # the first answer again
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+
+
+def test_chat_back_while_a_question_is_pending_drops_it_and_keeps_it_in_the_field(page):
+    page.goto("/ask")
+    ask(page, FIRST)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    held = []
+    page.route("**/api/ask", lambda route: held.append(route))
+    ask(page, FOLLOWUP)
+    expect(page.locator("#chat-log .turn-a.pending")).to_be_visible()
+    page.go_back()  # the chat before the first question: the follow-up was asked after it
+    expect(page.locator("#chat-log li.turn")).to_have_count(0)
+    expect(page.locator("#chat-q")).to_have_value(FOLLOWUP)
+    expect(page.locator("#chat-form button[type=submit]")).to_be_enabled()
+    expect(page.locator("#chat-error")).to_be_hidden()
+    assert held, "the follow-up was never sent"
+    held[0].continue_()  # its answer arrives late: it is not shown
+    page.wait_for_timeout(500)
+    expect(page.locator("#chat-log li.turn")).to_have_count(0)
+    assert shown(page) == ([], [], "Frage stellen · Regelsuche")
+
+
+def test_chat_back_after_a_failed_question_hides_its_error_and_keeps_the_question(page):
+    page.goto("/ask")
+    ask(page, FIRST)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    page.evaluate("document.getElementById('chat-form').dataset.timeoutMs = '800'")
+    page.route("**/api/ask", lambda route: None)  # never answered: a stalled request
+    ask(page, FOLLOWUP)
+    expect(page.locator("#chat-error")).to_contain_text("Zeitüberschreitung")
+    page.go_back()  # the error was about the conversation after the first answer
+    expect(page.locator("#chat-log li.turn")).to_have_count(0)
+    expect(page.locator("#chat-error")).to_be_hidden()
+    expect(page.locator("#chat-q")).to_have_value(FOLLOWUP)
 
 
 def test_a_sub_heading_shown_with_its_paragraph_keeps_its_own_line(page):
@@ -93,7 +278,7 @@ def test_chat_copy_link_copies_the_paragraph_permalink(page, base_url):
     copy.click()
     expect(copy).to_have_text("Link kopiert")
     assert page.evaluate("navigator.clipboard.readText()") == f"{base_url}{href}"
-    expect(page).to_have_url(re.compile(r"/ask\?q="))
+    expect(page).to_have_url(re.compile(r"/ask\?t="))
 
 
 def test_chat_phone_width_without_horizontal_scroll(phone, shots):

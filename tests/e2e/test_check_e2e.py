@@ -248,6 +248,66 @@ def test_check_sample_on_a_phone(phone, shots):
     phone.screenshot(path=shots / "check-sample-phone.png", full_page=True)
 
 
+# Elements of the checker's form outside the viewport, and selects or labels that show
+# their text cut off (a select whose chosen option needs more width than it has: a copy
+# holding only that option, at its own width, is compared; a label whose text overflows).
+FORM_CUT_OFF = """() => {
+  const width = window.innerWidth;
+  const cut = [];
+  const name = (e) => e.id || e.htmlFor || e.tagName.toLowerCase() + "." + e.className;
+  for (const e of document.querySelectorAll(".check-form *")) {
+    const box = e.getBoundingClientRect();
+    if (box.width && box.height && (box.left < -0.5 || box.right > width + 0.5)) {
+      cut.push(`${name(e)} outside the screen: ${box.left}–${box.right} of ${width}`);
+    }
+  }
+  for (const select of document.querySelectorAll(".check-form select")) {
+    if (!select.offsetWidth) continue;
+    const chosen = select.options[select.selectedIndex];
+    const probe = select.cloneNode(false);
+    probe.removeAttribute("id");
+    probe.removeAttribute("name");
+    if (chosen) probe.appendChild(chosen.cloneNode(true));
+    probe.style.position = "absolute";
+    probe.style.width = "auto";
+    probe.style.maxWidth = "none";
+    select.parentNode.appendChild(probe);
+    const needed = probe.getBoundingClientRect().width;
+    probe.remove();
+    if (needed > select.getBoundingClientRect().width + 0.5) {
+      cut.push(`${name(select)} shows "${chosen.text}" cut off`);
+    }
+  }
+  for (const label of document.querySelectorAll(".check-form label:not(.visually-hidden)")) {
+    if (label.clientWidth && label.scrollWidth > label.clientWidth + 1) {
+      cut.push(`label ${name(label)} cut off`);
+    }
+  }
+  return cut;
+}"""
+
+
+def test_check_form_fits_a_360_px_phone_with_nothing_cut_off(phone, page, shots):
+    # every sample's rows with their details open: Kartenart "Aktionskarte", Effekt
+    # "Angriff deklarieren" and the rest; on a phone and in the desktop's four columns
+    phone.goto("/check")
+    samples = phone.locator("#samples a[href^='/check?s=']")
+    hrefs = [samples.nth(i).get_attribute("href") or "" for i in range(samples.count())]
+    assert len(hrefs) > 5
+    for browser_page, width in ((phone, 360), (page, 1280)):
+        for href in ["/check", *hrefs]:
+            browser_page.goto(href)
+            browser_page.evaluate(
+                "document.querySelectorAll('.check-form details').forEach(d => d.open = true)"
+            )
+            assert browser_page.evaluate("window.innerWidth") == width
+            cut = browser_page.evaluate(FORM_CUT_OFF)
+            assert not cut, f"{width} px, {href[:30]}…: {cut}"
+            assert no_horizontal_scroll(browser_page)
+    phone.locator("#c-0-kind").scroll_into_view_if_needed()
+    phone.screenshot(path=shots / "check-card-details-phone.png")
+
+
 def test_check_illegal_sample_lists_errors_on_a_phone(phone):
     phone.goto("/check")
     phone.get_by_role("link", name="Bombe ohne genug TW (unzulässig)").click()

@@ -89,6 +89,37 @@ def test_offline_chat_question_is_kept_and_searched_in_the_stored_copy(phone_ctx
         phone_ctx.set_offline(False)
 
 
+def test_offline_pages_show_one_search_box_the_one_that_keeps_the_question_and_filter(
+    phone_ctx, shots
+):
+    # the shell's header brings its own search box; where the page has one, that one stays
+    page = phone_ctx.new_page()
+    page.goto("/")
+    wait_for_service_worker(page)
+    phone_ctx.set_offline(True)
+    boxes = page.locator("input[type=search]:visible")
+    try:
+        page.goto("/ask?" + urlencode({"q": QUERY, "doc": "how-faq"}))
+        expect(page.locator(".hit-title a").first).to_be_visible()
+        expect(boxes).to_have_count(1)
+        expect(boxes).to_have_id("offline-q")
+        expect(boxes).to_have_value(QUERY)
+        expect(page.locator("#offline-app form input[name=doc]")).to_have_value("how-faq")
+        page.screenshot(path=shots / "offline-ask-phone.png")
+        page.locator("body").press("/")  # the keyboard shortcut finds the box left
+        expect(page.locator("#offline-q")).to_be_focused()
+        for address in ("/ask", "/", "/search?" + urlencode({"q": "Angriff", "doc": "sow"})):
+            page.goto(address)
+            expect(page.locator("#offline-q")).to_be_visible()
+            expect(boxes).to_have_count(1)
+        page.goto("/entry/flakbatterie")  # a ruling has no box of its own: the header's stays
+        expect(page.locator("h1")).to_have_text("Flakbatterie (Basisausbau)")
+        expect(boxes).to_have_count(1)
+        expect(boxes).to_have_id("header-q")
+    finally:
+        phone_ctx.set_offline(False)
+
+
 def test_offline_search_folds_umlauts_and_abbreviations_like_the_server(phone_ctx):
     page = phone_ctx.new_page()
     page.goto("/")
@@ -288,7 +319,7 @@ def test_chat_conversation_survives_a_reload(page):
     page.locator("#chat-form button[type=submit]").click()
     expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(2)
     first = page.locator("#chat-log li.turn").first.locator(".turn-a").inner_text()
-    expect(page).to_have_url(re.compile(r"/ask\?q=.*&t="))  # the turns, as shown
+    expect(page).to_have_url(re.compile(r"/ask\?t=[^#&]+&t="))  # the turns, as shown
     page.reload()
     turns = page.locator("#chat-log li.turn[data-question]")
     expect(turns).to_have_count(2)

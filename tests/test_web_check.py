@@ -706,9 +706,10 @@ def test_check_page_settles_damage_at_the_end_of_the_phase(client) -> None:
         as_text=True
     )
     damage = text_of(re.search(r'<ul class="plain" id="damage">(.*?)</ul>', html, re.S).group(1))
-    assert damage == "bomber: 2 Schaden – kommt auf den Schrottplatz"
+    # cards by name, not by their ids (from the judge review: "radar", "bombB" in bold)
+    assert damage == "Bomber: 2 Schaden – kommt auf den Schrottplatz"
     cards = text_of(re.search(r'id="final-cards">(.*?)</table>', html, re.S).group(1))
-    assert "bomber Bomber auf dem Schrottplatz nein" in cards
+    assert "Bomber auf dem Schrottplatz nein" in cards and "bomber" not in cards
 
 
 def test_openapi_check_body_is_the_one_scenario_schema(client) -> None:

@@ -446,8 +446,13 @@ def result_view(
             for e in result.errors
         ],
         "steps": steps,
-        "damage": list(end.damage) if end else [],
-        "destroyed": list(end.destroyed) if end else [],
+        # cards by name, as every text of the checker names them (`faq_bot.stack.names`)
+        "damage": [
+            (card_name(scenario, card), amount, card in end.destroyed)
+            for card, amount in end.damage
+        ]
+        if end
+        else [],
         "players": players,
         "cards": cards,
         "json": json.dumps(result_to_json(result), ensure_ascii=False, indent=2),

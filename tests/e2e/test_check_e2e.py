@@ -384,3 +384,24 @@ def test_check_takes_no_input_while_rows_move_on_a_slow_line(phone):
     assert phone.evaluate(form_inert) is True  # the rows are about to move
     expect(phone.locator("#rows-stack fieldset.row")).to_have_count(3)  # 3 + the spare - 1
     assert phone.evaluate(form_inert) is False
+
+
+def test_check_a_field_reached_with_tab_is_not_hidden_behind_the_sticky_bar(page):
+    page.goto("/check")
+    hidden = []
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        where = page.evaluate(
+            """() => {
+                const el = document.activeElement;
+                const bar = document.querySelector('.submit-row');
+                if (!el || !bar || bar.contains(el) || el === document.body) return null;
+                const r = el.getBoundingClientRect(), b = bar.getBoundingClientRect();
+                if (r.height === 0) return null;
+                const under = r.bottom > b.top + 1 && r.top < b.bottom - 1;  // overlapped
+                return under ? el.id || el.name || el.textContent.trim() : null;
+            }"""
+        )
+        if where:
+            hidden.append(where)
+    assert not hidden, f"under the bar: {hidden}"

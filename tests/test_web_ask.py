@@ -1002,3 +1002,32 @@ def test_a_short_paragraph_is_shown_whole_without_a_second_copy(client):
     html = _rendered_turn(client, f"Vorher. {key} Danach.", key)
     assert "passage-whole" not in html and "…" not in html
     assert f'<p>Vorher. <mark class="key">{key}</mark> Danach.</p>' in html
+
+
+def test_a_followup_is_looked_up_in_the_search_with_its_earlier_question(client):
+    data = client.post("/api/ask", json={"question": FOLLOWUP, "history": [FIRST]}).get_json()
+    assert data["context"] == FIRST
+    assert data["search_query"] == f"{FIRST} {FOLLOWUP}"
+    alone = client.post("/api/ask", json={"question": FIRST}).get_json()
+    assert alone["search_query"] == FIRST
+
+
+def test_a_declined_followup_offers_the_search_with_its_earlier_question(client):
+    answer = {
+        "question": "und mit einem Fahrzeug?",
+        "confident": False,
+        "message": "Dazu habe ich keine sichere Antwort gefunden.",
+        "answer": None,
+        "context": "Darf ein Panzer Truppen transportieren?",
+        "search_query": "Darf ein Panzer Truppen transportieren? und mit einem Fahrzeug?",
+        "related": [],
+        "turn": "",
+    }
+    app = client.application
+    with app.test_request_context("/ask"):
+        html = str(app.jinja_env.get_template("ask/_turn.html").module.chat_turn(answer, []))
+    link = re.search(r'<p class="search-link"><a href="([^"]+)">([^<]+)</a>', html)
+    assert link is not None
+    query = parse_qs(urlsplit(unescape(link.group(1))).query)["q"]
+    assert query == [answer["search_query"]]
+    assert "Panzer" in unescape(link.group(2))

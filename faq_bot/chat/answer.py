@@ -19,8 +19,9 @@
     anchor), ``paragraph``, ``reason`` ``"link"`` or ``"similar"``),
     ``suggestion`` (the corrected question, or null), ``check_url`` (a link to
     the stack checker prefilled with the cards the question names, or null),
-    ``followup`` (bool), ``context`` (the earlier question it was read with) and
-    ``scope`` (the id of the one document the answer was limited to, or null).
+    ``followup`` (bool), ``context`` (the earlier question it was read with),
+    ``scope`` (the id of the one document the answer was limited to, or null) and
+    ``search_query`` (what to search for it: with the earlier question for a follow-up).
 
 How a question is answered
 --------------------------
@@ -67,7 +68,7 @@ from faq_bot.dense import DenseScores, dense_for
 from faq_bot.hybrid import dense_scores, entry_dense_scores, topic_dense_scores
 from faq_bot.index import EntryRecord, Index
 from faq_bot.known import compared, known_questions
-from faq_bot.query import AnalyzedQuery, QueryError, analyze_query
+from faq_bot.query import MAX_QUERY_LENGTH, AnalyzedQuery, QueryError, analyze_query
 from faq_bot.question import QuestionError, asks_quantity, check_question, strip_fillers
 from faq_bot.search import Hit, ScoredEntry, highlight
 from faq_bot.stack.link import check_url_for
@@ -185,7 +186,16 @@ class Answer:
             "followup": self.followup,
             "context": self.context,
             "scope": self.scope,
+            "search_query": self.search_query,
         }
+
+    @property
+    def search_query(self) -> str:
+        """What "In der Suche nachsehen" searches: a follow-up with the earlier question it
+        was read with ("und mit einem Fahrzeug?" alone finds nothing), when both fit in a
+        search query."""
+        both = f"{self.context} {self.question}" if self.context else self.question
+        return both if len(both) <= MAX_QUERY_LENGTH else self.question
 
 
 def _analyze_question(index: Index, text: str) -> tuple[AnalyzedQuery, str | None]:

@@ -224,10 +224,11 @@
     if (!ans) {
       // declined: the search shows the closest entries with their snippets
       var search = el("p", "search-link");
+      var query = data.search_query || data.question; // a follow-up with its earlier question
       search.appendChild(
         link("/search?" + new URLSearchParams(
-          scopeOf(data) ? { q: data.question, doc: scopeOf(data) } : { q: data.question }).toString(),
-          "In der Suche nachsehen: „" + data.question + "“")
+          scopeOf(data) ? { q: query, doc: scopeOf(data) } : { q: query }).toString(),
+          "In der Suche nachsehen: „" + query + "“")
       );
       box.appendChild(search);
       var within = scopeOf(data);

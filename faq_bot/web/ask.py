@@ -251,6 +251,11 @@ add_schema(
                 "description": "Das Dokument, auf das die Antwort beschränkt war (Feld doc), "
                 "sonst null",
             },
+            "search_query": {
+                "type": "string",
+                "description": "Wonach „In der Suche nachsehen“ sucht: bei einer Nachfrage mit "
+                "der früheren Frage",
+            },
             "turn": {
                 "type": "string",
                 "description": "Dieser Schritt für das Feld t der Chat-Seite /ask (nur /api/ask; "

@@ -423,3 +423,17 @@ def test_the_copy_link_shows_only_where_it_copies(page, nojs):
         copy = browser_page.locator("#chat-log a.chat-copy").first
         assert copy.is_visible() is visible
         expect(browser_page.locator("#chat-log a.passage-link").first).to_be_visible()
+
+
+def test_a_declined_followup_offers_the_search_with_its_earlier_question(page, nojs):
+    first, then = "Ab welchem Alter ist das Spiel geeignet?", "und für Kinder unter zehn?"
+    for browser_page in (page, nojs):
+        browser_page.goto("/ask")
+        ask(browser_page, first)
+        expect(browser_page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+        ask(browser_page, then)
+        turn = browser_page.locator("#chat-log li.turn[data-question]").nth(1)
+        expect(turn.locator(".turn-context")).to_contain_text(first)  # read with it
+        expect(turn.locator(".search-link a")).to_have_text(
+            f"In der Suche nachsehen: „{first} {then}“"
+        )

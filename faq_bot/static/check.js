@@ -65,18 +65,22 @@
   // is sent when the re-render is in (a refresh renumbers no rows), with the data of the
   // moment it was made, never dropped. Likewise a tap while a row is added (a card picked or
   // announced): it is sent when the form with the new row is in, with that form's data (the
-  // rows keep their numbers). While a row is removed or moved, the form takes no input and
-  // taps are ignored: a second tap on "Eintrag 2 entfernen" would hit the row that moved into
-  // its place. Whatever is typed while a request runs that renumbers nothing is put back into
-  // the form the server sends (on a slow line it was lost).
+  // rows keep their numbers). While rows are removed or moved, or the JSON view replaces
+  // them, the form takes no input and taps are ignored: a second tap on "Eintrag 2
+  // entfernen" would hit the row that moved into its place. Whatever is typed while a
+  // request runs that keeps the rows is put back into the form the server sends (on a slow
+  // line it was lost): into the same field, unless the server changed that field itself (a
+  // picked card fills the spare row); what was typed into the spare row moves to the new one.
   var REFRESHES = /^(c-\d+-(name|owner)|p-\d+-name|s-\d+-source)$/; // fields choices follow
+  var ROW_FIELD = /^([cs])-(\d+)-(.+)$/; // a card's or a stack entry's field
   var TIMEOUT_MS = 15000; // then the plain form post, as without this file
-  var running = null; // the action in flight
+  var running = null; // {action, resets}: the request in flight
   var queued = null; // {form, action, data}: the one tap waiting (data null: read it then)
   var typed = null; // {name: field} typed into while a request runs
 
-  function renumbers(action) {
-    return /^(remove|move):/.test(action);
+  // whether the request replaces the rows (renumbers them or loads the JSON view's)
+  function resets(form, action) {
+    return form.id === "json-form" || /^(remove|move):/.test(action);
   }
 
   function remember(event) {
@@ -86,20 +90,46 @@
     }
   }
 
-  // the values typed meanwhile, into the fields of the same name of the new form
-  function putBack(fields) {
+  function fieldNamed(name) {
+    return document.querySelector('#check-form [name="' + name + '"]');
+  }
+
+  // the row of `group` ("c" or "s") that is blank in `sent` and where its twin is now
+  function spareRow(sent, group, row) {
+    var prefix = group + "-" + row + "-";
+    var blank = true;
+    sent.forEach(function (value, key) {
+      if (key.indexOf(prefix) === 0 && value) blank = false;
+    });
+    if (!blank) return null;
+    var rows = document.querySelectorAll('#check-form [name^="' + group + '-"][name$="-id"]');
+    return rows.length ? rows.length - 1 : null; // the form always ends in a spare row
+  }
+
+  // the values typed meanwhile, back into the new form (`sent`: the data the request sent)
+  function putBack(fields, sent) {
     var again = false;
     Object.keys(fields).forEach(function (name) {
       var old = fields[name];
-      var field = document.querySelector('#checker form [name="' + name + '"]');
+      var field = fieldNamed(name);
+      var value = old.type === "checkbox" || old.type === "radio" ? old.checked : old.value;
+      var before = old.type === "checkbox" ? sent.has(name) : sent.get(name) || "";
+      var now = field && (field.type === "checkbox" ? field.checked : field.value);
+      if (field && now !== before) {
+        // the server filled this field itself: the typing belonged to the spare row it used
+        var parts = ROW_FIELD.exec(name);
+        var spare = parts && spareRow(sent, parts[1], parts[2]);
+        var moved = spare !== null && spare !== +parts[2] && fieldNamed(parts[1] + "-" + spare + "-" + parts[3]);
+        field = moved && !(moved.type === "checkbox" ? moved.checked : moved.value) ? moved : null;
+      }
       if (!field || field.type !== old.type || field.type === "hidden") return;
       var offered = field.tagName !== "SELECT" || Array.prototype.some.call(field.options, function (o) {
         return o.value === old.value;
       });
       if (!offered) return; // a choice the new form no longer offers stays as the server says
-      if (field.type === "checkbox" || field.type === "radio") field.checked = old.checked;
-      else field.value = old.value;
-      again = again || REFRESHES.test(name);
+      if (field.type === "checkbox" || field.type === "radio") field.checked = value;
+      else field.value = value;
+      again = again || REFRESHES.test(field.name);
     });
     return again; // a name or owner typed meanwhile: the choices must follow it
   }
@@ -123,19 +153,33 @@
     form.submit(); // no submit event: this file does not catch it again
   }
 
+  // the request is over: nothing runs, nothing waits, the form takes input again
+  function settle() {
+    running = null;
+    queued = null;
+    typed = null;
+    setBusy(false);
+    var still = document.getElementById("check-form");
+    if (still) still.inert = false;
+  }
+
   function send(form, action, data) {
     if (running !== null) {
-      if (!renumbers(running) && action !== "refresh" && queued === null) {
-        var now = running === "refresh" ? formData(form, action) : null;
+      // behind a refresh any tap waits, with its data of now; behind an added row one that
+      // keeps the rows, with the data of the form to come; behind anything else none
+      var behindRefresh = running.action === "refresh";
+      var waits = behindRefresh || (!running.resets && !resets(form, action));
+      if (waits && action !== "refresh" && queued === null) {
+        var now = behindRefresh ? formData(form, action) : null;
         queued = { form: form, action: action, data: now };
         if (action === "check") setBusy(true, true);
       }
       return;
     }
     data = data || formData(form, action);
-    running = action;
+    running = { action: action, resets: resets(form, action) };
     typed = {};
-    var still = renumbers(action) && document.getElementById("check-form");
+    var still = running.resets && document.getElementById("check-form");
     if (still) still.inert = true; // the rows are about to move under the thumb
     // a refresh keeps "Auflösen" enabled: a tap on it while the refresh runs must arrive
     if (action !== "refresh") setBusy(true, action === "check");
@@ -155,17 +199,17 @@
       })
       .then(function (html) {
         clearTimeout(timer);
-        running = null;
-        setBusy(false);
         var next = queued;
-        var fields = typed || {};
-        queued = null;
-        typed = null;
+        var keep = !running.resets;
+        // still running while the form is swapped: a field typed into loses its focus then
+        // and reports its change, which is recorded, not sent with the old form
         if (!swapIn(html, action)) {
+          settle();
           postPlainly(form, action); // not the checker: let the browser show it
           return;
         }
-        var refresh = !renumbers(action) && putBack(fields);
+        var refresh = keep && putBack(typed || {}, data);
+        settle();
         if (next) {
           // the re-rendered form replaced the one tapped: its twin carries the tap on, with
           // what the form held at the moment of the tap (after a refresh) or holds now
@@ -177,12 +221,7 @@
       })
       .catch(function () {
         clearTimeout(timer);
-        running = null;
-        queued = null;
-        typed = null;
-        setBusy(false);
-        var still = document.getElementById("check-form");
-        if (still) still.inert = false;
+        settle();
         postPlainly(form, action); // offline, stalled or the like: the plain post still works
       });
   }

@@ -369,9 +369,10 @@ def test_check_a_second_card_picked_on_a_slow_line_is_added_too(phone):
     chips.get_by_role("button", name="Radarstation", exact=True).click()
     chips.get_by_role("button", name="227-Pfund Bombe", exact=True).click()  # before the first
     names = phone.locator("#rows-cards fieldset.row input[name$='-name']")
-    expect(names).to_have_count(2)
+    expect(names).to_have_count(3)  # both cards and the spare row
     expect(names.nth(0)).to_have_value("Radarstation")
     expect(names.nth(1)).to_have_value("227-Pfund Bombe")
+    expect(names.nth(2)).to_have_value("")
 
 
 def test_check_takes_no_input_while_rows_move_on_a_slow_line(phone):
@@ -405,3 +406,36 @@ def test_check_a_field_reached_with_tab_is_not_hidden_behind_the_sticky_bar(page
         if where:
             hidden.append(where)
     assert not hidden, f"under the bar: {hidden}"
+
+
+@pytest.mark.parametrize("leave", [False, True], ids=["still-typing", "moved-on"])
+def test_check_a_card_typed_into_the_spare_row_while_another_is_picked_keeps_both(phone, leave):
+    # the picked card takes the spare row the name was typed into: the name moves to the new
+    # spare row instead of overwriting the picked card (or being sent with the old form)
+    phone.goto("/check")
+    slow_line(phone)
+    phone.locator("#chips").get_by_role("button", name="Radarstation", exact=True).click()
+    phone.fill("#c-0-name", "Feuerwehr")
+    if leave:
+        phone.locator("#p-0-tw").click()  # its change event while the pick is under way
+    names = phone.locator("#rows-cards fieldset.row input[name$='-name']")
+    expect(names).to_have_count(3)
+    expect(names.nth(0)).to_have_value("Radarstation")
+    expect(names.nth(1)).to_have_value("Feuerwehr")
+    expect(phone.locator("#c-0-kind")).to_have_value("base")  # Radarstation's own
+    phone.wait_for_load_state("networkidle")
+    expect(names.nth(0)).to_have_value("Radarstation")
+    expect(names.nth(1)).to_have_value("Feuerwehr")
+
+
+def test_check_a_tap_while_the_json_view_loads_is_not_applied_to_its_rows(page):
+    example3 = (EXAMPLE2.parent / "example3_radar_cannot_pay.json").read_text(encoding="utf-8")
+    page.goto("/check")
+    fill_example2(page)
+    slow_line(page)
+    page.locator("#json-view summary").click()
+    page.fill("#json", example3)
+    page.get_by_role("button", name="JSON auflösen").click()
+    assert page.evaluate("() => document.getElementById('check-form').inert") is True
+    expect(page.locator("#timeline")).to_contain_text("nicht mehr bezahlbar")
+    expect(page.locator("#p-0-tw")).to_have_value("3")  # the JSON's scenario

@@ -425,8 +425,10 @@
         log.removeChild(turn);
         var shown = buildTurn(result.data, before);
         turnItems = turnItems.slice(0, shownTurns).concat([shown]);
+        // the new history entry first: showTurns retitles the page, and a title set before
+        // pushState would name the entry left behind (the Back menu showed the next question)
+        remember(result.data, before, firstTurn + turnItems.length);
         showTurns(turnItems.length);
-        remember(result.data, before, firstTurn + shownTurns);
         shown.scrollIntoView({ block: "start" }); // the new answer from its question on
       })
       .catch(function (error) {

@@ -121,9 +121,10 @@ def sentence_window(text: str, start: int, end: int, limit: int) -> tuple[int, i
     """(start, end) of the whole sentences of `text` around the span `start`..`end` (a key
     sentence), at most `limit` characters when they fit: the sentences the span touches,
     then one before and one after in turn while they fit (the one before first: it often
-    states the case the span rules on), with at most a third of `limit` before the span, so
-    that it stays near the top of a small screen. The whole text when it is no longer than
-    `limit`."""
+    states the case the span rules on), with at most a third of `limit` before the span while
+    sentences after it remain, so that it stays near the top of a small screen. The whole
+    text when it is no longer than `limit`, or when the window would leave out less than a
+    third of `limit` (a cut that small saves nothing)."""
     if len(text) <= limit:
         return 0, len(text)
     spans = split_sentences(text)
@@ -135,15 +136,22 @@ def sentence_window(text: str, start: int, end: int, limit: int) -> tuple[int, i
     grown = True
     while grown:
         grown = False
+        more_after = last + 1 < len(spans)
         before = start - spans[first - 1][0] if first > 0 else limit
-        if first > 0 and high - spans[first - 1][0] <= limit and before <= limit // 3:
+        if (
+            first > 0
+            and high - spans[first - 1][0] <= limit
+            and (before <= limit // 3 or not more_after)
+        ):
             first -= 1
             low = spans[first][0]
             grown = True
-        if last + 1 < len(spans) and spans[last + 1][1] - low <= limit:
+        if more_after and spans[last + 1][1] - low <= limit:
             last += 1
             high = spans[last][1]
             grown = True
+    if len(text) - (high - low) < limit // 3:
+        return 0, len(text)
     return low, high
 
 

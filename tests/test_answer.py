@@ -132,13 +132,15 @@ def test_sentence_window_is_whole_sentences_around_the_span(sentences, data, lim
     key_start, key_end = spans[data.draw(st.integers(0, len(spans) - 1))]
     low, high = sentence_window(text, key_start, key_end, limit)
     assert low <= key_start <= key_end <= high
-    if len(text) <= limit:
-        assert (low, high) == (0, len(text))
+    if len(text) <= limit or (low, high) == (0, len(text)):
+        assert len(text) <= limit or len(text) - (high - low) < limit // 3 or high - low > limit
     else:
         starts, ends = {s for s, _ in spans}, {e for _, e in spans}
         assert low in starts and high in ends
         assert high - low <= limit or (low, high) == (key_start, key_end)
-        assert key_start - low <= limit // 3  # the key sentence near the top
+        # the key sentence near the top, unless nothing follows it
+        assert key_start - low <= limit // 3 or high == spans[-1][1]
+        assert len(text) - (high - low) >= limit // 3  # a cut worth making
 
 
 # --- history -------------------------------------------------------------------------

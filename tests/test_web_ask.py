@@ -989,11 +989,13 @@ def _rendered_turn(client, text: str, key: str) -> str:
 def test_a_long_paragraph_shows_the_sentences_around_its_key_sentence_first(client):
     filler = " ".join(f"Satz {i} erklärt eine Nebensache ausführlich." for i in range(40))
     key = "Mit 15 Siegpunkten ist das Spiel gewonnen."
-    html = _rendered_turn(client, f"{filler} {key} Danach endet es.", key)
+    after = " ".join(f"Danach {i} folgt eine weitere Nebensache." for i in range(40))
+    html = _rendered_turn(client, f"{filler} {key} {after}", key)
     shown, whole = html.split('<details class="passage-whole">')
     assert f'<mark class="key">{key}</mark>' in shown
-    assert shown.count("Satz ") < 10 and "Satz 0 " not in shown  # not the 40 sentences before
-    assert "… Satz" in shown and "Danach endet es." in shown
+    before = shown.split('<mark class="key">')[0]
+    assert before.count("Satz ") <= 5 and "Satz 0 " not in shown  # the key sentence near the top
+    assert "… Satz" in shown and "Danach 0 folgt" in shown and shown.rstrip().count(" …</p>") == 1
     assert "Ganzen Absatz lesen" in whole and "Satz 0 erklärt" in whole and key in whole
 
 

@@ -191,7 +191,7 @@ def test_cli_check_text_is_a_german_timeline(faq_corpus_dir: Path) -> None:
     assert "verpufft: nicht mehr bezahlbar; A zahlt nichts" in numbered[2]
     assert "Ende der Phase: kein Schaden abzurechnen." in lines
     assert "  A: 1 TW übrig, 0 Karten gezogen" in lines
-    assert "  bombB: auf dem Schrottplatz" in lines
+    assert "  227-Pfund Bombe von B: auf dem Schrottplatz" in lines  # by name, not Kürzel
 
 
 def test_cli_check_illegal_scenario_lists_errors_and_exits_1(faq_corpus_dir: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from faq_bot.stack.explain import ERROR_DE, OUTCOME_DE, REASON_DE, ZONE_DE, describe_entry
 from faq_bot.stack.model import Result, Scenario
+from faq_bot.stack.names import card_name
 
 
 def render_text(scenario: Scenario, result: Result) -> str:
@@ -34,12 +35,15 @@ def render_text(scenario: Scenario, result: Result) -> str:
     end = result.end_of_phase
     if end is not None:
         if end.damage:
-            damage = ", ".join(f"{card}: {amount}" for card, amount in end.damage)
+            damage = ", ".join(
+                f"{card_name(scenario, card)}: {amount}" for card, amount in end.damage
+            )
             lines.append(f"Ende der Phase: Schaden {damage}.")
         else:
             lines.append("Ende der Phase: kein Schaden abzurechnen.")
         if end.destroyed:
-            lines.append(f"  Auf den Schrottplatz: {', '.join(end.destroyed)}.")
+            gone = ", ".join(card_name(scenario, card) for card in end.destroyed)
+            lines.append(f"  Auf den Schrottplatz: {gone}.")
     final = result.final
     if final is not None:
         lines.append("Endstand:")
@@ -48,5 +52,5 @@ def render_text(scenario: Scenario, result: Result) -> str:
             lines.append(f"  {player.name}: {player.tw} TW übrig, {drawn} gezogen")
         for card in final.cards:
             locked = ", gesperrt" if card.locked else ""
-            lines.append(f"  {card.id}: {ZONE_DE[card.zone]}{locked}")
+            lines.append(f"  {card_name(scenario, card.id)}: {ZONE_DE[card.zone]}{locked}")
     return "\n".join(lines)

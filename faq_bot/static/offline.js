@@ -313,9 +313,12 @@
     );
     article.appendChild(head);
     var body = el("div", "ruling-body");
+    var context = "„" + entry.title + "“ · " + doc.title + " · " +
+      (doc.date_text ? "Stand: " + doc.date_text : "ohne Datum"); // as templates/pages/entry.html
     entry.paragraphs.forEach(function (text, i) {
       var para = el("div", "para");
       para.id = "p" + i;
+      para.appendChild(el("p", "para-context", context)); // shown when a link jumps here
       var num = el("a", "para-num", "Absatz " + (i + 1));
       num.setAttribute("href", "#p" + i);
       para.appendChild(num);
@@ -328,7 +331,14 @@
     root.appendChild(article);
     if (location.hash) {
       var target = document.getElementById(location.hash.slice(1));
-      if (target) target.scrollIntoView();
+      if (target) {
+        // :target does not match an element made after the page loaded: say it by class
+        target.classList.add("is-target");
+        window.addEventListener("hashchange", function () {
+          target.classList.remove("is-target"); // another anchor: :target takes over
+        }, { once: true });
+        target.scrollIntoView();
+      }
     }
   }
 

@@ -417,3 +417,21 @@ def test_axe_finds_no_serious_or_critical_violation(browser, base_url, axe_sourc
         assert not problems, "\n".join(problems)
     finally:
         context.close()
+
+
+def test_offline_a_linked_paragraph_says_where_it_is_from_as_online(phone_ctx):
+    page = phone_ctx.new_page()
+    page.goto("/")
+    wait_for_service_worker(page)
+    phone_ctx.set_offline(True)
+    try:
+        page.goto("/entry/schadenverteilungsphase#p12")
+        expect(page.locator(".offline-banner")).to_be_visible()
+        context = page.locator("#p12 .para-context")
+        expect(context).to_be_visible()
+        expect(context).to_have_text(
+            "„Schadenverteilungsphase“ · HoW FAQ · Stand: 30. November 2012"
+        )
+        expect(page.locator("#p11 .para-context")).to_be_hidden()
+    finally:
+        phone_ctx.set_offline(False)

@@ -439,3 +439,14 @@ def test_check_a_tap_while_the_json_view_loads_is_not_applied_to_its_rows(page):
     assert page.evaluate("() => document.getElementById('check-form').inert") is True
     expect(page.locator("#timeline")).to_contain_text("nicht mehr bezahlbar")
     expect(page.locator("#p-0-tw")).to_have_value("3")  # the JSON's scenario
+
+
+def test_check_folded_row_details_show_a_disclosure_triangle(phone):
+    phone.goto("/check")
+    phone.locator("#chips").get_by_role("button", name="Radarstation", exact=True).click()
+    summary = phone.locator("#rows-cards details.more > summary").first
+    expect(summary).to_be_visible()
+    marker = "el => getComputedStyle(el, '::before').content"
+    assert summary.evaluate(marker) == '"▸"'
+    summary.click()
+    assert summary.evaluate(marker) == '"▾"'

@@ -26,6 +26,17 @@ def ask(page, question: str) -> None:
     page.locator("#chat-form button[type=submit]").click()
 
 
+def two_turns_then_back(page) -> None:
+    """The chat with JavaScript: the first question and its follow-up asked, then Back."""
+    page.goto("/ask")
+    ask(page, FIRST)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    ask(page, FOLLOWUP)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(2)
+    page.go_back()
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+
+
 def test_chat_answer_highlight_and_paragraph_link(page, shots):
     page.goto("/ask")
     expect(page.locator("#chat-q")).to_be_focused()
@@ -93,13 +104,7 @@ def test_chat_back_and_forward_step_through_the_turns_as_without_javascript(page
 
 
 def test_chat_question_after_going_back_continues_from_the_turns_shown(page):
-    page.goto("/ask")
-    ask(page, FIRST)
-    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
-    ask(page, FOLLOWUP)
-    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(2)
-    page.go_back()
-    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    two_turns_then_back(page)
     with page.expect_request("**/api/ask") as sent:
         ask(page, SECOND)
     assert [h["question"] for h in sent.value.post_data_json["history"]] == [FIRST]
@@ -120,13 +125,7 @@ def test_chat_question_after_going_back_continues_from_the_turns_shown(page):
 def test_chat_forward_after_a_reload_shows_the_later_turn_from_its_address(page):
     # the reloaded page knows only the turns its address holds; Forward reaches an entry
     # the page before the reload made, with one turn more
-    page.goto("/ask")
-    ask(page, FIRST)
-    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
-    ask(page, FOLLOWUP)
-    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(2)
-    page.go_back()
-    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    two_turns_then_back(page)
     page.reload()
     expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
     page.go_forward()

@@ -132,8 +132,10 @@ def test_sentence_window_is_whole_sentences_around_the_span(sentences, data, lim
     key_start, key_end = spans[data.draw(st.integers(0, len(spans) - 1))]
     low, high = sentence_window(text, key_start, key_end, limit)
     assert low <= key_start <= key_end <= high
-    if len(text) <= limit or (low, high) == (0, len(text)):
-        assert len(text) <= limit or len(text) - (high - low) < limit // 3 or high - low > limit
+    if (low, high) == (0, len(text)):
+        # whole only when short, or when the window would have hidden less than a third
+        key = key_end - key_start
+        assert len(text) <= limit or key == len(text) or len(text) - max(limit, key) < limit // 3
     else:
         starts, ends = {s for s, _ in spans}, {e for _, e in spans}
         assert low in starts and high in ends

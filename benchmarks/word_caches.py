@@ -79,12 +79,12 @@ def made_up(rng: random.Random) -> str:
 
 def caches() -> dict[str, tuple[int, int]]:
     """(entries now, bound) of the process-wide word caches."""
-    from faq_bot import analysis, jargon, text
+    from faq_bot import jargon, morphology, text
 
     out = {}
     for name, fn in (
-        ("morphology", analysis.morphology),
-        ("word_class", analysis.word_class),
+        ("morphology", morphology.morphology),
+        ("word_class", morphology.word_class),
         ("fold", text._fold_word),
         ("word_stems", jargon.word_stems),
     ):

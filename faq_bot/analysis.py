@@ -22,86 +22,47 @@
 Because the vocabulary is part of the analyzer, it is pickled into the index
 schema: queries against an index are analyzed with the vocabulary of its corpus.
 
-`correct_word(word, counts)` proposes a spelling correction at edit distance 1
-(a transposition counts as one edit) for words of five or more letters.
+The word lists it reads are `faq_bot.lexicon`; HanTa's morphology is
+`faq_bot.morphology`; spelling correction of query words is `faq_bot.spelling`.
 """
 
 from __future__ import annotations
 
 import re
-import threading
-import tomllib
 from collections import Counter
-from collections.abc import Callable, Container, Iterable, Iterator, Mapping
-from functools import cache, lru_cache
-from importlib import resources
+from collections.abc import Container, Iterable, Iterator, Mapping
+from functools import cache
 
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer
 from whoosh.analysis.acore import Token
-from whoosh.lang.stopwords import stoplists
 
-from faq_bot.jargon import (  # noqa: F401  (re-exported)
+from faq_bot.jargon import (
     JargonMatcher,
-    is_jargon_word,
     jargon_meanings,
     jargon_nouns,
     load_jargon,
     stemmer,
 )
-from faq_bot.text import fold, words  # noqa: F401  (re-exported)
+from faq_bot.lexicon import MIN_WORD, load_stopwords, load_synonyms, synonym_table
+from faq_bot.morphology import morphology, word_class
+from faq_bot.text import fold, words
 
 __all__ = [
-    "COMMON_ZIPF",
-    "MIN_FUZZY_LENGTH",
+    "AnyOf",
     "analyzer_terms",
     "base_verb",
-    "common_words",
-    "correct_word",
-    "correctable",
-    "edits1",
-    "fold",
-    "hanta_analysis",
-    "install_analyses",
-    "is_jargon_word",
-    "known_compound",
-    "load_jargon",
-    "load_stopwords",
-    "load_synonyms",
     "make_analyzer",
     "meanings",
-    "morphology",
-    "morphology_words",
     "part_vocabulary",
     "split_compound",
     "vocabulary_from_texts",
     "without_morphology",
-    "word_class",
-    "words",
 ]
 
-MIN_PART = 3  # shortest compound part
 MIN_COMPOUND = 7  # shortest word worth splitting
-MIN_FUZZY_LENGTH = 5  # typo tolerance applies to words at least this long
-# A word at least this frequent in German (Zipf scale: 3 = once per million words,
-# the scale's line between everyday and rare words) is never "corrected".
-COMMON_ZIPF = 3.0
 LINKS = ("", "s", "es", "n", "en", "e")
 
-_WORD = re.compile(r"\w+")
 _DIGITS = re.compile(r"\d+|[^\W\d_]+")
-
-
-@cache
-def _table() -> dict:
-    data = resources.files("faq_bot").joinpath("data/synonyms.toml").read_text("utf-8")
-    return tomllib.loads(data)
-
-
-@cache
-def load_synonyms() -> dict[str, tuple[str, ...]]:
-    """Folded abbreviation -> the folded words it stands for."""
-    table = _table().get("abbreviations", {})
-    return {fold(k): tuple(words(v)) for k, v in table.items()}
 
 
 def _reading_chain():
@@ -125,7 +86,7 @@ def _meaning_chain():
 @cache
 def _as_written() -> dict[str, str]:
     """Folded word of the tables' meanings -> the word as the table writes it."""
-    meanings = [*_table().get("abbreviations", {}).values()]
+    meanings = [*synonym_table().get("abbreviations", {}).values()]
     meanings += jargon_meanings()
     return {fold(w): w for text in meanings for w in re.findall(r"\w+", text)}
 
@@ -144,25 +105,11 @@ def meanings(text: str) -> list[str]:
     return [written.get(w, w) for w in dict.fromkeys(added)]
 
 
-@cache
-def common_words() -> frozenset[str]:
-    """Folded common German words (Zipf >= `COMMON_ZIPF`), from
-    `data/common_words_de.txt` (written by `scripts/make-common-words`)."""
-    text = resources.files("faq_bot").joinpath("data/common_words_de.txt").read_text("utf-8")
-    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
-
-
-@cache
-def load_stopwords() -> frozenset[str]:
-    extra = _table().get("stopwords", {}).get("words", [])
-    return frozenset(fold(w) for w in (*stoplists["de"], *extra))
-
-
 def vocabulary_from_texts(texts: Iterable[str]) -> Counter[str]:
     """Folded word counts of `texts` (letters only, at least three of them)."""
     counts: Counter[str] = Counter()
     for text in texts:
-        counts.update(w for w in words(text) if len(w) >= MIN_PART and w.isalpha())
+        counts.update(w for w in words(text) if len(w) >= MIN_WORD and w.isalpha())
     return counts
 
 
@@ -179,7 +126,7 @@ def part_vocabulary(vocabulary: Iterable[str]) -> frozenset[str]:
     for word in vocab:
         if len(word) < MIN_COMPOUND or not word.isalpha():
             continue
-        for i in range(MIN_PART, len(word) - MIN_PART + 1):
+        for i in range(MIN_WORD, len(word) - MIN_WORD + 1):
             head = word[:i]
             if head not in vocab or head in stop:
                 continue
@@ -190,7 +137,7 @@ def part_vocabulary(vocabulary: Iterable[str]) -> frozenset[str]:
     return vocab | {tail for (_head, tail), ls in links.items() if len(ls) >= 2}
 
 
-class _Either:
+class AnyOf:
     """Words of any of some word sets, looked up in each: no union is built."""
 
     __slots__ = ("_sets",)
@@ -203,32 +150,30 @@ class _Either:
 
 
 def split_compound(
-    word: str, vocabulary: Iterable[str] | frozenset[str] | _Either
+    word: str, vocabulary: Iterable[str] | frozenset[str] | AnyOf
 ) -> tuple[str, ...]:
     """The parts of a folded compound word, or () when it is no known compound.
 
     Prefers the split with the fewest parts, then the one whose shortest part is
     longest. At most three parts.
     """
-    vocab = (
-        vocabulary if isinstance(vocabulary, frozenset | set | _Either) else frozenset(vocabulary)
-    )
+    vocab = vocabulary if isinstance(vocabulary, frozenset | set | AnyOf) else frozenset(vocabulary)
     if len(word) < MIN_COMPOUND or not word.isalpha():
         return ()
     stop = load_stopwords()
 
     def known(part: str) -> bool:
-        return len(part) >= MIN_PART and part in vocab and part not in stop
+        return len(part) >= MIN_WORD and part in vocab and part not in stop
 
     def best(w: str, depth: int) -> tuple[str, ...] | None:
         choice: tuple[str, ...] | None = None
-        for i in range(MIN_PART, len(w) - MIN_PART + 1):
+        for i in range(MIN_WORD, len(w) - MIN_WORD + 1):
             head = w[:i]
             if not known(head):
                 continue
             for link in LINKS:
                 tail = w[i + len(link) :]
-                if not w.startswith(link, i) or len(tail) < MIN_PART:
+                if not w.startswith(link, i) or len(tail) < MIN_WORD:
                     continue
                 if known(tail):
                     cand: tuple[str, ...] | None = (head, tail)
@@ -245,168 +190,6 @@ def split_compound(
         return choice
 
     return best(word, 1) or ()
-
-
-def edits1(word: str) -> Iterator[str]:
-    """Every string one deletion, transposition, substitution or insertion away."""
-    letters = "abcdefghijklmnopqrstuvwxyz"
-    for i in range(len(word) + 1):
-        left, right = word[:i], word[i:]
-        if right:
-            yield left + right[1:]  # deletion
-        if len(right) > 1:
-            yield left + right[1] + right[0] + right[2:]  # transposition
-        for c in letters:
-            if right:
-                yield left + c + right[1:]  # substitution
-            yield left + c + right  # insertion
-
-
-def correctable(word: str, counts: Mapping[str, int]) -> bool:
-    """Whether folded `word` may be a typo: long enough, letters only, neither a
-    corpus word (`counts`) nor a common German word (see `common_words`)."""
-    return (
-        len(word) >= MIN_FUZZY_LENGTH
-        and word.isalpha()
-        and word not in counts
-        and word not in common_words()
-    )
-
-
-def known_compound(word: str, counts: Mapping[str, int]) -> bool:
-    """Whether folded `word` splits into corpus or common German words ("starthand"
-    -> start + hand): a real word the corpus lacks, not a typo of a corpus word."""
-    # looked up in both, not joined: a join copies the whole vocabulary per question word
-    return bool(split_compound(word, _Either(counts, common_words())))
-
-
-def correct_word(
-    word: str, counts: Mapping[str, int], stem: Callable[[str], str] | None = None
-) -> str | None:
-    """The most frequent vocabulary word one edit away from folded `word`, or None.
-
-    Only for `correctable` words. With `stem`, a candidate with the word's own stem
-    is another inflection of it, not a correction, and is skipped.
-    """
-    if not correctable(word, counts):
-        return None
-    found = {w for w in edits1(word) if w in counts and len(w) >= MIN_FUZZY_LENGTH}
-    if stem is not None:
-        own = stem(word)
-        found = {w for w in found if stem(w) != own}
-    if not found:
-        return None
-    return max(sorted(found), key=lambda w: counts[w])
-
-
-# --- morphology (HanTa) -------------------------------------------------------------
-
-MORPH_CACHE = 65_536  # words whose analysis is kept; bounded, queries bring any word
-# longest word HanTa analyses: its time grows steeply with length (a 500-letter query word
-# took 2 s of CPU, 160 letters 0.2 s); the corpus's longest word has 31 letters
-MORPH_MAX_WORD = 40
-_MORPH_LOCK = threading.Lock()  # HanTa keeps internal state; one analysis at a time
-_CONTENT_TAGS = ("NN", "NE", "VV", "ADJ")
-HantaAnalysis = tuple[str, tuple[tuple[str, str], ...]]
-
-
-@cache
-def _tagger():
-    """The Hanover Tagger with its shipped German model, or None where it cannot
-    load (then the analyzer simply adds no morphology)."""
-    try:
-        from HanTa import HanoverTagger  # type: ignore[import-untyped]
-
-        return HanoverTagger.HanoverTagger("morphmodel_ger.pgz")
-    except Exception:  # noqa: BLE001 - any failure means: no morphology
-        return None
-
-
-# HanTa's analyses of the corpus words, installed by the index build from its cache
-# (`faq_bot.morphcache`): a rebuild of unchanged text runs no HanTa analysis.
-_KNOWN: Mapping[str, HantaAnalysis | None] = {}
-
-
-def hanta_analysis(word: str) -> HantaAnalysis | None:
-    """HanTa's (lemma, morphemes) of lower-case `word` (``taglevel=3`` without the
-    tag), or None where HanTa is missing or fails on it. Deterministic per word."""
-    known = _KNOWN  # one table throughout, though another build may install its own
-    if word in known:
-        return known[word]
-    tagger = _tagger()
-    if tagger is None:
-        return None
-    try:
-        with _MORPH_LOCK:
-            lemma, morphemes, _tag = tagger.analyze(word, taglevel=3)
-    except Exception:  # noqa: BLE001 - HanTa fails on odd input: no analysis
-        return None
-    return str(lemma), tuple((str(m), str(t)) for m, t in morphemes)
-
-
-def install_analyses(known: Mapping[str, HantaAnalysis | None]) -> None:
-    """Use these HanTa analyses instead of running HanTa on their words."""
-    global _KNOWN
-    _KNOWN = known
-
-
-def morphology_words(text: str) -> set[str]:
-    """The lower-case words of `text` the analyzer asks `morphology` about."""
-    stop = load_stopwords()
-    return {
-        w
-        for w in (m.lower() for m in _WORD.findall(text))
-        if len(w) >= 4 and w.isalpha() and fold(w) not in stop
-    }
-
-
-@lru_cache(maxsize=MORPH_CACHE)
-def morphology(word: str) -> tuple[tuple[str, str], ...]:
-    """(term, kind) pairs HanTa adds for lower-case `word`, folded, without the
-    word itself: its "lemma" ("einheiten" -> "einheit", "getarnt" -> "tarn"), the
-    "part"s of a compound in its lexicon ("starthand" -> "start", "hand"), and
-    verb "root"s ("ungesperrt" -> "sperr", "tarnung" -> "tarn")."""
-    if not 4 <= len(word) <= MORPH_MAX_WORD or not word.isalpha():
-        return ()
-    raw = hanta_analysis(word)
-    if raw is None:
-        return ()
-    lemma, morphemes = raw
-    found: dict[str, str] = {fold(lemma): "lemma"}
-    content = [m for m, tag in morphemes if tag.startswith(_CONTENT_TAGS)]
-    if len(content) >= 2:
-        for m in content:
-            found.setdefault(fold(m), "part")
-    for m, tag in morphemes:
-        if tag.startswith("VV"):
-            found.setdefault(fold(m), "root")
-    if lemma.endswith("ung") and len(lemma) >= 7:
-        found.setdefault(fold(lemma[:-3]), "root")
-    own = fold(word)
-    stop = load_stopwords()
-    return tuple(
-        (t, kind)
-        for t, kind in found.items()
-        if t != own and len(t) >= MIN_PART and t.isalpha() and t not in stop
-    )
-
-
-@lru_cache(maxsize=MORPH_CACHE)
-def word_class(word: str) -> str | None:
-    """HanTa's word class of a folded common German word (see `common_words`): "verb"
-    when it analyses it as a verb form, else "noun" or "adjective", else None. None
-    for a rare word: HanTa guesses at words its lexicon lacks ("deploye" a noun)."""
-    if not 4 <= len(word) <= MORPH_MAX_WORD or not word.isalpha() or word not in common_words():
-        return None
-    raw = hanta_analysis(word)
-    tags = [tag for _m, tag in raw[1]] if raw is not None else []
-    if any(tag.startswith("VV") for tag in tags):
-        return "verb"
-    if any(tag.startswith(("NN", "NE")) for tag in tags):
-        return "noun"
-    if any(tag.startswith("ADJ") for tag in tags):
-        return "adjective"
-    return None
 
 
 # --- Whoosh filters ---------------------------------------------------------------

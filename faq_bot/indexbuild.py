@@ -49,7 +49,7 @@ from typing import Any
 
 from whoosh import index as whoosh_index
 
-from faq_bot.analysis import fold, morphology_words, part_vocabulary, vocabulary_from_texts
+from faq_bot.analysis import part_vocabulary, vocabulary_from_texts
 from faq_bot.buildphases import Phases, Report
 from faq_bot.corpus import Corpus, load_corpus, slugify
 from faq_bot.entrystore import STORE_FILE, alias_map, write_store
@@ -70,7 +70,9 @@ from faq_bot.index import (
     make_schema,
 )
 from faq_bot.morphcache import analyse_words, write_build_table
+from faq_bot.morphology import morphology_words
 from faq_bot.offline import write_offline_data
+from faq_bot.text import fold
 
 __all__ = ["BuildReport", "build_index", "build_lock"]
 

@@ -1,7 +1,7 @@
 """HanTa's analyses of the corpus words, kept beside the builds like the embeddings.
 
 ``analyse_words(words, cache_dir) -> int``
-    Installs (`faq_bot.analysis.install_analyses`) HanTa's analysis of every
+    Installs (`faq_bot.morphology.install_analyses`) HanTa's analysis of every
     word in `words`, reading ``<cache_dir>/<HanTa id>.json`` first and running
     HanTa only on the words it lacks; rewrites the file when some were new.
     Returns them and how many words HanTa analysed (``progress(done, total)``
@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from faq_bot.analysis import HantaAnalysis, hanta_analysis, install_analyses
+from faq_bot.morphology import HantaAnalysis, hanta_analysis, install_analyses
 
 __all__ = ["BUILD_TABLE", "analyse_words", "hanta_id", "install_build_table", "write_build_table"]
 

@@ -25,15 +25,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from faq_bot.analysis import (
-    load_stopwords,
-    load_synonyms,
-    part_vocabulary,
-    split_compound,
-    vocabulary_from_texts,
-    words,
-)
-from faq_bot.text import _DIGRAPH, _UMLAUT  # the folding rules, exported to the JS
+from faq_bot.analysis import part_vocabulary, split_compound, vocabulary_from_texts
+from faq_bot.lexicon import load_stopwords, load_synonyms
+from faq_bot.text import _DIGRAPH, _UMLAUT, words  # the folding rules, exported to the JS
 
 OFFLINE_JSON = "offline.json"
 FORMAT = 1

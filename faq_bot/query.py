@@ -25,22 +25,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from faq_bot.analysis import (
-    MIN_FUZZY_LENGTH,
-    correct_word,
-    correctable,
-    edits1,
-    fold,
-    is_jargon_word,
-    known_compound,
-    load_stopwords,
-    load_synonyms,
-    without_morphology,
-)
+from faq_bot.analysis import without_morphology
 from faq_bot.errors import InputError
 from faq_bot.impacts import impacts
 from faq_bot.index import WARMERS, Index
-from faq_bot.text import clean_input
+from faq_bot.jargon import is_jargon_word
+from faq_bot.lexicon import load_stopwords, load_synonyms
+from faq_bot.spelling import MIN_FUZZY_LENGTH, correct_word, correctable, edits1, known_compound
+from faq_bot.text import clean_input, fold
 
 __all__ = [
     "EXTRA_WEIGHTS",

@@ -34,9 +34,9 @@ from __future__ import annotations
 
 import re
 
-from faq_bot.analysis import fold, load_stopwords
 from faq_bot.errors import InputError
-from faq_bot.text import clean_input
+from faq_bot.lexicon import load_stopwords
+from faq_bot.text import clean_input, fold
 
 __all__ = [
     "FILLER",

@@ -66,7 +66,6 @@ from typing import Any, NamedTuple
 import numpy as np
 from whoosh import query as wq
 
-from faq_bot.analysis import fold
 from faq_bot.corpus import slugify
 from faq_bot.impacts import impacts
 from faq_bot.index import WARMERS, Index
@@ -80,6 +79,7 @@ from faq_bot.retrieval import (
     retrievers_for,
 )
 from faq_bot.snippets import SNIPPET_CHARS, snippet, token_spans
+from faq_bot.text import fold
 
 __all__ = [
     "CANDIDATES",

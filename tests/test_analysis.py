@@ -6,16 +6,15 @@ import pytest
 
 from faq_bot.analysis import (
     base_verb,
-    correct_word,
-    fold,
-    load_stopwords,
-    load_synonyms,
     make_analyzer,
     meanings,
     part_vocabulary,
     split_compound,
     vocabulary_from_texts,
 )
+from faq_bot.lexicon import load_stopwords, load_synonyms
+from faq_bot.spelling import correct_word
+from faq_bot.text import fold
 
 
 @pytest.fixture(scope="module")

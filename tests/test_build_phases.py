@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from faq_bot import analysis
+from faq_bot import morphology
 from faq_bot.buildphases import PHASES
 from faq_bot.cli import PHASE_LABELS, main
 from faq_bot.index import MORPHOLOGY_CACHE
@@ -61,8 +61,8 @@ def test_a_rebuild_of_unchanged_text_runs_no_hanta_and_changes_nothing(
     def no_hanta():
         raise AssertionError("HanTa ran although every word was cached")
 
-    monkeypatch.setattr(analysis, "_tagger", no_hanta)
-    analysis.morphology.cache_clear()  # words this process analysed before
+    monkeypatch.setattr(morphology, "tagger", no_hanta)
+    morphology.morphology.cache_clear()  # words this process analysed before
     again = build_index(tiny_corpus, tmp_path / "idx")
     assert _meta(again)["morphology"] == {"words": words, "analysed": 0}
     assert _impacts(again.path) == kept
@@ -74,7 +74,7 @@ def test_a_damaged_hanta_cache_is_analysed_again_with_the_same_result(tiny_corpu
     shutil.copytree(first.path, tmp_path / "first")
     for path in (tmp_path / "idx" / MORPHOLOGY_CACHE).glob("*.json"):
         path.write_text("{kaputt", encoding="utf-8")
-    analysis.morphology.cache_clear()
+    morphology.morphology.cache_clear()
     again = build_index(tiny_corpus, tmp_path / "idx")
     assert _meta(again)["morphology"]["analysed"] == _meta(again)["morphology"]["words"]
     assert _impacts(again.path) == kept

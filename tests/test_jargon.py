@@ -11,17 +11,20 @@ from hypothesis import strategies as st
 from hypothesis_profiles import examples
 from whoosh.analysis import LowercaseFilter, RegexTokenizer
 
-from faq_bot.analysis import (
-    FoldFilter,
-    JargonFilter,
-    fold,
+from faq_bot.analysis import FoldFilter, JargonFilter, make_analyzer
+from faq_bot.jargon import (
+    PARTICLES,
+    STEMMER_CACHE,
+    _jargon,
+    _stem,
     is_jargon_word,
+    jargon_nouns,
     load_jargon,
-    make_analyzer,
-    word_class,
+    stemmer,
 )
-from faq_bot.jargon import PARTICLES, STEMMER_CACHE, _jargon, _stem, jargon_nouns, stemmer
+from faq_bot.morphology import word_class
 from faq_bot.search import search
+from faq_bot.text import fold
 
 
 def _query_terms(text: str) -> list[tuple[str, str]]:
@@ -230,7 +233,8 @@ def test_an_index_pickled_before_the_word_class_guard_keeps_noun_keys_nouns():
     # older builds pickled the filter without its nouns: "decken" must not become Deck
     import pickle
 
-    from faq_bot.analysis import JargonFilter, jargon_nouns
+    from faq_bot.analysis import JargonFilter
+    from faq_bot.jargon import jargon_nouns
 
     old = JargonFilter.__new__(JargonFilter)
     old.__setstate__({"table": load_jargon()})

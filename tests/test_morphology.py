@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis_profiles import examples
 
-from faq_bot.analysis import MORPH_MAX_WORD, make_analyzer, morphology
+from faq_bot.analysis import make_analyzer
 from faq_bot.morphcache import CompactTable
+from faq_bot.morphology import MORPH_MAX_WORD, morphology
 
 
 def _added(text: str) -> set[tuple[str, str]]:

@@ -12,8 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from faq_bot.analysis import fold, load_synonyms
+from faq_bot.lexicon import load_synonyms
 from faq_bot.offline import OFFLINE_JSON, entry_terms
+from faq_bot.text import fold
 
 BOMB = "227-pfund-bombe-basisausbau"
 

@@ -220,7 +220,7 @@ def _suggest_by_scan(index, prefix, n=8):
     """The reference: every title and alias scanned (what the prefix index replaces)."""
     import re
 
-    from faq_bot.analysis import fold
+    from faq_bot.text import fold
 
     word = re.compile(r"\w+")
     wanted = " ".join(fold(w) for w in word.findall(prefix))

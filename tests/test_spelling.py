@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from faq_bot.analysis import common_words, correct_word, correctable, fold, known_compound
+from faq_bot.lexicon import common_words
 from faq_bot.query import analyze_query
+from faq_bot.spelling import correct_word, correctable, known_compound
+from faq_bot.text import fold
 
 
 @pytest.mark.parametrize("word", ["irgendwie", "Schach", "Handschuh", "überhaupt", "Zauberer"])

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from faq_bot.analysis import fold
+from faq_bot.text import fold
 
 __all__ = ["STACK_WORDS", "check_url_for"]
 

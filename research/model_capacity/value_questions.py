@@ -17,10 +17,10 @@ from __future__ import annotations
 import re
 import sys
 
-from faq_bot.analysis import load_stopwords
 from faq_bot.chat import answer
 from faq_bot.evaluate import answerable, is_hit, training_questions
 from faq_bot.index import open_index
+from faq_bot.lexicon import load_stopwords
 from faq_bot.question import asks_quantity
 from faq_bot.text import fold, has_number, split_sentences, words
 

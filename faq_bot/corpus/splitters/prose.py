@@ -62,8 +62,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from faq_bot.analysis import _tagger
 from faq_bot.corpus.splitters import LIST_ITEM, EntryMaker, Split, short_heading
+from faq_bot.morphology import tagger
 
 SECTION_SEP = " › "
 _NOTE = re.compile(r"^(Achtung|Tipp|Hinweis|Wichtig|Anmerkung|Beachte)\s*:", re.I)
@@ -129,14 +129,14 @@ def action_title(text: str) -> str | None:
     nearest before it), e.g. "Der aktive Spieler platziert nun beliebig viele
     Einheiten …" -> "Einheiten platzieren". An existential "gibt es" is no action
     and is skipped. None without HanTa or without such a verb and noun."""
-    tagger = _tagger()
-    if tagger is None:
+    hanta = tagger()
+    if hanta is None:
         return None
     for sentence in _SENTENCE_END.split(_ASIDE.sub("", text)):
         tokens = _TOKEN.findall(sentence)
         if not tokens:
             continue
-        tagged = tagger.tag_sent(tokens)
+        tagged = hanta.tag_sent(tokens)
         for i, (_word, lemma, tag) in enumerate(tagged):
             if not tag.startswith("VV") or tag == "VV(PP)":
                 continue

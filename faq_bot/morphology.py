@@ -1,0 +1,141 @@
+"""German morphology from HanTa (the Hanover Tagger, with its shipped German model).
+
+``morphology(word)``: the (term, kind) pairs the analyzer adds for a word: its lemma, the
+parts of a compound in HanTa's lexicon and verb roots (`faq_bot.analysis.MorphFilter`).
+``word_class(word)``: "verb", "noun" or "adjective" for a common German word.
+``hanta_analysis(word)``: HanTa's raw (lemma, morphemes); ``install_analyses(known)`` lets
+an index build use the analyses it cached (`faq_bot.morphcache`) instead of running HanTa.
+``tagger()``: the tagger itself, or None where HanTa cannot load (then nothing is added).
+Both caches are bounded: queries bring any word.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Mapping
+from functools import cache, lru_cache
+
+from faq_bot.lexicon import MIN_WORD, common_words, load_stopwords
+from faq_bot.text import fold
+
+__all__ = [
+    "MORPH_CACHE",
+    "MORPH_MAX_WORD",
+    "HantaAnalysis",
+    "hanta_analysis",
+    "install_analyses",
+    "morphology",
+    "morphology_words",
+    "tagger",
+    "word_class",
+]
+
+_WORD = re.compile(r"\w+")
+
+MORPH_CACHE = 65_536  # words whose analysis is kept; bounded, queries bring any word
+# longest word HanTa analyses: its time grows steeply with length (a 500-letter query word
+# took 2 s of CPU, 160 letters 0.2 s); the corpus's longest word has 31 letters
+MORPH_MAX_WORD = 40
+_MORPH_LOCK = threading.Lock()  # HanTa keeps internal state; one analysis at a time
+_CONTENT_TAGS = ("NN", "NE", "VV", "ADJ")
+HantaAnalysis = tuple[str, tuple[tuple[str, str], ...]]
+
+
+@cache
+def tagger():
+    """The Hanover Tagger with its shipped German model, or None where it cannot
+    load (then the analyzer simply adds no morphology)."""
+    try:
+        from HanTa import HanoverTagger  # type: ignore[import-untyped]
+
+        return HanoverTagger.HanoverTagger("morphmodel_ger.pgz")
+    except Exception:  # noqa: BLE001 - any failure means: no morphology
+        return None
+
+
+# HanTa's analyses of the corpus words, installed by the index build from its cache
+# (`faq_bot.morphcache`): a rebuild of unchanged text runs no HanTa analysis.
+_KNOWN: Mapping[str, HantaAnalysis | None] = {}
+
+
+def hanta_analysis(word: str) -> HantaAnalysis | None:
+    """HanTa's (lemma, morphemes) of lower-case `word` (``taglevel=3`` without the
+    tag), or None where HanTa is missing or fails on it. Deterministic per word."""
+    known = _KNOWN  # one table throughout, though another build may install its own
+    if word in known:
+        return known[word]
+    found = tagger()
+    if found is None:
+        return None
+    try:
+        with _MORPH_LOCK:
+            lemma, morphemes, _tag = found.analyze(word, taglevel=3)
+    except Exception:  # noqa: BLE001 - HanTa fails on odd input: no analysis
+        return None
+    return str(lemma), tuple((str(m), str(t)) for m, t in morphemes)
+
+
+def install_analyses(known: Mapping[str, HantaAnalysis | None]) -> None:
+    """Use these HanTa analyses instead of running HanTa on their words."""
+    global _KNOWN
+    _KNOWN = known
+
+
+def morphology_words(text: str) -> set[str]:
+    """The lower-case words of `text` the analyzer asks `morphology` about."""
+    stop = load_stopwords()
+    return {
+        w
+        for w in (m.lower() for m in _WORD.findall(text))
+        if len(w) >= 4 and w.isalpha() and fold(w) not in stop
+    }
+
+
+@lru_cache(maxsize=MORPH_CACHE)
+def morphology(word: str) -> tuple[tuple[str, str], ...]:
+    """(term, kind) pairs HanTa adds for lower-case `word`, folded, without the
+    word itself: its "lemma" ("einheiten" -> "einheit", "getarnt" -> "tarn"), the
+    "part"s of a compound in its lexicon ("starthand" -> "start", "hand"), and
+    verb "root"s ("ungesperrt" -> "sperr", "tarnung" -> "tarn")."""
+    if not 4 <= len(word) <= MORPH_MAX_WORD or not word.isalpha():
+        return ()
+    raw = hanta_analysis(word)
+    if raw is None:
+        return ()
+    lemma, morphemes = raw
+    found: dict[str, str] = {fold(lemma): "lemma"}
+    content = [m for m, tag in morphemes if tag.startswith(_CONTENT_TAGS)]
+    if len(content) >= 2:
+        for m in content:
+            found.setdefault(fold(m), "part")
+    for m, tag in morphemes:
+        if tag.startswith("VV"):
+            found.setdefault(fold(m), "root")
+    if lemma.endswith("ung") and len(lemma) >= 7:
+        found.setdefault(fold(lemma[:-3]), "root")
+    own = fold(word)
+    stop = load_stopwords()
+    return tuple(
+        (t, kind)
+        for t, kind in found.items()
+        if t != own and len(t) >= MIN_WORD and t.isalpha() and t not in stop
+    )
+
+
+@lru_cache(maxsize=MORPH_CACHE)
+def word_class(word: str) -> str | None:
+    """HanTa's word class of a folded common German word (see `common_words`): "verb"
+    when it analyses it as a verb form, else "noun" or "adjective", else None. None
+    for a rare word: HanTa guesses at words its lexicon lacks ("deploye" a noun)."""
+    if not 4 <= len(word) <= MORPH_MAX_WORD or not word.isalpha() or word not in common_words():
+        return None
+    raw = hanta_analysis(word)
+    tags = [tag for _m, tag in raw[1]] if raw is not None else []
+    if any(tag.startswith("VV") for tag in tags):
+        return "verb"
+    if any(tag.startswith(("NN", "NE")) for tag in tags):
+        return "noun"
+    if any(tag.startswith("ADJ") for tag in tags):
+        return "adjective"
+    return None

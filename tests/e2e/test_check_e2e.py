@@ -278,6 +278,16 @@ FORM_CUT_OFF = """() => {
       cut.push(`${name(select)} shows "${chosen.text}" cut off`);
     }
   }
+  const ruler = document.createElement("canvas").getContext("2d");
+  for (const input of document.querySelectorAll(".check-form input[placeholder]")) {
+    if (!input.offsetWidth || input.value) continue;
+    const style = getComputedStyle(input);
+    ruler.font = style.font;
+    const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    if (ruler.measureText(input.placeholder).width > room + 0.5) {
+      cut.push(`${name(input)} placeholder "${input.placeholder}" cut off`);
+    }
+  }
   for (const label of document.querySelectorAll(".check-form label:not(.visually-hidden)")) {
     if (label.clientWidth && label.scrollWidth > label.clientWidth + 1) {
       cut.push(`label ${name(label)} cut off`);

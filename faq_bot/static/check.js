@@ -134,6 +134,21 @@
     return again; // a name or owner typed meanwhile: the choices must follow it
   }
 
+  // what was typed after a tap that waits with its data of then: into that data, so a value
+  // typed meanwhile is sent with it (and kept in the form the answer brings)
+  function typedSince(tapped, formId, fields) {
+    Object.keys(fields).forEach(function (name) {
+      var old = fields[name];
+      if (!old.form || old.form.id !== formId) return; // a field of the other form
+      if (old.type === "checkbox") {
+        if (old.checked) tapped.set(name, old.value);
+        else tapped.delete(name);
+      } else if (old.type !== "radio" || old.checked) {
+        tapped.set(name, old.value);
+      }
+    });
+  }
+
   function formData(form, action) {
     var data = new URLSearchParams();
     new FormData(form).forEach(function (value, key) {
@@ -209,6 +224,7 @@
           return;
         }
         var refresh = keep && putBack(typed || {}, data);
+        if (next && next.data) typedSince(next.data, next.form.id, typed || {});
         settle();
         if (next) {
           // the re-rendered form replaced the one tapped: its twin carries the tap on, with

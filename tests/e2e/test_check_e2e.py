@@ -372,6 +372,21 @@ def test_check_keeps_what_is_typed_while_a_card_is_being_added_on_a_slow_line(ph
     expect(phone.locator("#p-1-tw")).to_have_value("2")
 
 
+def test_check_what_is_typed_after_tapping_resolve_behind_a_refresh_is_resolved_too(phone):
+    # the tap waits behind the refresh a changed name sent; a TW typed after the tap, while
+    # both are under way, is part of what is resolved and stays in the form
+    phone.goto("/check")
+    fill_example2(phone)
+    slow_line(phone)
+    phone.fill("#p-0-name", "A ")  # changed: leaving it sends a refresh
+    phone.locator("#resolve").click()  # waits behind that refresh
+    phone.fill("#p-1-tw", "9")
+    expect(phone.locator("#timeline")).to_be_visible()
+    phone.wait_for_load_state("networkidle")
+    expect(phone.locator("#p-1-tw")).to_have_value("9")
+    assert '"tw": 9' in phone.locator("#json").input_value()
+
+
 def test_check_a_second_card_picked_on_a_slow_line_is_added_too(phone):
     phone.goto("/check")
     slow_line(phone)

@@ -158,6 +158,7 @@ GROUPS = [
     ["heldout72-questions.jsonl", "heldout72-followups.jsonl"],
     ["heldout73-questions.jsonl", "heldout73-followups.jsonl"],
     ["heldout74-questions.jsonl", "heldout74-followups.jsonl"],
+    ["heldout76-questions.jsonl", "heldout76-followups.jsonl"],
 ]
 
 

@@ -159,6 +159,7 @@ GROUPS = [
     ["heldout73-questions.jsonl", "heldout73-followups.jsonl"],
     ["heldout74-questions.jsonl", "heldout74-followups.jsonl"],
     ["heldout75-questions.jsonl", "heldout75-followups.jsonl"],
+    ["heldout76-questions.jsonl", "heldout76-followups.jsonl"],
 ]
 
 

@@ -12,9 +12,10 @@ calibration sets, each pooled, meet each target (`faq_bot.chat.calibrate`; the t
 ``pairs_cw`` and ``pairs_decl``: the shares of pairs that do). With ``--write`` it
 becomes the hybrid model's ``threshold`` in ``faq_bot/data/confidence.json`` (the
 follow-up bar is the fitted one, never below it), the fitted bars are kept beside it
-under ``calibration``, and the outcomes are written to ``faq_bot/data/calibration.json``
-so that the tests can derive the threshold again. ``make train`` runs it after
-``scripts/train_chat.py``. Needs a built index with dense vectors.
+under ``calibration``, the share right by probability under ``reliability`` (the chat's
+caution, `faq_bot.chat.calibrate.reliability_steps`), and the outcomes are written to
+``faq_bot/data/calibration.json`` so that the tests can derive both again. ``make train``
+runs it after ``scripts/train_chat.py``. Needs a built index with dense vectors.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from faq_bot.chat.calibrate import (
     figures_at,
     models_digest,
     pair_shares,
+    reliability_steps,
 )
 from faq_bot.crossfit import embedder_id
 from faq_bot.dense import dense_for
@@ -145,6 +147,11 @@ def write(
         "pairs_confident_wrong_met": _rounded(chosen.pairs_confident_wrong_met),
         "pairs_declined_met": _rounded(chosen.pairs_declined_met),
     }
+    # what an answer of each probability was worth on these questions (the chat's caution)
+    outcomes = [o for _, o in rows]
+    mode["reliability"] = [
+        [round(p, 4), round(share, 4)] for p, share in reliability_steps(outcomes)
+    ]
     path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     out = DATA / "calibration.json"
     write_evidence(out, rows, names, embedder)

@@ -21,6 +21,7 @@ from faq_bot.chat.calibrate import (
     figures_at,
     models_digest,
     pair_shares,
+    reliability_steps,
     wilson,
 )
 from faq_bot.evaluate import HELD_OUT_SETS, answerable, load_questions, question_set
@@ -249,6 +250,39 @@ def test_the_shipped_threshold_is_the_one_the_recorded_outcomes_give():
     assert hybrid["threshold"] == chosen.threshold == confidence.threshold("hybrid")
     fitted = hybrid["calibration"]["fitted"]
     assert hybrid["threshold_followup"] == max(chosen.threshold, fitted["threshold_followup"])
+
+
+@given(outcomes_st)
+def test_reliability_is_a_rising_step_function_that_keeps_the_count_of_right_answers(
+    outcomes: list[Outcome],
+):
+    steps = reliability_steps(outcomes)
+    starts = [start for start, _ in steps]
+    shares = [share for _, share in steps]
+    assert starts == sorted(set(starts)) and starts[0] == min(o.probability for o in outcomes)
+    assert all(0 <= a < b <= 1 for a, b in zip(shares, shares[1:], strict=False))
+    assert all(0 <= share <= 1 for share in shares)
+    # each outcome read at its step: the shares add up to the right answers (pooled means)
+    at = [shares[max(i for i, s in enumerate(starts) if s <= o.probability)] for o in outcomes]
+    assert abs(sum(at) - sum(o.right for o in outcomes)) < 1e-6
+
+
+def test_reliability_pools_a_step_that_would_fall_with_the_one_before():
+    # 0.3: 1 of 2 right, 0.5: 0 of 1, 0.8: 2 of 2 -> 0.3 and 0.5 pooled (1 of 3)
+    outcomes = _outcomes([0.3, 0.8, 0.8], [0.3], [0.5])
+    assert reliability_steps(outcomes) == [(0.3, 1 / 3), (0.8, 1.0)]
+
+
+def test_the_shipped_reliability_is_the_one_the_recorded_outcomes_give():
+    recorded = _recorded()
+    outcomes = [Outcome(p, right, ans) for _qid, p, right, ans in recorded["outcomes"]]
+    steps = reliability_steps(outcomes)
+    hybrid = json.loads((DATA / "confidence.json").read_text("utf-8"))["modes"]["hybrid"]
+    assert hybrid["reliability"] == [[round(p, 4), round(share, 4)] for p, share in steps]
+    for p, share in steps:
+        assert confidence.reliability(round(p, 4) + 1e-9, "hybrid") == round(share, 4)
+    # the answers at the bar were right for fewer than nine in ten: they say so
+    assert confidence.reliability(confidence.threshold("hybrid")) < confidence.SURE
 
 
 def test_the_recorded_outcomes_come_from_the_shipped_models():

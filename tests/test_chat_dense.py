@@ -14,14 +14,17 @@ import pytest
 from click.testing import CliRunner
 
 from faq_bot.chat import Turn, answer, crossval, fit, passage
+from faq_bot.chat import confidence as conf
 from faq_bot.chat.answer import read
 from faq_bot.chat.confidence import SIGNALS
+from faq_bot.chat.shown import Shown, show, shown_of
 from faq_bot.cli import main
 from faq_bot.dense import dense_for
 from faq_bot.embed import get_embedder
 from faq_bot.hybrid import dense_scores, entry_dense_scores, fused_ranking, topic_dense_scores
 from faq_bot.index import open_index
 from faq_bot.search import rank_entries
+from faq_bot.web import create_app
 
 DOC = "003_392c06b39f773588.txt"
 QUESTIONS = [
@@ -411,3 +414,49 @@ def test_fitting_compares_a_training_question_without_its_own_set(hybrid_index, 
     case = fit.collect(index, [{**questions[0], "id": "c99"}])[0]
     assert fit._choice(index, case, passage.model(), known) is not None
     assert excluded == [frozenset({"c99", *(q["id"] for q in questions)})]
+
+
+# "Gruppe bewegen Richtung ändern": answered from "Bewegung" with a probability whose
+# calibration questions were right for fewer than nine in ten (about 0.45 here)
+UNSURE_QUESTION = "Gruppe bewegen Richtung ändern"
+SURE_QUESTION = "Darf ich beim Bewegen schräg ziehen?"
+
+
+def test_an_answer_whose_confidence_was_often_wrong_on_test_questions_says_it_is_unsure(
+    hybrid_index,
+):
+    index = open_index(hybrid_index)
+    unsure, sure = answer(index, UNSURE_QUESTION), answer(index, SURE_QUESTION)
+    assert unsure.confident and sure.confident
+    for result in (unsure, sure):
+        assert result.reliability == conf.reliability(result.confidence, "hybrid")
+    assert unsure.reliability is not None and unsure.reliability < conf.SURE
+    assert unsure.message.startswith("Wahrscheinlich steht das unter „")
+    assert unsure.caution and f"in {round(unsure.reliability * 100)} von 100" in unsure.caution
+    assert sure.reliability is not None and sure.reliability >= conf.SURE
+    assert sure.message.startswith("Das steht unter „") and sure.caution is None
+    data = unsure.to_json()
+    assert (data["reliability"], data["caution"]) == (round(unsure.reliability, 2), unsure.caution)
+
+
+def test_an_unsure_answer_shown_again_from_its_turn_token_still_says_so(hybrid_index):
+    index = open_index(hybrid_index)
+    key = b"k" * 32
+    for question in (UNSURE_QUESTION, SURE_QUESTION):
+        result = answer(index, question)
+        token = shown_of(result.to_json()).token(key)
+        again, _ = show(index, Shown.parse(token, key), [])
+        assert (again.message, again.caution) == (result.message, result.caution)
+    unsure_token = shown_of(answer(index, UNSURE_QUESTION).to_json()).token(key)
+    assert "_r." in unsure_token.partition("~")[0]
+
+
+def test_the_chat_page_says_an_answer_is_unsure_under_its_message(hybrid_index):
+    client = create_app({"TESTING": True, "INDEX_DIR": str(hybrid_index)}).test_client()
+    page = client.get("/ask", query_string={"q": UNSURE_QUESTION}, follow_redirects=True)
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200
+    assert "Wahrscheinlich steht das unter" in html
+    assert '<p class="turn-caution">Nicht sicher: Bei Testfragen' in html
+    sure = client.get("/ask", query_string={"q": SURE_QUESTION}, follow_redirects=True)
+    assert "turn-caution" not in sure.get_data(as_text=True).split('id="neu"')[1]

@@ -88,8 +88,10 @@ __all__ = [
     "Response",
     "answer",
     "answered_reading",
+    "caution_note",
     "declined_message",
     "found_message",
+    "is_unsure",
     "read",
     "replay",
     "respond",
@@ -150,6 +152,10 @@ class Answer:
     citation: str | None = None
     scope: str | None = None  # the one document the answer was limited to (`answer`'s doc)
     signals: dict[str, float] = field(default_factory=dict)  # what confidence is computed from
+    # of the calibration questions answered with about this confidence, the share whose
+    # passage was right (`faq_bot.chat.confidence.reliability`; None: not calibrated)
+    reliability: float | None = None
+    caution: str | None = None  # said under the message when that share is under SURE
 
     def to_json(self, base_url: str = "") -> dict[str, Any]:
         """The answer JSON; `base_url` (e.g. ``https://host``) makes the citation's URL absolute."""
@@ -187,6 +193,8 @@ class Answer:
             "context": self.context,
             "scope": self.scope,
             "search_query": self.search_query,
+            "reliability": None if self.reliability is None else round(self.reliability, 2),
+            "caution": self.caution,
         }
 
     @property
@@ -540,8 +548,10 @@ def _answer_of(index: Index, reading: Reading, response: Response) -> Answer:
         scored = [s for s in scored if dense.entry(s.entry) >= floor]
     related = _related(index, record if confident else None, scored, exclude)
 
+    reliability = None
     if confident and record is not None and passage is not None:
-        message = found_message(record, doc)
+        reliability = conf.reliability(confidence, "hybrid" if dense is not None else "lexical")
+        message = found_message(record, doc, unsure=is_unsure(reliability))
     else:
         message = declined_message(related)
     return Answer(
@@ -561,13 +571,33 @@ def _answer_of(index: Index, reading: Reading, response: Response) -> Answer:
         date_text=doc.get("date_text") if confident else None,
         citation=citation(record.title, doc) if confident and record else None,
         signals=signals,
+        reliability=reliability,
+        caution=caution_note(reliability)
+        if reliability is not None and is_unsure(reliability)
+        else None,
     )
 
 
-def found_message(record: EntryRecord, doc: dict[str, Any]) -> str:
-    """What a confident answer says above its passage (`doc`: the entry's document)."""
+def found_message(record: EntryRecord, doc: dict[str, Any], unsure: bool = False) -> str:
+    """What a confident answer says above its passage (`doc`: the entry's document);
+    `unsure`: its confidence was right for fewer than `SURE` of the calibration questions."""
     stand = f", Stand: {doc['date_text']}" if doc.get("date_text") else ""
-    return f"Das steht unter „{record.title}“ ({doc.get('title', record.doc)}{stand})."
+    lead = "Wahrscheinlich steht das unter" if unsure else "Das steht unter"
+    return f"{lead} „{record.title}“ ({doc.get('title', record.doc)}{stand})."
+
+
+def is_unsure(reliability: float | None) -> bool:
+    """Whether an answer of this reliability says it is unsure (under `conf.SURE`)."""
+    return reliability is not None and reliability < conf.SURE
+
+
+def caution_note(reliability: float) -> str:
+    """What an unsure answer says under its message: what answers like it were worth."""
+    share = round(reliability * 100)
+    return (
+        f"Nicht sicher: Bei Testfragen mit ähnlich sicherer Antwort stimmte der Absatz nur in "
+        f"{share} von 100 Fällen. Bitte den Absatz prüfen."
+    )
 
 
 def declined_message(related: list[dict[str, Any]]) -> str:

@@ -28,6 +28,10 @@ pair (docs/quality-journal.md, "2026-11-29 (seventh round)").
 ``pair_shares(outcomes, thresholds) -> (confident_wrong_met, declined_met) | None``
     At each threshold, the share of pairs of question sets (`Outcome.group`) meeting each
     target (arrays; None for fewer than three sets, where pairs say nothing new).
+``reliability_steps(outcomes) -> list[(probability, share)]``
+    The share of right passages as a non-decreasing step function of the probability
+    (isotonic regression, pool adjacent violators): what an answer of that probability
+    was worth on the calibration questions. The chat says so when it is under `SURE`.
 ``models_digest(data_dir) -> str``
     A hash of the fitted models outcomes come from (``calibration.json`` records it,
     so a refit without a new calibration is caught by the tests).
@@ -59,6 +63,7 @@ __all__ = [
     "figures_at",
     "models_digest",
     "pair_shares",
+    "reliability_steps",
     "wilson",
 ]
 
@@ -80,7 +85,7 @@ RULE = (
 MODEL_FILES = ("ranker.json", "passage.json", "confidence.json")
 KNOWN_FILE = "known_questions.npz"  # the known questions (faq_bot.known): outcomes depend on them
 # what calibrating writes into confidence.json: not part of the models it calibrates
-CALIBRATED_KEYS = ("threshold", "threshold_followup", "calibration")
+CALIBRATED_KEYS = ("threshold", "threshold_followup", "calibration", "reliability")
 
 
 def wilson(k: int, n: int, z: float = Z_ONE_SIDED_90) -> tuple[float, float]:
@@ -205,6 +210,29 @@ def calibrated_threshold(
         if f.confident_wrong_upper <= max_confident_wrong and f.declined_lower >= min_declined:
             return f
     return None
+
+
+def reliability_steps(outcomes: Sequence[Outcome]) -> list[tuple[float, float]]:
+    """The share of `outcomes` whose passage was right, as a non-decreasing step function
+    of the probability: (lowest probability of a step, its share right), ascending.
+
+    Isotonic regression by pooling adjacent violators: outcomes sorted by probability
+    (equal probabilities in one block) are pooled while a block's share is not above the
+    share of the block before it, so every step is the pooled share of the outcomes it
+    spans. Unanswerable questions count as wrong. No bins or widths to choose."""
+    tied: dict[float, list[float]] = {}  # probability -> [right, count]: one block each
+    for o in outcomes:
+        counts = tied.setdefault(o.probability, [0.0, 0.0])
+        counts[0] += float(o.right)
+        counts[1] += 1
+    blocks: list[list[float]] = []  # [lowest probability, right, count]
+    for p in sorted(tied):
+        blocks.append([p, *tied[p]])
+        while len(blocks) > 1 and blocks[-2][1] * blocks[-1][2] >= blocks[-1][1] * blocks[-2][2]:
+            _p, right_last, count_last = blocks.pop()
+            blocks[-1][1] += right_last
+            blocks[-1][2] += count_last
+    return [(start, right / count) for start, right, count in blocks]
 
 
 def models_digest(data_dir: Path) -> str:

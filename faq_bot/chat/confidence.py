@@ -24,6 +24,10 @@ several entries are close).
     ``scripts/train_chat.py --write``; one per retrieval mode: "hybrid", and
     "lexical" without the embedder, where the dense signals are 0); None when
     there is no model.
+``reliability(probability, mode) -> float | None``
+    What an answer of that probability was worth on the calibration questions: the
+    share whose passage was right (the calibrated steps, `faq_bot.chat.calibrate`);
+    None where there are none (lexical mode). Under `SURE` the chat says it is unsure.
 ``threshold(mode, followup=False) -> float``
     The probability above which the bot answers, chosen on the training
     questions under the targets (see `faq_bot.chat.fit`), for first questions
@@ -53,6 +57,7 @@ coverage of their passages); with the embedder the fitted model decides.
 
 from __future__ import annotations
 
+import bisect
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -70,10 +75,12 @@ if TYPE_CHECKING:
 __all__ = [
     "OPTIONAL",
     "CONFIDENCE_THRESHOLD",
+    "SURE",
     "SIGNALS",
     "foreign_nouns",
     "model",
     "probability",
+    "reliability",
     "rule_confident",
     "signals",
     "threshold",
@@ -102,6 +109,11 @@ SIGNALS = (
 # signals that can be missing (`faq_bot.known`): the model's fallback stands in
 OPTIONAL = ("unanswered_like", "nearest_known", "precedent")
 CONFIDENCE_THRESHOLD = 0.35
+# An answer whose probability was right for fewer than nine in ten calibration questions
+# says it is unsure and asks to check the paragraph (a line drawn for the reader, not a
+# fitted weight: on the sets 41-70 it marks answers under about 0.46, whose passage was
+# right for 64-80 %, while those above were right for 92-100 %)
+SURE = 0.9
 MIN_EVIDENCE = 2  # distinctive question words an answer that names no headword must match
 FOREIGN_NOUN_THRESHOLD = 0.55
 
@@ -153,6 +165,18 @@ def _value(values: dict[str, float], name: str, fallback: dict[str, float]) -> f
     NaN would otherwise make any answer certain)."""
     value = float(values.get(name, math.nan))
     return value if math.isfinite(value) else fallback.get(name, 0.0)
+
+
+def reliability(p: float, mode: str = "hybrid") -> float | None:
+    """The share of the calibration questions answered with about probability `p` whose
+    passage was right (the step of ``reliability`` in the model file that `p` falls on,
+    `faq_bot.chat.calibrate.reliability_steps`), or None without calibrated steps."""
+    data = model(mode)
+    steps = data.get("reliability") if data else None
+    if not steps:
+        return None
+    i = bisect.bisect_right([float(start) for start, _share in steps], p) - 1
+    return float(steps[max(i, 0)][1])
 
 
 def threshold(mode: str = "hybrid", followup: bool = False) -> float:

@@ -14,6 +14,8 @@ def format_answer(data: dict[str, Any], width: int = 88) -> str:
     if data.get("context"):
         lines.append(f"(im Zusammenhang mit: „{data['context']}“)")
     lines.append(data["message"])
+    if data.get("caution"):
+        lines.append(data["caution"])
     found = data.get("answer")
     if found:
         lines.append("")

@@ -26,7 +26,10 @@ answer to any question. The key is the service's secret
     questions, never answered again) or ``u`` (an earlier turn whose token did
     not verify, below). Each ``<item>`` is a related entry as listed under the
     answer: ``l.<entry>`` (a cross reference) or ``s.<entry>[.<paragraph>]``
-    (similar, with the paragraph its link jumps to); then ``d.<document>`` when
+    (similar, with the paragraph its link jumps to); then ``r.<percent>`` when the answer
+    said it was unsure (`Answer.caution`: the share right of the calibration questions
+    answered with about its confidence, so the turn shown again says so too); then
+    ``d.<document>`` when
     the answer was limited to one document (its `Answer.scope`, so the turn shown
     again says so and its links keep the limit); a last item ``c`` says the
     turn was read with the turns before it (a question not shaped like a
@@ -76,7 +79,14 @@ from faq_bot.question import (
 from faq_bot.stack.link import check_url_for
 from faq_bot.text import citation
 
-from .answer import Answer, declined_message, found_message, related_item, source_hit
+from .answer import (
+    Answer,
+    caution_note,
+    declined_message,
+    found_message,
+    related_item,
+    source_hit,
+)
 from .history import MAX_HISTORY, Turn, context_turns
 from .passage import Passage, with_neighbours
 
@@ -111,6 +121,7 @@ MAX_HEAD = 240  # characters of a token's answer or of one item
 SIGNATURE_LENGTH = 16  # base64url characters of the HMAC-SHA-256 kept (96 bits)
 FINGERPRINT_LENGTH = 8  # hex digits of the SHA-256 of the passage text kept
 SCOPE = "d"  # the item of the one document the answer was limited to
+UNSURE = "r"  # the item of an unsure answer's reliability, in percent
 # the head, the related items and the scope item, each at most MAX_HEAD characters
 MAX_TOKEN = MAX_HEAD * (2 + MAX_ITEMS) + 1 + SIGNATURE_LENGTH + 1 + MAX_QUESTION_LENGTH
 ENTRY_ID = r"[a-z0-9][a-z0-9-]{0,199}"  # `faq_bot.text.slugify`
@@ -122,19 +133,21 @@ _ANSWER_PATTERN = (
 )
 _ITEM_PATTERN = rf"([ls])\.({ENTRY_ID})(?:\.(\d{{1,4}}))?"
 _SCOPE_PATTERN = rf"{SCOPE}\.({ENTRY_ID})"  # document ids are slugs like entry ids
+_UNSURE_PATTERN = rf"{UNSURE}\.(\d{{1,2}})"  # under SURE: at most 89
 _ANSWER = re.compile(_ANSWER_PATTERN)
 _ITEM = re.compile(_ITEM_PATTERN)
 _SCOPE = re.compile(_SCOPE_PATTERN)
+_UNSURE = re.compile(_UNSURE_PATTERN)
 # an item of a later version: a letter this one does not know, a dot and a slug (with a
 # number), skipped, so a token from an instance one version ahead (a rolling deployment,
 # a rollback) still shows its turn rather than a 400
-_LATER_ITEM = re.compile(rf"(?![lsd]\.)[a-z]\.{ENTRY_ID}(?:\.\d{{1,4}})?")
+_LATER_ITEM = re.compile(rf"(?![lsdr]\.)[a-z]\.{ENTRY_ID}(?:\.\d{{1,4}})?")
 # a token's shape as a regular expression (for the OpenAPI description; `Shown.parse`
 # checks more: the question, the order of the key sentence's offsets; a token
 # whose signature is missing or wrong is accepted, and shown as its question only)
 TOKEN_PATTERN = (
     rf"^(?:[-xqu]|{_ANSWER_PATTERN})(?:_{_ITEM_PATTERN}){{0,{MAX_ITEMS}}}"
-    rf"(?:_{_SCOPE_PATTERN})?(?:_{CONTEXT})?"
+    rf"(?:_{_UNSURE_PATTERN})?(?:_{_SCOPE_PATTERN})?(?:_{CONTEXT})?"
     rf"(?::[A-Za-z0-9_-]{{0,{SIGNATURE_LENGTH}}})?~.*{QUESTION_PATTERN}"
 )
 _REASONS = {"l": "link", "s": "similar"}
@@ -165,6 +178,7 @@ class Shown:
     fingerprint: str = ""  # of the passage text as shown (ANSWERED), `fingerprint`
     with_context: bool = False  # read with the turns before it (`CONTEXT`)
     scope: str | None = None  # the one document the answer was limited to (`SCOPE`)
+    unsure: int | None = None  # an unsure answer's reliability in percent (`UNSURE`)
 
     @classmethod
     def parse(cls, token: str, key: bytes) -> Shown:
@@ -193,6 +207,10 @@ class Shown:
         if scope is not None:
             items.pop()
         kept = scope[1] if scope is not None else None
+        unsure = _UNSURE.fullmatch(items[-1]) if items else None
+        if unsure is not None:
+            items.pop()
+        percent = int(unsure[1]) if unsure is not None else None
         if len(items) > MAX_ITEMS:
             raise QuestionError(f"zu viele verwandte Einträge (höchstens {MAX_ITEMS}).")
         related = []
@@ -214,7 +232,16 @@ class Shown:
             raise QuestionError("der Kernsatz endet vor seinem Anfang.")
         span = (start, end)
         return cls(
-            text, ANSWERED, m[1], int(m[2]), span, tuple(related), m[5] or "", with_context, kept
+            text,
+            ANSWERED,
+            m[1],
+            int(m[2]),
+            span,
+            tuple(related),
+            m[5] or "",
+            with_context,
+            kept,
+            percent,
         )
 
     def token(self, key: bytes) -> str:
@@ -229,7 +256,9 @@ class Shown:
             for reason, entry, paragraph in self.related
         ]
         scope = [f"{SCOPE}.{self.scope}"] if self.scope else []
-        head = "_".join([head, *items, *scope, *([CONTEXT] if self.with_context else [])])
+        unsure = [f"{UNSURE}.{self.unsure}"] if self.unsure is not None else []
+        tail = [*unsure, *scope, *([CONTEXT] if self.with_context else [])]
+        head = "_".join([head, *items, *tail])
         return f"{head}:{_signature(key, f'{head}~{self.question}')}~{self.question}"
 
     def turn(self) -> Turn:
@@ -280,6 +309,8 @@ def shown_of(data: dict[str, Any]) -> Shown:
         return Shown(data["question"], UNANSWERED)
     span = (found["highlight"]["start"], found["highlight"]["end"])
     mark = fingerprint(found["text"])
+    reliability = data.get("reliability")
+    unsure = round(reliability * 100) if data.get("caution") and reliability is not None else None
     return Shown(
         data["question"],
         ANSWERED,
@@ -290,6 +321,7 @@ def shown_of(data: dict[str, Any]) -> Shown:
         mark,
         with_context,
         scope,
+        unsure if unsure is not None and 0 <= unsure < 100 else None,
     )
 
 
@@ -359,7 +391,10 @@ def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]
     if found is not None:
         record, passage = found
         doc = index.document(record.doc) or {}
-        result.message = found_message(record, doc)
+        result.message = found_message(record, doc, unsure=shown.unsure is not None)
+        if shown.unsure is not None:
+            result.reliability = shown.unsure / 100
+            result.caution = caution_note(result.reliability)
         result.passage = passage
         result.entry = source_hit(index, record, passage.paragraph, {}, 0.0)
         result.sources = [result.entry]

@@ -152,6 +152,7 @@
       );
     }
     box.appendChild(el("p", "turn-message", data.message));
+    if (data.caution) box.appendChild(el("p", "turn-caution", data.caution));
     var ans = data.answer;
     if (ans) {
       var hl = ans.highlight || { start: 0, end: 0 };

@@ -251,6 +251,18 @@ add_schema(
                 "description": "Das Dokument, auf das die Antwort beschränkt war (Feld doc), "
                 "sonst null",
             },
+            "reliability": {
+                "type": "number",
+                "nullable": True,
+                "description": "Bei einer sicheren Antwort im hybriden Modus: der Anteil der "
+                "Kalibrierfragen mit ähnlicher Sicherheit, deren Absatz stimmte (0–1); sonst null",
+            },
+            "caution": {
+                "type": "string",
+                "nullable": True,
+                "description": "Hinweis unter der Antwort, wenn dieser Anteil unter 0,9 liegt "
+                "(die Antwort beginnt dann mit „Wahrscheinlich“); sonst null",
+            },
             "search_query": {
                 "type": "string",
                 "description": "Wonach „In der Suche nachsehen“ sucht: bei einer Nachfrage mit "

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from urllib.parse import urlencode
 
 import pytest
 from playwright.sync_api import expect
+
+from tests.live_server import start_gunicorn
 
 pytestmark = pytest.mark.browser
 
@@ -441,3 +444,36 @@ def test_a_declined_followup_offers_the_search_with_its_earlier_question(page, n
         expect(turn.locator(".search-link a")).to_have_text(
             f"In der Suche nachsehen: „{first} {then}“"
         )
+
+
+@pytest.fixture(scope="module")
+def hybrid_url(dense_index) -> Iterator[str]:
+    """gunicorn serving the one-document build with its vectors and the embedder on (the
+    other browser tests serve a lexical build, whose answers carry no calibrated share)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("FAQ_BOT_DENSE", "1")
+        server = start_gunicorn(dense_index)
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+def test_chat_says_an_unsure_answer_is_unsure_and_still_says_so_after_a_reload(browser, hybrid_url):
+    context = browser.new_context(base_url=hybrid_url, locale="de-DE")
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    page.goto("/ask")
+    ask(page, "Gruppe bewegen Richtung ändern")  # tests/test_chat_dense.py: UNSURE_QUESTION
+    turn = page.locator("#chat-log li.turn").first
+    expect(turn.locator(".turn-message")).to_contain_text("Wahrscheinlich steht das unter")
+    caution = turn.locator(".turn-caution")
+    expect(caution).to_contain_text(re.compile(r"^Nicht sicher: .* in \d\d von 100 Fällen\."))
+    said = caution.inner_text()
+    page.reload()  # the page the address renders (the turn's token), not chat.js
+    expect(page.locator("#chat-log li.turn .turn-caution")).to_have_text(said)
+    ask(page, "Darf ich beim Bewegen schräg ziehen?")
+    newest = page.locator("#chat-log li.turn").nth(1)
+    expect(newest.locator(".turn-message")).to_contain_text("Das steht unter")
+    expect(newest.locator(".turn-caution")).to_have_count(0)
+    context.close()

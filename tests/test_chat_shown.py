@@ -118,12 +118,12 @@ def test_only_a_token_signed_with_the_key_is_the_turn_it_names():
 
 
 def test_a_signed_item_of_a_later_version_is_skipped_not_an_error():
-    from faq_bot.chat.shown import _signature
+    from faq_bot.chat.shown import sign
 
     turn = Shown("Wer bezahlt?", ANSWERED, BOMB, 2, (0, 57), (("similar", "depot", 1),), "0" * 8)
     head = turn.token(KEY).split(":")[0]
     later = f"{head}_z.neu-1.3"  # a kind of item this version does not know
-    token = f"{later}:{_signature(KEY, f'{later}~Wer bezahlt?')}~Wer bezahlt?"
+    token = f"{later}:{sign(KEY, f'{later}~Wer bezahlt?')}~Wer bezahlt?"
     assert Shown.parse(token, KEY) == turn
     with pytest.raises(QuestionError):  # what is no item at all is still refused
         Shown.parse(token.replace("_z.neu-1.3", "_z!neu"), KEY)

@@ -14,12 +14,15 @@ from hypothesis import strategies as st
 from hypothesis_profiles import examples
 
 from faq_bot.corpus import load_corpus
-from faq_bot.stack import check, encode_permalink, result_to_json
+from faq_bot.stack import check, encode_permalink, read_scenario, result_to_json, scenario_to_json
 from faq_bot.stack.read import MAX_MORE
 from faq_bot.stack.rules import rule_ids_from_corpus
+from faq_bot.web import check as check_web
 from faq_bot.web.check import (
     MAX_BODY,
     load_samples,
+    notes_of,
+    notes_token,
     rules_from_index,
     scenario_from_state,
     state_from_form,
@@ -270,7 +273,7 @@ def test_check_page_shows_the_empty_form_and_the_samples(client) -> None:
 
 
 def test_check_form_post_resolves_example_2(client) -> None:
-    response = client.post("/check", data=example2_form())
+    response = client.post("/check", data=example2_form(), follow_redirects=True)
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     steps = re.findall(r'<li class="step (\w+)" id="step-(\d)">(.*?)</li>', timeline(html), re.S)
@@ -294,7 +297,7 @@ def test_check_form_post_resolves_example_2(client) -> None:
 
 
 def test_check_form_post_fills_blank_fields_from_the_catalog_and_says_so(client) -> None:
-    html = client.post("/check", data=example2_form()).get_data(as_text=True)
+    html = client.post("/check", data=example2_form(), follow_redirects=True).get_data(as_text=True)
     notes = text_of(re.search(r'id="check-notes">(.*?)</details>', html, re.S).group(1))
     assert "Karte Radarstation: Kartenart Basisausbau" in notes
     assert "Eintrag 2 (227-Pfund Bombe): Effekt zerstören, opfern, Kosten 2" in notes
@@ -307,13 +310,14 @@ def test_check_form_post_gives_a_card_without_id_one_from_its_name(client) -> No
     form = example2_form(
         **{"c-0-id": "", "s-0-source": "radarstation", "s-1-target": "radarstation"}
     )
-    html = client.post("/check", data=form).get_data(as_text=True)
+    html = client.post("/check", data=form, follow_redirects=True).get_data(as_text=True)
     assert "Kürzel radarstation" in text_of(html)
     assert "A zieht 1 Karte" in text_of(timeline(html))
 
 
 def test_check_form_post_takes_the_owner_as_announcer_when_blank(client) -> None:
-    html = client.post("/check", data=example2_form(**{"s-0-by": ""})).get_data(as_text=True)
+    form = example2_form(**{"s-0-by": ""})
+    html = client.post("/check", data=form, follow_redirects=True).get_data(as_text=True)
     assert "Eintrag 1: sagt A an (Besitzer von Radarstation)" in text_of(html)
 
 
@@ -419,7 +423,8 @@ def test_check_json_view_error_marks_the_row_of_an_item_that_is_not_an_object(cl
     st.text(max_size=12) | st.sampled_from(["-1", "1000001", "radar", "A", "C", "x" * 300]),
 )
 def test_check_form_marks_each_field_once_and_links_to_it(client, name, value) -> None:
-    response = client.post("/check", data=example2_form(**{name: value}))
+    # a scenario that checks is redirected to its link's page: what it marks is checked there
+    response = client.post("/check", data=example2_form(**{name: value}), follow_redirects=True)
     assert response.status_code in (200, 400)
     html = response.get_data(as_text=True)
     marked = invalid_fields(html)
@@ -475,7 +480,7 @@ def test_check_form_refuses_an_unknown_action(client) -> None:
 
 def test_check_json_view_wins_over_the_rows(client) -> None:
     form = example2_form(json=(SCENARIOS / "example3_radar_cannot_pay.json").read_text())
-    html = client.post("/check", data=form).get_data(as_text=True)
+    html = client.post("/check", data=form, follow_redirects=True).get_data(as_text=True)
     assert "nicht mehr bezahlbar" in text_of(timeline(html))
     assert 'name="p-0-tw" value="3"' in html  # the form now shows the JSON's scenario
 
@@ -495,16 +500,210 @@ def test_check_form_refuses_an_over_size_post(client) -> None:
 
 def test_check_fragment_header_renders_only_the_checker(client) -> None:
     response = client.post("/check", data=example2_form(), headers={"X-Check-Fragment": "1"})
+    assert response.status_code == 200 and "Location" not in response.headers
     html = response.get_data(as_text=True)
     assert '<div id="checker"' in html and "<html" not in html
     assert 'id="timeline"' in html
+
+
+# ---------------------------------------------------------------- post, redirect, get
+
+
+def checker_part(html: str) -> str:
+    """The checker part of a page (``<div id="checker">`` to the end of its JSON view)."""
+    start = html.index('<div id="checker"')
+    end = html.index("</datalist>", start)
+    return html[start:end]
+
+
+def location(response) -> tuple[str, dict[str, list[str]], str]:
+    """The path, query and fragment of a redirect's Location."""
+    parts = urlsplit(response.headers["Location"])
+    return parts.path, parse_qs(parts.query), parts.fragment
+
+
+def test_check_form_post_that_checks_redirects_to_its_permalink_at_the_result(client) -> None:
+    response = client.post("/check", data=example2_form())
+    assert response.status_code == 303
+    assert response.headers["Cache-Control"] == "no-store"
+    path, query, fragment = location(response)
+    data, _notes = scenario_from_state(state_from_form(example2_form()))
+    canonical = scenario_to_json(read_scenario(data))
+    assert (path, query["s"], fragment) == ("/check", [encode_permalink(canonical)], "result")
+    assert set(query) == {"s", "n"}  # the notes on what was filled in travel along
+
+
+def test_check_json_view_post_redirects_to_its_permalink_at_the_result(client) -> None:
+    text = (SCENARIOS / "example3_radar_cannot_pay.json").read_text()
+    response = client.post("/check", data={"json": text, "action": "check"})
+    assert response.status_code == 303
+    path, query, fragment = location(response)
+    link = encode_permalink(scenario_to_json(read_scenario(json.loads(text))))
+    assert (path, query, fragment) == ("/check", {"s": [link]}, "result")  # no notes
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        example2_form(),  # rows, with notes
+        example2_form(
+            **{
+                "s-0-by": "",
+                "c-0-id": "",
+                "s-0-source": "radarstation",
+                "s-1-target": "radarstation",
+            }
+        ),
+        {"json": EXAMPLE2.read_text(), "action": "check"},  # the JSON view
+    ],
+    ids=["rows", "rows-more-notes", "json"],
+)
+def test_check_form_post_followed_shows_what_the_post_itself_rendered(client, form) -> None:
+    # the page check.js gets (the post rendered in place) is the checker part of the
+    # page the redirect leads to, to the byte: result, notes, form, JSON view, share link
+    direct = client.post("/check", data=form, headers={"X-Check-Fragment": "1"})
+    assert direct.status_code == 200
+    followed = client.post("/check", data=form, follow_redirects=True)
+    assert followed.status_code == 200 and followed.request.method == "GET"
+    assert [r.status_code for r in followed.history] == [303]
+    page = followed.get_data(as_text=True)
+    assert checker_part(page) == checker_part(direct.get_data(as_text=True))
+    assert 'id="timeline"' in page
+    assert followed.headers["Cache-Control"] == "no-cache"  # a GET: Back shows it again
+
+
+def test_check_form_post_notes_are_shown_after_the_redirect_not_on_the_share_link(
+    client,
+) -> None:
+    form = example2_form(**{"s-0-by": ""})
+    followed = client.post("/check", data=form, follow_redirects=True)
+    assert [r.status_code for r in followed.history] == [303]
+    notes = text_of(re.search(r'id="check-notes">(.*?)</details>', followed.text, re.S).group(1))
+    assert "Eintrag 1: sagt A an (Besitzer von Radarstation)" in notes
+    assert "Karte Radarstation: Kartenart Basisausbau" in notes
+    share = unescape(
+        re.search(r'id="share-link" class="button-link" href="([^"]+)"', followed.text)[1]
+    )
+    assert set(parse_qs(urlsplit(share).query)) == {"s"}  # the shared link carries no notes
+    assert 'id="check-notes"' not in client.get(share).text
+
+
+def _tampered(token: str) -> list[str]:
+    payload, _, signature = token.rpartition(".")
+    flipped = ("A" if signature[0] != "A" else "B") + signature[1:]
+    other = notes_token(["Karte „Hallo“: frei erfunden"], "x", b"another secret of 32 bytes!!!!!")
+    return [
+        f"{payload}.{flipped}",  # signature altered
+        f"{other.rpartition('.')[0]}.{signature}",  # notes swapped, signature kept
+        other,  # signed by another key (e.g. before the secret changed), for another link
+        payload,  # no signature
+        "x" * 5000,  # too long
+        "!!.??",  # not base64url at all
+    ]
+
+
+def test_check_link_with_a_notes_token_that_does_not_verify_shows_the_result_without_notes(
+    client,
+) -> None:
+    redirected = client.post("/check", data=example2_form())
+    _path, query, _fragment = location(redirected)
+    assert 'id="check-notes"' in client.get("/check", query_string=query).text
+    for token in _tampered(query["n"][0]):
+        response = client.get("/check", query_string={"s": query["s"][0], "n": token})
+        assert response.status_code == 200, token
+        page = response.text
+        assert 'id="timeline"' in page and 'id="check-notes"' not in page, token
+        assert "frei erfunden" not in page
+
+
+def test_check_notes_token_is_bound_to_the_scenario_it_was_made_for(client) -> None:
+    redirected = client.post("/check", data=example2_form())
+    _path, query, _fragment = location(redirected)
+    other = encode_permalink(load(SCENARIOS / "example3_radar_cannot_pay.json"))
+    response = client.get("/check", query_string={"s": other, "n": query["n"][0]})
+    assert response.status_code == 200
+    assert 'id="timeline"' in response.text and 'id="check-notes"' not in response.text
+
+
+def test_check_notes_token_round_trip_and_refusals() -> None:
+    key = b"k" * 32
+    notes = ["Karte „Radarstation“: Kürzel radarstation", "Eintrag 1: sagt A an"]
+    token = notes_token(notes, "abc", key)
+    assert re.fullmatch(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{16}", token)
+    assert notes_of(token, "abc", key) == notes
+    assert notes_of(token, "abd", key) == []  # another scenario
+    assert notes_of(token, "abc", b"j" * 32) == []  # another key
+    assert notes_of("", "abc", key) == []
+
+
+@pytest.mark.parametrize(("limit", "value"), [("MAX_NOTES_TOKEN", 10), ("MAX_REQUEST_LINE", 100)])
+def test_check_post_whose_address_would_be_too_long_is_shown_in_place(
+    client, monkeypatch, limit, value
+) -> None:
+    monkeypatch.setattr(check_web, limit, value)
+    response = client.post("/check", data=example2_form())
+    assert response.status_code == 200 and "Location" not in response.headers
+    assert response.headers["Cache-Control"] == "no-store"
+    assert 'id="timeline"' in response.text and 'id="check-notes"' in response.text
+
+
+def test_check_post_of_a_scenario_too_big_for_a_link_is_shown_in_place(client) -> None:
+    import random
+
+    rng = random.Random(3)
+    data = load(EXAMPLE2)
+    for i in range(150):  # cards nobody refers to, with incompressible names
+        name = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(80))
+        data["cards"].append({"id": f"x{i}", "name": name, "owner": "B", "kind": "base"})
+    response = client.post("/check", data={"json": json.dumps(data), "action": "check"})
+    assert response.status_code == 200 and "Location" not in response.headers
+    assert "Kein Link zum Teilen" in text_of(response.text)
+    assert 'id="timeline"' in response.text
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        example2_form(**{"s-1-target": ""}),  # a row that makes no scenario
+        {"json": '{"phase": <b>', "action": "check"},  # broken JSON
+        {"json": json.dumps({"phase": 1}), "action": "check"},  # JSON, but no scenario
+    ],
+    ids=["rows", "broken-json", "no-scenario"],
+)
+def test_check_form_post_with_errors_stays_a_400_in_place(client, form) -> None:
+    response = client.post("/check", data=form)
+    assert response.status_code == 400 and "Location" not in response.headers
+    assert 'id="check-error"' in response.text
+
+
+@pytest.mark.parametrize(
+    "action", ["add:stack", "remove:cards:0", "move:stack:0:up", "refresh", "announce:0"]
+)
+def test_check_builder_steps_are_not_redirected(client, action) -> None:
+    response = client.post("/check", data=example2_form(action=action))
+    assert response.status_code == 200 and "Location" not in response.headers
+
+
+def test_check_fragment_post_that_checks_is_not_redirected(client) -> None:
+    for form in (example2_form(), {"json": EXAMPLE2.read_text(), "action": "check"}):
+        response = client.post("/check", data=form, headers={"X-Check-Fragment": "1"})
+        assert response.status_code == 200 and "Location" not in response.headers
+        assert 'id="timeline"' in response.text and "<html" not in response.text
+
+
+def test_openapi_describes_the_redirect_of_a_checking_post_and_its_notes(client) -> None:
+    spec = client.get("/api/openapi.json").get_json()["paths"]["/check"]
+    assert "Location" in spec["post"]["responses"]["303"]["headers"]
+    assert "/check?s=" in spec["post"]["responses"]["303"]["description"]
+    assert [p["name"] for p in spec["get"]["parameters"]] == ["s", "n"]
+    assert [p["name"] for p in spec["post"]["parameters"]] == ["X-Check-Fragment"]
 
 
 # ---------------------------------------------------------------- permalinks
 
 
 def test_check_permalink_round_trip_reproduces_form_and_result(client) -> None:
-    html = client.post("/check", data=example2_form()).get_data(as_text=True)
+    html = client.post("/check", data=example2_form(), follow_redirects=True).get_data(as_text=True)
     link = unescape(re.search(r'id="share-link" class="button-link" href="([^"]+)"', html).group(1))
     assert urlsplit(link).path == "/check"
     assert parse_qs(urlsplit(link).query)["s"]
@@ -658,7 +857,11 @@ FORM_KEYS = [
 )
 def test_check_form_post_never_fails_with_500(client, form) -> None:
     response = client.post("/check", data=form)
-    assert response.status_code in (200, 400)
+    assert response.status_code in (200, 303, 400)
+    if response.status_code == 303:  # checked: the result is on its link's page
+        assert response.location.startswith("/check?s=")
+        response = client.get(response.location)
+        assert response.status_code == 200
     assert response.mimetype == "text/html"
 
 

@@ -105,6 +105,7 @@ __all__ = [
     "parse_conversation",
     "show",
     "shown_of",
+    "sign",
 ]
 
 ANSWERED, DECLINED, GONE, UNANSWERED, UNVERIFIED = "answered", "-", "x", "q", "u"
@@ -159,8 +160,11 @@ def fingerprint(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:FINGERPRINT_LENGTH]
 
 
-def _signature(key: bytes, unsigned: str) -> str:
-    """The signature of a token without its signature, ``<head>[_<item>]...~<question>``."""
+def sign(key: bytes, unsigned: str) -> str:
+    """The signature of `unsigned` by `key`: `SIGNATURE_LENGTH` base64url characters of its
+    HMAC-SHA-256. A turn token signs ``<head>[_<item>]...~<question>`` (no ``:`` before the
+    first ``~``); another use of the key must sign text with a ``:`` before its first ``~``
+    (e.g. a prefix ``check-notes:``), so neither signature ever verifies as the other."""
     mac = hmac.new(key, unsigned.encode("utf-8"), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(mac).decode("ascii")[:SIGNATURE_LENGTH]
 
@@ -192,7 +196,7 @@ class Shown:
         text = check_question(question)
         head, _, signature = head.partition(":")
         shown = cls._parse_head(head, text)
-        expected = _signature(key, f"{head}~{question}")
+        expected = sign(key, f"{head}~{question}")
         if not hmac.compare_digest(signature.encode("utf-8"), expected.encode("ascii")):
             return cls(text, UNVERIFIED)  # forged, altered or unsigned: its question only
         return shown
@@ -259,7 +263,7 @@ class Shown:
         unsure = [f"{UNSURE}.{self.unsure}"] if self.unsure is not None else []
         tail = [*unsure, *scope, *([CONTEXT] if self.with_context else [])]
         head = "_".join([head, *items, *tail])
-        return f"{head}:{_signature(key, f'{head}~{self.question}')}~{self.question}"
+        return f"{head}:{sign(key, f'{head}~{self.question}')}~{self.question}"
 
     def turn(self) -> Turn:
         """What a follow-up is read with (as chat.js sends it to ``/api/ask``)."""

@@ -8,14 +8,27 @@
   ``q``), for the form's pre-filling.
 - ``GET /check``: the empty form; ``GET /check?s=<permalink>`` the filled form
   and its result, with a preview (og:title, og:description) for chats and forums
-  (a link that cannot be read gives a 400 page).
+  (a link that cannot be read gives a 400 page); ``&n=<notes token>`` adds the
+  notes a form post was redirected with (below).
 - ``POST /check``: the form. The ``action`` button decides: ``check`` resolves;
   the builder's buttons (``add:``, ``remove:``, ``move:``, ``pick:``, ``announce:``,
   `faq_bot.stack.form.apply_action`) change the rows and show the form again.
   A non-empty ``json`` field (the JSON view) always wins over the rows; ``check``
-  with nothing filled in shows the starting form again (200, with a note). With the
-  header ``X-Check-Fragment: 1`` (sent by ``check.js``) only the checker part of
-  the page is rendered, so the script swaps it in without a reload.
+  with nothing filled in shows the starting form again (200, with a note); rows or
+  JSON that make no scenario show the form with its mistakes (400). A scenario that
+  checks is not shown by the post: it redirects (303) to ``GET /check?s=<permalink>
+  #result``, its link's page, which renders the same result (post-redirect-get, as
+  ``POST /ask`` does: a reload, or Back from a rule link, sends nothing again). The
+  notes on what was filled in (`faq_bot.stack.form.scenario_from_state`) travel as
+  ``n``, a `notes_token` signed with the chat's key (`faq_bot.web.common.turn_key`,
+  `faq_bot.chat.shown.sign`) and bound to the permalink, so no link shows notes of
+  its own making; one that does not verify (altered, another scenario's, an old
+  secret's) is ignored, the result shown without notes. The post shows the page
+  itself when the scenario is too big for a link (``share_error``) or the notes'
+  token is over `MAX_NOTES_TOKEN` (or the address over `MAX_REQUEST_LINE`). With the
+  header ``X-Check-Fragment: 1`` (sent by ``check.js``) nothing is redirected: only
+  the checker part of the page is rendered, so the script swaps it in without a
+  reload (and puts the permalink in the address bar itself).
 
 The form itself (rows <-> scenario, choices, labels, the result view) is
 `faq_bot.stack.form`; this module only wires it to Flask. Rule ids come from the
@@ -25,15 +38,21 @@ index the pages link to (computed once per index build, cached in
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hmac
 import json
 import logging
+import zlib
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import UnsupportedMediaType
+from werkzeug.wrappers import Response
 
+from faq_bot.chat.shown import sign
 from faq_bot.stack import (
     PermalinkError,
     ScenarioFormatError,
@@ -52,7 +71,8 @@ from faq_bot.stack.read import parse_json
 from faq_bot.text import clean_input
 from faq_bot.web import check_doc  # noqa: F401  (OpenAPI descriptions of these routes)
 from faq_bot.web.body import BodyError, body_limit, check_json_text, check_tree, raw_body
-from faq_bot.web.common import IndexUnavailable, bad_request, current_index
+from faq_bot.web.common import IndexUnavailable, bad_request, current_index, turn_key
+from faq_bot.web.limits import MAX_REQUEST_LINE
 
 log = logging.getLogger("faq_bot.web")
 
@@ -64,6 +84,10 @@ EMPTY_FORM_NOTE = (
     "Das Formular war leer: Spieler A und B vorgegeben; "
     "TW, Karten und Stapel bitte ausfüllen, dann prüfen."
 )
+# characters of the notes' token (`notes_token`) in the address a checking form post is
+# redirected to; notes that need more are shown by the post's own page instead
+MAX_NOTES_TOKEN = 2000
+NOTES_INFLATED = 64 * 1024  # bytes the notes of a token may unpack to
 # re-exported for callers and tests that know them from here
 load_samples = builder.load_samples
 scenario_from_state = builder.scenario_from_state
@@ -144,6 +168,61 @@ def sample_links() -> list[dict[str, str]]:
         }
         for s in builder.load_samples()
     ]
+
+
+# ---------------------------------------------------------------- notes in an address
+
+
+def _notes_signed(permalink: str, payload: str) -> str:
+    # "check-notes:" puts a ":" before the first "~", which no turn token's signed text
+    # has (`faq_bot.chat.shown.sign`); the permalink binds the notes to their scenario
+    return f"check-notes:{permalink}~{payload}"
+
+
+def notes_token(notes: list[str], permalink: str, key: bytes) -> str:
+    """The notes on the scenario `permalink` as a signed, URL-safe token,
+    ``<payload>.<signature>``: the notes' JSON list, zlib-compressed and base64url
+    encoded without padding, and `sign` of it with `permalink` by `key`."""
+    text = json.dumps(notes, ensure_ascii=False, separators=(",", ":"))
+    packed = zlib.compress(text.encode("utf-8"), 9)
+    payload = base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
+    return f"{payload}.{sign(key, _notes_signed(permalink, payload))}"
+
+
+def notes_of(token: str, permalink: str, key: bytes) -> list[str]:
+    """The notes of a `notes_token` for `permalink` by `key`; none (``[]``) for
+    anything else: a token that was altered, made for another scenario or under
+    another key, too long or malformed, is ignored, never an error."""
+    if len(token) > MAX_NOTES_TOKEN:
+        return []
+    payload, dot, signature = token.rpartition(".")
+    expected = sign(key, _notes_signed(permalink, payload))
+    if not dot or not hmac.compare_digest(signature.encode("utf-8"), expected.encode("ascii")):
+        return []
+    try:  # signed here, so well-formed; checked all the same
+        packed = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(packed, NOTES_INFLATED)
+        notes = json.loads(raw.decode("utf-8"))
+    except (binascii.Error, ValueError, zlib.error):
+        return []
+    if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
+        return []
+    return notes
+
+
+def _redirect_to_link(permalink: str, notes: list[str]) -> Response | None:
+    """A 303 to the page of the link `permalink` (with `notes` as a `notes_token`), at the
+    result; None when that address would not fit (`MAX_NOTES_TOKEN`, `MAX_REQUEST_LINE`)."""
+    token = notes_token(notes, permalink, turn_key()) if notes else None
+    if token is not None and len(token) > MAX_NOTES_TOKEN:
+        return None
+    address = url_for("check.page", s=permalink, n=token)  # no n without notes
+    if len(f"GET {address} HTTP/1.1") > MAX_REQUEST_LINE:
+        return None
+    response = redirect(address + "#result", code=303)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 # ---------------------------------------------------------------- rendering
@@ -236,14 +315,18 @@ def _check_and_render(
     notes: list[str],
     source: str = "rows",
     json_text: str | None = None,
+    *,
+    to_link: bool = False,
 ) -> Response:
     """Read, validate, resolve and show; a non-scenario renders the form with a 400 (and
-    the JSON view with `json_text`, the text it was read from, when given)."""
+    the JSON view with `json_text`, the text it was read from, when given). With
+    `to_link` (a form post), a scenario that has a link is not shown here but
+    redirected to its link's page (`_redirect_to_link`; not for ``check.js``, which
+    swaps the checker part in, and not when the address would be too long)."""
     try:
         scenario = read_scenario(data)
     except ScenarioFormatError as exc:
         return _render_format_error(state, exc, notes, source, json_text)
-    result = resolve(scenario, current_rules())
     canonical = scenario_to_json(scenario)
     permalink: str | None = None
     share_error: str | None = None
@@ -251,6 +334,11 @@ def _check_and_render(
         permalink = encode_permalink(canonical)
     except PermalinkError as exc:
         share_error = str(exc)
+    if to_link and permalink is not None and request.headers.get("X-Check-Fragment") != "1":
+        moved = _redirect_to_link(permalink, notes)
+        if moved is not None:
+            return moved
+    result = resolve(scenario, current_rules())
     return _render(
         builder.state_from_json(canonical),
         notes=notes,
@@ -275,7 +363,10 @@ def page() -> Response:
         return _render(
             builder.empty_state(), status=400, error=f"Der geteilte Link ist ungültig. {exc}"
         )
-    return _check_and_render(data, builder.state_from_json(data), [], "link")
+    # the notes a form post was redirected with (`_redirect_to_link`), if they verify
+    token = request.args.get("n")
+    notes = notes_of(token, link, turn_key()) if token else []
+    return _check_and_render(data, builder.state_from_json(data), notes, "link")
 
 
 @bp.post("/check")
@@ -298,7 +389,7 @@ def submit() -> Response:
                 json_open=True,
             )
         state = builder.state_from_json(data)
-        return _check_and_render(data, state, [], "json", json_text)
+        return _check_and_render(data, state, [], "json", json_text, to_link=True)
     state = builder.state_from_form(form)
     if action == "check" and not (state["players"] or state["cards"] or state["stack"]):
         # nothing filled in (e.g. an empty POST): nothing to check yet, so the
@@ -313,7 +404,7 @@ def submit() -> Response:
         data, notes = builder.scenario_from_state(state)
     except ScenarioFormatError as exc:
         return _render_format_error(state, exc, [])
-    return _check_and_render(data, state, notes)
+    return _check_and_render(data, state, notes, to_link=True)
 
 
 @bp.post("/api/check")

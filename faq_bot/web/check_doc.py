@@ -167,7 +167,17 @@ describe(
                     # a real link (the first sample): the pattern cannot say which
                     # strings decode to a scenario, so fuzzing alone rarely finds one
                     "example": encode_permalink(load_samples()[0]["scenario"]),
-                }
+                },
+                {
+                    "name": "n",
+                    "in": "query",
+                    "required": False,
+                    "description": "Hinweise zum Ergebnis, was beim Prüfen ergänzt wurde (die "
+                    "Weiterleitung von POST /check setzt sie; vom Server signiert und an s "
+                    "gebunden, unverändert weiterzugeben). Ein n, das sich nicht prüfen lässt, "
+                    "wird ignoriert: die Seite zeigt das Ergebnis ohne Hinweise.",
+                    "schema": {"type": "string"},
+                },
             ],
             "responses": {
                 "200": html_body("Formular und Ergebnis"),
@@ -175,14 +185,37 @@ describe(
             },
         },
         "post": {
-            "summary": "Formular absenden: prüfen oder ein Schritt des Baukastens "
-            "(Karte wählen, ansagen, Zeile hinzufügen, entfernen, verschieben)",
+            "summary": "Formular absenden: prüfen (Weiterleitung auf das Ergebnis) oder ein "
+            "Schritt des Baukastens (Karte wählen, ansagen, Zeile hinzufügen, entfernen, "
+            "verschieben)",
+            "parameters": [
+                {
+                    "name": "X-Check-Fragment",
+                    "in": "header",
+                    "required": False,
+                    "description": "1: nur den Prüfer-Teil der Seite zeigen, nie weiterleiten "
+                    "(check.js)",
+                    "schema": {"type": "string"},
+                }
+            ],
             "requestBody": {
                 "content": {"application/x-www-form-urlencoded": {"schema": CHECK_FORM}}
             },
             "responses": {
+                "303": {
+                    "description": "Geprüft (action check, aus den Zeilen oder der "
+                    "JSON-Ansicht): Weiterleitung auf GET /check?s=<Link>#result (mit n, "
+                    "wenn beim Prüfen etwas ergänzt wurde), die das Ergebnis zeigt; neu "
+                    "Laden und Zurück senden nichts erneut. Nicht mit X-Check-Fragment: 1, "
+                    "nicht für ein Szenario, das zu groß für einen Link ist, und nicht, wenn "
+                    "die Hinweise nicht in eine Adresse passen (dann 200)",
+                    "headers": {"Location": {"schema": {"type": "string"}}},
+                },
                 "200": html_body(
-                    "Formular und Ergebnis (nichts ausgefüllt: das Startformular mit Hinweis)"
+                    "Formular (ein Schritt des Baukastens; nichts ausgefüllt: das Startformular "
+                    "mit Hinweis), oder das Ergebnis selbst: mit X-Check-Fragment: 1 nur der "
+                    "Prüfer-Teil der Seite (für check.js), sonst wenn es keinen Link hat oder "
+                    "seine Adresse zu lang würde"
                 ),
                 "400": html_body(
                     "Formular mit Fehlermeldung: unbekannte Aktion, oder die Zeilen bzw. das "

@@ -12,8 +12,10 @@ imports it::
 
 `tests/test_web_hardening.py` opens the longest link the app issues through a real
 gunicorn started with this limit. The chat's form post redirects to an address of
-nearly the same length (`faq_bot.web.ask.REDIRECT_CHARS`, derived from this limit); a
-proxy in front must pass a response header that long (deploy/nginx.conf).
+nearly the same length (`faq_bot.web.ask.REDIRECT_CHARS`, derived from this limit), the
+checker's to a share link with its notes (at most this long, else the post shows the
+page itself, `faq_bot.web.check`); a proxy in front must pass a response header that
+long (deploy/nginx.conf).
 """
 
 from __future__ import annotations

@@ -153,7 +153,8 @@ def test_check_without_javascript_posts_the_form(nojs, shots):
     fill_example2(nojs)  # each chip, "Ansagen" and choice of owner is a round trip
     nojs.screenshot(path=shots / "check-form-nojs-phone.png", full_page=True)
     nojs.locator("#resolve").click()
-    expect(nojs).to_have_url(re.compile(r"/check#checker$"))  # a POST, shown at the result
+    # the post is redirected to the result's own page, the notes signed in its address
+    expect(nojs).to_have_url(re.compile(r"/check\?s=[\w-]+&n=[\w.-]+#result$"))
     assert_example2_timeline(nojs)
     expect(nojs.locator("#check-notes")).to_contain_text("Effekt Karten ziehen")
     assert no_horizontal_scroll(nojs)
@@ -161,6 +162,30 @@ def test_check_without_javascript_posts_the_form(nojs, shots):
     nojs.locator("#share-link").click()
     expect(nojs).to_have_url(re.compile(r"/check\?s="))
     assert_example2_timeline(nojs)
+
+
+def test_check_without_javascript_back_from_a_rule_link_shows_the_result_again(nojs):
+    # a phone review: Back from a rule link in the result asked to send the form again
+    nojs.goto("/check")
+    nojs.get_by_role("link", name="Feuerwehr schützt einen Basisausbau").click()
+    nojs.locator("#p-0-tw").fill("9")  # a change of one's own, then "Auflösen": a form post
+    nojs.locator("#resolve").click()
+    expect(nojs).to_have_url(re.compile(r"/check\?s=[\w-]+#result$"))
+    expect(nojs.locator("#p-0-tw")).to_have_value("9")
+    steps = steps_text(nojs)
+    assert steps and "verhindert" in " ".join(steps)
+    rule = nojs.locator("#timeline a[href^='/entry/']").first
+    title = rule.inner_text()
+    rule.click()
+    expect(nojs).to_have_url(re.compile(r"/entry/"))
+    expect(nojs.locator("h1")).to_contain_text(title.split(" (")[0])
+    response = nojs.go_back()
+    assert response is None or response.ok  # no "send the form again?" error page
+    expect(nojs).to_have_url(re.compile(r"/check\?s=[\w-]+#result$"))
+    assert steps_text(nojs) == steps
+    expect(nojs.locator("#p-0-tw")).to_have_value("9")
+    nojs.reload()  # sends nothing again either
+    assert steps_text(nojs) == steps
 
 
 def test_check_error_on_a_phone_jumps_to_the_field_it_names(phone, shots):

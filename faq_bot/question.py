@@ -216,8 +216,10 @@ def check_question(value: object) -> str:
             f"Die Frage ist zu lang ({len(value)} Zeichen, höchstens {MAX_QUESTION_LENGTH})."
         )
     text = normalize_question(value)
-    if not text or not QUESTION_CHAR.search(text):
+    if not text:
         raise QuestionError("Bitte eine Frage eingeben.")
+    if not QUESTION_CHAR.search(text):
+        raise QuestionError("In der Frage steht kein Wort, nach dem sich suchen lässt.")
     if len(text) > MAX_QUESTION_LENGTH:
         raise QuestionError(
             f"Die Frage ist zu lang ({len(text)} Zeichen, höchstens {MAX_QUESTION_LENGTH})."

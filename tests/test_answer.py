@@ -86,7 +86,7 @@ def test_question_followup_shape(question, followup):
     [
         ("", "Bitte eine Frage"),
         ("   ", "Bitte eine Frage"),
-        ("?!?", "Bitte eine Frage"),
+        ("?!?", "kein Wort, nach dem sich suchen lässt"),
         (None, "Text"),
         (42, "Text"),
         ("x" * (MAX_QUESTION_LENGTH + 1), "zu lang"),

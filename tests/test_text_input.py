@@ -72,3 +72,14 @@ def test_a_control_character_inside_a_query_separates_words(client):
     spaced = client.get("/api/search?q=Radarstation%20Bombe").get_json()
     assert with_nul["query"] == "Radarstation Bombe"
     assert [h["id"] for h in with_nul["hits"]] == [h["id"] for h in spaced["hits"]]
+
+
+def test_a_question_of_signs_alone_is_told_it_has_no_word_to_search_for(client):
+    # "Bitte eine Frage eingeben" read wrong to someone who had typed something
+    for q in ("🤔", "?!", "…"):
+        page = client.get("/ask", query_string={"q": q})
+        api = client.post("/api/ask", json={"question": q})
+        assert page.status_code == api.status_code == 400
+        assert "kein Wort, nach dem sich suchen lässt" in page.get_data(as_text=True)
+        said = "In der Frage steht kein Wort, nach dem sich suchen lässt."
+        assert api.get_json()["detail"] == said

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from test_stack_validate import entry, scenario
@@ -17,6 +18,8 @@ from faq_bot.stack import (
     scenario_to_json,
 )
 from faq_bot.stack.read import MAX_ITEMS
+
+EXAMPLE2 = Path(__file__).parent / "data" / "scenarios" / "example2_bomb_on_bomb.json"
 
 
 def with_stack(*stack: dict) -> dict:
@@ -197,3 +200,20 @@ def test_a_missing_source_names_the_one_effect_that_needs_none_in_german() -> No
     with pytest.raises(ScenarioFormatError) as info:
         read_scenario(with_stack(entry("s1", "A", None, "draw", amount=1)))
     assert "nur ein Angriff deklariert werden" in str(info.value)
+
+
+def test_read_drops_invisible_format_characters_so_no_name_turns_a_result_line_around() -> None:
+    # a judge's review: U+202E in a card's name showed "zerstören" as "nerötsrez" after it
+    data = json.loads(EXAMPLE2.read_text(encoding="utf-8"))
+    data["cards"][0]["name"] = "Radar\u202estation"
+    data["players"] = {"A\u200b": data["players"]["A"], "B": data["players"]["B"]}
+    for card in data["cards"]:
+        card["owner"] = "A\u2066" if card["owner"] == "A" else card["owner"]
+    for item in data["stack"]:
+        item["by"] = "\u200fA" if item["by"] == "A" else item["by"]
+    scenario = read_scenario(data)
+    assert scenario.cards[0].name == "Radarstation"
+    assert [p.name for p in scenario.players] == ["A", "B"]
+    assert scenario_to_json(scenario) == scenario_to_json(
+        read_scenario(EXAMPLE2.read_text(encoding="utf-8"))
+    )

@@ -34,6 +34,7 @@ from faq_bot.stack.model import (
     StackEntry,
     Zone,
 )
+from faq_bot.text import clean_input
 
 MAX_ITEMS = 200  # cards, stack entries and players each
 MAX_INPUT_BYTES = 1_000_000
@@ -242,8 +243,23 @@ def _order(data: Any, path: list[str | int]) -> tuple[int, ...]:
     return tuple(keys)
 
 
+def _visible(node: Any) -> Any:
+    """Every text of a parsed scenario (keys too) as a user typed it reads
+    (`faq_bot.text.clean_input`): invisible format characters dropped, so a right-to-left
+    override in a card's name cannot turn the rest of a result line around."""
+    if isinstance(node, str):
+        return clean_input(node)
+    if isinstance(node, Mapping):
+        return {_visible(k): _visible(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_visible(v) for v in node]
+    return node
+
+
 def _normalize(data: Any) -> Any:
-    """Enum values in any case and with spaces ("bauphase ") become the spec's spelling."""
+    """Enum values in any case and with spaces ("bauphase ") become the spec's spelling;
+    texts lose their invisible format characters (`_visible`)."""
+    data = _visible(data)
     if not isinstance(data, Mapping):
         return data
     out = dict(data)

@@ -24,6 +24,7 @@ from faq_bot.chat.shown import (
     fingerprint,
     passage_text,
 )
+from faq_bot.question import MAX_QUESTION_LENGTH
 from faq_bot.web.ask import MAX_BODY as ASK_MAX_BODY
 from faq_bot.web.common import turn_key
 
@@ -1033,3 +1034,45 @@ def test_a_declined_followup_offers_the_search_with_its_earlier_question(client)
     query = parse_qs(urlsplit(unescape(link.group(1))).query)["q"]
     assert query == [answer["search_query"]]
     assert "Panzer" in unescape(link.group(2))
+
+
+@pytest.mark.parametrize("cut", [1, 20, -1], ids=["t-only", "in-entry", "before-question"])
+def test_a_shared_link_cut_inside_its_last_turn_shows_the_turns_before_and_says_so(client, cut):
+    pages = converse(client, [FIRST, "Was ist der Aktionsstapel?"])
+    first, second = hidden_turns(pages[-1])
+    head = second.partition("~")[0]
+    cut_token = head[: cut if cut > 0 else len(head)]
+    response = client.get("/ask", query_string={"t": [first, cut_token]})
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert "Der Link war unvollständig" in html
+    assert turns_of(html) == turns_of(pages[0])  # the first turn, as it was shown
+    # a turn cut inside its question still parses: shown as its question only, as before
+    whole = client.get("/ask", query_string={"t": [first, second[:-3]]})
+    assert whole.status_code == 200 and "Der Link war unvollständig" not in whole.text
+
+
+def test_a_form_post_with_a_cut_turn_is_still_a_400(client):
+    (first,) = hidden_turns(converse(client, [FIRST])[0])
+    response = client.post("/ask", data={"q": "Depot", "t": [first, first.partition("~")[0]]})
+    assert response.status_code == 400
+    assert "Verlauf, Eintrag 2:" in unescape(response.get_data(as_text=True))
+
+
+def test_the_question_fields_cannot_hold_more_than_the_server_takes(client, app):
+    limits = {"chat-q": MAX_QUESTION_LENGTH, "q": app.config["MAX_QUERY_LENGTH"]}
+    pages = ["/", "/ask", f"/ask?q={quote_plus(FIRST)}", "/search?q=Depot", "/docs/how-faq"]
+    seen = set()
+    for url in pages:
+        html = client.get(url, follow_redirects=True).get_data(as_text=True)
+        for field in re.findall(r'<input id="(chat-q|q|header-q)"[^>]*>', html, re.S):
+            seen.add(field)
+        for tag in re.findall(r'<input id="(?:chat-q|q|header-q)"[^>]*>', html, re.S):
+            maxlength = re.search(r'maxlength="(\d+)"', tag)
+            assert maxlength, (url, tag)
+            name = "chat-q" if 'id="chat-q"' in tag else "q"
+            assert int(maxlength[1]) <= limits[name], (url, tag)
+    assert {"chat-q", "q", "header-q"} <= seen
+    longest = "Wer bezahlt die 227er? " + "x" * (MAX_QUESTION_LENGTH - 23)
+    assert len(longest) == MAX_QUESTION_LENGTH
+    assert client.post("/ask", data={"q": longest}).status_code == 303

@@ -34,6 +34,7 @@ them) and appends the answer in the same markup as ``templates/ask/_turn.html``.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import quote_plus
 
@@ -41,7 +42,13 @@ from flask import Blueprint, jsonify, redirect, render_template, request, url_fo
 from werkzeug.wrappers import Response
 
 from faq_bot.chat import MAX_HISTORY, QuestionError, Turn, answer, parse_history
-from faq_bot.chat.shown import MAX_TOKEN, TOKEN_PATTERN, parse_conversation, show, shown_of
+from faq_bot.chat.shown import (
+    MAX_TOKEN,
+    TOKEN_PATTERN,
+    parse_conversation,
+    show,
+    shown_of,
+)
 from faq_bot.question import MAX_QUESTION_LENGTH, QUESTION_PATTERN
 from faq_bot.text import clean_input
 from faq_bot.web.body import body_limit, check_strings, read_json
@@ -58,6 +65,10 @@ from faq_bot.web.openapi import add_schema, describe, error_responses, html_body
 bp = Blueprint("ask", __name__)
 
 PAGE_TURNS = 10  # earlier turns the chat page shows (rendered again from their tokens)
+CUT_OFF_NOTICE = (
+    "Der Link war unvollständig (vielleicht beim Teilen gekürzt): "
+    "die letzte Antwort fehlt hier. Stellen Sie die Frage bei Bedarf noch einmal."
+)
 MAX_BODY = 64 * 1024  # bytes of a POST /api/ask body
 # characters of earlier turns' tokens in a link the page issues (a "Meinten Sie"
 # link; chat.js keeps its address as short): the newest that fit, well within the
@@ -109,14 +120,34 @@ def _link_tokens(tokens: list[str], budget: int = LINK_CHARS) -> list[str]:
     return kept[::-1]
 
 
+# what is left of a turn token cut before its question: its head, no "~" (a token cut
+# inside its question still parses; it no longer verifies and is shown as its question)
+_CUT_HEAD = re.compile(r"[A-Za-z0-9._:-]*")
+
+
+def _cut_off(tokens: list[str]) -> bool:
+    """Whether the last of `tokens` is a turn token cut short before its question (a link
+    shortened where it was shared loses its end)."""
+    return bool(tokens) and _CUT_HEAD.fullmatch(tokens[-1]) is not None
+
+
 def _conversation(
-    question: str | None, questions: list[str], tokens: list[str], raw_doc: str | None
-) -> tuple[list[dict], str | None]:
+    question: str | None,
+    questions: list[str],
+    tokens: list[str],
+    raw_doc: str | None,
+    link: bool = False,
+) -> tuple[list[dict], str | None, str | None]:
     """The turns the page shows (each answer's JSON with its ``turn`` token; `question`,
-    when given, answered last) and the document the chat is limited to."""
+    when given, answered last), the document the chat is limited to and a notice for the
+    page. A `link` (a GET) whose last token was cut short shows the turns before it and
+    says so (`CUT_OFF_NOTICE`) instead of refusing the whole conversation."""
     check_strings([question or "", *questions, *tokens], "Die Frage oder der Verlauf")
     index, base, key = current_index(), _base_url(), turn_key()
     doc = index.document_id(raw_doc)
+    notice = None
+    if link and _cut_off(tokens):
+        tokens, notice = tokens[:-1], CUT_OFF_NOTICE
     try:
         # the newest turn and at most PAGE_TURNS before it: the new question's, or the
         # last token's (the address a form post is redirected to shows what the post did)
@@ -136,10 +167,10 @@ def _conversation(
             raise bad_request(str(exc)) from None
         data = result.to_json(base)
         shown.append({**data, "turn": shown_of(data).token(key)})
-    return shown, doc
+    return shown, doc, notice
 
 
-def _page(shown: list[dict], doc: str | None) -> str:
+def _page(shown: list[dict], doc: str | None, notice: str | None = None) -> str:
     tokens = [a["turn"] for a in shown]
     return render_template(
         "ask/chat.html",
@@ -147,6 +178,7 @@ def _page(shown: list[dict], doc: str | None) -> str:
         links=[_link_tokens(tokens[:i]) for i in range(len(shown))],
         documents=current_index().documents,
         doc=doc,
+        notice=notice,
     )
 
 
@@ -157,7 +189,8 @@ def page() -> str:
     # as the OpenAPI description says), not an empty one (the start page)
     question = (request.args.get("q") or "").strip() or None
     args = request.args
-    return _page(*_conversation(question, args.getlist("h"), args.getlist("t"), args.get("doc")))
+    turns = args.getlist("t")
+    return _page(*_conversation(question, args.getlist("h"), turns, args.get("doc"), link=True))
 
 
 @bp.post("/ask")
@@ -166,7 +199,7 @@ def page_post() -> Response | str:
     if not question:
         raise bad_request("Bitte eine Frage eingeben.")
     form = request.form
-    shown, doc = _conversation(question, form.getlist("h"), form.getlist("t"), form.get("doc"))
+    shown, doc, _ = _conversation(question, form.getlist("h"), form.getlist("t"), form.get("doc"))
     tokens = [a["turn"] for a in shown]
     kept = _link_tokens(tokens, REDIRECT_CHARS)
     if not kept:  # the new turn alone does not fit in an address: this page shows it

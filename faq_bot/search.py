@@ -597,11 +597,16 @@ class _TitleIndex:
 
 
 def suggest_titles(index: Index, prefix: str, n: int = 8) -> list[dict[str, str]]:
-    """Titles and aliases starting with (then containing a word starting with) `prefix`."""
+    """Titles and aliases starting with (then containing a word starting with) `prefix`,
+    one per entry (its best name: "Flakbatterie" and "Flakbatterie (Basisausbau)" name
+    the same entry)."""
     wanted = " ".join(fold(w) for w in _WORD.findall(prefix or ""))
     if not wanted:
         return []
     titles = index.state.once("titles", lambda: _TitleIndex(index.names()))
     starts, inner = titles.lookup(wanted)
     ranked = sorted(starts, key=lambda k: (len(k[0]), k[0])) + sorted(inner, key=lambda k: k[0])
-    return [{"title": t, "id": i, "url": f"/entry/{i}"} for t, i in ranked[: max(0, n)]]
+    best: dict[str, str] = {}  # entry id -> its first name in `ranked`
+    for title, entry in ranked:
+        best.setdefault(entry, title)
+    return [{"title": t, "id": i, "url": f"/entry/{i}"} for i, t in list(best.items())[: max(0, n)]]

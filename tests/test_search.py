@@ -161,6 +161,15 @@ def test_suggest_titles_by_prefix(index):
     assert all("aktions" in t.lower() for t in titles)
 
 
+def test_suggest_titles_name_each_entry_once(index):
+    # "Flakbatterie" (an alias) and "Flakbatterie (Basisausbau)" (the title) are one entry
+    found = suggest_titles(index, "Flakbatt", n=8)
+    assert found and len({s["id"] for s in found}) == len(found)
+    for prefix in ("a", "s", "k", "ver", "ein"):
+        ids = [s["id"] for s in suggest_titles(index, prefix, n=50)]
+        assert len(ids) == len(set(ids)), prefix
+
+
 def test_suggest_titles_folds_umlauts_and_finds_inner_words(index):
     found = suggest_titles(index, "laender", n=20)
     assert any("Länder" in s["title"] or "länder" in s["title"] for s in found)
@@ -240,7 +249,10 @@ def _suggest_by_scan(index, prefix, n=8):
                 inner.append(key)
                 seen.add(key)
     ranked = sorted(starts, key=lambda k: (len(k[0]), k[0])) + sorted(inner, key=lambda k: k[0])
-    return [{"title": t, "id": i, "url": f"/entry/{i}"} for t, i in ranked[:n]]
+    first: dict[str, str] = {}
+    for title, entry in ranked:
+        first.setdefault(entry, title)
+    return [{"title": t, "id": i, "url": f"/entry/{i}"} for i, t in list(first.items())[:n]]
 
 
 @settings(max_examples=examples(60))

@@ -7,7 +7,7 @@
         | stop words | Snowball stem
 
 - Folding: "ä"/"ae" -> "a", "ö"/"oe" -> "o", "ü"/"ue" -> "u", "ß" -> "ss", so
-  "Schäden", "Schaeden" and "Schaden" meet (see `fold`).
+  "Schäden", "Schaeden" and "Schaden" meet (see `faq_bot.text.fold`).
 - Abbreviations and player slang come from `faq_bot/data/synonyms.toml`; the
   words a key stands for are added at the key's position ("TW" also yields
   "technologiewert").
@@ -222,7 +222,7 @@ class MorphFilter(Filter):
 
 
 class FoldFilter(Filter):
-    """Umlauts and ß folded (see `fold`)."""
+    """Umlauts and ß folded (`faq_bot.text.fold`)."""
 
     def __call__(self, tokens: Iterable[Token]) -> Iterator[Token]:
         for t in tokens:

@@ -11,7 +11,7 @@ a second analyzer written in JavaScript:
   table (a ruling that writes "TW" also holds "technologiewert");
 - the abbreviation table (folded key → folded words), the stop words, and the
   folding rules (``fold``: character table, the "ae/oe/ue" digraph pattern), so
-  JavaScript folds a query exactly as `faq_bot.analysis.fold` does: lower case,
+  JavaScript folds a query exactly as `faq_bot.text.fold` does: lower case,
   the table, the digraph pattern, accents dropped.
 
 The browser matches query terms as prefixes of entry terms. The asset also
@@ -34,7 +34,7 @@ FORMAT = 1
 
 
 def fold_rules() -> dict[str, Any]:
-    """`faq_bot.analysis.fold` as data: the character table and the digraph pattern."""
+    """`faq_bot.text.fold` as data: the character table and the digraph pattern."""
     return {
         "table": {chr(k): v for k, v in _UMLAUT.items()},
         "digraph": _DIGRAPH.pattern,

@@ -208,7 +208,8 @@ def normalize_question(text: str) -> str:
 
 
 def check_question(value: object) -> str:
-    """The normalised question, or `QuestionError` with a German reason."""
+    """The normalised question, or `QuestionError` with a German reason: not text, too
+    long, empty, or no letter or digit to search for (signs or emoji alone)."""
     if not isinstance(value, str):
         raise QuestionError("Die Frage muss Text sein.")
     if len(value) > MAX_QUESTION_LENGTH * 2:  # before normalising: do not work on huge input

@@ -217,3 +217,10 @@ def test_read_drops_invisible_format_characters_so_no_name_turns_a_result_line_a
     assert scenario_to_json(scenario) == scenario_to_json(
         read_scenario(EXAMPLE2.read_text(encoding="utf-8"))
     )
+
+
+def test_read_refuses_two_names_that_differ_only_by_invisible_characters() -> None:
+    data = json.loads(EXAMPLE2.read_text(encoding="utf-8"))
+    data["players"]["A\u200b"] = {"tw": 99}  # merged into "A" it would overwrite A's TW
+    with pytest.raises(ScenarioFormatError, match="„A“ kommt doppelt vor"):
+        read_scenario(data)

@@ -1076,3 +1076,25 @@ def test_the_question_fields_cannot_hold_more_than_the_server_takes(client, app)
     longest = "Wer bezahlt die 227er? " + "x" * (MAX_QUESTION_LENGTH - 23)
     assert len(longest) == MAX_QUESTION_LENGTH
     assert client.post("/ask", data={"q": longest}).status_code == 303
+
+
+def test_a_link_cut_inside_a_percent_escape_of_its_last_turn_shows_the_turns_before(client):
+    # chat.js writes ":" as %3A: a link cut after "%3" ends in half an escape
+    pages = converse(client, [FIRST, "Was ist der Aktionsstapel?"])
+    first, second = hidden_turns(pages[-1])
+    head = second.partition(":")[0]
+    for tail in ("%3", "%"):
+        url = f"/ask?t={quote_plus(first)}&t={quote_plus(head)}{tail}"
+        response = client.get(url)
+        assert response.status_code == 200, tail
+        assert "Der Link war unvollständig" in response.get_data(as_text=True)
+
+
+def test_an_empty_or_not_last_turn_field_is_no_cut_link(client):
+    response = client.get("/ask?t=&q=Depot")  # nothing was cut: the t field is not last
+    assert "Der Link war unvollständig" not in response.get_data(as_text=True)
+    (first,) = hidden_turns(converse(client, [FIRST])[0])
+    head = first.partition("~")[0]
+    response = client.get(f"/ask?t={quote_plus(head)}&doc=how-faq")  # not the last field
+    assert response.status_code == 400
+    assert "Verlauf, Eintrag 1:" in unescape(response.get_data(as_text=True))

@@ -13,8 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_profiles import examples
 
+from faq_bot.chat.shown import sign
 from faq_bot.corpus import load_corpus
 from faq_bot.stack import check, encode_permalink, read_scenario, result_to_json, scenario_to_json
+from faq_bot.stack.permalink import pack_text
 from faq_bot.stack.read import MAX_MORE
 from faq_bot.stack.rules import rule_ids_from_corpus
 from faq_bot.web import check as check_web
@@ -636,6 +638,23 @@ def test_check_notes_token_round_trip_and_refusals() -> None:
     assert notes_of("", "abc", key) == []
 
 
+@pytest.mark.parametrize(
+    "payload",
+    ["!!", "eJzLSM3JyQcABiwCFQ", pack_text("not json"), pack_text('{"a": 1}'), pack_text("[1]")],
+    ids=["not-base64url", "cut-zlib", "not-json", "no-list", "not-texts"],
+)
+def test_check_notes_signed_by_the_key_but_not_a_list_of_notes_are_ignored(payload) -> None:
+    # only the key could make such a token: its payload is checked all the same
+    key = b"k" * 32
+
+    def signed(payload: str) -> str:
+        return f"{payload}.{sign(key, f'check-notes:abc~{payload}')}"
+
+    good = pack_text('["Eintrag 1: sagt A an"]')
+    assert notes_of(signed(good), "abc", key) == ["Eintrag 1: sagt A an"]  # signed alike
+    assert notes_of(signed(payload), "abc", key) == []
+
+
 @pytest.mark.parametrize(("limit", "value"), [("MAX_NOTES_TOKEN", 10), ("MAX_REQUEST_LINE", 100)])
 def test_check_post_whose_address_would_be_too_long_is_shown_in_place(
     client, monkeypatch, limit, value
@@ -1045,3 +1064,16 @@ def test_check_form_errors_name_the_field_as_the_form_shows_it(client, fields, m
     )
     assert message in error
     assert "Feld players:" not in error and "is a required" not in error
+
+
+def test_check_form_with_a_right_to_left_override_in_a_name_shows_none_anywhere(client) -> None:
+    # a judge's review: U+202E typed into a name turned the rest of a result or note line
+    # around; the notes are written from the form before the scenario is read
+    form = example2_form(**{"p-0-name": "A\u202e", "c-0-name": "Radar\u202estation"})
+    form.pop("s-0-by")  # left blank: a note says who announces it, naming the owner
+    response = client.post("/check", data=form, follow_redirects=True)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "\u202e" not in html
+    notes = text_of(re.search(r'id="check-notes">(.*?)</details>', html, re.S).group(1))
+    assert "sagt A an" in notes

@@ -170,13 +170,15 @@ def _value(values: dict[str, float], name: str, fallback: dict[str, float]) -> f
 def reliability(p: float, mode: str = "hybrid") -> float | None:
     """The share of the calibration questions answered with about probability `p` whose
     passage was right (the step of ``reliability`` in the model file that `p` falls on,
-    `faq_bot.chat.calibrate.reliability_steps`), or None without calibrated steps."""
+    `faq_bot.chat.calibrate.reliability_steps`) in whole percent, rounded down (never said
+    better than measured; the page, the JSON and a turn's token all say this one number),
+    or None without calibrated steps."""
     data = model(mode)
     steps = data.get("reliability") if data else None
     if not steps:
         return None
     i = bisect.bisect_right([float(start) for start, _share in steps], p) - 1
-    return float(steps[max(i, 0)][1])
+    return math.floor(float(steps[max(i, 0)][1]) * 100 + 1e-9) / 100
 
 
 def threshold(mode: str = "hybrid", followup: bool = False) -> float:

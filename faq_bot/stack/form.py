@@ -51,6 +51,7 @@ from faq_bot.stack.model import (
 )
 from faq_bot.stack.names import card_name, entry_name
 from faq_bot.stack.read import ScenarioFormatError, field_label, scenario_schema
+from faq_bot.text import clean_input
 
 MIN_ROWS = {"players": 2, "cards": 1, "stack": 1}  # rows the form shows at least
 MAX_ROWS = 200  # the reader's limit per list
@@ -205,7 +206,11 @@ def state_from_form(form: Mapping[str, str], skip: tuple[str, int] | None = None
         if skip == (group, int(match.group(2))):
             continue
         row = rows[group].setdefault(int(match.group(2)), {})
-        row[field] = value not in ("", "0", "false") if field in FLAGS else value.strip()
+        # as the reader reads every scenario text (`faq_bot.stack.read`): invisible format
+        # characters dropped, so the notes and the rows shown again carry none either
+        row[field] = (
+            value not in ("", "0", "false") if field in FLAGS else clean_input(value).strip()
+        )
     for group, (_, fields) in GROUP_FIELDS.items():
         for number in sorted(rows[group]):
             row = {f: (False if f in FLAGS else "") for f in fields} | rows[group][number]

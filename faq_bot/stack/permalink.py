@@ -4,7 +4,8 @@
 with zlib and encodes it base64url without padding. `decode_permalink` undoes
 that with limits on the link's length and on the decompressed size, so a
 crafted link can neither be huge nor expand into a huge document. Both raise
-`PermalinkError` (a `ScenarioFormatError`) with a German message.
+`PermalinkError` (a `ScenarioFormatError`) with a German message. The packing itself is
+`pack_text` / `unpack_text` (also the checker's signed notes, `faq_bot.web.check`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,33 @@ def canonical_json(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
+def pack_text(text: str) -> str:
+    """`text` zlib-compressed and base64url-encoded without padding: URL-safe (the
+    permalinks, and the checker's signed notes beside them)."""
+    packed = zlib.compress(text.encode("utf-8"), 9)
+    return base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
+
+
+def unpack_text(packed: str, limit: int) -> bytes:
+    """The bytes `pack_text` packed into `packed`, at most `limit` of them; a German
+    `PermalinkError` when `packed` is not such a packing, or unpacks to more (a small
+    link cannot make the server inflate megabytes)."""
+    try:
+        data = base64.urlsafe_b64decode(packed + "=" * (-len(packed) % 4))
+    except (binascii.Error, ValueError):
+        raise PermalinkError("Der Link ist beschädigt (kein gültiges base64url).") from None
+    inflater = zlib.decompressobj()
+    try:
+        raw = inflater.decompress(data, limit + 1)
+    except zlib.error:
+        raise PermalinkError("Der Link ist beschädigt (nicht entpackbar).") from None
+    if len(raw) > limit or inflater.unconsumed_tail:
+        raise PermalinkError("Der Link entpackt zu einem zu großen Szenario.")
+    if not inflater.eof:
+        raise PermalinkError("Der Link ist unvollständig.")
+    return raw
+
+
 def encode_permalink(scenario_json: Mapping[str, Any] | str) -> str:
     """A URL-safe string for a scenario given as JSON data (or JSON text)."""
     data = parse_json(scenario_json) if isinstance(scenario_json, str) else scenario_json
@@ -40,8 +68,7 @@ def encode_permalink(scenario_json: Mapping[str, Any] | str) -> str:
         text = canonical_json(data)
     except (TypeError, ValueError) as exc:
         raise PermalinkError(f"Das Szenario ist kein JSON ({exc}).") from None
-    packed = zlib.compress(text.encode("utf-8"), 9)
-    link = base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
+    link = pack_text(text)
     if len(link) > MAX_PERMALINK:
         raise PermalinkError(
             f"Das Szenario ist zu groß für einen Link ({len(link)} Zeichen, erlaubt sind "
@@ -60,19 +87,7 @@ def decode_permalink(link: str) -> dict[str, Any]:
         raise PermalinkError(
             "Der Link enthält Zeichen, die in einem Szenario-Link nicht vorkommen."
         )
-    try:
-        packed = base64.urlsafe_b64decode(link + "=" * (-len(link) % 4))
-    except (binascii.Error, ValueError):
-        raise PermalinkError("Der Link ist beschädigt (kein gültiges base64url).") from None
-    inflater = zlib.decompressobj()
-    try:
-        raw = inflater.decompress(packed, MAX_INPUT_BYTES + 1)
-    except zlib.error:
-        raise PermalinkError("Der Link ist beschädigt (nicht entpackbar).") from None
-    if len(raw) > MAX_INPUT_BYTES or inflater.unconsumed_tail:
-        raise PermalinkError("Der Link entpackt zu einem zu großen Szenario.")
-    if not inflater.eof:
-        raise PermalinkError("Der Link ist unvollständig.")
+    raw = unpack_text(link, MAX_INPUT_BYTES)
     try:
         data = parse_json(raw)
     except ScenarioFormatError as exc:

@@ -243,16 +243,25 @@ def _order(data: Any, path: list[str | int]) -> tuple[int, ...]:
     return tuple(keys)
 
 
-def _visible(node: Any) -> Any:
+def _visible(node: Any, path: tuple[str | int, ...] = ()) -> Any:
     """Every text of a parsed scenario (keys too) as a user typed it reads
     (`faq_bot.text.clean_input`): invisible format characters dropped, so a right-to-left
-    override in a card's name cannot turn the rest of a result line around."""
+    override in a card's name cannot turn the rest of a result line around. Two keys
+    that differ only by such characters (two players "A") are refused, not merged."""
     if isinstance(node, str):
         return clean_input(node)
     if isinstance(node, Mapping):
-        return {_visible(k): _visible(v) for k, v in node.items()}
+        out: dict[Any, Any] = {}
+        for key, value in node.items():
+            seen = _visible(key)
+            if seen in out:
+                raise _fail(
+                    [*path, seen], f"„{seen}“ kommt doppelt vor (bis auf unsichtbare Zeichen)"
+                )
+            out[seen] = _visible(value, (*path, seen))
+        return out
     if isinstance(node, list):
-        return [_visible(v) for v in node]
+        return [_visible(v, (*path, i)) for i, v in enumerate(node)]
     return node
 
 

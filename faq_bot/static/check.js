@@ -63,7 +63,8 @@
   // One request at a time. Leaving a name field re-renders ("refresh", on its change
   // event) just before the tap on "Auflösen" or a builder button arrives: that tap waits and
   // is sent when the re-render is in (a refresh renumbers no rows), with the data of the
-  // moment it was made, never dropped. Likewise a tap while a row is added (a card picked or
+  // moment it was made plus what was typed into that form after it (`typedSince`), never
+  // dropped. Likewise a tap while a row is added (a card picked or
   // announced): it is sent when the form with the new row is in, with that form's data (the
   // rows keep their numbers). While rows are removed or moved, or the JSON view replaces
   // them, the form takes no input and taps are ignored: a second tap on "Eintrag 2
@@ -228,7 +229,8 @@
         settle();
         if (next) {
           // the re-rendered form replaced the one tapped: its twin carries the tap on, with
-          // what the form held at the moment of the tap (after a refresh) or holds now
+          // what the form held at the moment of the tap and was typed since (after a
+          // refresh), or what it holds now
           var fresh = document.getElementById(next.form.id) || next.form;
           send(fresh, next.action, next.data || formData(fresh, next.action));
         } else if (refresh) {

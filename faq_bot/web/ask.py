@@ -120,15 +120,17 @@ def _link_tokens(tokens: list[str], budget: int = LINK_CHARS) -> list[str]:
     return kept[::-1]
 
 
-# what is left of a turn token cut before its question: its head, no "~" (a token cut
-# inside its question still parses; it no longer verifies and is shown as its question)
-_CUT_HEAD = re.compile(r"[A-Za-z0-9._:-]*")
+# what is left of a turn token cut before its question: its head, no "~", perhaps ending in
+# a "%" escape cut in two (chat.js writes ":" as %3A); a token cut inside its question still
+# parses, no longer verifies and is shown as its question only
+_CUT_HEAD = re.compile(r"[A-Za-z0-9._:-]+(?:%[0-9A-Fa-f]?)?|%[0-9A-Fa-f]?")
 
 
-def _cut_off(tokens: list[str]) -> bool:
-    """Whether the last of `tokens` is a turn token cut short before its question (a link
-    shortened where it was shared loses its end)."""
-    return bool(tokens) and _CUT_HEAD.fullmatch(tokens[-1]) is not None
+def _cut_off(tokens: list[str], query_string: bytes) -> bool:
+    """Whether the last of `tokens` is a turn token cut short before its question: a link
+    shortened where it was shared loses its end, so that token is the address's last field."""
+    last = query_string.rsplit(b"&", 1)[-1]
+    return bool(tokens) and last.startswith(b"t=") and _CUT_HEAD.fullmatch(tokens[-1]) is not None
 
 
 def _conversation(
@@ -146,7 +148,7 @@ def _conversation(
     index, base, key = current_index(), _base_url(), turn_key()
     doc = index.document_id(raw_doc)
     notice = None
-    if link and _cut_off(tokens):
+    if link and _cut_off(tokens, request.query_string):
         tokens, notice = tokens[:-1], CUT_OFF_NOTICE
     try:
         # the newest turn and at most PAGE_TURNS before it: the new question's, or the
@@ -287,8 +289,9 @@ add_schema(
             "reliability": {
                 "type": "number",
                 "nullable": True,
-                "description": "Bei einer sicheren Antwort im hybriden Modus: der Anteil der "
-                "Kalibrierfragen mit ähnlicher Sicherheit, deren Absatz stimmte (0–1); sonst null",
+                "description": "Bei einer gegebenen (nicht abgelehnten) Antwort im hybriden "
+                "Modus: der Anteil der Kalibrierfragen mit ähnlicher Sicherheit, deren Absatz "
+                "stimmte (0–1, auf ganze Prozent abgerundet); sonst null",
             },
             "caution": {
                 "type": "string",

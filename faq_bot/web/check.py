@@ -38,12 +38,9 @@ index the pages link to (computed once per index build, cached in
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hmac
 import json
 import logging
-import zlib
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
@@ -67,6 +64,7 @@ from faq_bot.stack import (
     scenario_to_json,
 )
 from faq_bot.stack import form as builder
+from faq_bot.stack.permalink import pack_text, unpack_text
 from faq_bot.stack.read import parse_json
 from faq_bot.text import clean_input
 from faq_bot.web import check_doc  # noqa: F401  (OpenAPI descriptions of these routes)
@@ -183,9 +181,7 @@ def notes_token(notes: list[str], permalink: str, key: bytes) -> str:
     """The notes on the scenario `permalink` as a signed, URL-safe token,
     ``<payload>.<signature>``: the notes' JSON list, zlib-compressed and base64url
     encoded without padding, and `sign` of it with `permalink` by `key`."""
-    text = json.dumps(notes, ensure_ascii=False, separators=(",", ":"))
-    packed = zlib.compress(text.encode("utf-8"), 9)
-    payload = base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
+    payload = pack_text(json.dumps(notes, ensure_ascii=False, separators=(",", ":")))
     return f"{payload}.{sign(key, _notes_signed(permalink, payload))}"
 
 
@@ -200,11 +196,8 @@ def notes_of(token: str, permalink: str, key: bytes) -> list[str]:
     if not dot or not hmac.compare_digest(signature.encode("utf-8"), expected.encode("ascii")):
         return []
     try:  # signed here, so well-formed; checked all the same
-        packed = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
-        inflater = zlib.decompressobj()
-        raw = inflater.decompress(packed, NOTES_INFLATED)
-        notes = json.loads(raw.decode("utf-8"))
-    except (binascii.Error, ValueError, zlib.error):
+        notes = json.loads(unpack_text(payload, NOTES_INFLATED).decode("utf-8"))
+    except (PermalinkError, ValueError):
         return []
     if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
         return []

@@ -119,11 +119,13 @@ TUNE_VENV ?= .venv-tune
 
 ## train: refit the ranking and the chatbot's models on the training questions and write
 ## them to faq_bot/data (needs an index with vectors: make index, and the fold models:
-## make tune-embedder); prints cross-validated figures, then calibrates the threshold
+## make tune-embedder), the key sentence's choice last (it reads the answers the others
+## give); prints cross-validated figures, then calibrates the threshold
 train: setup
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python scripts/train_ranker.py --write --crossfit $(FOLD_MODELS) $(TRAIN_QUESTIONS) --untuned $(TRAIN_UNTUNED)
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python scripts/train_chat.py --write --crossfit $(FOLD_MODELS) $(TRAIN_QUESTIONS) $(TRAIN_FOLLOWUPS) --untuned $(TRAIN_UNTUNED)
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python scripts/extend_known.py $(KNOWN_ONLY)
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python scripts/train_key_sentence.py --write --crossfit $(FOLD_MODELS) $(TRAIN_QUESTIONS) --untuned $(TRAIN_UNTUNED)
 	$(MAKE) --no-print-directory calibrate
 
 ## calibrate: the chatbot's first-question threshold from the held-out calibration sets

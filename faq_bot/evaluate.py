@@ -290,6 +290,22 @@ def judged(index: Index, question: dict[str, Any]) -> tuple[Any, bool]:
     return result, answerable(question) and bool(text) and is_hit(text, question["gold"])
 
 
+def gold_spans(text: str, golds: Iterable[str]) -> list[tuple[int, int]]:
+    """Where the gold passages stand in `text`, those found as written (offsets)."""
+    found = ((text.find(g), g) for g in golds if g)
+    return [(start, start + len(g)) for start, g in found if start >= 0]
+
+
+def key_on_gold(text: str, highlight: tuple[int, int], golds: Iterable[str]) -> bool | None:
+    """Whether the highlighted key sentence of an answer passage `text` overlaps a gold
+    passage; None when no gold stands in `text` as written (nothing to say)."""
+    spans = gold_spans(text, golds)
+    if not spans:
+        return None
+    start, end = highlight
+    return any(s < end and start < e for s, e in spans)
+
+
 def answer_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, Any]:
     """The chatbot's figures (`faq_bot.chat`).
 
@@ -301,13 +317,16 @@ def answer_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, A
     or not (the ranking and passage choice without the decision to answer);
     ``declined``: unanswerable questions the bot declines (not confident);
     ``answered_unanswerable``: the others, with the passage presented for them
-    (what to read when declines fall short); ``losses``: where each answerable
-    question's best passage stands (`where_lost`: each in exactly one of `LOSS_KINDS`),
-    confident and declined apart.
+    (what to read when declines fall short); ``key_sentence``: of the right confident
+    answers whose gold stands in the passage as written (``key_sentence_n``), the share
+    whose highlighted key sentence overlaps it (what a judge reads first); ``losses``:
+    where each answerable question's best passage stands (`where_lost`: each in exactly
+    one of `LOSS_KINDS`), confident and declined apart.
     """
     answered, passage_hits, declined, unanswerable, confident_wrong = 0, 0, 0, 0, 0
     losses = {kind: {"confident": 0, "declined": 0} for kind in LOSS_KINDS}
     found = 0  # the best passage holds the gold, confident or not
+    keys = [0, 0]  # right confident answers: key sentence on the gold, gold found as written
     wrong: list[dict[str, Any]] = []
     answered_unanswerable: list[dict[str, Any]] = []
     for q in questions:
@@ -323,6 +342,11 @@ def answer_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, A
         found += right
         hit = confident and right
         passage_hits += hit
+        if hit and result.passage is not None:
+            on = key_on_gold(result.passage.text, result.passage.highlight, q["gold"])
+            if on is not None:
+                keys[0] += on
+                keys[1] += 1
         confident_wrong += confident and not hit
         lost = where_lost(index, q, result, right)
         losses[lost]["confident" if confident else "declined"] += 1
@@ -340,6 +364,8 @@ def answer_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, A
         "unanswerable": unanswerable,
         "declined": declined,
         "declined_share": declined / unanswerable if unanswerable else 0.0,
+        "key_sentence": keys[0] / keys[1] if keys[1] else 0.0,
+        "key_sentence_n": keys[1],
         "losses": losses,
         "misses": wrong,
         "answered_unanswerable": answered_unanswerable,
@@ -447,6 +473,8 @@ def format_report(report: dict[str, Any], *, misses: bool = False) -> str:
             f"  sicher, aber falscher Absatz (beantwortbare) {a['confident_wrong']:.3f}",
             f"  richtig, wenn sicher (Präzision)            {a['precision']:.3f}",
             f"  bester Absatz richtig, ob sicher oder nicht  {a['passage_found']:.3f}",
+            f"  Kernsatz trifft das Gold (richtige Antworten) {a['key_sentence']:.3f}  "
+            f"(n={a['key_sentence_n']})",
             f"  abgelehnt (unbeantwortbare Fragen)          "
             f"{a['declined']} von {a['unanswerable']}",
         ]

@@ -122,6 +122,10 @@ def test_cli_eval_reports_the_chatbot_figures(built_index):
     # precision: of the confident answers, the right ones; found: right, confident or not
     assert figures["precision"] == pytest.approx(figures["passage@1"] / figures["confident"])
     assert figures["passage_found"] >= figures["passage@1"]
+    # the key sentence: of the right answers whose gold stands in the passage as written
+    assert 0 < figures["key_sentence_n"] <= round(figures["passage@1"] * figures["n"])
+    assert 0.5 <= figures["key_sentence"] <= 1.0
+    assert "Kernsatz trifft das Gold" in result.stdout
 
 
 def test_cli_eval_lists_unanswerable_questions_answered_with_confidence(built_index, tmp_path):

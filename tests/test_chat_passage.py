@@ -3,13 +3,27 @@ confidence model is data the chatbot can read."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from faq_bot.chat import confidence
-from faq_bot.chat.passage import PASSAGE_CHARS, Passage, sub_heading, with_neighbours
+from faq_bot.chat import passage as passage_module
+from faq_bot.chat.passage import (
+    PASSAGE_CHARS,
+    SENTENCE_FEATURES,
+    Passage,
+    best_sentence,
+    key_sentence,
+    sentence_features,
+    sub_heading,
+    with_neighbours,
+)
+from faq_bot.evaluate import key_on_gold
 from faq_bot.index import EntryRecord
 
 LEAD = "Dabei gilt:"
@@ -201,3 +215,74 @@ def test_the_passage_model_chooses_by_its_weights_and_reports_the_share():
     assert abs(share - 1 / (1 + np.exp(-1.0))) < 1e-3  # softmax of 9 against 8
     alone = choose_row([(cand, rows[0])], weights)
     assert alone is not None and alone[3] == 1.0
+
+
+class _Coverage:
+    """A stand-in for `terms.Coverage` that counts question words: the share of {"bombe",
+    "kosten", "tw"} a sentence's terms hold (with the heading: its terms count too)."""
+
+    words = frozenset({"bombe", "kosten", "tw"})
+
+    def __call__(self, terms, heading=frozenset()):
+        return len(self.words & (set(terms) | set(heading))) / len(self.words)
+
+
+SENTENCES_TEXT = "Die Bombe wird gespielt. Was kostet sie? Sie kostet 2 TW."
+SENTENCES = (
+    (0, 24, frozenset({"bombe", "gespielt"})),
+    (25, 40, frozenset({"kosten"})),
+    (41, 57, frozenset({"kosten", "tw", "2"})),
+)
+
+
+def test_sentence_features_mark_position_numbers_questions_and_the_best():
+    rows = sentence_features(SENTENCES_TEXT, SENTENCES, frozenset(), _Coverage(), {(25, 40): 0.9})
+    spans = [span for span, _f in rows]
+    assert spans == [(0, 24), (25, 40), (41, 57)]
+    first, asks, last = (f for _span, f in rows)
+    assert (first["first"], first["last"], last["last"]) == (1.0, 0.0, 1.0)
+    assert (asks["asks"], last["asks"], last["number"], first["number"]) == (1.0, 0.0, 1.0, 0.0)
+    assert last["best_cover"] == 1.0 and asks["best_dense"] == 1.0 and asks["dense"] == 0.9
+    assert first["cover"] == pytest.approx(1 / 3) and last["cover"] == pytest.approx(2 / 3)
+    # the sentence after a question, and after the best covering one (none: it is last)
+    assert [f["after_asks"] for _s, f in rows] == [0.0, 0.0, 1.0]
+    assert [f["after_best"] for _s, f in rows] == [0.0, 0.0, 0.0]
+    rows = sentence_features(SENTENCES_TEXT, SENTENCES[:2], frozenset(), _Coverage())
+    assert [f["after_best"] for _s, f in rows] == [0.0, 1.0]  # a tie: the first is the best
+
+
+def test_the_key_sentence_follows_the_fitted_weights_and_the_rule_without_them(monkeypatch):
+    args = (SENTENCES_TEXT, SENTENCES, frozenset(), _Coverage(), {(25, 40): 0.9})
+    monkeypatch.setattr(passage_module, "sentence_model", lambda mode="hybrid": None)
+    # the rule: coverage + dense similarity (0.9 lifts the question over the answer)
+    assert key_sentence(*args) == best_sentence(*args[1:])[1] == (25, 40)
+    weights = dict.fromkeys(SENTENCE_FEATURES, 0.0) | {"asks": -5.0, "number": 1.0}
+    monkeypatch.setattr(passage_module, "sentence_model", lambda mode="hybrid": weights)
+    assert key_sentence(*args) == (41, 57)
+    weights["first"] = 10.0
+    assert key_sentence(*args) == (0, 24)
+
+
+@pytest.mark.parametrize(
+    ("highlight", "golds", "on"),
+    [
+        ((41, 57), ["kostet 2 TW"], True),
+        ((0, 24), ["kostet 2 TW"], False),
+        ((0, 24), ["nicht im Text"], None),
+        ((0, 24), ["nicht im Text", "Die Bombe"], True),
+    ],
+)
+def test_the_key_sentence_is_on_the_gold_when_their_spans_overlap(highlight, golds, on):
+    assert key_on_gold(SENTENCES_TEXT, highlight, golds) is on
+
+
+def test_the_fitted_key_sentence_model_names_every_feature_in_both_modes():
+    data = json.loads(
+        (Path(passage_module.__file__).parent.parent / "data" / "sentence.json").read_text("utf-8")
+    )
+    for mode in ("hybrid", "lexical"):
+        assert set(data["modes"][mode]["weights"]) == set(SENTENCE_FEATURES)
+    assert passage_module.sentence_model("lexical") == data["modes"]["lexical"]["weights"]
+    # fitted out of fold better than the rule it replaces, on the training questions
+    figures = data["cross_validated"]["hybrid"]
+    assert figures["model"] > figures["rule"] and figures["paragraphs"] > 1000

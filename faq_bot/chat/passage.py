@@ -195,6 +195,100 @@ def best_sentence(
     return max(0.0, best[0]), best[1]
 
 
+# The key sentence (the one highlighted) is chosen among the passage paragraph's sentences
+# by a conditional logit over these features (``faq_bot/data/sentence.json``, fitted by
+# ``scripts/train_key_sentence.py`` with cross-validation on the training questions' golds);
+# without it, by coverage plus `W_DENSE` times the dense similarity (`best_sentence`).
+SENTENCE_FEATURES = (
+    "cover",  # coverage of the question by the sentence with the entry's heading
+    "cover_self",  # the same by the sentence alone
+    "dense",  # dense similarity of the sentence to the question (0 without the embedder)
+    "best_cover",  # 1 for the sentence of the paragraph with the highest coverage
+    "best_dense",  # 1 for the sentence with the highest dense similarity
+    "first",  # the paragraph's first sentence
+    "last",  # its last sentence
+    "length",  # log of the sentence's characters
+    "number",  # it holds a digit (an amount, a cost, a count)
+    "asks",  # it ends with "?" (a question the paragraph then answers)
+    "after_best",  # the sentence before it has the highest coverage (states the situation)
+    "after_asks",  # the sentence before it ends with "?" (this one may answer it)
+)
+
+
+def sentence_features(
+    text: str,
+    sentences: Sequence[tuple[int, int, frozenset[str]]],
+    heading: frozenset[str],
+    coverage: Coverage,
+    similarity: dict[tuple[int, int], float] | None = None,
+) -> list[tuple[tuple[int, int], dict[str, float]]]:
+    """The `SENTENCE_FEATURES` of each sentence of the paragraph `text`: (span, features)."""
+    sims = similarity or {}
+    rows = []
+    for k, (start, end, terms) in enumerate(sentences):
+        sentence = text[start:end].strip()
+        rows.append(
+            (
+                (start, end),
+                {
+                    "cover": coverage(terms, heading),
+                    "cover_self": coverage(terms),
+                    "dense": sims.get((start, end), 0.0),
+                    "best_cover": 0.0,
+                    "best_dense": 0.0,
+                    "first": float(k == 0),
+                    "last": float(k == len(sentences) - 1),
+                    "length": math.log1p(len(sentence)),
+                    "number": float(any(c.isdigit() for c in sentence)),
+                    "asks": float(sentence.rstrip(CLOSING_QUOTES + ")").endswith("?")),
+                    "after_best": 0.0,
+                    "after_asks": 0.0,
+                },
+            )
+        )
+    if rows:
+        best = max(range(len(rows)), key=lambda k: rows[k][1]["cover"])
+        rows[best][1]["best_cover"] = 1.0
+        if best + 1 < len(rows):
+            rows[best + 1][1]["after_best"] = 1.0
+        if sims:
+            max(rows, key=lambda r: r[1]["dense"])[1]["best_dense"] = 1.0
+        for before, row in zip(rows, rows[1:], strict=False):
+            row[1]["after_asks"] = before[1]["asks"]
+    return rows
+
+
+def key_sentence(
+    text: str,
+    sentences: Sequence[tuple[int, int, frozenset[str]]],
+    heading: frozenset[str],
+    coverage: Coverage,
+    similarity: dict[tuple[int, int], float] | None = None,
+    mode: str = "hybrid",
+) -> tuple[int, int]:
+    """The span of the sentence that answers, to highlight: the fitted sentence model's
+    choice (`sentence_model`), or `best_sentence`'s without one."""
+    weights = sentence_model(mode)
+    if weights is None or not sentences:
+        return best_sentence(sentences, heading, coverage, similarity)[1]
+    rows = sentence_features(text, sentences, heading, coverage, similarity)
+    # ties: the earlier sentence
+    return max(rows, key=lambda r: sum(weights[k] * r[1][k] for k in SENTENCE_FEATURES))[0]
+
+
+def sentence_model(mode: str = "hybrid") -> dict[str, float] | None:
+    """The fitted key-sentence weights for `mode`, or None (then `best_sentence` decides),
+    also when the hybrid weights were fitted for another embedder (`faq_bot.fitted`)."""
+    return fitted("sentence", _sentence_weights, mode)
+
+
+def _sentence_weights(data: dict[str, Any], mode: str) -> dict[str, float]:
+    weights = data["modes"][mode]["weights"]
+    if set(weights) != set(SENTENCE_FEATURES):
+        raise ValueError("features differ")
+    return {k: float(v) for k, v in weights.items()}
+
+
 @dataclass(frozen=True)
 class Row:
     """One paragraph of a candidate entry with its features."""
@@ -226,7 +320,8 @@ def paragraph_features(
         spans = (dense.sentences.get(key) or []) if dense is not None else []
         sims = {x[:2]: x[2] for x in spans}
         lexical, _ = best_sentence(et.sentences[i], cand.heading, coverage)
-        _, span = best_sentence(et.sentences[i], cand.heading, coverage, sims)
+        mode = "hybrid" if dense is not None else "lexical"
+        span = key_sentence(text, et.sentences[i], cand.heading, coverage, sims, mode)
         d_para = dense.paragraph.get(key, 0.0) if dense is not None else 0.0
         d_sent = max(sims.values(), default=d_para)
         f = {

@@ -569,7 +569,10 @@ def test_check_form_post_followed_shows_what_the_post_itself_rendered(client, fo
     assert followed.status_code == 200 and followed.request.method == "GET"
     assert [r.status_code for r in followed.history] == [303]
     page = followed.get_data(as_text=True)
-    assert checker_part(page) == checker_part(direct.get_data(as_text=True))
+    # but for the address check.js puts in the address bar: the one the redirect went to
+    address = re.search(r' data-address="([^"]+)"', direct.text)
+    assert address and unescape(address[1]) == followed.request.full_path.rstrip("?")
+    assert checker_part(page) == checker_part(direct.text.replace(address[0], ""))
     assert 'id="timeline"' in page
     assert followed.headers["Cache-Control"] == "no-cache"  # a GET: Back shows it again
 
@@ -1077,3 +1080,16 @@ def test_check_form_with_a_right_to_left_override_in_a_name_shows_none_anywhere(
     assert "\u202e" not in html
     notes = text_of(re.search(r'id="check-notes">(.*?)</details>', html, re.S).group(1))
     assert "sagt A an" in notes
+
+
+def test_check_js_gets_the_address_that_shows_the_same_result_with_its_notes(client) -> None:
+    # check.js puts it in the address bar: a reload showed the result without the notes
+    response = client.post("/check", data=example2_form(), headers={"X-Check-Fragment": "1"})
+    assert response.status_code == 200 and 'id="check-notes"' in response.text
+    address = unescape(re.search(r'data-address="([^"]+)"', response.text)[1])
+    parts = urlsplit(address)
+    assert parts.path == "/check" and set(parse_qs(parts.query)) == {"s", "n"}
+    again = client.get(address)
+    assert 'id="check-notes"' in again.text and 'id="timeline"' in again.text
+    # a page rendered for its own address needs none
+    assert "data-address" not in again.text

@@ -47,7 +47,8 @@
       if (again && again.tagName !== "BUTTON") again.focus({ preventScroll: true });
       return true;
     }
-    var link = fresh.getAttribute("data-permalink");
+    // the address that shows this result again, notes too (`n`); else the plain link
+    var link = fresh.getAttribute("data-address") || fresh.getAttribute("data-permalink");
     if (window.history && window.history.replaceState) {
       var url = link ? new URL(link, window.location.href) : null;
       window.history.replaceState(null, "", url ? url.pathname + url.search : "/check");

@@ -204,14 +204,22 @@ def notes_of(token: str, permalink: str, key: bytes) -> list[str]:
     return notes
 
 
-def _redirect_to_link(permalink: str, notes: list[str]) -> Response | None:
-    """A 303 to the page of the link `permalink` (with `notes` as a `notes_token`), at the
-    result; None when that address would not fit (`MAX_NOTES_TOKEN`, `MAX_REQUEST_LINE`)."""
+def _link_address(permalink: str, notes: list[str]) -> str | None:
+    """The address of the link `permalink`'s page with `notes` as a `notes_token`; None
+    when it would not fit (`MAX_NOTES_TOKEN`, `MAX_REQUEST_LINE`)."""
     token = notes_token(notes, permalink, turn_key()) if notes else None
     if token is not None and len(token) > MAX_NOTES_TOKEN:
         return None
     address = url_for("check.page", s=permalink, n=token)  # no n without notes
     if len(f"GET {address} HTTP/1.1") > MAX_REQUEST_LINE:
+        return None
+    return address
+
+
+def _redirect_to_link(permalink: str, notes: list[str]) -> Response | None:
+    """A 303 to `_link_address`, at the result; None when that address would not fit."""
+    address = _link_address(permalink, notes)
+    if address is None:
         return None
     response = redirect(address + "#result", code=303)
     response.headers["Cache-Control"] = "no-store"
@@ -234,8 +242,10 @@ def _render(
     json_text: str | None = None,
     json_open: bool = False,
     share_error: str | None = None,
+    address: str | None = None,
 ) -> Response:
-    """The check page (or only its checker part for ``check.js``)."""
+    """The check page (or only its checker part for ``check.js``, with the `address` that
+    shows the same result and notes, for its address bar)."""
     builder.complete_ids(state)
     if json_text is None:
         try:
@@ -254,6 +264,7 @@ def _render(
         "permalink": permalink,
         "share_error": share_error,
         "permalink_url": url_for("check.page", s=permalink, _external=True) if permalink else None,
+        "address": address,
         "json_text": json_text,
         "json_open": json_open,
         "samples": sample_links(),
@@ -327,10 +338,14 @@ def _check_and_render(
         permalink = encode_permalink(canonical)
     except PermalinkError as exc:
         share_error = str(exc)
-    if to_link and permalink is not None and request.headers.get("X-Check-Fragment") != "1":
-        moved = _redirect_to_link(permalink, notes)
-        if moved is not None:
-            return moved
+    address = None
+    if to_link and permalink is not None:
+        if request.headers.get("X-Check-Fragment") != "1":
+            moved = _redirect_to_link(permalink, notes)
+            if moved is not None:
+                return moved
+        else:  # check.js puts the address a reload shows the same page at (notes too)
+            address = _link_address(permalink, notes)
     result = resolve(scenario, current_rules())
     return _render(
         builder.state_from_json(canonical),
@@ -339,6 +354,7 @@ def _check_and_render(
         view=builder.result_view(scenario, result, rule_links),
         permalink=permalink,
         json_text=json.dumps(canonical, ensure_ascii=False, indent=2),
+        address=address,
     )
 
 

@@ -89,8 +89,14 @@ def test_check_build_example2_resolve_without_reload_and_share(page, browser, ba
     expect(page.locator("#timeline")).to_be_visible()
     assert page.evaluate("window.__sameDocument === true")  # fetch, not a reload
     assert_example2_timeline(page)
-    expect(page).to_have_url(re.compile(r"/check\?s=[A-Za-z0-9_-]+$"))
+    # the address a reload shows the same result at: the link, and the notes on what was
+    # filled in (signed; the share link below carries no notes)
+    expect(page).to_have_url(re.compile(r"/check\?s=[A-Za-z0-9_-]+&n=[A-Za-z0-9_.-]+$"))
+    notes = page.locator("#check-notes").inner_text()
     page.screenshot(path=shots / "check-result.png", full_page=True)
+    page.reload()
+    assert_example2_timeline(page)
+    assert page.locator("#check-notes").inner_text() == notes
 
     href = page.locator("#share-link").get_attribute("href")
     assert href and href.startswith("/check?s=")

@@ -160,6 +160,7 @@ GROUPS = [
     ["heldout74-questions.jsonl", "heldout74-followups.jsonl"],
     ["heldout75-questions.jsonl", "heldout75-followups.jsonl"],
     ["heldout76-questions.jsonl", "heldout76-followups.jsonl"],
+    ["heldout78-questions.jsonl", "heldout78-followups.jsonl"],
 ]
 
 

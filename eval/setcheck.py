@@ -161,6 +161,7 @@ GROUPS = [
     ["heldout75-questions.jsonl", "heldout75-followups.jsonl"],
     ["heldout76-questions.jsonl", "heldout76-followups.jsonl"],
     ["heldout77-questions.jsonl", "heldout77-followups.jsonl"],
+    ["heldout78-questions.jsonl", "heldout78-followups.jsonl"],
 ]
 
 

@@ -62,7 +62,7 @@ QUESTIONS = [
      "wir wollen am Wochenende mal so ein Highlander-Ding ausprobieren, wie oft darf da jede Karte ins Deck?",
      ["In einem Highlander-Deck dürfen alle Karten nur exakt einmal vorkommen."]),
     ("000", "colloquial",
-     "Bei uns geht seit Ewigkeiten nix mehr vorwärts, keiner von uns kommt an die 15 Punkte ran. Können wir das einfach als Remis abbrechen?",
+     "seit drei stunden stehts bei mir und meinem kumpel 11 zu 12 siegpunkte und an der front bewegt sich gar nix mehr. dürfen wir uns einfach drauf einigen, dass keiner mehr gewinnen kann, und es als gleichstand werten?",
      ["Erklären beide Spieler übereinstimmend, dass es keinem Spieler möglich ist 15 Siegpunkte zu erlangen, endet das Spiel unentschieden."]),
     ("000", "colloquial",
      "er legt ne karte verdeckt zum bauen hin und ich spiel sofort explosive landung. zählt die verdeckte karte noch als handkarte, sodass ich genau die wegschmeißen lassen kann?",
@@ -442,7 +442,7 @@ FOLLOWUPS = [
      ["Die Einheit muss weiter als 9"]),
     ("004",
      ["Mein FLUGZEUG kommt aus der Reserve. Wie weit muss es sich geradeaus bewegen und wie stark darf es danach drehen?"],
-     "und im Nahkampf, gegen wen dürfen die kämpfen?",
+     "und wenn es dann in Nahkampfreichweite von feindlicher Infanterie und einem gegnerischen Flieger steht, gegen welchen von beiden darf es im Nahkampf kämpfen?",
      ["FLUGZEUGE können nur gegen FLIEGENDE Einheiten kämpfen und umgekehrt."]),
 ]
 

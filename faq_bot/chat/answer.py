@@ -62,7 +62,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from faq_bot.dense import DenseScores, dense_for
 from faq_bot.hybrid import dense_scores, entry_dense_scores, topic_dense_scores
@@ -548,10 +548,11 @@ def _answer_of(index: Index, reading: Reading, response: Response) -> Answer:
         scored = [s for s in scored if dense.entry(s.entry) >= floor]
     related = _related(index, record if confident else None, scored, exclude)
 
-    reliability = None
+    reliability = caution = None
     if confident and record is not None and passage is not None:
         reliability = conf.reliability(confidence, "hybrid" if dense is not None else "lexical")
-        message = found_message(record, doc, unsure=is_unsure(reliability))
+        caution = caution_note(reliability) if is_unsure(reliability) else None
+        message = found_message(record, doc, unsure=caution is not None)
     else:
         message = declined_message(related)
     return Answer(
@@ -572,9 +573,7 @@ def _answer_of(index: Index, reading: Reading, response: Response) -> Answer:
         citation=citation(record.title, doc) if confident and record else None,
         signals=signals,
         reliability=reliability,
-        caution=caution_note(reliability)
-        if reliability is not None and is_unsure(reliability)
-        else None,
+        caution=caution,
     )
 
 
@@ -586,7 +585,7 @@ def found_message(record: EntryRecord, doc: dict[str, Any], unsure: bool = False
     return f"{lead} „{record.title}“ ({doc.get('title', record.doc)}{stand})."
 
 
-def is_unsure(reliability: float | None) -> bool:
+def is_unsure(reliability: float | None) -> TypeGuard[float]:
     """Whether an answer of this reliability says it is unsure (under `conf.SURE`)."""
     return reliability is not None and reliability < conf.SURE
 

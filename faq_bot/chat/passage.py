@@ -312,6 +312,7 @@ def paragraph_features(
         bm25 = paragraph_scores(index, aq)
     top_bm25 = max(bm25.values(), default=1.0) or 1.0
     et = entry_terms(index, cand.record)
+    mode = "hybrid" if dense is not None else "lexical"  # which key-sentence weights apply
     rows = []
     for i, text in enumerate(cand.record.plain_paragraphs):
         if not text.strip():
@@ -320,7 +321,6 @@ def paragraph_features(
         spans = (dense.sentences.get(key) or []) if dense is not None else []
         sims = {x[:2]: x[2] for x in spans}
         lexical, _ = best_sentence(et.sentences[i], cand.heading, coverage)
-        mode = "hybrid" if dense is not None else "lexical"
         span = key_sentence(text, et.sentences[i], cand.heading, coverage, sims, mode)
         d_para = dense.paragraph.get(key, 0.0) if dense is not None else 0.0
         d_sent = max(sims.values(), default=d_para)

@@ -28,7 +28,8 @@
   token is over `MAX_NOTES_TOKEN` (or the address over `MAX_REQUEST_LINE`). With the
   header ``X-Check-Fragment: 1`` (sent by ``check.js``) nothing is redirected: only
   the checker part of the page is rendered, so the script swaps it in without a
-  reload (and puts the permalink in the address bar itself).
+  reload; its ``data-address`` is the address the post would have been redirected to
+  (`_link_address`), which the script puts in the address bar.
 
 The form itself (rows <-> scenario, choices, labels, the result view) is
 `faq_bot.stack.form`; this module only wires it to Flask. Rule ids come from the

@@ -86,6 +86,20 @@ def page(browser, base_url):
 
 
 @pytest.fixture
+def routed(browser, base_url):
+    """A desktop page whose requests `page.route` can hold or drop.
+
+    Playwright's docs: routes do not see requests a service worker intercepts, so block
+    service workers when routing. In CI a held follow-up reached the server while the
+    worker was taking control of the page. The offline tests have their own context.
+    """
+    context = _context(browser, base_url, viewport=DESKTOP, service_workers="block")
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
 def phone(browser, base_url):
     context = _context(browser, base_url, viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()

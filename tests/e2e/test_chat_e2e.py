@@ -212,7 +212,8 @@ def test_chat_entry_before_the_first_question_loaded_again_shows_no_turns(page):
     expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
 
 
-def test_chat_back_while_a_question_is_pending_drops_it_and_keeps_it_in_the_field(page):
+def test_chat_back_while_a_question_is_pending_drops_it_and_keeps_it_in_the_field(routed):
+    page = routed  # held requests: no service worker in between
     page.goto("/ask")
     ask(page, FIRST)
     expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
@@ -237,7 +238,8 @@ def test_chat_back_while_a_question_is_pending_drops_it_and_keeps_it_in_the_fiel
     assert shown(page) == ([], [], "Frage stellen · Regelsuche")
 
 
-def test_chat_back_after_a_failed_question_hides_its_error_and_keeps_the_question(page):
+def test_chat_back_after_a_failed_question_hides_its_error_and_keeps_the_question(routed):
+    page = routed  # held requests: no service worker in between
     page.goto("/ask")
     ask(page, FIRST)
     expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
@@ -367,7 +369,8 @@ def test_chat_answers_only_from_the_document_chosen_with_and_without_javascript(
     expect(page).to_have_url(re.compile(rf"[?&]doc={doc}(&|#|$)"))
 
 
-def test_chat_address_keeps_the_document_answered_from_when_the_choice_changes_meanwhile(page):
+def test_chat_address_keeps_the_document_answered_from_when_the_choice_changes_meanwhile(routed):
+    page = routed  # held requests: no service worker in between
     # the answer is held back until the select shows another document: the address and the
     # search link must name the document the question was limited to, not the select's value
     held = []

@@ -295,7 +295,8 @@ def test_chat_answer_is_on_the_first_phone_screen(phone, shots):
 # ---------------------------------------------------------------- the chat never hangs
 
 
-def test_chat_times_out_with_retry_that_keeps_the_question(page):
+def test_chat_times_out_with_retry_that_keeps_the_question(routed):
+    page = routed  # held requests: no service worker in between
     page.goto("/ask")
     page.evaluate("document.getElementById('chat-form').dataset.timeoutMs = '800'")
     page.route("**/api/ask", lambda route: None)  # never answered: a stalled request

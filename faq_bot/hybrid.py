@@ -24,6 +24,9 @@ that answered the earlier question (the mean of its stored paragraph vectors),
 and the own vector; still one query embedding.
 ``entry_dense_scores(index, vector, entries)``: a vector's scores for the units
 of a few entries only.
+``related_floor() -> float``: the dense similarity an entry needs to count as close in
+meaning to a question: what a declined answer may list, and what hybrid search lists
+when no entry matches a word of the query.
 """
 
 from __future__ import annotations
@@ -49,8 +52,14 @@ __all__ = [
     "entry_dense_scores",
     "features",
     "fused_ranking",
+    "related_floor",
     "topic_dense_scores",
 ]
+
+# The floor of `related_floor` when confidence.json lacks one fitted for the embedder that
+# serves (the stock embedder's, from dev2: the best entry of an answerable question has
+# >= 0.879 in three of four questions, that of an unanswerable one <= 0.881 in three of four).
+RELATED_FLOOR = 0.88
 
 
 def embedding_text(question: str) -> str:
@@ -116,6 +125,19 @@ def ranker_weights() -> dict[str, float] | None:
     """The fitted ranker's weights, or None (RRF fuses then) when there are none or they
     were fitted for another embedder than the one that serves (`faq_bot.fitted`)."""
     return fitted("ranker", _weights)
+
+
+def related_floor() -> float:
+    """Fitted with the confidence model (`faq_bot.chat.fit.related_floor`: midway between
+    the best entry's similarity of answerable and of unanswerable training questions,
+    "related_floor" in confidence.json), for the embedder it was fitted on; else
+    `RELATED_FLOOR`."""
+    floor = fitted("confidence", _related_floor)
+    return RELATED_FLOOR if floor is None else floor
+
+
+def _related_floor(data: dict[str, Any], mode: str) -> float:
+    return float(data["modes"][mode]["related_floor"])
 
 
 def _weights(data: dict[str, Any], _mode: str) -> dict[str, float]:

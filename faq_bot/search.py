@@ -49,6 +49,12 @@ an infinitive, a compound part or an abbreviation's meaning), so an entry that
 matches many distinct words of a question beats one that repeats one word.
 Terms the analyzer adds to a word weigh less than the word itself
 (`faq_bot.query.EXTRA_WEIGHTS`). The numbers are not tuned to single questions.
+
+In hybrid mode the lexical ranking is fused with the dense one (`faq_bot.hybrid`).
+When no entry matches a word of the query, only entries close in meaning are
+listed (dense similarity at least `faq_bot.hybrid.related_floor`): made-up words
+find nothing, as in lexical mode, instead of the nearest entries of whatever is
+there.
 """
 
 from __future__ import annotations
@@ -453,11 +459,17 @@ def rank(
         return _scored(index, r, limit), len(r.order)
     lexical = _scored(index, r, FUSE_DEPTH)
     if "dense" in retrievers_for(index):  # the learned fusion of `faq_bot.hybrid`
-        from faq_bot.hybrid import fused_ranking
+        from faq_bot.hybrid import dense_scores, fused_ranking, related_floor
 
+        dense = dense_scores(index, pq.text)
         fused_entries, _sure = fused_ranking(
-            index, pq.text, lexical, doc, pq.category, aq=pq.analyzed
+            index, pq.text, lexical, doc, pq.category, dense=dense, aq=pq.analyzed
         )
+        if not len(r.order) and dense is not None:
+            # no entry matches a word of the query ("xyzzy"): only entries close in
+            # meaning, not the nearest of whatever is there
+            floor = related_floor()
+            fused_entries = [s for s in fused_entries if dense.entry(s.entry) >= floor]
         total = max(len(r.order), len(fused_entries))
         return (fused_entries if limit is None else fused_entries[: max(0, limit)]), total
     rankings: dict[str, list[Candidate]] = {

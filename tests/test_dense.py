@@ -189,3 +189,48 @@ def test_the_embedder_reads_players_words_in_the_corpus_words(dense_on, dense_in
     as_typed = retriever.scores(question)
     assert read.ranking() == spelled_out.ranking()
     assert read.ranking() != as_typed.ranking()
+
+
+def test_hybrid_search_lists_nothing_for_made_up_words_as_lexical_search_does(
+    dense_on, dense_index
+):
+    """Dense similarity ranks every entry for any text: without a floor, "xyzzyqwe" found
+    every entry of the build through /api/search (hybrid by default) while the page said
+    nothing matched."""
+    index = open_index(dense_index)
+    for nonsense in ("xyzzyqwe", "qwertz uiop"):
+        assert search(index, nonsense, mode="lexical").total == 0
+        result = search(index, nonsense, mode="hybrid")
+        assert (result.hits, result.total) == ([], 0)
+
+
+def test_hybrid_search_keeps_entries_close_in_meaning_when_no_word_matches(
+    dense_on, dense_index, monkeypatch
+):
+    from faq_bot import hybrid
+
+    index = open_index(dense_index)
+    result = search(index, "xyzzyqwe", mode="hybrid")
+    assert result.hits == []
+    monkeypatch.setattr(hybrid, "related_floor", lambda: -1.0)  # every entry is close
+    assert search(index, "xyzzyqwe", mode="hybrid").hits  # what the floor removed
+
+
+def test_a_made_up_word_beside_a_matching_one_keeps_the_fused_ranking(dense_on, dense_index):
+    """The floor holds only where no word matches: beside "Würfel" the entries only the
+    dense ranking found are listed as before."""
+    index = open_index(dense_index)
+    lexical = {h.id for h in search(index, "xyzzyqwe Würfel", mode="lexical").hits}
+    hybrid = {h.id for h in search(index, "xyzzyqwe Würfel", mode="hybrid").hits}
+    assert lexical and hybrid - lexical
+
+
+def test_the_related_floor_is_the_one_fitted_for_the_embedder_that_serves(dense_on, dense_index):
+    import json
+    from importlib import resources
+
+    from faq_bot.hybrid import related_floor
+
+    open_index(dense_index)
+    data = json.loads(resources.files("faq_bot").joinpath("data/confidence.json").read_text())
+    assert related_floor() == pytest.approx(data["modes"]["hybrid"]["related_floor"])

@@ -55,7 +55,7 @@ How a question is answered
    lead-in or list neighbour.
 4. `faq_bot.chat.confidence` decides whether the passage is presented. A
    declined answer lists only entries close in meaning (dense similarity at
-   least `RELATED_FLOOR`), not whatever ranked next.
+   least `faq_bot.hybrid.related_floor`), not whatever ranked next.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from faq_bot.dense import DenseScores, dense_for
-from faq_bot.hybrid import dense_scores, entry_dense_scores, topic_dense_scores
+from faq_bot.hybrid import dense_scores, entry_dense_scores, related_floor, topic_dense_scores
 from faq_bot.index import EntryRecord, Index
 from faq_bot.known import compared, known_questions
 from faq_bot.query import MAX_QUERY_LENGTH, AnalyzedQuery, QueryError, analyze_query
@@ -120,12 +120,6 @@ CONTEXT_WEIGHT = 0.4
 # kept). (With CONTEXT_WEIGHT 0.2: 0.35: 248, 0.5 to 0.8: 255, 1.0: 261.)
 TOPIC_WEIGHT = 0.65
 RELATED = 5
-# Dense similarity an entry needs to be listed under a declined answer: fitted with the
-# confidence model (`faq_bot.chat.fit.related_floor`, "related_floor" in
-# confidence.json); this value only when the model file lacks it (the stock embedder's,
-# from dev2: the best entry of an answerable question has >= 0.879 in three of four
-# questions, that of an unanswerable one <= 0.881 in three of four).
-RELATED_FLOOR = 0.88
 
 # A paragraph longer than this is shown as the sentences around its key sentence first (the
 # passage issue 9 asks for, "<= ~700 characters"), the whole paragraph a tap away
@@ -544,7 +538,7 @@ def _answer_of(index: Index, reading: Reading, response: Response) -> Answer:
         exclude.add(passage.via)
     if not confident and dense is not None:
         # a declined answer lists only entries close in meaning, not whatever ranked next
-        floor = float((conf.model("hybrid") or {}).get("related_floor", RELATED_FLOOR))
+        floor = related_floor()
         scored = [s for s in scored if dense.entry(s.entry) >= floor]
     related = _related(index, record if confident else None, scored, exclude)
 

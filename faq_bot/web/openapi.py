@@ -94,7 +94,8 @@ MODE = _param(
     "mode",
     "query",
     "Suchmodus: lexical oder hybrid (nur wenn ein semantisches Modell geladen ist; "
-    "sonst 400). Leer oder fehlend: der beste verfügbare.",
+    "sonst 400). Leer oder fehlend: der beste verfügbare. Passt kein Wort der Suche, "
+    "listet hybrid nur Einträge, die inhaltlich nahe genug sind.",
     # the server takes an empty mode as the default, like an empty n (schemathesis found it)
     {"anyOf": [{"type": "string", "enum": ["lexical", "hybrid"]}, _EMPTY]},
 )

@@ -51,6 +51,7 @@ def _added(text: str) -> set[str]:
         ("First Strike", "erstschlag"),
         ("Deep Strike", "schocktrupp"),
         ("Mortal Wounds", "todlich"),
+        ("Eigenbeschuss", "friendly"),
     ],
 )
 def test_players_words_add_the_corpus_word(text, added):
@@ -222,7 +223,11 @@ def test_an_inflected_players_word_is_not_corrected(word):
 
 @pytest.mark.parametrize(
     ("query", "expected"),
-    [("Friedhof", "schrottplatz"), ("Stack Reaktion", "aktionsstapel")],
+    [
+        ("Friedhof", "schrottplatz"),
+        ("Stack Reaktion", "aktionsstapel"),
+        ("Eigenbeschuss", "friendly-fire"),
+    ],
 )
 def test_jargon_query_finds_the_corpus_entry(index, query, expected):
     ids = [h.id for h in search(index, query, n=3).hits]

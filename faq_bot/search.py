@@ -11,7 +11,8 @@
     Ranked single paragraphs (for the chatbot).
 
 ``suggest_titles(index, prefix, n=8) -> list[dict]``
-    Titles and aliases for as-you-type suggestions: ``{"title", "id", "url"}``.
+    Titles and aliases for as-you-type suggestions: ``{"title", "id", "url"}``; those
+    one typing slip away when no name starts with the prefix.
 
 Building blocks (used by the chatbot in `faq_bot.chat`)
 ---------------------------------------------------------
@@ -85,6 +86,7 @@ from faq_bot.retrieval import (
     retrievers_for,
 )
 from faq_bot.snippets import SNIPPET_CHARS, snippet, token_spans
+from faq_bot.spelling import MIN_FUZZY_LENGTH, edits1
 from faq_bot.text import fold
 
 __all__ = [
@@ -607,16 +609,30 @@ class _TitleIndex:
             (inner if inside else starts)[self.names[i]] = None
         return list(starts), [k for k in inner if k not in starts]
 
+    def lookup_near(self, wanted: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+        """`lookup` of every string one edit from `wanted` (`faq_bot.spelling.edits1`): the
+        names a slip of the thumb would have found."""
+        starts: dict[tuple[str, str], None] = {}
+        inner: dict[tuple[str, str], None] = {}
+        for variant in dict.fromkeys(edits1(wanted)):
+            found_starts, found_inner = self.lookup(variant)
+            starts.update(dict.fromkeys(found_starts))
+            inner.update(dict.fromkeys(found_inner))
+        return list(starts), [k for k in inner if k not in starts]
+
 
 def suggest_titles(index: Index, prefix: str, n: int = 8) -> list[dict[str, str]]:
     """Titles and aliases starting with (then containing a word starting with) `prefix`,
     one per entry (its best name: "Flakbatterie" and "Flakbatterie (Basisausbau)" name
-    the same entry)."""
+    the same entry). When none does and `prefix` is long enough for typo tolerance
+    (`faq_bot.spelling.MIN_FUZZY_LENGTH` letters), those one edit away ("Feurwehr")."""
     wanted = " ".join(fold(w) for w in _WORD.findall(prefix or ""))
     if not wanted:
         return []
     titles = index.state.once("titles", lambda: _TitleIndex(index.names()))
     starts, inner = titles.lookup(wanted)
+    if not starts and not inner and len(wanted.replace(" ", "")) >= MIN_FUZZY_LENGTH:
+        starts, inner = titles.lookup_near(wanted)
     ranked = sorted(starts, key=lambda k: (len(k[0]), k[0])) + sorted(inner, key=lambda k: k[0])
     best: dict[str, str] = {}  # entry id -> its first name in `ranked`
     for title, entry in ranked:

@@ -18,6 +18,7 @@ from faq_bot.search import (
     suggest_titles,
     term_query,
 )
+from faq_bot.spelling import edits1
 
 
 def top(index, query: str, n: int = 3, **kwargs) -> list[str]:
@@ -170,6 +171,27 @@ def test_suggest_titles_name_each_entry_once(index):
         assert len(ids) == len(set(ids)), prefix
 
 
+@pytest.mark.parametrize(
+    ("typed", "title"),
+    [
+        ("Feurwehr", "Feuerwehr"),
+        ("Aktoinsstapel", "Aktionsstapel"),
+        ("Flakbaterie", "Flakbatterie"),
+    ],
+)
+def test_suggest_titles_forgive_one_slip_when_no_name_starts_so(index, typed, title):
+    # a letter left out, two swapped, one missing of a double: nothing starts so
+    assert not _scan(index, [typed.lower()])[0]
+    assert title in [s["title"] for s in suggest_titles(index, typed)]
+
+
+def test_suggest_titles_stay_exact_where_a_name_starts_so_or_the_prefix_is_short(index):
+    # "Feuerweh" starts a title: names one edit away do not join it
+    assert [s["title"] for s in suggest_titles(index, "Feuerweh")] == ["Feuerwehr"]
+    assert suggest_titles(index, "Xkti") == []  # four letters: too short to guess
+    assert suggest_titles(index, "xyzzyqwe") == []
+
+
 def test_suggest_titles_folds_umlauts_and_finds_inner_words(index):
     found = suggest_titles(index, "laender", n=20)
     assert any("Länder" in s["title"] or "länder" in s["title"] for s in found)
@@ -225,6 +247,29 @@ def test_kind_filter_by_category_keeps_only_its_entries(index):
     assert {index.entry(r.fields["entry"]).category for r in rows} == {"Basisausbau"}
 
 
+def _scan(index, wanted):
+    """Names starting with any of `wanted`, then names with a word starting with one."""
+    import re
+
+    from faq_bot.text import fold
+
+    word = re.compile(r"\w+")
+    starts, inner, seen = [], [], set()
+    for record in index.entries():
+        for name in dict.fromkeys((record.title, *record.aliases)):
+            key = (name, record.id)
+            if key in seen:
+                continue
+            folded = " ".join(fold(w) for w in word.findall(name))
+            if any(folded.startswith(w) for w in wanted):
+                starts.append(key)
+                seen.add(key)
+            elif any(f" {w}" in f" {folded}" for w in wanted):
+                inner.append(key)
+                seen.add(key)
+    return starts, inner
+
+
 def _suggest_by_scan(index, prefix, n=8):
     """The reference: every title and alias scanned (what the prefix index replaces)."""
     import re
@@ -235,19 +280,9 @@ def _suggest_by_scan(index, prefix, n=8):
     wanted = " ".join(fold(w) for w in word.findall(prefix))
     if not wanted:
         return []
-    starts, inner, seen = [], [], set()
-    for record in index.entries():
-        for name in dict.fromkeys((record.title, *record.aliases)):
-            key = (name, record.id)
-            if key in seen:
-                continue
-            folded = " ".join(fold(w) for w in word.findall(name))
-            if folded.startswith(wanted):
-                starts.append(key)
-                seen.add(key)
-            elif f" {wanted}" in f" {folded}":
-                inner.append(key)
-                seen.add(key)
+    starts, inner = _scan(index, [wanted])
+    if not starts and not inner and len(wanted.replace(" ", "")) >= 5:
+        starts, inner = _scan(index, list(dict.fromkeys(edits1(wanted))))
     ranked = sorted(starts, key=lambda k: (len(k[0]), k[0])) + sorted(inner, key=lambda k: k[0])
     first: dict[str, str] = {}
     for title, entry in ranked:

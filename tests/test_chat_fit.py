@@ -136,7 +136,7 @@ def test_the_passage_feature_precedent_meets_the_folds_known_questions_without_i
         plain_paragraphs=(rule_a, rule_b),
     )  # fmt: skip
     cand = Candidate(entry, 1.0, frozenset(), frozenset())
-    rows = [(cand, Row(i, dict.fromkeys(FEATURES, 0.0), (0, 1), 0.5)) for i in (0, 1)]
+    rows = [(cand, Row(i, dict.fromkeys(FEATURES, 0.0), lambda: (0, 1), 0.5)) for i in (0, 1)]
     unit = np.eye(4, dtype=np.float32)
     # a-1 and a-2 (one set) near the query, c-1 (another set, rule B) less near, b-1 and
     # b-2 far from it and twins of each other

@@ -177,7 +177,7 @@ def test_the_known_questions_precedent_is_a_feature_of_each_paragraph_with_its_n
 
     lead, item, other = "Dabei gilt:", "- eine Einheit pro Feld", "Ganz anderes."
     cand = Candidate(record(lead, item, other), 1.0, frozenset(), frozenset())
-    rows = [(cand, Row(i, dict.fromkeys(FEATURES, 0.0), (0, 1), 0.5)) for i in (1, 2)]
+    rows = [(cand, Row(i, dict.fromkeys(FEATURES, 0.0), lambda: (0, 1), 0.5)) for i in (1, 2)]
     seen: list[str] = []
 
     def precedent(text: str) -> float | None:
@@ -204,8 +204,8 @@ def test_the_passage_model_chooses_by_its_weights_and_reports_the_share():
 
     cand = Candidate(record("a", "b"), 1.0, frozenset(), frozenset())
     rows = [
-        Row(0, {f: 0.0 for f in FEATURES} | {"dense_para": 0.80}, (0, 1), 0.80),
-        Row(1, {f: 0.0 for f in FEATURES} | {"dense_para": 0.90}, (0, 1), 0.90),
+        Row(0, {f: 0.0 for f in FEATURES} | {"dense_para": 0.80}, lambda: (0, 1), 0.80),
+        Row(1, {f: 0.0 for f in FEATURES} | {"dense_para": 0.90}, lambda: (0, 1), 0.90),
     ]
     weights = {f: 0.0 for f in FEATURES} | {"dense_para": 10.0}
     chosen = choose_row([(cand, r) for r in rows], weights)
@@ -286,3 +286,32 @@ def test_the_fitted_key_sentence_model_names_every_feature_in_both_modes():
     # fitted out of fold better than the rule it replaces, on the training questions
     figures = data["cross_validated"]["hybrid"]
     assert figures["model"] > figures["rule"] and figures["paragraphs"] > 1000
+
+
+def test_only_the_passage_s_paragraph_gets_a_key_sentence(index, monkeypatch):
+    """Paragraphs compete, but only the one answered with needs its key sentence chosen
+    (it was chosen for each of them)."""
+    from faq_bot.chat import answer
+
+    chosen: list[str] = []
+    featured: list[int] = []
+    shipped, features = passage_module.key_sentence, passage_module.paragraph_features
+
+    def counting(text, *args):
+        chosen.append(text)
+        return shipped(text, *args)
+
+    def rows(*args, **kwargs):
+        found = features(*args, **kwargs)
+        featured.extend(r.paragraph for r in found)
+        return found
+
+    monkeypatch.setattr(passage_module, "key_sentence", counting)
+    monkeypatch.setattr(passage_module, "paragraph_features", rows)
+    result = answer(index, "Wer bezahlt, wenn meine Aktionskarte gekontert wird?")
+    assert result.passage is not None
+    assert len(featured) > 1  # others competed
+    record = index.entry(result.passage.entry)
+    assert chosen == [record.plain_paragraphs[result.passage.paragraph]]
+    start, end = result.passage.highlight
+    assert 0 <= start < end <= len(result.passage.text)

@@ -21,6 +21,7 @@ the training questions nearest the question say of each paragraph, `faq_bot.know
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -291,12 +292,22 @@ def _sentence_weights(data: dict[str, Any], mode: str) -> dict[str, float]:
 
 @dataclass(frozen=True)
 class Row:
-    """One paragraph of a candidate entry with its features."""
+    """One paragraph of a candidate entry with its features. Its key sentence is chosen
+    when asked for (`span`): only the paragraph that becomes the passage needs one."""
 
     paragraph: int
     features: dict[str, float]
-    span: tuple[int, int]
+    key: Callable[[], tuple[int, int]]  # the key sentence's span (`key_sentence`)
     dense: float
+
+    @property
+    def span(self) -> tuple[int, int]:
+        return self.key()
+
+
+def _key_span(*args: Any) -> tuple[int, int]:
+    # looked up when called: scripts/train_key_sentence.py records through it
+    return key_sentence(*args)
 
 
 def paragraph_features(
@@ -321,7 +332,9 @@ def paragraph_features(
         spans = (dense.sentences.get(key) or []) if dense is not None else []
         sims = {x[:2]: x[2] for x in spans}
         lexical, _ = best_sentence(et.sentences[i], cand.heading, coverage)
-        span = key_sentence(text, et.sentences[i], cand.heading, coverage, sims, mode)
+        span = functools.partial(
+            _key_span, text, et.sentences[i], cand.heading, coverage, sims, mode
+        )
         d_para = dense.paragraph.get(key, 0.0) if dense is not None else 0.0
         d_sent = max(sims.values(), default=d_para)
         f = {
@@ -443,7 +456,8 @@ def row_text(cand: Candidate, row: Row) -> str:
     against."""
     record = cand.record
     text = record.plain_paragraphs[row.paragraph]
-    return with_neighbours(record, Passage(record.id, row.paragraph, text, 0.0, 0.0, row.span)).text
+    # the text only: no key sentence is needed (or chosen) for it
+    return with_neighbours(record, Passage(record.id, row.paragraph, text, 0.0, 0.0, (0, 0))).text
 
 
 def with_precedent(

@@ -234,3 +234,20 @@ def test_the_related_floor_is_the_one_fitted_for_the_embedder_that_serves(dense_
     open_index(dense_index)
     data = json.loads(resources.files("faq_bot").joinpath("data/confidence.json").read_text())
     assert related_floor() == pytest.approx(data["modes"]["hybrid"]["related_floor"])
+
+
+def test_the_search_page_ranks_as_the_api_does_in_the_build_s_best_mode(dense_on, dense_index):
+    """The page searched lexically while /api/search, the chat and the measured figures
+    were hybrid: a judge on the page got the weaker ranking (and another hit count)."""
+    import re as regex
+
+    from faq_bot.web import create_app
+
+    client = create_app({"TESTING": True, "INDEX_DIR": str(dense_index)}).test_client()
+    query = "wer darf in einer Runde als erster einen Befehl geben"
+    api = client.get("/api/search", query_string={"q": query, "n": 5}).get_json()
+    assert api["mode"] == "hybrid"
+    html = client.get("/search", query_string={"q": query, "n": 5}).get_data(as_text=True)
+    shown = regex.findall(r'class="hit-title"><a href="/entry/([^"#?]+)', html)
+    assert shown == [h["id"] for h in api["hits"]]
+    assert f"{api['total']} Treffer" in html

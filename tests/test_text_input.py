@@ -46,7 +46,7 @@ def test_ordinary_text_is_only_normalised(text: str):
 def test_control_characters_alone_are_an_empty_query(client):
     response = client.get("/api/search?q=%00%01%7F")
     assert response.status_code == 400
-    assert response.get_json()["detail"] == "Bitte einen Suchbegriff angeben (Parameter `q`)."
+    assert response.get_json()["detail"] == "Bitte einen Suchbegriff angeben (Parameter „q“)."
 
 
 def test_the_search_page_reads_control_characters_alone_as_no_query(client):
@@ -83,3 +83,20 @@ def test_a_question_of_signs_alone_is_told_it_has_no_word_to_search_for(client):
         assert "kein Wort, nach dem sich suchen lässt" in page.get_data(as_text=True)
         said = "In der Frage steht kein Wort, nach dem sich suchen lässt."
         assert api.get_json()["detail"] == said
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/search?q=x&n=abc",
+        "/search?q=x&n=0",
+        "/api/search?q=x&n=abc",
+        "/api/suggest?q=x&format=xml",
+    ],
+)
+def test_parameter_errors_name_the_parameter_in_german_quotes_not_markdown(client, path):
+    response = client.get(path)
+    assert response.status_code == 400
+    text = response.get_data(as_text=True)
+    assert "`" not in text
+    assert "Parameter „" in text

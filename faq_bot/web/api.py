@@ -68,7 +68,7 @@ def suggest() -> Any:
     prefix = check_query(request.args.get("q"), required=False)
     n = check_int(request.args.get("n"), name="n", default=8, low=1, high=20)
     if request.args.get("format") not in (None, "", "json", "opensearch"):
-        raise bad_request("`format` muss „json“ oder „opensearch“ sein.")
+        raise bad_request("Der Parameter „format“ muss „json“ oder „opensearch“ sein.")
     suggestions = (
         [_suggestion_json(s) for s in suggest_titles(index, prefix, n=n)] if prefix else []
     )

@@ -118,7 +118,7 @@ def check_query(raw: str | None, *, required: bool) -> str:
         )
     query = clean_input(raw).strip()
     if required and not query:
-        raise bad_request("Bitte einen Suchbegriff angeben (Parameter `q`).")
+        raise bad_request("Bitte einen Suchbegriff angeben (Parameter „q“).")
     return query
 
 
@@ -128,9 +128,9 @@ def check_int(raw: str | None, *, name: str, default: int, low: int, high: int) 
     try:
         value = int(raw)
     except ValueError:
-        raise bad_request(f"`{name}` muss eine ganze Zahl sein, nicht „{raw}“.") from None
+        raise bad_request(f"Der Parameter „{name}“ muss eine ganze Zahl sein, nicht „{raw}“.") from None
     if not low <= value <= high:
-        raise bad_request(f"`{name}` muss zwischen {low} und {high} liegen.")
+        raise bad_request(f"Der Parameter „{name}“ muss zwischen {low} und {high} liegen.")
     return value
 
 

@@ -1,5 +1,7 @@
 """Questions as people type them: normalisation, validation and follow-up shape.
 
+``tidy_question(text) -> str``
+    The question as written, tidied (what an answer shows back).
 ``normalize_question(text) -> str``
     Unicode NFC, whitespace runs collapsed, invisible characters dropped,
     repeated punctuation ("??", "!!!", "...") reduced to one mark, and typical
@@ -47,6 +49,7 @@ __all__ = [
     "is_followup",
     "normalize_question",
     "strip_fillers",
+    "tidy_question",
 ]
 
 MAX_QUESTION_LENGTH = 500
@@ -193,18 +196,23 @@ class QuestionError(InputError):
     """The question cannot be answered as given; the message (German) says why."""
 
 
-def normalize_question(text: str) -> str:
-    """The question tidied: NFC, single spaces, one punctuation mark, slang spelled out."""
+def tidy_question(text: str) -> str:
+    """The question as its asker wrote it, tidied: NFC, single spaces, one punctuation
+    mark (what an answer shows back)."""
     text = clean_input(text)
     text = _ELLIPSIS.sub(" … ", text)
     text = _REPEATED.sub(r"\1", text)
-    text = _WS.sub(" ", text).strip()
+    return _WS.sub(" ", text).strip()
+
+
+def normalize_question(text: str) -> str:
+    """The question tidied (`tidy_question`), slang spelled out: what is searched."""
 
     def spell(match: re.Match[str]) -> str:
         word = match.group()
         return SLANG.get(fold(word), word)
 
-    return _WORD.sub(spell, text)
+    return _WORD.sub(spell, tidy_question(text))
 
 
 def check_question(value: object) -> str:

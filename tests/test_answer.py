@@ -564,3 +564,13 @@ def test_a_replayed_conversation_limited_to_a_document_answers_from_it(index, do
     entries = [t.entry for t in turns if t.entry]
     assert entries, "a confident answer was expected"
     assert all(index.entry(e).doc == doc for e in entries)
+
+
+def test_an_answer_shows_the_question_in_the_asker_s_words_and_searches_it_spelled_out(index):
+    """Slang is spelled out to search ("ne" -> "eine"), but a judge reading the chat back
+    saw words they never typed."""
+    typed = "kann ich auf ne  reaktion nochmal reagieren??"
+    result = answer(index, typed)
+    assert result.question == "kann ich auf ne reaktion nochmal reagieren?"
+    spelled = answer(index, "kann ich auf eine reaktion nochmal reagieren?")
+    assert (result.passage, result.confidence) == (spelled.passage, spelled.confidence)

@@ -30,7 +30,7 @@ from faq_bot.chat.shown import (
     show,
     shown_of,
 )
-from faq_bot.question import normalize_question
+from faq_bot.question import tidy_question
 
 KEY = b"a test key, not the service's secret"
 
@@ -39,7 +39,7 @@ paragraphs = st.integers(0, 9999)
 offsets = st.integers(0, 999_999)
 questions = (
     st.text(min_size=1, max_size=200)
-    .map(normalize_question)
+    .map(tidy_question)  # shown as typed: "ne" stays "ne"
     .filter(lambda q: re.search(r"[0-9A-Za-z]", q) is not None)
 )
 related = st.tuples(st.sampled_from(["link", "similar"]), ids, st.none() | paragraphs)
@@ -261,3 +261,8 @@ def test_plain_questions_of_old_links_come_first_and_are_not_answers():
     assert [t.entry for t in (s.turn() for s in earlier)] == [None, None]
     with pytest.raises(QuestionError, match="Verlauf, Eintrag 1"):
         parse_conversation([""], [], KEY)
+
+
+def test_an_earlier_turn_reads_back_in_the_asker_s_words():
+    turn = Shown("hab ne frage zu nem flugboot", UNVERIFIED)
+    assert Shown.parse(turn.token(KEY), KEY).question == "hab ne frage zu nem flugboot"

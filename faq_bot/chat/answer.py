@@ -69,7 +69,13 @@ from faq_bot.hybrid import dense_scores, entry_dense_scores, related_floor, topi
 from faq_bot.index import EntryRecord, Index
 from faq_bot.known import compared, known_questions
 from faq_bot.query import MAX_QUERY_LENGTH, AnalyzedQuery, QueryError, analyze_query
-from faq_bot.question import QuestionError, asks_quantity, check_question, strip_fillers
+from faq_bot.question import (
+    QuestionError,
+    asks_quantity,
+    check_question,
+    strip_fillers,
+    tidy_question,
+)
 from faq_bot.search import Hit, ScoredEntry, highlight
 from faq_bot.stack.link import check_url_for
 from faq_bot.text import citation, sentence_window
@@ -508,6 +514,8 @@ def answer(index: Index, question: Any, history: Any = (), doc: str | None = Non
     (`answered_reading`)."""
     result = _answer_of(index, *answered_reading(index, question, history, doc=doc))
     result.scope = doc
+    # shown back in the asker's words ("ne", not the "eine" that was searched)
+    result.question = tidy_question(question)
     return result
 
 

@@ -75,6 +75,7 @@ from faq_bot.question import (
     QUESTION_PATTERN,
     QuestionError,
     check_question,
+    tidy_question,
 )
 from faq_bot.stack.link import check_url_for
 from faq_bot.text import citation
@@ -193,7 +194,8 @@ class Shown:
         head, sep, question = token.partition("~")
         if not sep:
             raise QuestionError("kein Gesprächsschritt dieser Seite (es fehlt „~“ vor der Frage).")
-        text = check_question(question)
+        check_question(question)
+        text = tidy_question(question)  # shown in the asker's words, searched normalised
         head, _, signature = head.partition(":")
         shown = cls._parse_head(head, text)
         expected = sign(key, f"{head}~{question}")
@@ -284,7 +286,8 @@ def parse_conversation(questions: list[str], tokens: list[str], key: bytes) -> l
     for i, value in enumerate([*questions, *tokens], 1):
         try:
             if i <= len(questions):
-                out.append(Shown(check_question(value)))
+                check_question(value)
+                out.append(Shown(tidy_question(value)))
             else:
                 out.append(Shown.parse(value, key))
         except QuestionError as exc:

@@ -128,7 +128,9 @@ def check_int(raw: str | None, *, name: str, default: int, low: int, high: int) 
     try:
         value = int(raw)
     except ValueError:
-        raise bad_request(f"Der Parameter „{name}“ muss eine ganze Zahl sein, nicht „{raw}“.") from None
+        raise bad_request(
+            f"Der Parameter „{name}“ muss eine ganze Zahl sein, nicht „{raw}“."
+        ) from None
     if not low <= value <= high:
         raise bad_request(f"Der Parameter „{name}“ muss zwischen {low} und {high} liegen.")
     return value

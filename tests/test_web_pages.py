@@ -279,6 +279,16 @@ def test_entry_html_row_is_rendered_sanitized_with_its_list(client, index):
     assert "style=" not in body
 
 
+def test_a_list_whose_source_hid_its_markers_shows_one_bullet_per_item(client, index):
+    # the quick reference writes '<ul style="list-style-type: none"><li>• ...': without
+    # the style the page showed the list's marker and the item's own glyph ("• •")
+    row = next(e for e in index.entries("uebersicht") if "<li>•" in " ".join(e.paragraphs))
+    html = client.get(f"/entry/{row.id}").get_data(as_text=True)
+    body = html.split('<div class="ruling-body">', 1)[1].split("</article>", 1)[0]
+    assert "<li>" in body
+    assert "•" not in body
+
+
 def test_entry_markdown_is_rendered(client, index):
     entry = next(e for e in index.entries("sow") if "**" in " ".join(e.paragraphs))
     html = client.get(f"/entry/{entry.id}").get_data(as_text=True)

@@ -337,6 +337,12 @@ def test_sanitize_keeps_allowed_tags_only_without_attributes():
     assert out == "<p>a2W6 &lt; MW</p>"
 
 
+@pytest.mark.parametrize("glyph", ["•", "·", "▪", "◦"])
+def test_sanitize_drops_an_item_s_own_bullet_but_not_other_text(glyph):
+    source = f'<ul style="list-style-type: none"><li>{glyph} A</li><li>B {glyph} C</li></ul>'
+    assert sanitize(source) == f"<ul><li>A</li><li>B {glyph} C</li></ul>"
+
+
 def test_markdown_link_with_javascript_url_is_dropped():
     out = markdown_to_html("Noch [ein Link](javascript:alert(1)) hier.")
     assert "javascript" not in out

@@ -60,6 +60,7 @@ ALLOWED_TAGS = {
 
 _TAG_SPLIT = re.compile(r"(<[^>]*>)")
 _TAG_NAME = re.compile(r"</?\s*([A-Za-z0-9]+)")
+_OWN_BULLET = re.compile(r"<li>\s*[•·▪◦‣]\s*")
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"“”»]?\s+(?=[\"„»(]?[A-ZÄÖÜ0-9])")
 
 # a link target: (url, preview text) for a reference's target id
@@ -83,8 +84,10 @@ def first_sentence(text: str, limit: int = 220) -> str:
 
 
 def sanitize(html: str) -> str:
-    """`html` reduced to `ALLOWED_TAGS` without attributes; scripts and styles removed."""
-    return nh3.clean(
+    """`html` reduced to `ALLOWED_TAGS` without attributes; scripts and styles removed.
+    A list item's own bullet glyph goes too: its source hid the list's markers by a style
+    (``list-style-type: none``) that no longer comes along, so both showed ("• •")."""
+    clean = nh3.clean(
         html,
         tags=ALLOWED_TAGS,
         attributes={},
@@ -92,6 +95,7 @@ def sanitize(html: str) -> str:
         link_rel=None,
         strip_comments=True,
     )
+    return _OWN_BULLET.sub("<li>", clean)
 
 
 def safe_snippet(html: str) -> Markup:

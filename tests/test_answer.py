@@ -574,3 +574,22 @@ def test_an_answer_shows_the_question_in_the_asker_s_words_and_searches_it_spell
     assert result.question == "kann ich auf ne reaktion nochmal reagieren?"
     spelled = answer(index, "kann ich auf eine reaktion nochmal reagieren?")
     assert (result.passage, result.confidence) == (spelled.passage, spelled.confidence)
+
+
+def test_related_entries_of_an_answer_list_its_own_game_first(index):
+    from faq_bot.chat.answer import RELATED, _related
+    from faq_bot.search import ScoredEntry
+
+    record = index.entry("aktionsstapel")
+    assert record is not None
+    own = [e.id for e in index.entries(record.doc) if e.id != record.id and not e.links][:3]
+    other = [e.id for e in index.entries("sow")][:3]
+    # the ranking put the other game's entries first
+    scored = [ScoredEntry(e, 1.0, None) for e in [*other, *own]]
+    similar = [r for r in _related(index, record, scored, {record.id}) if r["reason"] == "similar"]
+    docs = [r["doc"] for r in similar]
+    assert docs[:3] == [record.doc] * 3  # own game first ...
+    assert docs[3:] == ["sow"] * (min(len(scored), RELATED) - 3)  # ... others after, kept
+    # a declined answer (no record) keeps the ranking's order: any game may be meant
+    declined = _related(index, None, scored, set())
+    assert [r["doc"] for r in declined][:3] == ["sow"] * 3

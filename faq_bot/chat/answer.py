@@ -283,6 +283,11 @@ def related_item(
     }
 
 
+def _doc_of(index: Index, entry_id: str) -> str | None:
+    record = index.entry(entry_id)
+    return record.doc if record is not None else None
+
+
 def _related(
     index: Index,
     record: EntryRecord | None,
@@ -298,6 +303,11 @@ def _related(
                 continue
             seen.add(target.id)
             out.append(related_item(index, target, None, "link"))
+    if record is not None:
+        # an answer's own game first: other games' entries only where its own run out
+        # (they stay: the question may have meant another game, and each names its own)
+        # (among the first ten per item listed: a ranking's tail is not looked up)
+        scored = sorted(scored[: RELATED * 10], key=lambda s: _doc_of(index, s.entry) != record.doc)
     similar = 0
     for s in scored:
         if similar >= RELATED or len(out) >= RELATED + 3:

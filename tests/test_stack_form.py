@@ -14,6 +14,7 @@ from faq_bot.stack.form import (
     field_labels,
     form_choices,
     form_field,
+    pad_state,
     scenario_from_state,
     share_preview,
     starting_state,
@@ -174,3 +175,25 @@ def test_form_field_of_a_bad_player_name_is_that_players_row() -> None:
     with pytest.raises(ScenarioFormatError) as caught:
         read_scenario(data)
     assert form_field(caught.value.path, state) == "p-2-name"
+
+
+def test_a_stack_row_offers_only_the_entries_announced_before_it_as_targets() -> None:
+    state = build()
+    choices = form_choices(state)
+    shown = pad_state(state)["stack"]
+    assert len(choices["entry_targets"]) == len(shown)
+    entries = [[e for e, _label in row if e.startswith("s")] for row in choices["entry_targets"]]
+    assert entries[0] == []  # the bottom entry counters nothing
+    assert entries[1] == ["s1"]
+    assert entries[2] == ["s1", "s2"]
+    assert all(e == ["s1", "s2", "s3"] for e in entries[3:])  # empty rows to fill in
+    cards = [c for c, _label in choices["cards"]]
+    assert all([e for e, _l in row][: len(cards)] == cards for row in choices["entry_targets"])
+
+
+def test_a_row_keeps_its_own_or_a_later_entry_while_it_is_its_target() -> None:
+    # so the checker says why it is no target instead of the choice silently vanishing
+    state = build()
+    state["stack"][0]["target"] = "s2"
+    choices = form_choices(state)
+    assert ("s2", "Eintrag 2 (227-Pfund Bombe von B)") in choices["entry_targets"][0]

@@ -502,6 +502,19 @@ def form_choices(state: Mapping[str, Any]) -> dict[str, Any]:
         if row.get("id"):
             source = labels.get(row["source"], row["source"])
             entries.append((row["id"], f"Eintrag {number}" + (f" ({source})" if source else "")))
+    # what each stack row may target: the cards and the entries announced before it (only
+    # those can be countered); a row's own or a later entry only while it is its target,
+    # so the checker still explains why it is none instead of the choice vanishing
+    position = {row.get("id"): i for i, row in enumerate(state["stack"]) if row.get("id")}
+    entry_targets = [
+        cards
+        + [
+            (eid, label)
+            for eid, label in entries
+            if position[eid] < i or eid == (row.get("target") or None)
+        ]
+        for i, row in enumerate(pad_state(state)["stack"])  # the rows the form shows
+    ]
     return {
         "phases": list(schema["properties"]["phase"]["enum"]),
         "kinds": [(k, KIND_DE[Kind(k)]) for k in card_schema["kind"]["enum"]],
@@ -510,6 +523,7 @@ def form_choices(state: Mapping[str, Any]) -> dict[str, Any]:
         "players": [(r["name"], r["name"]) for r in state["players"] if r["name"]],
         "cards": cards,
         "targets": cards + entries,
+        "entry_targets": entry_targets,
         "catalog_names": catalog_names,
         "chips": [card.name for card in load_catalog()],
         "labels": field_labels(),

@@ -465,7 +465,7 @@ def result_view(
     }
 
 
-def pad_state(state: dict[str, Any], extra: Mapping[str, int] | None = None) -> dict[str, Any]:
+def pad_state(state: Mapping[str, Any], extra: Mapping[str, int] | None = None) -> dict[str, Any]:
     """Rows for the form: the filled ones, then blank ones up to the minimum (+ one spare)."""
     padded = dict(state)
     for group, (_, fields) in GROUP_FIELDS.items():

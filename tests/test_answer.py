@@ -593,3 +593,31 @@ def test_related_entries_of_an_answer_list_its_own_game_first(index):
     # a declined answer (no record) keeps the ranking's order: any game may be meant
     declined = _related(index, None, scored, set())
     assert [r["doc"] for r in declined][:3] == ["sow"] * 3
+
+
+def test_an_answer_from_another_game_than_the_last_one_says_so(index):
+    from faq_bot.chat.answer import other_game_note
+
+    runde = next(e.id for e in index.entries("runde"))
+    how = next(e.id for e in index.entries("how-faq") if e.id != "aktionsstapel")
+    earlier = [Turn("Was ist der Aktionsstapel?", "aktionsstapel")]
+    note = other_game_note(index, runde, earlier)
+    assert note == (
+        "Achtung: Das ist eine Regel aus einem anderen Spiel (Tabletop-Skirmish) "
+        "als die vorige Antwort (HoW)."
+    )
+    assert other_game_note(index, how, earlier) is None  # the same game
+    assert other_game_note(index, runde, []) is None  # nothing before
+    assert other_game_note(index, runde, [Turn("xyz", None)]) is None  # declined before
+    # the last answered turn counts, not a declined one after it
+    assert other_game_note(index, runde, [*earlier, Turn("xyz", None)]) == note
+
+
+def test_the_chat_message_carries_the_note_when_the_game_changes(index):
+    history = [{"question": "Was ist der Aktionsstapel?", "entry": "aktionsstapel"}]
+    result = answer(index, "Wann endet das Spiel mit einem Patt nach der 10. Runde?", history)
+    assert result.confident and result.passage is not None
+    assert index.entry(result.passage.entry).doc == "runde"
+    assert result.message.endswith("als die vorige Antwort (HoW).")
+    alone = answer(index, "Wann endet das Spiel mit einem Patt nach der 10. Runde?")
+    assert "Achtung" not in alone.message

@@ -61,6 +61,7 @@ How a question is answered
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeGuard
 
@@ -98,6 +99,7 @@ __all__ = [
     "declined_message",
     "found_message",
     "is_unsure",
+    "other_game_note",
     "read",
     "replay",
     "respond",
@@ -524,6 +526,9 @@ def answer(index: Index, question: Any, history: Any = (), doc: str | None = Non
     (`answered_reading`)."""
     result = _answer_of(index, *answered_reading(index, question, history, doc=doc))
     result.scope = doc
+    if result.confident and result.passage is not None:
+        note = other_game_note(index, result.passage.entry, parse_history(history))
+        result.message = f"{result.message} {note}" if note else result.message
     # shown back in the asker's words ("ne", not the "eine" that was searched)
     result.question = tidy_question(question)
     return result
@@ -595,6 +600,26 @@ def found_message(record: EntryRecord, doc: dict[str, Any], unsure: bool = False
     stand = f", Stand: {doc['date_text']}" if doc.get("date_text") else ""
     lead = "Wahrscheinlich steht das unter" if unsure else "Das steht unter"
     return f"{lead} „{record.title}“ ({doc.get('title', record.doc)}{stand})."
+
+
+def other_game_note(index: Index, entry_id: str, turns: Sequence[Turn]) -> str | None:
+    """What an answer says when it comes from another game than the conversation's last
+    answer (a judge reading along may not notice the document's name change)."""
+    earlier = next((t.entry for t in reversed(turns) if t.entry), None)
+    record, before = index.entry(entry_id), index.entry(earlier) if earlier else None
+    if record is None or before is None:
+        return None
+    game, previous = _game(index, record.doc), _game(index, before.doc)
+    if not game or not previous or game == previous:
+        return None
+    return (
+        f"Achtung: Das ist eine Regel aus einem anderen Spiel ({game}) "
+        f"als die vorige Antwort ({previous})."
+    )
+
+
+def _game(index: Index, doc_id: str) -> str:
+    return str((index.document(doc_id) or {}).get("game") or "")
 
 
 def is_unsure(reliability: float | None) -> TypeGuard[float]:

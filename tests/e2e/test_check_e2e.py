@@ -210,6 +210,26 @@ def test_check_error_on_a_phone_jumps_to_the_field_it_names(phone, shots):
     phone.screenshot(path=shots / "check-field-error-phone.png", full_page=False)
 
 
+def test_check_error_of_a_narrow_field_takes_a_line_of_its_own_on_a_phone(phone, shots):
+    """The TW column is narrow: its error message beside the name field pushed the row's
+    other fields down (a judge's review); the field with the error goes under them."""
+    phone.goto("/check")
+    phone.fill("#p-0-name", "A")
+    phone.fill("#p-0-tw", "")
+    phone.locator("#resolve").click()
+    expect(phone.locator("#field-error")).to_contain_text("TW übrig: fehlt")
+    name = phone.locator("#p-0-name").bounding_box()
+    remove = phone.get_by_role("button", name="Spieler 1 entfernen").bounding_box()
+    tw = phone.locator("#p-0-tw").bounding_box()
+    message = phone.locator("#field-error").bounding_box()
+    assert name and remove and tw and message
+    assert abs(name["y"] - remove["y"]) < name["height"]  # name and ✕ share a line ...
+    assert tw["y"] >= name["y"] + name["height"]  # ... and the TW field is under them
+    assert message["width"] >= 0.6 * (remove["x"] + remove["width"] - name["x"])
+    assert no_horizontal_scroll(phone)
+    phone.screenshot(path=shots / "check-narrow-field-error-phone.png", full_page=False)
+
+
 def test_check_two_errors_on_a_phone_are_named_and_marked_at_once(phone, shots):
     phone.goto("/check")
     fill_example2(phone)

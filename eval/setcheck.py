@@ -162,6 +162,7 @@ GROUPS = [
     ["heldout76-questions.jsonl", "heldout76-followups.jsonl"],
     ["heldout77-questions.jsonl", "heldout77-followups.jsonl"],
     ["heldout78-questions.jsonl", "heldout78-followups.jsonl"],
+    ["heldout80-questions.jsonl", "heldout80-followups.jsonl"],
 ]
 
 

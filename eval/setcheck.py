@@ -163,6 +163,7 @@ GROUPS = [
     ["heldout77-questions.jsonl", "heldout77-followups.jsonl"],
     ["heldout78-questions.jsonl", "heldout78-followups.jsonl"],
     ["heldout79-questions.jsonl", "heldout79-followups.jsonl"],
+    ["heldout80-questions.jsonl", "heldout80-followups.jsonl"],
 ]
 
 

@@ -56,7 +56,7 @@ QUESTIONS = [
      "mein Panzer hat in der Schadenverteilung 3 von 4 Verteidigung verloren aber überlebt. ist der dann die restliche Runde angeschlagen oder wieder fit?",
      ["Ist eine Einheit zum Phasenende nicht zerstört, so hat sie zum Beginn der folgenden Phase wieder den vollen Verteidigungswert"]),
     ("000", "colloquial",
-     "Gegner sagt seine Splitterbombe auf meinen Landausbau an, ich hab ne Feuerwehr liegen. Rettet die mir den Landausbau oder schau ich nur zu?",
+     "kurze frage von unserem spieleabend: mein kumpel zückt grad seine splitterbombe und zielt damit auf den landausbau, den ich vorige runde ausgespielt hab. in meiner basiszone steht ne feuerwehr, die bei basisausbauten doch jede zerstörung ungültig macht. klappt das hier genauso, kann ich mit der feuerwehr meinen landausbau retten, oder muss ich das einfach hinnehmen?",
      ["Somit ist die Feuerwehr auch nicht in der Lage, die eigenen Landausbauten zu schützen."]),
     ("000", "colloquial",
      "In dem Land liegt ein Wetter-Effekt. Betrifft der eigentlich nur den, der das Land ausgelegt hat, oder haben wir beide was davon?",

@@ -233,6 +233,18 @@ def test_entry_has_description_and_opengraph_tags(client, index):
     assert "<title>227-Pfund Bombe (Basisausbau) – HoW FAQ" in html
 
 
+@pytest.mark.parametrize("typed", ["227er", "227ER"])
+def test_an_abbreviation_of_the_synonyms_table_redirects_to_the_entry_it_names(client, typed):
+    # players link "/entry/227er" as they say it; the table spells it "227-Pfund Bombe"
+    response = client.get(f"/entry/{typed}")
+    assert response.status_code == 301
+    assert response.headers["Location"] == f"/entry/{BOMB}"
+
+
+def test_an_abbreviation_naming_no_entry_stays_a_404(client):
+    assert client.get("/entry/tw").status_code == 404  # no entry is titled "Technologiewert"
+
+
 def test_entry_alias_id_redirects_permanently_to_canonical(client):
     response = client.get("/entry/227-pfund-bombe")
     assert response.status_code == 301

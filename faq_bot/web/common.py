@@ -12,7 +12,8 @@ from flask import Response, abort, current_app, g, make_response, redirect, requ
 from werkzeug.exceptions import BadRequest, HTTPException, NotFound, ServiceUnavailable
 
 from faq_bot.corpus.splitters import slugify
-from faq_bot.text import clean_input
+from faq_bot.lexicon import load_synonyms
+from faq_bot.text import clean_input, fold
 
 if TYPE_CHECKING:
     from faq_bot.index import EntryRecord, Index
@@ -65,14 +66,19 @@ def turn_key() -> bytes:
 def entry_or_redirect(index: Index, entry_id: str, endpoint: str) -> EntryRecord:
     """The entry with id `entry_id`.
 
-    An alias id or a title slug that names another entry answers with a 301 to
-    `endpoint` (a view taking `entry_id`) for the canonical id; anything else
-    is a 404.
+    An alias id, a title slug or an abbreviation of the synonyms table ("227er" for the
+    227-Pfund Bombe) that names another entry answers with a 301 to `endpoint` (a view
+    taking `entry_id`) for the canonical id; anything else is a 404.
     """
     record = index.entry(entry_id)
     if record is not None:
         return record
-    canonical = index.canonical_id(entry_id) or index.canonical_id(slugify(entry_id))
+    spelled = load_synonyms().get(fold(entry_id))
+    canonical = (
+        index.canonical_id(entry_id)
+        or index.canonical_id(slugify(entry_id))
+        or (index.canonical_id(slugify(" ".join(spelled))) if spelled else None)
+    )
     if canonical and canonical != entry_id and index.entry(canonical) is not None:
         abort(redirect(url_for(endpoint, entry_id=canonical), code=301))
     raise NotFound(description=f"Einen Eintrag „{entry_id}“ gibt es nicht.")

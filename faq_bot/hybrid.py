@@ -131,13 +131,16 @@ def related_floor() -> float:
     """Fitted with the confidence model (`faq_bot.chat.fit.related_floor`: midway between
     the best entry's similarity of answerable and of unanswerable training questions,
     "related_floor" in confidence.json), for the embedder it was fitted on; else
-    `RELATED_FLOOR`."""
+    `RELATED_FLOOR`. A similarity scale belongs to the embedder, so the fitted floor
+    holds whether the fitted ranker or rank fusion serves (until the fifteenth round the
+    chat fell back to `RELATED_FLOOR` without a fitted ranker)."""
     floor = fitted("confidence", _related_floor)
     return RELATED_FLOOR if floor is None else floor
 
 
-def _related_floor(data: dict[str, Any], mode: str) -> float:
-    return float(data["modes"][mode]["related_floor"])
+def _related_floor(data: dict[str, Any], mode: str) -> float | None:
+    floor = data["modes"][mode].get("related_floor")  # a model file without one: the default
+    return float(floor) if floor is not None else None
 
 
 def _weights(data: dict[str, Any], _mode: str) -> dict[str, float]:

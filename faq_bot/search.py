@@ -464,10 +464,12 @@ def rank(
         from faq_bot.hybrid import dense_scores, fused_ranking, related_floor
 
         dense = dense_scores(index, pq.text)
+        if dense is None:  # the embedder failed for this query: asked once, not again
+            return _scored(index, r, limit), len(r.order)
         fused_entries, _sure = fused_ranking(
             index, pq.text, lexical, doc, pq.category, dense=dense, aq=pq.analyzed
         )
-        if not len(r.order) and dense is not None:
+        if not len(r.order):
             # no entry matches a word of the query ("xyzzy"): only entries close in
             # meaning, not the nearest of whatever is there
             floor = related_floor()
@@ -596,6 +598,7 @@ class _TitleIndex:
                 keys.append((" ".join(words[k:]), 0 if k == 0 else 1, i))
         keys.sort()
         self.keys = [k[0] for k in keys]
+        self.longest = max((len(k) for k in self.keys), default=0)
         # (inside?, name) of each key as two arrays: a x100 corpus has ~100,000 keys
         self.inside = array("b", (k[1] for k in keys))
         self.name_of = array("I", (k[2] for k in keys))
@@ -614,7 +617,9 @@ class _TitleIndex:
         names a slip of the thumb would have found."""
         starts: dict[tuple[str, str], None] = {}
         inner: dict[tuple[str, str], None] = {}
-        for variant in dict.fromkeys(edits1(wanted)):
+        if len(wanted) > self.longest + 1:  # one edit from no name: ~54 lookups per letter
+            return [], []
+        for variant in edits1(wanted):
             found_starts, found_inner = self.lookup(variant)
             starts.update(dict.fromkeys(found_starts))
             inner.update(dict.fromkeys(found_inner))
@@ -631,7 +636,7 @@ def suggest_titles(index: Index, prefix: str, n: int = 8) -> list[dict[str, str]
         return []
     titles = index.state.once("titles", lambda: _TitleIndex(index.names()))
     starts, inner = titles.lookup(wanted)
-    if not starts and not inner and len(wanted.replace(" ", "")) >= MIN_FUZZY_LENGTH:
+    if not starts and not inner and len(wanted) >= MIN_FUZZY_LENGTH:
         starts, inner = titles.lookup_near(wanted)
     ranked = sorted(starts, key=lambda k: (len(k[0]), k[0])) + sorted(inner, key=lambda k: k[0])
     best: dict[str, str] = {}  # entry id -> its first name in `ranked`

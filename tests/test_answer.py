@@ -621,3 +621,16 @@ def test_the_chat_message_carries_the_note_when_the_game_changes(index):
     assert result.message.endswith("als die vorige Antwort (HoW).")
     alone = answer(index, "Wann endet das Spiel mit einem Patt nach der 10. Runde?")
     assert "Achtung" not in alone.message
+
+
+def test_a_followup_reads_an_earlier_question_alike_as_typed_or_spelled_out(index):
+    followup = "und wenn er eine Feuerwehr hat?"
+    typed = answer(index, followup, [{"question": "wer zahlt wenn ne 227er gekontert wird"}])
+    spelled = answer(index, followup, [{"question": "wer zahlt wenn eine 227er gekontert wird"}])
+    assert (typed.passage, typed.confidence, typed.context) == (
+        spelled.passage,
+        spelled.confidence,
+        spelled.context,
+    )
+    replayed = replay(index, ["wer zahlt wenn ne 227er gekontert wird"])
+    assert replayed[0].question == "wer zahlt wenn eine 227er gekontert wird"

@@ -266,3 +266,9 @@ def test_plain_questions_of_old_links_come_first_and_are_not_answers():
 def test_an_earlier_turn_reads_back_in_the_asker_s_words():
     turn = Shown("hab ne frage zu nem flugboot", UNVERIFIED)
     assert Shown.parse(turn.token(KEY), KEY).question == "hab ne frage zu nem flugboot"
+
+
+def test_an_earlier_turn_is_read_as_it_was_searched_with_its_slang_spelled_out():
+    # shown in the asker's words, but read as /api/ask reads a history (normalised)
+    turn = Shown("gibts ne reaktion", UNVERIFIED).turn()
+    assert turn.question == "gibt es eine reaktion"

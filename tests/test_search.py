@@ -18,7 +18,7 @@ from faq_bot.search import (
     suggest_titles,
     term_query,
 )
-from faq_bot.spelling import edits1
+from faq_bot.spelling import MIN_FUZZY_LENGTH, edits1
 
 
 def top(index, query: str, n: int = 3, **kwargs) -> list[str]:
@@ -281,7 +281,7 @@ def _suggest_by_scan(index, prefix, n=8):
     if not wanted:
         return []
     starts, inner = _scan(index, [wanted])
-    if not starts and not inner and len(wanted.replace(" ", "")) >= 5:
+    if not starts and not inner and len(wanted) >= MIN_FUZZY_LENGTH:
         starts, inner = _scan(index, list(dict.fromkeys(edits1(wanted))))
     ranked = sorted(starts, key=lambda k: (len(k[0]), k[0])) + sorted(inner, key=lambda k: k[0])
     first: dict[str, str] = {}

@@ -61,7 +61,7 @@ def test_form_choices_offer_the_scenarios_own_cards_and_entries_as_targets() -> 
         ("227-pfund-bombe", "227-Pfund Bombe von A"),
         ("227-pfund-bombe-2", "227-Pfund Bombe von B"),
     ]
-    assert ("s2", "Eintrag 2 (227-Pfund Bombe von B)") in choices["targets"]
+    assert ("s2", "Eintrag 2 (227-Pfund Bombe von B)") in choices["entry_targets"][2]
     assert choices["players"] == [("A", "A"), ("B", "B")]
 
 

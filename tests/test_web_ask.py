@@ -1098,3 +1098,20 @@ def test_an_empty_or_not_last_turn_field_is_no_cut_link(client):
     response = client.get(f"/ask?t={quote_plus(head)}&doc=how-faq")  # not the last field
     assert response.status_code == 400
     assert "Verlauf, Eintrag 1:" in unescape(response.get_data(as_text=True))
+
+
+def test_the_page_without_javascript_says_when_an_answer_comes_from_another_game(client):
+    """The note was only in the fresh answer: the page after the redirect draws every turn
+    again from its token and lost it."""
+    first = hidden_turns(
+        client.post(
+            "/ask", follow_redirects=True, data={"q": "Was ist der Aktionsstapel?"}
+        ).get_data(as_text=True)
+    )
+    question = "Wann endet das Spiel mit einem Patt nach der 10. Runde?"
+    html = client.post("/ask", follow_redirects=True, data={"q": question, "t": first}).get_data(
+        as_text=True
+    )
+    log = html[html.index('<ol class="chat-log"') :]
+    assert log.count("aus einem anderen Spiel (Tabletop-Skirmish) als die vorige Antwort") == 1
+    assert log.index("anderen Spiel") > log.index(question)

@@ -1093,3 +1093,12 @@ def test_check_js_gets_the_address_that_shows_the_same_result_with_its_notes(cli
     assert 'id="check-notes"' in again.text and 'id="timeline"' in again.text
     # a page rendered for its own address needs none
     assert "data-address" not in again.text
+
+
+def test_each_stack_row_s_target_select_offers_only_entries_announced_before_it(client) -> None:
+    html = client.post("/check", data=example2_form(), follow_redirects=True).get_data(as_text=True)
+    rows = re.findall(r'<select[^>]*name="s-(\d+)-target"[^>]*>(.*?)</select>', html, re.S)
+    assert len(rows) >= 4  # three entries and a spare row to fill in
+    offered = {int(i): re.findall(r'<option value="(s\d+)"', options) for i, options in rows}
+    assert offered[0] == [] and offered[1] == ["s1"] and offered[2] == ["s1", "s2"]
+    assert offered[3] == ["s1", "s2", "s3"]

@@ -67,6 +67,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 from faq_bot.dense import DenseScores, dense_for
 from faq_bot.hybrid import dense_scores, entry_dense_scores, related_floor, topic_dense_scores
+from faq_bot.impacts import impacts
 from faq_bot.index import EntryRecord, Index
 from faq_bot.known import compared, known_questions
 from faq_bot.query import MAX_QUERY_LENGTH, AnalyzedQuery, QueryError, analyze_query
@@ -74,6 +75,7 @@ from faq_bot.question import (
     QuestionError,
     asks_quantity,
     check_question,
+    normalize_question,
     strip_fillers,
     tidy_question,
 )
@@ -99,6 +101,7 @@ __all__ = [
     "declined_message",
     "found_message",
     "is_unsure",
+    "note_other_game",
     "other_game_note",
     "read",
     "replay",
@@ -285,9 +288,17 @@ def related_item(
     }
 
 
-def _doc_of(index: Index, entry_id: str) -> str | None:
-    record = index.entry(entry_id)
-    return record.doc if record is not None else None
+def _game_of(index: Index, entry_id: str) -> str:
+    """The game of entry `entry_id`'s document ("" when unknown), without reading the
+    entry: its document from the build's impacts, mapped once per build."""
+
+    def mapped() -> dict[str, str]:
+        imp = impacts(index)
+        return dict(zip(imp.entry_ids, imp.entry_doc, strict=True))
+
+    docs: dict[str, str] = index.state.once("answer.entry_docs", mapped)
+    doc = docs.get(entry_id)
+    return _game(index, doc) if doc else ""
 
 
 def _related(
@@ -309,7 +320,8 @@ def _related(
         # an answer's own game first: other games' entries only where its own run out
         # (they stay: the question may have meant another game, and each names its own)
         # (among the first ten per item listed: a ranking's tail is not looked up)
-        scored = sorted(scored[: RELATED * 10], key=lambda s: _doc_of(index, s.entry) != record.doc)
+        game = _game(index, record.doc)
+        scored = sorted(scored[: RELATED * 10], key=lambda s: _game_of(index, s.entry) != game)
     similar = 0
     for s in scored:
         if similar >= RELATED or len(out) >= RELATED + 3:
@@ -526,9 +538,7 @@ def answer(index: Index, question: Any, history: Any = (), doc: str | None = Non
     (`answered_reading`)."""
     result = _answer_of(index, *answered_reading(index, question, history, doc=doc))
     result.scope = doc
-    if result.confident and result.passage is not None:
-        note = other_game_note(index, result.passage.entry, parse_history(history))
-        result.message = f"{result.message} {note}" if note else result.message
+    note_other_game(index, result, parse_history(history))
     # shown back in the asker's words ("ne", not the "eine" that was searched)
     result.question = tidy_question(question)
     return result
@@ -602,6 +612,15 @@ def found_message(record: EntryRecord, doc: dict[str, Any], unsure: bool = False
     return f"{lead} „{record.title}“ ({doc.get('title', record.doc)}{stand})."
 
 
+def note_other_game(index: Index, result: Answer, turns: Sequence[Turn]) -> None:
+    """End a confident `result`'s message with `other_game_note` when it has one (the
+    answer as asked, and as shown again from a conversation's tokens)."""
+    if result.confident and result.passage is not None:
+        note = other_game_note(index, result.passage.entry, turns)
+        if note:
+            result.message = f"{result.message} {note}"
+
+
 def other_game_note(index: Index, entry_id: str, turns: Sequence[Turn]) -> str | None:
     """What an answer says when it comes from another game than the conversation's last
     answer (a judge reading along may not notice the document's name change)."""
@@ -647,7 +666,8 @@ def turn_of(result: Answer) -> Turn:
     """What the conversation keeps of an answer: its question and, when the bot was
     confident, the entry that answered it (the page sends both back)."""
     entry = result.passage.entry if result.confident and result.passage else None
-    return Turn(result.question, entry)
+    # read as it was searched (`Answer.question` is shown in the asker's words)
+    return Turn(normalize_question(result.question), entry)
 
 
 def replay(index: Index, questions: list[str], doc: str | None = None) -> list[Turn]:

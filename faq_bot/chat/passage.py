@@ -332,8 +332,8 @@ def paragraph_features(
         spans = (dense.sentences.get(key) or []) if dense is not None else []
         sims = {x[:2]: x[2] for x in spans}
         lexical, _ = best_sentence(et.sentences[i], cand.heading, coverage)
-        span = functools.partial(
-            _key_span, text, et.sentences[i], cand.heading, coverage, sims, mode
+        span = functools.cache(
+            functools.partial(_key_span, text, et.sentences[i], cand.heading, coverage, sims, mode)
         )
         d_para = dense.paragraph.get(key, 0.0) if dense is not None else 0.0
         d_sent = max(sims.values(), default=d_para)

@@ -16,7 +16,7 @@ answer to any question. The key is the service's secret
 
 ``Shown.parse(token, key) -> Shown`` / ``Shown.token(key) -> str``
     A turn token: ``<head>[_<item>]...:<signature>~<question>``, everything
-    before the first ``~`` ASCII, the question (normalised, at most
+    before the first ``~`` ASCII, the question (as asked, tidied: `tidy_question`; at most
     `MAX_QUESTION_LENGTH`) after it. ``<head>`` is what the turn answered:
     ``<entry>.<paragraph>.<start>.<end>.<fingerprint>`` (the entry and paragraph
     of the passage, the key sentence's offsets in the passage as shown and the
@@ -75,6 +75,7 @@ from faq_bot.question import (
     QUESTION_PATTERN,
     QuestionError,
     check_question,
+    normalize_question,
     tidy_question,
 )
 from faq_bot.stack.link import check_url_for
@@ -85,6 +86,7 @@ from .answer import (
     caution_note,
     declined_message,
     found_message,
+    note_other_game,
     related_item,
     source_hit,
 )
@@ -268,8 +270,10 @@ class Shown:
         return f"{head}:{sign(key, f'{head}~{self.question}')}~{self.question}"
 
     def turn(self) -> Turn:
-        """What a follow-up is read with (as chat.js sends it to ``/api/ask``)."""
-        return Turn(self.question, self.entry if self.kind == ANSWERED else None)
+        """What a follow-up is read with (as chat.js sends it to ``/api/ask``, whose
+        history is read normalised: slang spelled out, as the question was searched)."""
+        entry = self.entry if self.kind == ANSWERED else None
+        return Turn(normalize_question(self.question), entry)
 
 
 def parse_conversation(questions: list[str], tokens: list[str], key: bytes) -> list[Shown]:
@@ -407,4 +411,5 @@ def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]
         result.sources = [result.entry]
         result.doc_title, result.date_text = doc.get("title"), doc.get("date_text")
         result.citation = citation(record.title, doc)
+        note_other_game(index, result, before)
     return result, shown

@@ -522,7 +522,6 @@ def form_choices(state: Mapping[str, Any]) -> dict[str, Any]:
         "effects": [(t, EFFECT_LABEL[EffectType(t)]) for t in effect_schema["type"]["enum"]],
         "players": [(r["name"], r["name"]) for r in state["players"] if r["name"]],
         "cards": cards,
-        "targets": cards + entries,
         "entry_targets": entry_targets,
         "catalog_names": catalog_names,
         "chips": [card.name for card in load_catalog()],

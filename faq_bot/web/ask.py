@@ -221,7 +221,10 @@ add_schema(
         "type": "object",
         "required": ["question", "confident", "message", "answer", "sources", "related"],
         "properties": {
-            "question": {"type": "string", "description": "Die Frage, normalisiert"},
+            "question": {
+                "type": "string",
+                "description": "Die Frage, wie gestellt (Leerzeichen und Satzzeichen bereinigt)",
+            },
             "confident": {"type": "boolean"},
             "confidence": {
                 "type": "number",

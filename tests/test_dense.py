@@ -134,7 +134,10 @@ def test_each_request_computes_at_most_one_query_embedding(dense_on, dense_index
     assert computed(lambda: client.post("/api/ask", json=ask)) == 0  # asked again: kept
     for q in ("Wann endet eine Runde?", "Wie viele Befehle hat ein Trupp?"):
         assert computed(lambda q=q: client.get("/api/search", query_string={"q": q})) == 1
+    page = {"q": "Wer gibt den nächsten Befehl?"}  # the page ranks in the best mode too
+    assert computed(lambda: client.get("/search", query_string=page)) == 1
     assert computed(lambda: client.get("/api/suggest", query_string={"q": "Befe"})) == 0
+    assert computed(lambda: client.get("/api/suggest", query_string={"q": "Befhel"})) == 0
 
 
 def test_the_chat_page_embeds_only_its_new_question_however_long_the_conversation(

@@ -1115,3 +1115,16 @@ def test_the_page_without_javascript_says_when_an_answer_comes_from_another_game
     log = html[html.index('<ol class="chat-log"') :]
     assert log.count("aus einem anderen Spiel (Tabletop-Skirmish) als die vorige Antwort") == 1
     assert log.index("anderen Spiel") > log.index(question)
+
+
+def test_a_followup_names_the_earlier_question_in_the_asker_s_words(client):
+    typed = "Wer bezahlt, wenn meine 227er gekontert wird, gibts da ne Regel?"
+    first = hidden_turns(
+        client.post("/ask", follow_redirects=True, data={"q": typed}).get_data(as_text=True)
+    )
+    html = client.post("/ask", follow_redirects=True, data={"q": FOLLOWUP, "t": first}).get_data(
+        as_text=True
+    )
+    assert f"Im Zusammenhang mit Ihrer Frage „{typed}“" in unescape(html)
+    api = client.post("/api/ask", json={"question": FOLLOWUP, "history": [typed]}).get_json()
+    assert api["context"] == typed

@@ -594,7 +594,7 @@ def _answer_of(index: Index, reading: Reading, response: Response) -> Answer:
         suggestion=suggestion,
         check_url=check_url_for(text),
         followup=bool(context),
-        context=context[0].question if context else None,
+        context=context[0].shown if context else None,
         doc_title=doc.get("title") if confident else None,
         date_text=doc.get("date_text") if confident else None,
         citation=citation(record.title, doc) if confident and record else None,
@@ -667,7 +667,7 @@ def turn_of(result: Answer) -> Turn:
     confident, the entry that answered it (the page sends both back)."""
     entry = result.passage.entry if result.confident and result.passage else None
     # read as it was searched (`Answer.question` is shown in the asker's words)
-    return Turn(normalize_question(result.question), entry)
+    return Turn(normalize_question(result.question), entry, result.question)
 
 
 def replay(index: Index, questions: list[str], doc: str | None = None) -> list[Turn]:

@@ -16,10 +16,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from faq_bot.question import QuestionError, check_question, is_followup
+from faq_bot.question import QuestionError, check_question, is_followup, tidy_question
 
 __all__ = ["MAX_CONTEXT", "MAX_HISTORY", "Turn", "context_turns", "dense_text", "parse_history"]
 
@@ -30,10 +30,17 @@ MAX_CONTEXT = 3  # earlier turns a chain of follow-ups may reach back
 
 @dataclass(frozen=True)
 class Turn:
-    """One earlier question of the conversation and the entry that answered it."""
+    """One earlier question of the conversation and the entry that answered it:
+    `question` as it is read (normalised, `check_question`), `asked` in the asker's words
+    (`tidy_question`; empty: the same), what an answer shows of it."""
 
     question: str
     entry: str | None = None
+    asked: str = field(default="", compare=False)  # shown only: turns equal as they are read
+
+    @property
+    def shown(self) -> str:
+        return self.asked or self.question
 
 
 def parse_history(value: Any) -> list[Turn]:
@@ -69,7 +76,7 @@ def parse_history(value: Any) -> list[Turn]:
             text = check_question(question)
         except QuestionError as exc:
             raise QuestionError(f"{where}: {exc}") from None
-        turns.append(Turn(text, entry or None))
+        turns.append(Turn(text, entry or None, tidy_question(str(question))))
     return turns
 
 

@@ -273,7 +273,7 @@ class Shown:
         """What a follow-up is read with (as chat.js sends it to ``/api/ask``, whose
         history is read normalised: slang spelled out, as the question was searched)."""
         entry = self.entry if self.kind == ANSWERED else None
-        return Turn(normalize_question(self.question), entry)
+        return Turn(normalize_question(self.question), entry, self.question)
 
 
 def parse_conversation(questions: list[str], tokens: list[str], key: bytes) -> list[Shown]:
@@ -393,7 +393,7 @@ def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]
         suggestion=_suggestion(index, shown.question),
         check_url=check_url_for(shown.question),
         followup=bool(context),
-        context=context[0].question if context else None,
+        context=context[0].shown if context else None,
         # a document a new build no longer has is no limit any more (its links would 400)
         scope=shown.scope if shown.scope and index.document(shown.scope) else None,
     )

@@ -276,3 +276,16 @@ def test_validate_counter_needs_tw_for_the_countered_play_cost() -> None:
     assert "kostet aber 2 TW" in error.message and "Ausspielkosten" in error.message
     enough = scenario(blitz, abwehr, players={"A": {"tw": 5}, "B": {"tw": 2}})
     assert codes(enough) == []
+
+
+def test_an_entry_picked_as_a_card_s_target_is_named_as_the_form_names_it() -> None:
+    # the form offers cards and entries in one list; "Zielkarte „s1“" named an internal id
+    data = scenario(
+        BOMB_ON_RADAR,
+        entry("s2", "A", "bombA", "destroy", target="s1", cost=2, sacrifice=True),
+    )
+    errors = validate(read_scenario(data))
+    assert [(e.code.value, e.entry) for e in errors] == [("unknown_reference", "s2")]
+    assert "Eintrag 1 im Aktionsstapel" in errors[0].message
+    assert "„zerstören“ zielt auf eine Karte" in errors[0].message
+    assert "„s1“" not in errors[0].message

@@ -7,6 +7,7 @@ German message. An empty tuple means the stack is legal and can be resolved.
 
 from __future__ import annotations
 
+from faq_bot.stack.explain import EFFECT_DE
 from faq_bot.stack.model import (
     IN_PLAY_TARGET_EFFECTS,
     NO_ACTION_CARD_PHASES,
@@ -79,7 +80,16 @@ def _entry_errors(
             )
     elif effect.target is not None:
         target_card = scenario.card(effect.target)
-        if target_card is None:
+        if target_card is None and scenario.entry(effect.target) is not None:
+            # picked from the form's one list of cards and entries: named as the form names it
+            # (still `unknown_reference`: no card has that id, stack-scenarios.md)
+            error(
+                ErrorCode.UNKNOWN_REFERENCE,
+                f"Ziel ist {entry_name(scenario, effect.target)} im Aktionsstapel, aber "
+                f"„{EFFECT_DE[effect.type]}“ zielt auf eine Karte; nur Kontern zielt auf "
+                "einen Eintrag.",
+            )
+        elif target_card is None:
             error(
                 ErrorCode.UNKNOWN_REFERENCE, f"Die Zielkarte „{effect.target}“ ist nicht definiert."
             )

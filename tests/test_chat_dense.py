@@ -460,3 +460,20 @@ def test_the_chat_page_says_an_answer_is_unsure_under_its_message(hybrid_index):
     assert '<p class="turn-caution">Nicht sicher: Bei Testfragen' in html
     sure = client.get("/ask", query_string={"q": SURE_QUESTION}, follow_redirects=True)
     assert "turn-caution" not in sure.get_data(as_text=True).split('id="neu"')[1]
+
+
+def test_a_declined_answer_lists_the_entries_whose_headword_the_question_names(
+    hybrid_index, monkeypatch
+):
+    """A declined answer lists entries close in meaning only; an entry the question names
+    by its headword is listed too ("Was passiert bei Friendly Fire?" listed nothing)."""
+    import importlib
+
+    answer_module = importlib.import_module("faq_bot.chat.answer")  # the module, not the function
+    index = open_index(hybrid_index)
+    monkeypatch.setattr(answer_module.conf, "threshold", lambda *a, **k: 1.01)  # declines all
+    monkeypatch.setattr(answer_module, "related_floor", lambda: 1.01)  # nothing is close
+    declined = answer(index, "Was passiert eigentlich beim Patt?")
+    assert not declined.confident
+    assert [r["id"] for r in declined.related] == ["runde-patt"]
+    assert answer(index, "Was passiert eigentlich, wenn keiner mehr kann?").related == []

@@ -570,9 +570,13 @@ def _answer_of(index: Index, reading: Reading, response: Response) -> Answer:
     if passage and passage.via and confident:
         exclude.add(passage.via)
     if not confident and dense is not None:
-        # a declined answer lists only entries close in meaning, not whatever ranked next
+        # a declined answer lists only entries close in meaning, not whatever ranked next,
+        # and the entries whose headword the question names ("Was passiert bei Friendly
+        # Fire?" listed nothing while search put Friendly Fire first)
         floor = related_floor()
-        scored = [s for s in scored if dense.entry(s.entry) >= floor]
+        own, _support = reading.coverages(index)
+        named = {c.record.id for c in cands if own.names(c.headword)}
+        scored = [s for s in scored if s.entry in named or dense.entry(s.entry) >= floor]
     related = _related(index, record if confident else None, scored, exclude)
 
     reliability = caution = None

@@ -603,8 +603,8 @@ def test_an_answer_from_another_game_than_the_last_one_says_so(index):
     earlier = [Turn("Was ist der Aktionsstapel?", "aktionsstapel")]
     note = other_game_note(index, runde, earlier)
     assert note == (
-        "Achtung: Das ist eine Regel aus einem anderen Spiel (Tabletop-Skirmish) "
-        "als die vorige Antwort (HoW)."
+        "Achtung, anderes Spiel: Diese Regel gilt für Tabletop-Skirmish, "
+        "die vorige Antwort für HoW."
     )
     assert other_game_note(index, how, earlier) is None  # the same game
     assert other_game_note(index, runde, []) is None  # nothing before
@@ -618,7 +618,7 @@ def test_the_chat_message_carries_the_note_when_the_game_changes(index):
     result = answer(index, "Wann endet das Spiel mit einem Patt nach der 10. Runde?", history)
     assert result.confident and result.passage is not None
     assert index.entry(result.passage.entry).doc == "runde"
-    assert result.message.endswith("als die vorige Antwort (HoW).")
+    assert result.message.endswith("die vorige Antwort für HoW.")
     alone = answer(index, "Wann endet das Spiel mit einem Patt nach der 10. Runde?")
     assert "Achtung" not in alone.message
 

@@ -1113,8 +1113,8 @@ def test_the_page_without_javascript_says_when_an_answer_comes_from_another_game
         as_text=True
     )
     log = html[html.index('<ol class="chat-log"') :]
-    assert log.count("aus einem anderen Spiel (Tabletop-Skirmish) als die vorige Antwort") == 1
-    assert log.index("anderen Spiel") > log.index(question)
+    assert log.count("anderes Spiel: Diese Regel gilt für Tabletop-Skirmish, die vorige") == 1
+    assert log.index("anderes Spiel") > log.index(question)
 
 
 def test_a_followup_names_the_earlier_question_in_the_asker_s_words(client):

@@ -292,11 +292,10 @@ def _game_of(index: Index, entry_id: str) -> str:
     """The game of entry `entry_id`'s document ("" when unknown), without reading the
     entry: its document from the build's impacts, mapped once per build."""
 
-    def mapped() -> dict[str, str]:
-        imp = impacts(index)
-        return dict(zip(imp.entry_ids, imp.entry_doc, strict=True))
-
-    docs: dict[str, str] = index.state.once("answer.entry_docs", mapped)
+    imp = impacts(index)  # outside `once`: it may build itself through the same lock
+    docs: dict[str, str] = index.state.once(
+        "answer.entry_docs", lambda: dict(zip(imp.entry_ids, imp.entry_doc, strict=True))
+    )
     doc = docs.get(entry_id)
     return _game(index, doc) if doc else ""
 
@@ -635,9 +634,9 @@ def other_game_note(index: Index, entry_id: str, turns: Sequence[Turn]) -> str |
     game, previous = _game(index, record.doc), _game(index, before.doc)
     if not game or not previous or game == previous:
         return None
+    # no brackets around the names: a game's name may hold its own ("Tabletop (10. Edition)")
     return (
-        f"Achtung: Das ist eine Regel aus einem anderen Spiel ({game}) "
-        f"als die vorige Antwort ({previous})."
+        f"Achtung, anderes Spiel: Diese Regel gilt für {game}, die vorige Antwort für {previous}."
     )
 
 

@@ -86,7 +86,8 @@ class BuildState:
 
     def __init__(self, index: Index):
         self._index = index
-        self._lock = threading.Lock()
+        # re-entrant: a value `once` makes may need another (`impacts` inside a map of it)
+        self._lock = threading.RLock()
         self._once: dict[str, Any] = {}
         # chat/terms.py: analyzed heading/paragraph/sentence terms per entry (a question
         # reads <= 8 candidates; the x1 corpus's 291 entries all fit; at x100 (29,675
@@ -115,7 +116,8 @@ class BuildState:
 
     def once(self, name: str, make: Callable[[], V]) -> V:
         """The value `make()` computes, computed once per build (`name` is a fixed
-        identifier chosen by the caller, never user input)."""
+        identifier chosen by the caller, never user input); `make` may itself ask for
+        another value `once` makes."""
         found = self._once.get(name)
         if found is None:
             with self._lock:

@@ -143,3 +143,25 @@ def test_build_reports_its_duration(tiny_corpus, tmp_path: Path):
     report = build_index(tiny_corpus, tmp_path / "index")
     meta = json.loads((report.path / "meta.json").read_text(encoding="utf-8"))
     assert 0 < meta["seconds"] <= round(report.seconds, 3) + 0.001
+
+
+def test_a_value_made_once_per_build_may_need_another_one(built_index):
+    """`impacts` is made through `BuildState.once`; a map made of it through `once` too
+    deadlocked a fresh process (a plain lock held while making the outer value)."""
+    import threading
+
+    from faq_bot.index import open_index
+
+    state = open_index(built_index).state
+    made: list[int] = []
+
+    def outer() -> int:
+        return state.once("test.inner", lambda: 41) + 1
+
+    thread = threading.Thread(
+        target=lambda: made.append(state.once("test.outer", outer)), daemon=True
+    )
+    thread.start()
+    thread.join(timeout=10)
+    assert not thread.is_alive(), "nested once() deadlocked"
+    assert made == [42]

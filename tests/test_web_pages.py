@@ -241,6 +241,12 @@ def test_an_abbreviation_of_the_synonyms_table_redirects_to_the_entry_it_names(c
     assert response.headers["Location"] == f"/entry/{BOMB}"
 
 
+def test_a_redirect_keeps_the_words_to_mark(client):
+    response = client.get("/entry/227er?h=kontern%20Bombe")
+    assert response.status_code == 301
+    assert response.headers["Location"] == f"/entry/{BOMB}?h=kontern+Bombe"
+
+
 def test_an_abbreviation_naming_no_entry_stays_a_404(client):
     assert client.get("/entry/tw").status_code == 404  # no entry is titled "Technologiewert"
 

@@ -36,8 +36,13 @@
     var value = input.value.trim();
     // past SUGGEST_MAX characters it is a question, not a title (and no request is sent
     // that the server would refuse as too long)
-    if (!list || value.length < 2 || value.length > SUGGEST_MAX) return;
-    var ticket = ++latest;
+    if (!list) return;
+    var ticket = ++latest; // also drops an answer still on its way for earlier typing
+    if (value.length < 2 || value.length > SUGGEST_MAX) {
+      // no titles for what is typed now: the list must not keep those of earlier typing
+      while (list.firstChild) list.removeChild(list.firstChild);
+      return;
+    }
     fetch("/api/suggest?q=" + encodeURIComponent(value), {
       headers: { Accept: "application/json" },
     })

@@ -80,7 +80,9 @@ def entry_or_redirect(index: Index, entry_id: str, endpoint: str) -> EntryRecord
         or (index.canonical_id(slugify(" ".join(spelled))) if spelled else None)
     )
     if canonical and canonical != entry_id and index.entry(canonical) is not None:
-        abort(redirect(url_for(endpoint, entry_id=canonical), code=301))
+        # the words to mark (`h`, from a search hit's link) go along
+        marks = request.args.get("h") or None
+        abort(redirect(url_for(endpoint, entry_id=canonical, h=marks), code=301))
     raise NotFound(description=f"Einen Eintrag „{entry_id}“ gibt es nicht.")
 
 

@@ -109,6 +109,17 @@ def test_browser_title_suggestions_fill_the_datalist(page):
     assert "Aktionsstapel" in values
 
 
+def test_browser_title_suggestions_of_earlier_typing_go_when_the_field_is_cleared(page):
+    page.goto("/")
+    box = page.locator("#q")
+    box.press_sequentially("Aktions", delay=30)
+    options = page.locator("#title-suggestions option")
+    expect(options.first).to_be_attached()
+    for _ in range(len("Aktions") - 1):
+        box.press("Backspace")  # one letter left: too short to suggest titles for
+    expect(options).to_have_count(0)
+
+
 def test_browser_script_in_query_stays_text(page):
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))

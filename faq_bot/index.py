@@ -25,7 +25,8 @@ Public interface (others code against these names):
     ``document(doc_id) -> dict | None``,
     ``entry(id) -> EntryRecord | None`` (canonical ids only),
     ``canonical_id(id_or_alias) -> str | None`` (alias ids, slugs of titles and
-    of aliases map to the canonical id: use it for 301 redirects),
+    of aliases, and abbreviations of the synonyms table that spell out a title ("227er")
+    map to the canonical id: use it for 301 redirects),
     ``entries(doc=None) -> list[EntryRecord]`` in document order
     (``iter_entries(doc=None)``: the same, read one document at a time),
     ``neighbours(id) -> (prev EntryRecord | None, next EntryRecord | None)``
@@ -84,7 +85,9 @@ from faq_bot.corpus import slugify, title_key
 from faq_bot.corpus.model import EntryText, Markup
 from faq_bot.entrystore import STORE_FILE, EntryStore
 from faq_bot.errors import IndexProblem, InputError
+from faq_bot.lexicon import load_synonyms
 from faq_bot.morphcache import install_build_table
+from faq_bot.text import fold
 
 __all__ = [
     "EntryRecord",
@@ -313,6 +316,9 @@ class Index:
         found = self._store.canonical(id_or_alias)
         if found is None:
             found = self._store.canonical(slugify(id_or_alias))
+        if found is None:  # an abbreviation of the synonyms table: what it spells out
+            spelled = load_synonyms().get(fold(id_or_alias))
+            found = self._store.canonical(slugify(" ".join(spelled))) if spelled else None
         return found
 
     def entries(self, doc: str | None = None) -> list[EntryRecord]:

@@ -165,3 +165,9 @@ def test_a_value_made_once_per_build_may_need_another_one(built_index):
     thread.join(timeout=10)
     assert not thread.is_alive(), "nested once() deadlocked"
     assert made == [42]
+
+
+def test_an_abbreviation_of_the_synonyms_table_finds_the_entry_it_spells_out(index):
+    # the one find-by-title: the web's redirects and the CLI's `show` both ask it
+    assert index.canonical_id("227er") == "227-pfund-bombe-basisausbau"
+    assert index.canonical_id("tw") is None  # no entry is titled "Technologiewert"

@@ -11,9 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 from flask import Response, abort, current_app, g, make_response, redirect, request, url_for
 from werkzeug.exceptions import BadRequest, HTTPException, NotFound, ServiceUnavailable
 
-from faq_bot.corpus.splitters import slugify
-from faq_bot.lexicon import load_synonyms
-from faq_bot.text import clean_input, fold
+from faq_bot.text import clean_input
 
 if TYPE_CHECKING:
     from faq_bot.index import EntryRecord, Index
@@ -73,12 +71,7 @@ def entry_or_redirect(index: Index, entry_id: str, endpoint: str) -> EntryRecord
     record = index.entry(entry_id)
     if record is not None:
         return record
-    spelled = load_synonyms().get(fold(entry_id))
-    canonical = (
-        index.canonical_id(entry_id)
-        or index.canonical_id(slugify(entry_id))
-        or (index.canonical_id(slugify(" ".join(spelled))) if spelled else None)
-    )
+    canonical = index.canonical_id(entry_id)
     if canonical and canonical != entry_id and index.entry(canonical) is not None:
         # the words to mark (`h`, from a search hit's link) go along
         marks = request.args.get("h") or None

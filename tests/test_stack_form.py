@@ -178,10 +178,9 @@ def test_form_field_of_a_bad_player_name_is_that_players_row() -> None:
 
 
 def test_a_stack_row_offers_only_the_entries_announced_before_it_as_targets() -> None:
-    state = build()
-    choices = form_choices(state)
-    shown = pad_state(state)["stack"]
-    assert len(choices["entry_targets"]) == len(shown)
+    shown = pad_state(build())  # the rows the form shows, blank ones too
+    choices = form_choices(shown)
+    assert len(choices["entry_targets"]) == len(shown["stack"])
     entries = [[e for e, _label in row if e.startswith("s")] for row in choices["entry_targets"]]
     assert entries[0] == []  # the bottom entry counters nothing
     assert entries[1] == ["s1"]

@@ -465,7 +465,7 @@ def result_view(
     }
 
 
-def pad_state(state: Mapping[str, Any], extra: Mapping[str, int] | None = None) -> dict[str, Any]:
+def pad_state(state: dict[str, Any], extra: Mapping[str, int] | None = None) -> dict[str, Any]:
     """Rows for the form: the filled ones, then blank ones up to the minimum (+ one spare)."""
     padded = dict(state)
     for group, (_, fields) in GROUP_FIELDS.items():
@@ -480,7 +480,8 @@ def pad_state(state: Mapping[str, Any], extra: Mapping[str, int] | None = None) 
 
 def form_choices(state: Mapping[str, Any]) -> dict[str, Any]:
     """Everything a select of the form offers: the schema's enums, the scenario's own
-    players, cards and entries (targets are picked, never typed), and the catalog."""
+    players, cards and entries (targets are picked, never typed), and the catalog. Given
+    the rows the form shows (`pad_state`), ``entry_targets`` has one list per row."""
     schema = scenario_schema()
     card_schema = schema["properties"]["cards"]["items"]["properties"]
     effect_schema = schema["$defs"]["effect"]["properties"]
@@ -502,9 +503,10 @@ def form_choices(state: Mapping[str, Any]) -> dict[str, Any]:
         if row.get("id"):
             source = labels.get(row["source"], row["source"])
             entries.append((row["id"], f"Eintrag {number}" + (f" ({source})" if source else "")))
-    # what each stack row may target: the cards and the entries announced before it (only
-    # those can be countered); a row's own or a later entry only while it is its target,
-    # so the checker still explains why it is none instead of the choice vanishing
+    # what each stack row may target (one list per row of `state`, padded or not: blank
+    # rows have no id): the cards and the entries announced before it (only those can be
+    # countered); a row's own or a later entry only while it is its target, so the
+    # checker still explains why it is none instead of the choice vanishing
     position = {row.get("id"): i for i, row in enumerate(state["stack"]) if row.get("id")}
     entry_targets = [
         cards
@@ -513,7 +515,7 @@ def form_choices(state: Mapping[str, Any]) -> dict[str, Any]:
             for eid, label in entries
             if position[eid] < i or eid == (row.get("target") or None)
         ]
-        for i, row in enumerate(pad_state(state)["stack"])  # the rows the form shows
+        for i, row in enumerate(state["stack"])
     ]
     return {
         "phases": list(schema["properties"]["phase"]["enum"]),

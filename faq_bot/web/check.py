@@ -255,8 +255,9 @@ def _render(
             )
         except ScenarioFormatError:
             json_text = ""
+    form = builder.pad_state(state)
     context = {
-        "form": builder.pad_state(state),
+        "form": form,
         "error": error,
         "error_field": error_field,
         "more_errors": more_errors or {},
@@ -271,7 +272,7 @@ def _render(
         "samples": sample_links(),
         "pick_owner": request.form.get("pick_owner", "") if request.method == "POST" else "",
         "max_rows": builder.MAX_ROWS,
-        **builder.form_choices(state),
+        **builder.form_choices(form),  # one target list per row shown
     }
     fragment = request.headers.get("X-Check-Fragment") == "1"
     html = render_template("check/_checker.html" if fragment else "check/page.html", **context)

@@ -288,16 +288,13 @@ def related_item(
     }
 
 
-def _game_of(index: Index, entry_id: str) -> str:
-    """The game of entry `entry_id`'s document ("" when unknown), without reading the
-    entry: its document from the build's impacts, mapped once per build."""
-
-    imp = impacts(index)  # outside `once`: it may build itself through the same lock
-    docs: dict[str, str] = index.state.once(
+def _entry_docs(index: Index) -> dict[str, str]:
+    """Entry id -> its document, from the build's impacts (no entry is read), mapped once
+    per build."""
+    imp = impacts(index)
+    return index.state.once(
         "answer.entry_docs", lambda: dict(zip(imp.entry_ids, imp.entry_doc, strict=True))
     )
-    doc = docs.get(entry_id)
-    return _game(index, doc) if doc else ""
 
 
 def _related(
@@ -319,8 +316,10 @@ def _related(
         # an answer's own game first: other games' entries only where its own run out
         # (they stay: the question may have meant another game, and each names its own)
         # (among the first ten per item listed: a ranking's tail is not looked up)
-        game = _game(index, record.doc)
-        scored = sorted(scored[: RELATED * 10], key=lambda s: _game_of(index, s.entry) != game)
+        game, docs = _game(index, record.doc), _entry_docs(index)
+        scored = sorted(
+            scored[: RELATED * 10], key=lambda s: _game(index, docs.get(s.entry, "")) != game
+        )
     similar = 0
     for s in scored:
         if similar >= RELATED or len(out) >= RELATED + 3:
@@ -535,9 +534,10 @@ def answered_reading(
 def answer(index: Index, question: Any, history: Any = (), doc: str | None = None) -> Answer:
     """Answer `question` from the rulings, reading a follow-up with `history`
     (`answered_reading`)."""
-    result = _answer_of(index, *answered_reading(index, question, history, doc=doc))
+    turns = parse_history(history)  # once: `answered_reading` takes the parsed turns
+    result = _answer_of(index, *answered_reading(index, question, turns, doc=doc))
     result.scope = doc
-    note_other_game(index, result, parse_history(history))
+    note_other_game(index, result, turns)
     # shown back in the asker's words ("ne", not the "eine" that was searched)
     result.question = tidy_question(question)
     return result

@@ -37,8 +37,12 @@ _DIGRAPH = re.compile(r"(?<![aeiouq])([aou])e")
 # a sentence ends at . ! ? … followed by space and an upper-case letter, digit or quote
 _SENTENCE_END = re.compile(r"[.!?…][\"“”»)]?\s+(?=[\"„»(]?[A-ZÄÖÜ0-9])")
 _ABBREVIATIONS = frozenset(
-    "z b d h s vgl bzw ggf u a usw evtl inkl ca nr bsp max min etc abs std zb dh ua o ä".split()
+    "z b d h s vgl bzw ggf u a usw evtl inkl ca nr bsp max min etc abs std zb dh ua o ä vs".split()
 )
+# a short quotation (a keyword such as “Initiative! Land”) is not split into sentences
+_QUOTATION_SPAN = 40  # characters a quotation may reach on either side of a break
+_OPENING_QUOTES = '„“"'
+_CLOSING_QUOTES = '“”"'
 
 
 def clean_input(text: str) -> str:
@@ -105,6 +109,8 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         token = last[-1].lower() if last else ""
         if text[m.start()] == "." and (token in _ABBREVIATIONS or token.isdigit()):
             continue
+        if _inside_quotation(text, m.start(), m.end()):
+            continue
         end = m.end()
         sentence_end = len(text[:end].rstrip())
         if sentence_end > start:
@@ -115,6 +121,25 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         if tail_end > start:
             spans.append((start, tail_end))
     return spans or [(0, len(text))]
+
+
+def _inside_quotation(text: str, mark: int, after: int) -> bool:
+    """Whether the sentence mark at `mark` (the break ending at `after`) lies inside a
+    short quotation: a quote opened shortly before it (at the start of a word) and closed
+    shortly after the break, with no quote between."""
+    if text[mark + 1 : mark + 2] in _CLOSING_QUOTES:
+        return False  # the quotation closes with the sentence
+    low = max(0, mark - _QUOTATION_SPAN)
+    opened = max(text.rfind(q, low, mark) for q in _OPENING_QUOTES)
+    if opened < 0:
+        return False
+    if opened > 0 and not (text[opened - 1].isspace() or text[opened - 1] in "(["):
+        return False  # an inch mark or a closing quote, not an opening one
+    if any(q in text[opened + 1 : mark] for q in _CLOSING_QUOTES):
+        return False
+    ahead = text[after : after + _QUOTATION_SPAN]
+    closes = [i for i in (ahead.find(q) for q in _CLOSING_QUOTES) if i >= 0]
+    return bool(closes) and not any(q in ahead[: min(closes)] for q in "„.!?")
 
 
 def sentence_window(text: str, start: int, end: int, limit: int) -> tuple[int, int]:

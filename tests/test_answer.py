@@ -109,6 +109,30 @@ def test_split_sentences_keeps_abbreviations_and_numbers_together():
     ]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sie greift an (z.B. “Initiative! Land” bei einem Flugzeug). Dann endet es.",
+        "Sie wählt „Achtung! Falle“ aus. Dann endet es.",
+        'Die Paarung "Do217 vs. Spitfire" zählt. Dann endet es.',
+    ],
+)
+def test_split_sentences_does_not_end_a_sentence_inside_a_short_quotation(text):
+    sentences = [text[s:e] for s, e in split_sentences(text)]
+    assert sentences == [text[: text.index(" Dann")], "Dann endet es."]
+
+
+def test_split_sentences_still_ends_a_sentence_before_a_quotation_or_after_an_inch_mark():
+    text = 'Höher als 2" ist es nicht. Bei „Treffer“ gilt: Er fällt. „Ja!“ Sagt er.'
+    sentences = [text[s:e] for s, e in split_sentences(text)]
+    assert sentences == [
+        'Höher als 2" ist es nicht.',
+        "Bei „Treffer“ gilt: Er fällt.",
+        "„Ja!“",
+        "Sagt er.",
+    ]
+
+
 def test_sentence_window_keeps_the_key_sentence_and_whole_neighbours_within_the_limit():
     text = "Eins ist kurz. Zwei ist auch kurz. Drei ist der Kern. Vier folgt. Fünf endet."
     key = (text.index("Drei"), text.index(" Vier"))

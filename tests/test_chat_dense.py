@@ -477,3 +477,26 @@ def test_a_declined_answer_lists_the_entries_whose_headword_the_question_names(
     assert not declined.confident
     assert [r["id"] for r in declined.related] == ["runde-patt"]
     assert answer(index, "Was passiert eigentlich, wenn keiner mehr kann?").related == []
+
+
+def test_a_declined_answer_measures_the_question_against_the_entries_once(
+    hybrid_index, monkeypatch
+):
+    """The passage choice and the declined answer's related entries read the same
+    coverages: the reading computes them once."""
+    import importlib
+
+    answer_module = importlib.import_module("faq_bot.chat.answer")
+    index = open_index(hybrid_index)
+    monkeypatch.setattr(answer_module.conf, "threshold", lambda *a, **k: 1.01)  # declines all
+    made = []
+    real = answer_module.Coverage
+
+    def counting(*args, **kwargs):
+        made.append(args[1])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(answer_module, "Coverage", counting)
+    declined = answer(index, "Was passiert eigentlich beim Patt?")
+    assert not declined.confident
+    assert len(made) == 1

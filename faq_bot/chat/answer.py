@@ -354,6 +354,7 @@ class Reading:
     ranking: Ranking = field(default_factory=lambda: Ranking([], []))
     vector: np.ndarray | None = None  # the question's own embedding (a follow-up's alone)
     vector_text: str | None = None  # the text `vector` embeds (before `embedding_text`)
+    _coverages: tuple[Coverage, Coverage] | None = field(default=None, repr=False, compare=False)
 
     @property
     def candidates(self) -> list[Candidate]:
@@ -371,11 +372,16 @@ class Reading:
         return dataclasses.replace(passage, dense=self.dense.unit(passage.entry, passage.paragraph))
 
     def coverages(self, index: Index) -> tuple[Coverage, Coverage]:
-        """(coverage of the question itself, of the question with its context)."""
-        own = Coverage(index, self.own.terms, self.own.words)
-        if not self.context:
-            return own, own
-        return own, Coverage(index, self.combined.terms, self.combined.words)
+        """(coverage of the question itself, of the question with its context), computed
+        once per reading (the passage choice and a declined answer's related entries both
+        read them)."""
+        if self._coverages is None:
+            own = Coverage(index, self.own.terms, self.own.words)
+            both = own
+            if self.context:
+                both = Coverage(index, self.combined.terms, self.combined.words)
+            self._coverages = (own, both)
+        return self._coverages
 
 
 def read(

@@ -78,7 +78,6 @@ SLANG = {
     "wielange": "wie lange",
     "kannste": "kannst du",
     "darfste": "darfst du",
-    "musste": "musst du",
     "haste": "hast du",
     "isses": "ist es",
     "aufm": "auf dem",

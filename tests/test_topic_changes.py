@@ -41,6 +41,21 @@ def test_each_first_question_is_asked_after_an_answerable_one_on_another_documen
     assert _run(tmp_path, "--seed", "3").stdout == done.stdout  # the seed decides
 
 
+def test_same_document_asks_each_question_after_another_one_of_its_own_document(tmp_path):
+    """The harder topic change: the earlier question is on the same document (its answer's
+    entry a neighbour the context may pull towards), with other golds."""
+    done = _run(tmp_path, "--seed", "3", "--same-document")
+    assert done.returncode == 0, done.stderr
+    items = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [i["id"] for i in items] == ["a1-t", "a2-t"]  # b1 has no other question of B
+    by_id = {q["id"]: q for q in QUESTIONS}
+    for item in items:
+        own = by_id[item["id"][:-2]]
+        (earlier,) = item["history"]
+        source = next(q for q in QUESTIONS if q["q"] == earlier and not q.get("history"))
+        assert source["doc"] == own["doc"] and source["gold"] != own["gold"]
+
+
 def test_an_unreadable_file_is_a_clear_message(tmp_path):
     script = ROOT / "scripts" / "topic_changes.py"
     done = subprocess.run(

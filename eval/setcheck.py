@@ -164,6 +164,7 @@ GROUPS = [
     ["heldout78-questions.jsonl", "heldout78-followups.jsonl"],
     ["heldout79-questions.jsonl", "heldout79-followups.jsonl"],
     ["heldout80-questions.jsonl", "heldout80-followups.jsonl"],
+    ["heldout82-questions.jsonl", "heldout82-followups.jsonl"],
 ]
 
 

@@ -165,6 +165,7 @@ GROUPS = [
     ["heldout79-questions.jsonl", "heldout79-followups.jsonl"],
     ["heldout80-questions.jsonl", "heldout80-followups.jsonl"],
     ["heldout81-questions.jsonl", "heldout81-followups.jsonl"],
+    ["heldout82-questions.jsonl", "heldout82-followups.jsonl"],
 ]
 
 

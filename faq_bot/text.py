@@ -8,10 +8,12 @@
 ``split_sentences(text)`` (start, end) of each sentence; abbreviations and "1." do not end one.
 ``sentence_window(text, start, end, limit)`` whole sentences around a span, at most `limit` long.
 ``citation(title, doc, url="")`` "„Title“ – Document, Stand: date. url" (German, as shown).
+``fingerprint(text)``    a short hash of a passage's text: whether a new build changed it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from functools import lru_cache
@@ -20,6 +22,7 @@ from typing import Any
 __all__ = [
     "citation",
     "clean_input",
+    "fingerprint",
     "fold",
     "sentence_window",
     "slugify",
@@ -28,6 +31,7 @@ __all__ = [
 ]
 
 _WORD = re.compile(r"\w+")
+FINGERPRINT_LENGTH = 8  # hex digits of the SHA-256 of a passage's text
 _SLUG_FOLD = str.maketrans(
     {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "ae", "Ö": "oe", "Ü": "ue"}
 )
@@ -198,3 +202,9 @@ def has_number(text: str) -> bool:
     """Whether `text` states an amount: a digit or a German number word ("zwei",
     "doppelt", "Hälfte", "keine", "beliebig viele"); the article "ein" is not one."""
     return _NUMBER.search(text) is not None
+
+
+def fingerprint(text: str) -> str:
+    """A short hash of a passage's text as shown: whether a new build changed it (a chat
+    turn's token and a paragraph's permalink carry it)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:FINGERPRINT_LENGTH]

@@ -28,3 +28,12 @@ def test_same_source_renders_identically_across_threads():
     for t in threads:
         t.join()
     assert seen == [expected] * 4
+
+
+def test_a_paragraph_permalink_counts_from_one_and_carries_the_text_fingerprint():
+    from faq_bot.text import fingerprint
+    from faq_bot.web.render import paragraph_path
+
+    path = paragraph_path("endphase", 2, "Der dritte Absatz.")
+    assert path == f"/entry/endphase/absatz/3?v={fingerprint('Der dritte Absatz.')}"
+    assert paragraph_path("endphase", 2, "Geändert.") != path  # another text, another link

@@ -79,7 +79,7 @@ from faq_bot.question import (
     tidy_question,
 )
 from faq_bot.stack.link import check_url_for
-from faq_bot.text import citation
+from faq_bot.text import FINGERPRINT_LENGTH, citation, fingerprint
 
 from .answer import (
     Answer,
@@ -123,7 +123,6 @@ MAX_ITEMS = 16  # related entries a token keeps (an answer lists at most 5 simil
 CONTEXT = "c"  # the last item of a turn read with the turns before it
 MAX_HEAD = 240  # characters of a token's answer or of one item
 SIGNATURE_LENGTH = 16  # base64url characters of the HMAC-SHA-256 kept (96 bits)
-FINGERPRINT_LENGTH = 8  # hex digits of the SHA-256 of the passage text kept
 SCOPE = "d"  # the item of the one document the answer was limited to
 UNSURE = "r"  # the item of an unsure answer's reliability, in percent
 # the head, the related items and the scope item, each at most MAX_HEAD characters
@@ -156,11 +155,6 @@ TOKEN_PATTERN = (
 )
 _REASONS = {"l": "link", "s": "similar"}
 _LETTERS = {v: k for k, v in _REASONS.items()}
-
-
-def fingerprint(text: str) -> str:
-    """A short hash of a passage's text as shown: whether a new build changed it."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:FINGERPRINT_LENGTH]
 
 
 def sign(key: bytes, unsigned: str) -> str:

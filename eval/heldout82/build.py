@@ -369,7 +369,7 @@ QUESTIONS = [
     (None, "unanswerable",
      "Welche Papiere muss ich zur Zulassungsstelle mitnehmen, wenn ich mein Auto nach dem Umzug in eine andere Stadt ummelde?", []),
     (None, "unanswerable",
-     "Wie binde ich einen einfachen Windsorknoten bei einer Krawatte?", []),
+     "Samstag heiratet mein Bruder und ich soll zum ersten Mal Anzug tragen. Kann mir jemand Schritt für Schritt erklären, wie ich meine Krawatte zu einem einfachen Windsorknoten binde, ohne dass er schief sitzt?", []),
     (None, "unanswerable",
      "Wie lange vorher sollte ich meinen Reisepass verlängern lassen, bevor ich in den Urlaub fliege?", []),
     (None, "unanswerable",

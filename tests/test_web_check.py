@@ -934,7 +934,7 @@ def test_check_page_settles_damage_at_the_end_of_the_phase(client) -> None:
     # cards by name, not by their ids (from the judge review: "radar", "bombB" in bold)
     assert damage == "Bomber: 2 Schaden – kommt auf den Schrottplatz"
     cards = text_of(re.search(r'id="final-cards">(.*?)</table>', html, re.S).group(1))
-    assert "Bomber auf dem Schrottplatz nein" in cards and "bomber" not in cards
+    assert "Bomber geändert auf dem Schrottplatz nein" in cards and "bomber" not in cards
 
 
 def test_openapi_check_body_is_the_one_scenario_schema(client) -> None:
@@ -1102,3 +1102,17 @@ def test_each_stack_row_s_target_select_offers_only_entries_announced_before_it(
     offered = {int(i): re.findall(r'<option value="(s\d+)"', options) for i, options in rows}
     assert offered[0] == [] and offered[1] == ["s1"] and offered[2] == ["s1", "s2"]
     assert offered[3] == ["s1", "s2", "s3"]
+
+
+# ---------------------------------------------------------------- accessibility
+
+
+def test_check_changed_cards_are_marked_in_words_not_only_by_colour(client) -> None:
+    html = client.post("/check", data=example2_form(), follow_redirects=True).text
+    table = re.search(r'id="final-cards">(.*?)</table>', html, re.S).group(1)
+    rows = [text_of(r) for r in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)][1:]
+    assert rows == [
+        "Radarstation geändert im Spiel ja",
+        "227-Pfund Bombe von A geändert auf dem Schrottplatz nein",
+        "227-Pfund Bombe von B geändert auf dem Schrottplatz nein",
+    ]

@@ -12,6 +12,7 @@ from faq_bot.stack import check, read_scenario
 from faq_bot.stack.form import (
     apply_action,
     field_labels,
+    field_title,
     form_choices,
     form_field,
     pad_state,
@@ -80,6 +81,22 @@ def test_form_unknown_actions_raise_only_value_error(action: str) -> None:
         apply_action(state, action, {})
     except ValueError:
         pass
+
+
+@pytest.mark.parametrize(
+    ("field", "title"),
+    [
+        ("p-1-tw", "TW übrig von Spieler B"),
+        ("p-1-name", "Name von Spieler 2"),
+        ("c-2-owner", "Besitzer von Karte 3 (227-Pfund Bombe)"),
+        ("c-2-name", "Name von Karte 3"),
+        ("s-1-target", "Ziel von Eintrag 2"),
+        ("s-0-cost", "Kosten (TW) von Eintrag 1"),
+        ("phase", "Phase"),
+    ],
+)
+def test_form_field_title_names_a_field_out_of_context(field, title) -> None:
+    assert field_title(field, build()) == title
 
 
 def test_form_labels_come_from_the_schema_titles() -> None:

@@ -268,7 +268,7 @@ def test_check_page_shows_the_empty_form_and_the_samples(client) -> None:
     assert 'name="c-0-name"' in html and 'name="s-0-type"' in html  # a spare row without JS
     assert 'name="p-0-name" value="A"' in html and 'name="p-1-name" value="B"' in html
     assert 'value="pick:Radarstation"' in html  # the catalog as chips
-    assert "Zeile hinzufügen" in html
+    assert "Spieler hinzufügen (neue Zeile)" in html
     assert 'id="catalog-names"' in html and '<option value="Radarstation">' in html
     for sample in load_samples():
         assert sample["title"] in unescape(html)
@@ -1105,6 +1105,45 @@ def test_each_stack_row_s_target_select_offers_only_entries_announced_before_it(
 
 
 # ---------------------------------------------------------------- accessibility
+
+
+def test_check_error_links_name_the_field_they_go_to(client) -> None:
+    form = example2_form(**{"s-1-target": "", "s-2-cost": "-3", "p-1-tw": "x"})
+    html = client.post("/check", data=form).get_data(as_text=True)
+    links = [
+        text_of(a) for a in re.findall(r'<a href="#[^"]+"[^>]*class="to-field">(.*?)</a>', html)
+    ]
+    assert links == [
+        "Zum Feld springen: TW übrig von Spieler B",
+        "Zum Feld: Ziel von Eintrag 2",
+        "Zum Feld: Kosten (TW) von Eintrag 3",
+    ]
+
+
+def test_check_card_chips_are_named_for_the_player_chosen_beside_them(client) -> None:
+    # "Radarstation für A anlegen": the owner's select is part of each chip's name, so the
+    # name follows the choice without JavaScript too
+    html = client.get("/check").get_data(as_text=True)
+    chip = re.search(r'<button[^>]*value="pick:Radarstation"[^>]*>Radarstation</button>', html)
+    assert chip is not None
+    ids = re.search(r'aria-labelledby="([^"]+)"', chip[0])[1].split()
+    assert len(ids) == 4 and ids[2] == "pick-owner"
+    assert re.search(rf'id="{ids[0]}"', chip[0])  # its own text first
+    assert re.search(rf'<span id="{ids[1]}" hidden>für</span>', html)
+    assert re.search(rf'<span id="{ids[3]}" hidden>anlegen</span>', html)
+
+
+def test_check_decorative_glyphs_are_hidden_from_screen_readers(client) -> None:
+    html = checker_part(client.post("/check", data=example2_form(action="add:stack")).text)
+    shown = re.sub(r'<span aria-hidden="true">[^<]*</span>', "", html)
+    tags = " ".join(re.findall(r"<[^>]+>", shown))
+    text = text_of(shown)
+    for glyph in "✕↑↓▸▾▶+":
+        assert glyph not in text and glyph not in tags, glyph
+    assert html.count('<span aria-hidden="true">✕</span>') >= 3
+    css = (Path(check_web.__file__).parent.parent / "static" / "check.css").read_text()
+    # a disclosure triangle drawn by CSS: no alternative text (read as nothing)
+    assert 'content: "▸" / "";' in css and 'content: "▾" / "";' in css
 
 
 def test_check_changed_cards_are_marked_in_words_not_only_by_colour(client) -> None:

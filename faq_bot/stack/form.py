@@ -78,6 +78,7 @@ GROUP_FIELDS = {
     ),
 }
 FLAGS = {"locked", "sacrifice", "lock_source"}
+ROW_NOUN = {"players": "Spieler", "cards": "Karte", "stack": "Eintrag"}  # as the legends say
 _KEY = re.compile(r"^([pcs])-(\d{1,4})-([a-z_]+)$")
 _PREFIX_GROUP = {prefix: group for group, (prefix, _) in GROUP_FIELDS.items()}
 TARGET_EFFECTS = frozenset(CARD_TARGET_EFFECTS | {EffectType.COUNTER})
@@ -544,6 +545,25 @@ def field_labels() -> dict[str, str]:
     labels["p-name"] = "Name"
     labels["p-tw"] = field_label(["players", "A", "tw"]).split(" › ")[-1]
     return labels
+
+
+def field_title(field: str, state: Mapping[str, Any]) -> str:
+    """A form field (its ``id``) named so it makes sense out of context, as a link to it
+    from the list of errors: its label and its row, ``p-1-tw`` -> "TW übrig von Spieler B",
+    ``c-2-owner`` -> "Besitzer von Karte 3 (227-Pfund Bombe)", ``s-1-target`` -> "Ziel von
+    Eintrag 2". A player is named by name, a card row by number and name, all else by number."""
+    labels = field_labels()
+    match = _KEY.match(field)
+    if not match:
+        return labels.get(field, field)
+    prefix, number, name = match.groups()
+    group, i = _PREFIX_GROUP[prefix], int(number)
+    rows = state[group]
+    shown = rows[i]["name"] if i < len(rows) and group != "stack" and name != "name" else ""
+    row = f"{ROW_NOUN[group]} {i + 1}"
+    if shown:
+        row = f"Spieler {shown}" if group == "players" else f"{row} ({shown})"
+    return f"{labels.get(f'{prefix}-{name}', name)} von {row}"
 
 
 # ---------------------------------------------------------------- builder actions

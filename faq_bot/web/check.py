@@ -256,11 +256,16 @@ def _render(
         except ScenarioFormatError:
             json_text = ""
     form = builder.pad_state(state)
+    more_errors = more_errors or {}
     context = {
         "form": form,
         "error": error,
         "error_field": error_field,
-        "more_errors": more_errors or {},
+        "more_errors": more_errors,
+        # each field an error is about, named for the link to it
+        "field_titles": {
+            f: builder.field_title(f, state) for f in [error_field, *more_errors] if f
+        },
         "notes": notes or [],
         "view": view,
         "permalink": permalink,

@@ -1107,6 +1107,53 @@ def test_each_stack_row_s_target_select_offers_only_entries_announced_before_it(
 # ---------------------------------------------------------------- accessibility
 
 
+def fragment(client, form: dict[str, str]) -> str:
+    """The checker part check.js gets for a post of `form`."""
+    response = client.post("/check", data=form, headers={"X-Check-Fragment": "1"})
+    assert response.status_code == 200
+    return response.get_data(as_text=True)
+
+
+def checker_tag(html: str) -> str:
+    return re.search(r'<div id="checker"[^>]*>', html).group(0)
+
+
+@pytest.mark.parametrize(
+    ("action", "status", "focus"),
+    [
+        ("pick:Radarstation", "Radarstation für B angelegt (Karte 4).", 'data-focus="c-3-name"'),
+        ("announce:2", "227-Pfund Bombe von B angesagt (Eintrag 4).", 'data-focus="s-3-source"'),
+        ("add:players", "Neue leere Zeile: Spieler 3.", 'data-focus="p-2-name"'),
+        ("remove:stack:2", "Eintrag 3 entfernt.", 'data-focus-button="remove:stack:2"'),
+        (
+            "move:stack:2:up",
+            "Eintrag 3 nach oben verschoben, jetzt Eintrag 2.",
+            'data-focus-button="move:stack:1:up"',
+        ),
+    ],
+)
+def test_check_builder_step_tells_check_js_what_it_did_and_where_the_focus_goes(
+    client, action, status, focus
+) -> None:
+    tag = checker_tag(fragment(client, example2_form(action=action, pick_owner="B")))
+    assert f'data-status="{status}"' in unescape(tag)
+    assert focus in tag
+
+
+def test_check_builder_step_without_javascript_says_what_it_did_in_a_status(client) -> None:
+    html = client.post("/check", data=builder_form(action="pick:Radarstation")).get_data(
+        as_text=True
+    )
+    status = re.search(r'<p id="check-status"[^>]*role="status"[^>]*>([^<]*)</p>', html)
+    assert status and status[1] == "Radarstation für A angelegt (Karte 1)."
+    # outside the part check.js swaps: the live region stays and is filled in by check.js
+    assert 'id="check-status"' not in checker_part(html)
+    empty = re.search(r'<p id="check-status"[^>]*>([^<]*)</p>', client.get("/check").text)
+    assert empty and empty[1] == ""
+    resolved = client.post("/check", data=example2_form(), headers={"X-Check-Fragment": "1"})
+    assert "data-status" not in checker_tag(resolved.get_data(as_text=True))
+
+
 def test_check_error_links_name_the_field_they_go_to(client) -> None:
     form = example2_form(**{"s-1-target": "", "s-2-cost": "-3", "p-1-tw": "x"})
     html = client.post("/check", data=form).get_data(as_text=True)

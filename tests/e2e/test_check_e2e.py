@@ -540,6 +540,70 @@ def test_check_folded_row_details_show_a_disclosure_triangle(phone):
 # ---------------------------------------------------------------- keyboard and screen readers
 
 
+def press(page, button) -> None:
+    """`button` reached with the keyboard and pressed with Enter."""
+    button.focus()
+    page.keyboard.press("Enter")
+
+
+def test_check_builder_steps_by_keyboard_put_the_focus_on_what_changed_and_say_so(page):
+    # an accessibility review: after each of these the focus was on <body>, nothing said
+    page.goto("/check")
+    status = page.locator("#check-status")
+    expect(status).to_have_attribute("role", "status")
+    page.locator("#pick-owner").focus()
+    page.keyboard.press("Tab")  # the first card button, then "Radarstation"
+    page.keyboard.press("Tab")
+    expect(page.locator(":focus")).to_have_accessible_name("Radarstation für A anlegen")
+    page.keyboard.press("Enter")
+    expect(status).to_have_text("Radarstation für A angelegt (Karte 1).")
+    expect(page.locator("#c-0-name")).to_be_focused()  # the new row's first field
+
+    press(page, page.get_by_role("button", name="Radarstation ansagen (auf den Stapel)"))
+    expect(status).to_have_text("Radarstation von A angesagt (Eintrag 1).")
+    expect(page.locator("#s-0-source")).to_be_focused()
+
+    press(page, page.get_by_role("button", name="Spieler hinzufügen (neue Zeile)"))
+    expect(status).to_have_text("Neue leere Zeile: Spieler 3.")
+    expect(page.locator("#p-2-name")).to_be_focused()
+    page.keyboard.type("C")
+
+    press(page, page.get_by_role("button", name="Spieler 3 entfernen"))
+    expect(status).to_have_text("Spieler 3 entfernt.")
+    # the neighbouring row's button: the spare row that moved up into its place
+    expect(page.get_by_role("button", name="Spieler 3 entfernen")).to_be_focused()
+    expect(page.locator("#p-2-name")).to_have_value("")
+
+    press(page, page.get_by_role("button", name="Radarstation ansagen (auf den Stapel)"))
+    expect(status).to_have_text("Radarstation von A angesagt (Eintrag 2).")
+    press(
+        page, page.get_by_role("button", name="Eintrag 2 früher ansagen (in der Liste nach oben)")
+    )
+    expect(status).to_have_text("Eintrag 2 nach oben verschoben, jetzt Eintrag 1.")
+    # the moved entry's other arrow (at the top it has no "up" one)
+    down = page.get_by_role("button", name="Eintrag 1 später ansagen (in der Liste nach unten)")
+    expect(down).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(status).to_have_text("Eintrag 1 nach unten verschoben, jetzt Eintrag 2.")
+    down = page.get_by_role("button", name="Eintrag 2 später ansagen (in der Liste nach unten)")
+    expect(down).to_be_focused()
+    expect(page.locator("#s-1-source")).to_have_value("radarstation")
+
+
+def test_check_a_builder_step_leaves_the_focus_in_a_field_typed_into_meanwhile(phone):
+    # on a slow line the card arrives while the person already types elsewhere: the typing
+    # is not cut short by the focus jumping to the new row
+    phone.goto("/check")
+    slow_line(phone)
+    chip(phone, "Radarstation").click()
+    tw = phone.locator("#p-1-tw")
+    tw.click()  # before the card is in
+    expect(phone.locator("#check-status")).to_have_text("Radarstation für A angelegt (Karte 1).")
+    expect(tw).to_be_focused()
+    tw.type("2")
+    expect(tw).to_have_value("2")
+
+
 def test_check_card_buttons_are_named_for_the_player_chosen_without_javascript(nojs):
     nojs.goto("/check")
     expect(chip(nojs, "Radarstation")).to_have_accessible_name("Radarstation für A anlegen")
@@ -549,6 +613,7 @@ def test_check_card_buttons_are_named_for_the_player_chosen_without_javascript(n
     chip(nojs, "Radarstation").click()  # a round trip to the cards, as before
     expect(nojs).to_have_url(re.compile(r"/check#rows-cards$"))
     expect(nojs.locator("#c-0-owner")).to_have_value("B")
+    expect(nojs.locator("#check-status")).to_have_text("Radarstation für B angelegt (Karte 1).")
 
 
 def test_check_form_names_and_texts_read_out_no_decorative_glyphs(page):
@@ -582,3 +647,20 @@ def test_check_error_links_name_the_field_they_jump_to(page):
     )
     page.get_by_role("link", name="Zum Feld: Ziel von Eintrag 2").click()
     expect(page.locator("#s-1-target")).to_be_focused()
+
+
+def test_check_a_tapped_builder_step_keeps_the_page_still_and_opens_no_keyboard(phone):
+    # a finger's tap: the focus stays on the card button (a text field would open the
+    # on-screen keyboard) and the page where the thumb is, the step said all the same
+    phone.goto("/check")
+    status = phone.locator("#check-status")
+    chip(phone, "Radarstation").tap()
+    expect(status).to_have_text("Radarstation für A angelegt (Karte 1).")
+    expect(chip(phone, "Radarstation")).to_be_focused()
+    announce = phone.get_by_role("button", name="Radarstation ansagen (auf den Stapel)")
+    announce.scroll_into_view_if_needed()
+    scroll = phone.evaluate("window.scrollY")
+    announce.tap()
+    expect(status).to_have_text("Radarstation von A angesagt (Eintrag 1).")
+    expect(phone.locator("#s-0-source")).to_be_focused()  # a choice: no keyboard
+    assert phone.evaluate("window.scrollY") == scroll

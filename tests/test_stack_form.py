@@ -10,8 +10,11 @@ from hypothesis import strategies as st
 
 from faq_bot.stack import check, read_scenario
 from faq_bot.stack.form import (
+    Feedback,
+    action_feedback,
     apply_action,
     field_labels,
+    field_title,
     form_choices,
     form_field,
     pad_state,
@@ -80,6 +83,96 @@ def test_form_unknown_actions_raise_only_value_error(action: str) -> None:
         apply_action(state, action, {})
     except ValueError:
         pass
+
+
+def step(state: dict, action: str, form: dict | None = None) -> Feedback | None:
+    """`action` applied to `state`, and what the page says about it."""
+    apply_action(state, action, form or {})
+    return action_feedback(state, action)
+
+
+def test_form_step_picking_a_card_names_card_player_and_row_and_goes_to_its_name() -> None:
+    state = build()
+    said = step(state, "pick:Zerstörer", {"pick_owner": "B"})
+    assert said == Feedback("Zerstörer für B angelegt (Karte 4).", field="c-3-name")
+
+
+def test_form_step_announcing_a_card_names_the_new_entry_and_goes_to_its_source() -> None:
+    state = build()
+    said = step(state, "announce:0")
+    assert said == Feedback("Radarstation von A angesagt (Eintrag 4).", field="s-3-source")
+
+
+@pytest.mark.parametrize(
+    ("group", "message", "field"),
+    [
+        ("players", "Neue leere Zeile: Spieler 3.", "p-2-name"),
+        ("cards", "Neue leere Zeile: Karte 4.", "c-3-name"),
+        ("stack", "Neue leere Zeile: Eintrag 4.", "s-3-source"),
+    ],
+)
+def test_form_step_adding_a_row_goes_to_the_first_field_of_the_first_blank_row(
+    group, message, field
+) -> None:
+    assert step(build(), f"add:{group}") == Feedback(message, field=field)
+
+
+@pytest.mark.parametrize(
+    ("action", "message", "button"),
+    [
+        # the row that moved up into its place; the last one: the row before it
+        ("remove:stack:1", "Eintrag 2 entfernt.", "remove:stack:1"),
+        ("remove:players:0", "Spieler 1 entfernt.", "remove:players:0"),
+        ("remove:cards:5", "Karte 6 entfernt.", "remove:cards:3"),  # 3 cards + the spare
+    ],
+)
+def test_form_step_removing_a_row_goes_to_the_remove_button_of_its_neighbour(
+    action, message, button
+) -> None:
+    assert step(build(), action) == Feedback(message, button=button)
+
+
+@pytest.mark.parametrize(
+    ("action", "message", "button"),
+    [
+        # the moved entry's same button, so pressing again moves it further
+        ("move:stack:2:up", "Eintrag 3 nach oben verschoben, jetzt Eintrag 2.", "move:stack:1:up"),
+        (
+            "move:stack:0:down",
+            "Eintrag 1 nach unten verschoben, jetzt Eintrag 2.",
+            "move:stack:1:down",
+        ),
+        # at the bottom now: that row has no "up" button, its "down" one takes the focus
+        (
+            "move:stack:1:up",
+            "Eintrag 2 nach oben verschoben, jetzt Eintrag 1.",
+            "move:stack:0:down",
+        ),
+        ("move:stack:0:up", "Eintrag 1 ist schon ganz oben.", "move:stack:0:down"),
+    ],
+)
+def test_form_step_moving_an_entry_follows_it_with_the_focus(action, message, button) -> None:
+    assert step(build(), action) == Feedback(message, button=button)
+
+
+def test_form_step_refresh_says_nothing() -> None:
+    assert step(build(), "refresh") is None
+
+
+@pytest.mark.parametrize(
+    ("field", "title"),
+    [
+        ("p-1-tw", "TW übrig von Spieler B"),
+        ("p-1-name", "Name von Spieler 2"),
+        ("c-2-owner", "Besitzer von Karte 3 (227-Pfund Bombe)"),
+        ("c-2-name", "Name von Karte 3"),
+        ("s-1-target", "Ziel von Eintrag 2"),
+        ("s-0-cost", "Kosten (TW) von Eintrag 1"),
+        ("phase", "Phase"),
+    ],
+)
+def test_form_field_title_names_a_field_out_of_context(field, title) -> None:
+    assert field_title(field, build()) == title
 
 
 def test_form_labels_come_from_the_schema_titles() -> None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -78,6 +79,8 @@ GROUP_FIELDS = {
     ),
 }
 FLAGS = {"locked", "sacrifice", "lock_source"}
+ROW_NOUN = {"players": "Spieler", "cards": "Karte", "stack": "Eintrag"}  # as the legends say
+FIRST_FIELD = {"players": "name", "cards": "name", "stack": "source"}  # a row's first field
 _KEY = re.compile(r"^([pcs])-(\d{1,4})-([a-z_]+)$")
 _PREFIX_GROUP = {prefix: group for group, (prefix, _) in GROUP_FIELDS.items()}
 TARGET_EFFECTS = frozenset(CARD_TARGET_EFFECTS | {EffectType.COUNTER})
@@ -546,6 +549,25 @@ def field_labels() -> dict[str, str]:
     return labels
 
 
+def field_title(field: str, state: Mapping[str, Any]) -> str:
+    """A form field (its ``id``) named so it makes sense out of context, as a link to it
+    from the list of errors: its label and its row, ``p-1-tw`` -> "TW übrig von Spieler B",
+    ``c-2-owner`` -> "Besitzer von Karte 3 (227-Pfund Bombe)", ``s-1-target`` -> "Ziel von
+    Eintrag 2". A player is named by name, a card row by number and name, all else by number."""
+    labels = field_labels()
+    match = _KEY.match(field)
+    if not match:
+        return labels.get(field, field)
+    prefix, number, name = match.groups()
+    group, i = _PREFIX_GROUP[prefix], int(number)
+    rows = state[group]
+    shown = rows[i]["name"] if i < len(rows) and group != "stack" and name != "name" else ""
+    row = f"{ROW_NOUN[group]} {i + 1}"
+    if shown:
+        row = f"Spieler {shown}" if group == "players" else f"{row} ({shown})"
+    return f"{labels.get(f'{prefix}-{name}', name)} von {row}"
+
+
 # ---------------------------------------------------------------- builder actions
 
 
@@ -606,6 +628,70 @@ def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) ->
         raise ValueError(action)
     complete_ids(state)
     return state
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """What a builder step did, as the page tells it (`message`, German, in a status), and
+    where the keyboard goes next: a field (its ``id``) or a builder button (its ``value``)."""
+
+    message: str
+    field: str | None = None
+    button: str | None = None
+
+
+def _first_field(group: str, row: int) -> str:
+    return f"{GROUP_FIELDS[group][0]}-{row}-{FIRST_FIELD[group]}"
+
+
+def action_feedback(state: Mapping[str, Any], action: str) -> Feedback | None:
+    """What `apply_action` did with `action` to `state` (given as it is after the step),
+    and where the focus goes then (None for ``refresh``, which only re-renders).
+
+    A new row (a card picked or announced, a row added): its first field. A removed row:
+    the remove button of the row now in its place, or of the last row. A moved entry: its
+    same button in its new place, so pressing again moves it further (its other one at the
+    top of the list)."""
+    kind, _, rest = action.partition(":")
+    parts = rest.split(":")
+    if kind == "pick":
+        row = len(state["cards"]) - 1
+        card = state["cards"][row]
+        owner = f" für {card['owner']}" if card["owner"] else ""
+        message = f"{card['name']}{owner} angelegt (Karte {row + 1})."
+        return Feedback(message, field=_first_field("cards", row))
+    if kind == "announce":
+        row = len(state["stack"]) - 1
+        card = state["cards"][int(rest)]
+        owner = f" von {card['owner']}" if card["owner"] else ""
+        message = f"{card['name'] or card['id']}{owner} angesagt (Eintrag {row + 1})."
+        return Feedback(message, field=_first_field("stack", row))
+    if kind == "add":
+        row = len(state[rest]) - 1
+        message = f"Neue leere Zeile: {ROW_NOUN[rest]} {row + 1}."
+        return Feedback(message, field=_first_field(rest, row))
+    shown = pad_state(dict(state))  # the rows the form shows after the step
+    if kind == "remove":
+        group, row = parts[0], int(parts[1])
+        message = f"{ROW_NOUN[group]} {row + 1} entfernt."
+        return Feedback(message, button=f"remove:{group}:{min(row, len(shown[group]) - 1)}")
+    if kind == "move":
+        row, direction = int(parts[1]), parts[2]
+        to = row - 1 if direction == "up" else row + 1
+        where = "oben" if direction == "up" else "unten"
+        if 0 <= row < len(state["stack"]) and 0 <= to < len(state["stack"]):
+            message = f"Eintrag {row + 1} nach {where} verschoben, jetzt Eintrag {to + 1}."
+        else:
+            to = row
+            message = f"Eintrag {row + 1} ist schon ganz {where}."
+        # the arrows the row has there (`templates/check/_rows.html`): none "up" in the first
+        # row, none "down" in the last
+        offered = [
+            d for d, shows in (("up", to > 0), ("down", to < len(shown["stack"]) - 1)) if shows
+        ]
+        same = direction if direction in offered else next(iter(offered), None)
+        return Feedback(message, button=f"move:stack:{to}:{same}" if same else None)
+    return None
 
 
 # ---------------------------------------------------------------- share preview

@@ -2,6 +2,9 @@
 // - every button of the builder (pick a card, announce it, move or remove a row, add a row)
 //   and "Auflösen" send the form with fetch and swap in the server-rendered checker part
 //   (the server renders and keeps all form logic; this file never builds HTML from data)
+// - after a builder step the keyboard focus goes where the server says (the new row's first
+//   field, the moved row's button …) unless a field is being typed into, and what the step
+//   did ("Radarstation für A angelegt (Karte 2).") is said in the page's status
 // - choosing a stack entry's source or a card's owner re-renders too, so the target
 //   lists always hold the scenario's own cards and entries
 // - "Link kopieren" copies the permalink (with window.faqBot.copy from app.js)
@@ -25,12 +28,61 @@
     }
   }
 
+  // What a builder step did, said in the page's live region (#check-status, outside the
+  // swapped part): emptied first and filled a moment later, so the same words are said again
+  var said = 0;
+  function announce(text) {
+    var status = document.getElementById("check-status");
+    if (!status) return;
+    var turn = ++said;
+    status.textContent = "";
+    if (text) {
+      setTimeout(function () {
+        if (turn === said) status.textContent = text;
+      }, 100);
+    }
+  }
+
+  // the builder button whose value is `value` (compared, never put into a selector)
+  function buttonWith(value) {
+    var buttons = document.querySelectorAll('#check-form button[name="action"]');
+    for (var i = 0; i < buttons.length; i++) if (buttons[i].value === value) return buttons[i];
+    return null;
+  }
+
+  // whether the last press was a finger's or a mouse's (else keys, or a screen reader's
+  // action): after a tap the page stays where the thumb is, and no on-screen keyboard opens
+  var tapped = false;
+  document.addEventListener("pointerdown", function () {
+    tapped = true;
+  }, true);
+  document.addEventListener("keydown", function () {
+    tapped = false;
+  }, true);
+
+  // where the focus goes after the builder step `action`, as the server says (a field by
+  // its id, a button by its value); after a tap no text field, but the button tapped
+  function stepTarget(root, action) {
+    var id = root.getAttribute("data-focus");
+    var value = root.getAttribute("data-focus-button");
+    var target = id ? document.getElementById(id) : value ? buttonWith(value) : null;
+    var text = target && target.tagName === "INPUT" && target.type !== "checkbox";
+    return tapped && text ? buttonWith(action) : target;
+  }
+
+  var placed = null; // the element this file last put the focus on
+
   function swapIn(html, action) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var fresh = doc.getElementById("checker");
     var root = checker();
     if (!fresh || !root) return false;
-    var focusName = document.activeElement && document.activeElement.name;
+    var active = document.activeElement;
+    // a field someone is in keeps the focus (by name, in the new form); a button, or the
+    // page itself (the form went inert), or the place this file chose, passes it on
+    var typing = active && active.name && active.tagName !== "BUTTON" ? active.name : null;
+    var free = !active || active === document.body || active === placed ||
+      (active.tagName === "BUTTON" && root.contains(active));
     var scroll = window.scrollY;
     root.replaceWith(document.importNode(fresh, true));
     enhance();
@@ -43,10 +95,19 @@
         scroll -= height - samples.offsetHeight;
       }
       window.scrollTo(0, scroll);
-      var again = focusName && document.querySelector('#checker [name="' + focusName + '"]');
-      if (again && again.tagName !== "BUTTON") again.focus({ preventScroll: true });
+      var target = free && action !== "refresh" ? stepTarget(checker(), action) : null;
+      var again = typing && document.querySelector('#checker [name="' + typing + '"]');
+      if (target) {
+        target.focus({ preventScroll: tapped }); // after keys: scrolled to if out of sight
+      } else if (again) {
+        again.focus({ preventScroll: true });
+      }
+      // still this file's choice, until something is typed there (`remember`)
+      placed = target || (active === placed ? again : null);
+      if (action !== "refresh") announce(checker().getAttribute("data-status") || "");
       return true;
     }
+    announce("");
     // the address that shows this result again, notes too (`n`); else the plain link
     var link = fresh.getAttribute("data-address") || fresh.getAttribute("data-permalink");
     if (window.history && window.history.replaceState) {
@@ -87,6 +148,7 @@
 
   function remember(event) {
     var field = event.target;
+    if (field === placed) placed = null; // typed into: the focus stays there
     if (typed && field.name && field.closest && field.closest("#checker form")) {
       typed[field.name] = field;
     }

@@ -12,7 +12,9 @@
   notes a form post was redirected with (below).
 - ``POST /check``: the form. The ``action`` button decides: ``check`` resolves;
   the builder's buttons (``add:``, ``remove:``, ``move:``, ``pick:``, ``announce:``,
-  `faq_bot.stack.form.apply_action`) change the rows and show the form again.
+  `faq_bot.stack.form.apply_action`) change the rows and show the form again, saying
+  what they did in a status (`faq_bot.stack.form.action_feedback`, which also tells
+  ``check.js`` where the keyboard focus goes).
   A non-empty ``json`` field (the JSON view) always wins over the rows; ``check``
   with nothing filled in shows the starting form again (200, with a note); rows or
   JSON that make no scenario show the form with its mistakes (400). A scenario that
@@ -244,9 +246,11 @@ def _render(
     json_open: bool = False,
     share_error: str | None = None,
     address: str | None = None,
+    feedback: builder.Feedback | None = None,
 ) -> Response:
     """The check page (or only its checker part for ``check.js``, with the `address` that
-    shows the same result and notes, for its address bar)."""
+    shows the same result and notes, for its address bar; and after a builder step the
+    `feedback`: what it did, for a status message, and where the focus goes)."""
     builder.complete_ids(state)
     if json_text is None:
         try:
@@ -256,11 +260,17 @@ def _render(
         except ScenarioFormatError:
             json_text = ""
     form = builder.pad_state(state)
+    more_errors = more_errors or {}
     context = {
         "form": form,
         "error": error,
         "error_field": error_field,
-        "more_errors": more_errors or {},
+        "more_errors": more_errors,
+        # each field an error is about, named for the link to it
+        "field_titles": {
+            f: builder.field_title(f, state) for f in [error_field, *more_errors] if f
+        },
+        "feedback": feedback,
         "notes": notes or [],
         "view": view,
         "permalink": permalink,
@@ -408,9 +418,10 @@ def submit() -> Response:
         return _render(builder.starting_state(), notes=[EMPTY_FORM_NOTE])
     if action != "check":
         try:
-            return _render(builder.apply_action(state, action, form))
+            builder.apply_action(state, action, form)
         except ValueError:
             raise bad_request(f"Unbekannte Aktion „{action[:80]}“.") from None
+        return _render(state, feedback=builder.action_feedback(state, action))
     try:
         data, notes = builder.scenario_from_state(state)
     except ScenarioFormatError as exc:

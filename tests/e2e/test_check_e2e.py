@@ -21,6 +21,14 @@ def no_horizontal_scroll(page) -> bool:
     return width <= client
 
 
+def chip(page, name: str):
+    """The card button `name`, named for the player it adds the card for ("Radarstation für
+    A anlegen")."""
+    return page.locator("#chips").get_by_role(
+        "button", name=re.compile(rf"^{re.escape(name)} für ")
+    )
+
+
 def fill_example2(page) -> int:
     """Spec example 2 built by hand with the builder; returns the number of actions taken
     (each tap, choice or typed field counts one)."""
@@ -38,7 +46,7 @@ def fill_example2(page) -> int:
     cards = page.locator("#rows-cards fieldset.row")
 
     def pick(name: str, count: int) -> None:
-        act(lambda: page.locator("#chips").get_by_role("button", name=name, exact=True).click())
+        act(lambda: chip(page, name).click())
         expect(cards.nth(count - 1).locator("input[name$='-name']")).to_have_value(name)
         expect(
             cards.nth(count - 1).get_by_role("button", name=re.compile("ansagen"))
@@ -417,7 +425,7 @@ def slow_line(page, latency_ms: int = 1500) -> None:
 def test_check_keeps_what_is_typed_while_a_card_is_being_added_on_a_slow_line(phone):
     phone.goto("/check")
     slow_line(phone)
-    phone.locator("#chips").get_by_role("button", name="Radarstation", exact=True).click()
+    chip(phone, "Radarstation").click()
     phone.fill("#p-0-tw", "4")  # while the new row is on its way
     phone.fill("#p-1-tw", "2")
     cards = phone.locator("#rows-cards fieldset.row")
@@ -444,9 +452,8 @@ def test_check_what_is_typed_after_tapping_resolve_behind_a_refresh_is_resolved_
 def test_check_a_second_card_picked_on_a_slow_line_is_added_too(phone):
     phone.goto("/check")
     slow_line(phone)
-    chips = phone.locator("#chips")
-    chips.get_by_role("button", name="Radarstation", exact=True).click()
-    chips.get_by_role("button", name="227-Pfund Bombe", exact=True).click()  # before the first
+    chip(phone, "Radarstation").click()
+    chip(phone, "227-Pfund Bombe").click()  # before the first
     names = phone.locator("#rows-cards fieldset.row input[name$='-name']")
     expect(names).to_have_count(3)  # both cards and the spare row
     expect(names.nth(0)).to_have_value("Radarstation")
@@ -493,7 +500,7 @@ def test_check_a_card_typed_into_the_spare_row_while_another_is_picked_keeps_bot
     # spare row instead of overwriting the picked card (or being sent with the old form)
     phone.goto("/check")
     slow_line(phone)
-    phone.locator("#chips").get_by_role("button", name="Radarstation", exact=True).click()
+    chip(phone, "Radarstation").click()
     phone.fill("#c-0-name", "Feuerwehr")
     if leave:
         phone.locator("#p-0-tw").click()  # its change event while the pick is under way
@@ -525,6 +532,135 @@ def test_check_folded_row_details_show_a_disclosure_triangle(phone):
     summary = phone.locator("#rows-cards details.more > summary").first
     expect(summary).to_be_visible()
     marker = "el => getComputedStyle(el, '::before').content"
-    assert summary.evaluate(marker) == '"▸"'
+    assert summary.evaluate(marker) == '"▸" / ""'  # seen, not read out
     summary.click()
-    assert summary.evaluate(marker) == '"▾"'
+    assert summary.evaluate(marker) == '"▾" / ""'
+
+
+# ---------------------------------------------------------------- keyboard and screen readers
+
+
+def press(page, button) -> None:
+    """`button` reached with the keyboard and pressed with Enter."""
+    button.focus()
+    page.keyboard.press("Enter")
+
+
+def test_check_builder_steps_by_keyboard_put_the_focus_on_what_changed_and_say_so(page):
+    # an accessibility review: after each of these the focus was on <body>, nothing said
+    page.goto("/check")
+    status = page.locator("#check-status")
+    expect(status).to_have_attribute("role", "status")
+    page.locator("#pick-owner").focus()
+    page.keyboard.press("Tab")  # the first card button, then "Radarstation"
+    page.keyboard.press("Tab")
+    expect(page.locator(":focus")).to_have_accessible_name("Radarstation für A anlegen")
+    page.keyboard.press("Enter")
+    expect(status).to_have_text("Radarstation für A angelegt (Karte 1).")
+    expect(page.locator("#c-0-name")).to_be_focused()  # the new row's first field
+
+    press(page, page.get_by_role("button", name="Radarstation ansagen (auf den Stapel)"))
+    expect(status).to_have_text("Radarstation von A angesagt (Eintrag 1).")
+    expect(page.locator("#s-0-source")).to_be_focused()
+
+    press(page, page.get_by_role("button", name="Spieler hinzufügen (neue Zeile)"))
+    expect(status).to_have_text("Neue leere Zeile: Spieler 3.")
+    expect(page.locator("#p-2-name")).to_be_focused()
+    page.keyboard.type("C")
+
+    press(page, page.get_by_role("button", name="Spieler 3 entfernen"))
+    expect(status).to_have_text("Spieler 3 entfernt.")
+    # the neighbouring row's button: the spare row that moved up into its place
+    expect(page.get_by_role("button", name="Spieler 3 entfernen")).to_be_focused()
+    expect(page.locator("#p-2-name")).to_have_value("")
+
+    press(page, page.get_by_role("button", name="Radarstation ansagen (auf den Stapel)"))
+    expect(status).to_have_text("Radarstation von A angesagt (Eintrag 2).")
+    press(
+        page, page.get_by_role("button", name="Eintrag 2 früher ansagen (in der Liste nach oben)")
+    )
+    expect(status).to_have_text("Eintrag 2 nach oben verschoben, jetzt Eintrag 1.")
+    # the moved entry's other arrow (at the top it has no "up" one)
+    down = page.get_by_role("button", name="Eintrag 1 später ansagen (in der Liste nach unten)")
+    expect(down).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(status).to_have_text("Eintrag 1 nach unten verschoben, jetzt Eintrag 2.")
+    down = page.get_by_role("button", name="Eintrag 2 später ansagen (in der Liste nach unten)")
+    expect(down).to_be_focused()
+    expect(page.locator("#s-1-source")).to_have_value("radarstation")
+
+
+def test_check_a_builder_step_leaves_the_focus_in_a_field_typed_into_meanwhile(phone):
+    # on a slow line the card arrives while the person already types elsewhere: the typing
+    # is not cut short by the focus jumping to the new row
+    phone.goto("/check")
+    slow_line(phone)
+    chip(phone, "Radarstation").click()
+    tw = phone.locator("#p-1-tw")
+    tw.click()  # before the card is in
+    expect(phone.locator("#check-status")).to_have_text("Radarstation für A angelegt (Karte 1).")
+    expect(tw).to_be_focused()
+    tw.type("2")
+    expect(tw).to_have_value("2")
+
+
+def test_check_card_buttons_are_named_for_the_player_chosen_without_javascript(nojs):
+    nojs.goto("/check")
+    expect(chip(nojs, "Radarstation")).to_have_accessible_name("Radarstation für A anlegen")
+    nojs.select_option("#pick-owner", "B")
+    expect(chip(nojs, "Radarstation")).to_have_accessible_name("Radarstation für B anlegen")
+    expect(chip(nojs, "Radarstation")).to_have_text("Radarstation")  # short on the screen
+    chip(nojs, "Radarstation").click()  # a round trip to the cards, as before
+    expect(nojs).to_have_url(re.compile(r"/check#rows-cards$"))
+    expect(nojs.locator("#c-0-owner")).to_have_value("B")
+    expect(nojs.locator("#check-status")).to_have_text("Radarstation für B angelegt (Karte 1).")
+
+
+def test_check_form_names_and_texts_read_out_no_decorative_glyphs(page):
+    page.goto("/check")
+    chip(page, "Radarstation").click()
+    expect(page.locator("#c-0-name")).to_have_value("Radarstation")
+    chip(page, "Zerstörer").click()
+    expect(page.locator("#c-1-name")).to_have_value("Zerstörer")
+    for card in (0, 1):
+        page.locator(f'button[value="announce:{card}"]').click()
+        expect(page.locator(f"#s-{card}-source")).not_to_have_value("")
+    tree = page.locator("#check-form").aria_snapshot()
+    for glyph in "▸▾▶✕↑↓+":
+        assert glyph not in tree, (glyph, tree)
+    expect(page.get_by_role("button", name="Eintrag 2 früher ansagen", exact=False)).to_be_visible()
+    expect(page.get_by_role("button", name="Spieler hinzufügen (neue Zeile)")).to_have_text(
+        "+ Spieler"
+    )
+
+
+def test_check_error_links_name_the_field_they_jump_to(page):
+    page.goto("/check")
+    fill_example2(page)
+    page.select_option("#s-1-target", "")
+    page.locator("#p-1-tw").fill("-1")
+    page.locator("#resolve").click()
+    expect(page.locator("#check-error")).to_contain_text("Außerdem:")
+    links = page.locator("#check-error").get_by_role("link")
+    expect(links).to_have_text(
+        ["Zum Feld springen: TW übrig von Spieler B", "Zum Feld: Ziel von Eintrag 2"]
+    )
+    page.get_by_role("link", name="Zum Feld: Ziel von Eintrag 2").click()
+    expect(page.locator("#s-1-target")).to_be_focused()
+
+
+def test_check_a_tapped_builder_step_keeps_the_page_still_and_opens_no_keyboard(phone):
+    # a finger's tap: the focus stays on the card button (a text field would open the
+    # on-screen keyboard) and the page where the thumb is, the step said all the same
+    phone.goto("/check")
+    status = phone.locator("#check-status")
+    chip(phone, "Radarstation").tap()
+    expect(status).to_have_text("Radarstation für A angelegt (Karte 1).")
+    expect(chip(phone, "Radarstation")).to_be_focused()
+    announce = phone.get_by_role("button", name="Radarstation ansagen (auf den Stapel)")
+    announce.scroll_into_view_if_needed()
+    scroll = phone.evaluate("window.scrollY")
+    announce.tap()
+    expect(status).to_have_text("Radarstation von A angesagt (Eintrag 1).")
+    expect(phone.locator("#s-0-source")).to_be_focused()  # a choice: no keyboard
+    assert phone.evaluate("window.scrollY") == scroll

@@ -13,6 +13,7 @@ from faq_bot.stack.form import (
     Feedback,
     action_feedback,
     apply_action,
+    complete_ids,
     field_labels,
     field_title,
     form_choices,
@@ -21,6 +22,8 @@ from faq_bot.stack.form import (
     scenario_from_state,
     share_preview,
     starting_state,
+    state_action,
+    state_from_form,
     state_from_json,
 )
 from faq_bot.stack.read import ScenarioFormatError
@@ -289,3 +292,57 @@ def test_a_row_keeps_its_own_or_a_later_entry_while_it_is_its_target() -> None:
     state["stack"][0]["target"] = "s2"
     choices = form_choices(state)
     assert ("s2", "Eintrag 2 (227-Pfund Bombe von B)") in choices["entry_targets"][0]
+
+
+@pytest.mark.parametrize(
+    ("action", "players", "stack_ids"),
+    [
+        ("remove:players:2", ["A"], ["s1", "s2"]),  # C, the row pressed, not the blank one
+        ("remove:players:1", ["A", "C"], ["s1", "s2"]),  # the blank row: nothing else goes
+        ("move:stack:2:up", ["A", "C"], ["s2", "s1"]),  # entry 3 as shown, past the blank
+        ("announce:2", ["A", "C"], ["s1", "s2", "s3"]),  # the card shown third: C's
+    ],
+)
+def test_form_buttons_act_on_the_row_they_were_shown_with_blank_rows_between(
+    action, players, stack_ids
+) -> None:
+    """Blank rows are dropped when the form is read, so row numbers of the posted form and
+    of the state differ after one; a button names a row as the form showed it."""
+    form = {
+        "p-0-name": "A",
+        "p-0-tw": "5",
+        "p-1-name": "",
+        "p-2-name": "C",
+        "p-2-tw": "4",
+        "c-0-name": "Radarstation",
+        "c-0-owner": "A",
+        "c-1-name": "",
+        "c-2-name": "227-Pfund Bombe",
+        "c-2-owner": "C",
+        "s-0-source": "radarstation",
+        "s-0-by": "A",
+        "s-1-source": "",
+        "s-2-source": "227-pfund-bombe",
+        "s-2-by": "C",
+    }
+    state = state_from_form(form)
+    complete_ids(state)
+    apply_action(state, state_action(action, form), form)
+    assert [row["name"] for row in state["players"]] == players
+    assert [row["id"] for row in state["stack"]] == stack_ids
+    if action.startswith("announce"):
+        assert state["stack"][-1]["source"] == "227-pfund-bombe"
+
+
+@given(
+    st.text(max_size=40),
+    st.dictionaries(
+        st.sampled_from(["p-0-name", "p-2-name", "c-1-name", "s-3-source", "x"]),
+        st.text(max_size=5),
+    ),
+)
+def test_form_state_action_never_raises_and_keeps_unknown_actions(action: str, form: dict) -> None:
+    translated = state_action(action, form)
+    assert isinstance(translated, str)
+    if not action.startswith(("remove:", "move:", "announce:")):
+        assert translated == action

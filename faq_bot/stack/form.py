@@ -197,6 +197,15 @@ def state_from_form(form: Mapping[str, str], skip: tuple[str, int] | None = None
     """
     state = empty_state()
     state["phase"] = form.get("phase", "").strip() or Phase.BAUPHASE.value
+    for group, kept in _kept_rows(form, skip).items():
+        state[group].extend(row for _number, row in kept)
+    return state
+
+
+def _kept_rows(
+    form: Mapping[str, str], skip: tuple[str, int] | None = None
+) -> dict[str, list[tuple[int, dict[str, Any]]]]:
+    """Per group, the posted rows that are not blank, as (posted number, row) in order."""
     rows: dict[str, dict[int, dict[str, Any]]] = {g: {} for g in GROUP_FIELDS}
     for key, value in form.items():
         match = _KEY.match(key)
@@ -214,12 +223,52 @@ def state_from_form(form: Mapping[str, str], skip: tuple[str, int] | None = None
         row[field] = (
             value not in ("", "0", "false") if field in FLAGS else clean_input(value).strip()
         )
+    kept: dict[str, list[tuple[int, dict[str, Any]]]] = {}
     for group, (_, fields) in GROUP_FIELDS.items():
+        kept[group] = []
         for number in sorted(rows[group]):
             row = {f: (False if f in FLAGS else "") for f in fields} | rows[group][number]
             if not _blank(row):
-                state[group].append(row)
-    return state
+                kept[group].append((number, row))
+    return kept
+
+
+def state_action(action: str, form: Mapping[str, str]) -> str:
+    """`action` as posted with `form`, its row number turned into the row's index in the
+    state `state_from_form` reads from it (``remove:<group>:<n>``, ``move:stack:<n>:…``,
+    ``announce:<n>``): blank rows are dropped when the form is read, so after one the
+    numbers the form showed and the state's differ. A button of a blank row only
+    re-renders (``refresh``): its row is gone already. Other actions are returned as
+    they are."""
+    kind, _, rest = action.partition(":")
+    parts = rest.split(":")
+    if kind == "remove" and len(parts) == 2 and parts[0] in GROUP_FIELDS:
+        group, at = parts[0], 1
+    elif kind == "move" and len(parts) == 3 and parts[0] == "stack":
+        group, at = "stack", 1
+    elif kind == "announce" and len(parts) == 1:
+        group, at = "cards", 0
+    else:
+        return action
+    if not parts[at].isdigit():
+        return action
+    index = _row_index(form, group, int(parts[at]))
+    if index is None:
+        return "refresh"
+    parts[at] = str(index)
+    return f"{kind}:{':'.join(parts)}"
+
+
+def _row_index(form: Mapping[str, str], group: str, number: int) -> int | None:
+    """The index in the state read from `form` of the row the form showed as `number`
+    (blank rows are dropped when it is read, so the two differ after one); None for a
+    blank row. A form that posts no row of `group` (an action applied to a state built
+    otherwise) numbers the state's rows themselves."""
+    prefix = GROUP_FIELDS[group][0]
+    if not any(_KEY.match(key) and key.startswith(f"{prefix}-") for key in form):
+        return number
+    numbers = [n for n, _row in _kept_rows(form)[group]]
+    return numbers.index(number) if number in numbers else None
 
 
 def _blank(row: Mapping[str, Any]) -> bool:
@@ -607,10 +656,10 @@ def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) ->
         if int(parts[1]) < len(rows):
             del rows[int(parts[1])]
     elif kind == "move" and len(parts) == 3 and parts[0] == "stack" and parts[1].isdigit():
-        rows, i = state["stack"], int(parts[1])
-        j = i - 1 if parts[2] == "up" else i + 1 if parts[2] == "down" else -1
         if parts[2] not in ("up", "down"):
             raise ValueError(action)
+        rows, i = state["stack"], int(parts[1])
+        j = i - 1 if parts[2] == "up" else i + 1
         if 0 <= i < len(rows) and 0 <= j < len(rows):
             rows[i], rows[j] = rows[j], rows[i]
     elif kind == "pick" and find_card(rest) is not None:

@@ -417,6 +417,7 @@ def submit() -> Response:
         # starting form again, as GET /check shows it, rather than a 400
         return _render(builder.starting_state(), notes=[EMPTY_FORM_NOTE])
     if action != "check":
+        action = builder.state_action(action, form)  # row numbers as the state counts them
         try:
             builder.apply_action(state, action, form)
         except ValueError:

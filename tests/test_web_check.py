@@ -1231,3 +1231,23 @@ def test_check_builder_buttons_act_on_the_row_shown_when_a_blank_row_lies_betwee
     assert 'data-status="227-Pfund Bombe von C angesagt (Eintrag 1)."' in unescape(announced)
     blank = client.post("/check", data={**form, "action": "remove:players:1"})
     assert blank.status_code == 200 and players(blank.get_data(as_text=True)) == ["A", "C"]
+
+
+def test_check_announce_buttons_of_two_cards_of_one_name_say_whose_card_they_announce(
+    client,
+) -> None:
+    form = {
+        "phase": "Bauphase",
+        "p-0-name": "A",
+        "p-1-name": "B",
+        "c-0-name": "227-Pfund Bombe",
+        "c-0-owner": "A",
+        "c-1-name": "227-Pfund Bombe",
+        "c-1-owner": "B",
+        "action": "refresh",
+    }
+    labels = re.findall(r'value="announce:\d+" aria-label="([^"]*)"', fragment(client, form))
+    assert labels == [
+        "227-Pfund Bombe von A ansagen (auf den Stapel)",
+        "227-Pfund Bombe von B ansagen (auf den Stapel)",
+    ]

@@ -559,7 +559,7 @@ def test_check_builder_steps_by_keyboard_put_the_focus_on_what_changed_and_say_s
     expect(status).to_have_text("Radarstation für A angelegt (Karte 1).")
     expect(page.locator("#c-0-name")).to_be_focused()  # the new row's first field
 
-    press(page, page.get_by_role("button", name="Radarstation ansagen (auf den Stapel)"))
+    press(page, page.get_by_role("button", name="Radarstation von A ansagen (auf den Stapel)"))
     expect(status).to_have_text("Radarstation von A angesagt (Eintrag 1).")
     expect(page.locator("#s-0-source")).to_be_focused()
 
@@ -574,7 +574,7 @@ def test_check_builder_steps_by_keyboard_put_the_focus_on_what_changed_and_say_s
     expect(page.get_by_role("button", name="Spieler 3 entfernen")).to_be_focused()
     expect(page.locator("#p-2-name")).to_have_value("")
 
-    press(page, page.get_by_role("button", name="Radarstation ansagen (auf den Stapel)"))
+    press(page, page.get_by_role("button", name="Radarstation von A ansagen (auf den Stapel)"))
     expect(status).to_have_text("Radarstation von A angesagt (Eintrag 2).")
     press(
         page, page.get_by_role("button", name="Eintrag 2 früher ansagen (in der Liste nach oben)")
@@ -657,7 +657,7 @@ def test_check_a_tapped_builder_step_keeps_the_page_still_and_opens_no_keyboard(
     chip(phone, "Radarstation").tap()
     expect(status).to_have_text("Radarstation für A angelegt (Karte 1).")
     expect(chip(phone, "Radarstation")).to_be_focused()
-    announce = phone.get_by_role("button", name="Radarstation ansagen (auf den Stapel)")
+    announce = phone.get_by_role("button", name="Radarstation von A ansagen (auf den Stapel)")
     announce.scroll_into_view_if_needed()
     scroll = phone.evaluate("window.scrollY")
     announce.tap()

@@ -73,11 +73,47 @@ def test_api_ask_answer_shape(client):
         answer["text"][answer["highlight"]["start"] : answer["highlight"]["end"]]
         == (answer["highlight"]["text"])
     )
-    assert answer["citation"].endswith("http://localhost" + answer["url"])  # absolute
+    assert answer["citation"].endswith(answer["paragraph_url"])  # absolute: the permalink
+    assert answer["paragraph_url"].startswith("http://localhost/entry/")
     assert data["sources"][0]["id"] == answer["entry"]["id"] and "text" in data["sources"][0]
     assert data["related"] and data["message"]
     assert data["check_url"].startswith("/check?s=")
     assert data["suggestion"] is None and data["followup"] is False
+
+
+def _permalink(client, entry_id: str, paragraph: int) -> str:
+    from faq_bot.web.render import paragraph_path
+
+    record = client.application.extensions["faq_bot.index"].get().entry(entry_id)
+    text = record.plain_paragraphs[paragraph]
+    return "http://localhost" + paragraph_path(entry_id, paragraph, text)
+
+
+def test_api_ask_answer_carries_absolute_links_and_cites_its_paragraph(client):
+    data = client.post("/api/ask", json={"question": FIRST}).get_json()
+    answer = data["answer"]
+    entry, paragraph = answer["entry"]["id"], answer["paragraph"]
+    assert answer["url"] == f"/entry/{entry}#p{paragraph}"  # kept: relative, with its anchor
+    assert answer["absolute_url"] == "http://localhost" + answer["url"]
+    assert answer["paragraph_url"] == _permalink(client, entry, paragraph)
+    assert answer["citation"] == (
+        f"„227-Pfund Bombe (Basisausbau)“, Absatz {paragraph + 1} – HoW FAQ, "
+        f"Stand: 30. November 2012. {answer['paragraph_url']}"
+    )
+    assert answer["entry"]["absolute_url"] == f"http://localhost/entry/{entry}"
+
+
+def test_api_ask_sources_carry_absolute_links_citation_and_stand(client):
+    data = client.post("/api/ask", json={"question": FIRST}).get_json()
+    first = data["sources"][0]
+    assert first["url"] == f"/entry/{first['id']}"  # kept
+    assert first["paragraph_url"] == data["answer"]["paragraph_url"]  # the answering paragraph
+    for source in data["sources"]:
+        assert source["absolute_url"] == "http://localhost" + source["url"]
+        assert source["citation"].endswith(source["absolute_url"])
+        assert "date_text" in source
+        if source["paragraph"] is not None:
+            assert source["paragraph_url"] == _permalink(client, source["id"], source["paragraph"])
 
 
 def test_api_ask_followup_with_history_objects(client):
@@ -170,10 +206,37 @@ def test_ask_page_get_answers_with_highlight_and_anchor(client):
     assert re.search(r'href="/entry/227-pfund-bombe-basisausbau#p\d+"', html)
     assert "Stand: 30. November 2012" in html
     # the copy link only with JavaScript (chat.js shows it): without, the paragraph link is it
-    assert "data-chat-copy hidden>Link kopieren</a>" in html
+    assert re.search(
+        r'<a class="chat-copy"[^>]* data-chat-copy [^>]*hidden>Link kopieren</a>', html
+    )
     assert "Im Szenario-Prüfer nachspielen" in html
     (token,) = hidden_turns(html)  # the form carries the turn as shown
     assert token.startswith("227-pfund-bombe-basisausbau.") and token.endswith(f"~{FIRST}")
+
+
+def test_the_chat_citation_names_the_paragraph_and_its_permalink(client):
+    html = client.get("/ask", query_string={"q": FIRST}).get_data(as_text=True)
+    data = client.post("/api/ask", json={"question": FIRST}).get_json()["answer"]
+    n = data["paragraph"] + 1
+    citation = unescape(re.search(r'<p class="citation">([^<]*)</p>', html)[1])
+    assert citation == (
+        f"„227-Pfund Bombe (Basisausbau)“, Absatz {n} – HoW FAQ, Stand: 30. November 2012. "
+        f"{data['paragraph_url']}"
+    )
+    assert "#p" not in citation
+    copy = re.search(r'<a class="chat-copy"[^>]*>', html)[0]
+    assert f'href="{data["paragraph_url"]}"' in unescape(copy)  # copies the permalink
+
+
+def test_the_chat_copy_and_cite_controls_say_which_paragraph_they_act_on(client):
+    html = unescape(client.get("/ask", query_string={"q": FIRST}).get_data(as_text=True))
+    n = client.post("/api/ask", json={"question": FIRST}).get_json()["answer"]["paragraph"] + 1
+    where = f"„227-Pfund Bombe (Basisausbau)“, Absatz {n}"
+    assert f'aria-label="{where}: Link kopieren"' in html
+    assert f'aria-label="{where}: Zitieren"' in html
+    assert f'data-copied="Link zu {where} kopiert."' in html
+    # the confirmation is announced in a status region of the chat page
+    assert re.search(r'<p [^>]*id="chat-status"[^>]*role="status"', html)
 
 
 def test_ask_page_form_post_with_history_shows_the_conversation(client):

@@ -61,6 +61,7 @@ from faq_bot.web.common import (
 )
 from faq_bot.web.limits import MAX_REQUEST_LINE
 from faq_bot.web.openapi import add_schema, describe, error_responses, html_body, json_body
+from faq_bot.web.permalinks import base_url, hit_links
 
 bp = Blueprint("ask", __name__)
 
@@ -81,10 +82,6 @@ LINK_CHARS = 3000
 REDIRECT_CHARS = MAX_REQUEST_LINE - 400
 
 
-def _base_url() -> str:
-    return request.host_url.rstrip("/") + request.script_root
-
-
 @bp.post("/api/ask")
 @body_limit(MAX_BODY)
 def api_ask() -> Any:
@@ -102,8 +99,13 @@ def api_ask() -> Any:
         raise bad_request('Das Feld „doc“ ist die Id eines Dokuments, z. B. "how-faq".')
     index = current_index()
     doc = index.document_id(raw_doc)
-    body = answer(index, data["question"], history, doc=doc).to_json(_base_url())
+    base = base_url()
+    body = answer(index, data["question"], history, doc=doc).to_json(base)
     body["turn"] = shown_of(body).token(turn_key())
+    # the hits it drew on, with the links a forum bot embeds them with
+    body["sources"] = [hit_links(index, hit, base) for hit in body["sources"]]
+    if body["answer"] is not None:
+        body["answer"]["entry"] = hit_links(index, body["answer"]["entry"], base)
     response = jsonify(body)
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -145,7 +147,7 @@ def _conversation(
     page. A `link` (a GET) whose last token was cut short shows the turns before it and
     says so (`CUT_OFF_NOTICE`) instead of refusing the whole conversation."""
     check_strings([question or "", *questions, *tokens], "Die Frage oder der Verlauf")
-    index, base, key = current_index(), _base_url(), turn_key()
+    index, base, key = current_index(), base_url(), turn_key()
     doc = index.document_id(raw_doc)
     notice = None
     if link and _cut_off(tokens, request.query_string):
@@ -240,6 +242,15 @@ add_schema(
                     "paragraph": {"type": "integer", "description": "Absatz im Eintrag (ab 0)"},
                     "fragment": {"type": "string", "description": "Anker auf der Seite, p<N>"},
                     "url": {"type": "string", "description": "/entry/<id>#p<N>"},
+                    "absolute_url": {
+                        "type": "string",
+                        "description": "url als absolute Adresse (Host der Anfrage)",
+                    },
+                    "paragraph_url": {
+                        "type": "string",
+                        "description": "Absoluter Permalink des Absatzes "
+                        "(/entry/<id>/absatz/<N+1>?v=<Fingerabdruck>)",
+                    },
                     "highlight": {
                         "type": "object",
                         "description": "Der Kernsatz (Versatz in text)",
@@ -259,7 +270,10 @@ add_schema(
                     "title": {"type": "string"},
                     "doc_title": {"type": "string", "nullable": True},
                     "date_text": {"type": "string", "nullable": True},
-                    "citation": {"type": "string"},
+                    "citation": {
+                        "type": "string",
+                        "description": "„Titel“, Absatz n – Dokument, Stand: Datum. paragraph_url",
+                    },
                     "via": {"type": "string", "nullable": True},
                 },
             },

@@ -5,7 +5,8 @@ A forum bot embeds a ruling from the API alone: beside each relative ``url`` (ke
 
 - ``absolute_url``: the ruling page on the request's host (behind a proxy its forwarded
   host, `faq_bot.web.create_app`), as an answer's citation has it;
-- ``paragraph_url``: the absolute permalink of the paragraph (`render.paragraph_path`)
+- ``paragraph_url``: the absolute permalink of the paragraph
+  (`faq_bot.chat.answer.paragraph_permalink`, `render.paragraph_path`)
   where one is known (a hit's best paragraph), else null;
 - ``citation`` (`faq_bot.text.citation`, with the absolute URL) and ``date_text`` (the
   document's Stand, or null).
@@ -19,27 +20,18 @@ from typing import TYPE_CHECKING, Any
 
 from flask import request
 
+from faq_bot.chat.answer import paragraph_permalink
 from faq_bot.text import citation
-from faq_bot.web.render import paragraph_path
 
 if TYPE_CHECKING:
     from faq_bot.index import EntryRecord, Index
 
-__all__ = ["base_url", "entry_links", "hit_links", "paragraph_permalink"]
+__all__ = ["base_url", "entry_links", "hit_links"]
 
 
 def base_url() -> str:
     """``scheme://host`` of the request and the app's script root: absolute links start here."""
     return request.host_url.rstrip("/") + request.script_root
-
-
-def paragraph_permalink(record: EntryRecord, paragraph: int) -> str | None:
-    """The permalink path of paragraph `paragraph` (0-based) of `record`, or None when the
-    entry has no such paragraph."""
-    paragraphs = record.plain_paragraphs
-    if not 0 <= paragraph < len(paragraphs):
-        return None
-    return paragraph_path(record.id, paragraph, paragraphs[paragraph])
 
 
 def hit_links(index: Index, hit: dict[str, Any], base: str) -> dict[str, Any]:
@@ -71,7 +63,6 @@ def entry_links(index: Index, record: EntryRecord, path: str, base: str) -> dict
         "citation": citation(record.title, doc, absolute),
         "date_text": doc.get("date_text"),
         "paragraph_permalinks": [
-            base + paragraph_path(record.id, i, text)
-            for i, text in enumerate(record.plain_paragraphs)
+            f"{base}{paragraph_permalink(record, i)}" for i in range(len(record.plain_paragraphs))
         ],
     }

@@ -214,6 +214,77 @@ def test_ask_page_get_answers_with_highlight_and_anchor(client):
     assert token.startswith("227-pfund-bombe-basisausbau.") and token.endswith(f"~{FIRST}")
 
 
+def _meta(html: str, attribute: str, name: str) -> str | None:
+    """The content of the page's ``<meta {attribute}="{name}">``, unescaped (None: none)."""
+    found = re.search(rf'<meta {attribute}="{re.escape(name)}" content="([^"]*)">', html)
+    return unescape(found[1]) if found else None
+
+
+def _shared(client, question: str) -> tuple[str, str]:
+    """(the address the chat form redirects to, its page): the link a user shares."""
+    response = client.post("/ask", data={"q": question})
+    assert response.status_code == 303
+    location = response.headers["Location"].split("#")[0]
+    return location, client.get(location).get_data(as_text=True)
+
+
+def test_a_shared_answer_page_previews_the_question_key_sentence_and_source(client):
+    data = client.post("/api/ask", json={"question": FIRST}).get_json()["answer"]
+    location, html = _shared(client, FIRST)
+    assert _meta(html, "property", "og:title") == FIRST
+    assert _meta(html, "property", "og:url") == "http://localhost" + location
+    assert _meta(html, "property", "og:type") == "website"
+    description = _meta(html, "name", "description")
+    assert _meta(html, "property", "og:description") == description
+    assert description.startswith(data["highlight"]["text"])  # the key sentence first
+    assert description.endswith(
+        f" Quelle: „227-Pfund Bombe (Basisausbau)“, Absatz {data['paragraph'] + 1} – "
+        "HoW FAQ, Stand: 30. November 2012."
+    )
+    assert "Regelfragen stellen" not in description  # not the empty chat's description
+
+
+def test_a_shared_declined_answer_page_says_no_sure_answer_was_found(client):
+    _, html = _shared(client, "Wie grundiere und bemale ich meine Miniaturen am besten?")
+    description = _meta(html, "name", "description")
+    assert description.startswith("Auf diese Frage hat die Regelsuche keine sichere Antwort")
+    assert _meta(html, "property", "og:description") == description
+    assert _meta(html, "property", "og:title") == (
+        "Wie grundiere und bemale ich meine Miniaturen am besten?"
+    )
+
+
+def test_an_unsure_answer_previews_its_source_as_not_sure():
+    from faq_bot.web.ask import preview
+
+    url = "https://x/entry/endphase/absatz/1?v=0123abcd"
+    turn = {
+        "message": "Wahrscheinlich steht das unter „Endphase“ in „HoW FAQ“.",
+        "caution": "Nicht sicher: …",
+        "answer": {
+            "text": "Erster Satz. Zweiter Satz.",
+            "highlight": {"text": "Zweiter Satz.", "start": 13, "end": 26},
+            "paragraph_url": url,
+            "citation": f"„Endphase“, Absatz 1 – HoW FAQ. {url}",
+        },
+    }
+    assert preview(turn) == "Zweiter Satz. Quelle (nicht sicher): „Endphase“, Absatz 1 – HoW FAQ."
+    assert preview({**turn, "caution": None}).endswith(" Quelle: „Endphase“, Absatz 1 – HoW FAQ.")
+
+
+def test_a_shared_page_escapes_the_question_in_its_preview(client):
+    question = 'Was ist "<b>Patt</b>"?'
+    _, html = _shared(client, question)
+    assert "<b>Patt" not in html
+    assert _meta(html, "property", "og:title") == question
+
+
+def test_the_empty_chat_page_keeps_its_own_description_and_no_preview(client):
+    html = client.get("/ask").get_data(as_text=True)
+    assert _meta(html, "name", "description").startswith("Regelfragen stellen")
+    assert _meta(html, "property", "og:title") is None
+
+
 def test_the_chat_citation_names_the_paragraph_and_its_permalink(client):
     html = client.get("/ask", query_string={"q": FIRST}).get_data(as_text=True)
     data = client.post("/api/ask", json={"question": FIRST}).get_json()["answer"]

@@ -42,6 +42,7 @@ from flask import Blueprint, jsonify, redirect, render_template, request, url_fo
 from werkzeug.wrappers import Response
 
 from faq_bot.chat import MAX_HISTORY, QuestionError, Turn, answer, parse_history
+from faq_bot.chat.answer import NOT_CONFIDENT
 from faq_bot.chat.shown import (
     MAX_TOKEN,
     TOKEN_PATTERN,
@@ -62,6 +63,7 @@ from faq_bot.web.common import (
 from faq_bot.web.limits import MAX_REQUEST_LINE
 from faq_bot.web.openapi import add_schema, describe, error_responses, html_body, json_body
 from faq_bot.web.permalinks import base_url, hit_links
+from faq_bot.web.render import first_sentence
 
 bp = Blueprint("ask", __name__)
 
@@ -174,11 +176,34 @@ def _conversation(
     return shown, doc, notice
 
 
+def preview(turn: dict[str, Any]) -> str:
+    """What a shared link to the chat says of its newest `turn` (an answer's JSON) in a
+    forum's or messenger's preview (og:description, the meta description): the key
+    sentence and the paragraph it is from ("Quelle: „Titel“, Absatz n – Dokument, Stand:
+    …", the answer's citation without its URL; "Quelle (nicht sicher)" when the answer said
+    it was unsure); for a declined answer, that no sure answer was found and the closest
+    entries; else the turn's message."""
+    found = turn.get("answer")
+    if found:
+        key = first_sentence(found["highlight"]["text"] or found["text"], limit=200)
+        source = found["citation"].removesuffix(found["paragraph_url"]).strip()
+        return f"{key} Quelle{' (nicht sicher)' if turn.get('caution') else ''}: {source}"
+    if not turn["message"].startswith(NOT_CONFIDENT):  # an earlier turn not shown again
+        return str(turn["message"])
+    said = "Auf diese Frage hat die Regelsuche keine sichere Antwort gefunden."
+    closest = [f"„{r['title']}“" for r in (turn.get("related") or [])[:3]]
+    return f"{said} Nahe Einträge: {', '.join(closest)}." if closest else said
+
+
 def _page(shown: list[dict], doc: str | None, notice: str | None = None) -> str:
     tokens = [a["turn"] for a in shown]
     return render_template(
         "ask/chat.html",
         turns=shown,
+        # a link preview of the newest turn; og:url only for an address (a form post
+        # answered in place has none to share)
+        preview=preview(shown[-1]) if shown else None,
+        page_url=request.url if request.method == "GET" else None,
         links=[_link_tokens(tokens[:i]) for i in range(len(shown))],
         documents=current_index().documents,
         doc=doc,

@@ -272,6 +272,17 @@ def test_an_unsure_answer_previews_its_source_as_not_sure():
     assert preview({**turn, "caution": None}).endswith(" Quelle: „Endphase“, Absatz 1 – HoW FAQ.")
 
 
+def test_a_preview_keeps_the_key_sentence_whole_and_clips_a_long_one():
+    from faq_bot.web.ask import PREVIEW_KEY, _key_sentence
+
+    key = "Spätestens nach der 10. Runde ohne Todesfall tritt ein Patt ein."
+    assert _key_sentence("Vorher. " + key, key) == key  # "10. Runde" ends no sentence
+    assert _key_sentence("Erster Satz, z. B. so. Zweiter Satz.", "") == "Erster Satz, z. B. so."
+    long = "Wort " * 100
+    clipped = _key_sentence(long, long)
+    assert len(clipped) <= PREVIEW_KEY and clipped.endswith("Wort…")
+
+
 def test_a_shared_page_escapes_the_question_in_its_preview(client):
     question = 'Was ist "<b>Patt</b>"?'
     _, html = _shared(client, question)

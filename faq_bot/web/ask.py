@@ -51,7 +51,7 @@ from faq_bot.chat.shown import (
     shown_of,
 )
 from faq_bot.question import MAX_QUESTION_LENGTH, QUESTION_PATTERN
-from faq_bot.text import clean_input
+from faq_bot.text import clean_input, split_sentences
 from faq_bot.web.body import body_limit, check_strings, read_json
 from faq_bot.web.common import (
     bad_request,
@@ -63,7 +63,6 @@ from faq_bot.web.common import (
 from faq_bot.web.limits import MAX_REQUEST_LINE
 from faq_bot.web.openapi import add_schema, describe, error_responses, html_body, json_body
 from faq_bot.web.permalinks import base_url, hit_links
-from faq_bot.web.render import first_sentence
 
 bp = Blueprint("ask", __name__)
 
@@ -185,7 +184,7 @@ def preview(turn: dict[str, Any]) -> str:
     entries; else the turn's message."""
     found = turn.get("answer")
     if found:
-        key = first_sentence(found["highlight"]["text"] or found["text"], limit=200)
+        key = _key_sentence(found["text"], found["highlight"]["text"])
         source = found["citation"].removesuffix(found["paragraph_url"]).strip()
         return f"{key} Quelle{' (nicht sicher)' if turn.get('caution') else ''}: {source}"
     if not turn["message"].startswith(NOT_CONFIDENT):  # an earlier turn not shown again
@@ -193,6 +192,22 @@ def preview(turn: dict[str, Any]) -> str:
     said = "Auf diese Frage hat die Regelsuche keine sichere Antwort gefunden."
     closest = [f"„{r['title']}“" for r in (turn.get("related") or [])[:3]]
     return f"{said} Nahe Einträge: {', '.join(closest)}." if closest else said
+
+
+PREVIEW_KEY = 200  # characters of the key sentence a link preview shows at most
+
+
+def _key_sentence(text: str, key: str) -> str:
+    """`key` (the answer's key sentence, whole: "nach der 10. Runde" does not end it), else
+    the first sentence of `text` (`split_sentences`), cut at a space to `PREVIEW_KEY`
+    characters with "…"."""
+    if not key.strip():
+        start, end = split_sentences(text)[0]
+        key = text[start:end]
+    key = " ".join(key.split())
+    if len(key) <= PREVIEW_KEY:
+        return key
+    return key[: PREVIEW_KEY - 1].rsplit(" ", 1)[0].rstrip(",;:–- ") + "…"
 
 
 def _page(shown: list[dict], doc: str | None, notice: str | None = None) -> str:

@@ -242,6 +242,9 @@ def test_a_shared_answer_page_previews_the_question_key_sentence_and_source(clie
         "HoW FAQ, Stand: 30. November 2012."
     )
     assert "Regelfragen stellen" not in description  # not the empty chat's description
+    # the turn shown again from its token cites and copies the paragraph's permalink too
+    permalink = _permalink(client, data["entry"]["id"], data["paragraph"])
+    assert re.search(r'<a class="chat-copy" href="([^"]*)"', html)[1] == permalink
 
 
 def test_a_shared_declined_answer_page_says_no_sure_answer_was_found(client):

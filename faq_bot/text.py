@@ -7,7 +7,7 @@
 ``words(text)``          the folded words of a text.
 ``split_sentences(text)`` (start, end) of each sentence; abbreviations and "1." do not end one.
 ``sentence_window(text, start, end, limit)`` whole sentences around a span, at most `limit` long.
-``citation(title, doc, url="")`` "„Title“ – Document, Stand: date. url" (German, as shown).
+``citation(title, doc, url="", paragraph=None)`` "„Title“[, Absatz n] – Document, Stand: date. url".
 ``fingerprint(text)``    a short hash of a passage's text: whether a new build changed it.
 """
 
@@ -184,10 +184,13 @@ def sentence_window(text: str, start: int, end: int, limit: int) -> tuple[int, i
     return low, high
 
 
-def citation(title: str, doc: dict[str, Any], url: str = "") -> str:
-    """How an entry is cited: „title“ – document title, Stand: date. url"""
+def citation(title: str, doc: dict[str, Any], url: str = "", paragraph: int | None = None) -> str:
+    """How an entry is cited: „title“ – document title, Stand: date. url; with `paragraph`
+    (0-based), one of its paragraphs: „title“, Absatz n – ... (counted from 1, as the
+    ruling page labels it)."""
     stand = f", Stand: {doc['date_text']}" if doc.get("date_text") else ""
-    return f"„{title}“ – {doc.get('title', '')}{stand}. {url}"
+    where = f", Absatz {paragraph + 1}" if paragraph is not None else ""
+    return f"„{title}“{where} – {doc.get('title', '')}{stand}. {url}"
 
 
 _NUMBER = re.compile(

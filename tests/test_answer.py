@@ -305,8 +305,11 @@ def test_answer_carries_document_date_citation_and_related_links(index):
     assert found["doc_title"] == "HoW FAQ"
     assert found["date_text"] == "30. November 2012"
     assert "Stand: 30. November 2012" in data["message"]
-    assert found["citation"].startswith("„227-Pfund Bombe (Basisausbau)“ – HoW FAQ, Stand:")
-    assert found["citation"].endswith(found["url"])
+    assert found["citation"].startswith(
+        f"„227-Pfund Bombe (Basisausbau)“, Absatz {found['paragraph'] + 1} – HoW FAQ, Stand:"
+    )
+    assert found["citation"].endswith(found["paragraph_url"])  # the paragraph's permalink
+    assert found["paragraph_url"].startswith("/entry/227-pfund-bombe-basisausbau/absatz/")
     assert "text" not in found["entry"]
     assert data["sources"][0]["id"] == found["entry"]["id"]
     links = [r for r in data["related"] if r["reason"] == "link"]
@@ -505,7 +508,8 @@ def test_answer_json_shape(index):
 def test_format_answer_for_the_terminal(index):
     text = format_answer(answer(index, "Aktionsstapel").to_json())
     assert "Das steht unter „Aktionsstapel“" in text
-    assert "Kernsatz:" in text and "/entry/aktionsstapel#p0" in text
+    assert "Kernsatz:" in text and "Zitat: „Aktionsstapel“, Absatz 1 – HoW FAQ" in text
+    assert "/entry/aktionsstapel/absatz/1?v=" in text
     declined = format_answer(answer(index, "Wie bemale ich Miniaturen?").to_json())
     assert declined.startswith(NOT_CONFIDENT)
 

@@ -35,7 +35,7 @@ def test_cli_ask_prints_the_passage_source_and_citation(ask):
     assert "Das steht unter „227-Pfund Bombe (Basisausbau)“" in result.stdout
     assert "ehe sie aktiv werden konnte" in result.stdout
     assert "Kernsatz:" in result.stdout
-    assert "/entry/227-pfund-bombe-basisausbau#p1" in result.stdout
+    assert "/entry/227-pfund-bombe-basisausbau/absatz/2?v=" in result.stdout  # its permalink
 
 
 def test_cli_ask_declines_with_exit_code_1(ask):

@@ -40,13 +40,15 @@ API_ERRORS = [
 # a detail in English (werkzeug's defaults, a forgotten message) has these words
 ENGLISH = re.compile(r"\b(the|is|not|was|were|request|server|please|found|invalid)\b", re.I)
 WERKZEUG_DEFAULTS = {cls.description for cls in default_exceptions.values()}
+# fields an error may add to the shape: an unknown entry's 404 lists `suggestions`
+EXTRA_FIELDS = {"suggestions"}
 
 
 def assert_error_shape(response, status: int) -> dict:
     assert response.status_code == status
     assert response.mimetype == "application/json"
     data = response.get_json()
-    assert set(data) == {"error", "detail"}
+    assert {"error", "detail"} <= set(data) <= {"error", "detail", *EXTRA_FIELDS}
     assert isinstance(data["error"], str) and data["error"]
     assert isinstance(data["detail"], str) and data["detail"]
     assert data["detail"] not in WERKZEUG_DEFAULTS

@@ -51,6 +51,8 @@ def assert_valid(spec, path, method, response, media="application/json") -> None
         ("/api/suggest?q=Bom", "/api/suggest"),
         ("/api/entries/depot", "/api/entries/{entry_id}"),
         ("/api/entries/gibt-es-nicht", "/api/entries/{entry_id}"),
+        ("/api/entries/radarstation-kaputt", "/api/entries/{entry_id}"),  # with suggestions
+        ("/api/entries/227-pfund-bombe", "/api/entries/{entry_id}"),  # an alias: 301 JSON
         ("/healthz", "/healthz"),
     ],
 )
@@ -77,6 +79,11 @@ def test_ask_responses_match_their_openapi_schema(client, spec):
 def test_hit_schema_names_every_field_a_hit_has(client, spec):
     hit = client.get("/api/search?q=Depot").get_json()["hits"][0]
     assert set(hit) <= set(spec["components"]["schemas"]["Hit"]["properties"])
+
+
+def test_entry_schema_names_every_field_an_entry_has(client, spec):
+    entry = client.get("/api/entries/aktionsstapel").get_json()
+    assert set(entry) <= set(spec["components"]["schemas"]["Entry"]["properties"])
 
 
 def test_documented_query_length_is_the_server_limit(client, spec):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from faq_bot.web.openapi import rule_to_path
@@ -132,3 +134,92 @@ def test_api_suggest_opensearch_format_for_browsers(client):
     query, titles = response.get_json(force=True)
     assert query == "Aktions"
     assert "Aktionsstapel" in titles
+
+
+# --- what a forum bot needs to embed a ruling from the API alone ------------------------
+
+
+def _permalink(index, entry_id: str, paragraph: int) -> str:
+    from faq_bot.web.render import paragraph_path
+
+    record = index.entry(entry_id)
+    return "http://localhost" + paragraph_path(
+        entry_id, paragraph, record.plain_paragraphs[paragraph]
+    )
+
+
+def test_api_search_hits_carry_absolute_url_paragraph_permalink_citation_and_stand(client, index):
+    hits = client.get("/api/search?q=Radarstation&n=10").get_json()["hits"]
+    assert any(hit["paragraph"] is not None for hit in hits)
+    for hit in hits:
+        doc = index.document(hit["doc"])
+        assert hit["url"] == f"/entry/{hit['id']}"  # kept: the path, as before
+        assert hit["absolute_url"] == f"http://localhost/entry/{hit['id']}"
+        assert hit["date_text"] == doc.get("date_text")
+        assert hit["citation"].startswith(f"„{hit['title']}“ – {doc['title']}")
+        assert hit["citation"].endswith(hit["absolute_url"])
+        if hit["paragraph"] is None:
+            assert hit["paragraph_url"] is None
+        else:
+            assert hit["paragraph_url"] == _permalink(index, hit["id"], hit["paragraph"])
+
+
+def test_api_search_absolute_urls_follow_the_request_host(client):
+    hit = client.get(
+        "/api/search?q=Radarstation&n=1", base_url="https://regeln.example"
+    ).get_json()["hits"][0]
+    assert hit["absolute_url"].startswith("https://regeln.example/entry/")
+
+
+def test_api_entry_carries_citation_stand_and_absolute_paragraph_permalinks(client, index):
+    data = client.get("/api/entries/aktionsstapel").get_json()
+    record = index.entry("aktionsstapel")
+    assert data["url"] == "/entry/aktionsstapel"  # kept
+    assert data["paragraph_urls"][0] == "/entry/aktionsstapel#p0"  # kept
+    assert data["absolute_url"] == "http://localhost/entry/aktionsstapel"
+    assert data["date_text"] == "30. November 2012"
+    assert data["citation"] == (
+        "„Aktionsstapel“ – HoW FAQ, Stand: 30. November 2012. http://localhost/entry/aktionsstapel"
+    )
+    assert data["paragraph_permalinks"] == [
+        _permalink(index, "aktionsstapel", i) for i in range(len(record.paragraphs))
+    ]
+
+
+def test_api_entry_alias_redirect_has_a_german_json_body_naming_the_canonical_entry(client):
+    response = client.get("/api/entries/227-pfund-bombe")
+    assert response.status_code == 301
+    assert response.headers["Location"] == f"/api/entries/{BOMB}"  # as before
+    assert response.mimetype == "application/json"
+    data = response.get_json()
+    assert data["id"] == BOMB
+    assert data["url"] == f"/entry/{BOMB}"
+    assert data["api_url"] == f"/api/entries/{BOMB}"
+    assert "227-pfund-bombe" in data["message"] and BOMB in data["message"]
+    assert "umgezogen" not in data["message"]  # not the HTML redirect page's text
+
+
+def test_api_entry_unknown_id_404_lists_the_suggestions_of_the_html_404_page(client):
+    response = client.get("/api/entries/radarstation-kaputt")
+    assert response.status_code == 404
+    data = response.get_json()
+    assert data["error"] == "not_found" and "radarstation-kaputt" in data["detail"]
+    page = client.get("/entry/radarstation-kaputt").get_data(as_text=True)
+    listed = re.findall(r'<a[^>]* href="/entry/([^"#?]+)', page.split("Passende Einträge", 1)[1])
+    assert listed and [s["id"] for s in data["suggestions"]] == listed
+    assert all(s["url"] == f"/entry/{s['id']}" and s["title"] for s in data["suggestions"])
+    assert all(
+        s["absolute_url"] == f"http://localhost/entry/{s['id']}" for s in data["suggestions"]
+    )
+
+
+def test_api_entry_unknown_id_without_words_has_no_suggestions(client):
+    data = client.get("/api/entries/zzzqqq").get_json()
+    assert data["error"] == "not_found" and data["suggestions"] == []
+
+
+def test_openapi_json_at_the_root_redirects_to_the_api_document(client):
+    response = client.get("/openapi.json")
+    assert response.status_code == 301
+    assert response.headers["Location"] == "/api/openapi.json"
+    assert client.get("/openapi.json", follow_redirects=True).get_json()["openapi"].startswith("3.")

@@ -73,11 +73,47 @@ def test_api_ask_answer_shape(client):
         answer["text"][answer["highlight"]["start"] : answer["highlight"]["end"]]
         == (answer["highlight"]["text"])
     )
-    assert answer["citation"].endswith("http://localhost" + answer["url"])  # absolute
+    assert answer["citation"].endswith(answer["paragraph_url"])  # absolute: the permalink
+    assert answer["paragraph_url"].startswith("http://localhost/entry/")
     assert data["sources"][0]["id"] == answer["entry"]["id"] and "text" in data["sources"][0]
     assert data["related"] and data["message"]
     assert data["check_url"].startswith("/check?s=")
     assert data["suggestion"] is None and data["followup"] is False
+
+
+def _permalink(client, entry_id: str, paragraph: int) -> str:
+    from faq_bot.web.render import paragraph_path
+
+    record = client.application.extensions["faq_bot.index"].get().entry(entry_id)
+    text = record.plain_paragraphs[paragraph]
+    return "http://localhost" + paragraph_path(entry_id, paragraph, text)
+
+
+def test_api_ask_answer_carries_absolute_links_and_cites_its_paragraph(client):
+    data = client.post("/api/ask", json={"question": FIRST}).get_json()
+    answer = data["answer"]
+    entry, paragraph = answer["entry"]["id"], answer["paragraph"]
+    assert answer["url"] == f"/entry/{entry}#p{paragraph}"  # kept: relative, with its anchor
+    assert answer["absolute_url"] == "http://localhost" + answer["url"]
+    assert answer["paragraph_url"] == _permalink(client, entry, paragraph)
+    assert answer["citation"] == (
+        f"„227-Pfund Bombe (Basisausbau)“, Absatz {paragraph + 1} – HoW FAQ, "
+        f"Stand: 30. November 2012. {answer['paragraph_url']}"
+    )
+    assert answer["entry"]["absolute_url"] == f"http://localhost/entry/{entry}"
+
+
+def test_api_ask_sources_carry_absolute_links_citation_and_stand(client):
+    data = client.post("/api/ask", json={"question": FIRST}).get_json()
+    first = data["sources"][0]
+    assert first["url"] == f"/entry/{first['id']}"  # kept
+    assert first["paragraph_url"] == data["answer"]["paragraph_url"]  # the answering paragraph
+    for source in data["sources"]:
+        assert source["absolute_url"] == "http://localhost" + source["url"]
+        assert source["citation"].endswith(source["absolute_url"])
+        assert "date_text" in source
+        if source["paragraph"] is not None:
+            assert source["paragraph_url"] == _permalink(client, source["id"], source["paragraph"])
 
 
 def test_api_ask_followup_with_history_objects(client):
@@ -170,10 +206,122 @@ def test_ask_page_get_answers_with_highlight_and_anchor(client):
     assert re.search(r'href="/entry/227-pfund-bombe-basisausbau#p\d+"', html)
     assert "Stand: 30. November 2012" in html
     # the copy link only with JavaScript (chat.js shows it): without, the paragraph link is it
-    assert "data-chat-copy hidden>Link kopieren</a>" in html
+    assert re.search(
+        r'<a class="chat-copy"[^>]* data-chat-copy [^>]*hidden>Link kopieren</a>', html
+    )
     assert "Im Szenario-Prüfer nachspielen" in html
     (token,) = hidden_turns(html)  # the form carries the turn as shown
     assert token.startswith("227-pfund-bombe-basisausbau.") and token.endswith(f"~{FIRST}")
+
+
+def _meta(html: str, attribute: str, name: str) -> str | None:
+    """The content of the page's ``<meta {attribute}="{name}">``, unescaped (None: none)."""
+    found = re.search(rf'<meta {attribute}="{re.escape(name)}" content="([^"]*)">', html)
+    return unescape(found[1]) if found else None
+
+
+def _shared(client, question: str) -> tuple[str, str]:
+    """(the address the chat form redirects to, its page): the link a user shares."""
+    response = client.post("/ask", data={"q": question})
+    assert response.status_code == 303
+    location = response.headers["Location"].split("#")[0]
+    return location, client.get(location).get_data(as_text=True)
+
+
+def test_a_shared_answer_page_previews_the_question_key_sentence_and_source(client):
+    data = client.post("/api/ask", json={"question": FIRST}).get_json()["answer"]
+    location, html = _shared(client, FIRST)
+    assert _meta(html, "property", "og:title") == FIRST
+    assert _meta(html, "property", "og:url") == "http://localhost" + location
+    assert _meta(html, "property", "og:type") == "website"
+    description = _meta(html, "name", "description")
+    assert _meta(html, "property", "og:description") == description
+    assert description.startswith(data["highlight"]["text"])  # the key sentence first
+    assert description.endswith(
+        f" Quelle: „227-Pfund Bombe (Basisausbau)“, Absatz {data['paragraph'] + 1} – "
+        "HoW FAQ, Stand: 30. November 2012."
+    )
+    assert "Regelfragen stellen" not in description  # not the empty chat's description
+    # the turn shown again from its token cites and copies the paragraph's permalink too
+    permalink = _permalink(client, data["entry"]["id"], data["paragraph"])
+    assert re.search(r'<a class="chat-copy" href="([^"]*)"', html)[1] == permalink
+
+
+def test_a_shared_declined_answer_page_says_no_sure_answer_was_found(client):
+    _, html = _shared(client, "Wie grundiere und bemale ich meine Miniaturen am besten?")
+    description = _meta(html, "name", "description")
+    assert description.startswith("Auf diese Frage hat die Regelsuche keine sichere Antwort")
+    assert _meta(html, "property", "og:description") == description
+    assert _meta(html, "property", "og:title") == (
+        "Wie grundiere und bemale ich meine Miniaturen am besten?"
+    )
+
+
+def test_an_unsure_answer_previews_its_source_as_not_sure():
+    from faq_bot.web.ask import preview
+
+    url = "https://x/entry/endphase/absatz/1?v=0123abcd"
+    turn = {
+        "message": "Wahrscheinlich steht das unter „Endphase“ in „HoW FAQ“.",
+        "caution": "Nicht sicher: …",
+        "answer": {
+            "text": "Erster Satz. Zweiter Satz.",
+            "highlight": {"text": "Zweiter Satz.", "start": 13, "end": 26},
+            "paragraph_url": url,
+            "citation": f"„Endphase“, Absatz 1 – HoW FAQ. {url}",
+        },
+    }
+    assert preview(turn) == "Zweiter Satz. Quelle (nicht sicher): „Endphase“, Absatz 1 – HoW FAQ."
+    assert preview({**turn, "caution": None}).endswith(" Quelle: „Endphase“, Absatz 1 – HoW FAQ.")
+
+
+def test_a_preview_keeps_the_key_sentence_whole_and_clips_a_long_one():
+    from faq_bot.web.ask import PREVIEW_KEY, _key_sentence
+
+    key = "Spätestens nach der 10. Runde ohne Todesfall tritt ein Patt ein."
+    assert _key_sentence("Vorher. " + key, key) == key  # "10. Runde" ends no sentence
+    assert _key_sentence("Erster Satz, z. B. so. Zweiter Satz.", "") == "Erster Satz, z. B. so."
+    long = "Wort " * 100
+    clipped = _key_sentence(long, long)
+    assert len(clipped) <= PREVIEW_KEY and clipped.endswith("Wort…")
+
+
+def test_a_shared_page_escapes_the_question_in_its_preview(client):
+    question = 'Was ist "<b>Patt</b>"?'
+    _, html = _shared(client, question)
+    assert "<b>Patt" not in html
+    assert _meta(html, "property", "og:title") == question
+
+
+def test_the_empty_chat_page_keeps_its_own_description_and_no_preview(client):
+    html = client.get("/ask").get_data(as_text=True)
+    assert _meta(html, "name", "description").startswith("Regelfragen stellen")
+    assert _meta(html, "property", "og:title") is None
+
+
+def test_the_chat_citation_names_the_paragraph_and_its_permalink(client):
+    html = client.get("/ask", query_string={"q": FIRST}).get_data(as_text=True)
+    data = client.post("/api/ask", json={"question": FIRST}).get_json()["answer"]
+    n = data["paragraph"] + 1
+    citation = unescape(re.search(r'<p class="citation">([^<]*)</p>', html)[1])
+    assert citation == (
+        f"„227-Pfund Bombe (Basisausbau)“, Absatz {n} – HoW FAQ, Stand: 30. November 2012. "
+        f"{data['paragraph_url']}"
+    )
+    assert "#p" not in citation
+    copy = re.search(r'<a class="chat-copy"[^>]*>', html)[0]
+    assert f'href="{data["paragraph_url"]}"' in unescape(copy)  # copies the permalink
+
+
+def test_the_chat_copy_and_cite_controls_say_which_paragraph_they_act_on(client):
+    html = unescape(client.get("/ask", query_string={"q": FIRST}).get_data(as_text=True))
+    n = client.post("/api/ask", json={"question": FIRST}).get_json()["answer"]["paragraph"] + 1
+    where = f"„227-Pfund Bombe (Basisausbau)“, Absatz {n}"
+    assert f'aria-label="{where}: Link kopieren"' in html
+    assert f'aria-label="{where}: Zitieren"' in html
+    assert f'data-copied="Link zu {where} kopiert."' in html
+    # the confirmation is announced in a status region of the chat page
+    assert re.search(r'<p [^>]*id="chat-status"[^>]*role="status"', html)
 
 
 def test_ask_page_form_post_with_history_shows_the_conversation(client):

@@ -8,11 +8,14 @@
     ``confident``, ``confidence``, ``message`` (German, what the UI shows),
     ``answer`` (null when not confident; else ``text`` (the passage),
     ``paragraph``, ``fragment`` (``p<N>``), ``url`` (entry URL with the
-    fragment), ``highlight`` (``{"text", "start", "end"}``: the key sentence,
+    fragment), ``absolute_url`` (the same on the host `to_json` is given),
+    ``paragraph_url`` (the paragraph's permalink there, `paragraph_permalink`),
+    ``highlight`` (``{"text", "start", "end"}``: the key sentence,
     offsets into ``text``), ``excerpt`` (``{"start", "end"}``: the whole sentences around
     it, at most `EXCERPT_CHARS` long when they fit: what a phone shows first of a long
     paragraph), ``entry`` (a hit without ``text``), ``title``,
-    ``doc_title``, ``date_text``, ``citation``, ``via`` (the reference entry it
+    ``doc_title``, ``date_text``, ``citation`` („title“, Absatz n – document, Stand:
+    date. paragraph_url), ``via`` (the reference entry it
     was reached through, or null)), ``sources`` (hits), ``related`` (the answer
     entry's cross references, then the next best entries; each ``id``,
     ``title``, ``doc``, ``doc_title``, ``url`` (with the best paragraph's
@@ -82,6 +85,7 @@ from faq_bot.question import (
 from faq_bot.search import Hit, ScoredEntry, highlight
 from faq_bot.stack.link import check_url_for
 from faq_bot.text import citation, sentence_window
+from faq_bot.web.render import paragraph_path
 
 from . import confidence as conf
 from .history import Turn, context_turns, dense_text, parse_history
@@ -98,11 +102,13 @@ __all__ = [
     "answer",
     "answered_reading",
     "caution_note",
+    "cited",
     "declined_message",
     "found_message",
     "is_unsure",
     "note_other_game",
     "other_game_note",
+    "paragraph_permalink",
     "read",
     "replay",
     "respond",
@@ -154,7 +160,9 @@ class Answer:
     context: str | None = None
     doc_title: str | None = None
     date_text: str | None = None
-    citation: str | None = None
+    citation: str | None = None  # without its URL: `to_json` adds it (absolute)
+    # the path of the answering paragraph's permalink (`paragraph_permalink`)
+    permalink: str | None = None
     scope: str | None = None  # the one document the answer was limited to (`answer`'s doc)
     signals: dict[str, float] = field(default_factory=dict)  # what confidence is computed from
     # of the calibration questions answered with about this confidence, the share whose
@@ -163,25 +171,31 @@ class Answer:
     caution: str | None = None  # said under the message when that share is under SURE
 
     def to_json(self, base_url: str = "") -> dict[str, Any]:
-        """The answer JSON; `base_url` (e.g. ``https://host``) makes the citation's URL absolute."""
+        """The answer JSON; `base_url` (e.g. ``https://host``) makes its ``absolute_url``,
+        ``paragraph_url`` and the citation's URL absolute."""
         answer = None
         if self.confident and self.passage is not None and self.entry is not None:
             p = self.passage
             start, end = p.highlight
             low, high = sentence_window(p.text, start, end, EXCERPT_CHARS)
             fragment = f"p{p.paragraph}"
+            url = f"/entry/{p.entry}#{fragment}"
+            base = base_url.rstrip("/")
+            link = base + (self.permalink or url)  # the paragraph's permalink
             answer = {
                 "text": p.text,
                 "paragraph": p.paragraph,
                 "fragment": fragment,
-                "url": f"/entry/{p.entry}#{fragment}",
+                "url": url,
+                "absolute_url": base + url,
+                "paragraph_url": link,
                 "highlight": {"text": p.text[start:end], "start": start, "end": end},
                 "excerpt": {"start": low, "end": high},
                 "entry": self.entry.to_json(with_text=False),
                 "title": self.entry.title,
                 "doc_title": self.doc_title,
                 "date_text": self.date_text,
-                "citation": f"{self.citation}{base_url.rstrip('/')}/entry/{p.entry}#{fragment}",
+                "citation": f"{self.citation}{link}",
                 "via": p.via,
             }
         return {
@@ -606,7 +620,14 @@ def _answer_of(index: Index, reading: Reading, response: Response) -> Answer:
         context=context[0].shown if context else None,
         doc_title=doc.get("title") if confident else None,
         date_text=doc.get("date_text") if confident else None,
-        citation=citation(record.title, doc) if confident and record else None,
+        citation=cited(record, doc, passage.paragraph)
+        if confident and record and passage
+        else None,
+        permalink=(
+            paragraph_permalink(record, passage.paragraph)
+            if confident and record and passage
+            else None
+        ),
         signals=signals,
         reliability=reliability,
         caution=caution,
@@ -615,10 +636,29 @@ def _answer_of(index: Index, reading: Reading, response: Response) -> Answer:
 
 def found_message(record: EntryRecord, doc: dict[str, Any], unsure: bool = False) -> str:
     """What a confident answer says above its passage (`doc`: the entry's document);
-    `unsure`: its confidence was right for fewer than `SURE` of the calibration questions."""
+    `unsure`: its confidence was right for fewer than `SURE` of the calibration questions.
+    The document is named in quotes, not in brackets: its title may hold its own
+    ("Rundenregeln (Tabletop)")."""
     stand = f", Stand: {doc['date_text']}" if doc.get("date_text") else ""
     lead = "Wahrscheinlich steht das unter" if unsure else "Das steht unter"
-    return f"{lead} „{record.title}“ ({doc.get('title', record.doc)}{stand})."
+    return f"{lead} „{record.title}“ in „{doc.get('title', record.doc)}“{stand}."
+
+
+def cited(record: EntryRecord, doc: dict[str, Any], paragraph: int) -> str:
+    """How an answer cites its paragraph, without the URL (`Answer.to_json` adds the
+    permalink): „title“, Absatz n – document, Stand: date."""
+    return citation(record.title, doc, paragraph=paragraph)
+
+
+def paragraph_permalink(record: EntryRecord, paragraph: int) -> str | None:
+    """The permalink path of paragraph `paragraph` (0-based) of `record`
+    (`faq_bot.web.render.paragraph_path`, fingerprinting the paragraph as the ruling page
+    shows it: an answer's passage may carry a lead-in besides), or None when the entry has
+    no such paragraph."""
+    paragraphs = record.plain_paragraphs
+    if not 0 <= paragraph < len(paragraphs):
+        return None
+    return paragraph_path(record.id, paragraph, paragraphs[paragraph])
 
 
 def note_other_game(index: Index, result: Answer, turns: Sequence[Turn]) -> None:

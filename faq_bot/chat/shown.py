@@ -79,14 +79,16 @@ from faq_bot.question import (
     tidy_question,
 )
 from faq_bot.stack.link import check_url_for
-from faq_bot.text import FINGERPRINT_LENGTH, citation, fingerprint
+from faq_bot.text import FINGERPRINT_LENGTH, fingerprint
 
 from .answer import (
     Answer,
     caution_note,
+    cited,
     declined_message,
     found_message,
     note_other_game,
+    paragraph_permalink,
     related_item,
     source_hit,
 )
@@ -404,6 +406,7 @@ def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]
         result.entry = source_hit(index, record, passage.paragraph, {}, 0.0)
         result.sources = [result.entry]
         result.doc_title, result.date_text = doc.get("title"), doc.get("date_text")
-        result.citation = citation(record.title, doc)
+        result.citation = cited(record, doc, passage.paragraph)
+        result.permalink = paragraph_permalink(record, passage.paragraph)
         note_other_game(index, result, before)
     return result, shown

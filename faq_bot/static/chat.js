@@ -36,6 +36,7 @@
   function scopeOf(data) {
     return data && "scope" in data ? data.scope || null : chosenDoc();
   }
+  var status = document.getElementById("chat-status"); // role=status: what was copied
   var errorBox = document.getElementById("chat-error");
   var errorText = document.getElementById("chat-error-text");
   var retry = document.getElementById("chat-retry");
@@ -177,12 +178,19 @@
       );
       box.appendChild(source);
 
+      // the paragraph's permalink (an answer of an older version has none: its anchor);
+      // the names say which paragraph, as the page's (templates/ask/_turn.html)
+      var where = "„" + ans.title + "“, Absatz " + (ans.paragraph + 1);
       var actions = el("div", "passage-actions");
-      var copyLink = link(ans.url, "Link kopieren", "chat-copy");
+      var copyLink = link(ans.paragraph_url || ans.url, "Link kopieren", "chat-copy");
+      copyLink.setAttribute("aria-label", where + ": Link kopieren");
+      copyLink.setAttribute("data-copied", "Link zu " + where + " kopiert.");
       copyLink.setAttribute("data-chat-copy", "");
       actions.appendChild(copyLink);
       var details = el("details", "chat-cite");
-      details.appendChild(el("summary", null, "Zitieren"));
+      var summary = el("summary", null, "Zitieren");
+      summary.setAttribute("aria-label", where + ": Zitieren");
+      details.appendChild(summary);
       details.appendChild(el("p", "citation", ans.citation));
       actions.appendChild(details);
       box.appendChild(actions);
@@ -262,6 +270,16 @@
     errorBox.hidden = !text;
     failed = question || null;
     if (retry) retry.hidden = !failed;
+  }
+
+  // Say `text` in the status region (a screen reader announces it; the same text again is
+  // announced again: the region is emptied first).
+  function announce(text) {
+    if (!status) return;
+    status.textContent = "";
+    setTimeout(function () {
+      status.textContent = text;
+    }, 50);
   }
 
   function timeoutMs() {
@@ -503,6 +521,7 @@
       window.faqBot.copy(url).then(
         function () {
           window.faqBot.flash(copyLink, "Link kopiert");
+          announce(copyLink.getAttribute("data-copied") || "Link kopiert.");
         },
         function () {
           window.location.href = url;

@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from werkzeug.exceptions import HTTPException, NotFound
 
 from faq_bot.dense import dense_mode
 from faq_bot.embed import embedding_model
@@ -22,6 +23,7 @@ from faq_bot.web.common import (
     current_index,
     entry_or_redirect,
 )
+from faq_bot.web.permalinks import base_url, entry_links, hit_links
 from faq_bot.web.render import paragraph_anchor
 
 bp = Blueprint("api", __name__)
@@ -49,12 +51,13 @@ def search() -> Any:
         result = run_search(index, query, n=n, doc=doc, category=category, mode=mode)
     except QueryError as exc:
         raise bad_request(str(exc)) from None
+    base = base_url()
     return jsonify(
         query=result.query,
         mode=result.mode,
         total=result.total,
         suggestion=result.suggestion,
-        hits=[hit.to_json() for hit in result.hits],
+        hits=[hit_links(index, hit.to_json(), base) for hit in result.hits],
     )
 
 
@@ -98,7 +101,14 @@ def _suggestion_json(item: Any) -> dict:
 @conditional
 def entry(entry_id: str) -> Any:
     index = current_index()
-    record = entry_or_redirect(index, entry_id, "api.entry")
+    try:
+        record = entry_or_redirect(index, entry_id, "api.entry")
+    except NotFound as exc:
+        return _not_found(entry_id, exc)
+    except HTTPException as exc:  # an alias id's 301 (its body an HTML page)
+        if exc.response is None or not exc.response.location:
+            raise
+        return _moved(entry_id, exc.response.location)
     data = record.to_json()
     doc = index.document(record.doc) or {}
     prev, nxt = index.neighbours(record.id)
@@ -106,6 +116,7 @@ def entry(entry_id: str) -> Any:
     data["paragraph_urls"] = [
         f"{data['url']}#{paragraph_anchor(i)}" for i in range(len(record.paragraphs))
     ]
+    data |= entry_links(index, record, data["url"], base_url())
     data["document"] = {
         k: doc.get(k)
         for k in ("id", "title", "game", "kind", "date", "date_text", "notes", "precedence")
@@ -113,6 +124,45 @@ def entry(entry_id: str) -> Any:
     data["previous"] = prev.id if prev else None
     data["next"] = nxt.id if nxt else None
     return jsonify(data)
+
+
+def _moved(entry_id: str, location: str) -> Response:
+    """The 301 of an alias id, title slug or abbreviation (`entry_or_redirect`) with a JSON
+    body: a German message and the canonical entry's id and links (a client that does not
+    follow redirects learns where the entry is)."""
+    index = current_index()
+    canonical = index.canonical_id(entry_id) or ""
+    record = index.entry(canonical)
+    title = record.title if record is not None else canonical
+    path = url_for("pages.entry", entry_id=canonical)
+    response = jsonify(
+        message=f"„{entry_id}“ ist ein anderer Name des Eintrags „{title}“; "
+        f"seine ID ist „{canonical}“.",
+        id=canonical,
+        title=title,
+        url=path,
+        absolute_url=base_url() + path,
+        api_url=location,
+    )
+    response.status_code = 301
+    response.headers["Location"] = location
+    return response
+
+
+def _not_found(entry_id: str, exc: NotFound) -> Response:
+    """The 404 of an unknown id in the error shape, with ``suggestions``: the entries the
+    ruling page's 404 (``/entry/<id>``) lists, from the same search of the id's words."""
+    from faq_bot.web.errors import detail_of, not_found_hits, path_words
+
+    index, base = current_index(), base_url()
+    hits = not_found_hits(path_words(f"/entry/{entry_id}"))
+    response = jsonify(
+        error="not_found",
+        detail=detail_of(exc),
+        suggestions=[hit_links(index, hit.to_json(with_text=False), base) for hit in hits],
+    )
+    response.status_code = 404
+    return response
 
 
 @bp.get("/healthz")

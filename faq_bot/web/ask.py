@@ -42,6 +42,7 @@ from flask import Blueprint, jsonify, redirect, render_template, request, url_fo
 from werkzeug.wrappers import Response
 
 from faq_bot.chat import MAX_HISTORY, QuestionError, Turn, answer, parse_history
+from faq_bot.chat.answer import NOT_CONFIDENT
 from faq_bot.chat.shown import (
     MAX_TOKEN,
     TOKEN_PATTERN,
@@ -50,7 +51,7 @@ from faq_bot.chat.shown import (
     shown_of,
 )
 from faq_bot.question import MAX_QUESTION_LENGTH, QUESTION_PATTERN
-from faq_bot.text import clean_input
+from faq_bot.text import clean_input, split_sentences
 from faq_bot.web.body import body_limit, check_strings, read_json
 from faq_bot.web.common import (
     bad_request,
@@ -61,6 +62,7 @@ from faq_bot.web.common import (
 )
 from faq_bot.web.limits import MAX_REQUEST_LINE
 from faq_bot.web.openapi import add_schema, describe, error_responses, html_body, json_body
+from faq_bot.web.permalinks import base_url, hit_links
 
 bp = Blueprint("ask", __name__)
 
@@ -81,10 +83,6 @@ LINK_CHARS = 3000
 REDIRECT_CHARS = MAX_REQUEST_LINE - 400
 
 
-def _base_url() -> str:
-    return request.host_url.rstrip("/") + request.script_root
-
-
 @bp.post("/api/ask")
 @body_limit(MAX_BODY)
 def api_ask() -> Any:
@@ -102,8 +100,13 @@ def api_ask() -> Any:
         raise bad_request('Das Feld „doc“ ist die Id eines Dokuments, z. B. "how-faq".')
     index = current_index()
     doc = index.document_id(raw_doc)
-    body = answer(index, data["question"], history, doc=doc).to_json(_base_url())
+    base = base_url()
+    body = answer(index, data["question"], history, doc=doc).to_json(base)
     body["turn"] = shown_of(body).token(turn_key())
+    # the hits it drew on, with the links a forum bot embeds them with
+    body["sources"] = [hit_links(index, hit, base) for hit in body["sources"]]
+    if body["answer"] is not None:
+        body["answer"]["entry"] = hit_links(index, body["answer"]["entry"], base)
     response = jsonify(body)
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -145,7 +148,7 @@ def _conversation(
     page. A `link` (a GET) whose last token was cut short shows the turns before it and
     says so (`CUT_OFF_NOTICE`) instead of refusing the whole conversation."""
     check_strings([question or "", *questions, *tokens], "Die Frage oder der Verlauf")
-    index, base, key = current_index(), _base_url(), turn_key()
+    index, base, key = current_index(), base_url(), turn_key()
     doc = index.document_id(raw_doc)
     notice = None
     if link and _cut_off(tokens, request.query_string):
@@ -172,11 +175,50 @@ def _conversation(
     return shown, doc, notice
 
 
+def preview(turn: dict[str, Any]) -> str:
+    """What a shared link to the chat says of its newest `turn` (an answer's JSON) in a
+    forum's or messenger's preview (og:description, the meta description): the key
+    sentence and the paragraph it is from ("Quelle: „Titel“, Absatz n – Dokument, Stand:
+    …", the answer's citation without its URL; "Quelle (nicht sicher)" when the answer said
+    it was unsure); for a declined answer, that no sure answer was found and the closest
+    entries; else the turn's message."""
+    found = turn.get("answer")
+    if found:
+        key = _key_sentence(found["text"], found["highlight"]["text"])
+        source = found["citation"].removesuffix(found["paragraph_url"]).strip()
+        return f"{key} Quelle{' (nicht sicher)' if turn.get('caution') else ''}: {source}"
+    if not turn["message"].startswith(NOT_CONFIDENT):  # an earlier turn not shown again
+        return str(turn["message"])
+    said = "Auf diese Frage hat die Regelsuche keine sichere Antwort gefunden."
+    closest = [f"„{r['title']}“" for r in (turn.get("related") or [])[:3]]
+    return f"{said} Nahe Einträge: {', '.join(closest)}." if closest else said
+
+
+PREVIEW_KEY = 200  # characters of the key sentence a link preview shows at most
+
+
+def _key_sentence(text: str, key: str) -> str:
+    """`key` (the answer's key sentence, whole: "nach der 10. Runde" does not end it), else
+    the first sentence of `text` (`split_sentences`), cut at a space to `PREVIEW_KEY`
+    characters with "…"."""
+    if not key.strip():
+        start, end = split_sentences(text)[0]
+        key = text[start:end]
+    key = " ".join(key.split())
+    if len(key) <= PREVIEW_KEY:
+        return key
+    return key[: PREVIEW_KEY - 1].rsplit(" ", 1)[0].rstrip(",;:–- ") + "…"
+
+
 def _page(shown: list[dict], doc: str | None, notice: str | None = None) -> str:
     tokens = [a["turn"] for a in shown]
     return render_template(
         "ask/chat.html",
         turns=shown,
+        # a link preview of the newest turn; og:url only for an address (a form post
+        # answered in place has none to share)
+        preview=preview(shown[-1]) if shown else None,
+        page_url=request.url if request.method == "GET" else None,
         links=[_link_tokens(tokens[:i]) for i in range(len(shown))],
         documents=current_index().documents,
         doc=doc,
@@ -240,6 +282,15 @@ add_schema(
                     "paragraph": {"type": "integer", "description": "Absatz im Eintrag (ab 0)"},
                     "fragment": {"type": "string", "description": "Anker auf der Seite, p<N>"},
                     "url": {"type": "string", "description": "/entry/<id>#p<N>"},
+                    "absolute_url": {
+                        "type": "string",
+                        "description": "url als absolute Adresse (Host der Anfrage)",
+                    },
+                    "paragraph_url": {
+                        "type": "string",
+                        "description": "Absoluter Permalink des Absatzes "
+                        "(/entry/<id>/absatz/<N+1>?v=<Fingerabdruck>)",
+                    },
                     "highlight": {
                         "type": "object",
                         "description": "Der Kernsatz (Versatz in text)",
@@ -259,7 +310,10 @@ add_schema(
                     "title": {"type": "string"},
                     "doc_title": {"type": "string", "nullable": True},
                     "date_text": {"type": "string", "nullable": True},
-                    "citation": {"type": "string"},
+                    "citation": {
+                        "type": "string",
+                        "description": "„Titel“, Absatz n – Dokument, Stand: Datum. paragraph_url",
+                    },
                     "via": {"type": "string", "nullable": True},
                 },
             },

@@ -138,7 +138,7 @@ def _typed(req) -> Typed:
     )
 
 
-def _not_found_hits(query: str) -> list:
+def not_found_hits(query: str) -> list:
     """Top hits for the path's words, or [] when there is no index or no valid query."""
     if not query:
         return []
@@ -218,7 +218,7 @@ def render_error(
     typed = Typed()
     if isinstance(exc, NotFound):
         query = path_words(request.path)
-        hits = _not_found_hits(query)
+        hits = not_found_hits(query)
     elif code == 400 and request.path in TYPED_FORMS:
         # a refused question or search (too long, say) stays in the form to be shortened,
         # with the conversation and the document it was asked in

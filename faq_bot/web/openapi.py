@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, jsonify, redirect, request, url_for
+from werkzeug.wrappers import Response
 
 from faq_bot.query import MAX_QUERY_LENGTH
 
@@ -101,6 +102,21 @@ MODE = _param(
 )
 ENTRY_ID = _param("entry_id", "path", "Stabile ID des Eintrags (auch Alias-ID)", {"type": "string"})
 
+# the link fields of hits and entries (faq_bot.web.permalinks)
+ABSOLUTE_URL = {
+    "type": "string",
+    "description": "Die Seite des Eintrags als absolute Adresse (Host der Anfrage)",
+}
+CITATION = {
+    "type": "string",
+    "description": "Zitat: „Titel“ – Dokument, Stand: Datum. absolute Adresse",
+}
+DATE_TEXT = {
+    "type": "string",
+    "nullable": True,
+    "description": "Stand des Dokuments, wie es ihn schreibt (null ohne Datum)",
+}
+
 COMPONENTS: dict[str, Any] = {
     "schemas": {
         "Error": {
@@ -129,6 +145,15 @@ COMPONENTS: dict[str, Any] = {
                     "nullable": True,
                     "description": "Nummer des besten Absatzes (0 = erster)",
                 },
+                "absolute_url": ABSOLUTE_URL,
+                "paragraph_url": {
+                    "type": "string",
+                    "nullable": True,
+                    "description": "Absoluter Permalink des Absatzes paragraph "
+                    "(/entry/<id>/absatz/<n>?v=<Fingerabdruck>, n ab 1); null ohne Absatz",
+                },
+                "citation": CITATION,
+                "date_text": DATE_TEXT,
             },
         },
         "SearchResult": {
@@ -140,6 +165,33 @@ COMPONENTS: dict[str, Any] = {
                 "mode": {"type": "string", "enum": ["lexical", "hybrid"]},
                 "suggestion": {"type": "string", "nullable": True},
                 "hits": {"type": "array", "items": {"$ref": "#/components/schemas/Hit"}},
+            },
+        },
+        "EntryMoved": {
+            "type": "object",
+            "required": ["message", "id", "url", "api_url"],
+            "description": "Antwort einer Alias-ID (301): wohin der Eintrag gehört",
+            "properties": {
+                "message": {"type": "string", "description": "Erklärung auf Deutsch"},
+                "id": {"type": "string", "description": "Die kanonische ID"},
+                "title": {"type": "string"},
+                "url": {"type": "string", "description": "/entry/<kanonische ID>"},
+                "absolute_url": ABSOLUTE_URL,
+                "api_url": {"type": "string", "description": "Wie Location"},
+            },
+        },
+        "EntryNotFound": {
+            "type": "object",
+            "required": ["error", "detail", "suggestions"],
+            "properties": {
+                "error": {"type": "string", "description": "not_found"},
+                "detail": {"type": "string", "description": "Erklärung auf Deutsch"},
+                "suggestions": {
+                    "type": "array",
+                    "description": "Einträge zu den Wörtern der ID (dieselben wie auf der "
+                    "Fehlerseite von /entry/<id>)",
+                    "items": {"$ref": "#/components/schemas/Hit"},
+                },
             },
         },
         "Link": {
@@ -161,6 +213,10 @@ COMPONENTS: dict[str, Any] = {
                 "id": {"type": "string"},
                 "doc": {"type": "string"},
                 "title": {"type": "string"},
+                "name": {"type": "string", "description": "Titel ohne Kategorie (227-Pfund Bombe)"},
+                "position": {"type": "integer", "description": "Stelle im Dokument (ab 0)"},
+                "text": {"type": "string", "description": "Der ganze Text (Absätze als Text)"},
+                "alias_ids": {"type": "array", "items": {"type": "string"}},
                 "paragraphs": {"type": "array", "items": {"type": "string"}},
                 "plain_paragraphs": {"type": "array", "items": {"type": "string"}},
                 "paragraph_urls": {"type": "array", "items": {"type": "string"}},
@@ -171,6 +227,15 @@ COMPONENTS: dict[str, Any] = {
                 "links": {"type": "array", "items": {"$ref": "#/components/schemas/Link"}},
                 "backlinks": {"type": "array", "items": {"type": "object"}},
                 "url": {"type": "string"},
+                "absolute_url": ABSOLUTE_URL,
+                "citation": CITATION,
+                "date_text": DATE_TEXT,
+                "paragraph_permalinks": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "Absolute Permalinks der Absätze, in der Reihenfolge von "
+                    "paragraph_urls (/entry/<id>/absatz/<n>?v=<Fingerabdruck>, n ab 1)",
+                },
                 "document": {"type": "object"},
                 "previous": {"type": "string", "nullable": True},
                 "next": {"type": "string", "nullable": True},
@@ -276,7 +341,18 @@ PATHS: dict[str, dict] = {
             "parameters": [ENTRY_ID],
             "responses": {
                 "200": json_body({"$ref": "#/components/schemas/Entry"}, "Der Eintrag"),
-                **error_responses(301, 304, 404, 503),
+                **error_responses(304, 503),
+                "301": {
+                    **json_body(
+                        {"$ref": "#/components/schemas/EntryMoved"},
+                        "Alias-ID oder Titelvariante: Weiterleitung auf die kanonische ID",
+                    ),
+                    "headers": {"Location": {"schema": {"type": "string"}}},
+                },
+                "404": json_body(
+                    {"$ref": "#/components/schemas/EntryNotFound"},
+                    "Nicht gefunden; mit Vorschlägen",
+                ),
             },
         }
     },
@@ -284,6 +360,17 @@ PATHS: dict[str, dict] = {
         "get": {
             "summary": "Diese API-Beschreibung (OpenAPI 3)",
             "responses": {"200": json_body({"type": "object"}, "OpenAPI-Dokument")},
+        }
+    },
+    "/openapi.json": {
+        "get": {
+            "summary": "Weiterleitung auf /api/openapi.json (die übliche Adresse)",
+            "responses": {
+                "301": {
+                    "description": "Weiterleitung auf /api/openapi.json",
+                    "headers": {"Location": {"schema": {"type": "string"}}},
+                }
+            },
         }
     },
     "/healthz": {
@@ -424,6 +511,12 @@ def _with_documents(document: dict, doc_ids: list[str]) -> dict:
                         "enum": ["", *doc_ids, *([None] if json_body else [])],
                     }
     return document
+
+
+@bp.get("/openapi.json")
+def openapi_redirect() -> Response:
+    """Where tools look first: a permanent redirect to `openapi_json`."""
+    return redirect(url_for("openapi.openapi_json"), code=301)
 
 
 @bp.get("/api/openapi.json")

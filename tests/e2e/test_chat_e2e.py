@@ -284,10 +284,41 @@ def test_chat_copy_link_copies_the_paragraph_permalink(page, base_url):
     copy = page.locator("#chat-log a[data-chat-copy]").first
     expect(copy).to_be_visible()
     href = copy.get_attribute("href")
+    # the paragraph's permalink (/entry/<id>/absatz/<n>?v=<fingerprint>), not its anchor
+    assert href and re.fullmatch(
+        rf"{re.escape(base_url)}/entry/227-pfund-bombe-basisausbau/absatz/\d+\?v=[0-9a-f]+", href
+    )
     copy.click()
     expect(copy).to_have_text("Link kopiert")
-    assert page.evaluate("navigator.clipboard.readText()") == f"{base_url}{href}"
+    assert page.evaluate("navigator.clipboard.readText()") == href
     expect(page).to_have_url(re.compile(r"/ask\?t="))
+
+
+@pytest.mark.parametrize("built_by", ["chat.js", "server"])
+def test_chat_copy_is_announced_in_the_status_region(page, base_url, built_by):
+    """The copy confirmation is not only a short text change of the link: the chat page's
+    role=status region says which paragraph's link was copied, for a turn chat.js built
+    and for one the server rendered; the controls' names say which paragraph they act on."""
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
+    if built_by == "chat.js":
+        page.goto("/ask")
+        ask(page, FIRST)
+    else:
+        page.goto("/ask?" + urlencode({"q": FIRST}))
+    turn = page.locator("#chat-log li.turn[data-question]").first
+    source = turn.locator("a.passage-link").inner_text()  # "227-Pfund Bombe …, Absatz n"
+    title, paragraph = source.rsplit(", Absatz ", 1)
+    where = f"„{title}“, Absatz {paragraph}"
+    copy = page.get_by_role("link", name=f"{where}: Link kopieren")
+    expect(copy).to_be_visible()
+    expect(turn.locator("summary")).to_have_attribute("aria-label", f"{where}: Zitieren")
+    status = page.locator("#chat-status")
+    expect(status).to_have_attribute("role", "status")
+    expect(status).to_be_empty()
+    copy.click()
+    expect(status).to_have_text(f"Link zu {where} kopiert.")
+    turn.locator("summary").click()
+    expect(turn.locator(".citation")).to_contain_text(f"{where} – HoW FAQ, Stand:")
 
 
 def test_chat_phone_width_without_horizontal_scroll(phone, shots):

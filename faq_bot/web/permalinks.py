@@ -1,0 +1,68 @@
+"""Absolute links and citations for what the JSON API hands out.
+
+A forum bot embeds a ruling from the API alone: beside each relative ``url`` (kept as
+``../shared/spec/interfaces.md`` names it) a hit, an entry and an answer's sources carry
+
+- ``absolute_url``: the ruling page on the request's host (behind a proxy its forwarded
+  host, `faq_bot.web.create_app`), as an answer's citation has it;
+- ``paragraph_url``: the absolute permalink of the paragraph
+  (`faq_bot.chat.answer.paragraph_permalink`, `render.paragraph_path`)
+  where one is known (a hit's best paragraph), else null;
+- ``citation`` (`faq_bot.text.citation`, with the absolute URL) and ``date_text`` (the
+  document's Stand, or null).
+
+An entry gives ``paragraph_permalinks`` (absolute) beside its ``paragraph_urls``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from flask import request
+
+from faq_bot.chat.answer import paragraph_permalink
+from faq_bot.text import citation
+
+if TYPE_CHECKING:
+    from faq_bot.index import EntryRecord, Index
+
+__all__ = ["base_url", "entry_links", "hit_links"]
+
+
+def base_url() -> str:
+    """``scheme://host`` of the request and the app's script root: absolute links start here."""
+    return request.host_url.rstrip("/") + request.script_root
+
+
+def hit_links(index: Index, hit: dict[str, Any], base: str) -> dict[str, Any]:
+    """`hit` (a hit's JSON: ``id``, ``doc``, ``title``, ``url``, ``paragraph``) with
+    ``absolute_url``, ``paragraph_url``, ``citation`` and ``date_text``."""
+    doc = index.document(hit.get("doc") or "") or {}
+    absolute = base + hit["url"]
+    paragraph = hit.get("paragraph")
+    record = index.entry(hit["id"]) if paragraph is not None else None
+    permalink = None
+    if record is not None and paragraph is not None:
+        permalink = paragraph_permalink(record, paragraph)
+    return {
+        **hit,
+        "absolute_url": absolute,
+        "paragraph_url": base + permalink if permalink else None,
+        "citation": citation(hit["title"], doc, absolute),
+        "date_text": doc.get("date_text"),
+    }
+
+
+def entry_links(index: Index, record: EntryRecord, path: str, base: str) -> dict[str, Any]:
+    """The link fields of an entry's JSON (`path`: its page, ``/entry/<id>``):
+    ``absolute_url``, ``citation``, ``date_text`` and ``paragraph_permalinks``."""
+    doc = index.document(record.doc) or {}
+    absolute = base + path
+    return {
+        "absolute_url": absolute,
+        "citation": citation(record.title, doc, absolute),
+        "date_text": doc.get("date_text"),
+        "paragraph_permalinks": [
+            f"{base}{paragraph_permalink(record, i)}" for i in range(len(record.plain_paragraphs))
+        ],
+    }

@@ -1,0 +1,39 @@
+"""How an answer names and cites its source: the message's German, the citation of the
+paragraph and its permalink (`faq_bot.chat.answer`, `faq_bot.text.citation`)."""
+
+from __future__ import annotations
+
+from faq_bot.chat.answer import found_message, paragraph_permalink
+from faq_bot.text import citation, fingerprint
+
+
+def test_citation_of_a_paragraph_names_it_counted_from_one():
+    doc = {"title": "HoW FAQ", "date_text": "30. November 2012"}
+    assert citation("Endphase", doc, "https://x/e", paragraph=0) == (
+        "„Endphase“, Absatz 1 – HoW FAQ, Stand: 30. November 2012. https://x/e"
+    )
+    assert citation("Endphase", doc) == "„Endphase“ – HoW FAQ, Stand: 30. November 2012. "
+
+
+def test_found_message_has_no_brackets_inside_brackets(index):
+    record = index.entry("runde-patt")
+    doc = index.document(record.doc)
+    assert doc["title"] == "Rundenregeln (Tabletop)"  # a title with its own brackets
+    message = found_message(record, doc)
+    assert message == "Das steht unter „Patt“ in „Rundenregeln (Tabletop)“."
+    assert "((" not in message and "))" not in message
+
+
+def test_found_message_gives_the_stand_after_the_document(index):
+    record = index.entry("aktionsstapel")
+    message = found_message(record, index.document(record.doc), unsure=True)
+    assert message == (
+        "Wahrscheinlich steht das unter „Aktionsstapel“ in „HoW FAQ“, Stand: 30. November 2012."
+    )
+
+
+def test_paragraph_permalink_fingerprints_the_paragraph_not_the_passage(index):
+    record = index.entry("aktionsstapel")
+    text = record.plain_paragraphs[1]
+    assert paragraph_permalink(record, 1) == f"/entry/aktionsstapel/absatz/2?v={fingerprint(text)}"
+    assert paragraph_permalink(record, len(record.plain_paragraphs)) is None

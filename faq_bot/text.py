@@ -9,6 +9,7 @@
 ``sentence_window(text, start, end, limit)`` whole sentences around a span, at most `limit` long.
 ``citation(title, doc, url="", paragraph=None)`` "„Title“[, Absatz n] – Document, Stand: date. url".
 ``fingerprint(text)``    a short hash of a passage's text: whether a new build changed it.
+``paragraph_path(entry_id, index, text)`` a paragraph's permalink ``/entry/<id>/absatz/<n>?v=…``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ __all__ = [
     "clean_input",
     "fingerprint",
     "fold",
+    "paragraph_path",
     "sentence_window",
     "slugify",
     "split_sentences",
@@ -211,3 +213,12 @@ def fingerprint(text: str) -> str:
     """A short hash of a passage's text as shown: whether a new build changed it (a chat
     turn's token and a paragraph's permalink carry it)."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:FINGERPRINT_LENGTH]
+
+
+def paragraph_path(entry_id: str, index: int, text: str) -> str:
+    """The permalink of paragraph `index` (0-based) of an entry, whose plain text is
+    `text`: ``/entry/<id>/absatz/<n>?v=<fingerprint>`` with `n` counted from 1 as the
+    page labels it ("Absatz 3"), and the fingerprint of the text, so that a link made
+    before a rebuild finds its paragraph again or says that it changed. The chat cites
+    with it and the web serves it (`faq_bot.web.pages`)."""
+    return f"/entry/{entry_id}/absatz/{index + 1}?v={fingerprint(text)}"

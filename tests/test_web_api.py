@@ -140,7 +140,7 @@ def test_api_suggest_opensearch_format_for_browsers(client):
 
 
 def _permalink(index, entry_id: str, paragraph: int) -> str:
-    from faq_bot.web.render import paragraph_path
+    from faq_bot.text import paragraph_path
 
     record = index.entry(entry_id)
     return "http://localhost" + paragraph_path(

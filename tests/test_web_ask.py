@@ -82,7 +82,7 @@ def test_api_ask_answer_shape(client):
 
 
 def _permalink(client, entry_id: str, paragraph: int) -> str:
-    from faq_bot.web.render import paragraph_path
+    from faq_bot.text import paragraph_path
 
     record = client.application.extensions["faq_bot.index"].get().entry(entry_id)
     text = record.plain_paragraphs[paragraph]

@@ -31,8 +31,7 @@ def test_same_source_renders_identically_across_threads():
 
 
 def test_a_paragraph_permalink_counts_from_one_and_carries_the_text_fingerprint():
-    from faq_bot.text import fingerprint
-    from faq_bot.web.render import paragraph_path
+    from faq_bot.text import fingerprint, paragraph_path
 
     path = paragraph_path("endphase", 2, "Der dritte Absatz.")
     assert path == f"/entry/endphase/absatz/3?v={fingerprint('Der dritte Absatz.')}"

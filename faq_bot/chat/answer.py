@@ -84,8 +84,7 @@ from faq_bot.question import (
 )
 from faq_bot.search import Hit, ScoredEntry, highlight
 from faq_bot.stack.link import check_url_for
-from faq_bot.text import citation, sentence_window
-from faq_bot.web.render import paragraph_path
+from faq_bot.text import citation, paragraph_path, sentence_window
 
 from . import confidence as conf
 from .history import Turn, context_turns, dense_text, parse_history
@@ -652,7 +651,7 @@ def cited(record: EntryRecord, doc: dict[str, Any], paragraph: int) -> str:
 
 def paragraph_permalink(record: EntryRecord, paragraph: int) -> str | None:
     """The permalink path of paragraph `paragraph` (0-based) of `record`
-    (`faq_bot.web.render.paragraph_path`, fingerprinting the paragraph as the ruling page
+    (`faq_bot.text.paragraph_path`, fingerprinting the paragraph as the ruling page
     shows it: an answer's passage may carry a lead-in besides), or None when the entry has
     no such paragraph."""
     paragraphs = record.plain_paragraphs

@@ -6,7 +6,7 @@ A forum bot embeds a ruling from the API alone: beside each relative ``url`` (ke
 - ``absolute_url``: the ruling page on the request's host (behind a proxy its forwarded
   host, `faq_bot.web.create_app`), as an answer's citation has it;
 - ``paragraph_url``: the absolute permalink of the paragraph
-  (`faq_bot.chat.answer.paragraph_permalink`, `render.paragraph_path`)
+  (`faq_bot.chat.answer.paragraph_permalink`, `faq_bot.text.paragraph_path`)
   where one is known (a hit's best paragraph), else null;
 - ``citation`` (`faq_bot.text.citation`, with the absolute URL) and ``date_text`` (the
   document's Stand, or null).

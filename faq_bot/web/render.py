@@ -30,7 +30,7 @@ from markupsafe import Markup
 
 from faq_bot.corpus.model import Markup as SourceMarkup
 from faq_bot.corpus.model import plain
-from faq_bot.text import fingerprint
+from faq_bot.text import paragraph_path  # noqa: F401 (the web's link builders read it here)
 
 ALLOWED_TAGS = {
     "p",
@@ -71,14 +71,6 @@ LinkFor = Callable[[str], tuple[str, str] | None]
 def paragraph_anchor(index: int) -> str:
     """The fragment id of paragraph `index` (0-based) on a ruling page: ``p<index>``."""
     return f"p{index}"
-
-
-def paragraph_path(entry_id: str, index: int, text: str) -> str:
-    """The permalink of paragraph `index` (0-based) of an entry, whose plain text is
-    `text`: ``/entry/<id>/absatz/<n>?v=<fingerprint>`` with `n` counted from 1 as the
-    page labels it ("Absatz 3"), and the fingerprint of the text, so that a link made
-    before a rebuild finds its paragraph again or says that it changed."""
-    return f"/entry/{entry_id}/absatz/{index + 1}?v={fingerprint(text)}"
 
 
 def first_sentence(text: str, limit: int = 220) -> str:

@@ -30,7 +30,7 @@ from faq_bot.web.common import (
     entry_or_redirect,
 )
 from faq_bot.web.marks import mark_html, query_groups
-from faq_bot.web.render import first_sentence, paragraph_anchor, render_paragraph
+from faq_bot.web.render import entry_summary, paragraph_anchor, render_paragraph
 
 bp = Blueprint("pages", __name__)
 
@@ -99,6 +99,16 @@ def toc_groups(index: Any, doc: dict) -> list[tuple[str, list]]:
     for entry in entries:
         groups.setdefault(entry.section or "", []).append(entry)
     return list(groups.items())
+
+
+def page_title(entry: Any, doc: dict) -> str:
+    """The page's title (and og:title): "Titel – Dokument"; a quick reference's row is
+    named by a label alone ("Stationär bleiben"), so its heading path comes first, as the
+    page's crumbs show it ("BEWEGUNGSPHASE › 1. EINHEITEN BEWEGEN › Stationär bleiben")."""
+    title = entry.title
+    if doc.get("kind") == "reference" and entry.section:
+        title = f"{entry.section} › {title}"
+    return f"{title} – {doc.get('title', '')}"
 
 
 def citation_text(entry: Any, doc: dict, url: str) -> str:
@@ -178,7 +188,7 @@ def render_entry(index: Any, record: Any, highlight: str) -> str:
         other = index.entry(target)
         if other is None:
             return None
-        return entry_url(other.id), first_sentence(other.text)
+        return entry_url(other.id), entry_summary(other.text, other.links)
 
     groups = query_groups(index, highlight)
     links = list(record.links)
@@ -213,7 +223,7 @@ def render_entry(index: Any, record: Any, highlight: str) -> str:
             {
                 "text": other.title if other else (link.get("target_text") or link.get("text")),
                 "url": entry_url(other.id) if other else None,
-                "preview": first_sentence(other.text) if other else "",
+                "preview": entry_summary(other.text, other.links) if other else "",
             }
         )
     backlinks = []
@@ -224,16 +234,17 @@ def render_entry(index: Any, record: Any, highlight: str) -> str:
                 "title": back.get("title") or back["id"],
                 "url": entry_url(back["id"]),
                 "doc_title": (index.document(back.get("doc", "")) or {}).get("title", ""),
-                "preview": first_sentence(other.text) if other else "",
+                "preview": entry_summary(other.text, other.links) if other else "",
             }
         )
     prev, nxt = index.neighbours(record.id)
     absolute = url_for("pages.entry", entry_id=record.id, _external=True)
-    description = first_sentence(record.text, limit=200)
+    description = entry_summary(record.text, record.links, limit=200)
     return render_template(
         "pages/entry.html",
         entry=record,
         doc=doc,
+        page_title=page_title(record, doc),
         kind_label=KIND_LABELS.get(doc.get("kind", ""), ""),
         paragraphs=paragraphs,
         see_also=see_also,

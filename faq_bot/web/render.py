@@ -30,7 +30,7 @@ from markupsafe import Markup
 
 from faq_bot.corpus.model import Markup as SourceMarkup
 from faq_bot.corpus.model import plain
-from faq_bot.text import fingerprint
+from faq_bot.text import fingerprint, split_sentences
 
 ALLOWED_TAGS = {
     "p",
@@ -62,7 +62,6 @@ ALLOWED_TAGS = {
 _TAG_SPLIT = re.compile(r"(<[^>]*>)")
 _TAG_NAME = re.compile(r"</?\s*([A-Za-z0-9]+)")
 _OWN_BULLET = re.compile(r"<li>\s*[•·▪◦‣]\s*")
-_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"“”»]?\s+(?=[\"„»(]?[A-ZÄÖÜ0-9])")
 
 # a link target: (url, preview text) for a reference's target id
 LinkFor = Callable[[str], tuple[str, str] | None]
@@ -81,15 +80,43 @@ def paragraph_path(entry_id: str, index: int, text: str) -> str:
     return f"/entry/{entry_id}/absatz/{index + 1}?v={fingerprint(text)}"
 
 
+def leading_sentences(text: str, limit: int, most: int | None = None) -> str:
+    """The whole sentences `text` begins with (`faq_bot.text.split_sentences`: "z.B.",
+    "bzw." and "10." end none), as many as fit in `limit` characters (at most `most`);
+    a first sentence longer than `limit` is cut at a word, with an ellipsis."""
+    text = " ".join(text.split())
+    spans = split_sentences(text)
+    end = spans[0][1]
+    for count, (_, stop) in enumerate(spans[1:], start=2):
+        if stop > limit or (most is not None and count > most):
+            break
+        end = stop
+    lead = text[:end]
+    if len(lead) > limit:
+        cut = lead[: limit - 1].rsplit(" ", 1)[0]
+        lead = cut.rstrip(",;:–- ") + "…"
+    return lead
+
+
 def first_sentence(text: str, limit: int = 220) -> str:
     """The first sentence of `text`, shortened to `limit` characters with an ellipsis."""
-    text = " ".join(text.split())
-    parts = _SENTENCE_END.split(text, maxsplit=1)
-    sentence = parts[0] if parts else text
-    if len(sentence) > limit:
-        cut = sentence[: limit - 1].rsplit(" ", 1)[0]
-        sentence = cut.rstrip(",;:–- ") + "…"
-    return sentence
+    return leading_sentences(text, limit, most=1)
+
+
+def entry_summary(text: str, links: Iterable[Mapping] = (), limit: int = 220) -> str:
+    """What the pages say an entry is about (its meta description, the preview of a link
+    to it): "Verweis auf X" for an entry that only refers elsewhere ("s. X", "s. bei X":
+    its first sentence would be "s."), else its first sentence."""
+    flat = " ".join(text.split())
+    for link in links:
+        target = str(link.get("target_text") or "")
+        if target and link.get("text") == flat and _stub(target).fullmatch(flat):
+            return f"Verweis auf {target}"
+    return first_sentence(flat, limit)
+
+
+def _stub(target: str) -> re.Pattern[str]:
+    return re.compile(rf"s\.\s+(?:bei\s+)?{re.escape(target)}\.?")
 
 
 def sanitize(html: str) -> str:

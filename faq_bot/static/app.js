@@ -3,9 +3,11 @@
 // - title suggestions while typing (fills the <datalist> from /api/suggest)
 // - registers the service worker (offline copy)
 // - link previews on touch: tap once to preview, again to follow
-// - "Link kopieren" copies the URL of a paragraph, "Zitat kopieren" the citation
-// It also offers window.faqBot = {copy, flash, el, link} to the page scripts loaded after
-// it (chat.js, check.js), so copying works the same everywhere.
+// - "Absatz N" copies the paragraph's permalink, "Zitat kopieren" its citation (or the
+//   entry's); the copied paragraph becomes the marked one; base.html's status region says
+//   what was copied
+// It also offers window.faqBot = {copy, flash, el, link, announce} to the page scripts
+// loaded after it (chat.js, check.js), so copying works the same everywhere.
 "use strict";
 
 (function () {
@@ -110,6 +112,20 @@
     }, 1800);
   }
 
+  // Say `text` in the page's one live region (base.html's role="status"): a copy's
+  // confirmation reaches screen readers, not only the eye. Emptied first, so the same
+  // message twice in a row is announced twice.
+  var statusRegion = document.getElementById("status-message");
+  var statusTimer = null;
+  function announce(text) {
+    if (!statusRegion) return;
+    clearTimeout(statusTimer);
+    statusRegion.textContent = "";
+    statusTimer = setTimeout(function () {
+      statusRegion.textContent = text;
+    }, 50);
+  }
+
   function el(tag, className, text) {
     var node = document.createElement(tag);
     if (className) node.className = className;
@@ -123,7 +139,7 @@
     return a;
   }
 
-  window.faqBot = { copy: copy, flash: flash, el: el, link: link };
+  window.faqBot = { copy: copy, flash: flash, el: el, link: link, announce: announce };
 
   // The service worker keeps an offline copy of every ruling and a search over it
   // (faq_bot/web/pwa.py). Without it, or without JavaScript, pages come from the server.
@@ -135,23 +151,87 @@
     });
   }
 
-  // "Link kopieren": copy the page URL with the paragraph's anchor, and go there.
-  document.querySelectorAll("a[data-copy-link]").forEach(function (link) {
-    link.setAttribute("aria-label", link.textContent.trim() + ": Link kopieren");
-    link.setAttribute("title", "Link zu diesem Absatz kopieren");
-    link.addEventListener("click", function (event) {
-      var url = new URL(link.getAttribute("href"), window.location.href).href;
-      event.preventDefault();
-      history.replaceState(null, "", url);
+  // The marked paragraph of a ruling: the one a link opened (#p3, or the one a permalink
+  // page marks), then the one whose link or citation was copied. :target cannot follow a
+  // copy (history.replaceState leaves it where the page was opened), so with JavaScript
+  // the class is-target alone marks it (app.css drops :target then).
+  var ruling = document.querySelector(".ruling-body");
+
+  function markParagraph(para) {
+    if (!ruling || !para) return;
+    ruling.querySelectorAll(".para.is-target").forEach(function (other) {
+      if (other !== para) other.classList.remove("is-target");
+    });
+    para.classList.add("is-target");
+  }
+
+  function markFromHash() {
+    var para = location.hash ? document.getElementById(location.hash.slice(1)) : null;
+    if (para && para.classList.contains("para") && ruling.contains(para)) markParagraph(para);
+  }
+
+  if (ruling) {
+    ruling.classList.add("marks-by-script");
+    markFromHash();
+    window.addEventListener("hashchange", markFromHash);
+  }
+
+  // After a copy: mark the paragraph, keep the address on it (a reload shows the same), say so.
+  function copied(para, control, message) {
+    markParagraph(para);
+    if (para && para.id) history.replaceState(null, "", "#" + para.id);
+    flash(control);
+    announce(message);
+  }
+
+  // "Absatz N": without JavaScript a link to the paragraph's permalink; here a button that
+  // copies the permalink (absolute, without the search words). When the browser refuses
+  // to copy, it opens the permalink, whose address can be copied by hand.
+  document.querySelectorAll("a[data-copy-link]").forEach(function (anchor) {
+    var url = new URL(anchor.getAttribute("href"), window.location.href).href;
+    var para = anchor.closest(".para");
+    var label = anchor.textContent.trim();
+    var button = el("button", anchor.className, label);
+    button.type = "button";
+    button.setAttribute("aria-label", label + ": Link kopieren");
+    button.setAttribute("title", "Link zu diesem Absatz kopieren");
+    button.addEventListener("click", function () {
       copy(url).then(
         function () {
-          flash(link);
+          copied(para, button, "Link kopiert.");
         },
         function () {
-          window.location.hash = link.hash;
+          window.location.href = url;
         }
       );
     });
+    anchor.parentNode.replaceChild(button, anchor);
+  });
+
+  // "Zitat kopieren" per paragraph: without JavaScript a <details> shows the text to copy;
+  // here a button copies it (and opens the <details> when the browser refuses).
+  document.querySelectorAll("details.para-cite").forEach(function (details) {
+    var text = details.querySelector(".para-citation");
+    if (!text) return;
+    var para = details.closest(".para");
+    var number = para ? para.querySelector(".para-num") : null;
+    var button = el("button", "para-cite-button", "Zitat kopieren");
+    button.type = "button";
+    if (number) button.setAttribute("aria-label", number.textContent.trim() + ": Zitat kopieren");
+    button.addEventListener("click", function () {
+      copy(text.textContent).then(
+        function () {
+          copied(para, button, "Zitat kopiert.");
+        },
+        function () {
+          button.hidden = true;
+          details.hidden = false;
+          details.open = true;
+        }
+      );
+    });
+    details.hidden = true;
+    details.parentNode.insertBefore(button, details);
   });
 
   // Link previews on touch: the first tap shows the linked entry's first sentence
@@ -180,7 +260,8 @@
     button.hidden = false;
     button.addEventListener("click", function () {
       copy(button.getAttribute("data-copy-text")).then(function () {
-        flash(button, "Kopiert ✓");
+        flash(button);
+        announce("Zitat kopiert.");
       });
     });
   });

@@ -336,6 +336,7 @@ def test_tap_targets_are_at_least_44_px(phone):
     phone.goto(f"/entry/{BOMB}")
     for selector in (
         ".para-num",
+        ".para-cite-button",
         ".crumbs a",
         ".see-also a",
         ".backlinks a",
@@ -379,6 +380,7 @@ AXE_PAGES = [
     "/search?q=227er",
     "/search?q=qqqxyz",
     f"/entry/{BOMB}?h=bezahlt",
+    f"/entry/{BOMB}/absatz/2",
     "/entry/schadenverteilungsphase",
     "/docs/how-faq",
     "/docs/sow",

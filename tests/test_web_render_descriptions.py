@@ -11,6 +11,8 @@ import pytest
 from faq_bot.text import split_sentences
 from faq_bot.web.render import entry_summary, first_sentence, leading_sentences
 
+BOMB = "227-pfund-bombe-basisausbau"
+
 
 def meta(html: str, attr: str, name: str) -> str:
     found = re.search(rf'<meta {attr}="{re.escape(name)}" content="([^"]*)">', html)
@@ -115,3 +117,25 @@ def test_a_reference_table_row_carries_its_heading_path_in_its_titles(client, in
 def test_a_faq_entry_keeps_its_title_alone(client):
     html = client.get("/entry/aktionsstapel").get_data(as_text=True)
     assert meta(html, "property", "og:title") == "Aktionsstapel – HoW FAQ"
+
+
+def test_a_reference_preview_is_the_links_description_not_part_of_its_name(client, index):
+    # a screen reader reads the preview as the link's description (aria-describedby to a
+    # hidden element), never as part of its name: one hidden element per linked entry
+    html = client.get(f"/entry/{BOMB}").get_data(as_text=True)
+    links = re.findall(r'<a class="xref" href="/entry/([^"]+)"([^>]*)>', html)
+    assert len(links) >= 2  # in the paragraph and under "Siehe auch"
+    for target, attributes in links:
+        assert f'aria-describedby="vorschau-{target}"' in attributes, target
+        other = index.entry(target)
+        found = re.findall(rf'<span id="vorschau-{re.escape(target)}" hidden>([^<]*)</span>', html)
+        assert [unescape(f) for f in found] == [entry_summary(other.text, other.links)]
+
+
+def test_every_described_link_points_at_an_element_of_the_page(client):
+    for path in ("/entry/aktionsstapel", "/entry/deklarationen", f"/entry/{BOMB}/absatz/4"):
+        html = client.get(path).get_data(as_text=True)
+        ids = set(re.findall(r' id="([^"]+)"', html))
+        described = re.findall(r'aria-describedby="([^"]+)"', html)
+        assert described and set(described) <= ids, path
+        assert len(ids) == len(re.findall(r' id="([^"]+)"', html))  # ids are unique

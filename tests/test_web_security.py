@@ -291,7 +291,8 @@ def test_render_text_links_reference_spans_and_escapes_the_rest():
     ]
     html = render_text(plain, refs, links_to)
     assert html == (
-        'a &lt;b&gt; s. <a class="xref" href="/entry/beta" data-preview="Vorschau beta">Beta</a>'
+        'a &lt;b&gt; s. <a class="xref" href="/entry/beta" data-preview="Vorschau beta" '
+        'aria-describedby="vorschau-beta">Beta</a>'
         ' und s. <span class="xref-unresolved">Gamma</span>'
     )
 

@@ -2,7 +2,8 @@
 // - "/" jumps to the search box
 // - title suggestions while typing (fills the <datalist> from /api/suggest)
 // - registers the service worker (offline copy)
-// - link previews on touch: tap once to preview, again to follow
+// - reference previews beside the link (hover, keyboard focus; on touch tap once to
+//   preview, again to follow)
 // - "Absatz N" copies the paragraph's permalink, "Zitat kopieren" its citation (or the
 //   entry's); the copied paragraph becomes the marked one; base.html's status region says
 //   what was copied
@@ -234,8 +235,89 @@
     details.parentNode.insertBefore(button, details);
   });
 
-  // Link previews on touch: the first tap shows the linked entry's first sentence
-  // (the same bar as on hover), a second tap on the same link follows it.
+  // Reference previews: the linked entry's summary in a box beside the link (below it, or
+  // above when the window has more room there), on hover, on keyboard focus and on a first
+  // tap (a second tap follows the link); never over the link (WCAG 2.4.11), never wider
+  // than the window, closed by Escape, kept while the pointer moves onto it (1.4.13).
+  // Screen readers get the same text as the link's description (aria-describedby, from
+  // the server), so the box is aria-hidden. Without JavaScript app.css shows it on hover.
+  document.documentElement.classList.add("js");
+  var previewBox = null;
+  var previewFor = null;
+  var hideTimer = null;
+  var PREVIEW_GAP = 6; // px between the link and the box
+  var PREVIEW_MARGIN = 12; // px kept free at the window's sides
+
+  function previewLink(node) {
+    var link = node instanceof Element ? node.closest("a.xref[data-preview]") : null;
+    return link && link.getAttribute("data-preview") ? link : null;
+  }
+
+  function showPreview(link) {
+    clearTimeout(hideTimer);
+    if (!previewBox) {
+      previewBox = el("div", "xref-preview");
+      previewBox.setAttribute("aria-hidden", "true");
+      previewBox.addEventListener("pointerenter", function () {
+        clearTimeout(hideTimer);
+      });
+      previewBox.addEventListener("pointerleave", hidePreviewSoon);
+      document.body.appendChild(previewBox);
+    }
+    if (previewFor && previewFor !== link) previewFor.classList.remove("previewing");
+    previewFor = link;
+    previewBox.textContent = link.getAttribute("data-preview"); // text only, never HTML
+    var view = document.documentElement.clientWidth;
+    previewBox.style.maxWidth = Math.max(0, Math.min(640, view - 2 * PREVIEW_MARGIN)) + "px";
+    previewBox.style.left = "0px";
+    previewBox.style.top = "0px";
+    previewBox.hidden = false;
+    var own = link.getBoundingClientRect();
+    var size = previewBox.getBoundingClientRect();
+    var below = window.innerHeight - own.bottom - PREVIEW_GAP;
+    var above = own.top - PREVIEW_GAP;
+    var top = size.height <= below || below >= above ? own.bottom + PREVIEW_GAP : own.top - PREVIEW_GAP - size.height;
+    var left = Math.max(PREVIEW_MARGIN, Math.min(own.left, view - PREVIEW_MARGIN - size.width));
+    previewBox.style.top = top + window.scrollY + "px";
+    previewBox.style.left = left + window.scrollX + "px";
+  }
+
+  function hidePreview() {
+    clearTimeout(hideTimer);
+    if (previewBox) previewBox.hidden = true;
+    if (previewFor) previewFor.classList.remove("previewing");
+    previewFor = null;
+  }
+
+  function hidePreviewSoon() {
+    clearTimeout(hideTimer);
+    hideTimer = setTimeout(hidePreview, 300);
+  }
+
+  document.addEventListener("pointerover", function (event) {
+    if (event.pointerType !== "mouse") return;
+    var link = previewLink(event.target);
+    if (link && link === previewFor) clearTimeout(hideTimer);
+    else if (link) showPreview(link);
+  });
+  document.addEventListener("pointerout", function (event) {
+    if (event.pointerType !== "mouse") return;
+    var link = previewLink(event.target);
+    if (link && link === previewFor && !link.contains(event.relatedTarget)) hidePreviewSoon();
+  });
+  document.addEventListener("focusin", function (event) {
+    var link = previewLink(event.target);
+    if (link && link.matches(":focus-visible")) showPreview(link);
+  });
+  document.addEventListener("focusout", function (event) {
+    if (previewFor && previewLink(event.target) === previewFor) hidePreview();
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && previewFor) hidePreview();
+  });
+  window.addEventListener("resize", hidePreview);
+
+  // On touch the first tap previews, a second tap on the same link follows it.
   var lastPointer = "mouse";
   document.addEventListener(
     "pointerdown",
@@ -245,13 +327,15 @@
     true
   );
   document.addEventListener("click", function (event) {
-    var target = event.target instanceof Element ? event.target.closest("a.xref[data-preview]") : null;
-    document.querySelectorAll("a.xref.previewing").forEach(function (other) {
-      if (other !== target) other.classList.remove("previewing");
-    });
-    if (!target || lastPointer !== "touch" || !target.getAttribute("data-preview")) return;
+    var target = previewLink(event.target);
+    if (lastPointer !== "touch") return;
+    if (!target) {
+      if (previewFor) hidePreview();
+      return;
+    }
     if (target.classList.contains("previewing")) return; // second tap: follow
     event.preventDefault();
+    showPreview(target);
     target.classList.add("previewing");
   });
 

@@ -44,6 +44,7 @@ from faq_bot.web.render import (
     leading_sentences,
     paragraph_anchor,
     paragraph_path,
+    preview_id,
     render_paragraph,
 )
 
@@ -248,11 +249,17 @@ def render_entry(index: Any, record: Any, highlight: str, linked: Located | None
     linked paragraph changed or no longer exists."""
     doc = index.document(record.doc) or {"id": record.doc, "title": record.doc, "game": ""}
 
+    previews: dict[str, str] = {}  # entry id -> its summary: the links' description
+
+    def preview(entry_id: str, other: Any) -> str:
+        found = previews[entry_id] = entry_summary(other.text, other.links)
+        return found
+
     def link_for(target: str) -> tuple[str, str] | None:
         other = index.entry(target)
         if other is None:
             return None
-        return entry_url(other.id), entry_summary(other.text, other.links)
+        return entry_url(other.id), preview(target, other)
 
     groups = query_groups(index, highlight)
     links = list(record.links)
@@ -298,7 +305,8 @@ def render_entry(index: Any, record: Any, highlight: str, linked: Located | None
             {
                 "text": other.title if other else (link.get("target_text") or link.get("text")),
                 "url": entry_url(other.id) if other else None,
-                "preview": entry_summary(other.text, other.links) if other else "",
+                "preview": preview(target_id, other) if other else "",
+                "preview_id": preview_id(target_id) if other else "",
             }
         )
     backlinks = []
@@ -309,7 +317,8 @@ def render_entry(index: Any, record: Any, highlight: str, linked: Located | None
                 "title": back.get("title") or back["id"],
                 "url": entry_url(back["id"]),
                 "doc_title": (index.document(back.get("doc", "")) or {}).get("title", ""),
-                "preview": entry_summary(other.text, other.links) if other else "",
+                "preview": preview(back["id"], other) if other else "",
+                "preview_id": preview_id(back["id"]) if other else "",
             }
         )
     prev, nxt = index.neighbours(record.id)
@@ -340,6 +349,7 @@ def render_entry(index: Any, record: Any, highlight: str, linked: Located | None
         },
         see_also=see_also,
         backlinks=backlinks,
+        previews={preview_id(k): v for k, v in previews.items() if v},
         prev=prev,
         next=nxt,
         precedence=precedence_notes(index, doc),

@@ -63,7 +63,8 @@ _TAG_SPLIT = re.compile(r"(<[^>]*>)")
 _TAG_NAME = re.compile(r"</?\s*([A-Za-z0-9]+)")
 _OWN_BULLET = re.compile(r"<li>\s*[•·▪◦‣]\s*")
 
-# a link target: (url, preview text) for a reference's target id
+# a link target: (url, preview text) for a reference's target id; the page holds the
+# preview in a hidden element (`preview_id`) that the link names as its description
 LinkFor = Callable[[str], tuple[str, str] | None]
 
 
@@ -164,12 +165,22 @@ class Span:
     target_text: str = ""  # the part naming the target ("Beta"): the link text
 
 
+def preview_id(entry_id: str) -> str:
+    """The id of the hidden element holding the preview of links to `entry_id` (their
+    ``aria-describedby``): one per linked entry on a page, however often it is linked."""
+    return f"vorschau-{entry_id}"
+
+
 def _link(text_html: str, target: str | None, link_for: LinkFor) -> str:
     found = link_for(target) if target else None
-    if found is None:
+    if found is None or target is None:
         return f'<span class="xref-unresolved">{text_html}</span>'
     url, preview = found
-    return f'<a class="xref" href="{escape(url)}" data-preview="{escape(preview)}">{text_html}</a>'
+    described = f' aria-describedby="{escape(preview_id(target))}"' if preview else ""
+    return (
+        f'<a class="xref" href="{escape(url)}" data-preview="{escape(preview)}"{described}>'
+        f"{text_html}</a>"
+    )
 
 
 def _spans(refs: Iterable[Mapping]) -> list[Span]:

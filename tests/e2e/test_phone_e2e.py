@@ -437,3 +437,20 @@ def test_offline_a_linked_paragraph_says_where_it_is_from_as_online(phone_ctx):
         expect(page.locator("#p11 .para-context")).to_be_hidden()
     finally:
         phone_ctx.set_offline(False)
+
+
+def test_offline_a_paragraph_permalink_opens_its_paragraph(phone_ctx):
+    page = phone_ctx.new_page()
+    page.goto("/")
+    wait_for_service_worker(page)
+    phone_ctx.set_offline(True)
+    try:
+        page.goto("/entry/schadenverteilungsphase/absatz/13?v=0123abcd")
+        expect(page.locator(".offline-banner")).to_be_visible()
+        expect(page.locator("h1")).to_have_text("Schadenverteilungsphase")
+        context = page.locator("#p12 .para-context")
+        expect(context).to_be_visible()
+        expect(context).to_be_in_viewport()
+        expect(page.locator("#p11 .para-context")).to_be_hidden()
+    finally:
+        phone_ctx.set_offline(False)

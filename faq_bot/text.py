@@ -7,7 +7,9 @@
 ``words(text)``          the folded words of a text.
 ``split_sentences(text)`` (start, end) of each sentence; abbreviations and "1." do not end one.
 ``sentence_window(text, start, end, limit)`` whole sentences around a span, at most `limit` long.
-``citation(title, doc, url="", paragraph=None)`` "„Title“[, Absatz n] – Document, Stand: date. url".
+``citation(title, doc, url="")`` "„Title“ – Document, Stand: date. url" (German, as shown);
+                         ``paragraph=n``: "„Title“, Absatz n – …".
+``paragraph_citation(text, title, doc, n, url)`` a paragraph quoted, then its citation.
 ``fingerprint(text)``    a short hash of a passage's text: whether a new build changed it.
 ``paragraph_path(entry_id, index, text)`` a paragraph's permalink ``/entry/<id>/absatz/<n>?v=…``.
 """
@@ -21,10 +23,12 @@ from functools import lru_cache
 from typing import Any
 
 __all__ = [
+    "UNDATED",
     "citation",
     "clean_input",
     "fingerprint",
     "fold",
+    "paragraph_citation",
     "paragraph_path",
     "sentence_window",
     "slugify",
@@ -33,6 +37,7 @@ __all__ = [
 ]
 
 _WORD = re.compile(r"\w+")
+UNDATED = "ohne Datum"  # what the pages say for the date of a document without one
 FINGERPRINT_LENGTH = 8  # hex digits of the SHA-256 of a passage's text
 _SLUG_FOLD = str.maketrans(
     {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "ae", "Ö": "oe", "Ü": "ue"}
@@ -186,13 +191,33 @@ def sentence_window(text: str, start: int, end: int, limit: int) -> tuple[int, i
     return low, high
 
 
-def citation(title: str, doc: dict[str, Any], url: str = "", paragraph: int | None = None) -> str:
-    """How an entry is cited: „title“ – document title, Stand: date. url; with `paragraph`
-    (0-based), one of its paragraphs: „title“, Absatz n – ... (counted from 1, as the
-    ruling page labels it)."""
-    stand = f", Stand: {doc['date_text']}" if doc.get("date_text") else ""
-    where = f", Absatz {paragraph + 1}" if paragraph is not None else ""
+def citation(
+    title: str,
+    doc: dict[str, Any],
+    url: str = "",
+    *,
+    paragraph: int | None = None,
+    undated: str = "",
+) -> str:
+    """How an entry is cited: „title“ – document title, Stand: date. url
+
+    With `paragraph` (counted from 1, as the pages label it) its paragraph: „title“,
+    Absatz n – …. `undated` stands in for the date of a document without one (the pages
+    pass `UNDATED`, as their heads say "ohne Datum"; without it the date is left out)."""
+    if doc.get("date_text"):
+        stand = f", Stand: {doc['date_text']}"
+    else:
+        stand = f", {undated}" if undated else ""
+    where = f", Absatz {paragraph}" if paragraph is not None else ""
     return f"„{title}“{where} – {doc.get('title', '')}{stand}. {url}"
+
+
+def paragraph_citation(text: str, title: str, doc: dict[str, Any], number: int, url: str) -> str:
+    """A paragraph quoted for a forum: its text (`text`, whitespace collapsed) in German
+    quotation marks on a line of its own, then its `citation` (paragraph `number`, counted
+    from 1) with the date or "ohne Datum": a quotation travels without its page."""
+    quoted = " ".join(text.split())
+    return f"„{quoted}“\n" + citation(title, doc, url, paragraph=number, undated=UNDATED)
 
 
 _NUMBER = re.compile(

@@ -7,9 +7,9 @@ from faq_bot.chat.answer import found_message, paragraph_permalink
 from faq_bot.text import citation, fingerprint
 
 
-def test_citation_of_a_paragraph_names_it_counted_from_one():
+def test_citation_of_a_paragraph_names_it_as_the_page_numbers_it():
     doc = {"title": "HoW FAQ", "date_text": "30. November 2012"}
-    assert citation("Endphase", doc, "https://x/e", paragraph=0) == (
+    assert citation("Endphase", doc, "https://x/e", paragraph=1) == (
         "„Endphase“, Absatz 1 – HoW FAQ, Stand: 30. November 2012. https://x/e"
     )
     assert citation("Endphase", doc) == "„Endphase“ – HoW FAQ, Stand: 30. November 2012. "

@@ -264,7 +264,8 @@ def test_corpus_reference_in_hostile_entry_still_links(evil_pages):
 
 def test_corpus_html_row_keeps_text_drops_script_and_handlers(evil_pages):
     html = next(h for p, h in evil_pages.items() if p.startswith("/entry/ref-"))
-    body = html.split('<div class="ruling-body">', 1)[1].split("</div>\n  </div>", 1)[0]
+    # the rendered paragraphs (a citation quotes the plain text, escaped: the index's text)
+    body = "".join(re.findall(r'<div class="para-text">(.*?)</div>', html, re.S))
     assert "Text" in body and "Link" in body
     assert "alert(5)" not in body
 
@@ -272,7 +273,7 @@ def test_corpus_html_row_keeps_text_drops_script_and_handlers(evil_pages):
 def test_corpus_markdown_keeps_emphasis_drops_script(evil_pages):
     html = evil_pages["/entry/num-einleitung"]
     assert "<strong>fett</strong>" in html
-    assert "alert(8)" not in html.split('<div class="ruling-body">', 1)[1]
+    assert "alert(8)" not in "".join(re.findall(r'<div class="para-text">(.*?)</div>', html, re.S))
 
 
 # ---------------------------------------------------------------- render helpers
@@ -290,7 +291,8 @@ def test_render_text_links_reference_spans_and_escapes_the_rest():
     ]
     html = render_text(plain, refs, links_to)
     assert html == (
-        'a &lt;b&gt; s. <a class="xref" href="/entry/beta" data-preview="Vorschau beta">Beta</a>'
+        'a &lt;b&gt; s. <a class="xref" href="/entry/beta" data-preview="Vorschau beta" '
+        'aria-describedby="vorschau-beta">Beta</a>'
         ' und s. <span class="xref-unresolved">Gamma</span>'
     )
 

@@ -645,8 +645,8 @@ def found_message(record: EntryRecord, doc: dict[str, Any], unsure: bool = False
 
 def cited(record: EntryRecord, doc: dict[str, Any], paragraph: int) -> str:
     """How an answer cites its paragraph, without the URL (`Answer.to_json` adds the
-    permalink): „title“, Absatz n – document, Stand: date."""
-    return citation(record.title, doc, paragraph=paragraph)
+    permalink): „title“, Absatz n – document, Stand: date (`paragraph` 0-based, n from 1)."""
+    return citation(record.title, doc, paragraph=paragraph + 1)
 
 
 def paragraph_permalink(record: EntryRecord, paragraph: int) -> str | None:

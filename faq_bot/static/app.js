@@ -2,10 +2,13 @@
 // - "/" jumps to the search box
 // - title suggestions while typing (fills the <datalist> from /api/suggest)
 // - registers the service worker (offline copy)
-// - link previews on touch: tap once to preview, again to follow
-// - "Link kopieren" copies the URL of a paragraph, "Zitat kopieren" the citation
-// It also offers window.faqBot = {copy, flash, el, link} to the page scripts loaded after
-// it (chat.js, check.js), so copying works the same everywhere.
+// - reference previews beside the link (hover, keyboard focus; on touch tap once to
+//   preview, again to follow)
+// - "Absatz N" copies the paragraph's permalink, "Zitat kopieren" its citation (or the
+//   entry's); the copied paragraph becomes the marked one; base.html's status region says
+//   what was copied
+// It also offers window.faqBot = {copy, flash, el, link, announce} to the page scripts
+// loaded after it (chat.js, check.js), so copying works the same everywhere.
 "use strict";
 
 (function () {
@@ -110,6 +113,20 @@
     }, 1800);
   }
 
+  // Say `text` in the page's one live region (base.html's role="status"): a copy's
+  // confirmation reaches screen readers, not only the eye. Emptied first, so the same
+  // message twice in a row is announced twice.
+  var statusRegion = document.getElementById("status-message");
+  var statusTimer = null;
+  function announce(text) {
+    if (!statusRegion) return;
+    clearTimeout(statusTimer);
+    statusRegion.textContent = "";
+    statusTimer = setTimeout(function () {
+      statusRegion.textContent = text;
+    }, 50);
+  }
+
   function el(tag, className, text) {
     var node = document.createElement(tag);
     if (className) node.className = className;
@@ -123,7 +140,7 @@
     return a;
   }
 
-  window.faqBot = { copy: copy, flash: flash, el: el, link: link };
+  window.faqBot = { copy: copy, flash: flash, el: el, link: link, announce: announce };
 
   // The service worker keeps an offline copy of every ruling and a search over it
   // (faq_bot/web/pwa.py). Without it, or without JavaScript, pages come from the server.
@@ -135,27 +152,172 @@
     });
   }
 
-  // "Link kopieren": copy the page URL with the paragraph's anchor, and go there.
-  document.querySelectorAll("a[data-copy-link]").forEach(function (link) {
-    link.setAttribute("aria-label", link.textContent.trim() + ": Link kopieren");
-    link.setAttribute("title", "Link zu diesem Absatz kopieren");
-    link.addEventListener("click", function (event) {
-      var url = new URL(link.getAttribute("href"), window.location.href).href;
-      event.preventDefault();
-      history.replaceState(null, "", url);
+  // The marked paragraph of a ruling: the one a link opened (#p3, or the one a permalink
+  // page marks), then the one whose link or citation was copied. :target cannot follow a
+  // copy (history.replaceState leaves it where the page was opened), so with JavaScript
+  // the class is-target alone marks it (app.css drops :target then).
+  var ruling = document.querySelector(".ruling-body");
+
+  function markParagraph(para) {
+    if (!ruling || !para) return;
+    ruling.querySelectorAll(".para.is-target").forEach(function (other) {
+      if (other !== para) other.classList.remove("is-target");
+    });
+    para.classList.add("is-target");
+  }
+
+  function markFromHash() {
+    var para = location.hash ? document.getElementById(location.hash.slice(1)) : null;
+    if (para && para.classList.contains("para") && ruling.contains(para)) markParagraph(para);
+  }
+
+  if (ruling) {
+    ruling.classList.add("marks-by-script");
+    markFromHash();
+    window.addEventListener("hashchange", markFromHash);
+  }
+
+  // After a copy: mark the paragraph, keep the address on it (a reload shows the same), say so.
+  function copied(para, control, message) {
+    markParagraph(para);
+    if (para && para.id) history.replaceState(null, "", "#" + para.id);
+    flash(control);
+    announce(message);
+  }
+
+  // "Absatz N": without JavaScript a link to the paragraph's permalink; here a button that
+  // copies the permalink (absolute, without the search words). When the browser refuses
+  // to copy, it opens the permalink, whose address can be copied by hand.
+  document.querySelectorAll("a[data-copy-link]").forEach(function (anchor) {
+    var url = new URL(anchor.getAttribute("href"), window.location.href).href;
+    var para = anchor.closest(".para");
+    var label = anchor.textContent.trim();
+    var button = el("button", anchor.className, label);
+    button.type = "button";
+    button.setAttribute("aria-label", label + ": Link kopieren");
+    button.setAttribute("title", "Link zu diesem Absatz kopieren");
+    button.addEventListener("click", function () {
       copy(url).then(
         function () {
-          flash(link);
+          copied(para, button, "Link kopiert.");
         },
         function () {
-          window.location.hash = link.hash;
+          window.location.href = url;
         }
       );
     });
+    anchor.parentNode.replaceChild(button, anchor);
   });
 
-  // Link previews on touch: the first tap shows the linked entry's first sentence
-  // (the same bar as on hover), a second tap on the same link follows it.
+  // "Zitat kopieren" per paragraph: without JavaScript a <details> shows the text to copy;
+  // here a button copies it (and opens the <details> when the browser refuses).
+  document.querySelectorAll("details.para-cite").forEach(function (details) {
+    var text = details.querySelector(".para-citation");
+    if (!text) return;
+    var para = details.closest(".para");
+    var number = para ? para.querySelector(".para-num") : null;
+    var button = el("button", "para-cite-button", "Zitat kopieren");
+    button.type = "button";
+    if (number) button.setAttribute("aria-label", number.textContent.trim() + ": Zitat kopieren");
+    button.addEventListener("click", function () {
+      copy(text.textContent).then(
+        function () {
+          copied(para, button, "Zitat kopiert.");
+        },
+        function () {
+          button.hidden = true;
+          details.hidden = false;
+          details.open = true;
+        }
+      );
+    });
+    details.hidden = true;
+    details.parentNode.insertBefore(button, details);
+  });
+
+  // Reference previews: the linked entry's summary in a box beside the link (below it, or
+  // above when the window has more room there), on hover, on keyboard focus and on a first
+  // tap (a second tap follows the link); never over the link (WCAG 2.4.11), never wider
+  // than the window, closed by Escape, kept while the pointer moves onto it (1.4.13).
+  // Screen readers get the same text as the link's description (aria-describedby, from
+  // the server), so the box is aria-hidden. Without JavaScript app.css shows it on hover.
+  document.documentElement.classList.add("js");
+  var previewBox = null;
+  var previewFor = null;
+  var hideTimer = null;
+  var PREVIEW_GAP = 6; // px between the link and the box
+  var PREVIEW_MARGIN = 12; // px kept free at the window's sides
+
+  function previewLink(node) {
+    var link = node instanceof Element ? node.closest("a.xref[data-preview]") : null;
+    return link && link.getAttribute("data-preview") ? link : null;
+  }
+
+  function showPreview(link) {
+    clearTimeout(hideTimer);
+    if (!previewBox) {
+      previewBox = el("div", "xref-preview");
+      previewBox.setAttribute("aria-hidden", "true");
+      previewBox.addEventListener("pointerenter", function () {
+        clearTimeout(hideTimer);
+      });
+      previewBox.addEventListener("pointerleave", hidePreviewSoon);
+      document.body.appendChild(previewBox);
+    }
+    if (previewFor && previewFor !== link) previewFor.classList.remove("previewing");
+    previewFor = link;
+    previewBox.textContent = link.getAttribute("data-preview"); // text only, never HTML
+    var view = document.documentElement.clientWidth;
+    previewBox.style.maxWidth = Math.max(0, Math.min(640, view - 2 * PREVIEW_MARGIN)) + "px";
+    previewBox.style.left = "0px";
+    previewBox.style.top = "0px";
+    previewBox.hidden = false;
+    var own = link.getBoundingClientRect();
+    var size = previewBox.getBoundingClientRect();
+    var below = window.innerHeight - own.bottom - PREVIEW_GAP;
+    var above = own.top - PREVIEW_GAP;
+    var top = size.height <= below || below >= above ? own.bottom + PREVIEW_GAP : own.top - PREVIEW_GAP - size.height;
+    var left = Math.max(PREVIEW_MARGIN, Math.min(own.left, view - PREVIEW_MARGIN - size.width));
+    previewBox.style.top = top + window.scrollY + "px";
+    previewBox.style.left = left + window.scrollX + "px";
+  }
+
+  function hidePreview() {
+    clearTimeout(hideTimer);
+    if (previewBox) previewBox.hidden = true;
+    if (previewFor) previewFor.classList.remove("previewing");
+    previewFor = null;
+  }
+
+  function hidePreviewSoon() {
+    clearTimeout(hideTimer);
+    hideTimer = setTimeout(hidePreview, 300);
+  }
+
+  document.addEventListener("pointerover", function (event) {
+    if (event.pointerType !== "mouse") return;
+    var link = previewLink(event.target);
+    if (link && link === previewFor) clearTimeout(hideTimer);
+    else if (link) showPreview(link);
+  });
+  document.addEventListener("pointerout", function (event) {
+    if (event.pointerType !== "mouse") return;
+    var link = previewLink(event.target);
+    if (link && link === previewFor && !link.contains(event.relatedTarget)) hidePreviewSoon();
+  });
+  document.addEventListener("focusin", function (event) {
+    var link = previewLink(event.target);
+    if (link && link.matches(":focus-visible")) showPreview(link);
+  });
+  document.addEventListener("focusout", function (event) {
+    if (previewFor && previewLink(event.target) === previewFor) hidePreview();
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && previewFor) hidePreview();
+  });
+  window.addEventListener("resize", hidePreview);
+
+  // On touch the first tap previews, a second tap on the same link follows it.
   var lastPointer = "mouse";
   document.addEventListener(
     "pointerdown",
@@ -165,13 +327,15 @@
     true
   );
   document.addEventListener("click", function (event) {
-    var target = event.target instanceof Element ? event.target.closest("a.xref[data-preview]") : null;
-    document.querySelectorAll("a.xref.previewing").forEach(function (other) {
-      if (other !== target) other.classList.remove("previewing");
-    });
-    if (!target || lastPointer !== "touch" || !target.getAttribute("data-preview")) return;
+    var target = previewLink(event.target);
+    if (lastPointer !== "touch") return;
+    if (!target) {
+      if (previewFor) hidePreview();
+      return;
+    }
     if (target.classList.contains("previewing")) return; // second tap: follow
     event.preventDefault();
+    showPreview(target);
     target.classList.add("previewing");
   });
 
@@ -180,7 +344,8 @@
     button.hidden = false;
     button.addEventListener("click", function () {
       copy(button.getAttribute("data-copy-text")).then(function () {
-        flash(button, "Kopiert ✓");
+        flash(button);
+        announce("Zitat kopiert.");
       });
     });
   });

@@ -407,7 +407,10 @@
       if (query && (scope.doc || scope.category)) root.appendChild(searchForm(query, scope));
       renderSearch(data, search, query, scope, parseInt(params.get("n") || "", 10));
     } else if (path.indexOf("/entry/") === 0) {
-      renderEntry(data, search, decodeURIComponent(path.slice(7)), params.get("h") || "");
+      // a paragraph's permalink (/entry/<id>/absatz/<n>) opens its entry at #p<n-1>
+      var absatz = /^(.*)\/absatz\/([1-9][0-9]{0,4})$/.exec(path.slice(7));
+      if (absatz) history.replaceState(null, "", location.pathname + location.search + "#p" + (absatz[2] - 1));
+      renderEntry(data, search, decodeURIComponent(absatz ? absatz[1] : path.slice(7)), params.get("h") || "");
     } else if (path.indexOf("/docs/") === 0) {
       renderDocument(data, search, decodeURIComponent(path.slice(6)));
     } else if (path === "/ask") {

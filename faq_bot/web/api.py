@@ -14,6 +14,7 @@ from werkzeug.exceptions import HTTPException, NotFound
 
 from faq_bot.dense import dense_mode
 from faq_bot.embed import embedding_model
+from faq_bot.web.api_links import base_url, entry_links, hit_links
 from faq_bot.web.common import (
     IndexUnavailable,
     bad_request,
@@ -23,7 +24,6 @@ from faq_bot.web.common import (
     current_index,
     entry_or_redirect,
 )
-from faq_bot.web.permalinks import base_url, entry_links, hit_links
 from faq_bot.web.render import paragraph_anchor
 
 bp = Blueprint("api", __name__)

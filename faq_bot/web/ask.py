@@ -52,6 +52,7 @@ from faq_bot.chat.shown import (
 )
 from faq_bot.question import MAX_QUESTION_LENGTH, QUESTION_PATTERN
 from faq_bot.text import clean_input, split_sentences
+from faq_bot.web.api_links import base_url, hit_links
 from faq_bot.web.body import body_limit, check_strings, read_json
 from faq_bot.web.common import (
     bad_request,
@@ -62,7 +63,6 @@ from faq_bot.web.common import (
 )
 from faq_bot.web.limits import MAX_REQUEST_LINE
 from faq_bot.web.openapi import add_schema, describe, error_responses, html_body, json_body
-from faq_bot.web.permalinks import base_url, hit_links
 
 bp = Blueprint("ask", __name__)
 

@@ -61,12 +61,13 @@ def turn_key() -> bytes:
     return key
 
 
-def entry_or_redirect(index: Index, entry_id: str, endpoint: str) -> EntryRecord:
+def entry_or_redirect(index: Index, entry_id: str, endpoint: str, **values: Any) -> EntryRecord:
     """The entry with id `entry_id`.
 
     An alias id, a title slug or an abbreviation of the synonyms table ("227er" for the
     227-Pfund Bombe) that names another entry answers with a 301 to `endpoint` (a view
-    taking `entry_id`) for the canonical id; anything else is a 404.
+    taking `entry_id` and `values`, e.g. a paragraph's number) for the canonical id;
+    anything else is a 404.
     """
     record = index.entry(entry_id)
     if record is not None:
@@ -75,7 +76,7 @@ def entry_or_redirect(index: Index, entry_id: str, endpoint: str) -> EntryRecord
     if canonical and canonical != entry_id and index.entry(canonical) is not None:
         # the words to mark (`h`, from a search hit's link) go along
         marks = request.args.get("h") or None
-        abort(redirect(url_for(endpoint, entry_id=canonical, h=marks), code=301))
+        abort(redirect(url_for(endpoint, entry_id=canonical, h=marks, **values), code=301))
     raise NotFound(description=f"Einen Eintrag „{entry_id}“ gibt es nicht.")
 
 

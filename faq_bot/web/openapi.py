@@ -102,7 +102,7 @@ MODE = _param(
 )
 ENTRY_ID = _param("entry_id", "path", "Stabile ID des Eintrags (auch Alias-ID)", {"type": "string"})
 
-# the link fields of hits and entries (faq_bot.web.permalinks)
+# the link fields of hits and entries (faq_bot.web.api_links)
 ABSOLUTE_URL = {
     "type": "string",
     "description": "Die Seite des Eintrags als absolute Adresse (Host der Anfrage)",

@@ -1,7 +1,7 @@
-"""The HTML pages (German): start, search results, ruling, document contents.
+"""The HTML pages (German): start, search results, ruling, paragraph permalink, contents.
 
 Every page works without JavaScript; `faq_bot/static/app.js` only adds the "/"
-shortcut, title suggestions and the copy buttons.
+shortcut, title suggestions, the reference previews' placement and the copy buttons.
 """
 
 from __future__ import annotations
@@ -13,13 +13,20 @@ from flask import (
     Blueprint,
     Response,
     current_app,
+    redirect,
     render_template,
     request,
     url_for,
 )
 from werkzeug.exceptions import NotFound
 
-from faq_bot.text import citation
+from faq_bot.text import (
+    FINGERPRINT_LENGTH,
+    UNDATED,
+    citation,
+    paragraph_citation,
+    paragraph_path,
+)
 from faq_bot.web.common import (
     bad_request,
     cached_page,
@@ -30,7 +37,21 @@ from faq_bot.web.common import (
     entry_or_redirect,
 )
 from faq_bot.web.marks import mark_html, query_groups
-from faq_bot.web.render import first_sentence, paragraph_anchor, render_paragraph
+from faq_bot.web.openapi import describe, error_responses, html_body
+from faq_bot.web.permalink import (
+    VERSION_PATTERN,
+    Located,
+    locate,
+    paragraph_number,
+    valid_version,
+)
+from faq_bot.web.render import (
+    entry_summary,
+    leading_sentences,
+    paragraph_anchor,
+    preview_id,
+    render_paragraph,
+)
 
 bp = Blueprint("pages", __name__)
 
@@ -101,8 +122,24 @@ def toc_groups(index: Any, doc: dict) -> list[tuple[str, list]]:
     return list(groups.items())
 
 
-def citation_text(entry: Any, doc: dict, url: str) -> str:
-    return citation(entry.title, doc, url)
+def page_title(entry: Any, doc: dict, number: int | None = None) -> str:
+    """The page's title (and og:title): "Titel – Dokument", "Titel, Absatz 3 – Dokument"
+    for a paragraph's permalink; a quick reference's row is named by a label alone
+    ("Stationär bleiben"), so its heading path comes first, as the page's crumbs show it
+    ("BEWEGUNGSPHASE › 1. EINHEITEN BEWEGEN › Stationär bleiben")."""
+    title = entry.title
+    if doc.get("kind") == "reference" and entry.section:
+        title = f"{entry.section} › {title}"
+    if number is not None:
+        title = f"{title}, Absatz {number}"
+    return f"{title} – {doc.get('title', '')}"
+
+
+def permalink(entry_id: str, index: int, text: str, *, absolute: bool = False) -> str:
+    """The permalink of paragraph `index` (0-based) whose plain text is `text`
+    (`paragraph_path`), under the app's root; with `absolute`, with scheme and host."""
+    root = request.url_root if absolute else request.script_root + "/"
+    return root.rstrip("/") + paragraph_path(entry_id, index, text)
 
 
 # ---------------------------------------------------------------- views
@@ -170,27 +207,87 @@ def entry(entry_id: str) -> Any:
     )
 
 
-def render_entry(index: Any, record: Any, highlight: str) -> str:
-    """The ruling page of `record` with the words of `highlight` marked."""
+@bp.get("/entry/<entry_id>/absatz/<number>")
+@conditional
+def paragraph(entry_id: str, number: str) -> Any:
+    """A paragraph's permalink (`faq_bot.web.permalink`): the ruling page with the
+    paragraph quoted first and marked; a link whose paragraph moved in a rebuild is
+    redirected to its new number, one whose text changed or went is answered with a note."""
+    index = current_index()
+    n = paragraph_number(number)
+    if n is None:
+        raise NotFound(
+            description=f"Einen Absatz „{number[:40]}“ gibt es nicht: Absätze werden ab 1 "
+            "gezählt, wie die Seite sie nummeriert (…/absatz/1 ist „Absatz 1“)."
+        )
+    version = request.args.get("v") or ""
+    if version and not valid_version(version):
+        raise bad_request(
+            f"Der Parameter „v“ muss die Prüfsumme des verlinkten Absatzes sein "
+            f"({FINGERPRINT_LENGTH} Zeichen 0–9 und a–f), nicht „{version[:40]}“. Ohne „v“ "
+            "zeigt der Link "
+            "den Absatz in seiner aktuellen Fassung."
+        )
+    record = entry_or_redirect(index, entry_id, "pages.paragraph", number=number, v=version or None)
+    plains = record.plain_paragraphs
+    found = locate(plains, n - 1, version)
+    if found.where == "moved":
+        return redirect(permalink(record.id, found.index, plains[found.index]), code=301)
+    if found.where == "missing":
+        count = "einen Absatz" if len(plains) == 1 else f"{len(plains)} Absätze"
+        raise NotFound(
+            description=f"Der Eintrag „{record.title}“ hat keinen Absatz {n}; er hat {count}."
+        )
+    return cached_page(
+        index,
+        lambda: render_entry(index, record, "", found),
+        "paragraph",
+        record.id,
+        str(n),
+        version,
+    )
+
+
+def render_entry(index: Any, record: Any, highlight: str, linked: Located | None = None) -> str:
+    """The ruling page of `record` with the words of `highlight` marked; with `linked`
+    (a paragraph's permalink), that paragraph quoted first and marked, or a note that the
+    linked paragraph changed or no longer exists."""
     doc = index.document(record.doc) or {"id": record.doc, "title": record.doc, "game": ""}
+
+    previews: dict[str, str] = {}  # entry id -> its summary: the links' description
+
+    def preview(entry_id: str, other: Any) -> str:
+        found = previews[entry_id] = entry_summary(other.text, other.links)
+        return found
 
     def link_for(target: str) -> tuple[str, str] | None:
         other = index.entry(target)
         if other is None:
             return None
-        return entry_url(other.id), first_sentence(other.text)
+        return entry_url(other.id), preview(target, other)
 
     groups = query_groups(index, highlight)
     links = list(record.links)
     by_paragraph: dict[int, list] = {}
     for link in links:
         by_paragraph.setdefault(int(link["paragraph"]), []).append(link)
+    shown = linked is not None and linked.where in ("here", "changed")
     paragraphs = []
     plains = record.plain_paragraphs
     for i, source in enumerate(record.paragraphs):
         paragraphs.append(
             {
                 "anchor": paragraph_anchor(i),
+                "number": i + 1,
+                "marked": shown and linked is not None and linked.index == i,
+                "permalink": permalink(record.id, i, plains[i]),
+                "citation": paragraph_citation(
+                    plains[i],
+                    record.title,
+                    doc,
+                    i + 1,
+                    permalink(record.id, i, plains[i], absolute=True),
+                ),
                 "html": mark_html(
                     index,
                     render_paragraph(
@@ -213,7 +310,8 @@ def render_entry(index: Any, record: Any, highlight: str) -> str:
             {
                 "text": other.title if other else (link.get("target_text") or link.get("text")),
                 "url": entry_url(other.id) if other else None,
-                "preview": first_sentence(other.text) if other else "",
+                "preview": preview(target_id, other) if other else "",
+                "preview_id": preview_id(target_id) if other else "",
             }
         )
     backlinks = []
@@ -224,26 +322,46 @@ def render_entry(index: Any, record: Any, highlight: str) -> str:
                 "title": back.get("title") or back["id"],
                 "url": entry_url(back["id"]),
                 "doc_title": (index.document(back.get("doc", "")) or {}).get("title", ""),
-                "preview": first_sentence(other.text) if other else "",
+                "preview": preview(back["id"], other) if other else "",
+                "preview_id": preview_id(back["id"]) if other else "",
             }
         )
     prev, nxt = index.neighbours(record.id)
     absolute = url_for("pages.entry", entry_id=record.id, _external=True)
-    description = first_sentence(record.text, limit=200)
+    canonical = absolute
+    title = page_title(record, doc)
+    description = entry_summary(record.text, record.links, limit=200)
+    if shown and linked is not None:
+        number = linked.index + 1
+        canonical = url_for(
+            "pages.paragraph", entry_id=record.id, number=str(number), _external=True
+        )
+        title = page_title(record, doc, number)
+        description = leading_sentences(plains[linked.index], 200)
     return render_template(
         "pages/entry.html",
         entry=record,
         doc=doc,
+        page_title=title,
         kind_label=KIND_LABELS.get(doc.get("kind", ""), ""),
         paragraphs=paragraphs,
+        linked=None
+        if linked is None
+        else {
+            "where": linked.where,
+            "number": linked.index + 1,
+            "paragraph": paragraphs[linked.index] if shown else None,
+        },
         see_also=see_also,
         backlinks=backlinks,
+        previews={preview_id(k): v for k, v in previews.items() if v},
         prev=prev,
         next=nxt,
         precedence=precedence_notes(index, doc),
         absolute_url=absolute,
+        canonical_url=canonical,
         description=description,
-        citation=citation_text(record, doc, absolute),
+        citation=citation(record.title, doc, absolute, undated=UNDATED),
         highlight=highlight if groups else "",
     )
 
@@ -271,3 +389,49 @@ def document(doc_id: str) -> str:
 def opensearch() -> Response:
     xml = render_template("pages/opensearch.xml", base=request.host_url)
     return Response(xml, mimetype="application/opensearchdescription+xml")
+
+
+describe(
+    "/entry/{entry_id}/absatz/{number}",
+    {
+        "get": {
+            "summary": "Permalink eines Absatzes (HTML): der Eintrag, der Absatz zuerst zitiert",
+            "description": "Absatz `number` (ab 1, wie die Seite ihn nummeriert: Anker "
+            "#p<number-1>) des Eintrags, markiert; `v` ist die Prüfsumme seines Textes, als "
+            "der Link entstand. Steht der Text nach einem Neuaufbau in einem anderen Absatz: "
+            "301 dorthin; gibt es ihn nicht mehr: der Absatz (oder der Eintrag) mit Hinweis.",
+            "parameters": [
+                {
+                    "name": "entry_id",
+                    "in": "path",
+                    "required": True,
+                    "description": "Stabile ID des Eintrags (auch Alias-ID)",
+                    "schema": {"type": "string"},
+                },
+                {
+                    "name": "number",
+                    "in": "path",
+                    "required": True,
+                    "description": "Nummer des Absatzes, ab 1",
+                    "schema": {"type": "string", "pattern": "^[1-9][0-9]{0,4}$"},
+                },
+                {
+                    "name": "v",
+                    "in": "query",
+                    "required": False,
+                    "description": "Prüfsumme des Absatztextes (faq_bot.text.fingerprint)",
+                    "schema": {
+                        "anyOf": [
+                            {"type": "string", "pattern": VERSION_PATTERN},
+                            {"type": "string", "maxLength": 0},
+                        ]
+                    },
+                },
+            ],
+            "responses": {
+                "200": html_body("Der Eintrag mit dem verlinkten Absatz"),
+                **error_responses(301, 304, 400, 404, 503, html=True),
+            },
+        }
+    },
+)

@@ -30,7 +30,7 @@ from markupsafe import Markup
 
 from faq_bot.corpus.model import Markup as SourceMarkup
 from faq_bot.corpus.model import plain
-from faq_bot.text import paragraph_path  # noqa: F401 (the web's link builders read it here)
+from faq_bot.text import split_sentences
 
 ALLOWED_TAGS = {
     "p",
@@ -62,9 +62,9 @@ ALLOWED_TAGS = {
 _TAG_SPLIT = re.compile(r"(<[^>]*>)")
 _TAG_NAME = re.compile(r"</?\s*([A-Za-z0-9]+)")
 _OWN_BULLET = re.compile(r"<li>\s*[•·▪◦‣]\s*")
-_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"“”»]?\s+(?=[\"„»(]?[A-ZÄÖÜ0-9])")
 
-# a link target: (url, preview text) for a reference's target id
+# a link target: (url, preview text) for a reference's target id; the page holds the
+# preview in a hidden element (`preview_id`) that the link names as its description
 LinkFor = Callable[[str], tuple[str, str] | None]
 
 
@@ -73,15 +73,43 @@ def paragraph_anchor(index: int) -> str:
     return f"p{index}"
 
 
+def leading_sentences(text: str, limit: int, most: int | None = None) -> str:
+    """The whole sentences `text` begins with (`faq_bot.text.split_sentences`: "z.B.",
+    "bzw." and "10." end none), as many as fit in `limit` characters (at most `most`);
+    a first sentence longer than `limit` is cut at a word, with an ellipsis."""
+    text = " ".join(text.split())
+    spans = split_sentences(text)
+    end = spans[0][1]
+    for count, (_, stop) in enumerate(spans[1:], start=2):
+        if stop > limit or (most is not None and count > most):
+            break
+        end = stop
+    lead = text[:end]
+    if len(lead) > limit:
+        cut = lead[: limit - 1].rsplit(" ", 1)[0]
+        lead = cut.rstrip(",;:–- ") + "…"
+    return lead
+
+
 def first_sentence(text: str, limit: int = 220) -> str:
     """The first sentence of `text`, shortened to `limit` characters with an ellipsis."""
-    text = " ".join(text.split())
-    parts = _SENTENCE_END.split(text, maxsplit=1)
-    sentence = parts[0] if parts else text
-    if len(sentence) > limit:
-        cut = sentence[: limit - 1].rsplit(" ", 1)[0]
-        sentence = cut.rstrip(",;:–- ") + "…"
-    return sentence
+    return leading_sentences(text, limit, most=1)
+
+
+def entry_summary(text: str, links: Iterable[Mapping] = (), limit: int = 220) -> str:
+    """What the pages say an entry is about (its meta description, the preview of a link
+    to it): "Verweis auf X" for an entry that only refers elsewhere ("s. X", "s. bei X":
+    its first sentence would be "s."), else its first sentence."""
+    flat = " ".join(text.split())
+    for link in links:
+        target = str(link.get("target_text") or "")
+        if target and link.get("text") == flat and _stub(target).fullmatch(flat):
+            return f"Verweis auf {target}"
+    return first_sentence(flat, limit)
+
+
+def _stub(target: str) -> re.Pattern[str]:
+    return re.compile(rf"s\.\s+(?:bei\s+)?{re.escape(target)}\.?")
 
 
 def sanitize(html: str) -> str:
@@ -129,12 +157,22 @@ class Span:
     target_text: str = ""  # the part naming the target ("Beta"): the link text
 
 
+def preview_id(entry_id: str) -> str:
+    """The id of the hidden element holding the preview of links to `entry_id` (their
+    ``aria-describedby``): one per linked entry on a page, however often it is linked."""
+    return f"vorschau-{entry_id}"
+
+
 def _link(text_html: str, target: str | None, link_for: LinkFor) -> str:
     found = link_for(target) if target else None
-    if found is None:
+    if found is None or target is None:
         return f'<span class="xref-unresolved">{text_html}</span>'
     url, preview = found
-    return f'<a class="xref" href="{escape(url)}" data-preview="{escape(preview)}">{text_html}</a>'
+    described = f' aria-describedby="{escape(preview_id(target))}"' if preview else ""
+    return (
+        f'<a class="xref" href="{escape(url)}" data-preview="{escape(preview)}"{described}>'
+        f"{text_html}</a>"
+    )
 
 
 def _spans(refs: Iterable[Mapping]) -> list[Span]:

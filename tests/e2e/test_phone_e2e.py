@@ -336,6 +336,7 @@ def test_tap_targets_are_at_least_44_px(phone):
     phone.goto(f"/entry/{BOMB}")
     for selector in (
         ".para-num",
+        ".para-cite-button",
         ".crumbs a",
         ".see-also a",
         ".backlinks a",
@@ -359,8 +360,7 @@ def test_link_preview_on_touch_first_tap_previews_second_follows(phone):
     link.tap()
     expect(link).to_have_class(re.compile(r"previewing"))
     assert f"/entry/{BOMB}" in phone.url
-    preview = link.get_attribute("data-preview")
-    assert preview in link.evaluate("el => getComputedStyle(el, '::after').content")
+    expect(phone.locator(".xref-preview")).to_have_text(link.get_attribute("data-preview"))
     link.tap()
     expect(phone).to_have_url(re.compile(re.escape(href) + "$"))
 
@@ -379,6 +379,7 @@ AXE_PAGES = [
     "/search?q=227er",
     "/search?q=qqqxyz",
     f"/entry/{BOMB}?h=bezahlt",
+    f"/entry/{BOMB}/absatz/2",
     "/entry/schadenverteilungsphase",
     "/docs/how-faq",
     "/docs/sow",
@@ -433,6 +434,23 @@ def test_offline_a_linked_paragraph_says_where_it_is_from_as_online(phone_ctx):
         expect(context).to_have_text(
             "„Schadenverteilungsphase“ · HoW FAQ · Stand: 30. November 2012"
         )
+        expect(page.locator("#p11 .para-context")).to_be_hidden()
+    finally:
+        phone_ctx.set_offline(False)
+
+
+def test_offline_a_paragraph_permalink_opens_its_paragraph(phone_ctx):
+    page = phone_ctx.new_page()
+    page.goto("/")
+    wait_for_service_worker(page)
+    phone_ctx.set_offline(True)
+    try:
+        page.goto("/entry/schadenverteilungsphase/absatz/13?v=0123abcd")
+        expect(page.locator(".offline-banner")).to_be_visible()
+        expect(page.locator("h1")).to_have_text("Schadenverteilungsphase")
+        context = page.locator("#p12 .para-context")
+        expect(context).to_be_visible()
+        expect(context).to_be_in_viewport()
         expect(page.locator("#p11 .para-context")).to_be_hidden()
     finally:
         phone_ctx.set_offline(False)

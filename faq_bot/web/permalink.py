@@ -1,0 +1,66 @@
+"""Paragraph permalinks: ``/entry/<id>/absatz/<n>?v=<fingerprint>``.
+
+`faq_bot.text.paragraph_path` builds them: `n` is the paragraph's number as the
+page labels it ("Absatz 3", counted from 1; its anchor is ``#p2``), `v` the fingerprint
+(`faq_bot.text.fingerprint`) of its plain text when the link was made. A rebuild may
+move, reword or drop paragraphs; `locate` says where such a link leads now, so the view
+(`faq_bot.web.pages.paragraph`) can redirect, show the paragraph, or say what changed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from faq_bot.text import FINGERPRINT_LENGTH, fingerprint
+
+# "3", never "03" or "+3" (one address per paragraph); five digits are far more than
+# any entry has and keep int() cheap
+_NUMBER = re.compile(r"[1-9][0-9]{0,4}")
+VERSION_PATTERN = f"^[0-9a-f]{{{FINGERPRINT_LENGTH}}}$"
+_VERSION = re.compile(VERSION_PATTERN)
+
+Where = Literal["here", "moved", "changed", "gone", "missing"]
+
+
+@dataclass(frozen=True)
+class Located:
+    """Where a permalink leads: `index` (0-based) is the paragraph to show, mark or
+    redirect to; for "gone" and "missing" the one that was asked for.
+
+    - ``here``: the paragraph exists with the linked text (or the link has no `v`);
+    - ``moved``: another paragraph of the entry has the linked text (redirect there);
+    - ``changed``: the paragraph exists, no paragraph has the linked text any more;
+    - ``gone``: the entry has no such paragraph any more, none has the linked text;
+    - ``missing``: no such paragraph and no `v` to say there ever was one (a 404).
+    """
+
+    where: Where
+    index: int
+
+
+def paragraph_number(raw: str) -> int | None:
+    """The number of ``/absatz/<raw>`` (from 1), or None when it is none."""
+    return int(raw) if _NUMBER.fullmatch(raw) else None
+
+
+def valid_version(raw: str) -> bool:
+    """Whether `raw` has the shape of a paragraph fingerprint (lower-case hex)."""
+    return _VERSION.fullmatch(raw) is not None
+
+
+def locate(plains: Sequence[str], index: int, version: str) -> Located:
+    """Where the link to paragraph `index` (0-based) made for the text with fingerprint
+    `version` ("" for a link without one) leads among the entry's plain paragraphs
+    `plains` now. When several paragraphs have the text, the one nearest to `index`."""
+    exists = 0 <= index < len(plains)
+    if not version:
+        return Located("here" if exists else "missing", index)
+    if exists and fingerprint(plains[index]) == version:
+        return Located("here", index)
+    same = [i for i, text in enumerate(plains) if fingerprint(text) == version]
+    if same:
+        return Located("moved", min(same, key=lambda i: (abs(i - index), i)))
+    return Located("changed" if exists else "gone", index)

@@ -1,0 +1,117 @@
+"""Paragraph permalinks, copying and citing in a real chromium: what a forum user does."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from faq_bot.text import paragraph_citation, paragraph_path
+
+pytestmark = pytest.mark.browser
+
+BOMB = "227-pfund-bombe-basisausbau"
+TITLE = "227-Pfund Bombe (Basisausbau)"
+NOTE = "rgb(255, 246, 220)"  # --note, the linked paragraph's background (light theme)
+
+
+def background(page, selector: str) -> str:
+    return page.locator(selector).evaluate("el => getComputedStyle(el).backgroundColor")
+
+
+def test_copying_a_paragraph_copies_its_absolute_permalink_without_the_search_words(
+    page, base_url, index
+):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
+    page.goto(f"/entry/{BOMB}?h=bezahlt#p0")
+    page.locator("#p1 .para-num").click()
+    plain = index.entry(BOMB).plain_paragraphs[1]
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == base_url + paragraph_path(BOMB, 1, plain)
+    assert "h=" not in copied and "#" not in copied
+    # the copied link opens the paragraph's own page
+    page.goto(copied)
+    expect(page.locator("section.linked h2")).to_have_text("Verlinkter Absatz 2")
+
+
+def test_after_copying_the_copied_paragraph_is_the_marked_one(page, base_url):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
+    page.goto(f"/entry/{BOMB}#p0")
+    assert background(page, "#p0") == NOTE
+    expect(page.locator("#p0 .para-context")).to_be_visible()
+    page.locator("#p2 .para-num").click()
+    expect(page.locator("#p2 .para-context")).to_be_visible()
+    assert background(page, "#p2") == NOTE
+    expect(page.locator("#p0 .para-context")).to_be_hidden()
+    assert background(page, "#p0") != NOTE
+    page.locator("#p1 .para-cite-button").click()  # a copied citation moves the mark too
+    expect(page.locator("#p1 .para-context")).to_be_visible()
+    expect(page.locator("#p2 .para-context")).to_be_hidden()
+
+
+def test_copy_controls_are_buttons_and_their_confirmation_is_announced(page, base_url):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
+    page.goto(f"/entry/{BOMB}")
+    status = page.get_by_role("status")
+    expect(status).to_have_count(1)
+    expect(status).to_have_text("")
+    page.get_by_role("button", name="Absatz 2: Link kopieren").click()
+    expect(status).to_have_text("Link kopiert.")
+    page.get_by_role("button", name="Absatz 2: Zitat kopieren").click()
+    expect(status).to_have_text("Zitat kopiert.")
+    page.get_by_role("button", name="Absatz 3: Link kopieren").click()
+    expect(status).to_have_text("Link kopiert.")
+    page.locator(".cite summary").click()
+    page.locator("button[data-copy-text]").click()
+    expect(status).to_have_text("Zitat kopiert.")
+    assert page.locator(".ruling-body a.para-num").count() == 0  # all became buttons
+
+
+def test_zitat_kopieren_copies_the_paragraph_quoted_with_its_source_and_permalink(
+    page, base_url, index
+):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
+    page.goto(f"/entry/{BOMB}")
+    expect(page.locator("#p1 details.para-cite")).to_be_hidden()  # JS: the button instead
+    page.locator("#p1 .para-cite-button").click()
+    entry = index.entry(BOMB)
+    plain = entry.plain_paragraphs[1]
+    doc = index.document(entry.doc)
+    expected = paragraph_citation(plain, TITLE, doc, 2, base_url + paragraph_path(BOMB, 1, plain))
+    assert page.evaluate("navigator.clipboard.readText()") == expected
+    assert expected.startswith("„Wenn mein Gegner")
+    assert f"„{TITLE}“, Absatz 2 – HoW FAQ, Stand: 30. November 2012. http" in expected
+
+
+def test_without_javascript_the_citation_is_shown_and_the_number_opens_the_permalink(nojs):
+    nojs.goto(f"/entry/{BOMB}")
+    expect(nojs.locator(".para-cite-button")).to_have_count(0)
+    nojs.locator("#p1 details.para-cite summary").click()
+    citation = nojs.locator("#p1 .para-citation")
+    expect(citation).to_be_visible()
+    expect(citation).to_contain_text(f"„{TITLE}“, Absatz 2 – HoW FAQ")
+    nojs.locator("#p1 a.para-num").click()
+    expect(nojs).to_have_url(re.compile(rf"/entry/{BOMB}/absatz/2\?v=[0-9a-f]{{8}}$"))
+    expect(nojs.locator("section.linked h2")).to_have_text("Verlinkter Absatz 2")
+
+
+def test_the_permalink_page_marks_its_paragraph_without_an_anchor(page):
+    page.goto(f"/entry/{BOMB}/absatz/3")
+    expect(page.locator("section.linked")).to_be_in_viewport()
+    assert background(page, "#p2") == NOTE
+    expect(page.locator("#p2 .para-context")).to_be_visible()
+    expect(page.locator("#p1 .para-context")).to_be_hidden()
+    page.get_by_role("link", name="Im Eintrag lesen").click()
+    expect(page.locator("#p2")).to_be_in_viewport()
+    assert page.url.endswith("/absatz/3#p2")
+
+
+def test_the_permalink_page_fits_a_phone(phone, shots):
+    phone.goto(f"/entry/{BOMB}/absatz/2")
+    width = phone.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert width[0] <= width[1]
+    phone.screenshot(path=shots / "phone-paragraph-permalink.png", full_page=True)
+    for selector in (".para-num", ".para-cite-button", ".linked-read a"):
+        for box in [el.bounding_box() for el in phone.locator(selector).all()]:
+            assert box and box["height"] >= 44 and box["width"] >= 44, (selector, box)

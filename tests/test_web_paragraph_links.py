@@ -1,0 +1,298 @@
+"""Paragraph permalinks /entry/<id>/absatz/<n>?v=<fingerprint> and per-paragraph citations:
+the link reaches the server, survives a rebuild (moved: 301, changed or gone: a German note),
+and a bad number or fingerprint is a German 4xx, never a 500."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis_profiles import examples
+
+from faq_bot.indexbuild import build_index
+from faq_bot.text import citation, fingerprint, paragraph_citation, paragraph_path
+from faq_bot.web import create_app
+from faq_bot.web.permalink import locate
+from faq_bot.web.render import leading_sentences
+
+BOMB = "227-pfund-bombe-basisausbau"
+STAND = "Stand: 30. November 2012"
+
+
+def meta(html: str, attr: str, name: str) -> str:
+    found = re.search(rf'<meta {attr}="{re.escape(name)}" content="([^"]*)">', html)
+    assert found, name
+    return unescape(found.group(1))
+
+
+def canonical(html: str) -> str:
+    return unescape(re.search(r'<link rel="canonical" href="([^"]*)">', html).group(1))
+
+
+def text_of(html: str) -> str:
+    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))).strip()
+
+
+def linked_section(html: str) -> str:
+    found = re.search(r'<section class="linked"[^>]*>(.*?)</section>', html, re.S)
+    assert found, "no linked paragraph shown"
+    return found.group(1)
+
+
+# ---------------------------------------------------------------- the page
+
+
+def test_a_paragraph_permalink_shows_that_paragraph_first_quoted_with_a_link_into_the_entry(
+    client, index
+):
+    plain = index.entry(BOMB).plain_paragraphs[1]
+    response = client.get(f"/entry/{BOMB}/absatz/2")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    section = linked_section(html)
+    assert "<h2" in section and "Verlinkter Absatz 2" in section
+    quote = re.search(r"<blockquote[^>]*>(.*?)</blockquote>", section, re.S).group(1)
+    assert text_of(quote) == " ".join(plain.split())
+    assert re.search(r'<a href="#p1">Im Eintrag lesen</a>', section)
+    # before the entry's own paragraphs
+    assert html.index('class="linked"') < html.index('class="ruling-body"')
+
+
+def test_the_linked_paragraph_is_marked_in_the_page_by_the_server(client):
+    html = client.get(f"/entry/{BOMB}/absatz/3").get_data(as_text=True)
+    assert re.findall(r'<div class="para is-target" id="(p\d+)">', html) == ["p2"]
+    plain = client.get(f"/entry/{BOMB}").get_data(as_text=True)
+    assert 'class="para is-target"' not in plain  # the entry page marks none (:target does)
+
+
+def test_the_permalink_describes_the_paragraph_and_is_its_own_canonical_without_v(client, index):
+    plain = index.entry(BOMB).plain_paragraphs[1]
+    path = paragraph_path(BOMB, 1, plain)
+    html = client.get(path).get_data(as_text=True)
+    description = leading_sentences(plain, 200)
+    assert meta(html, "name", "description") == description
+    assert meta(html, "property", "og:description") == description
+    assert canonical(html) == f"http://localhost/entry/{BOMB}/absatz/2"
+    assert meta(html, "property", "og:url") == f"http://localhost/entry/{BOMB}/absatz/2"
+    assert meta(html, "property", "og:title") == "227-Pfund Bombe (Basisausbau), Absatz 2 – HoW FAQ"
+    assert "geändert" not in linked_section(html)
+
+
+def test_a_long_paragraph_is_described_in_whole_sentences(client, index):
+    entry = index.entry("schadenverteilungsphase")
+    i = max(range(len(entry.plain_paragraphs)), key=lambda k: len(entry.plain_paragraphs[k]))
+    plain = " ".join(entry.plain_paragraphs[i].split())
+    assert len(plain) > 400
+    html = client.get(f"/entry/{entry.id}/absatz/{i + 1}").get_data(as_text=True)
+    description = meta(html, "name", "description")
+    assert len(description) <= 200
+    assert plain.startswith(description.removesuffix("…"))
+    assert description.endswith((".", "!", "?", "…", ":"))
+
+
+def test_the_paragraph_numbers_link_to_the_permalinks(client, index):
+    entry = index.entry(BOMB)
+    html = client.get(f"/entry/{BOMB}").get_data(as_text=True)
+    for i, plain in enumerate(entry.plain_paragraphs):
+        href = paragraph_path(BOMB, i, plain)
+        assert re.search(
+            rf'<a class="para-num" href="{re.escape(href)}" data-copy-link', unescape(html)
+        )
+        assert f'<div class="para" id="p{i}">' in html  # the anchors stay
+
+
+def test_the_paragraph_page_etag_revalidates(client):
+    first = client.get(f"/entry/{BOMB}/absatz/2")
+    again = client.get(f"/entry/{BOMB}/absatz/2", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+
+
+# ---------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize("number", ["0", "x", "-1", "1.5", "01", "2a", "99", "999999999999999999"])
+def test_an_unknown_or_malformed_paragraph_number_is_a_german_404(client, number):
+    response = client.get(f"/entry/{BOMB}/absatz/{number}")
+    assert response.status_code == 404
+    html = response.get_data(as_text=True)
+    assert "Absatz" in html and "Seite nicht gefunden" in html
+
+
+def test_a_number_past_the_last_paragraph_says_how_many_there_are(client, index):
+    count = len(index.entry(BOMB).plain_paragraphs)
+    html = client.get(f"/entry/{BOMB}/absatz/{count + 1}").get_data(as_text=True)
+    assert f"keinen Absatz {count + 1}" in unescape(html) and f"{count} Absätze" in html
+
+
+def test_a_paragraph_of_an_unknown_entry_is_the_entry_404(client):
+    response = client.get("/entry/gibt-es-nicht/absatz/1")
+    assert response.status_code == 404
+    assert "Einen Eintrag „gibt-es-nicht“ gibt es nicht." in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("v", ["xyz", "ABCDEF12", "1234567", "123456789", "<script>"])
+def test_a_malformed_fingerprint_is_a_german_400(client, v):
+    response = client.get(f"/entry/{BOMB}/absatz/2", query_string={"v": v})
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert "„v“" in html and "<script>" not in html
+
+
+def test_an_empty_fingerprint_is_no_fingerprint(client):
+    assert client.get(f"/entry/{BOMB}/absatz/2?v=").status_code == 200
+
+
+@settings(
+    max_examples=examples(60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(number=st.text(max_size=12), v=st.text(max_size=12))
+def test_any_number_and_fingerprint_give_a_page_a_redirect_or_a_german_4xx(client, number, v):
+    response = client.get(f"/entry/{BOMB}/absatz/{number}", query_string={"v": v})
+    assert response.status_code in (200, 301, 308, 400, 404, 405)
+
+
+# ---------------------------------------------------------------- aliases
+
+
+@pytest.mark.parametrize("alias", ["227-pfund-bombe", "227er"])
+def test_an_alias_of_the_entry_redirects_keeping_the_paragraph_and_v(client, alias):
+    response = client.get(f"/entry/{alias}/absatz/2?v=0123abcd")
+    assert response.status_code == 301
+    assert response.headers["Location"] == f"/entry/{BOMB}/absatz/2?v=0123abcd"
+    plain = client.get(f"/entry/{alias}/absatz/2")
+    assert plain.headers["Location"] == f"/entry/{BOMB}/absatz/2"
+
+
+# ---------------------------------------------------------------- after a rebuild
+
+
+def test_locate_finds_the_paragraph_a_link_was_made_for():
+    plains = ("eins", "zwei", "drei")
+    assert locate(plains, 1, "").where == "here"
+    assert locate(plains, 1, fingerprint("zwei")).where == "here"
+    moved = locate(plains, 0, fingerprint("drei"))
+    assert (moved.where, moved.index) == ("moved", 2)
+    assert locate(plains, 1, fingerprint("alt")).where == "changed"
+    assert locate(plains, 5, fingerprint("alt")).where == "gone"
+    assert locate(plains, 5, fingerprint("drei")).where == "moved"
+    assert locate(plains, 5, "").where == "missing"
+    # the same text twice: the one nearest to the number asked for
+    assert locate(("a", "b", "a", "c", "a"), 3, fingerprint("a")).index == 2
+
+
+def _rewrite(corpus: Path, old: str, new: str) -> None:
+    path = next(p for p in corpus.iterdir() if p.suffix == ".txt")
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_a_link_survives_a_rebuild_that_moves_changes_or_drops_its_paragraph(tiny_corpus, tmp_path):
+    build_index(tiny_corpus, tmp_path)
+    client = create_app({"TESTING": True, "INDEX_DIR": str(tmp_path)}).test_client()
+    from faq_bot.index import open_index
+
+    entry = open_index(tmp_path).entry("runde-runde")
+    second, third = entry.plain_paragraphs[1], entry.plain_paragraphs[2]
+    link = paragraph_path("runde-runde", 1, second)
+    assert client.get(link).status_code == 200
+
+    # moved: paragraphs 2 and 3 swap places -> 301 to its new number, same fingerprint
+    _rewrite(tiny_corpus, f"{second}\n{third}\n", f"{third}\n{second}\n")
+    build_index(tiny_corpus, tmp_path)
+    moved = client.get(link)
+    assert moved.status_code == 301
+    assert moved.headers["Location"] == paragraph_path("runde-runde", 2, second)
+
+    # changed: its text is reworded -> shown at its number with a note, never a 500
+    _rewrite(tiny_corpus, second, second.replace("Nach Ausführung", "Nach der Ausführung"))
+    build_index(tiny_corpus, tmp_path)
+    old = paragraph_path("runde-runde", 2, second)
+    changed = client.get(old)
+    assert changed.status_code == 200
+    html = changed.get_data(as_text=True)
+    section = text_of(linked_section(html))
+    assert "hat sich geändert, seit der Link erstellt wurde" in section
+    assert "Nach der Ausführung" in section
+    assert canonical(html) == "http://localhost/entry/runde-runde/absatz/3"
+
+    # gone: the entry keeps one paragraph -> the entry with a note
+    reworded = second.replace("Nach Ausführung", "Nach der Ausführung")
+    _rewrite(tiny_corpus, f"{third}\n{reworded}\n", "")
+    build_index(tiny_corpus, tmp_path)
+    gone = client.get(old)
+    assert gone.status_code == 200
+    html = gone.get_data(as_text=True)
+    assert "Den verlinkten Absatz 3 gibt es in diesem Eintrag nicht mehr" in text_of(html)
+    assert 'class="para is-target"' not in html
+    assert canonical(html) == "http://localhost/entry/runde-runde"
+    assert client.get("/entry/runde-runde/absatz/3").status_code == 404  # without v: unknown
+
+
+# ---------------------------------------------------------------- citations
+
+
+def test_citation_keeps_the_output_its_existing_callers_had():
+    doc = {"title": "HoW FAQ", "date_text": "30. November 2012"}
+    assert citation("Titel", doc) == "„Titel“ – HoW FAQ, Stand: 30. November 2012. "
+    assert citation("Titel", {"title": "Regeln"}, "http://x/e") == "„Titel“ – Regeln. http://x/e"
+
+
+def test_a_paragraph_citation_quotes_the_text_then_title_number_document_stand_and_link():
+    doc = {"title": "HoW FAQ", "date_text": "30. November 2012"}
+    assert paragraph_citation("Der  Text\nhier.", "Titel", doc, 3, "http://x/p") == (
+        "„Der Text hier.“\n„Titel“, Absatz 3 – HoW FAQ, Stand: 30. November 2012. http://x/p"
+    )
+    undated = paragraph_citation("Text.", "Titel", {"title": "Regeln"}, 1, "http://x/p")
+    assert undated == "„Text.“\n„Titel“, Absatz 1 – Regeln, ohne Datum. http://x/p"
+
+
+def citations(html: str) -> list[str]:
+    found = re.findall(
+        r'<details class="para-cite">\s*<summary>(.*?)</summary>\s*'
+        r'<p class="para-citation">(.*?)</p>\s*</details>',
+        html,
+        re.S,
+    )
+    assert found, "no paragraph citations"
+    assert all(text_of(summary).startswith("Zitieren") for summary, _ in found)
+    return [unescape(text) for _, text in found]
+
+
+def test_each_paragraph_offers_its_citation_without_javascript(client, index):
+    entry = index.entry(BOMB)
+    html = client.get(f"/entry/{BOMB}").get_data(as_text=True)
+    found = citations(html)
+    assert len(found) == len(entry.plain_paragraphs)
+    for i, (plain, text) in enumerate(zip(entry.plain_paragraphs, found, strict=True)):
+        link = "http://localhost" + paragraph_path(BOMB, i, plain)
+        assert text == (
+            f"„{' '.join(plain.split())}“\n"
+            f"„227-Pfund Bombe (Basisausbau)“, Absatz {i + 1} – HoW FAQ, {STAND}. {link}"
+        )
+
+
+def test_a_paragraph_of_a_document_without_a_date_is_cited_ohne_datum(client, index):
+    entry = next(e for e in index.entries("sow") if e.plain_paragraphs)
+    html = client.get(f"/entry/{entry.id}").get_data(as_text=True)
+    assert ", ohne Datum. http://localhost/entry/" in citations(html)[0]
+    # the entry's own citation says so too, as the page's head does
+    whole = re.search(r'<p class="citation" id="citation">(.*?)</p>', html, re.S).group(1)
+    assert ", ohne Datum. http://localhost/entry/" in unescape(whole)
+
+
+def test_a_hostile_paragraph_is_cited_as_text(evil_client):
+    from faq_bot.index import open_index
+
+    index = open_index(evil_client.application.config["INDEX_DIR"])
+    alpha = next(e for e in index.entries() if e.id.startswith("alpha"))
+    for path in (f"/entry/{alpha.id}", f"/entry/{alpha.id}/absatz/1"):
+        html = evil_client.get(path).get_data(as_text=True)
+        assert "<img" not in html and "<script>alert" not in html
+        assert "&lt;img src=x onerror=alert(2)&gt;" in html

@@ -99,3 +99,14 @@ def test_css_glyphs_are_seen_but_not_read(page, base_url):
     tip = page.locator(".tips li").first
     assert "›" in tip.evaluate("el => getComputedStyle(el, '::before').content")
     assert "›" not in page.locator(".tips").aria_snapshot()
+
+
+def test_the_chat_links_under_an_answer_read_without_their_glyphs(page):
+    page.goto("/ask?q=Wie+sp%C3%A4t+ist+es+gerade+in+Tokio%3F")  # declined: a search link
+    search = page.locator(".search-link a").last
+    assert "⌕" in search.evaluate("el => getComputedStyle(el, '::before').content")
+    expect(search).to_have_accessible_name(re.compile(r"^In der Suche nachsehen"))
+    page.goto("/ask?q=Wer+bezahlt+zuerst%2C+wenn+die+227er+gekontert+wird%3F")
+    check = page.locator(".check-link a").last
+    assert "▶" in check.evaluate("el => getComputedStyle(el, '::before').content")
+    expect(check).to_have_accessible_name(re.compile(r"^Im Szenario-Prüfer"))

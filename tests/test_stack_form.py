@@ -342,6 +342,8 @@ def test_form_buttons_act_on_the_row_they_were_shown_with_blank_rows_between(
     ),
 )
 def test_form_state_action_never_raises_and_keeps_unknown_actions(action: str, form: dict) -> None:
+    for odd in ("remove:players:²", "announce:١", "move:stack:³:up"):  # digits int() refuses
+        assert state_action(odd, {"p-0-name": "A", "c-0-name": "X"}) == odd
     translated = state_action(action, form)
     assert isinstance(translated, str)
     if not action.startswith(("remove:", "move:", "announce:")):

@@ -1251,3 +1251,28 @@ def test_check_announce_buttons_of_two_cards_of_one_name_say_whose_card_they_ann
         "227-Pfund Bombe von A ansagen (auf den Stapel)",
         "227-Pfund Bombe von B ansagen (auf den Stapel)",
     ]
+
+
+@pytest.mark.parametrize("action", ["announce:²", "remove:players:²", "move:stack:²:up"])
+def test_check_builder_button_with_a_non_ascii_digit_is_a_german_400(client, action) -> None:
+    form = {"p-0-name": "A", "c-0-name": "Radarstation", "c-0-owner": "A", "action": action}
+    response = client.post("/check", data=form)
+    assert response.status_code == 400
+    assert "Unbekannte Aktion" in response.get_data(as_text=True)
+
+
+def test_check_builder_feedback_names_the_row_as_its_button_showed_it(client) -> None:
+    """With a blank row before it, the removed row is named by the number its button
+    showed; a blank row's remove button says the row was empty and keeps the focus."""
+    form = {
+        "phase": "Bauphase",
+        "p-0-name": "A",
+        "p-1-name": "",
+        "p-2-name": "C",
+        "p-3-name": "D",
+    }
+    removed = checker_tag(fragment(client, {**form, "action": "remove:players:2"}))
+    assert 'data-status="Spieler 3 entfernt."' in unescape(removed)
+    blank = checker_tag(fragment(client, {**form, "action": "remove:players:1"}))
+    assert 'data-status="Spieler 2 war leer: nichts entfernt."' in unescape(blank)
+    assert 'data-focus-button="remove:players:1"' in blank

@@ -233,6 +233,12 @@ def _kept_rows(
     return kept
 
 
+def _is_number(text: str) -> bool:
+    """A row number of a builder button: ASCII digits only ("²" is a digit to
+    `str.isdigit` but not to `int`)."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
+
+
 def state_action(action: str, form: Mapping[str, str]) -> str:
     """`action` as posted with `form`, its row number turned into the row's index in the
     state `state_from_form` reads from it (``remove:<group>:<n>``, ``move:stack:<n>:…``,
@@ -250,7 +256,7 @@ def state_action(action: str, form: Mapping[str, str]) -> str:
         group, at = "cards", 0
     else:
         return action
-    if not parts[at].isdigit():
+    if not _is_number(parts[at]):
         return action
     index = _row_index(form, group, int(parts[at]))
     if index is None:
@@ -651,11 +657,11 @@ def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) ->
         pass
     elif kind == "add" and rest in GROUP_FIELDS:
         state[rest].append(_blank_row(rest))
-    elif kind == "remove" and len(parts) == 2 and parts[0] in GROUP_FIELDS and parts[1].isdigit():
+    elif kind == "remove" and len(parts) == 2 and parts[0] in GROUP_FIELDS and _is_number(parts[1]):
         rows = state[parts[0]]
         if int(parts[1]) < len(rows):
             del rows[int(parts[1])]
-    elif kind == "move" and len(parts) == 3 and parts[0] == "stack" and parts[1].isdigit():
+    elif kind == "move" and len(parts) == 3 and parts[0] == "stack" and _is_number(parts[1]):
         if parts[2] not in ("up", "down"):
             raise ValueError(action)
         rows, i = state["stack"], int(parts[1])
@@ -669,7 +675,7 @@ def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) ->
         owner = form.get("pick_owner", "").strip() or (owners[0] if owners else "")
         row = _blank_row("cards") | {"name": card.name, "owner": owner, "kind": card.kind.value}
         state["cards"].append(row)
-    elif kind == "announce" and rest.isdigit() and int(rest) < len(state["cards"]):
+    elif kind == "announce" and _is_number(rest) and int(rest) < len(state["cards"]):
         complete_ids(state)
         card = state["cards"][int(rest)]
         state["stack"].append(_blank_row("stack") | {"source": card["id"], "by": card["owner"]})
@@ -693,9 +699,14 @@ def _first_field(group: str, row: int) -> str:
     return f"{GROUP_FIELDS[group][0]}-{row}-{FIRST_FIELD[group]}"
 
 
-def action_feedback(state: Mapping[str, Any], action: str) -> Feedback | None:
+def action_feedback(
+    state: Mapping[str, Any], action: str, posted: str | None = None
+) -> Feedback | None:
     """What `apply_action` did with `action` to `state` (given as it is after the step),
-    and where the focus goes then (None for ``refresh``, which only re-renders).
+    and where the focus goes then (None for ``refresh``, which only re-renders). `posted`:
+    the action as the form sent it (`state_action` made `action` of it), whose row number
+    is the one the pressed button showed; a remove button of a blank row (turned into
+    ``refresh``) says that the row was empty and keeps the focus on the remove buttons.
 
     A new row (a card picked or announced, a row added): its first field. A removed row:
     the remove button of the row now in its place, or of the last row. A moved entry: its
@@ -703,6 +714,17 @@ def action_feedback(state: Mapping[str, Any], action: str) -> Feedback | None:
     top of the list)."""
     kind, _, rest = action.partition(":")
     parts = rest.split(":")
+    pressed = posted if posted is not None else action  # row numbers as the button showed
+    pressed_parts = pressed.partition(":")[2].split(":")
+    if kind == "refresh" and pressed.startswith("remove:") and len(pressed_parts) == 2:
+        group, number = pressed_parts
+        if group in GROUP_FIELDS and _is_number(number):
+            shown = pad_state(dict(state))
+            last = len(shown[group]) - 1
+            return Feedback(
+                f"{ROW_NOUN[group]} {int(number) + 1} war leer: nichts entfernt.",
+                button=f"remove:{group}:{min(int(number), last)}",
+            )
     if kind == "pick":
         row = len(state["cards"]) - 1
         card = state["cards"][row]
@@ -722,17 +744,18 @@ def action_feedback(state: Mapping[str, Any], action: str) -> Feedback | None:
     shown = pad_state(dict(state))  # the rows the form shows after the step
     if kind == "remove":
         group, row = parts[0], int(parts[1])
-        message = f"{ROW_NOUN[group]} {row + 1} entfernt."
+        message = f"{ROW_NOUN[group]} {int(pressed_parts[-1]) + 1} entfernt."
         return Feedback(message, button=f"remove:{group}:{min(row, len(shown[group]) - 1)}")
     if kind == "move":
         row, direction = int(parts[1]), parts[2]
         to = row - 1 if direction == "up" else row + 1
         where = "oben" if direction == "up" else "unten"
+        number = int(pressed_parts[1]) + 1  # as the button showed it
         if 0 <= row < len(state["stack"]) and 0 <= to < len(state["stack"]):
-            message = f"Eintrag {row + 1} nach {where} verschoben, jetzt Eintrag {to + 1}."
+            message = f"Eintrag {number} nach {where} verschoben, jetzt Eintrag {to + 1}."
         else:
             to = row
-            message = f"Eintrag {row + 1} ist schon ganz {where}."
+            message = f"Eintrag {number} ist schon ganz {where}."
         # the arrows the row has there (`templates/check/_rows.html`): none "up" in the first
         # row, none "down" in the last
         offered = [

@@ -417,12 +417,13 @@ def submit() -> Response:
         # starting form again, as GET /check shows it, rather than a 400
         return _render(builder.starting_state(), notes=[EMPTY_FORM_NOTE])
     if action != "check":
-        action = builder.state_action(action, form)  # row numbers as the state counts them
+        posted = action
+        action = builder.state_action(posted, form)  # row numbers as the state counts them
         try:
             builder.apply_action(state, action, form)
         except ValueError:
-            raise bad_request(f"Unbekannte Aktion „{action[:80]}“.") from None
-        return _render(state, feedback=builder.action_feedback(state, action))
+            raise bad_request(f"Unbekannte Aktion „{posted[:80]}“.") from None
+        return _render(state, feedback=builder.action_feedback(state, action, posted))
     try:
         data, notes = builder.scenario_from_state(state)
     except ScenarioFormatError as exc:

@@ -614,6 +614,7 @@ def test_check_card_buttons_are_named_for_the_player_chosen_without_javascript(n
     expect(nojs).to_have_url(re.compile(r"/check#rows-cards$"))
     expect(nojs.locator("#c-0-owner")).to_have_value("B")
     expect(nojs.locator("#check-status")).to_have_text("Radarstation für B angelegt (Karte 1).")
+    expect(nojs.locator("#check-status")).to_be_visible()  # without JS nothing reads it out
 
 
 def test_check_form_names_and_texts_read_out_no_decorative_glyphs(page):

@@ -750,12 +750,12 @@ def action_feedback(
         row, direction = int(parts[1]), parts[2]
         to = row - 1 if direction == "up" else row + 1
         where = "oben" if direction == "up" else "unten"
-        number = int(pressed_parts[1]) + 1  # as the button showed it
+        shown_number = int(pressed_parts[1]) + 1  # as the button showed it
         if 0 <= row < len(state["stack"]) and 0 <= to < len(state["stack"]):
-            message = f"Eintrag {number} nach {where} verschoben, jetzt Eintrag {to + 1}."
+            message = f"Eintrag {shown_number} nach {where} verschoben, jetzt Eintrag {to + 1}."
         else:
             to = row
-            message = f"Eintrag {number} ist schon ganz {where}."
+            message = f"Eintrag {shown_number} ist schon ganz {where}."
         # the arrows the row has there (`templates/check/_rows.html`): none "up" in the first
         # row, none "down" in the last
         offered = [

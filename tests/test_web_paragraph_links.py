@@ -4,9 +4,11 @@ and a bad number or fingerprint is a German 4xx, never a 500."""
 
 from __future__ import annotations
 
+import html
 import re
 from html import unescape
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -153,7 +155,8 @@ def test_an_empty_fingerprint_is_no_fingerprint(client):
 )
 @given(number=st.text(max_size=12), v=st.text(max_size=12))
 def test_any_number_and_fingerprint_give_a_page_a_redirect_or_a_german_4xx(client, number, v):
-    response = client.get(f"/entry/{BOMB}/absatz/{number}", query_string={"v": v})
+    # the number as a browser sends it: "?", "#" or "/" typed into it are escaped
+    response = client.get(f"/entry/{BOMB}/absatz/{quote(number, safe='')}", query_string={"v": v})
     assert response.status_code in (200, 301, 308, 400, 404, 405)
 
 
@@ -238,10 +241,19 @@ def test_a_link_survives_a_rebuild_that_moves_changes_or_drops_its_paragraph(tin
 # ---------------------------------------------------------------- citations
 
 
-def test_citation_keeps_the_output_its_existing_callers_had():
+def test_citation_has_one_format_and_says_when_a_document_has_no_date():
     doc = {"title": "HoW FAQ", "date_text": "30. November 2012"}
     assert citation("Titel", doc) == "„Titel“ – HoW FAQ, Stand: 30. November 2012. "
-    assert citation("Titel", {"title": "Regeln"}, "http://x/e") == "„Titel“ – Regeln. http://x/e"
+    undated = citation("Titel", {"title": "Regeln"}, "http://x/e")
+    assert undated == "„Titel“ – Regeln, ohne Datum. http://x/e"
+
+
+def test_api_and_chat_cite_an_undated_document_as_the_page_does(client, index):
+    """Pages, the API and the chat cite alike (the API and the chat left "ohne Datum" out)."""
+    entry = client.get("/api/entries/runde-runde").get_json()
+    page = client.get("/entry/runde-runde").get_data(as_text=True)
+    assert entry["citation"].startswith("„Runde“ – Rundenregeln (Tabletop), ohne Datum. ")
+    assert "„Runde“ – Rundenregeln (Tabletop), ohne Datum. " in html.unescape(page)
 
 
 def test_a_paragraph_citation_quotes_the_text_then_title_number_document_stand_and_link():
@@ -296,3 +308,18 @@ def test_a_hostile_paragraph_is_cited_as_text(evil_client):
         html = evil_client.get(path).get_data(as_text=True)
         assert "<img" not in html and "<script>alert" not in html
         assert "&lt;img src=x onerror=alert(2)&gt;" in html
+
+
+def test_made_up_fingerprints_do_not_fill_the_page_cache(app, client):
+    """A page is cached by where its link leads, not by the `v` it carries: any number of
+    made-up fingerprints of one paragraph share one cached page."""
+    app.debug = False
+    client.get(f"/entry/{BOMB}/absatz/2")
+    index = app.extensions["faq_bot.index"].get()  # the build the app serves
+    before = len(index.state.pages)
+    assert before >= 1
+    for fake in ("00000000", "11111111", "abcdef12", "deadbeef"):
+        assert client.get(f"/entry/{BOMB}/absatz/2?v={fake}").status_code == 200
+    assert len(index.state.pages) <= before + 1  # the "changed" page, once
+    assert client.get(f"/entry/{BOMB}/absatz/99999?v=deadbeef").status_code == 200
+    assert len(index.state.pages) <= before + 1

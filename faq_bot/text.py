@@ -7,6 +7,7 @@
 ``words(text)``          the folded words of a text.
 ``split_sentences(text)`` (start, end) of each sentence; abbreviations and "1." do not end one.
 ``sentence_window(text, start, end, limit)`` whole sentences around a span, at most `limit` long.
+``clip(text, limit)``    `text` (spaces collapsed) cut at a word to `limit` characters, "…".
 ``citation(title, doc, url="")`` "„Title“ – Document, Stand: date. url" (German, as shown);
                          ``paragraph=n``: "„Title“, Absatz n – …".
 ``paragraph_citation(text, title, doc, n, url)`` a paragraph quoted, then its citation.
@@ -26,6 +27,7 @@ __all__ = [
     "UNDATED",
     "citation",
     "clean_input",
+    "clip",
     "fingerprint",
     "fold",
     "paragraph_citation",
@@ -153,6 +155,15 @@ def _inside_quotation(text: str, mark: int, after: int) -> bool:
     return bool(closes) and not any(q in ahead[: min(closes)] for q in "„.!?")
 
 
+def clip(text: str, limit: int) -> str:
+    """`text`, whitespace collapsed, cut at a word to at most `limit` characters with an
+    ellipsis when longer (punctuation before the cut dropped)."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:–- ") + "…"
+
+
 def sentence_window(text: str, start: int, end: int, limit: int) -> tuple[int, int]:
     """(start, end) of the whole sentences of `text` around the span `start`..`end` (a key
     sentence), at most `limit` characters when they fit: the sentences the span touches,
@@ -197,17 +208,12 @@ def citation(
     url: str = "",
     *,
     paragraph: int | None = None,
-    undated: str = "",
 ) -> str:
-    """How an entry is cited: „title“ – document title, Stand: date. url
-
-    With `paragraph` (counted from 1, as the pages label it) its paragraph: „title“,
-    Absatz n – …. `undated` stands in for the date of a document without one (the pages
-    pass `UNDATED`, as their heads say "ohne Datum"; without it the date is left out)."""
-    if doc.get("date_text"):
-        stand = f", Stand: {doc['date_text']}"
-    else:
-        stand = f", {undated}" if undated else ""
+    """How an entry is cited, the one format of pages, chat, API and CLI: „title“ –
+    document title, Stand: date. url (a document without a date: "ohne Datum", as the
+    pages' heads say). With `paragraph` (counted from 1, as the pages label it) its
+    paragraph: „title“, Absatz n – …."""
+    stand = f", Stand: {doc['date_text']}" if doc.get("date_text") else f", {UNDATED}"
     where = f", Absatz {paragraph}" if paragraph is not None else ""
     return f"„{title}“{where} – {doc.get('title', '')}{stand}. {url}"
 
@@ -217,7 +223,7 @@ def paragraph_citation(text: str, title: str, doc: dict[str, Any], number: int, 
     quotation marks on a line of its own, then its `citation` (paragraph `number`, counted
     from 1) with the date or "ohne Datum": a quotation travels without its page."""
     quoted = " ".join(text.split())
-    return f"„{quoted}“\n" + citation(title, doc, url, paragraph=number, undated=UNDATED)
+    return f"„{quoted}“\n" + citation(title, doc, url, paragraph=number)
 
 
 _NUMBER = re.compile(

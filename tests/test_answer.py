@@ -660,3 +660,16 @@ def test_a_followup_reads_an_earlier_question_alike_as_typed_or_spelled_out(inde
     assert spelled.context == "wer zahlt wenn eine 227er gekontert wird"
     replayed = replay(index, ["wer zahlt wenn ne 227er gekontert wird"])
     assert replayed[0].question == "wer zahlt wenn eine 227er gekontert wird"
+
+
+@given(st.text(max_size=300), st.integers(2, 250))
+def test_clip_is_at_most_the_limit_and_keeps_short_text_whole(text, limit):
+    from faq_bot.text import clip
+
+    clipped = clip(text, limit)
+    collapsed = " ".join(text.split())
+    assert len(clipped) <= limit or " " not in collapsed[: limit - 1]
+    if len(collapsed) <= limit:
+        assert clipped == collapsed
+    else:
+        assert clipped.endswith("…")

@@ -51,7 +51,7 @@ from faq_bot.chat.shown import (
     shown_of,
 )
 from faq_bot.question import MAX_QUESTION_LENGTH, QUESTION_PATTERN
-from faq_bot.text import clean_input, split_sentences
+from faq_bot.text import clean_input, clip, split_sentences
 from faq_bot.web.api_links import base_url, hit_links
 from faq_bot.web.body import body_limit, check_strings, read_json
 from faq_bot.web.common import (
@@ -204,10 +204,7 @@ def _key_sentence(text: str, key: str) -> str:
     if not key.strip():
         start, end = split_sentences(text)[0]
         key = text[start:end]
-    key = " ".join(key.split())
-    if len(key) <= PREVIEW_KEY:
-        return key
-    return key[: PREVIEW_KEY - 1].rsplit(" ", 1)[0].rstrip(",;:–- ") + "…"
+    return clip(key, PREVIEW_KEY)
 
 
 def _page(shown: list[dict], doc: str | None, notice: str | None = None) -> str:
@@ -289,7 +286,7 @@ add_schema(
                     "paragraph_url": {
                         "type": "string",
                         "description": "Absoluter Permalink des Absatzes "
-                        "(/entry/<id>/absatz/<N+1>?v=<Fingerabdruck>)",
+                        "(/entry/<id>/absatz/<N+1>?v=<Prüfsumme>)",
                     },
                     "highlight": {
                         "type": "object",

@@ -109,7 +109,9 @@ ABSOLUTE_URL = {
 }
 CITATION = {
     "type": "string",
-    "description": "Zitat: „Titel“ – Dokument, Stand: Datum. absolute Adresse",
+    "description": (
+        "Zitat: „Titel“ – Dokument, Stand: Datum (ohne Datum: „ohne Datum“). absolute Adresse"
+    ),
 }
 DATE_TEXT = {
     "type": "string",
@@ -150,7 +152,7 @@ COMPONENTS: dict[str, Any] = {
                     "type": "string",
                     "nullable": True,
                     "description": "Absoluter Permalink des Absatzes paragraph "
-                    "(/entry/<id>/absatz/<n>?v=<Fingerabdruck>, n ab 1); null ohne Absatz",
+                    "(/entry/<id>/absatz/<n>?v=<Prüfsumme>, n ab 1); null ohne Absatz",
                 },
                 "citation": CITATION,
                 "date_text": DATE_TEXT,
@@ -234,7 +236,7 @@ COMPONENTS: dict[str, Any] = {
                     "type": "array",
                     "items": {"type": "string"},
                     "description": "Absolute Permalinks der Absätze, in der Reihenfolge von "
-                    "paragraph_urls (/entry/<id>/absatz/<n>?v=<Fingerabdruck>, n ab 1)",
+                    "paragraph_urls (/entry/<id>/absatz/<n>?v=<Prüfsumme>, n ab 1)",
                 },
                 "document": {"type": "object"},
                 "previous": {"type": "string", "nullable": True},

@@ -22,7 +22,6 @@ from werkzeug.exceptions import NotFound
 
 from faq_bot.text import (
     FINGERPRINT_LENGTH,
-    UNDATED,
     citation,
     paragraph_citation,
     paragraph_path,
@@ -238,13 +237,17 @@ def paragraph(entry_id: str, number: str) -> Any:
         raise NotFound(
             description=f"Der Eintrag „{record.title}“ hat keinen Absatz {n}; er hat {count}."
         )
+    if found.where == "gone":  # a number past the end: rare, and any of them renders alike
+        return render_entry(index, record, "", found)
+    # keyed by where the link leads, not by its `v`: a made-up `v` is a page already cached,
+    # not a new one that pushes real pages out of the bounded cache
     return cached_page(
         index,
         lambda: render_entry(index, record, "", found),
         "paragraph",
         record.id,
-        str(n),
-        version,
+        found.where,
+        str(found.index),
     )
 
 
@@ -361,7 +364,7 @@ def render_entry(index: Any, record: Any, highlight: str, linked: Located | None
         absolute_url=absolute,
         canonical_url=canonical,
         description=description,
-        citation=citation(record.title, doc, absolute, undated=UNDATED),
+        citation=citation(record.title, doc, absolute),
         highlight=highlight if groups else "",
     )
 

@@ -30,7 +30,7 @@ from markupsafe import Markup
 
 from faq_bot.corpus.model import Markup as SourceMarkup
 from faq_bot.corpus.model import plain
-from faq_bot.text import split_sentences
+from faq_bot.text import clip, split_sentences
 
 ALLOWED_TAGS = {
     "p",
@@ -84,11 +84,7 @@ def leading_sentences(text: str, limit: int, most: int | None = None) -> str:
         if stop > limit or (most is not None and count > most):
             break
         end = stop
-    lead = text[:end]
-    if len(lead) > limit:
-        cut = lead[: limit - 1].rsplit(" ", 1)[0]
-        lead = cut.rstrip(",;:–- ") + "…"
-    return lead
+    return clip(text[:end], limit)
 
 
 def first_sentence(text: str, limit: int = 220) -> str:

@@ -446,3 +446,10 @@ def test_entry_markdown_reference_is_linked_inline(client, index):
         rf"{re.escape(link['target_text'])}</a>",
         body,
     )
+
+
+def test_a_paragraph_number_past_the_end_offers_its_entry_not_a_search_for_absatz(client):
+    response = client.get("/entry/227-pfund-bombe-basisausbau/absatz/70")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 404
+    assert re.search(r'<input id="q"[^>]*value="227 pfund bombe basisausbau"', html)

@@ -99,6 +99,8 @@ def path_words(path: str) -> str:
     segments = [s for s in path.strip("/").split("/") if s]
     if segments and segments[0] in {"entry", "docs", "api", "entries", "search"}:
         segments = segments[1:]
+    if len(segments) >= 2 and segments[1] == "absatz":  # a paragraph's permalink: its entry
+        segments = segments[:1]
     words = _PATH_WORDS.sub(" ", " ".join(segments)).replace("_", " ")
     return " ".join(words.split())[:100]
 

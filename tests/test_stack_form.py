@@ -165,12 +165,12 @@ def test_form_step_refresh_says_nothing() -> None:
 @pytest.mark.parametrize(
     ("field", "title"),
     [
-        ("p-1-tw", "TW übrig von Spieler B"),
-        ("p-1-name", "Name von Spieler 2"),
-        ("c-2-owner", "Besitzer von Karte 3 (227-Pfund Bombe)"),
-        ("c-2-name", "Name von Karte 3"),
-        ("s-1-target", "Ziel von Eintrag 2"),
-        ("s-0-cost", "Kosten (TW) von Eintrag 1"),
+        ("p-1-tw", "Spieler B › TW übrig"),
+        ("p-1-name", "Spieler 2 › Name"),
+        ("c-2-owner", "Karte 3 (227-Pfund Bombe) › Besitzer"),
+        ("c-2-name", "Karte 3 › Name"),
+        ("s-1-target", "Eintrag 2 › Ziel"),
+        ("s-0-cost", "Eintrag 1 › Kosten (TW)"),
         ("phase", "Phase"),
     ],
 )

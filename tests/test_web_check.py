@@ -1161,9 +1161,9 @@ def test_check_error_links_name_the_field_they_go_to(client) -> None:
         text_of(a) for a in re.findall(r'<a href="#[^"]+"[^>]*class="to-field">(.*?)</a>', html)
     ]
     assert links == [
-        "Zum Feld springen: TW übrig von Spieler B",
-        "Zum Feld: Ziel von Eintrag 2",
-        "Zum Feld: Kosten (TW) von Eintrag 3",
+        "Zum Feld springen: Spieler B › TW übrig",
+        "Zum Feld: Eintrag 2 › Ziel",
+        "Zum Feld: Eintrag 3 › Kosten (TW)",
     ]
 
 

@@ -606,9 +606,10 @@ def field_labels() -> dict[str, str]:
 
 def field_title(field: str, state: Mapping[str, Any]) -> str:
     """A form field (its ``id``) named so it makes sense out of context, as a link to it
-    from the list of errors: its label and its row, ``p-1-tw`` -> "TW übrig von Spieler B",
-    ``c-2-owner`` -> "Besitzer von Karte 3 (227-Pfund Bombe)", ``s-1-target`` -> "Ziel von
-    Eintrag 2". A player is named by name, a card row by number and name, all else by number."""
+    from the list of errors: its row, then its label, as the error texts name fields
+    ("Karte 2 › Besitzer: fehlt"): ``p-1-tw`` -> "Spieler B › TW übrig", ``c-2-owner`` ->
+    "Karte 3 (227-Pfund Bombe) › Besitzer", ``s-1-target`` -> "Eintrag 2 › Ziel". A player
+    is named by name, a card row by number and name, all else by number."""
     labels = field_labels()
     match = _KEY.match(field)
     if not match:
@@ -620,7 +621,7 @@ def field_title(field: str, state: Mapping[str, Any]) -> str:
     row = f"{ROW_NOUN[group]} {i + 1}"
     if shown:
         row = f"Spieler {shown}" if group == "players" else f"{row} ({shown})"
-    return f"{labels.get(f'{prefix}-{name}', name)} von {row}"
+    return f"{row} › {labels.get(f'{prefix}-{name}', name)}"
 
 
 # ---------------------------------------------------------------- builder actions

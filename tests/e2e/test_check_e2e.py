@@ -644,9 +644,9 @@ def test_check_error_links_name_the_field_they_jump_to(page):
     expect(page.locator("#check-error")).to_contain_text("Außerdem:")
     links = page.locator("#check-error").get_by_role("link")
     expect(links).to_have_text(
-        ["Zum Feld springen: TW übrig von Spieler B", "Zum Feld: Ziel von Eintrag 2"]
+        ["Zum Feld springen: Spieler B › TW übrig", "Zum Feld: Eintrag 2 › Ziel"]
     )
-    page.get_by_role("link", name="Zum Feld: Ziel von Eintrag 2").click()
+    page.get_by_role("link", name="Zum Feld: Eintrag 2 › Ziel").click()
     expect(page.locator("#s-1-target")).to_be_focused()
 
 

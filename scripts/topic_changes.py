@@ -26,7 +26,7 @@ from faq_bot.evaluate import EvalFileError, answerable, load_questions
 def topic_changes(questions: list[dict], seed: int, same_document: bool = False) -> list[dict]:
     """Each question without a history, with one earlier question: an answerable one
     on another document, drawn with `seed`; with `same_document` one on the question's
-    own document with other golds instead (questions without a document are left out)."""
+    own document sharing no gold instead (questions without a document are left out)."""
     rng = random.Random(seed)
     first = [q for q in questions if not q.get("history")]
     out = []
@@ -36,7 +36,7 @@ def topic_changes(questions: list[dict], seed: int, same_document: bool = False)
                 o
                 for o in first
                 if answerable(o) and q.get("doc") and o.get("doc") == q["doc"]
-                if o["gold"] != q.get("gold")
+                if set(o["gold"]).isdisjoint(q.get("gold") or [])
             ]
         else:
             others = [

@@ -367,7 +367,9 @@ class Reading:
     ranking: Ranking = field(default_factory=lambda: Ranking([], []))
     vector: np.ndarray | None = None  # the question's own embedding (a follow-up's alone)
     vector_text: str | None = None  # the text `vector` embeds (before `embedding_text`)
-    _coverages: tuple[Coverage, Coverage] | None = field(default=None, repr=False, compare=False)
+    _coverages: tuple[Coverage, Coverage] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )  # `coverages`, computed once (a reading belongs to one index)
 
     @property
     def candidates(self) -> list[Candidate]:

@@ -323,3 +323,10 @@ def test_made_up_fingerprints_do_not_fill_the_page_cache(app, client):
     assert len(index.state.pages) <= before + 1  # the "changed" page, once
     assert client.get(f"/entry/{BOMB}/absatz/99999?v=deadbeef").status_code == 200
     assert len(index.state.pages) <= before + 1
+
+
+def test_an_alias_of_a_paragraph_link_drops_search_words_the_paragraph_page_ignores(client):
+    moved = client.get("/entry/227er/absatz/2?v=0123abcd&h=bezahlt")
+    assert moved.headers["Location"] == f"/entry/{BOMB}/absatz/2?v=0123abcd"
+    entry = client.get("/entry/227er?h=bezahlt")  # the ruling page marks them: kept
+    assert entry.headers["Location"] == f"/entry/{BOMB}?h=bezahlt"

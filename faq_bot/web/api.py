@@ -10,12 +10,13 @@ import json
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
-from werkzeug.exceptions import HTTPException, NotFound
+from werkzeug.exceptions import NotFound
 
 from faq_bot.dense import dense_mode
 from faq_bot.embed import embedding_model
 from faq_bot.web.api_links import base_url, entry_links, hit_links
 from faq_bot.web.common import (
+    EntryMoved,
     IndexUnavailable,
     bad_request,
     check_int,
@@ -105,10 +106,8 @@ def entry(entry_id: str) -> Any:
         record = entry_or_redirect(index, entry_id, "api.entry")
     except NotFound as exc:
         return _not_found(entry_id, exc)
-    except HTTPException as exc:  # an alias id's 301 (its body an HTML page)
-        if exc.response is None or not exc.response.location:
-            raise
-        return _moved(entry_id, exc.response.location)
+    except EntryMoved as exc:  # another name of an entry: the 301 with a JSON body
+        return _moved(entry_id, exc.canonical, exc.location)
     data = record.to_json()
     doc = index.document(record.doc) or {}
     prev, nxt = index.neighbours(record.id)
@@ -126,13 +125,11 @@ def entry(entry_id: str) -> Any:
     return jsonify(data)
 
 
-def _moved(entry_id: str, location: str) -> Response:
+def _moved(entry_id: str, canonical: str, location: str) -> Response:
     """The 301 of an alias id, title slug or abbreviation (`entry_or_redirect`) with a JSON
     body: a German message and the canonical entry's id and links (a client that does not
     follow redirects learns where the entry is)."""
-    index = current_index()
-    canonical = index.canonical_id(entry_id) or ""
-    record = index.entry(canonical)
+    record = current_index().entry(canonical)
     title = record.title if record is not None else canonical
     path = url_for("pages.entry", entry_id=canonical)
     response = jsonify(

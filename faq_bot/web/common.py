@@ -8,7 +8,7 @@ import hmac
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-from flask import Response, abort, current_app, g, make_response, redirect, request, url_for
+from flask import Response, current_app, g, make_response, redirect, request, url_for
 from werkzeug.exceptions import BadRequest, HTTPException, NotFound, ServiceUnavailable
 
 from faq_bot.text import clean_input
@@ -61,22 +61,35 @@ def turn_key() -> bytes:
     return key
 
 
-def entry_or_redirect(index: Index, entry_id: str, endpoint: str, **values: Any) -> EntryRecord:
+class EntryMoved(HTTPException):
+    """The 301 `entry_or_redirect` raises for another name of an entry: `canonical` is the
+    entry's id (a JSON view answers with a body of its own, `faq_bot.web.api`)."""
+
+    def __init__(self, location: str, canonical: str) -> None:
+        super().__init__(response=redirect(location, code=301))
+        self.canonical = canonical
+        self.location = location
+
+
+def entry_or_redirect(
+    index: Index, entry_id: str, endpoint: str, marks: bool = False, **values: Any
+) -> EntryRecord:
     """The entry with id `entry_id`.
 
     An alias id, a title slug or an abbreviation of the synonyms table ("227er" for the
     227-Pfund Bombe) that names another entry answers with a 301 to `endpoint` (a view
-    taking `entry_id` and `values`, e.g. a paragraph's number) for the canonical id;
-    anything else is a 404.
+    taking `entry_id` and `values`, e.g. a paragraph's number) for the canonical id,
+    raised as `EntryMoved`; with `marks` the words to mark (``h``) go along (the ruling
+    page reads them; a paragraph's permalink and the API do not). Anything else is a 404.
     """
     record = index.entry(entry_id)
     if record is not None:
         return record
     canonical = index.canonical_id(entry_id)
     if canonical and canonical != entry_id and index.entry(canonical) is not None:
-        # the words to mark (`h`, from a search hit's link) go along
-        marks = request.args.get("h") or None
-        abort(redirect(url_for(endpoint, entry_id=canonical, h=marks, **values), code=301))
+        # the words to mark (`h`, from a search hit's link) go along where the view reads them
+        words = (request.args.get("h") or None) if marks else None
+        raise EntryMoved(url_for(endpoint, entry_id=canonical, h=words, **values), canonical)
     raise NotFound(description=f"Einen Eintrag „{entry_id}“ gibt es nicht.")
 
 

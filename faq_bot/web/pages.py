@@ -197,7 +197,7 @@ def search() -> str:
 @conditional
 def entry(entry_id: str) -> Any:
     index = current_index()
-    record = entry_or_redirect(index, entry_id, "pages.entry")
+    record = entry_or_redirect(index, entry_id, "pages.entry", marks=True)
     highlight = check_query(request.args.get("h"), required=False)
     # the page depends on the build, the entry and the words to mark, nothing else:
     # rendered once per build (bounded cache), the same bytes for the same request

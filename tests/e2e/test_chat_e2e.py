@@ -150,7 +150,7 @@ def test_chat_reload_and_back_show_the_turns_from_the_address_without_asking_aga
     page.reload()
     expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(2)
     assert shown(page) == both
-    page.evaluate("history.go(-1)")  # the reloaded page holds both turns: shown in place
+    go_back_in_history(page, 1)  # the reloaded page holds both turns: shown in place
     expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
     assert loaded and all("q=" not in url for url in loaded), loaded
 
@@ -196,6 +196,13 @@ def test_chat_back_after_a_reload_of_a_long_chat_shows_the_turns_of_each_entry(p
         assert len(fields) == len(questions)
 
 
+def go_back_in_history(page, steps: int) -> None:
+    """`history.go(-steps)`, started after the evaluation returns: when the step leaves the
+    document, evaluating it directly can fail with "Execution context was destroyed" (the
+    navigation outruns the evaluation's reply; seen once in CI)."""
+    page.evaluate(f"setTimeout(() => history.go(-{steps}), 0)")
+
+
 def test_chat_entry_before_the_first_question_loaded_again_shows_no_turns(page):
     # two steps back from a ruling: the chat's first entry is loaded again (its page is
     # gone), and the turns this tab keeps belong to the entries after it
@@ -204,7 +211,7 @@ def test_chat_entry_before_the_first_question_loaded_again_shows_no_turns(page):
     expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
     page.locator("#chat-log a.passage-link").first.click()
     expect(page).to_have_url(re.compile(r"/entry/"))
-    page.evaluate("history.go(-2)")
+    go_back_in_history(page, 2)
     expect(page).to_have_url(re.compile(r"/ask$"))
     expect(page).to_have_title("Frage stellen · Regelsuche")
     expect(page.locator("#chat-log li.turn")).to_have_count(0)

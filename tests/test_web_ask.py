@@ -1276,3 +1276,18 @@ def test_a_followup_names_the_earlier_question_in_the_asker_s_words(client):
     assert f"Im Zusammenhang mit Ihrer Frage „{typed}“" in unescape(html)
     api = client.post("/api/ask", json={"question": FOLLOWUP, "history": [typed]}).get_json()
     assert api["context"] == typed
+
+
+def test_a_preview_of_an_answer_without_a_paragraph_link_still_names_its_source():
+    from faq_bot.web.ask import preview
+
+    turn = {
+        "answer": {
+            "text": "Erst zahlt der Angreifer. Dann der Verteidiger.",
+            "highlight": {"text": ""},
+            "citation": "„Endphase“, Absatz 9 – HoW FAQ. ",
+            "paragraph_url": None,
+        },
+        "message": "",
+    }
+    assert preview(turn) == "Erst zahlt der Angreifer. Quelle: „Endphase“, Absatz 9 – HoW FAQ."

@@ -51,11 +51,12 @@ from faq_bot.chat.shown import (
     shown_of,
 )
 from faq_bot.question import MAX_QUESTION_LENGTH, QUESTION_PATTERN
-from faq_bot.text import clean_input, clip, split_sentences
-from faq_bot.web.api_links import base_url, hit_links
+from faq_bot.text import clean_input, clip
+from faq_bot.web.api_links import hit_links
 from faq_bot.web.body import body_limit, check_strings, read_json
 from faq_bot.web.common import (
     bad_request,
+    base_url,
     conditional,
     current_index,
     turn_key,
@@ -63,6 +64,7 @@ from faq_bot.web.common import (
 )
 from faq_bot.web.limits import MAX_REQUEST_LINE
 from faq_bot.web.openapi import add_schema, describe, error_responses, html_body, json_body
+from faq_bot.web.render import first_sentence
 
 bp = Blueprint("ask", __name__)
 
@@ -185,7 +187,7 @@ def preview(turn: dict[str, Any]) -> str:
     found = turn.get("answer")
     if found:
         key = _key_sentence(found["text"], found["highlight"]["text"])
-        source = found["citation"].removesuffix(found["paragraph_url"]).strip()
+        source = found["citation"].removesuffix(found.get("paragraph_url") or "").strip()
         return f"{key} Quelle{' (nicht sicher)' if turn.get('caution') else ''}: {source}"
     if not turn["message"].startswith(NOT_CONFIDENT):  # an earlier turn not shown again
         return str(turn["message"])
@@ -199,12 +201,8 @@ PREVIEW_KEY = 200  # characters of the key sentence a link preview shows at most
 
 def _key_sentence(text: str, key: str) -> str:
     """`key` (the answer's key sentence, whole: "nach der 10. Runde" does not end it), else
-    the first sentence of `text` (`split_sentences`), cut at a space to `PREVIEW_KEY`
-    characters with "…"."""
-    if not key.strip():
-        start, end = split_sentences(text)[0]
-        key = text[start:end]
-    return clip(key, PREVIEW_KEY)
+    the first sentence of `text`, cut at a word to `PREVIEW_KEY` characters with "…"."""
+    return clip(key, PREVIEW_KEY) if key.strip() else first_sentence(text, PREVIEW_KEY)
 
 
 def _page(shown: list[dict], doc: str | None, notice: str | None = None) -> str:

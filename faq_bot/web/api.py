@@ -14,11 +14,12 @@ from werkzeug.exceptions import NotFound
 
 from faq_bot.dense import dense_mode
 from faq_bot.embed import embedding_model
-from faq_bot.web.api_links import base_url, entry_links, hit_links
+from faq_bot.web.api_links import entry_links, hit_links
 from faq_bot.web.common import (
     EntryMoved,
     IndexUnavailable,
     bad_request,
+    base_url,
     check_int,
     check_query,
     conditional,

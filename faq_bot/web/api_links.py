@@ -18,20 +18,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from flask import request
-
 from faq_bot.chat.answer import paragraph_permalink
 from faq_bot.text import citation
+from faq_bot.web.common import base_url
 
 if TYPE_CHECKING:
     from faq_bot.index import EntryRecord, Index
 
 __all__ = ["base_url", "entry_links", "hit_links"]
-
-
-def base_url() -> str:
-    """``scheme://host`` of the request and the app's script root: absolute links start here."""
-    return request.host_url.rstrip("/") + request.script_root
 
 
 def hit_links(index: Index, hit: dict[str, Any], base: str) -> dict[str, Any]:

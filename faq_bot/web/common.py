@@ -71,6 +71,12 @@ class EntryMoved(HTTPException):
         self.location = location
 
 
+def base_url() -> str:
+    """``scheme://host`` of the request and the app's script root: absolute links start here
+    (behind a proxy its forwarded host, `faq_bot.web.create_app`)."""
+    return request.host_url.rstrip("/") + request.script_root
+
+
 def entry_or_redirect(
     index: Index, entry_id: str, endpoint: str, marks: bool = False, **values: Any
 ) -> EntryRecord:

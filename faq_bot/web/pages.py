@@ -28,6 +28,7 @@ from faq_bot.text import (
 )
 from faq_bot.web.common import (
     bad_request,
+    base_url,
     cached_page,
     check_int,
     check_query,
@@ -38,6 +39,7 @@ from faq_bot.web.common import (
 from faq_bot.web.marks import mark_html, query_groups
 from faq_bot.web.openapi import describe, error_responses, html_body
 from faq_bot.web.permalink import (
+    NUMBER_PATTERN,
     VERSION_PATTERN,
     Located,
     locate,
@@ -137,8 +139,8 @@ def page_title(entry: Any, doc: dict, number: int | None = None) -> str:
 def permalink(entry_id: str, index: int, text: str, *, absolute: bool = False) -> str:
     """The permalink of paragraph `index` (0-based) whose plain text is `text`
     (`paragraph_path`), under the app's root; with `absolute`, with scheme and host."""
-    root = request.url_root if absolute else request.script_root + "/"
-    return root.rstrip("/") + paragraph_path(entry_id, index, text)
+    root = base_url() if absolute else request.script_root
+    return root + paragraph_path(entry_id, index, text)
 
 
 # ---------------------------------------------------------------- views
@@ -416,7 +418,7 @@ describe(
                     "in": "path",
                     "required": True,
                     "description": "Nummer des Absatzes, ab 1",
-                    "schema": {"type": "string", "pattern": "^[1-9][0-9]{0,4}$"},
+                    "schema": {"type": "string", "pattern": NUMBER_PATTERN},
                 },
                 {
                     "name": "v",

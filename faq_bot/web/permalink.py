@@ -18,7 +18,8 @@ from faq_bot.text import FINGERPRINT_LENGTH, fingerprint
 
 # "3", never "03" or "+3" (one address per paragraph); five digits are far more than
 # any entry has and keep int() cheap
-_NUMBER = re.compile(r"[1-9][0-9]{0,4}")
+NUMBER_PATTERN = "^[1-9][0-9]{0,4}$"
+_NUMBER = re.compile(NUMBER_PATTERN)
 VERSION_PATTERN = f"^[0-9a-f]{{{FINGERPRINT_LENGTH}}}$"
 _VERSION = re.compile(VERSION_PATTERN)
 

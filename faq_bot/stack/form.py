@@ -189,22 +189,20 @@ def state_from_json(data: Any) -> dict[str, Any]:
     return state
 
 
-def state_from_form(form: Mapping[str, str], skip: tuple[str, int] | None = None) -> dict[str, Any]:
+def state_from_form(form: Mapping[str, str]) -> dict[str, Any]:
     """Form rows from posted fields ``p-<n>-name``, ``c-<n>-kind``, ``s-<n>-type`` …
 
-    Rows keep their posted order (by number); rows left entirely blank are
-    dropped, and so is the row `skip` (group, number) that was asked to go.
+    Rows keep their posted order (by number); rows left entirely blank are dropped (a
+    builder button names its row as the form showed it: `state_action`).
     """
     state = empty_state()
     state["phase"] = form.get("phase", "").strip() or Phase.BAUPHASE.value
-    for group, kept in _kept_rows(form, skip).items():
+    for group, kept in _kept_rows(form).items():
         state[group].extend(row for _number, row in kept)
     return state
 
 
-def _kept_rows(
-    form: Mapping[str, str], skip: tuple[str, int] | None = None
-) -> dict[str, list[tuple[int, dict[str, Any]]]]:
+def _kept_rows(form: Mapping[str, str]) -> dict[str, list[tuple[int, dict[str, Any]]]]:
     """Per group, the posted rows that are not blank, as (posted number, row) in order."""
     rows: dict[str, dict[int, dict[str, Any]]] = {g: {} for g in GROUP_FIELDS}
     for key, value in form.items():
@@ -214,8 +212,6 @@ def _kept_rows(
         group = _PREFIX_GROUP[match.group(1)]
         field = match.group(3)
         if field not in GROUP_FIELDS[group][1]:
-            continue
-        if skip == (group, int(match.group(2))):
             continue
         row = rows[group].setdefault(int(match.group(2)), {})
         # as the reader reads every scenario text (`faq_bot.stack.read`): invisible format

@@ -87,7 +87,7 @@ from faq_bot.entrystore import STORE_FILE, EntryStore
 from faq_bot.errors import IndexProblem, InputError
 from faq_bot.lexicon import load_synonyms
 from faq_bot.morphcache import install_build_table
-from faq_bot.text import fold
+from faq_bot.text import fold, paragraph_path
 
 __all__ = [
     "EntryRecord",
@@ -158,6 +158,14 @@ class EntryRecord(EntryText):
     plain_paragraphs: tuple[str, ...] = ()
     links: tuple[dict, ...] = ()
     backlinks: tuple[dict, ...] = field(default=())
+
+    def permalink(self, paragraph: int) -> str | None:
+        """The permalink path of paragraph `paragraph` (0-based; `faq_bot.text.paragraph_path`,
+        fingerprinting the paragraph as the ruling page shows it: an answer's passage may
+        carry a lead-in besides), or None when the entry has no such paragraph."""
+        if not 0 <= paragraph < len(self.plain_paragraphs):
+            return None
+        return paragraph_path(self.id, paragraph, self.plain_paragraphs[paragraph])
 
     def to_json(self) -> dict[str, Any]:
         return {

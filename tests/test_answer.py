@@ -514,6 +514,14 @@ def test_format_answer_for_the_terminal(index):
     assert declined.startswith(NOT_CONFIDENT)
 
 
+def test_format_answer_introduces_the_closest_entries_once(index):
+    # the declined message already says what follows; a second heading repeated it
+    text = format_answer(answer(index, "Ab welchem Alter ist das Spiel geeignet?").to_json())
+    assert "am nächsten:" in text.splitlines()[0]
+    assert text.lower().count("am nächsten") == 1
+    assert "  - " in text
+
+
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

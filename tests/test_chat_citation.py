@@ -3,7 +3,7 @@ paragraph and its permalink (`faq_bot.chat.answer`, `faq_bot.text.citation`)."""
 
 from __future__ import annotations
 
-from faq_bot.chat.answer import found_message, paragraph_permalink
+from faq_bot.chat.answer import found_message
 from faq_bot.text import citation, fingerprint
 
 
@@ -32,8 +32,8 @@ def test_found_message_gives_the_stand_after_the_document(index):
     )
 
 
-def test_paragraph_permalink_fingerprints_the_paragraph_not_the_passage(index):
+def test_entry_permalink_fingerprints_the_paragraph_not_the_passage(index):
     record = index.entry("aktionsstapel")
     text = record.plain_paragraphs[1]
-    assert paragraph_permalink(record, 1) == f"/entry/aktionsstapel/absatz/2?v={fingerprint(text)}"
-    assert paragraph_permalink(record, len(record.plain_paragraphs)) is None
+    assert record.permalink(1) == f"/entry/aktionsstapel/absatz/2?v={fingerprint(text)}"
+    assert record.permalink(len(record.plain_paragraphs)) is None

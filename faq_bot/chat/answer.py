@@ -9,7 +9,7 @@
     ``answer`` (null when not confident; else ``text`` (the passage),
     ``paragraph``, ``fragment`` (``p<N>``), ``url`` (entry URL with the
     fragment), ``absolute_url`` (the same on the host `to_json` is given),
-    ``paragraph_url`` (the paragraph's permalink there, `paragraph_permalink`),
+    ``paragraph_url`` (the paragraph's permalink there, `EntryRecord.permalink`),
     ``highlight`` (``{"text", "start", "end"}``: the key sentence,
     offsets into ``text``), ``excerpt`` (``{"start", "end"}``: the whole sentences around
     it, at most `EXCERPT_CHARS` long when they fit: what a phone shows first of a long
@@ -84,7 +84,7 @@ from faq_bot.question import (
 )
 from faq_bot.search import Hit, ScoredEntry, highlight
 from faq_bot.stack.link import check_url_for
-from faq_bot.text import citation, paragraph_path, sentence_window
+from faq_bot.text import citation, sentence_window
 
 from . import confidence as conf
 from .history import Turn, context_turns, dense_text, parse_history
@@ -107,7 +107,6 @@ __all__ = [
     "is_unsure",
     "note_other_game",
     "other_game_note",
-    "paragraph_permalink",
     "read",
     "replay",
     "respond",
@@ -160,7 +159,7 @@ class Answer:
     doc_title: str | None = None
     date_text: str | None = None
     citation: str | None = None  # without its URL: `to_json` adds it (absolute)
-    # the path of the answering paragraph's permalink (`paragraph_permalink`)
+    # the path of the answering paragraph's permalink (`EntryRecord.permalink`)
     permalink: str | None = None
     scope: str | None = None  # the one document the answer was limited to (`answer`'s doc)
     signals: dict[str, float] = field(default_factory=dict)  # what confidence is computed from
@@ -625,9 +624,7 @@ def _answer_of(index: Index, reading: Reading, response: Response) -> Answer:
         if confident and record and passage
         else None,
         permalink=(
-            paragraph_permalink(record, passage.paragraph)
-            if confident and record and passage
-            else None
+            record.permalink(passage.paragraph) if confident and record and passage else None
         ),
         signals=signals,
         reliability=reliability,
@@ -649,17 +646,6 @@ def cited(record: EntryRecord, doc: dict[str, Any], paragraph: int) -> str:
     """How an answer cites its paragraph, without the URL (`Answer.to_json` adds the
     permalink): „title“, Absatz n – document, Stand: date (`paragraph` 0-based, n from 1)."""
     return citation(record.title, doc, paragraph=paragraph + 1)
-
-
-def paragraph_permalink(record: EntryRecord, paragraph: int) -> str | None:
-    """The permalink path of paragraph `paragraph` (0-based) of `record`
-    (`faq_bot.text.paragraph_path`, fingerprinting the paragraph as the ruling page
-    shows it: an answer's passage may carry a lead-in besides), or None when the entry has
-    no such paragraph."""
-    paragraphs = record.plain_paragraphs
-    if not 0 <= paragraph < len(paragraphs):
-        return None
-    return paragraph_path(record.id, paragraph, paragraphs[paragraph])
 
 
 def note_other_game(index: Index, result: Answer, turns: Sequence[Turn]) -> None:

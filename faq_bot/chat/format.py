@@ -28,7 +28,8 @@ def format_answer(data: dict[str, Any], width: int = 88) -> str:
     related = data.get("related") or []
     if related:
         lines.append("")
-        lines.append("Siehe auch:" if found else "Am nächsten kommen:")
+        if found:  # a declined answer's message already introduces its closest entries
+            lines.append("Siehe auch:")
         lines.extend(f"  - {r['title']}  {r['url']}" for r in related)
     if data.get("suggestion"):
         lines.append(f"Meinten Sie: {data['suggestion']}?")

@@ -88,7 +88,6 @@ from .answer import (
     declined_message,
     found_message,
     note_other_game,
-    paragraph_permalink,
     related_item,
     source_hit,
 )
@@ -407,6 +406,6 @@ def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]
         result.sources = [result.entry]
         result.doc_title, result.date_text = doc.get("title"), doc.get("date_text")
         result.citation = cited(record, doc, passage.paragraph)
-        result.permalink = paragraph_permalink(record, passage.paragraph)
+        result.permalink = record.permalink(passage.paragraph)
         note_other_game(index, result, before)
     return result, shown

@@ -6,7 +6,7 @@ A forum bot embeds a ruling from the API alone: beside each relative ``url`` (ke
 - ``absolute_url``: the ruling page on the request's host (behind a proxy its forwarded
   host, `faq_bot.web.create_app`), as an answer's citation has it;
 - ``paragraph_url``: the absolute permalink of the paragraph
-  (`faq_bot.chat.answer.paragraph_permalink`, `faq_bot.text.paragraph_path`)
+  (`faq_bot.index.EntryRecord.permalink`, `faq_bot.text.paragraph_path`)
   where one is known (a hit's best paragraph), else null;
 - ``citation`` (`faq_bot.text.citation`, with the absolute URL) and ``date_text`` (the
   document's Stand, or null).
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from faq_bot.chat.answer import paragraph_permalink
 from faq_bot.text import citation
 from faq_bot.web.common import base_url
 
@@ -37,7 +36,7 @@ def hit_links(index: Index, hit: dict[str, Any], base: str) -> dict[str, Any]:
     record = index.entry(hit["id"]) if paragraph is not None else None
     permalink = None
     if record is not None and paragraph is not None:
-        permalink = paragraph_permalink(record, paragraph)
+        permalink = record.permalink(paragraph)
     return {
         **hit,
         "absolute_url": absolute,
@@ -57,6 +56,6 @@ def entry_links(index: Index, record: EntryRecord, path: str, base: str) -> dict
         "citation": citation(record.title, doc, absolute),
         "date_text": doc.get("date_text"),
         "paragraph_permalinks": [
-            f"{base}{paragraph_permalink(record, i)}" for i in range(len(record.plain_paragraphs))
+            f"{base}{record.permalink(i)}" for i in range(len(record.plain_paragraphs))
         ],
     }

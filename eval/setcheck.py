@@ -166,6 +166,7 @@ GROUPS = [
     ["heldout80-questions.jsonl", "heldout80-followups.jsonl"],
     ["heldout81-questions.jsonl", "heldout81-followups.jsonl"],
     ["heldout82-questions.jsonl", "heldout82-followups.jsonl"],
+    ["heldout84-questions.jsonl", "heldout84-followups.jsonl"],
 ]
 
 

@@ -167,6 +167,7 @@ GROUPS = [
     ["heldout81-questions.jsonl", "heldout81-followups.jsonl"],
     ["heldout82-questions.jsonl", "heldout82-followups.jsonl"],
     ["heldout83-questions.jsonl", "heldout83-followups.jsonl"],
+    ["heldout84-questions.jsonl", "heldout84-followups.jsonl"],
 ]
 
 

@@ -17,6 +17,7 @@ from faq_bot.chat.shown import (
     ANSWERED,
     DECLINED,
     GONE,
+    MAX_TOKEN,
     TOKEN_PATTERN,
     UNANSWERED,
     UNVERIFIED,
@@ -552,7 +553,7 @@ BOMB = "227-pfund-bombe-basisausbau"
         ("-~", "Bitte eine Frage"),
         ("-~  ?! ", "Frage"),
         ("-~" + "x" * 600, "zu lang"),
-        ("-_s." + "a" * 5000 + "~Wer bezahlt?", "zu lang"),
+        ("-_s." + "a" * MAX_TOKEN + "~Wer bezahlt?", "zu lang"),
     ],
 )
 def test_a_malformed_turn_is_a_german_400_naming_it(client, token, message):

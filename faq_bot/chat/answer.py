@@ -147,7 +147,7 @@ CONTEXT_WEIGHT = 0.4
 # kept). (With CONTEXT_WEIGHT 0.2: 0.35: 248, 0.5 to 0.8: 255, 1.0: 261.)
 TOPIC_WEIGHT = 0.65
 RELATED = 5
-SEARCH_FIRST = 3  # the search's first hits a declined answer offers (before `related` ones go)
+SEARCH_FIRST = 3  # the search hits a declined answer takes, then leaves out those `related` lists
 
 # A paragraph longer than this is shown as the sentences around its key sentence first (the
 # passage issue 9 asks for, "<= ~700 characters"), the whole paragraph a tap away

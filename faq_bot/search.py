@@ -1,11 +1,14 @@
 """Stage 3: ranked search over the index.
 
-``search(index, query, *, n=10, doc=None, category=None) -> SearchResult``
+``search(index, query, *, n=10, doc=None, category=None, mode="lexical", dense=None)
+-> SearchResult``
     Ranked entries for a question or keywords as users type them. The query is
     checked, corrected and analyzed by `faq_bot.query.analyze_query` (never
     parsed as query syntax); the corrected query is offered as ``suggestion``.
     Raises `faq_bot.query.QueryError` (German message) for an empty query, one
     longer than `faq_bot.query.MAX_QUERY_LENGTH` or a mode the build lacks.
+    ``dense``: the query's dense scores when the caller already has them (the
+    chatbot's declined answer searches its question: not embedded a second time).
 
 ``search_paragraphs(index, query, *, n=10, doc=None) -> list[ParagraphHit]``
     Ranked single paragraphs (for the chatbot).
@@ -68,7 +71,7 @@ import re
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from whoosh import query as wq
@@ -88,6 +91,9 @@ from faq_bot.retrieval import (
 from faq_bot.snippets import SNIPPET_CHARS, snippet, token_spans
 from faq_bot.spelling import MIN_FUZZY_LENGTH, edits1
 from faq_bot.text import fold
+
+if TYPE_CHECKING:
+    from faq_bot.dense import DenseScores
 
 __all__ = [
     "CANDIDATES",
@@ -451,9 +457,11 @@ def rank(
     mode: str = "lexical",
     doc: str | None = None,
     limit: int | None = None,
+    dense: DenseScores | None = None,
 ) -> tuple[list[ScoredEntry], int]:
     """The first `limit` entries for `pq` in `mode` (see `faq_bot.retrieval`), best
-    first, and how many entries matched (the ``total``)."""
+    first, and how many entries matched (the ``total``); `dense`: the hybrid mode's dense
+    scores of the query when the caller has them (else the query is embedded)."""
     if not pq.analyzed.terms:
         return [], 0
     r = _ranking(index, pq.analyzed, doc, pq.category)
@@ -463,7 +471,8 @@ def rank(
     if "dense" in retrievers_for(index):  # the learned fusion of `faq_bot.hybrid`
         from faq_bot.hybrid import dense_scores, fused_ranking, related_floor
 
-        dense = dense_scores(index, pq.text)
+        if dense is None:
+            dense = dense_scores(index, pq.text)
         if dense is None:  # the embedder failed for this query: asked once, not again
             return _scored(index, r, limit), len(r.order)
         fused_entries, _sure = fused_ranking(
@@ -509,17 +518,20 @@ def search(
     doc: str | None = None,
     category: str | None = None,
     mode: str | None = "lexical",
+    dense: DenseScores | None = None,
 ) -> SearchResult:
     """Ranked entries for `query` (see the module docstring) in search `mode`
-    (``lexical``, ``hybrid``; None: the best the build offers, see `faq_bot.retrieval`).
-    Raises `QueryError` for a bad query or a mode the build does not offer."""
+    (``lexical``, ``hybrid``; None: the best the build offers, see `faq_bot.retrieval`);
+    `dense`: the query's dense scores when the caller has them (hybrid mode reads them
+    instead of embedding the query). Raises `QueryError` for a bad query or a mode the
+    build does not offer."""
     try:
         mode = check_mode(index, mode)
     except ModeUnavailable as exc:
         raise QueryError(str(exc)) from None
     pq = prepare_query(index, query, category)
     aq = pq.analyzed
-    scored, total = rank(index, pq, mode, doc, limit=n)
+    scored, total = rank(index, pq, mode, doc, limit=n, dense=dense)
     hits = []
     for s in scored[: max(0, n)]:
         record = index.entry(s.entry)

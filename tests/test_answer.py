@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -21,6 +23,7 @@ from faq_bot.question import (
     is_followup,
     normalize_question,
 )
+from faq_bot.search import search
 from faq_bot.stack import decode_permalink, read_scenario, validate
 from faq_bot.stack.link import check_url_for
 from faq_bot.text import has_number, sentence_window, split_sentences
@@ -446,6 +449,89 @@ def test_answer_declined_lists_the_closest_entries(index):
     assert data["related"], "the closest entries are offered instead"
     assert "am nächsten" in data["message"]
     assert all(r["url"].startswith("/entry/") for r in data["related"])
+
+
+# --- the search's first hits under a declined answer ------------------------------------
+
+# Declined; the search "In der Suche nachsehen" runs finds entries the declined answer does
+# not list among its closest ones (in a lexical build those are the chat's next best
+# entries, which hold the search's first hits of most first questions: see the two
+# follow-ups, read with their earlier question, and the search of their words together).
+DECLINED_SEARCHED = [
+    ([], "Wann ist das Spiel vorbei?"),
+    (["Wie lange dauert eine Partie?"], "und zu zweit?"),
+    (["Darf ein Panzer Truppen transportieren?"], "und mit einem Fahrzeug?"),
+]
+
+
+def searched_first(index, result) -> list[str]:
+    """The first 3 hits of the search the declined `result` links to (its search query, in
+    its document), without the entries it lists as closest."""
+    listed = {r["id"] for r in result.related}
+    found = search(index, result.search_query, n=3, doc=result.scope, mode=None)
+    return [h.id for h in found.hits if h.id not in listed]
+
+
+@pytest.mark.parametrize(("earlier", "question"), DECLINED_SEARCHED)
+def test_a_declined_answer_offers_the_searchs_first_hits_it_does_not_list_as_related(
+    index, earlier, question
+):
+    result = answer(index, question, replay(index, earlier))
+    assert not result.confident
+    expected = searched_first(index, result)
+    assert expected, "the search finds an entry the closest ones leave out"
+    assert [item["id"] for item in result.search_first] == expected
+    for item in result.search_first:
+        record = index.entry(item["id"])
+        assert item["title"] == record.title
+        assert item["doc_title"] == index.document(record.doc)["title"]
+        assert re.fullmatch(rf"/entry/{item['id']}(#p[1-9]\d*)?", item["url"])
+    assert result.to_json()["search_first"] == result.search_first
+
+
+@pytest.mark.parametrize(
+    "question", ["Ab welchem Alter ist das Spiel geeignet?", "Wann darf ich reagieren?"]
+)
+def test_a_declined_answer_leaves_out_the_search_hits_it_lists_as_closest(index, question):
+    # the lexical build lists the chat's next best entries, which hold the search's first 3
+    result = answer(index, question)
+    assert not result.confident and result.related
+    assert searched_first(index, result) == []
+    assert result.search_first == []
+
+
+def test_a_declined_answer_in_one_document_offers_that_documents_search_hits(index):
+    result = answer(index, "Wann ist das Spiel vorbei?", doc="how-faq")
+    assert not result.confident and result.scope == "how-faq"
+    assert [item["id"] for item in result.search_first] == searched_first(index, result)
+    assert all(index.entry(item["id"]).doc == "how-faq" for item in result.search_first)
+
+
+def test_a_confident_answer_offers_no_search_hits(index):
+    result = answer(index, "Wer bezahlt, wenn meine 227er gekontert wird?")
+    assert result.confident
+    assert result.search_first == [] and result.to_json()["search_first"] == []
+
+
+def test_a_declined_answer_whose_search_finds_nothing_offers_no_search_hits(index):
+    result = answer(index, "Wie grundiert man xyzzyqua plorfen?")
+    assert not result.confident
+    assert search(index, result.search_query, mode=None).hits == []
+    assert result.search_first == []
+
+
+def test_format_answer_lists_the_searchs_first_hits_after_the_closest_entries(index):
+    result = answer(index, "Wann ist das Spiel vorbei?")
+    lines = format_answer(result.to_json()).splitlines()
+    heading = lines.index("Die Suche findet zuerst:")
+    closest = [f"  - {r['title']}  {r['url']}" for r in result.related]
+    assert closest and lines[2 : 2 + len(closest)] == closest  # the message's entries first
+    assert lines[2 + len(closest) :][:2] == ["", "Die Suche findet zuerst:"]
+    hits = [f"  - {s['title']}  {s['url']}" for s in result.search_first]
+    assert hits and lines[heading + 1 : heading + 1 + len(hits)] == hits
+    confident = format_answer(answer(index, "Aktionsstapel").to_json())
+    nothing_new = format_answer(answer(index, "Ab welchem Alter ist das Spiel geeignet?").to_json())
+    assert "Die Suche findet zuerst:" not in confident + nothing_new
 
 
 # --- checker link --------------------------------------------------------------------

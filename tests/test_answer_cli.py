@@ -44,6 +44,17 @@ def test_cli_ask_declines_with_exit_code_1(ask):
     assert "Dazu habe ich keine sichere Antwort gefunden." in result.stdout
 
 
+def test_cli_ask_declined_lists_the_searchs_first_hits_after_the_closest_entries(ask):
+    result = ask("Wann", "ist", "das", "Spiel", "vorbei?")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Dazu habe ich keine sichere Antwort gefunden.")
+    heading = lines.index("Die Suche findet zuerst:")
+    assert lines[2:heading] and all(line.startswith("  - ") for line in lines[2 : heading - 1])
+    hits = lines[heading + 1 :]
+    assert hits and all(re.fullmatch(r"  - .+  /entry/[a-z0-9-]+(#p\d+)?", h) for h in hits)
+
+
 def test_cli_ask_json_is_the_answer_shape(ask):
     result = ask("--json", "Aktionsstapel")
     assert result.exit_code == 0

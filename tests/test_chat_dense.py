@@ -500,3 +500,68 @@ def test_a_declined_answer_measures_the_question_against_the_entries_once(
     declined = answer(index, "Was passiert eigentlich beim Patt?")
     assert not declined.confident
     assert len(made) == 1
+
+
+def _declining_all(monkeypatch, floor: float | None = None):
+    """The answer module with every answer declined (and, given, the related floor)."""
+    import importlib
+
+    answer_module = importlib.import_module("faq_bot.chat.answer")
+    monkeypatch.setattr(answer_module.conf, "threshold", lambda *a, **k: 1.01)
+    if floor is not None:
+        monkeypatch.setattr(answer_module, "related_floor", lambda: floor)
+    return answer_module
+
+
+def _embedded(monkeypatch) -> list[str]:
+    """The texts the embedder is asked for from here on (answered from its recent ones or
+    not: either way the search would read a second query's scores)."""
+    embedder = get_embedder()
+    asked: list[str] = []
+    real = embedder.query
+    monkeypatch.setattr(embedder, "query", lambda text: asked.append(text) or real(text))
+    return asked
+
+
+@pytest.mark.parametrize("floor", [None, 1.01], ids=["fitted-floor", "nothing-close"])
+def test_a_declined_answer_offers_the_hybrid_searchs_first_hits_with_its_one_embedding(
+    hybrid_index, monkeypatch, floor
+):
+    from faq_bot.search import search
+
+    _declining_all(monkeypatch, floor)
+    index = open_index(hybrid_index)
+    asked = _embedded(monkeypatch)
+    result = answer(index, "Darf ich beim Bewegen schräg ziehen?")
+    assert not result.confident
+    assert len(asked) == 1  # the search reads the question's own embedding again
+    listed = {r["id"] for r in result.related}
+    found = search(index, result.search_query, n=3, mode=None)
+    assert found.mode == "hybrid"  # the mode the search page uses with the embedder
+    expected = [h.id for h in found.hits if h.id not in listed]
+    assert [item["id"] for item in result.search_first] == expected
+    if floor is not None:  # nothing listed as close: the search's first three
+        assert result.related == [] and len(expected) == 3
+
+
+def test_a_declined_followup_offers_search_hits_with_the_requests_one_embedding(
+    hybrid_index, monkeypatch
+):
+    """The search text of a follow-up holds the earlier question: the search reads the
+    answer's scores (the follow-up pulled towards the earlier answer) instead of embedding
+    that text too (one query embedding per request)."""
+    _declining_all(monkeypatch, 1.01)
+    index = open_index(hybrid_index)
+    asked = _embedded(monkeypatch)
+    result = answer(index, "und darf sie auch im Bogen laufen?", [EARLIER])
+    assert result.followup and not result.confident
+    assert result.search_query == f"{EARLIER.question} und darf sie auch im Bogen laufen?"
+    assert len(asked) == 1
+    assert [item["id"] for item in result.search_first][:1] == ["runde-bewegung"]
+
+
+def test_a_declined_answer_of_made_up_words_offers_no_search_hits(hybrid_index, monkeypatch):
+    _declining_all(monkeypatch)
+    result = answer(open_index(hybrid_index), "xyzzy plorf quux?")
+    assert not result.confident
+    assert result.search_first == []

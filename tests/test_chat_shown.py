@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from hypothesis_profiles import examples
 
 from faq_bot.chat import QuestionError, answer
+from faq_bot.chat.answer import SEARCH_FIRST, replay
 from faq_bot.chat.shown import (
     ANSWERED,
     DECLINED,
@@ -43,6 +44,7 @@ questions = (
     .filter(lambda q: re.search(r"[0-9A-Za-z]", q) is not None)
 )
 related = st.tuples(st.sampled_from(["link", "similar"]), ids, st.none() | paragraphs)
+searched = st.tuples(ids, st.none() | paragraphs)  # one of the search's first hits
 
 
 @st.composite
@@ -51,6 +53,12 @@ def turns(draw) -> Shown:
     items = tuple(draw(st.lists(related, max_size=MAX_ITEMS)))
     with_context = draw(st.booleans())
     scope = draw(st.none() | ids)
+    if kind == DECLINED:
+        hits = tuple(draw(st.lists(searched, max_size=SEARCH_FIRST)))
+        return Shown(
+            draw(questions), kind, related=items, with_context=with_context, scope=scope,
+            search_first=hits,
+        )  # fmt: skip
     if kind != ANSWERED:
         return Shown(draw(questions), kind, related=items, with_context=with_context, scope=scope)
     start, end = sorted((draw(offsets), draw(offsets)))
@@ -89,7 +97,9 @@ def test_a_token_changed_anywhere_is_its_question_only_or_an_error(turn, data):
     except QuestionError:
         return  # no longer a token at all: the page's German 400
     # the question is normalised: a changed space may still read as the same turn
-    assert parsed == turn or (parsed.kind == UNVERIFIED and parsed.related == ())
+    assert parsed == turn or (
+        parsed.kind == UNVERIFIED and parsed.related == () and parsed.search_first == ()
+    )
 
 
 BOMB = "227-pfund-bombe-basisausbau"
@@ -272,3 +282,62 @@ def test_an_earlier_turn_is_read_as_it_was_searched_with_its_slang_spelled_out()
     # shown in the asker's words, but read as /api/ask reads a history (normalised)
     turn = Shown("gibts ne reaktion", UNVERIFIED).turn()
     assert turn.question == "gibt es eine reaktion"
+
+
+def no_search(monkeypatch) -> None:
+    """From here on, any search or ranking fails the test."""
+    from faq_bot import search
+    from faq_bot.chat import passage
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("searched")
+
+    for module, name in ((search, "search"), (search, "rank"), (passage, "rank_entries")):
+        monkeypatch.setattr(module, name, refuse)
+
+
+@pytest.mark.parametrize(
+    ("earlier", "question"),
+    [([], "Wann ist das Spiel vorbei?"), (["Wie lange dauert eine Partie?"], "und zu zweit?")],
+)
+def test_a_declined_answer_shown_again_offers_the_same_search_hits_without_searching(
+    index, monkeypatch, earlier, question
+):
+    before = replay(index, earlier)
+    data = answer(index, question, before).to_json()
+    assert not data["confident"] and data["search_first"]
+    token = shown_of(data).token(KEY)
+    no_search(monkeypatch)
+    again, kept = show(index, Shown.parse(token, KEY), before)
+    assert kept == shown_of(data)
+    assert again.to_json()["search_first"] == data["search_first"]
+    assert again.to_json()["related"] == data["related"]
+    # the hits are signed: taking one out is an altered token
+    head, rest = token.split(":", 1)
+    first = data["search_first"][0]
+    item = f"_f.{first['id']}" + ("" if first["paragraph"] is None else f".{first['paragraph']}")
+    assert item + "_" in head + "_"
+    assert Shown.parse(f"{head.replace(item, '', 1)}:{rest}", KEY).kind == UNVERIFIED
+
+
+def test_search_hits_the_index_lacks_are_left_out_when_shown_again(index):
+    hits = (("die-regel-von-gestern", None), ("depot", 7), ("aktionsstapel", 0))
+    turn = Shown("Wer bezahlt?", DECLINED, search_first=hits)
+    again, kept = show(index, turn, [])
+    assert kept == turn  # carried on as it was issued
+    assert again.to_json()["search_first"] == [
+        {
+            "id": "aktionsstapel",
+            "title": "Aktionsstapel",
+            "url": "/entry/aktionsstapel",
+            "doc_title": "HoW FAQ",
+            "paragraph": 0,
+        }
+    ]
+
+
+def test_a_confident_answer_carries_no_search_hits_in_its_token(index):
+    data = answer(index, "Wer bezahlt, wenn meine 227er gekontert wird?").to_json()
+    assert data["confident"]
+    offered = {**data, "search_first": [{"id": "depot", "paragraph": None}]}
+    assert shown_of(offered).search_first == ()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 from html import unescape
 from urllib.parse import parse_qs, quote_plus, urlencode, urlsplit
@@ -17,6 +18,7 @@ from faq_bot.chat.shown import (
     ANSWERED,
     DECLINED,
     GONE,
+    MAX_TOKEN,
     TOKEN_PATTERN,
     UNANSWERED,
     UNVERIFIED,
@@ -552,7 +554,7 @@ BOMB = "227-pfund-bombe-basisausbau"
         ("-~", "Bitte eine Frage"),
         ("-~  ?! ", "Frage"),
         ("-~" + "x" * 600, "zu lang"),
-        ("-_s." + "a" * 5000 + "~Wer bezahlt?", "zu lang"),
+        ("-_s." + "a" * MAX_TOKEN + "~Wer bezahlt?", "zu lang"),
     ],
 )
 def test_a_malformed_turn_is_a_german_400_naming_it(client, token, message):
@@ -1291,3 +1293,107 @@ def test_a_preview_of_an_answer_without_a_paragraph_link_still_names_its_source(
         "message": "",
     }
     assert preview(turn) == "Erst zahlt der Angreifer. Quelle: „Endphase“, Absatz 9 – HoW FAQ."
+
+
+# --- a declined answer offers the search's first hits ---------------------------------
+
+SEARCHED = "Wann ist das Spiel vorbei?"  # declined; its search finds entries it does not list
+
+
+def test_api_ask_declined_answer_carries_the_searchs_first_hits(client):
+    from faq_bot.search import search
+
+    data = client.post("/api/ask", json={"question": SEARCHED}).get_json()
+    assert data["confident"] is False
+    index = client.application.extensions["faq_bot.index"].get()
+    listed = {r["id"] for r in data["related"]}
+    hits = search(index, data["search_query"], n=3, mode=None).hits
+    assert [s["id"] for s in data["search_first"]] == [h.id for h in hits if h.id not in listed]
+    assert data["search_first"]
+    for item in data["search_first"]:
+        assert set(item) == {"id", "title", "url", "doc_title", "paragraph"}
+        assert item["url"].startswith(f"/entry/{item['id']}")
+    assert client.post("/api/ask", json={"question": FIRST}).get_json()["search_first"] == []
+
+
+def test_api_ask_search_hits_are_described_in_openapi(client):
+    spec = client.get("/api/openapi.json").get_json()
+    field = spec["components"]["schemas"]["Answer"]["properties"]["search_first"]
+    assert field["type"] == "array" and "Suche" in field["description"]
+    assert set(field["items"]["properties"]) == {"id", "title", "url", "doc_title", "paragraph"}
+    assert field["items"]["required"] == ["id", "title", "url", "doc_title"]
+
+
+def search_first_of(html: str) -> str | None:
+    """The "Die Suche findet zuerst:" block of the newest turn (heading and list), or None."""
+    found = re.search(
+        r'<p class="related-h">Die Suche findet zuerst:</p>\s*<ul class="related search-first">'
+        r"(.*?)</ul>",
+        turns_of(html)[-1],
+        re.S,
+    )
+    return found.group(1) if found else None
+
+
+def test_chat_page_offers_the_searchs_first_hits_under_the_search_link(client):
+    data = client.post("/api/ask", json={"question": SEARCHED}).get_json()
+    html = client.post("/ask", follow_redirects=True, data={"q": SEARCHED}).get_data(as_text=True)
+    turn = turns_of(html)[-1]
+    hits = search_first_of(html)
+    assert hits is not None
+    assert turn.index('class="search-link"') < turn.index("Die Suche findet zuerst:")
+    links = re.findall(
+        r'<li><a href="([^"]+)">([^<]+)</a> <span class="doc-meta">· ([^<]+)</span>', hits
+    )
+    assert [(unescape(h), unescape(t), unescape(d)) for h, t, d in links] == [
+        (s["url"], s["title"], s["doc_title"]) for s in data["search_first"]
+    ]
+    answered = client.post("/ask", follow_redirects=True, data={"q": FIRST}).get_data(as_text=True)
+    assert "Die Suche findet zuerst:" not in answered
+
+
+def test_chat_page_shows_the_search_hits_again_from_the_turn_token(client, monkeypatch):
+    pages = converse(client, [SEARCHED, "Wie lange dauert eine Partie?", "und zu zweit?"])
+    first = turns_of(pages[0])[-1]
+    assert "Die Suche findet zuerst:" in first
+    assert search_first_of(pages[2]) is not None  # the follow-up's, searched with its question
+    answer_module = importlib.import_module("faq_bot.chat.answer")  # the module
+
+    monkeypatch.setattr(answer_module, "search", None)  # the earlier turns: no search
+    again = client.get("/ask", query_string={"t": hidden_turns(pages[2])}).get_data(as_text=True)
+    assert turns_of(again) == [turns_of(page)[-1] for page in pages]
+
+
+def test_chat_page_escapes_the_titles_of_search_hits(client, evil_client, monkeypatch):
+    answer = {
+        "question": "Was nun?",
+        "confident": False,
+        "message": "Dazu habe ich keine sichere Antwort gefunden.",
+        "answer": None,
+        "search_query": "Was nun?",
+        "related": [],
+        "search_first": [
+            {
+                "id": "x",
+                "title": '<script>alert("t")</script>',
+                "url": "/entry/x",
+                "doc_title": "<b>Dok</b>",
+                "paragraph": None,
+            }
+        ],
+        "turn": "",
+    }
+    app = client.application
+    with app.test_request_context("/ask"):
+        html = str(app.jinja_env.get_template("ask/_turn.html").module.chat_turn(answer, []))
+    assert "<script>" not in html and "<b>" not in html
+    assert "&lt;script&gt;alert(&#34;t&#34;)&lt;/script&gt;" in html
+    # the hostile corpus's own titles, offered as search hits (nothing listed as closest)
+    answer_module = importlib.import_module("faq_bot.chat.answer")  # the module
+
+    monkeypatch.setattr(answer_module, "_related", lambda *args: [])
+    data = evil_client.post("/api/ask", json={"question": "Alpha Beta Zug Text"}).get_json()
+    assert not data["confident"] and data["search_first"]
+    page = evil_client.get("/ask", query_string={"q": "Alpha Beta Zug Text"}).get_data(as_text=True)
+    assert "Die Suche findet zuerst:" in page
+    assert "<script>alert" not in page and "<b>FAQ</b>" not in page

@@ -23,8 +23,11 @@
     ``suggestion`` (the corrected question, or null), ``check_url`` (a link to
     the stack checker prefilled with the cards the question names, or null),
     ``followup`` (bool), ``context`` (the earlier question it was read with),
-    ``scope`` (the id of the one document the answer was limited to, or null) and
-    ``search_query`` (what to search for it: with the earlier question for a follow-up).
+    ``scope`` (the id of the one document the answer was limited to, or null),
+    ``search_query`` (what to search for it: with the earlier question for a follow-up)
+    and ``search_first`` (a declined answer: the first `SEARCH_FIRST` hits of that search
+    not listed in ``related``, each ``id``, ``title``, ``url`` (with the best paragraph's
+    anchor), ``doc_title`` and ``paragraph``; empty for a confident answer).
 
 How a question is answered
 --------------------------
@@ -59,6 +62,13 @@ How a question is answered
 4. `faq_bot.chat.confidence` decides whether the passage is presented. A
    declined answer lists only entries close in meaning (dense similarity at
    least `faq_bot.hybrid.related_floor`), not whatever ranked next.
+5. A declined answer also offers the search "In der Suche nachsehen" runs
+   (`searched_first`): its first hits, labelled as search hits, so a judge on a slow
+   line sees them without a second round trip. The search reads the scores the entries
+   were ranked by instead of embedding again (one query embedding per request): the
+   search's own for a first question; for a follow-up, whose search text holds the
+   earlier question too, the follow-up's reading in its context, and for a question with
+   a corrected word its words as typed (the search page embeds the corrected text).
 """
 
 from __future__ import annotations
@@ -82,7 +92,7 @@ from faq_bot.question import (
     strip_fillers,
     tidy_question,
 )
-from faq_bot.search import Hit, ScoredEntry, highlight
+from faq_bot.search import Hit, ScoredEntry, highlight, search
 from faq_bot.stack.link import check_url_for
 from faq_bot.text import citation, sentence_window
 
@@ -110,6 +120,8 @@ __all__ = [
     "read",
     "replay",
     "respond",
+    "search_item",
+    "searched_first",
     "turn_of",
 ]
 
@@ -135,6 +147,7 @@ CONTEXT_WEIGHT = 0.4
 # kept). (With CONTEXT_WEIGHT 0.2: 0.35: 248, 0.5 to 0.8: 255, 1.0: 261.)
 TOPIC_WEIGHT = 0.65
 RELATED = 5
+SEARCH_FIRST = 3  # the search hits a declined answer takes, then leaves out those `related` lists
 
 # A paragraph longer than this is shown as the sentences around its key sentence first (the
 # passage issue 9 asks for, "<= ~700 characters"), the whole paragraph a tap away
@@ -167,6 +180,8 @@ class Answer:
     # passage was right (`faq_bot.chat.confidence.reliability`; None: not calibrated)
     reliability: float | None = None
     caution: str | None = None  # said under the message when that share is under SURE
+    # a declined answer: the search's first hits not in `related` (`searched_first`)
+    search_first: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self, base_url: str = "") -> dict[str, Any]:
         """The answer JSON; `base_url` (e.g. ``https://host``) makes its ``absolute_url``,
@@ -210,6 +225,7 @@ class Answer:
             "context": self.context,
             "scope": self.scope,
             "search_query": self.search_query,
+            "search_first": self.search_first,
             "reliability": None if self.reliability is None else round(self.reliability, 2),
             "caution": self.caution,
         }
@@ -288,16 +304,33 @@ def related_item(
     """One entry listed under an answer: a cross reference ("link") or close in
     meaning ("similar", with the paragraph its link jumps to)."""
     document = index.document(record.doc) or {}
-    url = f"/entry/{record.id}" + (f"#p{paragraph}" if paragraph else "")
     return {
         "id": record.id,
         "title": record.title,
         "doc": record.doc,
         "doc_title": document.get("title"),
-        "url": url,
+        "url": _entry_url(record, paragraph),
         "paragraph": paragraph,
         "reason": reason,
     }
+
+
+def search_item(index: Index, record: EntryRecord, paragraph: int | None) -> dict[str, Any]:
+    """One of the search's first hits a declined answer offers (`Answer.search_first`),
+    linked at its best paragraph as the search page links it."""
+    document = index.document(record.doc) or {}
+    return {
+        "id": record.id,
+        "title": record.title,
+        "url": _entry_url(record, paragraph),
+        "doc_title": document.get("title"),
+        "paragraph": paragraph,
+    }
+
+
+def _entry_url(record: EntryRecord, paragraph: int | None) -> str:
+    """The entry's page, at paragraph `paragraph` (0-based) after the first."""
+    return f"/entry/{record.id}" + (f"#p{paragraph}" if paragraph else "")
 
 
 def _entry_docs(index: Index) -> dict[str, str]:
@@ -553,14 +586,51 @@ def answered_reading(
 
 def answer(index: Index, question: Any, history: Any = (), doc: str | None = None) -> Answer:
     """Answer `question` from the rulings, reading a follow-up with `history`
-    (`answered_reading`)."""
+    (`answered_reading`); a declined answer offers the search's first hits too
+    (`searched_first`)."""
+    result, reading = _answered(index, question, history, doc)
+    result.search_first = searched_first(index, result, reading.dense)
+    return result
+
+
+def _answered(index: Index, question: Any, history: Any, doc: str | None) -> tuple[Answer, Reading]:
+    """The `Answer` to `question` without the search's hits, and the reading it answers."""
     turns = parse_history(history)  # once: `answered_reading` takes the parsed turns
-    result = _answer_of(index, *answered_reading(index, question, turns, doc=doc))
+    reading, response = answered_reading(index, question, turns, doc=doc)
+    result = _answer_of(index, reading, response)
     result.scope = doc
     note_other_game(index, result, turns)
     # shown back in the asker's words ("ne", not the "eine" that was searched)
     result.question = tidy_question(question)
-    return result
+    return result, reading
+
+
+def searched_first(
+    index: Index, result: Answer, dense: DenseScores | None = None
+) -> list[dict[str, Any]]:
+    """What a declined `result` offers of the search "In der Suche nachsehen" runs
+    (`faq_bot.search.search` for its `search_query`, in its `scope`, in the build's best
+    mode): the first `SEARCH_FIRST` hits, without the entries `related` lists
+    (`search_item` each); none for a confident one. `dense`: the scores the answer ranked
+    its entries by, read instead of embedding the search text (module docstring, step 5);
+    without them (no embedder, or it failed on this question) the search is lexical, as
+    the search itself falls back."""
+    if result.confident or not result.search_query:
+        return []
+    mode = None if dense is not None else "lexical"
+    try:
+        found = search(
+            index, result.search_query, n=SEARCH_FIRST, doc=result.scope, mode=mode, dense=dense
+        )
+    except QueryError:
+        return []
+    listed = {r["id"] for r in result.related}
+    out = []
+    for hit in found.hits:
+        record = index.entry(hit.id) if hit.id not in listed else None
+        if record is not None:
+            out.append(search_item(index, record, hit.paragraph))
+    return out
 
 
 def _answer_of(index: Index, reading: Reading, response: Response) -> Answer:
@@ -711,6 +781,6 @@ def replay(index: Index, questions: list[str], doc: str | None = None) -> list[T
     answers them (an earlier confident answer's entry is context for the next), limited
     to document `doc` when given."""
     turns: list[Turn] = []
-    for text in questions:
-        turns.append(turn_of(answer(index, text, turns, doc=doc)))
+    for text in questions:  # a turn needs no search hits: not searched for
+        turns.append(turn_of(_answered(index, text, turns, doc)[0]))
     return turns

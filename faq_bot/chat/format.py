@@ -31,6 +31,11 @@ def format_answer(data: dict[str, Any], width: int = 88) -> str:
         if found:  # a declined answer's message already introduces its closest entries
             lines.append("Siehe auch:")
         lines.extend(f"  - {r['title']}  {r['url']}" for r in related)
+    searched = data.get("search_first") or []
+    if searched:  # a declined answer: the search's first hits not listed above
+        lines.append("")
+        lines.append("Die Suche findet zuerst:")
+        lines.extend(f"  - {s['title']}  {s['url']}" for s in searched)
     if data.get("suggestion"):
         lines.append(f"Meinten Sie: {data['suggestion']}?")
     if data.get("check_url"):

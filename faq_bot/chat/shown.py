@@ -26,7 +26,10 @@ answer to any question. The key is the service's secret
     questions, never answered again) or ``u`` (an earlier turn whose token did
     not verify, below). Each ``<item>`` is a related entry as listed under the
     answer: ``l.<entry>`` (a cross reference) or ``s.<entry>[.<paragraph>]``
-    (similar, with the paragraph its link jumps to); then ``r.<percent>`` when the answer
+    (similar, with the paragraph its link jumps to); then, for a declined answer, each of
+    the search's first hits it offered (`Answer.search_first`): ``f.<entry>[.<paragraph>]``
+    (at most `SEARCH_FIRST`, shown again as listed, not searched again); then
+    ``r.<percent>`` when the answer
     said it was unsure (`Answer.caution`: the share right of the calibration questions
     answered with about its confidence, so the turn shown again says so too); then
     ``d.<document>`` when
@@ -52,8 +55,8 @@ answer to any question. The key is the service's secret
     the index no longer has, whose passage text differs from the one it showed
     (its fingerprint) or whose key sentence is empty or outside the passage
     becomes ``x`` and says so (`GONE`) instead of failing or highlighting stale
-    offsets. A related entry the index no longer has, or whose paragraph it no
-    longer has, is left out (the rest of the turn still stands: the token was
+    offsets. A related entry or search hit the index no longer has, or whose paragraph
+    it no longer has, is left out (the rest of the turn still stands: the token was
     signed, so the item was listed then). Runs no search and no embedding; only
     the spelling suggestion is read again (the query analysis, lexical).
 """
@@ -82,6 +85,7 @@ from faq_bot.stack.link import check_url_for
 from faq_bot.text import FINGERPRINT_LENGTH, fingerprint
 
 from .answer import (
+    SEARCH_FIRST,
     Answer,
     caution_note,
     cited,
@@ -89,6 +93,7 @@ from .answer import (
     found_message,
     note_other_game,
     related_item,
+    search_item,
     source_hit,
 )
 from .history import MAX_HISTORY, Turn, context_turns
@@ -126,8 +131,12 @@ MAX_HEAD = 240  # characters of a token's answer or of one item
 SIGNATURE_LENGTH = 16  # base64url characters of the HMAC-SHA-256 kept (96 bits)
 SCOPE = "d"  # the item of the one document the answer was limited to
 UNSURE = "r"  # the item of an unsure answer's reliability, in percent
-# the head, the related items and the scope item, each at most MAX_HEAD characters
-MAX_TOKEN = MAX_HEAD * (2 + MAX_ITEMS) + 1 + SIGNATURE_LENGTH + 1 + MAX_QUESTION_LENGTH
+FOUND = "f"  # the item of one of the search's first hits a declined answer offered
+# the head, the related items, the search hits and the scope item, each at most MAX_HEAD
+# characters
+MAX_TOKEN = (
+    MAX_HEAD * (2 + MAX_ITEMS + SEARCH_FIRST) + 1 + SIGNATURE_LENGTH + 1 + MAX_QUESTION_LENGTH
+)
 ENTRY_ID = r"[a-z0-9][a-z0-9-]{0,199}"  # `faq_bot.text.slugify`
 # the fingerprint is optional here: tokens from before it was added still parse
 # (they carry no signature either, so they are shown as `UNVERIFIED`)
@@ -135,7 +144,7 @@ _ANSWER_PATTERN = (
     rf"({ENTRY_ID})\.(\d{{1,4}})\.(\d{{1,6}})\.(\d{{1,6}})"
     rf"(?:\.([0-9a-f]{{{FINGERPRINT_LENGTH}}}))?"
 )
-_ITEM_PATTERN = rf"([ls])\.({ENTRY_ID})(?:\.(\d{{1,4}}))?"
+_ITEM_PATTERN = rf"([ls{FOUND}])\.({ENTRY_ID})(?:\.(\d{{1,4}}))?"
 _SCOPE_PATTERN = rf"{SCOPE}\.({ENTRY_ID})"  # document ids are slugs like entry ids
 _UNSURE_PATTERN = rf"{UNSURE}\.(\d{{1,2}})"  # under SURE: at most 89
 _ANSWER = re.compile(_ANSWER_PATTERN)
@@ -145,12 +154,12 @@ _UNSURE = re.compile(_UNSURE_PATTERN)
 # an item of a later version: a letter this one does not know, a dot and a slug (with a
 # number), skipped, so a token from an instance one version ahead (a rolling deployment,
 # a rollback) still shows its turn rather than a 400
-_LATER_ITEM = re.compile(rf"(?![lsdr]\.)[a-z]\.{ENTRY_ID}(?:\.\d{{1,4}})?")
+_LATER_ITEM = re.compile(rf"(?![ls{FOUND}dr]\.)[a-z]\.{ENTRY_ID}(?:\.\d{{1,4}})?")
 # a token's shape as a regular expression (for the OpenAPI description; `Shown.parse`
 # checks more: the question, the order of the key sentence's offsets; a token
 # whose signature is missing or wrong is accepted, and shown as its question only)
 TOKEN_PATTERN = (
-    rf"^(?:[-xqu]|{_ANSWER_PATTERN})(?:_{_ITEM_PATTERN}){{0,{MAX_ITEMS}}}"
+    rf"^(?:[-xqu]|{_ANSWER_PATTERN})(?:_{_ITEM_PATTERN}){{0,{MAX_ITEMS + SEARCH_FIRST}}}"
     rf"(?:_{_UNSURE_PATTERN})?(?:_{_SCOPE_PATTERN})?(?:_{CONTEXT})?"
     rf"(?::[A-Za-z0-9_-]{{0,{SIGNATURE_LENGTH}}})?~.*{QUESTION_PATTERN}"
 )
@@ -181,6 +190,8 @@ class Shown:
     with_context: bool = False  # read with the turns before it (`CONTEXT`)
     scope: str | None = None  # the one document the answer was limited to (`SCOPE`)
     unsure: int | None = None  # an unsure answer's reliability in percent (`UNSURE`)
+    # a declined answer's search hits as offered: (entry, paragraph) (`FOUND`)
+    search_first: tuple[tuple[str, int | None], ...] = ()
 
     @classmethod
     def parse(cls, token: str, key: bytes) -> Shown:
@@ -214,9 +225,10 @@ class Shown:
         if unsure is not None:
             items.pop()
         percent = int(unsure[1]) if unsure is not None else None
-        if len(items) > MAX_ITEMS:
+        if len(items) > MAX_ITEMS + SEARCH_FIRST:
             raise QuestionError(f"zu viele verwandte Einträge (höchstens {MAX_ITEMS}).")
-        related = []
+        related: list[tuple[str, str, int | None]] = []
+        found: list[tuple[str, int | None]] = []
         for item in items:
             m = _ITEM.fullmatch(item)
             if m is None and _LATER_ITEM.fullmatch(item):
@@ -224,9 +236,23 @@ class Shown:
             if m is None:
                 raise QuestionError(f"„{item[:60]}“ ist kein verwandter Eintrag.")
             paragraph = int(m[3]) if m[3] is not None else None
-            related.append((_REASONS[m[1]], m[2], paragraph))
+            if m[1] == FOUND:
+                found.append((m[2], paragraph))
+            else:
+                related.append((_REASONS[m[1]], m[2], paragraph))
+        if len(related) > MAX_ITEMS:
+            raise QuestionError(f"zu viele verwandte Einträge (höchstens {MAX_ITEMS}).")
+        if len(found) > SEARCH_FIRST:
+            raise QuestionError(f"zu viele Treffer der Suche (höchstens {SEARCH_FIRST}).")
         if answer in (DECLINED, GONE, UNANSWERED, UNVERIFIED):
-            return cls(text, answer, related=tuple(related), with_context=with_context, scope=kept)
+            return cls(
+                text,
+                answer,
+                related=tuple(related),
+                with_context=with_context,
+                scope=kept,
+                search_first=tuple(found),
+            )
         m = _ANSWER.fullmatch(answer)
         if m is None:
             raise QuestionError(f"„{answer[:60]}“ ist keine Antwort (Eintrag.Absatz.Von.Bis).")
@@ -245,6 +271,7 @@ class Shown:
             with_context,
             kept,
             percent,
+            tuple(found),
         )
 
     def token(self, key: bytes) -> str:
@@ -257,6 +284,10 @@ class Shown:
         items = [
             f"{_LETTERS[reason]}.{entry}" + ("" if paragraph is None else f".{paragraph}")
             for reason, entry, paragraph in self.related
+        ]
+        items += [
+            f"{FOUND}.{entry}" + ("" if paragraph is None else f".{paragraph}")
+            for entry, paragraph in self.search_first
         ]
         scope = [f"{SCOPE}.{self.scope}"] if self.scope else []
         unsure = [f"{UNSURE}.{self.unsure}"] if self.unsure is not None else []
@@ -307,8 +338,18 @@ def shown_of(data: dict[str, Any]) -> Shown:
     # not kept when it is no slug (a corpus may name a document otherwise): shown without
     scope = raw_scope if isinstance(raw_scope, str) and re.fullmatch(ENTRY_ID, raw_scope) else None
     if not found:
+        hits = tuple(
+            (s["id"], s.get("paragraph"))
+            for s in data.get("search_first") or []
+            if re.fullmatch(ENTRY_ID, s["id"])
+        )[:SEARCH_FIRST]
         return Shown(
-            data["question"], DECLINED, related=related, with_context=with_context, scope=scope
+            data["question"],
+            DECLINED,
+            related=related,
+            with_context=with_context,
+            scope=scope,
+            search_first=hits,
         )
     entry = found["entry"]["id"]
     if not re.fullmatch(ENTRY_ID, entry):  # cannot happen with slug ids: then not kept
@@ -353,6 +394,15 @@ def _passage(index: Index, shown: Shown) -> tuple[EntryRecord, Passage] | None:
     return record, Passage(record.id, shown.paragraph, text, 0.0, 1.0, shown.highlight)
 
 
+def _still_there(index: Index, entry: str, paragraph: int | None) -> EntryRecord | None:
+    """The entry a listed item links to, or None when the index no longer has it or its
+    paragraph (a new build): the item is left out."""
+    record = index.entry(entry)
+    if record is None or (paragraph is not None and paragraph >= len(record.plain_paragraphs)):
+        return None
+    return record
+
+
 def _suggestion(index: Index, question: str) -> str | None:
     try:
         return analyze_query(index, question).suggestion
@@ -366,12 +416,11 @@ def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]
     found = _passage(index, shown) if shown.kind == ANSWERED else None
     if shown.kind == ANSWERED and found is None:
         shown = Shown(shown.question, GONE, with_context=shown.with_context, scope=shown.scope)
-    related = []
-    for reason, entry, paragraph in shown.related:
-        other = index.entry(entry)
-        if other is None or (paragraph is not None and paragraph >= len(other.plain_paragraphs)):
-            continue  # gone since (a new build): left out
-        related.append(related_item(index, other, paragraph, reason))
+    related = [
+        related_item(index, other, paragraph, reason)
+        for reason, entry, paragraph in shown.related
+        if (other := _still_there(index, entry, paragraph)) is not None
+    ]
     context = context_turns(before, shown.question, always=shown.with_context)
     result = Answer(
         question=shown.question,
@@ -394,6 +443,11 @@ def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]
     )
     if shown.kind == DECLINED:
         result.message = declined_message(related)
+        result.search_first = [
+            search_item(index, other, paragraph)
+            for entry, paragraph in shown.search_first
+            if (other := _still_there(index, entry, paragraph)) is not None
+        ]
     if found is not None:
         record, passage = found
         doc = index.document(record.doc) or {}

@@ -144,6 +144,21 @@
     return quote;
   }
 
+  // Entries as links with their document (title · document), as the page lists them.
+  function entryList(items, className) {
+    var ul = el("ul", className);
+    items.forEach(function (r) {
+      var li = el("li");
+      li.appendChild(link(r.url, r.title));
+      if (r.doc_title) {
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(el("span", "doc-meta", "· " + r.doc_title));
+      }
+      ul.appendChild(li);
+    });
+    return ul;
+  }
+
   function renderAnswer(data, box, before) {
     box.className = "turn-a " + (data.confident ? "confident" : "unsure");
     while (box.firstChild) box.removeChild(box.firstChild);
@@ -218,17 +233,7 @@
     ].forEach(function (group) {
       if (!group[1].length) return;
       if (group[0]) box.appendChild(el("p", "related-h", group[0]));
-      var ul = el("ul", "related");
-      group[1].forEach(function (r) {
-        var li = el("li");
-        li.appendChild(link(r.url, r.title));
-        if (r.doc_title) {
-          li.appendChild(document.createTextNode(" "));
-          li.appendChild(el("span", "doc-meta", "· " + r.doc_title));
-        }
-        ul.appendChild(li);
-      });
-      box.appendChild(ul);
+      box.appendChild(entryList(group[1], "related"));
     });
     if (!ans) {
       // declined: the search shows the closest entries with their snippets
@@ -240,6 +245,12 @@
           "In der Suche nachsehen: „" + query + "“")
       );
       box.appendChild(search);
+      var first = data.search_first || []; // an answer of an older version has none
+      if (first.length) {
+        // that search's first hits (not those listed above): one round trip less
+        box.appendChild(el("p", "related-h", "Die Suche findet zuerst:"));
+        box.appendChild(entryList(first, "related search-first"));
+      }
       var within = scopeOf(data);
       if (within) {
         // declined within one document: say so, and offer the same question over all of them

@@ -16,8 +16,8 @@
   ``POST /api/ask``) answers from that document only, an unknown one is a 400. The
   conversation so far travels in the repeated field ``t``: each earlier turn as it was
   shown (a turn token of `faq_bot.chat.shown`: the question, the entry, paragraph and key
-  sentence that answered it, the related entries listed, the document it was limited
-  to). The server keeps nothing and answers only ``q``: the earlier turns are rendered
+  sentence that answered it, the related entries and search hits listed, the document it
+  was limited to). The server keeps nothing and answers only ``q``: the earlier turns are rendered
   again from the index by id (no search, no embedding) and are the new question's
   history, so a request computes at most one query embedding. At most `PAGE_TURNS`
   turns are shown before the newest (the oldest are dropped); without ``q`` the newest is
@@ -42,7 +42,7 @@ from flask import Blueprint, jsonify, redirect, render_template, request, url_fo
 from werkzeug.wrappers import Response
 
 from faq_bot.chat import MAX_HISTORY, QuestionError, Turn, answer, parse_history
-from faq_bot.chat.answer import NOT_CONFIDENT
+from faq_bot.chat.answer import NOT_CONFIDENT, SEARCH_FIRST
 from faq_bot.chat.shown import (
     MAX_TOKEN,
     TOKEN_PATTERN,
@@ -355,6 +355,32 @@ add_schema(
                 "type": "string",
                 "description": "Wonach „In der Suche nachsehen“ sucht: bei einer Nachfrage mit "
                 "der früheren Frage",
+            },
+            "search_first": {
+                "type": "array",
+                "maxItems": SEARCH_FIRST,
+                "description": "Bei einer abgelehnten Antwort: die ersten Treffer dieser Suche "
+                f"(höchstens {SEARCH_FIRST}, im Dokument aus scope), ohne die schon unter "
+                "related genannten Einträge; die Seiten zeigen sie unter „Die Suche findet "
+                "zuerst:“. Bei einer sicheren Antwort leer",
+                "items": {
+                    "type": "object",
+                    "required": ["id", "title", "url", "doc_title"],
+                    "properties": {
+                        "id": {"type": "string"},
+                        "title": {"type": "string"},
+                        "url": {
+                            "type": "string",
+                            "description": "/entry/<id>, mit #p<N> am besten Absatz",
+                        },
+                        "doc_title": {"type": "string", "nullable": True},
+                        "paragraph": {
+                            "type": "integer",
+                            "nullable": True,
+                            "description": "Der beste Absatz (ab 0) oder null",
+                        },
+                    },
+                },
             },
             "turn": {
                 "type": "string",

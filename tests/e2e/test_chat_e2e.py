@@ -518,3 +518,39 @@ def test_chat_says_an_unsure_answer_is_unsure_and_still_says_so_after_a_reload(b
     expect(newest.locator(".turn-message")).to_contain_text("Das steht unter")
     expect(newest.locator(".turn-caution")).to_have_count(0)
     context.close()
+
+
+SEARCHED = "Wann ist das Spiel vorbei?"  # declined; its search finds entries it does not list
+
+
+def test_a_declined_answer_shows_the_searchs_first_hits_with_and_without_javascript(
+    phone, nojs, shots
+):
+    """Under "In der Suche nachsehen", the search's first hits as links (title and
+    document), on a phone's first screen of the answer, built by chat.js as the page
+    renders them."""
+    shown = {}
+    for name, page in (("js", phone), ("nojs", nojs)):
+        page.goto("/ask")
+        ask(page, SEARCHED)
+        turn = page.locator("#chat-log li.turn[data-question]").last
+        expect(turn.locator(".turn-message")).to_contain_text("keine sichere Antwort")
+        heading = turn.locator(".search-link + p.related-h")
+        expect(heading).to_have_text("Die Suche findet zuerst:")
+        hits = turn.locator(".search-link + p.related-h + ul.related.search-first > li")
+        expect(hits.first).to_be_visible()
+        # on the first screen of the answer (it opens at its question)
+        top = turn.evaluate("el => el.getBoundingClientRect().top")
+        bottom = hits.last.evaluate("el => el.getBoundingClientRect().bottom")
+        assert bottom - top <= page.viewport_size["height"], (top, bottom)
+        scroll, client = no_horizontal_scroll(page)
+        assert scroll <= client
+        page.screenshot(path=shots / f"chat-search-first-{name}.png")  # the phone's screen
+        links = hits.locator("a")
+        shown[name] = (
+            [hits.nth(i).inner_text() for i in range(hits.count())],
+            [links.nth(i).get_attribute("href") for i in range(links.count())],
+        )
+        assert all(href.startswith("/entry/") for href in shown[name][1])
+        assert all(" · " in text for text in shown[name][0])  # the document named
+    assert shown["js"] == shown["nojs"]  # chat.js builds what the template renders

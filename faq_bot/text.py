@@ -116,16 +116,18 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     """(start, end) of the sentences of `text`; abbreviations and "1." do not end one."""
     spans = []
     start = 0
+    # only slices near a break: copying from `start` (or from 0) at every break took time
+    # with the square of the length ("vs. A " 70,000 times: 5 s)
     for m in _SENTENCE_END.finditer(text):
-        before = text[start : m.start() + 1]
-        last = _WORD.findall(before[-12:])
+        mark = m.start()
+        last = _WORD.findall(text[max(start, mark - 11) : mark + 1])
         token = last[-1].lower() if last else ""
-        if text[m.start()] == "." and (token in _ABBREVIATIONS or token.isdigit()):
+        if text[mark] == "." and (token in _ABBREVIATIONS or token.isdigit()):
             continue
-        if _inside_quotation(text, m.start(), m.end()):
+        if _inside_quotation(text, mark, m.end()):
             continue
         end = m.end()
-        sentence_end = len(text[:end].rstrip())
+        sentence_end = start + len(text[start:end].rstrip())
         if sentence_end > start:
             spans.append((start, sentence_end))
         start = end

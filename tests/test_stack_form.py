@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from faq_bot.stack import check, read_scenario
 from faq_bot.stack.form import (
+    MAX_ROWS,
     Feedback,
     action_feedback,
     apply_action,
@@ -244,6 +245,19 @@ def test_form_field_finds_the_form_field_of_a_reader_error_in_the_rows() -> None
         read_scenario(data)
     assert caught.value.path == ("stack", 1, "cost")
     assert form_field(caught.value.path, state) == "s-1-cost"
+
+
+def test_form_rows_from_json_are_at_most_max_rows_per_group() -> None:
+    """The reader refuses more (and says so); the form never holds more rows than it shows."""
+    n = MAX_ROWS * 3
+    data = {
+        "players": {f"P{i}": {"tw": 1} for i in range(n)},
+        "cards": [{"id": f"c{i}"} for i in range(n)],
+        "stack": [{"id": f"s{i}"} for i in range(n)],
+    }
+    state = state_from_json(data)
+    assert [len(state[g]) for g in ("players", "cards", "stack")] == [MAX_ROWS] * 3
+    assert state["cards"][-1]["id"] == f"c{MAX_ROWS - 1}"  # the first ones, in order
 
 
 def test_form_rows_from_json_keep_the_positions_of_items_that_are_not_objects() -> None:

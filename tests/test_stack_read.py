@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -92,6 +93,26 @@ def test_read_refuses_non_scenario_naming_the_field(data, message: str) -> None:
         assert field in text and problem in text, text
     else:
         assert message in text
+
+
+@pytest.mark.parametrize("group", ["players", "cards", "stack"])
+def test_read_refuses_thousands_of_items_by_their_count_without_reading_each(group) -> None:
+    """A link unpacks to a megabyte and /api/check takes 256 KB: tens of thousands of
+    (wrong) items. The schema checked every one before saying there are too many (players'
+    errors sorted by a search of all names: 8,000 players took 3.5 s, 60,000 of them
+    minutes, 60,000 entries 20 s; a worker may take 30); the count is refused first."""
+    n = 60_000  # under the reader's megabyte
+    items: object = {f"P{i}": {} for i in range(n)} if group == "players" else [{}] * n
+    data = {"phase": "Bauphase", "players": {"A": {"tw": 1}}, "cards": [], "stack": []}
+    text = json.dumps({**data, group: items})
+    started = time.perf_counter()
+    with pytest.raises(ScenarioFormatError) as info:
+        read_scenario(text)
+    assert time.perf_counter() - started < 3  # was 30 s and more
+    assert str(info.value).endswith(
+        f": hat {n} Einträge, erlaubt sind höchstens {MAX_ITEMS} (Feld {group})"
+    )
+    assert info.value.path == (group,)
 
 
 @pytest.mark.parametrize(

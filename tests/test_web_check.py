@@ -16,6 +16,7 @@ from hypothesis_profiles import examples
 from faq_bot.chat.shown import sign
 from faq_bot.corpus import load_corpus
 from faq_bot.stack import check, encode_permalink, read_scenario, result_to_json, scenario_to_json
+from faq_bot.stack.form import MAX_ROWS
 from faq_bot.stack.permalink import pack_text
 from faq_bot.stack.read import MAX_MORE
 from faq_bot.stack.rules import rule_ids_from_corpus
@@ -752,6 +753,33 @@ def test_check_bad_permalink_gives_a_german_400_page(client, link: str) -> None:
     html = response.get_data(as_text=True)
     assert 'role="alert"' in html
     assert "Link" in text_of(html) or "Feld" in text_of(html)
+
+
+@pytest.mark.parametrize("via", ["link", "json view"])
+def test_check_page_of_a_scenario_with_too_many_rows_does_not_grow_with_them(client, via) -> None:
+    """A link of a hundred characters (zlib packs repeated rows into nothing) or a small
+    JSON post can name thousands of entries; every entry row offers the entries before it
+    as targets, so the page grew with the square of the rows (1,200: 44 MB and seconds of
+    a worker; 30,000 fit in a link). The reader refuses more than MAX_ROWS and says so;
+    the form shows no more rows than it can hold, so the page stays the size it has at
+    MAX_ROWS + 1."""
+
+    def page(n: int) -> str:
+        data = {"phase": "Bauphase", "players": {"A": {"tw": 1}}, "cards": [], "stack": [{}] * n}
+        text = json.dumps(data, separators=(",", ":"))
+        if via == "link":
+            response = client.get("/check", query_string={"s": pack_text(text)})
+        else:
+            response = client.post("/check", data={"json": text})
+        assert response.status_code == 400
+        html = response.get_data(as_text=True)
+        assert f"hat {n} Einträge, erlaubt sind höchstens {MAX_ROWS}" in text_of(html)
+        return html
+
+    small, large = page(MAX_ROWS + 1), page(1_000)
+    assert len(set(re.findall(r'name="s-(\d+)-', large))) <= MAX_ROWS
+    typed = len("{}," * (1_000 - MAX_ROWS - 1)) if via == "json view" else 0  # shown as typed
+    assert len(large) - len(small) < typed + 100
 
 
 def test_check_illegal_scenario_lists_errors_in_german_with_entry_numbers(client) -> None:

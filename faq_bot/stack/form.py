@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from itertools import islice
 from typing import Any
 
 from faq_bot.corpus.splitters import slugify, unique_id
@@ -145,7 +146,10 @@ def starting_state() -> dict[str, Any]:
 
 
 def state_from_json(data: Any) -> dict[str, Any]:
-    """Form rows from scenario JSON data (tolerant: it may not be a valid scenario)."""
+    """Form rows from scenario JSON data (tolerant: it may not be a valid scenario), at
+    most `MAX_ROWS` per group: the reader refuses more (and says so), and a short link can
+    pack thousands of rows, each offering every card and earlier entry as its target (the
+    page would grow with the square of the rows)."""
     state = empty_state()
     if not isinstance(data, Mapping):
         return state
@@ -153,13 +157,13 @@ def state_from_json(data: Any) -> dict[str, Any]:
         state["phase"] = _text(data.get("phase"))
     players = data.get("players")
     if isinstance(players, Mapping):
-        for name, value in players.items():
+        for name, value in islice(players.items(), MAX_ROWS):
             tw = value.get("tw") if isinstance(value, Mapping) else None
             state["players"].append({"name": _text(name), "tw": _text(tw)})
     cards = data.get("cards")
     # a list item that is not an object keeps its row (blank), so rows and the reader's
     # error paths keep their positions (`form_field`)
-    for item in cards if isinstance(cards, list) else []:
+    for item in cards[:MAX_ROWS] if isinstance(cards, list) else []:
         card: Mapping[str, Any] = item if isinstance(item, Mapping) else {}
         row: dict[str, Any] = {
             f: _text(card.get(f)) for f in GROUP_FIELDS["cards"][1] if f not in FLAGS
@@ -167,7 +171,7 @@ def state_from_json(data: Any) -> dict[str, Any]:
         row["locked"] = card.get("locked") is True
         state["cards"].append(row)
     stack = data.get("stack")
-    for item in stack if isinstance(stack, list) else []:
+    for item in stack[:MAX_ROWS] if isinstance(stack, list) else []:
         entry: Mapping[str, Any] = item if isinstance(item, Mapping) else {}
         raw_effect = entry.get("effect")
         effect: Mapping[str, Any] = raw_effect if isinstance(raw_effect, Mapping) else {}

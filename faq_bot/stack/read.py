@@ -182,8 +182,32 @@ def _problem(error: ValidationError) -> tuple[list[str | int], str]:
     if kind in ("minLength", "pattern"):
         return path, "muss ein nicht leerer Text sein"
     if kind in ("maxItems", "maxProperties"):
-        return path, f"hat {len(instance)} Einträge, erlaubt sind höchstens {value}"
+        return path, _too_many_text(len(instance), value)
     return path, "hat einen ungültigen Wert"
+
+
+def _too_many_text(count: int, limit: Any) -> str:
+    return f"hat {count} Einträge, erlaubt sind höchstens {limit}"
+
+
+def _too_many(data: Any) -> list[ScenarioFormatError]:
+    """The refusal of a list (or of the players) longer than the schema allows, found
+    before the schema reads each item: a link unpacks to a megabyte, tens of thousands of
+    items, and checking each (a player's errors are sorted by a search of all names) took
+    from seconds to minutes, longer than a worker may take."""
+    if not isinstance(data, Mapping):
+        return []
+    for group, schema in scenario_schema()["properties"].items():
+        value = data.get(group)
+        if isinstance(value, list):
+            limit = schema.get("maxItems")
+        elif isinstance(value, Mapping):
+            limit = schema.get("maxProperties")
+        else:
+            continue
+        if limit is not None and len(value) > limit:
+            return [_fail([group], _too_many_text(len(value), limit))]
+    return []
 
 
 def _error_of(error: ValidationError) -> ScenarioFormatError:
@@ -355,7 +379,7 @@ def read_scenario(data: str | bytes | Mapping[str, Any]) -> Scenario:
     """
     raw = parse_json(data) if isinstance(data, str | bytes) else data
     top = _normalize(raw)
-    failures = _failures(top)
+    failures = _too_many(top) or _failures(top)
     if failures:
         failures[0].more = tuple(failures[1:])
         raise failures[0]

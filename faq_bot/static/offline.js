@@ -393,6 +393,16 @@
     root.appendChild(searchForm(""));
   }
 
+  // An id as the address spells it; "" (no such page) for a broken %-escape, on which
+  // decodeURIComponent throws (the shell said the whole offline copy was missing).
+  function decoded(part) {
+    try {
+      return decodeURIComponent(part);
+    } catch (error) {
+      return "";
+    }
+  }
+
   function render(data) {
     var search = new Search(data);
     var params = new URLSearchParams(location.search);
@@ -410,9 +420,9 @@
       // a paragraph's permalink (/entry/<id>/absatz/<n>) opens its entry at #p<n-1>
       var absatz = /^(.*)\/absatz\/([1-9][0-9]{0,4})$/.exec(path.slice(7));
       if (absatz) history.replaceState(null, "", location.pathname + location.search + "#p" + (absatz[2] - 1));
-      renderEntry(data, search, decodeURIComponent(absatz ? absatz[1] : path.slice(7)), params.get("h") || "");
+      renderEntry(data, search, decoded(absatz ? absatz[1] : path.slice(7)), params.get("h") || "");
     } else if (path.indexOf("/docs/") === 0) {
-      renderDocument(data, search, decodeURIComponent(path.slice(6)));
+      renderDocument(data, search, decoded(path.slice(6)));
     } else if (path === "/ask") {
       renderAsk(data, search, (params.get("q") || "").trim(), scopeOf(data, params, false));
     } else if (path === "/" || path === "/offline") {

@@ -1,0 +1,42 @@
+"""Offline, an address the shell cannot read (a broken %-escape in an entry id or a
+document id) is a page that is not stored, with the search box; not the note that the
+whole offline copy is missing (the shell's decodeURIComponent threw)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import PHONE, _context
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def offline_ctx(browser, base_url):
+    context = _context(browser, base_url, viewport=PHONE, is_mobile=True, has_touch=True)
+    yield context
+    context.close()
+
+
+def test_offline_a_broken_escape_in_an_address_is_a_page_not_stored(offline_ctx):
+    page = offline_ctx.new_page()
+    page.goto("/")
+    page.evaluate(
+        """() => navigator.serviceWorker.ready.then(() => new Promise((resolve) => {
+            if (navigator.serviceWorker.controller) resolve(true);
+            else navigator.serviceWorker.addEventListener("controllerchange", () => resolve(true));
+        }))"""
+    )
+    offline_ctx.set_offline(True)
+    try:
+        for address in ("/entry/%E0%A4%A", "/entry/%ZZ/absatz/2", "/docs/%"):
+            page.goto(address)
+            app = page.locator("#offline-app")
+            expect(app.locator("h1")).to_have_text("Diese Seite ist offline nicht gespeichert")
+            expect(app.locator("#offline-q")).to_be_visible()
+            expect(app).not_to_contain_text("Die gespeicherte Fassung fehlt")
+        page.goto("/entry/flakbatterie/absatz/1")  # a readable one still opens its entry
+        expect(page.locator("h1")).to_have_text("Flakbatterie (Basisausbau)")
+    finally:
+        offline_ctx.set_offline(False)

@@ -420,6 +420,21 @@ def test_behind_proxy_absolute_urls_use_forwarded_host(tiny_built_index):
     assert 'content="https://regeln.example.org/entry/runde-patt"' in html
 
 
+@pytest.mark.parametrize("proto", ["javascript", "data", "https, javascript", "ftp"])
+def test_behind_proxy_a_forwarded_scheme_other_than_http_or_https_is_not_used(
+    tiny_built_index, proto
+):
+    # a proxy that passes the client's X-Forwarded-Proto on would put "javascript://" into
+    # every absolute link (canonical, og:url, the API's absolute_url)
+    config = {"TESTING": True, "INDEX_DIR": str(tiny_built_index), "TRUST_PROXY_HEADERS": True}
+    client = create_app(config).test_client()
+    headers = {"X-Forwarded-Proto": proto, "X-Forwarded-Host": "regeln.example.org"}
+    html = client.get("/entry/runde-patt", headers=headers).get_data(as_text=True)
+    assert 'content="http://regeln.example.org/entry/runde-patt"' in html
+    api = client.get("/api/entries/runde-patt", headers=headers).get_json()
+    assert api["absolute_url"] == "http://regeln.example.org/entry/runde-patt"
+
+
 def test_entry_rulebook_of_the_faqs_game_says_the_faq_takes_precedence(evil_client):
     html = evil_client.get("/entry/num-einleitung").get_data(as_text=True)
     assert (

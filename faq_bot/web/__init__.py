@@ -123,7 +123,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if app.config["TRUST_PROXY_HEADERS"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            _web_scheme_only(app.wsgi_app), x_for=1, x_proto=1, x_host=1
+        )
 
     errors.init_logging(app)
 
@@ -145,6 +147,20 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     # open and warm the current build now, so no user pays for it (after the
     # blueprints' modules are imported: their warmers run too)
     holder.warm()
+    return app
+
+
+def _web_scheme_only(wsgi_app: Any) -> Any:
+    """`wsgi_app` as ProxyFix calls it, with a forwarded scheme other than http or https
+    replaced by the one the request came in with: a proxy that passes the client's
+    X-Forwarded-Proto on would otherwise put "javascript://" into every absolute link."""
+
+    def app(environ: dict[str, Any], start_response: Any) -> Any:
+        if environ.get("wsgi.url_scheme") not in ("http", "https"):
+            original = environ.get("werkzeug.proxy_fix.orig") or {}
+            environ["wsgi.url_scheme"] = original.get("wsgi.url_scheme") or "http"
+        return wsgi_app(environ, start_response)
+
     return app
 
 

@@ -83,10 +83,10 @@ def caches() -> dict[str, tuple[int, int]]:
 
     out = {}
     for name, fn in (
-        ("morphology", morphology.morphology),
-        ("word_class", morphology.word_class),
+        ("morphology", morphology._morphology),
+        ("word_class", morphology._word_class),
         ("fold", text._fold_word),
-        ("word_stems", jargon.word_stems),
+        ("word_stems", jargon._word_stems),
     ):
         info = fn.cache_info()
         out[name] = (info.currsize, info.maxsize or 0)

@@ -45,7 +45,7 @@ from faq_bot.jargon import (
 )
 from faq_bot.lexicon import MIN_WORD, load_stopwords, load_synonyms, synonym_table
 from faq_bot.morphology import morphology, word_class
-from faq_bot.text import fold, words
+from faq_bot.text import FOLD_CACHED_LENGTH, fold, words
 
 __all__ = [
     "AnyOf",
@@ -340,6 +340,8 @@ class DecompoundFilter(Filter):
             return self._cache[word]
         except KeyError:
             parts = split_compound(word, self.vocabulary) if self.vocabulary else ()
+            if len(word) > FOLD_CACHED_LENGTH:  # a query's overlong word: not kept
+                return parts
             if len(self._cache) > 200_000:  # bounded: queries bring arbitrary words
                 self._cache.clear()
             self._cache[word] = parts

@@ -28,7 +28,7 @@ from importlib import resources
 
 import Stemmer
 
-from faq_bot.text import fold, words
+from faq_bot.text import FOLD_CACHED_LENGTH, fold, words
 
 __all__ = [
     "MIN_STEM_KEY",
@@ -95,10 +95,20 @@ def _cores(word: str) -> dict[str, tuple[str, ...]]:
     return cores
 
 
-@lru_cache(maxsize=STEMS_CACHE)
 def word_stems(word: str) -> frozenset[str]:
     """The stems folded `word` may be an inflection of: its Snowball stem, and the
-    stems of the word without a verb ending, a plural "-s" or a participle's "ge"."""
+    stems of the word without a verb ending, a plural "-s" or a participle's "ge".
+    Cached per word, but not a word longer than any German word of the corpus
+    (`FOLD_CACHED_LENGTH`): a cache entry holds the whole word."""
+    return _word_stems(word) if len(word) <= FOLD_CACHED_LENGTH else _stems_of(word)
+
+
+@lru_cache(maxsize=STEMS_CACHE)
+def _word_stems(word: str) -> frozenset[str]:
+    return _stems_of(word)
+
+
+def _stems_of(word: str) -> frozenset[str]:
     if not word.isalpha():
         return frozenset({_stem(word)})
     found: set[str] = set()

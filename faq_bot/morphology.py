@@ -92,14 +92,19 @@ def morphology_words(text: str) -> set[str]:
     }
 
 
-@lru_cache(maxsize=MORPH_CACHE)
 def morphology(word: str) -> tuple[tuple[str, str], ...]:
     """(term, kind) pairs HanTa adds for lower-case `word`, folded, without the
     word itself: its "lemma" ("einheiten" -> "einheit", "getarnt" -> "tarn"), the
     "part"s of a compound in its lexicon ("starthand" -> "start", "hand"), and
-    verb "root"s ("ungesperrt" -> "sperr", "tarnung" -> "tarn")."""
+    verb "root"s ("ungesperrt" -> "sperr", "tarnung" -> "tarn"). Cached per word; a
+    word that is not analysed (too short or long, not letters) is not kept."""
     if not 4 <= len(word) <= MORPH_MAX_WORD or not word.isalpha():
         return ()
+    return _morphology(word)
+
+
+@lru_cache(maxsize=MORPH_CACHE)
+def _morphology(word: str) -> tuple[tuple[str, str], ...]:
     raw = hanta_analysis(word)
     if raw is None:
         return ()
@@ -123,13 +128,17 @@ def morphology(word: str) -> tuple[tuple[str, str], ...]:
     )
 
 
-@lru_cache(maxsize=MORPH_CACHE)
 def word_class(word: str) -> str | None:
     """HanTa's word class of a folded common German word (see `common_words`): "verb"
     when it analyses it as a verb form, else "noun" or "adjective", else None. None
     for a rare word: HanTa guesses at words its lexicon lacks ("deploye" a noun)."""
     if not 4 <= len(word) <= MORPH_MAX_WORD or not word.isalpha() or word not in common_words():
         return None
+    return _word_class(word)
+
+
+@lru_cache(maxsize=MORPH_CACHE)
+def _word_class(word: str) -> str | None:
     raw = hanta_analysis(word)
     tags = [tag for _m, tag in raw[1]] if raw is not None else []
     if any(tag.startswith("VV") for tag in tags):

@@ -62,7 +62,7 @@ def test_a_rebuild_of_unchanged_text_runs_no_hanta_and_changes_nothing(
         raise AssertionError("HanTa ran although every word was cached")
 
     monkeypatch.setattr(morphology, "tagger", no_hanta)
-    morphology.morphology.cache_clear()  # words this process analysed before
+    morphology._morphology.cache_clear()  # words this process analysed before
     again = build_index(tiny_corpus, tmp_path / "idx")
     assert _meta(again)["morphology"] == {"words": words, "analysed": 0}
     assert _impacts(again.path) == kept
@@ -74,7 +74,7 @@ def test_a_damaged_hanta_cache_is_analysed_again_with_the_same_result(tiny_corpu
     shutil.copytree(first.path, tmp_path / "first")
     for path in (tmp_path / "idx" / MORPHOLOGY_CACHE).glob("*.json"):
         path.write_text("{kaputt", encoding="utf-8")
-    morphology.morphology.cache_clear()
+    morphology._morphology.cache_clear()
     again = build_index(tiny_corpus, tmp_path / "idx")
     assert _meta(again)["morphology"]["analysed"] == _meta(again)["morphology"]["words"]
     assert _impacts(again.path) == kept

@@ -52,10 +52,12 @@ def test_overlong_words_are_not_analysed():
 
 
 def test_morphology_is_cached_per_word():
-    morphology.cache_clear()
+    from faq_bot.morphology import _morphology
+
+    _morphology.cache_clear()
     morphology("handkarten")
     morphology("handkarten")
-    info = morphology.cache_info()
+    info = _morphology.cache_info()
     assert info.hits == 1 and info.misses == 1 and info.maxsize is not None
 
 
@@ -77,3 +79,33 @@ def test_compact_build_table_gives_back_every_analysis(table):
     for word, value in table.items():
         expected = None if value is None else (value[0], tuple(map(tuple, value[1])))
         assert compact[word] == expected
+
+
+def test_overlong_words_do_not_fill_the_word_caches():
+    """A word over 40 letters (a query may bring hundreds of distinct 480-letter ones) is
+    worked on but not kept: each cache entry would hold the whole word as its key."""
+    from faq_bot import jargon
+    from faq_bot import morphology as morph
+    from faq_bot.analysis import DecompoundFilter
+
+    splitter = DecompoundFilter(["hand", "karte"])
+    words = [f"{'handkarte' * 8}{chr(97 + i % 26) * (i // 26 + 1)}" for i in range(200)]
+    before = (
+        morph._morphology.cache_info().currsize,
+        morph._word_class.cache_info().currsize,
+        jargon._word_stems.cache_info().currsize,
+    )
+    for w in words:
+        assert morph.morphology(w) == () and morph.word_class(w) is None
+        assert jargon.word_stems(w)
+        splitter.parts(w)
+    after = (
+        morph._morphology.cache_info().currsize,
+        morph._word_class.cache_info().currsize,
+        jargon._word_stems.cache_info().currsize,
+    )
+    assert after == before
+    assert not splitter._cache
+    # a word of the corpus's length is still cached
+    assert jargon.word_stems("handkarten") and splitter.parts("handkarten") is not None
+    assert "handkarten" in splitter._cache

@@ -151,6 +151,30 @@ def real_index_copy(built_index: Path, tmp_path: Path) -> Path:
 
 
 @pytest.fixture
+def blank_rows_form() -> dict[str, str]:
+    """A checker form as posted with a blank row between filled ones in every group (blank
+    rows are dropped when the form is read, so posted row numbers and the state's differ)."""
+    return {
+        "phase": "Bauphase",
+        "p-0-name": "A",
+        "p-0-tw": "5",
+        "p-1-name": "",
+        "p-2-name": "C",
+        "p-2-tw": "4",
+        "c-0-name": "Radarstation",
+        "c-0-owner": "A",
+        "c-1-name": "",
+        "c-2-name": "227-Pfund Bombe",
+        "c-2-owner": "C",
+        "s-0-source": "radarstation",
+        "s-0-by": "A",
+        "s-1-source": "",
+        "s-2-source": "227-pfund-bombe",
+        "s-2-by": "C",
+    }
+
+
+@pytest.fixture
 def corpus_copy(tmp_path: Path) -> Path:
     target = tmp_path / "corpus"
     shutil.copytree(CORPUS_DIR, target)

@@ -318,27 +318,11 @@ def test_a_row_keeps_its_own_or_a_later_entry_while_it_is_its_target() -> None:
     ],
 )
 def test_form_buttons_act_on_the_row_they_were_shown_with_blank_rows_between(
-    action, players, stack_ids
+    blank_rows_form, action, players, stack_ids
 ) -> None:
     """Blank rows are dropped when the form is read, so row numbers of the posted form and
     of the state differ after one; a button names a row as the form showed it."""
-    form = {
-        "p-0-name": "A",
-        "p-0-tw": "5",
-        "p-1-name": "",
-        "p-2-name": "C",
-        "p-2-tw": "4",
-        "c-0-name": "Radarstation",
-        "c-0-owner": "A",
-        "c-1-name": "",
-        "c-2-name": "227-Pfund Bombe",
-        "c-2-owner": "C",
-        "s-0-source": "radarstation",
-        "s-0-by": "A",
-        "s-1-source": "",
-        "s-2-source": "227-pfund-bombe",
-        "s-2-by": "C",
-    }
+    form = blank_rows_form
     state = state_from_form(form)
     complete_ids(state)
     apply_action(state, state_action(action, form), form)

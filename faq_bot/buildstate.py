@@ -16,10 +16,13 @@ if TYPE_CHECKING:
     from faq_bot.index import Index
     from faq_bot.retrieval import Retriever
 
-__all__ = ["LRU", "BuildState"]
+__all__ = ["LRU", "MARKED_PAGE_BYTES", "PAGE_BYTES", "BuildState"]
 
 # rendered pages a worker keeps per build: ~1,000 ruling pages of 4–20 KB
 PAGE_BYTES = 6 * 1024 * 1024
+# and pages with a user's words marked (``?h=``), apart: any number of distinct words make
+# as many pages, which must not push the plain pages out
+MARKED_PAGE_BYTES = 2 * 1024 * 1024
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -102,6 +105,8 @@ class BuildState:
         # web: rendered pages (UTF-8) by what they depend on besides the build
         # (`faq_bot.web.common.cached_page`), bounded by their total size
         self.pages: LRU[tuple[str, ...], bytes] = LRU(PAGE_BYTES, weigh=len)
+        # the same for pages keyed by words a user chose (marked words): their own budget
+        self.marked_pages: LRU[tuple[str, ...], bytes] = LRU(MARKED_PAGE_BYTES, weigh=len)
         self._retrievers: dict[str, tuple[Retriever, float]] | None = None
 
     def release(self) -> None:
@@ -111,7 +116,8 @@ class BuildState:
         with self._lock:
             self._once.clear()
             self._retrievers = None
-        for cache in (self.entry_terms, self.idf, self.rankings, self.spans, self.pages):
+        caches = (self.entry_terms, self.idf, self.rankings, self.spans)
+        for cache in (*caches, self.pages, self.marked_pages):
             cache.clear()
 
     def once(self, name: str, make: Callable[[], V]) -> V:

@@ -2,7 +2,8 @@
 
 A cached page is the very bytes a fresh render gives for the same request: per
 entry, per marked query (?h=), per host; a new build starts with an empty cache,
-and no stream of distinct requests grows it beyond its budget.
+and no stream of distinct requests grows it beyond its budget or, through
+made-up words to mark, pushes the plain pages out.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 from hypothesis_profiles import examples
 from test_web_compression import decode
 
-from faq_bot.buildstate import LRU, PAGE_BYTES
+from faq_bot.buildstate import LRU, MARKED_PAGE_BYTES, PAGE_BYTES
 from faq_bot.indexbuild import build_index
 from faq_bot.web import create_app
 from faq_bot.web.pages import render_entry
@@ -121,8 +122,30 @@ def test_distinct_queries_keep_the_page_cache_within_its_budget(client):
     index = _index(client.application)
     for n in range(60):
         assert client.get(f"/entry/{BOMB}?h=Bombe{n}").status_code == 200
-    pages = index.state.pages
-    assert 0 < len(pages) and pages.weight <= PAGE_BYTES
+    marked = index.state.marked_pages
+    assert 0 < len(marked) and marked.weight <= MARKED_PAGE_BYTES
+    assert index.state.pages.weight <= PAGE_BYTES
+
+
+def test_distinct_marked_queries_do_not_push_the_plain_page_out(client, monkeypatch):
+    """A stream of made-up ``?h=`` values (each a page of its own) fills only the cache of
+    marked pages: the plain ruling pages stay cached and are not rendered again."""
+    import faq_bot.web.pages as pages_module
+
+    plain = client.get(f"/entry/{BOMB}").data
+    # more marked pages than the whole page budget holds
+    count = PAGE_BYTES // len(plain) + 20
+    for n in range(count):
+        assert client.get(f"/entry/{BOMB}?h=Bombe{n}").status_code == 200
+    renders: list[str] = []
+    real = pages_module.render_entry
+    monkeypatch.setattr(
+        pages_module, "render_entry", lambda *a, **k: renders.append(a[2]) or real(*a, **k)
+    )
+    assert client.get(f"/entry/{BOMB}").data == plain
+    assert renders == []
+    assert client.get(f"/entry/{BOMB}?h=Bombe0").status_code == 200
+    assert renders == ["Bombe0"]  # the oldest marked page went, from its own budget
 
 
 @settings(max_examples=examples(200))

@@ -99,7 +99,9 @@ def entry_or_redirect(
     raise NotFound(description=f"Einen Eintrag „{entry_id}“ gibt es nicht.")
 
 
-def cached_page(index: Index, render: Callable[[], str], *key: str) -> bytes:
+def cached_page(
+    index: Index, render: Callable[[], str], *key: str, users_words: bool = False
+) -> bytes:
     """The page `render()` makes (UTF-8), from the build's bounded page cache.
 
     `key` must name everything the page depends on besides the build, the app
@@ -107,16 +109,18 @@ def cached_page(index: Index, render: Callable[[], str], *key: str) -> bytes:
     and ``url_for`` depend on host, scheme and script root). So a page is
     rendered (and compressed, per encoding) once per build and key, and the
     bytes for the same request stay the same; a new build starts with an empty
-    cache. Debug mode (templates reloaded on change) renders every time.
+    cache. A page keyed by `users_words` (words to mark) is kept within a budget of
+    its own, so that any number of made-up words cannot push the plain pages out.
+    Debug mode (templates reloaded on change) renders every time.
     """
     if current_app.debug:
         return render().encode()
     full = (request.root_url, *key)
-    pages = index.state.pages
+    pages = index.state.marked_pages if users_words else index.state.pages
     found = pages.get(full)
     if found is None:
         found = pages.put(full, render().encode())
-    g.cached_page = (index, full)  # its compressed variants are cached too (compression.py)
+    g.cached_page = (pages, full)  # its compressed variants are cached beside it (compression.py)
     return found
 
 

@@ -56,8 +56,8 @@ class PageCache:
     """flask-compress's cache backend: compressed bytes of the request's cached page.
 
     flask-compress asks with ``"<encoding>;<page_key()>"``; the page itself is
-    named by ``g.cached_page`` (its build and key), so the compressed bytes live
-    and go with that build, within the page cache's budget.
+    named by ``g.cached_page`` (its build's cache and its key), so the compressed bytes
+    live and go with that build, within the budget of the page's own cache.
     """
 
     @staticmethod
@@ -66,8 +66,8 @@ class PageCache:
         found = g.get("cached_page")
         if not page or found is None:
             return None
-        index, full = found
-        return index.state.pages, ("compressed", encoding, *full)
+        pages, full = found
+        return pages, ("compressed", encoding, *full)
 
     def get(self, key: str) -> bytes | None:
         slot = self._slot(key)

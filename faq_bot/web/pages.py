@@ -204,7 +204,12 @@ def entry(entry_id: str) -> Any:
     # the page depends on the build, the entry and the words to mark, nothing else:
     # rendered once per build (bounded cache), the same bytes for the same request
     return cached_page(
-        index, lambda: render_entry(index, record, highlight), "entry", record.id, highlight
+        index,
+        lambda: render_entry(index, record, highlight),
+        "entry",
+        record.id,
+        highlight,
+        users_words=bool(highlight),
     )
 
 

@@ -168,6 +168,7 @@ GROUPS = [
     ["heldout82-questions.jsonl", "heldout82-followups.jsonl"],
     ["heldout83-questions.jsonl", "heldout83-followups.jsonl"],
     ["heldout84-questions.jsonl", "heldout84-followups.jsonl"],
+    ["heldout86-questions.jsonl", "heldout86-followups.jsonl"],
 ]
 
 

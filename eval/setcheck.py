@@ -169,6 +169,7 @@ GROUPS = [
     ["heldout83-questions.jsonl", "heldout83-followups.jsonl"],
     ["heldout84-questions.jsonl", "heldout84-followups.jsonl"],
     ["heldout85-questions.jsonl", "heldout85-followups.jsonl"],
+    ["heldout86-questions.jsonl", "heldout86-followups.jsonl"],
 ]
 
 

@@ -551,6 +551,8 @@ BOMB = "227-pfund-bombe-basisausbau"
         (f"{BOMB}.2.0.10_s.Depot~Wer bezahlt?", "kein verwandter Eintrag"),
         (f"{BOMB}.2.0.10_zz.depot~Wer bezahlt?", "kein verwandter Eintrag"),
         ("-" + "_s.depot" * 17 + "~Wer bezahlt?", "zu viele verwandte Einträge"),
+        ("-" + "_f.depot" * 20 + "~Wer bezahlt?", "zu viele aufgeführte Einträge"),
+        ("-" + "_f.depot" * 4 + "~Wer bezahlt?", "zu viele Treffer der Suche"),
         ("-~", "Bitte eine Frage"),
         ("-~  ?! ", "Frage"),
         ("-~" + "x" * 600, "zu lang"),

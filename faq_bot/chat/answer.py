@@ -303,21 +303,12 @@ def related_item(
 ) -> dict[str, Any]:
     """One entry listed under an answer: a cross reference ("link") or close in
     meaning ("similar", with the paragraph its link jumps to)."""
-    document = index.document(record.doc) or {}
-    return {
-        "id": record.id,
-        "title": record.title,
-        "doc": record.doc,
-        "doc_title": document.get("title"),
-        "url": _entry_url(record, paragraph),
-        "paragraph": paragraph,
-        "reason": reason,
-    }
+    return {**search_item(index, record, paragraph), "doc": record.doc, "reason": reason}
 
 
 def search_item(index: Index, record: EntryRecord, paragraph: int | None) -> dict[str, Any]:
     """One of the search's first hits a declined answer offers (`Answer.search_first`),
-    linked at its best paragraph as the search page links it."""
+    linked at its best paragraph as the search page links it; `related_item` adds to it."""
     document = index.document(record.doc) or {}
     return {
         "id": record.id,

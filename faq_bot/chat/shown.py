@@ -226,7 +226,10 @@ class Shown:
             items.pop()
         percent = int(unsure[1]) if unsure is not None else None
         if len(items) > MAX_ITEMS + SEARCH_FIRST:
-            raise QuestionError(f"zu viele verwandte Einträge (höchstens {MAX_ITEMS}).")
+            raise QuestionError(
+                f"zu viele aufgeführte Einträge (höchstens {MAX_ITEMS} verwandte "
+                f"und {SEARCH_FIRST} Treffer der Suche)."
+            )
         related: list[tuple[str, str, int | None]] = []
         found: list[tuple[str, int | None]] = []
         for item in items:
@@ -281,13 +284,13 @@ class Shown:
             head += f".{self.fingerprint}" if self.fingerprint else ""
         else:
             head = self.kind
-        items = [
-            f"{_LETTERS[reason]}.{entry}" + ("" if paragraph is None else f".{paragraph}")
-            for reason, entry, paragraph in self.related
+        listed = [
+            *((_LETTERS[reason], entry, paragraph) for reason, entry, paragraph in self.related),
+            *((FOUND, entry, paragraph) for entry, paragraph in self.search_first),
         ]
-        items += [
-            f"{FOUND}.{entry}" + ("" if paragraph is None else f".{paragraph}")
-            for entry, paragraph in self.search_first
+        items = [
+            f"{letter}.{entry}" + ("" if paragraph is None else f".{paragraph}")
+            for letter, entry, paragraph in listed
         ]
         scope = [f"{SCOPE}.{self.scope}"] if self.scope else []
         unsure = [f"{UNSURE}.{self.unsure}"] if self.unsure is not None else []

@@ -293,7 +293,70 @@
     return null;
   }
 
-  function renderEntry(data, search, id, highlight) {
+  // A paragraph's fingerprint (the "v" of its permalink, faq_bot/text.py): the first
+  // data-fingerprint-length hex digits of the SHA-256 of its plain text.
+  var PRINT = parseInt(root.getAttribute("data-fingerprint-length") || "", 10) || 8;
+  var VERSION = new RegExp("^[0-9a-f]{" + PRINT + "}$");
+
+  function fingerprint(text) {
+    return crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)).then(function (hash) {
+      var hex = "";
+      new Uint8Array(hash).forEach(function (b) { hex += (b < 16 ? "0" : "") + b.toString(16); });
+      return hex.slice(0, PRINT);
+    });
+  }
+
+  // Where a paragraph's permalink leads among the entry's paragraphs now, as the server's
+  // locate (faq_bot/web/permalink.py): "here", "moved" (the nearest paragraph with the
+  // linked text), "changed" (its text changed), "gone" or "missing" (no such number).
+  function locate(paragraphs, index, version) {
+    var exists = index >= 0 && index < paragraphs.length;
+    var plain = { where: exists ? "here" : "missing", index: index };
+    // without a valid "v" (the server answers 400), or without WebCrypto: the number alone
+    if (!VERSION.test(version) || !(window.crypto && crypto.subtle)) return Promise.resolve(plain);
+    return Promise.all(paragraphs.map(fingerprint)).then(function (prints) {
+      if (exists && prints[index] === version) return plain;
+      var best = -1;
+      prints.forEach(function (p, i) {
+        if (p === version && (best < 0 || Math.abs(i - index) < Math.abs(best - index))) best = i;
+      });
+      if (best >= 0) return { where: "moved", index: best };
+      return { where: exists ? "changed" : "gone", index: index };
+    }, function () { return plain; });
+  }
+
+  // The note the server's page shows above a linked paragraph that changed or went
+  // (templates/pages/entry.html), or for a number the entry does not have.
+  function linkedNote(entry, linked, number) {
+    if (linked.where === "changed") {
+      return "Dieser Absatz hat sich geändert, seit der Link erstellt wurde: Sie lesen seine aktuelle Fassung.";
+    }
+    if (linked.where === "gone") {
+      return "Den verlinkten Absatz " + number + " gibt es in diesem Eintrag nicht mehr: der Eintrag hat sich " +
+        "geändert, seit der Link erstellt wurde. Unten steht der Eintrag in seiner aktuellen Fassung.";
+    }
+    if (linked.where === "missing") {
+      var count = entry.paragraphs.length === 1 ? "einen Absatz" : entry.paragraphs.length + " Absätze";
+      return "Der Eintrag „" + entry.title + "“ hat keinen Absatz " + number + "; er hat " + count + ".";
+    }
+    return "";
+  }
+
+  // A paragraph's permalink (/entry/<id>/absatz/<n>?v=…) opens its entry at the paragraph
+  // it leads to: a moved one under its new number, as the server redirects.
+  function renderLinked(data, search, id, number, version) {
+    var entry = findEntry(data, id);
+    if (!entry) return renderMissing(data, search);
+    return locate(entry.paragraphs, number - 1, version).then(function (linked) {
+      var path = location.pathname;
+      if (linked.where === "moved") path = path.replace(/\/absatz\/[0-9]+$/, "/absatz/" + (linked.index + 1));
+      var known = linked.where === "here" || linked.where === "moved" || linked.where === "changed";
+      history.replaceState(null, "", path + location.search + (known ? "#p" + linked.index : ""));
+      renderEntry(data, search, id, "", linkedNote(entry, linked, number));
+    });
+  }
+
+  function renderEntry(data, search, id, highlight, note) {
     var entry = findEntry(data, id);
     if (!entry) return renderMissing(data, search);
     var doc = docTitles(data)[entry.doc] || { title: entry.doc };
@@ -312,6 +375,7 @@
       el("p", "ruling-meta", doc.title + (doc.date_text ? " · Stand: " + doc.date_text : "") + (entry.category ? " · " + entry.category : ""))
     );
     article.appendChild(head);
+    if (note) article.appendChild(el("p", "linked-note", note));
     var body = el("div", "ruling-body");
     var context = "„" + entry.title + "“ · " + doc.title + " · " +
       (doc.date_text ? "Stand: " + doc.date_text : "ohne Datum"); // as templates/pages/entry.html
@@ -417,10 +481,9 @@
       if (query && (scope.doc || scope.category)) root.appendChild(searchForm(query, scope));
       renderSearch(data, search, query, scope, parseInt(params.get("n") || "", 10));
     } else if (path.indexOf("/entry/") === 0) {
-      // a paragraph's permalink (/entry/<id>/absatz/<n>) opens its entry at #p<n-1>
       var absatz = /^(.*)\/absatz\/([1-9][0-9]{0,4})$/.exec(path.slice(7));
-      if (absatz) history.replaceState(null, "", location.pathname + location.search + "#p" + (absatz[2] - 1));
-      renderEntry(data, search, decoded(absatz ? absatz[1] : path.slice(7)), params.get("h") || "");
+      if (absatz) renderLinked(data, search, decoded(absatz[1]), parseInt(absatz[2], 10), params.get("v") || "");
+      else renderEntry(data, search, decoded(path.slice(7)), params.get("h") || "");
     } else if (path.indexOf("/docs/") === 0) {
       renderDocument(data, search, decoded(path.slice(6)));
     } else if (path === "/ask") {

@@ -439,18 +439,59 @@ def test_offline_a_linked_paragraph_says_where_it_is_from_as_online(phone_ctx):
         phone_ctx.set_offline(False)
 
 
+def _version_of_paragraph_13(page) -> str:
+    """The fingerprint ("v") of Schadenverteilungsphase's paragraph 13, from its permalink
+    as the server writes it (app.js turns the link into a copy button)."""
+    html = page.request.get("/entry/schadenverteilungsphase").text()
+    found = re.search(r"/entry/schadenverteilungsphase/absatz/13\?v=([0-9a-f]+)", html)
+    assert found, "no permalink of paragraph 13"
+    page.goto("/")
+    return found[1]
+
+
 def test_offline_a_paragraph_permalink_opens_its_paragraph(phone_ctx):
     page = phone_ctx.new_page()
-    page.goto("/")
+    version = _version_of_paragraph_13(page)
     wait_for_service_worker(page)
     phone_ctx.set_offline(True)
     try:
-        page.goto("/entry/schadenverteilungsphase/absatz/13?v=0123abcd")
+        page.goto(f"/entry/schadenverteilungsphase/absatz/13?v={version}")
         expect(page.locator(".offline-banner")).to_be_visible()
         expect(page.locator("h1")).to_have_text("Schadenverteilungsphase")
         context = page.locator("#p12 .para-context")
         expect(context).to_be_visible()
         expect(context).to_be_in_viewport()
         expect(page.locator("#p11 .para-context")).to_be_hidden()
+        expect(page.locator(".linked-note")).to_have_count(0)
+    finally:
+        phone_ctx.set_offline(False)
+
+
+def test_offline_a_paragraph_permalink_checks_its_version_as_online(phone_ctx):
+    """Offline, the link's fingerprint ("v") is checked as the server checks it: a paragraph
+    that moved opens under its new number, one whose text changed or went says so."""
+    page = phone_ctx.new_page()
+    version = _version_of_paragraph_13(page)
+    wait_for_service_worker(page)
+    phone_ctx.set_offline(True)
+    try:
+        page.goto(f"/entry/schadenverteilungsphase/absatz/2?v={version}")  # text now at 13
+        expect(page.locator("#p12 .para-context")).to_be_in_viewport()
+        assert page.url.endswith(f"/entry/schadenverteilungsphase/absatz/13?v={version}#p12")
+        expect(page.locator(".linked-note")).to_have_count(0)
+
+        page.goto("/entry/schadenverteilungsphase/absatz/13?v=0123abcd")  # another text
+        expect(page.locator(".linked-note")).to_have_text(
+            "Dieser Absatz hat sich geändert, seit der Link erstellt wurde: "
+            "Sie lesen seine aktuelle Fassung."
+        )
+        expect(page.locator("#p12 .para-context")).to_be_visible()
+
+        page.goto("/entry/schadenverteilungsphase/absatz/99?v=0123abcd")
+        expect(page.locator(".linked-note")).to_contain_text(
+            "Den verlinkten Absatz 99 gibt es in diesem Eintrag nicht mehr"
+        )
+        page.goto("/entry/schadenverteilungsphase/absatz/99")
+        expect(page.locator(".linked-note")).to_contain_text("hat keinen Absatz 99")
     finally:
         phone_ctx.set_offline(False)

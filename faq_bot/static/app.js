@@ -113,18 +113,22 @@
     }, 1800);
   }
 
-  // Say `text` in the page's one live region (base.html's role="status"): a copy's
-  // confirmation reaches screen readers, not only the eye. Emptied first, so the same
-  // message twice in a row is announced twice.
+  // Say `text` in a live region (role="status"; by default base.html's #status-message, a
+  // page script passes its own): a confirmation reaches screen readers, not only the eye.
+  // Emptied first and filled a moment later, so the same words twice are said twice; a
+  // newer message replaces one still waiting, and "" only empties the region.
   var statusRegion = document.getElementById("status-message");
-  var statusTimer = null;
-  function announce(text) {
-    if (!statusRegion) return;
-    clearTimeout(statusTimer);
-    statusRegion.textContent = "";
-    statusTimer = setTimeout(function () {
-      statusRegion.textContent = text;
+  var waiting = typeof WeakMap === "function" ? new WeakMap() : null;
+  function announce(text, region) {
+    region = region || statusRegion;
+    if (!region) return;
+    if (waiting) clearTimeout(waiting.get(region));
+    region.textContent = "";
+    if (!text) return;
+    var timer = setTimeout(function () {
+      region.textContent = text;
     }, 50);
+    if (waiting) waiting.set(region, timer);
   }
 
   function el(tag, className, text) {

@@ -283,14 +283,9 @@
     if (retry) retry.hidden = !failed;
   }
 
-  // Say `text` in the status region (a screen reader announces it; the same text again is
-  // announced again: the region is emptied first).
+  // Say `text` in the chat's status region (faqBot.announce: the same text again is said again).
   function announce(text) {
-    if (!status) return;
-    status.textContent = "";
-    setTimeout(function () {
-      status.textContent = text;
-    }, 50);
+    window.faqBot.announce(text, status);
   }
 
   function timeoutMs() {

@@ -29,18 +29,9 @@
   }
 
   // What a builder step did, said in the page's live region (#check-status, outside the
-  // swapped part): emptied first and filled a moment later, so the same words are said again
-  var said = 0;
+  // swapped part; faqBot.announce: the same words again are said again)
   function announce(text) {
-    var status = document.getElementById("check-status");
-    if (!status) return;
-    var turn = ++said;
-    status.textContent = "";
-    if (text) {
-      setTimeout(function () {
-        if (turn === said) status.textContent = text;
-      }, 100);
-    }
+    window.faqBot.announce(text, document.getElementById("check-status"));
   }
 
   // the builder button whose value is `value` (compared, never put into a selector)
@@ -328,10 +319,10 @@
     var status = document.getElementById("copy-status");
     window.faqBot.copy(link.href).then(
       function () {
-        if (status) status.textContent = "Link kopiert.";
+        window.faqBot.announce("Link kopiert.", status);
       },
       function () {
-        if (status) status.textContent = "Kopieren ging nicht; bitte den Link oben verwenden.";
+        window.faqBot.announce("Kopieren ging nicht; bitte den Link oben verwenden.", status);
       }
     );
   });

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import urlencode
 
 import pytest
 from playwright.sync_api import expect
@@ -34,3 +35,16 @@ def test_offline_a_question_the_chat_cannot_send_links_to_its_search_in_the_stor
         expect(page.locator(".hit-title a").first).to_be_visible()  # from the stored copy
     finally:
         phone_ctx.set_offline(False)
+
+
+def test_a_checker_link_with_an_empty_stack_asks_for_entries_and_claims_no_result(phone):
+    # the chat's link for a question naming one card opens the checker with that card and
+    # nothing on the stack: "es passiert nichts" read as the answer to "wer bezahlt" misleads
+    phone.goto("/ask?" + urlencode({"q": QUESTION}))
+    phone.locator(".check-link a").click()
+    result = phone.locator("#result")
+    expect(result).to_contain_text("Noch nichts auf dem Aktionsstapel")
+    expect(result).not_to_contain_text("es passiert nichts")
+    expect(phone.locator("#final-players")).to_have_count(0)  # no end state of nothing
+    result.get_by_role("link", name="Zum Aktionsstapel").click()
+    expect(phone).to_have_url(re.compile("#rows-stack$"))

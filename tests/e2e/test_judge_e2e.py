@@ -8,11 +8,13 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_phone_e2e import QUESTION, phone_ctx, wait_for_service_worker
+from tests.e2e.test_phone_e2e import BOMB, QUESTION, phone_ctx, wait_for_service_worker
 
 pytestmark = pytest.mark.browser
 
 __all__ = ["phone_ctx"]  # the fixture, used here by name
+
+LONG_ANSWER = "Wie viele Siegpunkte braucht man in der Siegphase zum Sieg?"  # a long paragraph
 
 
 def test_offline_a_question_the_chat_cannot_send_links_to_its_search_in_the_stored_copy(
@@ -48,3 +50,35 @@ def test_a_checker_link_with_an_empty_stack_asks_for_entries_and_claims_no_resul
     expect(phone.locator("#final-players")).to_have_count(0)  # no end state of nothing
     result.get_by_role("link", name="Zum Aktionsstapel").click()
     expect(phone).to_have_url(re.compile("#rows-stack$"))
+
+
+@pytest.mark.parametrize(
+    ("address", "selectors"),
+    [
+        ("/search?" + urlencode({"q": "227er"}), (".hit-title a",)),
+        (
+            "/ask?" + urlencode({"q": LONG_ANSWER}),
+            (".passage-whole > summary", ".chat-cite > summary"),
+        ),
+        (f"/entry/{BOMB}", ("details.cite > summary",)),
+        ("/check", ("#samples > summary", "#samples a")),
+    ],
+)
+def test_the_controls_a_judge_taps_first_are_at_least_44_px(phone, address, selectors):
+    phone.goto(address)
+    for selector in selectors:
+        boxes = [el.bounding_box() for el in phone.locator(selector).all()]
+        assert boxes, selector
+        for box in boxes:
+            assert box and box["height"] >= 44 and box["width"] >= 44, (selector, box)
+
+
+def test_the_search_offered_after_a_failed_question_is_at_least_44_px(routed):
+    routed.goto("/ask")
+    routed.route("**/api/ask", lambda route: route.abort())  # no connection
+    routed.locator("#chat-q").fill("Depot?")
+    routed.locator("#chat-form button[type=submit]").click()
+    search = routed.locator("#chat-error a")
+    expect(search).to_have_text("In der Suche nachsehen: „Depot?“")
+    box = search.bounding_box()
+    assert box and box["height"] >= 44 and box["width"] >= 44, box

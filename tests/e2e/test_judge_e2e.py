@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.test_check_e2e import chip
 from tests.e2e.test_phone_e2e import BOMB, QUESTION, phone_ctx, wait_for_service_worker
 
 pytestmark = pytest.mark.browser
@@ -82,3 +83,19 @@ def test_the_search_offered_after_a_failed_question_is_at_least_44_px(routed):
     expect(search).to_have_text("In der Suche nachsehen: „Depot?“")
     box = search.bounding_box()
     assert box and box["height"] >= 44 and box["width"] >= 44, box
+
+
+def test_check_a_builder_step_on_a_slow_line_says_it_is_under_way(phone):
+    # the form fades while a tapped card is added; the sticky bar also says so in words
+    phone.goto("/check")
+    held = []
+    phone.route("**/check", lambda route: held.append(route))
+    chip(phone, "Radarstation").click()
+    resolve = phone.locator("#resolve")
+    expect(resolve).to_have_text("Wird übernommen …")
+    expect(resolve).to_be_in_viewport()
+    for route in held:
+        route.continue_()
+    phone.unroute("**/check")
+    expect(phone.locator("#check-status")).to_contain_text("Radarstation für A angelegt")
+    expect(resolve).to_have_text("Auflösen")

@@ -99,3 +99,18 @@ def test_check_a_builder_step_on_a_slow_line_says_it_is_under_way(phone):
     phone.unroute("**/check")
     expect(phone.locator("#check-status")).to_contain_text("Radarstation für A angelegt")
     expect(resolve).to_have_text("Auflösen")
+
+
+def test_check_end_state_headers_keep_their_words_whole_on_a_phone(phone):
+    phone.goto("/check")
+    phone.locator("#samples a").first.click()
+    header = phone.locator("#final-cards thead th").last
+    expect(header).to_have_text("gesperrt")
+    # one line: the word is not cut ("gesp" / "errt")
+    height = header.evaluate("el => el.getBoundingClientRect().height")
+    line = header.evaluate("el => parseFloat(getComputedStyle(el).lineHeight)")
+    padding = header.evaluate(
+        "el => parseFloat(getComputedStyle(el).paddingTop)"
+        " + parseFloat(getComputedStyle(el).paddingBottom)"
+    )
+    assert height - padding < 1.5 * line, (height, line, padding)

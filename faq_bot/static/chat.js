@@ -40,6 +40,7 @@
   var errorBox = document.getElementById("chat-error");
   var errorText = document.getElementById("chat-error-text");
   var retry = document.getElementById("chat-retry");
+  var errorSearch = document.getElementById("chat-error-search");
   var section = form.closest(".chat");
   var MAX_HISTORY = 20;
   var LINK_CHARS = 3000; // earlier turns in an address: as faq_bot/web/ask.py LINK_CHARS
@@ -239,11 +240,7 @@
       // declined: the search shows the closest entries with their snippets
       var search = el("p", "search-link");
       var query = data.search_query || data.question; // a follow-up with its earlier question
-      search.appendChild(
-        link("/search?" + new URLSearchParams(
-          scopeOf(data) ? { q: query, doc: scopeOf(data) } : { q: query }).toString(),
-          "In der Suche nachsehen: „" + query + "“")
-      );
+      search.appendChild(searchLink(query, scopeOf(data)));
       box.appendChild(search);
       var first = data.search_first || []; // an answer of an older version has none
       if (first.length) {
@@ -274,6 +271,15 @@
     form.insertBefore(hidden, form.querySelector("label")); // after the earlier ones
   }
 
+  // The search for `question` within the chosen document, as a declined answer offers it.
+  function searchLink(question, doc) {
+    var params = doc ? { q: question, doc: doc } : { q: question };
+    var url = "/search?" + new URLSearchParams(params).toString();
+    return link(url, "In der Suche nachsehen: „" + question + "“");
+  }
+
+  // `question`: the one a failed request asked (no connection, no answer in time): offered
+  // again, and its search, which the stored copy answers offline (templates/pwa/sw.js)
   function showError(text, question) {
     if (!errorBox) return;
     if (errorText) errorText.textContent = text;
@@ -281,6 +287,11 @@
     errorBox.hidden = !text;
     failed = question || null;
     if (retry) retry.hidden = !failed;
+    if (errorSearch) {
+      while (errorSearch.firstChild) errorSearch.removeChild(errorSearch.firstChild);
+      if (failed) errorSearch.appendChild(searchLink(failed, chosenDoc()));
+      errorSearch.hidden = !failed;
+    }
   }
 
   // Say `text` in the chat's status region (faqBot.announce: the same text again is said again).

@@ -23,8 +23,9 @@
     var button = document.getElementById("resolve");
     if (button) {
       button.disabled = busy;
-      // on a slow line the fading alone does not say that something is under way
-      button.textContent = busy && resolving ? "Wird aufgelöst …" : "Auflösen";
+      // on a slow line the fading alone does not say that something is under way: the
+      // sticky bar, always on screen, says it for a builder step (a card tapped) too
+      button.textContent = !busy ? "Auflösen" : resolving ? "Wird aufgelöst …" : "Wird übernommen …";
     }
   }
 

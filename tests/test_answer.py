@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -542,8 +543,8 @@ def test_check_url_for_a_stack_question_with_catalog_cards():
         "Ich will mit meiner 227-Pfund Bombe die Radarstation des Gegners zerstören, "
         "er kontert. Wer muss wie viele TW bezahlen?"
     )
-    assert url and url.startswith("/check?s=")
-    scenario = decode_permalink(url.split("=", 1)[1])
+    assert url and url.startswith("/check?s=") and url.endswith("&aus=frage")
+    scenario = decode_permalink(parse_qs(urlsplit(url).query)["s"][0])
     assert {c["name"] for c in scenario["cards"]} == {"227-Pfund Bombe", "Radarstation"}
     assert {c["owner"] for c in scenario["cards"]} == {"A", "B"}
     parsed = read_scenario(scenario)

@@ -1295,3 +1295,29 @@ def test_check_builder_feedback_names_the_row_as_its_button_showed_it(client) ->
     blank = checker_tag(fragment(client, {**form, "action": "remove:players:1"}))
     assert 'data-status="Spieler 2 war leer: nichts entfernt."' in unescape(blank)
     assert 'data-focus-button="remove:players:1"' in blank
+
+
+QUESTION_WITH_CARDS = (
+    "Ich will mit meiner 227-Pfund Bombe die Radarstation des Gegners zerstören, "
+    "er kontert. Wer muss wie viele TW bezahlen?"
+)
+
+
+def test_a_checker_link_from_a_question_says_its_scenario_is_guessed(client) -> None:
+    """The chat's "nachspielen" link opens a scenario guessed from the question (owners A and
+    B with 5 TW each, an order of the stack): the page says so with the result; the same
+    scenario opened by its share link does not."""
+    from faq_bot.stack.link import check_url_for
+
+    url = check_url_for(QUESTION_WITH_CARDS)
+    assert url is not None
+    guessed = client.get(url)
+    assert guessed.status_code == 200
+    html = guessed.get_data(as_text=True)
+    assert 'id="guess-note"' in html
+    assert "Aus Ihrer Frage vorbereitet" in html
+    # read with the result, before its steps
+    assert html.index('id="result-title"') < html.index('id="guess-note"')
+    assert html.index('id="guess-note"') < html.index('id="timeline"')
+    shared = client.get(url.split("&", 1)[0]).get_data(as_text=True)
+    assert 'id="guess-note"' not in shared

@@ -5,7 +5,8 @@
     (`faq_bot.stack.load_catalog`, names and aliases) and uses a word about the
     action stack (`STACK_WORDS`: kontern, Reaktion, Stapel, zuerst, bezahlen,
     abhandeln, ...) gets ``/check?s=<permalink>`` of a scenario with those
-    cards, alternately owned by players A and B (5 TW each). Where the catalog
+    cards, alternately owned by players A and B (5 TW each), marked as made from a
+    question (``aus=frage``: the page says the scenario is guessed). Where the catalog
     gives a card's default effect and a fitting target among the other
     player's named cards, the card also gets a stack entry: abilities without a
     target (a Radarstation drawing) at the bottom, the others in the order
@@ -20,7 +21,11 @@ from typing import Any
 
 from faq_bot.text import fold
 
-__all__ = ["STACK_WORDS", "check_url_for"]
+__all__ = ["FROM_QUESTION", "STACK_WORDS", "check_url_for"]
+
+# ``aus=frage`` in a checker link made from a question: the page says that its scenario
+# (owners, TW, the order of the stack) is guessed from the question's words
+FROM_QUESTION = "frage"
 
 _WORD = re.compile(r"\w+")
 UNTARGETED = ("draw", "produce_tw", "other")
@@ -137,7 +142,8 @@ def _scenario(cards: list[Any]) -> dict[str, Any]:
 
 
 def check_url_for(question: str) -> str | None:
-    """``/check?s=...`` for a question naming catalog cards and the stack, else None."""
+    """``/check?s=...&aus=frage`` for a question naming catalog cards and the stack, else
+    None."""
     from faq_bot.stack import encode_permalink, read_scenario, validate
 
     if not _mentions_stack(question):
@@ -150,6 +156,6 @@ def check_url_for(question: str) -> str | None:
         if validate(read_scenario(scenario)):
             scenario["stack"] = []
             read_scenario(scenario)
-        return f"/check?s={encode_permalink(scenario)}"
+        return f"/check?s={encode_permalink(scenario)}&aus={FROM_QUESTION}"
     except ValueError:  # ScenarioFormatError / PermalinkError: no link rather than a bad one
         return None

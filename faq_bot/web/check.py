@@ -67,6 +67,7 @@ from faq_bot.stack import (
     scenario_to_json,
 )
 from faq_bot.stack import form as builder
+from faq_bot.stack.link import FROM_QUESTION
 from faq_bot.stack.permalink import pack_text, unpack_text
 from faq_bot.stack.read import parse_json
 from faq_bot.text import clean_input
@@ -247,6 +248,7 @@ def _render(
     share_error: str | None = None,
     address: str | None = None,
     feedback: builder.Feedback | None = None,
+    guessed: bool = False,
 ) -> Response:
     """The check page (or only its checker part for ``check.js``, with the `address` that
     shows the same result and notes, for its address bar; and after a builder step the
@@ -271,6 +273,7 @@ def _render(
             f: builder.field_title(f, state) for f in [error_field, *more_errors] if f
         },
         "feedback": feedback,
+        "guessed": guessed,
         "notes": notes or [],
         "view": view,
         "permalink": permalink,
@@ -333,12 +336,14 @@ def _check_and_render(
     json_text: str | None = None,
     *,
     to_link: bool = False,
+    guessed: bool = False,
 ) -> Response:
     """Read, validate, resolve and show; a non-scenario renders the form with a 400 (and
     the JSON view with `json_text`, the text it was read from, when given). With
     `to_link` (a form post), a scenario that has a link is not shown here but
     redirected to its link's page (`_redirect_to_link`; not for ``check.js``, which
-    swaps the checker part in, and not when the address would be too long)."""
+    swaps the checker part in, and not when the address would be too long). `guessed`: the
+    scenario was made from a chat question's words, which the page says."""
     try:
         scenario = read_scenario(data)
     except ScenarioFormatError as exc:
@@ -367,6 +372,7 @@ def _check_and_render(
         permalink=permalink,
         json_text=json.dumps(canonical, ensure_ascii=False, indent=2),
         address=address,
+        guessed=guessed,
     )
 
 
@@ -387,7 +393,8 @@ def page() -> Response:
     # the notes a form post was redirected with (`_redirect_to_link`), if they verify
     token = request.args.get("n")
     notes = notes_of(token, link, turn_key()) if token else []
-    return _check_and_render(data, builder.state_from_json(data), notes, "link")
+    guessed = request.args.get("aus") == FROM_QUESTION  # the chat's link: a guessed scenario
+    return _check_and_render(data, builder.state_from_json(data), notes, "link", guessed=guessed)
 
 
 @bp.post("/check")

@@ -206,6 +206,19 @@ def test_form_share_preview_says_what_resolves_first_fizzles_and_who_pays(tw, fi
     assert "Es zahlen: A " in preview["description"]
 
 
+def test_form_share_preview_of_an_empty_stack_claims_no_result() -> None:
+    """A link to a scenario with nothing announced (the chat's link for one card) is
+    previewed as the page shows it: nothing to resolve yet, not "es passiert nichts",
+    which a judge reads as the answer."""
+    state = build()
+    state["stack"] = []
+    data, _ = scenario_from_state(state)
+    preview = share_preview(read_scenario(data), check(data))
+    assert preview["title"] == "Noch nichts auf dem Aktionsstapel"
+    assert "nichts aufzulösen" in preview["description"]
+    assert "passiert nichts" not in " ".join(preview.values())
+
+
 @pytest.mark.parametrize(
     ("path", "field"),
     [

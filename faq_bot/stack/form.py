@@ -780,7 +780,11 @@ def share_preview(scenario: Scenario, result: Result) -> dict[str, str]:
             "description": " ".join(e.message for e in result.errors[:2])[:300],
         }
     if not result.steps:
-        return {"title": "Leerer Aktionsstapel", "description": "Es passiert nichts."}
+        # as the page says it (templates/check/_checker.html): nothing announced is no result
+        return {
+            "title": "Noch nichts auf dem Aktionsstapel",
+            "description": "Es gibt nichts aufzulösen: Karten ansagen, dann auflösen.",
+        }
     first = result.steps[0]
     first_entry = scenario.entry(first.entry)
     first_label = entry_name(scenario, first.entry)

@@ -43,12 +43,12 @@ def _link(raw: bytes) -> str:
         ("", "kein Szenario"),
         ("a" * (MAX_PERMALINK + 1), "zu lang"),
         ("abc$def", "Zeichen"),
-        ("abcde", "beschädigt"),
-        (base64.urlsafe_b64encode(b"not zlib at all").decode().rstrip("="), "beschädigt"),
+        ("abcde", "beim Kopieren"),
+        (base64.urlsafe_b64encode(b"not zlib at all").decode().rstrip("="), "beim Kopieren"),
         (_link(b"[1, 2]"), "kein JSON-Objekt"),
         (_link(b"{nope"), "kein gültiges Szenario-JSON"),
         (_link(b" " * 2_000_000), "zu großen"),
-        (_link(b'{"a": 1}')[:-6], "unvollständig"),
+        (_link(b'{"a": 1}')[:-6], "unvollständig: beim Kopieren"),
     ],
     ids=[
         "empty",
@@ -67,6 +67,8 @@ def test_permalink_decode_refuses_bad_links(link: str, message: str) -> None:
         decode_permalink(link)
     assert message in str(info.value)
     assert isinstance(info.value, ScenarioFormatError)
+    # said in a judge's words, not the packing's
+    assert not any(w in str(info.value) for w in ("base64", "entpackbar", "zlib"))
 
 
 def test_permalink_encode_refuses_a_scenario_too_big_for_a_link() -> None:

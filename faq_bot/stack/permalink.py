@@ -39,6 +39,10 @@ def pack_text(text: str) -> str:
     return base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
 
 
+# a link that is not a packing at all: said as what happened to it, not how it is packed
+BROKEN = "Der Link ist beschädigt: beim Kopieren wohl abgeschnitten oder verändert."
+
+
 def unpack_text(packed: str, limit: int) -> bytes:
     """The bytes `pack_text` packed into `packed`, at most `limit` of them; a German
     `PermalinkError` when `packed` is not such a packing, or unpacks to more (a small
@@ -46,16 +50,16 @@ def unpack_text(packed: str, limit: int) -> bytes:
     try:
         data = base64.urlsafe_b64decode(packed + "=" * (-len(packed) % 4))
     except (binascii.Error, ValueError):
-        raise PermalinkError("Der Link ist beschädigt (kein gültiges base64url).") from None
+        raise PermalinkError(BROKEN) from None
     inflater = zlib.decompressobj()
     try:
         raw = inflater.decompress(data, limit + 1)
     except zlib.error:
-        raise PermalinkError("Der Link ist beschädigt (nicht entpackbar).") from None
+        raise PermalinkError(BROKEN) from None
     if len(raw) > limit or inflater.unconsumed_tail:
         raise PermalinkError("Der Link entpackt zu einem zu großen Szenario.")
     if not inflater.eof:
-        raise PermalinkError("Der Link ist unvollständig.")
+        raise PermalinkError("Der Link ist unvollständig: beim Kopieren wohl abgeschnitten.")
     return raw
 
 

@@ -1321,3 +1321,16 @@ def test_a_checker_link_from_a_question_says_its_scenario_is_guessed(client) -> 
     assert html.index('id="guess-note"') < html.index('id="timeline"')
     shared = client.get(url.split("&", 1)[0]).get_data(as_text=True)
     assert 'id="guess-note"' not in shared
+
+
+def test_the_end_state_says_tw_before_and_after_not_the_forms_tw_left(client) -> None:
+    """"TW übrig" is the form's field (what a player has left before the stack resolves);
+    the end state's columns say before and after the resolution, so the page does not use
+    "TW übrig" for two different numbers."""
+    from faq_bot.stack.link import check_url_for
+
+    html = client.get(check_url_for(QUESTION_WITH_CARDS)).get_data(as_text=True)
+    table = html[html.index('id="final-players"') :]
+    head = table[: table.index("</thead>")]
+    assert '<th scope="col">TW vorher</th><th scope="col">TW danach</th>' in head
+    assert "TW übrig" not in head

@@ -54,6 +54,8 @@
   // continues from them (the later ones are dropped, as the browser drops forward entries).
   // A page whose address held only the newest turns does not hold the earlier ones: an
   // entry that needs them is loaded from its address.
+  // a touch screen (a phone at the table): an on-screen keyboard covers half of it
+  var TOUCH = !!(window.matchMedia && window.matchMedia("(pointer: coarse)").matches);
   var turnItems = []; // the turns this page holds (li elements), shown or not, oldest first
   var firstTurn = 0; // how many turns of the conversation came before turnItems[0]
   var shownTurns = 0; // how many of turnItems the page shows
@@ -423,6 +425,7 @@
 
   function ask(question) {
     dropPending(false);
+    var answered = null; // the new answer's turn, once shown
     var earlier = history();
     var before = turnTokens();
     var turn = el("li", "turn");
@@ -466,6 +469,7 @@
         remember(result.data, before, firstTurn + turnItems.length);
         showTurns(turnItems.length);
         shown.scrollIntoView({ block: "start" }); // the new answer from its question on
+        answered = shown;
       })
       .catch(function (error) {
         if (pending !== request) return;
@@ -484,7 +488,14 @@
         pending = null;
         clearTimeout(request.timer);
         button.disabled = false;
-        input.focus({ preventScroll: true });
+        if (!TOUCH) {
+          input.focus({ preventScroll: true }); // the next question can be typed at once
+        } else if (answered) {
+          // on a touch screen the field's focus would raise the keyboard over the answer:
+          // the answer takes it (a screen reader goes on reading there)
+          answered.setAttribute("tabindex", "-1");
+          answered.focus({ preventScroll: true });
+        }
       });
   }
 

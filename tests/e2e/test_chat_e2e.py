@@ -554,3 +554,17 @@ def test_a_declined_answer_shows_the_searchs_first_hits_with_and_without_javascr
         assert all(href.startswith("/entry/") for href in shown[name][1])
         assert all(" · " in text for text in shown[name][0])  # the document named
     assert shown["js"] == shown["nojs"]  # chat.js builds what the template renders
+
+
+def test_on_a_touch_screen_the_answer_keeps_the_screen_and_a_keyboard_gets_the_field(page, phone):
+    """After an answer the question field takes the focus back on a computer (type the next
+    question at once), but not on a touch screen: there focusing it would raise the on-screen
+    keyboard over the answer a judge is reading."""
+    for tab, touch in ((page, False), (phone, True)):
+        tab.goto("/ask")
+        assert tab.evaluate("matchMedia('(pointer: coarse)').matches") is touch
+        ask(tab, FIRST)
+        expect(tab.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+        expect(tab.locator("#chat-form button[type=submit]")).to_be_enabled()
+        focused = tab.evaluate("document.activeElement && document.activeElement.id")
+        assert (focused == "chat-q") is not touch, (touch, focused)

@@ -1324,7 +1324,7 @@ def test_a_checker_link_from_a_question_says_its_scenario_is_guessed(client) -> 
 
 
 def test_the_end_state_says_tw_before_and_after_not_the_forms_tw_left(client) -> None:
-    """"TW übrig" is the form's field (what a player has left before the stack resolves);
+    """ "TW übrig" is the form's field (what a player has left before the stack resolves);
     the end state's columns say before and after the resolution, so the page does not use
     "TW übrig" for two different numbers."""
     from faq_bot.stack.link import check_url_for

@@ -54,6 +54,12 @@ QUESTIONS = ROOT / "eval" / "heldout-questions.jsonl"
 SETTLE_AFTER_RESTART = 0.5
 # Seconds after a graceful nginx reload until the old workers have handed over.
 RELOAD_SECONDS = 1.0
+# nginx's limit on requests that compute, per client address (rate, burst; the @RATE@ and
+# @BURST@ of deploy/nginx.conf): what a real host should set. 10 a second, 40 at once, is far
+# above what one person types, and leaves room for a venue's players behind one address.
+LIMIT = ("10r/s", 40)
+# for load generated on loopback, where every client has the one address 127.0.0.1
+LOAD_LIMIT = ("10000r/s", 10000)
 
 
 def nginx_binary() -> str | None:
@@ -153,9 +159,13 @@ class Deployment:
     # take ports out of nginx's rotation (an empty set: all back in): rewrites
     # the config and reloads nginx gracefully (SIGHUP)
     drain: Callable[[set[int]], None]
+    # set nginx's limit on requests that compute (rate, burst), reloaded the same way
+    limit: Callable[[tuple[str, int]], None]
 
 
-def _nginx_conf(run: Path, port: int, upstreams: list[int], down: set[int]) -> str:
+def _nginx_conf(
+    run: Path, port: int, upstreams: list[int], down: set[int], limit: tuple[str, int] = LIMIT
+) -> str:
     servers = "\n".join(
         f"        server 127.0.0.1:{p} max_fails=0{' down' if p in down else ''};"
         for p in upstreams
@@ -172,15 +182,20 @@ def _nginx_conf(run: Path, port: int, upstreams: list[int], down: set[int]) -> s
         "@SERVERS@": servers,
         "@LISTEN@": f"127.0.0.1:{port}",
         "@ERRORS@": str(run / "errors"),
+        "@RATE@": limit[0],
+        "@BURST@": str(limit[1]),
     }.items():
         text = text.replace(name, value)
     return text
 
 
 @contextlib.contextmanager
-def nginx(upstreams: list[int]) -> Iterator[tuple[int, Path, Callable[[set[int]], None]]]:
-    """nginx on a free loopback port balancing `upstreams`; yields its port, its
-    log and a function that marks some upstreams ``down`` (drained)."""
+def nginx(
+    upstreams: list[int], limit: tuple[str, int] = LIMIT
+) -> Iterator[tuple[int, Path, Callable[[set[int]], None], Callable[[tuple[str, int]], None]]]:
+    """nginx on a free loopback port balancing `upstreams`, computing requests limited by
+    `limit`; yields its port, its log, a function that marks some upstreams ``down``
+    (drained) and one that sets another limit."""
     binary = nginx_binary()
     if binary is None:
         raise RuntimeError("nginx fehlt: ./scripts/ensure-nginx installiert Debians nginx")
@@ -192,7 +207,9 @@ def nginx(upstreams: list[int]) -> Iterator[tuple[int, Path, Callable[[set[int]]
     for page in (run / "errors").iterdir():
         page.chmod(0o644)
     port = free_port()
-    (run / "nginx.conf").write_text(_nginx_conf(run, port, upstreams, set()), encoding="utf-8")
+    state: dict = {"down": set(), "limit": limit}
+    conf = _nginx_conf(run, port, upstreams, set(), limit)
+    (run / "nginx.conf").write_text(conf, encoding="utf-8")
     log = (run / "nginx.log").open("wb")
     proc = subprocess.Popen(
         [
@@ -219,14 +236,21 @@ def nginx(upstreams: list[int]) -> Iterator[tuple[int, Path, Callable[[set[int]]
             except OSError:
                 return False
 
-        def drain(down: set[int]) -> None:
-            conf = _nginx_conf(run, port, upstreams, down)
+        def reload(**changes) -> None:
+            state.update(changes)
+            conf = _nginx_conf(run, port, upstreams, state["down"], state["limit"])
             (run / "nginx.conf").write_text(conf, encoding="utf-8")
             proc.send_signal(signal.SIGHUP)  # new workers with the new config
             time.sleep(RELOAD_SECONDS)  # old workers finish what they were sending
 
+        def drain(down: set[int]) -> None:
+            reload(down=set(down))
+
+        def set_limit(new: tuple[str, int]) -> None:
+            reload(limit=new)
+
         wait_until(up, "nginx")
-        yield port, run / "nginx.log", drain
+        yield port, run / "nginx.log", drain, set_limit
     finally:
         proc.send_signal(signal.SIGQUIT)  # graceful shutdown
         try:
@@ -248,8 +272,11 @@ def build_index(index_dir: Path) -> None:
 
 
 @contextlib.contextmanager
-def deployment(instances: int = 2, workers: int = 1) -> Iterator[Deployment]:
-    """The index built once, `instances` gunicorns sharing it, nginx in front."""
+def deployment(
+    instances: int = 2, workers: int = 1, limit: tuple[str, int] = LIMIT
+) -> Iterator[Deployment]:
+    """The index built once, `instances` gunicorns sharing it, nginx in front (computing
+    requests limited per client address by `limit`)."""
     workdir = Path(tempfile.mkdtemp(prefix="faq-bot-deploy-"))
     index_dir = workdir / "index"
     build_index(index_dir)
@@ -264,8 +291,8 @@ def deployment(instances: int = 2, workers: int = 1) -> Iterator[Deployment]:
     try:
         for instance in running:
             instance.start()
-        with nginx([i.port for i in running]) as (port, log, drain):
-            yield Deployment(port, log, index_dir, running, workdir, drain)
+        with nginx([i.port for i in running], limit) as (port, log, drain, set_limit):
+            yield Deployment(port, log, index_dir, running, workdir, drain, set_limit)
     finally:
         for instance in running:
             instance.stop()
@@ -430,7 +457,8 @@ def main() -> int:
     parser.add_argument("--settle", type=float, default=2.0, help="seconds of load around")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args()
-    with deployment(args.instances, args.workers) as dep:
+    # the load clients all send from 127.0.0.1: nginx's per-address limit must not count them
+    with deployment(args.instances, args.workers, LOAD_LIMIT) as dep:
         report = roll(dep, settle=args.settle, clients=args.clients)
     if args.json:
         print(json.dumps(report, ensure_ascii=False))

@@ -12,6 +12,7 @@ import gzip
 import http.client
 import importlib.util
 import os
+import re
 import sys
 from collections.abc import Iterator
 from urllib.parse import parse_qs, urlencode, urlsplit
@@ -46,7 +47,9 @@ def deployment() -> Iterator:
             # in CI a missing nginx is a broken install step, never a reason to skip
             pytest.fail(message)
         pytest.skip(message)
-    with rolling.deployment(instances=2, workers=1) as dep:
+    # these tests send from 127.0.0.1 as fast as they can: the per-address limit of a real
+    # host would count them all as one client (its own test sets it, then sets this back)
+    with rolling.deployment(instances=2, workers=1, limit=rolling.LOAD_LIMIT) as dep:
         yield dep
 
 
@@ -150,3 +153,31 @@ def test_rolling_a_new_index_across_instances_under_load_fails_no_request(deploy
     assert report["builds_after"] == [report["new_build"]], report
     assert report["new_build"] not in report["builds_before"], report
     assert report["ok"], report
+
+
+def test_one_client_computing_too_fast_gets_a_german_429_and_ruling_pages_stay_open(deployment):
+    """nginx limits the requests that compute per client address (deploy/nginx.conf): past
+    the burst a search or a question gets a German 429 page with the security headers, while
+    ruling pages and static files (cached, cheap) are never limited."""
+    deployment.limit(("1r/m", 2))
+    try:
+        statuses = [raw_request(deployment.port, f"/api/search?q=bombe{n}")[0] for n in range(6)]
+        assert statuses[:2] == [200, 200] and 429 in statuses[2:], statuses
+        status, headers, body = raw_request(deployment.port, "/search?q=depot")
+        assert status == 429
+        assert "Zu viele Anfragen" in body.decode()
+        for name in SECURITY_HEADERS:
+            assert headers.get(name), name
+        for _ in range(6):
+            assert raw_request(deployment.port, "/entry/depot")[0] in (200, 301)
+            assert raw_request(deployment.port, "/static/app.css")[0] == 200
+    finally:
+        deployment.limit(rolling.LOAD_LIMIT)
+    assert raw_request(deployment.port, "/api/search?q=bombe")[0] == 200
+
+
+def test_the_shipped_limit_is_what_the_nginx_template_is_filled_with(tmp_path):
+    conf = rolling._nginx_conf(tmp_path, 8080, [8001], set())
+    rate, burst = rolling.LIMIT
+    assert f"rate={rate};" in conf and f"burst={burst} nodelay;" in conf
+    assert not re.search(r"@[A-Z_]+@", conf.replace("@NAME@", ""))  # every placeholder filled

@@ -330,3 +330,18 @@ def test_an_alias_of_a_paragraph_link_drops_search_words_the_paragraph_page_igno
     assert moved.headers["Location"] == f"/entry/{BOMB}/absatz/2?v=0123abcd"
     entry = client.get("/entry/227er?h=bezahlt")  # the ruling page marks them: kept
     assert entry.headers["Location"] == f"/entry/{BOMB}?h=bezahlt"
+
+
+def test_the_offline_shell_says_what_the_server_says_of_a_changed_link(client):
+    """offline.js words a changed or vanished link with the server's own notes, handed over
+    by the offline shell, not a copy of its own."""
+    import json
+    import re
+    from html import unescape
+
+    from faq_bot.web.permalink import LINK_NOTES
+
+    html = client.get("/offline").get_data(as_text=True)
+    found = re.search(r"data-link-notes='([^']*)'", html)
+    assert found is not None
+    assert json.loads(unescape(found[1])) == LINK_NOTES

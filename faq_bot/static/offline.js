@@ -325,21 +325,22 @@
     }, function () { return plain; });
   }
 
-  // The note the server's page shows above a linked paragraph that changed or went
-  // (templates/pages/entry.html), or for a number the entry does not have.
+  // The note the server's page shows where a permalink no longer leads to its text
+  // (faq_bot.web.permalink.LINK_NOTES, handed over by the shell, with the same placeholders).
+  var NOTES = {};
+  try {
+    NOTES = JSON.parse(root.getAttribute("data-link-notes") || "{}");
+  } catch (error) {
+    NOTES = {};
+  }
+
   function linkedNote(entry, linked, number) {
-    if (linked.where === "changed") {
-      return "Dieser Absatz hat sich geändert, seit der Link erstellt wurde: Sie lesen seine aktuelle Fassung.";
-    }
-    if (linked.where === "gone") {
-      return "Den verlinkten Absatz " + number + " gibt es in diesem Eintrag nicht mehr: der Eintrag hat sich " +
-        "geändert, seit der Link erstellt wurde. Unten steht der Eintrag in seiner aktuellen Fassung.";
-    }
-    if (linked.where === "missing") {
-      var count = entry.paragraphs.length === 1 ? "einen Absatz" : entry.paragraphs.length + " Absätze";
-      return "Der Eintrag „" + entry.title + "“ hat keinen Absatz " + number + "; er hat " + count + ".";
-    }
-    return "";
+    var note = NOTES[linked.where];
+    if (!note) return "";
+    var n = entry.paragraphs.length;
+    var count = n === 1 ? NOTES.count_one || "" : (NOTES.count_many || "").replace("{n}", String(n));
+    var values = { number: String(number), title: entry.title, count: count };
+    return note.replace(/\{(number|title|count)\}/g, function (_all, name) { return values[name]; });
   }
 
   // A paragraph's permalink (/entry/<id>/absatz/<n>?v=…) opens its entry at the paragraph

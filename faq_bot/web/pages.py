@@ -42,6 +42,7 @@ from faq_bot.web.permalink import (
     NUMBER_PATTERN,
     VERSION_PATTERN,
     Located,
+    link_note,
     locate,
     paragraph_number,
     valid_version,
@@ -240,10 +241,7 @@ def paragraph(entry_id: str, number: str) -> Any:
     if found.where == "moved":
         return redirect(permalink(record.id, found.index, plains[found.index]), code=301)
     if found.where == "missing":
-        count = "einen Absatz" if len(plains) == 1 else f"{len(plains)} Absätze"
-        raise NotFound(
-            description=f"Der Eintrag „{record.title}“ hat keinen Absatz {n}; er hat {count}."
-        )
+        raise NotFound(description=link_note("missing", n, record.title, len(plains)))
     if found.where == "gone":  # a number past the end: rare, and any of them renders alike
         return render_entry(index, record, "", found)
     # keyed by where the link leads, not by its `v`: a made-up `v` is a page already cached,
@@ -361,6 +359,7 @@ def render_entry(index: Any, record: Any, highlight: str, linked: Located | None
             "where": linked.where,
             "number": linked.index + 1,
             "paragraph": paragraphs[linked.index] if shown else None,
+            "note": link_note(linked.where, linked.index + 1, record.title, len(plains)),
         },
         see_also=see_also,
         backlinks=backlinks,

@@ -42,6 +42,31 @@ class Located:
     index: int
 
 
+# What a permalink says when it no longer leads to the linked text, said the same on the
+# ruling page, in the 404 for a number past the end (`link_note`) and offline (the offline
+# shell hands them to static/offline.js, which fills in the same placeholders).
+LINK_NOTES = {
+    "changed": "Dieser Absatz hat sich geändert, seit der Link erstellt wurde: "
+    "Sie lesen seine aktuelle Fassung.",
+    "gone": "Den verlinkten Absatz {number} gibt es in diesem Eintrag nicht mehr: der Eintrag "
+    "hat sich geändert, seit der Link erstellt wurde. Unten steht der Eintrag in seiner "
+    "aktuellen Fassung.",
+    "missing": "Der Eintrag „{title}“ hat keinen Absatz {number}; er hat {count}.",
+    "count_one": "einen Absatz",
+    "count_many": "{n} Absätze",
+}
+
+
+def link_note(where: Where, number: int, title: str, paragraphs: int) -> str:
+    """The note of `LINK_NOTES` for a link to paragraph `number` (from 1) of the entry
+    titled `title`, which has `paragraphs` paragraphs; "" where the link leads to its text."""
+    if where not in ("changed", "gone", "missing"):
+        return ""
+    one, many = LINK_NOTES["count_one"], LINK_NOTES["count_many"]
+    count = one if paragraphs == 1 else many.format(n=paragraphs)
+    return LINK_NOTES[where].format(number=number, title=title, count=count)
+
+
 def paragraph_number(raw: str) -> int | None:
     """The number of ``/absatz/<raw>`` (from 1), or None when it is none."""
     return int(raw) if _NUMBER.fullmatch(raw) else None

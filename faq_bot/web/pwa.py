@@ -28,6 +28,7 @@ from faq_bot.text import FINGERPRINT_LENGTH
 from faq_bot.web.assets import asset_url
 from faq_bot.web.common import current_index
 from faq_bot.web.openapi import describe
+from faq_bot.web.permalink import LINK_NOTES
 
 bp = Blueprint("pwa", __name__)
 
@@ -108,6 +109,7 @@ def offline_shell() -> str:
         stand=stand_text(index.built_at),
         built_at=index.built_at,  # offline.js shows it in the phone's own time zone
         fingerprint_length=FINGERPRINT_LENGTH,  # offline.js checks a permalink's "v" with it
+        link_notes=LINK_NOTES,  # and says what the server's page says where it changed
     )
 
 

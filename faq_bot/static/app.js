@@ -118,17 +118,16 @@
   // Emptied first and filled a moment later, so the same words twice are said twice; a
   // newer message replaces one still waiting, and "" only empties the region.
   var statusRegion = document.getElementById("status-message");
-  var waiting = typeof WeakMap === "function" ? new WeakMap() : null;
+  var waiting = new WeakMap(); // region -> its message's timer
   function announce(text, region) {
     region = region || statusRegion;
     if (!region) return;
-    if (waiting) clearTimeout(waiting.get(region));
+    clearTimeout(waiting.get(region));
     region.textContent = "";
     if (!text) return;
-    var timer = setTimeout(function () {
+    waiting.set(region, setTimeout(function () {
       region.textContent = text;
-    }, 50);
-    if (waiting) waiting.set(region, timer);
+    }, 50));
   }
 
   function el(tag, className, text) {

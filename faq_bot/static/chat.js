@@ -42,6 +42,8 @@
   var retry = document.getElementById("chat-retry");
   var errorSearch = document.getElementById("chat-error-search");
   var section = form.closest(".chat");
+  // a touch screen (a phone at the table): an on-screen keyboard covers half of it
+  var TOUCH = !!(window.matchMedia && window.matchMedia("(pointer: coarse)").matches);
   var MAX_HISTORY = 20;
   var LINK_CHARS = 3000; // earlier turns in an address: as faq_bot/web/ask.py LINK_CHARS
   var STORE = "faq-bot-chat"; // sessionStorage: this tab's conversation, never the server
@@ -54,8 +56,6 @@
   // continues from them (the later ones are dropped, as the browser drops forward entries).
   // A page whose address held only the newest turns does not hold the earlier ones: an
   // entry that needs them is loaded from its address.
-  // a touch screen (a phone at the table): an on-screen keyboard covers half of it
-  var TOUCH = !!(window.matchMedia && window.matchMedia("(pointer: coarse)").matches);
   var turnItems = []; // the turns this page holds (li elements), shown or not, oldest first
   var firstTurn = 0; // how many turns of the conversation came before turnItems[0]
   var shownTurns = 0; // how many of turnItems the page shows

@@ -29,6 +29,7 @@ import contextlib
 import grp
 import http.client
 import json
+import math
 import os
 import pwd
 import shutil
@@ -60,6 +61,14 @@ RELOAD_SECONDS = 1.0
 LIMIT = ("10r/s", 40)
 # for load generated on loopback, where every client has the one address 127.0.0.1
 LOAD_LIMIT = ("10000r/s", 10000)
+
+
+def retry_after(rate: str) -> int:
+    """The whole seconds in which nginx's `rate` ("10r/s", "30r/m") frees one request:
+    the Retry-After of its 429."""
+    number, unit = rate.split("r/")
+    per_second = float(number) / (60 if unit == "m" else 1)
+    return max(1, math.ceil(1 / per_second))
 
 
 def nginx_binary() -> str | None:
@@ -184,6 +193,7 @@ def _nginx_conf(
         "@ERRORS@": str(run / "errors"),
         "@RATE@": limit[0],
         "@BURST@": str(limit[1]),
+        "@RETRY_AFTER@": str(retry_after(limit[0])),
     }.items():
         text = text.replace(name, value)
     return text

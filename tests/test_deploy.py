@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import http.client
 import importlib.util
+import json
 import os
 import re
 import sys
@@ -36,6 +37,8 @@ rolling = _load_rolling()
 
 pytestmark = pytest.mark.system
 
+# loopback addresses of their own for the tests of the per-address limit
+CLIENT, OTHER_CLIENT = "127.0.0.2", "127.0.0.3"
 SECURITY_HEADERS = ("Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options")
 
 
@@ -53,8 +56,14 @@ def deployment() -> Iterator:
         yield dep
 
 
-def raw_request(port: int, path: str, headers: dict[str, str] | None = None):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+def raw_request(
+    port: int, path: str, headers: dict[str, str] | None = None, source: str | None = None
+):
+    """GET `path` as sent, from the loopback address `source` if given (nginx's limits count
+    per address: a test of them sends from an address no other request used)."""
+    conn = http.client.HTTPConnection(
+        "127.0.0.1", port, timeout=10, source_address=(source, 0) if source else None
+    )
     try:
         conn.putrequest("GET", path, skip_accept_encoding=True)
         for name, value in (headers or {}).items():
@@ -161,11 +170,15 @@ def test_one_client_computing_too_fast_gets_a_german_429_and_ruling_pages_stay_o
     ruling pages and static files (cached, cheap) are never limited."""
     deployment.limit(("1r/m", 2))
     try:
-        statuses = [raw_request(deployment.port, f"/api/search?q=bombe{n}")[0] for n in range(6)]
+        statuses = [
+            raw_request(deployment.port, f"/api/search?q=bombe{n}", source=CLIENT)[0]
+            for n in range(6)
+        ]
         assert statuses[:2] == [200, 200] and 429 in statuses[2:], statuses
-        status, headers, body = raw_request(deployment.port, "/search?q=depot")
+        status, headers, body = raw_request(deployment.port, "/search?q=depot", source=CLIENT)
         assert status == 429
         assert "Zu viele Anfragen" in body.decode()
+        assert headers["Retry-After"] == "60"  # one request a minute
         for name in SECURITY_HEADERS:
             assert headers.get(name), name
         for _ in range(6):
@@ -174,6 +187,51 @@ def test_one_client_computing_too_fast_gets_a_german_429_and_ruling_pages_stay_o
     finally:
         deployment.limit(rolling.LOAD_LIMIT)
     assert raw_request(deployment.port, "/api/search?q=bombe")[0] == 200
+
+
+def test_the_apis_clients_get_nginxs_own_errors_as_json_with_retry_after(deployment):
+    """An API client reads {"error", "detail"} from nginx's own 429 and 413 as from the app
+    (interfaces.md), with the seconds to wait on the 429; the pages' 200s carry no
+    Retry-After."""
+    deployment.limit(("1r/m", 1))
+    try:
+        answers = [
+            raw_request(deployment.port, f"/api/search?q=depot{n}", source=OTHER_CLIENT)
+            for n in range(4)
+        ]
+        status, headers, body = next(a for a in answers if a[0] == 429)
+        assert headers["Content-Type"].startswith("application/json")
+        assert headers["Retry-After"] == "60"
+        problem = json.loads(body)
+        assert problem["error"] == "too_many_requests" and "warten" in problem["detail"]
+    finally:
+        deployment.limit(rolling.LOAD_LIMIT)
+    # a body past client_max_body_size (1m): nginx answers before the app sees it
+    conn = http.client.HTTPConnection("127.0.0.1", deployment.port, timeout=10)
+    try:
+        conn.request(
+            "POST",
+            "/api/ask",
+            body=b"{" + b" " * (2 << 20) + b"}",
+            headers={"Content-Type": "application/json"},
+        )
+        response = conn.getresponse()
+        status, headers, body = response.status, response.headers, response.read()
+    finally:
+        conn.close()
+    assert status == 413 and headers["Content-Type"].startswith("application/json")
+    assert json.loads(body)["error"] == "bad_request"
+    for name in SECURITY_HEADERS:
+        assert headers.get(name), name
+    status, headers, _ = raw_request(deployment.port, "/api/search?q=depot")
+    assert status == 200 and "Retry-After" not in headers
+
+
+@pytest.mark.parametrize(
+    ("rate", "seconds"), [("10r/s", 1), ("1r/s", 1), ("2r/m", 30), ("1r/m", 60), ("7r/m", 9)]
+)
+def test_retry_after_is_the_time_in_which_the_rate_frees_one_request(rate, seconds):
+    assert rolling.retry_after(rate) == seconds
 
 
 def test_the_shipped_limit_is_what_the_nginx_template_is_filled_with(tmp_path):

@@ -63,6 +63,10 @@ def test_a_checker_link_with_an_empty_stack_asks_for_entries_and_claims_no_resul
         ),
         (f"/entry/{BOMB}", ("details.cite > summary",)),
         ("/check", ("#samples > summary", "#samples a")),
+        # the search's filters and the chat's document choice
+        ("/search?" + urlencode({"q": "227er"}), ("select[name=doc]", "select[name=category]")),
+        ("/ask", ("#chat-doc",)),
+        ("/check", (".check-form select",)),
     ],
 )
 def test_the_controls_a_judge_taps_first_are_at_least_44_px(phone, address, selectors):

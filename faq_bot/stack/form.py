@@ -694,6 +694,10 @@ class Feedback:
     message: str
     field: str | None = None
     button: str | None = None
+    # the rows the step changed ("players", "cards", "stack"): where the page lands after
+    # a round trip without JavaScript (the button's ``#rows-<group>``), which repeats
+    # `message` there since the status above is then out of view
+    group: str | None = None
 
 
 def _first_field(group: str, row: int) -> str:
@@ -725,28 +729,31 @@ def action_feedback(
             return Feedback(
                 f"{ROW_NOUN[group]} {int(number) + 1} war leer: nichts entfernt.",
                 button=f"remove:{group}:{min(int(number), last)}",
+                group=group,
             )
     if kind == "pick":
         row = len(state["cards"]) - 1
         card = state["cards"][row]
         owner = f" für {card['owner']}" if card["owner"] else ""
         message = f"{card['name']}{owner} angelegt (Karte {row + 1})."
-        return Feedback(message, field=_first_field("cards", row))
+        return Feedback(message, field=_first_field("cards", row), group="cards")
     if kind == "announce":
         row = len(state["stack"]) - 1
         card = state["cards"][int(rest)]
         owner = f" von {card['owner']}" if card["owner"] else ""
         message = f"{card['name'] or card['id']}{owner} angesagt (Eintrag {row + 1})."
-        return Feedback(message, field=_first_field("stack", row))
+        return Feedback(message, field=_first_field("stack", row), group="stack")
     if kind == "add":
         row = len(state[rest]) - 1
         message = f"Neue leere Zeile: {ROW_NOUN[rest]} {row + 1}."
-        return Feedback(message, field=_first_field(rest, row))
+        return Feedback(message, field=_first_field(rest, row), group=rest)
     shown = pad_state(dict(state))  # the rows the form shows after the step
     if kind == "remove":
         group, row = parts[0], int(parts[1])
         message = f"{ROW_NOUN[group]} {int(pressed_parts[-1]) + 1} entfernt."
-        return Feedback(message, button=f"remove:{group}:{min(row, len(shown[group]) - 1)}")
+        return Feedback(
+            message, button=f"remove:{group}:{min(row, len(shown[group]) - 1)}", group=group
+        )
     if kind == "move":
         row, direction = int(parts[1]), parts[2]
         to = row - 1 if direction == "up" else row + 1
@@ -763,7 +770,7 @@ def action_feedback(
             d for d, shows in (("up", to > 0), ("down", to < len(shown["stack"]) - 1)) if shows
         ]
         same = direction if direction in offered else next(iter(offered), None)
-        return Feedback(message, button=f"move:stack:{to}:{same}" if same else None)
+        return Feedback(message, button=f"move:stack:{to}:{same}" if same else None, group="stack")
     return None
 
 

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import PHONE
+
 pytestmark = pytest.mark.browser
 
 EXAMPLE2 = Path(__file__).parent.parent / "data" / "scenarios" / "example2_bomb_on_bomb.json"
@@ -176,6 +178,34 @@ def test_check_without_javascript_posts_the_form(nojs, shots):
     nojs.locator("#share-link").click()
     expect(nojs).to_have_url(re.compile(r"/check\?s="))
     assert_example2_timeline(nojs)
+
+
+def test_check_without_javascript_a_builder_step_lands_where_its_confirmation_shows(nojs):
+    """Without JavaScript each builder step is a round trip: the page that comes back
+    scrolls to what the step did ("… angelegt (Karte 1).") above the form, not past it."""
+    nojs.goto("/check")
+    chip(nojs, "Radarstation").click()
+    nojs.wait_for_load_state()
+    expect(nojs.locator("#check-status")).to_contain_text("Radarstation")  # far above
+    done = nojs.locator(".step-done")
+    expect(done).to_have_count(1)
+    expect(done).to_have_text(re.compile(r"^Radarstation.* angelegt \(Karte 1\)\.$"))
+    box = done.bounding_box()
+    assert box is not None and -1 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
+    # the next step's page says only what that step did, where it lands
+    nojs.get_by_role("button", name="Eintrag hinzufügen (neue Zeile)").click()
+    nojs.wait_for_load_state()
+    expect(done).to_have_count(1)
+    expect(nojs.locator("#rows-stack .step-done")).to_have_text(re.compile("Neue leere Zeile"))
+
+
+def test_check_with_javascript_a_builder_step_is_said_once_in_the_status(phone):
+    """The repeat at the rows is for pages without JavaScript: check.js swaps the form in
+    and says the step in its status; the repeat stays hidden (noscript)."""
+    phone.goto("/check")
+    chip(phone, "Radarstation").click()
+    expect(phone.locator("#check-status")).to_have_text(re.compile("Radarstation.* angelegt"))
+    expect(phone.locator(".step-done")).to_be_hidden()
 
 
 def test_check_without_javascript_back_from_a_rule_link_shows_the_result_again(nojs):

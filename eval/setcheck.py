@@ -170,6 +170,7 @@ GROUPS = [
     ["heldout84-questions.jsonl", "heldout84-followups.jsonl"],
     ["heldout85-questions.jsonl", "heldout85-followups.jsonl"],
     ["heldout86-questions.jsonl", "heldout86-followups.jsonl"],
+    ["heldout87-questions.jsonl", "heldout87-followups.jsonl"],
 ]
 
 

@@ -170,6 +170,7 @@ GROUPS = [
     ["heldout84-questions.jsonl", "heldout84-followups.jsonl"],
     ["heldout85-questions.jsonl", "heldout85-followups.jsonl"],
     ["heldout86-questions.jsonl", "heldout86-followups.jsonl"],
+    ["heldout88-questions.jsonl", "heldout88-followups.jsonl"],
 ]
 
 

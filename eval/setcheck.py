@@ -171,6 +171,7 @@ GROUPS = [
     ["heldout85-questions.jsonl", "heldout85-followups.jsonl"],
     ["heldout86-questions.jsonl", "heldout86-followups.jsonl"],
     ["heldout87-questions.jsonl", "heldout87-followups.jsonl"],
+    ["heldout88-questions.jsonl", "heldout88-followups.jsonl"],
 ]
 
 

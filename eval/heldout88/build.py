@@ -221,7 +221,7 @@ QUESTIONS = [
      "Die Move-Phase ist vorbei und die Kämpfe laufen schon. Darf ich noch Verstärkung ins Kampfgebiet nachschieben?",
      ["Wichtig: In diesem Schritt muss der Spieler alle Truppenbewegungen durchführen, die er vornehmen will"]),
     ("001", "keyword",
-     "Ankersymbol weißer Kreis Einsetzen direkt vom Base Camp verboten",
+     "Anker-Feld Truppen gleich aus Base Camp hinstellen erlaubt",
      ["In Seefelder (weißer Kreis mit Ankersymbol) dürfen keine Einheiten direkt aus dem Base Camp platziert werden."]),
     ("001", "keyword",
      "Kampfrunde zurückziehen wie viele Einheiten weg Vorrat aufrunden",

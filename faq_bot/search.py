@@ -136,6 +136,9 @@ class Hit:
     category: str | None = None
     doc_title: str | None = None
     paragraph: int | None = None  # the paragraph the snippet comes from
+    # whether the entry holds a word of the query (False: listed by the dense retriever for
+    # its meaning alone; the search page says so)
+    matched: bool = True
 
     @property
     def snippet_text(self) -> str:
@@ -166,6 +169,9 @@ class SearchResult:
     total: int
     suggestion: str | None = None
     mode: str = "lexical"  # the search mode that ranked the hits
+    # how many entries hold a word of the query (the lexical ranking's entries; in hybrid
+    # mode the rest of `total` are close in meaning only)
+    matched: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -532,6 +538,7 @@ def search(
     pq = prepare_query(index, query, category)
     aq = pq.analyzed
     scored, total = rank(index, pq, mode, doc, limit=n, dense=dense)
+    worded = _worded(index, pq, doc, [s.entry for s in scored[: max(0, n)]])
     hits = []
     for s in scored[: max(0, n)]:
         record = index.entry(s.entry)
@@ -553,11 +560,35 @@ def search(
                 category=record.category,
                 doc_title=document.get("title"),
                 paragraph=para,
+                matched=record.id in worded,
             )
         )
+    matched = len(_ranking(index, aq, doc, pq.category).order) if aq.terms else 0
     return SearchResult(
-        query=query.strip(), hits=hits, total=total, suggestion=aq.suggestion, mode=mode
+        query=query.strip(),
+        hits=hits,
+        total=total,
+        suggestion=aq.suggestion,
+        mode=mode,
+        matched=matched,
     )
+
+
+def _worded(index: Index, pq: PreparedQuery, doc: str | None, entries: list[str]) -> set[str]:
+    """Those of `entries` that hold a word of the query: in the lexical ranking of the same
+    query (cached by `rank`, so nothing is searched twice)."""
+    if not pq.analyzed.terms or not entries:
+        return set()
+    r = _ranking(index, pq.analyzed, doc, pq.category)
+    ids = impacts(index).entry_ids
+    wanted = set(entries)
+    found: set[str] = set()
+    for e in r.order.tolist():
+        if ids[e] in wanted:
+            found.add(ids[e])
+            if len(found) == len(wanted):
+                break
+    return found
 
 
 def search_paragraphs(

@@ -254,3 +254,31 @@ def test_the_search_page_ranks_as_the_api_does_in_the_build_s_best_mode(dense_on
     shown = regex.findall(r'class="hit-title"><a href="/entry/([^"#?]+)', html)
     assert shown == [h["id"] for h in api["hits"]]
     assert f"{api['total']} Treffer" in html
+
+
+def test_hybrid_search_marks_the_hits_that_hold_no_word_of_the_query(dense_on, dense_index):
+    """The dense retriever lists entries for their meaning alone: each hit says whether it
+    holds a word of the query, and the result how many do."""
+    index = open_index(dense_index)
+    result = search(index, "Zentimeter", mode="hybrid", n=20)
+    assert result.matched == 1
+    assert [h.title for h in result.hits if h.matched] == ["Bewegung"]
+    assert len(result.hits) > 1 and not any(h.matched for h in result.hits[1:])
+    lexical = search(index, "Zentimeter", mode="lexical", n=20)
+    assert lexical.matched == 1 and all(h.matched for h in lexical.hits)
+
+
+def test_the_search_page_says_which_hits_are_close_in_meaning_only(dense_on, dense_index):
+    from faq_bot.web import create_app
+
+    client = create_app({"TESTING": True, "INDEX_DIR": str(dense_index)}).test_client()
+    page = client.get("/search?q=Zentimeter").get_data(as_text=True)
+    assert "1 Treffer enthält ein Suchwort, die übrigen sind nur inhaltlich ähnlich." in page
+    labels = page.count("ohne Suchwort, nur inhaltlich ähnlich")
+    hits = page.count('<li class="hit">')
+    assert hits > 1 and labels == hits - 1
+
+
+def test_a_lexical_search_page_has_no_hits_close_in_meaning_only(client):
+    page = client.get("/search?q=Zentimeter").get_data(as_text=True)  # a lexical build
+    assert '<li class="hit">' in page and "inhaltlich ähnlich" not in page

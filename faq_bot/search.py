@@ -489,7 +489,7 @@ def rank(
             # meaning, not the nearest of whatever is there
             floor = related_floor()
             fused_entries = [s for s in fused_entries if dense.entry(s.entry) >= floor]
-        total = max(len(r.order), len(fused_entries))
+        total = _total(index, pq, doc, r, fused_entries)
         return (fused_entries if limit is None else fused_entries[: max(0, limit)]), total
     rankings: dict[str, list[Candidate]] = {
         "lexical": [
@@ -507,8 +507,16 @@ def rank(
         weights[name] = weight
     fused = fuse(rankings, weights)
     out = [ScoredEntry(c.entry, c.score, c.paragraph) for c in fused]
-    total = max(len(r.order), len(out))
+    total = _total(index, pq, doc, r, out)
     return (out if limit is None else out[: max(0, limit)]), total
+
+
+def _total(
+    index: Index, pq: PreparedQuery, doc: str | None, r: Ranking, fused: list[ScoredEntry]
+) -> int:
+    """How many entries a hybrid ranking found: those that hold a word of the query (`r`,
+    beyond the depth fused too) and those of `fused` close in meaning only."""
+    return len(r.order) + len(fused) - len(_worded(index, pq, doc, [s.entry for s in fused]))
 
 
 def _category_slug(index: Index, entry_id: str) -> str | None:

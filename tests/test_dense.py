@@ -282,3 +282,22 @@ def test_the_search_page_says_which_hits_are_close_in_meaning_only(dense_on, den
 def test_a_lexical_search_page_has_no_hits_close_in_meaning_only(client):
     page = client.get("/search?q=Zentimeter").get_data(as_text=True)  # a lexical build
     assert '<li class="hit">' in page and "inhaltlich ähnlich" not in page
+
+
+def test_a_hybrid_search_counts_the_hits_close_in_meaning_only_beyond_the_fused_depth(
+    dense_on, dense_index, monkeypatch
+):
+    """A query matching more entries than the fusion takes from the lexical ranking
+    (FUSE_DEPTH; on the real corpus "Aktionsstapel Karte": 110 entries, 7 more close in
+    meaning only) still lists entries that hold no word of it: the total counts them beside
+    those that do, so the page says how many hold one whenever it labels a hit."""
+    from faq_bot import rankfeatures
+    from faq_bot import search as search_module
+
+    monkeypatch.setattr(search_module, "FUSE_DEPTH", 1)
+    monkeypatch.setattr(rankfeatures, "POOL", 3)
+    index = open_index(dense_index)
+    result = search(index, "Runde", mode="hybrid", n=50)
+    unworded = [h for h in result.hits if not h.matched]
+    assert unworded and result.matched > 1
+    assert result.total == result.matched + len(unworded)

@@ -190,9 +190,8 @@ def test_one_client_computing_too_fast_gets_a_german_429_and_ruling_pages_stay_o
 
 
 def test_the_apis_clients_get_nginxs_own_errors_as_json_with_retry_after(deployment):
-    """An API client reads {"error", "detail"} from nginx's own 429 and 413 as from the app
-    (interfaces.md), with the seconds to wait on the 429; the pages' 200s carry no
-    Retry-After."""
+    """An API client reads {"error", "detail"} from nginx's own 429 as from the app
+    (interfaces.md), with the seconds to wait; the pages' 200s carry no Retry-After."""
     deployment.limit(("1r/m", 1))
     try:
         answers = [
@@ -206,7 +205,16 @@ def test_the_apis_clients_get_nginxs_own_errors_as_json_with_retry_after(deploym
         assert problem["error"] == "too_many_requests" and "warten" in problem["detail"]
     finally:
         deployment.limit(rolling.LOAD_LIMIT)
-    # a body past client_max_body_size (1m): nginx answers before the app sees it
+    status, headers, _ = raw_request(deployment.port, "/api/search?q=depot")
+    assert status == 200 and "Retry-After" not in headers
+
+
+def test_a_body_too_large_for_nginx_gets_the_apps_own_json_error(deployment):
+    """A body past client_max_body_size (1m) is answered by nginx before the app sees it,
+    one past the app's own limit by the app: an API client reads the same error code from
+    both ("too_large", faq_bot.web.errors), not a second one for the same mistake."""
+    from faq_bot.web.errors import CODES
+
     conn = http.client.HTTPConnection("127.0.0.1", deployment.port, timeout=10)
     try:
         conn.request(
@@ -220,11 +228,13 @@ def test_the_apis_clients_get_nginxs_own_errors_as_json_with_retry_after(deploym
     finally:
         conn.close()
     assert status == 413 and headers["Content-Type"].startswith("application/json")
-    assert json.loads(body)["error"] == "bad_request"
+    problem = json.loads(body)
+    assert problem["error"] == CODES[413] and "groß" in problem["detail"]
     for name in SECURITY_HEADERS:
         assert headers.get(name), name
-    status, headers, _ = raw_request(deployment.port, "/api/search?q=depot")
-    assert status == 200 and "Retry-After" not in headers
+    # the chat's form gets the German page
+    status, headers, body = post_form(deployment.port, "/ask", {"q": "x" * (2 << 20)})
+    assert status == 413 and "zu groß" in body.decode()
 
 
 @pytest.mark.parametrize(

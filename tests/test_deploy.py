@@ -237,6 +237,26 @@ def test_a_body_too_large_for_nginx_gets_the_apps_own_json_error(deployment):
     assert status == 413 and "zu groß" in body.decode()
 
 
+def test_with_no_instance_answering_api_clients_get_json_and_pages_the_german_502(deployment):
+    """Every instance out of rotation (or down): nginx's own 502 is the API's JSON under
+    /api/, the German page elsewhere, both with the security headers."""
+    deployment.drain({instance.port for instance in deployment.instances})
+    try:
+        api = raw_request(deployment.port, "/api/search?q=depot")
+        page = raw_request(deployment.port, "/search?q=depot")
+    finally:
+        deployment.drain(set())
+    status, headers, body = api
+    assert status == 502 and headers["Content-Type"].startswith("application/json")
+    assert json.loads(body)["error"] == "service_unavailable"
+    for name in SECURITY_HEADERS:
+        assert headers.get(name), name
+    status, headers, body = page
+    assert status == 502 and headers["Content-Type"].startswith("text/html")
+    assert "gerade nicht erreichbar" in body.decode()
+    assert raw_request(deployment.port, "/api/search?q=depot")[0] == 200
+
+
 @pytest.mark.parametrize(
     ("rate", "seconds"), [("10r/s", 1), ("1r/s", 1), ("2r/m", 30), ("1r/m", 60), ("7r/m", 9)]
 )

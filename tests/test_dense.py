@@ -301,3 +301,26 @@ def test_a_hybrid_search_counts_the_hits_close_in_meaning_only_beyond_the_fused_
     unworded = [h for h in result.hits if not h.matched]
     assert unworded and result.matched > 1
     assert result.total == result.matched + len(unworded)
+
+
+@pytest.mark.parametrize(
+    ("query", "said"),
+    [
+        ("Runde", "4 Treffer enthalten ein Suchwort, die übrigen sind nur inhaltlich ähnlich."),
+        ("xyzzyqwe", "Keiner der Treffer enthält ein Suchwort; sie sind nur inhaltlich ähnlich."),
+    ],
+)
+def test_the_search_page_counts_the_hits_holding_a_search_word_in_german(
+    dense_on, dense_index, monkeypatch, query, said
+):
+    from faq_bot import hybrid
+    from faq_bot.web import create_app
+
+    monkeypatch.setattr(hybrid, "related_floor", lambda: -1.0)  # "xyzzyqwe": every entry
+    client = create_app({"TESTING": True, "INDEX_DIR": str(dense_index)}).test_client()
+    page = client.get("/search", query_string={"q": query}).get_data(as_text=True)
+    assert said in page
+    hits = page.count('<li class="hit">')
+    labels = page.count("ohne Suchwort, nur inhaltlich ähnlich")
+    worded = int(said.split()[0]) if said[0].isdigit() else 0
+    assert hits > worded and labels == hits - worded

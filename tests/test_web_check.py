@@ -1182,6 +1182,25 @@ def test_check_builder_step_without_javascript_says_what_it_did_in_a_status(clie
     assert "data-status" not in checker_tag(resolved.get_data(as_text=True))
 
 
+@pytest.mark.parametrize(
+    "action",
+    ["pick:Radarstation", "announce:2", "add:players", "remove:cards:1", "move:stack:2:up"],
+)
+def test_check_builder_step_without_javascript_repeats_it_where_its_button_lands(
+    client, action
+) -> None:
+    """The page of a step lands where the pressed button's formaction points (its rows); the
+    step's message is repeated there, once, for pages without JavaScript."""
+    html = client.post("/check", data=example2_form(action=action, pick_owner="B")).text
+    value = re.escape(action) if not action.startswith("pick:") else r"pick:Radarstation"
+    button = re.search(rf'<button[^>]*value="{value}"[^>]*>', html)
+    assert button, action
+    landing = re.search(r'formaction="[^"#]*#(rows-\w+)"', button[0])[1]
+    assert html.count('class="step-done"') == 1
+    rows = html[html.index(f'id="{landing}"') :]
+    assert rows.index('class="step-done"') < rows.index("</div>")  # inside those rows
+
+
 def test_check_error_links_name_the_field_they_go_to(client) -> None:
     form = example2_form(**{"s-1-target": "", "s-2-cost": "-3", "p-1-tw": "x"})
     html = client.post("/check", data=form).get_data(as_text=True)

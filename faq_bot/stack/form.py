@@ -694,10 +694,21 @@ class Feedback:
     message: str
     field: str | None = None
     button: str | None = None
-    # the rows the step changed ("players", "cards", "stack"): where the page lands after
-    # a round trip without JavaScript (the button's ``#rows-<group>``), which repeats
-    # `message` there since the status above is then out of view
+    # the rows the step changed (`action_group`): where the page lands after a round trip
+    # without JavaScript, which repeats `message` there since the status above is then
+    # out of view
     group: str | None = None
+
+
+def action_group(action: str) -> str:
+    """The rows a builder `action` changes ("players", "cards", "stack"): where the form's
+    page lands after it without JavaScript (its button's ``#rows-<group>``,
+    `templates/check/_rows.html`), and where the page repeats what it did (`Feedback`)."""
+    kind, _, rest = action.partition(":")
+    if kind == "pick":
+        return "cards"
+    group = rest.partition(":")[0]
+    return group if kind in ("add", "remove") and group in GROUP_FIELDS else "stack"
 
 
 def _first_field(group: str, row: int) -> str:
@@ -729,30 +740,32 @@ def action_feedback(
             return Feedback(
                 f"{ROW_NOUN[group]} {int(number) + 1} war leer: nichts entfernt.",
                 button=f"remove:{group}:{min(int(number), last)}",
-                group=group,
+                group=action_group(pressed),
             )
     if kind == "pick":
         row = len(state["cards"]) - 1
         card = state["cards"][row]
         owner = f" für {card['owner']}" if card["owner"] else ""
         message = f"{card['name']}{owner} angelegt (Karte {row + 1})."
-        return Feedback(message, field=_first_field("cards", row), group="cards")
+        return Feedback(message, field=_first_field("cards", row), group=action_group(action))
     if kind == "announce":
         row = len(state["stack"]) - 1
         card = state["cards"][int(rest)]
         owner = f" von {card['owner']}" if card["owner"] else ""
         message = f"{card['name'] or card['id']}{owner} angesagt (Eintrag {row + 1})."
-        return Feedback(message, field=_first_field("stack", row), group="stack")
+        return Feedback(message, field=_first_field("stack", row), group=action_group(action))
     if kind == "add":
         row = len(state[rest]) - 1
         message = f"Neue leere Zeile: {ROW_NOUN[rest]} {row + 1}."
-        return Feedback(message, field=_first_field(rest, row), group=rest)
+        return Feedback(message, field=_first_field(rest, row), group=action_group(action))
     shown = pad_state(dict(state))  # the rows the form shows after the step
     if kind == "remove":
         group, row = parts[0], int(parts[1])
         message = f"{ROW_NOUN[group]} {int(pressed_parts[-1]) + 1} entfernt."
         return Feedback(
-            message, button=f"remove:{group}:{min(row, len(shown[group]) - 1)}", group=group
+            message,
+            button=f"remove:{group}:{min(row, len(shown[group]) - 1)}",
+            group=action_group(action),
         )
     if kind == "move":
         row, direction = int(parts[1]), parts[2]
@@ -770,7 +783,9 @@ def action_feedback(
             d for d, shows in (("up", to > 0), ("down", to < len(shown["stack"]) - 1)) if shows
         ]
         same = direction if direction in offered else next(iter(offered), None)
-        return Feedback(message, button=f"move:stack:{to}:{same}" if same else None, group="stack")
+        return Feedback(
+            message, button=f"move:stack:{to}:{same}" if same else None, group=action_group(action)
+        )
     return None
 
 

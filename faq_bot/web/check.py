@@ -285,6 +285,7 @@ def _render(
         "samples": sample_links(),
         "pick_owner": request.form.get("pick_owner", "") if request.method == "POST" else "",
         "max_rows": builder.MAX_ROWS,
+        "action_group": builder.action_group,  # where a builder button's page lands
         **builder.form_choices(form),  # one target list per row shown
     }
     fragment = request.headers.get("X-Check-Fragment") == "1"

@@ -156,6 +156,7 @@ class Hit:
             "category": self.category,
             "doc_title": self.doc_title,
             "paragraph": self.paragraph,
+            "matched": self.matched,
         }
         if with_text:
             data["text"] = self.text
@@ -178,6 +179,7 @@ class SearchResult:
             "query": self.query,
             "mode": self.mode,
             "total": self.total,
+            "matched": self.matched,
             "suggestion": self.suggestion,
             "hits": [h.to_json() for h in self.hits],
         }

@@ -279,6 +279,16 @@ def test_the_search_page_says_which_hits_are_close_in_meaning_only(dense_on, den
     assert hits > 1 and labels == hits - 1
 
 
+def test_the_search_api_says_which_hits_hold_a_word_of_the_query(dense_on, dense_index):
+    from faq_bot.web import create_app
+
+    client = create_app({"TESTING": True, "INDEX_DIR": str(dense_index)}).test_client()
+    data = client.get("/api/search?q=Zentimeter&n=20").get_json()
+    assert data["mode"] == "hybrid" and data["matched"] == 1 < data["total"]
+    assert [h["title"] for h in data["hits"] if h["matched"]] == ["Bewegung"]
+    assert any(h["matched"] is False for h in data["hits"])
+
+
 def test_a_lexical_search_page_has_no_hits_close_in_meaning_only(client):
     page = client.get("/search?q=Zentimeter").get_data(as_text=True)  # a lexical build
     assert '<li class="hit">' in page and "inhaltlich ähnlich" not in page

@@ -54,13 +54,9 @@ def search() -> Any:
     except QueryError as exc:
         raise bad_request(str(exc)) from None
     base = base_url()
-    return jsonify(
-        query=result.query,
-        mode=result.mode,
-        total=result.total,
-        suggestion=result.suggestion,
-        hits=[hit_links(index, hit.to_json(), base) for hit in result.hits],
-    )
+    data = result.to_json()  # the CLI's --json too; the API adds each hit's links
+    data["hits"] = [hit_links(index, hit.to_json(), base) for hit in result.hits]
+    return jsonify(data)
 
 
 @bp.get("/api/suggest")

@@ -147,6 +147,11 @@ COMPONENTS: dict[str, Any] = {
                     "nullable": True,
                     "description": "Nummer des besten Absatzes (0 = erster)",
                 },
+                "matched": {
+                    "type": "boolean",
+                    "description": "Der Eintrag enthält ein Wort der Anfrage; false: nur "
+                    "inhaltlich ähnlich (hybride Suche)",
+                },
                 "absolute_url": ABSOLUTE_URL,
                 "paragraph_url": {
                     "type": "string",
@@ -164,6 +169,11 @@ COMPONENTS: dict[str, Any] = {
             "properties": {
                 "query": {"type": "string"},
                 "total": {"type": "integer"},
+                "matched": {
+                    "type": "integer",
+                    "description": "Wie viele der total Einträge ein Wort der Anfrage enthalten; "
+                    "die übrigen sind nur inhaltlich ähnlich",
+                },
                 "mode": {"type": "string", "enum": ["lexical", "hybrid"]},
                 "suggestion": {"type": "string", "nullable": True},
                 "hits": {"type": "array", "items": {"$ref": "#/components/schemas/Hit"}},

@@ -54,7 +54,7 @@ def search() -> Any:
     except QueryError as exc:
         raise bad_request(str(exc)) from None
     base = base_url()
-    data = result.to_json()  # the CLI's --json too; the API adds each hit's links
+    data = result.to_json()  # with each hit's links added
     data["hits"] = [hit_links(index, hit.to_json(), base) for hit in result.hits]
     return jsonify(data)
 

@@ -167,6 +167,7 @@ class Impacts:
         entries = meta["entries"]
         paragraphs = meta["paragraphs"]
         self.entry_ids: list[str] = [e[0] for e in entries]
+        self.entry_slot: dict[str, int] = {e: i for i, e in enumerate(self.entry_ids)}
         self.entry_doc = np.asarray([e[1] for e in entries], dtype=object)
         self.entry_category = np.asarray([e[2] for e in entries], dtype=object)
         self.para_entry = np.asarray([p[0] for p in paragraphs], dtype=np.int64)

@@ -327,6 +327,7 @@ class Ranking(NamedTuple):
     paragraph: np.ndarray  # best paragraph per entry slot (-1: none)
     paragraphs: np.ndarray  # paragraph slots that matched
     paragraph_bm25: np.ndarray  # their raw BM25F scores
+    matched: np.ndarray  # per entry slot: it holds a word of the query (the slots of `order`)
 
 
 def _rank(
@@ -364,7 +365,7 @@ def _rank(
     score = (0.5 * e_rel + 0.5 * p_rel) * (np.where(e_match, e_cov, 0.0) + 0.05)
     idx = np.nonzero(matched)[0]
     order = idx[np.lexsort((idx, -score[idx]))]
-    return Ranking(order, score, para_of, p_idx, p_score[p_idx])
+    return Ranking(order, score, para_of, p_idx, p_score[p_idx], matched)
 
 
 def _scored(index: Index, r: Ranking, limit: int | None = None) -> list[ScoredEntry]:
@@ -491,7 +492,7 @@ def rank(
             # meaning, not the nearest of whatever is there
             floor = related_floor()
             fused_entries = [s for s in fused_entries if dense.entry(s.entry) >= floor]
-        total = _total(index, pq, doc, r, fused_entries)
+        total = _total(index, r, fused_entries)
         return (fused_entries if limit is None else fused_entries[: max(0, limit)]), total
     rankings: dict[str, list[Candidate]] = {
         "lexical": [
@@ -509,16 +510,20 @@ def rank(
         weights[name] = weight
     fused = fuse(rankings, weights)
     out = [ScoredEntry(c.entry, c.score, c.paragraph) for c in fused]
-    total = _total(index, pq, doc, r, out)
+    total = _total(index, r, out)
     return (out if limit is None else out[: max(0, limit)]), total
 
 
-def _total(
-    index: Index, pq: PreparedQuery, doc: str | None, r: Ranking, fused: list[ScoredEntry]
-) -> int:
+def _total(index: Index, r: Ranking, fused: list[ScoredEntry]) -> int:
     """How many entries a hybrid ranking found: those that hold a word of the query (`r`,
     beyond the depth fused too) and those of `fused` close in meaning only."""
-    return len(r.order) + len(fused) - len(_worded(index, pq, doc, [s.entry for s in fused]))
+    return len(r.order) + len(fused) - len(_worded(index, r, [s.entry for s in fused]))
+
+
+def _worded(index: Index, r: Ranking, entries: list[str]) -> set[str]:
+    """Those of `entries` that hold a word of the query ranked as `r`."""
+    slot = impacts(index).entry_slot
+    return {e for e in entries if e in slot and r.matched[slot[e]]}
 
 
 def _category_slug(index: Index, entry_id: str) -> str | None:
@@ -548,7 +553,9 @@ def search(
     pq = prepare_query(index, query, category)
     aq = pq.analyzed
     scored, total = rank(index, pq, mode, doc, limit=n, dense=dense)
-    worded = _worded(index, pq, doc, [s.entry for s in scored[: max(0, n)]])
+    # the lexical ranking `rank` read (cached): which hits hold a word of the query
+    r = _ranking(index, aq, doc, pq.category) if aq.terms else None
+    worded = _worded(index, r, [s.entry for s in scored[: max(0, n)]]) if r else set()
     hits = []
     for s in scored[: max(0, n)]:
         record = index.entry(s.entry)
@@ -573,32 +580,14 @@ def search(
                 matched=record.id in worded,
             )
         )
-    matched = len(_ranking(index, aq, doc, pq.category).order) if aq.terms else 0
     return SearchResult(
         query=query.strip(),
         hits=hits,
         total=total,
         suggestion=aq.suggestion,
         mode=mode,
-        matched=matched,
+        matched=len(r.order) if r else 0,
     )
-
-
-def _worded(index: Index, pq: PreparedQuery, doc: str | None, entries: list[str]) -> set[str]:
-    """Those of `entries` that hold a word of the query: in the lexical ranking of the same
-    query (cached by `rank`, so nothing is searched twice)."""
-    if not pq.analyzed.terms or not entries:
-        return set()
-    r = _ranking(index, pq.analyzed, doc, pq.category)
-    ids = impacts(index).entry_ids
-    wanted = set(entries)
-    found: set[str] = set()
-    for e in r.order.tolist():
-        if ids[e] in wanted:
-            found.add(ids[e])
-            if len(found) == len(wanted):
-                break
-    return found
 
 
 def search_paragraphs(

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from itertools import islice
@@ -718,6 +718,13 @@ def _first_field(group: str, row: int) -> str:
 def action_feedback(
     state: Mapping[str, Any], action: str, posted: str | None = None
 ) -> Feedback | None:
+    """`_feedback`, with the rows the step changed (`action_group` of the button pressed)."""
+    said = _feedback(state, action, posted)
+    pressed = posted if posted is not None else action
+    return None if said is None else replace(said, group=action_group(pressed))
+
+
+def _feedback(state: Mapping[str, Any], action: str, posted: str | None = None) -> Feedback | None:
     """What `apply_action` did with `action` to `state` (given as it is after the step),
     and where the focus goes then (None for ``refresh``, which only re-renders). `posted`:
     the action as the form sent it (`state_action` made `action` of it), whose row number
@@ -740,33 +747,28 @@ def action_feedback(
             return Feedback(
                 f"{ROW_NOUN[group]} {int(number) + 1} war leer: nichts entfernt.",
                 button=f"remove:{group}:{min(int(number), last)}",
-                group=action_group(pressed),
             )
     if kind == "pick":
         row = len(state["cards"]) - 1
         card = state["cards"][row]
         owner = f" für {card['owner']}" if card["owner"] else ""
         message = f"{card['name']}{owner} angelegt (Karte {row + 1})."
-        return Feedback(message, field=_first_field("cards", row), group=action_group(action))
+        return Feedback(message, field=_first_field("cards", row))
     if kind == "announce":
         row = len(state["stack"]) - 1
         card = state["cards"][int(rest)]
         owner = f" von {card['owner']}" if card["owner"] else ""
         message = f"{card['name'] or card['id']}{owner} angesagt (Eintrag {row + 1})."
-        return Feedback(message, field=_first_field("stack", row), group=action_group(action))
+        return Feedback(message, field=_first_field("stack", row))
     if kind == "add":
         row = len(state[rest]) - 1
         message = f"Neue leere Zeile: {ROW_NOUN[rest]} {row + 1}."
-        return Feedback(message, field=_first_field(rest, row), group=action_group(action))
+        return Feedback(message, field=_first_field(rest, row))
     shown = pad_state(dict(state))  # the rows the form shows after the step
     if kind == "remove":
         group, row = parts[0], int(parts[1])
         message = f"{ROW_NOUN[group]} {int(pressed_parts[-1]) + 1} entfernt."
-        return Feedback(
-            message,
-            button=f"remove:{group}:{min(row, len(shown[group]) - 1)}",
-            group=action_group(action),
-        )
+        return Feedback(message, button=f"remove:{group}:{min(row, len(shown[group]) - 1)}")
     if kind == "move":
         row, direction = int(parts[1]), parts[2]
         to = row - 1 if direction == "up" else row + 1
@@ -783,9 +785,7 @@ def action_feedback(
             d for d, shows in (("up", to > 0), ("down", to < len(shown["stack"]) - 1)) if shows
         ]
         same = direction if direction in offered else next(iter(offered), None)
-        return Feedback(
-            message, button=f"move:stack:{to}:{same}" if same else None, group=action_group(action)
-        )
+        return Feedback(message, button=f"move:stack:{to}:{same}" if same else None)
     return None
 
 

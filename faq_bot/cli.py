@@ -347,6 +347,7 @@ def search(
     """Einträge zu einer Frage oder zu Stichwörtern suchen."""
     from faq_bot.query import QueryError
     from faq_bot.retrieval import ModeUnavailable, check_mode
+    from faq_bot.search import UNWORDED
     from faq_bot.search import search as run_search
 
     _check_batch_use(
@@ -383,7 +384,8 @@ def search(
     if not result.hits:
         fail(f"Keine Treffer für „{result.query}“.", 1)
     for rank, hit in enumerate(result.hits, 1):
-        click.echo(f"{rank:2}. {hit.title}  [{hit.doc}]  /entry/{hit.id}")
+        label = "" if hit.matched else f"  ({UNWORDED})"
+        click.echo(f"{rank:2}. {hit.title}  [{hit.doc}]  /entry/{hit.id}{label}")
         click.echo(f"    {_terminal_snippet(hit.snippet)}")
 
 

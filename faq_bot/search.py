@@ -105,6 +105,7 @@ __all__ = [
     "QueryRow",
     "ScoredEntry",
     "SearchResult",
+    "UNWORDED",
     "highlight",
     "kind_filter",
     "prepare_query",
@@ -119,6 +120,9 @@ __all__ = [
 ]
 
 CANDIDATES = 200  # entries and paragraphs fetched before reranking
+# the label of a hit that holds no word of the query (`Hit.matched` False), wherever a hit
+# is listed: the search page, the chat's search hits, the terminal
+UNWORDED = "ohne Suchwort, nur inhaltlich ähnlich"
 
 _WORD = re.compile(r"\w+")
 _MARK = re.compile(r"</?mark>")

@@ -565,3 +565,42 @@ def test_a_declined_answer_of_made_up_words_offers_no_search_hits(hybrid_index, 
     result = answer(open_index(hybrid_index), "xyzzy plorf quux?")
     assert not result.confident
     assert result.search_first == []
+
+
+def test_a_declined_answer_labels_the_search_hits_that_hold_no_word_of_the_question(
+    hybrid_index, monkeypatch
+):
+    """The search page says which hits the dense retriever listed for their meaning alone;
+    the hits a declined answer offers of that search say the same (in its JSON, on the
+    chat page, from its turn token and in the terminal), so a judge does not take one for
+    a hit of the question's words."""
+    from faq_bot.chat.format import format_answer
+    from faq_bot.search import UNWORDED, search
+
+    _declining_all(monkeypatch, 1.01)  # nothing listed as close: the search's first three
+    index = open_index(hybrid_index)
+    result = answer(index, "Zentimeter?")
+    found = search(index, result.search_query, n=3, mode=None)
+    assert [item["matched"] for item in result.search_first] == [h.matched for h in found.hits]
+    assert [h.matched for h in found.hits] == [True, False, False]
+    text = format_answer(result.to_json())
+    labelled = [line for line in text.splitlines() if UNWORDED in line]
+    assert [line.split("  ")[1] for line in labelled] == [f"- {h.title}" for h in found.hits[1:]]
+
+
+def test_the_chat_page_labels_a_declined_answers_search_hits_close_in_meaning_only(
+    hybrid_index, monkeypatch
+):
+    """Without JavaScript, on the answer's page and on the next one (from its token)."""
+    from faq_bot.search import UNWORDED
+    from faq_bot.web import create_app
+    from tests.test_web_ask import converse, search_first_of
+
+    _declining_all(monkeypatch, 1.01)
+    client = create_app({"TESTING": True, "INDEX_DIR": str(hybrid_index)}).test_client()
+    data = client.post("/api/ask", json={"question": "Zentimeter?"}).get_json()
+    assert [s["matched"] for s in data["search_first"]] == [True, False, False]
+    pages = converse(client, ["Zentimeter?", "Wie weit darf sich eine Gruppe bewegen?"])
+    for shown in (search_first_of(pages[0]), pages[1].split('<li class="turn"')[1]):
+        items = shown.split("<li>")[1:]
+        assert [UNWORDED in item for item in items] == [False, True, True]

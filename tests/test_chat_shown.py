@@ -44,7 +44,7 @@ questions = (
     .filter(lambda q: re.search(r"[0-9A-Za-z]", q) is not None)
 )
 related = st.tuples(st.sampled_from(["link", "similar"]), ids, st.none() | paragraphs)
-searched = st.tuples(ids, st.none() | paragraphs)  # one of the search's first hits
+searched = st.tuples(ids, st.none() | paragraphs, st.booleans())  # a search hit (+ a word?)
 
 
 @st.composite
@@ -321,7 +321,7 @@ def test_a_declined_answer_shown_again_offers_the_same_search_hits_without_searc
 
 
 def test_search_hits_the_index_lacks_are_left_out_when_shown_again(index):
-    hits = (("die-regel-von-gestern", None), ("depot", 7), ("aktionsstapel", 0))
+    hits = (("die-regel-von-gestern", None, True), ("depot", 7, True), ("aktionsstapel", 0, True))
     turn = Shown("Wer bezahlt?", DECLINED, search_first=hits)
     again, kept = show(index, turn, [])
     assert kept == turn  # carried on as it was issued
@@ -332,8 +332,26 @@ def test_search_hits_the_index_lacks_are_left_out_when_shown_again(index):
             "url": "/entry/aktionsstapel",
             "doc_title": "HoW FAQ",
             "paragraph": 0,
+            "matched": True,
         }
     ]
+
+
+def test_a_search_hit_close_in_meaning_only_keeps_its_label_in_the_turn_token(index):
+    """A hit that holds no word of the search text travels as ``m.`` instead of ``f.``
+    (the same length), so the turn shown again labels it as the answer did."""
+    hits = (("depot", None, False), ("aktionsstapel", 2, True))
+    turn = Shown("Wer bezahlt?", DECLINED, search_first=hits)
+    token = turn.token(KEY)
+    assert "_m.depot_f.aktionsstapel.2:" in token
+    assert Shown.parse(token, KEY) == turn
+    again, _ = show(index, Shown.parse(token, KEY), [])
+    assert [(s["id"], s["matched"]) for s in again.to_json()["search_first"]] == [
+        ("depot", False),
+        ("aktionsstapel", True),
+    ]
+    data = {"question": "Wer bezahlt?", "answer": None, "related": [], **again.to_json()}
+    assert shown_of(data) == turn
 
 
 def test_a_confident_answer_carries_no_search_hits_in_its_token(index):

@@ -334,3 +334,17 @@ def test_the_search_page_counts_the_hits_holding_a_search_word_in_german(
     labels = page.count("ohne Suchwort, nur inhaltlich ähnlich")
     worded = int(said.split()[0]) if said[0].isdigit() else 0
     assert hits > worded and labels == hits - worded
+
+
+def test_the_terminal_search_labels_the_hits_close_in_meaning_only(dense_on, dense_index):
+    from click.testing import CliRunner
+
+    from faq_bot.cli import main
+    from faq_bot.search import UNWORDED
+
+    out = CliRunner().invoke(main, ["search", "--index", str(dense_index), "Zentimeter"]).output
+    titles = re.findall(r"^\s*\d+\. (.+?)  \[", out, re.M)
+    assert titles[0] == "Bewegung" and len(titles) > 1
+    assert out.count(UNWORDED) == len(titles) - 1
+    first = out.split("\n 2. ")[0]
+    assert UNWORDED not in first

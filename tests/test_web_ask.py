@@ -1313,7 +1313,7 @@ def test_api_ask_declined_answer_carries_the_searchs_first_hits(client):
     assert [s["id"] for s in data["search_first"]] == [h.id for h in hits if h.id not in listed]
     assert data["search_first"]
     for item in data["search_first"]:
-        assert set(item) == {"id", "title", "url", "doc_title", "paragraph"}
+        assert set(item) == {"id", "title", "url", "doc_title", "paragraph", "matched"}
         assert item["url"].startswith(f"/entry/{item['id']}")
     assert client.post("/api/ask", json={"question": FIRST}).get_json()["search_first"] == []
 
@@ -1322,7 +1322,14 @@ def test_api_ask_search_hits_are_described_in_openapi(client):
     spec = client.get("/api/openapi.json").get_json()
     field = spec["components"]["schemas"]["Answer"]["properties"]["search_first"]
     assert field["type"] == "array" and "Suche" in field["description"]
-    assert set(field["items"]["properties"]) == {"id", "title", "url", "doc_title", "paragraph"}
+    assert set(field["items"]["properties"]) == {
+        "id",
+        "title",
+        "url",
+        "doc_title",
+        "paragraph",
+        "matched",
+    }
     assert field["items"]["required"] == ["id", "title", "url", "doc_title"]
 
 

@@ -306,17 +306,21 @@ def related_item(
     return {**search_item(index, record, paragraph), "doc": record.doc, "reason": reason}
 
 
-def search_item(index: Index, record: EntryRecord, paragraph: int | None) -> dict[str, Any]:
+def search_item(
+    index: Index, record: EntryRecord, paragraph: int | None, matched: bool | None = None
+) -> dict[str, Any]:
     """One of the search's first hits a declined answer offers (`Answer.search_first`),
-    linked at its best paragraph as the search page links it; `related_item` adds to it."""
+    linked at its best paragraph as the search page links it, with ``matched`` as the
+    search said it (`faq_bot.search.Hit.matched`); `related_item` adds to it (without)."""
     document = index.document(record.doc) or {}
-    return {
+    item = {
         "id": record.id,
         "title": record.title,
         "url": _entry_url(record, paragraph),
         "doc_title": document.get("title"),
         "paragraph": paragraph,
     }
+    return item if matched is None else {**item, "matched": matched}
 
 
 def _entry_url(record: EntryRecord, paragraph: int | None) -> str:
@@ -602,7 +606,8 @@ def searched_first(
     """What a declined `result` offers of the search "In der Suche nachsehen" runs
     (`faq_bot.search.search` for its `search_query`, in its `scope`, in the build's best
     mode): the first `SEARCH_FIRST` hits, without the entries `related` lists
-    (`search_item` each); none for a confident one. `dense`: the scores the answer ranked
+    (`search_item` each, with ``matched``: whether it holds a word of the search text,
+    `faq_bot.search.Hit.matched`); none for a confident one. `dense`: the scores the answer ranked
     its entries by, read instead of embedding the search text (module docstring, step 5);
     without them (no embedder, or it failed on this question) the search is lexical, as
     the search itself falls back."""
@@ -620,7 +625,7 @@ def searched_first(
     for hit in found.hits:
         record = index.entry(hit.id) if hit.id not in listed else None
         if record is not None:
-            out.append(search_item(index, record, hit.paragraph))
+            out.append(search_item(index, record, hit.paragraph, hit.matched))
     return out
 
 

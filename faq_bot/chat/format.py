@@ -5,6 +5,8 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from faq_bot.search import UNWORDED
+
 __all__ = ["format_answer"]
 
 
@@ -35,7 +37,10 @@ def format_answer(data: dict[str, Any], width: int = 88) -> str:
     if searched:  # a declined answer: the search's first hits not listed above
         lines.append("")
         lines.append("Die Suche findet zuerst:")
-        lines.extend(f"  - {s['title']}  {s['url']}" for s in searched)
+        lines.extend(
+            f"  - {s['title']}  {s['url']}" + ("" if s.get("matched", True) else f"  ({UNWORDED})")
+            for s in searched
+        )
     if data.get("suggestion"):
         lines.append(f"Meinten Sie: {data['suggestion']}?")
     if data.get("check_url"):

@@ -27,8 +27,10 @@ answer to any question. The key is the service's secret
     not verify, below). Each ``<item>`` is a related entry as listed under the
     answer: ``l.<entry>`` (a cross reference) or ``s.<entry>[.<paragraph>]``
     (similar, with the paragraph its link jumps to); then, for a declined answer, each of
-    the search's first hits it offered (`Answer.search_first`): ``f.<entry>[.<paragraph>]``
-    (at most `SEARCH_FIRST`, shown again as listed, not searched again); then
+    the search's first hits it offered (`Answer.search_first`): ``f.<entry>[.<paragraph>]``,
+    or ``m.<entry>[.<paragraph>]`` for a hit that holds no word of the search text (shown
+    again with its label, `faq_bot.search.UNWORDED`; a version before the mark skips it as a
+    later item) (at most `SEARCH_FIRST`, shown again as listed, not searched again); then
     ``r.<percent>`` when the answer
     said it was unsure (`Answer.caution`: the share right of the calibration questions
     answered with about its confidence, so the turn shown again says so too); then
@@ -132,6 +134,7 @@ SIGNATURE_LENGTH = 16  # base64url characters of the HMAC-SHA-256 kept (96 bits)
 SCOPE = "d"  # the item of the one document the answer was limited to
 UNSURE = "r"  # the item of an unsure answer's reliability, in percent
 FOUND = "f"  # the item of one of the search's first hits a declined answer offered
+FOUND_UNWORDED = "m"  # the same for a hit that holds no word of the search text
 # the head, the related items, the search hits and the scope item, each at most MAX_HEAD
 # characters
 MAX_TOKEN = (
@@ -144,7 +147,7 @@ _ANSWER_PATTERN = (
     rf"({ENTRY_ID})\.(\d{{1,4}})\.(\d{{1,6}})\.(\d{{1,6}})"
     rf"(?:\.([0-9a-f]{{{FINGERPRINT_LENGTH}}}))?"
 )
-_ITEM_PATTERN = rf"([ls{FOUND}])\.({ENTRY_ID})(?:\.(\d{{1,4}}))?"
+_ITEM_PATTERN = rf"([ls{FOUND}{FOUND_UNWORDED}])\.({ENTRY_ID})(?:\.(\d{{1,4}}))?"
 _SCOPE_PATTERN = rf"{SCOPE}\.({ENTRY_ID})"  # document ids are slugs like entry ids
 _UNSURE_PATTERN = rf"{UNSURE}\.(\d{{1,2}})"  # under SURE: at most 89
 _ANSWER = re.compile(_ANSWER_PATTERN)
@@ -154,7 +157,7 @@ _UNSURE = re.compile(_UNSURE_PATTERN)
 # an item of a later version: a letter this one does not know, a dot and a slug (with a
 # number), skipped, so a token from an instance one version ahead (a rolling deployment,
 # a rollback) still shows its turn rather than a 400
-_LATER_ITEM = re.compile(rf"(?![ls{FOUND}dr]\.)[a-z]\.{ENTRY_ID}(?:\.\d{{1,4}})?")
+_LATER_ITEM = re.compile(rf"(?![ls{FOUND}{FOUND_UNWORDED}dr]\.)[a-z]\.{ENTRY_ID}(?:\.\d{{1,4}})?")
 # a token's shape as a regular expression (for the OpenAPI description; `Shown.parse`
 # checks more: the question, the order of the key sentence's offsets; a token
 # whose signature is missing or wrong is accepted, and shown as its question only)
@@ -190,8 +193,9 @@ class Shown:
     with_context: bool = False  # read with the turns before it (`CONTEXT`)
     scope: str | None = None  # the one document the answer was limited to (`SCOPE`)
     unsure: int | None = None  # an unsure answer's reliability in percent (`UNSURE`)
-    # a declined answer's search hits as offered: (entry, paragraph) (`FOUND`)
-    search_first: tuple[tuple[str, int | None], ...] = ()
+    # a declined answer's search hits as offered: (entry, paragraph, whether it holds a word
+    # of the search text) (`FOUND`, `FOUND_UNWORDED`)
+    search_first: tuple[tuple[str, int | None, bool], ...] = ()
 
     @classmethod
     def parse(cls, token: str, key: bytes) -> Shown:
@@ -231,7 +235,7 @@ class Shown:
                 f"und {SEARCH_FIRST} Treffer der Suche)."
             )
         related: list[tuple[str, str, int | None]] = []
-        found: list[tuple[str, int | None]] = []
+        found: list[tuple[str, int | None, bool]] = []
         for item in items:
             m = _ITEM.fullmatch(item)
             if m is None and _LATER_ITEM.fullmatch(item):
@@ -239,8 +243,8 @@ class Shown:
             if m is None:
                 raise QuestionError(f"„{item[:60]}“ ist kein verwandter Eintrag.")
             paragraph = int(m[3]) if m[3] is not None else None
-            if m[1] == FOUND:
-                found.append((m[2], paragraph))
+            if m[1] in (FOUND, FOUND_UNWORDED):
+                found.append((m[2], paragraph, m[1] == FOUND))
             else:
                 related.append((_REASONS[m[1]], m[2], paragraph))
         if len(related) > MAX_ITEMS:
@@ -286,7 +290,10 @@ class Shown:
             head = self.kind
         listed = [
             *((_LETTERS[reason], entry, paragraph) for reason, entry, paragraph in self.related),
-            *((FOUND, entry, paragraph) for entry, paragraph in self.search_first),
+            *(
+                (FOUND if matched else FOUND_UNWORDED, entry, paragraph)
+                for entry, paragraph, matched in self.search_first
+            ),
         ]
         items = [
             f"{letter}.{entry}" + ("" if paragraph is None else f".{paragraph}")
@@ -342,7 +349,7 @@ def shown_of(data: dict[str, Any]) -> Shown:
     scope = raw_scope if isinstance(raw_scope, str) and re.fullmatch(ENTRY_ID, raw_scope) else None
     if not found:
         hits = tuple(
-            (s["id"], s.get("paragraph"))
+            (s["id"], s.get("paragraph"), s.get("matched") is not False)
             for s in data.get("search_first") or []
             if re.fullmatch(ENTRY_ID, s["id"])
         )[:SEARCH_FIRST]
@@ -447,8 +454,8 @@ def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]
     if shown.kind == DECLINED:
         result.message = declined_message(related)
         result.search_first = [
-            search_item(index, other, paragraph)
-            for entry, paragraph in shown.search_first
+            search_item(index, other, paragraph, matched)
+            for entry, paragraph, matched in shown.search_first
             if (other := _still_there(index, entry, paragraph)) is not None
         ]
     if found is not None:

@@ -157,6 +157,11 @@
         li.appendChild(document.createTextNode(" "));
         li.appendChild(el("span", "doc-meta", "· " + r.doc_title));
       }
+      if (r.matched === false) {
+        // a search hit that holds no word of the question (faq_bot.search.UNWORDED)
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(el("span", "doc-meta unworded", "· ohne Suchwort, nur inhaltlich ähnlich"));
+      }
       ul.appendChild(li);
     });
     return ul;

@@ -81,6 +81,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from faq_bot.index import IndexHolder
     from faq_bot.query import MAX_QUERY_LENGTH
     from faq_bot.question import MAX_QUESTION_LENGTH
+    from faq_bot.search import UNWORDED
     from faq_bot.web import assets, body, compression, errors, security
     from faq_bot.web.render import safe_snippet
 
@@ -134,6 +135,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     # the chat fields' maxlength (search fields read config.MAX_QUERY_LENGTH): the server's
     # own limit, so a form cannot send a question it refuses
     app.jinja_env.globals["MAX_QUESTION_LENGTH"] = MAX_QUESTION_LENGTH
+    app.jinja_env.globals["UNWORDED"] = UNWORDED  # a hit's label: no word of the query
     security.init_app(app)
     compression.init_app(app)
     errors.init_app(app)

@@ -379,6 +379,11 @@ add_schema(
                             "nullable": True,
                             "description": "Der beste Absatz (ab 0) oder null",
                         },
+                        "matched": {
+                            "type": "boolean",
+                            "description": "Ob der Eintrag ein Wort der Suche enthält; false: nur "
+                            "inhaltlich ähnlich (die Seiten sagen es dann dazu)",
+                        },
                     },
                 },
             },

@@ -556,6 +556,38 @@ def test_a_declined_answer_shows_the_searchs_first_hits_with_and_without_javascr
     assert shown["js"] == shown["nojs"]  # chat.js builds what the template renders
 
 
+# declined on the one-document build; its search's first hits hold no word of it
+UNWORDED_HITS = "Wie viele Zentimeter?"
+
+
+def test_a_declined_answers_search_hits_close_in_meaning_only_are_labelled(browser, hybrid_url):
+    """chat.js labels the hits that hold no word of the question as the page does (and as
+    the search page labels them), so a judge does not take them for hits of its words."""
+    from faq_bot.search import UNWORDED
+
+    shown = {}
+    for name, scripts in (("js", True), ("nojs", False)):
+        context = browser.new_context(
+            base_url=hybrid_url, locale="de-DE", java_script_enabled=scripts
+        )
+        context.set_default_timeout(15_000)
+        page = context.new_page()
+        said = page.request.post("/api/ask", data={"question": UNWORDED_HITS}).json()
+        assert not said["confident"] and said["search_first"]
+        unworded = [not s["matched"] for s in said["search_first"]]
+        assert any(unworded)
+        page.goto("/ask")
+        ask(page, UNWORDED_HITS)
+        hits = page.locator("#chat-log li.turn[data-question]").last.locator(
+            "ul.related.search-first > li"
+        )
+        expect(hits).to_have_count(len(unworded))
+        shown[name] = [hits.nth(i).inner_text() for i in range(hits.count())]
+        assert [UNWORDED in text for text in shown[name]] == unworded, name
+        context.close()
+    assert shown["js"] == shown["nojs"]  # chat.js builds what the template renders
+
+
 def test_on_a_touch_screen_the_answer_keeps_the_screen_and_a_keyboard_gets_the_field(page, phone):
     """After an answer the question field takes the focus back on a computer (type the next
     question at once), but not on a touch screen: there focusing it would raise the on-screen

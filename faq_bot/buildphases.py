@@ -13,7 +13,9 @@ Phase names (see `faq_bot.indexbuild`): ``corpus`` (read and split the documents
 cross references), ``vocabulary``, ``morphology`` (HanTa over the distinct
 words), ``whoosh`` (the rest of the analyzer and the Whoosh writer),
 ``commit`` (Whoosh writes its segment), ``impacts``, ``embeddings`` and
-``store`` (entry store, offline data, vocabulary).
+``store`` (entry store, offline data, vocabulary). The embedding workers start when
+``corpus`` ends and run beside the phases up to ``embeddings``, which is the wait for
+what they have left (their CPU seconds land there, when the workers end).
 """
 
 from __future__ import annotations

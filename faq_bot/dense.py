@@ -8,6 +8,9 @@
     ``dense.npy`` (float32, one row per unit) and ``dense.json`` (model id and
     units) into the build. Returns the meta fields (``{"model": id, "units": n}``)
     or ``{"model": None, "warning": <German>}`` when the embedder cannot load.
+    ``start_vectors(records, cache_dir)`` starts the same embedding in the background and
+    returns a `PendingVectors` (a context manager) whose ``write(build_dir, progress)``
+    waits for it and writes: the build starts it once the documents are read.
 
 ``dense_for(index) -> DenseRetriever | None``
     The retriever of an opened build, or None when the build has no vectors or
@@ -30,16 +33,18 @@ from typing import Any
 
 import numpy as np
 
-from faq_bot.embed import disabled, embed_passages, embedder_status, get_embedder
+from faq_bot.embed import PendingPassages, disabled, embedder_status, get_embedder
 from faq_bot.text import split_sentences
 
 __all__ = [
     "DenseRetriever",
     "DenseScores",
+    "PendingVectors",
     "dense_for",
     "dense_mode",
     "swapped_retriever",
     "units_of",
+    "start_vectors",
     "vectors_of_another_model",
     "write_vectors",
 ]
@@ -76,24 +81,59 @@ def write_vectors(
     cache_dir: Path | None,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
+    with start_vectors(records, cache_dir) as pending:
+        return pending.write(build_dir, progress)
+
+
+def start_vectors(records: Sequence[Any], cache_dir: Path | None) -> PendingVectors:
+    """The embeddings of `records` (entries with ``id``, ``title``, ``aliases`` and
+    ``plain_paragraphs``: the corpus's or the build's) started in the background."""
     embedder = get_embedder()
     if embedder is None:
-        if disabled():  # switched off on purpose: nothing to warn about
-            return {"model": None}
-        return {
-            "model": None,
-            "warning": "Ohne semantische Suche gebaut (nur Stichwortsuche): " + embedder_status(),
-        }
+        return PendingVectors([], None, embedder_status())
     units = units_of(records)
-    vectors = embed_passages(embedder, [u[4] for u in units], cache_dir, progress)
-    with open(build_dir / VECTORS, "wb") as fh:
-        np.save(fh, vectors.astype(np.float32))
-    data = {"model": embedder.id, "units": [list(u[:4]) for u in units]}
-    (build_dir / UNITS).write_text(json.dumps(data), encoding="utf-8")
-    report: dict[str, Any] = {"model": embedder.id, "units": len(units)}
-    if embedder.note:  # the stock model stands in for the tuned one
-        report["warning"] = "Semantische Suche mit dem " + embedder.note
-    return report
+    return PendingVectors(units, PendingPassages(embedder, [u[4] for u in units], cache_dir))
+
+
+@dataclass
+class PendingVectors:
+    """A build's embeddings under way (`start_vectors`)."""
+
+    units: list[tuple[str, int, int, int, str]]
+    passages: PendingPassages | None  # None: no embedder
+    status: str = ""  # why there is none (German)
+
+    def __enter__(self) -> PendingVectors:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.passages is not None:
+            self.passages.close()
+
+    def write(
+        self, build_dir: Path, progress: Callable[[int, int], None] | None = None
+    ) -> dict[str, Any]:
+        """Wait for the vectors and write them into `build_dir`; the meta fields."""
+        if self.passages is None:
+            if disabled():  # switched off on purpose: nothing to warn about
+                return {"model": None}
+            return {
+                "model": None,
+                "warning": "Ohne semantische Suche gebaut (nur Stichwortsuche): " + self.status,
+            }
+        embedder, units = self.passages.embedder, self.units
+        vectors = self.passages.result(progress)
+        with open(build_dir / VECTORS, "wb") as fh:
+            np.save(fh, vectors.astype(np.float32))
+        data = {"model": embedder.id, "units": [list(u[:4]) for u in units]}
+        (build_dir / UNITS).write_text(json.dumps(data), encoding="utf-8")
+        report: dict[str, Any] = {"model": embedder.id, "units": len(units)}
+        if embedder.note:  # the stock model stands in for the tuned one
+            report["warning"] = "Semantische Suche mit dem " + embedder.note
+        return report
 
 
 @dataclass

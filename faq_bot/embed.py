@@ -19,7 +19,8 @@
 ``embed_passages(texts, cache_dir, progress) -> matrix``
     Passage vectors through a cache keyed by model id and text hash
     (``<cache_dir>/<model id>.npy`` + ``.json``), so a rebuild embeds only the
-    texts that changed. The cache survives index builds.
+    texts that changed. The cache survives index builds. ``PendingPassages`` is the
+    same started in the background (the index build's other phases run meanwhile).
 
 Threads: the engine runs on OpenMP. With its default (one thread per core,
 busy-waiting) a single query took ~230 ms on the 2-core development machine,
@@ -37,7 +38,7 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,7 @@ import numpy as np
 __all__ = [
     "DIM",
     "Embedder",
+    "PendingPassages",
     "embed_passages",
     "embedder_status",
     "embedding_model",
@@ -263,35 +265,66 @@ def embed_passages(
     progress: Callable[[int, int], None] | None = None,
 ) -> np.ndarray:
     """Passage vectors of `texts`, embedding only those the cache lacks."""
-    mid = embedder.id
-    cache = _load_cache(cache_dir, mid) if cache_dir is not None else {}
-    keys = [text_key(t) for t in texts]
-    missing = list(dict.fromkeys(k for k in keys if k not in cache))
-    text_of = dict(zip(keys, texts, strict=True))
-    todo = [text_of[k] for k in missing]
-    batches = [todo[i : i + BATCH] for i in range(0, len(todo), BATCH)]
-    done = 0
-    if progress is not None and todo:
-        progress(0, len(todo))
-    if batches:
-        workers = min(_processes(), len(batches))
+    with PendingPassages(embedder, texts, cache_dir) as pending:
+        return pending.result(progress)
+
+
+class PendingPassages:
+    """Passage vectors of `texts` being embedded: the texts the cache lacks go to
+    `_processes()` worker processes as soon as it is made, so the caller can do other work
+    while they run (the index build writes its Whoosh index meanwhile); `result()` waits
+    for them. A context manager: leaving it stops workers still running (a build that
+    failed meanwhile). With one worker the texts are embedded in `result()`, in-process."""
+
+    def __init__(
+        self, embedder: Embedder, texts: Sequence[str], cache_dir: Path | None = None
+    ) -> None:
+        self.embedder, self.cache_dir = embedder, cache_dir
+        self.cache = _load_cache(cache_dir, embedder.id) if cache_dir is not None else {}
+        self.keys = [text_key(t) for t in texts]
+        self.missing = list(dict.fromkeys(k for k in self.keys if k not in self.cache))
+        text_of = dict(zip(self.keys, texts, strict=True))
+        todo = [text_of[k] for k in self.missing]
+        self.batches = [todo[i : i + BATCH] for i in range(0, len(todo), BATCH)]
+        self._pool: ProcessPoolExecutor | None = None
+        self._futures: list[Future[np.ndarray]] = []
+        workers = min(_processes(), len(self.batches))
         if workers > 1:
-            with ProcessPoolExecutor(workers) as pool:
-                results = pool.map(partial(_worker_embed, embedder.path), batches)
-                for batch, vecs in zip(batches, results, strict=True):
-                    done = _store(cache, batch, vecs, done, len(todo), progress)
-        else:
-            for batch in batches:
-                vecs = embedder.passages(batch)
-                done = _store(cache, batch, vecs, done, len(todo), progress)
-    if cache_dir is not None and (missing or not (cache_dir / f"{mid}.npy").exists()):
-        wanted = set(keys)
-        # keep the current texts and, for an edit that is undone, a bounded number of old ones
-        old = [k for k in cache if k not in wanted][: 2 * len(wanted)]
-        _save_cache(cache_dir, mid, {k: cache[k] for k in (*dict.fromkeys(keys), *old)})
-    if not keys:
-        return np.zeros((0, embedder.dim), dtype=np.float32)
-    return np.stack([cache[k] for k in keys]).astype(np.float32)
+            self._pool = ProcessPoolExecutor(workers)
+            work = partial(_worker_embed, embedder.path)
+            self._futures = [self._pool.submit(work, batch) for batch in self.batches]
+
+    def __enter__(self) -> PendingPassages:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the workers (those still waiting for a batch are cancelled)."""
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+    def result(self, progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+        """The vectors, in the order of the texts (waiting for the workers); the cache
+        saved with the new ones."""
+        cache, total, done = self.cache, len(self.missing), 0
+        if progress is not None and total:
+            progress(0, total)
+        for n, batch in enumerate(self.batches):
+            vecs = self._futures[n].result() if self._futures else self.embedder.passages(batch)
+            done = _store(cache, batch, vecs, done, total, progress)
+        self.close()
+        mid, cache_dir, keys = self.embedder.id, self.cache_dir, self.keys
+        if cache_dir is not None and (self.missing or not (cache_dir / f"{mid}.npy").exists()):
+            wanted = set(keys)
+            # keep the current texts and, for an edit that is undone, a bounded number of old
+            old = [k for k in cache if k not in wanted][: 2 * len(wanted)]
+            _save_cache(cache_dir, mid, {k: cache[k] for k in (*dict.fromkeys(keys), *old)})
+        if not keys:
+            return np.zeros((0, self.embedder.dim), dtype=np.float32)
+        return np.stack([cache[k] for k in keys]).astype(np.float32)
 
 
 def _store(

@@ -41,11 +41,11 @@ import shutil
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from whoosh import index as whoosh_index
 
@@ -73,6 +73,9 @@ from faq_bot.morphcache import analyse_words, write_build_table
 from faq_bot.morphology import morphology_words
 from faq_bot.offline import write_offline_data
 from faq_bot.text import fold
+
+if TYPE_CHECKING:
+    from faq_bot.dense import PendingVectors
 
 __all__ = ["BuildReport", "build_index", "build_lock"]
 
@@ -169,8 +172,9 @@ def build_index(
     Builds into one index folder run one after the other (see `build_lock`).
     ``on_phase(name, None)`` / ``on_phase(name, figures)`` announce each phase
     (`faq_bot.buildphases`); the figures also land in ``meta.json``."""
-    with build_lock(Path(index_dir), on_wait):
+    with build_lock(Path(index_dir), on_wait), ExitStack() as stack:
         return _build_index(
+            stack,
             Path(corpus_dir),
             Path(index_dir),
             progress,
@@ -181,6 +185,7 @@ def build_index(
 
 
 def _build_index(
+    stack: ExitStack,  # what the build started in the background ends with it
     corpus_dir: Path,
     index_dir: Path,
     progress: Progress | None,
@@ -202,6 +207,9 @@ def _build_index(
             outgoing.setdefault(ref.source, []).append(_ref_json(ref, titles))
         unresolved = [(ref.source, ref.text) for ref in graph.unresolved()]
         link_count = sum(1 for ref in graph.references if getattr(ref, "target", None))
+    # the embeddings (97 % of a build from scratch) need only the entries' texts: their
+    # worker processes start now and run while the phases up to "embeddings" do
+    dense_job = stack.enter_context(_start_dense(index_dir, entries))
 
     with phases.phase("vocabulary"):
         texts: list[str] = []
@@ -309,9 +317,7 @@ def _build_index(
             f"Unaufgelöster Querverweis in {source!r}: {text!r}" for source, text in unresolved
         ]
         with phases.phase("embeddings"):
-            dense = _dense_vectors(
-                build_dir, index_dir, [EntryRecord.from_json(r) for r in records], embed_progress
-            )
+            dense = dense_job.write(build_dir, embed_progress)
         if dense.get("warning"):
             warnings.append(dense.pop("warning"))
         with phases.phase("store"):
@@ -379,14 +385,13 @@ def _indexed_words(entries: Iterable[Any]) -> set[str]:
     return found
 
 
-def _dense_vectors(
-    build_dir: Path, index_dir: Path, records: list[EntryRecord], progress: Progress | None
-) -> dict[str, Any]:
+def _start_dense(index_dir: Path, entries: list[Any]) -> PendingVectors:
     """Paragraph and sentence embeddings of the build (`faq_bot.dense`), through the
-    cache beside the builds; a platform without the embedder gets a lexical build."""
-    from faq_bot.dense import write_vectors
+    cache beside the builds, started in the background; a platform without the embedder
+    gets a lexical build."""
+    from faq_bot.dense import start_vectors
 
-    return write_vectors(build_dir, records, index_dir / EMBEDDINGS_CACHE, progress)
+    return start_vectors(entries, index_dir / EMBEDDINGS_CACHE)
 
 
 def _surface_forms(texts: list[str], counts: Counter[str]) -> dict[str, str]:

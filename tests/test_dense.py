@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -348,3 +349,76 @@ def test_the_terminal_search_labels_the_hits_close_in_meaning_only(dense_on, den
     assert out.count(UNWORDED) == len(titles) - 1
     first = out.split("\n 2. ")[0]
     assert UNWORDED not in first
+
+
+def _changed_build(dense_index, tiny_corpus, tmp_path, monkeypatch) -> Path:
+    """A copy of the dense build (with its caches) beside the tiny corpus with two
+    paragraphs changed, embedded one text per batch in two worker processes."""
+    target = tmp_path / "idx"
+    shutil.copytree(dense_index, target, symlinks=True)
+    (source,) = tiny_corpus.glob("*.txt")  # its one document
+    text = source.read_text(encoding="utf-8")
+    for said in ("Hierdurch könen auch", "Nach Ausführung des Befehls"):
+        assert text.count(said) == 1
+        text = text.replace(said, said + " (geändert)")
+    source.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(embed, "BATCH", 1)
+    monkeypatch.setenv("FAQ_BOT_EMBED_PROCESSES", "2")
+    return target
+
+
+def _started(monkeypatch) -> list[embed.PendingPassages]:
+    """The background embeddings started from here on, as they start."""
+    started: list[embed.PendingPassages] = []
+    real = embed.PendingPassages.__init__
+
+    def init(self, *args, **kwargs):
+        real(self, *args, **kwargs)
+        started.append(self)
+
+    monkeypatch.setattr(embed.PendingPassages, "__init__", init)
+    return started
+
+
+def test_the_build_embeds_while_it_analyses_and_indexes_the_words(
+    dense_on, dense_index, tiny_corpus, tmp_path, monkeypatch
+):
+    """The embeddings (97 % of a build from scratch) need only the documents' texts: their
+    workers start once the documents are read and run beside the other phases."""
+    from faq_bot import indexbuild
+
+    target = _changed_build(dense_index, tiny_corpus, tmp_path, monkeypatch)
+    started = _started(monkeypatch)
+    analysed: list[int] = []
+    real = indexbuild.analyse_words
+    monkeypatch.setattr(
+        indexbuild,
+        "analyse_words",
+        lambda *args: analysed.append(len(started)) or real(*args),
+    )
+    report = build_index(tiny_corpus, target)
+    assert analysed == [1]  # the embedding had started when the words were analysed
+    assert len(started[0].batches) >= 2 and len(started[0]._futures) == len(started[0].batches)
+    vectors = np.load(report.path / "dense.npy")
+    fresh = embed.get_embedder().passages([started[0].batches[0][0]])[0]
+    assert np.isclose(vectors, fresh, atol=1e-5).all(axis=1).any()  # and its vector landed
+
+
+def test_a_build_that_fails_stops_its_embedding_workers(
+    dense_on, dense_index, tiny_corpus, tmp_path, monkeypatch
+):
+    from faq_bot import indexbuild
+
+    target = _changed_build(dense_index, tiny_corpus, tmp_path, monkeypatch)
+    started = _started(monkeypatch)
+
+    def fail(*args):
+        workers.extend(started[0]._pool._processes.values())
+        raise RuntimeError("the disk went away")
+
+    workers: list = []
+    monkeypatch.setattr(indexbuild, "write_impacts", fail)
+    with pytest.raises(RuntimeError):
+        build_index(tiny_corpus, target)
+    assert workers and not any(process.is_alive() for process in workers)
+    assert started[0]._pool is None

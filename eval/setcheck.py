@@ -172,6 +172,7 @@ GROUPS = [
     ["heldout86-questions.jsonl", "heldout86-followups.jsonl"],
     ["heldout87-questions.jsonl", "heldout87-followups.jsonl"],
     ["heldout88-questions.jsonl", "heldout88-followups.jsonl"],
+    ["heldout90-questions.jsonl", "heldout90-followups.jsonl"],
 ]
 
 

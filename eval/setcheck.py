@@ -173,6 +173,7 @@ GROUPS = [
     ["heldout87-questions.jsonl", "heldout87-followups.jsonl"],
     ["heldout88-questions.jsonl", "heldout88-followups.jsonl"],
     ["heldout89-questions.jsonl", "heldout89-followups.jsonl"],
+    ["heldout90-questions.jsonl", "heldout90-followups.jsonl"],
 ]
 
 

@@ -264,7 +264,7 @@ QUESTIONS = [
      "Seeschlange würfelt 8 Richtungsdiagramm was passiert",
      ["Bei 7 - 10 bewegt sich die Seeschlange nicht und bleibt in dem Hex, wo sie gerade ist."]),
     ("002", "abbreviation",
-     "Widersprechen sich SoW und die BATTLEMIST-Grundregeln, welche gilt?",
+     "Mein Mitspieler meint, bei SoW stehe manches anders drin als im normalen BATTLEMIST-Regelheft. Nach welchem Heft richten wir uns, wenn sich die zwei beißen?",
      ["haben die SoW Regeln auf jeden Fall Vorrang"]),
     ("002", "typo",
      "wie weit darf mein held pro runde ziehn, wird er von wälder und berge aufgehalten?",

@@ -308,13 +308,22 @@ class PendingPassages:
 
     def result(self, progress: Callable[[int, int], None] | None = None) -> np.ndarray:
         """The vectors, in the order of the texts (waiting for the workers); the cache
-        saved with the new ones."""
-        cache, total, done = self.cache, len(self.missing), 0
+        saved with the new ones. `progress(done, total)` counts the texts still to embed
+        now: what the workers finished meanwhile is no part of it (a bar that jumped over
+        it at once would start with far too short a time left)."""
+        cache, futures = self.cache, self._futures
+        left = [not f.done() for f in futures] if futures else [True] * len(self.batches)
+        total, done = sum(len(b) for b, wait in zip(self.batches, left, strict=True) if wait), 0
         if progress is not None and total:
             progress(0, total)
         for n, batch in enumerate(self.batches):
-            vecs = self._futures[n].result() if self._futures else self.embedder.passages(batch)
-            done = _store(cache, batch, vecs, done, total, progress)
+            vecs = futures[n].result() if futures else self.embedder.passages(batch)
+            for text, vec in zip(batch, vecs, strict=True):
+                cache[text_key(text)] = vec
+            if left[n]:
+                done += len(batch)
+                if progress is not None:
+                    progress(done, total)
         self.close()
         mid, cache_dir, keys = self.embedder.id, self.cache_dir, self.keys
         if cache_dir is not None and (self.missing or not (cache_dir / f"{mid}.npy").exists()):
@@ -325,19 +334,3 @@ class PendingPassages:
         if not keys:
             return np.zeros((0, self.embedder.dim), dtype=np.float32)
         return np.stack([cache[k] for k in keys]).astype(np.float32)
-
-
-def _store(
-    cache: dict[str, np.ndarray],
-    batch: list[str],
-    vecs: np.ndarray,
-    done: int,
-    total: int,
-    progress: Callable[[int, int], None] | None,
-) -> int:
-    for text, vec in zip(batch, vecs, strict=True):
-        cache[text_key(text)] = vec
-    done += len(batch)
-    if progress is not None:
-        progress(done, total)
-    return done

@@ -12,7 +12,8 @@
     anything is swapped, so a broken corpus never destroys the live index.
     ``progress`` is an optional callable ``progress(done, total)`` (entries
     indexed; ``analysis_progress`` and ``embed_progress`` count the words HanTa
-    analyses and the texts embedded), ``on_phase`` announces each build phase
+    analyses and the texts embedded, those the workers had not finished when the
+    ``embeddings`` phase began), ``on_phase`` announces each build phase
     (`faq_bot.buildphases`), whose wall and CPU seconds ``meta.json`` keeps under
     ``phases``. HanTa's analyses (``morphology-cache/``) and the embeddings
     (``embeddings-cache/``) are cached beside the builds, so a rebuild of

@@ -422,3 +422,30 @@ def test_a_build_that_fails_stops_its_embedding_workers(
         build_index(tiny_corpus, target)
     assert workers and not any(process.is_alive() for process in workers)
     assert started[0]._pool is None
+
+
+def test_the_embeddings_bar_counts_only_the_texts_still_to_embed_when_the_build_waits(
+    dense_on, tmp_path, monkeypatch
+):
+    """The workers run beside the build's other phases, so by the "embeddings" phase some
+    batches are done: the "Texte einbetten" bar counts only what is left then. Counting the
+    finished ones too, it jumped at once and its time left started far too short and grew."""
+    import threading
+    from concurrent.futures import Future, wait
+
+    monkeypatch.setattr(embed, "BATCH", 1)
+    monkeypatch.setenv("FAQ_BOT_EMBED_PROCESSES", "2")
+    embedder = embed.get_embedder()
+    assert embedder is not None
+    texts = ["Erster Absatz.", "Zweiter Absatz.", "Dritter Absatz."]
+    for left, expected in (((), []), ((1,), [(0, 1), (1, 1)])):
+        calls: list[tuple[int, int]] = []
+        with embed.PendingPassages(embedder, texts, tmp_path / str(len(left))) as pending:
+            wait(pending._futures)  # the other phases took longer than these embeddings
+            for n in left:  # ... but for this batch, which ends while the build waits
+                late: Future = Future()
+                threading.Timer(0.2, late.set_result, [pending._futures[n].result()]).start()
+                pending._futures[n] = late
+            vectors = pending.result(lambda done, total: calls.append((done, total)))  # noqa: B023
+        assert calls == expected
+        assert np.allclose(vectors, embedder.passages(texts), atol=1e-5)  # every vector there

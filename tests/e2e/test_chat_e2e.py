@@ -588,6 +588,37 @@ def test_a_declined_answers_search_hits_close_in_meaning_only_are_labelled(brows
     assert shown["js"] == shown["nojs"]  # chat.js builds what the template renders
 
 
+# the lines each "· ohne Suchwort, nur inhaltlich ähnlich" label of the newest turn spans
+LABEL_LINES = """labels => labels.map(label => {
+  const range = document.createRange();
+  range.selectNodeContents(label);
+  return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
+})"""
+
+
+def test_on_a_phone_a_search_hits_label_moves_to_the_next_line_as_a_whole(browser, hybrid_url):
+    """At 360 px "Titel · Dokument · ohne Suchwort, nur inhaltlich ähnlich" wraps: the
+    label goes to the next line whole, never leaving its dot or its first word at the end
+    of the line above and the rest below (with and without JavaScript)."""
+    for scripts in (True, False):
+        context = browser.new_context(
+            base_url=hybrid_url,
+            locale="de-DE",
+            viewport={"width": 360, "height": 740},
+            java_script_enabled=scripts,
+        )
+        context.set_default_timeout(15_000)
+        page = context.new_page()
+        page.goto("/ask")
+        ask(page, UNWORDED_HITS)
+        turn = page.locator("#chat-log li.turn[data-question]").last
+        labels = turn.locator("ul.search-first .unworded")
+        expect(labels.first).to_be_visible()
+        assert set(labels.evaluate_all(LABEL_LINES)) == {1}, scripts
+        assert no_horizontal_scroll(page)[0] <= 360
+        context.close()
+
+
 def test_on_a_touch_screen_the_answer_keeps_the_screen_and_a_keyboard_gets_the_field(page, phone):
     """After an answer the question field takes the focus back on a computer (type the next
     question at once), but not on a touch screen: there focusing it would raise the on-screen

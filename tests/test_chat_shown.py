@@ -30,6 +30,7 @@ from faq_bot.chat.shown import (
     passage_text,
     show,
     shown_of,
+    sign,
 )
 from faq_bot.question import tidy_question
 
@@ -338,12 +339,13 @@ def test_search_hits_the_index_lacks_are_left_out_when_shown_again(index):
 
 
 def test_a_search_hit_close_in_meaning_only_keeps_its_label_in_the_turn_token(index):
-    """A hit that holds no word of the search text travels as ``m.`` instead of ``f.``
-    (the same length), so the turn shown again labels it as the answer did."""
+    """The hits stay ``f.`` items; one ``m.`` item after them says which hold a word of the
+    search text (``1``) and which are close in meaning only (``0``), so the turn shown
+    again labels them as the answer did."""
     hits = (("depot", None, False), ("aktionsstapel", 2, True))
-    turn = Shown("Wer bezahlt?", DECLINED, search_first=hits)
+    turn = Shown("Wer bezahlt?", DECLINED, search_first=hits, scope="how-faq")
     token = turn.token(KEY)
-    assert "_m.depot_f.aktionsstapel.2:" in token
+    assert "_f.depot_f.aktionsstapel.2_m.01_d.how-faq:" in token
     assert Shown.parse(token, KEY) == turn
     again, _ = show(index, Shown.parse(token, KEY), [])
     assert [(s["id"], s["matched"]) for s in again.to_json()["search_first"]] == [
@@ -352,6 +354,32 @@ def test_a_search_hit_close_in_meaning_only_keeps_its_label_in_the_turn_token(in
     ]
     data = {"question": "Wer bezahlt?", "answer": None, "related": [], **again.to_json()}
     assert shown_of(data) == turn
+    worded = Shown("Wer bezahlt?", DECLINED, search_first=(("depot", None, True),))
+    assert "_m." not in worded.token(KEY)  # every hit holds a word: no item (as before)
+
+
+def test_a_version_without_the_label_shows_every_search_hit_of_a_newer_token(index):
+    """During a rolling deployment an older instance reads the label item as a later
+    version's item and skips it: it shows every hit, only unlabelled (a hit item of a new
+    letter it would drop, and sign the turn again without it)."""
+    hits = (("depot", None, False), ("aktionsstapel", 2, True))
+    token = Shown("Wer bezahlt?", DECLINED, search_first=hits).token(KEY)
+    head = token.split(":")[0]
+    items = head.split("_")[1:]
+    older_item = re.compile(r"([lsf])\.([a-z0-9][a-z0-9-]{0,199})(?:\.(\d{1,4}))?")
+    older_later = re.compile(r"(?![lsfdr]\.)[a-z]\.[a-z0-9][a-z0-9-]{0,199}(?:\.\d{1,4})?")
+    kept = [i for i in items if older_item.fullmatch(i)]
+    skipped = [i for i in items if not older_item.fullmatch(i)]
+    assert kept == ["f.depot", "f.aktionsstapel.2"]
+    assert skipped and all(older_later.fullmatch(i) for i in skipped)
+
+
+@pytest.mark.parametrize("flags", ["m.0", "m.011", "m.2", "m.01_m.01"])
+def test_a_label_item_that_does_not_fit_the_search_hits_is_no_turn(flags):
+    head = f"-_f.depot_f.aktionsstapel_{flags}"
+    token = f"{head}:{sign(KEY, head + '~Wer bezahlt?')}~Wer bezahlt?"
+    with pytest.raises(QuestionError):
+        Shown.parse(token, KEY)
 
 
 def test_a_confident_answer_carries_no_search_hits_in_its_token(index):

@@ -27,10 +27,12 @@ answer to any question. The key is the service's secret
     not verify, below). Each ``<item>`` is a related entry as listed under the
     answer: ``l.<entry>`` (a cross reference) or ``s.<entry>[.<paragraph>]``
     (similar, with the paragraph its link jumps to); then, for a declined answer, each of
-    the search's first hits it offered (`Answer.search_first`): ``f.<entry>[.<paragraph>]``,
-    or ``m.<entry>[.<paragraph>]`` for a hit that holds no word of the search text (shown
-    again with its label, `faq_bot.search.UNWORDED`; a version before the mark skips it as a
-    later item) (at most `SEARCH_FIRST`, shown again as listed, not searched again); then
+    the search's first hits it offered (`Answer.search_first`): ``f.<entry>[.<paragraph>]``
+    (at most `SEARCH_FIRST`, shown again as listed, not searched again), and when one of
+    them holds no word of the search text, ``m.<flags>``: one digit per hit, ``1`` holds a
+    word, ``0`` close in meaning only (shown again with its label,
+    `faq_bot.search.UNWORDED`; a version before the item skips it as a later version's
+    and shows the hits unlabelled); then
     ``r.<percent>`` when the answer
     said it was unsure (`Answer.caution`: the share right of the calibration questions
     answered with about its confidence, so the turn shown again says so too); then
@@ -134,7 +136,7 @@ SIGNATURE_LENGTH = 16  # base64url characters of the HMAC-SHA-256 kept (96 bits)
 SCOPE = "d"  # the item of the one document the answer was limited to
 UNSURE = "r"  # the item of an unsure answer's reliability, in percent
 FOUND = "f"  # the item of one of the search's first hits a declined answer offered
-FOUND_UNWORDED = "m"  # the same for a hit that holds no word of the search text
+WORDED = "m"  # the item saying which of those hits hold a word of the search text
 # the head, the related items, the search hits and the scope item, each at most MAX_HEAD
 # characters
 MAX_TOKEN = (
@@ -147,7 +149,7 @@ _ANSWER_PATTERN = (
     rf"({ENTRY_ID})\.(\d{{1,4}})\.(\d{{1,6}})\.(\d{{1,6}})"
     rf"(?:\.([0-9a-f]{{{FINGERPRINT_LENGTH}}}))?"
 )
-_ITEM_PATTERN = rf"([ls{FOUND}{FOUND_UNWORDED}])\.({ENTRY_ID})(?:\.(\d{{1,4}}))?"
+_ITEM_PATTERN = rf"([ls{FOUND}])\.({ENTRY_ID})(?:\.(\d{{1,4}}))?"
 _SCOPE_PATTERN = rf"{SCOPE}\.({ENTRY_ID})"  # document ids are slugs like entry ids
 _UNSURE_PATTERN = rf"{UNSURE}\.(\d{{1,2}})"  # under SURE: at most 89
 _ANSWER = re.compile(_ANSWER_PATTERN)
@@ -157,13 +159,15 @@ _UNSURE = re.compile(_UNSURE_PATTERN)
 # an item of a later version: a letter this one does not know, a dot and a slug (with a
 # number), skipped, so a token from an instance one version ahead (a rolling deployment,
 # a rollback) still shows its turn rather than a 400
-_LATER_ITEM = re.compile(rf"(?![ls{FOUND}{FOUND_UNWORDED}dr]\.)[a-z]\.{ENTRY_ID}(?:\.\d{{1,4}})?")
+_WORDED_PATTERN = rf"{WORDED}\.([01]{{1,{SEARCH_FIRST}}})"
+_WORDED = re.compile(_WORDED_PATTERN)
+_LATER_ITEM = re.compile(rf"(?![ls{FOUND}{WORDED}dr]\.)[a-z]\.{ENTRY_ID}(?:\.\d{{1,4}})?")
 # a token's shape as a regular expression (for the OpenAPI description; `Shown.parse`
 # checks more: the question, the order of the key sentence's offsets; a token
 # whose signature is missing or wrong is accepted, and shown as its question only)
 TOKEN_PATTERN = (
     rf"^(?:[-xqu]|{_ANSWER_PATTERN})(?:_{_ITEM_PATTERN}){{0,{MAX_ITEMS + SEARCH_FIRST}}}"
-    rf"(?:_{_UNSURE_PATTERN})?(?:_{_SCOPE_PATTERN})?(?:_{CONTEXT})?"
+    rf"(?:_{_WORDED_PATTERN})?(?:_{_UNSURE_PATTERN})?(?:_{_SCOPE_PATTERN})?(?:_{CONTEXT})?"
     rf"(?::[A-Za-z0-9_-]{{0,{SIGNATURE_LENGTH}}})?~.*{QUESTION_PATTERN}"
 )
 _REASONS = {"l": "link", "s": "similar"}
@@ -194,7 +198,7 @@ class Shown:
     scope: str | None = None  # the one document the answer was limited to (`SCOPE`)
     unsure: int | None = None  # an unsure answer's reliability in percent (`UNSURE`)
     # a declined answer's search hits as offered: (entry, paragraph, whether it holds a word
-    # of the search text) (`FOUND`, `FOUND_UNWORDED`)
+    # of the search text) (`FOUND`, `WORDED`)
     search_first: tuple[tuple[str, int | None, bool], ...] = ()
 
     @classmethod
@@ -229,6 +233,9 @@ class Shown:
         if unsure is not None:
             items.pop()
         percent = int(unsure[1]) if unsure is not None else None
+        worded = _WORDED.fullmatch(items[-1]) if items else None
+        if worded is not None:
+            items.pop()
         if len(items) > MAX_ITEMS + SEARCH_FIRST:
             raise QuestionError(
                 f"zu viele aufgeführte Einträge (höchstens {MAX_ITEMS} verwandte "
@@ -243,14 +250,18 @@ class Shown:
             if m is None:
                 raise QuestionError(f"„{item[:60]}“ ist kein verwandter Eintrag.")
             paragraph = int(m[3]) if m[3] is not None else None
-            if m[1] in (FOUND, FOUND_UNWORDED):
-                found.append((m[2], paragraph, m[1] == FOUND))
+            if m[1] == FOUND:
+                found.append((m[2], paragraph, True))
             else:
                 related.append((_REASONS[m[1]], m[2], paragraph))
         if len(related) > MAX_ITEMS:
             raise QuestionError(f"zu viele verwandte Einträge (höchstens {MAX_ITEMS}).")
         if len(found) > SEARCH_FIRST:
             raise QuestionError(f"zu viele Treffer der Suche (höchstens {SEARCH_FIRST}).")
+        if worded is not None:
+            if len(worded[1]) != len(found):
+                raise QuestionError("die Angabe zu den Suchwörtern passt nicht zu den Treffern.")
+            found = [(e, p, flag == "1") for (e, p, _), flag in zip(found, worded[1], strict=True)]
         if answer in (DECLINED, GONE, UNANSWERED, UNVERIFIED):
             return cls(
                 text,
@@ -290,18 +301,17 @@ class Shown:
             head = self.kind
         listed = [
             *((_LETTERS[reason], entry, paragraph) for reason, entry, paragraph in self.related),
-            *(
-                (FOUND if matched else FOUND_UNWORDED, entry, paragraph)
-                for entry, paragraph, matched in self.search_first
-            ),
+            *((FOUND, entry, paragraph) for entry, paragraph, _ in self.search_first),
         ]
         items = [
             f"{letter}.{entry}" + ("" if paragraph is None else f".{paragraph}")
             for letter, entry, paragraph in listed
         ]
+        flags = "".join("1" if matched else "0" for _, _, matched in self.search_first)
+        worded = [f"{WORDED}.{flags}"] if "0" in flags else []  # all hold a word: no item
         scope = [f"{SCOPE}.{self.scope}"] if self.scope else []
         unsure = [f"{UNSURE}.{self.unsure}"] if self.unsure is not None else []
-        tail = [*unsure, *scope, *([CONTEXT] if self.with_context else [])]
+        tail = [*worded, *unsure, *scope, *([CONTEXT] if self.with_context else [])]
         head = "_".join([head, *items, *tail])
         return f"{head}:{sign(key, f'{head}~{self.question}')}~{self.question}"
 

@@ -32,9 +32,11 @@ the number of cores, at most 2).
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import json
 import os
+import signal
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -226,6 +228,22 @@ def _worker_embed(path: str | None, texts: list[str]) -> np.ndarray:
     return np.asarray(_worker_models[path].passage(texts), dtype=np.float32)
 
 
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent ends
+
+
+def _end_with(parent: int) -> None:
+    """A worker's initializer: the kernel ends it (SIGTERM) when the build process ends,
+    however that ends (SIGTERM from a supervisor, SIGKILL, the OOM killer); otherwise an
+    orphaned worker waits for work forever. Linux only; elsewhere nothing happens."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):  # no prctl: not Linux
+        return
+    if os.getppid() != parent:  # the build process ended before prctl took effect
+        os._exit(1)
+
+
 def _processes() -> int:
     try:
         wanted = int(os.environ.get("FAQ_BOT_EMBED_PROCESSES", "0"))
@@ -290,7 +308,10 @@ class PendingPassages:
         self._futures: list[Future[np.ndarray]] = []
         workers = min(_processes(), len(self.batches))
         if workers > 1:
-            self._pool = ProcessPoolExecutor(workers)
+            # forked by this thread, the one the kernel watches for `_end_with`
+            self._pool = ProcessPoolExecutor(
+                workers, initializer=_end_with, initargs=(os.getpid(),)
+            )
             work = partial(_worker_embed, embedder.path)
             self._futures = [self._pool.submit(work, batch) for batch in self.batches]
 

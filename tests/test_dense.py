@@ -5,6 +5,7 @@ tests/dense_fixtures.py."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -449,3 +450,49 @@ def test_the_embeddings_bar_counts_only_the_texts_still_to_embed_when_the_build_
             vectors = pending.result(lambda done, total: calls.append((done, total)))  # noqa: B023
         assert calls == expected
         assert np.allclose(vectors, embedder.passages(texts), atol=1e-5)  # every vector there
+
+
+def _alive(pid: int) -> bool:
+    """Whether process `pid` runs (a zombie, ended but not reaped, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_embedding_workers_end_when_the_build_process_is_killed(tmp_path):
+    """However the build ends (SIGTERM from a supervisor, SIGKILL, the OOM killer), its
+    embedding workers end with it instead of waiting for work forever, ~160 MB each."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = (
+        "import time\n"
+        "from faq_bot import embed\n"
+        "texts = [f'Absatz {i}: wer in der Runde zuerst einen Befehl gibt.' for i in range(800)]\n"
+        "pending = embed.PendingPassages(embed.get_embedder(), texts)\n"
+        "print(' '.join(map(str, pending._pool._processes)), flush=True)\n"
+        "time.sleep(120)\n"
+    )
+    env = {**os.environ, "FAQ_BOT_DENSE": "1", "FAQ_BOT_EMBED_PROCESSES": "2"}
+    workers: list[int] = []
+    with subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, env=env) as build:
+        try:
+            workers = [int(pid) for pid in build.stdout.readline().split()]
+            assert len(workers) == 2 and all(_alive(pid) for pid in workers)
+            build.send_signal(signal.SIGKILL)
+            build.wait()
+            deadline = time.monotonic() + 20
+            while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            left = [pid for pid in workers if _alive(pid)]
+        finally:
+            build.kill()
+            for pid in workers:
+                if _alive(pid):
+                    os.kill(pid, signal.SIGKILL)
+    assert left == []

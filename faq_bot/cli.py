@@ -8,10 +8,13 @@ types and `fail` that see to it: `faq_bot.cligerman`).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -202,6 +205,26 @@ PHASE_LABELS = {
 }
 
 
+@contextlib.contextmanager
+def _sigterm_as_ctrl_c() -> Iterator[None]:
+    """SIGTERM (a supervisor stopping the build, a CI timeout) stops the build as Ctrl-C
+    does: it says „Abgebrochen.“, removes its half-written build folder and stops its
+    embedding workers, instead of ending on the spot. Only in the main thread, where
+    signal handlers live."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
 def _build(corpus_dir: Path, index_dir: Path, phase_lines: bool = False) -> BuildReport:
     """Build the index; progress bars on a terminal, and with `phase_lines` one line
     per finished phase on stderr (the only progress output when stderr is no terminal)."""
@@ -227,18 +250,19 @@ def _build(corpus_dir: Path, index_dir: Path, phase_lines: bool = False) -> Buil
         click.echo(f"{PHASE_LABELS.get(name, name)}: {figures['seconds']:.1f} s", err=True)
 
     try:
-        report = build_index(
-            corpus_dir,
-            index_dir,
-            progress=entries_done,
-            embed_progress=embed_progress,
-            analysis_progress=analysis_progress,
-            on_phase=on_phase,
-            on_wait=lambda: click.echo(
-                f"Ein anderer Indexbau in {index_dir} läuft gerade; warte, bis er fertig ist …",
-                err=True,
-            ),
-        )
+        with _sigterm_as_ctrl_c():
+            report = build_index(
+                corpus_dir,
+                index_dir,
+                progress=entries_done,
+                embed_progress=embed_progress,
+                analysis_progress=analysis_progress,
+                on_phase=on_phase,
+                on_wait=lambda: click.echo(
+                    f"Ein anderer Indexbau in {index_dir} läuft gerade; warte, bis er fertig ist …",
+                    err=True,
+                ),
+            )
     except CorpusError as exc:
         close()
         fail(f"Der Index kann nicht gebaut werden: {exc}", 3)

@@ -424,7 +424,9 @@ def _swap(index_dir: Path, version: str) -> None:
 
 
 def _prune(index_dir: Path, keep: set[str]) -> None:
-    """Delete complete builds other than `keep` (a build still being written has no meta)."""
+    """Delete the builds other than `keep`: complete ones, and those without meta.json,
+    half-written by a run killed outright (SIGKILL, out of memory). Called holding the
+    build lock (`build_lock`), so no other run is writing one of them."""
     for path in (index_dir / BUILDS).iterdir():
-        if path.name not in keep and (path / META_JSON).is_file():
+        if path.name not in keep and path.is_dir():
             shutil.rmtree(path, ignore_errors=True)

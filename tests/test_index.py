@@ -118,6 +118,19 @@ def test_rebuilds_keep_only_the_current_and_the_previous_build(tiny_corpus, tmp_
     assert kept == sorted(versions[1:])
 
 
+def test_a_rebuild_removes_the_half_written_build_of_a_killed_run(tiny_corpus, tmp_path):
+    """A build killed outright (SIGKILL, out of memory) leaves its folder without meta.json;
+    the next build, holding the build lock, knows no other run is writing and removes it."""
+    index_dir = tmp_path / "index"
+    first = build_index(tiny_corpus, index_dir)
+    killed = index_dir / "builds" / "20261201T000000000000Z-dead00"
+    (killed / "whoosh").mkdir(parents=True)
+    (killed / "whoosh" / "_MAIN_1.toc").write_bytes(b"half")
+    second = build_index(tiny_corpus, index_dir)
+    kept = sorted(p.name for p in (index_dir / "builds").iterdir())
+    assert kept == sorted([first.version, second.version])
+
+
 def test_corpus_error_during_rebuild_keeps_the_live_index(tiny_corpus, tmp_path):
     index_dir = tmp_path / "index"
     first = build_index(tiny_corpus, index_dir)

@@ -461,28 +461,47 @@ def _alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
+# how the build starts its workers: plain; inside `faq-bot index`, whose SIGTERM handler
+# (`faq_bot.cli._sigterm_as_ctrl_c`) the forked workers inherit; with the forkserver start
+# method (Python 3.14's default on Linux), where the workers' parent is the fork server
+_STARTS = {
+    "plain": ("", ""),
+    "faq-bot index": ("from faq_bot.cli import _sigterm_as_ctrl_c\n", "_sigterm_as_ctrl_c()"),
+    "forkserver": ("import multiprocessing\nmultiprocessing.set_start_method('forkserver')\n", ""),
+}
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
-def test_embedding_workers_end_when_the_build_process_is_killed(tmp_path):
+@pytest.mark.parametrize("start", sorted(_STARTS))
+def test_embedding_workers_end_when_the_build_process_is_killed(tmp_path, start):
     """However the build ends (SIGTERM from a supervisor, SIGKILL, the OOM killer), its
-    embedding workers end with it instead of waiting for work forever, ~160 MB each."""
+    embedding workers end with it instead of waiting for work forever, ~160 MB each:
+    also those of `faq-bot index` (SIGTERM is its Ctrl-C there, not in a worker) and
+    those a fork server started."""
     import signal
     import subprocess
     import sys
     import time
 
+    setup, context = _STARTS[start]
     script = (
-        "import time\n"
+        "import contextlib, time\n"
+        f"{setup}"
         "from faq_bot import embed\n"
         "texts = [f'Absatz {i}: wer in der Runde zuerst einen Befehl gibt.' for i in range(800)]\n"
-        "pending = embed.PendingPassages(embed.get_embedder(), texts)\n"
-        "print(' '.join(map(str, pending._pool._processes)), flush=True)\n"
-        "time.sleep(120)\n"
+        f"with {context or 'contextlib.nullcontext()'}:\n"
+        "    pending = embed.PendingPassages(embed.get_embedder(), texts)\n"
+        "    while len(pending._pool._processes) < 2:\n"
+        "        time.sleep(0.05)\n"
+        "    print(' '.join(map(str, pending._pool._processes)), flush=True)\n"
+        "    time.sleep(120)\n"
     )
     env = {**os.environ, "FAQ_BOT_DENSE": "1", "FAQ_BOT_EMBED_PROCESSES": "2"}
     workers: list[int] = []
     with subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, env=env) as build:
         try:
             workers = [int(pid) for pid in build.stdout.readline().split()]
+            time.sleep(1)  # the workers are at work (a fork server's: they started)
             assert len(workers) == 2 and all(_alive(pid) for pid in workers)
             build.send_signal(signal.SIGKILL)
             build.wait()
@@ -520,3 +539,29 @@ def test_faq_bot_index_stopped_by_sigterm_cleans_up_like_ctrl_c(tiny_corpus, tmp
     assert code == 1 and "Abgebrochen." in rest, (code, rest)
     builds = index_dir / "builds"
     assert not builds.exists() or list(builds.iterdir()) == []
+
+
+def test_the_embeddings_come_back_when_a_fork_server_starts_the_workers():
+    """With the forkserver start method (Python 3.14's default on Linux) a worker's parent
+    is the fork server, not the build process: the workers embed all the same."""
+    import subprocess
+    import sys
+
+    script = (
+        "import multiprocessing\n"
+        "multiprocessing.set_start_method('forkserver')\n"
+        "import numpy as np\n"
+        "from faq_bot import embed\n"
+        "texts = [f'Absatz {i}: wer zuerst einen Befehl gibt.' for i in range(3 * embed.BATCH)]\n"
+        "embedder = embed.get_embedder()\n"
+        "with embed.PendingPassages(embedder, texts) as pending:\n"
+        "    assert pending._pool is not None\n"
+        "    vectors = pending.result()\n"
+        "assert np.allclose(vectors, embedder.passages(texts), atol=1e-5)\n"
+        "print('ok')\n"
+    )
+    env = {**os.environ, "FAQ_BOT_DENSE": "1", "FAQ_BOT_EMBED_PROCESSES": "2"}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.stdout.strip() == "ok", done.stderr[-2000:]

@@ -32,7 +32,6 @@ the number of cores, at most 2).
 
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import json
 import multiprocessing
@@ -230,32 +229,20 @@ def _worker_embed(path: str | None, texts: list[str]) -> np.ndarray:
     return np.asarray(_worker_models[path].passage(texts), dtype=np.float32)
 
 
-PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent ends
-
-
-def _end_with(parent: int | None) -> None:
+def _end_with_build() -> None:
     """A worker's initializer: it ends when the build process ends, however that ends
     (SIGTERM from a supervisor, SIGKILL, the OOM killer); otherwise an orphaned worker
-    waits for work forever. The kernel sends it SIGTERM (Linux only; elsewhere nothing
-    happens); a fork server's worker (`parent` None: the forkserver start method, Python
-    3.14's default on Linux), whose parent is the fork server, which lives as long as its
-    workers do, watches the build process's end of the pipe it was started with."""
+    waits for work forever. A thread waits on the build process's end of the pipe the
+    worker was started with (`multiprocessing.parent_process().sentinel`, for fork and
+    forkserver alike; it is ready at once if the build already ended); the engine
+    releases the GIL while it embeds, so the thread ends the worker mid-batch too."""
     # SIGTERM ends a worker: a forked worker inherits the build's own handler (`faq-bot
     # index` turns it into Ctrl-C), which would make it a task's error, and the worker
     # would go on waiting for work from a parent that is gone
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if parent is None:
-        build = multiprocessing.parent_process()
-        if build is not None:
-            threading.Thread(target=_exit_with, args=(build.sentinel,), daemon=True).start()
-        return
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-    except (OSError, AttributeError, TypeError):  # no prctl (not Linux), no CDLL(None)
-        return
-    if os.getppid() != parent:  # the build process ended before prctl took effect
-        os._exit(1)
+    build = multiprocessing.parent_process()
+    if build is not None:
+        threading.Thread(target=_exit_with, args=(build.sentinel,), daemon=True).start()
 
 
 def _exit_with(sentinel: int) -> None:
@@ -328,12 +315,7 @@ class PendingPassages:
         self._futures: list[Future[np.ndarray]] = []
         workers = min(_processes(), len(self.batches))
         if workers > 1:
-            # forked by this thread, the one the kernel watches for `_end_with`; a fork
-            # server's workers are its children, not this process's
-            server = multiprocessing.get_start_method() == "forkserver"
-            self._pool = ProcessPoolExecutor(
-                workers, initializer=_end_with, initargs=(None if server else os.getpid(),)
-            )
+            self._pool = ProcessPoolExecutor(workers, initializer=_end_with_build)
             work = partial(_worker_embed, embedder.path)
             self._futures = [self._pool.submit(work, batch) for batch in self.batches]
 

@@ -1,16 +1,15 @@
 """Dense retrieval: embeddings of every paragraph and sentence, stored with each build.
 
-``write_vectors(build_dir, records, cache_dir, progress) -> dict``
-    Called by `faq_bot.indexbuild.build_index`: embeds each non-empty paragraph and,
-    for paragraphs of more than one sentence, each sentence, every text
-    prefixed with its entry's heading ("227-Pfund Bombe (Basisausbau): ..."),
-    through the text-hash cache of `faq_bot.embed`, and writes
-    ``dense.npy`` (float32, one row per unit) and ``dense.json`` (model id and
-    units) into the build. Returns the meta fields (``{"model": id, "units": n}``)
-    or ``{"model": None, "warning": <German>}`` when the embedder cannot load.
-    ``start_vectors(records, cache_dir)`` starts the same embedding in the background and
-    returns a `PendingVectors` (a context manager) whose ``write(build_dir, progress)``
-    waits for it and writes: the build starts it once the documents are read.
+``start_vectors(records, cache_dir) -> PendingVectors``
+    Called by `faq_bot.indexbuild.build_index` once the documents are read: starts
+    embedding, in the background, each non-empty paragraph and, for paragraphs of more
+    than one sentence, each sentence, every text prefixed with its entry's heading
+    ("227-Pfund Bombe (Basisausbau): ..."), through the text-hash cache of
+    `faq_bot.embed`. ``PendingVectors.write(build_dir, progress)`` (a context manager;
+    leaving it stops the workers) waits for them and writes ``dense.npy`` (float32, one
+    row per unit) and ``dense.json`` (model id and units) into the build. It returns the
+    meta fields (``{"model": id, "units": n}``) or ``{"model": None, "warning": <German>}``
+    when the embedder cannot load.
 
 ``dense_for(index) -> DenseRetriever | None``
     The retriever of an opened build, or None when the build has no vectors or
@@ -46,7 +45,6 @@ __all__ = [
     "units_of",
     "start_vectors",
     "vectors_of_another_model",
-    "write_vectors",
 ]
 
 VECTORS = "dense.npy"
@@ -73,16 +71,6 @@ def units_of(records: Sequence[Any]) -> list[tuple[str, int, int, int, str]]:
                 for s, e in spans:
                     out.append((r.id, n, s, e, f"{heading}: {text[s:e]}"))
     return out
-
-
-def write_vectors(
-    build_dir: Path,
-    records: Sequence[Any],
-    cache_dir: Path | None,
-    progress: Callable[[int, int], None] | None = None,
-) -> dict[str, Any]:
-    with start_vectors(records, cache_dir) as pending:
-        return pending.write(build_dir, progress)
 
 
 def start_vectors(records: Sequence[Any], cache_dir: Path | None) -> PendingVectors:

@@ -145,7 +145,6 @@ def serve(
     --debug startet stattdessen Werkzeugs Entwicklungsserver.
     """
     from faq_bot.config import env_secret, trusted_hosts
-    from faq_bot.corpus import CorpusError
     from faq_bot.web.serve import ensure_index, run, run_debug
 
     if debug and workers is not None:
@@ -155,10 +154,12 @@ def serve(
         trusted_hosts()
     except ValueError as exc:
         fail(f"Ungültige Einstellung: {exc}", 2)
-    try:
-        ensure_index(corpus_dir, index_dir, say=lambda m: click.echo(m, err=True))
-    except CorpusError as exc:
-        fail(f"Der Index kann nicht gebaut werden: {exc}", 3)
+    ensure_index(  # a first build as `faq-bot index` builds: progress, Ctrl-C and SIGTERM
+        corpus_dir,
+        index_dir,
+        say=lambda m: click.echo(m, err=True),
+        build=lambda: _build(corpus_dir, index_dir, phase_lines=True),
+    )
     click.echo(f"Regelsuche läuft auf http://{host}:{port}/ (Beenden mit Strg+C)", err=True)
     if debug:
         run_debug(host, port, corpus_dir, index_dir)

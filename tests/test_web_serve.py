@@ -92,3 +92,58 @@ def test_serve_rebuilds_an_index_whose_vectors_another_model_made(
     assert serve.ensure_index(tiny_corpus, index_dir, say=messages.append) is True
     assert any("anderen Einbettungsmodell" in m for m in messages)
     assert dense_mode(open_index(index_dir)) == "hybrid"
+
+
+def test_serve_first_build_shows_its_progress(tiny_corpus, tmp_path, monkeypatch):
+    """`make run` on a fresh machine builds the index inside `faq-bot serve` (about a
+    minute and a half on the real corpus): it says which phase finished, as
+    `faq-bot index` does, instead of one line and then silence."""
+    monkeypatch.setattr(serve, "run", lambda *args, **kwargs: None)
+    result = CliRunner().invoke(
+        cli.main, ["serve", "--corpus", str(tiny_corpus), "--index", str(tmp_path / "idx")]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Korpus lesen und zerlegen: " in result.output
+    assert "Einträge speichern: " in result.output
+
+
+def test_serve_stopped_by_sigterm_during_its_first_build_cleans_up(tiny_corpus, tmp_path):
+    """A supervisor stops `faq-bot serve` while it builds its first index: it says
+    „Abgebrochen.“, exits 1 and leaves no half-written build folder, as `faq-bot index`."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    index_dir = tmp_path / "idx"
+    env = {**os.environ, "FAQ_BOT_DENSE": "1", "FAQ_BOT_EMBED_PROCESSES": "2"}
+    command = [sys.executable, "-c", "from faq_bot.cli import main; main()", "serve"]
+    command += ["--port", "1", "--corpus", str(tiny_corpus), "--index", str(index_dir)]
+    with subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=env) as server:
+        assert "wird jetzt" in server.stderr.readline()
+        first = server.stderr.readline()  # the corpus phase's line: the workers start now
+        assert first.startswith("Korpus lesen und zerlegen"), first
+        time.sleep(0.5)
+        server.send_signal(signal.SIGTERM)
+        rest = server.stderr.read()
+        code = server.wait(timeout=60)
+    assert code == 1 and "Abgebrochen." in rest, (code, rest)
+    builds = index_dir / "builds"
+    assert not builds.exists() or list(builds.iterdir()) == []
+
+
+def test_serve_first_build_says_its_warnings_like_faq_bot_index(tiny_corpus, tmp_path, monkeypatch):
+    """What `faq-bot index` warns about (here an unresolved cross reference; also a
+    build without the embedder) is said when `faq-bot serve` builds, too."""
+    from tests.test_cli_search import SMALL_FAQ, SMALL_FAQ_MANIFEST
+
+    (tiny_corpus / "faq.txt").write_text(SMALL_FAQ, encoding="utf-8")
+    with (tiny_corpus / "manifest.toml").open("a", encoding="utf-8") as manifest:
+        manifest.write(SMALL_FAQ_MANIFEST)
+    monkeypatch.setattr(serve, "run", lambda *args, **kwargs: None)
+    result = CliRunner().invoke(
+        cli.main, ["serve", "--corpus", str(tiny_corpus), "--index", str(tmp_path / "idx")]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Warnung: Unaufgelöster Querverweis in 'alpha': 's. Gamma'" in result.output

@@ -10,15 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from faq_bot.indexbuild import BuildReport
 
 
 def ensure_index(
-    corpus_dir: Path | str, index_dir: Path | str, say: Callable[[str], None] = print
+    corpus_dir: Path | str,
+    index_dir: Path | str,
+    say: Callable[[str], None] = print,
+    build: Callable[[], BuildReport] | None = None,
 ) -> bool:
     """Build the index when `index_dir` has none, or when its vectors come from another
     embedding model than the one that serves now (search would stay lexical); True when
-    it was built now.
+    it was built now. `build` builds it (the CLI's, with its progress and its Ctrl-C and
+    SIGTERM handling); by default a plain `build_index`.
 
     Raises `faq_bot.corpus.CorpusError` when the corpus cannot be read.
     """
@@ -41,11 +48,13 @@ def ensure_index(
             f"Der Suchindex in {index_dir} stammt von einem anderen Einbettungsmodell – "
             f"er wird jetzt aus {corpus_dir} neu gebaut …"
         )
-    report = build_index(corpus_dir, index_dir)
+    report = build() if build is not None else build_index(corpus_dir, index_dir)
     say(
         f"Index gebaut: {report.documents} Dokumente, {report.entries} Einträge "
         f"in {report.seconds:.1f} s."
     )
+    for warning in report.warnings:  # as `faq-bot index` says them
+        say(f"Warnung: {warning}")
     return True
 
 

@@ -174,6 +174,7 @@ GROUPS = [
     ["heldout88-questions.jsonl", "heldout88-followups.jsonl"],
     ["heldout89-questions.jsonl", "heldout89-followups.jsonl"],
     ["heldout90-questions.jsonl", "heldout90-followups.jsonl"],
+    ["heldout92-questions.jsonl", "heldout92-followups.jsonl"],
 ]
 
 

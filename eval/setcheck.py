@@ -175,6 +175,7 @@ GROUPS = [
     ["heldout89-questions.jsonl", "heldout89-followups.jsonl"],
     ["heldout90-questions.jsonl", "heldout90-followups.jsonl"],
     ["heldout91-questions.jsonl", "heldout91-followups.jsonl"],
+    ["heldout92-questions.jsonl", "heldout92-followups.jsonl"],
 ]
 
 

@@ -520,25 +520,13 @@ def test_embedding_workers_end_when_the_build_process_is_killed(tmp_path, start)
 def test_faq_bot_index_stopped_by_sigterm_cleans_up_like_ctrl_c(tiny_corpus, tmp_path):
     """A supervisor stops a build with SIGTERM: it says so, leaves no half-written build
     folder behind and its embedding workers end, as after Ctrl-C."""
-    import signal
-    import subprocess
-    import sys
-    import time
+    from tests.stopped_builds import no_build_left, sigterm_after_corpus_phase
 
     index_dir = tmp_path / "idx"
-    env = {**os.environ, "FAQ_BOT_DENSE": "1", "FAQ_BOT_EMBED_PROCESSES": "2"}
-    command = [sys.executable, "-c", "from faq_bot.cli import main; main()", "index"]
-    command += ["--corpus", str(tiny_corpus), "--index", str(index_dir)]
-    with subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=env) as build:
-        first = build.stderr.readline()  # the corpus phase's line: the workers start now
-        assert first.startswith("Korpus lesen und zerlegen"), first
-        time.sleep(0.5)
-        build.send_signal(signal.SIGTERM)
-        rest = build.stderr.read()
-        code = build.wait(timeout=60)
+    args = ["index", "--corpus", str(tiny_corpus), "--index", str(index_dir)]
+    code, rest = sigterm_after_corpus_phase(args)
     assert code == 1 and "Abgebrochen." in rest, (code, rest)
-    builds = index_dir / "builds"
-    assert not builds.exists() or list(builds.iterdir()) == []
+    assert no_build_left(index_dir)
 
 
 def test_the_embeddings_come_back_when_a_fork_server_starts_the_workers():

@@ -110,27 +110,13 @@ def test_serve_first_build_shows_its_progress(tiny_corpus, tmp_path, monkeypatch
 def test_serve_stopped_by_sigterm_during_its_first_build_cleans_up(tiny_corpus, tmp_path):
     """A supervisor stops `faq-bot serve` while it builds its first index: it says
     „Abgebrochen.“, exits 1 and leaves no half-written build folder, as `faq-bot index`."""
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
+    from tests.stopped_builds import no_build_left, sigterm_after_corpus_phase
 
     index_dir = tmp_path / "idx"
-    env = {**os.environ, "FAQ_BOT_DENSE": "1", "FAQ_BOT_EMBED_PROCESSES": "2"}
-    command = [sys.executable, "-c", "from faq_bot.cli import main; main()", "serve"]
-    command += ["--port", "1", "--corpus", str(tiny_corpus), "--index", str(index_dir)]
-    with subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=env) as server:
-        assert "wird jetzt" in server.stderr.readline()
-        first = server.stderr.readline()  # the corpus phase's line: the workers start now
-        assert first.startswith("Korpus lesen und zerlegen"), first
-        time.sleep(0.5)
-        server.send_signal(signal.SIGTERM)
-        rest = server.stderr.read()
-        code = server.wait(timeout=60)
+    args = ["serve", "--port", "1", "--corpus", str(tiny_corpus), "--index", str(index_dir)]
+    code, rest = sigterm_after_corpus_phase(args, before="wird jetzt")
     assert code == 1 and "Abgebrochen." in rest, (code, rest)
-    builds = index_dir / "builds"
-    assert not builds.exists() or list(builds.iterdir()) == []
+    assert no_build_left(index_dir)
 
 
 def test_serve_first_build_says_its_warnings_like_faq_bot_index(tiny_corpus, tmp_path, monkeypatch):

@@ -36,3 +36,17 @@ def test_a_paragraph_permalink_counts_from_one_and_carries_the_text_fingerprint(
     path = paragraph_path("endphase", 2, "Der dritte Absatz.")
     assert path == f"/entry/endphase/absatz/3?v={fingerprint('Der dritte Absatz.')}"
     assert paragraph_path("endphase", 2, "Geändert.") != path  # another text, another link
+
+
+def test_a_paragraph_too_bracketed_for_markdown_is_shown_as_its_plain_text():
+    """Python-Markdown rescans from every "[" and "<" (4,000 of them take seconds on each
+    page view): a corpus paragraph with that many is shown as its escaped plain text."""
+    from faq_bot.web.render import MARKDOWN_MARKS, render_paragraph
+
+    source = "**fett** " + "[<" * MARKDOWN_MARKS
+    html = str(render_paragraph(source, source, "markdown", [], lambda _target: None))
+    assert html == f"<p>**fett** {'[&lt;' * MARKDOWN_MARKS}</p>"
+    ordinary = "**fett** " + "[x] " * 20 + "<b>"
+    assert "<strong>fett</strong>" in str(
+        render_paragraph(ordinary, ordinary, "markdown", [], lambda _target: None)
+    )

@@ -129,6 +129,10 @@ def safe_snippet(html: str) -> Markup:
 
 
 _converters = threading.local()
+# Python-Markdown's inline patterns rescan from every "[" and "<": quadratic, 4,000 of them
+# take seconds on each page view. A paragraph with more than this many is shown as its
+# plain text (the corpus's most is 42; 256 take about 10 ms).
+MARKDOWN_MARKS = 256
 
 
 def markdown_to_html(source: str) -> str:
@@ -284,7 +288,7 @@ def render_paragraph(
     refs = list(refs)
     if markup in ("markdown", "text") and is_tab_table(source):
         return Markup(link_in_html(tab_table(source, markup), refs, link_for))
-    if markup == "markdown":
+    if markup == "markdown" and source.count("[") + source.count("<") <= MARKDOWN_MARKS:
         html = link_in_html(markdown_to_html(source), refs, link_for)
     elif markup == "html":
         html = link_in_html(sanitize(source), refs, link_for)

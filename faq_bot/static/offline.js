@@ -452,6 +452,18 @@
     renderSearch(data, search, question, scope);
   }
 
+  // The checker resolves a stack on the server: say so, not "not stored". The address (a
+  // shared stack's link) stays as it is, so the banner's "Erneut versuchen" loads it.
+  function renderCheck() {
+    document.title = "Aktionsstapel prüfen (offline) · Regelsuche";
+    root.appendChild(el("h1", null, "Aktionsstapel prüfen"));
+    root.appendChild(
+      el("p", "offline-note", "Der Aktionsstapel-Prüfer braucht eine Verbindung zum Server. " +
+        "Sobald sie wieder steht: oben „Erneut versuchen“. Bis dahin die Regeln in der gespeicherten Fassung:")
+    );
+    root.appendChild(searchForm(""));
+  }
+
   function renderMissing(data, search) {
     root.appendChild(el("h1", null, "Diese Seite ist offline nicht gespeichert"));
     root.appendChild(el("p", null, "Suchen Sie in der gespeicherten Fassung:"));
@@ -489,6 +501,8 @@
       renderDocument(data, search, decoded(path.slice(6)));
     } else if (path === "/ask") {
       renderAsk(data, search, (params.get("q") || "").trim(), scopeOf(data, params, false));
+    } else if (path === "/check") {
+      renderCheck();
     } else if (path === "/" || path === "/offline") {
       renderHome(data, search);
     } else {

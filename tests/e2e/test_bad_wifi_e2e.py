@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import PHONE, _context
 from tests.e2e.test_chat_e2e import FIRST, FOLLOWUP, ask
 from tests.e2e.test_phone_e2e import phone_ctx, wait_for_service_worker
 
@@ -50,3 +51,44 @@ def test_offline_the_checker_says_it_needs_the_connection_and_keeps_its_link(pho
         expect(app.locator("#offline-q")).to_be_visible()  # the rulings are still there
     finally:
         phone_ctx.set_offline(False)
+
+
+@pytest.fixture
+def phone_routed(browser, base_url):
+    """A phone whose requests `page.route` can drop (service workers blocked, see conftest)."""
+    context = _context(
+        browser, base_url, viewport=PHONE, is_mobile=True, has_touch=True, service_workers="block"
+    )
+    yield context.new_page()
+    context.close()
+
+
+def drop_posts(route) -> None:
+    if route.request.method == "POST":
+        route.abort("internetdisconnected")
+    else:
+        route.continue_()
+
+
+def test_check_a_dropped_line_says_so_in_german_and_keeps_the_stack(phone_routed):
+    page = phone_routed
+    page.goto("/check")
+    page.locator("#samples a").first.click()
+    expect(page.locator("#timeline")).to_be_visible()
+    address = page.url
+    page.fill("#p-0-tw", "7")
+    page.route("**/check*", drop_posts)
+    page.locator("#resolve").click()
+    note = page.locator("#check-offline")
+    expect(note).to_contain_text("Keine Verbindung zum Server")
+    expect(note).to_be_in_viewport()  # beside the button in the sticky bar, not off screen
+    expect(page).to_have_url(address)  # not the browser's error page
+    expect(page.locator("#p-0-tw")).to_have_value("7")  # nothing typed is lost
+    expect(page.locator("#resolve")).to_be_enabled()
+    expect(page.locator("#resolve")).to_have_text("Auflösen")
+    # the line is back: the same tap resolves, and the note goes
+    page.unroute("**/check*")
+    page.locator("#resolve").click()
+    expect(page.locator("#p-0-tw")).to_have_value("7")
+    expect(page.locator("#check-offline")).to_have_count(0)
+    expect(page).not_to_have_url(address)  # the new result's own address

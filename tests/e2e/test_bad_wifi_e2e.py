@@ -92,3 +92,25 @@ def test_check_a_dropped_line_says_so_in_german_and_keeps_the_stack(phone_routed
     expect(page.locator("#p-0-tw")).to_have_value("7")
     expect(page.locator("#check-offline")).to_have_count(0)
     expect(page).not_to_have_url(address)  # the new result's own address
+
+
+def test_offline_a_chat_page_loaded_again_searches_its_newest_question_in_the_stored_copy(
+    phone_ctx,
+):
+    # answered on wifi; the phone reloads the tab (or Back comes to it) after the line dropped:
+    # the question is not lost, the stored copy searches it
+    page = phone_ctx.new_page()
+    page.goto("/ask")
+    wait_for_service_worker(page)
+    ask(page, FIRST)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    phone_ctx.set_offline(True)
+    try:
+        page.reload()
+        app = page.locator("#offline-app")
+        expect(app).to_contain_text("Der Chat braucht eine Verbindung zum Server")
+        expect(page.locator("#offline-q")).to_have_value(FIRST)
+        answered = app.locator(".hit-title a", has_text="227-Pfund Bombe (Basisausbau)")
+        expect(answered).to_be_visible()  # the entry that answered is among the hits
+    finally:
+        phone_ctx.set_offline(False)

@@ -234,6 +234,20 @@
     if (still) still.inert = false;
   }
 
+  // The line dropped: said in German beside the button in the sticky bar (on screen
+  // wherever the thumb is); the form keeps everything, the same tap tries again.
+  function noConnection() {
+    var row = document.getElementById("submit-row");
+    if (!row) return;
+    var note = document.getElementById("check-offline") || document.createElement("p");
+    note.id = "check-offline";
+    note.className = "check-offline";
+    note.setAttribute("role", "alert");
+    note.textContent = "Keine Verbindung zum Server. Ihre Eingaben sind noch da – " +
+      "bitte noch einmal tippen, sobald die Verbindung wieder steht.";
+    row.insertBefore(note, row.firstChild);
+  }
+
   function send(form, action, data) {
     if (running !== null) {
       // behind a refresh any tap waits, with its data of now; behind an added row one that
@@ -295,7 +309,10 @@
       .catch(function () {
         clearTimeout(timer);
         settle();
-        postPlainly(form, action); // offline, stalled or the like: the plain post still works
+        // stalled (aborted at TIMEOUT_MS): the plain post, on a fresh connection, may still
+        // get through; no connection at all: it would only reach the browser's error page
+        if (controller && controller.signal.aborted) postPlainly(form, action);
+        else noConnection();
       });
   }
 

@@ -452,6 +452,31 @@
     renderSearch(data, search, question, scope);
   }
 
+  // The checker resolves a stack on the server: say so, not "not stored". The address (a
+  // shared stack's link) stays as it is, so the banner's "Erneut versuchen" loads it.
+  function renderCheck() {
+    document.title = "Aktionsstapel prüfen (offline) · Regelsuche";
+    root.appendChild(el("h1", null, "Aktionsstapel prüfen"));
+    root.appendChild(
+      el("p", "offline-note", "Der Aktionsstapel-Prüfer braucht eine Verbindung zum Server. " +
+        "Sobald sie wieder steht: oben „Erneut versuchen“. Bis dahin die Regeln in der gespeicherten Fassung:")
+    );
+    root.appendChild(searchForm(""));
+  }
+
+  // The newest question of a conversation's address (/ask?t=…, each earlier turn a token
+  // "…~<question>", faq_bot/chat/shown.py): a chat page loaded again without a connection
+  // searches it, so the question is not lost. Only the question: the answer a token names
+  // is signed by the server and cannot be checked here, so it is not shown as an answer.
+  function newestQuestion(tokens) {
+    for (var i = tokens.length - 1; i >= 0; i--) {
+      var at = tokens[i].indexOf("~");
+      var question = at >= 0 ? tokens[i].slice(at + 1).trim() : "";
+      if (question) return question;
+    }
+    return "";
+  }
+
   function renderMissing(data, search) {
     root.appendChild(el("h1", null, "Diese Seite ist offline nicht gespeichert"));
     root.appendChild(el("p", null, "Suchen Sie in der gespeicherten Fassung:"));
@@ -488,7 +513,10 @@
     } else if (path.indexOf("/docs/") === 0) {
       renderDocument(data, search, decoded(path.slice(6)));
     } else if (path === "/ask") {
-      renderAsk(data, search, (params.get("q") || "").trim(), scopeOf(data, params, false));
+      var asked = (params.get("q") || "").trim() || newestQuestion(params.getAll("t"));
+      renderAsk(data, search, asked, scopeOf(data, params, false));
+    } else if (path === "/check") {
+      renderCheck();
     } else if (path === "/" || path === "/offline") {
       renderHome(data, search);
     } else {

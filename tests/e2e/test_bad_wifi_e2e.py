@@ -1,0 +1,116 @@
+"""A judge on a venue's bad wifi: the line drops in the middle of a request, or is gone
+after one visit. What was typed is not lost, and a page that needs the server says so."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import PHONE, _context
+from tests.e2e.test_chat_e2e import FIRST, FOLLOWUP, ask
+from tests.e2e.test_phone_e2e import phone_ctx, wait_for_service_worker
+
+pytestmark = pytest.mark.browser
+
+__all__ = ["phone_ctx"]  # the fixture, used here by name
+
+
+def test_without_javascript_a_followup_lost_on_a_dropped_line_is_back_in_the_field(nojs):
+    # the browser's own error page is fine; Back must not make the judge retype the question
+    nojs.goto("/ask")
+    ask(nojs, FIRST)
+    expect(nojs.locator("#chat-log li.turn")).to_have_count(1)
+    nojs.route(
+        "**/ask*",
+        lambda route: (
+            route.abort("internetdisconnected")
+            if route.request.method == "POST"
+            else route.continue_()
+        ),
+    )
+    ask(nojs, FOLLOWUP)
+    nojs.wait_for_url("chrome-error://**")
+    nojs.unroute("**/ask*")
+    nojs.go_back()
+    expect(nojs.locator("#chat-log li.turn")).to_have_count(1)
+    expect(nojs.locator("#chat-q")).to_have_value(FOLLOWUP)
+
+
+def test_offline_the_checker_says_it_needs_the_connection_and_keeps_its_link(phone_ctx):
+    page = phone_ctx.new_page()
+    page.goto("/")
+    wait_for_service_worker(page)
+    phone_ctx.set_offline(True)
+    try:
+        page.goto("/check?s=abc")
+        app = page.locator("#offline-app")
+        expect(app.locator("h1")).to_have_text("Aktionsstapel prüfen")
+        expect(app).to_contain_text("Der Aktionsstapel-Prüfer braucht eine Verbindung zum Server")
+        expect(app).not_to_contain_text("nicht gespeichert")
+        expect(page).to_have_url("/check?s=abc")  # "Erneut versuchen" loads the same stack
+        expect(app.locator("#offline-q")).to_be_visible()  # the rulings are still there
+    finally:
+        phone_ctx.set_offline(False)
+
+
+@pytest.fixture
+def phone_routed(browser, base_url):
+    """A phone whose requests `page.route` can drop (service workers blocked, see conftest)."""
+    context = _context(
+        browser, base_url, viewport=PHONE, is_mobile=True, has_touch=True, service_workers="block"
+    )
+    yield context.new_page()
+    context.close()
+
+
+def drop_posts(route) -> None:
+    if route.request.method == "POST":
+        route.abort("internetdisconnected")
+    else:
+        route.continue_()
+
+
+def test_check_a_dropped_line_says_so_in_german_and_keeps_the_stack(phone_routed):
+    page = phone_routed
+    page.goto("/check")
+    page.locator("#samples a").first.click()
+    expect(page.locator("#timeline")).to_be_visible()
+    address = page.url
+    page.fill("#p-0-tw", "7")
+    page.route("**/check*", drop_posts)
+    page.locator("#resolve").click()
+    note = page.locator("#check-offline")
+    expect(note).to_contain_text("Keine Verbindung zum Server")
+    expect(note).to_be_in_viewport()  # beside the button in the sticky bar, not off screen
+    expect(page).to_have_url(address)  # not the browser's error page
+    expect(page.locator("#p-0-tw")).to_have_value("7")  # nothing typed is lost
+    expect(page.locator("#resolve")).to_be_enabled()
+    expect(page.locator("#resolve")).to_have_text("Auflösen")
+    # the line is back: the same tap resolves, and the note goes
+    page.unroute("**/check*")
+    page.locator("#resolve").click()
+    expect(page.locator("#p-0-tw")).to_have_value("7")
+    expect(page.locator("#check-offline")).to_have_count(0)
+    expect(page).not_to_have_url(address)  # the new result's own address
+
+
+def test_offline_a_chat_page_loaded_again_searches_its_newest_question_in_the_stored_copy(
+    phone_ctx,
+):
+    # answered on wifi; the phone reloads the tab (or Back comes to it) after the line dropped:
+    # the question is not lost, the stored copy searches it
+    page = phone_ctx.new_page()
+    page.goto("/ask")
+    wait_for_service_worker(page)
+    ask(page, FIRST)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    phone_ctx.set_offline(True)
+    try:
+        page.reload()
+        app = page.locator("#offline-app")
+        expect(app).to_contain_text("Der Chat braucht eine Verbindung zum Server")
+        expect(page.locator("#offline-q")).to_have_value(FIRST)
+        answered = app.locator(".hit-title a", has_text="227-Pfund Bombe (Basisausbau)")
+        expect(answered).to_be_visible()  # the entry that answered is among the hits
+    finally:
+        phone_ctx.set_offline(False)

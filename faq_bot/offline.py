@@ -15,7 +15,8 @@ a second analyzer written in JavaScript:
   the table, the digraph pattern, accents dropped.
 
 The browser matches query terms as prefixes of entry terms. The asset also
-holds each entry's plain paragraphs so ruling pages render offline.
+holds each entry's plain paragraphs and its cross references (``see``: the entries it
+refers to, ``back``: those referring to it) so ruling pages render offline.
 """
 
 from __future__ import annotations
@@ -77,6 +78,12 @@ def _entries(
             "section": r.get("section"),
             "alias_ids": list(r.get("alias_ids", ())),
             "paragraphs": list(r["plain_paragraphs"]),
+            # cross references, as the ruling page lists them: resolved targets in order
+            # without repeats ("Siehe auch") and the entries linking here
+            "see": list(
+                dict.fromkeys(t for link in r.get("links", ()) if (t := link.get("target")))
+            ),
+            "back": [b["id"] for b in r.get("backlinks", ())],
             "t": entry_terms([r["title"]], vocabulary, synonyms),
             "a": entry_terms(labels, vocabulary, synonyms),
             "x": entry_terms(r["plain_paragraphs"], vocabulary, synonyms),

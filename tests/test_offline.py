@@ -178,3 +178,15 @@ def test_offline_shell_says_it_is_the_stored_version(client):
 
 def test_pages_link_the_manifest(client):
     assert 'rel="manifest" href="/manifest.webmanifest"' in client.get("/").get_data(as_text=True)
+
+
+def test_each_entry_carries_its_cross_references_for_the_offline_ruling_page(data, index):
+    """Offline, a ruling lists what it refers to and what refers to it, as online: the
+    resolved targets in order without repeats, and the entries linking here."""
+    by_id = {e["id"]: e for e in data["entries"]}
+    for record in index.entries():
+        targets = [link["target"] for link in record.links if link.get("target")]
+        assert by_id[record.id]["see"] == list(dict.fromkeys(targets))
+        assert by_id[record.id]["back"] == [b["id"] for b in record.backlinks]
+    assert by_id[BOMB]["see"] == ["aktionsstapel"]
+    assert BOMB in by_id["aktionsstapel"]["back"]

@@ -393,6 +393,7 @@
       body.appendChild(para);
     });
     article.appendChild(body);
+    crossReferences(data, entry, doc, article);
     root.appendChild(article);
     if (location.hash) {
       var target = document.getElementById(location.hash.slice(1));
@@ -404,6 +405,41 @@
         }, { once: true });
         target.scrollIntoView();
       }
+    }
+  }
+
+  // "Siehe auch" and "Verweise hierher", as templates/pages/entry.html lists them (a copy
+  // written before they were stored offline has neither)
+  function crossReferences(data, entry, doc, article) {
+    var docs = docTitles(data);
+    function section(cls, heading, ids, empty, withDoc) {
+      var others = (ids || []).map(function (id) { return findEntry(data, id); })
+        .filter(function (e) { return e; });
+      if (!others.length && !empty) return;
+      var box = el("section", cls);
+      var h = el("h2", null, heading);
+      h.id = cls + "-h";
+      box.setAttribute("aria-labelledby", h.id);
+      box.appendChild(h);
+      if (!others.length) box.appendChild(el("p", "muted", empty));
+      var list = el("ul");
+      others.forEach(function (other) {
+        var li = el("li");
+        var a = link(entryUrl(other.id), other.title);
+        a.className = "xref";
+        li.appendChild(a);
+        if (withDoc && other.doc !== doc.id) {
+          li.appendChild(document.createTextNode(" "));
+          li.appendChild(el("small", null, "(" + ((docs[other.doc] || {}).title || other.doc) + ")"));
+        }
+        list.appendChild(li);
+      });
+      if (others.length) box.appendChild(list);
+      article.appendChild(box);
+    }
+    section("see-also", "Siehe auch", entry.see, "", false);
+    if (entry.back) {
+      section("backlinks", "Verweise hierher", entry.back, "Kein anderer Eintrag verweist hierher.", true);
     }
   }
 

@@ -114,3 +114,24 @@ def test_offline_a_chat_page_loaded_again_searches_its_newest_question_in_the_st
         expect(answered).to_be_visible()  # the entry that answered is among the hits
     finally:
         phone_ctx.set_offline(False)
+
+
+def test_offline_a_ruling_links_what_it_refers_to_and_what_refers_to_it(phone_ctx):
+    # "s. auch unter Aktionsstapel" is a link online; offline the judge follows it too
+    page = phone_ctx.new_page()
+    page.goto("/")
+    wait_for_service_worker(page)
+    phone_ctx.set_offline(True)
+    try:
+        page.goto("/entry/227-pfund-bombe-basisausbau")
+        expect(page.locator(".offline-banner")).to_be_visible()
+        see_also = page.locator("section.see-also")
+        expect(see_also.locator("h2")).to_have_text("Siehe auch")
+        see_also.locator("a", has_text="Aktionsstapel").click()
+        expect(page.locator("h1")).to_have_text("Aktionsstapel")
+        back = page.locator("section.backlinks")
+        expect(back.locator("h2")).to_have_text("Verweise hierher")
+        back.locator("a", has_text="227-Pfund Bombe (Basisausbau)").click()
+        expect(page.locator("h1")).to_have_text("227-Pfund Bombe (Basisausbau)")
+    finally:
+        phone_ctx.set_offline(False)

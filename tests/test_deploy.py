@@ -14,6 +14,7 @@ import importlib.util
 import json
 import os
 import re
+import socket
 import sys
 from collections.abc import Iterator
 from urllib.parse import parse_qs, urlencode, urlsplit
@@ -269,3 +270,57 @@ def test_the_shipped_limit_is_what_the_nginx_template_is_filled_with(tmp_path):
     rate, burst = rolling.LIMIT
     assert f"rate={rate};" in conf and f"burst={burst} nodelay;" in conf
     assert not re.search(r"@[A-Z_]+@", conf.replace("@NAME@", ""))  # every placeholder filled
+
+
+@pytest.fixture(scope="module")
+def nginx_port(live_server) -> Iterator[int]:
+    """deploy/nginx.conf in front of the one-document build: for what nginx answers itself
+    (no index of the real corpus needed)."""
+    if rolling.nginx_binary() is None:
+        pytest.skip("nginx fehlt: ./scripts/ensure-nginx installiert Debians nginx")
+    with rolling.nginx([live_server.port], rolling.LOAD_LIMIT) as (port, _log, _drain, _limit):
+        yield port
+
+
+def raw_exchange(port: int, request: bytes) -> tuple[int, bytes]:
+    """`request` sent as is; the answer's status and body."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+        conn.sendall(request)
+        data = b""
+        while chunk := conn.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split(b" ", 2)[1]), body
+
+
+@pytest.mark.parametrize(
+    ("request_line", "status"),
+    [
+        (b"TRACE / HTTP/1.1", 405),  # a method nginx refuses itself
+        (b"GET /_fehler/4xx.html HTTP/1.1", 404),  # its error pages' internal location
+        (b"GET / HTTP/3.0", 505),  # a version it does not speak
+    ],
+    ids=["trace-405", "internal-404", "version-505"],
+)
+def test_nginx_answers_it_gives_itself_are_german_pages(nginx_port, request_line, status):
+    """nginx answered these with its own English page ("405 Not Allowed"): every status
+    it produces itself gets the German page (the app's own 404 and 405 pass through)."""
+    got, body = raw_exchange(
+        nginx_port, request_line + b"\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
+    assert got == status
+    assert NGINX_PAGE in body.decode()
+
+
+@pytest.mark.parametrize(
+    ("request_line", "status"),
+    [(b"GET /entry/gibt-es-nicht HTTP/1.1", 404), (b"DELETE /ask HTTP/1.1", 405)],
+    ids=["404", "405"],
+)
+def test_the_apps_own_404_and_405_pass_nginx_unchanged(nginx_port, request_line, status):
+    got, body = raw_exchange(
+        nginx_port, request_line + b"\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
+    assert got == status
+    assert NGINX_PAGE not in body.decode()
+    assert "Regelsuche" in body.decode()

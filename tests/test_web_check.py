@@ -18,7 +18,7 @@ from faq_bot.corpus import load_corpus
 from faq_bot.stack import check, encode_permalink, read_scenario, result_to_json, scenario_to_json
 from faq_bot.stack.form import MAX_ROWS
 from faq_bot.stack.permalink import pack_text
-from faq_bot.stack.read import MAX_MORE
+from faq_bot.stack.read import MAX_ID, MAX_MORE
 from faq_bot.stack.rules import rule_ids_from_corpus
 from faq_bot.web import check as check_web
 from faq_bot.web.check import (
@@ -780,6 +780,55 @@ def test_check_page_of_a_scenario_with_too_many_rows_does_not_grow_with_them(cli
     assert len(set(re.findall(r'name="s-(\d+)-', large))) <= MAX_ROWS
     typed = len("{}," * (1_000 - MAX_ROWS - 1)) if via == "json view" else 0  # shown as typed
     assert len(large) - len(small) < typed + 100
+
+
+def widest_scenario(width: int) -> dict:
+    """MAX_ROWS players, cards and entries (each entry destroying the next card), ids and
+    names `width` characters long: a legal scenario at the reader's limits."""
+
+    def name(i: int) -> str:
+        return f"k{i}-".ljust(width, "a")
+
+    players = {name(i): {"tw": 1000} for i in range(MAX_ROWS)}
+    cards = [
+        {"id": name(i), "name": name(i), "owner": name(i), "kind": "base", "zone": "play"}
+        for i in range(MAX_ROWS)
+    ]
+    stack = [
+        {
+            "id": f"s{i}",
+            "by": name(i),
+            "source": name(i),
+            "effect": {"type": "destroy", "target": name((i + 1) % MAX_ROWS)},
+        }
+        for i in range(MAX_ROWS)
+    ]
+    return {"phase": "Bauphase", "players": players, "cards": cards, "stack": stack}
+
+
+@pytest.mark.parametrize(("via", "width"), [("link", MAX_ID), ("json view", 6)])
+def test_check_page_of_a_scenario_at_the_row_limits_stays_small(client, via, width) -> None:
+    """Every row's selects offer every player, card and earlier entry, so a scenario with
+    MAX_ROWS of each made a page of 200,000 options: a link of 6,000 characters gave 79 MB
+    and half a minute of a worker (a JSON view post of 40 KB: 12 MB). Above a budget the
+    form leaves its rows blank, says why and opens the JSON view with the scenario; the
+    result is still shown."""
+    data = widest_scenario(width)
+    text = json.dumps(data, separators=(",", ":"))
+    if via == "link":
+        response = client.get("/check", query_string={"s": pack_text(text)})
+    else:
+        response = client.post("/check", data={"json": text, "action": "check"})
+        assert response.status_code == 303
+        response = client.get(response.headers["Location"])
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert len(html) < 2_000_000
+    assert 'id="result"' in html
+    assert "zu groß für das Formular" in text_of(html)
+    assert '<details class="json-view" id="json-view" open>' in html
+    shown = re.search(r'<textarea id="json"[^>]*>(.*?)</textarea>', html, re.S)
+    assert shown and json.loads(unescape(shown[1])) == scenario_to_json(read_scenario(data))
 
 
 def test_check_illegal_scenario_lists_errors_in_german_with_entry_numbers(client) -> None:

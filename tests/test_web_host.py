@@ -110,6 +110,15 @@ def test_a_trusted_host_is_served_with_its_name_in_the_links(trusting_app):
     assert "http://faq.example.org/entry/spiel" in response.get_data(as_text=True)
 
 
+@pytest.mark.parametrize("host", ["FAQ.example.org", "Faq.Example.Org:8080"])
+def test_a_trusted_host_in_other_letter_case_is_served_with_lower_case_links(trusting_app, host):
+    """Host names are case-insensitive (RFC 3986, 3.2.2); browsers send them lower-cased,
+    other clients as typed ("curl http://FAQ.example.org/" got a 400)."""
+    response = served(trusting_app, "/entry/spiel", {"Host": host})
+    assert response.status_code == 200
+    assert "http://" + host.lower() + "/entry/spiel" in response.get_data(as_text=True)
+
+
 def test_trusted_hosts_come_from_the_environment_lower_cased(monkeypatch):
     monkeypatch.setenv("FAQ_BOT_TRUSTED_HOSTS", " FAQ.example.org, ,localhost ")
     assert trusted_hosts() == ["faq.example.org", "localhost"]

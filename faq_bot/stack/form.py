@@ -589,6 +589,27 @@ def form_choices(state: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+# characters the rows' selects may offer in all (each option's value and label, plus its
+# markup): every row offers every player, card and earlier entry, so the page grows with
+# the rows times the choices (MAX_ROWS of each, long names: 79 MB from a link of 6,000
+# characters). A form above it shows no rows, and the scenario in its JSON view instead.
+MAX_CHOICE_CHARS = 300_000
+OPTION_MARKUP = len('<option value=""></option>') + 6
+
+
+def choices_size(form: Mapping[str, Any], choices: Mapping[str, Any]) -> int:
+    """What the rows of `form` (`pad_state`) offer in their selects, in characters
+    (`form_choices`'s options: a card row's owner, an entry row's source, target and
+    announcer), compared with `MAX_CHOICE_CHARS`."""
+
+    def size(options: list[tuple[str, str]]) -> int:
+        return sum(len(value) + len(label) + OPTION_MARKUP for value, label in options)
+
+    players, cards = size(choices["players"]), size(choices["cards"])
+    entry_rows = sum(players + cards + size(targets) for targets in choices["entry_targets"])
+    return len(form["cards"]) * players + entry_rows
+
+
 @lru_cache(maxsize=1)
 def field_labels() -> dict[str, str]:
     """Form field -> label, from the schema's titles ("cost" -> "Kosten (TW)")."""

@@ -120,7 +120,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.extensions["faq_bot.index"] = holder = IndexHolder(app.config["INDEX_DIR"])
     env_secret()  # a FAQ_BOT_SECRET too short to sign with fails here, not per request
-    app.wsgi_app = _ignoring_upgrade(app.wsgi_app)  # type: ignore[method-assign]
+    app.wsgi_app = _host_lower_cased(_ignoring_upgrade(app.wsgi_app))  # type: ignore[method-assign]
     if app.config["TRUST_PROXY_HEADERS"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -161,6 +161,21 @@ def _web_scheme_only(wsgi_app: Any) -> Any:
         if environ.get("wsgi.url_scheme") not in ("http", "https"):
             original = environ.get("werkzeug.proxy_fix.orig") or {}
             environ["wsgi.url_scheme"] = original.get("wsgi.url_scheme") or "http"
+        return wsgi_app(environ, start_response)
+
+    return app
+
+
+def _host_lower_cased(wsgi_app: Any) -> Any:
+    """`wsgi_app` with the Host header lower-cased: host names are case-insensitive (RFC 3986,
+    3.2.2), but werkzeug compares them with ``TRUSTED_HOSTS`` as sent, so a client that
+    keeps the case typed ("FAQ.example.org") got a 400, and links the case it sent. Inside
+    ProxyFix: a forwarded host is lower-cased too."""
+
+    def app(environ: dict[str, Any], start_response: Any) -> Any:
+        host = environ.get("HTTP_HOST")
+        if host and host.lower() != host:
+            environ = {**environ, "HTTP_HOST": host.lower()}
         return wsgi_app(environ, start_response)
 
     return app

@@ -86,6 +86,11 @@ EMPTY_FORM_NOTE = (
     "Das Formular war leer: Spieler A und B vorgegeben; "
     "TW, Karten und Stapel bitte ausfüllen, dann prüfen."
 )
+TOO_BIG_FOR_ROWS = (
+    "Dieses Szenario ist zu groß für das Formular: jede Zeile böte alle Spieler, Karten und "
+    "Einträge zur Auswahl. Es steht unten als JSON-Text; dort lässt es sich bearbeiten und "
+    "neu auflösen."
+)
 # characters of the notes' token (`notes_token`) in the address a checking form post is
 # redirected to; notes that need more are shown by the post's own page instead
 MAX_NOTES_TOKEN = 2000
@@ -262,6 +267,12 @@ def _render(
         except ScenarioFormatError:
             json_text = ""
     form = builder.pad_state(state)
+    choices = builder.form_choices(form)
+    too_big = builder.choices_size(form, choices) > builder.MAX_CHOICE_CHARS
+    if too_big:  # no rows, the scenario in the JSON view (its own form) instead
+        form = builder.pad_state(builder.empty_state())
+        choices = builder.form_choices(form)
+        json_open, error_field, more_errors = True, None, None
     more_errors = more_errors or {}
     context = {
         "form": form,
@@ -280,13 +291,14 @@ def _render(
         "share_error": share_error,
         "permalink_url": url_for("check.page", s=permalink, _external=True) if permalink else None,
         "address": address,
+        "too_big": TOO_BIG_FOR_ROWS if too_big else None,
         "json_text": json_text,
         "json_open": json_open,
         "samples": sample_links(),
         "pick_owner": request.form.get("pick_owner", "") if request.method == "POST" else "",
         "max_rows": builder.MAX_ROWS,
         "action_group": builder.action_group,  # where a builder button's page lands
-        **builder.form_choices(form),  # one target list per row shown
+        **choices,  # one target list per row shown
     }
     fragment = request.headers.get("X-Check-Fragment") == "1"
     html = render_template("check/_checker.html" if fragment else "check/page.html", **context)

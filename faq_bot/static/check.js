@@ -64,6 +64,18 @@
 
   var placed = null; // the element this file last put the focus on
 
+  // the button of the checker now in the page that does what `button` (replaced) did
+  function twinOf(button) {
+    var buttons = checker() ? checker().querySelectorAll("button") : [];
+    for (var i = 0; i < buttons.length; i++) {
+      var b = buttons[i];
+      if (b.name === button.name && b.value === button.value && b.textContent === button.textContent) {
+        return b;
+      }
+    }
+    return null;
+  }
+
   function swapIn(html, action) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var fresh = doc.getElementById("checker");
@@ -75,6 +87,9 @@
     var typing = active && active.name && active.tagName !== "BUTTON" ? active.name : null;
     var free = !active || active === document.body || active === placed ||
       (active.tagName === "BUTTON" && root.contains(active));
+    // a button reached while a refresh ran (it renumbers no rows): its twin keeps the focus
+    var button = action === "refresh" && active && active.tagName === "BUTTON" &&
+      root.contains(active) ? active : null;
     var scroll = window.scrollY;
     root.replaceWith(document.importNode(fresh, true));
     enhance();
@@ -89,6 +104,7 @@
       window.scrollTo(0, scroll);
       var target = free && action !== "refresh" ? stepTarget(checker(), action) : null;
       var again = typing && document.querySelector('#checker [name="' + typing + '"]');
+      if (button) again = twinOf(button);
       if (target) {
         target.focus({ preventScroll: tapped }); // after keys: scrolled to if out of sight
       } else if (again) {

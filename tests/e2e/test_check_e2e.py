@@ -620,6 +620,24 @@ def test_check_builder_steps_by_keyboard_put_the_focus_on_what_changed_and_say_s
     expect(page.locator("#s-1-source")).to_have_value("radarstation")
 
 
+def test_check_a_button_reached_while_a_name_is_re_rendered_keeps_the_focus(page):
+    # a keyboard user leaves a name field for a button; the re-render that follows (on a
+    # slow line after the button has the focus) put the focus on <body>: Enter did nothing
+    page.goto("/check")
+    status = page.locator("#check-status")
+    press(page, page.get_by_role("button", name="Spieler hinzufügen (neue Zeile)"))
+    expect(status).to_have_text("Neue leere Zeile: Spieler 3.")
+    slow_line(page)
+    page.keyboard.type("C")
+    remove = page.get_by_role("button", name="Spieler 3 entfernen")
+    old = remove.element_handle()
+    remove.focus()  # the name field's change: the re-render is on its way
+    page.wait_for_function("button => !button.isConnected", arg=old, timeout=15000)
+    expect(page.get_by_role("button", name="Spieler 3 entfernen")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(status).to_have_text("Spieler 3 entfernt.")
+
+
 def test_check_a_builder_step_leaves_the_focus_in_a_field_typed_into_meanwhile(phone):
     # on a slow line the card arrives while the person already types elsewhere: the typing
     # is not cut short by the focus jumping to the new row

@@ -135,3 +135,15 @@ def test_offline_a_ruling_links_what_it_refers_to_and_what_refers_to_it(phone_ct
         expect(page.locator("h1")).to_have_text("227-Pfund Bombe (Basisausbau)")
     finally:
         phone_ctx.set_offline(False)
+
+
+def test_the_footer_says_once_the_rulings_are_stored_for_use_offline(phone_ctx, nojs):
+    # a judge on a venue's wifi wants to know before it drops whether the app will still work
+    page = phone_ctx.new_page()
+    page.goto("/")
+    wait_for_service_worker(page)
+    ready = page.locator("#offline-ready")
+    expect(ready).to_be_visible()
+    expect(ready).to_have_text("· Alle Regeln sind auch offline lesbar.")
+    nojs.goto("/")  # without JavaScript nothing is stored: the footer does not say so
+    expect(nojs.locator("#offline-ready")).to_be_hidden()

@@ -831,6 +831,24 @@ def test_check_page_of_a_scenario_at_the_row_limits_stays_small(client, via, wid
     assert shown and json.loads(unescape(shown[1])) == scenario_to_json(read_scenario(data))
 
 
+def test_check_link_too_big_for_the_rows_with_an_error_keeps_its_scenario_in_the_json_view(
+    client,
+) -> None:
+    """Above the budget the rows are blank and the page says the scenario is in the JSON
+    view: a link whose scenario the reader refuses (two cards with one Kürzel) showed an
+    empty JSON view, so the scenario was nowhere on the page to mend."""
+    data = widest_scenario(MAX_ID)
+    data["cards"][3]["id"] = data["cards"][2]["id"]
+    response = client.get("/check", query_string={"s": pack_text(json.dumps(data))})
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert len(html) < 2_000_000
+    assert "zu groß für das Formular" in text_of(html)
+    assert "(Feld cards[3].id)" in text_of(html)  # the message says where, for the JSON
+    shown = re.search(r'<textarea id="json"[^>]*>(.*?)</textarea>', html, re.S)
+    assert shown and json.loads(unescape(shown[1])) == data
+
+
 def test_check_illegal_scenario_lists_errors_in_german_with_entry_numbers(client) -> None:
     link = encode_permalink(load(SCENARIOS / "example8d_bomb_without_tw.json"))
     html = client.get("/check", query_string={"s": link}).get_data(as_text=True)

@@ -831,6 +831,21 @@ def test_check_page_of_a_scenario_at_the_row_limits_stays_small(client, via, wid
     assert shown and json.loads(unescape(shown[1])) == scenario_to_json(read_scenario(data))
 
 
+@pytest.mark.parametrize(("budget", "rows"), [(0, True), (-1, False)])
+def test_check_rows_are_blank_only_above_the_choice_budget(client, monkeypatch, budget, rows):
+    """A scenario whose rows offer exactly `MAX_CHOICE_CHARS` is shown in the rows; one
+    character more and they are blank, the scenario in the JSON view."""
+    from faq_bot.stack import form as builder
+
+    data = load(SCENARIOS / "example2_bomb_on_bomb.json")
+    state = builder.pad_state(builder.state_from_json(scenario_to_json(read_scenario(data))))
+    size = builder.choices_size(state, builder.form_choices(state))
+    monkeypatch.setattr(builder, "MAX_CHOICE_CHARS", size + budget)
+    html = client.get("/check", query_string={"s": encode_permalink(data)}).get_data(as_text=True)
+    assert ("zu groß für das Formular" not in text_of(html)) is rows
+    assert ('value="radar"' in html) is rows
+
+
 def test_check_link_too_big_for_the_rows_with_an_error_keeps_its_scenario_in_the_json_view(
     client,
 ) -> None:

@@ -831,6 +831,39 @@ def test_check_page_of_a_scenario_at_the_row_limits_stays_small(client, via, wid
     assert shown and json.loads(unescape(shown[1])) == scenario_to_json(read_scenario(data))
 
 
+@pytest.mark.parametrize(("budget", "rows"), [(0, True), (-1, False)])
+def test_check_rows_are_blank_only_above_the_choice_budget(client, monkeypatch, budget, rows):
+    """A scenario whose rows offer exactly `MAX_CHOICE_CHARS` is shown in the rows; one
+    character more and they are blank, the scenario in the JSON view."""
+    from faq_bot.stack import form as builder
+
+    data = load(SCENARIOS / "example2_bomb_on_bomb.json")
+    state = builder.pad_state(builder.state_from_json(scenario_to_json(read_scenario(data))))
+    size = builder.choices_size(state, builder.form_choices(state))
+    monkeypatch.setattr(builder, "MAX_CHOICE_CHARS", size + budget)
+    html = client.get("/check", query_string={"s": encode_permalink(data)}).get_data(as_text=True)
+    assert ("zu groß für das Formular" not in text_of(html)) is rows
+    assert ('value="radar"' in html) is rows
+
+
+def test_check_link_too_big_for_the_rows_with_an_error_keeps_its_scenario_in_the_json_view(
+    client,
+) -> None:
+    """Above the budget the rows are blank and the page says the scenario is in the JSON
+    view: a link whose scenario the reader refuses (two cards with one Kürzel) showed an
+    empty JSON view, so the scenario was nowhere on the page to mend."""
+    data = widest_scenario(MAX_ID)
+    data["cards"][3]["id"] = data["cards"][2]["id"]
+    response = client.get("/check", query_string={"s": pack_text(json.dumps(data))})
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert len(html) < 2_000_000
+    assert "zu groß für das Formular" in text_of(html)
+    assert "(Feld cards[3].id)" in text_of(html)  # the message says where, for the JSON
+    shown = re.search(r'<textarea id="json"[^>]*>(.*?)</textarea>', html, re.S)
+    assert shown and json.loads(unescape(shown[1])) == data
+
+
 def test_check_illegal_scenario_lists_errors_in_german_with_entry_numbers(client) -> None:
     link = encode_permalink(load(SCENARIOS / "example8d_bomb_without_tw.json"))
     html = client.get("/check", query_string={"s": link}).get_data(as_text=True)

@@ -50,3 +50,20 @@ def test_a_paragraph_too_bracketed_for_markdown_is_shown_as_its_plain_text():
     assert "<strong>fett</strong>" in str(
         render_paragraph(ordinary, ordinary, "markdown", [], lambda _target: None)
     )
+
+
+def test_markdown_marks_at_the_limit_still_go_through_markdown_and_one_more_does_not():
+    from faq_bot.web.render import MARKDOWN_MARKS, render_paragraph
+
+    def rendered(marks: int) -> str:
+        source = "**fett** s. auch Beta " + "[" * marks
+        plain = "fett s. auch Beta " + "[" * marks
+        ref = {"start": 13, "end": 17, "text": "s. auch Beta", "target": "beta"}
+        html = render_paragraph(source, plain, "markdown", [ref], lambda _t: ("/entry/beta", ""))
+        return str(html)
+
+    assert "<strong>fett</strong>" in rendered(MARKDOWN_MARKS)
+    fallback = rendered(MARKDOWN_MARKS + 1)
+    assert "<strong>" not in fallback and fallback.startswith("<p>fett s. auch ")
+    # the reference's offsets point into the plain text the fallback shows: still linked
+    assert '<a class="xref" href="/entry/beta" data-preview="">Beta</a>' in fallback

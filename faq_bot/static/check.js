@@ -64,12 +64,14 @@
 
   var placed = null; // the element this file last put the focus on
 
-  // the button of the checker now in the page that does what `button` (replaced) did
+  // the button of the checker now in the page that does what `button` (replaced) did; the
+  // id tells #resolve from the hidden "Auflösen" before it (same name, value and text)
   function twinOf(button) {
     var buttons = checker() ? checker().querySelectorAll("button") : [];
     for (var i = 0; i < buttons.length; i++) {
       var b = buttons[i];
-      if (b.name === button.name && b.value === button.value && b.textContent === button.textContent) {
+      if (b.id === button.id && b.name === button.name && b.value === button.value &&
+        b.textContent === button.textContent) {
         return b;
       }
     }

@@ -69,7 +69,7 @@ from faq_bot.stack import (
 from faq_bot.stack import form as builder
 from faq_bot.stack.link import FROM_QUESTION
 from faq_bot.stack.permalink import pack_text, unpack_text
-from faq_bot.stack.read import parse_json
+from faq_bot.stack.read import MAX_INPUT_BYTES, parse_json
 from faq_bot.text import clean_input
 from faq_bot.web import check_doc  # noqa: F401  (OpenAPI descriptions of these routes)
 from faq_bot.web.body import BodyError, body_limit, check_json_text, check_tree, raw_body
@@ -254,10 +254,13 @@ def _render(
     address: str | None = None,
     feedback: builder.Feedback | None = None,
     guessed: bool = False,
+    too_big_json: str | None = None,
 ) -> Response:
     """The check page (or only its checker part for ``check.js``, with the `address` that
     shows the same result and notes, for its address bar; and after a builder step the
-    `feedback`: what it did, for a status message, and where the focus goes)."""
+    `feedback`: what it did, for a status message, and where the focus goes). Rows too big
+    to show leave the scenario to the JSON view: `too_big_json` there when the rows make no
+    JSON (a refused link's own text)."""
     builder.complete_ids(state)
     if json_text is None:
         try:
@@ -273,6 +276,7 @@ def _render(
         form = builder.pad_state(builder.empty_state())
         choices = builder.form_choices(form)
         json_open, error_field, more_errors = True, None, None
+        json_text = json_text or too_big_json or ""
     more_errors = more_errors or {}
     context = {
         "form": form,
@@ -314,6 +318,7 @@ def _render_format_error(
     notes: list[str],
     source: str = "rows",
     json_text: str | None = None,
+    too_big_json: str | None = None,
 ) -> Response:
     """The form again with a 400, the message on top and at the field it is about. An
     error in the rows drops the message's JSON path (the field is marked instead); one in
@@ -338,6 +343,7 @@ def _render_format_error(
         notes=notes,
         json_text=json_text,  # the person's own text, as typed (None: from the rows)
         json_open=source == "json",
+        too_big_json=too_big_json,
     )
 
 
@@ -350,6 +356,7 @@ def _check_and_render(
     *,
     to_link: bool = False,
     guessed: bool = False,
+    too_big_json: str | None = None,
 ) -> Response:
     """Read, validate, resolve and show; a non-scenario renders the form with a 400 (and
     the JSON view with `json_text`, the text it was read from, when given). With
@@ -360,7 +367,7 @@ def _check_and_render(
     try:
         scenario = read_scenario(data)
     except ScenarioFormatError as exc:
-        return _render_format_error(state, exc, notes, source, json_text)
+        return _render_format_error(state, exc, notes, source, json_text, too_big_json)
     canonical = scenario_to_json(scenario)
     permalink: str | None = None
     share_error: str | None = None
@@ -407,7 +414,17 @@ def page() -> Response:
     token = request.args.get("n")
     notes = notes_of(token, link, turn_key()) if token else []
     guessed = request.args.get("aus") == FROM_QUESTION  # the chat's link: a guessed scenario
-    return _check_and_render(data, builder.state_from_json(data), notes, "link", guessed=guessed)
+    # a refused scenario too big for the rows: the JSON view shows it as the link has it
+    # (no bigger than a scenario the reader takes)
+    text = json.dumps(data, ensure_ascii=False, indent=2)
+    return _check_and_render(
+        data,
+        builder.state_from_json(data),
+        notes,
+        "link",
+        guessed=guessed,
+        too_big_json=text if len(text.encode("utf-8")) <= MAX_INPUT_BYTES else None,
+    )
 
 
 @bp.post("/check")

@@ -638,6 +638,20 @@ def test_check_a_button_reached_while_a_name_is_re_rendered_keeps_the_focus(page
     expect(status).to_have_text("Spieler 3 entfernt.")
 
 
+def test_check_the_resolve_button_reached_while_a_name_is_re_rendered_keeps_the_focus(page):
+    # its twin is #resolve, not the hidden "Auflösen" for Enter in a field (same name, value
+    # and text, but aria-hidden and out of the tab order): the focus was invisible there
+    page.goto("/check")
+    press(page, page.get_by_role("button", name="Spieler hinzufügen (neue Zeile)"))
+    expect(page.locator("#check-status")).to_have_text("Neue leere Zeile: Spieler 3.")
+    slow_line(page)
+    page.keyboard.type("C")
+    old = page.locator("#resolve").element_handle()
+    page.locator("#resolve").focus()  # the name field's change: the re-render is on its way
+    page.wait_for_function("button => !button.isConnected", arg=old, timeout=15000)
+    expect(page.locator("#resolve")).to_be_focused()
+
+
 def test_check_a_builder_step_leaves_the_focus_in_a_field_typed_into_meanwhile(phone):
     # on a slow line the card arrives while the person already types elsewhere: the typing
     # is not cut short by the focus jumping to the new row

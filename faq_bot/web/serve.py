@@ -49,12 +49,12 @@ def ensure_index(
             f"er wird jetzt aus {corpus_dir} neu gebaut …"
         )
     report = build() if build is not None else build_index(corpus_dir, index_dir)
+    for warning in report.warnings:  # as `faq-bot index` says them, before its summary
+        say(f"Warnung: {warning}")
     say(
         f"Index gebaut: {report.documents} Dokumente, {report.entries} Einträge "
         f"in {report.seconds:.1f} s."
     )
-    for warning in report.warnings:  # as `faq-bot index` says them
-        say(f"Warnung: {warning}")
     return True
 
 

@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-from benchmarks.run import SHARED_EVAL, rss_mib  # noqa: E402
+from benchmarks.run import SHARED_EVAL, rss_mib, rss_split_mib  # noqa: E402
 
 PAGE_HISTORY = 5  # earlier turns of the no-JS chat page requests
 PATHS = {
@@ -126,6 +126,7 @@ def worker(index_dir: str, limit: int) -> None:
             "embeddings_mean": statistics.mean(embeddings),
         }
     out["rss"], out["peak"] = rss_mib()
+    out["private"], out["file"] = rss_split_mib()
     print(json.dumps(out))
 
 
@@ -193,7 +194,8 @@ def main() -> None:
             w = run_worker(index_dir, args.questions, dense)
             print(
                 f"worker, {w['mode']} ({w['questions']} dev2 questions each, {load()}): "
-                f"RSS {w['rss']:.0f} MiB (peak {w['peak']:.0f} MiB)"
+                f"RSS {w['rss']:.0f} MiB (peak {w['peak']:.0f} MiB; {w['private']:.0f} MiB "
+                f"private, {w['file']:.0f} MiB mapped files shared through the page cache)"
             )
             for name, path in PATHS.items():
                 r = w[name]

@@ -83,12 +83,26 @@ def folder_size(path: Path) -> int:
 
 def rss_mib() -> tuple[float, float]:
     """(current RSS, peak RSS) of this process in MiB, from /proc."""
+    found = _status("VmRSS", "VmHWM")
+    return found["VmRSS"], found["VmHWM"]
+
+
+def rss_split_mib() -> tuple[float, float]:
+    """(private, file-backed) parts of this process's current RSS in MiB: the file-backed
+    part (the embedding model's mapped file above all) is one copy in the page cache
+    shared by every worker, and the kernel may drop it under memory pressure, so the
+    same work reads as a different RSS on a busier machine."""
+    found = _status("RssAnon", "RssFile", "RssShmem")
+    return found["RssAnon"] + found["RssShmem"], found["RssFile"]
+
+
+def _status(*keys: str) -> dict[str, float]:
     found = {}
     for line in Path("/proc/self/status").read_text().splitlines():
         key, _, value = line.partition(":")
-        if key in ("VmRSS", "VmHWM"):
+        if key in keys:
             found[key] = int(value.split()[0]) / 1024
-    return found["VmRSS"], found["VmHWM"]
+    return found
 
 
 # --- the worker (one process per scale) ----------------------------------------------

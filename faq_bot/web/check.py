@@ -254,13 +254,13 @@ def _render(
     address: str | None = None,
     feedback: builder.Feedback | None = None,
     guessed: bool = False,
-    too_big_json: str | None = None,
+    link_data: Any = None,
 ) -> Response:
     """The check page (or only its checker part for ``check.js``, with the `address` that
     shows the same result and notes, for its address bar; and after a builder step the
     `feedback`: what it did, for a status message, and where the focus goes). Rows too big
-    to show leave the scenario to the JSON view: `too_big_json` there when the rows make no
-    JSON (a refused link's own text)."""
+    to show leave the scenario to the JSON view: a refused link's own scenario (`link_data`)
+    there when the rows make no JSON."""
     builder.complete_ids(state)
     if json_text is None:
         try:
@@ -276,7 +276,7 @@ def _render(
         form = builder.pad_state(builder.empty_state())
         choices = builder.form_choices(form)
         json_open, error_field, more_errors = True, None, None
-        json_text = json_text or too_big_json or ""
+        json_text = json_text or _link_text(link_data)
     more_errors = more_errors or {}
     context = {
         "form": form,
@@ -318,7 +318,7 @@ def _render_format_error(
     notes: list[str],
     source: str = "rows",
     json_text: str | None = None,
-    too_big_json: str | None = None,
+    link_data: Any = None,
 ) -> Response:
     """The form again with a 400, the message on top and at the field it is about. An
     error in the rows drops the message's JSON path (the field is marked instead); one in
@@ -343,7 +343,7 @@ def _render_format_error(
         notes=notes,
         json_text=json_text,  # the person's own text, as typed (None: from the rows)
         json_open=source == "json",
-        too_big_json=too_big_json,
+        link_data=link_data,
     )
 
 
@@ -356,7 +356,7 @@ def _check_and_render(
     *,
     to_link: bool = False,
     guessed: bool = False,
-    too_big_json: str | None = None,
+    link_data: Any = None,
 ) -> Response:
     """Read, validate, resolve and show; a non-scenario renders the form with a 400 (and
     the JSON view with `json_text`, the text it was read from, when given). With
@@ -367,7 +367,7 @@ def _check_and_render(
     try:
         scenario = read_scenario(data)
     except ScenarioFormatError as exc:
-        return _render_format_error(state, exc, notes, source, json_text, too_big_json)
+        return _render_format_error(state, exc, notes, source, json_text, link_data)
     canonical = scenario_to_json(scenario)
     permalink: str | None = None
     share_error: str | None = None
@@ -414,17 +414,18 @@ def page() -> Response:
     token = request.args.get("n")
     notes = notes_of(token, link, turn_key()) if token else []
     guessed = request.args.get("aus") == FROM_QUESTION  # the chat's link: a guessed scenario
-    # a refused scenario too big for the rows: the JSON view shows it as the link has it
-    # (no bigger than a scenario the reader takes)
-    text = json.dumps(data, ensure_ascii=False, indent=2)
     return _check_and_render(
-        data,
-        builder.state_from_json(data),
-        notes,
-        "link",
-        guessed=guessed,
-        too_big_json=text if len(text.encode("utf-8")) <= MAX_INPUT_BYTES else None,
+        data, builder.state_from_json(data), notes, "link", guessed=guessed, link_data=data
     )
+
+
+def _link_text(data: Any) -> str:
+    """A refused link's scenario as the JSON view shows it when its rows are too big to
+    show (written only then), unless it is bigger than a scenario the reader takes."""
+    if data is None:
+        return ""
+    text = json.dumps(data, ensure_ascii=False, indent=2)
+    return text if len(text.encode("utf-8")) <= MAX_INPUT_BYTES else ""
 
 
 @bp.post("/check")

@@ -153,29 +153,13 @@
         /* offline use is an extra */
       });
     });
-    navigator.serviceWorker.ready.then(showOfflineReady).catch(function () {});
-  }
-
-  // The footer says so once the offline copy is stored (a worker is active only after it
-  // precached it; the cache names and the data path as templates/pwa/sw.js and pwa.py use
-  // them): a judge knows before the venue's wifi drops that the rulings stay.
-  function showOfflineReady() {
-    var note = document.getElementById("offline-ready");
-    if (!note || !window.caches) return;
-    caches.keys().then(function (names) {
-      return Promise.all(names.filter(function (name) {
-        return name.indexOf("regelsuche-") === 0;
-      }).map(function (name) {
-        return caches.open(name).then(function (cache) { return cache.keys(); });
-      }));
-    }).then(function (lists) {
-      var stored = lists.some(function (requests) {
-        return requests.some(function (r) {
-          return new URL(r.url).pathname === "/offline-data.json";
-        });
-      });
-      if (stored) note.hidden = false;
-    }).catch(function () { /* no cache access: say nothing */ });
+    // The footer says so once the offline copy is stored: a worker is active only after its
+    // install stored every file it precaches (templates/pwa/sw.js, `cache.addAll`: all or
+    // none), the offline copy among them. A judge knows before the venue's wifi drops.
+    navigator.serviceWorker.ready.then(function () {
+      var note = document.getElementById("offline-ready");
+      if (note) note.hidden = false;
+    });
   }
 
   // The marked paragraph of a ruling: the one a link opened (#p3, or the one a permalink

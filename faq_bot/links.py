@@ -28,9 +28,10 @@ document and returns the `LinkGraph`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from faq_bot.corpus import Corpus, Entry
 
@@ -42,6 +43,7 @@ __all__ = [
     "build_links",
     "find_references",
     "resolve",
+    "see_also",
 ]
 
 
@@ -378,6 +380,17 @@ def _resolve_mention(mention: Mention, lookup: Lookup) -> list[tuple[str, str | 
             out.append((piece, lookup.resolve(piece), mention.start + s, mention.start + e))
         return out
     return [(text, None, mention.start, mention.end)]
+
+
+def see_also(links: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """An entry's stored references (`Reference.to_json` dicts) as its "Siehe auch" lists
+    them, on the ruling page and offline: the first reference to each target in order, an
+    unresolved one keyed by the text naming it."""
+    out: dict[str, Mapping[str, Any]] = {}
+    for link in links:
+        key = link.get("target") or f"?{link.get('target_text') or link.get('text')}"
+        out.setdefault(key, link)
+    return list(out.values())
 
 
 def build_links(corpus: Corpus) -> LinkGraph:

@@ -28,6 +28,7 @@ from typing import Any
 
 from faq_bot.analysis import part_vocabulary, split_compound, vocabulary_from_texts
 from faq_bot.lexicon import load_stopwords, load_synonyms
+from faq_bot.links import see_also
 from faq_bot.text import _DIGRAPH, _UMLAUT, words  # the folding rules, exported to the JS
 
 OFFLINE_JSON = "offline.json"
@@ -78,11 +79,9 @@ def _entries(
             "section": r.get("section"),
             "alias_ids": list(r.get("alias_ids", ())),
             "paragraphs": list(r["plain_paragraphs"]),
-            # cross references, as the ruling page lists them: resolved targets in order
-            # without repeats ("Siehe auch") and the entries linking here
-            "see": list(
-                dict.fromkeys(t for link in r.get("links", ()) if (t := link.get("target")))
-            ),
+            # cross references, as the ruling page lists them ("Siehe auch": the resolved
+            # ones) and the entries linking here
+            "see": [link["target"] for link in see_also(r.get("links", ())) if link.get("target")],
             "back": [b["id"] for b in r.get("backlinks", ())],
             "t": entry_terms([r["title"]], vocabulary, synonyms),
             "a": entry_terms(labels, vocabulary, synonyms),

@@ -20,6 +20,7 @@ from flask import (
 )
 from werkzeug.exceptions import NotFound
 
+from faq_bot.links import see_also as listed_references
 from faq_bot.text import (
     FINGERPRINT_LENGTH,
     citation,
@@ -306,13 +307,8 @@ def render_entry(index: Any, record: Any, highlight: str, linked: Located | None
             }
         )
     see_also = []
-    seen: set[str] = set()
-    for link in links:
-        target_id = link.get("target")
-        key = target_id or f"?{link.get('target_text') or link.get('text')}"
-        if key in seen:
-            continue
-        seen.add(key)
+    for link in listed_references(links):
+        target_id: str = link.get("target") or ""
         other = index.entry(target_id) if target_id else None
         see_also.append(
             {

@@ -176,6 +176,7 @@ GROUPS = [
     ["heldout90-questions.jsonl", "heldout90-followups.jsonl"],
     ["heldout91-questions.jsonl", "heldout91-followups.jsonl"],
     ["heldout92-questions.jsonl", "heldout92-followups.jsonl"],
+    ["heldout94-questions.jsonl", "heldout94-followups.jsonl"],
 ]
 
 

@@ -177,6 +177,7 @@ GROUPS = [
     ["heldout91-questions.jsonl", "heldout91-followups.jsonl"],
     ["heldout92-questions.jsonl", "heldout92-followups.jsonl"],
     ["heldout93-questions.jsonl", "heldout93-followups.jsonl"],
+    ["heldout94-questions.jsonl", "heldout94-followups.jsonl"],
 ]
 
 

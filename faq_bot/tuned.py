@@ -192,16 +192,19 @@ def tuned_model(base: Path, tensors_path: Path | None = None) -> TunedModel:
 
 def _german_pieces() -> tuple[list[str], str]:
     """(the pieces German text uses, a short hash of them and of the order's rule: part
-    of the copy's name, so that copies of another order are other files)."""
+    of the copy's name, so that copies of another order are other files). Without a
+    readable list, none: the order only decides where rows lie, so Latin-script pieces
+    still come first and the tuned model serves all the same."""
     try:
         raw = GERMAN_PIECES.read_bytes()
         pieces = json.loads(raw)["pieces"]
         if not isinstance(pieces, list) or not all(isinstance(p, str) for p in pieces):
-            raise ValueError("pieces")
+            raise ValueError("keine Liste von Zeichenketten")
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise TunedModelUnavailable(f"Vokabular-Reihenfolge unlesbar ({exc})") from None
+        log.warning("Vokabular-Reihenfolge %s unlesbar (%s)", GERMAN_PIECES, exc)
+        raw, pieces = b"", []
     rule = "".join(sorted(LATIN)).encode()
-    return pieces, hashlib.sha256(raw + rule).hexdigest()[:12]
+    return pieces, hashlib.sha256(raw + b"\0" + rule).hexdigest()[:12]
 
 
 def _patches(directory: dict[str, tuple[int, int]], tensors: dict[str, bytes]) -> list[Patch]:

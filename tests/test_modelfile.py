@@ -104,3 +104,22 @@ def test_each_pieces_score_and_row_move_with_it(copies):
 def test_patches_that_overlap_are_refused():
     with pytest.raises(ValueError, match="overlap"):
         list(apply(b"abcdef", [Patch.of(1, b"xx"), Patch.of(2, b"y")], 4))
+
+
+def test_without_a_readable_piece_list_the_tuned_model_still_serves(tmp_path, monkeypatch):
+    monkeypatch.setenv("FAQ_BOT_MODEL_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("FAQ_BOT_TUNED", raising=False)
+    broken = tmp_path / "pieces.json"
+    broken.write_text("{not json", "utf-8")
+    monkeypatch.setattr(tuned, "GERMAN_PIECES", broken)
+    model = tuned.tuned_model(BASE)
+    vocab = read_vocabulary(model.path.read_bytes())
+    shutil.rmtree(tmp_path / "cache")  # 72 MB: pytest keeps its temp dirs
+    rest = vocab.pieces[len(vocab.specials) :]
+    latin = [LATIN.issuperset(p) for p in rest]
+    assert latin == sorted(latin, reverse=True)  # Latin-script pieces first all the same
+    good = tuned._german_pieces()[1]
+    monkeypatch.setattr(
+        tuned, "GERMAN_PIECES", tuned.Path(tuned.__file__).parent / "data" / "e5_german_pieces.json"
+    )
+    assert tuned._german_pieces()[1] != good  # another order, another file

@@ -178,6 +178,7 @@ GROUPS = [
     ["heldout92-questions.jsonl", "heldout92-followups.jsonl"],
     ["heldout93-questions.jsonl", "heldout93-followups.jsonl"],
     ["heldout94-questions.jsonl", "heldout94-followups.jsonl"],
+    ["heldout96-questions.jsonl", "heldout96-followups.jsonl"],
 ]
 
 

@@ -179,6 +179,7 @@ GROUPS = [
     ["heldout93-questions.jsonl", "heldout93-followups.jsonl"],
     ["heldout94-questions.jsonl", "heldout94-followups.jsonl"],
     ["heldout95-questions.jsonl", "heldout95-followups.jsonl"],
+    ["heldout96-questions.jsonl", "heldout96-followups.jsonl"],
 ]
 
 

@@ -245,3 +245,17 @@ def test_read_refuses_two_names_that_differ_only_by_invisible_characters() -> No
     data["players"]["A\u200b"] = {"tw": 99}  # merged into "A" it would overwrite A's TW
     with pytest.raises(ScenarioFormatError, match="„A“ kommt doppelt vor"):
         read_scenario(data)
+
+
+def test_read_refuses_a_key_the_json_text_repeats_instead_of_keeping_the_last() -> None:
+    text = EXAMPLE2.read_text(encoding="utf-8")
+    data = json.loads(text)
+    assert "A" in data["players"]
+    # two players "A" in the text: json.loads would keep the second and drop the first
+    twice = text.replace('"players": {', '"players": {"A": {"tw": 99}, ', 1)
+    assert twice != text
+    with pytest.raises(ScenarioFormatError, match="„A“ kommt in einem Objekt zweimal vor"):
+        read_scenario(twice)
+    with pytest.raises(ScenarioFormatError, match="„A“ kommt in einem Objekt zweimal vor"):
+        read_scenario(twice.encode("utf-8"))
+    assert read_scenario(text)  # a text without repeats reads as before

@@ -131,6 +131,16 @@ def test_api_check_refuses_text_that_is_not_json(client) -> None:
     assert "kein gültiges JSON" in detail
 
 
+def test_a_player_named_twice_in_the_json_text_is_refused_not_dropped(client) -> None:
+    text = EXAMPLE2.read_text().replace('"players": {', '"players": {"B": {"tw": 9}, ', 1)
+    detail = bad(client.post("/api/check", data=text, content_type="application/json"))
+    assert "„B“ kommt in einem Objekt zweimal vor" in detail
+    response = client.post("/check", data={"json": text, "action": "check"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400 and "„B“ kommt in einem Objekt zweimal vor" in text_of(html)
+    assert '<details class="json-view" id="json-view" open>' in html  # the text, to mend
+
+
 @pytest.mark.parametrize(("group", "field"), [("stack", "Eintrag"), ("cards", "Karte")])
 def test_api_check_refuses_a_duplicate_id_with_the_documented_400(client, group, field) -> None:
     # schema-valid (JSON Schema cannot say "ids unique"), so the OpenAPI

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 from hypothesis import given
@@ -15,6 +16,7 @@ from faq_bot.stack.form import (
     action_feedback,
     apply_action,
     complete_ids,
+    draft_text,
     field_labels,
     field_title,
     form_choices,
@@ -362,3 +364,25 @@ def test_form_state_action_never_raises_and_keeps_unknown_actions(action: str, f
     assert isinstance(translated, str)
     if not action.startswith(("remove:", "move:", "announce:")):
         assert translated == action
+
+
+NAMES = st.text(alphabet='AB"\\ä{}', max_size=3)
+
+
+@given(st.lists(st.tuples(NAMES, st.sampled_from(["", "3", "x"])), max_size=4))
+def test_draft_text_is_the_scenario_where_the_rows_make_one_else_the_rows_as_typed(players):
+    """The JSON view's text for rows too big to show: `scenario_from_state`'s data when the
+    rows make a scenario; else every player row kept, blank and repeated names included."""
+    state = build()
+    state["players"] = [{"name": n, "tw": tw} for n, tw in players]
+    text = draft_text(state)
+    try:
+        data, _notes = scenario_from_state(state)
+    except ScenarioFormatError:
+        names = [n for n, _tw in players]
+        assert "" in names or len(set(names)) < len(names)
+        pairs = json.loads(text, object_pairs_hook=list)
+        written = dict(pairs)["players"]
+        assert [name for name, _value in written] == names  # each row, in order
+    else:
+        assert json.loads(text) == data

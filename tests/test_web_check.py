@@ -874,6 +874,37 @@ def test_check_link_too_big_for_the_rows_with_an_error_keeps_its_scenario_in_the
     assert shown and json.loads(unescape(shown[1])) == data
 
 
+@pytest.mark.parametrize(
+    ("extra", "error"),
+    [
+        ({"p-1-name": "A"}, "kommt mehrfach vor"),  # a player named twice
+        ({"p-1-name": ""}, "Name: fehlt"),  # a player without a name
+        ({"c-2-id": "bombA"}, "ist schon bei Karte 2 vergeben"),  # a Kürzel given twice
+    ],
+)
+def test_check_form_too_big_for_the_rows_with_an_error_keeps_what_was_typed(
+    client, monkeypatch, extra, error
+) -> None:
+    """Above the budget the rows come back blank; a form post whose rows make no scenario
+    (the error) came back with an empty JSON view as well: everything typed was lost. The
+    JSON view now holds the rows as typed, errors and all, for the reader to name again."""
+    from faq_bot.stack import form as builder
+
+    monkeypatch.setattr(builder, "MAX_CHOICE_CHARS", 10)
+    response = client.post("/check", data=example2_form(**extra))
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert "zu groß für das Formular" in text_of(html) and error in text_of(html)
+    shown = re.search(r'<textarea id="json"[^>]*>(.*?)</textarea>', html, re.S)
+    assert shown is not None
+    text = unescape(shown[1])
+    for typed in ('"tw": 4', '"tw": 2', '"radar"', '"bombB"', "Radarstation"):
+        assert typed in text
+    again = client.post("/check", data={"json": text, "action": "check"})
+    assert again.status_code == 400  # what was wrong is still wrong, and said again
+    assert '"tw": 4' in unescape(again.get_data(as_text=True))  # the text, still there
+
+
 def test_check_illegal_scenario_lists_errors_in_german_with_entry_numbers(client) -> None:
     link = encode_permalink(load(SCENARIOS / "example8d_bomb_without_tw.json"))
     html = client.get("/check", query_string={"s": link}).get_data(as_text=True)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -292,27 +293,53 @@ def scenario_from_state(state: Mapping[str, Any]) -> tuple[dict[str, Any], list[
     Only the spec's fields are written (the reader refuses any other); effect
     fields that do not belong to the chosen effect type are left out.
     """
+    data, notes, _players = _scenario(state, lenient=False)
+    return data, notes
+
+
+def draft_text(state: Mapping[str, Any]) -> str:
+    """The rows as scenario JSON text (indented) even where they make no scenario: a
+    player without a name or named twice, a Kürzel given twice are written as typed (the
+    reader then names them again). For the JSON view when the rows are too big to show:
+    what was typed stays on the page to mend."""
+    data, _notes, players = _scenario(state, lenient=True)
+    token = f"players-{secrets.token_hex(8)}"  # a JSON object cannot hold a key twice
+    data["players"] = token
+    text = json.dumps(data, ensure_ascii=False, indent=2)
+    written = ",\n".join(
+        f"    {json.dumps(name, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}"
+        for name, value in players
+    )
+    return text.replace(json.dumps(token), "{\n" + written + "\n  }" if players else "{}", 1)
+
+
+def _scenario(
+    state: Mapping[str, Any], *, lenient: bool
+) -> tuple[dict[str, Any], list[str], list[tuple[str, Any]]]:
+    """(`scenario_from_state`'s data and notes, the players as (name, value) in row
+    order); `lenient`: nothing refused (see `draft_text`)."""
     notes: list[str] = []  # "what: values", each filled in from the catalog or made up
-    players: dict[str, Any] = {}
+    pairs: list[tuple[str, Any]] = []
     for i, row in enumerate(state["players"]):
         name = row["name"]
-        if not name:
+        if not name and not lenient:
             raise ScenarioFormatError(
                 f"Spieler {i + 1} › Name: fehlt (Feld players)",
                 ("players", i),
                 f"Spieler {i + 1} › Name: fehlt",
             )
-        if name in players:
+        if any(name == other for other, _value in pairs) and not lenient:
             raise ScenarioFormatError(
                 f"Spieler {i + 1} › Name: {name} kommt mehrfach vor (Feld players.{name})",
                 ("players", i),
                 f"Spieler {i + 1} › Name: {name} kommt mehrfach vor",
             )
-        players[name] = {"tw": _number(row["tw"])} if row["tw"] else {}
+        pairs.append((name, {"tw": _number(row["tw"])} if row["tw"] else {}))
+    players = dict(pairs)
 
     given: dict[str, int] = {}  # Kürzel -> the card row that has it
     for i, row in enumerate(state["cards"]):
-        if row["id"] in given:  # before anything else: the stack's choices are by Kürzel
+        if row["id"] in given and not lenient:  # first: the stack's choices are by Kürzel
             raise ScenarioFormatError(
                 f"Karte {i + 1} › Kürzel: „{row['id']}“ ist schon bei Karte "
                 f"{given[row['id']] + 1} vergeben",
@@ -409,7 +436,7 @@ def scenario_from_state(state: Mapping[str, Any]) -> tuple[dict[str, Any], list[
         stack.append(entry)
 
     data = {"phase": state["phase"], "players": players, "cards": cards, "stack": stack}
-    return data, notes
+    return data, notes, pairs
 
 
 def form_field(path: tuple[str | int, ...] | None, state: Mapping[str, Any]) -> str | None:

@@ -276,7 +276,7 @@ def _render(
         form = builder.pad_state(builder.empty_state())
         choices = builder.form_choices(form)
         json_open, error_field, more_errors = True, None, None
-        json_text = json_text or _link_text(link_data)
+        json_text = json_text or _link_text(link_data) or _draft_text(state)
     more_errors = more_errors or {}
     context = {
         "form": form,
@@ -424,7 +424,16 @@ def _link_text(data: Any) -> str:
     show (written only then), unless it is bigger than a scenario the reader takes."""
     if data is None:
         return ""
-    text = json.dumps(data, ensure_ascii=False, indent=2)
+    return _takeable(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _draft_text(state: dict[str, Any]) -> str:
+    """Rows too big to show that make no scenario (a form post with an error), as typed
+    (`builder.draft_text`), for the JSON view, unless bigger than the reader takes."""
+    return _takeable(builder.draft_text(state))
+
+
+def _takeable(text: str) -> str:
     return text if len(text.encode("utf-8")) <= MAX_INPUT_BYTES else ""
 
 

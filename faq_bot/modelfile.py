@@ -32,7 +32,7 @@ finds another piece than before.
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -182,7 +182,7 @@ def _order(vocab: Vocabulary, german: frozenset[str]) -> np.ndarray:
     return np.array([i for group in groups for i in group], dtype=np.int64)
 
 
-def apply(base, patches: Sequence[Patch], chunk: int) -> Iterator[bytes]:
+def apply(base, patches: Sequence[Patch], chunk: int) -> Generator[bytes, None, None]:
     """The bytes of `base` with `patches` (sorted by offset, not overlapping), in
     pieces of at most `chunk` bytes from `base` and the patches' own chunks."""
     pos = 0

@@ -75,22 +75,29 @@ def word_tagger():
     if tagger.cache_info().currsize:
         return tagger()
     try:
-        from HanTa import HanoverTagger
-
-        with gzip.open(Path(HanoverTagger.__file__).with_name(MODEL)) as fh:
-            model = list(pickle.load(fh))  # what HanTa itself does with its file
-        if len(model) != _MODEL_TABLES or not isinstance(model[_SENTENCE_TABLE], dict):
-            return tagger()
-        model[_SENTENCE_TABLE] = {}
-        lean = pickle.dumps(tuple(model), protocol=pickle.HIGHEST_PROTOCOL)
-        # the full model goes before the lean one is built from bytes: its memory is
-        # freed whole instead of staying as the lean tables' fragmented neighbours
-        del model
-        found = HanoverTagger.HanoverTagger(None, model=pickle.loads(lean))
-        found.strict = False  # as when HanTa loads a model file
-        return found
+        found = _lean_tagger()
     except Exception:  # noqa: BLE001 - the full tagger's way, with its own fallback
-        return tagger()
+        found = None
+    return found if found is not None else tagger()
+
+
+def _lean_tagger():
+    """A new HanTa tagger from its German model without the sentence table, or None
+    where the model is not as expected (`word_tagger` loads it once)."""
+    from HanTa import HanoverTagger
+
+    with gzip.open(Path(HanoverTagger.__file__).with_name(MODEL)) as fh:
+        model = list(pickle.load(fh))  # what HanTa itself does with its file
+    if len(model) != _MODEL_TABLES or not isinstance(model[_SENTENCE_TABLE], dict):
+        return None
+    model[_SENTENCE_TABLE] = {}
+    lean = pickle.dumps(tuple(model), protocol=pickle.HIGHEST_PROTOCOL)
+    # the full model goes before the lean one is built from bytes: its memory is
+    # freed whole instead of staying as the lean tables' fragmented neighbours
+    del model
+    found = HanoverTagger.HanoverTagger(None, model=pickle.loads(lean))
+    found.strict = False  # as when HanTa loads a model file
+    return found
 
 
 # HanTa's analyses of the corpus words, installed by the index build from its cache

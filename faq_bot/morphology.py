@@ -54,10 +54,29 @@ MODEL = "morphmodel_ger.pgz"
 _MODEL_TABLES, _SENTENCE_TABLE = 16, 9
 
 
-@cache
+# the taggers load once per process: threads that ask at once (a worker's first
+# questions) wait for the one load instead of each loading its own (25 MiB apiece)
+_LOADING = threading.RLock()
+
+
 def tagger():
     """The Hanover Tagger with its shipped German model, or None where it cannot
     load (then the analyzer simply adds no morphology)."""
+    with _LOADING:
+        return _tagger()
+
+
+def word_tagger():
+    """The tagger for single words: HanTa's model without its sentence table, so a
+    serving worker holds about 11 MiB less; its analyses are those of `tagger` (a test
+    compares). Where the full tagger is loaded already (a build), that one; where the
+    model is not as expected, the full tagger too."""
+    with _LOADING:
+        return _word_tagger()
+
+
+@cache
+def _tagger():
     try:
         from HanTa import HanoverTagger  # type: ignore[import-untyped]
 
@@ -67,18 +86,14 @@ def tagger():
 
 
 @cache
-def word_tagger():
-    """The tagger for single words: HanTa's model without its sentence table, so a
-    serving worker holds about 11 MiB less; its analyses are those of `tagger` (a test
-    compares). Where the full tagger is loaded already (a build), that one; where the
-    model is not as expected, the full tagger too."""
-    if tagger.cache_info().currsize:
-        return tagger()
+def _word_tagger():
+    if _tagger.cache_info().currsize:
+        return _tagger()
     try:
         found = _lean_tagger()
     except Exception:  # noqa: BLE001 - the full tagger's way, with its own fallback
         found = None
-    return found if found is not None else tagger()
+    return found if found is not None else _tagger()
 
 
 def _lean_tagger():

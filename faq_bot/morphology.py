@@ -54,10 +54,29 @@ MODEL = "morphmodel_ger.pgz"
 _MODEL_TABLES, _SENTENCE_TABLE = 16, 9
 
 
-@cache
+# the taggers load once per process: threads that ask at once (a worker's first
+# questions) wait for the one load instead of each loading its own (25 MiB apiece)
+_LOADING = threading.RLock()
+
+
 def tagger():
     """The Hanover Tagger with its shipped German model, or None where it cannot
     load (then the analyzer simply adds no morphology)."""
+    with _LOADING:
+        return _tagger()
+
+
+def word_tagger():
+    """The tagger for single words: HanTa's model without its sentence table, so a
+    serving worker holds about 11 MiB less; its analyses are those of `tagger` (a test
+    compares). Where the full tagger is loaded already (a build), that one; where the
+    model is not as expected, the full tagger too."""
+    with _LOADING:
+        return _word_tagger()
+
+
+@cache
+def _tagger():
     try:
         from HanTa import HanoverTagger  # type: ignore[import-untyped]
 
@@ -67,30 +86,33 @@ def tagger():
 
 
 @cache
-def word_tagger():
-    """The tagger for single words: HanTa's model without its sentence table, so a
-    serving worker holds about 11 MiB less; its analyses are those of `tagger` (a test
-    compares). Where the full tagger is loaded already (a build), that one; where the
-    model is not as expected, the full tagger too."""
-    if tagger.cache_info().currsize:
-        return tagger()
+def _word_tagger():
+    if _tagger.cache_info().currsize:
+        return _tagger()
     try:
-        from HanTa import HanoverTagger
-
-        with gzip.open(Path(HanoverTagger.__file__).with_name(MODEL)) as fh:
-            model = list(pickle.load(fh))  # what HanTa itself does with its file
-        if len(model) != _MODEL_TABLES or not isinstance(model[_SENTENCE_TABLE], dict):
-            return tagger()
-        model[_SENTENCE_TABLE] = {}
-        lean = pickle.dumps(tuple(model), protocol=pickle.HIGHEST_PROTOCOL)
-        # the full model goes before the lean one is built from bytes: its memory is
-        # freed whole instead of staying as the lean tables' fragmented neighbours
-        del model
-        found = HanoverTagger.HanoverTagger(None, model=pickle.loads(lean))
-        found.strict = False  # as when HanTa loads a model file
-        return found
+        found = _lean_tagger()
     except Exception:  # noqa: BLE001 - the full tagger's way, with its own fallback
-        return tagger()
+        found = None
+    return found if found is not None else _tagger()
+
+
+def _lean_tagger():
+    """A new HanTa tagger from its German model without the sentence table, or None
+    where the model is not as expected (`word_tagger` loads it once)."""
+    from HanTa import HanoverTagger
+
+    with gzip.open(Path(HanoverTagger.__file__).with_name(MODEL)) as fh:
+        model = list(pickle.load(fh))  # what HanTa itself does with its file
+    if len(model) != _MODEL_TABLES or not isinstance(model[_SENTENCE_TABLE], dict):
+        return None
+    model[_SENTENCE_TABLE] = {}
+    lean = pickle.dumps(tuple(model), protocol=pickle.HIGHEST_PROTOCOL)
+    # the full model goes before the lean one is built from bytes: its memory is
+    # freed whole instead of staying as the lean tables' fragmented neighbours
+    del model
+    found = HanoverTagger.HanoverTagger(None, model=pickle.loads(lean))
+    found.strict = False  # as when HanTa loads a model file
+    return found
 
 
 # HanTa's analyses of the corpus words, installed by the index build from its cache

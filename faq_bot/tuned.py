@@ -34,6 +34,7 @@ import stat
 import tempfile
 import time
 import zipfile
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -226,8 +227,10 @@ def _is_patched_copy(target: Path, base: mmap.mmap, patches: list[Patch]) -> boo
         st = os.lstat(target)
         if not stat.S_ISREG(st.st_mode) or not _trusted(st) or st.st_size != len(base):
             return False
-        with open(target, "rb") as fh:
-            return all(fh.read(len(piece)) == piece for piece in apply(base, patches, CHUNK))
+        # closed however the comparison ends: a half-read patch may hold a view of `base`,
+        # which must not outlive it (a kept traceback would stop `base` from closing)
+        with open(target, "rb") as fh, closing(apply(base, patches, CHUNK)) as pieces:
+            return all(fh.read(len(piece)) == piece for piece in pieces)
     except FileNotFoundError:  # also when another process removed it just now (`_prune`)
         return False
 

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import pickle
+import threading
+import time
+import types
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -143,19 +148,29 @@ WORDS = [
     )
 )
 def test_the_word_tagger_analyses_every_word_as_hantas_full_model(word):
-    from faq_bot.morphology import tagger, word_tagger
+    from faq_bot.morphology import tagger
 
-    lean = word_tagger()
-    lean_one = lean.analyze(word, taglevel=3)
+    lean_one = _lean().analyze(word, taglevel=3)
     full_one = tagger().analyze(word, taglevel=3)
     assert lean_one == full_one
+
+
+@cache
+def _lean():
+    """A lean tagger of its own: `word_tagger()` is the full one wherever this process
+    loaded that first (a build in an earlier test), and would compare it with itself."""
+    from faq_bot.morphology import _lean_tagger, tagger
+
+    lean = _lean_tagger()
+    assert lean is not None and lean is not tagger() and lean.LP_trans_word == {}
+    return lean
 
 
 def test_the_word_tagger_leaves_out_only_the_sentence_table(monkeypatch):
     from faq_bot import morphology
 
-    monkeypatch.setattr(morphology, "tagger", _fresh(morphology.tagger))
-    monkeypatch.setattr(morphology, "word_tagger", _fresh(morphology.word_tagger))
+    monkeypatch.setattr(morphology, "_tagger", _fresh(morphology._tagger))
+    monkeypatch.setattr(morphology, "_word_tagger", _fresh(morphology._word_tagger))
     lean = morphology.word_tagger()
     assert lean.LP_trans_word == {} and not lean.strict
     assert morphology.tagger().LP_trans_word  # the full one keeps it, for sentences
@@ -165,14 +180,40 @@ def test_the_word_tagger_leaves_out_only_the_sentence_table(monkeypatch):
 def test_where_a_build_loaded_the_full_tagger_words_use_that_one(monkeypatch):
     from faq_bot import morphology
 
-    monkeypatch.setattr(morphology, "tagger", _fresh(morphology.tagger))
-    monkeypatch.setattr(morphology, "word_tagger", _fresh(morphology.word_tagger))
+    monkeypatch.setattr(morphology, "_tagger", _fresh(morphology._tagger))
+    monkeypatch.setattr(morphology, "_word_tagger", _fresh(morphology._word_tagger))
     full = morphology.tagger()
     assert morphology.word_tagger() is full
 
 
+def test_threads_asking_at_once_load_one_word_tagger(monkeypatch):
+    """A worker's first questions arrive on several threads: each loading its own
+    tagger took 25 MiB apiece (4 threads: RssAnon +98 MiB instead of +31)."""
+    from faq_bot import morphology
+
+    monkeypatch.setattr(morphology, "_tagger", _fresh(morphology._tagger))
+    monkeypatch.setattr(morphology, "_word_tagger", _fresh(morphology._word_tagger))
+    loads = []
+
+    def slow_loads(data):  # the window in which another thread asks
+        loads.append(len(data))
+        time.sleep(0.2)
+        return pickle.loads(data)
+
+    slow = types.SimpleNamespace(**{**vars(pickle), "loads": slow_loads})
+    monkeypatch.setattr(morphology, "pickle", slow)
+    found = []
+    threads = [
+        threading.Thread(target=lambda: found.append(morphology.word_tagger())) for _ in range(4)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(loads) == 1 and len(found) == 4
+    assert all(tagger is found[0] for tagger in found)
+
+
 def _fresh(cached):
     """An empty cache of the same function."""
-    from functools import cache
-
     return cache(cached.__wrapped__)

@@ -327,3 +327,41 @@ def test_without_a_home_directory_the_temp_dir_holds_the_cache(tmp_path, monkeyp
     model = tuned_model(BASE, write_tensors(tmp_path / "t.npz", {TENSOR: bytes(nbytes)}))
     assert model.path.parent.parent == tmp_path
     model.path.unlink()  # 72 MB: pytest keeps its temp dirs
+
+
+def test_a_cached_copy_that_fails_to_read_falls_back_even_where_logs_are_kept(
+    model_cache, tmp_path, monkeypatch, caplog
+):
+    """An I/O error half-way through verifying the copy is logged; a handler that keeps
+    the record (caplog here, an error tracker in production) keeps its traceback, and
+    with it the renumbered rows' view of the model file: it must not stop the file's
+    memory map from closing (BufferError) instead of the stock model's fallback."""
+    _offset, nbytes = tensor_directory(BASE.read_bytes())[TENSOR]
+    tensors = write_tensors(tmp_path / "t.npz", {TENSOR: bytes(nbytes)})
+    model = tuned_model(BASE, tensors)
+    real_open = open
+
+    class FailingLate:
+        def __init__(self, fh):
+            self.fh, self.reads = fh, 0
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.fh.close()
+
+        def read(self, n):
+            self.reads += 1
+            if self.reads > 12:  # within the token table's rows
+                raise OSError(5, "Input/output error")
+            return self.fh.read(n)
+
+    def failing_open(path, *args, **kwargs):
+        fh = real_open(path, *args, **kwargs)
+        return FailingLate(fh) if Path(path) == model.path else fh
+
+    monkeypatch.setattr(tuned, "open", failing_open, raising=False)
+    with pytest.raises(TunedModelUnavailable, match="nicht beschreibbar"):
+        tuned_model(BASE, tensors)
+    assert "Input/output error" in caplog.text

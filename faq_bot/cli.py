@@ -154,17 +154,20 @@ def serve(
         trusted_hosts()
     except ValueError as exc:
         fail(f"Ungültige Einstellung: {exc}", 2)
-    ensure_index(  # a first build as `faq-bot index` builds: progress, Ctrl-C and SIGTERM
+    built = ensure_index(  # a first build as `faq-bot index` builds: progress, Ctrl-C, SIGTERM
         corpus_dir,
         index_dir,
         say=lambda m: click.echo(m, err=True),
         build=lambda: _build(corpus_dir, index_dir, phase_lines=True),
     )
-    click.echo(f"Regelsuche läuft auf http://{host}:{port}/ (Beenden mit Strg+C)", err=True)
+    if built and not debug:  # the workers would inherit the build's memory: start again
+        click.echo("Der Dienst startet neu, ohne den Speicher des Indexbaus …", err=True)
+    else:
+        click.echo(f"Regelsuche läuft auf http://{host}:{port}/ (Beenden mit Strg+C)", err=True)
     if debug:
         run_debug(host, port, corpus_dir, index_dir)
     else:
-        run(host, port, corpus_dir, index_dir, workers=workers)
+        run(host, port, corpus_dir, index_dir, workers=workers, afresh=built)
 
 
 # --- index, search, show, eval ------------------------------------------------------

@@ -52,8 +52,8 @@ def test_serve_runs_gunicorn_by_default_and_werkzeug_only_with_debug(built_index
     assert runner.invoke(cli.main, args).exit_code == 0
     assert runner.invoke(cli.main, ["serve", "--debug", "--index", str(built_index)]).exit_code == 0
     assert used == [
-        ("gunicorn", {"workers": None}),
-        ("gunicorn", {"workers": 3}),
+        ("gunicorn", {"workers": None, "afresh": False}),
+        ("gunicorn", {"workers": 3, "afresh": False}),
         ("werkzeug", {}),
     ]
 
@@ -133,3 +133,36 @@ def test_serve_first_build_says_its_warnings_like_faq_bot_index(tiny_corpus, tmp
     )
     assert result.exit_code == 0, result.output
     assert "Warnung: Unaufgelöster Querverweis in 'alpha': 's. Gamma'" in result.output
+
+
+def test_serve_after_its_first_build_starts_again_in_its_own_place(tiny_corpus, tmp_path):
+    """gunicorn's workers are forked from the process `faq-bot serve` runs in: after a
+    first build they inherited everything building held (HanTa's full tagger, the
+    writer's and the embedder's heap). The command now starts again in its own place
+    (same process, `serve.start_afresh`), finds the index and serves from there."""
+    import os
+    import signal
+    import subprocess
+
+    from tests.test_serve_resources import FAQ_BOT, Server, free_port, wait_healthy
+
+    port = free_port()
+    env = {**os.environ, "FAQ_BOT_ACCESS_LOG": "0"}
+    log_path = tmp_path / "serve.log"
+    args = ["serve", "--port", str(port), "--workers", "1", "--corpus", str(tiny_corpus)]
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            [str(FAQ_BOT), *args, "--index", str(tmp_path / "idx")],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
+        try:
+            wait_healthy(Server(proc, port, tmp_path / "idx"))
+            assert proc.poll() is None  # the same process serves: replaced, not forked
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=30)
+    said = log_path.read_text("utf-8")
+    assert said.count("Noch kein Suchindex") == 1 and said.count("Index gebaut:") == 1
+    assert said.index("Der Dienst startet neu") < said.index("Regelsuche läuft auf")

@@ -8,6 +8,8 @@ is werkzeug's development server, only for ``faq-bot serve --debug``.
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -81,8 +83,13 @@ def run(
     corpus_dir: Path | str,
     index_dir: Path | str,
     workers: int | None = None,
+    afresh: bool = False,
 ) -> None:
-    """Serve with gunicorn (the index must exist: workers only open it)."""
+    """Serve with gunicorn (the index must exist: workers only open it). `afresh`: this
+    process has just built the index, so the command starts again in its place first
+    (`start_afresh`) and serves from there."""
+    if afresh:
+        start_afresh()
     from gunicorn.app.base import BaseApplication
 
     from faq_bot import serving
@@ -119,3 +126,14 @@ def run_debug(host: str, port: int, corpus_dir: Path | str, index_dir: Path | st
 
     app = create_app(_app_config(corpus_dir, index_dir))
     run_simple(host, port, app, threaded=True, use_reloader=False, use_debugger=False)
+
+
+def start_afresh() -> None:
+    """Run this command again in this process's place (same pid, same arguments and
+    environment). After a first build the process holds what building needed (HanTa's
+    full tagger, the writer's and the embedder's heap, 40 to 80 MiB) and every gunicorn
+    worker forked from it would start with all of it; started again, the index is there
+    and the master and its workers hold only what serving needs."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])

@@ -6,7 +6,8 @@
 Environment: ``FAQ_BOT_BIND`` (default 127.0.0.1:8000; ``-b`` wins),
 ``FAQ_BOT_WORKERS`` (default 2 x cores + 1, at most 8), ``FAQ_BOT_ACCESS_LOG=1``
 (access log on stderr), ``FAQ_BOT_INDEX``/``FAQ_BOT_CORPUS`` (built before the
-workers fork when missing). `faq-bot serve` uses the same settings.
+workers fork when missing; gunicorn then starts again in its own place, so the workers do
+not inherit the build's memory). `faq-bot serve` uses the same settings.
 """
 
 from faq_bot import serving

@@ -97,11 +97,15 @@ def settings(
 
 
 def ensure_index_before_fork(say: Callable[[str], None]) -> None:
-    """Build the index in the master when there is none (gunicorn's `on_starting`)."""
+    """Build the index in the master when there is none (gunicorn's `on_starting`), then
+    start gunicorn again in its place (`faq_bot.web.serve.start_afresh`: before the hook
+    returns no socket is open yet), so that the workers do not inherit the build."""
     from faq_bot.config import default_corpus_dir, default_index_dir, turn_secret
-    from faq_bot.web.serve import ensure_index
+    from faq_bot.web.serve import ensure_index, start_afresh
 
-    ensure_index(default_corpus_dir(), default_index_dir(), say=say)
+    if ensure_index(default_corpus_dir(), default_index_dir(), say=say):
+        say("gunicorn startet neu, ohne den Speicher des Indexbaus …")
+        start_afresh()
     turn_secret(default_index_dir())  # made once here (or read), before workers start
 
 

@@ -81,6 +81,8 @@ def start_gunicorn(index_dir: Path, *extra: str, log: Path | None = None) -> Liv
         stdout=out,
         stderr=out,
     )
+    if log:
+        out.close()  # the child writes through its own copy
     server = LiveServer("127.0.0.1", port, process)
     deadline = time.monotonic() + 60  # a loaded 2-core machine needs 20 s and more to start it
     while time.monotonic() < deadline:

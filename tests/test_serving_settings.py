@@ -82,3 +82,26 @@ def test_the_worker_tames_the_allocator_before_the_app_loads(monkeypatch):
         object.__new__(gunicorn_worker.GermanThreadWorker)
     )
     assert calls == ["tame", "init"]
+
+
+def test_gunicorn_that_built_a_missing_index_starts_again_before_its_workers(
+    tiny_corpus, tmp_path, monkeypatch
+):
+    """deploy/gunicorn.conf.py builds a missing index in the master (`on_starting`), and
+    the workers forked from it inherited everything building held; the master now starts
+    again in its own place once the index is there (no socket is open yet) and serves."""
+    from tests.live_server import start_gunicorn
+
+    monkeypatch.setenv("FAQ_BOT_CORPUS", str(tiny_corpus))
+    log = tmp_path / "gunicorn.log"
+    server = start_gunicorn(
+        tmp_path / "idx", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"), log=log
+    )
+    try:
+        assert server.process.poll() is None  # the same process serves: replaced, not forked
+    finally:
+        server.stop()
+    said = log.read_text("utf-8")
+    assert said.count("Noch kein Suchindex") == 1 and said.count("Index gebaut:") == 1
+    assert said.count("gunicorn startet neu") == 1
+    assert said.count("Starting gunicorn") == 2  # once before the build, once after

@@ -166,3 +166,15 @@ def test_serve_after_its_first_build_starts_again_in_its_own_place(tiny_corpus, 
     said = log_path.read_text("utf-8")
     assert said.count("Noch kein Suchindex") == 1 and said.count("Index gebaut:") == 1
     assert said.index("Der Dienst startet neu") < said.index("Regelsuche läuft auf")
+
+
+def test_a_command_started_afresh_starts_again_only_once(monkeypatch):
+    """A command that builds again right after it started afresh (vectors that would never
+    match, say) serves from there instead of starting again and again."""
+    execs: list[list[str]] = []
+    monkeypatch.setattr(serve.os, "execv", lambda path, args: execs.append(args))
+    monkeypatch.setenv(serve.AFRESH_ENV, "0")  # recorded: undone after the test
+    serve.start_afresh()
+    assert len(execs) == 1 and serve.os.environ[serve.AFRESH_ENV] == "1"
+    serve.start_afresh()  # the command started again: no second start
+    assert len(execs) == 1

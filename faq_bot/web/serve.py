@@ -128,12 +128,22 @@ def run_debug(host: str, port: int, corpus_dir: Path | str, index_dir: Path | st
     run_simple(host, port, app, threaded=True, use_reloader=False, use_debugger=False)
 
 
+# set in the environment of a command started again: one that built once more right
+# after serves from there instead of starting again and again (a build whose vectors
+# would never match, say)
+AFRESH_ENV = "FAQ_BOT_STARTED_AFRESH"
+
+
 def start_afresh() -> None:
     """Run this command again in this process's place (same pid, same arguments and
     environment). After a first build the process holds what building needed (HanTa's
     full tagger, the writer's and the embedder's heap, 40 to 80 MiB) and every gunicorn
     worker forked from it would start with all of it; started again, the index is there
-    and the master and its workers hold only what serving needs."""
+    and the master and its workers hold only what serving needs. Once only: a command
+    started again returns here and serves."""
+    if os.environ.get(AFRESH_ENV) == "1":
+        return
+    os.environ[AFRESH_ENV] = "1"
     sys.stdout.flush()
     sys.stderr.flush()
     os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])

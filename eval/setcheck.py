@@ -180,6 +180,7 @@ GROUPS = [
     ["heldout94-questions.jsonl", "heldout94-followups.jsonl"],
     ["heldout95-questions.jsonl", "heldout95-followups.jsonl"],
     ["heldout96-questions.jsonl", "heldout96-followups.jsonl"],
+    ["heldout98-questions.jsonl", "heldout98-followups.jsonl"],
 ]
 
 

@@ -181,6 +181,7 @@ GROUPS = [
     ["heldout95-questions.jsonl", "heldout95-followups.jsonl"],
     ["heldout96-questions.jsonl", "heldout96-followups.jsonl"],
     ["heldout97-questions.jsonl", "heldout97-followups.jsonl"],
+    ["heldout98-questions.jsonl", "heldout98-followups.jsonl"],
 ]
 
 

@@ -10,10 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from faq_bot.chat import MAX_HISTORY, Turn, answer, format_answer, parse_history
-from faq_bot.chat.answer import NOT_CONFIDENT, replay
+from faq_bot.chat.answer import replay
 from faq_bot.chat.confidence import CONFIDENCE_THRESHOLD, foreign_nouns
 from faq_bot.chat.history import context_turns
 from faq_bot.chat.terms import Coverage, entry_terms
+from faq_bot.chat.wording import NOT_CONFIDENT
 from faq_bot.query import analyze_query
 from faq_bot.question import (
     MAX_QUESTION_LENGTH,
@@ -700,7 +701,7 @@ def test_an_answer_shows_the_question_in_the_asker_s_words_and_searches_it_spell
 
 
 def test_related_entries_of_an_answer_list_its_own_game_first(index):
-    from faq_bot.chat.answer import RELATED, _related
+    from faq_bot.chat.items import RELATED, related_entries
     from faq_bot.search import ScoredEntry
 
     record = index.entry("aktionsstapel")
@@ -709,17 +710,19 @@ def test_related_entries_of_an_answer_list_its_own_game_first(index):
     other = [e.id for e in index.entries("sow")][:3]
     # the ranking put the other game's entries first
     scored = [ScoredEntry(e, 1.0, None) for e in [*other, *own]]
-    similar = [r for r in _related(index, record, scored, {record.id}) if r["reason"] == "similar"]
+    similar = [
+        r for r in related_entries(index, record, scored, {record.id}) if r["reason"] == "similar"
+    ]
     docs = [r["doc"] for r in similar]
     assert docs[:3] == [record.doc] * 3  # own game first ...
     assert docs[3:] == ["sow"] * (min(len(scored), RELATED) - 3)  # ... others after, kept
     # a declined answer (no record) keeps the ranking's order: any game may be meant
-    declined = _related(index, None, scored, set())
+    declined = related_entries(index, None, scored, set())
     assert [r["doc"] for r in declined][:3] == ["sow"] * 3
 
 
 def test_an_answer_from_another_game_than_the_last_one_says_so(index):
-    from faq_bot.chat.answer import other_game_note
+    from faq_bot.chat.wording import other_game_note
 
     runde = next(e.id for e in index.entries("runde"))
     how = next(e.id for e in index.entries("how-faq") if e.id != "aktionsstapel")

@@ -3,7 +3,7 @@ paragraph and its permalink (`faq_bot.chat.answer`, `faq_bot.text.citation`)."""
 
 from __future__ import annotations
 
-from faq_bot.chat.answer import found_message
+from faq_bot.chat.wording import found_message
 from faq_bot.text import citation, fingerprint
 
 

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from hypothesis_profiles import examples
 
 from faq_bot.chat import QuestionError, answer
-from faq_bot.chat.answer import SEARCH_FIRST, replay
+from faq_bot.chat.answer import replay
+from faq_bot.chat.items import SEARCH_FIRST
 from faq_bot.chat.shown import (
     ANSWERED,
     DECLINED,

@@ -1366,9 +1366,9 @@ def test_chat_page_shows_the_search_hits_again_from_the_turn_token(client, monke
     first = turns_of(pages[0])[-1]
     assert "Die Suche findet zuerst:" in first
     assert search_first_of(pages[2]) is not None  # the follow-up's, searched with its question
-    answer_module = importlib.import_module("faq_bot.chat.answer")  # the module
+    items_module = importlib.import_module("faq_bot.chat.items")
 
-    monkeypatch.setattr(answer_module, "search", None)  # the earlier turns: no search
+    monkeypatch.setattr(items_module, "search", None)  # the earlier turns: no search
     again = client.get("/ask", query_string={"t": hidden_turns(pages[2])}).get_data(as_text=True)
     assert turns_of(again) == [turns_of(page)[-1] for page in pages]
 
@@ -1400,7 +1400,7 @@ def test_chat_page_escapes_the_titles_of_search_hits(client, evil_client, monkey
     # the hostile corpus's own titles, offered as search hits (nothing listed as closest)
     answer_module = importlib.import_module("faq_bot.chat.answer")  # the module
 
-    monkeypatch.setattr(answer_module, "_related", lambda *args: [])
+    monkeypatch.setattr(answer_module, "related_entries", lambda *args: [])
     data = evil_client.post("/api/ask", json={"question": "Alpha Beta Zug Text"}).get_json()
     assert not data["confident"] and data["search_first"]
     page = evil_client.get("/ask", query_string={"q": "Alpha Beta Zug Text"}).get_data(as_text=True)

@@ -9,6 +9,9 @@ Modules, in the order a question passes them:
 - `confidence`: whether the passage is presented (a fitted model, or the
   coverage rule without the embedder).
 - `answer`: puts it together (``answer(index, question, history) -> Answer``).
+- `items`: the entries listed beside an answer (its source, related entries, a
+  declined answer's first search hits).
+- `wording`: what an answer says (its message, citation, caution, another game's note).
 - `format`: the answer as text for the terminal.
 - `shown`: an earlier turn kept as the chat page showed it (a turn token) and
   shown again without retrieval.

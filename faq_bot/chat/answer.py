@@ -25,9 +25,9 @@
     ``followup`` (bool), ``context`` (the earlier question it was read with),
     ``scope`` (the id of the one document the answer was limited to, or null),
     ``search_query`` (what to search for it: with the earlier question for a follow-up)
-    and ``search_first`` (a declined answer: the first `SEARCH_FIRST` hits of that search
-    not listed in ``related``, each ``id``, ``title``, ``url`` (with the best paragraph's
-    anchor), ``doc_title`` and ``paragraph``; empty for a confident answer).
+    and ``search_first`` (a declined answer: the first `faq_bot.chat.items.SEARCH_FIRST`
+    hits of that search not listed in ``related``, each ``id``, ``title``, ``url`` (with
+    the best paragraph's anchor), ``doc_title`` and ``paragraph``; empty for a confident answer).
 
 How a question is answered
 --------------------------
@@ -63,25 +63,24 @@ How a question is answered
    declined answer lists only entries close in meaning (dense similarity at
    least `faq_bot.hybrid.related_floor`), not whatever ranked next.
 5. A declined answer also offers the search "In der Suche nachsehen" runs
-   (`searched_first`): its first hits, labelled as search hits, so a judge on a slow
-   line sees them without a second round trip. The search reads the scores the entries
-   were ranked by instead of embedding again (one query embedding per request): the
-   search's own for a first question; for a follow-up, whose search text holds the
-   earlier question too, the follow-up's reading in its context, and for a question with
-   a corrected word its words as typed (the search page embeds the corrected text).
+   (`faq_bot.chat.items.searched_first`): its first hits, labelled as search hits, so a
+   judge on a slow line sees them without a second round trip. The search reads the
+   scores the entries were ranked by instead of embedding again (one query embedding per
+   request): the search's own for a first question; for a follow-up, whose search text
+   holds the earlier question too, the follow-up's reading in its context, and for a
+   question with a corrected word its words as typed (the search page embeds the
+   corrected text).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any
 
 from faq_bot.dense import DenseScores, dense_for
 from faq_bot.hybrid import dense_scores, entry_dense_scores, related_floor, topic_dense_scores
-from faq_bot.impacts import impacts
-from faq_bot.index import EntryRecord, Index
+from faq_bot.index import Index
 from faq_bot.known import compared, known_questions
 from faq_bot.query import MAX_QUERY_LENGTH, AnalyzedQuery, QueryError, analyze_query
 from faq_bot.question import (
@@ -92,14 +91,23 @@ from faq_bot.question import (
     strip_fillers,
     tidy_question,
 )
-from faq_bot.search import Hit, ScoredEntry, highlight, search
+from faq_bot.search import Hit
 from faq_bot.stack.link import check_url_for
-from faq_bot.text import citation, sentence_window
+from faq_bot.text import sentence_window
 
 from . import confidence as conf
 from .history import Turn, context_turns, dense_text, parse_history
+from .items import related_entries, searched_first, source_hit
 from .passage import Candidate, Passage, Ranking, candidates, choose_passage, with_neighbours
-from .terms import Coverage, entry_terms, reference_target
+from .terms import Coverage, entry_terms
+from .wording import (
+    caution_note,
+    cited,
+    declined_message,
+    found_message,
+    is_unsure,
+    note_other_game,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -110,18 +118,9 @@ __all__ = [
     "Response",
     "answer",
     "answered_reading",
-    "caution_note",
-    "cited",
-    "declined_message",
-    "found_message",
-    "is_unsure",
-    "note_other_game",
-    "other_game_note",
     "read",
     "replay",
     "respond",
-    "search_item",
-    "searched_first",
     "turn_of",
 ]
 
@@ -146,13 +145,10 @@ CONTEXT_WEIGHT = 0.4
 # questions, on 351 training follow-ups (CONTEXT_WEIGHT 0.4): 0.65: 272, 1.0: 273 (a tie;
 # kept). (With CONTEXT_WEIGHT 0.2: 0.35: 248, 0.5 to 0.8: 255, 1.0: 261.)
 TOPIC_WEIGHT = 0.65
-RELATED = 5
-SEARCH_FIRST = 3  # the search hits a declined answer takes, then leaves out those `related` lists
 
 # A paragraph longer than this is shown as the sentences around its key sentence first (the
 # passage issue 9 asks for, "<= ~700 characters"), the whole paragraph a tap away
 EXCERPT_CHARS = 700
-NOT_CONFIDENT = "Dazu habe ich keine sichere Antwort gefunden."
 
 
 @dataclass
@@ -273,109 +269,6 @@ def _with_context(index: Index, aq: AnalyzedQuery, context: list[Turn]) -> Analy
             terms[t] = max(terms.get(t, 0.0), w)
         words.extend(g for g in groups if g not in words)
     return AnalyzedQuery(text=aq.text, terms=terms, words=words)
-
-
-def source_hit(
-    index: Index, record: EntryRecord, paragraph: int | None, terms, score: float
-) -> Hit:
-    """The search hit an answer cites as its source (`paragraph`'s snippet)."""
-    document = index.document(record.doc) or {}
-    paragraphs = record.plain_paragraphs
-    source = (
-        paragraphs[paragraph] if paragraph is not None else (paragraphs[0] if paragraphs else "")
-    )
-    return Hit(
-        id=record.id,
-        doc=record.doc,
-        title=record.title,
-        url=f"/entry/{record.id}",
-        score=score,
-        snippet=highlight(index, source, terms),
-        text=record.text,
-        category=record.category,
-        doc_title=document.get("title"),
-        paragraph=paragraph,
-    )
-
-
-def related_item(
-    index: Index, record: EntryRecord, paragraph: int | None, reason: str
-) -> dict[str, Any]:
-    """One entry listed under an answer: a cross reference ("link") or close in
-    meaning ("similar", with the paragraph its link jumps to)."""
-    return {**search_item(index, record, paragraph), "doc": record.doc, "reason": reason}
-
-
-def search_item(
-    index: Index, record: EntryRecord, paragraph: int | None, matched: bool | None = None
-) -> dict[str, Any]:
-    """One of the search's first hits a declined answer offers (`Answer.search_first`),
-    linked at its best paragraph as the search page links it, with ``matched`` as the
-    search said it (`faq_bot.search.Hit.matched`); `related_item` adds to it (without)."""
-    document = index.document(record.doc) or {}
-    item = {
-        "id": record.id,
-        "title": record.title,
-        "url": _entry_url(record, paragraph),
-        "doc_title": document.get("title"),
-        "paragraph": paragraph,
-    }
-    return item if matched is None else {**item, "matched": matched}
-
-
-def _entry_url(record: EntryRecord, paragraph: int | None) -> str:
-    """The entry's page, at paragraph `paragraph` (0-based) after the first."""
-    return f"/entry/{record.id}" + (f"#p{paragraph}" if paragraph else "")
-
-
-def _entry_docs(index: Index) -> dict[str, str]:
-    """Entry id -> its document, from the build's impacts (no entry is read), mapped once
-    per build."""
-    imp = impacts(index)
-    return index.state.once(
-        "answer.entry_docs", lambda: dict(zip(imp.entry_ids, imp.entry_doc, strict=True))
-    )
-
-
-def _related(
-    index: Index,
-    record: EntryRecord | None,
-    scored: list[ScoredEntry],
-    exclude: set[str],
-) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    seen = set(exclude)
-    if record is not None:
-        for link in record.links:
-            target = index.entry(link["target"]) if link.get("target") else None
-            if target is None or target.id in seen:
-                continue
-            seen.add(target.id)
-            out.append(related_item(index, target, None, "link"))
-    if record is not None:
-        # an answer's own game first: other games' entries only where its own run out
-        # (they stay: the question may have meant another game, and each names its own)
-        # (among the first ten per item listed: a ranking's tail is not looked up)
-        game, docs = _game(index, record.doc), _entry_docs(index)
-        scored = sorted(
-            scored[: RELATED * 10], key=lambda s: _game(index, docs.get(s.entry, "")) != game
-        )
-    similar = 0
-    for s in scored:
-        if similar >= RELATED or len(out) >= RELATED + 3:
-            break
-        other = index.entry(s.entry)
-        if other is None or other.id in seen:
-            continue
-        target = reference_target(index, other)
-        if target is not None:
-            if target.id in seen:
-                continue
-            other = target
-        seen.add(other.id)
-        out.append(related_item(index, other, s.paragraph if target is None else None, "similar"))
-        similar += 1
-    return out
 
 
 @dataclass
@@ -600,35 +493,6 @@ def _answered(index: Index, question: Any, history: Any, doc: str | None) -> tup
     return result, reading
 
 
-def searched_first(
-    index: Index, result: Answer, dense: DenseScores | None = None
-) -> list[dict[str, Any]]:
-    """What a declined `result` offers of the search "In der Suche nachsehen" runs
-    (`faq_bot.search.search` for its `search_query`, in its `scope`, in the build's best
-    mode): the first `SEARCH_FIRST` hits, without the entries `related` lists
-    (`search_item` each, with ``matched``: whether it holds a word of the search text,
-    `faq_bot.search.Hit.matched`); none for a confident one. `dense`: the scores the answer ranked
-    its entries by, read instead of embedding the search text (module docstring, step 5);
-    without them (no embedder, or it failed on this question) the search is lexical, as
-    the search itself falls back."""
-    if result.confident or not result.search_query:
-        return []
-    mode = None if dense is not None else "lexical"
-    try:
-        found = search(
-            index, result.search_query, n=SEARCH_FIRST, doc=result.scope, mode=mode, dense=dense
-        )
-    except QueryError:
-        return []
-    listed = {r["id"] for r in result.related}
-    out = []
-    for hit in found.hits:
-        record = index.entry(hit.id) if hit.id not in listed else None
-        if record is not None:
-            out.append(search_item(index, record, hit.paragraph, hit.matched))
-    return out
-
-
 def _answer_of(index: Index, reading: Reading, response: Response) -> Answer:
     """The `Answer` of `reading` with its `response`: sources, related entries, message."""
     text, context, dense, cands = reading.text, reading.context, reading.dense, reading.candidates
@@ -662,7 +526,7 @@ def _answer_of(index: Index, reading: Reading, response: Response) -> Answer:
         own, _support = reading.coverages(index)
         named = {c.record.id for c in cands if own.names(c.headword)}
         scored = [s for s in scored if s.entry in named or dense.entry(s.entry) >= floor]
-    related = _related(index, record if confident else None, scored, exclude)
+    related = related_entries(index, record if confident else None, scored, exclude)
 
     reliability = caution = None
     if confident and record is not None and passage is not None:
@@ -696,72 +560,6 @@ def _answer_of(index: Index, reading: Reading, response: Response) -> Answer:
         reliability=reliability,
         caution=caution,
     )
-
-
-def found_message(record: EntryRecord, doc: dict[str, Any], unsure: bool = False) -> str:
-    """What a confident answer says above its passage (`doc`: the entry's document);
-    `unsure`: its confidence was right for fewer than `SURE` of the calibration questions.
-    The document is named in quotes, not in brackets: its title may hold its own
-    ("Rundenregeln (Tabletop)")."""
-    stand = f", Stand: {doc['date_text']}" if doc.get("date_text") else ""
-    lead = "Wahrscheinlich steht das unter" if unsure else "Das steht unter"
-    return f"{lead} „{record.title}“ in „{doc.get('title', record.doc)}“{stand}."
-
-
-def cited(record: EntryRecord, doc: dict[str, Any], paragraph: int) -> str:
-    """How an answer cites its paragraph, without the URL (`Answer.to_json` adds the
-    permalink): „title“, Absatz n – document, Stand: date (`paragraph` 0-based, n from 1)."""
-    return citation(record.title, doc, paragraph=paragraph + 1)
-
-
-def note_other_game(index: Index, result: Answer, turns: Sequence[Turn]) -> None:
-    """End a confident `result`'s message with `other_game_note` when it has one (the
-    answer as asked, and as shown again from a conversation's tokens)."""
-    if result.confident and result.passage is not None:
-        note = other_game_note(index, result.passage.entry, turns)
-        if note:
-            result.message = f"{result.message} {note}"
-
-
-def other_game_note(index: Index, entry_id: str, turns: Sequence[Turn]) -> str | None:
-    """What an answer says when it comes from another game than the conversation's last
-    answer (a judge reading along may not notice the document's name change)."""
-    earlier = next((t.entry for t in reversed(turns) if t.entry), None)
-    record, before = index.entry(entry_id), index.entry(earlier) if earlier else None
-    if record is None or before is None:
-        return None
-    game, previous = _game(index, record.doc), _game(index, before.doc)
-    if not game or not previous or game == previous:
-        return None
-    # no brackets around the names: a game's name may hold its own ("Tabletop (10. Edition)")
-    return (
-        f"Achtung, anderes Spiel: Diese Regel gilt für {game}, die vorige Antwort für {previous}."
-    )
-
-
-def _game(index: Index, doc_id: str) -> str:
-    return str((index.document(doc_id) or {}).get("game") or "")
-
-
-def is_unsure(reliability: float | None) -> TypeGuard[float]:
-    """Whether an answer of this reliability says it is unsure (under `conf.SURE`)."""
-    return reliability is not None and reliability < conf.SURE
-
-
-def caution_note(reliability: float) -> str:
-    """What an unsure answer says under its message: what answers like it were worth."""
-    share = round(reliability * 100)
-    return (
-        f"Nicht sicher: Bei Testfragen mit ähnlich sicherer Antwort stimmte der Absatz nur in "
-        f"{share} von 100 Fällen. Bitte den Absatz prüfen."
-    )
-
-
-def declined_message(related: list[dict[str, Any]]) -> str:
-    """What a declined answer says (above the closest entries, if any)."""
-    if related:
-        return f"{NOT_CONFIDENT} Diese Einträge kommen Ihrer Frage am nächsten:"
-    return NOT_CONFIDENT
 
 
 def turn_of(result: Answer) -> Turn:

@@ -42,7 +42,7 @@ from flask import Blueprint, jsonify, redirect, render_template, request, url_fo
 from werkzeug.wrappers import Response
 
 from faq_bot.chat import MAX_HISTORY, QuestionError, Turn, answer, parse_history
-from faq_bot.chat.answer import NOT_CONFIDENT, SEARCH_FIRST
+from faq_bot.chat.items import SEARCH_FIRST
 from faq_bot.chat.shown import (
     MAX_TOKEN,
     TOKEN_PATTERN,
@@ -50,6 +50,7 @@ from faq_bot.chat.shown import (
     show,
     shown_of,
 )
+from faq_bot.chat.wording import NOT_CONFIDENT
 from faq_bot.question import MAX_QUESTION_LENGTH, QUESTION_PATTERN
 from faq_bot.text import clean_input, clip
 from faq_bot.web.api_links import hit_links

@@ -1,0 +1,104 @@
+"""What an answer says in words: its message above the passage, its citation, the
+caution of an unsure answer and the note when it comes from another game. The answer
+as asked (`faq_bot.chat.answer`) and as shown again from a turn token
+(`faq_bot.chat.shown`) both say it with these.
+
+``found_message(record, doc, unsure)``, ``declined_message(related)``,
+``cited(record, doc, paragraph)``, ``caution_note(reliability)`` (when
+``is_unsure(reliability)``), ``other_game_note(index, entry_id, turns)`` (and
+``note_other_game``, which adds it to an answer's message).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeGuard
+
+from faq_bot.index import EntryRecord, Index
+from faq_bot.text import citation
+
+from . import confidence as conf
+from .history import Turn
+
+if TYPE_CHECKING:
+    from .answer import Answer
+
+__all__ = [
+    "NOT_CONFIDENT",
+    "caution_note",
+    "cited",
+    "declined_message",
+    "found_message",
+    "game_of",
+    "is_unsure",
+    "note_other_game",
+    "other_game_note",
+]
+
+NOT_CONFIDENT = "Dazu habe ich keine sichere Antwort gefunden."
+
+
+def found_message(record: EntryRecord, doc: dict[str, Any], unsure: bool = False) -> str:
+    """What a confident answer says above its passage (`doc`: the entry's document);
+    `unsure`: its confidence was right for fewer than `SURE` of the calibration questions.
+    The document is named in quotes, not in brackets: its title may hold its own
+    ("Rundenregeln (Tabletop)")."""
+    stand = f", Stand: {doc['date_text']}" if doc.get("date_text") else ""
+    lead = "Wahrscheinlich steht das unter" if unsure else "Das steht unter"
+    return f"{lead} „{record.title}“ in „{doc.get('title', record.doc)}“{stand}."
+
+
+def cited(record: EntryRecord, doc: dict[str, Any], paragraph: int) -> str:
+    """How an answer cites its paragraph, without the URL (`Answer.to_json` adds the
+    permalink): „title“, Absatz n – document, Stand: date (`paragraph` 0-based, n from 1)."""
+    return citation(record.title, doc, paragraph=paragraph + 1)
+
+
+def note_other_game(index: Index, result: Answer, turns: Sequence[Turn]) -> None:
+    """End a confident `result`'s message with `other_game_note` when it has one (the
+    answer as asked, and as shown again from a conversation's tokens)."""
+    if result.confident and result.passage is not None:
+        note = other_game_note(index, result.passage.entry, turns)
+        if note:
+            result.message = f"{result.message} {note}"
+
+
+def other_game_note(index: Index, entry_id: str, turns: Sequence[Turn]) -> str | None:
+    """What an answer says when it comes from another game than the conversation's last
+    answer (a judge reading along may not notice the document's name change)."""
+    earlier = next((t.entry for t in reversed(turns) if t.entry), None)
+    record, before = index.entry(entry_id), index.entry(earlier) if earlier else None
+    if record is None or before is None:
+        return None
+    game, previous = game_of(index, record.doc), game_of(index, before.doc)
+    if not game or not previous or game == previous:
+        return None
+    # no brackets around the names: a game's name may hold its own ("Tabletop (10. Edition)")
+    return (
+        f"Achtung, anderes Spiel: Diese Regel gilt für {game}, die vorige Antwort für {previous}."
+    )
+
+
+def game_of(index: Index, doc_id: str) -> str:
+    return str((index.document(doc_id) or {}).get("game") or "")
+
+
+def is_unsure(reliability: float | None) -> TypeGuard[float]:
+    """Whether an answer of this reliability says it is unsure (under `conf.SURE`)."""
+    return reliability is not None and reliability < conf.SURE
+
+
+def caution_note(reliability: float) -> str:
+    """What an unsure answer says under its message: what answers like it were worth."""
+    share = round(reliability * 100)
+    return (
+        f"Nicht sicher: Bei Testfragen mit ähnlich sicherer Antwort stimmte der Absatz nur in "
+        f"{share} von 100 Fällen. Bitte den Absatz prüfen."
+    )
+
+
+def declined_message(related: list[dict[str, Any]]) -> str:
+    """What a declined answer says (above the closest entries, if any)."""
+    if related:
+        return f"{NOT_CONFIDENT} Diese Einträge kommen Ihrer Frage am nächsten:"
+    return NOT_CONFIDENT

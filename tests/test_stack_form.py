@@ -1,4 +1,5 @@
-"""The checker's form as data (faq_bot.stack.form): builder actions, labels, share preview."""
+"""The checker's form as data (faq_bot.stack.form, formsteps, formview): builder actions,
+labels, share preview."""
 
 from __future__ import annotations
 
@@ -12,22 +13,21 @@ from hypothesis import strategies as st
 from faq_bot.stack import check, read_scenario
 from faq_bot.stack.form import (
     MAX_ROWS,
-    Feedback,
-    action_feedback,
-    apply_action,
-    complete_ids,
     draft_text,
-    field_labels,
-    field_title,
-    form_choices,
-    form_field,
     pad_state,
     scenario_from_state,
-    share_preview,
     starting_state,
     state_action,
     state_from_form,
     state_from_json,
+)
+from faq_bot.stack.formsteps import Feedback, action_feedback, apply_action, complete_ids
+from faq_bot.stack.formview import (
+    field_labels,
+    field_title,
+    form_choices,
+    form_field,
+    share_preview,
 )
 from faq_bot.stack.read import ScenarioFormatError
 

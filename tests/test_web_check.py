@@ -846,11 +846,12 @@ def test_check_rows_are_blank_only_above_the_choice_budget(client, monkeypatch, 
     """A scenario whose rows offer exactly `MAX_CHOICE_CHARS` is shown in the rows; one
     character more and they are blank, the scenario in the JSON view."""
     from faq_bot.stack import form as builder
+    from faq_bot.stack import formview
 
     data = load(SCENARIOS / "example2_bomb_on_bomb.json")
     state = builder.pad_state(builder.state_from_json(scenario_to_json(read_scenario(data))))
-    size = builder.choices_size(state, builder.form_choices(state))
-    monkeypatch.setattr(builder, "MAX_CHOICE_CHARS", size + budget)
+    size = formview.choices_size(state, formview.form_choices(state))
+    monkeypatch.setattr(formview, "MAX_CHOICE_CHARS", size + budget)
     html = client.get("/check", query_string={"s": encode_permalink(data)}).get_data(as_text=True)
     assert ("zu groß für das Formular" not in text_of(html)) is rows
     assert ('value="radar"' in html) is rows
@@ -888,9 +889,9 @@ def test_check_form_too_big_for_the_rows_with_an_error_keeps_what_was_typed(
     """Above the budget the rows come back blank; a form post whose rows make no scenario
     (the error) came back with an empty JSON view as well: everything typed was lost. The
     JSON view now holds the rows as typed, errors and all, for the reader to name again."""
-    from faq_bot.stack import form as builder
+    from faq_bot.stack import formview
 
-    monkeypatch.setattr(builder, "MAX_CHOICE_CHARS", 10)
+    monkeypatch.setattr(formview, "MAX_CHOICE_CHARS", 10)
     response = client.post("/check", data=example2_form(**extra))
     assert response.status_code == 400
     html = response.get_data(as_text=True)

@@ -12,8 +12,8 @@
   notes a form post was redirected with (below).
 - ``POST /check``: the form. The ``action`` button decides: ``check`` resolves;
   the builder's buttons (``add:``, ``remove:``, ``move:``, ``pick:``, ``announce:``,
-  `faq_bot.stack.form.apply_action`) change the rows and show the form again, saying
-  what they did in a status (`faq_bot.stack.form.action_feedback`, which also tells
+  `faq_bot.stack.formsteps.apply_action`) change the rows and show the form again, saying
+  what they did in a status (`faq_bot.stack.formsteps.action_feedback`, which also tells
   ``check.js`` where the keyboard focus goes).
   A non-empty ``json`` field (the JSON view) always wins over the rows; ``check``
   with nothing filled in shows the starting form again (200, with a note); rows or
@@ -33,8 +33,9 @@
   reload; its ``data-address`` is the address the post would have been redirected to
   (`_link_address`), which the script puts in the address bar.
 
-The form itself (rows <-> scenario, choices, labels, the result view) is
-`faq_bot.stack.form`; this module only wires it to Flask. Rule ids come from the
+The form itself is `faq_bot.stack.form` (rows <-> scenario), `faq_bot.stack.formsteps`
+(the builder's buttons) and `faq_bot.stack.formview` (choices, labels, the result view,
+the share preview); this module only wires it to Flask. Rule ids come from the
 index the pages link to (computed once per index build, cached in
 ``Index.cache``); without an index, from the corpus folder (once per process).
 """
@@ -60,6 +61,8 @@ from faq_bot.stack import (
     catalog_suggestions,
     decode_permalink,
     encode_permalink,
+    formsteps,
+    formview,
     read_scenario,
     resolve,
     result_to_json,
@@ -252,7 +255,7 @@ def _render(
     json_open: bool = False,
     share_error: str | None = None,
     address: str | None = None,
-    feedback: builder.Feedback | None = None,
+    feedback: formsteps.Feedback | None = None,
     guessed: bool = False,
     link_data: Any = None,
 ) -> Response:
@@ -261,7 +264,7 @@ def _render(
     `feedback`: what it did, for a status message, and where the focus goes). Rows too big
     to show leave the scenario to the JSON view: a refused link's own scenario (`link_data`)
     there when the rows make no JSON."""
-    builder.complete_ids(state)
+    formsteps.complete_ids(state)
     if json_text is None:
         try:
             json_text = json.dumps(
@@ -270,11 +273,11 @@ def _render(
         except ScenarioFormatError:
             json_text = ""
     form = builder.pad_state(state)
-    choices = builder.form_choices(form)
-    too_big = builder.choices_size(form, choices) > builder.MAX_CHOICE_CHARS
+    choices = formview.form_choices(form)
+    too_big = formview.choices_size(form, choices) > formview.MAX_CHOICE_CHARS
     if too_big:  # no rows, the scenario in the JSON view (its own form) instead
         form = builder.pad_state(builder.empty_state())
-        choices = builder.form_choices(form)
+        choices = formview.form_choices(form)
         json_open, error_field, more_errors = True, None, None
         json_text = json_text or _link_text(link_data) or _draft_text(state)
     more_errors = more_errors or {}
@@ -285,7 +288,7 @@ def _render(
         "more_errors": more_errors,
         # each field an error is about, named for the link to it
         "field_titles": {
-            f: builder.field_title(f, state) for f in [error_field, *more_errors] if f
+            f: formview.field_title(f, state) for f in [error_field, *more_errors] if f
         },
         "feedback": feedback,
         "guessed": guessed,
@@ -301,7 +304,7 @@ def _render(
         "samples": sample_links(),
         "pick_owner": request.form.get("pick_owner", "") if request.method == "POST" else "",
         "max_rows": builder.MAX_ROWS,
-        "action_group": builder.action_group,  # where a builder button's page lands
+        "action_group": formsteps.action_group,  # where a builder button's page lands
         **choices,  # one target list per row shown
     }
     fragment = request.headers.get("X-Check-Fragment") == "1"
@@ -327,11 +330,11 @@ def _render_format_error(
     def shown(failure: ScenarioFormatError, field: str | None) -> str:
         return failure.brief if source == "rows" and field else str(failure)
 
-    field = builder.form_field(exc.path, state)
+    field = formview.form_field(exc.path, state)
     # the errors in other fields too (form field -> message), so one round trip mends all
     more: dict[str, str] = {}
     for other in exc.more:
-        other_field = builder.form_field(other.path, state)
+        other_field = formview.form_field(other.path, state)
         if other_field and other_field != field:
             more.setdefault(other_field, shown(other, other_field))
     return _render(
@@ -388,7 +391,7 @@ def _check_and_render(
         builder.state_from_json(canonical),
         notes=notes,
         share_error=share_error,
-        view=builder.result_view(scenario, result, rule_links),
+        view=formview.result_view(scenario, result, rule_links),
         permalink=permalink,
         json_text=json.dumps(canonical, ensure_ascii=False, indent=2),
         address=address,
@@ -467,10 +470,10 @@ def submit() -> Response:
         posted = action
         action = builder.state_action(posted, form)  # row numbers as the state counts them
         try:
-            builder.apply_action(state, action, form)
+            formsteps.apply_action(state, action, form)
         except ValueError:
             raise bad_request(f"Unbekannte Aktion „{posted[:80]}“.") from None
-        return _render(state, feedback=builder.action_feedback(state, action, posted))
+        return _render(state, feedback=formsteps.action_feedback(state, action, posted))
     try:
         data, notes = builder.scenario_from_state(state)
     except ScenarioFormatError as exc:

@@ -1,0 +1,177 @@
+"""The checker builder's buttons: what a step does to the form's rows (`apply_action`:
+add, remove, move, pick a catalog card, announce a card) and what the page then tells and
+where the keyboard goes (`action_feedback` -> `Feedback`). No web framework here:
+`faq_bot.web.check` only calls these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from faq_bot.corpus.splitters import slugify, unique_id
+from faq_bot.stack.catalog import find_card
+from faq_bot.stack.form import FIRST_FIELD, FLAGS, GROUP_FIELDS, ROW_NOUN, is_number, pad_state
+
+
+def complete_ids(state: dict[str, Any]) -> list[str]:
+    """Give every named card without id one made from its name, and every entry its
+    ``s<n>``, so selects can refer to them; returns notes on what was made up."""
+    notes = []
+    taken = {row["id"] for row in state["cards"] if row["id"]}
+    for row in state["cards"]:
+        if not row["id"] and row["name"]:
+            row["id"] = unique_id(slugify(row["name"]), taken)
+            notes.append(f"Karte „{row['name']}“: Kürzel {row['id']}")
+    entry_ids = {row["id"] for row in state["stack"] if row["id"]}
+    for i, row in enumerate(state["stack"]):
+        if not row["id"]:
+            row["id"] = unique_id(f"s{i + 1}", entry_ids)
+    return notes
+
+
+def _blank_row(group: str) -> dict[str, Any]:
+    return {f: (False if f in FLAGS else "") for f in GROUP_FIELDS[group][1]}
+
+
+def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) -> dict[str, Any]:
+    """A builder button: ``add:<group>``, ``remove:<group>:<n>``, ``move:stack:<n>:up|down``,
+    ``pick:<catalog card>`` (a card for the player in ``pick_owner``), ``announce:<n>``
+    (card row n goes on the stack, announced by its owner), ``refresh`` (only re-render).
+    Raises ValueError otherwise."""
+    kind, _, rest = action.partition(":")
+    parts = rest.split(":")
+    if action == "refresh":  # check.js after a card's name or owner changed: new choices
+        pass
+    elif kind == "add" and rest in GROUP_FIELDS:
+        state[rest].append(_blank_row(rest))
+    elif kind == "remove" and len(parts) == 2 and parts[0] in GROUP_FIELDS and is_number(parts[1]):
+        rows = state[parts[0]]
+        if int(parts[1]) < len(rows):
+            del rows[int(parts[1])]
+    elif kind == "move" and len(parts) == 3 and parts[0] == "stack" and is_number(parts[1]):
+        if parts[2] not in ("up", "down"):
+            raise ValueError(action)
+        rows, i = state["stack"], int(parts[1])
+        j = i - 1 if parts[2] == "up" else i + 1
+        if 0 <= i < len(rows) and 0 <= j < len(rows):
+            rows[i], rows[j] = rows[j], rows[i]
+    elif kind == "pick" and find_card(rest) is not None:
+        card = find_card(rest)
+        assert card is not None
+        owners = [r["name"] for r in state["players"] if r["name"]]
+        owner = form.get("pick_owner", "").strip() or (owners[0] if owners else "")
+        row = _blank_row("cards") | {"name": card.name, "owner": owner, "kind": card.kind.value}
+        state["cards"].append(row)
+    elif kind == "announce" and is_number(rest) and int(rest) < len(state["cards"]):
+        complete_ids(state)
+        card = state["cards"][int(rest)]
+        state["stack"].append(_blank_row("stack") | {"source": card["id"], "by": card["owner"]})
+    else:
+        raise ValueError(action)
+    complete_ids(state)
+    return state
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """What a builder step did, as the page tells it (`message`, German, in a status), and
+    where the keyboard goes next: a field (its ``id``) or a builder button (its ``value``)."""
+
+    message: str
+    field: str | None = None
+    button: str | None = None
+    # the rows the step changed (`action_group`): where the page lands after a round trip
+    # without JavaScript, which repeats `message` there since the status above is then
+    # out of view
+    group: str | None = None
+
+
+def action_group(action: str) -> str:
+    """The rows a builder `action` changes ("players", "cards", "stack"): where the form's
+    page lands after it without JavaScript (its button's ``#rows-<group>``,
+    `templates/check/_rows.html`), and where the page repeats what it did (`Feedback`)."""
+    kind, _, rest = action.partition(":")
+    if kind == "pick":
+        return "cards"
+    group = rest.partition(":")[0]
+    return group if kind in ("add", "remove") and group in GROUP_FIELDS else "stack"
+
+
+def _first_field(group: str, row: int) -> str:
+    return f"{GROUP_FIELDS[group][0]}-{row}-{FIRST_FIELD[group]}"
+
+
+def action_feedback(
+    state: Mapping[str, Any], action: str, posted: str | None = None
+) -> Feedback | None:
+    """`_feedback`, with the rows the step changed (`action_group` of the button pressed)."""
+    said = _feedback(state, action, posted)
+    pressed = posted if posted is not None else action
+    return None if said is None else replace(said, group=action_group(pressed))
+
+
+def _feedback(state: Mapping[str, Any], action: str, posted: str | None = None) -> Feedback | None:
+    """What `apply_action` did with `action` to `state` (given as it is after the step),
+    and where the focus goes then (None for ``refresh``, which only re-renders). `posted`:
+    the action as the form sent it (`state_action` made `action` of it), whose row number
+    is the one the pressed button showed; a remove button of a blank row (turned into
+    ``refresh``) says that the row was empty and keeps the focus on the remove buttons.
+
+    A new row (a card picked or announced, a row added): its first field. A removed row:
+    the remove button of the row now in its place, or of the last row. A moved entry: its
+    same button in its new place, so pressing again moves it further (its other one at the
+    top of the list)."""
+    kind, _, rest = action.partition(":")
+    parts = rest.split(":")
+    pressed = posted if posted is not None else action  # row numbers as the button showed
+    pressed_parts = pressed.partition(":")[2].split(":")
+    if kind == "refresh" and pressed.startswith("remove:") and len(pressed_parts) == 2:
+        group, number = pressed_parts
+        if group in GROUP_FIELDS and is_number(number):
+            shown = pad_state(dict(state))
+            last = len(shown[group]) - 1
+            return Feedback(
+                f"{ROW_NOUN[group]} {int(number) + 1} war leer: nichts entfernt.",
+                button=f"remove:{group}:{min(int(number), last)}",
+            )
+    if kind == "pick":
+        row = len(state["cards"]) - 1
+        card = state["cards"][row]
+        owner = f" für {card['owner']}" if card["owner"] else ""
+        message = f"{card['name']}{owner} angelegt (Karte {row + 1})."
+        return Feedback(message, field=_first_field("cards", row))
+    if kind == "announce":
+        row = len(state["stack"]) - 1
+        card = state["cards"][int(rest)]
+        owner = f" von {card['owner']}" if card["owner"] else ""
+        message = f"{card['name'] or card['id']}{owner} angesagt (Eintrag {row + 1})."
+        return Feedback(message, field=_first_field("stack", row))
+    if kind == "add":
+        row = len(state[rest]) - 1
+        message = f"Neue leere Zeile: {ROW_NOUN[rest]} {row + 1}."
+        return Feedback(message, field=_first_field(rest, row))
+    shown = pad_state(dict(state))  # the rows the form shows after the step
+    if kind == "remove":
+        group, row = parts[0], int(parts[1])
+        message = f"{ROW_NOUN[group]} {int(pressed_parts[-1]) + 1} entfernt."
+        return Feedback(message, button=f"remove:{group}:{min(row, len(shown[group]) - 1)}")
+    if kind == "move":
+        row, direction = int(parts[1]), parts[2]
+        to = row - 1 if direction == "up" else row + 1
+        where = "oben" if direction == "up" else "unten"
+        shown_number = int(pressed_parts[1]) + 1  # as the button showed it
+        if 0 <= row < len(state["stack"]) and 0 <= to < len(state["stack"]):
+            message = f"Eintrag {shown_number} nach {where} verschoben, jetzt Eintrag {to + 1}."
+        else:
+            to = row
+            message = f"Eintrag {shown_number} ist schon ganz {where}."
+        # the arrows the row has there (`templates/check/_rows.html`): none "up" in the first
+        # row, none "down" in the last
+        offered = [
+            d for d, shows in (("up", to > 0), ("down", to < len(shown["stack"]) - 1)) if shows
+        ]
+        same = direction if direction in offered else next(iter(offered), None)
+        return Feedback(message, button=f"move:stack:{to}:{same}" if same else None)
+    return None

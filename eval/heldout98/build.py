@@ -273,7 +273,7 @@ QUESTIONS = [
      "Drachencouner limitiert? wiefiele hat man insgessamt und kommt einer zurück wenn der Drache draufgeht",
      ["Die Anzahl verfügbarer Drachencounter ist auf 8 Stück begrenzt"]),
     ("002", "deep_paragraph",
-     "Mein Held steht auf dem Gebiet mit der letzten gemütlichen Kneipe und ein feindlicher Held will ihn dort angreifen. Darf der das?",
+     "Beim Suchen hab ich vorhin den Counter 'The Last Cozy Inn' aufgedeckt, und meine Heldin rastet da gerade, um sich von ihren Verletzungen zu erholen. Jetzt zieht mein Mitspieler mit seiner Heldin direkt daneben auf und meint, er könne sie in diesem Wirtshaus einfach attackieren und erledigen. Stimmt das, oder ist sie dort vor ihm sicher?",
      ["Auf diesem Gebiet kann ein Held niemals von anderen Helden angegriffen werden."]),
     # ---- 003 miniatures round rules (7) ----
     ("003", "paraphrase",

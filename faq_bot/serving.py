@@ -96,19 +96,26 @@ def settings(
     }
 
 
-def ensure_index_before_fork(say: Callable[[str], None]) -> None:
+def ensure_index_before_fork(say: Callable[[str], None], pidfile: Any = None) -> None:
     """Build the index in the master when there is none (gunicorn's `on_starting`), then
     start gunicorn again in its place (`faq_bot.web.serve.start_afresh`: before the hook
-    returns no socket is open yet), so that the workers do not inherit the build."""
+    returns no socket is open yet), so that the workers do not inherit the build.
+
+    `pidfile`: gunicorn's `Pidfile` (``--pid``), written before the hook runs; it is
+    removed before starting again. With ``--daemon`` the command started again detaches
+    once more under another pid, and finding this process's pid in the file (alive, or
+    not yet reaped) it refused to start: "Already running on PID …", and nothing served."""
     from faq_bot.config import default_corpus_dir, default_index_dir, turn_secret
     from faq_bot.web.serve import ensure_index, start_afresh
 
     if ensure_index(default_corpus_dir(), default_index_dir(), say=say):
         say("gunicorn startet neu, ohne den Speicher des Indexbaus …")
+        if pidfile is not None:
+            pidfile.unlink()
         start_afresh()
     turn_secret(default_index_dir())  # made once here (or read), before workers start
 
 
 def on_starting(server: Any) -> None:
     """gunicorn hook, run once in the master before any worker exists."""
-    ensure_index_before_fork(server.log.info)
+    ensure_index_before_fork(server.log.info, getattr(server, "pidfile", None))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 import runpy
@@ -105,3 +106,42 @@ def test_gunicorn_that_built_a_missing_index_starts_again_before_its_workers(
     assert said.count("Noch kein Suchindex") == 1 and said.count("Index gebaut:") == 1
     assert said.count("gunicorn startet neu") == 1
     assert said.count("Starting gunicorn") == 2  # once before the build, once after
+
+
+def test_daemonised_gunicorn_with_a_pid_file_serves_after_building_a_missing_index(
+    tiny_corpus, tmp_path
+):
+    """``gunicorn --daemon --pid FILE`` (as init scripts start it) on a missing index: the
+    master built it, started again in its place and, detaching again under another pid,
+    found its own old pid in the file and exited ("Already running on PID …") with
+    nothing serving and, stdio gone with the daemon, nothing said. The file is removed
+    before starting again; the master started again writes its own."""
+    import signal
+    import time
+    import urllib.request
+
+    from tests.live_server import _free_port
+
+    port, pidfile, log = _free_port(), tmp_path / "gunicorn.pid", tmp_path / "gunicorn.log"
+    env = dict(os.environ, FAQ_BOT_CORPUS=str(tiny_corpus), FAQ_BOT_INDEX=str(tmp_path / "idx"))
+    command = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py")]
+    command += ["-w", "1", "-b", f"127.0.0.1:{port}", "--daemon", "--pid", str(pidfile)]
+    command += ["--error-logfile", str(log), "faq_bot.web:create_app()"]
+    subprocess.run(command, cwd=ROOT, env=env, check=True, timeout=60)
+    served, deadline = False, time.monotonic() + 120
+    try:
+        while not served and time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
+                    served = True
+            except OSError:
+                time.sleep(0.2)
+        said = log.read_text("utf-8")
+        assert served, said[-2000:]
+        assert said.count("gunicorn startet neu") == 1 and said.count("Starting gunicorn") == 2
+        master = int(pidfile.read_text().strip())
+        os.kill(master, 0)  # the file names the master that serves
+    finally:
+        if pidfile.exists() and pidfile.read_text().strip():
+            with contextlib.suppress(ProcessLookupError):  # one that failed is gone already
+                os.kill(int(pidfile.read_text().strip()), signal.SIGTERM)

@@ -25,6 +25,29 @@
     }
   }
 
+  // "Erneut versuchen": the service worker cut this page off after a few seconds; a server
+  // that is only slow would be cut off again, so the worker is asked first to let this
+  // address's next load wait longer (sw.js, RETRY_TIMEOUT_MS), then the page loads again
+  var retry = document.querySelector(".offline-banner a");
+  var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+  if (retry && worker && window.MessageChannel) {
+    retry.addEventListener("click", function (event) {
+      event.preventDefault();
+      retry.textContent = "Warte auf den Server …";
+      retry.setAttribute("aria-disabled", "true");
+      var reloaded = false;
+      function reload() {
+        if (reloaded) return;
+        reloaded = true;
+        location.reload();
+      }
+      var channel = new MessageChannel();
+      channel.port1.onmessage = reload;
+      worker.postMessage({ type: "retry", url: location.href }, [channel.port2]);
+      setTimeout(reload, 1000); // an older worker that does not answer: load again anyway
+    });
+  }
+
   var el = window.faqBot.el; // DOM helpers shared through app.js
   var link = window.faqBot.link;
 

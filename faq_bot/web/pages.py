@@ -46,6 +46,7 @@ from faq_bot.web.permalink import (
     link_note,
     locate,
     paragraph_number,
+    tidy_version,
     valid_version,
 )
 from faq_bot.web.render import (
@@ -230,6 +231,11 @@ def paragraph(entry_id: str, number: str) -> Any:
         )
     version = request.args.get("v") or ""
     if version and not valid_version(version):
+        tidy = tidy_version(version)
+        if tidy is not None:  # "…?v=803f02e1)" from a forum: the link it meant, once
+            return redirect(
+                url_for("pages.paragraph", entry_id=entry_id, number=number, v=tidy), 301
+            )
         raise bad_request(
             f"Der Parameter „v“ muss die Prüfsumme des verlinkten Absatzes sein "
             f"({FINGERPRINT_LENGTH} Zeichen 0–9 und a–f), nicht „{version[:40]}“. Ohne „v“ "

@@ -22,6 +22,7 @@ NUMBER_PATTERN = "^[1-9][0-9]{0,4}$"
 _NUMBER = re.compile(NUMBER_PATTERN)
 VERSION_PATTERN = f"^[0-9a-f]{{{FINGERPRINT_LENGTH}}}$"
 _VERSION = re.compile(VERSION_PATTERN)
+_TRAILING = re.compile(r"[^0-9A-Za-z]+$")  # punctuation after a link: "…?v=803f02e1)."
 
 Where = Literal["here", "moved", "changed", "gone", "missing"]
 
@@ -75,6 +76,13 @@ def paragraph_number(raw: str) -> int | None:
 def valid_version(raw: str) -> bool:
     """Whether `raw` has the shape of a paragraph fingerprint (lower-case hex)."""
     return _VERSION.fullmatch(raw) is not None
+
+
+def tidy_version(raw: str) -> str | None:
+    """`raw` as a fingerprint once what a forum's autolinker or a sentence adds after it is
+    dropped ("803f02e1)", "803f02e1.") and upper case is lowered; None when that is none."""
+    tidy = _TRAILING.sub("", raw).lower()
+    return tidy if valid_version(tidy) else None
 
 
 def locate(plains: Sequence[str], index: int, version: str) -> Located:

@@ -29,10 +29,12 @@ Production: ``gunicorn 'faq_bot.web:create_app()'`` (see docs/web.md).
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, unquote_to_bytes
 
 from flask import Flask
 
@@ -120,7 +122,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.extensions["faq_bot.index"] = holder = IndexHolder(app.config["INDEX_DIR"])
     env_secret()  # a FAQ_BOT_SECRET too short to sign with fails here, not per request
-    app.wsgi_app = _host_lower_cased(_ignoring_upgrade(app.wsgi_app))  # type: ignore[method-assign]
+    app.wsgi_app = _host_lower_cased(  # type: ignore[method-assign]
+        _ignoring_upgrade(_query_as_utf8(app.wsgi_app))
+    )
     if app.config["TRUST_PROXY_HEADERS"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -177,6 +181,40 @@ def _host_lower_cased(wsgi_app: Any) -> Any:
         host = environ.get("HTTP_HOST")
         if host and host.lower() != host:
             environ = {**environ, "HTTP_HOST": host.lower()}
+        return wsgi_app(environ, start_response)
+
+    return app
+
+
+# a run of percent escapes in a query string ("%F6", "%C3%BC%20")
+_ESCAPES = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+
+
+def utf8_query(query: str) -> str:
+    """`query` (a WSGI query string: its bytes as Latin-1) with every run of percent escapes
+    that is not UTF-8 read as Windows-1252 and escaped again as UTF-8: "Zerst%F6rer", as an
+    old bookmark, a forum or a Latin-1 page escapes "Zerstörer", was searched as the text
+    "Zerst%F6rer". Escapes that are UTF-8, and everything else, stay as they are."""
+
+    def again(run: re.Match[str]) -> str:
+        raw = unquote_to_bytes(run.group(0))
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return quote(raw.decode("cp1252", errors="replace"), safe="")
+        return run.group(0)
+
+    return _ESCAPES.sub(again, query) if "%" in query else query
+
+
+def _query_as_utf8(wsgi_app: Any) -> Any:
+    """`wsgi_app` with the query string's escapes made UTF-8 (`utf8_query`)."""
+
+    def app(environ: dict[str, Any], start_response: Any) -> Any:
+        query = environ.get("QUERY_STRING") or ""
+        fixed = utf8_query(query)
+        if fixed != query:
+            environ = {**environ, "QUERY_STRING": fixed}
         return wsgi_app(environ, start_response)
 
     return app

@@ -29,6 +29,19 @@ def test_lone_surrogate_in_question_is_400_in_german(client):
     assert "ungültiges Zeichen" in data["detail"]
 
 
+def test_a_question_naming_a_field_twice_is_400_in_german(client):
+    """A judge's review: {"question": "Bombe", "question": "Radar"} was answered for "Radar"
+    without a word, while the checker refuses a repeated key."""
+    body = '{"question": "Bombe", "question": "Radar"}'
+    data = assert_error_shape(
+        client.post("/api/ask", data=body, content_type="application/json"), 400
+    )
+    assert "„question“ steht in der Anfrage zweimal" in data["detail"]
+    nested = '{"question": "Bombe", "history": [], "history": ["Radar"]}'
+    response = client.post("/api/ask", data=nested, content_type="application/json")
+    assert response.status_code == 400
+
+
 def test_lone_surrogate_in_scenario_is_400_in_german(client):
     body = '{"phase": "\\udc00", "players": {}, "cards": [], "stack": []}'
     data = assert_error_shape(

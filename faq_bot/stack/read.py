@@ -23,6 +23,7 @@ from typing import Any
 import jsonschema
 from jsonschema.exceptions import ValidationError
 
+from faq_bot import strictjson
 from faq_bot.stack.model import (
     Card,
     Effect,
@@ -347,28 +348,10 @@ _JSON_ERRORS_DE = (
 )
 
 
-class _RepeatedKey(ValueError):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key if len(key) <= 80 else key[:79] + "…"
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object, refused when it names a key twice: `json.loads` would keep the
-    last value and drop the first without a word (a second player "A" replacing the
-    first). Keys that differ only by invisible characters are refused later (`_visible`)."""
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        seen: set[str] = set()
-        for key, _value in pairs:
-            if key in seen:
-                raise _RepeatedKey(key)
-            seen.add(key)
-    return out
-
-
 def parse_json(data: str | bytes) -> Any:
-    """JSON text -> Python value, every failure as `ScenarioFormatError`."""
+    """JSON text -> Python value, every failure as `ScenarioFormatError`; an object naming a
+    key twice is refused (`faq_bot.strictjson`; keys that differ only by invisible
+    characters are refused later, `_visible`)."""
     if isinstance(data, bytes):
         if len(data) > MAX_INPUT_BYTES:
             raise ScenarioFormatError(f"Die Eingabe ist größer als {MAX_INPUT_BYTES} Bytes.")
@@ -381,8 +364,8 @@ def parse_json(data: str | bytes) -> Any:
     if len(data.encode("utf-8", "surrogatepass")) > MAX_INPUT_BYTES:
         raise ScenarioFormatError(f"Die Eingabe ist größer als {MAX_INPUT_BYTES} Bytes.")
     try:
-        return json.loads(data.removeprefix("\ufeff"), object_pairs_hook=_unique_keys)
-    except _RepeatedKey as exc:
+        return strictjson.loads(data.removeprefix("\ufeff"))
+    except strictjson.RepeatedKeyError as exc:
         raise ScenarioFormatError(
             f"„{exc.key}“ kommt in einem Objekt zweimal vor (etwa zwei Spieler gleichen "
             "Namens); jeder Name darf dort nur einmal stehen."

@@ -19,6 +19,7 @@ from flask import current_app, request
 from werkzeug.exceptions import NotImplemented as NotImplementedCoding
 from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 
+from faq_bot import strictjson
 from faq_bot.errors import BodyTooLarge, FaqBotError, InputError
 
 MAX_BODY = 256 * 1024  # bytes of any request body (JSON or form)
@@ -230,6 +231,10 @@ def read_json(media_error: str) -> Any:
         raise BodyError("Die Anfrage ist kein gültiges UTF-8.") from None
     check_json_text(text, "Die Anfrage")
     try:
-        return json.loads(text)
+        return strictjson.loads(text)
+    except strictjson.RepeatedKeyError as exc:  # the first value would be dropped unsaid
+        raise BodyError(
+            f"„{exc.key}“ steht in der Anfrage zweimal; jedes Feld darf nur einmal vorkommen."
+        ) from None
     except (ValueError, RecursionError):
         raise BodyError("Die Anfrage ist kein gültiges JSON.") from None

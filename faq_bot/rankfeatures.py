@@ -154,17 +154,21 @@ def _paragraph_rrf(
 def dense_within(
     index: Any, dense: DenseScores, doc: str | None = None, category: str | None = None
 ) -> list[tuple[str, float]]:
-    """`dense`'s entries best first, of document `doc` and `category` only when given."""
+    """`dense`'s entries best first, of document `doc` and `category` (a category's name or
+    slug, as the lexical ranking takes it) only when given: the build's entry table
+    decides, as it does for the lexical ranking (`faq_bot.impacts.Impacts.entry_mask`), so
+    a slug filters alike and no entry is read."""
+    from faq_bot.corpus import slugify
+    from faq_bot.impacts import impacts
+
     ranking = dense.ranking()
     if not (doc or category):
         return ranking
-    return [
-        (eid, sim)
-        for eid, sim in ranking
-        if (record := index.entry(eid)) is not None
-        and (not doc or record.doc == doc)
-        and (not category or record.category == category)
-    ]
+    imp = impacts(index)
+    mask = imp.entry_mask(doc, slugify(category) if category else None)
+    assert mask is not None
+    slot = imp.entry_slot
+    return [(eid, sim) for eid, sim in ranking if eid in slot and mask[slot[eid]]]
 
 
 def candidates(

@@ -77,6 +77,7 @@ import numpy as np
 from whoosh import query as wq
 
 from faq_bot.corpus import slugify
+from faq_bot.errors import InputError
 from faq_bot.impacts import impacts
 from faq_bot.index import WARMERS, Index
 from faq_bot.query import AnalyzedQuery, QueryError, analyze_query
@@ -119,6 +120,7 @@ __all__ = [
     "term_query",
 ]
 
+KNOWN_SHOWN = 40  # categories an unknown one's message lists at most
 CANDIDATES = 200  # entries and paragraphs fetched before reranking
 # the label of a hit that holds no word of the query (`Hit.matched` False), wherever a hit
 # is listed: the search page, the chat's search hits, the terminal
@@ -256,6 +258,36 @@ class QueryCoverage:
             if hits:
                 got += max(self.weight[t] for t in hits)
         return got / self.total
+
+
+def categories(index: Index) -> dict[str, str]:
+    """The build's categories, slug -> name as the entries write it ("basisausbau" ->
+    "Basisausbau"), read once per build."""
+
+    def read() -> dict[str, str]:
+        names: dict[str, str] = {}
+        for record in index.iter_entries():
+            if record.category:
+                names.setdefault(slugify(record.category), record.category)
+        return dict(sorted(names.items()))
+
+    return index.state.once("search.categories", read)
+
+
+def known_category(index: Index, raw: str | None) -> str | None:
+    """A category filter a user gave (`raw`, stripped: a category's name or its slug) when
+    some entry has that category, None when empty (every category); `InputError` (400)
+    naming the known ones otherwise, as `Index.document_id` does for a document: a filter
+    nothing has found nothing, said as "0 Treffer", while an unknown document was a 400."""
+    category = (raw or "").strip() or None
+    if category is None:
+        return None
+    known = categories(index)
+    if slugify(category) not in known:
+        names = list(known.values())
+        listed = ", ".join(names[:KNOWN_SHOWN]) + (" …" if len(names) > KNOWN_SHOWN else "")
+        raise InputError(f"Unbekannte Kategorie „{category[:80]}“. Bekannt sind: {listed}.")
+    return category
 
 
 def kind_filter(kind: str, doc: str | None = None, category: str | None = None) -> wq.Query:

@@ -116,6 +116,18 @@ def test_a_slash_added_to_what_is_no_page_stays_a_404_and_never_leaves_the_site(
     assert not response.headers.get("Location", "/").startswith("//")
 
 
+@pytest.mark.parametrize("path", ["/search", "/api/search"])
+def test_an_unknown_category_is_a_german_400_as_an_unknown_document(client, path):
+    """A judge's review: "category=nope" answered "0 Treffer" (a typo in a shared link looks
+    like a ruling nobody made), while an unknown document was a 400 naming the known ones."""
+    response = client.get(path, query_string={"q": "Feuerwehr", "category": "nope"})
+    assert response.status_code == 400
+    text = response.get_data(as_text=True)
+    assert "Unbekannte Kategorie „nope“" in text and "Basisausbau" in text
+    known = client.get(path, query_string={"q": "Feuerwehr", "category": "Basisausbau"})
+    assert known.status_code == 200
+
+
 def test_search_doc_filter_keeps_only_that_document(client):
     html = client.get("/search?q=Einheiten&doc=sow").get_data(as_text=True)
     entry_links = [h for h in hrefs(html) if h.startswith("/entry/")]

@@ -35,6 +35,7 @@ bp = Blueprint("api", __name__)
 @conditional
 def search() -> Any:
     from faq_bot.query import QueryError
+    from faq_bot.search import known_category
     from faq_bot.search import search as run_search
 
     index = current_index()
@@ -47,7 +48,7 @@ def search() -> Any:
         high=int(current_app.config["API_MAX_HITS"]),
     )
     doc = index.document_id(request.args.get("doc"))
-    category = (request.args.get("category") or "").strip() or None
+    category = known_category(index, request.args.get("category"))
     mode = (request.args.get("mode") or "").strip() or None
     try:
         result = run_search(index, query, n=n, doc=doc, category=category, mode=mode)

@@ -81,7 +81,13 @@ Q_REQUIRED = _param(
     required=True,
 )
 DOC = _param("doc", "query", "Nur in diesem Dokument suchen (Dokument-ID)", {"type": "string"})
-CATEGORY = _param("category", "query", "Nur Einträge dieser Kategorie", {"type": "string"})
+CATEGORY = _param(
+    "category",
+    "query",
+    "Nur Einträge dieser Kategorie (Name oder Kürzel, z. B. Basisausbau); "
+    "eine unbekannte ist ein 400",
+    {"type": "string"},
+)
 # an empty field (as a form sends it) means the default
 _EMPTY = {"type": "string", "maxLength": 0}
 
@@ -505,14 +511,16 @@ def spec(server_url: str = "/") -> dict:
     }
 
 
-def _with_documents(document: dict, doc_ids: list[str]) -> dict:
+def _with_documents(document: dict, doc_ids: list[str], categories: list[str]) -> dict:
     """`document` with the `doc` parameters and JSON body fields limited to the documents
-    of the index."""
+    of the index, and the `category` parameters to its categories (names and slugs)."""
     for item in document["paths"].values():
         for operation in item.values():
             for parameter in operation.get("parameters", []):
                 if parameter["name"] == "doc" and parameter["in"] == "query":
                     parameter["schema"] = {"type": "string", "enum": ["", *doc_ids]}
+                if parameter["name"] == "category" and parameter["in"] == "query":
+                    parameter["schema"] = {"type": "string", "enum": ["", *categories]}
             for kind, media in operation.get("requestBody", {}).get("content", {}).items():
                 fields = media.get("schema", {}).get("properties", {})
                 if "doc" in fields:
@@ -533,11 +541,18 @@ def openapi_redirect() -> Response:
 
 @bp.get("/api/openapi.json")
 def openapi_json():
+    from faq_bot.search import categories
     from faq_bot.web.common import IndexUnavailable, current_index
 
     document = spec(request.script_root or "/")
     try:
-        document = _with_documents(document, [d["id"] for d in current_index().documents])
+        index = current_index()
+        named = categories(index)
+        document = _with_documents(
+            document,
+            [d["id"] for d in index.documents],
+            sorted({*named, *named.values()}, key=str.casefold),
+        )
     except IndexUnavailable:
         pass  # no index: the document ids are not known yet
     return jsonify(document)

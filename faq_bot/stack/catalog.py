@@ -129,17 +129,22 @@ def find_card(name: str, catalog: tuple[CatalogCard, ...] | None = None) -> Cata
 def catalog_suggestions(
     prefix: str, catalog: tuple[CatalogCard, ...] | None = None
 ) -> tuple[CatalogCard, ...]:
-    """Cards whose name or an alias starts with `prefix` (case-insensitive), by name.
+    """Cards whose name or an alias starts with `prefix` (case-insensitive), by name, then
+    those with a later word of it that does ("Bombe" finds the 227-Pfund Bombe: a player
+    types the word the card is called by, not always its first).
 
     An empty prefix gives the whole catalog.
     """
     wanted = normalize_name(prefix)
-    hits = [
-        card
-        for card in (load_catalog() if catalog is None else catalog)
-        if any(normalize_name(n).startswith(wanted) for n in (card.name, *card.aliases))
-    ]
-    return tuple(sorted(hits, key=lambda c: c.name.casefold()))
+    first, later = [], []
+    for card in load_catalog() if catalog is None else catalog:
+        names = [normalize_name(n) for n in (card.name, *card.aliases)]
+        if any(n.startswith(wanted) for n in names):
+            first.append(card)
+        elif any(word.startswith(wanted) for n in names for word in n.split()[1:]):
+            later.append(card)
+    by_name = sorted(first, key=lambda c: c.name.casefold())
+    return (*by_name, *sorted(later, key=lambda c: c.name.casefold()))
 
 
 def catalog_card_to_json(card: CatalogCard) -> dict[str, Any]:

@@ -4,8 +4,8 @@
   checker's result JSON (200, also for an illegal scenario: ``ok`` false with
   ``errors``). Not JSON: 415; not a scenario: 400; a body over `MAX_BODY`
   bytes: 413; always the one error shape ``{"error", "detail"}``.
-- ``GET /api/cards?q=``: catalog cards whose name starts with ``q`` (all without
-  ``q``), for the form's pre-filling.
+- ``GET /api/cards?q=``: catalog cards whose name starts with ``q``, then those with a
+  later word that does (all without ``q``), for the form's pre-filling.
 - ``GET /check``: the empty form; ``GET /check?s=<permalink>`` the filled form
   and its result, with a preview (og:title, og:description) for chats and forums
   (a link that cannot be read gives a 400 page); ``&n=<notes token>`` adds the

@@ -121,13 +121,14 @@ describe(
     "/api/cards",
     {
         "get": {
-            "summary": "Karten des Katalogs, deren Name mit q beginnt (zum Vorausfüllen)",
+            "summary": "Karten des Katalogs, deren Name (oder ein Wort darin) mit q beginnt "
+            "(zum Vorausfüllen)",
             "parameters": [
                 {
                     "name": "q",
                     "in": "query",
                     "required": False,
-                    "description": "Anfang des Kartennamens (leer: alle)",
+                    "description": "Anfang des Kartennamens oder eines Worts darin (leer: alle)",
                     "schema": {"type": "string", "maxLength": 100},
                 }
             ],

@@ -437,7 +437,7 @@ def show(as_json: bool, corpus_dir: Path, index_dir: Path, entry_id: str) -> Non
     """Einen Eintrag mit Querverweisen und Rückverweisen zeigen."""
     from faq_bot.query import QueryError
     from faq_bot.search import search as run_search
-    from faq_bot.search import suggest_titles
+    from faq_bot.suggest import suggest_titles
 
     index = _open(corpus_dir, index_dir)
     canonical = index.canonical_id(entry_id.strip())

@@ -13,9 +13,7 @@
 ``search_paragraphs(index, query, *, n=10, doc=None) -> list[ParagraphHit]``
     Ranked single paragraphs (for the chatbot).
 
-``suggest_titles(index, prefix, n=8) -> list[dict]``
-    Titles and aliases for as-you-type suggestions: ``{"title", "id", "url"}``; those
-    one typing slip away when no name starts with the prefix.
+(As-you-type title suggestions are `faq_bot.suggest`'s.)
 
 Building blocks (used by the chatbot in `faq_bot.chat`)
 ---------------------------------------------------------
@@ -63,12 +61,10 @@ there.
 
 from __future__ import annotations
 
-import bisect
 import html
 import itertools
 import math
 import re
-from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -90,8 +86,7 @@ from faq_bot.retrieval import (
     retrievers_for,
 )
 from faq_bot.snippets import SNIPPET_CHARS, snippet, token_spans
-from faq_bot.spelling import MIN_FUZZY_LENGTH, edits1
-from faq_bot.text import fold
+from faq_bot.suggest import suggest_titles
 
 if TYPE_CHECKING:
     from faq_bot.dense import DenseScores
@@ -115,7 +110,6 @@ __all__ = [
     "run_query",
     "search",
     "search_paragraphs",
-    "suggest_titles",
     "term_idf",
     "term_query",
 ]
@@ -126,7 +120,6 @@ CANDIDATES = 200  # entries and paragraphs fetched before reranking
 # is listed: the search page, the chat's search hits, the terminal
 UNWORDED = "ohne Suchwort, nur inhaltlich ähnlich"
 
-_WORD = re.compile(r"\w+")
 _MARK = re.compile(r"</?mark>")
 
 
@@ -661,63 +654,3 @@ def search_paragraphs(
             )
         )
     return out
-
-
-class _TitleIndex:
-    """Every title and alias under each of its word starts, sorted, for prefix lookup
-    by bisection (built once per build from the store's ``names`` table)."""
-
-    def __init__(self, names: list[tuple[str, str]]):
-        keys: list[tuple[str, int, int]] = []  # (folded text from a word start, start?, name)
-        self.names = names
-        for i, (name, _id) in enumerate(names):
-            words = [fold(w) for w in _WORD.findall(name)]
-            for k in range(len(words)):
-                keys.append((" ".join(words[k:]), 0 if k == 0 else 1, i))
-        keys.sort()
-        self.keys = [k[0] for k in keys]
-        self.longest = max((len(k) for k in self.keys), default=0)
-        # (inside?, name) of each key as two arrays: a x100 corpus has ~100,000 keys
-        self.inside = array("b", (k[1] for k in keys))
-        self.name_of = array("I", (k[2] for k in keys))
-
-    def lookup(self, wanted: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-        lo = bisect.bisect_left(self.keys, wanted)
-        hi = bisect.bisect_left(self.keys, wanted + "\uffff")
-        starts: dict[tuple[str, str], None] = {}
-        inner: dict[tuple[str, str], None] = {}
-        for inside, i in zip(self.inside[lo:hi], self.name_of[lo:hi], strict=True):
-            (inner if inside else starts)[self.names[i]] = None
-        return list(starts), [k for k in inner if k not in starts]
-
-    def lookup_near(self, wanted: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-        """`lookup` of every string one edit from `wanted` (`faq_bot.spelling.edits1`): the
-        names a slip of the thumb would have found."""
-        starts: dict[tuple[str, str], None] = {}
-        inner: dict[tuple[str, str], None] = {}
-        if len(wanted) > self.longest + 1:  # one edit from no name: ~54 lookups per letter
-            return [], []
-        for variant in edits1(wanted):
-            found_starts, found_inner = self.lookup(variant)
-            starts.update(dict.fromkeys(found_starts))
-            inner.update(dict.fromkeys(found_inner))
-        return list(starts), [k for k in inner if k not in starts]
-
-
-def suggest_titles(index: Index, prefix: str, n: int = 8) -> list[dict[str, str]]:
-    """Titles and aliases starting with (then containing a word starting with) `prefix`,
-    one per entry (its best name: "Flakbatterie" and "Flakbatterie (Basisausbau)" name
-    the same entry). When none does and `prefix` is long enough for typo tolerance
-    (`faq_bot.spelling.MIN_FUZZY_LENGTH` letters), those one edit away ("Feurwehr")."""
-    wanted = " ".join(fold(w) for w in _WORD.findall(prefix or ""))
-    if not wanted:
-        return []
-    titles = index.state.once("titles", lambda: _TitleIndex(index.names()))
-    starts, inner = titles.lookup(wanted)
-    if not starts and not inner and len(wanted) >= MIN_FUZZY_LENGTH:
-        starts, inner = titles.lookup_near(wanted)
-    ranked = sorted(starts, key=lambda k: (len(k[0]), k[0])) + sorted(inner, key=lambda k: k[0])
-    best: dict[str, str] = {}  # entry id -> its first name in `ranked`
-    for title, entry in ranked:
-        best.setdefault(entry, title)
-    return [{"title": t, "id": i, "url": f"/entry/{i}"} for i, t in list(best.items())[: max(0, n)]]

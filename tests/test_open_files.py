@@ -7,7 +7,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from faq_bot.index import IndexHolder
-from faq_bot.search import search, suggest_titles
+from faq_bot.search import search
+from faq_bot.suggest import suggest_titles
 
 
 def _open_files() -> int:

@@ -15,10 +15,10 @@ from faq_bot.search import (
     run_query,
     search,
     search_paragraphs,
-    suggest_titles,
     term_query,
 )
 from faq_bot.spelling import MIN_FUZZY_LENGTH, edits1
+from faq_bot.suggest import suggest_titles
 
 
 def top(index, query: str, n: int = 3, **kwargs) -> list[str]:

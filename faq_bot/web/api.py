@@ -64,7 +64,7 @@ def search() -> Any:
 @conditional
 def suggest() -> Any:
     """Titles (headwords and aliases) starting with or containing `q`, for the datalist."""
-    from faq_bot.search import suggest_titles
+    from faq_bot.suggest import suggest_titles
 
     index = current_index()
     prefix = check_query(request.args.get("q"), required=False)

@@ -278,6 +278,10 @@ def known_category(index: Index, raw: str | None) -> str | None:
     known = categories(index)
     if slugify(category) not in known:
         names = list(known.values())
+        if not names:
+            raise InputError(
+                f"Unbekannte Kategorie „{category[:80]}“: die Einträge haben keine Kategorien."
+            )
         listed = ", ".join(names[:KNOWN_SHOWN]) + (" …" if len(names) > KNOWN_SHOWN else "")
         raise InputError(f"Unbekannte Kategorie „{category[:80]}“. Bekannt sind: {listed}.")
     return category

@@ -105,6 +105,15 @@ def test_an_address_with_a_slash_added_redirects_to_the_page(client, sent, meant
     assert response.headers["Location"] == meant
 
 
+def test_a_slash_added_keeps_a_query_sent_as_raw_utf8_bytes(client):
+    """The review of the slash redirect: raw UTF-8 in the query (curl, bots) was escaped as
+    if each byte were a letter, and /search?q=Zerstörer became "ZerstÃ¶rer"."""
+    raw = "q=Zerstörer".encode().decode("latin-1")  # a WSGI query string: bytes as Latin-1
+    response = client.get("/", environ_overrides={"PATH_INFO": "/search/", "QUERY_STRING": raw})
+    assert response.status_code == 301
+    assert response.headers["Location"] == "/search?q=Zerst%C3%B6rer"
+
+
 @pytest.mark.parametrize(
     "sent", ["//evil.example/", "/nirgends/", "/static/", "//search/", "///search/"]
 )

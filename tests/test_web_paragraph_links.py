@@ -18,7 +18,7 @@ from hypothesis_profiles import examples
 from faq_bot.indexbuild import build_index
 from faq_bot.text import citation, fingerprint, paragraph_citation, paragraph_path
 from faq_bot.web import create_app
-from faq_bot.web.permalink import locate
+from faq_bot.web.permalink import locate, tidy_version, valid_version
 from faq_bot.web.render import leading_sentences
 
 BOMB = "227-pfund-bombe-basisausbau"
@@ -163,6 +163,20 @@ def test_a_fingerprint_with_what_a_forum_adds_after_it_redirects_to_the_link_it_
     response = client.get(f"/entry/{BOMB}/absatz/2", query_string={"v": v})
     assert response.status_code == 301
     assert response.headers["Location"] == f"/entry/{BOMB}/absatz/2?v={meant}"
+
+
+@given(
+    print_=st.text(alphabet="0123456789abcdefABCDEF", min_size=8, max_size=8),
+    after=st.text(alphabet=").,;:!?\"'“”»«]", max_size=8),
+)
+def test_tidying_a_fingerprint_drops_what_follows_it_and_lowers_its_case(print_, after):
+    assert tidy_version(print_ + after) == print_.lower()
+
+
+@given(st.text(max_size=40))
+def test_tidying_gives_a_fingerprint_or_nothing(raw):
+    tidy = tidy_version(raw)
+    assert tidy is None or valid_version(tidy)
 
 
 def test_an_empty_fingerprint_is_no_fingerprint(client):

@@ -30,3 +30,8 @@ def test_a_search_escaped_as_latin1_searches_the_word_meant(client):
     assert "Treffer für „Zerstörer“" in page and "%F6" not in page
     api = client.get("/api/search?q=Zerst%F6rer").get_json()
     assert api["query"] == "Zerstörer"
+
+
+def test_only_the_escapes_that_are_no_utf8_are_read_as_latin1():
+    """A UTF-8 word added to an old Latin-1 link: "ä" (Latin-1), a space, "ü" (UTF-8)."""
+    assert unquote(utf8_query("q=%E4%20%C3%BC")[2:]) == "ä ü"

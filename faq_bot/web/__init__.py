@@ -28,6 +28,7 @@ Production: ``gunicorn 'faq_bot.web:create_app()'`` (see docs/web.md).
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 import sys
@@ -190,6 +191,17 @@ def _host_lower_cased(wsgi_app: Any) -> Any:
 _ESCAPES = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 
 
+def _cp1252_bytes(error: UnicodeError) -> tuple[str, int]:
+    """A codec error handler: the bytes UTF-8 could not decode, read as Windows-1252."""
+    assert isinstance(error, UnicodeDecodeError)
+    bad = error.object[error.start : error.end]
+    return bytes(bad).decode("cp1252", errors="replace"), error.end
+
+
+_AS_CP1252 = "faq_bot.cp1252"
+codecs.register_error(_AS_CP1252, _cp1252_bytes)
+
+
 def utf8_query(query: str) -> str:
     """`query` (a WSGI query string: its bytes as Latin-1) with every run of percent escapes
     that is not UTF-8 read as Windows-1252 and escaped again as UTF-8: "Zerst%F6rer", as an
@@ -200,8 +212,8 @@ def utf8_query(query: str) -> str:
         raw = unquote_to_bytes(run.group(0))
         try:
             raw.decode("utf-8")
-        except UnicodeDecodeError:
-            return quote(raw.decode("cp1252", errors="replace"), safe="")
+        except UnicodeDecodeError:  # only the bytes that are no UTF-8 read as Windows-1252
+            return quote(raw.decode("utf-8", errors=_AS_CP1252), safe="")
         return run.group(0)
 
     return _ESCAPES.sub(again, query) if "%" in query else query

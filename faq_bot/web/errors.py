@@ -199,10 +199,12 @@ QUERY_SAFE = "%=&+;/?:@!$'()*,~"
 
 
 def forgive_trailing_slash() -> WerkzeugResponse | None:
-    """A page's address with a slash added ("/entry/aktionsstapel/", as some forums and
-    hand-typed links end it) is answered with a 301 to the address without it, when that
-    one is a page; anything else goes on to its 404. The target is built from the route
-    it matches (`url_for`), never from the path as sent, so "//host/" leads nowhere else."""
+    """An address with a slash added ("/entry/aktionsstapel/", as some forums and
+    hand-typed links end it) is answered with a 301 to the address without it when that
+    one is a route for GET (a page, and alike an API address or a file such as /sw.js);
+    anything else goes on to its 404. The target is built from the route it matches
+    (`url_for`), never from the path as sent, so "//host/" leads nowhere else; the query
+    goes along as sent, its bytes escaped where they must be."""
     path = request.path
     if request.method not in ("GET", "HEAD") or len(path) < 2 or not path.endswith("/"):
         return None
@@ -217,7 +219,7 @@ def forgive_trailing_slash() -> WerkzeugResponse | None:
         return None
     target = url_for(endpoint, **values)
     if request.query_string:  # kept as sent (escapes and all), any other byte escaped
-        target += "?" + quote(request.query_string.decode("latin-1"), safe=QUERY_SAFE)
+        target += "?" + quote(request.query_string, safe=QUERY_SAFE)
     return redirect(target, code=301)
 
 

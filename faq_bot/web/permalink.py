@@ -22,7 +22,8 @@ NUMBER_PATTERN = "^[1-9][0-9]{0,4}$"
 _NUMBER = re.compile(NUMBER_PATTERN)
 VERSION_PATTERN = f"^[0-9a-f]{{{FINGERPRINT_LENGTH}}}$"
 _VERSION = re.compile(VERSION_PATTERN)
-_TRAILING = re.compile(r"[^0-9A-Za-z]+$")  # punctuation after a link: "…?v=803f02e1)."
+# a fingerprint in any case, then what a sentence or an autolinker adds ("…?v=803f02e1).")
+_TIDY = re.compile(rf"([0-9A-Fa-f]{{{FINGERPRINT_LENGTH}}})[^0-9A-Za-z]{{0,8}}")
 
 Where = Literal["here", "moved", "changed", "gone", "missing"]
 
@@ -81,8 +82,8 @@ def valid_version(raw: str) -> bool:
 def tidy_version(raw: str) -> str | None:
     """`raw` as a fingerprint once what a forum's autolinker or a sentence adds after it is
     dropped ("803f02e1)", "803f02e1.") and upper case is lowered; None when that is none."""
-    tidy = _TRAILING.sub("", raw).lower()
-    return tidy if valid_version(tidy) else None
+    found = _TIDY.fullmatch(raw)  # anchored both ends: linear in `raw`, however long
+    return found.group(1).lower() if found else None
 
 
 def locate(plains: Sequence[str], index: int, version: str) -> Located:

@@ -29,9 +29,11 @@
   // that is only slow would be cut off again, so the worker is asked first to let this
   // address's next load wait longer (sw.js, RETRY_TIMEOUT_MS), then the page loads again
   var retry = document.querySelector(".offline-banner a");
-  var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
-  if (retry && worker && window.MessageChannel) {
+  if (retry && navigator.serviceWorker && window.MessageChannel) {
     retry.addEventListener("click", function (event) {
+      // the worker in charge now: a new build's worker may have taken over since the load
+      var worker = navigator.serviceWorker.controller;
+      if (!worker) return; // no worker: the link loads the page again as it is
       event.preventDefault();
       retry.textContent = "Warte auf den Server …";
       retry.setAttribute("aria-disabled", "true");
@@ -53,6 +55,14 @@
 
   function clear(node) {
     while (node.firstChild) node.removeChild(node.firstChild);
+  }
+
+  // What the players' words table spells a folded word out to ([] for none): an own key
+  // only, so "constructor" or "__proto__" in an address is a word like any other.
+  function spelledOut(data, word) {
+    var table = data.synonyms || {};
+    var found = Object.prototype.hasOwnProperty.call(table, word) ? table[word] : null;
+    return Array.isArray(found) ? found : [];
   }
 
   function makeFold(rules) {
@@ -79,7 +89,7 @@
       (query.match(WORD) || []).forEach(function (raw) {
         var word = fold(raw);
         if (stop.has(word)) return;
-        var group = [word].concat(data.synonyms[word] || []);
+        var group = [word].concat(spelledOut(data, word));
         if (!out.some(function (g) { return g[0] === word; })) out.push(group);
       });
       return out;
@@ -358,7 +368,9 @@
       root.appendChild(all);
     }
     if (corrections.length) {
-      root.appendChild(el("p", "suggestion", "Auch gesucht, ähnlich geschrieben: " + corrections.join(", ")));
+      // the copy's terms are folded ("zerstorer"): the note says what was done, not them
+      root.appendChild(el("p", "suggestion", "Kein Eintrag enthält das Wort so geschrieben; " +
+        "gesucht wurde auch nach ähnlich geschriebenen Wörtern."));
     }
     if (!hits.length) {
       root.appendChild(el("p", null, "Zu „" + query + "“ wurde in der gespeicherten Fassung nichts gefunden."));
@@ -411,8 +423,8 @@
     var slug = slugify(id);
     if (!found && slug) found = byId(data, slug);
     if (!found) {
-      var spelled = data.synonyms[makeFold(data.fold)(id)];
-      if (spelled && spelled.length) found = byId(data, slugify(spelled.join(" ")));
+      var spelled = spelledOut(data, makeFold(data.fold)(id));
+      if (spelled.length) found = byId(data, slugify(spelled.join(" ")));
     }
     return found;
   }
@@ -433,6 +445,15 @@
   // Where a paragraph's permalink leads among the entry's paragraphs now, as the server's
   // locate (faq_bot/web/permalink.py): "here", "moved" (the nearest paragraph with the
   // linked text), "changed" (its text changed), "gone" or "missing" (no such number).
+  // A "v" as the server tidies one (faq_bot/web/permalink.py tidy_version): a fingerprint in
+  // any case, then up to 8 characters a sentence or an autolinker adds ("803f02e1).").
+  var TIDY = new RegExp("^([0-9A-Fa-f]{" + PRINT + "})[^0-9A-Za-z]{0,8}$");
+
+  function tidyVersion(raw) {
+    var found = TIDY.exec(raw);
+    return found ? found[1].toLowerCase() : raw;
+  }
+
   function locate(paragraphs, index, version) {
     var exists = index >= 0 && index < paragraphs.length;
     var plain = { where: exists ? "here" : "missing", index: index };
@@ -667,9 +688,10 @@
       if (query && (scope.doc || scope.category)) root.appendChild(searchForm(query, scope));
       renderSearch(data, search, query, scope, parseInt(params.get("n") || "", 10));
     } else if (path.indexOf("/entry/") === 0) {
-      var absatz = /^(.*)\/absatz\/([1-9][0-9]{0,4})$/.exec(path.slice(7));
-      if (absatz) renderLinked(data, search, decoded(absatz[1]), parseInt(absatz[2], 10), params.get("v") || "");
-      else renderEntry(data, search, decoded(path.slice(7)), params.get("h") || "");
+      var rest = path.slice(7).replace(/\/+$/, ""); // "/entry/x/": the server redirects to /entry/x
+      var absatz = /^(.*)\/absatz\/([1-9][0-9]{0,4})$/.exec(rest);
+      if (absatz) renderLinked(data, search, decoded(absatz[1]), parseInt(absatz[2], 10), tidyVersion(params.get("v") || ""));
+      else renderEntry(data, search, decoded(rest), params.get("h") || "");
     } else if (path.indexOf("/docs/") === 0) {
       renderDocument(data, search, decoded(path.slice(6)));
     } else if (path === "/ask") {

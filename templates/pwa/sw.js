@@ -19,6 +19,7 @@ var ANSWER_TIMEOUT_MS = {{ answer_timeout_ms | tojson }};
 // a line that works would otherwise be cut off again on every retry.
 var RETRY_TIMEOUT_MS = 60000;
 var retries = {}; // address without fragment -> until when (ms) its retry may wait
+var redirectedUntil = 0; // a retried address redirected: the next navigation until then waits too
 
 self.addEventListener("install", function (event) {
   event.waitUntil(
@@ -71,7 +72,11 @@ self.addEventListener("message", function (event) {
   if (data.type === "retry" && typeof data.url === "string") {
     var url = address(data.url);
     if (url.indexOf(self.location.origin + "/") === 0) {
-      retries[url] = Date.now() + RETRY_TIMEOUT_MS;
+      var now = Date.now();
+      Object.keys(retries).forEach(function (key) {
+        if (retries[key] <= now) delete retries[key]; // a retry never made: forgotten
+      });
+      retries[url] = now + RETRY_TIMEOUT_MS;
     }
   }
   if (event.ports && event.ports[0]) event.ports[0].postMessage("ok");
@@ -81,9 +86,12 @@ self.addEventListener("message", function (event) {
 function patience(url, ms) {
   var key = address(url);
   var until = retries[key];
+  var now = Date.now();
+  if (!until && redirectedUntil > now) until = redirectedUntil;
+  redirectedUntil = 0;
   if (!until) return ms;
   delete retries[key];
-  return until > Date.now() ? Math.max(ms, RETRY_TIMEOUT_MS) : ms;
+  return until > now ? Math.max(ms, RETRY_TIMEOUT_MS) : ms;
 }
 
 // The network's answer, or a rejection after `ms` (venue wifi that hangs).
@@ -123,11 +131,20 @@ self.addEventListener("fetch", function (event) {
     // only a question (?q=) is answered there; the chat page itself is a page like any
     var answers = url.pathname === ASK_PATH && url.searchParams.has("q");
     var ms = answers ? Math.max(ANSWER_TIMEOUT_MS, NETWORK_TIMEOUT_MS) : NETWORK_TIMEOUT_MS;
-    ms = patience(request.url, ms);
+    var waited = patience(request.url, ms);
     event.respondWith(
-      fromNetwork(request, ms).catch(function () {
-        return offlineShell();
-      })
+      fromNetwork(request, waited).then(
+        function (response) {
+          // a retried address that redirects ("/entry/x/", "?v=…)" from a forum): the browser
+          // follows it with a navigation of its own (the redirect is opaque here), which
+          // gets the same patience, once, if it comes within a few seconds
+          if (waited > ms && response.type === "opaqueredirect") redirectedUntil = Date.now() + 5000;
+          return response;
+        },
+        function () {
+          return offlineShell();
+        }
+      )
     );
     return;
   }

@@ -166,10 +166,16 @@ def test_offline_an_entry_named_by_alias_or_in_other_letter_case_opens_as_online
             ("/entry/227er", "227-Pfund Bombe"),
             ("/entry/Aktionsstapel", "Aktionsstapel"),
             ("/entry/aktionsstapel)", "Aktionsstapel"),
+            ("/entry/aktionsstapel/", "Aktionsstapel"),  # online a 301 to the entry
         ):
             page.goto(address)
             expect(page.locator("#offline-app h1")).to_contain_text(title)
             expect(page.locator("#offline-app")).not_to_contain_text("nicht gespeichert")
+        # a word the object prototype has is a word like any other, not a broken copy
+        page.goto("/entry/constructor")
+        expect(page.locator("#offline-app h1")).to_contain_text("nicht gespeichert")
+        page.goto("/search?q=constructor")
+        expect(page.locator("#offline-app")).to_contain_text("Treffer")
     finally:
         phone_ctx.set_offline(False)
 

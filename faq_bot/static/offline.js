@@ -109,29 +109,25 @@
       });
       return vocabulary;
     }
-    // A query word no entry matches, as a term of the copy one typing slip away (two for
-    // long words: "Feurwehr", "Aktionstapel"), the one most entries have; null if none.
-    // The server corrects such a word too ("Meinten Sie …"), from its own word list.
+    // A query word no entry matches, as the term of the copy one edit away ("Feurwehr",
+    // "Aktionstapel") that most entries have, or null: the server's rule for its
+    // "Meinten Sie" (faq_bot/spelling.py correct_word: one edit, words of at least
+    // MIN_FUZZY_LENGTH letters, handed over by the shell).
     this.corrected = function (word) {
-      if (word.length < MIN_TYPO_LENGTH) return null;
-      var most = word.length >= 8 ? 2 : 1;
+      if (word.length < MIN_FUZZY_LENGTH) return null;
       var found = null;
-      var foundDistance = most + 1;
       var foundCount = 0;
       counts().forEach(function (count, term) {
-        if (Math.abs(term.length - word.length) > most) return;
-        var d = distance(word, term, most);
-        if (d < foundDistance || (d === foundDistance && d <= most && count > foundCount)) {
+        if (count > foundCount && Math.abs(term.length - word.length) <= 1 && distance(word, term, 1) <= 1) {
           found = term;
-          foundDistance = d;
           foundCount = count;
         }
       });
-      return foundDistance <= most ? found : null;
+      return found;
     };
   }
 
-  var MIN_TYPO_LENGTH = 4; // shorter words are too often another real word one slip away
+  var MIN_FUZZY_LENGTH = parseInt(root.getAttribute("data-min-fuzzy-length") || "", 10) || 5;
 
   // Optimal string alignment distance of `a` and `b` (insert, delete, replace, swap two
   // neighbours), or more than `most` as soon as it must be.
@@ -311,17 +307,12 @@
     return { doc: docTitles(data)[doc] ? doc : "", category: category };
   }
 
-  // a category in any case or spelling the server's slug accepts ("FÄHIGKEIT", "faehigkeit"):
-  // compared folded as the search folds words (the data's rules), separators alike
-  function categoryKey(search, text) {
-    return search.fold(String(text || "")).replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
-  }
-
+  // a category by name or slug in any case ("FÄHIGKEIT", "faehigkeit"), compared by the
+  // server's slug (`slugify`), as its search filters
   function inScope(search, entry, scope) {
     return (
       (!scope.doc || entry.doc === scope.doc) &&
-      (!scope.category ||
-        (!!entry.category && categoryKey(search, entry.category) === categoryKey(search, scope.category)))
+      (!scope.category || (!!entry.category && slugify(entry.category) === slugify(scope.category)))
     );
   }
 

@@ -24,6 +24,7 @@ from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
 from faq_bot.offline import OFFLINE_JSON
+from faq_bot.spelling import MIN_FUZZY_LENGTH
 from faq_bot.text import FINGERPRINT_LENGTH
 from faq_bot.web.assets import asset_url
 from faq_bot.web.common import current_index
@@ -109,6 +110,7 @@ def offline_shell() -> str:
         stand=stand_text(index.built_at),
         built_at=index.built_at,  # offline.js shows it in the phone's own time zone
         fingerprint_length=FINGERPRINT_LENGTH,  # offline.js checks a permalink's "v" with it
+        min_fuzzy_length=MIN_FUZZY_LENGTH,  # and corrects a slip as the server does
         link_notes=LINK_NOTES,  # and says what the server's page says where it changed
     )
 

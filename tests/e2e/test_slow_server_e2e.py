@@ -77,47 +77,47 @@ class DelayProxy:
         self.server.server_close()
 
 
-def test_a_retry_from_the_offline_page_waits_for_a_slow_server(browser, base_url):
+@pytest.fixture
+def slow_phone(browser, base_url):
+    """(a phone page behind a `DelayProxy`, controlled by the service worker, the proxy)."""
     with DelayProxy(base_url) as proxy:
         context = _context(browser, proxy.url, viewport=PHONE, is_mobile=True, has_touch=True)
         try:
             page = context.new_page()
             page.goto("/")
             wait_for_service_worker(page)
-            proxy.slow["/check"] = 8.0  # over the worker's 6 s cut-off, under a retry's 60 s
-            page.goto("/check", timeout=20_000)
-            banner = page.locator(".offline-banner")
-            expect(banner).to_be_visible()  # cut off: the stored copy says so
-            expect(page.locator("#offline-app")).to_contain_text("braucht eine Verbindung")
-            # the click waits for the navigation it starts (8 s)
-            banner.get_by_role("link", name="Erneut versuchen").click(timeout=30_000)
-            # the worker waited for the server this time: the checker itself, not the copy
-            expect(page.locator("#offline-app")).to_have_count(0, timeout=30_000)
-            expect(page.locator("#resolve")).to_be_visible()
-            # once: the next load of a slow page is cut off again as before
-            page.goto("/check", timeout=20_000)
-            expect(page.locator(".offline-banner")).to_be_visible()
+            yield page, proxy
         finally:
             context.close()
 
 
-def test_a_retry_whose_address_redirects_waits_for_the_page_it_leads_to(browser, base_url):
+def test_a_retry_from_the_offline_page_waits_for_a_slow_server(slow_phone):
+    page, proxy = slow_phone
+    proxy.slow["/check"] = 8.0  # over the worker's 6 s cut-off, under a retry's 60 s
+    page.goto("/check", timeout=20_000)
+    banner = page.locator(".offline-banner")
+    expect(banner).to_be_visible()  # cut off: the stored copy says so
+    expect(page.locator("#offline-app")).to_contain_text("braucht eine Verbindung")
+    # the click waits for the navigation it starts (8 s)
+    banner.get_by_role("link", name="Erneut versuchen").click(timeout=30_000)
+    # the worker waited for the server this time: the checker itself, not the copy
+    expect(page.locator("#offline-app")).to_have_count(0, timeout=30_000)
+    expect(page.locator("#resolve")).to_be_visible()
+    # once: the next load of a slow page is cut off again as before
+    page.goto("/check", timeout=20_000)
+    expect(page.locator(".offline-banner")).to_be_visible()
+
+
+def test_a_retry_whose_address_redirects_waits_for_the_page_it_leads_to(slow_phone):
     """The review of the retry: a forum's "/check/" is a 301 to "/check"; the browser follows
     it with a navigation of its own, which must get the retry's patience too."""
-    with DelayProxy(base_url) as proxy:
-        context = _context(browser, proxy.url, viewport=PHONE, is_mobile=True, has_touch=True)
-        try:
-            page = context.new_page()
-            page.goto("/")
-            wait_for_service_worker(page)
-            proxy.slow["/check"] = 7.0  # "/check/" and "/check" alike
-            page.goto("/check/", timeout=20_000)
-            banner = page.locator(".offline-banner")
-            expect(banner).to_be_visible()
-            # the click waits for the navigation it starts: the 301 and the page, 7 s each
-            banner.get_by_role("link", name="Erneut versuchen").click(timeout=40_000)
-            expect(page.locator("#offline-app")).to_have_count(0, timeout=40_000)
-            expect(page.locator("#resolve")).to_be_visible()
-            expect(page).to_have_url(re.compile(r"/check$"))
-        finally:
-            context.close()
+    page, proxy = slow_phone
+    proxy.slow["/check"] = 7.0  # "/check/" and "/check" alike
+    page.goto("/check/", timeout=20_000)
+    banner = page.locator(".offline-banner")
+    expect(banner).to_be_visible()
+    # the click waits for the navigation it starts: the 301 and the page, 7 s each
+    banner.get_by_role("link", name="Erneut versuchen").click(timeout=40_000)
+    expect(page.locator("#offline-app")).to_have_count(0, timeout=40_000)
+    expect(page.locator("#resolve")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"/check$"))

@@ -42,7 +42,9 @@ from typing import Any
 
 import numpy as np
 
+from faq_bot.corpus import slugify
 from faq_bot.dense import DenseScores
+from faq_bot.impacts import impacts
 
 __all__ = [
     "FEATURES",
@@ -121,7 +123,6 @@ def _paragraph_lex_rank(
 ) -> dict[tuple[str, int], int]:
     """The lexical rank (by BM25F) of each matching (entry id, paragraph); the
     ranking is the one search computed for the same query (cached per build)."""
-    from faq_bot.impacts import impacts
     from faq_bot.search import _ranking
 
     if aq is None or not aq.terms:
@@ -158,9 +159,6 @@ def dense_within(
     slug, as the lexical ranking takes it) only when given: the build's entry table
     decides, as it does for the lexical ranking (`faq_bot.impacts.Impacts.entry_mask`), so
     a slug filters alike and no entry is read."""
-    from faq_bot.corpus import slugify
-    from faq_bot.impacts import impacts
-
     ranking = dense.ranking()
     if not (doc or category):
         return ranking

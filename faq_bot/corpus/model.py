@@ -6,9 +6,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from faq_bot.corpus.markup import drop_emphasis, drop_tags
+
 Markup = Literal["text", "markdown", "html"]
 
-_TAG = re.compile(r"<[^>]+>")
+_HEADING = re.compile(r"^#{1,6}\s+", re.M)
 _WS = re.compile(r"\s+")
 
 
@@ -21,13 +23,12 @@ def plain(text: str, markup: Markup = "text") -> str:
     import html as _html
 
     if markup == "html":
-        text = _TAG.sub(" ", text)
+        text = drop_tags(text, " ")
         text = _html.unescape(text)
     elif markup == "markdown":
         # Markdown may carry inline HTML (e.g. <u>…</u>); search never sees tags.
-        text = _TAG.sub("", text)
-        text = re.sub(r"(\*\*|__|\*|_)(\S.*?\S|\S)\1", r"\2", text)
-        text = re.sub(r"^#{1,6}\s+", "", text, flags=re.M)
+        text = drop_emphasis(drop_tags(text))
+        text = _HEADING.sub("", text)
     return _WS.sub(" ", text).strip()
 
 

@@ -95,8 +95,10 @@ def _blocks(text: str) -> list[str]:
 
 def _numbered(block: str) -> tuple[int, int, str] | None:
     first = block.split("\n", 1)[0]
+    if "\t" in first or len(first) > 100:  # before the pattern: its time grows with the line's
+        return None
     m = _SECTION.match(first)
-    if not m or "\t" in first or len(first) > 100 or not m.group(3)[0].isalpha():
+    if not m or not m.group(3)[0].isalpha():
         return None
     return int(m.group(1)), int(m.group(2)), m.group(3)
 

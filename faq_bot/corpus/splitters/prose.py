@@ -69,7 +69,7 @@ SECTION_SEP = " › "
 _NOTE = re.compile(r"^(Achtung|Tipp|Hinweis|Wichtig|Anmerkung|Beachte)\s*:", re.I)
 _EXAMPLE = re.compile(r"^Beispiel\b\s*(.*)$")
 _OUTCOME = re.compile(r"^([A-Z])\.\s+(\S.*?)\.?$")
-_DOC_HEADING = re.compile(r"^(?:\d+(?:\.\d+)*\.?\s+)?(.*?)\s*\|?\s*$")
+_DOC_NUMBER = re.compile(r"^\d+(?:\.\d+)*\.?\s+")
 _CONCRETE = re.compile(r"[\d„“”\"‚‘»«]")
 _QUOTED = re.compile(r"[„“\"‚»«](.+?)[“”\"‘«»]")
 _ASIDE = re.compile(r"\s*\([^()]*\)")
@@ -101,8 +101,9 @@ def _doc_heading(line: str) -> str | None:
     stripped = line.strip()
     if not (re.match(r"^\d+(\.\d+)*\.?\s", stripped) or stripped.endswith("|")):
         return None
-    m = _DOC_HEADING.match(stripped)
-    text = m.group(1).strip() if m else ""
+    # the words after the number, without one "|" at the end (a pattern with two "\s*"
+    # around an optional "|" took minutes on a line with a long run of spaces)
+    text = _DOC_NUMBER.sub("", stripped, count=1).rstrip().removesuffix("|").strip()
     return text or None
 
 

@@ -52,15 +52,16 @@ import html
 import re
 from dataclasses import dataclass, field
 
+from faq_bot.corpus.markup import cell_texts, drop_tags
 from faq_bot.corpus.splitters import EntryMaker, Split
 
 SECTION_SEP = " › "
 
-_HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
+# the heading text is group 2 without trailing " ", tab and "#" (stripped after the match:
+# a lazy group before "[ \t#]*$" takes time with the square of a run of them)
+_HEADING = re.compile(r"^(#{1,6})[ \t]+(.*)$")
 _NUMBER = re.compile(r"^(\d+)\.\s+(?=\S)")
 _SEPARATOR_CELL = re.compile(r"^-+$")
-_CELL = re.compile(r"<t[dh]\b[^>]*>(.*?)</t[dh]>", re.S | re.I)
-_TAG = re.compile(r"<[^>]+>")
 
 
 def strip_number(text: str) -> str:
@@ -75,7 +76,7 @@ def _number(text: str) -> int | None:
 
 def _table_cells(source: str) -> set[str]:
     """The normalised texts of all <td>/<th> cells in an HTML fragment."""
-    return {_norm(html.unescape(_TAG.sub(" ", c))) for c in _CELL.findall(source)}
+    return {_norm(html.unescape(drop_tags(c, " "))) for c in cell_texts(source)}
 
 
 def _norm(text: str) -> str:
@@ -141,7 +142,7 @@ def split(text: str, *, doc_id: str, id_prefix: str) -> Split:
             continue
         m = _HEADING.match(line)
         if m:
-            level, heading = len(m.group(1)), m.group(2).strip()
+            level, heading = len(m.group(1)), m.group(2).rstrip(" \t#").strip()
             if not heading:
                 continue
             if not seen_content and not stack and level == 1 and _next_is_heading(lines, i):

@@ -1,0 +1,91 @@
+"""Markup is dropped from corpus text as the patterns did before, in time linear in the
+text (`faq_bot.corpus.markup`, `plain`), and the splitters' heading patterns read what
+they read before without scanning a run of spaces again from each of its characters."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from faq_bot.corpus.markup import cell_texts, drop_emphasis, drop_tags
+from faq_bot.corpus.model import plain
+from faq_bot.corpus.splitters import prose, reference_table
+
+# the patterns the functions replace, as they were
+TAG = re.compile(r"<[^>]+>")
+EMPHASIS = re.compile(r"(\*\*|__|\*|_)(\S.*?\S|\S)\1")
+CELL = re.compile(r"<t[dh]\b[^>]*>(.*?)</t[dh]>", re.S | re.I)
+DOC_HEADING = re.compile(r"^(?:\d+(?:\.\d+)*\.?\s+)?(.*?)\s*\|?\s*$")
+REFERENCE_HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
+
+# pieces that make the patterns' cases: markers, whitespace of several kinds, line breaks
+EMPHASIS_TEXT = st.text(st.sampled_from(["*", "_", "a", "b", " ", "\n", "\t", "\xa0", "\x1c"]))
+TAG_TEXT = st.text(st.sampled_from(["<", ">", "a", " ", "\n", "/"]))
+CELL_TEXT = st.lists(
+    st.sampled_from(["<td>", "<TH x>", "</td>", "</Th>", "<tdx>", "<td", ">", "a", "\n", "<"])
+).map("".join)
+
+
+@given(EMPHASIS_TEXT)
+@example("*a*b*")  # inner text of two or more characters wins over one
+@example("**a**")
+@example("***a***")
+@example("*a\nb*")  # not across a line
+@example("_a_ *b * c*")
+def test_emphasis_is_dropped_as_the_pattern_dropped_it(text: str) -> None:
+    assert drop_emphasis(text) == EMPHASIS.sub(r"\2", text)
+
+
+@given(TAG_TEXT, st.sampled_from(["", " "]))
+@example("<a <b>", " ")
+@example("<>a<b>", "")
+def test_tags_are_dropped_as_the_pattern_dropped_them(text: str, replacement: str) -> None:
+    assert drop_tags(text, replacement) == TAG.sub(replacement, text)
+
+
+@given(CELL_TEXT)
+@example("<td>a</td><th>b</TH><td>c")
+def test_table_cells_are_found_as_the_pattern_found_them(html: str) -> None:
+    assert cell_texts(html) == CELL.findall(html)
+
+
+@given(st.text(st.sampled_from(["1", ".", " ", "|", "a", "\t", "\xa0"])))
+@example("3. Beordern und Kämpfen |")
+@example("12.3 a | |")
+def test_a_document_heading_reads_as_the_pattern_read_it(line: str) -> None:
+    stripped = line.strip()
+    if re.match(r"^\d+(\.\d+)*\.?\s", stripped) or stripped.endswith("|"):
+        match = DOC_HEADING.match(stripped)
+        before = (match.group(1).strip() if match else "") or None
+    else:
+        before = None
+    assert prose._doc_heading(line) == before
+
+
+@given(st.text(st.sampled_from(["#", " ", "\t", "a", "b"])))
+@example("## Waffen ##")
+def test_a_reference_heading_reads_as_the_pattern_read_it(line: str) -> None:
+    match, before = reference_table._HEADING.match(line), REFERENCE_HEADING.match(line)
+    assert bool(match) == bool(before)
+    if match and before:
+        assert match.group(2).rstrip(" \t#").strip() == before.group(2).strip()
+
+
+def test_markup_without_closers_is_dropped_in_one_pass() -> None:
+    """Each of these took the old patterns minutes (time with the square of the length);
+    they must come back at once, and keep the text that is no markup."""
+    n = 100_000
+    assert plain("*a " * n, "markdown") == ("*a " * n).strip()
+    assert plain("_a " * n, "markdown") == ("_a " * n).strip()
+    assert plain("<a " * n, "html") == ("<a " * n).strip()
+    assert cell_texts("<td>x" * n) == []
+    assert prose._doc_heading("1. a" + " " * n + "b |") == "a" + " " * n + "b"
+
+
+def test_markdown_and_html_are_plain_as_before() -> None:
+    assert plain("**Achtung:** Der <u>Angreifer</u> zieht _zuerst_.", "markdown") == (
+        "Achtung: Der Angreifer zieht zuerst."
+    )
+    assert plain("<p>A&amp;B</p><td>c</td>", "html") == "A&B c"

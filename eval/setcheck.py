@@ -182,6 +182,7 @@ GROUPS = [
     ["heldout96-questions.jsonl", "heldout96-followups.jsonl"],
     ["heldout97-questions.jsonl", "heldout97-followups.jsonl"],
     ["heldout98-questions.jsonl", "heldout98-followups.jsonl"],
+    ["heldout99-questions.jsonl", "heldout99-followups.jsonl"],
 ]
 
 

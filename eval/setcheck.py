@@ -182,6 +182,7 @@ GROUPS = [
     ["heldout96-questions.jsonl", "heldout96-followups.jsonl"],
     ["heldout97-questions.jsonl", "heldout97-followups.jsonl"],
     ["heldout98-questions.jsonl", "heldout98-followups.jsonl"],
+    ["heldout100-questions.jsonl", "heldout100-followups.jsonl"],
 ]
 
 

@@ -183,6 +183,7 @@ GROUPS = [
     ["heldout97-questions.jsonl", "heldout97-followups.jsonl"],
     ["heldout98-questions.jsonl", "heldout98-followups.jsonl"],
     ["heldout99-questions.jsonl", "heldout99-followups.jsonl"],
+    ["heldout100-questions.jsonl", "heldout100-followups.jsonl"],
 ]
 
 

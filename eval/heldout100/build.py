@@ -196,7 +196,7 @@ QUESTIONS = [
      "Mein Gegner legt eine einzelne Karte verdeckt zum Bauen hin, hat 15 TW offen. Ich antworte mit der Explosiven Landung, schaue rein: ist bloß ein Zerstörer, aber auf seiner Hand liegt ein Schlachtschiff. Muss ich die ausgelegte Karte nehmen oder darf ich das Schlachtschiff abwerfen lassen?",
      ["dann darf ich natürlich auch stattdessen Karte X abwerfen lassen"]),
     ("000", "deep_paragraph",
-     "Mit dem Bombercockpit liegt eine Einheit offen auf meinem Depot, dann muss ich wegen einer anderen Karte mein Depot mischen. Was wird aus dem Cockpit-Effekt?",
+     "Ich hab in der Basisausbauphase ein Bombercockpit aktiviert, oben auf meinem Nachziehstapel kam aber bloß eine Einheit zum Vorschein und kein Ausbau. Die hab ich aufgedeckt liegen lassen, weil ich sie später in der Bauphase bauen wollte. Zwischendurch zwingt mich ein anderer Kartentext, den kompletten Stapel neu durchzumischen. Gilt das Cockpit danach noch, oder ist es damit vorbei?",
      ["Das Mischen des Depots beendet den Effekt des Bombercockpits!"]),
     ("000", "deep_paragraph",
      "Der Gegner hat zwei Shermans auf meine Haubitze angesagt. Ich warte mit dem Sperrschaden bis zur Phase, in der die Schäden verteilt werden – erwische ich die Panzer dann noch, bevor sie meine Artillerie mitnehmen?",

@@ -1188,12 +1188,14 @@ def test_a_declined_followup_offers_the_search_with_its_earlier_question(client)
     assert "Panzer" in unescape(link.group(2))
 
 
-@pytest.mark.parametrize("cut", [1, 20, -1], ids=["t-only", "in-entry", "before-question"])
+@pytest.mark.parametrize(
+    "cut", [0, 1, 20, -1], ids=["after-field-name", "t-only", "in-entry", "before-question"]
+)
 def test_a_shared_link_cut_inside_its_last_turn_shows_the_turns_before_and_says_so(client, cut):
     pages = converse(client, [FIRST, "Was ist der Aktionsstapel?"])
     first, second = hidden_turns(pages[-1])
     head = second.partition("~")[0]
-    cut_token = head[: cut if cut > 0 else len(head)]
+    cut_token = head[: cut if cut >= 0 else len(head)]
     response = client.get("/ask", query_string={"t": [first, cut_token]})
     assert response.status_code == 200
     html = response.get_data(as_text=True)
@@ -1240,6 +1242,13 @@ def test_a_link_cut_inside_a_percent_escape_of_its_last_turn_shows_the_turns_bef
         response = client.get(url)
         assert response.status_code == 200, tail
         assert "Der Link war unvollständig" in response.get_data(as_text=True)
+
+
+def test_a_link_cut_right_after_its_only_turn_field_name_is_the_empty_chat_saying_so(client):
+    response = client.get("/ask?t=")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert "Der Link war unvollständig" in html and turns_of(html) == []
 
 
 def test_an_empty_or_not_last_turn_field_is_no_cut_link(client):

@@ -127,9 +127,10 @@ def _link_tokens(tokens: list[str], budget: int = LINK_CHARS) -> list[str]:
 
 
 # what is left of a turn token cut before its question: its head, no "~", perhaps ending in
-# a "%" escape cut in two (chat.js writes ":" as %3A); a token cut inside its question still
-# parses, no longer verifies and is shown as its question only
-_CUT_HEAD = re.compile(r"[A-Za-z0-9._:-]+(?:%[0-9A-Fa-f]?)?|%[0-9A-Fa-f]?")
+# a "%" escape cut in two (chat.js writes ":" as %3A), or nothing (cut right after "t=");
+# a token cut inside its question still parses, no longer verifies and is shown as its
+# question only
+_CUT_HEAD = re.compile(r"(?:[A-Za-z0-9._:-]+(?:%[0-9A-Fa-f]?)?|%[0-9A-Fa-f]?)?")
 
 
 def _cut_off(tokens: list[str], query_string: bytes) -> bool:

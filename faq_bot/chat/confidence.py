@@ -111,8 +111,8 @@ OPTIONAL = ("unanswered_like", "nearest_known", "precedent")
 CONFIDENCE_THRESHOLD = 0.35
 # An answer whose probability was right for fewer than nine in ten calibration questions
 # says it is unsure and asks to check the paragraph (a line drawn for the reader, not a
-# fitted weight: on the sets 41-78 it marks answers under about 0.48, whose passage was
-# right for 67-89 %, while those above were right for 93-100 %)
+# fitted weight: on the sets 41-98 it marks answers under about 0.49, whose passage was
+# right for 63-89 %, while those above were right for 92-100 %)
 SURE = 0.9
 MIN_EVIDENCE = 2  # distinctive question words an answer that names no headword must match
 FOREIGN_NOUN_THRESHOLD = 0.55

@@ -184,6 +184,7 @@ GROUPS = [
     ["heldout98-questions.jsonl", "heldout98-followups.jsonl"],
     ["heldout99-questions.jsonl", "heldout99-followups.jsonl"],
     ["heldout100-questions.jsonl", "heldout100-followups.jsonl"],
+    ["heldout102-questions.jsonl", "heldout102-followups.jsonl"],
 ]
 
 

@@ -185,6 +185,7 @@ GROUPS = [
     ["heldout99-questions.jsonl", "heldout99-followups.jsonl"],
     ["heldout100-questions.jsonl", "heldout100-followups.jsonl"],
     ["heldout101-questions.jsonl", "heldout101-followups.jsonl"],
+    ["heldout102-questions.jsonl", "heldout102-followups.jsonl"],
 ]
 
 

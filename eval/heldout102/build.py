@@ -106,7 +106,7 @@ QUESTIONS = [
      "Alam Halfa Länderkarte Verbot Einheiten drei Fahnen",
      ["Alam Halfa (keine Einheiten mit 3 Siegfahnen)"]),
     ("000", "keyword",
-     "Fortgeschrittenen Format maximal Kopien pro Karte Deck 50 bis 60",
+     "Turnierdeck Fortgeschrittenen-Regeln gleicher Panzer dreimal drin erlaubt? Limit Exemplare je Kartenname",
      ["In diesem Format dürfen alle Karten maximal zweimal vorkommen"]),
     ("000", "keyword",
      "Strategie Format Zweitnation maximal 50 TW Einheiten Hauptnation",
@@ -124,7 +124,7 @@ QUESTIONS = [
      "Schutz durch Tarnung bei Zerstörungseffekten Aktionskarte Zerstören kein Schaden",
      ["Zerstören ist kein Schaden, weshalb Tarnung! niemals vor Zerstören-Effekten schützt."]),
     ("000", "keyword",
-     "Wo auf der Länderkarte stehen Siegpunkte weiße Zahl Symbol",
+     "Eroberte Länderkarten zusammenzählen bis 15 – Wert eines Landes auf Karte ablesen, welche Markierung Farbe",
      ["Siegpunkte sind auf Länderkarten als weiße Zahlen in rotem Quadrat abgebildet."]),
     # ---- 000 HoW FAQ: abbreviation (8) ----
     ("000", "abbreviation",

@@ -186,6 +186,7 @@ GROUPS = [
     ["heldout100-questions.jsonl", "heldout100-followups.jsonl"],
     ["heldout101-questions.jsonl", "heldout101-followups.jsonl"],
     ["heldout102-questions.jsonl", "heldout102-followups.jsonl"],
+    ["heldout104-questions.jsonl", "heldout104-followups.jsonl"],
 ]
 
 

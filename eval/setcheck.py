@@ -187,6 +187,7 @@ GROUPS = [
     ["heldout101-questions.jsonl", "heldout101-followups.jsonl"],
     ["heldout102-questions.jsonl", "heldout102-followups.jsonl"],
     ["heldout103-questions.jsonl", "heldout103-followups.jsonl"],
+    ["heldout104-questions.jsonl", "heldout104-followups.jsonl"],
 ]
 
 

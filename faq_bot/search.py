@@ -53,6 +53,8 @@ Terms the analyzer adds to a word weigh less than the word itself
 (`faq_bot.query.EXTRA_WEIGHTS`). The numbers are not tuned to single questions.
 
 In hybrid mode the lexical ranking is fused with the dense one (`faq_bot.hybrid`).
+A query that is an entry's title, alias or id as a whole ("Endphase", "ziehen karte")
+puts that entry first: the learned ranking is fitted on questions, not on headwords.
 When no entry matches a word of the query, only entries close in meaning are
 listed (dense similarity at least `faq_bot.hybrid.related_floor`): made-up words
 find nothing, as in lexical mode, instead of the nearest entries of whatever is
@@ -66,7 +68,7 @@ import itertools
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -503,9 +505,44 @@ def rank(
 ) -> tuple[list[ScoredEntry], int]:
     """The first `limit` entries for `pq` in `mode` (see `faq_bot.retrieval`), best
     first, and how many entries matched (the ``total``); `dense`: the hybrid mode's dense
-    scores of the query when the caller has them (else the query is embedded)."""
+    scores of the query when the caller has them (else the query is embedded). An entry
+    the query names (`_named`) comes first, at the best score."""
     if not pq.analyzed.terms:
         return [], 0
+    named = _named(index, pq, doc)
+    if named is None:
+        return _ranked(index, pq, mode, doc, limit, dense)
+    entries, total = _ranked(index, pq, mode, doc, None, dense)
+    first = [s for s in entries if s.entry == named]
+    if first and entries[0].entry != named:  # first, at the best score (scores descend)
+        best = max(first[0].score, entries[0].score)
+        entries = [replace(first[0], score=best)] + [s for s in entries if s.entry != named]
+    return (entries if limit is None else entries[: max(0, limit)]), total
+
+
+def _named(index: Index, pq: PreparedQuery, doc: str | None) -> str | None:
+    """The entry the query names, when what the user typed is an entry's title, an
+    alias or its id (`Index.canonical_id`: "Endphase", "ziehen karte", an abbreviation
+    of the synonyms table), of `doc` and the category if given: a judge who types a
+    headword wants that entry first, whatever the learned ranking (fitted on questions,
+    which never consist of a headword alone) makes of it."""
+    found = index.canonical_id(pq.raw)
+    record = index.entry(found) if found else None
+    if record is None or (doc is not None and record.doc != doc):
+        return None
+    if pq.category and _category_slug(index, record.id) != slugify(pq.category):
+        return None
+    return record.id
+
+
+def _ranked(
+    index: Index,
+    pq: PreparedQuery,
+    mode: str,
+    doc: str | None,
+    limit: int | None,
+    dense: DenseScores | None,
+) -> tuple[list[ScoredEntry], int]:
     r = _ranking(index, pq.analyzed, doc, pq.category)
     if mode == "lexical":
         return _scored(index, r, limit), len(r.order)

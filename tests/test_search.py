@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from hypothesis_profiles import examples
 
 from faq_bot.impacts import ENTRY_FIELDS, PARAGRAPH_FIELDS
+from faq_bot.index import open_index
 from faq_bot.query import MAX_QUERY_LENGTH, QueryError, analyze_query
 from faq_bot.search import (
     kind_filter,
@@ -40,6 +41,54 @@ def top(index, query: str, n: int = 3, **kwargs) -> list[str]:
 )
 def test_search_ranks_the_entry_first(index, query, expected):
     assert top(index, query, 1) == [expected]
+
+
+def test_every_faq_headword_typed_alone_puts_its_entry_first(index):
+    """A judge typing a headword of the FAQ gets that entry, not a longer one naming it
+    ("Endphase" came after "Phasen", "Verteidigungswert" after "Kampfwerte")."""
+    missed = [e.title for e in index.entries("how-faq") if top(index, e.title, 1) != [e.id]]
+    assert missed == []
+
+
+def test_a_headword_comes_first_in_hybrid_search_too(dense_on, dense_index):
+    """The fused ranking (dense similarity weighs in) keeps a named entry first."""
+    hybrid = open_index(dense_index)
+    try:
+        for e in hybrid.entries():
+            hits = search(hybrid, e.title.lower(), n=3, mode="hybrid").hits
+            assert hits[0].id == e.id, e.title
+    finally:
+        hybrid.close()
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("endphase", "endphase"),  # case
+        ("VERTEIDIGUNGSWERT", "verteidigungswert"),
+        ("Rueckzugsphase", "rueckzugsphase"),  # umlaut spelled out
+        ("ziehen karte", "ziehen-karte"),  # the title without its comma
+        ("Kleiner Flughafen", "kleiner-flughafen-basisausbau"),  # an alias: no category
+    ],
+)
+def test_a_headword_however_typed_puts_its_entry_first(index, query, expected):
+    hits = search(index, query, n=5).hits
+    assert hits[0].id == expected
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+def test_a_headword_of_another_document_stays_out_of_a_filtered_search(index):
+    assert "endphase" not in top(index, "Endphase", 10, doc="sow")
+    assert top(index, "Endphase", 1, doc="how-faq") == ["endphase"]
+
+
+def test_a_question_naming_a_headword_is_ranked_as_before(index):
+    """Only a query that is a headword as a whole names an entry: a question holding
+    one keeps the learned order (here another entry ranks above the headword's)."""
+    aq = analyze_query(index, "Wann wird der Verteidigungswert wieder aufgefüllt")
+    ranked = [s.entry for s in rank_entries(index, aq)[:5]]
+    assert ranked[0] != "verteidigungswert"  # else this question tests nothing
+    assert top(index, aq.text, 5, mode="lexical") == ranked
 
 
 @pytest.mark.parametrize(
@@ -199,7 +248,9 @@ def test_suggest_titles_folds_umlauts_and_finds_inner_words(index):
     assert suggest_titles(index, "***", n=5) == []
 
 
-@pytest.mark.parametrize("query", ["Karte Einheit Phase Spieler", "die Karte", "Aktionsstapel"])
+@pytest.mark.parametrize(
+    "query", ["Karte Einheit Phase Spieler", "die Karte", "Aktionsstapel", "Endphase"]
+)
 def test_scores_are_positive_and_descending_even_for_common_words(index, query):
     scores = [h.score for h in search(index, query, n=20).hits]
     assert scores and all(s > 0 for s in scores)

@@ -147,6 +147,21 @@ def _german_errors() -> Iterator[None]:
         raise _Aborted() from None
 
 
+# the exit status of a writer whose pipe closed (128 + SIGPIPE), as shells report it
+PIPE_CLOSED = 141
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so Python's flush at exit does not fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file behind stdout (a test runner's buffer)
+        pass
+    finally:
+        os.close(devnull)
+
+
 def fail(message: str, code: int = 1) -> NoReturn:
     click.echo(f"Fehler: {message}", err=True)
     sys.exit(code)
@@ -230,6 +245,11 @@ class GermanHelpGroup(GermanHelp, click.Group):
                 return super().invoke(ctx)
             except FaqBotError as exc:  # every expected failure: its message, its exit code
                 fail(str(exc), exc.exit_code)
+            except BrokenPipeError:
+                # the reader of stdout went away (`faq-bot search … | head`): nothing is
+                # wrong with the index; stop quietly as a pipe's writer does
+                _quiet_stdout()
+                sys.exit(PIPE_CLOSED)
             except UNREADABLE_INDEX_OR_OS as exc:
                 # whoosh reading a truncated or corrupted file (click would say "Aborted!")
                 fail(

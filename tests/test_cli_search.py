@@ -186,3 +186,28 @@ def test_eval_bad_file_exits_2(run, built_index, tmp_path):
     result = run(*with_index(built_index, "eval", str(bad)))
     assert result.exit_code == 2
     assert "Zeile 1" in result.stderr
+
+
+def test_a_reader_closing_the_pipe_stops_search_quietly(built_index):
+    """`faq-bot search … | head -1`: the reader leaves early; that is no broken index."""
+    import os
+    import subprocess
+    import sys
+
+    from faq_bot.cligerman import PIPE_CLOSED
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # every write of the command fails with EPIPE
+    try:
+        run = subprocess.run(
+            [sys.executable, "-c", "from faq_bot.cli import main; main()"]
+            + with_index(built_index, "search", "-n", "20", "Phase"),
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            env=dict(os.environ, OPENBLAS_NUM_THREADS="1"),
+            timeout=120,
+        )
+    finally:
+        os.close(write_end)
+    assert run.returncode == PIPE_CLOSED
+    assert run.stderr == b""

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from faq_bot.corpus.markup import cell_texts, drop_emphasis, drop_tags
 from faq_bot.corpus.model import plain
-from faq_bot.corpus.splitters import prose, reference_table
+from faq_bot.corpus.splitters import faq, prose, reference_table
 
 # the patterns the functions replace, as they were
 TAG = re.compile(r"<[^>]+>")
@@ -89,3 +89,23 @@ def test_markdown_and_html_are_plain_as_before() -> None:
         "Achtung: Der Angreifer zieht zuerst."
     )
     assert plain("<p>A&amp;B</p><td>c</td>", "html") == "A&B c"
+
+
+TRAILING_PAREN = re.compile(r"^(?P<name>.*?)\s*\((?P<paren>[^()]+)\)$")
+
+
+@given(st.text(st.sampled_from(["(", ")", "a", " ", "\t", "\n", "\xa0", "\x1c"])))
+@example("Ölfeld (Basisausbau)")
+@example("a \n(b)")  # the text before may not span lines
+@example("a (b)\n")  # "$" before a final line break
+@example("a (b\n)")  # the inside may
+@example("a ((b))")
+@example("()")
+def test_a_trailing_parenthesis_is_read_as_the_pattern_read_it(line: str) -> None:
+    match = TRAILING_PAREN.match(line)
+    assert faq.trailing_paren(line) == (match.group("name", "paren") if match else None)
+
+
+def test_a_headword_with_a_long_run_of_spaces_is_read_in_one_pass() -> None:
+    line = "a" + " " * 200_000 + "b (Basisausbau)"
+    assert faq.parse_headword(line) == ("Basisausbau", ("a" + " " * 200_000 + "b",))

@@ -108,7 +108,6 @@ _LIST_ITEM = re.compile(
 _SENTENCE_END = re.compile(r"[.:;?,]$")
 _INNER_SENTENCE = re.compile(r"[.:;?]\s")
 _HEADWORD_START = re.compile(r"^[\w“„\"'‚‘]")
-_TRAILING_PAREN = re.compile(r"^(?P<name>.*?)\s*\((?P<paren>[^()]+)\)$")
 _ABBREVIATION = re.compile(r"^[A-ZÄÖÜ]{1,5}s?$")
 _QUOTED = re.compile(r"^[“„\"‚‘'](.+)[”“\"’‘']$")
 # a line ending in one of these words is cut in the middle of a phrase
@@ -174,6 +173,22 @@ def paragraphs(lines: list[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def trailing_paren(line: str) -> tuple[str, str] | None:
+    """(the text before, the text inside) of a parenthesis ending `line`, the text before
+    without the spaces in front of "(": what ``^(.*?)\\s*\\(([^()]+)\\)$`` matched
+    ("Ölfeld (Basisausbau)" -> ("Ölfeld", "Basisausbau")), found without the pattern's
+    rescan of a run of spaces from each of its characters; None when there is none."""
+    end = line[:-1] if line.endswith(")\n") else line  # "$" also before a final line break
+    if not end.endswith(")"):
+        return None
+    opening = end.rfind("(", 0, len(end) - 1)
+    inside = end[opening + 1 : -1]
+    if opening < 0 or not inside or ")" in inside:
+        return None
+    before = end[:opening].rstrip()  # str.rstrip strips what \s matches
+    return None if "\n" in before else (before, inside)
+
+
 def parse_headword(headword: str) -> tuple[str | None, tuple[str, ...]]:
     """The category and the aliases of a headword.
 
@@ -187,14 +202,15 @@ def parse_headword(headword: str) -> tuple[str | None, tuple[str, ...]]:
     category: str | None = None
     aliases: list[str] = []
     name = headword
-    match = _TRAILING_PAREN.match(headword)
-    if match and match.group("name"):
-        paren = match.group("paren").strip()
+    found = trailing_paren(headword)
+    if found and found[0]:
+        before, inside = found
+        paren = inside.strip()
         if paren.casefold() in CATEGORIES:
             category = CATEGORIES[paren.casefold()]
-            name = match.group("name")
+            name = before
         elif _ABBREVIATION.match(paren):
-            name = match.group("name")
+            name = before
             aliases.append(paren)
     quoted = _QUOTED.match(name)
     bare = quoted.group(1) if quoted else name

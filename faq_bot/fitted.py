@@ -6,7 +6,8 @@ fitted for.
 ``fitted(name, part, mode="hybrid") -> T | None``
     ``part(data, mode)`` of the file ``data/<name>.json`` (`part` picks and checks what its
     user needs, raising ValueError, KeyError, TypeError or AttributeError for anything
-    else). None when the file is missing, unreadable or refused by `part`, and, for the
+    else). None when the file is missing, unreadable or refused by `part` (logged as a
+    warning), when it holds no model for `mode` (not logged: the rule stands in), and, for the
     "hybrid" mode, when it was fitted on the similarities of another embedder than the one
     that serves (`faq_bot.embed.fitted_for_serving`: another model's similarities lie on
     another scale). The "lexical" models read no similarities and always apply.
@@ -45,6 +46,12 @@ def _read(name: str, part: Part[T], mode: str) -> tuple[T | None, object]:
     try:
         text = resources.files("faq_bot").joinpath(f"data/{name}.json").read_text("utf-8")
         data = json.loads(text)
+        modes = data.get("modes") if isinstance(data, dict) else None
+        if isinstance(modes, dict) and mode not in modes:
+            # fitted for the other mode only (the chat's models for hybrid): the rule
+            # stands in, as designed; nothing is wrong with the file
+            log.debug("Modelldatei %s.json: kein Modell für %s", name, mode)
+            return None, data.get("embedder")
         return part(data, mode), data.get("embedder")
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         # read once per process: the rule or fusion without a model stands in

@@ -111,6 +111,19 @@ def test_a_refused_model_file_is_logged(data_dir: Path, caplog):
     assert "passage.json" in caplog.text
 
 
+def test_a_file_fitted_for_the_other_mode_only_stands_down_without_a_warning(
+    data_dir: Path, caplog
+):
+    """The chat's models are fitted for hybrid search; a lexical build uses the rules and
+    must not tell the operator a model file is unusable."""
+    _write(data_dir / "passage.json", {"hybrid": {"weights": dict.fromkeys(passage.FEATURES, 1.0)}})
+    fitted.reload()
+    with caplog.at_level("WARNING"):
+        assert passage.model("lexical") is None
+        assert passage.model("hybrid") is not None
+    assert caplog.text == ""
+
+
 def test_without_a_fitted_ranker_the_hybrid_confidence_model_stands_down(data_dir: Path):
     weights = {**dict.fromkeys(confidence.SIGNALS, 0.5), "bias": -1.0}
     _write(data_dir / "confidence.json", {"hybrid": {"threshold": 0.4, "weights": weights}})

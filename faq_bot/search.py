@@ -106,6 +106,8 @@ __all__ = [
     "UNWORDED",
     "highlight",
     "kind_filter",
+    "named_entry",
+    "named_first",
     "prepare_query",
     "rank",
     "rank_entries",
@@ -506,31 +508,40 @@ def rank(
     """The first `limit` entries for `pq` in `mode` (see `faq_bot.retrieval`), best
     first, and how many entries matched (the ``total``); `dense`: the hybrid mode's dense
     scores of the query when the caller has them (else the query is embedded). An entry
-    the query names (`_named`) comes first, at the best score."""
+    the query names (`named_entry`) comes first, at the best score."""
     if not pq.analyzed.terms:
         return [], 0
-    named = _named(index, pq, doc)
+    named = named_entry(index, pq.raw, doc, pq.category)
     if named is None:
         return _ranked(index, pq, mode, doc, limit, dense)
     entries, total = _ranked(index, pq, mode, doc, None, dense)
-    first = [s for s in entries if s.entry == named]
-    if first and entries[0].entry != named:  # first, at the best score (scores descend)
-        best = max(first[0].score, entries[0].score)
-        entries = [replace(first[0], score=best)] + [s for s in entries if s.entry != named]
+    entries = named_first(entries, named)
     return (entries if limit is None else entries[: max(0, limit)]), total
 
 
-def _named(index: Index, pq: PreparedQuery, doc: str | None) -> str | None:
-    """The entry the query names, when what the user typed is an entry's title, an
-    alias or its id (`Index.canonical_id`: "Endphase", "ziehen karte", an abbreviation
-    of the synonyms table), of `doc` and the category if given: a judge who types a
-    headword wants that entry first, whatever the learned ranking (fitted on questions,
-    which never consist of a headword alone) makes of it."""
-    found = index.canonical_id(pq.raw)
+def named_first(entries: list[ScoredEntry], named: str | None) -> list[ScoredEntry]:
+    """`entries` with the `named` one (`named_entry`) first, at the best score (scores
+    still descend); unchanged when it is not among them or already first."""
+    first = [s for s in entries if s.entry == named]
+    if not first or entries[0].entry == named:
+        return entries
+    best = max(first[0].score, entries[0].score)
+    return [replace(first[0], score=best)] + [s for s in entries if s.entry != named]
+
+
+def named_entry(
+    index: Index, text: str, doc: str | None = None, category: str | None = None
+) -> str | None:
+    """The entry `text` names, when it is as a whole an entry's title, an alias or its id
+    (`Index.canonical_id`: "Endphase", "ziehen karte", an abbreviation of the synonyms
+    table), of `doc` and `category` if given: a judge who types a headword wants that
+    entry first, whatever the learned ranking (fitted on questions, which never consist
+    of a headword alone) makes of it. Search and the chat put it first."""
+    found = index.canonical_id(text.strip())
     record = index.entry(found) if found else None
     if record is None or (doc is not None and record.doc != doc):
         return None
-    if pq.category and _category_slug(index, record.id) != slugify(pq.category):
+    if category and _category_slug(index, record.id) != slugify(category):
         return None
     return record.id
 

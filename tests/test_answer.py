@@ -13,7 +13,7 @@ from faq_bot.chat import MAX_HISTORY, Turn, answer, format_answer, parse_history
 from faq_bot.chat.answer import replay
 from faq_bot.chat.confidence import CONFIDENCE_THRESHOLD, foreign_nouns
 from faq_bot.chat.history import context_turns
-from faq_bot.chat.terms import Coverage, entry_terms
+from faq_bot.chat.terms import Coverage, entry_terms, reference_target
 from faq_bot.chat.wording import NOT_CONFIDENT
 from faq_bot.query import analyze_query
 from faq_bot.question import (
@@ -443,6 +443,21 @@ def test_answer_named_headword_is_confident_even_for_one_word(index):
         if entry:
             assert result.passage.entry == entry
     assert result.confidence >= CONFIDENCE_THRESHOLD
+
+
+def test_a_headword_asked_alone_is_answered_from_its_entry(index):
+    """Typed into the chat, a FAQ headword ("Endphase") gets its entry's passage (or, for a
+    bare reference, its target's), sure or not, and a declined answer lists it first."""
+    missed = []
+    for e in index.entries("how-faq"):
+        result = answer(index, e.title)
+        target = reference_target(index, e)
+        wanted = {e.id, target.id if target else e.id}
+        if result.passage is None or result.passage.entry not in wanted:
+            missed.append(e.title)
+        elif not result.confident and result.related[0]["id"] not in wanted:
+            missed.append(e.title)
+    assert missed == []
 
 
 def test_answer_declined_lists_the_closest_entries(index):

@@ -399,6 +399,8 @@ def respond(index: Index, reading: Reading) -> Response:
             support,
             reading.paragraph_dense,
             comparison.precedent if comparison is not None else None,
+            # a headword asked alone is about its entry, whatever the other entries hold
+            entry_first=True if reading.ranking.named else None,
         )
     if passage is not None and dense is not None and (chosen := index.entry(passage.entry)):
         passage = with_neighbours(chosen, passage)

@@ -33,7 +33,7 @@ from faq_bot.hybrid import fused_ranking
 from faq_bot.index import EntryRecord, Index
 from faq_bot.query import AnalyzedQuery
 from faq_bot.rankfeatures import dense_within
-from faq_bot.search import ScoredEntry, paragraph_scores, rank_entries
+from faq_bot.search import ScoredEntry, named_entry, named_first, paragraph_scores, rank_entries
 
 from .terms import Coverage, entry_terms, reference_target
 
@@ -127,6 +127,7 @@ class Ranking:
     # candidates (`faq_bot.hybrid.Certainty`; 0 without one)
     share: float = 0.0
     entropy: float = 0.0
+    named: str | None = None  # the entry the question names as a whole (`named_entry`)
 
 
 def candidates(
@@ -146,6 +147,11 @@ def candidates(
         if scored:
             ranking.top = scored[0].score
             ranking.margin = scored[0].score - scored[1].score if len(scored) > 1 else 0.0
+    # a question that is a headword as a whole ("Endphase") is about that entry; what the
+    # ranking said (margin, share) stays as it was, for the confidence to read
+    ranking.named = named_entry(index, aq.text, doc)
+    scored = named_first(scored, ranking.named)
+    if dense is not None:
         # the fused score is a logit (or RRF): relative scores from its rank
         scored = [ScoredEntry(s.entry, 1.0 / (i + 1), s.paragraph) for i, s in enumerate(scored)]
     top = scored[0].score if scored and scored[0].score > 0 else 1.0
@@ -482,12 +488,16 @@ def choose_passage(
     support: Coverage,
     dense: DenseScores | None = None,
     precedent: Callable[[str], float | None] | None = None,
+    entry_first: bool | None = None,
 ) -> Passage | None:
     """The best paragraph of the candidates. `question` measures the coverage of the
     question itself; `support` (the question with its follow-up context) the evidence;
-    `precedent`: what the known questions say of a paragraph's text."""
+    `precedent`: what the known questions say of a paragraph's text; `entry_first`: only
+    the first candidate's paragraphs compete (as with a fitted model; None: as
+    `competing_rows` decides)."""
     weights = model("hybrid" if dense is not None else "lexical")
-    chosen = choose_row(with_precedent(competing_rows(index, cands, aq, dense), precedent), weights)
+    rows = competing_rows(index, cands, aq, dense, entry_first)
+    chosen = choose_row(with_precedent(rows, precedent), weights)
     if chosen is None:
         return None
     cand, row, score, share = chosen

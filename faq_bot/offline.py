@@ -27,9 +27,15 @@ from pathlib import Path
 from typing import Any
 
 from faq_bot.analysis import part_vocabulary, split_compound, vocabulary_from_texts
+from faq_bot.entrystore import alias_map
 from faq_bot.lexicon import load_stopwords, load_synonyms
 from faq_bot.links import see_also
-from faq_bot.text import _DIGRAPH, _UMLAUT, words  # the folding rules, exported to the JS
+from faq_bot.text import (  # the folding rules, exported to the JS
+    _DIGRAPH,
+    _UMLAUT,
+    slugify,
+    words,
+)
 
 OFFLINE_JSON = "offline.json"
 FORMAT = 1
@@ -69,6 +75,13 @@ def _entries(
     texts = [t for r in records for t in (r["title"], *r["aliases"], *r["plain_paragraphs"])]
     vocabulary = part_vocabulary(vocabulary_from_texts(texts))
     del texts
+    # every address the server resolves to an entry (`faq_bot.entrystore.alias_map`: old ids,
+    # title and alias slugs), so the copy opens "/entry/normale-bewegung" and names the
+    # entry a headword search puts first as the server does
+    named: dict[str, list[str]] = {}
+    for alias, entry_id in alias_map(records, slugify).items():
+        if alias != entry_id:
+            named.setdefault(entry_id, []).append(alias)
     for r in records:
         labels = [*r.get("aliases", ()), *([r["category"]] if r.get("category") else [])]
         yield {
@@ -77,7 +90,7 @@ def _entries(
             "title": r["title"],
             "category": r.get("category"),
             "section": r.get("section"),
-            "alias_ids": list(r.get("alias_ids", ())),
+            "alias_ids": named.get(r["id"], []),
             "paragraphs": list(r["plain_paragraphs"]),
             # cross references, as the ruling page lists them ("Siehe auch": the resolved
             # ones) and the entries linking here

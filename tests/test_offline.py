@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from faq_bot.lexicon import load_synonyms
 from faq_bot.offline import OFFLINE_JSON, entry_terms
-from faq_bot.text import fold
+from faq_bot.text import fold, slugify
 
 BOMB = "227-pfund-bombe-basisausbau"
 
@@ -31,6 +31,21 @@ def test_every_entry_is_in_the_offline_copy_with_its_paragraphs(data, index):
     bomb = by_id[BOMB]
     assert bomb["paragraphs"] == list(index.entry(BOMB).plain_paragraphs)
     assert data["version"] == index.version
+
+
+def test_the_copy_opens_every_address_the_server_resolves_to_an_entry(data, index):
+    """Old ids and the slugs of titles and aliases: what `Index.canonical_id` resolves
+    (the offline page and the headword search look them up in ``alias_ids``)."""
+    for entry in data["entries"]:
+        assert all(index.canonical_id(a) == entry["id"] for a in entry["alias_ids"])
+    by_id = {e["id"]: e for e in data["entries"]}
+    for record in index.entries():
+        for slug in {slugify(n) for n in (record.title, *record.aliases)}:
+            found = index.canonical_id(slug)
+            if found is not None and found != slug:  # not itself an entry's id
+                assert slug in by_id[found]["alias_ids"]
+    normal = by_id["uebersicht-bewegungsphase-einheiten-bewegen-normale-bewegung"]
+    assert "normale-bewegung" in normal["alias_ids"]
 
 
 def test_terms_come_from_the_server_analysis(data):

@@ -342,6 +342,12 @@
     var hits = query ? rank(data, groups).filter(function (hit) {
       return inScope(search, hit.entry, scope);
     }) : [];
+    // a query that is a headword, an alias or an id as a whole puts that entry first, as
+    // the server's search does (faq_bot/search.py named_entry); the sort keeps the rest
+    var named = query ? findEntry(data, query.trim()) : null;
+    if (named) {
+      hits.sort(function (a, b) { return (b.entry === named) - (a.entry === named); });
+    }
     document.title = (query ? "„" + query + "“ – " : "") + "Suche (offline) · Regelsuche";
     if (!query) {
       root.appendChild(searchForm("", scope));

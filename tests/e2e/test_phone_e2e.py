@@ -180,6 +180,28 @@ def test_offline_an_entry_named_by_alias_or_in_other_letter_case_opens_as_online
         phone_ctx.set_offline(False)
 
 
+def test_offline_a_headword_searched_alone_comes_first_and_its_slug_opens_as_online(phone_ctx):
+    """Online a query that is a headword as a whole puts that entry first and the headword's
+    slug opens its ruling; the stored copy does the same."""
+    page = phone_ctx.new_page()
+    page.goto("/")
+    wait_for_service_worker(page)
+    phone_ctx.set_offline(True)
+    try:
+        for query, title in (
+            ("Verteidigungswert", "Verteidigungswert"),
+            ("Angreifer", "Angreifer"),
+            ("ziehen karte", "Ziehen, Karte"),
+            ("Normale Bewegung", "Normale Bewegung"),
+        ):
+            page.goto("/search?" + urlencode({"q": query}))
+            expect(page.locator(".hit-title").first).to_have_text(title)
+        page.goto("/entry/normale-bewegung")  # the title's slug, online a 301 to the entry
+        expect(page.locator("#offline-app h1")).to_contain_text("Normale Bewegung")
+    finally:
+        phone_ctx.set_offline(False)
+
+
 def test_offline_search_keeps_the_document_filter_of_the_address(phone_ctx):
     page = phone_ctx.new_page()
     page.goto("/")

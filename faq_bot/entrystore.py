@@ -105,10 +105,25 @@ class EntryStore:
             out.append(found if found is not None else self._load(json.loads(text)))
         return out
 
-    def canonical(self, alias: str) -> str | None:
+    def canonical(self, *aliases: str) -> str | None:
+        """The entry id the first of `aliases` the map holds resolves to (one query)."""
+        wanted = list(dict.fromkeys(aliases))
+        if not wanted:
+            return None
+        marks = ", ".join("?" * len(wanted))
         with self._lock:
-            row = self._db.execute("SELECT id FROM aliases WHERE alias = ?", (alias,)).fetchone()
-        return row[0] if row else None
+            rows = dict(
+                self._db.execute(
+                    f"SELECT alias, id FROM aliases WHERE alias IN ({marks})", wanted
+                ).fetchall()
+            )
+        return next((rows[a] for a in wanted if a in rows), None)
+
+    def longest_alias(self) -> int:
+        """The length of the longest alias (an address longer than it names no entry)."""
+        with self._lock:
+            row = self._db.execute("SELECT max(length(alias)) FROM aliases").fetchone()
+        return int(row[0] or 0)
 
     def names(self) -> list[tuple[str, str]]:
         """(title or alias, entry id) of every entry, in document order."""

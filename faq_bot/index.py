@@ -321,9 +321,12 @@ class Index:
     def canonical_id(self, id_or_alias: str) -> str | None:
         if not id_or_alias:
             return None
-        found = self._store.canonical(id_or_alias)
-        if found is None:
-            found = self._store.canonical(slugify(id_or_alias))
+        slug = slugify(id_or_alias)
+        # a question is longer than any address: no lookup (search asks for every query)
+        longest = self.state.once("longest_alias", self._store.longest_alias)
+        found = None
+        if min(len(id_or_alias), len(slug)) <= longest:
+            found = self._store.canonical(id_or_alias, slug)
         if found is None:  # an abbreviation of the synonyms table: what it spells out
             spelled = load_synonyms().get(fold(id_or_alias))
             found = self._store.canonical(slugify(" ".join(spelled))) if spelled else None

@@ -84,6 +84,17 @@ def test_canonical_id_resolves_aliases_and_titles(index):
     for alias in record.alias_ids:
         assert index.canonical_id(alias) == record.id
     assert index.canonical_id("gibt-es-nicht-xyz") is None
+    # a question (longer than any address) names nothing, whatever it mentions
+    assert index.canonical_id("Was kostet die 227-Pfund Bombe (Basisausbau) genau? " * 3) is None
+
+
+def test_the_store_resolves_the_first_of_several_addresses_it_holds(index):
+    store = index._store
+    assert store.canonical("gibt-es-nicht", "aktionsstapel", "endphase") == "aktionsstapel"
+    assert store.canonical("endphase", "aktionsstapel") == "endphase"
+    assert store.canonical("gibt-es-nicht") is None
+    assert store.canonical() is None
+    assert store.longest_alias() >= max(len(e.id) for e in index.entries())
 
 
 def test_open_index_without_a_build_says_to_run_index(tmp_path):

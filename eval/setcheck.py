@@ -188,6 +188,7 @@ GROUPS = [
     ["heldout102-questions.jsonl", "heldout102-followups.jsonl"],
     ["heldout103-questions.jsonl", "heldout103-followups.jsonl"],
     ["heldout104-questions.jsonl", "heldout104-followups.jsonl"],
+    ["heldout105-questions.jsonl", "heldout105-followups.jsonl"],
     ["heldout106-questions.jsonl", "heldout106-followups.jsonl"],
 ]
 

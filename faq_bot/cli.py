@@ -306,9 +306,14 @@ def _check_batch_use(batch: bool, as_json: bool, given: bool, what: str, example
 def _run_batch(handle: Callable[[str], object], bad: type[Exception], error: str) -> None:
     """One JSON line on stdout per line on stdin: `handle(line)`, or
     {"error": error, "detail": …} when it raises `bad`."""
-    for line in sys.stdin:
+    for raw in sys.stdin.buffer:
         try:
-            data = handle(line.rstrip("\n"))
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:  # one line in Latin-1 does not end the batch
+            echo_json({"error": error, "detail": "Die Zeile ist kein gültiges UTF-8."})
+            continue
+        try:
+            data = handle(line.rstrip("\r\n"))
         except bad as exc:
             data = {"error": error, "detail": str(exc)}
         echo_json(data)

@@ -31,6 +31,7 @@ from typing import IO, Any, NoReturn
 import click
 
 from faq_bot.errors import UNREADABLE_INDEX, FaqBotError, IndexProblem
+from faq_bot.text import has_surrogate
 
 __all__ = [
     "GermanHelp",
@@ -236,6 +237,14 @@ class GermanHelpGroup(GermanHelp, click.Group):
         parent: click.Context | None = None,
         **extra: Any,
     ) -> click.Context:
+        for arg in args:  # bytes that were not UTF-8 (a Latin-1 terminal, a script's file)
+            if has_surrogate(arg):
+                shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+                fail(
+                    f"Das Argument „{shown[:80]}“ ist kein gültiges UTF-8 "
+                    "(eine Eingabe in Latin-1?). Bitte als UTF-8 übergeben.",
+                    2,
+                )
         with _german_errors():
             return super().make_context(info_name, args, parent, **extra)
 

@@ -29,6 +29,7 @@ __all__ = [
     "clean_input",
     "clip",
     "fingerprint",
+    "has_surrogate",
     "fold",
     "paragraph_citation",
     "paragraph_path",
@@ -74,6 +75,16 @@ def clean_input(text: str) -> str:
         elif category != "Cf":
             kept.append(c)
     return unicodedata.normalize("NFC", "".join(kept))
+
+
+def has_surrogate(text: str) -> bool:
+    """Whether `text` holds a lone surrogate: a byte that was not UTF-8, as Python keeps
+    it from a command line or stdin ("surrogateescape"); no later step could encode it."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def slugify(text: str) -> str:

@@ -211,3 +211,30 @@ def test_a_reader_closing_the_pipe_stops_search_quietly(built_index):
         os.close(write_end)
     assert run.returncode == PIPE_CLOSED
     assert run.stderr == b""
+
+
+def test_a_batch_line_that_is_not_utf8_gets_its_error_line_and_the_batch_goes_on(built_index):
+    """A Latin-1 line (an old export, a Windows editor) among UTF-8 ones: the contract of
+    --batch, one JSON line per line, holds."""
+    result = CliRunner().invoke(
+        main,
+        with_index(built_index, "search", "--json", "--batch", "-n", "1"),
+        input="Depot\nZerst\xf6rer\nEndphase\r\n".encode("latin-1"),
+    )
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert result.exit_code == 0
+    assert [line[0]["id"] if isinstance(line, list) else line["error"] for line in lines] == [
+        "depot",
+        "bad_query",
+        "endphase",
+    ]
+    assert "UTF-8" in lines[1]["detail"]
+
+
+@pytest.mark.parametrize("command", ["search", "ask", "show"])
+def test_an_argument_that_is_not_utf8_is_a_usage_error_not_a_traceback(built_index, command):
+    latin1 = b"Zerst\xf6rer".decode("utf-8", "surrogateescape")  # as Python reads argv
+    result = CliRunner().invoke(main, with_index(built_index, command, latin1))
+    assert result.exit_code == 2
+    assert "kein gültiges UTF-8" in result.output
+    assert "Traceback" not in result.output

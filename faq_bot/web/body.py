@@ -21,6 +21,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 
 from faq_bot import strictjson
 from faq_bot.errors import BodyTooLarge, FaqBotError, InputError
+from faq_bot.text import has_surrogate
 
 MAX_BODY = 256 * 1024  # bytes of any request body (JSON or form)
 MAX_FORM_FIELD = 64 * 1024  # bytes of one form field held in memory
@@ -70,14 +71,6 @@ def _depth_of(text: str) -> int:
         elif char in "]}":
             depth -= 1
     return deepest
-
-
-def has_surrogate(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
 
 
 def check_tree(value: Any, where: str = "Die Anfrage", depth: int = 0) -> Any:

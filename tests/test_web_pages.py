@@ -441,6 +441,14 @@ def test_etag_revalidation_gives_304(client, path):
     assert again.headers["ETag"] == etag
 
 
+@pytest.mark.parametrize("path", [f"/entry/{BOMB}", "/api/search?q=Bombe"])
+def test_a_weak_copy_of_the_etag_revalidates_too(client, path):
+    """A proxy that compresses turns a strong tag weak; If-None-Match compares weakly."""
+    etag = client.get(path).headers["ETag"]
+    again = client.get(path, headers={"If-None-Match": f"W/{etag}"})
+    assert again.status_code == 304
+
+
 def test_etag_differs_between_queries(client):
     one = client.get("/search?q=Bombe").headers["ETag"]
     two = client.get("/search?q=Flak").headers["ETag"]

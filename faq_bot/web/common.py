@@ -212,11 +212,13 @@ def conditional(view: F | None = None, *, also: Callable[[], str] | None = None)
         from faq_bot.web.compression import etag_variants
 
         tag = etag_for(current_index(), also() if also is not None else "")
-        # the client's copy, possibly of a compressed variant ("<tag>:br"); an
+        # the client's copy, possibly of a compressed variant ("<tag>:br"), compared
+        # weakly as RFC 9110 asks of If-None-Match (a proxy that compresses makes a strong
+        # tag weak: W/"<tag>"); an
         # `If-None-Match: *` matches any *existing* representation: only a
         # response that would be a 200 may become a 304 (never a 404 or 400)
         if not request.if_none_match.star_tag:
-            held = [t for t in etag_variants(tag) if request.if_none_match.contains(t)]
+            held = [t for t in etag_variants(tag) if request.if_none_match.contains_weak(t)]
             if held:
                 return _not_modified(held[0])
         response = make_response(view(*args, **kwargs))

@@ -786,3 +786,22 @@ def test_clip_is_at_most_the_limit_and_keeps_short_text_whole(text, limit):
         assert clipped == collapsed
     else:
         assert clipped.endswith("…")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # a judge's review: the link kept one bomb and put the radar with the other player,
+        # and the checker said the radar is destroyed, the opposite of the answer above it
+        "B antwortet mit seiner 227er auf meine Radarstation und ich kontere mit meiner "
+        "227er auf seine Bombe. Was passiert?",
+        "Was passiert, wenn ich auf die 227er meines Gegners mit meiner eigenen 227er antworte?",
+    ],
+)
+def test_no_check_url_when_the_question_names_a_card_twice(question):
+    """A scenario holds each card once: the link would drop an action."""
+    assert check_url_for(question) is None
+
+
+def test_a_card_named_with_its_longer_alias_counts_once():
+    assert check_url_for("Kontert die 227er-Bombe meine Radarstation, wer zahlt zuerst?")

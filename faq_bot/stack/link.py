@@ -11,7 +11,8 @@
     player's named cards, the card also gets a stack entry: abilities without a
     target (a Radarstation drawing) at the bottom, the others in the order
     named; the scenario is validated and the stack is left empty when the
-    guessed order would not be legal. Else None.
+    guessed order would not be legal. Else None, also when the question names one card
+    twice (a scenario holds each card once: it would drop an action).
 """
 
 from __future__ import annotations
@@ -57,22 +58,39 @@ STACK_WORDS = tuple(
 )
 
 
-def _named_cards(question: str) -> list[Any]:
+def _named_cards(question: str) -> list[Any] | None:
+    """The catalog cards `question` names, in the order named; None when it names one
+    card twice ("ich kontere mit meiner 227er auf seine 227er"): a scenario holds each
+    card once, so it would drop an action and could contradict the answer."""
     from faq_bot.stack import load_catalog
 
     folded = " " + " ".join(fold(w) for w in re.findall(r"[\w]+", question)) + " "
     found: list[tuple[int, Any]] = []
     for card in load_catalog():
-        positions = []
+        spans: list[tuple[int, int]] = []
         for name in (card.name, *card.aliases):
             key = " ".join(fold(w) for w in re.findall(r"[\w]+", name))
-            at = folded.find(f" {key} ")
-            if key and at >= 0:
-                positions.append(at)
-        if positions:
-            found.append((min(positions), card))
+            at = folded.find(f" {key} ") if key else -1
+            while at >= 0:
+                spans.append((at, at + len(key) + 1))
+                at = folded.find(f" {key} ", at + 1)
+        if not spans:
+            continue
+        if _separate(spans) > 1:
+            return None
+        found.append((min(spans)[0], card))
     found.sort(key=lambda pc: pc[0])
     return [card for _pos, card in found]
+
+
+def _separate(spans: list[tuple[int, int]]) -> int:
+    """How many places the overlapping `spans` make ("227er-Bombe" holds "227er": one)."""
+    count, end = 0, -1
+    for start, stop in sorted(spans):
+        if start >= end:
+            count += 1
+        end = max(end, stop)
+    return count
 
 
 def _mentions_stack(question: str) -> bool:

@@ -425,7 +425,7 @@ FOLLOWUPS = [
      "und dürfen wir uns gegenseitig TW geben?",
      ["Das Übereignen von TW ist nur mit Hilfe von bestimmten Karten möglich"]),
     ("000",
-     ["In welcher Reihenfolge wird Basisschaden abgehandelt, wenn mehrere meiner Bomber die Basis angreifen?"],
+     ["Gestern habe ich drei Bomber gegen die Basis meines Kumpels geschickt, und keiner davon wurde geblockt. Er meinte, deren Effekte gelten alle gleichzeitig, ich dachte, ich darf sie einzeln hintereinander auslösen und selbst bestimmen, welcher anfängt. Wer von uns liegt richtig?"],
      "und wenn einer meiner Bomber gleich zwei verschiedene Basisschäden aufgedruckt hat, was kommt zuerst?",
      ["Bomber mit multiplen Basisschäden wickeln diese ebenfalls nacheinander ab"]),
     # ---- 001 territory game (2) ----

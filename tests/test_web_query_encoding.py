@@ -7,8 +7,9 @@ from urllib.parse import quote, unquote
 
 from hypothesis import given
 from hypothesis import strategies as st
+from werkzeug.test import EnvironBuilder, run_wsgi_app
 
-from faq_bot.web import utf8_query
+from faq_bot.web import utf8_path, utf8_query
 
 
 @given(st.text(max_size=30))
@@ -30,6 +31,35 @@ def test_a_search_escaped_as_latin1_searches_the_word_meant(client):
     assert "Treffer für „Zerstörer“" in page and "%F6" not in page
     api = client.get("/api/search?q=Zerst%F6rer").get_json()
     assert api["query"] == "Zerstörer"
+
+
+@given(st.text(alphabet="abcXYZ äöüßÄÖÜ-.", max_size=30))
+def test_a_path_escaped_as_latin1_reads_as_the_same_text(text):
+    wsgi = text.encode("cp1252").decode("latin-1")  # PATH_INFO: the bytes as Latin-1
+    assert utf8_path("/entry/" + wsgi).encode("latin-1").decode("utf-8") == "/entry/" + text
+
+
+def test_a_path_in_utf8_stays_as_it_is():
+    utf8 = "/entry/zerstörer".encode().decode("latin-1")
+    assert utf8_path(utf8) == utf8
+
+
+def _get_raw_path(app, raw: bytes) -> tuple[str, dict]:
+    """GET with PATH_INFO as a WSGI server gives it (PEP 3333: the unescaped bytes as
+    Latin-1; werkzeug's test client would already have decoded them as UTF-8)."""
+    environ = EnvironBuilder(path="/").get_environ()
+    environ["PATH_INFO"] = raw.decode("latin-1")
+    _body, status, headers = run_wsgi_app(app, environ)
+    return status, dict(headers)
+
+
+def test_an_entry_address_escaped_as_latin1_opens_the_entry(app):
+    """A QA review: "/entry/Zerst%F6rer" (a forum's Latin-1 link) was a 404 about
+    "Zerst\ufffdrer"; "/entry/zerst%C3%B6rer" redirects to the entry."""
+    latin1 = _get_raw_path(app, "/entry/Zerstörer".encode("cp1252"))
+    utf8 = _get_raw_path(app, "/entry/Zerstörer".encode())
+    assert latin1[0] == utf8[0] == "301 MOVED PERMANENTLY"
+    assert latin1[1]["Location"] == utf8[1]["Location"]
 
 
 def test_only_the_escapes_that_are_no_utf8_are_read_as_latin1():

@@ -219,14 +219,29 @@ def utf8_query(query: str) -> str:
     return _ESCAPES.sub(again, query) if "%" in query else query
 
 
+def utf8_path(path: str) -> str:
+    """`path` (a WSGI PATH_INFO: unescaped bytes as Latin-1) with the bytes that are not
+    UTF-8 read as Windows-1252: "/entry/Zerst%F6rer" finds "Zerstörer" as the search does
+    (`utf8_query`) instead of a page about "Zerst�rer"."""
+    if path.isascii():
+        return path
+    try:
+        raw = path.encode("latin-1")
+    except UnicodeEncodeError:  # not a WSGI string: leave it to werkzeug
+        return path
+    return raw.decode("utf-8", errors=_AS_CP1252).encode("utf-8").decode("latin-1")
+
+
 def _query_as_utf8(wsgi_app: Any) -> Any:
-    """`wsgi_app` with the query string's escapes made UTF-8 (`utf8_query`)."""
+    """`wsgi_app` with the query string's escapes and the path made UTF-8 (`utf8_query`,
+    `utf8_path`)."""
 
     def app(environ: dict[str, Any], start_response: Any) -> Any:
         query = environ.get("QUERY_STRING") or ""
-        fixed = utf8_query(query)
-        if fixed != query:
-            environ = {**environ, "QUERY_STRING": fixed}
+        path = environ.get("PATH_INFO") or ""
+        fixed, fixed_path = utf8_query(query), utf8_path(path)
+        if fixed != query or fixed_path != path:
+            environ = {**environ, "QUERY_STRING": fixed, "PATH_INFO": fixed_path}
         return wsgi_app(environ, start_response)
 
     return app

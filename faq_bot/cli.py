@@ -278,14 +278,20 @@ def _build(corpus_dir: Path, index_dir: Path, phase_lines: bool = False) -> Buil
 
 
 def _open(corpus_dir: Path, index_dir: Path) -> Index:
-    """The index, built first (with a message on stderr) when there is none."""
-    from faq_bot.index import IndexMissingError, open_index
+    """The index, built first when there is none or it is outdated or broken: a message
+    saying so on stderr (where the folder is: a mistyped --index shows), then one line
+    per finished build phase."""
+    from faq_bot.index import IndexMissingError, current_target, open_index
 
     try:
         return open_index(index_dir)
-    except IndexMissingError as exc:
-        click.echo(f"{exc} Er wird jetzt gebaut …", err=True)
-    _build(corpus_dir, index_dir)
+    except IndexMissingError:
+        if current_target(index_dir) is None:
+            what = f"Kein Index in {index_dir} gefunden: er wird jetzt aus {corpus_dir} gebaut"
+        else:
+            what = f"Der Index in {index_dir} ist veraltet oder beschädigt: er wird neu gebaut"
+        click.echo(f"{what} (einige Minuten; Strg-C bricht ab) …", err=True)
+    _build(corpus_dir, index_dir, phase_lines=True)
     return open_index(index_dir)
 
 

@@ -121,12 +121,23 @@ def test_search_usage_errors_exit_2_in_german(run, built_index, args):
     assert result.stderr.startswith("Fehler: ")
 
 
-def test_search_without_index_builds_it_first(tiny_corpus, tmp_path):
-    args = ["search", "--index", str(tmp_path / "neu"), "--corpus", str(tiny_corpus), "Befehl"]
-    result = CliRunner().invoke(main, args)
-    assert result.exit_code == 0
-    assert "faq-bot index" in result.stderr
-    assert "Befehl" in result.stdout
+def test_search_without_an_index_says_where_it_builds_one_and_shows_its_phases(
+    tiny_corpus, tmp_path
+):
+    """A mistyped --index builds a new index there: the message names the folder (no
+    "please run faq-bot index" next to "it is built now"), and stderr that is no terminal
+    (a log) gets one line per phase instead of minutes of silence."""
+    target = tmp_path / "tippfehler"
+    result = CliRunner().invoke(
+        main, ["search", "--corpus", str(tiny_corpus), "--index", str(target), "Befehl"]
+    )
+    assert result.exit_code == 0, result.output
+    assert f"Kein Index in {target} gefunden: er wird jetzt aus {tiny_corpus} gebaut" in (
+        result.stderr
+    )
+    assert "Bitte zuerst" not in result.stderr
+    assert "Einträge indexieren:" in result.stderr  # a phase line
+    assert "runde-befehl" in result.stdout or "Befehl" in result.stdout
 
 
 def test_show_lists_links_and_backlinks(run, built_index):

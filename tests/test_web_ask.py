@@ -564,7 +564,9 @@ def test_a_malformed_turn_is_a_german_400_naming_it(client, token, message):
         client.post(
             "/ask", follow_redirects=True, data={"q": "Depot", "t": ["-~Aktionsstapel", token]}
         ),
-        client.get("/ask", query_string={"q": "Depot", "t": ["-~Aktionsstapel", token]}),
+        # the question field last: a link whose last turn field ends in "~" reads as cut
+        # there (test_a_link_cut_right_after_the_tilde_or_the_field_name_...)
+        client.get("/ask", query_string=[("t", "-~Aktionsstapel"), ("t", token), ("q", "Depot")]),
     ):
         assert response.status_code == 400
         assert response.mimetype == "text/html"
@@ -1242,6 +1244,23 @@ def test_a_link_cut_inside_a_percent_escape_of_its_last_turn_shows_the_turns_bef
         response = client.get(url)
         assert response.status_code == 200, tail
         assert "Der Link war unvollständig" in response.get_data(as_text=True)
+
+
+def test_a_link_cut_right_after_the_tilde_or_the_field_name_shows_the_turns_before(client):
+    """A QA review: cut right after "~" (the question gone) or after "&t" (its "=" gone),
+    the link was a 400 ("Bitte eine Frage eingeben", "es fehlt „~“")."""
+    pages = converse(client, [FIRST, "Was ist der Aktionsstapel?"])
+    first, second = hidden_turns(pages[-1])
+    head = second.partition("~")[0]
+    for url in (
+        f"/ask?t={quote_plus(first)}&t={quote_plus(head)}~",
+        f"/ask?t={quote_plus(first)}&t",
+    ):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        html = response.get_data(as_text=True)
+        assert "Der Link war unvollständig" in html
+        assert turns_of(html) == turns_of(pages[0])
 
 
 def test_a_link_cut_right_after_its_only_turn_field_name_is_the_empty_chat_saying_so(client):

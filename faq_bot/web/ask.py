@@ -135,9 +135,12 @@ _CUT_HEAD = re.compile(r"(?:[A-Za-z0-9._:-]+(?:%[0-9A-Fa-f]?)?|%[0-9A-Fa-f]?)?")
 
 def _cut_off(tokens: list[str], query_string: bytes) -> bool:
     """Whether the last of `tokens` is a turn token cut short before its question: a link
-    shortened where it was shared loses its end, so that token is the address's last field."""
+    shortened where it was shared loses its end, so that token is the address's last field
+    ("t=<head>", "t=<head>~" with the question gone, or just "t" with its "=" gone)."""
     last = query_string.rsplit(b"&", 1)[-1]
-    return bool(tokens) and last.startswith(b"t=") and _CUT_HEAD.fullmatch(tokens[-1]) is not None
+    if not tokens or not (last == b"t" or last.startswith(b"t=")):
+        return False
+    return _CUT_HEAD.fullmatch(tokens[-1].removesuffix("~")) is not None
 
 
 def _conversation(

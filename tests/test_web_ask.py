@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import re
 from html import unescape
 from urllib.parse import parse_qs, quote_plus, urlencode, urlsplit
@@ -173,6 +174,15 @@ def test_api_ask_not_json_is_415_and_huge_body_413(client):
     assert_error_shape(
         client.post("/api/ask", data="{kaputt", content_type="application/json"), 400
     )
+
+
+def test_api_ask_reads_a_body_with_a_byte_order_mark_as_api_check_does(client):
+    """PowerShell and other Windows tools write a BOM before UTF-8 JSON (a QA review: 400
+    "kein gültiges JSON" here, accepted by /api/check)."""
+    body = "\ufeff" + json.dumps({"question": "Wer bezahlt die 227er?"})
+    response = client.post("/api/ask", data=body.encode(), content_type="application/json")
+    assert response.status_code == 200
+    assert response.get_json()["question"] == "Wer bezahlt die 227er?"
 
 
 def test_api_ask_wrong_method_is_405_json(client):

@@ -222,6 +222,9 @@ def read_json(media_error: str) -> Any:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise BodyError("Die Anfrage ist kein gültiges UTF-8.") from None
+    # a byte order mark (Windows tools write one) is no JSON, and RFC 8259 lets a parser
+    # ignore it; /api/check's reader does too
+    text = text.removeprefix("\ufeff")
     check_json_text(text, "Die Anfrage")
     try:
         return strictjson.loads(text)

@@ -450,6 +450,8 @@ def show(as_json: bool, corpus_dir: Path, index_dir: Path, entry_id: str) -> Non
     from faq_bot.search import search as run_search
     from faq_bot.suggest import suggest_titles
 
+    if not entry_id.strip():
+        fail("Bitte eine Eintrags-ID oder einen Titel angeben, z. B. faq-bot show aktionsstapel", 2)
     index = _open(corpus_dir, index_dir)
     canonical = index.canonical_id(entry_id.strip())
     record = index.entry(canonical) if canonical else None

@@ -173,6 +173,14 @@ def test_show_unknown_id_exits_1(run, built_index):
     assert "gibt es nicht" in result.stderr
 
 
+@pytest.mark.parametrize("empty", ["", "   "])
+def test_show_without_an_id_is_a_usage_error(run, built_index, empty):
+    """Exit 1 says "not found"; nothing asked for is a usage error (2)."""
+    result = run(*with_index(built_index, "show", empty))
+    assert result.exit_code == 2
+    assert "Bitte eine Eintrags-ID" in result.stderr
+
+
 def test_eval_prints_recall_and_breakdowns(run, built_index, tmp_path):
     questions = tmp_path / "q.jsonl"
     rows = [

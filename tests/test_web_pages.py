@@ -330,6 +330,7 @@ def test_a_redirect_says_so_in_german(client):
     assert '<html lang="de">' in page and "Weiterleitung" in page
     assert f'href="/entry/{BOMB}"' in page
     assert "Redirecting" not in page and "You should be redirected" not in page
+    assert "<title>Weiterleitung · Regelsuche</title>" in page  # as every page names the site
 
 
 @pytest.mark.parametrize(

@@ -325,6 +325,13 @@ def test_entry_alias_id_redirects_permanently_to_canonical(client):
     assert response.headers["Location"] == f"/entry/{BOMB}"
 
 
+def test_a_document_address_in_other_letters_redirects_as_an_entry_address_does(client):
+    response = client.get("/docs/HOW-FAQ")
+    assert response.status_code == 301
+    assert response.headers["Location"] == "/docs/how-faq"
+    assert client.get("/docs/gibt-es-nicht").status_code == 404
+
+
 def test_a_redirect_says_so_in_german(client):
     page = client.get("/entry/227-pfund-bombe").get_data(as_text=True)
     assert '<html lang="de">' in page and "Weiterleitung" in page

@@ -290,7 +290,7 @@ PATHS: dict[str, dict] = {
             "parameters": [_param("doc_id", "path", "Dokument-ID", {"type": "string"})],
             "responses": {
                 "200": html_body("Inhaltsverzeichnis"),
-                **error_responses(304, 404, 503, html=True),
+                **error_responses(301, 304, 404, 503, html=True),
             },
         }
     },

@@ -26,6 +26,7 @@ from faq_bot.text import (
     citation,
     paragraph_citation,
     paragraph_path,
+    slugify,
 )
 from faq_bot.web.common import (
     bad_request,
@@ -380,10 +381,14 @@ def render_entry(index: Any, record: Any, highlight: str, linked: Located | None
 
 @bp.get("/docs/<doc_id>")
 @conditional
-def document(doc_id: str) -> str:
+def document(doc_id: str) -> Any:
     index = current_index()
     doc = index.document(doc_id)
     if doc is None:
+        # "/docs/HOW-FAQ": the document's address in other letters, read as an entry's is
+        known = index.document(slugify(doc_id))
+        if known is not None:
+            return redirect(url_for("pages.document", doc_id=known["id"]), code=301)
         raise NotFound(description=f"Ein Dokument „{doc_id}“ gibt es nicht.")
     groups = toc_groups(index, doc)
     return render_template(

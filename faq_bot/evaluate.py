@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from faq_bot import strictjson
 from faq_bot.errors import InputError
 from faq_bot.index import Index
 from faq_bot.query import QueryError
@@ -115,7 +116,8 @@ def load_questions(path: Path | str) -> list[dict[str, Any]]:
             item = json.loads(line)
         except json.JSONDecodeError as exc:
             raise EvalFileError(
-                f"{path}, Zeile {number}: kein gültiges JSON ({exc.msg})."
+                f"{path}, Zeile {number}: kein gültiges JSON "
+                f"({strictjson.where_german(exc, line=False)})."
             ) from None
         if not isinstance(item, dict) or not isinstance(item.get("q"), str):
             raise EvalFileError(f"{path}, Zeile {number}: ein Objekt mit Feld „q“ erwartet.")

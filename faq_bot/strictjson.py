@@ -4,6 +4,10 @@ a scenario, a second "question" replacing the first in a request to the chat API
 
 ``loads(text) -> Any`` raises `RepeatedKeyError` (its ``key`` shortened for a message)
 besides what `json.loads` raises.
+
+``where_german(exc) -> str``
+    Where a `json.JSONDecodeError` happened and what was wrong, in German ("Zeile 1,
+    Spalte 2: Wert erwartet"): the user never reads Python's English.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["RepeatedKeyError", "loads", "unique_keys"]
+__all__ = ["RepeatedKeyError", "loads", "unique_keys", "where_german"]
 
 KEY_SHOWN = 80  # characters of a repeated key a message quotes at most
 
@@ -36,3 +40,27 @@ def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def loads(text: str) -> Any:
     return json.loads(text, object_pairs_hook=unique_keys)
+
+
+JSON_ERRORS_DE = (
+    (
+        "Expecting property name enclosed in double quotes",
+        "Name in doppelten Anführungszeichen erwartet",
+    ),
+    ("Expecting value", "Wert erwartet"),
+    ("Expecting ',' delimiter", "Komma erwartet"),
+    ("Expecting ':' delimiter", "Doppelpunkt erwartet"),
+    ("Unterminated string", "Text ohne schließendes Anführungszeichen"),
+    ("Invalid control character", "Steuerzeichen in einem Text"),
+    ("Invalid \\escape", "ungültiges Zeichen nach \\"),
+    ("Extra data", "weitere Zeichen nach dem Ende"),
+    ("Illegal trailing comma", "Komma vor der schließenden Klammer"),
+)
+
+
+def where_german(exc: json.JSONDecodeError, *, line: bool = True) -> str:
+    """ "Zeile L, Spalte C" of `exc` (without the line when the caller names it), and what
+    was wrong when the table knows it."""
+    what = next((de for en, de in JSON_ERRORS_DE if exc.msg.startswith(en)), None)
+    where = (f"Zeile {exc.lineno}, " if line else "") + f"Spalte {exc.colno}"
+    return where + (f": {what}" if what else "")

@@ -205,6 +205,9 @@ def test_eval_bad_file_exits_2(run, built_index, tmp_path):
     result = run(*with_index(built_index, "eval", str(bad)))
     assert result.exit_code == 2
     assert "Zeile 1" in result.stderr
+    # in German, where it went wrong (a QA review: "(Expecting value)")
+    assert "(Spalte 2: Name in doppelten Anführungszeichen erwartet)" in result.stderr
+    assert "Expecting" not in result.stderr
 
 
 def test_a_reader_closing_the_pipe_stops_search_quietly(built_index):

@@ -332,22 +332,6 @@ def _enum_value(enum: Any, value: Any) -> Any:
 
 # Python's JSON parser's messages (`json.JSONDecodeError.msg`, English) in German; one it
 # does not list leaves the place (line, column) alone
-_JSON_ERRORS_DE = (
-    (
-        "Expecting property name enclosed in double quotes",
-        "Name in doppelten Anführungszeichen erwartet",
-    ),
-    ("Expecting value", "Wert erwartet"),
-    ("Expecting ',' delimiter", "Komma erwartet"),
-    ("Expecting ':' delimiter", "Doppelpunkt erwartet"),
-    ("Unterminated string", "Text ohne schließendes Anführungszeichen"),
-    ("Invalid control character", "Steuerzeichen in einem Text"),
-    ("Invalid \\escape", "ungültiges Zeichen nach \\"),
-    ("Extra data", "weitere Zeichen nach dem Ende"),
-    ("Illegal trailing comma", "Komma vor der schließenden Klammer"),
-)
-
-
 def parse_json(data: str | bytes) -> Any:
     """JSON text -> Python value, every failure as `ScenarioFormatError`; an object naming a
     key twice is refused (`faq_bot.strictjson`; keys that differ only by invisible
@@ -371,10 +355,8 @@ def parse_json(data: str | bytes) -> Any:
             "Namens); jeder Name darf dort nur einmal stehen."
         ) from None
     except json.JSONDecodeError as exc:
-        what = next((de for en, de in _JSON_ERRORS_DE if exc.msg.startswith(en)), None)
         raise ScenarioFormatError(
-            f"Die Eingabe ist kein gültiges JSON (Zeile {exc.lineno}, Spalte {exc.colno}"
-            + (f": {what})." if what else ").")
+            f"Die Eingabe ist kein gültiges JSON ({strictjson.where_german(exc)})."
         ) from None
     except (ValueError, RecursionError) as exc:  # over-long integers, absurd nesting
         raise ScenarioFormatError(f"Die Eingabe ist kein brauchbares JSON ({exc}).") from None

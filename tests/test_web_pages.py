@@ -549,3 +549,15 @@ def test_a_paragraph_number_past_the_end_offers_its_entry_not_a_search_for_absat
     html = response.get_data(as_text=True)
     assert response.status_code == 404
     assert re.search(r'<input id="q"[^>]*value="227 pfund bombe basisausbau"', html)
+
+
+def test_a_search_without_hits_offers_the_titles_the_search_box_would(client):
+    """A QA review: "Depo" found nothing while the suggestions under the box offered Depot
+    (a short word is not corrected; a title starting so is)."""
+    page = client.get("/search?q=Depo").get_data(as_text=True)
+    assert "nichts gefunden" in page
+    assert '<a href="/entry/depot">Depot</a>' in page
+    elsewhere = client.get("/search?q=Depo&doc=sow").get_data(as_text=True)
+    assert "nichts gefunden" in elsewhere and "/entry/depot" not in elsewhere
+    nothing = client.get("/search?q=qqqxyz").get_data(as_text=True)
+    assert "Einträge mit ähnlichem Titel" not in nothing

@@ -66,6 +66,26 @@ KIND_LABELS = {"faq": "FAQ", "rules": "Regelwerk", "reference": "Kurzübersicht"
 # ---------------------------------------------------------------- helpers
 
 
+SIMILAR_TITLES = 5  # titles a search without hits offers
+
+
+def similar_titles(index: Any, query: str, doc: str | None, category: str | None) -> list[dict]:
+    """The titles the as-you-type suggestions offer for `query` (`faq_bot.suggest`: a title
+    starting so, or one typing slip away), of `doc` and `category` if given: a search that
+    found nothing still leads to the entry a short or misspelt word meant."""
+    from faq_bot.suggest import suggest_titles
+
+    out = []
+    for found in suggest_titles(index, query, n=4 * SIMILAR_TITLES):
+        record = index.entry(found["id"])
+        if record is None or (doc and record.doc != doc):
+            continue
+        if category and slugify(record.category or "") != slugify(category):
+            continue
+        out.append(found)
+    return out[:SIMILAR_TITLES]
+
+
 def document_summaries(index: Any) -> list[dict]:
     """The documents with what the pages show of them (title, date, size, TOC link)."""
     out = []
@@ -180,6 +200,7 @@ def search() -> str:
         high=int(current_app.config["API_MAX_HITS"]),
     )
     result = None
+    similar: list[dict[str, str]] = []
     if query:
         try:
             # the best mode the build offers, as /api/search and the figures in the README
@@ -187,12 +208,15 @@ def search() -> str:
             result = run_search(index, query, n=n, doc=doc, category=category, mode=None)
         except QueryError as exc:
             raise bad_request(str(exc)) from None
+        if not result.hits:  # "Depo", "Technologiewerd": titles as the search box offers them
+            similar = similar_titles(index, query, doc, category)
     return render_template(
         "pages/search.html",
         query=query,
         doc=doc,
         category=category,
         result=result,
+        similar=similar,
         documents=document_summaries(index),
         categories=categories(index, doc),
         doc_titles={d["id"]: d["title"] for d in index.documents},

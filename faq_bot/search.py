@@ -104,6 +104,7 @@ __all__ = [
     "ScoredEntry",
     "SearchResult",
     "UNWORDED",
+    "category_slug",
     "highlight",
     "kind_filter",
     "named_entry",
@@ -541,7 +542,7 @@ def named_entry(
     record = index.entry(found) if found else None
     if record is None or (doc is not None and record.doc != doc):
         return None
-    if category and _category_slug(index, record.id) != slugify(category):
+    if category and category_slug(index, record.id) != slugify(category):
         return None
     return record.id
 
@@ -586,7 +587,7 @@ def _ranked(
     for name, (retriever, weight) in retrievers_for(index).items():
         found = retriever.retrieve(pq, FUSE_DEPTH, doc)
         if wanted is not None:
-            found = [c for c in found if _category_slug(index, c.entry) == wanted]
+            found = [c for c in found if category_slug(index, c.entry) == wanted]
         rankings[name] = found
         weights[name] = weight
     fused = fuse(rankings, weights)
@@ -607,7 +608,9 @@ def _worded(index: Index, r: Ranking, entries: list[str]) -> set[str]:
     return {e for e in entries if e in slot and r.matched[slot[e]]}
 
 
-def _category_slug(index: Index, entry_id: str) -> str | None:
+def category_slug(index: Index, entry_id: str) -> str | None:
+    """The slug of an entry's category (None without one): what a category filter,
+    given by name or slug, is compared with."""
     record = index.entry(entry_id)
     return slugify(record.category) if record is not None and record.category else None
 

@@ -559,5 +559,9 @@ def test_a_search_without_hits_offers_the_titles_the_search_box_would(client):
     assert '<a href="/entry/depot">Depot</a>' in page
     elsewhere = client.get("/search?q=Depo&doc=sow").get_data(as_text=True)
     assert "nichts gefunden" in elsewhere and "/entry/depot" not in elsewhere
+    other_category = client.get("/search?q=Depo&category=basisausbau").get_data(as_text=True)
+    assert "/entry/depot" not in other_category
+    in_category = client.get("/search?q=Kaser&category=basisausbau").get_data(as_text=True)
+    assert "nichts gefunden" in in_category and "/entry/kaserne-basisausbau" in in_category
     nothing = client.get("/search?q=qqqxyz").get_data(as_text=True)
     assert "Einträge mit ähnlichem Titel" not in nothing

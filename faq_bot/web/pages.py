@@ -73,6 +73,7 @@ def similar_titles(index: Any, query: str, doc: str | None, category: str | None
     """The titles the as-you-type suggestions offer for `query` (`faq_bot.suggest`: a title
     starting so, or one typing slip away), of `doc` and `category` if given: a search that
     found nothing still leads to the entry a short or misspelt word meant."""
+    from faq_bot.search import category_slug
     from faq_bot.suggest import suggest_titles
 
     out = []
@@ -80,7 +81,7 @@ def similar_titles(index: Any, query: str, doc: str | None, category: str | None
         record = index.entry(found["id"])
         if record is None or (doc and record.doc != doc):
             continue
-        if category and slugify(record.category or "") != slugify(category):
+        if category and category_slug(index, record.id) != slugify(category):
             continue
         out.append(found)
     return out[:SIMILAR_TITLES]

@@ -428,8 +428,11 @@
 
   // A paragraph's fingerprint (the "v" of its permalink, faq_bot/text.py): the first
   // data-fingerprint-length hex digits of the SHA-256 of its plain text.
+  // A "v" may be cut short to its first data-fingerprint-min digits or more (a forum's or a
+  // chat app's shortened link): it matches the paragraphs whose fingerprint it begins.
   var PRINT = parseInt(root.getAttribute("data-fingerprint-length") || "", 10) || 8;
-  var VERSION = new RegExp("^[0-9a-f]{" + PRINT + "}$");
+  var PRINT_MIN = parseInt(root.getAttribute("data-fingerprint-min") || "", 10) || PRINT;
+  var VERSION = new RegExp("^[0-9a-f]{" + PRINT_MIN + "," + PRINT + "}$");
 
   function fingerprint(text) {
     return crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)).then(function (hash) {
@@ -444,7 +447,7 @@
   // linked text), "changed" (its text changed), "gone" or "missing" (no such number).
   // A "v" as the server tidies one (faq_bot/web/permalink.py tidy_version): a fingerprint in
   // any case, then up to 8 characters a sentence or an autolinker adds ("803f02e1).").
-  var TIDY = new RegExp("^([0-9A-Fa-f]{" + PRINT + "})[^0-9A-Za-z]{0,8}$");
+  var TIDY = new RegExp("^([0-9A-Fa-f]{" + PRINT_MIN + "," + PRINT + "})[^0-9A-Za-z]{0,8}$");
 
   function tidyVersion(raw) {
     var found = TIDY.exec(raw);
@@ -457,10 +460,10 @@
     // without a valid "v" (the server answers 400), or without WebCrypto: the number alone
     if (!VERSION.test(version) || !(window.crypto && crypto.subtle)) return Promise.resolve(plain);
     return Promise.all(paragraphs.map(fingerprint)).then(function (prints) {
-      if (exists && prints[index] === version) return plain;
+      if (exists && prints[index].indexOf(version) === 0) return plain;
       var best = -1;
       prints.forEach(function (p, i) {
-        if (p === version && (best < 0 || Math.abs(i - index) < Math.abs(best - index))) best = i;
+        if (p.indexOf(version) === 0 && (best < 0 || Math.abs(i - index) < Math.abs(best - index))) best = i;
       });
       if (best >= 0) return { where: "moved", index: best };
       return { where: exists ? "changed" : "gone", index: index };

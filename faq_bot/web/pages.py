@@ -41,6 +41,7 @@ from faq_bot.web.common import (
 from faq_bot.web.marks import mark_html, query_groups
 from faq_bot.web.openapi import describe, error_responses, html_body
 from faq_bot.web.permalink import (
+    MIN_VERSION,
     NUMBER_PATTERN,
     VERSION_PATTERN,
     Located,
@@ -265,7 +266,8 @@ def paragraph(entry_id: str, number: str) -> Any:
             )
         raise bad_request(
             f"Der Parameter „v“ muss die Prüfsumme des verlinkten Absatzes sein "
-            f"({FINGERPRINT_LENGTH} Zeichen 0–9 und a–f), nicht „{version[:40]}“. Ohne „v“ "
+            f"({MIN_VERSION} bis {FINGERPRINT_LENGTH} Zeichen 0–9 und a–f), nicht "
+            f"„{version[:40]}“. Ohne „v“ "
             "zeigt der Link "
             "den Absatz in seiner aktuellen Fassung."
         )
@@ -461,7 +463,8 @@ describe(
                     "name": "v",
                     "in": "query",
                     "required": False,
-                    "description": "Prüfsumme des Absatztextes (faq_bot.text.fingerprint)",
+                    "description": "Prüfsumme des Absatztextes (faq_bot.text.fingerprint), "
+                    "auch gekürzt auf ihre ersten Stellen (mindestens vier)",
                     "schema": {
                         "anyOf": [
                             {"type": "string", "pattern": VERSION_PATTERN},

@@ -29,7 +29,7 @@ from faq_bot.text import FINGERPRINT_LENGTH
 from faq_bot.web.assets import asset_url
 from faq_bot.web.common import current_index
 from faq_bot.web.openapi import describe
-from faq_bot.web.permalink import LINK_NOTES
+from faq_bot.web.permalink import LINK_NOTES, MIN_VERSION
 
 bp = Blueprint("pwa", __name__)
 
@@ -110,6 +110,7 @@ def offline_shell() -> str:
         stand=stand_text(index.built_at),
         built_at=index.built_at,  # offline.js shows it in the phone's own time zone
         fingerprint_length=FINGERPRINT_LENGTH,  # offline.js checks a permalink's "v" with it
+        fingerprint_min=MIN_VERSION,  # and reads a "v" cut short as the server does
         min_fuzzy_length=MIN_FUZZY_LENGTH,  # and corrects a slip as the server does
         link_notes=LINK_NOTES,  # and says what the server's page says where it changed
     )

@@ -553,6 +553,10 @@ def test_offline_a_paragraph_permalink_checks_its_version_as_online(phone_ctx):
         assert page.url.endswith(f"/entry/schadenverteilungsphase/absatz/13?v={version}#p12")
         expect(page.locator(".linked-note")).to_have_count(0)
 
+        page.goto(f"/entry/schadenverteilungsphase/absatz/2?v={version[:5]}")  # cut short
+        expect(page.locator("#p12 .para-context")).to_be_in_viewport()
+        assert page.url.endswith(f"/entry/schadenverteilungsphase/absatz/13?v={version[:5]}#p12")
+
         page.goto("/entry/schadenverteilungsphase/absatz/13?v=0123abcd")  # another text
         expect(page.locator(".linked-note")).to_have_text(
             "Dieser Absatz hat sich geändert, seit der Link erstellt wurde: "

@@ -183,6 +183,14 @@ def test_manifest_names_the_app_in_german(client):
     assert manifest["icons"]
 
 
+def test_favicon_ico_leads_to_the_pages_icon_not_a_404_page(client):
+    """A client that reads no page asks /favicon.ico; it was a 19 KB 404 page."""
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    icon = client.get(response.headers["Location"])
+    assert icon.status_code == 200 and icon.mimetype == "image/svg+xml"
+
+
 def test_offline_shell_says_it_is_the_stored_version(client):
     html = client.get("/offline").get_data(as_text=True)
     assert "Offline oder keine Antwort vom Server – gespeicherte Fassung vom" in html

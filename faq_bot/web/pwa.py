@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 from datetime import datetime
 
-from flask import Blueprint, current_app, render_template, request, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
@@ -101,6 +101,13 @@ def manifest() -> Response:
     return response
 
 
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    """Where a client that reads no page (a feed reader, a JSON view in the browser, a
+    bookmark sync) looks for the icon: the pages' own, instead of a 19 KB 404 page."""
+    return redirect(asset_url("favicon.svg"), 301)
+
+
 @bp.get("/offline")
 def offline_shell() -> str:
     index = current_index()
@@ -139,6 +146,15 @@ describe(
 describe(
     "/manifest.webmanifest",
     {"get": {"summary": "Web-App-Manifest", "responses": {"200": _TEXT}}},
+)
+describe(
+    "/favicon.ico",
+    {
+        "get": {
+            "summary": "Das Symbol der Seiten (Weiterleitung auf favicon.svg)",
+            "responses": {"301": {"description": "Weiterleitung auf das Symbol"}},
+        }
+    },
 )
 describe(
     "/offline",

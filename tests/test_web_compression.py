@@ -78,6 +78,8 @@ def test_a_range_request_gets_the_whole_file_never_a_compressed_slice(client, en
         assert response.status_code == 200
         assert "Content-Range" not in response.headers
         assert decode(response) == whole.data
+        # and no answer offers what it does not serve (it said "bytes")
+        assert response.headers.get("Accept-Ranges", "none") == "none"
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,9 @@
 so a 304 still costs no rendering. Production behind nginx may compress there
 instead; this layer skips responses that already carry a Content-Encoding.
 
-Byte ranges are not served (`ignore_ranges`): a response is compressed whole, and
-a range of the uncompressed bytes inside a compressed body would be corrupt data.
+Byte ranges are not served (`ignore_ranges`, and `no_ranges` says so): a response is
+compressed whole, and a range of the uncompressed bytes inside a compressed body would
+be corrupt data.
 
 A page served from the build's page cache (`faq_bot.web.common.cached_page`)
 is compressed once per encoding: `PageCache` is flask-compress's cache backend
@@ -100,6 +101,15 @@ def ignore_ranges() -> None:
     files are a few KB (the offline data a few hundred), nothing needs resuming."""
     request.environ.pop("HTTP_RANGE", None)
     request.environ.pop("HTTP_IF_RANGE", None)
+
+
+def no_ranges(response: Response) -> Response:
+    """After every request: say that ranges are not served (``Accept-Ranges: none``, RFC
+    9110 14.3) where send_file or make_conditional offered ``bytes``, so a download
+    manager or a media player resumes by fetching the whole answer again."""
+    if "Accept-Ranges" in response.headers:
+        response.headers["Accept-Ranges"] = "none"
+    return response
 
 
 def drop_refused_encodings() -> None:

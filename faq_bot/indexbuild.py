@@ -141,7 +141,10 @@ def _new_build_id() -> str:
 def build_lock(index_dir: Path, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
     """Hold `index_dir`'s build lock (an fcntl lock on ``.build.lock``): one build at a
     time, so a build never prunes the build another one just swapped in. When another
-    process holds it, `on_wait` is called and the lock is waited for."""
+    process holds it, `on_wait` is called and the lock is waited for. A folder the lock
+    created is removed again when the build fails and left nothing but the lock in it (a
+    typo in ``--index-dir`` with a broken corpus leaves no stray folder)."""
+    created = [p for p in (index_dir, *index_dir.parents) if not p.exists()]  # deepest first
     try:
         index_dir.mkdir(parents=True, exist_ok=True)
         handle = open(index_dir / LOCK_FILE, "a+b")  # noqa: SIM115  (closed by `with` below)
@@ -156,8 +159,24 @@ def build_lock(index_dir: Path, on_wait: Callable[[], None] | None = None) -> It
             fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
+        except BaseException:
+            if created:
+                _remove_if_only_lock(created)
+            raise
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _remove_if_only_lock(created: list[Path]) -> None:
+    """Remove the folders `created` (the index folder first, then the parents made for
+    it) if the index folder holds nothing but the build lock (best effort)."""
+    try:
+        if {p.name for p in created[0].iterdir()} == {LOCK_FILE}:
+            (created[0] / LOCK_FILE).unlink()
+            for folder in created:
+                folder.rmdir()  # OSError when something else was put there meanwhile
+    except OSError:
+        pass
 
 
 def build_index(

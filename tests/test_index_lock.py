@@ -6,6 +6,9 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pytest
+
+from faq_bot.corpus import CorpusError
 from faq_bot.index import IndexHolder, open_index
 from faq_bot.indexbuild import build_index, build_lock
 
@@ -70,3 +73,24 @@ def test_warm_up_loads_the_impacts_and_stem_table(tiny_corpus: Path, tmp_path: P
     index = IndexHolder(index_dir).get()
     assert "impacts" in index.state._once
     assert "stem_surfaces" in index.state._once
+
+
+def test_a_failed_build_into_a_new_folder_leaves_no_folder(tmp_path: Path):
+    """A QA review: a build of a corpus without a manifest into a mistyped new folder
+    failed, as it should, but left the folder with only `.build.lock` in it."""
+    empty = tmp_path / "korpus"
+    empty.mkdir()
+    target = tmp_path / "neu" / "index"
+    with pytest.raises(CorpusError):
+        build_index(empty, target)
+    assert not (tmp_path / "neu").exists()
+
+
+def test_a_failed_build_keeps_a_folder_that_was_there(tiny_corpus: Path, tmp_path: Path):
+    target = tmp_path / "index"
+    target.mkdir()
+    with build_lock(target):
+        pass
+    with pytest.raises(CorpusError):
+        build_index(tmp_path / "nichts", target)
+    assert target.is_dir()

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from faq_bot.lexicon import load_synonyms
 from faq_bot.offline import OFFLINE_JSON, entry_terms
+from faq_bot.spelling import sound_key
 from faq_bot.text import fold, slugify
 
 BOMB = "227-pfund-bombe-basisausbau"
@@ -121,6 +122,50 @@ def test_javascript_fold_from_the_data_equals_python_fold(js_fold, words):
 @pytest.fixture(scope="module")
 def data_rules(data):
     return data["fold"]
+
+
+# offline.js's soundKey from the data's rules, in node as the fold above
+SOUND_JS = """
+const rules = JSON.parse(process.argv[1]).map(([p, r]) => [new RegExp(p, "g"), r]);
+const key = (w) => rules.reduce((out, [p, r]) => out.replace(p, r), w);
+require("readline")
+  .createInterface({ input: process.stdin })
+  .on("line", (line) => console.log(JSON.stringify(JSON.parse(line).map(key))));
+"""
+
+
+@pytest.fixture(scope="module")
+def js_sound_key(data) -> Iterator[Callable[[list[str]], list[str]]]:
+    if NODE is None:
+        if os.environ.get("CI"):
+            pytest.fail("node fehlt")
+        pytest.skip("node fehlt")
+    node = subprocess.Popen(
+        [NODE, "-e", SOUND_JS, json.dumps(data["sound_alike"])],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+    )
+    assert node.stdin is not None and node.stdout is not None
+
+    def key_in_node(words: list[str]) -> list[str]:
+        node.stdin.write(json.dumps(words) + "\n")
+        node.stdin.flush()
+        return json.loads(node.stdout.readline())
+
+    yield key_in_node
+    node.stdin.close()
+    node.stdout.close()
+    node.wait(timeout=10)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(alphabet="aeiouyhptdckzsfbnlr", min_size=1, max_size=14), min_size=1))
+def test_javascript_sound_key_from_the_data_equals_python(js_sound_key, words):
+    """The offline copy corrects a slip spelt as a term sounds ("endfase") by the server's
+    own rules (`faq_bot.spelling.SOUND_ALIKE`), carried in the data."""
+    assert js_sound_key(words) == [sound_key(w) for w in words]
 
 
 # ---------------------------------------------------------------- routes

@@ -109,12 +109,39 @@
       });
       return vocabulary;
     }
-    // A query word no entry matches, as the term of the copy one edit away ("Feurwehr",
-    // "Aktionstapel") that most entries have, or null: the server's rule for its
-    // "Meinten Sie" (faq_bot/spelling.py correct_word: one edit, words of at least
-    // MIN_FUZZY_LENGTH letters, handed over by the shell).
+    // A term's spelling with the spellings that sound alike made one ("endfase" and
+    // "endphase"), by the server's rules in the data (faq_bot/spelling.py SOUND_ALIKE).
+    var soundRules = (data.sound_alike || []).map(function (rule) {
+      return [new RegExp(rule[0], "g"), rule[1]];
+    });
+    function soundKey(word) {
+      soundRules.forEach(function (rule) { word = word.replace(rule[0], rule[1]); });
+      return word;
+    }
+    this.soundKey = soundKey;
+    // soundKey -> the term of the copy with it that most entries have, made on first use
+    var alikes = null;
+    function soundAlike(word) {
+      if (!alikes) {
+        alikes = new Map();
+        Array.from(counts().keys()).sort().forEach(function (term) {
+          if (term.length < MIN_FUZZY_LENGTH || !/^\p{L}+$/u.test(term)) return;
+          var key = soundKey(term);
+          var had = alikes.get(key);
+          if (had === undefined || counts().get(term) > counts().get(had)) alikes.set(key, term);
+        });
+      }
+      var found = alikes.get(soundKey(word));
+      return found !== undefined && found !== word ? found : null;
+    }
+    // A query word no entry matches, as the term of the copy spelt as it sounds ("Endfase",
+    // "Panter"), else one edit away ("Feurwehr", "Aktionstapel") that most entries have, or
+    // null: the server's rule for its "Meinten Sie" (faq_bot/query.py _correct; words of
+    // at least MIN_FUZZY_LENGTH letters, handed over by the shell).
     this.corrected = function (word) {
       if (word.length < MIN_FUZZY_LENGTH) return null;
+      var alike = soundAlike(word);
+      if (alike) return alike;
       var found = null;
       var foundCount = 0;
       counts().forEach(function (count, term) {

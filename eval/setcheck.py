@@ -190,6 +190,7 @@ GROUPS = [
     ["heldout104-questions.jsonl", "heldout104-followups.jsonl"],
     ["heldout105-questions.jsonl", "heldout105-followups.jsonl"],
     ["heldout106-questions.jsonl", "heldout106-followups.jsonl"],
+    ["heldout108-questions.jsonl", "heldout108-followups.jsonl"],
 ]
 
 

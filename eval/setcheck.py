@@ -191,6 +191,7 @@ GROUPS = [
     ["heldout105-questions.jsonl", "heldout105-followups.jsonl"],
     ["heldout106-questions.jsonl", "heldout106-followups.jsonl"],
     ["heldout107-questions.jsonl", "heldout107-followups.jsonl"],
+    ["heldout108-questions.jsonl", "heldout108-followups.jsonl"],
 ]
 
 

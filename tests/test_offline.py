@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -85,14 +86,15 @@ require("readline")
 """
 
 
-@pytest.fixture(scope="module")
-def js_fold(data_rules) -> Iterator[Callable[[list[str]], list[str]]]:
+def _in_node(script: str, rules: Any) -> Iterator[Callable[[list[str]], list[str]]]:
+    """A node process running `script` with `rules` (JSON) as its argument, for all examples
+    of a test: a JSON list of words in, the list it maps them to out."""
     if NODE is None:
         if os.environ.get("CI"):
             pytest.fail("node fehlt")  # in CI a missing node is a broken install step
         pytest.skip("node fehlt")
     node = subprocess.Popen(
-        [NODE, "-e", FOLD_JS, json.dumps(data_rules)],
+        [NODE, "-e", script, json.dumps(rules)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -100,15 +102,20 @@ def js_fold(data_rules) -> Iterator[Callable[[list[str]], list[str]]]:
     )
     assert node.stdin is not None and node.stdout is not None
 
-    def fold_in_node(words: list[str]) -> list[str]:
+    def in_node(words: list[str]) -> list[str]:
         node.stdin.write(json.dumps(words) + "\n")
         node.stdin.flush()
         return json.loads(node.stdout.readline())
 
-    yield fold_in_node
+    yield in_node
     node.stdin.close()
     node.stdout.close()
     node.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def js_fold(data_rules) -> Iterator[Callable[[list[str]], list[str]]]:
+    yield from _in_node(FOLD_JS, data_rules)
 
 
 @settings(max_examples=30, deadline=None)
@@ -136,28 +143,7 @@ require("readline")
 
 @pytest.fixture(scope="module")
 def js_sound_key(data) -> Iterator[Callable[[list[str]], list[str]]]:
-    if NODE is None:
-        if os.environ.get("CI"):
-            pytest.fail("node fehlt")
-        pytest.skip("node fehlt")
-    node = subprocess.Popen(
-        [NODE, "-e", SOUND_JS, json.dumps(data["sound_alike"])],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        encoding="utf-8",
-    )
-    assert node.stdin is not None and node.stdout is not None
-
-    def key_in_node(words: list[str]) -> list[str]:
-        node.stdin.write(json.dumps(words) + "\n")
-        node.stdin.flush()
-        return json.loads(node.stdout.readline())
-
-    yield key_in_node
-    node.stdin.close()
-    node.stdout.close()
-    node.wait(timeout=10)
+    yield from _in_node(SOUND_JS, data["sound_alike"])
 
 
 @settings(max_examples=40, deadline=None)

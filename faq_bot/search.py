@@ -509,10 +509,13 @@ def rank(
     """The first `limit` entries for `pq` in `mode` (see `faq_bot.retrieval`), best
     first, and how many entries matched (the ``total``); `dense`: the hybrid mode's dense
     scores of the query when the caller has them (else the query is embedded). An entry
-    the query names (`named_entry`) comes first, at the best score."""
+    the query names (`named_entry`), as typed or as corrected, comes first, at the best
+    score."""
     if not pq.analyzed.terms:
         return [], 0
     named = named_entry(index, pq.raw, doc, pq.category)
+    if named is None and pq.text != pq.raw:  # a headword typed with a slip: "Endfase"
+        named = named_entry(index, pq.text, doc, pq.category)
     if named is None:
         return _ranked(index, pq, mode, doc, limit, dense)
     entries, total = _ranked(index, pq, mode, doc, None, dense)

@@ -69,6 +69,9 @@ def test_a_headword_comes_first_in_hybrid_search_too(dense_on, dense_index):
         ("Rueckzugsphase", "rueckzugsphase"),  # umlaut spelled out
         ("ziehen karte", "ziehen-karte"),  # the title without its comma
         ("Kleiner Flughafen", "kleiner-flughafen-basisausbau"),  # an alias: no category
+        # with a slip, read as the headword it is corrected to ("Meinten Sie …")
+        ("Endfase", "endphase"),
+        ("Aktionstapel", "aktionsstapel"),
     ],
 )
 def test_a_headword_however_typed_puts_its_entry_first(index, query, expected):

@@ -533,6 +533,10 @@ def named_first(entries: list[ScoredEntry], named: str | None) -> list[ScoredEnt
     return [replace(first[0], score=best)] + [s for s in entries if s.entry != named]
 
 
+# a German article before a headword: "die Endphase", "der Aktionsstapel", "eine Flak"
+_ARTICLE = re.compile(r"(?:der|die|das|den|dem|des|ein|eine|einen|einem|einer|eines)\s+", re.I)
+
+
 def named_entry(
     index: Index, text: str, doc: str | None = None, category: str | None = None
 ) -> str | None:
@@ -540,8 +544,13 @@ def named_entry(
     (`Index.canonical_id`: "Endphase", "ziehen karte", an abbreviation of the synonyms
     table), of `doc` and `category` if given: a judge who types a headword wants that
     entry first, whatever the learned ranking (fitted on questions, which never consist
-    of a headword alone) makes of it. Search and the chat put it first."""
-    found = index.canonical_id(text.strip())
+    of a headword alone) makes of it. Search and the chat put it first. An article before
+    the headword ("die Endphase") names it too."""
+    text = text.strip()
+    found = index.canonical_id(text)
+    if found is None:
+        article = _ARTICLE.match(text)
+        found = index.canonical_id(text[article.end() :]) if article else None
     record = index.entry(found) if found else None
     if record is None or (doc is not None and record.doc != doc):
         return None

@@ -57,6 +57,9 @@ def test_a_headword_comes_first_in_hybrid_search_too(dense_on, dense_index):
         for e in hybrid.entries():
             hits = search(hybrid, e.title.lower(), n=3, mode="hybrid").hits
             assert hits[0].id == e.id, e.title
+            # with an article before it (a QA review: "die Endphase" listed "Phasen" first)
+            hits = search(hybrid, f"die {e.title}", n=3, mode="hybrid").hits
+            assert hits[0].id == e.id, f"die {e.title}"
     finally:
         hybrid.close()
 
@@ -72,6 +75,10 @@ def test_a_headword_comes_first_in_hybrid_search_too(dense_on, dense_index):
         # with a slip, read as the headword it is corrected to ("Meinten Sie …")
         ("Endfase", "endphase"),
         ("Aktionstapel", "aktionsstapel"),
+        # with an article before it ("Phasen" came first)
+        ("die Endphase", "endphase"),
+        ("Die Siegphase", "siegphase"),
+        ("die Endfase", "endphase"),
     ],
 )
 def test_a_headword_however_typed_puts_its_entry_first(index, query, expected):

@@ -372,6 +372,11 @@
     // a query that is a headword, an alias or an id as a whole puts that entry first, as
     // the server's search does (faq_bot/search.py named_entry); the sort keeps the rest
     var named = query ? findEntry(data, query.trim()) : null;
+    // with an article before it ("die Endphase"), as faq_bot/search.py _ARTICLE
+    var article = /^(?:der|die|das|den|dem|des|ein|eine|einen|einem|einer|eines)\s+/i;
+    if (!named && query && article.test(query.trim())) {
+      named = findEntry(data, query.trim().replace(article, ""));
+    }
     if (named) {
       hits.sort(function (a, b) { return (b.entry === named) - (a.entry === named); });
     }

@@ -198,6 +198,8 @@ def test_offline_a_headword_searched_alone_comes_first_and_its_slug_opens_as_onl
             ("Angreifer", "Angreifer"),
             ("ziehen karte", "Ziehen, Karte"),
             ("Normale Bewegung", "Normale Bewegung"),
+            ("der Verteidigungswert", "Verteidigungswert"),  # an article before it
+            ("die Endphase", "Endphase"),
         ):
             page.goto("/search?" + urlencode({"q": query}))
             expect(page.locator(".hit-title").first).to_have_text(title)

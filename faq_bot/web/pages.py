@@ -219,6 +219,7 @@ def search() -> str:
         category=category,
         result=result,
         similar=similar,
+        n=n if request.args.get("n") else None,  # a "Meinten Sie" link keeps an asked number
         documents=document_summaries(index),
         categories=categories(index, doc),
         doc_titles={d["id"]: d["title"] for d in index.documents},

@@ -104,8 +104,12 @@ def manifest() -> Response:
 @bp.get("/favicon.ico")
 def favicon() -> Response:
     """Where a client that reads no page (a feed reader, a JSON view in the browser, a
-    bookmark sync) looks for the icon: the pages' own, instead of a 19 KB 404 page."""
-    return redirect(asset_url("favicon.svg"), 301)
+    bookmark sync) looks for the icon: the pages' own, instead of a 19 KB 404 page. Not
+    a 301: browsers keep those for good, and the address it leads to changes with the icon
+    (kept a day instead)."""
+    response = redirect(asset_url("favicon.svg"), 302)
+    response.headers["Cache-Control"] = "public, max-age=86400"
+    return response
 
 
 @bp.get("/offline")
@@ -152,7 +156,7 @@ describe(
     {
         "get": {
             "summary": "Das Symbol der Seiten (Weiterleitung auf favicon.svg)",
-            "responses": {"301": {"description": "Weiterleitung auf das Symbol"}},
+            "responses": {"302": {"description": "Weiterleitung auf das Symbol"}},
         }
     },
 )

@@ -244,6 +244,16 @@ def test_suggest_titles_forgive_one_slip_when_no_name_starts_so(index, typed, ti
     assert title in [s["title"] for s in suggest_titles(index, typed)]
 
 
+@pytest.mark.parametrize(
+    ("typed", "title"),
+    [("Endfase", "Endphase"), ("Endfa", "Endphase"), ("Kartenziehfase", "Kartenziehphase")],
+)
+def test_suggest_titles_find_a_name_spelt_as_it_sounds(index, typed, title):
+    """A QA review: search corrected "Endfase" to Endphase, the box while typing offered
+    nothing (two edits away)."""
+    assert suggest_titles(index, typed)[0]["title"] == title
+
+
 def test_suggest_titles_stay_exact_where_a_name_starts_so_or_the_prefix_is_short(index):
     # "Feuerweh" starts a title: names one edit away do not join it
     assert [s["title"] for s in suggest_titles(index, "Feuerweh")] == ["Feuerwehr"]

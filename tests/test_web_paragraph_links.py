@@ -176,10 +176,9 @@ def test_a_fingerprint_cut_short_leads_to_its_paragraph(client, index, keep):
     here = client.get(f"/entry/{BOMB}/absatz/2", query_string={"v": short})
     assert here.status_code == 200
     assert "geändert" not in linked_section(here.get_data(as_text=True))
-    # made for paragraph 2's text, asked as paragraph 1: where that text is now, in full
-    moved = client.get(f"/entry/{BOMB}/absatz/1", query_string={"v": short.upper() + ")"})
-    assert moved.status_code == 301
-    moved = client.get(moved.headers["Location"])
+    # made for paragraph 2's text, asked as paragraph 1 by another name of the entry, with
+    # what a forum adds: where that text is now, in full, in one redirect (a QA review: three)
+    moved = client.get("/entry/227er/absatz/1", query_string={"v": short.upper() + ")"})
     assert moved.status_code == 301
     assert moved.headers["Location"] == paragraph_path(BOMB, 1, plains[1])
 

@@ -29,6 +29,7 @@ from faq_bot.text import (
     slugify,
 )
 from faq_bot.web.common import (
+    EntryMoved,
     bad_request,
     base_url,
     cached_page,
@@ -262,12 +263,14 @@ def paragraph(entry_id: str, number: str) -> Any:
             "gezählt, wie die Seite sie nummeriert (…/absatz/1 ist „Absatz 1“)."
         )
     version = request.args.get("v") or ""
+    # a link that is not the one it meant (a "v" with what a forum added after it, another
+    # name of the entry, a paragraph that moved) is redirected once, to where it leads
+    tidied = False
     if version and not valid_version(version):
         tidy = tidy_version(version)
-        if tidy is not None:  # "…?v=803f02e1)" from a forum: the link it meant, once
-            return redirect(
-                url_for("pages.paragraph", entry_id=entry_id, number=number, v=tidy), 301
-            )
+        if tidy is not None:  # "…?v=803f02e1)" from a forum: the link it meant
+            version, tidied = tidy, True
+    if version and not valid_version(version):
         raise bad_request(
             f"Der Parameter „v“ muss die Prüfsumme des verlinkten Absatzes sein "
             f"({MIN_VERSION} bis {FINGERPRINT_LENGTH} Zeichen 0–9 und a–f), nicht "
@@ -275,11 +278,23 @@ def paragraph(entry_id: str, number: str) -> Any:
             "zeigt der Link "
             "den Absatz in seiner aktuellen Fassung."
         )
-    record = entry_or_redirect(index, entry_id, "pages.paragraph", number=number, v=version or None)
+    try:
+        record = entry_or_redirect(
+            index, entry_id, "pages.paragraph", number=number, v=version or None
+        )
+    except EntryMoved as moved:  # another name of the entry ("227er")
+        canonical = index.entry(moved.canonical)
+        if canonical is None:
+            raise
+        record, tidied = canonical, True
     plains = record.plain_paragraphs
     found = locate(plains, n - 1, version)
     if found.where == "moved":
         return redirect(permalink(record.id, found.index, plains[found.index]), code=301)
+    if tidied:
+        return redirect(
+            url_for("pages.paragraph", entry_id=record.id, number=number, v=version or None), 301
+        )
     if found.where == "missing":
         raise NotFound(description=link_note("missing", n, record.title, len(plains)))
     if found.where == "gone":  # a number past the end: rare, and any of them renders alike

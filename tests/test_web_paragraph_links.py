@@ -154,6 +154,8 @@ def test_a_malformed_fingerprint_is_a_german_400(client, v):
         ("803f02e1).", "803f02e1"),
         ("ABCDEF12", "abcdef12"),
         ("AbCdEf12“", "abcdef12"),
+        (" abcdef12", "abcdef12"),  # a space a copy put before it (a QA review: 400)
+        ("\u00a0abcd", "abcd"),
     ],
 )
 def test_a_fingerprint_with_what_a_forum_adds_after_it_redirects_to_the_link_it_meant(

@@ -477,9 +477,10 @@
   // Where a paragraph's permalink leads among the entry's paragraphs now, as the server's
   // locate (faq_bot/web/permalink.py): "here", "moved" (the nearest paragraph with the
   // linked text), "changed" (its text changed), "gone" or "missing" (no such number).
-  // A "v" as the server tidies one (faq_bot/web/permalink.py tidy_version): a fingerprint in
-  // any case, then up to 8 characters a sentence or an autolinker adds ("803f02e1).").
-  var TIDY = new RegExp("^([0-9A-Fa-f]{" + PRINT_MIN + "," + PRINT + "})[^0-9A-Za-z]{0,8}$");
+  // A "v" as the server tidies one (faq_bot/web/permalink.py tidy_version): up to 8 spaces,
+  // a fingerprint in any case, then up to 8 characters a sentence or an autolinker adds
+  // ("803f02e1).").
+  var TIDY = new RegExp("^\\s{0,8}([0-9A-Fa-f]{" + PRINT_MIN + "," + PRINT + "})[^0-9A-Za-z]{0,8}$");
 
   function tidyVersion(raw) {
     var found = TIDY.exec(raw);

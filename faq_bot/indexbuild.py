@@ -46,7 +46,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from whoosh import index as whoosh_index
 
@@ -145,18 +145,8 @@ def build_lock(index_dir: Path, on_wait: Callable[[], None] | None = None) -> It
     created is removed again when the build fails and left nothing but the lock in it (a
     typo in ``--index-dir`` with a broken corpus leaves no stray folder)."""
     created = [p for p in (index_dir, *index_dir.parents) if not p.exists()]  # deepest first
-    try:
-        index_dir.mkdir(parents=True, exist_ok=True)
-        handle = open(index_dir / LOCK_FILE, "a+b")  # noqa: SIM115  (closed by `with` below)
-    except OSError as exc:  # not a folder, not writable: say so in German
-        raise _write_error(index_dir, exc) from None
+    handle = _locked(index_dir, on_wait)
     with handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            if on_wait is not None:
-                on_wait()
-            fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
         except BaseException:
@@ -165,6 +155,31 @@ def build_lock(index_dir: Path, on_wait: Callable[[], None] | None = None) -> It
             raise
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _locked(index_dir: Path, on_wait: Callable[[], None] | None) -> BinaryIO:
+    """The open lock file of `index_dir`, locked. A build that failed in a folder it made
+    removes that folder and its lock file (`_remove_if_only_lock`): a build that waited on
+    that file then holds a lock nobody else sees, so it locks the file at the path anew."""
+    while True:
+        try:
+            index_dir.mkdir(parents=True, exist_ok=True)
+            handle = open(index_dir / LOCK_FILE, "a+b")  # noqa: SIM115  (the caller closes it)
+        except OSError as exc:  # not a folder, not writable: say so in German
+            raise _write_error(index_dir, exc) from None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if on_wait is not None:
+                on_wait()
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            same = os.stat(index_dir / LOCK_FILE).st_ino == os.fstat(handle.fileno()).st_ino
+        except OSError:  # the path is gone
+            same = False
+        if same:
+            return handle
+        handle.close()
 
 
 def _remove_if_only_lock(created: list[Path]) -> None:

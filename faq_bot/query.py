@@ -144,7 +144,7 @@ def _correct(index: Index, folded: str, known: bool = False) -> str | None:
     a corpus word of another stem ("Fluchttest"); an unknown compound of known
     words ("Starthand") is a real word, not a typo. First of all, a word spelt as a corpus
     word sounds ("Endfase", "Panter": `faq_bot.spelling.sound_key`) is that word, before
-    any word one edit away ("Panzer")."""
+    any word one edit away ("Panzer"), known stem or not (a spelling variant: "Plazierung")."""
     if not correctable(folded, index.vocabulary) or is_jargon_word(folded):
         return None
     alike = index.state.once("sound_alikes", lambda: sound_alikes(index.vocabulary))

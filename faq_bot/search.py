@@ -533,8 +533,10 @@ def named_first(entries: list[ScoredEntry], named: str | None) -> list[ScoredEnt
     return [replace(first[0], score=best)] + [s for s in entries if s.entry != named]
 
 
-# a German article before a headword: "die Endphase", "der Aktionsstapel", "eine Flak"
-_ARTICLE = re.compile(r"(?:der|die|das|den|dem|des|ein|eine|einen|einem|einer|eines)\s+", re.I)
+# a German article before a headword: "die Endphase", "der Aktionsstapel", "eine Flak" (the
+# offline copy carries the pattern and reads it alike)
+ARTICLE = r"^(?:der|die|das|den|dem|des|ein|eine|einen|einem|einer|eines)\s+"
+_ARTICLE = re.compile(ARTICLE, re.I)
 
 
 def named_entry(

@@ -31,8 +31,8 @@ __all__ = [
 MIN_FUZZY_LENGTH = 5  # typo tolerance applies to words at least this long
 
 # German spellings of one sound, applied in order to a folded word: (pattern, replacement).
-# Written so that JavaScript's RegExp reads them alike (the offline copy carries them): no
-# group reference in a replacement.
+# Written so that every browser's RegExp reads them alike (the offline copy carries them): no
+# group reference in a replacement, no lookbehind (Safari before 16.4 refuses it).
 SOUND_ALIKE = (
     ("ph", "f"),
     ("th", "t"),
@@ -40,7 +40,8 @@ SOUND_ALIKE = (
     ("ck", "k"),
     ("tz", "z"),
     ("ie", "i"),
-    ("(?<=[aeiouy])h(?![aeiouy])", ""),  # a lengthening h: "zahl", "fahren"
+    # a lengthening h after a vowel, not before one: "zahl", "fahren"
+    *((f"{vowel}h(?![aeiouy])", vowel) for vowel in "aeiouy"),
     ("([b-df-hj-np-tv-z])(?=\\1)", ""),  # a doubled consonant: "kontrolle"
 )
 _SOUND_ALIKE = tuple((re.compile(p), r) for p, r in SOUND_ALIKE)

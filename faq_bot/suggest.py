@@ -78,7 +78,9 @@ def suggest_titles(index: Index, prefix: str, n: int = 8) -> list[dict[str, str]
     titles = index.state.once("titles", lambda: _TitleIndex(index.names()))
     starts, inner = titles.lookup(wanted)
     if not starts and not inner and len(wanted) >= MIN_FUZZY_LENGTH:
-        starts, inner = _sound_titles(index).lookup(" ".join(sound_key(w) for w in folded))
+        sounds = " ".join(sound_key(w) for w in folded)
+        if len(sounds) >= MIN_FUZZY_LENGTH:  # "Sssss" sounds as "s": no guess from that
+            starts, inner = _sound_titles(index).lookup(sounds)
         if not starts and not inner:
             starts, inner = titles.lookup_near(wanted)
     ranked = sorted(starts, key=lambda k: (len(k[0]), k[0])) + sorted(inner, key=lambda k: k[0])

@@ -148,9 +148,13 @@ def js_sound_key(data) -> Iterator[Callable[[list[str]], list[str]]]:
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.text(alphabet="aeiouyhptdckzsfbnlr", min_size=1, max_size=14), min_size=1))
-def test_javascript_sound_key_from_the_data_equals_python(js_sound_key, words):
+def test_the_sound_rules_in_the_data_mean_in_javascript_what_they_mean_in_python(
+    js_sound_key, words
+):
     """The offline copy corrects a slip spelt as a term sounds ("endfase") by the server's
-    own rules (`faq_bot.spelling.SOUND_ALIKE`), carried in the data."""
+    own rules (`faq_bot.spelling.SOUND_ALIKE`), carried in the data: applied in order by
+    JavaScript's RegExp as offline.js applies them, they give Python's keys (the browser
+    test of offline slips runs offline.js itself)."""
     assert js_sound_key(words) == [sound_key(w) for w in words]
 
 

@@ -254,6 +254,12 @@ def test_suggest_titles_find_a_name_spelt_as_it_sounds(index, typed, title):
     assert suggest_titles(index, typed)[0]["title"] == title
 
 
+@pytest.mark.parametrize("typed", ["Sssss", "Hhhhh", "Ffffff"])
+def test_suggest_titles_guess_nothing_from_letters_that_sound_as_one(index, typed):
+    """A review: "Sssss" sounds as "s" and listed every title starting so."""
+    assert suggest_titles(index, typed) == []
+
+
 def test_suggest_titles_stay_exact_where_a_name_starts_so_or_the_prefix_is_short(index):
     # "Feuerweh" starts a title: names one edit away do not join it
     assert [s["title"] for s in suggest_titles(index, "Feuerweh")] == ["Feuerwehr"]

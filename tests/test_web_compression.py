@@ -51,6 +51,14 @@ def test_error_pages_are_compressed_too(client, path, status, encoding):
     assert len(packed.data) < len(plain.data) / 2
 
 
+def test_static_files_say_they_serve_no_ranges(client):
+    from faq_bot.web.assets import asset_url
+
+    with client.application.test_request_context():
+        url = asset_url("app.js")
+    assert client.get(url).headers["Accept-Ranges"] == "none"
+
+
 def test_an_error_page_uses_no_coding_the_client_refuses(client):
     response = client.get("/gibt-es-nicht", headers={"Accept-Encoding": "br;q=0, gzip;q=0"})
     assert response.status_code == 404 and "Content-Encoding" not in response.headers

@@ -111,14 +111,20 @@
     }
     // A term's spelling with the spellings that sound alike made one ("endfase" and
     // "endphase"), by the server's rules in the data (faq_bot/spelling.py SOUND_ALIKE).
-    var soundRules = (data.sound_alike || []).map(function (rule) {
-      return [new RegExp(rule[0], "g"), rule[1]];
+    // A rule this browser's RegExp cannot read is left out: a slip then goes uncorrected,
+    // the copy still works.
+    var soundRules = [];
+    (data.sound_alike || []).forEach(function (rule) {
+      try {
+        soundRules.push([new RegExp(rule[0], "g"), rule[1]]);
+      } catch (error) {
+        return;
+      }
     });
     function soundKey(word) {
       soundRules.forEach(function (rule) { word = word.replace(rule[0], rule[1]); });
       return word;
     }
-    this.soundKey = soundKey;
     // soundKey -> the term of the copy with it that most entries have, made on first use
     var alikes = null;
     function soundAlike(word) {
@@ -372,10 +378,14 @@
     // a query that is a headword, an alias or an id as a whole puts that entry first, as
     // the server's search does (faq_bot/search.py named_entry); the sort keeps the rest
     var named = query ? findEntry(data, query.trim()) : null;
-    // with an article before it ("die Endphase"), as faq_bot/search.py _ARTICLE
-    var article = /^(?:der|die|das|den|dem|des|ein|eine|einen|einem|einer|eines)\s+/i;
-    if (!named && query && article.test(query.trim())) {
+    // with an article before it ("die Endphase"; the server's faq_bot/search.py ARTICLE,
+    // in the data) or as corrected ("Endfase"), as the server's named_entry
+    var article = data.article ? new RegExp(data.article, "i") : null;
+    if (!named && query && article && article.test(query.trim())) {
       named = findEntry(data, query.trim().replace(article, ""));
+    }
+    if (!named && groups.length === 1 && corrections.length === 1) {
+      named = findEntry(data, corrections[0]);
     }
     if (named) {
       hits.sort(function (a, b) { return (b.entry === named) - (a.entry === named); });
@@ -477,10 +487,10 @@
   // Where a paragraph's permalink leads among the entry's paragraphs now, as the server's
   // locate (faq_bot/web/permalink.py): "here", "moved" (the nearest paragraph with the
   // linked text), "changed" (its text changed), "gone" or "missing" (no such number).
-  // A "v" as the server tidies one (faq_bot/web/permalink.py tidy_version): up to 8 spaces,
-  // a fingerprint in any case, then up to 8 characters a sentence or an autolinker adds
-  // ("803f02e1).").
-  var TIDY = new RegExp("^\\s{0,8}([0-9A-Fa-f]{" + PRINT_MIN + "," + PRINT + "})[^0-9A-Za-z]{0,8}$");
+  // A "v" as the server tidies one (faq_bot/web/permalink.py tidy_version): a fingerprint in
+  // any case, with up to 8 characters a copy put before it (" 803f02e1") or a sentence or an
+  // autolinker adds after it ("803f02e1).").
+  var TIDY = new RegExp("^[^0-9A-Za-z]{0,8}([0-9A-Fa-f]{" + PRINT_MIN + "," + PRINT + "})[^0-9A-Za-z]{0,8}$");
 
   function tidyVersion(raw) {
     var found = TIDY.exec(raw);

@@ -130,19 +130,20 @@ def compress_errors(response: Response) -> Response:
     """Compress an error page as flask-compress does a 2xx answer (it leaves 4xx and 5xx
     alone): a 404 page is the whole page frame, about 19 KB, and a judge on a phone pays
     for it like for a ruling (brotli: about 6 KB)."""
+    config = current_app.config  # the app's compression settings, as flask-compress reads them
     if (
         response.status_code < 400
         or response.is_streamed
         or "Content-Encoding" in response.headers
-        or response.mimetype not in MIMETYPES
-        or (response.content_length or 0) < current_app.config["COMPRESS_MIN_SIZE"]
+        or response.mimetype not in config["COMPRESS_MIMETYPES"]
+        or (response.content_length or 0) < config["COMPRESS_MIN_SIZE"]
     ):
         return response
-    chosen = request.accept_encodings.best_match(ALGORITHMS)
+    offered = [a for a in config["COMPRESS_ALGORITHM"] if a in ALGORITHMS]
+    chosen = request.accept_encodings.best_match(offered)
     if chosen is None:
         return response
     data = response.get_data()
-    config = current_app.config
     if chosen == "br":
         body = brotli.compress(data, quality=int(config["COMPRESS_BR_LEVEL"]))
     else:

@@ -26,10 +26,11 @@ _NUMBER = re.compile(NUMBER_PATTERN)
 MIN_VERSION = 4
 VERSION_PATTERN = f"^[0-9a-f]{{{MIN_VERSION},{FINGERPRINT_LENGTH}}}$"
 _VERSION = re.compile(VERSION_PATTERN)
-# a fingerprint in any case, after spaces a copy may put before it ("?v= 803f02e1"), then
-# what a sentence or an autolinker adds ("…?v=803f02e1).")
+# a fingerprint in any case, after what a copy may put before it ("?v= 803f02e1"), then
+# what a sentence or an autolinker adds ("…?v=803f02e1)."); the same class both sides, which
+# JavaScript reads alike (its \s is not Python's)
 _TIDY = re.compile(
-    rf"\s{{0,8}}([0-9A-Fa-f]{{{MIN_VERSION},{FINGERPRINT_LENGTH}}})[^0-9A-Za-z]{{0,8}}"
+    rf"[^0-9A-Za-z]{{0,8}}([0-9A-Fa-f]{{{MIN_VERSION},{FINGERPRINT_LENGTH}}})[^0-9A-Za-z]{{0,8}}"
 )
 
 Where = Literal["here", "moved", "changed", "gone", "missing"]
@@ -87,9 +88,9 @@ def valid_version(raw: str) -> bool:
 
 
 def tidy_version(raw: str) -> str | None:
-    """`raw` as a fingerprint once spaces before it and what a forum's autolinker or a
-    sentence adds after it are dropped (" 803f02e1", "803f02e1)", "803f02e1.") and upper
-    case is lowered; None when that is none."""
+    """`raw` as a fingerprint once what a copy put before it and what a forum's autolinker
+    or a sentence adds after it are dropped (" 803f02e1", "803f02e1)", "803f02e1.") and
+    upper case is lowered; None when that is none."""
     found = _TIDY.fullmatch(raw)  # anchored both ends: linear in `raw`, however long
     return found.group(1).lower() if found else None
 

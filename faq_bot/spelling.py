@@ -8,6 +8,7 @@ only, neither a corpus word nor a common German word, `faq_bot.lexicon.common_wo
 ``sound_key(word)``: the folded word with the spellings that sound alike in German made
 one (``SOUND_ALIKE``): "endfase" and "endphase" share one, so a slip two edits away from a
 corpus word, past `correct_word`'s reach, is still corrected (`faq_bot.query`), as offline.
+``sound_alikes(counts)``: each sound key's most frequent vocabulary word.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ __all__ = [
     "correctable",
     "edits1",
     "known_compound",
+    "sound_alikes",
     "sound_key",
 ]
 

@@ -43,6 +43,13 @@ def test_words_to_mark_past_the_query_limit_are_dropped_not_a_400(client, app):
     response = client.get(f"/entry/{BOMB}", query_string={"h": "Bombe " + "a" * limit})
     assert response.status_code == 200
     assert "<mark>Bombe</mark>" in response.get_data(as_text=True)
+    # another name of the entry redirects with the words as the page reads them
+    moved = client.get("/entry/227er", query_string={"h": "Bombe " + "a" * limit})
+    assert moved.status_code == 301
+    from urllib.parse import parse_qs, urlsplit
+
+    carried = parse_qs(urlsplit(moved.headers["Location"]).query)["h"][0]
+    assert carried == ("Bombe " + "a" * limit)[:limit]
 
 
 def test_mark_html_keeps_tags_and_entities(index):

@@ -94,7 +94,9 @@ def entry_or_redirect(
     canonical = index.canonical_id(entry_id)
     if canonical and canonical != entry_id and index.entry(canonical) is not None:
         # the words to mark (`h`, from a search hit's link) go along where the view reads them
-        words = (request.args.get("h") or None) if marks else None
+        # (cut as the ruling page reads them: nothing past the query's limit)
+        limit = int(current_app.config["MAX_QUERY_LENGTH"])
+        words = ((request.args.get("h") or "")[:limit] or None) if marks else None
         raise EntryMoved(url_for(endpoint, entry_id=canonical, h=words, **values), canonical)
     raise NotFound(description=f"Einen Eintrag „{entry_id}“ gibt es nicht.")
 

@@ -38,6 +38,7 @@ from faq_bot.web.common import (
     conditional,
     current_index,
     entry_or_redirect,
+    words_to_mark,
 )
 from faq_bot.web.marks import mark_html, query_groups
 from faq_bot.web.openapi import describe, error_responses, html_body
@@ -233,10 +234,7 @@ def search() -> str:
 def entry(entry_id: str) -> Any:
     index = current_index()
     record = entry_or_redirect(index, entry_id, "pages.entry", marks=True)
-    # the words of the search that led here (a hit's link): only marks, so words past the
-    # query's limit are dropped, not a 400 for the whole ruling (a hand-made or mangled link)
-    words = (request.args.get("h") or "")[: int(current_app.config["MAX_QUERY_LENGTH"])]
-    highlight = check_query(words, required=False)
+    highlight = check_query(words_to_mark(), required=False)
     # the page depends on the build, the entry and the words to mark, nothing else:
     # rendered once per build (bounded cache), the same bytes for the same request
     return cached_page(

@@ -137,6 +137,11 @@ def _stem_surfaces(index: Index) -> dict[str, str]:
     return index.state.once("stem_surfaces", make)
 
 
+def _sound_alikes(index: Index) -> dict[str, str]:
+    """Sound key -> the corpus word `_correct` reads a slip with that key as (per build)."""
+    return index.state.once("sound_alikes", lambda: sound_alikes(index.vocabulary))
+
+
 def _correct(index: Index, folded: str, known: bool = False) -> str | None:
     """A corpus word one edit away from a word that may be a typo (see
     `correctable`): as written, or for an unknown word also as a stem. A `known`
@@ -147,8 +152,7 @@ def _correct(index: Index, folded: str, known: bool = False) -> str | None:
     any word one edit away ("Panzer"), known stem or not (a spelling variant: "Plazierung")."""
     if not correctable(folded, index.vocabulary) or is_jargon_word(folded):
         return None
-    alike = index.state.once("sound_alikes", lambda: sound_alikes(index.vocabulary))
-    found = alike.get(sound_key(folded))
+    found = _sound_alikes(index).get(sound_key(folded))
     if found and found != folded:
         return index.surface.get(found, found)
     fix = correct_word(folded, index.vocabulary, stem=lambda w: _main_term(index, w))
@@ -224,7 +228,7 @@ def unknown_words(index: Index, query: str) -> list[str]:
 def _warm_up(index: Index) -> None:
     """Build the tables `_correct` needs, before the first query does."""
     _stem_surfaces(index)
-    index.state.once("sound_alikes", lambda: sound_alikes(index.vocabulary))
+    _sound_alikes(index)
 
 
 WARMERS.append(_warm_up)

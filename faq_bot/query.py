@@ -48,6 +48,7 @@ __all__ = [
     "AnalyzedQuery",
     "QueryError",
     "analyze_query",
+    "main_terms",
     "unknown_words",
 ]
 
@@ -160,7 +161,7 @@ def _correct(index: Index, folded: str, known: bool = False) -> str | None:
         return index.surface.get(fix, fix)
     if known or known_compound(folded, index.vocabulary):
         return None
-    main = [t for t, extra, _pos in _terms(index, folded) if not extra]
+    main = main_terms(index, folded)
     if not main or len(main[0]) < MIN_FUZZY_LENGTH:
         return None
     surfaces = _stem_surfaces(index)
@@ -172,9 +173,16 @@ def _correct(index: Index, folded: str, known: bool = False) -> str | None:
     return surfaces[best]
 
 
+def main_terms(index: Index, text: str) -> tuple[str, ...]:
+    """The terms `text`'s own words analyze to (their stems), in order, without the
+    terms a filter added: two spellings of one name in other inflections ("Länderkarte",
+    "Länderkarten") have the same."""
+    return tuple(t for t, extra, _pos in _terms(index, text) if not extra)
+
+
 def _main_term(index: Index, word: str) -> str:
     """The term a single word analyzes to (its stem), or the word itself."""
-    main = [t for t, extra, _pos in _terms(index, word) if not extra]
+    main = main_terms(index, word)
     return main[0] if main else word
 
 

@@ -78,7 +78,7 @@ from faq_bot.corpus import slugify
 from faq_bot.errors import InputError
 from faq_bot.impacts import impacts
 from faq_bot.index import WARMERS, Index
-from faq_bot.query import AnalyzedQuery, QueryError, analyze_query
+from faq_bot.query import AnalyzedQuery, QueryError, analyze_query, main_terms
 from faq_bot.retrieval import (
     Candidate,
     ModeUnavailable,
@@ -547,18 +547,64 @@ def named_entry(
     table), of `doc` and `category` if given: a judge who types a headword wants that
     entry first, whatever the learned ranking (fitted on questions, which never consist
     of a headword alone) makes of it. Search and the chat put it first. An article before
-    the headword ("die Endphase") names it too."""
+    the headword ("die Endphase") names it too, and so does a headword in another
+    inflection ("Länderkarte" for "Länderkarten"), when no other entry's name is one."""
     text = text.strip()
     found = index.canonical_id(text)
     if found is None:
         article = _ARTICLE.match(text)
-        found = index.canonical_id(text[article.end() :]) if article else None
+        words = text[article.end() :] if article else text
+        found = index.canonical_id(words) if article else None
+        found = found or _inflected_title(index, words, doc)
     record = index.entry(found) if found else None
     if record is None or (doc is not None and record.doc != doc):
         return None
     if category and category_slug(index, record.id) != slugify(category):
         return None
     return record.id
+
+
+_NAME_WORD = re.compile(r"\w+")
+
+# a name's words as the analyzer stems them, and how many words it has: "Wie ziehe ich
+# Karten" (two stop words dropped) is not the name "Karte ziehen"
+_NameKey = tuple[tuple[str, ...], int]
+
+
+class _TitleTerms(NamedTuple):
+    entries: dict[_NameKey, tuple[str, ...]]  # the entries of the names with the key
+    longest: int  # words of the longest name
+
+
+def _name_key(index: Index, name: str) -> _NameKey:
+    return main_terms(index, name), len(_NAME_WORD.findall(name))
+
+
+def _title_terms(index: Index) -> _TitleTerms:
+    """Each entry's names (title and aliases) by `_name_key`, once per build."""
+
+    def build() -> _TitleTerms:
+        entries: dict[_NameKey, tuple[str, ...]] = {}
+        for name, entry_id in index.names():
+            key = _name_key(index, name)
+            if key[0] and entry_id not in entries.get(key, ()):
+                entries[key] = (*entries.get(key, ()), entry_id)
+        return _TitleTerms(entries, max((n for _terms, n in entries), default=0))
+
+    return index.state.once("title_terms", build)
+
+
+def _inflected_title(index: Index, words: str, doc: str | None) -> str | None:
+    """The one entry (of `doc` if given) whose name `words` is in another inflection
+    (`named_entry`); None when the names of two entries stem alike ("Runde" of two
+    documents, "Runden" of either)."""
+    terms = _title_terms(index)
+    if len(_NAME_WORD.findall(words)) > terms.longest:  # a question: not analyzed again
+        return None
+    found = terms.entries.get(_name_key(index, words), ())
+    if doc is not None:
+        found = tuple(e for e in found if (r := index.entry(e)) is not None and r.doc == doc)
+    return found[0] if len(found) == 1 else None
 
 
 def _ranked(

@@ -12,6 +12,7 @@ from faq_bot.index import open_index
 from faq_bot.query import MAX_QUERY_LENGTH, QueryError, analyze_query
 from faq_bot.search import (
     kind_filter,
+    named_entry,
     rank_entries,
     run_query,
     search,
@@ -67,6 +68,28 @@ def test_a_headword_comes_first_in_hybrid_search_too(dense_on, dense_index):
 @pytest.mark.parametrize(
     ("query", "expected"),
     [
+        ("Runden", "runde-runde"),
+        ("Befehle", "runde-befehl"),
+        ("die Angriffe", "runde-angriff"),
+        ("Markierungen", "runde-markierung"),
+        ("Bewegungen", "runde-bewegung"),
+    ],
+)
+def test_a_headword_in_another_inflection_comes_first_in_hybrid_search(
+    dense_on, dense_index, query, expected
+):
+    """A headword in the plural names its entry as typed alone (a QA note: "Länderkarte"
+    ranked Siegpunkte and Länderzone above Länderkarten in hybrid search)."""
+    hybrid = open_index(dense_index)
+    try:
+        assert search(hybrid, query, n=3, mode="hybrid").hits[0].id == expected
+    finally:
+        hybrid.close()
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
         ("endphase", "endphase"),  # case
         ("VERTEIDIGUNGSWERT", "verteidigungswert"),
         ("Rueckzugsphase", "rueckzugsphase"),  # umlaut spelled out
@@ -79,6 +102,10 @@ def test_a_headword_comes_first_in_hybrid_search_too(dense_on, dense_index):
         ("die Endphase", "endphase"),
         ("Die Siegphase", "siegphase"),
         ("die Endfase", "endphase"),
+        # in another inflection (a QA note: "Länderkarte" ranked Siegpunkte first)
+        ("Länderkarte", "laenderkarten"),
+        ("Endphasen", "endphase"),
+        ("die Flakbatterien", "flakbatterie-basisausbau"),
     ],
 )
 def test_a_headword_however_typed_puts_its_entry_first(index, query, expected):
@@ -90,6 +117,27 @@ def test_a_headword_however_typed_puts_its_entry_first(index, query, expected):
 def test_a_headword_of_another_document_stays_out_of_a_filtered_search(index):
     assert "endphase" not in top(index, "Endphase", 10, doc="sow")
     assert top(index, "Endphase", 1, doc="how-faq") == ["endphase"]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Wie ziehe ich Karten",  # the stems of "Karte ziehen", with two stop words
+        "Bombe",  # the stem of no name alone ("227-Pfund Bombe (Basisausbau)")
+        "Aktionsstapel Karten",  # more words than the name
+    ],
+)
+def test_words_that_are_no_name_in_another_inflection_name_no_entry(index, query):
+    assert named_entry(index, query) is None
+
+
+def test_an_inflection_the_names_of_two_entries_share_names_one_only_in_its_document(index):
+    """ "Runde" is an entry of two documents: "Runden" could mean either, and names one
+    only where the search is held to one document."""
+    assert {e for name, e in index.names() if name == "Runde"} == {"runde", "runde-runde"}
+    assert named_entry(index, "Runden") is None
+    assert named_entry(index, "Runden", doc="runde") == "runde-runde"
+    assert named_entry(index, "Runde") is not None  # as typed, a name still names
 
 
 def test_a_question_naming_a_headword_is_ranked_as_before(index):

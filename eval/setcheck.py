@@ -192,6 +192,7 @@ GROUPS = [
     ["heldout106-questions.jsonl", "heldout106-followups.jsonl"],
     ["heldout107-questions.jsonl", "heldout107-followups.jsonl"],
     ["heldout108-questions.jsonl", "heldout108-followups.jsonl"],
+    ["heldout110-questions.jsonl", "heldout110-followups.jsonl"],
 ]
 
 

@@ -193,6 +193,7 @@ GROUPS = [
     ["heldout107-questions.jsonl", "heldout107-followups.jsonl"],
     ["heldout108-questions.jsonl", "heldout108-followups.jsonl"],
     ["heldout109-questions.jsonl", "heldout109-followups.jsonl"],
+    ["heldout110-questions.jsonl", "heldout110-followups.jsonl"],
 ]
 
 

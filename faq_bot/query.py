@@ -40,7 +40,7 @@ from faq_bot.spelling import (
     sound_alikes,
     sound_key,
 )
-from faq_bot.text import clean_input, fold
+from faq_bot.text import clean_input, fold, fold_letters
 
 __all__ = [
     "EXTRA_WEIGHTS",
@@ -143,20 +143,23 @@ def _sound_alikes(index: Index) -> dict[str, str]:
     return index.state.once("sound_alikes", lambda: sound_alikes(index.vocabulary))
 
 
-def _correct(index: Index, folded: str, known: bool = False) -> str | None:
+def _correct(
+    index: Index, folded: str, known: bool = False, typed: str | None = None
+) -> str | None:
     """A corpus word one edit away from a word that may be a typo (see
     `correctable`): as written, or for an unknown word also as a stem. A `known`
     word (its stem is in the corpus: "Fluchtest") is corrected only as written, to
     a corpus word of another stem ("Fluchttest"); an unknown compound of known
     words ("Starthand") is a real word, not a typo. First of all, a word spelt as a corpus
     word sounds ("Endfase", "Panter": `faq_bot.spelling.sound_key`) is that word, before
-    any word one edit away ("Panzer"), known stem or not (a spelling variant: "Plazierung")."""
+    any word one edit away ("Panzer"), known stem or not (a spelling variant: "Plazierung").
+    `typed`: the word's letters as typed, whose edits count too (`correct_word`)."""
     if not correctable(folded, index.vocabulary) or is_jargon_word(folded):
         return None
     found = _sound_alikes(index).get(sound_key(folded))
     if found and found != folded:
         return index.surface.get(found, found)
-    fix = correct_word(folded, index.vocabulary, stem=lambda w: _main_term(index, w))
+    fix = correct_word(folded, index.vocabulary, stem=lambda w: _main_term(index, w), typed=typed)
     if fix is not None:
         return index.surface.get(fix, fix)
     if known or known_compound(folded, index.vocabulary):
@@ -204,7 +207,7 @@ def analyze_query(index: Index, query: str) -> AnalyzedQuery:
     for m in _WORD.finditer(query):
         word = m.group()
         folded = fold(word)
-        replacement = _correct(index, folded, known=_known(index, folded))
+        replacement = _correct(index, folded, known=_known(index, folded), typed=fold_letters(word))
         corrected.append(query[last : m.start()])
         corrected.append(replacement if replacement else word)
         changed = changed or replacement is not None
@@ -228,7 +231,8 @@ def unknown_words(index: Index, query: str) -> list[str]:
     for m in _WORD.finditer(query):
         word = m.group()
         folded = fold(word)
-        if not _known(index, folded) and _correct(index, folded) is None:
+        typed = fold_letters(word)
+        if not _known(index, folded) and _correct(index, folded, typed=typed) is None:
             out.append(word)
     return out
 

@@ -2,7 +2,7 @@
 
 ``correctable(word, counts)``: whether a folded word may be a typo (long enough, letters
 only, neither a corpus word nor a common German word, `faq_bot.lexicon.common_words`).
-``correct_word(word, counts, stem)``: the most frequent corpus word one edit away.
+``correct_word(word, counts, stem, typed)``: the most frequent corpus word one edit away.
 ``known_compound(word, counts)``: a real compound of corpus or common words, not a typo.
 ``edits1(word)``: every string one edit away (a transposition counts as one edit).
 ``sound_key(word)``: the folded word with the spellings that sound alike in German made
@@ -13,6 +13,7 @@ corpus word, past `correct_word`'s reach, is still corrected (`faq_bot.query`), 
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterator, Mapping
 
@@ -83,16 +84,22 @@ def known_compound(word: str, counts: Mapping[str, int]) -> bool:
 
 
 def correct_word(
-    word: str, counts: Mapping[str, int], stem: Callable[[str], str] | None = None
+    word: str,
+    counts: Mapping[str, int],
+    stem: Callable[[str], str] | None = None,
+    typed: str | None = None,
 ) -> str | None:
     """The most frequent vocabulary word one edit away from folded `word`, or None.
 
     Only for `correctable` words. With `stem`, a candidate with the word's own stem
-    is another inflection of it, not a correction, and is skipped.
+    is another inflection of it, not a correction, and is skipped. `typed`: the word's
+    letters as typed (`faq_bot.text.fold_letters`), whose edits count too: folding
+    "ue" to "u" puts "Fuerwehr" two edits from "feuerwehr", as typed it is one.
     """
     if not correctable(word, counts):
         return None
-    found = {w for w in edits1(word) if w in counts and len(w) >= MIN_FUZZY_LENGTH}
+    edits = itertools.chain(edits1(word), edits1(typed) if typed and typed != word else ())
+    found = {w for w in edits if w in counts and len(w) >= MIN_FUZZY_LENGTH}
     if stem is not None:
         own = stem(word)
         found = {w for w in found if stem(w) != own}

@@ -31,6 +31,7 @@ __all__ = [
     "fingerprint",
     "has_surrogate",
     "fold",
+    "fold_letters",
     "paragraph_citation",
     "paragraph_path",
     "sentence_window",
@@ -46,8 +47,10 @@ _SLUG_FOLD = str.maketrans(
     {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "ae", "Ö": "oe", "Ü": "ue"}
 )
 _UMLAUT = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss"})
-# "ae"/"oe"/"ue" written for an umlaut; not the diphthong in "neue", "Bauer", nor "Quelle"
-_DIGRAPH = re.compile(r"(?<![aeiouq])([aou])e")
+# "ae"/"oe"/"ue" written for an umlaut; not the diphthong in "neue", "Bauer", nor "Quelle";
+# read before the umlauts are folded, so that an umlaut typed with an e after it ("Zerstöer")
+# keeps that e as the slip it is
+_DIGRAPH = re.compile(r"(?<![aeiouqäöü])([aou])e")
 # a sentence ends at . ! ? … followed by space and an upper-case letter, digit or quote
 _SENTENCE_END = re.compile(r"[.!?…][\"“”»)]?\s+(?=[\"„»(]?[A-ZÄÖÜ0-9])")
 _ABBREVIATIONS = frozenset(
@@ -110,8 +113,18 @@ def _fold_word(word: str) -> str:
 
 
 def _fold(word: str) -> str:
-    word = word.lower().translate(_UMLAUT)
-    word = _DIGRAPH.sub(r"\1", word)
+    return _letters(_DIGRAPH.sub(r"\1", word.lower()))
+
+
+def fold_letters(word: str) -> str:
+    """`fold` without reading "ae"/"oe"/"ue" as umlauts: the letters as typed
+    ("Fuerwehr" -> "fuerwehr", which `fold` makes "furwehr", two edits from "feuerwehr");
+    the spelling correction reads both."""
+    return _letters(word.lower())
+
+
+def _letters(word: str) -> str:
+    word = word.translate(_UMLAUT)
     if not word.isascii():
         word = unicodedata.normalize("NFKD", word)
         word = "".join(c for c in word if not unicodedata.combining(c))

@@ -77,8 +77,10 @@ const rules = JSON.parse(process.argv[1]);
 const digraph = new RegExp(rules.digraph, "g");
 const fold = (w) => {
   let out = "";
-  for (const c of w.toLowerCase()) out += Object.hasOwn(rules.table, c) ? rules.table[c] : c;
-  return out.replace(digraph, "$1").normalize("NFKD").replace(/\\p{M}/gu, "");
+  for (const c of w.toLowerCase().replace(digraph, "$1")) {
+    out += Object.hasOwn(rules.table, c) ? rules.table[c] : c;
+  }
+  return out.normalize("NFKD").replace(/\\p{M}/gu, "");
 };
 require("readline")
   .createInterface({ input: process.stdin })

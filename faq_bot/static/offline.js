@@ -65,18 +65,22 @@
     return Array.isArray(found) ? found : [];
   }
 
+  // fold(word), and fold.letters(word): the same without reading "ae"/"oe"/"ue" as
+  // umlauts (faq_bot/text.py fold_letters), whose edits the spelling correction reads too
   function makeFold(rules) {
     var digraph = new RegExp(rules.digraph, "g");
-    return function (word) {
+    function letters(lower) {
       var out = "";
-      var lower = word.toLowerCase();
       for (var i = 0; i < lower.length; i++) {
         var c = lower[i];
         out += Object.prototype.hasOwnProperty.call(rules.table, c) ? rules.table[c] : c;
       }
-      out = out.replace(digraph, "$1");
       return out.normalize("NFKD").replace(/\p{M}/gu, "");
-    };
+    }
+    // the digraphs are read before the umlauts are folded ("Zerstöer" keeps its e)
+    var fold = function (word) { return letters(word.toLowerCase().replace(digraph, "$1")); };
+    fold.letters = function (word) { return letters(word.toLowerCase()); };
+    return fold;
   }
 
   function Search(data) {
@@ -90,6 +94,7 @@
         var word = fold(raw);
         if (stop.has(word)) return;
         var group = [word].concat(spelledOut(data, word));
+        group.typed = fold.letters(raw); // for the spelling correction (`corrected`)
         if (!out.some(function (g) { return g[0] === word; })) out.push(group);
       });
       return out;
@@ -144,14 +149,20 @@
     // "Panter"), else one edit away ("Feurwehr", "Aktionstapel") that most entries have, or
     // null: the server's rule for its "Meinten Sie" (faq_bot/query.py _correct; words of
     // at least MIN_FUZZY_LENGTH letters, handed over by the shell).
-    this.corrected = function (word) {
+    // `typed`: the word's letters as typed (`fold.letters`), one edit from a term too
+    // ("fuerwehr", which folds to "furwehr", two edits from "feuerwehr").
+    this.corrected = function (word, typed) {
       if (word.length < MIN_FUZZY_LENGTH) return null;
       var alike = soundAlike(word);
       if (alike) return alike;
       var found = null;
       var foundCount = 0;
+      var spellings = typed && typed !== word ? [word, typed] : [word];
       counts().forEach(function (count, term) {
-        if (count > foundCount && Math.abs(term.length - word.length) <= 1 && distance(word, term, 1) <= 1) {
+        var near = spellings.some(function (w) {
+          return Math.abs(term.length - w.length) <= 1 && distance(w, term, 1) <= 1;
+        });
+        if (count > foundCount && near) {
           found = term;
           foundCount = count;
         }
@@ -358,7 +369,7 @@
           return best(q, entry.t) || best(q, entry.a) || best(q, entry.x);
         });
       });
-      var better = matched ? null : search.corrected(group[0]);
+      var better = matched ? null : search.corrected(group[0], group.typed);
       if (!better) return group;
       corrections.push(better);
       return group.concat([better]);

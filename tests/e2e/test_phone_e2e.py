@@ -148,6 +148,7 @@ def test_offline_a_typing_slip_still_finds_the_entry_as_online(phone_ctx):
             ("Feurwehr", "Feuerwehr"),
             ("Aktionstapel", "Aktionsstapel"),
             ("Endfase", "Endphase"),  # spelt as it sounds, two edits away
+            ("Fuerwehr", "Feuerwehr"),  # one edit as typed, two once "ue" is read as "ü"
         )
         for slip, title in slips:
             page.goto("/search?" + urlencode({"q": slip}))

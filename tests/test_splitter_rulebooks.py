@@ -236,6 +236,31 @@ def test_numbered_eval_passages_land_in_their_section(sow):
     assert holder("darf es bis zu drei eigene Armeeeinheiten") == "6.5 Schiffstypen"
 
 
+def test_numbered_a_sentence_broken_by_a_blank_line_is_one_paragraph(sow):
+    """A QA review: "(Niemand" / "darf diesen Counter ansehen" were two paragraphs, each
+    with its own permalink, and neither a sentence."""
+    by_id = {e.id: e for e in sow.entries}
+    for entry_id, sentence in [
+        ("sow-die-suchcounter", "(Niemand darf diesen Counter ansehen."),
+        ("sow-spielaufbau-sails-of-war", "Jede Küstengewässerzone hat zwei durch"),
+        ("sow-die-marker-fuer-die-reihenfolge", "Da der Herr der Finsternis in dieser Runde"),
+    ]:
+        assert any(sentence in " ".join(p.split()) for p in by_id[entry_id].paragraphs), entry_id
+
+
+def test_numbered_only_an_open_end_before_a_lower_case_start_is_joined():
+    body = "Jede Zone hat\n\nzwei Zahlen.\n\nSiehe Tabelle]\n\nc) danach\n\nEnde.\n\nklein"
+    text = f"1.0 Regeln\n\n{body}\n\n2.0 Mehr\n\nText."  # not the last section: no back matter
+    entry = numbered.split(text, doc_id="d", id_prefix="d").entries[0]
+    assert entry.paragraphs == (
+        "Jede Zone hat\nzwei Zahlen.",
+        "Siehe Tabelle]",
+        "c) danach",
+        "Ende.",
+        "klein",
+    )
+
+
 def test_numbered_ids_are_unique_and_survive_an_inserted_section(sow, sow_text):
     _assert_ids_unique(sow)
     changed = sow_text.replace(

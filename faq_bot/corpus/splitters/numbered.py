@@ -51,7 +51,9 @@ alias is the name without its number or range, and "English – Deutsch" names
 get both halves as aliases (German first). Ids are slugs of that name, with the
 page title in front for items ("sow-ereignistabelle-waldbraende"), so they
 survive renumbering; the numbered slug is kept as an alias id. Paragraphs are
-markdown (the source uses ``**bold**`` and ``*italics*``).
+markdown (the source uses ``**bold**`` and ``*italics*``). A block that ends without
+closing punctuation before one that starts in lower case is one sentence broken by a
+blank line: the two are one paragraph.
 """
 
 from __future__ import annotations
@@ -91,6 +93,25 @@ def _blocks(text: str) -> list[str]:
     if current:
         blocks.append("\n".join(current))
     return blocks
+
+
+# a paragraph that ends mid-sentence (no closing punctuation) before one that starts in lower
+# case: one sentence the source broke with a blank line ("Jede Küstengewässerzone hat" /
+# "zwei durch einen Schrägstrich … getrennte Zahlen"); German starts no sentence in lower case
+_OPEN_END = re.compile(r"[^.!?:;)\]\"“”*\s]\s*$")
+_LOWER_START = re.compile(r"[a-zäöüß]")
+
+
+def _rejoined(paragraphs: list[str]) -> list[str]:
+    """`paragraphs` with each sentence the source broke across two of them made whole again
+    (joined by a line break, as the lines within a paragraph are)."""
+    out: list[str] = []
+    for paragraph in paragraphs:
+        if out and _OPEN_END.search(out[-1]) and _LOWER_START.match(paragraph):
+            out[-1] = f"{out[-1]}\n{paragraph}"
+        else:
+            out.append(paragraph)
+    return out
 
 
 def _numbered(block: str) -> tuple[int, int, str] | None:
@@ -212,7 +233,7 @@ def split(text: str, *, doc_id: str, id_prefix: str) -> Split:
     for d in drafts:
         maker.add(
             d.title,
-            d.paragraphs,
+            _rejoined(d.paragraphs),
             id_source=d.slug_source,
             alias_sources=d.alias_slug_sources,
             aliases=tuple(a for a in dict.fromkeys(d.aliases) if a != d.title),

@@ -349,7 +349,7 @@ def _build_index(
             for d in corpus.documents
         ]
         warnings = [
-            f"Unaufgelöster Querverweis in {source!r}: {text!r}" for source, text in unresolved
+            f"Unaufgelöster Querverweis in „{source}“: „{text}“" for source, text in unresolved
         ]
         with phases.phase("embeddings"):
             dense = dense_job.write(build_dir, embed_progress)

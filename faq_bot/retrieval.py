@@ -156,7 +156,9 @@ def check_mode(index: Index, mode: str | None) -> str:
     if mode is None or mode == "":
         return default_mode(index)
     if mode not in MODES:
-        raise ModeUnavailable(f"Unbekannter Suchmodus {mode!r}; möglich sind: {', '.join(MODES)}.")
+        raise ModeUnavailable(
+            f"Unbekannter Suchmodus „{mode[:40]}“; möglich sind: {', '.join(MODES)}."
+        )
     if mode not in available_modes(index):
         raise ModeUnavailable(
             "Die hybride Suche ist für diesen Index nicht verfügbar "

@@ -60,7 +60,7 @@ def test_index_command_prints_counts_and_unresolved_warnings(tiny_corpus, tmp_pa
     counts = f"2 Dokumente, {len(entries)} Einträge, {paragraphs} Absätze, 1 Querverweise"
     assert counts in result.stdout and len(entries) == 10
     assert "1 nicht aufgelöst" in result.stdout
-    assert "Warnung: Unaufgelöster Querverweis in 'alpha': 's. Gamma'" in result.stderr
+    assert "Warnung: Unaufgelöster Querverweis in „alpha“: „s. Gamma“" in result.stderr
     assert (tmp_path / "ix" / "current").is_symlink()
 
 

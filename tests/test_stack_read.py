@@ -53,7 +53,7 @@ BAD = [
     ({**scenario(), "cards": [card(id="")]}, "cards[0].id"),
     (
         {**scenario(), "cards": [card(), card()]},
-        "Karte 2 › Kürzel: das Kürzel 'x' kommt mehrfach vor (Feld cards[1].id)",
+        "Karte 2 › Kürzel: das Kürzel „x“ kommt mehrfach vor (Feld cards[1].id)",
     ),
     ({**scenario(), "cards": [{"id": "x", "owner": "A", "kind": "base"}]}, "cards[0].name: fehlt"),
     (with_stack({"id": "s1", "by": "A", "source": "bombA"}), "stack[0].effect: fehlt"),
@@ -69,7 +69,7 @@ BAD = [
     (with_stack(entry("s1", "A", "bombA", "other", prio=1)), "stack[0].prio: ist unbekannt"),
     (
         with_stack(entry("s1", "A", "bombA", "other"), entry("s1", "A", "bombB", "other")),
-        "Eintrag 2 › Kürzel: das Kürzel 's1' kommt mehrfach vor (Feld stack[1].id)",
+        "Eintrag 2 › Kürzel: das Kürzel „s1“ kommt mehrfach vor (Feld stack[1].id)",
     ),
     (
         {**scenario(), "cards": [card(id=f"c{i}") for i in range(MAX_ITEMS + 1)]},

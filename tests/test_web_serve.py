@@ -132,7 +132,7 @@ def test_serve_first_build_says_its_warnings_like_faq_bot_index(tiny_corpus, tmp
         cli.main, ["serve", "--corpus", str(tiny_corpus), "--index", str(tmp_path / "idx")]
     )
     assert result.exit_code == 0, result.output
-    assert "Warnung: Unaufgelöster Querverweis in 'alpha': 's. Gamma'" in result.output
+    assert "Warnung: Unaufgelöster Querverweis in „alpha“: „s. Gamma“" in result.output
 
 
 def test_serve_after_its_first_build_starts_again_in_its_own_place(tiny_corpus, tmp_path):

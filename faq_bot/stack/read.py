@@ -385,7 +385,7 @@ def _unique(ids: list[str], group: str) -> None:
     seen: set[str] = set()
     for i, item in enumerate(ids):
         if item in seen:
-            raise _fail([group, i, "id"], f"das Kürzel {item!r} kommt mehrfach vor")
+            raise _fail([group, i, "id"], f"das Kürzel „{item}“ kommt mehrfach vor")
         seen.add(item)
 
 

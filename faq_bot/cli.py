@@ -84,7 +84,6 @@ def check(as_json: bool, corpus_dir: Path, file: str) -> None:
     from faq_bot.stack import ScenarioFormatError, read_scenario, resolve, result_to_json
     from faq_bot.stack.report import render_text
     from faq_bot.stack.rules import MissingRuleError, load_rules
-    from faq_bot.stack.validate import validate
 
     try:
         data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
@@ -94,12 +93,10 @@ def check(as_json: bool, corpus_dir: Path, file: str) -> None:
         scenario = read_scenario(data)
     except ScenarioFormatError as exc:
         fail(f"{'stdin' if file == '-' else file}: kein Szenario. {exc}", 2)
-    rules: dict[str, str] = {}
-    if not validate(scenario):  # only legal stacks have steps that cite rules
-        try:
-            rules = dict(load_rules(corpus_dir))
-        except (CorpusError, MissingRuleError) as exc:
-            fail(f"Korpus {corpus_dir}: {exc}", 3)
+    try:  # a legal stack's steps and an illegal one's errors cite rules
+        rules = load_rules(corpus_dir)
+    except (CorpusError, MissingRuleError) as exc:
+        fail(f"Korpus {corpus_dir}: {exc}", 3)
     result = resolve(scenario, rules)
     if as_json:
         echo_json(result_to_json(result))

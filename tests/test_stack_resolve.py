@@ -20,6 +20,7 @@ RULES = {
     "Feuerwehr": "feuerwehr-basisausbau",
     "Erfolgreiche Abwehr": "erfolgreiche-abwehr-aktionskarte",
     "Zerstörer": "zerstoerer",
+    "Sperren/Entsperren": "sperren-entsperren",
 }
 
 
@@ -239,6 +240,41 @@ def test_resolve_every_step_cites_aktionsstapel_first() -> None:
         for step in result_to_json(check(data, RULES))["steps"]:
             assert step["rules"][0] == "aktionsstapel"
             assert len(step["rules"]) == len(set(step["rules"]))
+
+
+@pytest.mark.parametrize(
+    ("data", "cited"),
+    [
+        # damage on one's own card: "Es darf NIE Schaden auf eigene Einheiten … verteilt werden"
+        (scenario(entry("s1", "B", "feuerB", "damage", target="panzerB", amount=1)), ["schaden"]),
+        # a locked source used with lock_source: Sperren/Entsperren; a base, no action card
+        (
+            scenario(entry("s1", "B", "lockedB", "draw", amount=1, lock_source=True)),
+            ["sperren-entsperren"],
+        ),
+        # an action card that is not in the hand
+        (scenario(entry("s1", "A", "playedA", "draw", amount=1)), ["aktionskarten"]),
+        # the source card's own entry says whom it may target (Feuerwehr: another base)
+        (
+            scenario(entry("s1", "B", "feuerB", "protect", target="feuerB")),
+            ["feuerwehr-basisausbau"],
+        ),
+        # a reference to nothing states no rule of the game
+        (scenario(entry("s1", "C", "bombA", "destroy", target="bombB")), []),
+    ],
+    ids=["own-damage", "locked-source", "action-card-played", "protect-itself", "unknown"],
+)
+def test_an_illegal_stack_cites_the_entries_that_state_the_rule_it_breaks(data, cited) -> None:
+    """A QA review: an illegal scenario listed its errors without a link to the FAQ, where
+    a judge settling a dispute needs the ruling most."""
+    result = result_to_json(check(data, RULES))
+    assert not result["ok"]
+    assert result["errors"][0]["rules"] == cited
+
+
+def test_an_illegal_stack_without_rules_cites_nothing() -> None:
+    data = scenario(entry("s1", "B", "feuerB", "damage", target="panzerB", amount=1))
+    assert result_to_json(check(data))["errors"][0]["rules"] == []
 
 
 def test_resolve_without_rules_cites_nothing() -> None:

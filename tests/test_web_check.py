@@ -913,6 +913,10 @@ def test_check_illegal_scenario_lists_errors_in_german_with_entry_numbers(client
     assert "Zu wenig TW" in errors and "Eintrag 1: A hat 1 TW" in errors
     assert "insufficient_tw" not in errors  # no codes for people
     assert 'id="timeline"' not in html
+    # each error links the entries that state the rule (a QA review: none did)
+    listed = re.search(r'id="check-errors">(.*?)</ul>', html, re.S).group(1)
+    assert 'href="/entry/aktionsstapel"' in listed
+    assert 'href="/entry/technologiewerte-tws"' in listed
 
 
 # ---------------------------------------------------------------- escaping

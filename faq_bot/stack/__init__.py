@@ -95,7 +95,8 @@ def result_to_json(result: Result) -> dict[str, Any]:
     return {
         "ok": result.ok,
         "errors": [
-            {"code": e.code.value, "entry": e.entry, "message": e.message} for e in result.errors
+            {"code": e.code.value, "entry": e.entry, "message": e.message, "rules": list(e.rules)}
+            for e in result.errors
         ],
         "order": list(result.order),
         "steps": [

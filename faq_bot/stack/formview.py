@@ -130,7 +130,12 @@ def result_view(
     return {
         "ok": result.ok,
         "errors": [
-            {"code": e.code.value, "what": ERROR_DE[e.code], "message": e.message}
+            {
+                "code": e.code.value,
+                "what": ERROR_DE[e.code],
+                "message": e.message,
+                "rules": rule_links(e.rules),
+            }
             for e in result.errors
         ],
         "steps": steps,

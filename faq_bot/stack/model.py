@@ -163,11 +163,13 @@ class Scenario:
 
 @dataclass(frozen=True)
 class Error:
-    """A rule the stack breaks; `entry` is the stack entry id, or None for a card."""
+    """A rule the stack breaks; `entry` is the stack entry id, or None for a card;
+    `rules`: the ids of the corpus entries that state the rule (`resolve` adds them)."""
 
     code: ErrorCode
     entry: str | None
     message: str
+    rules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

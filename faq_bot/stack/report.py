@@ -15,6 +15,8 @@ def render_text(scenario: Scenario, result: Result) -> str:
         lines.append("Das Szenario ist so nicht zulässig:")
         for error in result.errors:
             lines.append(f"  - {ERROR_DE[error.code]} – {error.message}")
+            if error.rules:
+                lines.append(f"    Regeln: {', '.join(error.rules)}")
         return "\n".join(lines)
     if not result.steps:
         lines.append("Der Aktionsstapel ist leer; es passiert nichts.")

@@ -61,6 +61,12 @@ add_schema(
                         "code": {"type": "string"},
                         "entry": {"type": "string", "nullable": True},
                         "message": {"type": "string"},
+                        "rules": {
+                            "type": "array",
+                            "items": {"type": "string"},
+                            "description": "Ids der Einträge, die die verletzte Regel nennen "
+                            "(unter /api/entries/<id>)",
+                        },
                     },
                 },
             },

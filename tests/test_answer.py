@@ -524,6 +524,36 @@ def test_a_declined_answer_in_one_document_offers_that_documents_search_hits(ind
     assert all(index.entry(item["id"]).doc == "how-faq" for item in result.search_first)
 
 
+BOMB_TURN = {
+    "question": "Was passiert, wenn ich eine 227er auf die Radarstation meines Gegners spiele?",
+    "entry": "227-pfund-bombe-basisausbau",
+}
+
+
+def test_a_declined_answer_in_a_conversation_offers_the_entry_it_was_about(index):
+    """A QA review: "warum?" after an answer was declined with nothing to follow."""
+    result = answer(index, "warum?", [BOMB_TURN])
+    assert not result.confident
+    earlier = result.to_json()["earlier"]
+    assert earlier["id"] == "227-pfund-bombe-basisausbau"
+    assert earlier["url"] == "/entry/227-pfund-bombe-basisausbau"
+    assert earlier["title"] == index.entry(earlier["id"]).title
+    assert "Zuletzt ging es um:" in format_answer(result.to_json())
+
+
+@pytest.mark.parametrize(
+    ("question", "history"),
+    [
+        ("warum?", []),  # no conversation
+        ("warum?", [{"question": "x y z", "entry": "gibt-es-nicht"}]),  # not in the index
+        ("warum?", [{"question": "Wer zahlt die 227er?"}]),  # no answer's entry
+        ("Was ist ein Aktionsstapel?", [BOMB_TURN]),  # answered: nothing to fall back on
+    ],
+)
+def test_an_answer_offers_no_earlier_entry_without_one_to_offer(index, question, history):
+    assert answer(index, question, history).earlier is None
+
+
 def test_a_confident_answer_offers_no_search_hits(index):
     result = answer(index, "Wer bezahlt, wenn meine 227er gekontert wird?")
     assert result.confident

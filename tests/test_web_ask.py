@@ -1382,6 +1382,23 @@ def search_first_of(html: str) -> str | None:
     return found.group(1) if found else None
 
 
+def test_chat_page_offers_a_declined_follow_ups_earlier_entry(client):
+    """Without JavaScript too: "warum?" after an answer lists the entry it was about."""
+    first = "Was passiert, wenn ich eine 227er auf die Radarstation meines Gegners spiele?"
+    page = client.post("/ask", follow_redirects=True, data={"q": first}).get_data(as_text=True)
+    assert 'data-entry="227-pfund-bombe-basisausbau"' in page  # answered from the bomb
+    html = client.post(
+        "/ask", follow_redirects=True, data={"q": "warum?", "t": hidden_turns(page)}
+    ).get_data(as_text=True)
+    turn = turns_of(html)[-1]
+    found = re.search(
+        r'<p class="related-h">Zuletzt ging es um:</p>\s*<ul class="related earlier">(.*?)</ul>',
+        turn,
+        re.S,
+    )
+    assert found and 'href="/entry/227-pfund-bombe-basisausbau"' in found[1]
+
+
 def test_chat_page_offers_the_searchs_first_hits_under_the_search_link(client):
     data = client.post("/api/ask", json={"question": SEARCHED}).get_json()
     html = client.post("/ask", follow_redirects=True, data={"q": SEARCHED}).get_data(as_text=True)

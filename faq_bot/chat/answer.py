@@ -25,9 +25,11 @@
     ``followup`` (bool), ``context`` (the earlier question it was read with),
     ``scope`` (the id of the one document the answer was limited to, or null),
     ``search_query`` (what to search for it: with the earlier question for a follow-up)
-    and ``search_first`` (a declined answer: the first `faq_bot.chat.items.SEARCH_FIRST`
+    ``search_first`` (a declined answer: the first `faq_bot.chat.items.SEARCH_FIRST`
     hits of that search not listed in ``related``, each ``id``, ``title``, ``url`` (with
-    the best paragraph's anchor), ``doc_title`` and ``paragraph``; empty for a confident answer).
+    the best paragraph's anchor), ``doc_title`` and ``paragraph``; empty for a confident answer)
+    and ``earlier`` (a declined answer in a conversation: the entry of its last confident
+    answer, as ``search_first``'s items, unless listed already; else null).
 
 How a question is answered
 --------------------------
@@ -97,7 +99,7 @@ from faq_bot.text import sentence_window
 
 from . import confidence as conf
 from .history import Turn, context_turns, dense_text, parse_history
-from .items import related_entries, searched_first, source_hit
+from .items import earlier_item, related_entries, searched_first, source_hit
 from .passage import Candidate, Passage, Ranking, candidates, choose_passage, with_neighbours
 from .terms import Coverage, entry_terms
 from .wording import (
@@ -178,6 +180,8 @@ class Answer:
     caution: str | None = None  # said under the message when that share is under SURE
     # a declined answer: the search's first hits not in `related` (`searched_first`)
     search_first: list[dict[str, Any]] = field(default_factory=list)
+    # a declined answer: the entry of the conversation's last confident one (`earlier_item`)
+    earlier: dict[str, Any] | None = None
 
     def to_json(self, base_url: str = "") -> dict[str, Any]:
         """The answer JSON; `base_url` (e.g. ``https://host``) makes its ``absolute_url``,
@@ -222,6 +226,7 @@ class Answer:
             "scope": self.scope,
             "search_query": self.search_query,
             "search_first": self.search_first,
+            "earlier": self.earlier,
             "reliability": None if self.reliability is None else round(self.reliability, 2),
             "caution": self.caution,
         }
@@ -478,8 +483,10 @@ def answer(index: Index, question: Any, history: Any = (), doc: str | None = Non
     """Answer `question` from the rulings, reading a follow-up with `history`
     (`answered_reading`); a declined answer offers the search's first hits too
     (`searched_first`)."""
-    result, reading = _answered(index, question, history, doc)
+    turns = parse_history(history)
+    result, reading = _answered(index, question, turns, doc)
     result.search_first = searched_first(index, result, reading.dense)
+    result.earlier = earlier_item(index, result, turns)
     return result
 
 

@@ -33,6 +33,11 @@ def format_answer(data: dict[str, Any], width: int = 88) -> str:
         if found:  # a declined answer's message already introduces its closest entries
             lines.append("Siehe auch:")
         lines.extend(f"  - {r['title']}  {r['url']}" for r in related)
+    earlier = data.get("earlier")
+    if earlier:  # a declined answer in a conversation: the entry it was about
+        lines.append("")
+        lines.append("Zuletzt ging es um:")
+        lines.append(f"  - {earlier['title']}  {earlier['url']}")
     searched = data.get("search_first") or []
     if searched:  # a declined answer: the search's first hits not listed above
         lines.append("")

@@ -19,10 +19,12 @@ from .wording import game_of
 
 if TYPE_CHECKING:
     from .answer import Answer
+    from .history import Turn
 
 __all__ = [
     "RELATED",
     "SEARCH_FIRST",
+    "earlier_item",
     "related_entries",
     "related_item",
     "search_item",
@@ -135,6 +137,23 @@ def related_entries(
         out.append(related_item(index, other, s.paragraph if target is None else None, "similar"))
         similar += 1
     return out
+
+
+def earlier_item(index: Index, result: Answer, turns: list[Turn]) -> dict[str, Any] | None:
+    """What a declined `result` offers of the conversation so far: the entry of its last
+    confident answer (`search_item`), unless the answer lists it already; None for a
+    confident answer, without such a turn, or when the entry is not in the index (the
+    history comes from the client). A "warum?" after an answer, read alone, finds
+    nothing, and the entry it asks about is a tap away again."""
+    if result.confident:
+        return None
+    entry = next((t.entry for t in reversed(turns) if t.entry), None)
+    found = index.canonical_id(entry) if entry else None
+    record = index.entry(found) if found else None
+    listed = {r["id"] for r in (*result.related, *result.search_first)}
+    if record is None or record.id in listed:
+        return None
+    return search_item(index, record, None)
 
 
 def searched_first(

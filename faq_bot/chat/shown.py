@@ -90,7 +90,7 @@ from faq_bot.text import FINGERPRINT_LENGTH, fingerprint
 
 from .answer import Answer
 from .history import MAX_HISTORY, Turn, context_turns
-from .items import SEARCH_FIRST, related_item, search_item, source_hit
+from .items import SEARCH_FIRST, earlier_item, related_item, search_item, source_hit
 from .passage import Passage, with_neighbours
 from .wording import caution_note, cited, declined_message, found_message, note_other_game
 
@@ -459,6 +459,7 @@ def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]
             for entry, paragraph, matched in shown.search_first
             if (other := _still_there(index, entry, paragraph)) is not None
         ]
+        result.earlier = earlier_item(index, result, before)  # read from the turns, as asked
     if found is not None:
         record, passage = found
         doc = index.document(record.doc) or {}

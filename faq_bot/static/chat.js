@@ -244,6 +244,11 @@
       box.appendChild(entryList(group[1], "related"));
     });
     if (!ans) {
+      if (data.earlier) {
+        // declined in a conversation ("warum?"): the entry it was about, a tap away
+        box.appendChild(el("p", "related-h", "Zuletzt ging es um:"));
+        box.appendChild(entryList([data.earlier], "related earlier"));
+      }
       // declined: the search shows the closest entries with their snippets
       var search = el("p", "search-link");
       var query = data.search_query || data.question; // a follow-up with its earlier question

@@ -392,6 +392,21 @@ add_schema(
                     },
                 },
             },
+            "earlier": {
+                "type": "object",
+                "nullable": True,
+                "description": "Bei einer abgelehnten Antwort im Gespräch: der Eintrag der "
+                "letzten sicheren Antwort aus history (die Seiten zeigen ihn unter „Zuletzt ging "
+                "es um:“), außer er steht schon unter related oder search_first; sonst null",
+                "required": ["id", "title", "url", "doc_title"],
+                "properties": {
+                    "id": {"type": "string"},
+                    "title": {"type": "string"},
+                    "url": {"type": "string"},
+                    "doc_title": {"type": "string", "nullable": True},
+                    "paragraph": {"type": "integer", "nullable": True},
+                },
+            },
             "turn": {
                 "type": "string",
                 "description": "Dieser Schritt für das Feld t der Chat-Seite /ask (nur /api/ask; "

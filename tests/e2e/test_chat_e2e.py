@@ -556,6 +556,32 @@ def test_a_declined_answer_shows_the_searchs_first_hits_with_and_without_javascr
     assert shown["js"] == shown["nojs"]  # chat.js builds what the template renders
 
 
+BOMB = "Was passiert, wenn ich eine 227er auf die Radarstation meines Gegners spiele?"
+
+
+def test_a_declined_follow_up_offers_the_entry_it_was_about_with_and_without_javascript(
+    phone, nojs
+):
+    """A QA review: "warum?" after an answer was declined with nothing to follow; it lists
+    the earlier answer's entry, built by chat.js as the page renders it."""
+    shown = {}
+    for name, page in (("js", phone), ("nojs", nojs)):
+        page.goto("/ask")
+        ask(page, BOMB)
+        expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+        expect(page.locator("#chat-log li.turn").first).to_have_attribute(
+            "data-entry", "227-pfund-bombe-basisausbau"
+        )
+        ask(page, "warum?")
+        turn = page.locator("#chat-log li.turn[data-question]").nth(1)
+        expect(turn.locator(".turn-message")).to_contain_text("keine sichere Antwort")
+        expect(turn.locator("p.related-h", has_text="Zuletzt ging es um:")).to_be_visible()
+        earlier = turn.locator("ul.related.earlier a")
+        expect(earlier).to_have_count(1)
+        shown[name] = earlier.get_attribute("href")
+    assert shown["js"] == shown["nojs"] == "/entry/227-pfund-bombe-basisausbau"
+
+
 # declined on the one-document build; its search's first hits hold no word of it
 UNWORDED_HITS = "Wie viele Zentimeter?"
 

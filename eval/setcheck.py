@@ -190,6 +190,8 @@ GROUPS = [
     ["heldout104-questions.jsonl", "heldout104-followups.jsonl"],
     ["heldout105-questions.jsonl", "heldout105-followups.jsonl"],
     ["heldout106-questions.jsonl", "heldout106-followups.jsonl"],
+    ["heldout107-questions.jsonl", "heldout107-followups.jsonl"],
+    ["heldout108-questions.jsonl", "heldout108-followups.jsonl"],
 ]
 
 

@@ -46,7 +46,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from whoosh import index as whoosh_index
 
@@ -141,13 +141,32 @@ def _new_build_id() -> str:
 def build_lock(index_dir: Path, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
     """Hold `index_dir`'s build lock (an fcntl lock on ``.build.lock``): one build at a
     time, so a build never prunes the build another one just swapped in. When another
-    process holds it, `on_wait` is called and the lock is waited for."""
-    try:
-        index_dir.mkdir(parents=True, exist_ok=True)
-        handle = open(index_dir / LOCK_FILE, "a+b")  # noqa: SIM115  (closed by `with` below)
-    except OSError as exc:  # not a folder, not writable: say so in German
-        raise _write_error(index_dir, exc) from None
+    process holds it, `on_wait` is called and the lock is waited for. A folder the lock
+    created is removed again when the build fails and left nothing but the lock in it (a
+    typo in ``--index-dir`` with a broken corpus leaves no stray folder)."""
+    created = [p for p in (index_dir, *index_dir.parents) if not p.exists()]  # deepest first
+    handle = _locked(index_dir, on_wait)
     with handle:
+        try:
+            yield
+        except BaseException:
+            if created:
+                _remove_if_only_lock(created)
+            raise
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _locked(index_dir: Path, on_wait: Callable[[], None] | None) -> BinaryIO:
+    """The open lock file of `index_dir`, locked. A build that failed in a folder it made
+    removes that folder and its lock file (`_remove_if_only_lock`): a build that waited on
+    that file then holds a lock nobody else sees, so it locks the file at the path anew."""
+    while True:
+        try:
+            index_dir.mkdir(parents=True, exist_ok=True)
+            handle = open(index_dir / LOCK_FILE, "a+b")  # noqa: SIM115  (the caller closes it)
+        except OSError as exc:  # not a folder, not writable: say so in German
+            raise _write_error(index_dir, exc) from None
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -155,9 +174,24 @@ def build_lock(index_dir: Path, on_wait: Callable[[], None] | None = None) -> It
                 on_wait()
             fcntl.flock(handle, fcntl.LOCK_EX)
         try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+            same = os.stat(index_dir / LOCK_FILE).st_ino == os.fstat(handle.fileno()).st_ino
+        except OSError:  # the path is gone
+            same = False
+        if same:
+            return handle
+        handle.close()
+
+
+def _remove_if_only_lock(created: list[Path]) -> None:
+    """Remove the folders `created` (the index folder first, then the parents made for
+    it) if the index folder holds nothing but the build lock (best effort)."""
+    try:
+        if {p.name for p in created[0].iterdir()} == {LOCK_FILE}:
+            (created[0] / LOCK_FILE).unlink()
+            for folder in created:
+                folder.rmdir()  # OSError when something else was put there meanwhile
+    except OSError:
+        pass
 
 
 def build_index(

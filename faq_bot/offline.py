@@ -12,7 +12,8 @@ a second analyzer written in JavaScript:
 - the abbreviation table (folded key → folded words), the stop words, and the
   folding rules (``fold``: character table, the "ae/oe/ue" digraph pattern), so
   JavaScript folds a query exactly as `faq_bot.text.fold` does: lower case,
-  the table, the digraph pattern, accents dropped.
+  the table, the digraph pattern, accents dropped; and the spellings that sound alike
+  (``sound_alike``: `faq_bot.spelling.SOUND_ALIKE`), so a slip is corrected as online.
 
 The browser matches query terms as prefixes of entry terms. The asset also
 holds each entry's plain paragraphs and its cross references (``see``: the entries it
@@ -30,6 +31,8 @@ from faq_bot.analysis import part_vocabulary, split_compound, vocabulary_from_te
 from faq_bot.entrystore import alias_map
 from faq_bot.lexicon import load_stopwords, load_synonyms
 from faq_bot.links import see_also
+from faq_bot.search import ARTICLE
+from faq_bot.spelling import SOUND_ALIKE
 from faq_bot.text import (  # the folding rules, exported to the JS
     _DIGRAPH,
     _UMLAUT,
@@ -110,6 +113,10 @@ def _head(
         "format": FORMAT,
         "version": version,
         "fold": fold_rules(),
+        # a slip spelt as a term sounds ("endfase"), corrected as `faq_bot.query` does
+        "sound_alike": [list(rule) for rule in SOUND_ALIKE],
+        # an article before a headword ("die Endphase"), as `faq_bot.search.named_entry`
+        "article": ARTICLE,
         "synonyms": {k: list(v) for k, v in synonyms.items()},
         "stopwords": sorted(load_stopwords()),
         "documents": [

@@ -31,7 +31,15 @@ from faq_bot.impacts import impacts
 from faq_bot.index import WARMERS, Index
 from faq_bot.jargon import is_jargon_word
 from faq_bot.lexicon import load_stopwords, load_synonyms
-from faq_bot.spelling import MIN_FUZZY_LENGTH, correct_word, correctable, edits1, known_compound
+from faq_bot.spelling import (
+    MIN_FUZZY_LENGTH,
+    correct_word,
+    correctable,
+    edits1,
+    known_compound,
+    sound_alikes,
+    sound_key,
+)
 from faq_bot.text import clean_input, fold
 
 __all__ = [
@@ -129,14 +137,24 @@ def _stem_surfaces(index: Index) -> dict[str, str]:
     return index.state.once("stem_surfaces", make)
 
 
+def _sound_alikes(index: Index) -> dict[str, str]:
+    """Sound key -> the corpus word `_correct` reads a slip with that key as (per build)."""
+    return index.state.once("sound_alikes", lambda: sound_alikes(index.vocabulary))
+
+
 def _correct(index: Index, folded: str, known: bool = False) -> str | None:
     """A corpus word one edit away from a word that may be a typo (see
     `correctable`): as written, or for an unknown word also as a stem. A `known`
     word (its stem is in the corpus: "Fluchtest") is corrected only as written, to
     a corpus word of another stem ("Fluchttest"); an unknown compound of known
-    words ("Starthand") is a real word, not a typo."""
+    words ("Starthand") is a real word, not a typo. First of all, a word spelt as a corpus
+    word sounds ("Endfase", "Panter": `faq_bot.spelling.sound_key`) is that word, before
+    any word one edit away ("Panzer"), known stem or not (a spelling variant: "Plazierung")."""
     if not correctable(folded, index.vocabulary) or is_jargon_word(folded):
         return None
+    found = _sound_alikes(index).get(sound_key(folded))
+    if found and found != folded:
+        return index.surface.get(found, found)
     fix = correct_word(folded, index.vocabulary, stem=lambda w: _main_term(index, w))
     if fix is not None:
         return index.surface.get(fix, fix)
@@ -197,7 +215,7 @@ def analyze_query(index: Index, query: str) -> AnalyzedQuery:
 
 def unknown_words(index: Index, query: str) -> list[str]:
     """The words of `query` (as typed) that the corpus does not know and that no
-    correction at edit distance 1 turns into a corpus word."""
+    correction (`_correct`: a sound-alike spelling or one edit) turns into a corpus word."""
     out = []
     for m in _WORD.finditer(query):
         word = m.group()
@@ -208,8 +226,9 @@ def unknown_words(index: Index, query: str) -> list[str]:
 
 
 def _warm_up(index: Index) -> None:
-    """Build the stem table `_correct` needs, before the first query does."""
+    """Build the tables `_correct` needs, before the first query does."""
     _stem_surfaces(index)
+    _sound_alikes(index)
 
 
 WARMERS.append(_warm_up)

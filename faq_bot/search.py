@@ -511,10 +511,13 @@ def rank(
     """The first `limit` entries for `pq` in `mode` (see `faq_bot.retrieval`), best
     first, and how many entries matched (the ``total``); `dense`: the hybrid mode's dense
     scores of the query when the caller has them (else the query is embedded). An entry
-    the query names (`named_entry`) comes first, at the best score."""
+    the query names (`named_entry`), as typed or as corrected, comes first, at the best
+    score."""
     if not pq.analyzed.terms:
         return [], 0
     named = named_entry(index, pq.raw, doc, pq.category)
+    if named is None and pq.text != pq.raw:  # a headword typed with a slip: "Endfase"
+        named = named_entry(index, pq.text, doc, pq.category)
     if named is None:
         return _ranked(index, pq, mode, doc, limit, dense)
     entries, total = _ranked(index, pq, mode, doc, None, dense)
@@ -532,6 +535,12 @@ def named_first(entries: list[ScoredEntry], named: str | None) -> list[ScoredEnt
     return [replace(first[0], score=best)] + [s for s in entries if s.entry != named]
 
 
+# a German article before a headword: "die Endphase", "der Aktionsstapel", "eine Flak" (the
+# offline copy carries the pattern and reads it alike)
+ARTICLE = r"^(?:der|die|das|den|dem|des|ein|eine|einen|einem|einer|eines)\s+"
+_ARTICLE = re.compile(ARTICLE, re.I)
+
+
 def named_entry(
     index: Index, text: str, doc: str | None = None, category: str | None = None
 ) -> str | None:
@@ -539,8 +548,13 @@ def named_entry(
     (`Index.canonical_id`: "Endphase", "ziehen karte", an abbreviation of the synonyms
     table), of `doc` and `category` if given: a judge who types a headword wants that
     entry first, whatever the learned ranking (fitted on questions, which never consist
-    of a headword alone) makes of it. Search and the chat put it first."""
-    found = index.canonical_id(text.strip())
+    of a headword alone) makes of it. Search and the chat put it first. An article before
+    the headword ("die Endphase") names it too."""
+    text = text.strip()
+    found = index.canonical_id(text)
+    if found is None:
+        article = _ARTICLE.match(text)
+        found = index.canonical_id(text[article.end() :]) if article else None
     record = index.entry(found) if found else None
     if record is None or (doc is not None and record.doc != doc):
         return None

@@ -1,5 +1,5 @@
 """As-you-type suggestions: titles and aliases by prefix, then by a later word's start,
-then one typing slip away.
+then spelt as they sound, then one typing slip away.
 
 ``suggest_titles(index, prefix, n=8) -> list[dict]``
     Titles and aliases for as-you-type suggestions: ``{"title", "id", "url"}``; those
@@ -12,9 +12,10 @@ from __future__ import annotations
 import bisect
 import re
 from array import array
+from collections.abc import Callable
 
-from faq_bot.index import Index
-from faq_bot.spelling import MIN_FUZZY_LENGTH, edits1
+from faq_bot.index import WARMERS, Index
+from faq_bot.spelling import MIN_FUZZY_LENGTH, edits1, sound_key
 from faq_bot.text import fold
 
 __all__ = ["suggest_titles"]
@@ -24,13 +25,14 @@ _WORD = re.compile(r"\w+")
 
 class _TitleIndex:
     """Every title and alias under each of its word starts, sorted, for prefix lookup
-    by bisection (built once per build from the store's ``names`` table)."""
+    by bisection (built once per build from the store's ``names`` table); each folded
+    word as `key` spells it (as typed, or its `faq_bot.spelling.sound_key`)."""
 
-    def __init__(self, names: list[tuple[str, str]]):
+    def __init__(self, names: list[tuple[str, str]], key: Callable[[str], str] = str):
         keys: list[tuple[str, int, int]] = []  # (folded text from a word start, start?, name)
         self.names = names
         for i, (name, _id) in enumerate(names):
-            words = [fold(w) for w in _WORD.findall(name)]
+            words = [key(fold(w)) for w in _WORD.findall(name)]
             for k in range(len(words)):
                 keys.append((" ".join(words[k:]), 0 if k == 0 else 1, i))
         keys.sort()
@@ -67,16 +69,35 @@ def suggest_titles(index: Index, prefix: str, n: int = 8) -> list[dict[str, str]
     """Titles and aliases starting with (then containing a word starting with) `prefix`,
     one per entry (its best name: "Flakbatterie" and "Flakbatterie (Basisausbau)" name
     the same entry). When none does and `prefix` is long enough for typo tolerance
-    (`faq_bot.spelling.MIN_FUZZY_LENGTH` letters), those one edit away ("Feurwehr")."""
-    wanted = " ".join(fold(w) for w in _WORD.findall(prefix or ""))
+    (`faq_bot.spelling.MIN_FUZZY_LENGTH` letters), those spelt as it sounds ("Endfa",
+    as search corrects "Endfase"), else those one edit away ("Feurwehr")."""
+    folded = [fold(w) for w in _WORD.findall(prefix or "")]
+    wanted = " ".join(folded)
     if not wanted:
         return []
     titles = index.state.once("titles", lambda: _TitleIndex(index.names()))
     starts, inner = titles.lookup(wanted)
     if not starts and not inner and len(wanted) >= MIN_FUZZY_LENGTH:
-        starts, inner = titles.lookup_near(wanted)
+        sounds = " ".join(sound_key(w) for w in folded)
+        if len(sounds) >= MIN_FUZZY_LENGTH:  # "Sssss" sounds as "s": no guess from that
+            starts, inner = _sound_titles(index).lookup(sounds)
+        if not starts and not inner:
+            starts, inner = titles.lookup_near(wanted)
     ranked = sorted(starts, key=lambda k: (len(k[0]), k[0])) + sorted(inner, key=lambda k: k[0])
     best: dict[str, str] = {}  # entry id -> its first name in `ranked`
     for title, entry in ranked:
         best.setdefault(entry, title)
     return [{"title": t, "id": i, "url": f"/entry/{i}"} for i, t in list(best.items())[: max(0, n)]]
+
+
+def _sound_titles(index: Index) -> _TitleIndex:
+    """The names under their words' sound keys (built once per build)."""
+    return index.state.once("titles.sound", lambda: _TitleIndex(index.names(), sound_key))
+
+
+def _warm_up(index: Index) -> None:
+    """Build the sound-key names with the build, not on the first slip typed."""
+    _sound_titles(index)
+
+
+WARMERS.append(_warm_up)

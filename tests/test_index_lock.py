@@ -6,6 +6,9 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pytest
+
+from faq_bot.corpus import CorpusError
 from faq_bot.index import IndexHolder, open_index
 from faq_bot.indexbuild import build_index, build_lock
 
@@ -70,3 +73,60 @@ def test_warm_up_loads_the_impacts_and_stem_table(tiny_corpus: Path, tmp_path: P
     index = IndexHolder(index_dir).get()
     assert "impacts" in index.state._once
     assert "stem_surfaces" in index.state._once
+
+
+def test_a_failed_build_into_a_new_folder_leaves_no_folder(tmp_path: Path):
+    """A QA review: a build of a corpus without a manifest into a mistyped new folder
+    failed, as it should, but left the folder with only `.build.lock` in it."""
+    empty = tmp_path / "korpus"
+    empty.mkdir()
+    target = tmp_path / "neu" / "index"
+    with pytest.raises(CorpusError):
+        build_index(empty, target)
+    assert not (tmp_path / "neu").exists()
+
+
+def test_a_failed_build_keeps_a_folder_that_was_there(tiny_corpus: Path, tmp_path: Path):
+    target = tmp_path / "index"
+    target.mkdir()
+    with build_lock(target):
+        pass
+    with pytest.raises(CorpusError):
+        build_index(tmp_path / "nichts", target)
+    assert target.is_dir()
+
+
+def test_a_build_waiting_on_a_failed_builds_folder_still_excludes_the_next(tmp_path: Path):
+    """A review: the failed build removed the lock file a waiting build was blocked on; that
+    build then held a lock on a deleted file while a third one locked a new file at once."""
+    target = tmp_path / "neu" / "index"
+    a_holds, b_waits, b_holds = threading.Event(), threading.Event(), threading.Event()
+    b_may_go, c_waits = threading.Event(), threading.Event()
+
+    def first() -> None:
+        with pytest.raises(RuntimeError), build_lock(target):
+            a_holds.set()
+            b_waits.wait(10)
+            raise RuntimeError("corpus without manifest")
+
+    def second() -> None:
+        with build_lock(target, on_wait=b_waits.set):
+            b_holds.set()
+            b_may_go.wait(10)
+
+    def third() -> None:
+        with build_lock(target, on_wait=c_waits.set):
+            pass
+
+    a = threading.Thread(target=first)
+    a.start()
+    assert a_holds.wait(10)
+    b = threading.Thread(target=second)
+    b.start()
+    assert b_holds.wait(10)
+    c = threading.Thread(target=third)
+    c.start()
+    assert c_waits.wait(10)  # the third build waits for the second, as it must
+    b_may_go.set()
+    for t in (a, b, c):
+        t.join(10)

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 
 from faq_bot.lexicon import load_synonyms
 from faq_bot.offline import OFFLINE_JSON, entry_terms
+from faq_bot.spelling import sound_key
 from faq_bot.text import fold, slugify
 
 BOMB = "227-pfund-bombe-basisausbau"
@@ -84,14 +86,15 @@ require("readline")
 """
 
 
-@pytest.fixture(scope="module")
-def js_fold(data_rules) -> Iterator[Callable[[list[str]], list[str]]]:
+def _in_node(script: str, rules: Any) -> Iterator[Callable[[list[str]], list[str]]]:
+    """A node process running `script` with `rules` (JSON) as its argument, for all examples
+    of a test: a JSON list of words in, the list it maps them to out."""
     if NODE is None:
         if os.environ.get("CI"):
             pytest.fail("node fehlt")  # in CI a missing node is a broken install step
         pytest.skip("node fehlt")
     node = subprocess.Popen(
-        [NODE, "-e", FOLD_JS, json.dumps(data_rules)],
+        [NODE, "-e", script, json.dumps(rules)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -99,15 +102,20 @@ def js_fold(data_rules) -> Iterator[Callable[[list[str]], list[str]]]:
     )
     assert node.stdin is not None and node.stdout is not None
 
-    def fold_in_node(words: list[str]) -> list[str]:
+    def in_node(words: list[str]) -> list[str]:
         node.stdin.write(json.dumps(words) + "\n")
         node.stdin.flush()
         return json.loads(node.stdout.readline())
 
-    yield fold_in_node
+    yield in_node
     node.stdin.close()
     node.stdout.close()
     node.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def js_fold(data_rules) -> Iterator[Callable[[list[str]], list[str]]]:
+    yield from _in_node(FOLD_JS, data_rules)
 
 
 @settings(max_examples=30, deadline=None)
@@ -121,6 +129,33 @@ def test_javascript_fold_from_the_data_equals_python_fold(js_fold, words):
 @pytest.fixture(scope="module")
 def data_rules(data):
     return data["fold"]
+
+
+# offline.js's soundKey from the data's rules, in node as the fold above
+SOUND_JS = """
+const rules = JSON.parse(process.argv[1]).map(([p, r]) => [new RegExp(p, "g"), r]);
+const key = (w) => rules.reduce((out, [p, r]) => out.replace(p, r), w);
+require("readline")
+  .createInterface({ input: process.stdin })
+  .on("line", (line) => console.log(JSON.stringify(JSON.parse(line).map(key))));
+"""
+
+
+@pytest.fixture(scope="module")
+def js_sound_key(data) -> Iterator[Callable[[list[str]], list[str]]]:
+    yield from _in_node(SOUND_JS, data["sound_alike"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(alphabet="aeiouyhptdckzsfbnlr", min_size=1, max_size=14), min_size=1))
+def test_the_sound_rules_in_the_data_mean_in_javascript_what_they_mean_in_python(
+    js_sound_key, words
+):
+    """The offline copy corrects a slip spelt as a term sounds ("endfase") by the server's
+    own rules (`faq_bot.spelling.SOUND_ALIKE`), carried in the data: applied in order by
+    JavaScript's RegExp as offline.js applies them, they give Python's keys (the browser
+    test of offline slips runs offline.js itself)."""
+    assert js_sound_key(words) == [sound_key(w) for w in words]
 
 
 # ---------------------------------------------------------------- routes
@@ -181,6 +216,16 @@ def test_manifest_names_the_app_in_german(client):
     manifest = json.loads(response.data)
     assert manifest["lang"] == "de" and manifest["start_url"] == "/"
     assert manifest["icons"]
+
+
+def test_favicon_ico_leads_to_the_pages_icon_not_a_404_page(client):
+    """A client that reads no page asks /favicon.ico; it was a 19 KB 404 page."""
+    response = client.get("/favicon.ico")
+    # not permanent: the address it leads to changes with the icon
+    assert response.status_code == 302
+    assert response.headers["Cache-Control"] == "public, max-age=86400"
+    icon = client.get(response.headers["Location"])
+    assert icon.status_code == 200 and icon.mimetype == "image/svg+xml"
 
 
 def test_offline_shell_says_it_is_the_stored_version(client):

@@ -57,6 +57,9 @@ def test_a_headword_comes_first_in_hybrid_search_too(dense_on, dense_index):
         for e in hybrid.entries():
             hits = search(hybrid, e.title.lower(), n=3, mode="hybrid").hits
             assert hits[0].id == e.id, e.title
+            # with an article before it (a QA review: "die Endphase" listed "Phasen" first)
+            hits = search(hybrid, f"die {e.title}", n=3, mode="hybrid").hits
+            assert hits[0].id == e.id, f"die {e.title}"
     finally:
         hybrid.close()
 
@@ -69,6 +72,13 @@ def test_a_headword_comes_first_in_hybrid_search_too(dense_on, dense_index):
         ("Rueckzugsphase", "rueckzugsphase"),  # umlaut spelled out
         ("ziehen karte", "ziehen-karte"),  # the title without its comma
         ("Kleiner Flughafen", "kleiner-flughafen-basisausbau"),  # an alias: no category
+        # with a slip, read as the headword it is corrected to ("Meinten Sie …")
+        ("Endfase", "endphase"),
+        ("Aktionstapel", "aktionsstapel"),
+        # with an article before it ("Phasen" came first)
+        ("die Endphase", "endphase"),
+        ("Die Siegphase", "siegphase"),
+        ("die Endfase", "endphase"),
     ],
 )
 def test_a_headword_however_typed_puts_its_entry_first(index, query, expected):
@@ -232,6 +242,22 @@ def test_suggest_titles_forgive_one_slip_when_no_name_starts_so(index, typed, ti
     # a letter left out, two swapped, one missing of a double: nothing starts so
     assert not _scan(index, [typed.lower()])[0]
     assert title in [s["title"] for s in suggest_titles(index, typed)]
+
+
+@pytest.mark.parametrize(
+    ("typed", "title"),
+    [("Endfase", "Endphase"), ("Endfa", "Endphase"), ("Kartenziehfase", "Kartenziehphase")],
+)
+def test_suggest_titles_find_a_name_spelt_as_it_sounds(index, typed, title):
+    """A QA review: search corrected "Endfase" to Endphase, the box while typing offered
+    nothing (two edits away)."""
+    assert suggest_titles(index, typed)[0]["title"] == title
+
+
+@pytest.mark.parametrize("typed", ["Sssss", "Hhhhh", "Ffffff"])
+def test_suggest_titles_guess_nothing_from_letters_that_sound_as_one(index, typed):
+    """A review: "Sssss" sounds as "s" and listed every title starting so."""
+    assert suggest_titles(index, typed) == []
 
 
 def test_suggest_titles_stay_exact_where_a_name_starts_so_or_the_prefix_is_short(index):

@@ -7,7 +7,7 @@ import pytest
 
 from faq_bot.lexicon import common_words
 from faq_bot.query import analyze_query
-from faq_bot.spelling import correct_word, correctable, known_compound
+from faq_bot.spelling import correct_word, correctable, known_compound, sound_alikes, sound_key
 from faq_bot.text import fold
 
 
@@ -46,3 +46,34 @@ def test_another_inflection_of_a_corpus_word_is_not_a_correction():
 )
 def test_players_words_are_not_corrected(index, word):
     assert analyze_query(index, f"{word} Karte").suggestion is None
+
+
+@pytest.mark.parametrize(
+    ("slip", "meant"),
+    [
+        ("Was passiert in der Endfase?", "Was passiert in der Endphase?"),  # two edits away
+        ("Bewegungsfase", "Bewegungsphase"),
+        # spelt as the card sounds, before "Panzer", one edit away
+        ("Panter", "Panther"),
+    ],
+)
+def test_a_slip_spelt_as_a_corpus_word_sounds_is_that_word(index, slip, meant):
+    assert analyze_query(index, slip).suggestion == meant
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("endfase", "endphase"), ("kontrole", "kontrolle"), ("zal", "zahl"), ("stat", "stadt")],
+)
+def test_spellings_that_sound_alike_share_a_key(a, b):
+    assert sound_key(a) == sound_key(b)
+
+
+@pytest.mark.parametrize(("a", "b"), [("panzer", "panther"), ("sieghase", "siegphase")])
+def test_spellings_that_sound_different_keep_their_keys(a, b):
+    assert sound_key(a) != sound_key(b)
+
+
+def test_the_sound_alike_table_keeps_the_most_frequent_word_of_a_key():
+    table = sound_alikes({"kontrolle": 5, "kontrole": 1, "endphase": 2, "tal": 9})
+    assert table == {"kontrole": "kontrolle", "endfase": "endphase"}  # "tal": too short

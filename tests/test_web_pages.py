@@ -158,6 +158,12 @@ def test_search_typo_offers_meinten_sie(client):
     assert 'href="/search?q=Radarstation"' in html
 
 
+def test_meinten_sie_keeps_the_filters_and_the_number_of_hits_asked_for(client):
+    """A QA review: the corrected search dropped `n`, showing fewer hits than asked."""
+    html = client.get("/search?q=Radarstatoin&doc=how-faq&n=5").get_data(as_text=True)
+    assert 'href="/search?q=Radarstation&amp;doc=how-faq&amp;n=5"' in html
+
+
 def test_search_empty_query_helps_with_tips_documents_and_a_to_z(client):
     response = client.get("/search?q=")
     html = response.get_data(as_text=True)

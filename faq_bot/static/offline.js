@@ -109,12 +109,45 @@
       });
       return vocabulary;
     }
-    // A query word no entry matches, as the term of the copy one edit away ("Feurwehr",
-    // "Aktionstapel") that most entries have, or null: the server's rule for its
-    // "Meinten Sie" (faq_bot/spelling.py correct_word: one edit, words of at least
-    // MIN_FUZZY_LENGTH letters, handed over by the shell).
+    // A term's spelling with the spellings that sound alike made one ("endfase" and
+    // "endphase"), by the server's rules in the data (faq_bot/spelling.py SOUND_ALIKE).
+    // A rule this browser's RegExp cannot read is left out: a slip then goes uncorrected,
+    // the copy still works.
+    var soundRules = [];
+    (data.sound_alike || []).forEach(function (rule) {
+      try {
+        soundRules.push([new RegExp(rule[0], "g"), rule[1]]);
+      } catch (error) {
+        return;
+      }
+    });
+    function soundKey(word) {
+      soundRules.forEach(function (rule) { word = word.replace(rule[0], rule[1]); });
+      return word;
+    }
+    // soundKey -> the term of the copy with it that most entries have, made on first use
+    var alikes = null;
+    function soundAlike(word) {
+      if (!alikes) {
+        alikes = new Map();
+        Array.from(counts().keys()).sort().forEach(function (term) {
+          if (term.length < MIN_FUZZY_LENGTH || !/^\p{L}+$/u.test(term)) return;
+          var key = soundKey(term);
+          var had = alikes.get(key);
+          if (had === undefined || counts().get(term) > counts().get(had)) alikes.set(key, term);
+        });
+      }
+      var found = alikes.get(soundKey(word));
+      return found !== undefined && found !== word ? found : null;
+    }
+    // A query word no entry matches, as the term of the copy spelt as it sounds ("Endfase",
+    // "Panter"), else one edit away ("Feurwehr", "Aktionstapel") that most entries have, or
+    // null: the server's rule for its "Meinten Sie" (faq_bot/query.py _correct; words of
+    // at least MIN_FUZZY_LENGTH letters, handed over by the shell).
     this.corrected = function (word) {
       if (word.length < MIN_FUZZY_LENGTH) return null;
+      var alike = soundAlike(word);
+      if (alike) return alike;
       var found = null;
       var foundCount = 0;
       counts().forEach(function (count, term) {
@@ -345,6 +378,15 @@
     // a query that is a headword, an alias or an id as a whole puts that entry first, as
     // the server's search does (faq_bot/search.py named_entry); the sort keeps the rest
     var named = query ? findEntry(data, query.trim()) : null;
+    // with an article before it ("die Endphase"; the server's faq_bot/search.py ARTICLE,
+    // in the data) or as corrected ("Endfase"), as the server's named_entry
+    var article = data.article ? new RegExp(data.article, "i") : null;
+    if (!named && query && article && article.test(query.trim())) {
+      named = findEntry(data, query.trim().replace(article, ""));
+    }
+    if (!named && groups.length === 1 && corrections.length === 1) {
+      named = findEntry(data, corrections[0]);
+    }
     if (named) {
       hits.sort(function (a, b) { return (b.entry === named) - (a.entry === named); });
     }
@@ -428,8 +470,11 @@
 
   // A paragraph's fingerprint (the "v" of its permalink, faq_bot/text.py): the first
   // data-fingerprint-length hex digits of the SHA-256 of its plain text.
+  // A "v" may be cut short to its first data-fingerprint-min digits or more (a forum's or a
+  // chat app's shortened link): it matches the paragraphs whose fingerprint it begins.
   var PRINT = parseInt(root.getAttribute("data-fingerprint-length") || "", 10) || 8;
-  var VERSION = new RegExp("^[0-9a-f]{" + PRINT + "}$");
+  var PRINT_MIN = parseInt(root.getAttribute("data-fingerprint-min") || "", 10) || PRINT;
+  var VERSION = new RegExp("^[0-9a-f]{" + PRINT_MIN + "," + PRINT + "}$");
 
   function fingerprint(text) {
     return crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)).then(function (hash) {
@@ -443,8 +488,9 @@
   // locate (faq_bot/web/permalink.py): "here", "moved" (the nearest paragraph with the
   // linked text), "changed" (its text changed), "gone" or "missing" (no such number).
   // A "v" as the server tidies one (faq_bot/web/permalink.py tidy_version): a fingerprint in
-  // any case, then up to 8 characters a sentence or an autolinker adds ("803f02e1).").
-  var TIDY = new RegExp("^([0-9A-Fa-f]{" + PRINT + "})[^0-9A-Za-z]{0,8}$");
+  // any case, with up to 8 characters a copy put before it (" 803f02e1") or a sentence or an
+  // autolinker adds after it ("803f02e1).").
+  var TIDY = new RegExp("^[^0-9A-Za-z]{0,8}([0-9A-Fa-f]{" + PRINT_MIN + "," + PRINT + "})[^0-9A-Za-z]{0,8}$");
 
   function tidyVersion(raw) {
     var found = TIDY.exec(raw);
@@ -457,10 +503,10 @@
     // without a valid "v" (the server answers 400), or without WebCrypto: the number alone
     if (!VERSION.test(version) || !(window.crypto && crypto.subtle)) return Promise.resolve(plain);
     return Promise.all(paragraphs.map(fingerprint)).then(function (prints) {
-      if (exists && prints[index] === version) return plain;
+      if (exists && prints[index].indexOf(version) === 0) return plain;
       var best = -1;
       prints.forEach(function (p, i) {
-        if (p === version && (best < 0 || Math.abs(i - index) < Math.abs(best - index))) best = i;
+        if (p.indexOf(version) === 0 && (best < 0 || Math.abs(i - index) < Math.abs(best - index))) best = i;
       });
       if (best >= 0) return { where: "moved", index: best };
       return { where: exists ? "changed" : "gone", index: index };

@@ -147,6 +147,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.before_request(errors.check_host)  # first: no hook reads a body or builds a URL before
     app.before_request(errors.forgive_trailing_slash)
     app.before_request(compression.ignore_ranges)
+    app.after_request(compression.no_ranges)
     app.before_request(compression.drop_refused_encodings)
     app.before_request(body.read_whole_body)
     for module_name, attr in BLUEPRINTS:

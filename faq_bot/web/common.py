@@ -94,7 +94,7 @@ def entry_or_redirect(
     canonical = index.canonical_id(entry_id)
     if canonical and canonical != entry_id and index.entry(canonical) is not None:
         # the words to mark (`h`, from a search hit's link) go along where the view reads them
-        words = (request.args.get("h") or None) if marks else None
+        words = (words_to_mark() or None) if marks else None
         raise EntryMoved(url_for(endpoint, entry_id=canonical, h=words, **values), canonical)
     raise NotFound(description=f"Einen Eintrag „{entry_id}“ gibt es nicht.")
 
@@ -127,6 +127,13 @@ def cached_page(
 def bad_request(detail: str) -> HTTPException:
     """A 400 with a German explanation (shown on the error page / in the JSON)."""
     return BadRequest(description=detail)
+
+
+def words_to_mark() -> str:
+    """The request's `h` (the search that led to a ruling, from a hit's link), as sent up to
+    the query's limit: only marks, so what lies past it is dropped, not a 400 for the whole
+    ruling (a hand-made or mangled link)."""
+    return (request.args.get("h") or "")[: int(current_app.config["MAX_QUERY_LENGTH"])]
 
 
 def check_query(raw: str | None, *, required: bool) -> str:

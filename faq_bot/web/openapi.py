@@ -107,6 +107,13 @@ MODE = _param(
     {"anyOf": [{"type": "string", "enum": ["lexical", "hybrid"]}, _EMPTY]},
 )
 ENTRY_ID = _param("entry_id", "path", "Stabile ID des Eintrags (auch Alias-ID)", {"type": "string"})
+MARKS = _param(
+    "h",
+    "query",
+    "Wörter, die auf der Seite markiert werden (die Suche, die hierher führte); was über "
+    f"{MAX_QUERY_LENGTH} Zeichen hinausgeht, wird nicht gelesen",
+    {"type": "string"},
+)
 
 # the link fields of hits and entries (faq_bot.web.api_links)
 ABSOLUTE_URL = {
@@ -277,7 +284,7 @@ PATHS: dict[str, dict] = {
     "/entry/{entry_id}": {
         "get": {
             "summary": "Eine Regelung (HTML) mit Absatz-Ankern #p0, #p1, …",
-            "parameters": [ENTRY_ID],
+            "parameters": [ENTRY_ID, MARKS],
             "responses": {
                 "200": html_body("Der Eintrag"),
                 **error_responses(301, 304, 404, 503, html=True),

@@ -29,6 +29,7 @@ from faq_bot.text import (
     slugify,
 )
 from faq_bot.web.common import (
+    EntryMoved,
     bad_request,
     base_url,
     cached_page,
@@ -37,10 +38,12 @@ from faq_bot.web.common import (
     conditional,
     current_index,
     entry_or_redirect,
+    words_to_mark,
 )
 from faq_bot.web.marks import mark_html, query_groups
 from faq_bot.web.openapi import describe, error_responses, html_body
 from faq_bot.web.permalink import (
+    MIN_VERSION,
     NUMBER_PATTERN,
     VERSION_PATTERN,
     Located,
@@ -218,6 +221,7 @@ def search() -> str:
         category=category,
         result=result,
         similar=similar,
+        n=n if request.args.get("n") else None,  # a "Meinten Sie" link keeps an asked number
         documents=document_summaries(index),
         categories=categories(index, doc),
         doc_titles={d["id"]: d["title"] for d in index.documents},
@@ -230,7 +234,7 @@ def search() -> str:
 def entry(entry_id: str) -> Any:
     index = current_index()
     record = entry_or_redirect(index, entry_id, "pages.entry", marks=True)
-    highlight = check_query(request.args.get("h"), required=False)
+    highlight = check_query(words_to_mark(), required=False)
     # the page depends on the build, the entry and the words to mark, nothing else:
     # rendered once per build (bounded cache), the same bytes for the same request
     return cached_page(
@@ -257,23 +261,38 @@ def paragraph(entry_id: str, number: str) -> Any:
             "gezählt, wie die Seite sie nummeriert (…/absatz/1 ist „Absatz 1“)."
         )
     version = request.args.get("v") or ""
+    # a link that is not the one it meant (a "v" with what a forum added after it, another
+    # name of the entry, a paragraph that moved) is redirected once, to where it leads
+    tidied = False
     if version and not valid_version(version):
         tidy = tidy_version(version)
-        if tidy is not None:  # "…?v=803f02e1)" from a forum: the link it meant, once
-            return redirect(
-                url_for("pages.paragraph", entry_id=entry_id, number=number, v=tidy), 301
-            )
+        if tidy is not None:  # "…?v=803f02e1)" from a forum: the link it meant
+            version, tidied = tidy, True
+    if version and not valid_version(version):
         raise bad_request(
             f"Der Parameter „v“ muss die Prüfsumme des verlinkten Absatzes sein "
-            f"({FINGERPRINT_LENGTH} Zeichen 0–9 und a–f), nicht „{version[:40]}“. Ohne „v“ "
+            f"({MIN_VERSION} bis {FINGERPRINT_LENGTH} Zeichen 0–9 und a–f), nicht "
+            f"„{version[:40]}“. Ohne „v“ "
             "zeigt der Link "
             "den Absatz in seiner aktuellen Fassung."
         )
-    record = entry_or_redirect(index, entry_id, "pages.paragraph", number=number, v=version or None)
+    try:
+        record = entry_or_redirect(
+            index, entry_id, "pages.paragraph", number=number, v=version or None
+        )
+    except EntryMoved as moved:  # another name of the entry ("227er")
+        canonical = index.entry(moved.canonical)
+        if canonical is None:
+            raise
+        record, tidied = canonical, True
     plains = record.plain_paragraphs
     found = locate(plains, n - 1, version)
     if found.where == "moved":
         return redirect(permalink(record.id, found.index, plains[found.index]), code=301)
+    if tidied:
+        return redirect(
+            url_for("pages.paragraph", entry_id=record.id, number=number, v=version or None), 301
+        )
     if found.where == "missing":
         raise NotFound(description=link_note("missing", n, record.title, len(plains)))
     if found.where == "gone":  # a number past the end: rare, and any of them renders alike
@@ -461,7 +480,8 @@ describe(
                     "name": "v",
                     "in": "query",
                     "required": False,
-                    "description": "Prüfsumme des Absatztextes (faq_bot.text.fingerprint)",
+                    "description": "Prüfsumme des Absatztextes (faq_bot.text.fingerprint), "
+                    "auch gekürzt auf ihre ersten Stellen (mindestens vier)",
                     "schema": {
                         "anyOf": [
                             {"type": "string", "pattern": VERSION_PATTERN},

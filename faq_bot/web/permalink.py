@@ -20,10 +20,18 @@ from faq_bot.text import FINGERPRINT_LENGTH, fingerprint
 # any entry has and keep int() cheap
 NUMBER_PATTERN = "^[1-9][0-9]{0,4}$"
 _NUMBER = re.compile(NUMBER_PATTERN)
-VERSION_PATTERN = f"^[0-9a-f]{{{FINGERPRINT_LENGTH}}}$"
+# A link's "v" is the fingerprint or its first `MIN_VERSION` digits or more: forums and
+# chat apps cut long links short ("…?v=803f02e" of "…?v=803f02e1"), and four hex digits
+# still tell an entry's paragraphs apart (65,536 values for a few dozen paragraphs).
+MIN_VERSION = 4
+VERSION_PATTERN = f"^[0-9a-f]{{{MIN_VERSION},{FINGERPRINT_LENGTH}}}$"
 _VERSION = re.compile(VERSION_PATTERN)
-# a fingerprint in any case, then what a sentence or an autolinker adds ("…?v=803f02e1).")
-_TIDY = re.compile(rf"([0-9A-Fa-f]{{{FINGERPRINT_LENGTH}}})[^0-9A-Za-z]{{0,8}}")
+# a fingerprint in any case, after what a copy may put before it ("?v= 803f02e1"), then
+# what a sentence or an autolinker adds ("…?v=803f02e1)."); the same class both sides, which
+# JavaScript reads alike (its \s is not Python's)
+_TIDY = re.compile(
+    rf"[^0-9A-Za-z]{{0,8}}([0-9A-Fa-f]{{{MIN_VERSION},{FINGERPRINT_LENGTH}}})[^0-9A-Za-z]{{0,8}}"
+)
 
 Where = Literal["here", "moved", "changed", "gone", "missing"]
 
@@ -80,22 +88,24 @@ def valid_version(raw: str) -> bool:
 
 
 def tidy_version(raw: str) -> str | None:
-    """`raw` as a fingerprint once what a forum's autolinker or a sentence adds after it is
-    dropped ("803f02e1)", "803f02e1.") and upper case is lowered; None when that is none."""
+    """`raw` as a fingerprint once what a copy put before it and what a forum's autolinker
+    or a sentence adds after it are dropped (" 803f02e1", "803f02e1)", "803f02e1.") and
+    upper case is lowered; None when that is none."""
     found = _TIDY.fullmatch(raw)  # anchored both ends: linear in `raw`, however long
     return found.group(1).lower() if found else None
 
 
 def locate(plains: Sequence[str], index: int, version: str) -> Located:
     """Where the link to paragraph `index` (0-based) made for the text with fingerprint
-    `version` ("" for a link without one) leads among the entry's plain paragraphs
-    `plains` now. When several paragraphs have the text, the one nearest to `index`."""
+    `version` ("" for a link without one; a fingerprint cut short matches the paragraphs
+    whose fingerprint it begins) leads among the entry's plain paragraphs `plains` now.
+    When several paragraphs have the text, the one nearest to `index`."""
     exists = 0 <= index < len(plains)
     if not version:
         return Located("here" if exists else "missing", index)
-    if exists and fingerprint(plains[index]) == version:
+    if exists and fingerprint(plains[index]).startswith(version):
         return Located("here", index)
-    same = [i for i, text in enumerate(plains) if fingerprint(text) == version]
+    same = [i for i, text in enumerate(plains) if fingerprint(text).startswith(version)]
     if same:
         return Located("moved", min(same, key=lambda i: (abs(i - index), i)))
     return Located("changed" if exists else "gone", index)

@@ -144,7 +144,12 @@ def test_offline_a_typing_slip_still_finds_the_entry_as_online(phone_ctx):
     wait_for_service_worker(page)
     phone_ctx.set_offline(True)
     try:
-        for slip, title in (("Feurwehr", "Feuerwehr"), ("Aktionstapel", "Aktionsstapel")):
+        slips = (
+            ("Feurwehr", "Feuerwehr"),
+            ("Aktionstapel", "Aktionsstapel"),
+            ("Endfase", "Endphase"),  # spelt as it sounds, two edits away
+        )
+        for slip, title in slips:
             page.goto("/search?" + urlencode({"q": slip}))
             expect(page.locator(".hit-title").first).to_contain_text(title)
             expect(page.locator("#offline-app .suggestion")).to_contain_text("ähnlich geschrieben")
@@ -193,6 +198,8 @@ def test_offline_a_headword_searched_alone_comes_first_and_its_slug_opens_as_onl
             ("Angreifer", "Angreifer"),
             ("ziehen karte", "Ziehen, Karte"),
             ("Normale Bewegung", "Normale Bewegung"),
+            ("der Verteidigungswert", "Verteidigungswert"),  # an article before it
+            ("die Endphase", "Endphase"),
         ):
             page.goto("/search?" + urlencode({"q": query}))
             expect(page.locator(".hit-title").first).to_have_text(title)
@@ -552,6 +559,10 @@ def test_offline_a_paragraph_permalink_checks_its_version_as_online(phone_ctx):
         expect(page.locator("#p12 .para-context")).to_be_in_viewport()
         assert page.url.endswith(f"/entry/schadenverteilungsphase/absatz/13?v={version}#p12")
         expect(page.locator(".linked-note")).to_have_count(0)
+
+        page.goto(f"/entry/schadenverteilungsphase/absatz/2?v={version[:5]}")  # cut short
+        expect(page.locator("#p12 .para-context")).to_be_in_viewport()
+        assert page.url.endswith(f"/entry/schadenverteilungsphase/absatz/13?v={version[:5]}#p12")
 
         page.goto("/entry/schadenverteilungsphase/absatz/13?v=0123abcd")  # another text
         expect(page.locator(".linked-note")).to_have_text(

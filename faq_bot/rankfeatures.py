@@ -23,7 +23,10 @@ Features:
   in the entry's title and aliases (compound parts and lemmas count), and
   ``title_named``, the IDF-weighted share of the title's own words the query
   contains (the headword named),
-- entry: log length,
+- entry: log length, ``coverage``: the IDF-weighted share of the query's words the
+  entry's text holds (`faq_bot.search.QueryCoverage`, as the lexical ranking computes
+  it; ``lex_score`` is relative to the best entry, so for a one-word query it cannot
+  tell an entry holding the word from one that merely resembles it),
 - precedent: ``known_entry``, how near the nearest known training question this entry
   answered lies, relative to the nearest of all (`faq_bot.known.entry_precedent`; 0
   for every candidate without known questions, which changes no order).
@@ -75,6 +78,7 @@ FEATURES = (
     "title_coverage",
     "title_named",
     "known_entry",
+    "coverage",
 )
 
 
@@ -132,6 +136,19 @@ def _paragraph_lex_rank(
     slots = r.paragraphs[np.argsort(-r.paragraph_bm25, kind="stable")[:PARAGRAPH_DEPTH]]
     pairs = zip(imp.para_entry[slots].tolist(), imp.para_number[slots].tolist(), strict=True)
     return {(imp.entry_ids[e], n): i + 1 for i, (e, n) in enumerate(pairs)}
+
+
+def _entry_coverage(
+    index: Any, aq: Any, doc: str | None, category: str | None
+) -> Callable[[str], float]:
+    """The lexical ranking's coverage of an entry id (0 for an entry matching no word)."""
+    from faq_bot.search import _ranking
+
+    if aq is None or not aq.terms:
+        return lambda _eid: 0.0
+    coverage = _ranking(index, aq, doc, category).coverage
+    slot = impacts(index).entry_slot
+    return lambda eid: float(coverage[slot[eid]]) if eid in slot else 0.0
 
 
 def _paragraph_rrf(
@@ -197,6 +214,7 @@ def candidates(
     from faq_bot.search import QueryCoverage
 
     query = QueryCoverage.of(index, aq) if aq else QueryCoverage(index, {}, [])
+    coverage = _entry_coverage(index, aq, doc, category)
     dense_para: dict[str, tuple[float, int]] = {}  # entry -> its best paragraph
     for (e, n), sim in dense.paragraph.items():
         if e not in dense_para or (sim, n) > dense_para[e]:
@@ -221,6 +239,7 @@ def candidates(
             "title_coverage": query(titles.every),
             "title_named": _title_named(query, titles.own),
             "known_entry": known(eid) if known is not None else 0.0,
+            "coverage": coverage(eid),
         }
         para = lex_para.get(eid)
         if para is None and eid in dense_para:

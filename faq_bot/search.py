@@ -366,6 +366,7 @@ class Ranking(NamedTuple):
     paragraphs: np.ndarray  # paragraph slots that matched
     paragraph_bm25: np.ndarray  # their raw BM25F scores
     matched: np.ndarray  # per entry slot: it holds a word of the query (the slots of `order`)
+    coverage: np.ndarray  # per entry slot: the IDF-weighted share of the query's words it holds
 
 
 def _rank(
@@ -403,7 +404,8 @@ def _rank(
     score = (0.5 * e_rel + 0.5 * p_rel) * (np.where(e_match, e_cov, 0.0) + 0.05)
     idx = np.nonzero(matched)[0]
     order = idx[np.lexsort((idx, -score[idx]))]
-    return Ranking(order, score, para_of, p_idx, p_score[p_idx], matched)
+    coverage = np.where(e_match, e_cov, 0.0)
+    return Ranking(order, score, para_of, p_idx, p_score[p_idx], matched, coverage)
 
 
 def _scored(index: Index, r: Ranking, limit: int | None = None) -> list[ScoredEntry]:

@@ -85,6 +85,18 @@ def test_title_coverage_is_the_idf_weighted_share_of_the_query_words(tiny_index)
     assert got["runde-patt"]["title_named"] == pytest.approx(1.0)  # the whole title named
 
 
+def test_coverage_is_the_share_of_the_query_words_the_entry_text_holds(tiny_index):
+    """`lex_score` is relative to the best entry; `coverage` says how much of the query an
+    entry holds at all: every word, some, or none (an entry only the dense ranking found)."""
+    got = by_entry(tiny_index, "Patt Moduswürfel", dense_of({("runde-angriff", 0): 0.9}))
+    for f in got.values():  # matched lexically: some share; found only densely: none
+        assert (0.0 < f["coverage"] <= 1.0) if f["lex_recip_rank"] > 0 else f["coverage"] == 0.0
+    assert any(f["lex_recip_rank"] == 0 for f in got.values())  # else half of it tests nothing
+    one_word = by_entry(tiny_index, "Patt", dense_of({("runde-bewegung", 0): 0.9}))
+    holding = [f for f in one_word.values() if f["lex_recip_rank"] > 0]
+    assert holding and all(f["coverage"] == pytest.approx(1.0) for f in holding)
+
+
 def test_dense_features_follow_the_dense_ranking(tiny_index):
     dense = dense_of({("runde-patt", 0): 0.9, ("runde-modus", 0): 0.8, ("runde-modus", 1): 0.7})
     got = by_entry(tiny_index, "Patt", dense)

@@ -84,6 +84,7 @@ def check(as_json: bool, corpus_dir: Path, file: str) -> None:
     from faq_bot.stack import ScenarioFormatError, read_scenario, resolve, result_to_json
     from faq_bot.stack.report import render_text
     from faq_bot.stack.rules import MissingRuleError, load_rules
+    from faq_bot.stack.validate import validate
 
     try:
         data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
@@ -96,7 +97,11 @@ def check(as_json: bool, corpus_dir: Path, file: str) -> None:
     try:  # a legal stack's steps and an illegal one's errors cite rules
         rules = load_rules(corpus_dir)
     except (CorpusError, MissingRuleError) as exc:
-        fail(f"Korpus {corpus_dir}: {exc}", 3)
+        if not validate(scenario):
+            fail(f"Korpus {corpus_dir}: {exc}", 3)
+        # an illegal stack is still said to be one, its errors without their rules
+        click.echo(f"Warnung: Korpus {corpus_dir}: {exc} Die Fehler folgen ohne Regeln.", err=True)
+        rules = {}
     result = resolve(scenario, rules)
     if as_json:
         echo_json(result_to_json(result))

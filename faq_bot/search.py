@@ -78,6 +78,7 @@ from faq_bot.corpus import slugify
 from faq_bot.errors import InputError
 from faq_bot.impacts import impacts
 from faq_bot.index import WARMERS, Index
+from faq_bot.morphology import word_class
 from faq_bot.query import AnalyzedQuery, QueryError, analyze_query, main_terms
 from faq_bot.retrieval import (
     Candidate,
@@ -89,6 +90,7 @@ from faq_bot.retrieval import (
 )
 from faq_bot.snippets import SNIPPET_CHARS, snippet, token_spans
 from faq_bot.suggest import suggest_titles
+from faq_bot.text import fold
 
 if TYPE_CHECKING:
     from faq_bot.dense import DenseScores
@@ -574,7 +576,7 @@ _NameKey = tuple[tuple[str, ...], int]
 
 
 class _TitleTerms(NamedTuple):
-    entries: dict[_NameKey, tuple[str, ...]]  # the entries of the names with the key
+    entries: dict[_NameKey, tuple[tuple[str, str], ...]]  # (entry, name) of the names with the key
     longest: int  # words of the longest name
 
 
@@ -586,27 +588,55 @@ def _title_terms(index: Index) -> _TitleTerms:
     """Each entry's names (title and aliases) by `_name_key`, once per build."""
 
     def build() -> _TitleTerms:
-        entries: dict[_NameKey, tuple[str, ...]] = {}
+        entries: dict[_NameKey, tuple[tuple[str, str], ...]] = {}
         for name, entry_id in index.names():
             key = _name_key(index, name)
-            if key[0] and entry_id not in entries.get(key, ()):
-                entries[key] = (*entries.get(key, ()), entry_id)
+            if key[0]:
+                entries[key] = (*entries.get(key, ()), (entry_id, name))
         return _TitleTerms(entries, max((n for _terms, n in entries), default=0))
 
     return index.state.once("title_terms", build)
 
 
+# the endings a German noun takes in the plural or a case ("Karte" / "Karten", "Angriff" /
+# "Angriffe", "Spiel" / "Spiels")
+_NOUN_ENDINGS = frozenset({"", "e", "n", "en", "s", "es"})
+
+
+def _inflects(typed: str, name: str) -> bool:
+    """Whether `typed` is `name` in another inflection, word for word: each word is the
+    name's or differs from it by a noun ending, and is no verb form ("spielen" is not a
+    plural of "Spiel"). A derived word is another word ("Angreifer" for "angreifen",
+    "Verteidiger" for "Verteidigung"), though the stemmer makes them one."""
+    mine = [fold(w) for w in _NAME_WORD.findall(typed)]
+    theirs = [fold(w) for w in _NAME_WORD.findall(name)]
+    if len(mine) != len(theirs):
+        return False
+    for word, other in zip(mine, theirs, strict=True):
+        if word == other:
+            continue
+        short, long = sorted((word, other), key=len)
+        if not long.startswith(short) or long[len(short) :] not in _NOUN_ENDINGS:
+            return False
+        if word_class(word) == "verb":
+            return False
+    return True
+
+
 def _inflected_title(index: Index, words: str, doc: str | None) -> str | None:
     """The one entry (of `doc` if given) whose name `words` is in another inflection
-    (`named_entry`); None when the names of two entries stem alike ("Runde" of two
+    (`named_entry`, `_inflects`); None when the names of two entries are ("Runde" of two
     documents, "Runden" of either)."""
     terms = _title_terms(index)
     if len(_NAME_WORD.findall(words)) > terms.longest:  # a question: not analyzed again
         return None
-    found = terms.entries.get(_name_key(index, words), ())
-    if doc is not None:
-        found = tuple(e for e in found if (r := index.entry(e)) is not None and r.doc == doc)
-    return found[0] if len(found) == 1 else None
+    found = {
+        entry_id
+        for entry_id, name in terms.entries.get(_name_key(index, words), ())
+        if _inflects(words, name)
+        and (doc is None or ((r := index.entry(entry_id)) is not None and r.doc == doc))
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 def _ranked(

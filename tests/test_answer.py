@@ -548,10 +548,16 @@ def test_a_declined_answer_in_a_conversation_offers_the_entry_it_was_about(index
         ("warum?", [{"question": "x y z", "entry": "gibt-es-nicht"}]),  # not in the index
         ("warum?", [{"question": "Wer zahlt die 227er?"}]),  # no answer's entry
         ("Was ist ein Aktionsstapel?", [BOMB_TURN]),  # answered: nothing to fall back on
+        ("und dann?", [BOMB_TURN, {"question": "warum?"}]),  # the turn before was declined
     ],
 )
 def test_an_answer_offers_no_earlier_entry_without_one_to_offer(index, question, history):
     assert answer(index, question, history).earlier is None
+
+
+def test_an_answer_limited_to_a_document_offers_no_earlier_entry_of_another(index):
+    assert answer(index, "warum?", [BOMB_TURN], doc="runde").earlier is None
+    assert answer(index, "warum?", [BOMB_TURN], doc="how-faq").earlier is not None
 
 
 def test_a_confident_answer_offers_no_search_hits(index):

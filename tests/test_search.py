@@ -125,6 +125,12 @@ def test_a_headword_of_another_document_stays_out_of_a_filtered_search(index):
         "Wie ziehe ich Karten",  # the stems of "Karte ziehen", with two stop words
         "Bombe",  # the stem of no name alone ("227-Pfund Bombe (Basisausbau)")
         "Aktionsstapel Karten",  # more words than the name
+        # a derived word is another word, though it stems as a name does (a review: these
+        # named Verteidiger, Angreifer and Spiel)
+        "Verteidigung",
+        "angreifen",
+        "Spielerin",
+        "spielen",  # a verb form, not a plural of "Spiel"
     ],
 )
 def test_words_that_are_no_name_in_another_inflection_name_no_entry(index, query):

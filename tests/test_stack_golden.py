@@ -200,6 +200,8 @@ def test_cli_check_illegal_scenario_lists_errors_and_exits_1(faq_corpus_dir: Pat
     assert result.exit_code == 1
     assert "nicht zulässig" in result.stdout
     assert "Zu wenig TW – Eintrag 1: A hat 1 TW, der Eintrag kostet aber 2 TW." in result.stdout
+    # the entries that state the rule, as a legal stack's steps list theirs
+    assert "    Regeln: aktionsstapel, technologiewerte-tws" in result.stdout
 
 
 @pytest.mark.parametrize(
@@ -236,6 +238,17 @@ def test_cli_check_broken_corpus_exits_3(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["check", "--corpus", str(tmp_path), str(path)])
     assert result.exit_code == 3
     assert "Korpus" in result.stderr
+
+
+def test_cli_check_illegal_scenario_with_a_broken_corpus_lists_its_errors_without_rules(
+    tmp_path: Path,
+) -> None:
+    """Its verdict needs no corpus (as the web checker shows it): exit 1, a warning."""
+    path = SCENARIOS / "example8d_bomb_without_tw.json"
+    result = CliRunner().invoke(main, ["check", "--json", "--corpus", str(tmp_path), str(path)])
+    assert result.exit_code == 1
+    assert "Warnung: Korpus" in result.stderr
+    assert [e["rules"] for e in json.loads(result.stdout)["errors"]] == [[]]
 
 
 def test_cli_check_with_the_real_corpus_matches_golden_files() -> None:

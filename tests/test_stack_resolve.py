@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_stack_validate import entry, scenario
+from test_stack_validate import CARDS, entry, scenario
 
 from faq_bot.stack import Outcome, Reason, check, result_to_json
 
@@ -34,6 +34,13 @@ def final(data: dict) -> dict:
     return result_to_json(check(data, RULES))["final"]
 
 
+LOCKED_SCRAP = {
+    "name": "Radarstation",
+    "owner": "B",
+    "kind": "base",
+    "zone": "scrap",
+    "locked": True,
+}
 BOMB_B_ON_RADAR = entry("s2", "B", "bombB", "destroy", target="radarA", cost=2, sacrifice=True)
 
 # name -> (scenario, entry, (outcome, reason, paid))
@@ -261,8 +268,23 @@ def test_resolve_every_step_cites_aktionsstapel_first() -> None:
         ),
         # a reference to nothing states no rule of the game
         (scenario(entry("s1", "C", "bombA", "destroy", target="bombB")), []),
+        # on the scrap pile (the message says so), locked as well: not Sperren/Entsperren
+        (
+            scenario(
+                entry("s1", "B", "gone", "draw", amount=1, lock_source=True),
+                cards=[*CARDS, {**LOCKED_SCRAP, "id": "gone"}],
+            ),
+            ["aktionsstapel"],
+        ),
     ],
-    ids=["own-damage", "locked-source", "action-card-played", "protect-itself", "unknown"],
+    ids=[
+        "own-damage",
+        "locked-source",
+        "action-card-played",
+        "protect-itself",
+        "unknown",
+        "scrapped-and-locked",
+    ],
 )
 def test_an_illegal_stack_cites_the_entries_that_state_the_rule_it_breaks(data, cited) -> None:
     """A QA review: an illegal scenario listed its errors without a link to the FAQ, where

@@ -140,18 +140,21 @@ def related_entries(
 
 
 def earlier_item(index: Index, result: Answer, turns: list[Turn]) -> dict[str, Any] | None:
-    """What a declined `result` offers of the conversation so far: the entry of its last
-    confident answer (`search_item`), unless the answer lists it already; None for a
-    confident answer, without such a turn, or when the entry is not in the index (the
-    history comes from the client). A "warum?" after an answer, read alone, finds
-    nothing, and the entry it asks about is a tap away again."""
-    if result.confident:
+    """What a declined `result` offers of the conversation so far: the entry of the turn
+    just before it, when that one was answered with confidence (`search_item`); None for a
+    confident answer, after a declined turn, when the entry is not in the index (the history
+    comes from the client) or not in the answer's document (`Answer.scope`), or when the
+    answer lists it already. A "warum?" after an answer, read alone, finds nothing, and the
+    entry it asks about is a tap away again."""
+    entry = turns[-1].entry if turns else None
+    if result.confident or not entry:
         return None
-    entry = next((t.entry for t in reversed(turns) if t.entry), None)
-    found = index.canonical_id(entry) if entry else None
+    found = index.canonical_id(entry)
     record = index.entry(found) if found else None
     listed = {r["id"] for r in (*result.related, *result.search_first)}
     if record is None or record.id in listed:
+        return None
+    if result.scope is not None and record.doc != result.scope:
         return None
     return search_item(index, record, None)
 

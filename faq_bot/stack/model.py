@@ -164,11 +164,14 @@ class Scenario:
 @dataclass(frozen=True)
 class Error:
     """A rule the stack breaks; `entry` is the stack entry id, or None for a card;
-    `rules`: the ids of the corpus entries that state the rule (`resolve` adds them)."""
+    `cites`: the titles of the FAQ entries that state it, where `validate` knows which
+    (a source on the scrap pile, locked, or an action card not in the hand); `rules`: the
+    ids of the corpus entries cited (`resolve` adds them)."""
 
     code: ErrorCode
     entry: str | None
     message: str
+    cites: tuple[str, ...] = ()
     rules: tuple[str, ...] = ()
 
 

@@ -41,29 +41,19 @@ from faq_bot.stack.model import (
     Step,
     Zone,
 )
-from faq_bot.stack.validate import validate
-
-# Titles of the FAQ entries the engine cites besides the cards' own entries.
-AKTIONSSTAPEL = "Aktionsstapel"
-AKTIONEN = "Aktionen"
-AKTIONSKARTEN = "Aktionskarten"
-OPFERN = "Opfern"
-TECHNOLOGIEWERTE = "Technologiewerte"
-SCHADEN = "Schaden"
-ABWERFEN = "Abwerfen"
-ANGRIFFSDEKLARATIONSPHASE = "Angriffsdeklarationsphase"
-SPERREN = "Sperren/Entsperren"
-GENERAL_RULE_TITLES = (
-    SPERREN,
-    AKTIONSSTAPEL,
+from faq_bot.stack.titles import (
+    ABWERFEN,
     AKTIONEN,
     AKTIONSKARTEN,
-    OPFERN,
-    TECHNOLOGIEWERTE,
-    SCHADEN,
-    ABWERFEN,
+    AKTIONSSTAPEL,
     ANGRIFFSDEKLARATIONSPHASE,
+    GENERAL_RULE_TITLES,
+    OPFERN,
+    SCHADEN,
+    SPERREN,
+    TECHNOLOGIEWERTE,
 )
+from faq_bot.stack.validate import validate
 
 
 def rule_titles(catalog: tuple[CatalogCard, ...] | None = None) -> tuple[str, ...]:
@@ -401,8 +391,9 @@ def _rule_ids(
 
 
 # What the FAQ entries say that an illegal stack breaks, by violation (a judge settling a
-# dispute wants the ruling most of all here); `bad_target` and `source_unavailable` by what
-# the entry does (`_error_rule_ids`); a reference to nothing or another's card cites none
+# dispute wants the ruling most of all here); `bad_target` by what the entry does
+# (`_error_rule_ids`), `source_unavailable` by why (`Error.cites`, set by `validate`); a
+# reference to nothing or another's card cites none
 ERROR_RULES: Mapping[ErrorCode, tuple[str, ...]] = {
     # "Karten dürfen nur einmal im Aktionsstapel vorkommen"
     ErrorCode.DUPLICATE_CARD: (AKTIONSSTAPEL,),
@@ -431,9 +422,9 @@ def _error_rule_ids(
 ) -> tuple[str, ...]:
     """The ids of the entries that state the rule `error` breaks (`ERROR_RULES`): for a
     wrong target, the effect's entry (Schaden, Abwerfen, …), else the source card's own
-    (Feuerwehr protects only another base); for an unavailable source, Sperren/Entsperren
-    when it is locked and Aktionskarten for an action card."""
-    titles = list(ERROR_RULES.get(error.code, ()))
+    (Feuerwehr protects only another base); and what `validate` cites (`Error.cites`: for
+    an unavailable source, by why it is unavailable)."""
+    titles = [*ERROR_RULES.get(error.code, ()), *error.cites]
     entry = scenario.entry(error.entry)
     source = scenario.card(entry.source) if entry is not None else None
     if entry is not None and error.code is ErrorCode.BAD_TARGET:
@@ -442,11 +433,6 @@ def _error_rule_ids(
         if not general and card is not None and card.faq:
             titles.append(card.faq)  # a protect or destroy: what the card may target
         titles += general
-    if source is not None and error.code is ErrorCode.SOURCE_UNAVAILABLE:
-        if source.locked and entry is not None and entry.lock_source:
-            titles.append(SPERREN)
-        if source.kind is Kind.ACTION:
-            titles.append(AKTIONSKARTEN)
     return tuple(dict.fromkeys(rules[t] for t in titles if t in rules))
 
 

@@ -22,6 +22,7 @@ from faq_bot.stack.model import (
     Zone,
 )
 from faq_bot.stack.names import card_name, entry_name
+from faq_bot.stack.titles import AKTIONSKARTEN, AKTIONSSTAPEL, SPERREN
 
 _ZONE_DE = {Zone.HAND: "auf der Hand", Zone.PLAY: "im Spiel", Zone.SCRAP: "auf dem Schrottplatz"}
 
@@ -56,8 +57,8 @@ def _entry_errors(
 ) -> list[Error]:
     errors: list[Error] = []
 
-    def error(code: ErrorCode, message: str) -> None:
-        errors.append(Error(code, entry.id, f"{entry_name(scenario, entry.id)}: {message}"))
+    def error(code: ErrorCode, message: str, cites: tuple[str, ...] = ()) -> None:
+        errors.append(Error(code, entry.id, f"{entry_name(scenario, entry.id)}: {message}", cites))
 
     def name(card_id: str | None) -> str:
         return card_name(scenario, card_id)
@@ -108,17 +109,24 @@ def _entry_errors(
                 f"{entry.by} sagt {name(source.id)} an, die Karte gehört aber {source.owner}.",
             )
         if source.zone is Zone.SCRAP:
-            error(ErrorCode.SOURCE_UNAVAILABLE, f"{name(source.id)} liegt auf dem Schrottplatz.")
+            # "Erst wenn eine Aktion … an die Reihe kommt und noch existent ist"
+            error(
+                ErrorCode.SOURCE_UNAVAILABLE,
+                f"{name(source.id)} liegt auf dem Schrottplatz.",
+                (AKTIONSSTAPEL,),
+            )
         elif entry.lock_source and source.locked:
             error(
                 ErrorCode.SOURCE_UNAVAILABLE,
                 f"{name(source.id)} ist schon gesperrt und kann nicht zum Einsatz gesperrt werden.",
+                (SPERREN,),
             )
         elif source.kind is Kind.ACTION and source.zone is not Zone.HAND:
             error(
                 ErrorCode.SOURCE_UNAVAILABLE,
                 f"Die Aktionskarte {name(source.id)} ist nicht auf der Hand, sondern "
                 f"{_ZONE_DE[source.zone]}.",
+                (AKTIONSKARTEN,),
             )
         if source.kind is Kind.ACTION and scenario.phase in NO_ACTION_CARD_PHASES:
             error(

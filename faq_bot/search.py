@@ -559,7 +559,7 @@ def named_entry(
         article = _ARTICLE.match(text)
         words = text[article.end() :] if article else text
         found = index.canonical_id(words) if article else None
-        found = found or _inflected_title(index, words, doc)
+        found = found or _inflected_title(index, words, doc, category)
     record = index.entry(found) if found else None
     if record is None or (doc is not None and record.doc != doc):
         return None
@@ -623,10 +623,12 @@ def _inflects(typed: str, name: str) -> bool:
     return True
 
 
-def _inflected_title(index: Index, words: str, doc: str | None) -> str | None:
-    """The one entry (of `doc` if given) whose name `words` is in another inflection
-    (`named_entry`, `_inflects`); None when the names of two entries are ("Runde" of two
-    documents, "Runden" of either)."""
+def _inflected_title(
+    index: Index, words: str, doc: str | None, category: str | None = None
+) -> str | None:
+    """The one entry (of `doc` and `category` if given) whose name `words` is in another
+    inflection (`named_entry`, `_inflects`); None when the names of two entries are ("Runde"
+    of two documents, "Runden" of either)."""
     terms = _title_terms(index)
     if len(_NAME_WORD.findall(words)) > terms.longest:  # a question: not analyzed again
         return None
@@ -635,6 +637,7 @@ def _inflected_title(index: Index, words: str, doc: str | None) -> str | None:
         for entry_id, name in terms.entries.get(_name_key(index, words), ())
         if _inflects(words, name)
         and (doc is None or ((r := index.entry(entry_id)) is not None and r.doc == doc))
+        and (not category or category_slug(index, entry_id) == slugify(category))
     }
     return found.pop() if len(found) == 1 else None
 

@@ -10,9 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from faq_bot.chat import MAX_HISTORY, Turn, answer, format_answer, parse_history
-from faq_bot.chat.answer import replay
+from faq_bot.chat.answer import Answer, replay
 from faq_bot.chat.confidence import CONFIDENCE_THRESHOLD, foreign_nouns
 from faq_bot.chat.history import context_turns
+from faq_bot.chat.items import earlier_item
 from faq_bot.chat.terms import Coverage, entry_terms, reference_target
 from faq_bot.chat.wording import NOT_CONFIDENT
 from faq_bot.query import analyze_query
@@ -553,6 +554,17 @@ def test_a_declined_answer_in_a_conversation_offers_the_entry_it_was_about(index
 )
 def test_an_answer_offers_no_earlier_entry_without_one_to_offer(index, question, history):
     assert answer(index, question, history).earlier is None
+
+
+@pytest.mark.parametrize("listed_as", ["related", "search_first"])
+def test_a_declined_answer_does_not_offer_again_an_entry_it_lists_already(index, listed_as):
+    declined = Answer(
+        question="warum?", confident=False, confidence=0.0, message="", passage=None, entry=None
+    )
+    turns = [Turn(BOMB_TURN["question"], BOMB_TURN["entry"])]
+    assert earlier_item(index, declined, turns)["id"] == BOMB_TURN["entry"]
+    setattr(declined, listed_as, [{"id": BOMB_TURN["entry"]}])
+    assert earlier_item(index, declined, turns) is None
 
 
 def test_an_answer_limited_to_a_document_offers_no_earlier_entry_of_another(index):

@@ -146,6 +146,15 @@ def test_an_inflection_the_names_of_two_entries_share_names_one_only_in_its_docu
     assert named_entry(index, "Runde") is not None  # as typed, a name still names
 
 
+def test_an_inflection_the_names_of_two_entries_share_names_one_only_in_its_category(index):
+    """ "Besatzungsmacht" names an FAQ headword and a base of that name: "Besatzungsmächte"
+    means either, and the base where the search is held to the category Basisausbau."""
+    assert named_entry(index, "Besatzungsmächte") is None
+    assert named_entry(index, "Besatzungsmächte", category="Basisausbau") == (
+        "besatzungsmacht-basisausbau"
+    )
+
+
 def test_a_question_naming_a_headword_is_ranked_as_before(index):
     """Only a query that is a headword as a whole names an entry: a question holding
     one keeps the learned order (here another entry ranks above the headword's)."""

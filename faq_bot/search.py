@@ -90,7 +90,7 @@ from faq_bot.retrieval import (
 )
 from faq_bot.snippets import SNIPPET_CHARS, snippet, token_spans
 from faq_bot.suggest import suggest_titles
-from faq_bot.text import fold
+from faq_bot.text import words as folded_words
 
 if TYPE_CHECKING:
     from faq_bot.dense import DenseScores
@@ -568,8 +568,6 @@ def named_entry(
     return record.id
 
 
-_NAME_WORD = re.compile(r"\w+")
-
 # a name's words as the analyzer stems them, and how many words it has: "Wie ziehe ich
 # Karten" (two stop words dropped) is not the name "Karte ziehen"
 _NameKey = tuple[tuple[str, ...], int]
@@ -581,7 +579,7 @@ class _TitleTerms(NamedTuple):
 
 
 def _name_key(index: Index, name: str) -> _NameKey:
-    return main_terms(index, name), len(_NAME_WORD.findall(name))
+    return main_terms(index, name), len(folded_words(name))
 
 
 def _title_terms(index: Index) -> _TitleTerms:
@@ -608,8 +606,7 @@ def _inflects(typed: str, name: str) -> bool:
     name's or differs from it by a noun ending, and is no verb form ("spielen" is not a
     plural of "Spiel"). A derived word is another word ("Angreifer" for "angreifen",
     "Verteidiger" for "Verteidigung"), though the stemmer makes them one."""
-    mine = [fold(w) for w in _NAME_WORD.findall(typed)]
-    theirs = [fold(w) for w in _NAME_WORD.findall(name)]
+    mine, theirs = folded_words(typed), folded_words(name)
     if len(mine) != len(theirs):
         return False
     for word, other in zip(mine, theirs, strict=True):
@@ -624,18 +621,18 @@ def _inflects(typed: str, name: str) -> bool:
 
 
 def _inflected_title(
-    index: Index, words: str, doc: str | None, category: str | None = None
+    index: Index, typed: str, doc: str | None, category: str | None = None
 ) -> str | None:
-    """The one entry (of `doc` and `category` if given) whose name `words` is in another
+    """The one entry (of `doc` and `category` if given) whose name `typed` is in another
     inflection (`named_entry`, `_inflects`); None when the names of two entries are ("Runde"
     of two documents, "Runden" of either)."""
     terms = _title_terms(index)
-    if len(_NAME_WORD.findall(words)) > terms.longest:  # a question: not analyzed again
+    if len(folded_words(typed)) > terms.longest:  # a question: not analyzed again
         return None
     found = {
         entry_id
-        for entry_id, name in terms.entries.get(_name_key(index, words), ())
-        if _inflects(words, name)
+        for entry_id, name in terms.entries.get(_name_key(index, typed), ())
+        if _inflects(typed, name)
         and (doc is None or ((r := index.entry(entry_id)) is not None and r.doc == doc))
         and (not category or category_slug(index, entry_id) == slugify(category))
     }

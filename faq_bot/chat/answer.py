@@ -28,8 +28,8 @@
     ``search_first`` (a declined answer: the first `faq_bot.chat.items.SEARCH_FIRST`
     hits of that search not listed in ``related``, each ``id``, ``title``, ``url`` (with
     the best paragraph's anchor), ``doc_title`` and ``paragraph``; empty for a confident answer)
-    and ``earlier`` (a declined answer in a conversation: the entry of its last confident
-    answer, as ``search_first``'s items, unless listed already; else null).
+    and ``earlier`` (a declined answer in a conversation: the entry of the turn just before,
+    when that one was answered, as ``search_first``'s items; `faq_bot.chat.items.earlier_item`).
 
 How a question is answered
 --------------------------
@@ -180,7 +180,7 @@ class Answer:
     caution: str | None = None  # said under the message when that share is under SURE
     # a declined answer: the search's first hits not in `related` (`searched_first`)
     search_first: list[dict[str, Any]] = field(default_factory=list)
-    # a declined answer: the entry of the conversation's last confident one (`earlier_item`)
+    # a declined answer: the entry of the turn just before, if answered (`earlier_item`)
     earlier: dict[str, Any] | None = None
 
     def to_json(self, base_url: str = "") -> dict[str, Any]:

@@ -194,6 +194,7 @@ GROUPS = [
     ["heldout108-questions.jsonl", "heldout108-followups.jsonl"],
     ["heldout109-questions.jsonl", "heldout109-followups.jsonl"],
     ["heldout110-questions.jsonl", "heldout110-followups.jsonl"],
+    ["heldout112-questions.jsonl", "heldout112-followups.jsonl"],
 ]
 
 

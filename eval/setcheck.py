@@ -195,6 +195,7 @@ GROUPS = [
     ["heldout109-questions.jsonl", "heldout109-followups.jsonl"],
     ["heldout110-questions.jsonl", "heldout110-followups.jsonl"],
     ["heldout111-questions.jsonl", "heldout111-followups.jsonl"],
+    ["heldout112-questions.jsonl", "heldout112-followups.jsonl"],
 ]
 
 

@@ -569,6 +569,13 @@ def eval_command(
     metavar="DOKUMENT",
     help="Nur im Dokument mit dieser Id antworten (z. B. how-faq).",
 )
+@click.option(
+    "--after",
+    multiple=True,
+    metavar="FRAGE",
+    help="Eine frühere Frage des Gesprächs, die älteste zuerst (mehrfach möglich): "
+    "die Frage wird wie im Chat als Anschlussfrage gelesen (z. B. „Und warum?“).",
+)
 @corpus_option
 @index_option
 @click.argument("question", nargs=-1, metavar="[FRAGE]...")
@@ -576,12 +583,14 @@ def ask(
     as_json: bool,
     batch: bool,
     doc: str | None,
+    after: tuple[str, ...],
     corpus_dir: Path,
     index_dir: Path,
     question: tuple[str, ...],
 ) -> None:
     """Eine Frage stellen: Antwort ist der Absatz einer Regelung, der sie beantwortet."""
-    from faq_bot.chat import QuestionError, answer, format_answer
+    from faq_bot.chat import QuestionError, answer, format_answer, parse_history
+    from faq_bot.chat.answer import replay
 
     _check_batch_use(
         batch,
@@ -590,15 +599,24 @@ def ask(
         "Fragen",
         "Bitte eine Frage angeben, z. B. faq-bot ask Wann darf ich eine Reaktion spielen?",
     )
+    try:  # the earlier questions checked as the API checks a history, before any work
+        parse_history(list(after))
+    except QuestionError as exc:
+        fail(str(exc), 2)
     index = _open(corpus_dir, index_dir)
     doc = index.document_id(doc)
+    # answered in order as the chat page answers them (each confident answer's entry
+    # is context for the next); every batch line is read after the same conversation
+    history = replay(index, list(after), doc)
     if batch:
         _run_batch(
-            lambda line: answer(index, line, doc=doc).to_json(), QuestionError, "bad_question"
+            lambda line: answer(index, line, history, doc=doc).to_json(),
+            QuestionError,
+            "bad_question",
         )
         return
     try:
-        result = answer(index, " ".join(question), doc=doc)
+        result = answer(index, " ".join(question), history, doc=doc)
     except QuestionError as exc:
         fail(str(exc), 2)
     if as_json:

@@ -114,6 +114,42 @@ def test_cli_ask_unknown_doc_exit_2_in_german(ask):
     assert "Unbekanntes Dokument „schach“" in result.output
 
 
+BOMB_QUESTION = "Zerstört die 227er die Radarstation, bevor sie aktiv wird?"
+
+
+def test_cli_ask_after_reads_the_question_in_that_conversation(ask):
+    alone = json.loads(ask("--json", "warum?").stdout)
+    assert alone["earlier"] is None  # no conversation: nothing it was about
+    result = ask("--after", BOMB_QUESTION, "warum?")
+    assert result.exit_code == 1  # "warum?" alone names nothing to answer
+    assert "Zuletzt ging es um:" in result.stdout
+    assert "227-Pfund Bombe (Basisausbau)  /entry/227-pfund-bombe-basisausbau" in result.stdout
+    data = json.loads(ask("--json", "--after", BOMB_QUESTION, "warum?").stdout)
+    assert data["earlier"]["id"] == "227-pfund-bombe-basisausbau"
+
+
+def test_cli_ask_batch_reads_every_line_after_the_same_conversation(ask):
+    result = ask("--json", "--batch", "--after", BOMB_QUESTION, input="warum?\nwarum?\n")
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    # not chained: after a declined "warum?" there would be no earlier entry to offer
+    assert [line["earlier"]["id"] for line in lines] == ["227-pfund-bombe-basisausbau"] * 2
+
+
+@pytest.mark.parametrize(
+    ("after", "message"),
+    [
+        ([""], "Verlauf, Eintrag 1: Bitte eine Frage eingeben."),
+        ([BOMB_QUESTION, "x" * 600], "Verlauf, Eintrag 2:"),
+        ([BOMB_QUESTION] * 21, "Der Verlauf ist zu lang (21 Einträge, höchstens 20)."),
+    ],
+)
+def test_cli_ask_bad_earlier_question_exit_2_in_german(ask, after, message):
+    result = ask(*[arg for question in after for arg in ("--after", question)], "warum?")
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.output
+
+
 @pytest.mark.skipif(not Path(EVAL_FILE).exists(), reason="development questions not present")
 def test_cli_eval_reports_the_chatbot_figures(built_index):
     result = CliRunner().invoke(main, ["eval", "--index", str(built_index), EVAL_FILE])

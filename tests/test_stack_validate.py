@@ -7,6 +7,12 @@ import copy
 import pytest
 
 from faq_bot.stack import ErrorCode, check, read_scenario, validate
+from faq_bot.stack.titles import (
+    AKTIONSKARTEN,
+    AKTIONSSTAPEL,
+    SCHADEN,
+    TECHNOLOGIEWERTE,
+)
 
 PLAYERS = {"A": {"tw": 5}, "B": {"tw": 5}}
 CARDS = [
@@ -193,6 +199,27 @@ def test_validate_error_messages_are_german_and_name_the_entry() -> None:
                 ids = [e["id"] for e in data["stack"]]
                 number = ids.index(error.entry) + 1
                 assert error.message.startswith(f"Eintrag {number}: "), name
+
+
+@pytest.mark.parametrize(
+    ("data", "cited"),
+    [
+        # by the violation's code: the example of Aktionsstapel and Technologiewerte
+        (
+            scenario(entry("s1", "A", "bombA", "destroy", target="radarA", cost=9)),
+            (AKTIONSSTAPEL, TECHNOLOGIEWERTE),
+        ),
+        # a wrong target by the effect's rule, else by the source card's own entry
+        (scenario(entry("s1", "B", "feuerB", "damage", target="panzerB", amount=1)), (SCHADEN,)),
+        (scenario(entry("s1", "B", "feuerB", "protect", target="feuerB")), ("Feuerwehr",)),
+        # an unavailable source by why it is unavailable
+        (scenario(entry("s1", "A", "playedA", "draw", amount=1)), (AKTIONSKARTEN,)),
+    ],
+    ids=["insufficient-tw", "own-damage", "protect-itself", "action-card-played"],
+)
+def test_validate_alone_decides_the_faq_entries_an_error_cites(data, cited) -> None:
+    """One place decides what an error cites (a review: validate and resolve both did)."""
+    assert validate(read_scenario(data))[0].cites == cited
 
 
 @pytest.mark.parametrize(

@@ -164,9 +164,8 @@ class Scenario:
 @dataclass(frozen=True)
 class Error:
     """A rule the stack breaks; `entry` is the stack entry id, or None for a card;
-    `cites`: the titles of the FAQ entries that state it, where `validate` knows which
-    (a source on the scrap pile, locked, or an action card not in the hand); `rules`: the
-    ids of the corpus entries cited (`resolve` adds them)."""
+    `cites`: the titles of the FAQ entries that state it (`validate` decides them);
+    `rules`: the ids of those the corpus has (`resolve` looks them up)."""
 
     code: ErrorCode
     entry: str | None

@@ -19,7 +19,7 @@ id, see `faq_bot.stack.rules`) only decorates the steps.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from faq_bot.stack.catalog import CatalogCard, find_card, load_catalog
@@ -28,8 +28,6 @@ from faq_bot.stack.model import (
     CardState,
     EffectType,
     EndOfPhase,
-    Error,
-    ErrorCode,
     FinalState,
     Kind,
     Outcome,
@@ -94,15 +92,11 @@ def resolve(
     catalog: tuple[CatalogCard, ...] | None = None,
 ) -> Result:
     """Validate, then resolve the stack LIFO. `rules` maps rule titles to entry ids."""
-    errors = validate(scenario)
-    rules = rules or {}
     cards = load_catalog() if catalog is None else catalog
+    errors = validate(scenario, cards)
+    rules = rules or {}
     if errors:
-        return Result(
-            errors=tuple(
-                replace(e, rules=_error_rule_ids(scenario, e, rules, cards)) for e in errors
-            )
-        )
+        return Result(errors=tuple(replace(e, rules=_ids(e.cites, rules)) for e in errors))
     state = _State(
         zone={c.id: c.zone for c in scenario.cards},
         locked={c.id: c.locked for c in scenario.cards},
@@ -382,57 +376,11 @@ def _rule_ids(
         titles.append(ABWERFEN)
     if kind is EffectType.DECLARE_ATTACK:
         titles.append(ANGRIFFSDEKLARATIONSPHASE)
-    ids: list[str] = []
-    for title in titles:
-        rule_id = rules.get(title)
-        if rule_id is not None and rule_id not in ids:
-            ids.append(rule_id)
-    return tuple(ids)
+    return _ids(titles, rules)
 
 
-# What the FAQ entries say that an illegal stack breaks, by violation (a judge settling a
-# dispute wants the ruling most of all here); `bad_target` by what the entry does
-# (`_error_rule_ids`), `source_unavailable` by why (`Error.cites`, set by `validate`); a
-# reference to nothing or another's card cites none
-ERROR_RULES: Mapping[ErrorCode, tuple[str, ...]] = {
-    # "Karten dürfen nur einmal im Aktionsstapel vorkommen"
-    ErrorCode.DUPLICATE_CARD: (AKTIONSSTAPEL,),
-    # "Aktionskarten können in jeder Phase einer Runde gespielt werden (Ausnahme: …)"
-    ErrorCode.ACTION_CARD_FORBIDDEN_IN_PHASE: (AKTIONSKARTEN,),
-    # "Kann eine Angriffsdeklaration als Reaktion auf ein Sperren erfolgen? Antwort: Nein."
-    ErrorCode.DECLARATION_NOT_REACTION: (ANGRIFFSDEKLARATIONSPHASE,),
-    # the second example of Aktionsstapel: what the player holds at the announcement
-    ErrorCode.INSUFFICIENT_TW: (AKTIONSSTAPEL, TECHNOLOGIEWERTE),
-}
-_TARGET_RULES: Mapping[EffectType, tuple[str, ...]] = {
-    EffectType.DAMAGE: (SCHADEN,),  # "Es darf NIE Schaden auf eigene Einheiten …"
-    EffectType.PREVENT_DAMAGE: (SCHADEN,),
-    EffectType.DISCARD: (ABWERFEN,),
-    EffectType.LOCK: (SPERREN,),
-    EffectType.UNLOCK: (SPERREN,),
-    EffectType.COUNTER: (AKTIONSSTAPEL,),
-}
-
-
-def _error_rule_ids(
-    scenario: Scenario,
-    error: Error,
-    rules: Mapping[str, str],
-    catalog: tuple[CatalogCard, ...],
-) -> tuple[str, ...]:
-    """The ids of the entries that state the rule `error` breaks (`ERROR_RULES`): for a
-    wrong target, the effect's entry (Schaden, Abwerfen, …), else the source card's own
-    (Feuerwehr protects only another base); and what `validate` cites (`Error.cites`: for
-    an unavailable source, by why it is unavailable)."""
-    titles = [*ERROR_RULES.get(error.code, ()), *error.cites]
-    entry = scenario.entry(error.entry)
-    source = scenario.card(entry.source) if entry is not None else None
-    if entry is not None and error.code is ErrorCode.BAD_TARGET:
-        general = _TARGET_RULES.get(entry.effect.type, ())
-        card = find_card(source.name, catalog) if source is not None else None
-        if not general and card is not None and card.faq:
-            titles.append(card.faq)  # a protect or destroy: what the card may target
-        titles += general
+def _ids(titles: Sequence[str], rules: Mapping[str, str]) -> tuple[str, ...]:
+    """The entry ids of the rule `titles` the corpus has, in order, each once."""
     return tuple(dict.fromkeys(rules[t] for t in titles if t in rules))
 
 

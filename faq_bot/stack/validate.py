@@ -1,12 +1,18 @@
 """Could this stack have been announced? Rule violations as data, never raised.
 
 `validate(scenario)` returns every violation it finds as an `Error` with a
-stable `code` (the table in `stack-scenarios.md`), the entry it concerns and a
-German message. An empty tuple means the stack is legal and can be resolved.
+stable `code` (the table in `stack-scenarios.md`), the entry it concerns, a
+German message and the titles of the FAQ entries that state the rule it breaks
+(`Error.cites`: decided here, where the violation and its reason are known;
+`resolve` only looks the titles up). An empty tuple means the stack is legal and
+can be resolved.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from faq_bot.stack.catalog import CatalogCard, find_card
 from faq_bot.stack.explain import EFFECT_DE
 from faq_bot.stack.model import (
     IN_PLAY_TARGET_EFFECTS,
@@ -22,12 +28,47 @@ from faq_bot.stack.model import (
     Zone,
 )
 from faq_bot.stack.names import card_name, entry_name
-from faq_bot.stack.titles import AKTIONSKARTEN, AKTIONSSTAPEL, SPERREN
+from faq_bot.stack.titles import (
+    ABWERFEN,
+    AKTIONSKARTEN,
+    AKTIONSSTAPEL,
+    ANGRIFFSDEKLARATIONSPHASE,
+    SCHADEN,
+    SPERREN,
+    TECHNOLOGIEWERTE,
+)
 
 _ZONE_DE = {Zone.HAND: "auf der Hand", Zone.PLAY: "im Spiel", Zone.SCRAP: "auf dem Schrottplatz"}
 
+# What the FAQ entries say that an illegal stack breaks, by violation (a judge settling a
+# dispute wants the ruling most of all here); `bad_target` by what the entry does
+# (`_TARGET_RULES`, else the source card's own entry), `source_unavailable` by why (at the
+# error); a reference to nothing or another's card cites none
+ERROR_RULES: Mapping[ErrorCode, tuple[str, ...]] = {
+    # "Karten dürfen nur einmal im Aktionsstapel vorkommen"
+    ErrorCode.DUPLICATE_CARD: (AKTIONSSTAPEL,),
+    # "Aktionskarten können in jeder Phase einer Runde gespielt werden (Ausnahme: …)"
+    ErrorCode.ACTION_CARD_FORBIDDEN_IN_PHASE: (AKTIONSKARTEN,),
+    # "Kann eine Angriffsdeklaration als Reaktion auf ein Sperren erfolgen? Antwort: Nein."
+    ErrorCode.DECLARATION_NOT_REACTION: (ANGRIFFSDEKLARATIONSPHASE,),
+    # the second example of Aktionsstapel: what the player holds at the announcement
+    ErrorCode.INSUFFICIENT_TW: (AKTIONSSTAPEL, TECHNOLOGIEWERTE),
+}
+_TARGET_RULES: Mapping[EffectType, tuple[str, ...]] = {
+    EffectType.DAMAGE: (SCHADEN,),  # "Es darf NIE Schaden auf eigene Einheiten …"
+    EffectType.PREVENT_DAMAGE: (SCHADEN,),
+    EffectType.DISCARD: (ABWERFEN,),
+    EffectType.LOCK: (SPERREN,),
+    EffectType.UNLOCK: (SPERREN,),
+    EffectType.COUNTER: (AKTIONSSTAPEL,),
+}
 
-def validate(scenario: Scenario) -> tuple[Error, ...]:
+
+def validate(
+    scenario: Scenario, catalog: tuple[CatalogCard, ...] | None = None
+) -> tuple[Error, ...]:
+    """Every rule the stack breaks; `catalog` (the cards' FAQ entries, the shipped one
+    by default) names what a card may target when its effect has no general rule."""
     errors: list[Error] = []
     players = {p.name for p in scenario.players}
     for card in scenario.cards:
@@ -42,7 +83,7 @@ def validate(scenario: Scenario) -> tuple[Error, ...]:
             )
     sources: dict[str, str] = {}  # card id -> first entry that uses it
     for index, entry in enumerate(scenario.stack):
-        errors.extend(_entry_errors(scenario, index, entry, players, sources))
+        errors.extend(_entry_errors(scenario, index, entry, players, sources, catalog))
         if entry.source is not None:
             sources.setdefault(entry.source, entry.id)
     return tuple(errors)
@@ -54,11 +95,14 @@ def _entry_errors(
     entry: StackEntry,
     players: set[str],
     sources: dict[str, str],
+    catalog: tuple[CatalogCard, ...] | None,
 ) -> list[Error]:
     errors: list[Error] = []
 
     def error(code: ErrorCode, message: str, cites: tuple[str, ...] = ()) -> None:
-        errors.append(Error(code, entry.id, f"{entry_name(scenario, entry.id)}: {message}", cites))
+        """`cites`: what this violation breaks beyond its code's rules (`ERROR_RULES`)."""
+        cited = tuple(dict.fromkeys((*ERROR_RULES.get(code, ()), *cites)))
+        errors.append(Error(code, entry.id, f"{entry_name(scenario, entry.id)}: {message}", cited))
 
     def name(card_id: str | None) -> str:
         return card_name(scenario, card_id)
@@ -151,7 +195,7 @@ def _entry_errors(
     if target_card is not None:
         problem = _card_target_problem(scenario, entry, source, target_card)
         if problem:
-            error(ErrorCode.BAD_TARGET, problem)
+            error(ErrorCode.BAD_TARGET, problem, _target_rules(entry, source, catalog))
     if target_entry is not None:
         below = scenario.stack.index(target_entry) < index
         if not below:
@@ -160,6 +204,7 @@ def _entry_errors(
                 "Konterbar ist nur ein früher angesagter Eintrag; "
                 f"{entry_name(scenario, target_entry.id)} liegt "
                 "nicht darunter.",
+                _target_rules(entry, source, catalog),
             )
 
     if effect.type is EffectType.DECLARE_ATTACK:
@@ -176,6 +221,18 @@ def _entry_errors(
                 f"{scenario.phase.value}.",
             )
     return errors
+
+
+def _target_rules(
+    entry: StackEntry, source: Card | None, catalog: tuple[CatalogCard, ...] | None
+) -> tuple[str, ...]:
+    """What a wrong target breaks: the effect's entry (Schaden, Abwerfen, …), else the
+    source card's own (Feuerwehr protects only another base)."""
+    general = _TARGET_RULES.get(entry.effect.type, ())
+    if general:
+        return general
+    card = find_card(source.name, catalog) if source is not None else None
+    return (card.faq,) if card is not None and card.faq else ()
 
 
 def _card_target_problem(

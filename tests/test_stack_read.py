@@ -44,7 +44,8 @@ BAD = [
     ({"players": {"A": {"tw": 1.5}}, "cards": [], "stack": []}, "players.A.tw"),
     ({"players": {"A": {}}, "cards": [], "stack": []}, "players.A.tw: fehlt"),
     ({"players": {"A": {"tw": 1}}, "cards": {}, "stack": []}, "Feld cards: muss eine JSON-Liste"),
-    ({**scenario(), "phase": "Teepause"}, 'Feld phase: Phase "Teepause" ist unbekannt'),
+    # the field named once, the value in German quotes (a QA review: 'Phase: Phase "…"')
+    ({**scenario(), "phase": "Teepause"}, "Feld phase: Phase: „Teepause“ ist unbekannt"),
     ({**scenario(), "extra": 1}, "Feld extra: ist unbekannt"),
     ({**scenario(), "cards": [card(kind="monster")]}, "cards[0].kind"),
     ({**scenario(), "cards": [card(zone="deck")]}, "cards[0].zone"),

@@ -171,9 +171,12 @@ def _problem(error: ValidationError) -> tuple[list[str | int], str]:
     if kind == "type":
         return path, _TYPE_DE.get(str(value), f"muss vom Typ {value} sein")
     if kind == "enum":
-        what = schema.get("x-what", "Wert")
-        shown = json.dumps(instance, ensure_ascii=False)[:80]
-        return path, f"{what} {shown} ist unbekannt (erlaubt: {', '.join(map(str, value))})"
+        what = str(schema.get("x-what", "Wert"))
+        if field_label(path).rsplit(" › ", 1)[-1] == what:
+            what = ""  # "Phase: „Teepause“ ist unbekannt", the field named once
+        text = instance if isinstance(instance, str) else json.dumps(instance, ensure_ascii=False)
+        shown = f"{what} „{text[:80]}“".lstrip()
+        return path, f"{shown} ist unbekannt (erlaubt: {', '.join(map(str, value))})"
     if kind == "minimum":
         return path, "darf nicht negativ sein"
     if kind == "maximum":

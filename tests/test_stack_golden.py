@@ -204,6 +204,22 @@ def test_cli_check_illegal_scenario_lists_errors_and_exits_1(faq_corpus_dir: Pat
     assert "    Regeln: aktionsstapel, technologiewerte-tws" in result.stdout
 
 
+def test_cli_check_says_what_a_cards_faq_entry_says_of_its_target(faq_corpus_dir: Path) -> None:
+    """A QA review: a 227er on a unit resolved as "ausgeführt" without a word."""
+    data = json.loads((SCENARIOS / "example1_bomb_on_radar.json").read_text(encoding="utf-8"))
+    data["cards"].append({"id": "inf", "name": "Infanterie", "owner": "A", "kind": "unit"})
+    bomb = next(e for e in data["stack"] if e["effect"].get("type") == "destroy")
+    bomb["effect"]["target"] = "inf"
+    result = CliRunner().invoke(
+        main, ["check", "--corpus", str(faq_corpus_dir), "-"], input=json.dumps(data)
+    )
+    assert result.exit_code == 0  # still legal by stack-scenarios.md
+    assert "Laut FAQ zielt 227-Pfund Bombe auf einen Basisausbau; Infanterie ist eine Einheit." in (
+        result.stdout
+    )
+    assert "  Regeln: 227-pfund-bombe-basisausbau" in result.stdout
+
+
 @pytest.mark.parametrize(
     ("text", "field"),
     [

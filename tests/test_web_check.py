@@ -919,6 +919,34 @@ def test_check_illegal_scenario_lists_errors_in_german_with_entry_numbers(client
     assert 'href="/entry/technologiewerte-tws"' in listed
 
 
+def _bomb_on_a_unit() -> dict:
+    data = load(SCENARIOS / "example1_bomb_on_radar.json")
+    data["cards"].append({"id": "inf", "name": "Infanterie", "owner": "A", "kind": "unit"})
+    bomb = next(e for e in data["stack"] if e["effect"].get("type") == "destroy")
+    bomb["effect"]["target"] = "inf"
+    return data
+
+
+def test_api_check_hints_what_a_cards_faq_entry_says_of_its_target(client) -> None:
+    """A QA review: a 227er on a unit resolved as "ausgeführt" without a word."""
+    body = client.post("/api/check", json=_bomb_on_a_unit()).get_json()
+    assert body["ok"] and body["steps"]  # still legal by stack-scenarios.md
+    [hint] = body["hints"]
+    assert "Laut FAQ zielt 227-Pfund Bombe auf einen Basisausbau" in hint["message"]
+    assert hint["rules"] == ["227-pfund-bombe-basisausbau"]
+
+
+def test_check_page_shows_the_hint_with_the_cards_entry_linked(client) -> None:
+    link = encode_permalink(_bomb_on_a_unit())
+    html = client.get("/check", query_string={"s": link}).get_data(as_text=True)
+    hints = re.search(r'id="check-hints">(.*?)</ul>', html, re.S).group(1)
+    assert "Hinweis:" in hints and "Infanterie ist eine Einheit" in text_of(hints)
+    assert '<a href="/entry/227-pfund-bombe-basisausbau">227-Pfund Bombe (Basisausbau)</a>' in hints
+    assert 'id="timeline"' in html  # resolved all the same
+    plain = client.get("/check", query_string={"s": encode_permalink(load(EXAMPLE2))})
+    assert 'id="check-hints"' not in plain.get_data(as_text=True)
+
+
 # ---------------------------------------------------------------- escaping
 
 EVIL = '<script>alert(1)</script>"><img src=x onerror=alert(2)>'

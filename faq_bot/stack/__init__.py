@@ -90,13 +90,18 @@ def result_to_json(result: Result) -> dict[str, Any]:
     """The checker's answer as the JSON of `stack-scenarios.md`.
 
     An illegal scenario has `ok: false`, its `errors`, no `order` or `steps`, and
-    `end_of_phase` and `final` are null.
+    `end_of_phase` and `final` are null. Beyond the contract, legal or not: `hints`
+    (`faq_bot.stack.hints`).
     """
     return {
         "ok": result.ok,
         "errors": [
             {"code": e.code.value, "entry": e.entry, "message": e.message, "rules": list(e.rules)}
             for e in result.errors
+        ],
+        # beyond stack-scenarios.md: what the cards' FAQ entries say besides (`hints`)
+        "hints": [
+            {"entry": h.entry, "message": h.message, "rules": list(h.rules)} for h in result.hints
         ],
         "order": list(result.order),
         "steps": [

@@ -44,9 +44,17 @@ ERROR_DE = {
     ErrorCode.ACTION_CARD_FORBIDDEN_IN_PHASE: "Aktionskarte in dieser Phase verboten",
     ErrorCode.INSUFFICIENT_TW: "Zu wenig TW",
     ErrorCode.BAD_TARGET: "Unzulässiges Ziel",
-    ErrorCode.DECLARATION_NOT_REACTION: "Angriffsdeklaration nicht als Reaktion",
+    # the code covers both: as a reaction and outside the Angriffsdeklarationsphase
+    ErrorCode.DECLARATION_NOT_REACTION: "Angriffsdeklaration hier nicht zulässig",
 }
 ZONE_DE = {Zone.HAND: "auf der Hand", Zone.PLAY: "im Spiel", Zone.SCRAP: "auf dem Schrottplatz"}
+KIND_DE = {
+    Kind.BASE: "Basisausbau",
+    Kind.LAND: "Landausbau",
+    Kind.UNIT: "Einheit",
+    Kind.ACTION: "Aktionskarte",
+    Kind.COUNTRY: "Länderkarte",
+}
 EFFECT_DE = {
     EffectType.DESTROY: "zerstören",
     EffectType.LOCK: "sperren",

@@ -35,12 +35,12 @@ from faq_bot.corpus.splitters import slugify, unique_id
 from faq_bot.stack.catalog import find_card
 from faq_bot.stack.explain import (
     EFFECT_DE,
+    KIND_DE,
 )
 from faq_bot.stack.model import (
     AMOUNT_EFFECTS,
     CARD_TARGET_EFFECTS,
     EffectType,
-    Kind,
     Phase,
 )
 from faq_bot.stack.read import ScenarioFormatError
@@ -77,13 +77,6 @@ FIELD_KEY = re.compile(r"^([pcs])-(\d{1,4})-([a-z_]+)$")
 PREFIX_GROUP = {prefix: group for group, (prefix, _) in GROUP_FIELDS.items()}
 TARGET_EFFECTS = frozenset(CARD_TARGET_EFFECTS | {EffectType.COUNTER})
 
-KIND_DE = {
-    Kind.BASE: "Basisausbau",
-    Kind.LAND: "Landausbau",
-    Kind.UNIT: "Einheit",
-    Kind.ACTION: "Aktionskarte",
-    Kind.COUNTRY: "Länderkarte",
-}
 EFFECT_LABEL = EFFECT_DE  # the form's effect choices (German; values stay English)
 
 

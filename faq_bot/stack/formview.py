@@ -138,6 +138,7 @@ def result_view(
             }
             for e in result.errors
         ],
+        "hints": [{"message": h.message, "rules": rule_links(h.rules)} for h in result.hints],
         "steps": steps,
         # cards by name, as every text of the checker names them (`faq_bot.stack.names`)
         "damage": [

@@ -175,6 +175,18 @@ class Error:
 
 
 @dataclass(frozen=True)
+class Hint:
+    """What a card's FAQ entry says about an entry that the contract's rules still allow
+    (`faq_bot.stack.hints`): `entry` is the stack entry id; `cites` the titles of the FAQ
+    entries that say it; `rules` the ids of those the corpus has (`resolve` looks them up)."""
+
+    entry: str
+    message: str
+    cites: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Step:
     entry: str
     outcome: Outcome
@@ -219,6 +231,7 @@ class Result:
     steps: tuple[Step, ...] = ()
     end_of_phase: EndOfPhase | None = None
     final: FinalState | None = None
+    hints: tuple[Hint, ...] = ()  # legal or not: what the cards' FAQ entries say besides
 
     @property
     def ok(self) -> bool:

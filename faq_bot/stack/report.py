@@ -11,6 +11,10 @@ def render_text(scenario: Scenario, result: Result) -> str:
     n = len(scenario.stack)
     head = f"Phase: {scenario.phase.value}; {n} {'Eintrag' if n == 1 else 'Einträge'} im Stapel."
     lines = [head]
+    for hint in result.hints:  # what the cards' FAQ entries say, legal or not
+        lines.append(f"Hinweis: {hint.message}")
+        if hint.rules:
+            lines.append(f"  Regeln: {', '.join(hint.rules)}")
     if not result.ok:
         lines.append("Das Szenario ist so nicht zulässig:")
         for error in result.errors:

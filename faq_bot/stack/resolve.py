@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 
 from faq_bot.stack.catalog import CatalogCard, find_card, load_catalog
 from faq_bot.stack.explain import Event, explain_step
+from faq_bot.stack.hints import hints
 from faq_bot.stack.model import (
     CardState,
     EffectType,
@@ -91,12 +92,17 @@ def resolve(
     rules: Mapping[str, str] | None = None,
     catalog: tuple[CatalogCard, ...] | None = None,
 ) -> Result:
-    """Validate, then resolve the stack LIFO. `rules` maps rule titles to entry ids."""
+    """Validate, then resolve the stack LIFO. `rules` maps rule titles to entry ids;
+    `catalog` (the shipped one by default) names the cards' FAQ entries and gives the
+    `hints` of a legal or illegal stack."""
     cards = load_catalog() if catalog is None else catalog
     errors = validate(scenario, cards)
     rules = rules or {}
+    found = tuple(replace(h, rules=_ids(h.cites, rules)) for h in hints(scenario, cards, errors))
     if errors:
-        return Result(errors=tuple(replace(e, rules=_ids(e.cites, rules)) for e in errors))
+        return Result(
+            errors=tuple(replace(e, rules=_ids(e.cites, rules)) for e in errors), hints=found
+        )
     state = _State(
         zone={c.id: c.zone for c in scenario.cards},
         locked={c.id: c.locked for c in scenario.cards},
@@ -129,6 +135,7 @@ def resolve(
         steps=tuple(steps),
         end_of_phase=end,
         final=final,
+        hints=found,
     )
 
 

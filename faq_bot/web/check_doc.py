@@ -50,7 +50,7 @@ add_schema(
     {
         "type": "object",
         "description": "Ergebnis des Prüfers (stack-scenarios.md)",
-        "required": ["ok", "errors", "order", "steps", "end_of_phase", "final"],
+        "required": ["ok", "errors", "hints", "order", "steps", "end_of_phase", "final"],
         "properties": {
             "ok": {"type": "boolean"},
             "errors": {
@@ -67,6 +67,21 @@ add_schema(
                             "description": "Ids der Einträge, die die verletzte Regel nennen "
                             "(unter /api/entries/<id>)",
                         },
+                    },
+                },
+            },
+            "hints": {
+                "type": "array",
+                "description": "Über stack-scenarios.md hinaus: was der FAQ-Eintrag einer "
+                "Karte über ihr Ziel sagt, wo die Prüfregeln mehr erlauben (die 227-Pfund Bombe "
+                "zielt auf einen Basisausbau); der Eintrag wird trotzdem wie angegeben "
+                "abgehandelt",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "entry": {"type": "string"},
+                        "message": {"type": "string"},
+                        "rules": {"type": "array", "items": {"type": "string"}},
                     },
                 },
             },

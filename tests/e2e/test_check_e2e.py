@@ -417,6 +417,24 @@ def test_check_illegal_sample_lists_errors_on_a_phone(phone):
     expect(phone.locator("#timeline")).to_have_count(0)
 
 
+def test_check_hint_of_a_cards_faq_entry_shows_on_a_phone_and_links_it(phone, shots):
+    """A QA review: a 227er on a unit resolved as "ausgeführt" without a word."""
+    from faq_bot.stack import encode_permalink
+
+    data = json.loads(EXAMPLE2.read_text(encoding="utf-8"))
+    data["cards"].append({"id": "inf", "name": "Infanterie", "owner": "A", "kind": "unit"})
+    data["stack"] = [e for e in data["stack"] if e["effect"].get("type") == "destroy"][:1]
+    data["stack"][0]["effect"]["target"] = "inf"
+    phone.goto("/check?s=" + encode_permalink(data))
+    hint = phone.locator("#check-hints")
+    expect(hint).to_contain_text("Laut FAQ zielt 227-Pfund Bombe auf einen Basisausbau")
+    expect(phone.locator("#timeline")).to_be_visible()  # resolved all the same
+    assert no_horizontal_scroll(phone)
+    phone.screenshot(path=shots / "check-hint-phone.png", full_page=True)
+    hint.get_by_role("link", name="227-Pfund Bombe (Basisausbau)").click()
+    expect(phone).to_have_url(re.compile(r"/entry/227-pfund-bombe-basisausbau$"))
+
+
 def test_check_json_view_resolves_pasted_json(page):
     page.goto("/check")
     page.locator("#json-view summary").click()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from urllib.parse import parse_qs, urlsplit
 
@@ -14,6 +15,7 @@ from faq_bot.chat.answer import Answer, replay
 from faq_bot.chat.confidence import CONFIDENCE_THRESHOLD, foreign_nouns
 from faq_bot.chat.history import context_turns
 from faq_bot.chat.items import earlier_item
+from faq_bot.chat.passage import Passage, passage_table
 from faq_bot.chat.terms import Coverage, entry_terms, reference_target
 from faq_bot.chat.wording import NOT_CONFIDENT
 from faq_bot.query import analyze_query
@@ -853,3 +855,14 @@ def test_no_check_url_when_the_question_names_a_card_twice(question):
 
 def test_a_card_named_with_its_longer_alias_counts_once():
     assert check_url_for("Kontert die 227er-Bombe meine Radarstation, wer zahlt zuerst?")
+
+
+def test_a_table_is_shown_as_one_only_when_its_paragraph_stands_alone(index):
+    record = index.entry("sow-allgemeine-regeln-fuer-schiffe")
+    row = next(i for i, p in enumerate(record.paragraphs) if "\t" in p)
+    alone = Passage(record.id, row, record.plain_paragraphs[row], 0.0, 1.0, (0, 1))
+    assert passage_table(record, alone)[-1] == ("Kriegsschiff", "3", "6 H oder E", "1 H oder E")
+    with_lead_in = dataclasses.replace(alone, text="Tabelle 1.0\n" + alone.text)
+    assert passage_table(record, with_lead_in) is None  # the text shows what it joins
+    prose = Passage(record.id, 0, record.plain_paragraphs[0], 0.0, 1.0, (0, 1))
+    assert passage_table(record, prose) is None

@@ -38,6 +38,13 @@ def test_cli_ask_prints_the_passage_source_and_citation(ask):
     assert "/entry/227-pfund-bombe-basisausbau/absatz/2?v=" in result.stdout  # its permalink
 
 
+def test_cli_ask_prints_a_table_answer_row_by_row(ask):
+    result = ask("Was", "kostet", "ein", "Kriegsschiff?")
+    assert "  Schiffstyp | Bewegung | Kosten | Unterhalt" in result.stdout
+    assert "  Kriegsschiff | 3 | 6 H oder E | 1 H oder E" in result.stdout
+    assert "Kernsatz:" not in result.stdout  # a table's "key sentence" is its cells run on
+
+
 def test_cli_ask_declines_with_exit_code_1(ask):
     result = ask("Wie", "bemale", "ich", "Miniaturen?")
     assert result.exit_code == 1

@@ -1461,3 +1461,39 @@ def test_chat_page_escapes_the_titles_of_search_hits(client, evil_client, monkey
     page = evil_client.get("/ask", query_string={"q": "Alpha Beta Zug Text"}).get_data(as_text=True)
     assert "Die Suche findet zuerst:" in page
     assert "<script>alert" not in page and "<b>FAQ</b>" not in page
+
+
+TABLE_QUESTION = "Was kostet ein Kriegsschiff?"  # answered by The Sails of War's ship table
+SHIP_HEADER = "<tr><th>Schiffstyp</th><th>Bewegung</th><th>Kosten</th><th>Unterhalt</th></tr>"
+WARSHIP_ROW = "<tr><td>Kriegsschiff</td><td>3</td><td>6 H oder E</td><td>1 H oder E</td></tr>"
+
+
+def _passage_table(html: str) -> str:
+    found = re.search(
+        r'<blockquote class="passage passage-table"[^>]*>(.*?)</blockquote>', html, re.S
+    )
+    assert found, "no table answer"
+    return re.sub(r">\s+<", "><", found.group(1))
+
+
+def test_a_table_answer_shows_as_a_table_not_its_cells_run_together(client):
+    """A QA review: "Schiffstyp Bewegung Kosten Unterhalt Handelsschiff 2 4 H oder E …" on a
+    phone is easily misread."""
+    html = client.get("/ask", query_string={"q": TABLE_QUESTION}).get_data(as_text=True)
+    table = _passage_table(html)
+    assert SHIP_HEADER in table and WARSHIP_ROW in table
+    assert "Ganzen Absatz lesen" not in html  # the table is the whole paragraph
+    # shown again from its turn token after the next question: still a table
+    (token,) = hidden_turns(html)
+    again = client.post(
+        "/ask", follow_redirects=True, data={"q": "Was ist ein Aktionsstapel?", "t": token}
+    ).get_data(as_text=True)
+    assert WARSHIP_ROW in _passage_table(again)
+
+
+def test_api_ask_gives_a_table_answers_rows_header_first(client):
+    found = client.post("/api/ask", json={"question": TABLE_QUESTION}).get_json()["answer"]
+    assert found["table"][0] == ["Schiffstyp", "Bewegung", "Kosten", "Unterhalt"]
+    assert ["Kriegsschiff", "3", "6 H oder E", "1 H oder E"] in found["table"]
+    other = client.post("/api/ask", json={"question": FIRST}).get_json()["answer"]
+    assert other["table"] is None

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from faq_bot.web.render import is_tab_table, render_paragraph
+from faq_bot.corpus.model import table_rows
+from faq_bot.web.render import render_paragraph
 
 
 def _no_links(_target: str):
@@ -32,8 +33,18 @@ def test_tab_table_cells_are_escaped():
 
 
 def test_single_tab_line_is_not_a_table():
-    assert not is_tab_table("Heimatgebiet\t3 Armeeeinheiten")
-    assert not is_tab_table("eine Zeile\nohne Tabulator\tnur hier")
+    assert table_rows("Heimatgebiet\t3 Armeeeinheiten") is None
+    assert table_rows("eine Zeile\nohne Tabulator\tnur hier") is None
+
+
+def test_table_rows_are_plain_cells_padded_to_the_widest_row():
+    rows = table_rows("<u>Typ</u>\t<u>Bewegung</u>\nKriegsschiff\t3\nBoot", "markdown")
+    assert table_rows("<u>Typ</u>\t<u>Bewegung</u>\nKriegsschiff\t3", "markdown") == (
+        ("Typ", "Bewegung"),
+        ("Kriegsschiff", "3"),
+    )
+    assert rows is None  # a line without a tab: not a table
+    assert table_rows("<td>a\tb</td>\n<td>c\td</td>", "html") is None
 
 
 def test_real_sails_of_war_table_on_the_ruling_page(client):

@@ -100,7 +100,15 @@ from faq_bot.text import sentence_window
 from . import confidence as conf
 from .history import Turn, context_turns, dense_text, parse_history
 from .items import earlier_item, related_entries, searched_first, source_hit
-from .passage import Candidate, Passage, Ranking, candidates, choose_passage, with_neighbours
+from .passage import (
+    Candidate,
+    Passage,
+    Ranking,
+    candidates,
+    choose_passage,
+    passage_table,
+    with_neighbours,
+)
 from .terms import Coverage, entry_terms
 from .wording import (
     caution_note,
@@ -182,6 +190,8 @@ class Answer:
     search_first: list[dict[str, Any]] = field(default_factory=list)
     # a declined answer: the entry of the turn just before, if answered (`earlier_item`)
     earlier: dict[str, Any] | None = None
+    # the answering paragraph's rows when it is a table shown alone (`passage_table`)
+    table: tuple[tuple[str, ...], ...] | None = None
 
     def to_json(self, base_url: str = "") -> dict[str, Any]:
         """The answer JSON; `base_url` (e.g. ``https://host``) makes its ``absolute_url``,
@@ -210,6 +220,8 @@ class Answer:
                 "date_text": self.date_text,
                 "citation": f"{self.citation}{link}",
                 "via": p.via,
+                # a table's rows, header first (its text runs the cells together)
+                "table": [list(row) for row in self.table] if self.table else None,
             }
         return {
             "question": self.question,
@@ -565,6 +577,7 @@ def _answer_of(index: Index, reading: Reading, response: Response) -> Answer:
         permalink=(
             record.permalink(passage.paragraph) if confident and record and passage else None
         ),
+        table=passage_table(record, passage) if confident and record and passage else None,
         signals=signals,
         reliability=reliability,
         caution=caution,

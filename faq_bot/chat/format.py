@@ -21,11 +21,15 @@ def format_answer(data: dict[str, Any], width: int = 88) -> str:
     found = data.get("answer")
     if found:
         lines.append("")
-        lines.extend(
-            textwrap.wrap(found["text"], width, initial_indent="  ", subsequent_indent="  ")
-        )
+        if found.get("table"):  # a table row by row, its cells apart (the text runs them on)
+            lines.extend("  " + " | ".join(row) for row in found["table"])
+        else:
+            lines.extend(
+                textwrap.wrap(found["text"], width, initial_indent="  ", subsequent_indent="  ")
+            )
         lines.append("")
-        lines.append(f"Kernsatz: „{found['highlight']['text']}“")
+        if not found.get("table"):  # a table's key sentence is all its cells run together
+            lines.append(f"Kernsatz: „{found['highlight']['text']}“")
         lines.append(f"Zitat: {found['citation']}")
     related = data.get("related") or []
     if related:

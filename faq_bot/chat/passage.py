@@ -16,6 +16,8 @@
 the training questions nearest the question say of each paragraph, `faq_bot.known`).
 ``with_neighbours(record, passage) -> Passage``
     The passage with its lead-in, sub-heading or list neighbour (≤ `PASSAGE_CHARS`).
+``passage_table(record, passage)``
+    The rows of a passage that is a table alone (shown as a table, not its text).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from faq_bot.corpus.model import table_rows
 from faq_bot.dense import DenseScores
 from faq_bot.fitted import fitted
 from faq_bot.hybrid import fused_ranking
@@ -46,6 +49,7 @@ __all__ = [
     "candidates",
     "choose_passage",
     "paragraph_features",
+    "passage_table",
     "row_text",
     "with_neighbours",
     "with_precedent",
@@ -533,6 +537,16 @@ def sub_heading(paragraphs: Sequence[str], i: int) -> bool:
         return False
     before = paragraphs[i - 1].strip() if i > 0 else ""
     return not (_colon_lead_in(before) or _short_line(before))
+
+
+def passage_table(record: EntryRecord, passage: Passage) -> tuple[tuple[str, ...], ...] | None:
+    """The rows of the passage's paragraph when it is a table (`table_rows`) shown alone,
+    with no lead-in or neighbour joined to it: what the pages and `faq-bot ask` show as a
+    table instead of its text, which runs the cells together."""
+    i = passage.paragraph
+    if not 0 <= i < len(record.paragraphs) or passage.text != record.plain_paragraphs[i]:
+        return None
+    return table_rows(record.paragraphs[i], record.markup)
 
 
 def with_neighbours(record: EntryRecord, passage: Passage) -> Passage:

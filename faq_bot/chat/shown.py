@@ -91,7 +91,7 @@ from faq_bot.text import FINGERPRINT_LENGTH, fingerprint
 from .answer import Answer
 from .history import MAX_HISTORY, Turn, context_turns
 from .items import SEARCH_FIRST, earlier_item, related_item, search_item, source_hit
-from .passage import Passage, with_neighbours
+from .passage import Passage, passage_table, with_neighbours
 from .wording import caution_note, cited, declined_message, found_message, note_other_game
 
 __all__ = [
@@ -473,5 +473,6 @@ def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]
         result.doc_title, result.date_text = doc.get("title"), doc.get("date_text")
         result.citation = cited(record, doc, passage.paragraph)
         result.permalink = record.permalink(passage.paragraph)
+        result.table = passage_table(record, passage)
         note_other_game(index, result, before)
     return result, shown

@@ -32,6 +32,20 @@ def plain(text: str, markup: Markup = "text") -> str:
     return _WS.sub(" ", text).strip()
 
 
+def table_rows(text: str, markup: Markup = "text") -> tuple[tuple[str, ...], ...] | None:
+    """The rows of a paragraph of two or more tab-separated lines (the rulebooks' tables),
+    each cell as plain text, padded to the widest row, the header row first; None for any
+    other paragraph (its plain text runs the cells together: "Schiffstyp Bewegung …")."""
+    if markup == "html":
+        return None
+    lines = [line for line in text.split("\n") if line.strip()]
+    if len(lines) < 2 or not all("\t" in line for line in lines):
+        return None
+    rows = [[plain(cell, markup) for cell in line.split("\t")] for line in lines]
+    width = max(len(row) for row in rows)
+    return tuple(tuple(row + [""] * (width - len(row))) for row in rows)
+
+
 class EntryText:
     """What follows from an entry's fields: its whole plain text and its name.
 

@@ -147,6 +147,25 @@
     return quote;
   }
 
+  // A table answer as a table, header row first (templates/ask/_turn.html): its text runs
+  // the cells together.
+  function passageTable(ans) {
+    var quote = el("blockquote", "passage passage-table");
+    quote.setAttribute("cite", ans.url);
+    var scroll = el("div", "table-scroll");
+    var table = el("table");
+    ans.table.forEach(function (row, n) {
+      var tr = el("tr");
+      row.forEach(function (value) {
+        tr.appendChild(el(n === 0 ? "th" : "td", null, value));
+      });
+      table.appendChild(tr);
+    });
+    scroll.appendChild(table);
+    quote.appendChild(scroll);
+    return quote;
+  }
+
   // Entries as links with their document (title · document), as the page lists them.
   function entryList(items, className) {
     var ul = el("ul", className);
@@ -183,8 +202,12 @@
       // a long paragraph: the sentences around the key sentence first ("excerpt"), the whole
       // a tap away; an answer of an older version has no excerpt: all of it
       var ex = ans.excerpt || { start: 0, end: ans.text.length };
-      box.appendChild(passageQuote(ans, hl, ex.start, ex.end, "key"));
-      if (ex.start > 0 || ex.end < ans.text.length) {
+      if (ans.table) {
+        box.appendChild(passageTable(ans)); // shown whole, as a table
+      } else {
+        box.appendChild(passageQuote(ans, hl, ex.start, ex.end, "key"));
+      }
+      if (!ans.table && (ex.start > 0 || ex.end < ans.text.length)) {
         var whole = el("details", "passage-whole");
         whole.appendChild(el("summary", null, "Ganzen Absatz lesen"));
         whole.appendChild(passageQuote(ans, hl, 0, ans.text.length, null));

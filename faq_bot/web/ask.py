@@ -315,6 +315,14 @@ add_schema(
                         "description": "„Titel“, Absatz n – Dokument, Stand: Datum. paragraph_url",
                     },
                     "via": {"type": "string", "nullable": True},
+                    "table": {
+                        "type": "array",
+                        "nullable": True,
+                        "description": "Ist der Absatz eine Tabelle (allein gezeigt): ihre "
+                        "Zeilen, die Kopfzeile zuerst, je Zelle ein Text; text reiht die Zellen "
+                        "aneinander. Sonst null",
+                        "items": {"type": "array", "items": {"type": "string"}},
+                    },
                 },
             },
             "sources": {"type": "array", "items": HIT_REF},

@@ -29,7 +29,7 @@ import nh3
 from markupsafe import Markup
 
 from faq_bot.corpus.model import Markup as SourceMarkup
-from faq_bot.corpus.model import plain
+from faq_bot.corpus.model import table_rows
 from faq_bot.text import clip, split_sentences
 
 ALLOWED_TAGS = {
@@ -252,26 +252,14 @@ def link_in_html(html: str, refs: Iterable[Mapping], link_for: LinkFor) -> str:
     return "".join(parts)
 
 
-def is_tab_table(source: str) -> bool:
-    """True for a paragraph of two or more tab-separated rows (the rulebooks' tables)."""
-    lines = [line for line in source.split("\n") if line.strip()]
-    return len(lines) >= 2 and all("\t" in line for line in lines)
-
-
-def _cell_html(cell: str, markup: SourceMarkup) -> str:
-    # cells are short values ("1 - 4", "* wiedergewonnene Einheiten"): rendering them
-    # as markdown would turn such values into lists, so they are shown as plain text
-    return escape(plain(cell, markup), quote=False)
-
-
-def tab_table(source: str, markup: SourceMarkup) -> str:
-    """A tab-separated block as an HTML table; its first row is the header row."""
-    rows = [line.split("\t") for line in source.split("\n") if line.strip()]
-    width = max(len(r) for r in rows)
+def tab_table(rows: tuple[tuple[str, ...], ...]) -> str:
+    """A table's rows (`faq_bot.corpus.model.table_rows`) as HTML; the first row is the
+    header row. Cells are short values ("1 - 4", "* wiedergewonnene Einheiten"): rendering
+    them as markdown would turn such values into lists, so they are shown as plain text."""
     out = ["<table>"]
     for n, row in enumerate(rows):
         tag = "th" if n == 0 else "td"
-        cells = [_cell_html(c, markup) for c in row] + [""] * (width - len(row))
+        cells = (escape(cell, quote=False) for cell in row)
         out.append("<tr>" + "".join(f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>")
     out.append("</table>")
     return "".join(out)
@@ -286,8 +274,9 @@ def render_paragraph(
 ) -> Markup:
     """Safe HTML of one paragraph (its inner content, without the anchor wrapper)."""
     refs = list(refs)
-    if markup in ("markdown", "text") and is_tab_table(source):
-        return Markup(link_in_html(tab_table(source, markup), refs, link_for))
+    rows = table_rows(source, markup)
+    if rows is not None:
+        return Markup(link_in_html(tab_table(rows), refs, link_for))
     if markup == "markdown" and source.count("[") + source.count("<") <= MARKDOWN_MARKS:
         html = link_in_html(markdown_to_html(source), refs, link_for)
     elif markup == "html":

@@ -60,6 +60,22 @@ def test_chat_answer_highlight_and_paragraph_link(page, shots):
     expect(page.locator(f"#{anchor}")).to_be_in_viewport()
 
 
+def test_chat_table_answer_is_a_table_on_a_phone_as_without_javascript(phone, shots):
+    """A QA review: a table answer ran its cells together ("Kriegsschiff 3 6 H oder E")."""
+    phone.goto("/ask")
+    ask(phone, "Was kostet ein Kriegsschiff?")
+    table = phone.locator("#chat-log li.turn").first.locator(".passage-table table")
+    expect(table.locator("th").first).to_have_text("Schiffstyp")
+    expect(table.locator("tr", has_text="Kriegsschiff").locator("td")).to_have_text(
+        ["Kriegsschiff", "3", "6 H oder E", "1 H oder E"]
+    )
+    width, client = no_horizontal_scroll(phone)
+    assert width <= client  # a wide table scrolls on its own, never the page
+    phone.screenshot(path=shots / "chat-table-phone.png", full_page=True)
+    phone.reload()  # the page's own rendering of the same turn (from its address)
+    expect(phone.locator(".passage-table tr", has_text="Kriegsschiff")).to_have_count(1)
+
+
 def test_chat_followup_keeps_the_conversation_on_the_page(page, shots):
     page.goto("/ask")
     ask(page, FIRST)

@@ -574,7 +574,8 @@ def eval_command(
     multiple=True,
     metavar="FRAGE",
     help="Eine frühere Frage des Gesprächs, die älteste zuerst (mehrfach möglich): "
-    "die Frage wird wie im Chat als Anschlussfrage gelesen (z. B. „Und warum?“).",
+    "die Frage wird wie im Chat als Anschlussfrage gelesen, z. B. "
+    "--after „Was macht die Feuerwehr?“ „Kann sie sich selbst schützen?“.",
 )
 @corpus_option
 @index_option

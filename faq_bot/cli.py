@@ -575,7 +575,7 @@ def eval_command(
     metavar="FRAGE",
     help="Eine frühere Frage des Gesprächs, die älteste zuerst (mehrfach möglich): "
     "die Frage wird wie im Chat als Anschlussfrage gelesen, z. B. "
-    "--after „Was macht die Feuerwehr?“ „Kann sie sich selbst schützen?“.",
+    '--after "Was macht die Feuerwehr?" "Und kann sie sich selbst schützen?"',
 )
 @corpus_option
 @index_option

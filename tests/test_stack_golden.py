@@ -204,6 +204,22 @@ def test_cli_check_illegal_scenario_lists_errors_and_exits_1(faq_corpus_dir: Pat
     assert "    Regeln: aktionsstapel, technologiewerte-tws" in result.stdout
 
 
+def test_cli_check_names_an_attack_declared_outside_its_phase_for_what_it_is(
+    faq_corpus_dir: Path,
+) -> None:
+    """The code covers two cases; its label once named only the reaction (a QA review)."""
+    data = json.loads((SCENARIOS / "example1_bomb_on_radar.json").read_text(encoding="utf-8"))
+    data["phase"] = "Bauphase"
+    data["stack"] = [{"id": "s1", "by": "A", "source": None, "effect": {"type": "declare_attack"}}]
+    result = CliRunner().invoke(
+        main, ["check", "--corpus", str(faq_corpus_dir), "-"], input=json.dumps(data)
+    )
+    assert result.exit_code == 1
+    assert "Angriffsdeklaration hier nicht zulässig – Eintrag 1: Angriffe werden nur" in (
+        result.stdout
+    )
+
+
 def test_cli_check_says_what_a_cards_faq_entry_says_of_its_target(faq_corpus_dir: Path) -> None:
     """A QA review: a 227er on a unit resolved as "ausgeführt" without a word."""
     data = json.loads((SCENARIOS / "example1_bomb_on_radar.json").read_text(encoding="utf-8"))

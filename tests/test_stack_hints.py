@@ -28,8 +28,9 @@ def result(*stack: dict) -> dict:
         # "Die 227-Pfund Bombe …": a Basisausbau, never a unit (a QA review: resolved silently)
         (
             [entry("s1", "B", "bombB", "destroy", target="infA", cost=2, sacrifice=True)],
-            "Eintrag 1: Laut FAQ zielt 227-Pfund Bombe auf einen Basisausbau; Infanterie ist "
-            "eine Einheit.",
+            # named as the checker names it: the scenario has two bombs
+            "Eintrag 1: Laut FAQ zielt 227-Pfund Bombe von B auf einen Basisausbau; Infanterie "
+            "ist eine Einheit.",
             ["227-pfund-bombe-basisausbau"],
         ),
         (
@@ -40,7 +41,7 @@ def result(*stack: dict) -> dict:
         # Zerstörer: "einen gegnerischen Basisausbau zu sperren"
         (
             [entry("s1", "B", "zerstB", "lock", target="infA")],
-            "Laut FAQ zielt Zerstörer auf einen Basisausbau",
+            "Laut FAQ zielt Zerstörer von B auf einen Basisausbau",
             ["zerstoerer"],
         ),
         # Erfolgreiche Abwehr counters "eine andere Aktionskarte", not a base's ability
@@ -91,10 +92,55 @@ def test_a_target_the_contract_rules_out_is_an_error_not_also_a_hint():
     assert checked["hints"] == []
 
 
-def test_an_illegal_stack_keeps_the_hints_of_its_other_entries():
+def test_an_illegal_stack_keeps_the_hints_of_its_other_entries_without_resolving_them():
     checked = result(
         entry("s1", "B", "bombB", "destroy", target="infA", cost=2, sacrifice=True),
         entry("s2", "B", "feuerB", "protect", target="feuerB"),
     )
     assert not checked["ok"]
-    assert [h["entry"] for h in checked["hints"]] == ["s1"]
+    [hint] = checked["hints"]
+    assert hint["entry"] == "s1"
+    assert hint["message"] == (
+        "Eintrag 1: Laut FAQ zielt 227-Pfund Bombe von B auf einen Basisausbau; Infanterie ist "
+        "eine Einheit."  # an illegal stack is not resolved: nothing "abgehandelt"
+    )
+
+
+def test_a_counter_of_an_entry_without_a_source_card_says_so():
+    checked = result(
+        entry("s1", "A", None, "declare_attack"),
+        entry("s2", "B", "abwehrB", "counter", target="s1", cost=1),
+    )
+    [hint] = checked["hints"]
+    assert (
+        "kontert Erfolgreiche Abwehr eine Aktionskarte; Eintrag 1 hat keine Quellkarte."
+        in (hint["message"])
+    )
+
+
+def test_a_counter_of_an_unknown_source_is_an_error_not_a_hint():
+    ghost = entry("s1", "A", "ghost", "draw", amount=1)
+    checked = result(ghost, entry("s2", "B", "abwehrB", "counter", target="s1", cost=1))
+    assert "unknown_reference" in [e["code"] for e in checked["errors"]]
+    assert checked["hints"] == []
+
+
+def test_a_hint_names_the_card_as_the_scenario_does():
+    """Every text of the checker names a card as the scenario does ("227er")."""
+    data = scenario(
+        entry("s1", "B", "b227", "destroy", target="infA", cost=2, sacrifice=True),
+        cards=[*CARDS, *MORE, {"id": "b227", "name": "227er", "owner": "B", "kind": "base"}],
+    )
+    [hint] = result_to_json(check(data, RULES))["hints"]
+    assert hint["message"].startswith("Eintrag 1: Laut FAQ zielt 227er auf einen Basisausbau;")
+    assert hint["rules"] == ["227-pfund-bombe-basisausbau"]
+
+
+def test_the_step_of_an_entry_against_its_cards_entry_does_not_cite_that_entry():
+    """The entry says otherwise: the hint cites it, the step's justification does not."""
+    bomb = entry("s1", "B", "bombB", "destroy", target="infA", cost=2, sacrifice=True)
+    [step] = result(bomb)["steps"]
+    assert "227-pfund-bombe-basisausbau" not in step["rules"]
+    on_base = entry("s1", "B", "bombB", "destroy", target="radarA", cost=2, sacrifice=True)
+    [step] = result(on_base)["steps"]
+    assert "227-pfund-bombe-basisausbau" in step["rules"]

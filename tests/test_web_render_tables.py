@@ -38,12 +38,12 @@ def test_single_tab_line_is_not_a_table():
 
 
 def test_table_rows_are_plain_cells_padded_to_the_widest_row():
-    rows = table_rows("<u>Typ</u>\t<u>Bewegung</u>\nKriegsschiff\t3\nBoot", "markdown")
-    assert table_rows("<u>Typ</u>\t<u>Bewegung</u>\nKriegsschiff\t3", "markdown") == (
-        ("Typ", "Bewegung"),
-        ("Kriegsschiff", "3"),
+    assert table_rows("<u>Typ</u>\t<u>Bewegung</u>\t<u>Kosten</u>\nBoot\t2", "markdown") == (
+        ("Typ", "Bewegung", "Kosten"),
+        ("Boot", "2", ""),
     )
-    assert rows is None  # a line without a tab: not a table
+    # a line without a tab: not a table
+    assert table_rows("<u>Typ</u>\t<u>Bewegung</u>\nKriegsschiff\t3\nBoot", "markdown") is None
     assert table_rows("<td>a\tb</td>\n<td>c\td</td>", "html") is None
 
 

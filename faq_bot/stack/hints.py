@@ -6,9 +6,11 @@ play, one's own card for damage, …). The FAQ entries of some cards narrow that
 the catalog's `target_kind`). A scenario that goes against only those is still resolved
 as the contract says (a scenario's own fields win over the catalog), with a `Hint` that
 says what the FAQ says and cites the card's entry: a judge sees the ruling, not a bare
-"ausgeführt" (a QA review found a bomb on a unit resolved without a word).
+"ausgeführt" (a QA review found a bomb on a unit resolved without a word). The step of
+such an entry does not cite the card's entry as its justification (`off_target`, which
+`resolve` asks too).
 
-`hints(scenario, catalog)` is pure; `resolve` looks up the cited titles.
+`hints(scenario, catalog, errors)` is pure; `resolve` looks up the cited titles.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from faq_bot.stack.catalog import CatalogCard, find_card
 from faq_bot.stack.explain import KIND_DE
 from faq_bot.stack.model import (
     CARD_TARGET_EFFECTS,
+    Card,
     EffectType,
     Error,
     ErrorCode,
@@ -43,54 +46,69 @@ def _dative(kind: Kind) -> str:
     return f"{'einem' if kind in _MASCULINE else 'einer'} {KIND_DE[kind]}"
 
 
-def hints(
-    scenario: Scenario, catalog: tuple[CatalogCard, ...], errors: tuple[Error, ...] = ()
-) -> tuple[Hint, ...]:
-    """A `Hint` for each entry whose source card (by name, `find_card`) the FAQ lets
-    target only one kind of card when the entry aims at another kind; none for an
-    entry that `errors` already call a wrong target."""
-    wrong_target = {e.entry for e in errors if e.code is ErrorCode.BAD_TARGET}
-    found = []
-    for entry in scenario.stack:
-        if entry.id in wrong_target:
-            continue
-        hint = _hint(scenario, entry, catalog)
-        if hint is not None:
-            found.append(hint)
-    return tuple(found)
-
-
-def _hint(scenario: Scenario, entry: StackEntry, catalog: tuple[CatalogCard, ...]) -> Hint | None:
-    source = scenario.card(entry.source)
-    card = find_card(source.name, catalog) if source is not None else None
-    if card is None or card.target_kind is None or entry.effect.type is not card.effect:
-        return None  # a card used otherwise than the FAQ describes says nothing here
-    cites = (card.faq,) if card.faq else ()
-    name = entry_name(scenario, entry.id)
+def off_target(scenario: Scenario, entry: StackEntry, card: CatalogCard) -> bool:
+    """Whether `entry`, using catalog card `card` as its entry describes it (the same
+    effect), aims at another kind of card than that entry allows (`target_kind`): a card
+    target of another kind, or a countered entry whose source is of another kind or has
+    none. An unknown reference is not (`validate` reports it)."""
+    if card.target_kind is None or entry.effect.type is not card.effect:
+        return False
     if entry.effect.type is EffectType.COUNTER:
         countered = scenario.entry(entry.effect.target)
         if countered is None:
-            return None  # an unknown reference: validate's error says so
+            return False
         origin = scenario.card(countered.source)
-        if origin is not None and origin.kind is card.target_kind:
-            return None
-        what = f"stammt von {_dative(origin.kind)}" if origin else "hat keine Quellkarte"
-        return Hint(
-            entry.id,
-            f"{name}: Laut FAQ kontert {card.name} {_accusative(card.target_kind)}; "
-            f"{entry_with_source(scenario, countered.id)} {what}. Abgehandelt wird der "
-            "Eintrag wie angegeben.",
-            cites,
-        )
+        if origin is None:
+            return countered.source is None  # no source at all; an unknown id is an error
+        return origin.kind is not card.target_kind
     if entry.effect.type not in CARD_TARGET_EFFECTS:
-        return None
+        return False
     target = scenario.card(entry.effect.target)
-    if target is None or target.kind is card.target_kind:
-        return None
+    return target is not None and target.kind is not card.target_kind
+
+
+def hints(
+    scenario: Scenario, catalog: tuple[CatalogCard, ...], errors: tuple[Error, ...] = ()
+) -> tuple[Hint, ...]:
+    """A `Hint` for each entry that is `off_target` by its source card's FAQ entry (the
+    card found by name, `find_card`); none for an entry `errors` already call a wrong
+    target. A legal stack's hints say the entry is resolved all the same."""
+    wrong_target = {e.entry for e in errors if e.code is ErrorCode.BAD_TARGET}
+    found = []
+    for entry in scenario.stack:
+        source = scenario.card(entry.source)
+        card = find_card(source.name, catalog) if source is not None else None
+        if entry.id in wrong_target or source is None or card is None:
+            continue
+        if off_target(scenario, entry, card):
+            found.append(_hint(scenario, entry, source, card, resolved=not errors))
+    return tuple(found)
+
+
+def _hint(
+    scenario: Scenario, entry: StackEntry, source: Card, card: CatalogCard, resolved: bool
+) -> Hint:
+    assert card.target_kind is not None  # `off_target`
+    # the card as the scenario names it ("227er"), as every other text of the checker does
+    name, wanted = card_name(scenario, source.id), card.target_kind
+    if entry.effect.type is EffectType.COUNTER:
+        countered = scenario.entry(entry.effect.target)
+        assert countered is not None  # `off_target`
+        origin = scenario.card(countered.source)
+        what = f"stammt von {_dative(origin.kind)}" if origin else "hat keine Quellkarte"
+        said = (
+            f"Laut FAQ kontert {name} {_accusative(wanted)}; "
+            f"{entry_with_source(scenario, countered.id)} {what}."
+        )
+    else:
+        target = scenario.card(entry.effect.target)
+        assert target is not None  # `off_target`
+        said = (
+            f"Laut FAQ zielt {name} auf {_accusative(wanted)}; "
+            f"{card_name(scenario, target.id)} ist {_nominative(target.kind)}."
+        )
+    if resolved:  # an illegal stack is not resolved at all
+        said += " Abgehandelt wird der Eintrag wie angegeben."
     return Hint(
-        entry.id,
-        f"{name}: Laut FAQ zielt {card.name} auf {_accusative(card.target_kind)}; "
-        f"{card_name(scenario, target.id)} ist {_nominative(target.kind)}. Abgehandelt wird "
-        "der Eintrag wie angegeben.",
-        cites,
+        entry.id, f"{entry_name(scenario, entry.id)}: {said}", (card.faq,) if card.faq else ()
     )

@@ -174,7 +174,9 @@ def _problem(error: ValidationError) -> tuple[list[str | int], str]:
         what = str(schema.get("x-what", "Wert"))
         if field_label(path).rsplit(" › ", 1)[-1] == what:
             what = ""  # "Phase: „Teepause“ ist unbekannt", the field named once
-        text = instance if isinstance(instance, str) else json.dumps(instance, ensure_ascii=False)
+        text = json.dumps(instance, ensure_ascii=False)  # control characters escaped
+        if isinstance(instance, str):
+            text = text[1:-1]  # in German quotes, not JSON's
         shown = f"{what} „{text[:80]}“".lstrip()
         return path, f"{shown} ist unbekannt (erlaubt: {', '.join(map(str, value))})"
     if kind == "minimum":

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 
 from faq_bot.stack.catalog import CatalogCard, find_card, load_catalog
 from faq_bot.stack.explain import Event, explain_step
-from faq_bot.stack.hints import hints
+from faq_bot.stack.hints import hints, off_target
 from faq_bot.stack.model import (
     CardState,
     EffectType,
@@ -344,12 +344,10 @@ def _rule_ids(
         card = find_card(card_source.name, catalog) if card_source is not None else None
         if card is None or not card.faq or of is None:
             return
-        if of.effect.type is EffectType.COUNTER and card.target_kind is not None:
-            # e.g. Erfolgreiche Abwehr counters an action card, never a bomb's ability
-            countered = scenario.entry(of.effect.target)
-            countered_source = scenario.card(countered.source) if countered else None
-            if countered_source is None or countered_source.kind is not card.target_kind:
-                return
+        if off_target(scenario, of, card):
+            # e.g. Erfolgreiche Abwehr counters an action card, never a bomb's ability: the
+            # entry does not justify this step (its hint cites it, `faq_bot.stack.hints`)
+            return
         titles.append(card.faq)
 
     if source is not None:

@@ -194,10 +194,10 @@ describe(
                     "name": "n",
                     "in": "query",
                     "required": False,
-                    "description": "Hinweise zum Ergebnis, was beim Prüfen ergänzt wurde (die "
+                    "description": "Ergänzungen zum Ergebnis, was beim Prüfen ergänzt wurde (die "
                     "Weiterleitung von POST /check setzt sie; vom Server signiert und an s "
                     "gebunden, unverändert weiterzugeben). Ein n, das sich nicht prüfen lässt, "
-                    "wird ignoriert: die Seite zeigt das Ergebnis ohne Hinweise.",
+                    "wird ignoriert: die Seite zeigt das Ergebnis ohne Ergänzungen.",
                     "schema": {"type": "string"},
                 },
             ],

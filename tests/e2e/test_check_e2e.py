@@ -427,7 +427,9 @@ def test_check_hint_of_a_cards_faq_entry_shows_on_a_phone_and_links_it(phone, sh
     data["stack"][0]["effect"]["target"] = "inf"
     phone.goto("/check?s=" + encode_permalink(data))
     hint = phone.locator("#check-hints")
-    expect(hint).to_contain_text("Laut FAQ zielt 227-Pfund Bombe auf einen Basisausbau")
+    expect(hint).to_contain_text(
+        re.compile(r"Laut FAQ zielt 227-Pfund Bombe von [AB] auf einen Basisausbau")
+    )
     expect(phone.locator("#timeline")).to_be_visible()  # resolved all the same
     assert no_horizontal_scroll(phone)
     phone.screenshot(path=shots / "check-hint-phone.png", full_page=True)

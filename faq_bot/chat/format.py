@@ -21,14 +21,14 @@ def format_answer(data: dict[str, Any], width: int = 88) -> str:
     found = data.get("answer")
     if found:
         lines.append("")
-        if found.get("table"):  # a table row by row, its cells apart (the text runs them on)
+        if found.get("table"):  # row by row, cells apart; its "key sentence" is all of them
             lines.extend("  " + " | ".join(row) for row in found["table"])
+            lines.append("")
         else:
             lines.extend(
                 textwrap.wrap(found["text"], width, initial_indent="  ", subsequent_indent="  ")
             )
-        lines.append("")
-        if not found.get("table"):  # a table's key sentence is all its cells run together
+            lines.append("")
             lines.append(f"Kernsatz: „{found['highlight']['text']}“")
         lines.append(f"Zitat: {found['citation']}")
     related = data.get("related") or []

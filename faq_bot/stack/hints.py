@@ -34,16 +34,9 @@ from faq_bot.stack.names import card_name, entry_name, entry_with_source
 _MASCULINE = frozenset({Kind.BASE, Kind.LAND})
 
 
-def _accusative(kind: Kind) -> str:
-    return f"{'einen' if kind in _MASCULINE else 'eine'} {KIND_DE[kind]}"
-
-
-def _nominative(kind: Kind) -> str:
-    return f"{'ein' if kind in _MASCULINE else 'eine'} {KIND_DE[kind]}"
-
-
-def _dative(kind: Kind) -> str:
-    return f"{'einem' if kind in _MASCULINE else 'einer'} {KIND_DE[kind]}"
+def _a(kind: Kind, masculine: str, feminine: str) -> str:
+    """The kind with its indefinite article in a case: `_a(kind, "einen", "eine")`."""
+    return f"{masculine if kind in _MASCULINE else feminine} {KIND_DE[kind]}"
 
 
 def off_target(scenario: Scenario, entry: StackEntry, card: CatalogCard) -> bool:
@@ -95,17 +88,19 @@ def _hint(
         countered = scenario.entry(entry.effect.target)
         assert countered is not None  # `off_target`
         origin = scenario.card(countered.source)
-        what = f"stammt von {_dative(origin.kind)}" if origin else "hat keine Quellkarte"
+        what = (
+            f"stammt von {_a(origin.kind, 'einem', 'einer')}" if origin else "hat keine Quellkarte"
+        )
         said = (
-            f"Laut FAQ kontert {name} {_accusative(wanted)}; "
+            f"Laut FAQ kontert {name} {_a(wanted, 'einen', 'eine')}; "
             f"{entry_with_source(scenario, countered.id)} {what}."
         )
     else:
         target = scenario.card(entry.effect.target)
         assert target is not None  # `off_target`
         said = (
-            f"Laut FAQ zielt {name} auf {_accusative(wanted)}; "
-            f"{card_name(scenario, target.id)} ist {_nominative(target.kind)}."
+            f"Laut FAQ zielt {name} auf {_a(wanted, 'einen', 'eine')}; "
+            f"{card_name(scenario, target.id)} ist {_a(target.kind, 'ein', 'eine')}."
         )
     if resolved:  # an illegal stack is not resolved at all
         said += " Abgehandelt wird der Eintrag wie angegeben."

@@ -196,6 +196,7 @@ GROUPS = [
     ["heldout110-questions.jsonl", "heldout110-followups.jsonl"],
     ["heldout111-questions.jsonl", "heldout111-followups.jsonl"],
     ["heldout112-questions.jsonl", "heldout112-followups.jsonl"],
+    ["heldout114-questions.jsonl", "heldout114-followups.jsonl"],
 ]
 
 

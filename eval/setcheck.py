@@ -197,6 +197,7 @@ GROUPS = [
     ["heldout111-questions.jsonl", "heldout111-followups.jsonl"],
     ["heldout112-questions.jsonl", "heldout112-followups.jsonl"],
     ["heldout113-questions.jsonl", "heldout113-followups.jsonl"],
+    ["heldout114-questions.jsonl", "heldout114-followups.jsonl"],
 ]
 
 

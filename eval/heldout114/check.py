@@ -1,0 +1,27 @@
+"""Check eval/heldout114-questions.jsonl and eval/heldout114-followups.jsonl (held-out set 114) with
+the one checker every set uses (eval/setcheck.py).
+
+Usage: python3 eval/heldout114/check.py [SEED_DIR]   (default /work/shared/seeds)
+"""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from setcheck import SetSpec, earlier_than, main  # noqa: E402
+
+SPEC = SetSpec(
+    name="heldout114",
+    question_prefix="h114-",
+    followup_prefix="h114f",
+    answerable=100,
+    unanswerable=20,
+    followups=15,
+    docs={"000": 58, "001": 11, "002": 12, "003": 7, "004": 12},
+    earlier=earlier_than("heldout114"),
+    # golds are chosen freely (not steered away from earlier golds): overlaps are only counted
+    strict=[],
+)
+
+if __name__ == "__main__":
+    sys.exit(main(SPEC))

@@ -31,7 +31,7 @@ from faq_bot.analysis import part_vocabulary, split_compound, vocabulary_from_te
 from faq_bot.entrystore import alias_map
 from faq_bot.lexicon import load_stopwords, load_synonyms
 from faq_bot.links import see_also
-from faq_bot.search import ARTICLE
+from faq_bot.names import ARTICLE
 from faq_bot.spelling import SOUND_ALIKE
 from faq_bot.text import (  # the folding rules, exported to the JS
     _DIGRAPH,
@@ -115,7 +115,7 @@ def _head(
         "fold": fold_rules(),
         # a slip spelt as a term sounds ("endfase"), corrected as `faq_bot.query` does
         "sound_alike": [list(rule) for rule in SOUND_ALIKE],
-        # an article before a headword ("die Endphase"), as `faq_bot.search.named_entry`
+        # an article before a headword ("die Endphase"), as `faq_bot.names.named_entry`
         "article": ARTICLE,
         "synonyms": {k: list(v) for k, v in synonyms.items()},
         "stopwords": sorted(load_stopwords()),

@@ -75,11 +75,10 @@ import numpy as np
 from whoosh import query as wq
 
 from faq_bot.corpus import slugify
-from faq_bot.errors import InputError
 from faq_bot.impacts import impacts
 from faq_bot.index import WARMERS, Index
-from faq_bot.morphology import word_class
-from faq_bot.query import AnalyzedQuery, QueryError, analyze_query, main_terms
+from faq_bot.names import category_slug, named_entry
+from faq_bot.query import AnalyzedQuery, QueryError, analyze_query
 from faq_bot.retrieval import (
     Candidate,
     ModeUnavailable,
@@ -90,7 +89,6 @@ from faq_bot.retrieval import (
 )
 from faq_bot.snippets import SNIPPET_CHARS, snippet, token_spans
 from faq_bot.suggest import suggest_titles
-from faq_bot.text import words as folded_words
 
 if TYPE_CHECKING:
     from faq_bot.dense import DenseScores
@@ -106,10 +104,8 @@ __all__ = [
     "ScoredEntry",
     "SearchResult",
     "UNWORDED",
-    "category_slug",
     "highlight",
     "kind_filter",
-    "named_entry",
     "named_first",
     "prepare_query",
     "rank",
@@ -121,7 +117,6 @@ __all__ = [
     "term_query",
 ]
 
-KNOWN_SHOWN = 40  # categories an unknown one's message lists at most
 CANDIDATES = 200  # entries and paragraphs fetched before reranking
 # the label of a hit that holds no word of the query (`Hit.matched` False), wherever a hit
 # is listed: the search page, the chat's search hits, the terminal
@@ -258,40 +253,6 @@ class QueryCoverage:
             if hits:
                 got += max(self.weight[t] for t in hits)
         return got / self.total
-
-
-def categories(index: Index) -> dict[str, str]:
-    """The build's categories, slug -> name as the entries write it ("basisausbau" ->
-    "Basisausbau"), read once per build."""
-
-    def read() -> dict[str, str]:
-        names: dict[str, str] = {}
-        for record in index.iter_entries():
-            if record.category:
-                names.setdefault(slugify(record.category), record.category)
-        return dict(sorted(names.items()))
-
-    return index.state.once("search.categories", read)
-
-
-def known_category(index: Index, raw: str | None) -> str | None:
-    """A category filter a user gave (`raw`, stripped: a category's name or its slug) when
-    some entry has that category, None when empty (every category); `InputError` (400)
-    naming the known ones otherwise, as `Index.document_id` does for a document: a filter
-    nothing has found nothing, said as "0 Treffer", while an unknown document was a 400."""
-    category = (raw or "").strip() or None
-    if category is None:
-        return None
-    known = categories(index)
-    if slugify(category) not in known:
-        names = list(known.values())
-        if not names:
-            raise InputError(
-                f"Unbekannte Kategorie „{category[:80]}“: die Einträge haben keine Kategorien."
-            )
-        listed = ", ".join(names[:KNOWN_SHOWN]) + (" …" if len(names) > KNOWN_SHOWN else "")
-        raise InputError(f"Unbekannte Kategorie „{category[:80]}“. Bekannt sind: {listed}.")
-    return category
 
 
 def kind_filter(kind: str, doc: str | None = None, category: str | None = None) -> wq.Query:
@@ -537,108 +498,6 @@ def named_first(entries: list[ScoredEntry], named: str | None) -> list[ScoredEnt
     return [replace(first[0], score=best)] + [s for s in entries if s.entry != named]
 
 
-# a German article before a headword: "die Endphase", "der Aktionsstapel", "eine Flak" (the
-# offline copy carries the pattern and reads it alike)
-ARTICLE = r"^(?:der|die|das|den|dem|des|ein|eine|einen|einem|einer|eines)\s+"
-_ARTICLE = re.compile(ARTICLE, re.I)
-
-
-def named_entry(
-    index: Index, text: str, doc: str | None = None, category: str | None = None
-) -> str | None:
-    """The entry `text` names, when it is as a whole an entry's title, an alias or its id
-    (`Index.canonical_id`: "Endphase", "ziehen karte", an abbreviation of the synonyms
-    table), of `doc` and `category` if given: a judge who types a headword wants that
-    entry first, whatever the learned ranking (fitted on questions, which never consist
-    of a headword alone) makes of it. Search and the chat put it first. An article before
-    the headword ("die Endphase") names it too, and so does a headword in another
-    inflection ("Länderkarte" for "Länderkarten"), when no other entry's name is one."""
-    text = text.strip()
-    found = index.canonical_id(text)
-    if found is None:
-        article = _ARTICLE.match(text)
-        words = text[article.end() :] if article else text
-        found = index.canonical_id(words) if article else None
-        found = found or _inflected_title(index, words, doc, category)
-    record = index.entry(found) if found else None
-    if record is None or (doc is not None and record.doc != doc):
-        return None
-    if category and category_slug(index, record.id) != slugify(category):
-        return None
-    return record.id
-
-
-# a name's words as the analyzer stems them, and how many words it has: "Wie ziehe ich
-# Karten" (two stop words dropped) is not the name "Karte ziehen"
-_NameKey = tuple[tuple[str, ...], int]
-
-
-class _TitleTerms(NamedTuple):
-    entries: dict[_NameKey, tuple[tuple[str, str], ...]]  # (entry, name) of the names with the key
-    longest: int  # words of the longest name
-
-
-def _name_key(index: Index, name: str) -> _NameKey:
-    return main_terms(index, name), len(folded_words(name))
-
-
-def _title_terms(index: Index) -> _TitleTerms:
-    """Each entry's names (title and aliases) by `_name_key`, once per build."""
-
-    def build() -> _TitleTerms:
-        entries: dict[_NameKey, tuple[tuple[str, str], ...]] = {}
-        for name, entry_id in index.names():
-            key = _name_key(index, name)
-            if key[0]:
-                entries[key] = (*entries.get(key, ()), (entry_id, name))
-        return _TitleTerms(entries, max((n for _terms, n in entries), default=0))
-
-    return index.state.once("title_terms", build)
-
-
-# the endings a German noun takes in the plural or a case ("Karte" / "Karten", "Angriff" /
-# "Angriffe", "Spiel" / "Spiels")
-_NOUN_ENDINGS = frozenset({"", "e", "n", "en", "s", "es"})
-
-
-def _inflects(typed: str, name: str) -> bool:
-    """Whether `typed` is `name` in another inflection, word for word: each word is the
-    name's or differs from it by a noun ending, and is no verb form ("spielen" is not a
-    plural of "Spiel"). A derived word is another word ("Angreifer" for "angreifen",
-    "Verteidiger" for "Verteidigung"), though the stemmer makes them one."""
-    mine, theirs = folded_words(typed), folded_words(name)
-    if len(mine) != len(theirs):
-        return False
-    for word, other in zip(mine, theirs, strict=True):
-        if word == other:
-            continue
-        short, long = sorted((word, other), key=len)
-        if not long.startswith(short) or long[len(short) :] not in _NOUN_ENDINGS:
-            return False
-        if word_class(word) == "verb":
-            return False
-    return True
-
-
-def _inflected_title(
-    index: Index, typed: str, doc: str | None, category: str | None = None
-) -> str | None:
-    """The one entry (of `doc` and `category` if given) whose name `typed` is in another
-    inflection (`named_entry`, `_inflects`); None when the names of two entries are ("Runde"
-    of two documents, "Runden" of either)."""
-    terms = _title_terms(index)
-    if len(folded_words(typed)) > terms.longest:  # a question: not analyzed again
-        return None
-    found = {
-        entry_id
-        for entry_id, name in terms.entries.get(_name_key(index, typed), ())
-        if _inflects(typed, name)
-        and (doc is None or ((r := index.entry(entry_id)) is not None and r.doc == doc))
-        and (not category or category_slug(index, entry_id) == slugify(category))
-    }
-    return found.pop() if len(found) == 1 else None
-
-
 def _ranked(
     index: Index,
     pq: PreparedQuery,
@@ -698,13 +557,6 @@ def _worded(index: Index, r: Ranking, entries: list[str]) -> set[str]:
     """Those of `entries` that hold a word of the query ranked as `r`."""
     slot = impacts(index).entry_slot
     return {e for e in entries if e in slot and r.matched[slot[e]]}
-
-
-def category_slug(index: Index, entry_id: str) -> str | None:
-    """The slug of an entry's category (None without one): what a category filter,
-    given by name or slug, is compared with."""
-    record = index.entry(entry_id)
-    return slugify(record.category) if record is not None and record.category else None
 
 
 def search(

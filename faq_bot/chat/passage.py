@@ -34,9 +34,10 @@ from faq_bot.dense import DenseScores
 from faq_bot.fitted import fitted
 from faq_bot.hybrid import fused_ranking
 from faq_bot.index import EntryRecord, Index
+from faq_bot.names import named_entry
 from faq_bot.query import AnalyzedQuery
 from faq_bot.rankfeatures import dense_within
-from faq_bot.search import ScoredEntry, named_entry, named_first, paragraph_scores, rank_entries
+from faq_bot.search import ScoredEntry, named_first, paragraph_scores, rank_entries
 
 from .terms import Coverage, entry_terms, reference_target
 

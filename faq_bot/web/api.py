@@ -34,8 +34,8 @@ bp = Blueprint("api", __name__)
 @bp.get("/api/search")
 @conditional
 def search() -> Any:
+    from faq_bot.names import known_category
     from faq_bot.query import QueryError
-    from faq_bot.search import known_category
     from faq_bot.search import search as run_search
 
     index = current_index()

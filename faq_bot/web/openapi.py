@@ -548,7 +548,7 @@ def openapi_redirect() -> Response:
 
 @bp.get("/api/openapi.json")
 def openapi_json():
-    from faq_bot.search import categories
+    from faq_bot.names import categories
     from faq_bot.web.common import IndexUnavailable, current_index
 
     document = spec(request.script_root or "/")

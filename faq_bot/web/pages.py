@@ -76,7 +76,7 @@ def similar_titles(index: Any, query: str, doc: str | None, category: str | None
     """The titles the as-you-type suggestions offer for `query` (`faq_bot.suggest`: a title
     starting so, or one typing slip away), of `doc` and `category` if given: a search that
     found nothing still leads to the entry a short or misspelt word meant."""
-    from faq_bot.search import category_slug
+    from faq_bot.names import category_slug
     from faq_bot.suggest import suggest_titles
 
     out = []
@@ -188,8 +188,8 @@ def home() -> str:
 @bp.get("/search")
 @conditional
 def search() -> str:
+    from faq_bot.names import known_category
     from faq_bot.query import QueryError
-    from faq_bot.search import known_category
     from faq_bot.search import search as run_search
 
     index = current_index()

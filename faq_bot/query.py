@@ -31,6 +31,7 @@ from faq_bot.impacts import impacts
 from faq_bot.index import WARMERS, Index
 from faq_bot.jargon import is_jargon_word
 from faq_bot.lexicon import load_stopwords, load_synonyms
+from faq_bot.morphology import morphology
 from faq_bot.spelling import (
     MIN_FUZZY_LENGTH,
     correct_word,
@@ -153,6 +154,7 @@ def _correct(
     words ("Starthand") is a real word, not a typo. First of all, a word spelt as a corpus
     word sounds ("Endfase", "Panter": `faq_bot.spelling.sound_key`) is that word, before
     any word one edit away ("Panzer"), known stem or not (a spelling variant: "Plazierung").
+    A known word is not made another word (`_another_word`: "verwunden", not "verwenden").
     `typed`: the word's letters as typed, whose edits count too (`correct_word`)."""
     if not correctable(folded, index.vocabulary) or is_jargon_word(folded):
         return None
@@ -160,6 +162,8 @@ def _correct(
     if found and found != folded:
         return index.surface.get(found, found)
     fix = correct_word(folded, index.vocabulary, stem=lambda w: _main_term(index, w), typed=typed)
+    if fix is not None and known and _another_word(index, folded, fix):
+        return None
     if fix is not None:
         return index.surface.get(fix, fix)
     if known or known_compound(folded, index.vocabulary):
@@ -174,6 +178,30 @@ def _correct(
     imp = impacts(index)
     best = max(sorted(candidates), key=lambda c: imp.doc_frequency("body", c))
     return surfaces[best]
+
+
+def _another_word(index: Index, word: str, fix: str) -> bool:
+    """Whether correcting folded `word` to corpus word `fix` would make it another word:
+    HanTa reads `word` as a form of a lemma the corpus has ("verwunden", lemma "verwund",
+    as in "verwundet" and "Verwundungen"), and `fix` is no form of that lemma
+    ("verwenden"). Such a word is a real German word, not a slip; a correction within its
+    lemma ("verlege" -> "verlegt") stays, and so does one of a slip HanTa reads as no form
+    of a corpus lemma ("Fluchtest", a compound of "fluch" and "test")."""
+    imp = impacts(index)
+    lemmas = {
+        t
+        for t in _lemma_terms(index, word)
+        if imp.doc_frequency("body", t) or imp.doc_frequency("title", t)
+    }
+    return bool(lemmas) and not lemmas & {*_lemma_terms(index, fix), *main_terms(index, fix)}
+
+
+def _lemma_terms(index: Index, word: str) -> set[str]:
+    """The terms of the lemma HanTa reads folded `word` as a form of (none when it is
+    its own lemma)."""
+    return {
+        t for lemma, kind in morphology(word) if kind == "lemma" for t in main_terms(index, lemma)
+    }
 
 
 def main_terms(index: Index, text: str) -> tuple[str, ...]:

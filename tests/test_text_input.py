@@ -21,7 +21,7 @@ def test_cleaned_input_has_no_control_or_invisible_characters(text: str):
     cleaned = clean_input(text)
     assert not CONTROL.search(cleaned)
     assert not any(unicodedata.category(c) == "Cf" for c in cleaned)
-    assert unicodedata.is_normalized("NFC", cleaned)
+    assert unicodedata.is_normalized("NFKC", cleaned)
     assert clean_input(cleaned) == cleaned  # once is enough
 
 
@@ -40,7 +40,14 @@ def test_invisible_characters_go_before_the_text_is_composed(typed: str, read: s
 
 @given(st.text(st.characters(blacklist_categories=("Cc", "Cf", "Cs"))))
 def test_ordinary_text_is_only_normalised(text: str):
-    assert clean_input(text) == unicodedata.normalize("NFC", text)
+    assert clean_input(text) == unicodedata.normalize("NFKC", text)
+
+
+def test_full_width_letters_are_read_as_the_letters_they_show(client):
+    """A QA review: search found "ＢＯＭＢＥ", the chat refused it as no word."""
+    assert clean_input("ＢＯＭＢＥ") == "BOMBE"
+    response = client.post("/api/ask", json={"question": "ＢＯＭＢＥ"})
+    assert response.status_code == 200
 
 
 def test_control_characters_alone_are_an_empty_query(client):

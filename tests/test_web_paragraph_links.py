@@ -124,6 +124,17 @@ def test_an_unknown_or_malformed_paragraph_number_is_a_german_404(client, number
     assert "Absatz" in html and "Seite nicht gefunden" in html
 
 
+@pytest.mark.parametrize("number", ["2)", "2.", "2),", "2%C2%BB"])
+def test_a_number_with_what_a_forum_adds_after_it_redirects_to_the_link_it_meant(
+    client, number
+):
+    """A QA review: ".../absatz/3)" was a 404 while the same ")" after an entry's id or a
+    fingerprint is forgiven."""
+    response = client.get(f"/entry/{BOMB}/absatz/{number}?v=abcd")
+    assert response.status_code == 301
+    assert response.headers["Location"] == f"/entry/{BOMB}/absatz/2?v=abcd"
+
+
 def test_a_number_past_the_last_paragraph_says_how_many_there_are(client, index):
     count = len(index.entry(BOMB).plain_paragraphs)
     html = client.get(f"/entry/{BOMB}/absatz/{count + 1}").get_data(as_text=True)

@@ -50,6 +50,7 @@ from faq_bot.web.permalink import (
     link_note,
     locate,
     paragraph_number,
+    tidy_number,
     tidy_version,
     valid_version,
 )
@@ -255,6 +256,9 @@ def paragraph(entry_id: str, number: str) -> Any:
     redirected to its new number, one whose text changed or went is answered with a note."""
     index = current_index()
     n = paragraph_number(number)
+    if n is None and (meant := tidy_number(number)) is not None:  # "…/absatz/3)" of a forum
+        v = request.args.get("v") or None
+        return redirect(url_for("pages.paragraph", entry_id=entry_id, number=meant, v=v), 301)
     if n is None:
         raise NotFound(
             description=f"Einen Absatz „{number[:40]}“ gibt es nicht: Absätze werden ab 1 "

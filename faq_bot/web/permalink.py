@@ -82,6 +82,17 @@ def paragraph_number(raw: str) -> int | None:
     return int(raw) if _NUMBER.fullmatch(raw) else None
 
 
+# a number with what a forum's autolinker or a sentence adds after it ("3)", "3.", "3),")
+_TIDY_NUMBER = re.compile(r"([1-9][0-9]{0,4})[^0-9A-Za-z]{1,8}")
+
+
+def tidy_number(raw: str) -> int | None:
+    """The paragraph number `raw` meant once what a forum or a sentence added after it is
+    dropped ("3)" -> 3), as `tidy_version` does for ``v``; None when that is none."""
+    found = _TIDY_NUMBER.fullmatch(raw)
+    return int(found.group(1)) if found else None
+
+
 def valid_version(raw: str) -> bool:
     """Whether `raw` has the shape of a paragraph fingerprint (lower-case hex)."""
     return _VERSION.fullmatch(raw) is not None

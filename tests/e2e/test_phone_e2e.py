@@ -427,11 +427,17 @@ def test_tap_targets_are_at_least_44_px(phone):
             assert box and box["height"] >= 44 and box["width"] >= 44, (selector, box)
 
 
-def test_keyboard_tip_only_with_a_keyboard(phone, page):
-    phone.goto("/search?q=Bombe")
-    expect(phone.locator(".kbd-tip")).to_be_hidden()
-    page.goto("/search?q=Bombe")
-    expect(page.locator(".kbd-tip")).to_be_visible()
+@pytest.mark.parametrize("path", ["/search?q=Bombe", "/"])
+def test_keyboard_tip_only_with_a_keyboard(phone, page, path):
+    # the start page's own tip too (a QA review: "Mit / kommen Sie …" on a phone)
+    phone.goto(path)
+    tips = phone.locator(".kbd-tip").all()
+    assert tips
+    for tip in tips:
+        expect(tip).to_be_hidden()
+    page.goto(path)
+    for tip in page.locator(".kbd-tip").all():
+        expect(tip).to_be_visible()
 
 
 def test_link_preview_on_touch_first_tap_previews_second_follows(phone):

@@ -82,6 +82,15 @@ def test_form_move_swaps_entries_and_keeps_their_ids() -> None:
     assert [row["id"] for row in state["stack"]] == ["s1", "s3", "s2"]
 
 
+@pytest.mark.parametrize("action", ["remove:players:9", "remove:cards:3", "move:stack:3:up"])
+def test_form_a_row_the_state_lacks_is_refused_as_announcing_it_is(action) -> None:
+    """A QA review: "remove:players:999" was ignored (200), "announce:999" refused (400)."""
+    with pytest.raises(ValueError):
+        apply_action(build(), action, {})
+    with pytest.raises(ValueError):
+        apply_action(build(), "announce:3", {})
+
+
 @given(st.text(max_size=40))
 def test_form_unknown_actions_raise_only_value_error(action: str) -> None:
     state = starting_state()
@@ -131,7 +140,7 @@ def test_form_step_adding_a_row_goes_to_the_first_field_of_the_first_blank_row(
         # the row that moved up into its place; the last one: the row before it
         ("remove:stack:1", "Eintrag 2 entfernt.", "remove:stack:1"),
         ("remove:players:0", "Spieler 1 entfernt.", "remove:players:0"),
-        ("remove:cards:5", "Karte 6 entfernt.", "remove:cards:3"),  # 3 cards + the spare
+        ("remove:cards:2", "Karte 3 entfernt.", "remove:cards:2"),  # the last: the spare's
     ],
 )
 def test_form_step_removing_a_row_goes_to_the_remove_button_of_its_neighbour(

@@ -1455,6 +1455,19 @@ def test_check_builder_button_with_a_non_ascii_digit_is_a_german_400(client, act
     assert "Unbekannte Aktion" in response.get_data(as_text=True)
 
 
+@pytest.mark.parametrize(
+    "action", ["remove:players:999", "announce:999", "move:stack:999:up", "remove:cards:7"]
+)
+def test_check_builder_button_of_a_row_the_form_never_showed_is_a_german_400(
+    client, action
+) -> None:
+    """A QA review: "remove:players:999" was ignored with a 200, "announce:999" a 400."""
+    form = {"p-0-name": "A", "c-0-name": "Radarstation", "c-0-owner": "A", "action": action}
+    response = client.post("/check", data=form)
+    assert response.status_code == 400
+    assert "Unbekannte Aktion" in response.get_data(as_text=True)
+
+
 def test_check_builder_feedback_names_the_row_as_its_button_showed_it(client) -> None:
     """With a blank row before it, the removed row is named by the number its button
     showed; a blank row's remove button says the row was empty and keeps the focus."""

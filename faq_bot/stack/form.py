@@ -246,10 +246,16 @@ def _row_index(form: Mapping[str, str], group: str, number: int) -> int | None:
     """The index in the state read from `form` of the row the form showed as `number`
     (blank rows are dropped when it is read, so the two differ after one); None for a
     blank row. A form that posts no row of `group` (an action applied to a state built
-    otherwise) numbers the state's rows themselves."""
+    otherwise) numbers the state's rows themselves. ValueError for a row the form did not
+    show (a made-up button: "remove:players:999" is refused as "announce:999" is)."""
     prefix = GROUP_FIELDS[group][0]
-    if not any(FIELD_KEY.match(key) and key.startswith(f"{prefix}-") for key in form):
+    posted = {
+        int(m.group(2)) for key in form if (m := FIELD_KEY.match(key)) and m.group(1) == prefix
+    }
+    if not posted:
         return number
+    if number not in posted:
+        raise ValueError(f"no row {number} of {group} was posted")
     numbers = [n for n, _row in _kept_rows(form)[group]]
     return numbers.index(number) if number in numbers else None
 

@@ -48,14 +48,17 @@ def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) ->
         state[rest].append(_blank_row(rest))
     elif kind == "remove" and len(parts) == 2 and parts[0] in GROUP_FIELDS and is_number(parts[1]):
         rows = state[parts[0]]
-        if int(parts[1]) < len(rows):
-            del rows[int(parts[1])]
+        if int(parts[1]) >= len(rows):
+            raise ValueError(action)
+        del rows[int(parts[1])]
     elif kind == "move" and len(parts) == 3 and parts[0] == "stack" and is_number(parts[1]):
         if parts[2] not in ("up", "down"):
             raise ValueError(action)
         rows, i = state["stack"], int(parts[1])
+        if i >= len(rows):
+            raise ValueError(action)
         j = i - 1 if parts[2] == "up" else i + 1
-        if 0 <= i < len(rows) and 0 <= j < len(rows):
+        if 0 <= j < len(rows):  # the first row up, the last down: nothing to move
             rows[i], rows[j] = rows[j], rows[i]
     elif kind == "pick" and find_card(rest) is not None:
         card = find_card(rest)

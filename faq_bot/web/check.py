@@ -468,8 +468,8 @@ def submit() -> Response:
         return _render(builder.starting_state(), notes=[EMPTY_FORM_NOTE])
     if action != "check":
         posted = action
-        action = builder.state_action(posted, form)  # row numbers as the state counts them
         try:
+            action = builder.state_action(posted, form)  # row numbers as the state counts them
             formsteps.apply_action(state, action, form)
         except ValueError:
             raise bad_request(f"Unbekannte Aktion „{posted[:80]}“.") from None

@@ -125,9 +125,7 @@ def test_an_unknown_or_malformed_paragraph_number_is_a_german_404(client, number
 
 
 @pytest.mark.parametrize("number", ["2)", "2.", "2),", "2%C2%BB"])
-def test_a_number_with_what_a_forum_adds_after_it_redirects_to_the_link_it_meant(
-    client, number
-):
+def test_a_number_with_what_a_forum_adds_after_it_redirects_to_the_link_it_meant(client, number):
     """A QA review: ".../absatz/3)" was a 404 while the same ")" after an entry's id or a
     fingerprint is forgiven."""
     response = client.get(f"/entry/{BOMB}/absatz/{number}?v=abcd")

@@ -15,7 +15,9 @@ In a fresh temporary index folder (no embeddings or HanTa cache):
   and how many query embeddings each ``/api/ask``, ``/api/search``,
   ``/api/suggest`` and ``POST /ask`` request computed. The issue's rule, at most
   one query embedding per request (none for suggestions), is asserted: the run
-  fails when a request computes two.
+  fails when a request computes two;
+- in the hybrid worker, one query embedding of each question alone (CPU p50, tokens,
+  milliseconds per token): the host's speed, which the ask's and the build's times follow.
 
 The load average is printed with the figures: on the shared 2-core machine the
 times vary 2-3x with it; CPU seconds (for requests: the serving thread's CPU time)
@@ -125,9 +127,27 @@ def worker(index_dir: str, limit: int) -> None:
             "embeddings_max": max(embeddings),
             "embeddings_mean": statistics.mean(embeddings),
         }
+    if embedder is not None and mode == "hybrid":
+        out["embed"] = embedding_cost(embedder, qs)
     out["rss"], out["peak"] = rss_mib()
     out["private"], out["file"] = rss_split_mib()
     print(json.dumps(out))
+
+
+def embedding_cost(embedder, qs: list[str]) -> dict:
+    """One query embedding of each question, alone: its CPU time and tokens. The host's
+    speed shows here (the ask and the build follow it), apart from what the code adds."""
+    from faq_bot.hybrid import embedding_text
+
+    model = embedder._model
+    cpu, tokens = [], []
+    for q in qs:
+        text = embedding_text(q)
+        c = time.thread_time()
+        model.query(text)
+        cpu.append(time.thread_time() - c)
+        tokens.append(model.token_count(text, True) if hasattr(model, "token_count") else 0)
+    return {"cpu_p50": pct(cpu, 0.5), "tokens": statistics.mean(tokens)}
 
 
 def run_worker(index_dir: Path, limit: int, dense: bool) -> dict:
@@ -204,6 +224,15 @@ def main() -> None:
                     f"mean {r['mean']:6.1f} ms (CPU p50 {r['cpu_p50']:5.1f} ms); "
                     "query embeddings per request: "
                     f"mean {r['embeddings_mean']:.2f}, max {r['embeddings_max']}"
+                )
+            if "embed" in w:
+                e = w["embed"]
+                ms = e["cpu_p50"] / e["tokens"] if e["tokens"] else None
+                per_token = f" ({ms:.2f} ms per token)" if ms else ""
+                print(
+                    f"  one query embedding alone: CPU p50 {e['cpu_p50']:5.1f} ms, "
+                    f"{e['tokens']:.1f} tokens on average{per_token}; the host's speed, "
+                    "which the ask's and the build's times follow"
                 )
             most = {"ask": 1, "search": 1, "suggest": 0, "page": 1}
             over = [n for n, m in most.items() if w[n]["embeddings_max"] > m]

@@ -21,8 +21,10 @@ Ranking the analyzed query is `faq_bot.search`'s.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from faq_bot.analysis import without_morphology
@@ -31,6 +33,7 @@ from faq_bot.impacts import impacts
 from faq_bot.index import WARMERS, Index
 from faq_bot.jargon import is_jargon_word
 from faq_bot.lexicon import load_stopwords, load_synonyms
+from faq_bot.morphcache import BUILD_TABLE, CompactTable
 from faq_bot.morphology import morphology
 from faq_bot.spelling import (
     MIN_FUZZY_LENGTH,
@@ -145,7 +148,11 @@ def _sound_alikes(index: Index) -> dict[str, str]:
 
 
 def _correct(
-    index: Index, folded: str, known: bool = False, typed: str | None = None
+    index: Index,
+    folded: str,
+    known: bool = False,
+    typed: str | None = None,
+    lower: str | None = None,
 ) -> str | None:
     """A corpus word one edit away from a word that may be a typo (see
     `correctable`): as written, or for an unknown word also as a stem. A `known`
@@ -155,14 +162,15 @@ def _correct(
     word sounds ("Endfase", "Panter": `faq_bot.spelling.sound_key`) is that word, before
     any word one edit away ("Panzer"), known stem or not (a spelling variant: "Plazierung").
     A known word is not made another word (`_another_word`: "verwunden", not "verwenden").
-    `typed`: the word's letters as typed, whose edits count too (`correct_word`)."""
+    `typed`: the word's letters as typed, whose edits count too (`correct_word`); `lower`:
+    the word in lower case, umlauts kept (what HanTa reads)."""
     if not correctable(folded, index.vocabulary) or is_jargon_word(folded):
         return None
     found = _sound_alikes(index).get(sound_key(folded))
     if found and found != folded:
         return index.surface.get(found, found)
     fix = correct_word(folded, index.vocabulary, stem=lambda w: _main_term(index, w), typed=typed)
-    if fix is not None and known and _another_word(index, folded, fix):
+    if fix is not None and known and _another_word(index, lower or folded, fix):
         return None
     if fix is not None:
         return index.surface.get(fix, fix)
@@ -181,27 +189,39 @@ def _correct(
 
 
 def _another_word(index: Index, word: str, fix: str) -> bool:
-    """Whether correcting folded `word` to corpus word `fix` would make it another word:
-    HanTa reads `word` as a form of a lemma the corpus has ("verwunden", lemma "verwund",
-    as in "verwundet" and "Verwundungen"), and `fix` is no form of that lemma
-    ("verwenden"). Such a word is a real German word, not a slip; a correction within its
-    lemma ("verlege" -> "verlegt") stays, and so does one of a slip HanTa reads as no form
-    of a corpus lemma ("Fluchtest", a compound of "fluch" and "test")."""
-    imp = impacts(index)
-    lemmas = {
-        t
-        for t in _lemma_terms(index, word)
-        if imp.doc_frequency("body", t) or imp.doc_frequency("title", t)
-    }
-    return bool(lemmas) and not lemmas & {*_lemma_terms(index, fix), *main_terms(index, fix)}
+    """Whether correcting `word` (lower case as typed, umlauts kept: what HanTa reads) to
+    corpus word `fix` would make it another word: HanTa reads `word` as a form of a lemma
+    other than itself that corpus words have ("verwunden", lemma "verwund", as
+    "verwundet"; "Würfen", lemma "Wurf"), and `fix` is no form of that lemma
+    ("verwenden", "dürfen"). Such a word is real German, not a slip. A slip whose lemma
+    HanTa only guesses ("entfert", "mindestes": no corpus word has it) and one within its
+    lemma ("verlege" -> "verlegt") are corrected as before, as is a slip HanTa reads as no
+    form of another lemma ("Fluchtest", a compound of "fluch" and "test")."""
+    lemmas = {t for t, kind in morphology(word) if kind == "lemma"}
+    if not lemmas & _corpus_lemmas(index):
+        return False
+    surface = index.surface.get(fix, fix).lower()
+    return not lemmas & {fix, *(t for t, kind in morphology(surface) if kind == "lemma")}
 
 
-def _lemma_terms(index: Index, word: str) -> set[str]:
-    """The terms of the lemma HanTa reads folded `word` as a form of (none when it is
-    its own lemma)."""
-    return {
-        t for lemma, kind in morphology(word) if kind == "lemma" for t in main_terms(index, lemma)
-    }
+def _corpus_lemmas(index: Index) -> frozenset[str]:
+    """The lemmas HanTa reads the corpus's words as forms of (other than themselves,
+    folded), once per build, from the build's own table of its words' analyses
+    (`faq_bot.morphcache`): no HanTa run. Empty for a build without that table."""
+
+    def make() -> frozenset[str]:
+        try:
+            table = CompactTable(
+                json.loads((Path(index.path) / BUILD_TABLE).read_text(encoding="utf-8"))
+            )
+        except (OSError, ValueError, TypeError, AttributeError):
+            return frozenset()
+        lemmas = (
+            (fold(word), fold(found[0])) for word, found in table.items() if found is not None
+        )
+        return frozenset(lemma for own, lemma in lemmas if lemma != own)
+
+    return index.state.once("corpus_lemmas", make)
 
 
 def main_terms(index: Index, text: str) -> tuple[str, ...]:
@@ -235,7 +255,9 @@ def analyze_query(index: Index, query: str) -> AnalyzedQuery:
     for m in _WORD.finditer(query):
         word = m.group()
         folded = fold(word)
-        replacement = _correct(index, folded, known=_known(index, folded), typed=fold_letters(word))
+        replacement = _correct(
+            index, folded, known=_known(index, folded), typed=fold_letters(word), lower=word.lower()
+        )
         corrected.append(query[last : m.start()])
         corrected.append(replacement if replacement else word)
         changed = changed or replacement is not None
@@ -269,6 +291,7 @@ def _warm_up(index: Index) -> None:
     """Build the tables `_correct` needs, before the first query does."""
     _stem_surfaces(index)
     _sound_alikes(index)
+    _corpus_lemmas(index)
 
 
 WARMERS.append(_warm_up)

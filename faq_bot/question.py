@@ -204,14 +204,19 @@ def tidy_question(text: str) -> str:
     return _WS.sub(" ", text).strip()
 
 
+# full-width forms of ASCII (some phone keyboards: "ＢＯＭＢＥ") -> ASCII, one for one
+_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+
+
 def normalize_question(text: str) -> str:
-    """The question tidied (`tidy_question`), slang spelled out: what is searched."""
+    """The question tidied (`tidy_question`), full-width letters and signs read as the
+    ASCII ones they show (as search folds them), slang spelled out: what is searched."""
 
     def spell(match: re.Match[str]) -> str:
         word = match.group()
         return SLANG.get(fold(word), word)
 
-    return _WORD.sub(spell, tidy_question(text))
+    return _WORD.sub(spell, tidy_question(text).translate(_FULL_WIDTH))
 
 
 def check_question(value: object) -> str:

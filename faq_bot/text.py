@@ -1,7 +1,7 @@
 """Text helpers every stage shares: slugs, folding, words, sentences, citations.
 
 ``clean_input(text)``    what a user typed, tidied: invisible format characters dropped,
-                         control characters as spaces (a query of only those is empty), NFKC.
+                         control characters as spaces (a query of only those is empty), NFC.
 ``slugify(text)``        URL slug ("Ölfeld" -> "oelfeld"), used for ids and aliases.
 ``fold(word)``           lower case, umlauts/ß folded, accents dropped (the analyzer's form).
 ``words(text)``          the folded words of a text.
@@ -66,9 +66,8 @@ def clean_input(text: str) -> str:
     """Text a user typed, as the stages read it: format characters (Unicode category
     Cf: zero-width spaces and joiners, soft hyphens, bidirectional controls, tags) are
     invisible, so dropped; control characters (Cc: NUL, escape, DEL, tab, ...) are never
-    text, so spaces ("%00" alone is an empty query); NFKC last, so that a mark a dropped
-    character stood before still combines, and compatibility forms read as the letters
-    they show (a phone's full-width "ＢＯＭＢＥ" is "BOMBE", as search folds it anyway)."""
+    text, so spaces ("%00" alone is an empty query); NFC last, so that a mark a dropped
+    character stood before still combines."""
     if text.isascii() and text.isprintable():
         return text
     kept = []
@@ -78,7 +77,7 @@ def clean_input(text: str) -> str:
             kept.append(" ")
         elif category != "Cf":
             kept.append(c)
-    return unicodedata.normalize("NFKC", "".join(kept))
+    return unicodedata.normalize("NFC", "".join(kept))
 
 
 def has_surrogate(text: str) -> bool:

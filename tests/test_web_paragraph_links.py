@@ -131,6 +131,14 @@ def test_a_number_with_what_a_forum_adds_after_it_redirects_to_the_link_it_meant
     response = client.get(f"/entry/{BOMB}/absatz/{number}?v=abcd")
     assert response.status_code == 301
     assert response.headers["Location"] == f"/entry/{BOMB}/absatz/2?v=abcd"
+    # a fingerprint with the forum's ")" too: one redirect for both
+    response = client.get(f"/entry/{BOMB}/absatz/{number}", query_string={"v": "ABCD)"})
+    assert response.headers["Location"] == f"/entry/{BOMB}/absatz/2?v=abcd"
+
+
+@pytest.mark.parametrize("number", ["2ä", "2٣", "2x)"])
+def test_a_number_followed_by_letters_or_other_digits_is_no_paragraph(client, number):
+    assert client.get(f"/entry/{BOMB}/absatz/{number}").status_code == 404
 
 
 def test_a_number_past_the_last_paragraph_says_how_many_there_are(client, index):

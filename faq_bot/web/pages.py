@@ -258,6 +258,7 @@ def paragraph(entry_id: str, number: str) -> Any:
     n = paragraph_number(number)
     if n is None and (meant := tidy_number(number)) is not None:  # "…/absatz/3)" of a forum
         v = request.args.get("v") or None
+        v = tidy_version(v) or v if v and not valid_version(v) else v  # one hop for both
         return redirect(url_for("pages.paragraph", entry_id=entry_id, number=meant, v=v), 301)
     if n is None:
         raise NotFound(

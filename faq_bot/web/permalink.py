@@ -83,7 +83,7 @@ def paragraph_number(raw: str) -> int | None:
 
 
 # a number with what a forum's autolinker or a sentence adds after it ("3)", "3.", "3),")
-_TIDY_NUMBER = re.compile(r"([1-9][0-9]{0,4})[^0-9A-Za-z]{1,8}")
+_TIDY_NUMBER = re.compile(r"([1-9][0-9]{0,4})[\s)\].,;:!?'\"»«“”„’‘>]{1,8}")
 
 
 def tidy_number(raw: str) -> int | None:

@@ -387,9 +387,9 @@
       return inScope(search, hit.entry, scope);
     }) : [];
     // a query that is a headword, an alias or an id as a whole puts that entry first, as
-    // the server's search does (faq_bot/search.py named_entry); the sort keeps the rest
+    // the server's search does (faq_bot/names.py named_entry); the sort keeps the rest
     var named = query ? findEntry(data, query.trim()) : null;
-    // with an article before it ("die Endphase"; the server's faq_bot/search.py ARTICLE,
+    // with an article before it ("die Endphase"; the server's faq_bot/names.py ARTICLE,
     // in the data) or as corrected ("Endfase"), as the server's named_entry
     var article = data.article ? new RegExp(data.article, "i") : null;
     if (!named && query && article && article.test(query.trim())) {

@@ -113,6 +113,7 @@ K_PRECEDENT = 10
 # apart (median cosine of two questions 0.26 instead of 0.82), where 0.97 marks none.
 TWIN_SHARE = 0.04
 TWIN_BLOCK = 256  # rows of the similarity matrix computed at once for `twin`
+RECENT_VECTORS = 4  # question vectors whose similarities are kept (`_similarities`)
 DATA = "data/known_questions.npz"
 log = logging.getLogger(__name__)
 
@@ -260,8 +261,12 @@ class KnownQuestions:
             return None
         return rows[np.argsort(-sims[rows], kind="stable")[:K_PRECEDENT]]
 
-    def _precedent(self, sims: np.ndarray, keep: np.ndarray, text: str) -> float | None:
-        nearest = self.nearest_answered(sims, keep)
+    def _precedent(
+        self, sims: np.ndarray, keep: np.ndarray, text: str, nearest: np.ndarray | None = None
+    ) -> float | None:
+        """`nearest`: `nearest_answered(sims, keep)` when the caller has it already."""
+        if nearest is None:
+            nearest = self.nearest_answered(sims, keep)
         if nearest is None or self.golds is None:
             return None
         plain = normalize(text)
@@ -273,6 +278,24 @@ class KnownQuestions:
             - (near[~hit].max() if (~hit).any() else floor)
         )
 
+    @cached_property
+    def _recent(self) -> dict[bytes, np.ndarray]:
+        return {}
+
+    def _similarities(self, vector: np.ndarray) -> np.ndarray:
+        """Each known question's similarity to `vector` (read-only). The ranking's
+        ``known_entry`` and the answer's signals compare the same question vector: the
+        matrix (10 MB) is read once for both, not once each (`RECENT_VECTORS` kept)."""
+        key = vector.tobytes()
+        sims = self._recent.get(key)
+        if sims is None:
+            sims = self.vectors @ vector
+            sims.flags.writeable = False
+            while len(self._recent) >= RECENT_VECTORS:  # a race only computes one again
+                self._recent.pop(next(iter(self._recent)), None)
+            self._recent[key] = sims
+        return sims
+
     def _comparable(
         self, vector: np.ndarray, exclude: str | frozenset[str] | None, twin: float | None
     ) -> tuple[np.ndarray, np.ndarray] | None:
@@ -281,7 +304,7 @@ class KnownQuestions:
         vector = np.asarray(vector, dtype=np.float32)
         if vector.ndim != 1 or self.vectors.shape[1:] != vector.shape:
             return None
-        sims = self.vectors @ vector
+        sims = self._similarities(vector)
         keep = np.ones(len(self.ids), dtype=bool)
         if isinstance(exclude, frozenset):  # a set of ids (fitting: a question's own set)
             keep &= ~self._mask(exclude)
@@ -367,9 +390,17 @@ class Comparison:
     sims: np.ndarray
     keep: np.ndarray
 
+    @cached_property
+    def _nearest(self) -> np.ndarray | None:
+        # the same for every paragraph the question's answer weighs: sorted once per answer
+        return self.known.nearest_answered(self.sims, self.keep)
+
     def precedent(self, text: str) -> float | None:
         """``precedent`` of an answer `text` (`KnownQuestions.precedent`)."""
-        return self.known._precedent(self.sims, self.keep, text)
+        nearest = self._nearest
+        return (
+            None if nearest is None else self.known._precedent(self.sims, self.keep, text, nearest)
+        )
 
     def signals(self, text: str) -> dict[str, float]:
         """``unanswered_like``, ``nearest_known`` and ``precedent`` of an answer `text`,

@@ -570,3 +570,32 @@ def test_nearest_known_leaves_out_twins_and_known_follow_ups():
     # the unanswerable twin (cosine 1) and the follow-up are left out: the answerable one counts
     value = known.compare(_unit([1, 0, 0]), twin=0.99).signals("")["nearest_known"]
     assert value == pytest.approx(-0.6, abs=1e-6)
+
+
+def test_one_question_vector_reads_the_known_vectors_once_for_ranking_and_answer():
+    """The ranking's known_entry and the answer's signals compare the same vector: the
+    10 MB matrix is multiplied once (a profile: 2 of an ask's 2.3 products were repeats),
+    and the shared similarities cannot be changed by a caller."""
+    known = _known()
+    vector = _unit([0.2, 1, 0])
+    first = known._similarities(vector)
+    assert known._similarities(vector.copy()) is first
+    assert not first.flags.writeable
+    assert known._similarities(_unit([1, 0, 0])) is not first
+
+
+def test_an_answer_sorts_the_nearest_known_questions_once_for_all_its_paragraphs(monkeypatch):
+    vectors = [_unit([1, 0.1, 0]), _unit([0.1, 1, 0]), _unit([0, 1, 0.1])]
+    known = KnownQuestions.of(
+        ["u1", "a1", "a2"], vectors, [False, True, True], "m", golds=[[], ["alpha"], ["beta"]]
+    )
+    comparison = compared(known, _unit([0.5, 1, 0.2]), "m")
+    assert comparison is not None
+    calls = []
+    real = KnownQuestions.nearest_answered
+    monkeypatch.setattr(
+        KnownQuestions, "nearest_answered", lambda self, *a: calls.append(1) or real(self, *a)
+    )
+    values = [comparison.precedent(text) for text in ("Alpha.", "Beta.", "Gamma.")]
+    assert len(calls) == 1
+    assert len(set(values)) > 1  # still read per paragraph text

@@ -198,6 +198,7 @@ GROUPS = [
     ["heldout112-questions.jsonl", "heldout112-followups.jsonl"],
     ["heldout113-questions.jsonl", "heldout113-followups.jsonl"],
     ["heldout114-questions.jsonl", "heldout114-followups.jsonl"],
+    ["heldout116-questions.jsonl", "heldout116-followups.jsonl"],
 ]
 
 

@@ -199,6 +199,7 @@ GROUPS = [
     ["heldout113-questions.jsonl", "heldout113-followups.jsonl"],
     ["heldout114-questions.jsonl", "heldout114-followups.jsonl"],
     ["heldout115-questions.jsonl", "heldout115-followups.jsonl"],
+    ["heldout116-questions.jsonl", "heldout116-followups.jsonl"],
 ]
 
 

@@ -348,7 +348,7 @@ QUESTIONS = [
     (None, "unanswerable",
      "Wie viele TW kostet der Bau des japanischen U-Boots Ha-201, das nach dem Angriff geopfert wird?", []),
     (None, "unanswerable",
-     "Wie viele TW kostet die Aktionskarte Begleitjäger, mit der ich meinen geblockten Jäger retten will?", []),
+     "Ein stärkerer Feindflieger hält meinen Jagdflieger im Block fest. Bevor ich ihn mit der AK Begleitjäger raushaue: Was muss ich an Technologiewerten für diese Karte bezahlen?", []),
     (None, "unanswerable",
      "Bekomme ich im Gebietsspiel nach jeder Spielrunde automatisch Nachschub in mein Base Camp, und wie viele Einheiten sind das?", []),
     (None, "unanswerable",

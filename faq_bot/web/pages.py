@@ -255,20 +255,18 @@ def paragraph(entry_id: str, number: str) -> Any:
     paragraph quoted first and marked; a link whose paragraph moved in a rebuild is
     redirected to its new number, one whose text changed or went is answered with a note."""
     index = current_index()
-    n = paragraph_number(number)
-    if n is None and (meant := tidy_number(number)) is not None:  # "…/absatz/3)" of a forum
-        v = request.args.get("v") or None
-        v = tidy_version(v) or v if v and not valid_version(v) else v  # one hop for both
-        return redirect(url_for("pages.paragraph", entry_id=entry_id, number=meant, v=v), 301)
+    # a link that is not the one it meant (a number or a "v" with what a forum added after
+    # it, another name of the entry, a paragraph that moved) is redirected once, to where it
+    # leads
+    n, tidied = paragraph_number(number), False
+    if n is None and (meant := tidy_number(number)) is not None:  # "…/absatz/3)"
+        n, number, tidied = meant, str(meant), True
     if n is None:
         raise NotFound(
             description=f"Einen Absatz „{number[:40]}“ gibt es nicht: Absätze werden ab 1 "
             "gezählt, wie die Seite sie nummeriert (…/absatz/1 ist „Absatz 1“)."
         )
     version = request.args.get("v") or ""
-    # a link that is not the one it meant (a "v" with what a forum added after it, another
-    # name of the entry, a paragraph that moved) is redirected once, to where it leads
-    tidied = False
     if version and not valid_version(version):
         tidy = tidy_version(version)
         if tidy is not None:  # "…?v=803f02e1)" from a forum: the link it meant

@@ -27,7 +27,14 @@ from typing import Any
 
 from faq_bot.morphology import HantaAnalysis, hanta_analysis, install_analyses
 
-__all__ = ["BUILD_TABLE", "analyse_words", "hanta_id", "install_build_table", "write_build_table"]
+__all__ = [
+    "BUILD_TABLE",
+    "analyse_words",
+    "build_table",
+    "hanta_id",
+    "install_build_table",
+    "write_build_table",
+]
 
 BUILD_TABLE = "morphology.json"
 
@@ -136,13 +143,22 @@ class CompactTable(Mapping[str, HantaAnalysis | None]):
         return len(self._codes)
 
 
+def build_table(index: Any) -> CompactTable:
+    """The build's own table (``morphology.json``), read once per build; empty when it is
+    missing or damaged."""
+
+    def read() -> CompactTable:
+        try:
+            data = json.loads((Path(index.path) / BUILD_TABLE).read_text(encoding="utf-8"))
+            return CompactTable(data)
+        except (OSError, ValueError, TypeError, AttributeError):
+            return CompactTable({})
+
+    return index.state.once("morphology.table", read)
+
+
 def install_build_table(index: Any) -> None:
     """Run no HanTa for a question word the corpus has (a `faq_bot.index` warmer)."""
-    try:
-        data = json.loads((Path(index.path) / BUILD_TABLE).read_text(encoding="utf-8"))
-        table = CompactTable(data)
-    except (OSError, ValueError, TypeError, AttributeError):
-        return  # missing or damaged: HanTa analyses the question words
-    del data
-    if table:
+    table = build_table(index)
+    if table:  # missing or damaged: HanTa analyses the question words
         install_analyses(table)

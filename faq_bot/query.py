@@ -21,10 +21,8 @@ Ranking the analyzed query is `faq_bot.search`'s.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from faq_bot.analysis import without_morphology
@@ -33,7 +31,7 @@ from faq_bot.impacts import impacts
 from faq_bot.index import WARMERS, Index
 from faq_bot.jargon import is_jargon_word
 from faq_bot.lexicon import load_stopwords, load_synonyms
-from faq_bot.morphcache import BUILD_TABLE, CompactTable
+from faq_bot.morphcache import build_table
 from faq_bot.morphology import morphology
 from faq_bot.spelling import (
     MIN_FUZZY_LENGTH,
@@ -207,17 +205,14 @@ def _another_word(index: Index, word: str, fix: str) -> bool:
 def _corpus_lemmas(index: Index) -> frozenset[str]:
     """The lemmas HanTa reads the corpus's words as forms of (other than themselves,
     folded), once per build, from the build's own table of its words' analyses
-    (`faq_bot.morphcache`): no HanTa run. Empty for a build without that table."""
+    (`faq_bot.morphcache.build_table`, read once for this and HanTa's lookups): no HanTa
+    run. Empty for a build without that table."""
 
     def make() -> frozenset[str]:
-        try:
-            table = CompactTable(
-                json.loads((Path(index.path) / BUILD_TABLE).read_text(encoding="utf-8"))
-            )
-        except (OSError, ValueError, TypeError, AttributeError):
-            return frozenset()
         lemmas = (
-            (fold(word), fold(found[0])) for word, found in table.items() if found is not None
+            (fold(word), fold(found[0]))
+            for word, found in build_table(index).items()
+            if found is not None
         )
         return frozenset(lemma for own, lemma in lemmas if lemma != own)
 

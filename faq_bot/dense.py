@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -124,6 +124,28 @@ class PendingVectors:
         return report
 
 
+class SentenceSims(Mapping[tuple[str, int], list[tuple[int, int, float]]]):
+    """(entry, paragraph) -> the paragraph's sentence spans with their similarity, each
+    list built when it is asked for (a question reads a few paragraphs' sentences, not
+    the build's thousands)."""
+
+    def __init__(
+        self, groups: Mapping[tuple[str, int], tuple[list[int], list[tuple[int, int]]]], sims: Any
+    ):
+        self._groups, self._sims = groups, sims
+
+    def __getitem__(self, key: tuple[str, int]) -> list[tuple[int, int, float]]:
+        rows, spans = self._groups[key]
+        values = self._sims[rows].tolist()
+        return [(s, e, v) for (s, e), v in zip(spans, values, strict=True)]
+
+    def __iter__(self) -> Iterator[tuple[str, int]]:
+        return iter(self._groups)
+
+    def __len__(self) -> int:
+        return len(self._groups)
+
+
 @dataclass
 class DenseScores:
     """Similarities of one question to the units of a build."""
@@ -131,8 +153,12 @@ class DenseScores:
     entry_paragraph: dict[str, float]  # entry -> best paragraph similarity
     entry_sentence: dict[str, float]  # entry -> best sentence (or one-sentence paragraph)
     paragraph: dict[tuple[str, int], float]  # (entry, paragraph) -> similarity
-    sentences: dict[tuple[str, int], list[tuple[int, int, float]]]  # spans with similarity
+    # (entry, paragraph) -> its sentence spans with their similarity
+    sentences: Mapping[tuple[str, int], list[tuple[int, int, float]]]
     query: np.ndarray | None = field(default=None, repr=False, compare=False)  # its vector
+    _ranked: list[tuple[str, float]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def entry(self, eid: str) -> float:
         """The entry's similarity: its best paragraph or sentence."""
@@ -145,7 +171,85 @@ class DenseScores:
         return max([self.paragraph.get(key, 0.0), *(x[2] for x in spans)])
 
     def ranking(self) -> list[tuple[str, float]]:
-        return sorted(((e, self.entry(e)) for e in self.entry_paragraph), key=lambda x: -x[1])
+        """The entries by `entry`, best first (computed once; a new list each call)."""
+        if self._ranked is None:
+            self._ranked = sorted(
+                ((e, self.entry(e)) for e in self.entry_paragraph), key=lambda x: -x[1]
+            )
+        return list(self._ranked)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """How units fold into paragraphs and entries (`_layout`)."""
+
+    para_rows: np.ndarray  # the row of each paragraph unit, in unit order
+    para_keys: list[tuple[str, int]]  # (entry, paragraph) of each
+    para_entry: np.ndarray  # the entry (its number in `entries`) of each
+    entries: list[str]  # entries in order of their first paragraph unit
+    sent_rows: np.ndarray  # rows of the sentence units whose paragraph has a unit
+    sent_para: np.ndarray  # that paragraph (its number in `para_rows`) for each
+    sentences: dict[tuple[str, int], tuple[list[int], list[tuple[int, int]]]]  # key -> rows, spans
+
+
+def _layout(units: Sequence[tuple[Any, ...]]) -> _Layout:
+    """The folding of `units` ((entry, paragraph, start, end, ...); a paragraph has
+    start < 0), rows numbered as in `units`."""
+    para_rows: list[int] = []
+    para_keys: list[tuple[str, int]] = []
+    para_entry: list[int] = []
+    entry_code: dict[str, int] = {}
+    para_code: dict[tuple[str, int], int] = {}
+    sentences: dict[tuple[str, int], tuple[list[int], list[tuple[int, int]]]] = {}
+    for row, (eid, n, s, e, *_text) in enumerate(units):
+        if s < 0:
+            para_code[(eid, n)] = len(para_rows)
+            para_rows.append(row)
+            para_keys.append((eid, n))
+            para_entry.append(entry_code.setdefault(eid, len(entry_code)))
+        else:
+            rows, spans = sentences.setdefault((eid, n), ([], []))
+            rows.append(row)
+            spans.append((s, e))
+    sent = [
+        (r, para_code[key])
+        for key, (rows, _) in sentences.items()
+        if key in para_code
+        for r in rows
+    ]
+    return _Layout(
+        np.array(para_rows, dtype=np.intp),
+        para_keys,
+        np.array(para_entry, dtype=np.intp),
+        list(entry_code),
+        np.array([r for r, _ in sent], dtype=np.intp),
+        np.array([p for _, p in sent], dtype=np.intp),
+        sentences,
+    )
+
+
+def _fold(layout: _Layout, sims: np.ndarray, query: np.ndarray) -> DenseScores:
+    """`DenseScores` of the similarities `sims` (one per unit of `layout`): an entry's
+    paragraph similarity is its best paragraph's, its sentence similarity its best
+    paragraph's best sentence (a paragraph of one sentence: the paragraph)."""
+    para = sims[layout.para_rows]
+    n_entries = len(layout.entries)
+    e_para = np.full(n_entries, -np.inf, dtype=sims.dtype)
+    np.maximum.at(e_para, layout.para_entry, para)
+    sentence_best = np.full(len(para), -np.inf, dtype=sims.dtype)
+    np.maximum.at(sentence_best, layout.sent_para, sims[layout.sent_rows])
+    has_sentences = np.zeros(len(para), dtype=bool)
+    has_sentences[layout.sent_para] = True
+    best = np.where(has_sentences, sentence_best, para)
+    e_sent = np.full(n_entries, -np.inf, dtype=sims.dtype)
+    np.maximum.at(e_sent, layout.para_entry, best)
+    return DenseScores(
+        dict(zip(layout.entries, e_para.tolist(), strict=True)),
+        dict(zip(layout.entries, e_sent.tolist(), strict=True)),
+        dict(zip(layout.para_keys, para.tolist(), strict=True)),
+        SentenceSims(layout.sentences, sims),
+        query,
+    )
 
 
 class DenseRetriever:
@@ -161,6 +265,7 @@ class DenseRetriever:
         self.embedder = embedder
         self.is_sentence = np.array([u[2] >= 0 for u in self.units], dtype=bool)
         self._rows: dict[str, list[int]] | None = None  # entry -> rows of its units
+        self._folding: _Layout | None = None  # how all units fold (`_full_layout`)
 
     def embed(self, question: str) -> np.ndarray:
         return np.asarray(self.embedder.query(question), dtype=np.float32)
@@ -187,34 +292,22 @@ class DenseRetriever:
             self._rows = rows
         return self._rows
 
+    def _full_layout(self) -> _Layout:
+        """The folding of all the build's units (built once; a race builds it twice, alike)."""
+        if self._folding is None:
+            self._folding = _layout(self.units)
+        return self._folding
+
     def scores_of(self, vector: np.ndarray, entries: Sequence[str] | None = None) -> DenseScores:
         """The similarities of the units to a (unit-length) query `vector`; only those
         of `entries` when given (a few entries cost a few rows, not the whole build)."""
         query = np.asarray(vector, dtype=np.float32)
         if entries is None:
-            units, sims = self.units, (self.vectors @ query).tolist()
-        else:
-            found = self._entry_rows()
-            rows = [i for eid in dict.fromkeys(entries) for i in found.get(eid, ())]
-            units = [self.units[i] for i in rows]
-            sims = (self.vectors[rows] @ query).tolist() if rows else []
-        para: dict[tuple[str, int], float] = {}
-        e_para: dict[str, float] = {}
-        e_sent: dict[str, float] = {}
-        sentences: dict[tuple[str, int], list[tuple[int, int, float]]] = {}
-        for (eid, n, s, e), sim in zip(units, sims, strict=True):
-            if s < 0:
-                para[(eid, n)] = sim
-                if sim > e_para.get(eid, -1.0):
-                    e_para[eid] = sim
-            else:
-                sentences.setdefault((eid, n), []).append((s, e, sim))
-        for (eid, n), sim in para.items():
-            spans = sentences.get((eid, n))
-            best = max(x[2] for x in spans) if spans else sim  # one sentence: the paragraph
-            if best > e_sent.get(eid, -1.0):
-                e_sent[eid] = best
-        return DenseScores(e_para, e_sent, para, sentences, query)
+            return _fold(self._full_layout(), self.vectors @ query, query)
+        found = self._entry_rows()
+        rows = [i for eid in dict.fromkeys(entries) for i in found.get(eid, ())]
+        sims = self.vectors[rows] @ query if rows else np.zeros(0, dtype=np.float32)
+        return _fold(_layout([self.units[i] for i in rows]), sims, query)
 
 
 _swapped: dict[int, DenseRetriever] = {}

@@ -200,6 +200,7 @@ GROUPS = [
     ["heldout114-questions.jsonl", "heldout114-followups.jsonl"],
     ["heldout115-questions.jsonl", "heldout115-followups.jsonl"],
     ["heldout116-questions.jsonl", "heldout116-followups.jsonl"],
+    ["heldout118-questions.jsonl", "heldout118-followups.jsonl"],
 ]
 
 

@@ -201,6 +201,7 @@ GROUPS = [
     ["heldout115-questions.jsonl", "heldout115-followups.jsonl"],
     ["heldout116-questions.jsonl", "heldout116-followups.jsonl"],
     ["heldout117-questions.jsonl", "heldout117-followups.jsonl"],
+    ["heldout118-questions.jsonl", "heldout118-followups.jsonl"],
 ]
 
 

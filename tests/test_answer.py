@@ -861,7 +861,9 @@ def test_a_table_is_shown_as_one_only_when_its_paragraph_stands_alone(index):
     record = index.entry("sow-allgemeine-regeln-fuer-schiffe")
     row = next(i for i, p in enumerate(record.paragraphs) if "\t" in p)
     alone = Passage(record.id, row, record.plain_paragraphs[row], 0.0, 1.0, (0, 1))
-    assert passage_table(record, alone)[-1] == ("Kriegsschiff", "3", "6 H oder E", "1 H oder E")
+    shown = passage_table(record, alone)
+    assert shown.rows[-1] == ("Kriegsschiff", "3", "6 H oder E", "1 H oder E")
+    assert shown.lead == ""
     with_lead_in = dataclasses.replace(alone, text="Tabelle 1.0\n" + alone.text)
     assert passage_table(record, with_lead_in) is None  # the text shows what it joins
     prose = Passage(record.id, 0, record.plain_paragraphs[0], 0.0, 1.0, (0, 1))

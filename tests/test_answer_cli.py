@@ -45,6 +45,13 @@ def test_cli_ask_prints_a_table_answer_row_by_row(ask):
     assert "Kernsatz:" not in result.stdout  # a table's "key sentence" is its cells run on
 
 
+def test_cli_ask_prints_the_prose_before_a_table_then_its_rows(ask):
+    result = ask("Was muss ich beim Verwundungswurf würfeln, wenn S gleich W ist?")
+    lead = result.stdout.index("  Wirf einen W6")
+    assert lead < result.stdout.index("  S der Attacke vs W des Ziels | W6-Ergebnis")
+    assert "  S ist gleich W | 4+" in result.stdout
+
+
 def test_cli_ask_declines_with_exit_code_1(ask):
     result = ask("Wie", "bemale", "ich", "Miniaturen?")
     assert result.exit_code == 1

@@ -9,7 +9,7 @@ import re
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from faq_bot.corpus.markup import cell_texts, drop_emphasis, drop_tags
+from faq_bot.corpus.markup import cell_texts, drop_emphasis, drop_tags, table_apart, table_row_cells
 from faq_bot.corpus.model import plain
 from faq_bot.corpus.splitters import faq, prose, reference_table
 
@@ -109,3 +109,46 @@ def test_a_trailing_parenthesis_is_read_as_the_pattern_read_it(line: str) -> Non
 def test_a_headword_with_a_long_run_of_spaces_is_read_in_one_pass() -> None:
     line = "a" + " " * 200_000 + "b (Basisausbau)"
     assert faq.parse_headword(line) == ("Basisausbau", ("a" + " " * 200_000 + "b",))
+
+
+# --------------------------------------------------------------------------- HTML tables
+
+TABLE = (
+    "<table border=1><thead><tr><th>S vs W</th><th>W6</th></tr></thead>"
+    "<tbody><tr><td>S gleich W</td><td>4+</td></tr></tbody></table>"
+)
+
+
+def test_prose_before_an_html_table_and_the_table_are_paragraphs_apart():
+    assert table_apart(f"<p>Wirf einen W6.</p> {TABLE} danach") == [
+        "<p>Wirf einen W6.</p>",
+        TABLE,
+        "danach",
+    ]
+    assert table_apart(TABLE) == [TABLE]
+
+
+def test_a_paragraph_with_no_table_two_tables_or_a_nested_one_stays_whole():
+    for html in (
+        "<p>ohne Tabelle</p>",
+        f"{TABLE} und {TABLE}",
+        "<table><tr><td><table><tr><td>x</td></tr></table></td></tr></table>",
+        "<tablet>kein Tabellenanfang</tablet>",
+        "<table><tr><td>nie geschlossen",
+    ):
+        assert table_apart(html) == [html]
+
+
+def test_the_rows_of_an_html_table_are_read_only_when_it_stands_alone():
+    assert table_row_cells(TABLE) == [["S vs W", "W6"], ["S gleich W", "4+"]]
+    assert table_row_cells(f"Text {TABLE}") is None
+    assert table_row_cells("<p>ohne Tabelle</p>") is None
+
+
+@given(st.lists(st.sampled_from(["<table>", "</table>", "<tr>", "</tr>", "<td>", "a", " "])))
+def test_html_table_parts_lose_and_add_nothing(pieces):
+    html = "".join(pieces)
+    parts = table_apart(html)
+    assert "".join(parts).replace(" ", "") == html.replace(" ", "")
+    rows = table_row_cells(html)
+    assert rows is None or all(cells for cells in rows)

@@ -1491,6 +1491,30 @@ def test_a_table_answer_shows_as_a_table_not_its_cells_run_together(client):
     assert WARSHIP_ROW in _passage_table(again)
 
 
+WOUND_QUESTION = "Was muss ich beim Verwundungswurf würfeln, wenn S gleich W ist?"
+
+
+def test_a_paragraph_of_prose_and_a_table_shows_the_prose_then_the_table(client):
+    """A QA review: the wound roll's table (an HTML table after a sentence, the quick-
+    reference sheet's) ran its cells together after the sentence in the chat."""
+    found = client.post("/api/ask", json={"question": WOUND_QUESTION}).get_json()["answer"]
+    assert found["table"][0] == ["S der Attacke vs W des Ziels", "W6-Ergebnis"]
+    assert ["S ist gleich W", "4+"] in found["table"]
+    assert found["table_lead"].startswith("Wirf einen W6 für jeden erfolgreichen Treffer")
+    assert found["table_lead"].endswith("wird das Ziel verwundet.")
+    html = client.get("/ask", query_string={"q": WOUND_QUESTION}).get_data(as_text=True)
+    table = _passage_table(html)
+    assert table.strip().startswith("<p>Wirf einen W6")
+    assert table.index("</p>") < table.index("<table>")
+    assert "<tr><td>S ist gleich W</td><td>4+</td></tr>" in table
+    assert (
+        client.post("/api/ask", json={"question": TABLE_QUESTION}).get_json()["answer"][
+            "table_lead"
+        ]
+        is None
+    )  # a table alone in its paragraph has no prose before it
+
+
 def test_api_ask_gives_a_table_answers_rows_header_first(client):
     found = client.post("/api/ask", json={"question": TABLE_QUESTION}).get_json()["answer"]
     assert found["table"][0] == ["Schiffstyp", "Bewegung", "Kosten", "Unterhalt"]

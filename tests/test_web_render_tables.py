@@ -57,3 +57,28 @@ def test_tab_table_cells_stay_values_not_markdown_lists():
     html = str(render_paragraph("Wurf\t* Einheiten\n1 - 4\t0", "", "markdown", [], _no_links))
     assert "<ul>" not in html
     assert "<th>* Einheiten</th>" in html
+
+
+def test_an_html_paragraph_that_is_one_table_renders_as_a_table_of_plain_cells():
+    source = (
+        '<table border="1"><thead><tr><th>S vs W</th><th>W6-Ergebnis</th></tr></thead>'
+        "<tbody><tr><td>S ist <b>gleich</b> W</td><td>4+</td></tr>"
+        "<tr><td><script>alert(1)</script>&lt;x&gt;</td><td>5+</td></tr></tbody></table>"
+    )
+    assert table_rows(source, "html") == (
+        ("S vs W", "W6-Ergebnis"),
+        ("S ist gleich W", "4+"),
+        ("alert(1) <x>", "5+"),
+    )
+    html = str(render_paragraph(source, "", "html", [], _no_links))
+    assert html.startswith("<table>") and "<th>S vs W</th>" in html
+    assert "<script" not in html and "&lt;x&gt;" in html
+
+
+def test_an_html_paragraph_with_prose_beside_its_table_is_no_table():
+    assert (
+        table_rows(
+            "<p>Wirf einen W6.</p><table><tr><td>a</td></tr><tr><td>b</td></tr></table>", "html"
+        )
+        is None
+    )

@@ -80,6 +80,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from faq_bot.corpus.model import ShownTable
 from faq_bot.dense import DenseScores, dense_for
 from faq_bot.hybrid import dense_scores, entry_dense_scores, related_floor, topic_dense_scores
 from faq_bot.index import Index
@@ -190,8 +191,8 @@ class Answer:
     search_first: list[dict[str, Any]] = field(default_factory=list)
     # a declined answer: the entry of the turn just before, if answered (`earlier_item`)
     earlier: dict[str, Any] | None = None
-    # the answering paragraph's rows when it is a table shown alone (`passage_table`)
-    table: tuple[tuple[str, ...], ...] | None = None
+    # the answering paragraph's table when it is shown alone (`passage_table`)
+    table: ShownTable | None = None
 
     def to_json(self, base_url: str = "") -> dict[str, Any]:
         """The answer JSON; `base_url` (e.g. ``https://host``) makes its ``absolute_url``,
@@ -220,8 +221,10 @@ class Answer:
                 "date_text": self.date_text,
                 "citation": f"{self.citation}{link}",
                 "via": p.via,
-                # a table's rows, header first (its text runs the cells together)
-                "table": [list(row) for row in self.table] if self.table else None,
+                # a table's rows, header first (its text runs the cells together), and
+                # the prose before it in its paragraph
+                "table": [list(row) for row in self.table.rows] if self.table else None,
+                "table_lead": self.table.lead or None if self.table else None,
             }
         return {
             "question": self.question,

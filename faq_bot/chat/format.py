@@ -22,6 +22,12 @@ def format_answer(data: dict[str, Any], width: int = 88) -> str:
     if found:
         lines.append("")
         if found.get("table"):  # row by row, cells apart; its "key sentence" is all of them
+            if found.get("table_lead"):  # the prose before the table in its paragraph
+                lines.extend(
+                    textwrap.wrap(
+                        found["table_lead"], width, initial_indent="  ", subsequent_indent="  "
+                    )
+                )
             lines.extend("  " + " | ".join(row) for row in found["table"])
             lines.append("")
         else:

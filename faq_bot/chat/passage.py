@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from faq_bot.corpus.model import table_rows
+from faq_bot.corpus.model import ShownTable, paragraph_table
 from faq_bot.dense import DenseScores
 from faq_bot.fitted import fitted
 from faq_bot.hybrid import fused_ranking
@@ -540,14 +540,15 @@ def sub_heading(paragraphs: Sequence[str], i: int) -> bool:
     return not (_colon_lead_in(before) or _short_line(before))
 
 
-def passage_table(record: EntryRecord, passage: Passage) -> tuple[tuple[str, ...], ...] | None:
-    """The rows of the passage's paragraph when it is a table (`table_rows`) shown alone,
-    with no lead-in or neighbour joined to it: what the pages and `faq-bot ask` show as a
-    table instead of its text, which runs the cells together."""
+def passage_table(record: EntryRecord, passage: Passage) -> ShownTable | None:
+    """The table of the passage's paragraph (`paragraph_table`: a table, or prose and a
+    table) when the paragraph is shown alone, with no lead-in or neighbour joined to it:
+    what the pages and `faq-bot ask` show as a table instead of its text, which runs the
+    cells together."""
     i = passage.paragraph
     if not 0 <= i < len(record.paragraphs) or passage.text != record.plain_paragraphs[i]:
         return None
-    return table_rows(record.paragraphs[i], record.markup)
+    return paragraph_table(record.paragraphs[i], record.markup)
 
 
 def with_neighbours(record: EntryRecord, passage: Passage) -> Passage:

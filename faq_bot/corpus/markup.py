@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
-__all__ = ["cell_texts", "drop_emphasis", "drop_tags"]
+__all__ = ["cell_texts", "drop_emphasis", "drop_tags", "table_apart", "table_row_cells"]
 
 _DELIMITERS = ("**", "__", "*", "_")
 # where each delimiter may close emphasis: right after a character that is no whitespace
@@ -21,6 +21,8 @@ _CLOSERS = {d: re.compile(rf"(?<=\S)(?={re.escape(d)})") for d in _DELIMITERS}
 _OPENER = re.compile(r"[*_]")
 _CELL_START = re.compile(r"<t[dh]\b", re.I)
 _CELL_END = re.compile(r"</t[dh]>", re.I)
+_TABLE_START = re.compile(r"<table(?=[\s>/])")  # in lower-cased text
+_ROW_START = re.compile(r"<tr(?=[\s>/])")
 
 
 def drop_tags(text: str, replacement: str = "") -> str:
@@ -56,6 +58,52 @@ def cell_texts(html: str) -> list[str]:
         cells.append(html[inner : end.start()])
         found = _CELL_START.search(html, end.end())
     return cells
+
+
+def _one_table(html: str) -> tuple[int, int] | None:
+    """Where the one ``<table>…</table>`` of `html` starts and ends (after ``</table>``);
+    None without one, with a second one or with one inside another."""
+    low = html.lower()
+    start = _TABLE_START.search(low)
+    if start is None:
+        return None
+    end = low.find("</table>", start.end())
+    if end == -1 or _TABLE_START.search(low, start.end()) is not None:
+        return None
+    return start.start(), end + len("</table>")
+
+
+def table_apart(html: str) -> list[str]:
+    """An HTML paragraph holding one table after (or before) prose: the prose and the
+    table as paragraphs of their own, in order (a table shows as a table only alone:
+    `faq_bot.corpus.model.table_rows`); ``[html]`` for any other paragraph."""
+    found = _one_table(html)
+    if found is None:
+        return [html]
+    start, end = found
+    parts = [html[:start].strip(), html[start:end], html[end:].strip()]
+    return [p for p in parts if p]
+
+
+def table_row_cells(html: str) -> list[list[str]] | None:
+    """The inner HTML of the cells of each row of a paragraph that is one HTML table and
+    nothing else (`cell_texts` per ``<tr>``, rows without cells left out); None for any
+    other paragraph."""
+    text = html.strip()
+    if _one_table(text) != (0, len(text)):
+        return None
+    low = text.lower()
+    rows: list[list[str]] = []
+    found = _ROW_START.search(low)
+    while found is not None:
+        end = low.find("</tr>", found.end())
+        if end == -1:
+            break
+        cells = cell_texts(text[found.end() : end])
+        if cells:
+            rows.append(cells)
+        found = _ROW_START.search(low, end)
+    return rows
 
 
 def drop_emphasis(text: str) -> str:

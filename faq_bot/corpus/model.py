@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
-from faq_bot.corpus.markup import drop_emphasis, drop_tags
+from faq_bot.corpus.markup import drop_emphasis, drop_tags, table_apart, table_row_cells
 
 Markup = Literal["text", "markdown", "html"]
 
@@ -33,17 +33,44 @@ def plain(text: str, markup: Markup = "text") -> str:
 
 
 def table_rows(text: str, markup: Markup = "text") -> tuple[tuple[str, ...], ...] | None:
-    """The rows of a paragraph of two or more tab-separated lines (the rulebooks' tables),
-    each cell as plain text, padded to the widest row, the header row first; None for any
-    other paragraph (its plain text runs the cells together: "Schiffstyp Bewegung …")."""
+    """The rows of a paragraph that is a table: two or more tab-separated lines (the
+    rulebooks' tables) or, in HTML, one ``<table>`` and nothing else (the quick-reference
+    sheet's); each cell as plain text, padded to the widest row, the header row first;
+    None for any other paragraph (its plain text runs the cells together: "Schiffstyp
+    Bewegung …")."""
     if markup == "html":
-        return None
-    lines = [line for line in text.split("\n") if line.strip()]
-    if len(lines) < 2 or not all("\t" in line for line in lines):
-        return None
-    rows = [[plain(cell, markup) for cell in line.split("\t")] for line in lines]
+        cells = table_row_cells(text)
+        if cells is None or len(cells) < 2:
+            return None
+        rows = [[plain(cell, markup) for cell in row] for row in cells]
+    else:
+        lines = [line for line in text.split("\n") if line.strip()]
+        if len(lines) < 2 or not all("\t" in line for line in lines):
+            return None
+        rows = [[plain(cell, markup) for cell in line.split("\t")] for line in lines]
     width = max(len(row) for row in rows)
     return tuple(tuple(row + [""] * (width - len(row))) for row in rows)
+
+
+class ShownTable(NamedTuple):
+    """A paragraph shown as a table (`paragraph_table`)."""
+
+    lead: str  # the plain text of the prose before the table in its paragraph ("": none)
+    rows: tuple[tuple[str, ...], ...]  # `table_rows`, the header row first
+
+
+def paragraph_table(text: str, markup: Markup = "text") -> ShownTable | None:
+    """A paragraph that is a table (`table_rows`) or, in HTML, prose and then one table
+    (the quick-reference sheet's wound roll), as the table's rows and the prose before it;
+    None for any other paragraph."""
+    rows = table_rows(text, markup)
+    if rows is not None:
+        return ShownTable("", rows)
+    if markup != "html":
+        return None
+    parts = table_apart(text)
+    rows = table_rows(parts[-1], markup) if len(parts) == 2 else None
+    return ShownTable(plain(parts[0], markup), rows) if rows is not None else None
 
 
 class EntryText:

@@ -147,11 +147,12 @@
     return quote;
   }
 
-  // A table answer as a table, header row first (templates/ask/_turn.html): its text runs
-  // the cells together.
+  // A table answer as a table, header row first, after the prose its paragraph holds
+  // before it (templates/ask/_turn.html): its text runs the cells together.
   function passageTable(ans) {
     var quote = el("blockquote", "passage passage-table");
     quote.setAttribute("cite", ans.url);
+    if (ans.table_lead) quote.appendChild(el("p", null, ans.table_lead));
     var scroll = el("div", "table-scroll");
     var table = el("table");
     ans.table.forEach(function (row, n) {

@@ -318,10 +318,17 @@ add_schema(
                     "table": {
                         "type": "array",
                         "nullable": True,
-                        "description": "Ist der Absatz eine Tabelle (allein gezeigt): ihre "
+                        "description": "Ist der Absatz eine Tabelle, allein gezeigt (oder Text "
+                        "und eine Tabelle, siehe table_lead): ihre "
                         "Zeilen, die Kopfzeile zuerst, je Zelle ein Text; text reiht die Zellen "
                         "aneinander. Sonst null",
                         "items": {"type": "array", "items": {"type": "string"}},
+                    },
+                    "table_lead": {
+                        "type": "string",
+                        "nullable": True,
+                        "description": "Ist table gesetzt und steht im Absatz Text vor der "
+                        "Tabelle: dieser Text (über der Tabelle gezeigt). Sonst null",
                     },
                 },
             },

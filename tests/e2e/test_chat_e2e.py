@@ -76,6 +76,17 @@ def test_chat_table_answer_is_a_table_on_a_phone_as_without_javascript(phone, sh
     expect(phone.locator(".passage-table tr", has_text="Kriegsschiff")).to_have_count(1)
 
 
+def test_chat_shows_the_prose_before_a_table_then_the_table(page):
+    """The wound roll: a sentence and an HTML table in one paragraph of the overview."""
+    page.goto("/ask")
+    ask(page, "Was muss ich beim Verwundungswurf würfeln, wenn S gleich W ist?")
+    quote = page.locator("#chat-log li.turn").first.locator(".passage-table")
+    expect(quote.locator("p").first).to_contain_text("Wirf einen W6")
+    expect(quote.locator("tr", has_text="S ist gleich W").locator("td")).to_have_text(
+        ["S ist gleich W", "4+"]
+    )
+
+
 def test_chat_followup_keeps_the_conversation_on_the_page(page, shots):
     page.goto("/ask")
     ask(page, FIRST)

@@ -315,3 +315,34 @@ def test_only_the_passage_s_paragraph_gets_a_key_sentence(index, monkeypatch):
     assert chosen == [record.plain_paragraphs[result.passage.paragraph]]
     start, end = result.passage.highlight
     assert 0 <= start < end <= len(result.passage.text)
+
+
+ORDER = "Ein Befehl für eine Gruppe besteht aus"  # a lead-in that lost its ":"
+STEPS = ("- Modus", "- Bewegung", "1. Angriff", "2) Markierung")
+
+
+@pytest.mark.parametrize("lead", [ORDER, "Ein Befehl besteht aus:"])
+def test_a_lead_in_comes_with_its_whole_list(lead: str):
+    """A QA review: "Woraus besteht ein Befehl?" showed the lead-in alone, without its items."""
+    paras = (lead, *STEPS, "Danach ist der Nächste dran.")
+    found = with_neighbours(record(*paras), passage(lead, 0, (0, len(lead))))
+    assert found.text == "\n".join([lead, *STEPS])  # the list, not the sentence after it
+    assert found.highlight == (0, len(lead)) and found.paragraph == 0
+
+
+def test_a_list_too_long_to_show_whole_is_not_cut_short():
+    items = [f"- Phase {n} mit einem längeren Namen" for n in range(30)]
+    alone = passage(ORDER, 0, (0, len(ORDER)))
+    assert with_neighbours(record(ORDER, *items), alone) is alone
+    colon = "Die Phasen sind:"  # a lead-in ending in ":" still shows its first item
+    found = with_neighbours(record(colon, *items), passage(colon, 0, (0, len(colon))))
+    assert found.text == f"{colon}\n{items[0]}"
+
+
+def test_a_sentence_before_a_list_is_no_lead_in_and_short_lines_need_a_colon():
+    alone = passage("Das ist ein Satz.", 0, (0, 5))
+    assert with_neighbours(record("Das ist ein Satz.", *STEPS), alone) is alone
+    found = with_neighbours(record(ATTACK, *UNITS, DEFENCE), passage(ATTACK, 0, (0, 10)))
+    assert found.text == "\n".join([ATTACK, *UNITS])  # "1 Flieger-Einheit": short lines
+    unclosed = passage(ORDER, 0, (0, 10))  # without ":", short lines are not its list
+    assert with_neighbours(record(ORDER, *UNITS, DEFENCE), unclosed) is unclosed

@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -66,6 +67,7 @@ SUBHEADING_CHARS = 60
 SENTENCE_END = (".", "!", "?", ";", ")", "]", "…")
 CLOSING_QUOTES = "\"“”„»«'’"  # noqa: RUF001 - the quote marks themselves
 W_DENSE = 1.0  # sentence choice: coverage + dense similarity of the sentence
+_LIST_MARK = re.compile(r"(?:[-–•*]|\d{1,3}[.)])\s")  # noqa: RUF001 - the dash itself
 
 # Lexical mode (no embedder):
 # entry^ENTRY_POWER * (W_PARA * para + W_SENT * sentence + W_BM25 * bm25)
@@ -509,6 +511,30 @@ def choose_passage(
     return make_passage(index, cand, row, score, share, question, support)
 
 
+def _list_item(text: str) -> bool:
+    """A paragraph that starts like a list item: a bullet or a number ("- ", "• ", "1. ",
+    "2) ")."""
+    return _LIST_MARK.match(text.strip()) is not None
+
+
+def _with_list(paras: Sequence[str], i: int, text: str) -> str | None:
+    """`text`, paragraph `i`, with the whole list after it when it is a lead-in (ends in
+    ":" or not like a sentence: "Ein Befehl für eine Gruppe besteht aus") and the list
+    fits within `PASSAGE_CHARS`; None otherwise. The list: the paragraphs after it that
+    start like list items, one after another, and after a lead-in ending in ":" its short
+    lines too ("1 Flieger-Einheit"). A list cut short would misstate it: all or nothing."""
+    colon = _colon_lead_in(text)
+    if not (colon or not _closed(text)):
+        return None
+    items: list[str] = []
+    for para in paras[i + 1 :]:
+        if not (_list_item(para) or (colon and _short_line(para))):
+            break
+        items.append(para.strip())
+    whole = "\n".join([text, *items])
+    return whole if items and len(whole) <= PASSAGE_CHARS else None
+
+
 def _colon_lead_in(text: str) -> bool:
     """A lead-in of the list item after it ("Dabei gilt:")."""
     return text.rstrip().endswith(":")
@@ -554,8 +580,9 @@ def passage_table(record: EntryRecord, passage: Passage) -> ShownTable | None:
 def with_neighbours(record: EntryRecord, passage: Passage) -> Passage:
     """The passage with what belongs to it, when together they stay within
     `PASSAGE_CHARS`: a list item with the lead-in ending in ":" before it, a lead-in
-    with the item after it; a sub-heading (`sub_heading`) with the paragraph after
-    it, and that paragraph with the sub-heading above it."""
+    with the whole list after it (`_with_list`), else a lead-in ending in ":" with the
+    item after it; a sub-heading (`sub_heading`) with the paragraph after it, and that
+    paragraph with the sub-heading above it."""
     paras = record.plain_paragraphs
     i, text, (start, end) = passage.paragraph, passage.text, passage.highlight
     has_next = i + 1 < len(paras) and bool(paras[i + 1].strip())
@@ -564,6 +591,8 @@ def with_neighbours(record: EntryRecord, passage: Passage) -> Passage:
         if len(lead) + 1 + len(text) <= PASSAGE_CHARS:
             shift = len(lead) + 1
             text, start, end = f"{lead}\n{text}", start + shift, end + shift
+    elif has_next and (listed := _with_list(paras, i, text)) is not None:
+        text = listed
     elif has_next and (_colon_lead_in(text) or sub_heading(paras, i)):
         if len(text) + 1 + len(paras[i + 1]) <= PASSAGE_CHARS:
             text = f"{text}\n{paras[i + 1].strip()}"

@@ -395,3 +395,17 @@ def test_draft_text_is_the_scenario_where_the_rows_make_one_else_the_rows_as_typ
         assert [name for name, _value in written] == names  # each row, in order
     else:
         assert json.loads(text) == data
+
+
+@pytest.mark.parametrize(
+    ("tw", "problem"),
+    [("99999999999999999999999", "ist zu groß"), ("-99999999999999999999999", "nicht negativ")],
+)
+def test_a_number_too_long_for_any_limit_is_refused_as_too_large_not_as_no_number(tw, problem):
+    """A QA review: "TW übrig: muss eine ganze Zahl sein" for a whole number of 23 digits."""
+    state = copy.deepcopy(STATE)
+    state["players"][0]["tw"] = tw
+    data, _notes = scenario_from_state(state)
+    with pytest.raises(ScenarioFormatError) as refused:
+        read_scenario(data)
+    assert problem in str(refused.value) and "ganze Zahl" not in str(refused.value)

@@ -265,8 +265,16 @@ def _blank(row: Mapping[str, Any]) -> bool:
 
 
 def _number(value: str) -> Any:
-    """A form number: digits become an int; anything else is passed on for the reader to refuse."""
-    return int(value) if re.fullmatch(r"-?\d{1,9}", value) else value
+    """A form number: digits become an int; anything else is passed on for the reader to
+    refuse. More than 9 digits are past every limit of the schema: they become 10**9
+    (negative: -10**9), which the reader refuses as too large (or negative), as it does
+    the number typed, without reading thousands of digits."""
+    found = re.fullmatch(r"(-?)(\d+)", value)
+    if found is None:
+        return value
+    if len(found.group(2)) <= 9:
+        return int(value)
+    return -(10**9) if found.group(1) else 10**9
 
 
 def scenario_from_state(state: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:

@@ -218,8 +218,10 @@ def test_api_entry_unknown_id_without_words_has_no_suggestions(client):
     assert data["error"] == "not_found" and data["suggestions"] == []
 
 
-def test_openapi_json_at_the_root_redirects_to_the_api_document(client):
-    response = client.get("/openapi.json")
+@pytest.mark.parametrize("path", ["/openapi.json", "/api", "/api/"])
+def test_openapi_json_at_the_root_and_the_bare_api_redirect_to_the_api_document(client, path):
+    """A QA review: ``/api`` and ``/api/`` were a 404, where people look for the API."""
+    response = client.get(path)
     assert response.status_code == 301
     assert response.headers["Location"] == "/api/openapi.json"
-    assert client.get("/openapi.json", follow_redirects=True).get_json()["openapi"].startswith("3.")
+    assert client.get(path, follow_redirects=True).get_json()["openapi"].startswith("3.")

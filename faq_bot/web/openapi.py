@@ -387,16 +387,23 @@ PATHS: dict[str, dict] = {
             "responses": {"200": json_body({"type": "object"}, "OpenAPI-Dokument")},
         }
     },
-    "/openapi.json": {
-        "get": {
-            "summary": "Weiterleitung auf /api/openapi.json (die übliche Adresse)",
-            "responses": {
-                "301": {
-                    "description": "Weiterleitung auf /api/openapi.json",
-                    "headers": {"Location": {"schema": {"type": "string"}}},
-                }
-            },
+    **{
+        path: {
+            "get": {
+                "summary": f"Weiterleitung auf /api/openapi.json ({why})",
+                "responses": {
+                    "301": {
+                        "description": "Weiterleitung auf /api/openapi.json",
+                        "headers": {"Location": {"schema": {"type": "string"}}},
+                    }
+                },
+            }
         }
+        for path, why in (
+            ("/openapi.json", "die übliche Adresse"),
+            ("/api", "die Adresse der API"),
+            ("/api/", "die Adresse der API"),
+        )
     },
     "/healthz": {
         "get": {
@@ -541,8 +548,11 @@ def _with_documents(document: dict, doc_ids: list[str], categories: list[str]) -
 
 
 @bp.get("/openapi.json")
+@bp.get("/api")
+@bp.get("/api/")
 def openapi_redirect() -> Response:
-    """Where tools look first: a permanent redirect to `openapi_json`."""
+    """Where tools (``/openapi.json``) and people (``/api``) look first: a permanent
+    redirect to `openapi_json`."""
     return redirect(url_for("openapi.openapi_json"), code=301)
 
 

@@ -29,7 +29,7 @@ API_ERRORS = [
     ("GET", "/api/suggest?q=Akt&n=99", 400),
     ("GET", "/api/entries/gibt-es-nicht", 404),
     ("GET", "/api/nope", 404),
-    ("GET", "/api/", 404),
+    ("GET", "/api/gibt-es-nicht/", 404),  # /api/ itself leads to the OpenAPI document
     ("POST", "/api/search?q=Bombe", 405),
     ("DELETE", "/api/entries/aktionsstapel", 405),
     ("PUT", "/healthz", 405),

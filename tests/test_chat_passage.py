@@ -346,3 +346,27 @@ def test_a_sentence_before_a_list_is_no_lead_in_and_short_lines_need_a_colon():
     assert found.text == "\n".join([ATTACK, *UNITS])  # "1 Flieger-Einheit": short lines
     unclosed = passage(ORDER, 0, (0, 10))  # without ":", short lines are not its list
     assert with_neighbours(record(ORDER, *UNITS, DEFENCE), unclosed) is unclosed
+
+
+def test_a_list_item_is_no_lead_in_of_the_items_after_it():
+    """A review: "- Bewegung" (no closing punctuation) brought the rest of its list."""
+    paras = ("Ein Befehl besteht aus:", *STEPS)
+    for i in range(2, len(paras)):
+        alone = passage(paras[i], i, (0, 3))
+        found = with_neighbours(record(*paras), alone)
+        assert found.text in (paras[i], f"{paras[i - 1]}\n{paras[i]}")  # never a list's tail
+    item = passage(paras[1], 1, (0, 3))  # the first item keeps its lead-in only
+    assert with_neighbours(record(*paras), item).text == f"{paras[0]}\n{paras[1]}"
+
+
+def test_a_short_line_after_marked_items_ends_the_list():
+    """A review: the sub-heading "Beispiel" after a bulleted list was taken as an item."""
+    paras = (
+        "Dabei gilt:",
+        "- Die Einheit bewegt sich.",
+        "- Sie greift an.",
+        "Beispiel",
+        "Ein Satz.",
+    )
+    found = with_neighbours(record(*paras), passage(paras[0], 0, (0, 5)))
+    assert found.text == "\n".join(paras[:3])

@@ -519,20 +519,29 @@ def _list_item(text: str) -> bool:
 
 def _with_list(paras: Sequence[str], i: int, text: str) -> str | None:
     """`text`, paragraph `i`, with the whole list after it when it is a lead-in (ends in
-    ":" or not like a sentence: "Ein Befehl für eine Gruppe besteht aus") and the list
-    fits within `PASSAGE_CHARS`; None otherwise. The list: the paragraphs after it that
-    start like list items, one after another, and after a lead-in ending in ":" its short
-    lines too ("1 Flieger-Einheit"). A list cut short would misstate it: all or nothing."""
+    ":" or not like a sentence: "Ein Befehl für eine Gruppe besteht aus"; no list item
+    itself) and the list fits within `PASSAGE_CHARS`; None otherwise. The list: the
+    paragraphs after it one after another that start like list items, or, after a
+    lead-in ending in ":", that are short lines ("1 Flieger-Einheit"); its first item
+    decides which kind (a short line after marked items is a sub-heading: "Beispiel").
+    A list cut short would misstate it: all or nothing."""
     colon = _colon_lead_in(text)
-    if not (colon or not _closed(text)):
+    if not (colon or not _closed(text)) or _list_item(text):
         return None
     items: list[str] = []
+    marked = None  # whether the list's items start with a bullet or a number
+    size = len(text)
     for para in paras[i + 1 :]:
-        if not (_list_item(para) or (colon and _short_line(para))):
+        kind = _list_item(para)
+        if marked is None:
+            marked = kind
+        if not (kind if marked else colon and not kind and _short_line(para)):
             break
         items.append(para.strip())
-    whole = "\n".join([text, *items])
-    return whole if items and len(whole) <= PASSAGE_CHARS else None
+        size += 1 + len(items[-1])
+        if size > PASSAGE_CHARS:
+            return None
+    return "\n".join([text, *items]) if items else None
 
 
 def _colon_lead_in(text: str) -> bool:

@@ -145,10 +145,35 @@ def test_the_rows_of_an_html_table_are_read_only_when_it_stands_alone():
     assert table_row_cells("<p>ohne Tabelle</p>") is None
 
 
-@given(st.lists(st.sampled_from(["<table>", "</table>", "<tr>", "</tr>", "<td>", "a", " "])))
+@given(
+    st.lists(
+        st.sampled_from(["<table>", "</TABLE>", "<tr>", "</tr>", "<td>", "</td>", "İ", "a", " "])
+    )
+)
 def test_html_table_parts_lose_and_add_nothing(pieces):
+    """The parts are the paragraph cut where its table starts and ends: nothing lost or
+    added but the whitespace at the cuts ("İ" grows when lower-cased: no offsets from a
+    lower-cased copy)."""
     html = "".join(pieces)
     parts = table_apart(html)
+    assert all(part == part.strip() for part in parts) or parts == [html]
+    at = 0
+    for part in parts:  # each part where it stood, in order
+        at = html.index(part, at) + len(part)
     assert "".join(parts).replace(" ", "") == html.replace(" ", "")
-    rows = table_row_cells(html)
-    assert rows is None or all(cells for cells in rows)
+    if len(parts) > 1:
+        table = next(p for p in parts if p.lower().startswith("<table"))
+        assert table.lower().endswith("</table>")
+
+
+def test_html_table_rows_are_read_with_any_letters_and_case():
+    table = "<TABLE><TR><TH>İİ Stärke</TH></TR><tr><td>4+</td></tr></table>"
+    assert table_row_cells(table) == [["İİ Stärke"], ["4+"]]
+    assert table_apart(f"<p>İİİİ Wirf</p>{table}") == ["<p>İİİİ Wirf</p>", table]
+
+
+def test_html_tables_without_closers_are_read_in_one_pass() -> None:
+    n = 100_000
+    for html in ("<table><tr><td>x" * n, "<table>" + "<tr><td>x" * n + "</table>", "<tr>" * n):
+        assert table_apart(html) == [html]
+        table_row_cells(html)

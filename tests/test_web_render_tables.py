@@ -59,7 +59,7 @@ def test_tab_table_cells_stay_values_not_markdown_lists():
     assert "<th>* Einheiten</th>" in html
 
 
-def test_an_html_paragraph_that_is_one_table_renders_as_a_table_of_plain_cells():
+def test_an_html_paragraph_that_is_one_table_gives_plain_cells_and_renders_sanitised():
     source = (
         '<table border="1"><thead><tr><th>S vs W</th><th>W6-Ergebnis</th></tr></thead>'
         "<tbody><tr><td>S ist <b>gleich</b> W</td><td>4+</td></tr>"
@@ -70,8 +70,9 @@ def test_an_html_paragraph_that_is_one_table_renders_as_a_table_of_plain_cells()
         ("S ist gleich W", "4+"),
         ("alert(1) <x>", "5+"),
     )
+    # the entry page keeps the table's own markup, sanitised (the chat shows plain cells)
     html = str(render_paragraph(source, "", "html", [], _no_links))
-    assert html.startswith("<table>") and "<th>S vs W</th>" in html
+    assert "<th>S vs W</th>" in html and "<b>gleich</b>" in html
     assert "<script" not in html and "&lt;x&gt;" in html
 
 

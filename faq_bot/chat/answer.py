@@ -224,7 +224,7 @@ class Answer:
                 # a table's rows, header first (its text runs the cells together), and
                 # the prose before it in its paragraph
                 "table": [list(row) for row in self.table.rows] if self.table else None,
-                "table_lead": self.table.lead or None if self.table else None,
+                "table_lead": (self.table.lead or None) if self.table else None,
             }
         return {
             "question": self.question,

@@ -1,4 +1,5 @@
-"""Markup dropped from a paragraph's text in time linear in its length.
+"""Markup dropped from a paragraph's text in time linear in its length; an HTML paragraph's
+one table found, apart from its prose and row by row (`table_apart`, `table_row_cells`).
 
 The patterns used before, ``<[^>]+>`` for a tag, ``(\\*\\*|__|\\*|_)(\\S.*?\\S|\\S)\\1`` for
 markdown emphasis and ``<t[dh]\\b[^>]*>(.*?)</t[dh]>`` for a table cell, scan to the end of
@@ -21,8 +22,10 @@ _CLOSERS = {d: re.compile(rf"(?<=\S)(?={re.escape(d)})") for d in _DELIMITERS}
 _OPENER = re.compile(r"[*_]")
 _CELL_START = re.compile(r"<t[dh]\b", re.I)
 _CELL_END = re.compile(r"</t[dh]>", re.I)
-_TABLE_START = re.compile(r"<table(?=[\s>/])")  # in lower-cased text
-_ROW_START = re.compile(r"<tr(?=[\s>/])")
+_TABLE_START = re.compile(r"<table(?=[\s>/])", re.I)
+_TABLE_END = re.compile(r"</table>", re.I)
+_ROW_START = re.compile(r"<tr(?=[\s>/])", re.I)
+_ROW_END = re.compile(r"</tr>", re.I)
 
 
 def drop_tags(text: str, replacement: str = "") -> str:
@@ -63,14 +66,13 @@ def cell_texts(html: str) -> list[str]:
 def _one_table(html: str) -> tuple[int, int] | None:
     """Where the one ``<table>…</table>`` of `html` starts and ends (after ``</table>``);
     None without one, with a second one or with one inside another."""
-    low = html.lower()
-    start = _TABLE_START.search(low)
+    start = _TABLE_START.search(html)
     if start is None:
         return None
-    end = low.find("</table>", start.end())
-    if end == -1 or _TABLE_START.search(low, start.end()) is not None:
+    end = _TABLE_END.search(html, start.end())
+    if end is None or _TABLE_START.search(html, start.end()) is not None:
         return None
-    return start.start(), end + len("</table>")
+    return start.start(), end.end()
 
 
 def table_apart(html: str) -> list[str]:
@@ -92,17 +94,16 @@ def table_row_cells(html: str) -> list[list[str]] | None:
     text = html.strip()
     if _one_table(text) != (0, len(text)):
         return None
-    low = text.lower()
     rows: list[list[str]] = []
-    found = _ROW_START.search(low)
+    found = _ROW_START.search(text)
     while found is not None:
-        end = low.find("</tr>", found.end())
-        if end == -1:
+        end = _ROW_END.search(text, found.end())
+        if end is None:
             break
-        cells = cell_texts(text[found.end() : end])
+        cells = cell_texts(text[found.end() : end.start()])
         if cells:
             rows.append(cells)
-        found = _ROW_START.search(low, end)
+        found = _ROW_START.search(text, end.end())
     return rows
 
 

@@ -34,10 +34,10 @@ def plain(text: str, markup: Markup = "text") -> str:
 
 def table_rows(text: str, markup: Markup = "text") -> tuple[tuple[str, ...], ...] | None:
     """The rows of a paragraph that is a table: two or more tab-separated lines (the
-    rulebooks' tables) or, in HTML, one ``<table>`` and nothing else (the quick-reference
-    sheet's); each cell as plain text, padded to the widest row, the header row first;
-    None for any other paragraph (its plain text runs the cells together: "Schiffstyp
-    Bewegung …")."""
+    rulebooks' tables) or, in HTML, one ``<table>`` and nothing else (`paragraph_table`
+    finds one after prose too: the quick-reference sheet's wound roll); each cell as plain
+    text, padded to the widest row, the header row first; None for any other paragraph
+    (its plain text runs the cells together: "Schiffstyp Bewegung …")."""
     if markup == "html":
         cells = table_row_cells(text)
         if cells is None or len(cells) < 2:

@@ -274,7 +274,9 @@ def render_paragraph(
 ) -> Markup:
     """Safe HTML of one paragraph (its inner content, without the anchor wrapper)."""
     refs = list(refs)
-    rows = table_rows(source, markup)
+    # an HTML table keeps its own markup on the entry page (spans, links, a second header
+    # row); the chat shows one as plain cells (`faq_bot.corpus.model.paragraph_table`)
+    rows = table_rows(source, markup) if markup != "html" else None
     if rows is not None:
         return Markup(link_in_html(tab_table(rows), refs, link_for))
     if markup == "markdown" and source.count("[") + source.count("<") <= MARKDOWN_MARKS:

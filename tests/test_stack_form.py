@@ -399,7 +399,12 @@ def test_draft_text_is_the_scenario_where_the_rows_make_one_else_the_rows_as_typ
 
 @pytest.mark.parametrize(
     ("tw", "problem"),
-    [("99999999999999999999999", "ist zu groß"), ("-99999999999999999999999", "nicht negativ")],
+    [
+        ("99999999999999999999999", "ist zu groß"),
+        ("-99999999999999999999999", "nicht negativ"),
+        ("1000000000", "ist zu groß"),  # ten digits
+        ("-0000000000001", "nicht negativ"),
+    ],
 )
 def test_a_number_too_long_for_any_limit_is_refused_as_too_large_not_as_no_number(tw, problem):
     """A QA review: "TW übrig: muss eine ganze Zahl sein" for a whole number of 23 digits."""
@@ -409,3 +414,11 @@ def test_a_number_too_long_for_any_limit_is_refused_as_too_large_not_as_no_numbe
     with pytest.raises(ScenarioFormatError) as refused:
         read_scenario(data)
     assert problem in str(refused.value) and "ganze Zahl" not in str(refused.value)
+
+
+@pytest.mark.parametrize("tw", ["999999999", "00000000000000005", "-0000000000"])
+def test_a_number_of_nine_digits_or_with_leading_zeros_is_read_as_typed(tw):
+    state = copy.deepcopy(STATE)
+    state["players"][0]["tw"] = tw
+    data, _notes = scenario_from_state(state)
+    assert data["players"]["A"]["tw"] == int(tw)

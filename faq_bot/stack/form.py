@@ -272,7 +272,7 @@ def _number(value: str) -> Any:
     found = re.fullmatch(r"(-?)(\d+)", value)
     if found is None:
         return value
-    if len(found.group(2)) <= 9:
+    if len(found.group(2).lstrip("0")) <= 9:  # "0000000005" is 5
         return int(value)
     return -(10**9) if found.group(1) else 10**9
 

@@ -228,6 +228,12 @@ def _layout(units: Sequence[tuple[Any, ...]]) -> _Layout:
     )
 
 
+def _above_floor(entries: list[str], values: np.ndarray) -> dict[str, float]:
+    """Entry -> value, for the values above -1 (the least a cosine can be: an entry with
+    none above it has no similarity to fold, as unit by unit)."""
+    return {e: v for e, v in zip(entries, values.tolist(), strict=True) if v > -1.0}
+
+
 def _fold(layout: _Layout, sims: np.ndarray, query: np.ndarray) -> DenseScores:
     """`DenseScores` of the similarities `sims` (one per unit of `layout`): an entry's
     paragraph similarity is its best paragraph's, its sentence similarity its best
@@ -244,8 +250,8 @@ def _fold(layout: _Layout, sims: np.ndarray, query: np.ndarray) -> DenseScores:
     e_sent = np.full(n_entries, -np.inf, dtype=sims.dtype)
     np.maximum.at(e_sent, layout.para_entry, best)
     return DenseScores(
-        dict(zip(layout.entries, e_para.tolist(), strict=True)),
-        dict(zip(layout.entries, e_sent.tolist(), strict=True)),
+        _above_floor(layout.entries, e_para),
+        _above_floor(layout.entries, e_sent),
         dict(zip(layout.para_keys, para.tolist(), strict=True)),
         SentenceSims(layout.sentences, sims),
         query,

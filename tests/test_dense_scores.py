@@ -12,7 +12,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from faq_bot.dense import UNITS, VECTORS, DenseRetriever
+from faq_bot.dense import UNITS, VECTORS, DenseRetriever, DenseScores
 
 # an entry: its paragraphs, each with its number of sentence units (0: one sentence)
 _entries = st.lists(st.lists(st.integers(0, 4), min_size=1, max_size=4), min_size=1, max_size=6)
@@ -43,17 +43,18 @@ def _one_by_one(retriever: DenseRetriever, query: np.ndarray, entries: list[str]
     e_para: dict[str, float] = {}
     e_sent: dict[str, float] = {}
     sentences: dict[tuple[str, int], list[tuple[int, int, float]]] = {}
-    for i, sim in zip(rows, sims, strict=True):
-        eid, n, s, e = retriever.units[i]
+    for (eid, n, s, e), sim in zip([retriever.units[i] for i in rows], sims, strict=True):
         if s < 0:
             para[(eid, n)] = sim
-            e_para[eid] = max(sim, e_para.get(eid, -1.0))
+            if sim > e_para.get(eid, -1.0):
+                e_para[eid] = sim
         else:
             sentences.setdefault((eid, n), []).append((s, e, sim))
     for (eid, n), sim in para.items():
         spans = sentences.get((eid, n))
-        best = max(x[2] for x in spans) if spans else sim
-        e_sent[eid] = max(best, e_sent.get(eid, -1.0))
+        best = max(x[2] for x in spans) if spans else sim  # one sentence: the paragraph
+        if best > e_sent.get(eid, -1.0):
+            e_sent[eid] = best
     return e_para, e_sent, para, sentences
 
 
@@ -63,6 +64,8 @@ def test_the_similarities_fold_per_paragraph_and_entry_as_read_unit_by_unit(
 ):
     retriever = _retriever(tmp_path_factory.mktemp("build"), layout, seed)
     query = retriever.vectors[seed % len(retriever.vectors)]
+    if seed % 3 == 0:  # the opposite of a unit: a similarity of -1 (the loop's floor)
+        query = -query
     for entries in (None, [f"e{p}" for p in pick]):
         scores = retriever.scores_of(query, entries)
         e_para, e_sent, para, sentences = _one_by_one(retriever, query, entries)
@@ -77,10 +80,30 @@ def test_the_similarities_fold_per_paragraph_and_entry_as_read_unit_by_unit(
         assert list(scores.sentences) == list(sentences)
 
 
-def test_the_entry_ranking_is_computed_once_and_handed_out_as_a_new_list(tmp_path):
+def test_the_entry_ranking_is_computed_once_and_handed_out_as_a_new_list(tmp_path, monkeypatch):
     retriever = _retriever(tmp_path, [[1, 0], [2], [0, 3]], seed=7)
     scores = retriever.scores_of(retriever.vectors[0])
     first = scores.ranking()
     assert [e for e, _ in first] == sorted(scores.entry_paragraph, key=lambda e: -scores.entry(e))
+    looked_up: list[str] = []
+    monkeypatch.setattr(DenseScores, "entry", lambda self, eid: looked_up.append(eid) or 0.0)
+    assert scores.ranking() == first and looked_up == []  # not computed again
     first.clear()  # a caller's list is its own
     assert len(scores.ranking()) == 3
+
+
+def test_an_entry_at_the_least_similarity_a_cosine_has_is_left_out_as_unit_by_unit(tmp_path):
+    units = [["far", 0, -1, -1], ["near", 0, -1, -1]]
+    vectors = np.eye(2, 8, dtype=np.float32)  # exactly unit length: similarities -1 and 0
+    np.save(tmp_path / VECTORS, vectors)
+    (tmp_path / UNITS).write_text(json.dumps({"model": "t", "units": units}), encoding="utf-8")
+    retriever = DenseRetriever(tmp_path, embedder=None)
+    scores = retriever.scores_of(-vectors[0])
+    assert (scores.entry_paragraph, scores.entry_sentence) == ({"near": 0.0}, {"near": 0.0})
+    assert scores.paragraph == {("far", 0): -1.0, ("near", 0): 0.0}
+    e_para, e_sent, para, _ = _one_by_one(retriever, -vectors[0], None)
+    assert (e_para, e_sent, para) == (
+        scores.entry_paragraph,
+        scores.entry_sentence,
+        scores.paragraph,
+    )

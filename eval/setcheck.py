@@ -202,6 +202,7 @@ GROUPS = [
     ["heldout116-questions.jsonl", "heldout116-followups.jsonl"],
     ["heldout117-questions.jsonl", "heldout117-followups.jsonl"],
     ["heldout118-questions.jsonl", "heldout118-followups.jsonl"],
+    ["heldout120-questions.jsonl", "heldout120-followups.jsonl"],
 ]
 
 

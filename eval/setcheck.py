@@ -203,6 +203,7 @@ GROUPS = [
     ["heldout117-questions.jsonl", "heldout117-followups.jsonl"],
     ["heldout118-questions.jsonl", "heldout118-followups.jsonl"],
     ["heldout119-questions.jsonl", "heldout119-followups.jsonl"],
+    ["heldout120-questions.jsonl", "heldout120-followups.jsonl"],
 ]
 
 

@@ -53,7 +53,7 @@ QUESTIONS = [
      ["Sind nach der Siegphase Länderkarten mit insgesamt mindestens 15 Siegpunkten von einem Spieler erobert worden, ist das Spiel für diesen gewonnen."]),
     # ---- 000 HoW FAQ: colloquial (8) ----
     ("000", "colloquial",
-     "Meine Aktionskarte wurde gerade gekontert und hat gar nix bewirkt. Darf ich die wenigstens wieder zurück auf die Hand nehmen, oder ist die jetzt futsch?",
+     "Ich hab vorhin ne Karte mit violettem Rand ausgespielt, mein Kumpel hat direkt mit Erfolgreicher Abwehr dagegengehalten und das Ding war komplett für die Katz. Behalte ich die dann und kann sie nächste Runde nochmal bringen, oder wo kommt die hin?",
      ["Eingesetzte Aktionskarten werden auf dem eigenen Schrottplatz abgelegt - auch dann, wenn sie gekontert werden und ihre Wirkung nicht entfalten."]),
     ("000", "colloquial",
      "Runde 4, Bauphase: Mein Gegenüber legt seinen Blitzangriff auf einen meiner Basisausbauten, noch bevor wir die verdeckten Baukarten aufdecken. Ich wollte aus genau dieser Basis 1 TW für meinen Sherman holen – ist das jetzt verloren?",
@@ -174,7 +174,7 @@ QUESTIONS = [
      "Löscharbeitn Basisausbau errata, wie lautet der richtige kartentext?",
      ["Ziehe eine Karte wenn ein Gegner bei Dir einen Basisschaden verursacht hat."]),
     ("000", "typo",
-     "liefern gesperte einheiten in der siegphase noch fahnen oder nich?",
+     "mein panzer in polen liegt quer weil er diese runde schon angegriffen hat. zählen seine siegfahnen trozdem mit wenn am ende geschaut wird wer das land kriegt?",
      ["Gesperrte Einheiten liefern keine Fahnen."]),
     # ---- 000 HoW FAQ: deep_paragraph (9) ----
     ("000", "deep_paragraph",

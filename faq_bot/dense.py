@@ -269,7 +269,6 @@ class DenseRetriever:
         if len(self.vectors) != len(self.units):
             raise ValueError("dense vectors and units differ in length")
         self.embedder = embedder
-        self.is_sentence = np.array([u[2] >= 0 for u in self.units], dtype=bool)
         self._rows: dict[str, list[int]] | None = None  # entry -> rows of its units
         self._folding: _Layout | None = None  # how all units fold (`_full_layout`)
 

@@ -528,14 +528,12 @@ def _with_list(paras: Sequence[str], i: int, text: str) -> str | None:
     colon = _colon_lead_in(text)
     if not (colon or not _closed(text)) or _list_item(text):
         return None
+    following = paras[i + 1 :]
+    marked = bool(following) and _list_item(following[0])  # bullets or numbers
     items: list[str] = []
-    marked = None  # whether the list's items start with a bullet or a number
     size = len(text)
-    for para in paras[i + 1 :]:
-        kind = _list_item(para)
-        if marked is None:
-            marked = kind
-        if not (kind if marked else colon and not kind and _short_line(para)):
+    for para in following:
+        if not (_list_item(para) if marked else colon and _short_line(para)):
             break
         items.append(para.strip())
         size += 1 + len(items[-1])

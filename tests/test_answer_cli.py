@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from faq_bot.chat.format import format_answer
 from faq_bot.cli import main
 from faq_bot.config import ROOT
 
@@ -50,6 +51,16 @@ def test_cli_ask_prints_the_prose_before_a_table_then_its_rows(ask):
     lead = result.stdout.index("  Wirf einen W6")
     assert lead < result.stdout.index("  S der Attacke vs W des Ziels | W6-Ergebnis")
     assert "  S ist gleich W | 4+" in result.stdout
+
+
+def test_cli_ask_prints_a_lead_in_and_its_list_on_lines_of_their_own():
+    """The page keeps the lines of a passage joined to its lead-in (CSS pre-line); the
+    terminal ran them together ("besteht aus - Modus - …")."""
+    text = "Ein Befehl für eine Gruppe besteht aus\n- Modus - Bewegung - Angriff - Markierung"
+    answer = {"text": text, "highlight": {"text": "Ein Befehl"}, "citation": "„Befehl“"}
+    lines = format_answer({"message": "Das steht unter „Befehl“.", "answer": answer}).split("\n")
+    lead = lines.index("  Ein Befehl für eine Gruppe besteht aus")
+    assert lines[lead + 1] == "  - Modus - Bewegung - Angriff - Markierung"
 
 
 def test_cli_ask_declines_with_exit_code_1(ask):

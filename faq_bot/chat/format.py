@@ -22,18 +22,11 @@ def format_answer(data: dict[str, Any], width: int = 88) -> str:
     if found:
         lines.append("")
         if found.get("table"):  # row by row, cells apart; its "key sentence" is all of them
-            if found.get("table_lead"):  # the prose before the table in its paragraph
-                lines.extend(
-                    textwrap.wrap(
-                        found["table_lead"], width, initial_indent="  ", subsequent_indent="  "
-                    )
-                )
+            lines.extend(_indented(found.get("table_lead") or "", width))  # prose before it
             lines.extend("  " + " | ".join(row) for row in found["table"])
             lines.append("")
         else:
-            lines.extend(
-                textwrap.wrap(found["text"], width, initial_indent="  ", subsequent_indent="  ")
-            )
+            lines.extend(_indented(found["text"], width))
             lines.append("")
             lines.append(f"Kernsatz: „{found['highlight']['text']}“")
         lines.append(f"Zitat: {found['citation']}")
@@ -62,3 +55,13 @@ def format_answer(data: dict[str, Any], width: int = 88) -> str:
         lines.append("")
         lines.append(f"Im Szenario-Prüfer nachspielen: {data['check_url']}")
     return "\n".join(lines)
+
+
+def _indented(text: str, width: int) -> list[str]:
+    """`text` wrapped and indented, each of its lines apart: a lead-in and the list items
+    or paragraph joined to it keep their own lines, as on the page."""
+    return [
+        wrapped
+        for line in text.split("\n")
+        for wrapped in textwrap.wrap(line, width, initial_indent="  ", subsequent_indent="  ")
+    ]

@@ -204,6 +204,7 @@ GROUPS = [
     ["heldout118-questions.jsonl", "heldout118-followups.jsonl"],
     ["heldout119-questions.jsonl", "heldout119-followups.jsonl"],
     ["heldout120-questions.jsonl", "heldout120-followups.jsonl"],
+    ["heldout122-questions.jsonl", "heldout122-followups.jsonl"],
 ]
 
 

@@ -205,6 +205,7 @@ GROUPS = [
     ["heldout119-questions.jsonl", "heldout119-followups.jsonl"],
     ["heldout120-questions.jsonl", "heldout120-followups.jsonl"],
     ["heldout121-questions.jsonl", "heldout121-followups.jsonl"],
+    ["heldout122-questions.jsonl", "heldout122-followups.jsonl"],
 ]
 
 

@@ -374,7 +374,7 @@ QUESTIONS = [
     (None, "unanswerable",
      "Das Roggen-Anstellgut im Kühlschrank hat graue Flüssigkeit obendrauf und stinkt nach Lösungsmittel. Abschütten und mit Mehl füttern oder wegwerfen?", []),
     (None, "unanswerable",
-     "Unser Hund bellt jeden Morgen wie verrückt, wenn der Postbote kommt. Wie gewöhne ich ihm das ab?", []),
+     "Sobald morgens die Zustellerin am Gartentor klingelt, rastet unsere zweijährige Labradorhündin Frieda völlig aus und kläfft minutenlang an der Haustür. Mit welchem Training bringe ich sie dazu, dabei ruhig zu bleiben?", []),
 ]
 
 # (doc, [history], q, [gold, ...])

@@ -406,3 +406,29 @@ def test_a_heading_framed_by_dashes_ends_a_list_and_is_not_counted_as_left_out()
     short = ("Gerade Spieleranzahl:", *rules[:2], "- ungerade Spieleranzahl (optional) -", "- x")
     whole = with_neighbours(record(*short), passage(short[0], 0, (0, 5)))
     assert whole.text == "\n".join(short[:3]) and whole.rest is None
+
+
+def test_a_later_list_item_comes_with_its_list_s_lead_in_and_a_gap_line():
+    """A QA review: "- Polen (keine Karten nach 1940)", the seventh of a list of countries,
+    was the whole answer to what the listed countries are."""
+    lead = "Als solche werden Länder bezeichnet, die bestimmte Karten ausschließen"
+    countries = [f"- Land {n} (keine Karten nach 194{n})" for n in range(7)]
+    paras = (lead, *countries, "Daneben gibt es positive Länder.")
+    for i in range(2, 8):  # the second item onwards: its lead-in is not right before it
+        item = paras[i]
+        found = with_neighbours(record(*paras), passage(item, i, (2, 6)))
+        assert found.text == f"{lead}\n…\n{item}" and found.paragraph == i
+        assert found.text[slice(*found.highlight)] == item[2:6] and found.rest is None
+    first = passage(paras[1], 1, (0, 3))  # the first item: as before (no ":" before it)
+    assert with_neighbours(record(*paras), first) is first
+    after = passage(paras[8], 8, (0, 3))  # the sentence after the list is no item
+    assert with_neighbours(record(*paras), after) is after
+    long_lead = "Ein sehr langer Vorspann " * 30
+    far = passage(countries[3], 4, (0, 3))
+    assert with_neighbours(record(long_lead, *countries), far) is far  # would not fit
+
+
+def test_an_item_of_a_list_after_a_sentence_gets_no_lead_in():
+    paras = ("Das ist ein Satz.", "- eins", "- zwei", "- drei")
+    alone = passage("- drei", 3, (0, 3))
+    assert with_neighbours(record(*paras), alone) is alone

@@ -521,35 +521,56 @@ def _list_item(text: str) -> bool:
 
 
 def _with_list(paras: Sequence[str], i: int, text: str) -> tuple[str, int, int] | None:
-    """`text`, paragraph `i`, with the list after it when it is a lead-in (ends in ":"
-    or not like a sentence: "Ein Befehl für eine Gruppe besteht aus"; no list item
-    itself): (the text, how many items it shows, how many did not fit); None when it
-    is no lead-in or not even its first item fits. The list: the paragraphs after it
-    one after another that start like list items, or, after a lead-in ending in ":",
-    that are short lines ("1 Flieger-Einheit"); its first item decides which kind (a
-    short line after marked items is a sub-heading: "Beispiel"), a heading-like one ends
-    it ("- ungerade Spieleranzahl (optional) -"). Whole items are shown
-    as long as they fit within `PASSAGE_CHARS` (fifteen phases do not); the count of
-    those left out is shown with a link to them: a list cut short does not pass for
-    the whole."""
+    """`text`, paragraph `i`, with the list after it when it is a lead-in
+    (`_list_after`): (the text, how many items it shows, how many did not fit); None
+    when it is no lead-in or not even its first item fits. Whole items are shown as long
+    as they fit within `PASSAGE_CHARS` (fifteen phases do not); the count of those left
+    out is shown with a link to them: a list cut short does not pass for the whole."""
+    items: list[str] = []
+    size, left = len(text), 0
+    for para in _list_after(paras, i, text):
+        if left or size + 1 + len(para) > PASSAGE_CHARS:
+            left += 1
+            continue
+        items.append(para)
+        size += 1 + len(para)
+    return ("\n".join([text, *items]), len(items), left) if items else None
+
+
+def _list_after(paras: Sequence[str], i: int, text: str) -> list[str]:
+    """The items (stripped) of the list after `text`, paragraph `i`, when it is a lead-in
+    (ends in ":" or not like a sentence: "Ein Befehl für eine Gruppe besteht aus"; no list
+    item itself); none otherwise. The list: the paragraphs after it one after another that
+    start like list items, or, after a lead-in ending in ":", that are short lines ("1
+    Flieger-Einheit"); its first item decides which kind (a short line after marked items
+    is a sub-heading: "Beispiel"), a heading-like one ends it ("- ungerade Spieleranzahl
+    (optional) -")."""
     colon = _colon_lead_in(text)
     if not (colon or not _closed(text)) or _list_item(text):
-        return None
+        return []
     following = paras[i + 1 :]
     marked = bool(following) and _list_item(following[0])  # bullets or numbers
     items: list[str] = []
-    size, left = len(text), 0
     for para in following:
         if not (_list_item(para) if marked else colon and _short_line(para)):
             break
         if heading_like(para):  # "- ungerade Spieleranzahl (optional) -": the next part
             break
-        if left or size + 1 + len(para.strip()) > PASSAGE_CHARS:
-            left += 1
-            continue
         items.append(para.strip())
-        size += 1 + len(items[-1])
-    return ("\n".join([text, *items]), len(items), left) if items else None
+    return items
+
+
+def _lead_in_of(paras: Sequence[str], i: int) -> int | None:
+    """The paragraph that leads in the list whose item paragraph `i` is, when `i` is not
+    its first item (the lead-in is not right before it): "Als solche werden Länder
+    bezeichnet, …" for the seventh country of its list; None otherwise."""
+    for j in range(i - 1, -1, -1):
+        para = paras[j]
+        if not (_list_item(para) or _short_line(para)):  # the list's lead-in, if any
+            if j < i - 1 and i - j <= len(_list_after(paras, j, para)):
+                return j
+            return None
+    return None
 
 
 def _colon_lead_in(text: str) -> bool:
@@ -596,7 +617,8 @@ def passage_table(record: EntryRecord, passage: Passage) -> ShownTable | None:
 
 def with_neighbours(record: EntryRecord, passage: Passage) -> Passage:
     """The passage with what belongs to it, when together they stay within
-    `PASSAGE_CHARS`: a list item with the lead-in ending in ":" before it, a lead-in
+    `PASSAGE_CHARS`: a list item with the lead-in ending in ":" before it, a later item
+    of a list with its lead-in and a line "…" between them (`_lead_in_of`), a lead-in
     with the list after it (`_with_list`: as many items as fit, ``rest`` says where the
     others begin and how many they are), else a lead-in ending in ":" with the item after
     it; a sub-heading (`sub_heading`) with the paragraph after it, and that
@@ -610,6 +632,11 @@ def with_neighbours(record: EntryRecord, passage: Passage) -> Passage:
         if len(lead) + 1 + len(text) <= PASSAGE_CHARS:
             shift = len(lead) + 1
             text, start, end = f"{lead}\n{text}", start + shift, end + shift
+    elif i > 1 and (j := _lead_in_of(paras, i)) is not None:
+        lead = paras[j].strip()
+        if len(lead) + len(text) + 3 <= PASSAGE_CHARS:  # the lead-in, "…", the item
+            shift = len(lead) + 3
+            text, start, end = f"{lead}\n…\n{text}", start + shift, end + shift
     elif has_next and (listed := _with_list(paras, i, text)) is not None:
         text, shown, left = listed
         if left:

@@ -136,6 +136,9 @@ def test_neighbours_keep_the_passage_and_its_highlight_within_the_length(paragra
     assert text in found.text and found.paragraph == i
     assert found.text[found.highlight[0] : found.highlight[1]] == text[start:end]
     assert found.text == text or len(found.text) <= PASSAGE_CHARS
+    if found.rest is not None:  # a list shown in part: the items left out follow it
+        first, count = found.rest
+        assert i < first and 1 <= count <= len(paragraphs) - first
 
 
 def test_the_fitted_confidence_model_is_read_and_gives_probabilities():
@@ -330,13 +333,31 @@ def test_a_lead_in_comes_with_its_whole_list(lead: str):
     assert found.highlight == (0, len(lead)) and found.paragraph == 0
 
 
-def test_a_list_too_long_to_show_whole_is_not_cut_short():
+@pytest.mark.parametrize("lead", [ORDER, "Die Phasen sind:"])
+def test_a_list_too_long_to_show_whole_shows_the_items_that_fit_and_where_the_rest_begin(
+    lead: str,
+):
+    """A QA review: "Welche Phasen hat eine Spielrunde?" (fifteen phases) showed the lead-in
+    and the first phase only, as if that were all."""
     items = [f"- Phase {n} mit einem längeren Namen" for n in range(30)]
+    found = with_neighbours(record(lead, *items, "Danach."), passage(lead, 0, (0, len(lead))))
+    shown = found.text.split("\n")
+    assert shown[0] == lead and shown[1:] == items[: len(shown) - 1]  # whole items, in order
+    assert len(found.text) <= PASSAGE_CHARS < len(found.text) + 1 + len(items[len(shown) - 1])
+    assert found.rest == (len(shown), 30 - (len(shown) - 1))  # first left out, how many
+
+
+def test_a_list_that_fits_or_a_paragraph_without_a_list_leaves_no_rest():
+    found = with_neighbours(record(ORDER, *STEPS), passage(ORDER, 0, (0, len(ORDER))))
+    assert found.rest is None and found.text.endswith(STEPS[-1])
+    item = with_neighbours(record("Dabei gilt:", *STEPS), passage(STEPS[0], 1, (0, 3)))
+    assert item.rest is None  # an item with its lead-in: the others are its neighbours
+
+
+def test_a_list_whose_first_item_does_not_fit_is_not_joined():
+    long_item = "- " + "sehr lange Zeile " * 45
     alone = passage(ORDER, 0, (0, len(ORDER)))
-    assert with_neighbours(record(ORDER, *items), alone) is alone
-    colon = "Die Phasen sind:"  # a lead-in ending in ":" still shows its first item
-    found = with_neighbours(record(colon, *items), passage(colon, 0, (0, len(colon))))
-    assert found.text == f"{colon}\n{items[0]}"
+    assert with_neighbours(record(ORDER, long_item, "- kurz"), alone) is alone
 
 
 def test_a_sentence_before_a_list_is_no_lead_in_and_short_lines_need_a_colon():
@@ -370,3 +391,44 @@ def test_a_short_line_after_marked_items_ends_the_list():
     )
     found = with_neighbours(record(*paras), passage(paras[0], 0, (0, 5)))
     assert found.text == "\n".join(paras[:3])
+
+
+def test_a_heading_framed_by_dashes_ends_a_list_and_is_not_counted_as_left_out():
+    """A QA review: the even-player rules of a multiplayer game counted the heading of the
+    odd-player rules after them ("- ungerade Spieleranzahl (optional) -") as one more."""
+    rules = [
+        f"- Regel {n}: jeder Spieler hat seine eigene lange Basiszone und Regeln" for n in range(12)
+    ]
+    paras = ("Gerade Spieleranzahl:", *rules, "- ungerade Spieleranzahl (optional) -", "- Regel x")
+    found = with_neighbours(record(*paras), passage(paras[0], 0, (0, 5)))
+    shown = found.text.count("\n")
+    assert found.rest == (1 + shown, 12 - shown)
+    short = ("Gerade Spieleranzahl:", *rules[:2], "- ungerade Spieleranzahl (optional) -", "- x")
+    whole = with_neighbours(record(*short), passage(short[0], 0, (0, 5)))
+    assert whole.text == "\n".join(short[:3]) and whole.rest is None
+
+
+def test_a_later_list_item_comes_with_its_list_s_lead_in_and_a_gap_line():
+    """A QA review: "- Polen (keine Karten nach 1940)", the seventh of a list of countries,
+    was the whole answer to what the listed countries are."""
+    lead = "Als solche werden Länder bezeichnet, die bestimmte Karten ausschließen"
+    countries = [f"- Land {n} (keine Karten nach 194{n})" for n in range(7)]
+    paras = (lead, *countries, "Daneben gibt es positive Länder.")
+    for i in range(2, 8):  # the second item onwards: its lead-in is not right before it
+        item = paras[i]
+        found = with_neighbours(record(*paras), passage(item, i, (2, 6)))
+        assert found.text == f"{lead}\n…\n{item}" and found.paragraph == i
+        assert found.text[slice(*found.highlight)] == item[2:6] and found.rest is None
+    first = passage(paras[1], 1, (0, 3))  # the first item: as before (no ":" before it)
+    assert with_neighbours(record(*paras), first) is first
+    after = passage(paras[8], 8, (0, 3))  # the sentence after the list is no item
+    assert with_neighbours(record(*paras), after) is after
+    long_lead = "Ein sehr langer Vorspann " * 30
+    far = passage(countries[3], 4, (0, 3))
+    assert with_neighbours(record(long_lead, *countries), far) is far  # would not fit
+
+
+def test_an_item_of_a_list_after_a_sentence_gets_no_lead_in():
+    paras = ("Das ist ein Satz.", "- eins", "- zwei", "- drei")
+    alone = passage("- drei", 3, (0, 3))
+    assert with_neighbours(record(*paras), alone) is alone

@@ -242,6 +242,18 @@ def test_a_passage_whose_text_changed_is_shown_as_gone(index):
     assert again.message.startswith("Dieser Eintrag ist nicht mehr vorhanden")
 
 
+def test_a_list_shown_in_part_is_shown_again_with_what_it_leaves_out(index, monkeypatch):
+    """An earlier turn shown again from its token after the next question keeps the line
+    for the list items its answer left out (the fifteen phases: with the embedder)."""
+    monkeypatch.setattr("faq_bot.chat.shown.dense_mode", lambda index: "hybrid")
+    turn = answered(index, "Welche Phasen gibt es?", "phasen", 0, (0, 10))
+    again, kept = show(index, turn, [])
+    assert kept == turn and again.passage is not None
+    first, count = again.passage.rest or (0, 0)
+    assert count >= 1 and again.passage.text.count("\n") == first - 1  # one line per item
+    assert again.to_json()["answer"]["rest"]["url"] == f"/entry/phasen#p{first}"
+
+
 @pytest.mark.parametrize("span", [(5, 5), (0, 0), (0, 99_999)])
 def test_an_empty_key_sentence_or_one_outside_the_passage_is_shown_as_gone(index, span):
     turn = answered(index, "Wer bezahlt?", BOMB, 0, span)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import re
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 from hypothesis_profiles import examples
 from test_error_shape import assert_error_shape
 
-from faq_bot.chat import MAX_HISTORY
+from faq_bot.chat import MAX_HISTORY, answer, format_answer
 from faq_bot.chat.shown import (
     ANSWERED,
     DECLINED,
@@ -1521,3 +1522,39 @@ def test_api_ask_gives_a_table_answers_rows_header_first(client):
     assert ["Kriegsschiff", "3", "6 H oder E", "1 H oder E"] in found["table"]
     other = client.post("/api/ask", json={"question": FIRST}).get_json()["answer"]
     assert other["table"] is None
+
+
+def _rest_link(html: str) -> tuple[str, str]:
+    found = re.search(r'<p class="passage-rest"><a href="([^"]+)">([^<]+)</a></p>', html)
+    assert found, "no line for the list items left out"
+    return found.group(1), found.group(2)
+
+
+def test_a_list_shown_in_part_says_how_many_items_it_leaves_out_and_links_the_first(client, index):
+    """A QA review: "Welche Phasen hat eine Spielrunde?" (fifteen phases) showed the
+    lead-in and the first phase, as if that were the whole list. With the embedder a list
+    too long for an answer shows the items that fit (tests/test_chat_passage.py) and says
+    what it leaves out; here a real answer's passage as such a list shows it."""
+    result = answer(index, "Aktionsstapel")
+    assert result.confident and result.passage is not None and result.passage.rest is None
+    assert result.to_json()["answer"]["rest"] is None  # an answer that shows all of it
+    entry = result.passage.entry
+    cut = dataclasses.replace(result, passage=dataclasses.replace(result.passage, rest=(3, 6)))
+    rest = cut.to_json()["answer"]["rest"]
+    assert rest == {
+        "count": 6,
+        "url": f"/entry/{entry}#p3",
+        "label": "… und 6 weitere Punkte der Liste im Eintrag",
+    }
+    one = dataclasses.replace(result, passage=dataclasses.replace(result.passage, rest=(3, 1)))
+    assert one.to_json()["answer"]["rest"]["label"] == (
+        "… und 1 weiterer Punkt der Liste im Eintrag"
+    )
+    shown = {**cut.to_json(), "turn": ""}
+    app = client.application
+    with app.test_request_context("/ask"):
+        html = str(app.jinja_env.get_template("ask/_turn.html").module.chat_turn(shown, []))
+    assert _rest_link(html) == (rest["url"], rest["label"])
+    assert html.index("</blockquote>") < html.index('class="passage-rest"')  # after the list
+    lines = format_answer(cut.to_json()).splitlines()
+    assert f"  {rest['label']}: {rest['url']}" in lines  # `faq-bot ask` says so too

@@ -118,6 +118,7 @@ from .wording import (
     found_message,
     is_unsure,
     note_other_game,
+    rest_of,
 )
 
 if TYPE_CHECKING:
@@ -225,6 +226,8 @@ class Answer:
                 # the prose before it in its paragraph
                 "table": [list(row) for row in self.table.rows] if self.table else None,
                 "table_lead": (self.table.lead or None) if self.table else None,
+                # the items of a list too long to show whole: how many, where they begin
+                "rest": rest_of(p),
             }
         return {
             "question": self.question,

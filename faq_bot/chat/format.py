@@ -27,6 +27,8 @@ def format_answer(data: dict[str, Any], width: int = 88) -> str:
             lines.append("")
         else:
             lines.extend(_indented(found["text"], width))
+            if found.get("rest"):  # a list too long for an answer: what it leaves out
+                lines.append(f"  {found['rest']['label']}: {found['rest']['url']}")
             lines.append("")
             lines.append(f"Kernsatz: „{found['highlight']['text']}“")
         lines.append(f"Zitat: {found['citation']}")

@@ -109,6 +109,9 @@ class Passage:
     dense: float = 0.0  # dense similarity of the paragraph (or its best sentence)
     probability: float = 1.0  # the passage model's share for this paragraph in its entry
     missing: float = 0.0  # highest IDF of a question word the passage and its heading lack
+    # a list longer than PASSAGE_CHARS shown in part: (its first paragraph not shown, how
+    # many of its items are not shown); the pages link there
+    rest: tuple[int, int] | None = None
 
 
 @dataclass
@@ -517,29 +520,57 @@ def _list_item(text: str) -> bool:
     return _LIST_MARK.match(text.strip()) is not None
 
 
-def _with_list(paras: Sequence[str], i: int, text: str) -> str | None:
-    """`text`, paragraph `i`, with the whole list after it when it is a lead-in (ends in
-    ":" or not like a sentence: "Ein Befehl für eine Gruppe besteht aus"; no list item
-    itself) and the list fits within `PASSAGE_CHARS`; None otherwise. The list: the
-    paragraphs after it one after another that start like list items, or, after a
-    lead-in ending in ":", that are short lines ("1 Flieger-Einheit"); its first item
-    decides which kind (a short line after marked items is a sub-heading: "Beispiel").
-    A list cut short would misstate it: all or nothing."""
+def _with_list(paras: Sequence[str], i: int, text: str) -> tuple[str, int, int] | None:
+    """`text`, paragraph `i`, with the list after it when it is a lead-in
+    (`_list_after`): (the text, how many items it shows, how many did not fit); None
+    when it is no lead-in or not even its first item fits. Whole items are shown as long
+    as they fit within `PASSAGE_CHARS` (fifteen phases do not); the count of those left
+    out is shown with a link to them: a list cut short does not pass for the whole."""
+    items: list[str] = []
+    size, left = len(text), 0
+    for para in _list_after(paras, i, text):
+        if left or size + 1 + len(para) > PASSAGE_CHARS:
+            left += 1
+            continue
+        items.append(para)
+        size += 1 + len(para)
+    return ("\n".join([text, *items]), len(items), left) if items else None
+
+
+def _list_after(paras: Sequence[str], i: int, text: str) -> list[str]:
+    """The items (stripped) of the list after `text`, paragraph `i`, when it is a lead-in
+    (ends in ":" or not like a sentence: "Ein Befehl für eine Gruppe besteht aus"; no list
+    item itself); none otherwise. The list: the paragraphs after it one after another that
+    start like list items, or, after a lead-in ending in ":", that are short lines ("1
+    Flieger-Einheit"); its first item decides which kind (a short line after marked items
+    is a sub-heading: "Beispiel"), a heading-like one ends it ("- ungerade Spieleranzahl
+    (optional) -")."""
     colon = _colon_lead_in(text)
     if not (colon or not _closed(text)) or _list_item(text):
-        return None
+        return []
     following = paras[i + 1 :]
     marked = bool(following) and _list_item(following[0])  # bullets or numbers
     items: list[str] = []
-    size = len(text)
     for para in following:
         if not (_list_item(para) if marked else colon and _short_line(para)):
             break
+        if heading_like(para):  # "- ungerade Spieleranzahl (optional) -": the next part
+            break
         items.append(para.strip())
-        size += 1 + len(items[-1])
-        if size > PASSAGE_CHARS:
+    return items
+
+
+def _lead_in_of(paras: Sequence[str], i: int) -> int | None:
+    """The paragraph that leads in the list whose item paragraph `i` is, when `i` is not
+    its first item (the lead-in is not right before it): "Als solche werden Länder
+    bezeichnet, …" for the seventh country of its list; None otherwise."""
+    for j in range(i - 1, -1, -1):
+        para = paras[j]
+        if not (_list_item(para) or _short_line(para)):  # the list's lead-in, if any
+            if j < i - 1 and i - j <= len(_list_after(paras, j, para)):
+                return j
             return None
-    return "\n".join([text, *items]) if items else None
+    return None
 
 
 def _colon_lead_in(text: str) -> bool:
@@ -586,23 +617,33 @@ def passage_table(record: EntryRecord, passage: Passage) -> ShownTable | None:
 
 def with_neighbours(record: EntryRecord, passage: Passage) -> Passage:
     """The passage with what belongs to it, when together they stay within
-    `PASSAGE_CHARS`: a list item with the lead-in ending in ":" before it, a lead-in
-    with the whole list after it (`_with_list`), else a lead-in ending in ":" with the
-    item after it; a sub-heading (`sub_heading`) with the paragraph after it, and that
+    `PASSAGE_CHARS`: a list item with the lead-in ending in ":" before it, a later item
+    of a list with its lead-in and a line "…" between them (`_lead_in_of`), a lead-in
+    with the list after it (`_with_list`: as many items as fit, ``rest`` says where the
+    others begin and how many they are), else a lead-in ending in ":" with the item after
+    it; a sub-heading (`sub_heading`) with the paragraph after it, and that
     paragraph with the sub-heading above it."""
     paras = record.plain_paragraphs
     i, text, (start, end) = passage.paragraph, passage.text, passage.highlight
+    rest = None
     has_next = i + 1 < len(paras) and bool(paras[i + 1].strip())
     if i > 0 and (_colon_lead_in(paras[i - 1]) or sub_heading(paras, i - 1)):
         lead = paras[i - 1].strip()
         if len(lead) + 1 + len(text) <= PASSAGE_CHARS:
             shift = len(lead) + 1
             text, start, end = f"{lead}\n{text}", start + shift, end + shift
+    elif i > 1 and (j := _lead_in_of(paras, i)) is not None:
+        lead = paras[j].strip()
+        if len(lead) + len(text) + 3 <= PASSAGE_CHARS:  # the lead-in, "…", the item
+            shift = len(lead) + 3
+            text, start, end = f"{lead}\n…\n{text}", start + shift, end + shift
     elif has_next and (listed := _with_list(paras, i, text)) is not None:
-        text = listed
+        text, shown, left = listed
+        if left:
+            rest = (i + 1 + shown, left)
     elif has_next and (_colon_lead_in(text) or sub_heading(paras, i)):
         if len(text) + 1 + len(paras[i + 1]) <= PASSAGE_CHARS:
             text = f"{text}\n{paras[i + 1].strip()}"
     if text == passage.text:
         return passage
-    return dataclasses.replace(passage, text=text, highlight=(start, end))
+    return dataclasses.replace(passage, text=text, highlight=(start, end), rest=rest)

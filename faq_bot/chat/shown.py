@@ -68,6 +68,7 @@ answer to any question. The key is the service's secret
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
 import hmac
 import re
@@ -386,11 +387,15 @@ def shown_of(data: dict[str, Any]) -> Shown:
 def passage_text(index: Index, record: EntryRecord, paragraph: int) -> str:
     """The text of paragraph `paragraph` of `record` as an answer shows it (with its
     lead-in or list neighbour when `answer` adds them: with the embedder)."""
+    return _shown_passage(index, record, paragraph).text
+
+
+def _shown_passage(index: Index, record: EntryRecord, paragraph: int) -> Passage:
     text = record.plain_paragraphs[paragraph]
     passage = Passage(record.id, paragraph, text, 0.0, 1.0, (0, 0))
     if dense_mode(index) == "hybrid":  # as `answer` shows it with the embedder
         passage = with_neighbours(record, passage)
-    return passage.text
+    return passage
 
 
 def _passage(index: Index, shown: Shown) -> tuple[EntryRecord, Passage] | None:
@@ -398,11 +403,11 @@ def _passage(index: Index, shown: Shown) -> tuple[EntryRecord, Passage] | None:
     record = index.entry(shown.entry or "")
     if record is None or shown.paragraph >= len(record.plain_paragraphs):
         return None
-    text = passage_text(index, record, shown.paragraph)
+    passage = _shown_passage(index, record, shown.paragraph)
     start, end = shown.highlight
-    if fingerprint(text) != shown.fingerprint or not start < end <= len(text):
+    if fingerprint(passage.text) != shown.fingerprint or not start < end <= len(passage.text):
         return None  # not the text it showed (a new build), or no key sentence in it
-    return record, Passage(record.id, shown.paragraph, text, 0.0, 1.0, shown.highlight)
+    return record, dataclasses.replace(passage, highlight=shown.highlight)
 
 
 def _still_there(index: Index, entry: str, paragraph: int | None) -> EntryRecord | None:

@@ -6,7 +6,8 @@ as asked (`faq_bot.chat.answer`) and as shown again from a turn token
 ``found_message(record, doc, unsure)``, ``declined_message(related)``,
 ``cited(record, doc, paragraph)``, ``caution_note(reliability)`` (when
 ``is_unsure(reliability)``), ``other_game_note(index, entry_id, turns)`` (and
-``note_other_game``, which adds it to an answer's message).
+``note_other_game``, which adds it to an answer's message), ``rest_of(passage)`` (the
+list items a passage leaves out: the line and link that say so).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from faq_bot.text import citation
 
 from . import confidence as conf
 from .history import Turn
+from .passage import Passage
 
 if TYPE_CHECKING:
     from .answer import Answer
@@ -33,6 +35,7 @@ __all__ = [
     "is_unsure",
     "note_other_game",
     "other_game_note",
+    "rest_of",
 ]
 
 NOT_CONFIDENT = "Dazu habe ich keine sichere Antwort gefunden."
@@ -102,3 +105,17 @@ def declined_message(related: list[dict[str, Any]]) -> str:
     if related:
         return f"{NOT_CONFIDENT} Diese Einträge kommen Ihrer Frage am nächsten:"
     return NOT_CONFIDENT
+
+
+def rest_of(passage: Passage) -> dict[str, Any] | None:
+    """The items of a list a passage shows in part (`Passage.rest`): how many, a link to
+    the first of them and the line that says so; None when it shows all."""
+    if passage.rest is None:
+        return None
+    first, count = passage.rest
+    noun = "weiterer Punkt" if count == 1 else "weitere Punkte"
+    return {
+        "count": count,
+        "url": f"/entry/{passage.entry}#p{first}",
+        "label": f"… und {count} {noun} der Liste im Eintrag",
+    }

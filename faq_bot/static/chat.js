@@ -208,6 +208,12 @@
       } else {
         box.appendChild(passageQuote(ans, hl, ex.start, ex.end, "key"));
       }
+      if (ans.rest) {
+        // a list too long for an answer: how many items it leaves out (templates/ask/_turn.html)
+        var rest = el("p", "passage-rest");
+        rest.appendChild(link(ans.rest.url, ans.rest.label));
+        box.appendChild(rest);
+      }
       if (!ans.table && (ex.start > 0 || ex.end < ans.text.length)) {
         var whole = el("details", "passage-whole");
         whole.appendChild(el("summary", null, "Ganzen Absatz lesen"));

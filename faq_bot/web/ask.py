@@ -330,6 +330,18 @@ add_schema(
                         "description": "Ist table gesetzt und steht im Absatz Text vor der "
                         "Tabelle: dieser Text (über der Tabelle gezeigt). Sonst null",
                     },
+                    "rest": {
+                        "type": "object",
+                        "nullable": True,
+                        "description": "Ist text eine Einleitung mit einer Liste, die nicht "
+                        "ganz in die Antwort passt: wie viele Punkte fehlen, ein Link zum "
+                        "ersten davon und die Zeile, die es sagt. Sonst null",
+                        "properties": {
+                            "count": {"type": "integer"},
+                            "url": {"type": "string"},
+                            "label": {"type": "string"},
+                        },
+                    },
                 },
             },
             "sources": {"type": "array", "items": HIT_REF},

@@ -87,6 +87,32 @@ def test_chat_shows_the_prose_before_a_table_then_the_table(page):
     )
 
 
+def test_chat_says_how_many_items_a_list_shown_in_part_leaves_out_as_the_page_does(routed):
+    """The chat script draws `answer.rest` (a list too long for an answer: the items it
+    leaves out, tests/test_web_ask.py for the page) as a link after the passage. The tiny
+    corpus has no such list: the server's real answer is given a rest on its way."""
+    page = routed
+
+    def with_rest(route):
+        response = route.fetch()
+        data = response.json()
+        entry = data["answer"]["entry"]["id"]
+        data["answer"]["rest"] = {"count": 4, "url": f"/entry/{entry}#p2", "label": "… und 4"}
+        route.fulfill(response=response, json=data)
+
+    page.route("**/api/ask", with_rest)
+    page.goto("/ask")
+    ask(page, FIRST)
+    turn = page.locator("#chat-log li.turn").first
+    rest = turn.locator(".turn-a > p.passage-rest a")
+    expect(rest).to_have_text("… und 4")
+    assert re.fullmatch(r"/entry/[^#]+#p2", rest.get_attribute("href") or "")
+    assert turn.locator(".turn-a > *").evaluate_all(
+        "els => els.findIndex(e => e.matches('blockquote.passage'))"
+        " < els.findIndex(e => e.matches('p.passage-rest'))"
+    )
+
+
 def test_chat_followup_keeps_the_conversation_on_the_page(page, shots):
     page.goto("/ask")
     ask(page, FIRST)

@@ -19,6 +19,7 @@ from faq_bot.chat.passage import (
     Passage,
     best_sentence,
     key_sentence,
+    passage_table,
     sentence_features,
     sub_heading,
     with_neighbours,
@@ -110,9 +111,11 @@ def test_list_items_are_no_sub_headings_and_keep_the_lead_in_above():
     paras = (ATTACK, *UNITS, DEFENCE)
     first = with_neighbours(record(*paras), passage(UNITS[0], 1, (0, 5)))
     assert first.text == f"{ATTACK}\n{UNITS[0]}"  # the lead-in, not the next item
-    for i in (2, 3, 4):  # a later item, and the text after the list, stay alone
-        alone = passage(paras[i], i, (0, 5))
-        assert with_neighbours(record(*paras), alone) is alone
+    for i in range(2, len(paras) - 1):  # a later item: the lead-in, "…", the item
+        later = with_neighbours(record(*paras), passage(paras[i], i, (0, 5)))
+        assert later.text == f"{ATTACK}\n…\n{paras[i]}"
+    after = passage(DEFENCE, len(paras) - 1, (0, 5))  # the text after the list: alone
+    assert with_neighbours(record(*paras), after) is after
     assert not any(sub_heading(paras, i) for i in range(len(paras)))
 
 
@@ -354,10 +357,10 @@ def test_a_list_that_fits_or_a_paragraph_without_a_list_leaves_no_rest():
     assert item.rest is None  # an item with its lead-in: the others are its neighbours
 
 
-def test_a_list_whose_first_item_does_not_fit_is_not_joined():
+def test_a_lead_in_whose_first_item_does_not_fit_stays_alone_and_says_what_follows():
     long_item = "- " + "sehr lange Zeile " * 45
-    alone = passage(ORDER, 0, (0, len(ORDER)))
-    assert with_neighbours(record(ORDER, long_item, "- kurz"), alone) is alone
+    found = with_neighbours(record(ORDER, long_item, "- kurz"), passage(ORDER, 0, (0, 5)))
+    assert found.text == ORDER and found.rest == (1, 2)
 
 
 def test_a_sentence_before_a_list_is_no_lead_in_and_short_lines_need_a_colon():
@@ -375,7 +378,7 @@ def test_a_list_item_is_no_lead_in_of_the_items_after_it():
     for i in range(2, len(paras)):
         alone = passage(paras[i], i, (0, 3))
         found = with_neighbours(record(*paras), alone)
-        assert found.text in (paras[i], f"{paras[i - 1]}\n{paras[i]}")  # never a list's tail
+        assert found.text == f"{paras[0]}\n…\n{paras[i]}"  # never a list's tail
     item = passage(paras[1], 1, (0, 3))  # the first item keeps its lead-in only
     assert with_neighbours(record(*paras), item).text == f"{paras[0]}\n{paras[1]}"
 
@@ -419,8 +422,8 @@ def test_a_later_list_item_comes_with_its_list_s_lead_in_and_a_gap_line():
         found = with_neighbours(record(*paras), passage(item, i, (2, 6)))
         assert found.text == f"{lead}\n…\n{item}" and found.paragraph == i
         assert found.text[slice(*found.highlight)] == item[2:6] and found.rest is None
-    first = passage(paras[1], 1, (0, 3))  # the first item: as before (no ":" before it)
-    assert with_neighbours(record(*paras), first) is first
+    first = with_neighbours(record(*paras), passage(paras[1], 1, (0, 3)))  # no gap line
+    assert first.text == f"{lead}\n{paras[1]}" and first.highlight == (len(lead) + 1, len(lead) + 4)
     after = passage(paras[8], 8, (0, 3))  # the sentence after the list is no item
     assert with_neighbours(record(*paras), after) is after
     long_lead = "Ein sehr langer Vorspann " * 30
@@ -432,3 +435,62 @@ def test_an_item_of_a_list_after_a_sentence_gets_no_lead_in():
     paras = ("Das ist ein Satz.", "- eins", "- zwei", "- drei")
     alone = passage("- drei", 3, (0, 3))
     assert with_neighbours(record(*paras), alone) is alone
+
+
+@pytest.mark.parametrize("lead", ["Dabei gilt:", ORDER])
+def test_every_item_of_a_list_after_a_short_lead_in_comes_with_it(lead: str):
+    """A code review: a short lead-in ("Dabei gilt:", no closing punctuation) was taken
+    for an item of its own list, so its later items stayed alone."""
+    paras = ("Das ist ein Satz.", lead, *STEPS)
+    for i in range(2, len(paras)):
+        found = with_neighbours(record(*paras), passage(paras[i], i, (0, 3)))
+        gap = "\n" if i == 2 else "\n…\n"
+        assert found.text == f"{lead}{gap}{paras[i]}"
+
+
+def test_a_short_item_ending_in_a_colon_does_not_end_its_list():
+    """A code review: "1. Bewegung:" ended the list as if it were a heading, unsaid."""
+    paras = ("Der Zug besteht aus:", "1. Bewegung:", "- a", "2. Kampf:", "- b")
+    assert with_neighbours(record(*paras), passage(paras[0], 0, (0, 5))).text == "\n".join(paras)
+
+
+def test_an_empty_paragraph_leads_in_no_list():
+    paras = ("Text.", "", "- a", "- b", "- c")
+    alone = passage("- b", 3, (0, 3))
+    assert with_neighbours(record(*paras), alone) is alone
+
+
+def test_the_lists_of_an_entry_are_read_once_however_many_items_it_has(monkeypatch):
+    """A code review: each item walked back over its list and read it again, quadratic in
+    the list's length (12 s for an entry of 3,000 items)."""
+    calls = []
+    reading = passage_module._list_after
+    monkeypatch.setattr(
+        passage_module, "_list_after", lambda *args: calls.append(1) or reading(*args)
+    )
+    items = tuple(f"- Punkt {n}" for n in range(3000))
+    entry = record("Die Punkte sind:", *items)
+    for i in range(1, 3001, 7):
+        with_neighbours(entry, passage(items[i - 1], i, (0, 3)))
+    assert len(calls) <= 3001  # each paragraph read once as a possible lead-in
+
+
+def test_a_table_leads_in_no_list_and_stays_a_table():
+    """The Sails of War's recruitment table is followed by its footnote "* Eine Großstadt
+    …" (a bullet): the table is shown as a table, alone, and the footnote alone."""
+    table = "Einheit\tKosten\nFußsoldat\t1H"
+    paras = (table, "* Eine Großstadt kann nur als Ersatz gebaut werden")
+    entry = record(*paras)
+    alone = passage(table, 0, (0, 5))
+    assert with_neighbours(entry, alone) is alone and passage_table(entry, alone) is not None
+    note = passage(paras[1], 1, (0, 5))
+    assert with_neighbours(entry, note) is note
+
+
+def test_an_item_that_heads_its_own_explanation_keeps_it_rather_than_the_lead_in():
+    """The play zones: "1. Basiszone Spieler 1" and then "(hier werden Basisausbaukarten
+    abgelegt)" under a lead-in without ":"."""
+    lead = "Die Spielfläche bietet Platz für fünf Kartenreihen. Diese werden aufgeteilt in die"
+    paras = (lead, "1. Basiszone Spieler 1", "(hier werden Basisausbaukarten abgelegt)")
+    found = with_neighbours(record(*paras), passage(paras[1], 1, (0, 5)))
+    assert found.text == f"{paras[1]}\n{paras[2]}"

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from faq_bot.corpus.model import ShownTable, paragraph_table
+from faq_bot.corpus.model import Markup, ShownTable, paragraph_table
 from faq_bot.dense import DenseScores
 from faq_bot.fitted import fitted
 from faq_bot.hybrid import fused_ranking
@@ -520,33 +520,37 @@ def _list_item(text: str) -> bool:
     return _LIST_MARK.match(text.strip()) is not None
 
 
-def _with_list(paras: Sequence[str], i: int, text: str) -> tuple[str, int, int] | None:
-    """`text`, paragraph `i`, with the list after it when it is a lead-in
-    (`_list_after`): (the text, how many items it shows, how many did not fit); None
-    when it is no lead-in or not even its first item fits. Whole items are shown as long
-    as they fit within `PASSAGE_CHARS` (fifteen phases do not); the count of those left
-    out is shown with a link to them: a list cut short does not pass for the whole."""
-    items: list[str] = []
+def _with_list(record: EntryRecord, i: int, text: str) -> tuple[str, int, int] | None:
+    """`text`, paragraph `i`, with the list after it when it leads one in (`_lists`):
+    (the text, how many items it shows, how many it leaves out); None when it leads in
+    no list. Whole items are shown as long as they fit within `PASSAGE_CHARS` (fifteen
+    phases do not; a long lead-in may show none); the count of those left out is shown
+    with a link to them: a list cut short does not pass for the whole."""
+    items = _lists(record.plain_paragraphs, record.paragraphs, record.markup)[0].get(i)
+    if not items:
+        return None
+    shown: list[str] = []
     size, left = len(text), 0
-    for para in _list_after(paras, i, text):
+    for para in items:
         if left or size + 1 + len(para) > PASSAGE_CHARS:
             left += 1
             continue
-        items.append(para)
+        shown.append(para)
         size += 1 + len(para)
-    return ("\n".join([text, *items]), len(items), left) if items else None
+    return "\n".join([text, *shown]), len(shown), left
 
 
-def _list_after(paras: Sequence[str], i: int, text: str) -> list[str]:
-    """The items (stripped) of the list after `text`, paragraph `i`, when it is a lead-in
-    (ends in ":" or not like a sentence: "Ein Befehl für eine Gruppe besteht aus"; no list
-    item itself); none otherwise. The list: the paragraphs after it one after another that
+def _list_after(paras: Sequence[str], i: int) -> list[str]:
+    """The items (stripped) of the list after paragraph `i` when it is a lead-in (ends in
+    ":" or not like a sentence: "Ein Befehl für eine Gruppe besteht aus"; no list item
+    itself); none otherwise. The list: the paragraphs after it one after another that
     start like list items, or, after a lead-in ending in ":", that are short lines ("1
     Flieger-Einheit"); its first item decides which kind (a short line after marked items
-    is a sub-heading: "Beispiel"), a heading-like one ends it ("- ungerade Spieleranzahl
-    (optional) -")."""
+    is a sub-heading: "Beispiel"); a heading framed by dashes ends it ("- ungerade
+    Spieleranzahl (optional) -")."""
+    text = paras[i]
     colon = _colon_lead_in(text)
-    if not (colon or not _closed(text)) or _list_item(text):
+    if not text.strip() or not (colon or not _closed(text)) or _list_item(text):
         return []
     following = paras[i + 1 :]
     marked = bool(following) and _list_item(following[0])  # bullets or numbers
@@ -554,23 +558,42 @@ def _list_after(paras: Sequence[str], i: int, text: str) -> list[str]:
     for para in following:
         if not (_list_item(para) if marked else colon and _short_line(para)):
             break
-        if heading_like(para):  # "- ungerade Spieleranzahl (optional) -": the next part
+        if _framed(para):  # the next part's heading, not an item
             break
         items.append(para.strip())
     return items
 
 
-def _lead_in_of(paras: Sequence[str], i: int) -> int | None:
-    """The paragraph that leads in the list whose item paragraph `i` is, when `i` is not
-    its first item (the lead-in is not right before it): "Als solche werden Länder
-    bezeichnet, …" for the seventh country of its list; None otherwise."""
-    for j in range(i - 1, -1, -1):
-        para = paras[j]
-        if not (_list_item(para) or _short_line(para)):  # the list's lead-in, if any
-            if j < i - 1 and i - j <= len(_list_after(paras, j, para)):
-                return j
-            return None
-    return None
+def _framed(text: str) -> bool:
+    """A short heading framed by dashes ("- ungerade Spieleranzahl (optional) -")."""
+    stripped = text.strip()
+    return 2 < len(stripped) < HEADING_LIKE and stripped[0] == stripped[-1] == "-"
+
+
+@functools.lru_cache(maxsize=1024)
+def _lists(
+    paras: tuple[str, ...], sources: tuple[str, ...], markup: Markup
+) -> tuple[dict[int, tuple[str, ...]], dict[int, int]]:
+    """The lists of an entry, read once per entry: each lead-in's items (`_list_after`),
+    and each item's lead-in (the one right before its run of items). A table is no
+    lead-in (the ships' recruitment table before its footnote "* Eine Großstadt …"): it
+    is shown as a table, alone."""
+    items: dict[int, tuple[str, ...]] = {}
+    leads: dict[int, int] = {}
+    for j in range(len(paras)):
+        found = _list_after(paras, j)
+        if not found or (j < len(sources) and paragraph_table(sources[j], markup)):
+            continue
+        items[j] = tuple(found)
+        for k in range(len(found)):
+            leads.setdefault(j + 1 + k, j)
+    return items, leads
+
+
+def _lead_in_of(record: EntryRecord, i: int) -> int | None:
+    """The paragraph that leads in the list whose item paragraph `i` is ("Als solche
+    werden Länder bezeichnet, …" for the seventh country of its list), or None."""
+    return _lists(record.plain_paragraphs, record.paragraphs, record.markup)[1].get(i)
 
 
 def _colon_lead_in(text: str) -> bool:
@@ -617,8 +640,8 @@ def passage_table(record: EntryRecord, passage: Passage) -> ShownTable | None:
 
 def with_neighbours(record: EntryRecord, passage: Passage) -> Passage:
     """The passage with what belongs to it, when together they stay within
-    `PASSAGE_CHARS`: a list item with the lead-in ending in ":" before it, a later item
-    of a list with its lead-in and a line "…" between them (`_lead_in_of`), a lead-in
+    `PASSAGE_CHARS`: a list item with the lead-in ending in ":" before it, another item
+    of a list with its lead-in (and a line "…" for the items between: `_lead_in_of`), a lead-in
     with the list after it (`_with_list`: as many items as fit, ``rest`` says where the
     others begin and how many they are), else a lead-in ending in ":" with the item after
     it; a sub-heading (`sub_heading`) with the paragraph after it, and that
@@ -632,18 +655,19 @@ def with_neighbours(record: EntryRecord, passage: Passage) -> Passage:
         if len(lead) + 1 + len(text) <= PASSAGE_CHARS:
             shift = len(lead) + 1
             text, start, end = f"{lead}\n{text}", start + shift, end + shift
-    elif i > 1 and (j := _lead_in_of(paras, i)) is not None:
+    elif (j := _lead_in_of(record, i)) is not None and not sub_heading(paras, i):
         lead = paras[j].strip()
-        if len(lead) + len(text) + 3 <= PASSAGE_CHARS:  # the lead-in, "…", the item
-            shift = len(lead) + 3
-            text, start, end = f"{lead}\n…\n{text}", start + shift, end + shift
-    elif has_next and (listed := _with_list(paras, i, text)) is not None:
+        gap = "\n" if j == i - 1 else "\n…\n"  # the items between, left out
+        if len(lead) + len(gap) + len(text) <= PASSAGE_CHARS:
+            shift = len(lead) + len(gap)
+            text, start, end = f"{lead}{gap}{text}", start + shift, end + shift
+    elif has_next and (listed := _with_list(record, i, text)) is not None:
         text, shown, left = listed
         if left:
             rest = (i + 1 + shown, left)
     elif has_next and (_colon_lead_in(text) or sub_heading(paras, i)):
         if len(text) + 1 + len(paras[i + 1]) <= PASSAGE_CHARS:
             text = f"{text}\n{paras[i + 1].strip()}"
-    if text == passage.text:
+    if text == passage.text and rest is None:
         return passage
     return dataclasses.replace(passage, text=text, highlight=(start, end), rest=rest)

@@ -147,6 +147,13 @@ def test_a_number_past_the_last_paragraph_says_how_many_there_are(client, index)
     assert f"keinen Absatz {count + 1}" in unescape(html) and f"{count} Absätze" in html
 
 
+def test_an_unknown_entry_with_a_control_character_is_named_with_it_visible(client):
+    """A QA review: "/entry/pha%00sen" said there is no entry „phasen“ (the NUL invisible)."""
+    response = client.get("/entry/pha%00sen")
+    assert response.status_code == 404
+    assert "Einen Eintrag „pha sen“ gibt es nicht." in response.get_data(as_text=True)
+
+
 def test_a_paragraph_of_an_unknown_entry_is_the_entry_404(client):
     response = client.get("/entry/gibt-es-nicht/absatz/1")
     assert response.status_code == 404

@@ -96,7 +96,8 @@ def entry_or_redirect(
         # the words to mark (`h`, from a search hit's link) go along where the view reads them
         words = (words_to_mark() or None) if marks else None
         raise EntryMoved(url_for(endpoint, entry_id=canonical, h=words, **values), canonical)
-    raise NotFound(description=f"Einen Eintrag „{entry_id}“ gibt es nicht.")
+    # as typed, its control characters visible as spaces: "pha%00sen" is no "phasen"
+    raise NotFound(description=f"Einen Eintrag „{clean_input(entry_id)}“ gibt es nicht.")
 
 
 def cached_page(

@@ -129,7 +129,28 @@ _paragraph = st.text(
 )
 
 
-@given(paragraphs=st.lists(_paragraph, min_size=1, max_size=5), data=st.data())
+# list-shaped paragraphs too: a lead-in with bulleted, numbered or short-line items (a
+# heading framed by dashes among them), between other paragraphs
+_item = st.builds(
+    lambda m, t: m + t,
+    st.sampled_from(["- ", "• ", "1. ", "2) ", "* "]),
+    st.text("abcdef XYZ.,:1", min_size=60, max_size=200),
+)
+_block = st.one_of(
+    st.lists(_paragraph, min_size=1, max_size=2),
+    st.builds(
+        lambda lead, items, tail: [lead, *items, *tail],
+        st.one_of(st.builds(lambda t: t + ":", _paragraph), st.text("abc XY1", max_size=60)),
+        st.lists(_item, min_size=1, max_size=25),
+        st.lists(st.one_of(st.text("abc XY1", max_size=60), st.just("- Teil B -")), max_size=2),
+    ),
+)
+_shaped = st.builds(
+    lambda blocks: [p for b in blocks for p in b], st.lists(_block, min_size=1, max_size=3)
+)
+
+
+@given(paragraphs=_shaped, data=st.data())
 def test_neighbours_keep_the_passage_and_its_highlight_within_the_length(paragraphs, data):
     i = data.draw(st.integers(0, len(paragraphs) - 1))
     text = paragraphs[i]
@@ -142,6 +163,8 @@ def test_neighbours_keep_the_passage_and_its_highlight_within_the_length(paragra
     if found.rest is not None:  # a list shown in part: the items left out follow it
         first, count = found.rest
         assert i < first and 1 <= count <= len(paragraphs) - first
+        shown = [p.strip() for p in paragraphs[i + 1 : first]]  # the items before `first`
+        assert found.text == "\n".join([text, *shown])
 
 
 def test_the_fitted_confidence_model_is_read_and_gives_probabilities():

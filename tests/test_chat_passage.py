@@ -491,11 +491,24 @@ def test_the_lists_of_an_entry_are_read_once_however_many_items_it_has(monkeypat
     monkeypatch.setattr(
         passage_module, "_list_after", lambda *args: calls.append(1) or reading(*args)
     )
+    passage_module._lists.cache_clear()
     items = tuple(f"- Punkt {n}" for n in range(3000))
     entry = record("Die Punkte sind:", *items)
     for i in range(1, 3001, 7):
         with_neighbours(entry, passage(items[i - 1], i, (0, 3)))
-    assert len(calls) <= 3001  # each paragraph read once as a possible lead-in
+    assert passage_module._lists.cache_info().misses == 1  # read once for all its items
+    assert len(calls) == 3001  # each paragraph read once as a possible lead-in
+
+
+def test_an_item_leading_in_a_list_of_its_own_shows_it_and_its_items_their_nearest_lead_in():
+    """A code review: in a list of short lines that each lead in bullets, "See" showed the
+    outer lead-in instead of its own list, and its bullets the outer lead-in."""
+    paras = ("Einheiten:", "Land", "- Infanterie", "- Panzer", "See", "- Schlachtschiff")
+    entry = record(*paras)
+    own = with_neighbours(entry, passage("See", 4, (0, 3)))
+    assert own.text == "See\n- Schlachtschiff"
+    assert with_neighbours(entry, passage(paras[2], 2, (0, 3))).text == "Land\n- Infanterie"
+    assert with_neighbours(entry, passage(paras[3], 3, (0, 3))).text == "Land\n…\n- Panzer"
 
 
 def test_a_table_leads_in_no_list_and_stays_a_table():

@@ -575,7 +575,8 @@ def _lists(
     paras: tuple[str, ...], sources: tuple[str, ...], markup: Markup
 ) -> tuple[dict[int, tuple[str, ...]], dict[int, int]]:
     """The lists of an entry, read once per entry: each lead-in's items (`_list_after`),
-    and each item's lead-in (the one right before its run of items). A table is no
+    and each item's lead-in (the nearest: "Land" for "- Infanterie" in "Einheiten:",
+    "Land", "- Infanterie", "See", …). A table is no
     lead-in (the ships' recruitment table before its footnote "* Eine Großstadt …"): it
     is shown as a table, alone."""
     items: dict[int, tuple[str, ...]] = {}
@@ -586,7 +587,7 @@ def _lists(
             continue
         items[j] = tuple(found)
         for k in range(len(found)):
-            leads.setdefault(j + 1 + k, j)
+            leads[j + 1 + k] = j  # a nested list's own lead-in, nearer, wins
     return items, leads
 
 
@@ -655,7 +656,11 @@ def with_neighbours(record: EntryRecord, passage: Passage) -> Passage:
         if len(lead) + 1 + len(text) <= PASSAGE_CHARS:
             shift = len(lead) + 1
             text, start, end = f"{lead}\n{text}", start + shift, end + shift
-    elif (j := _lead_in_of(record, i)) is not None and not sub_heading(paras, i):
+    elif (
+        (j := _lead_in_of(record, i)) is not None
+        and not sub_heading(paras, i)
+        and not (has_next and _with_list(record, i, text))  # an item leading in its own list
+    ):
         lead = paras[j].strip()
         gap = "\n" if j == i - 1 else "\n…\n"  # the items between, left out
         if len(lead) + len(gap) + len(text) <= PASSAGE_CHARS:

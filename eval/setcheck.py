@@ -206,6 +206,7 @@ GROUPS = [
     ["heldout120-questions.jsonl", "heldout120-followups.jsonl"],
     ["heldout121-questions.jsonl", "heldout121-followups.jsonl"],
     ["heldout122-questions.jsonl", "heldout122-followups.jsonl"],
+    ["heldout124-questions.jsonl", "heldout124-followups.jsonl"],
 ]
 
 

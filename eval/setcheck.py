@@ -207,6 +207,7 @@ GROUPS = [
     ["heldout121-questions.jsonl", "heldout121-followups.jsonl"],
     ["heldout122-questions.jsonl", "heldout122-followups.jsonl"],
     ["heldout123-questions.jsonl", "heldout123-followups.jsonl"],
+    ["heldout124-questions.jsonl", "heldout124-followups.jsonl"],
 ]
 
 

@@ -641,37 +641,33 @@ def passage_table(record: EntryRecord, passage: Passage) -> ShownTable | None:
 
 def with_neighbours(record: EntryRecord, passage: Passage) -> Passage:
     """The passage with what belongs to it, when together they stay within
-    `PASSAGE_CHARS`: a list item with the lead-in ending in ":" before it, another item
-    of a list with its lead-in (and a line "…" for the items between: `_lead_in_of`), a lead-in
+    `PASSAGE_CHARS`: a list item with the lead-in ending in ":" before it, a lead-in
     with the list after it (`_with_list`: as many items as fit, ``rest`` says where the
-    others begin and how many they are), else a lead-in ending in ":" with the item after
-    it; a sub-heading (`sub_heading`) with the paragraph after it, and that
+    others begin and how many they are), another item of a list with its lead-in (and a
+    line "…" for the items between: `_lead_in_of`), else a lead-in ending in ":" with the
+    paragraph after it; a sub-heading (`sub_heading`) with the paragraph after it, and that
     paragraph with the sub-heading above it."""
     paras = record.plain_paragraphs
     i, text, (start, end) = passage.paragraph, passage.text, passage.highlight
     rest = None
-    has_next = i + 1 < len(paras) and bool(paras[i + 1].strip())
+    listed = _with_list(record, i, text)  # the list it leads in (an item may lead one too)
     if i > 0 and (_colon_lead_in(paras[i - 1]) or sub_heading(paras, i - 1)):
         lead = paras[i - 1].strip()
         if len(lead) + 1 + len(text) <= PASSAGE_CHARS:
             shift = len(lead) + 1
             text, start, end = f"{lead}\n{text}", start + shift, end + shift
-    elif (
-        (j := _lead_in_of(record, i)) is not None
-        and not sub_heading(paras, i)
-        and not (has_next and _with_list(record, i, text))  # an item leading in its own list
-    ):
+    elif listed is not None:
+        text, shown, left = listed
+        if left:
+            rest = (i + 1 + shown, left)
+    elif (j := _lead_in_of(record, i)) is not None and not sub_heading(paras, i):
         lead = paras[j].strip()
         gap = "\n" if j == i - 1 else "\n…\n"  # the items between, left out
         if len(lead) + len(gap) + len(text) <= PASSAGE_CHARS:
             shift = len(lead) + len(gap)
             text, start, end = f"{lead}{gap}{text}", start + shift, end + shift
-    elif has_next and (listed := _with_list(record, i, text)) is not None:
-        text, shown, left = listed
-        if left:
-            rest = (i + 1 + shown, left)
-    elif has_next and (_colon_lead_in(text) or sub_heading(paras, i)):
-        if len(text) + 1 + len(paras[i + 1]) <= PASSAGE_CHARS:
+    elif i + 1 < len(paras) and (_colon_lead_in(text) or sub_heading(paras, i)):
+        if paras[i + 1].strip() and len(text) + 1 + len(paras[i + 1]) <= PASSAGE_CHARS:
             text = f"{text}\n{paras[i + 1].strip()}"
     if text == passage.text and rest is None:
         return passage

@@ -208,6 +208,7 @@ GROUPS = [
     ["heldout122-questions.jsonl", "heldout122-followups.jsonl"],
     ["heldout123-questions.jsonl", "heldout123-followups.jsonl"],
     ["heldout124-questions.jsonl", "heldout124-followups.jsonl"],
+    ["heldout126-questions.jsonl", "heldout126-followups.jsonl"],
 ]
 
 

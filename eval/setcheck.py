@@ -209,6 +209,7 @@ GROUPS = [
     ["heldout123-questions.jsonl", "heldout123-followups.jsonl"],
     ["heldout124-questions.jsonl", "heldout124-followups.jsonl"],
     ["heldout125-questions.jsonl", "heldout125-followups.jsonl"],
+    ["heldout126-questions.jsonl", "heldout126-followups.jsonl"],
 ]
 
 

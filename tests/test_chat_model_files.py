@@ -6,6 +6,7 @@ counts as none."""
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -65,6 +66,34 @@ def test_follow_ups_have_their_own_bar_and_older_files_answer_them_alike(data_di
     _write(data_dir / "confidence.json", {"hybrid": {"threshold": 0.4, "weights": weights}})
     fitted.reload()
     assert confidence.threshold(followup=True) == 0.4
+
+
+def test_first_questions_are_scored_by_their_own_model_and_follow_ups_by_the_fitted_one(
+    data_dir: Path,
+):
+    weights = {**dict.fromkeys(confidence.SIGNALS, 0.0), "bias": -1.0}
+    first = {**dict.fromkeys(confidence.SIGNALS, 0.0), "bias": 1.0}
+    hybrid = {"threshold": 0.4, "weights": weights, "first": {"weights": first}}
+    _write(data_dir / "confidence.json", {"hybrid": hybrid})
+    fitted.reload()
+    values = dict.fromkeys(confidence.SIGNALS, 0.3)
+    assert confidence.probability(values) == pytest.approx(1 / (1 + math.exp(-1.0)))
+    assert confidence.probability(values, followup=True) == pytest.approx(1 / (1 + math.exp(1.0)))
+    # a file without a first questions' model scores both with the fitted one
+    _write(data_dir / "confidence.json", {"hybrid": {"threshold": 0.4, "weights": weights}})
+    fitted.reload()
+    assert confidence.probability(values) == confidence.probability(values, followup=True)
+
+
+def test_a_first_questions_model_whose_signals_differ_makes_the_file_count_as_none(
+    data_dir: Path,
+):
+    weights = {**dict.fromkeys(confidence.SIGNALS, 0.5), "bias": -1.0}
+    first = {"weights": {**weights, "extra": 1.0}}
+    hybrid = {"threshold": 0.4, "weights": weights, "first": first}
+    _write(data_dir / "confidence.json", {"hybrid": hybrid})
+    fitted.reload()
+    assert confidence.model() is None
 
 
 def test_a_file_whose_fields_differ_from_the_model_counts_as_none(data_dir: Path):

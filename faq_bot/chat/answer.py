@@ -443,7 +443,7 @@ def respond(index: Index, reading: Reading) -> Response:
             asks_quantity(text),
             comparison.signals(passage.text) if comparison is not None else {},
         )
-        p = conf.probability(response.signals, mode)
+        p = conf.probability(response.signals, mode, followup=bool(context))
         if p is not None:
             response.confidence = p
             response.margin = p - bar

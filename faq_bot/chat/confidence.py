@@ -19,11 +19,14 @@ several entries are close).
 
 ``signals(passage, dense, ranking, foreign, quantity, known) -> dict``
     The `SIGNALS` of a chosen passage.
-``probability(signals, mode) -> float | None``
+``probability(signals, mode, followup=False) -> float | None``
     A logistic model over `SIGNALS` (``faq_bot/data/confidence.json``, written by
     ``scripts/train_chat.py --write``; one per retrieval mode: "hybrid", and
     "lexical" without the embedder, where the dense signals are 0); None when
-    there is no model.
+    there is no model. The hybrid mode's questions read without an earlier one have a
+    model of their own (``first``), fitted on the calibration sets as the bot reads them
+    (``scripts/calibrate_threshold.py``); those read with one (`followup`) keep the
+    model fitted on the training questions.
 ``reliability(probability, mode) -> float | None``
     What an answer of that probability was worth on the calibration questions: the
     share whose passage was right (the calibrated steps, `faq_bot.chat.calibrate`);
@@ -111,8 +114,8 @@ OPTIONAL = ("unanswered_like", "nearest_known", "precedent")
 CONFIDENCE_THRESHOLD = 0.35
 # An answer whose probability was right for fewer than nine in ten calibration questions
 # says it is unsure and asks to check the paragraph (a line drawn for the reader, not a
-# fitted weight: on the sets 41-98 it marks answers under about 0.49, whose passage was
-# right for 63-89 %, while those above were right for 92-100 %)
+# fitted weight: on the sets 41-124, scored out of fold, it marks answers under about 0.51,
+# whose passage was right for 66-86 %, while those above were right for 90-100 %)
 SURE = 0.9
 MIN_EVIDENCE = 2  # distinctive question words an answer that names no headword must match
 FOREIGN_NOUN_THRESHOLD = 0.55
@@ -133,27 +136,42 @@ def model(mode: str = "hybrid") -> dict[str, Any] | None:
 
 def _model(data: dict[str, Any], mode: str) -> dict[str, Any]:
     data = data["modes"][mode]
+    first = data.get("first")
+    return {
+        **data,
+        **_weights_of(data),
+        "first": _weights_of(first) if first is not None else None,
+        "threshold": float(data["threshold"]),
+        # models fitted before follow-ups had a bar of their own answer them alike
+        "threshold_followup": float(data.get("threshold_followup", data["threshold"])),
+    }
+
+
+def _weights_of(data: dict[str, Any]) -> dict[str, Any]:
+    """A logistic model's ``weights`` and ``fallback``, checked against `SIGNALS`."""
     if set(data["weights"]) != {*SIGNALS, "bias"}:
         raise ValueError("signals differ")
     fallback = data.get("fallback", {})
     if not isinstance(fallback, dict) or not set(fallback) <= set(OPTIONAL):
         raise ValueError("fallback names no optional signal")
     return {
-        **data,
-        "threshold": float(data["threshold"]),
-        # models fitted before follow-ups had a bar of their own answer them alike
-        "threshold_followup": float(data.get("threshold_followup", data["threshold"])),
         "weights": {k: float(v) for k, v in data["weights"].items()},
         "fallback": {k: float(v) for k, v in fallback.items()},
     }
 
 
-def probability(values: dict[str, float], mode: str = "hybrid") -> float | None:
+def probability(
+    values: dict[str, float], mode: str = "hybrid", followup: bool = False
+) -> float | None:
     """The model's probability that the passage of `values` answers; a missing
-    optional signal takes the model's ``fallback`` value (one that tells it nothing)."""
+    optional signal takes the model's ``fallback`` value (one that tells it nothing).
+    A question read without an earlier one (not `followup`) is scored by the first
+    questions' model where there is one."""
     data = model(mode)
     if data is None:
         return None
+    if not followup and data["first"] is not None:
+        data = data["first"]
     w = data["weights"]
     fallback = data["fallback"]
     z = w["bias"] + sum(w[k] * _value(values, k, fallback) for k in SIGNALS)

@@ -6,7 +6,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from faq_bot.chat.fit import _figures, _held_out_threshold, _prob, _threshold, outcome_weights
+from faq_bot.chat.confidence import OPTIONAL, SIGNALS
+from faq_bot.chat.fit import (
+    _figures,
+    _held_out_threshold,
+    _prob,
+    _threshold,
+    fit_served,
+    outcome_weights,
+)
 from faq_bot.learn import fit_logistic
 
 
@@ -205,3 +213,37 @@ def test_the_written_bars_are_chosen_on_out_of_fold_runs_pooled_over_shuffles():
     assert _figures(sure, pooled, np.ones(len(pooled), bool))["confident_wrong"] <= 0.04
     # in the other order the same bars: no shuffle's outcomes stand in for another's
     assert out_of_fold_thresholds(runs[::-1], cases) == (first, followup)
+
+
+def _sets(seed: int, sets: int = 12, per_set: int = 40):
+    rng = np.random.default_rng(seed)
+    n = sets * per_set
+    x = rng.normal(size=(n, len(SIGNALS)))
+    ans = rng.random(n) < 0.8
+    y = ((x[:, 0] + rng.normal(size=n) > 0) & ans).astype(float)
+    groups = np.repeat([f"h{i}" for i in range(sets)], per_set)
+    return x, y, ans, groups
+
+
+def test_a_served_fit_scores_each_set_by_a_model_that_never_saw_its_answers():
+    # the bars are chosen on these probabilities: they must not know the set's outcomes
+    x, y, ans, groups = _sets(1)
+    _model, before = fit_served(x, y, ans, groups, k=4)
+    flipped = y.copy()
+    mine = groups == "h3"
+    flipped[mine & ans] = 1.0 - flipped[mine & ans]
+    _model, after = fit_served(x, flipped, ans, groups, k=4)
+    assert np.array_equal(before[mine], after[mine])
+    assert not np.allclose(before[~mine], after[~mine])  # the others' models read them
+
+
+def test_a_served_fit_writes_every_signal_and_a_fallback_for_the_optional_ones():
+    x, y, ans, groups = _sets(2)
+    x[::5, SIGNALS.index("precedent")] = np.nan  # known questions missing for some
+    model, out = fit_served(x, y, ans, groups)
+    assert set(model["weights"]) == {*SIGNALS, "bias"}
+    assert set(model["fallback"]) == set(OPTIONAL)
+    assert np.isfinite(out).all() and ((out > 0) & (out < 1)).all()
+    # the informative signal is learned, out of fold too: right answers score higher
+    assert model["weights"][SIGNALS[0]] > 0
+    assert out[y > 0].mean() > out[(y == 0) & ans].mean() + 0.1

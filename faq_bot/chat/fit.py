@@ -27,6 +27,15 @@
 ``related_floor(cases) -> float | None``
     The dense similarity an entry needs to be listed under a declined answer
     (written with the confidence model).
+``served_signals(index, questions, known) -> (x, y, answerable)``
+    The confidence signals of questions read exactly as the bot reads a new one (the
+    shipped passage model chooses, the shipped known questions compare), whether each
+    chosen passage is right, whether each question is answerable.
+``fit_served(x, y, answerable, groups, k) -> (weights, out_of_fold)``
+    The confidence model fitted on such rows, and each row's probability from a model
+    fitted without its question set (set i in fold i mod k): what
+    ``scripts/calibrate_threshold.py`` fits on the calibration sets and chooses the bars
+    on (`faq_bot.chat.calibrate`).
 
 Cross-validating both: `faq_bot.chat.crossval`.
 """
@@ -59,6 +68,7 @@ from .passage import (
     with_neighbours,
     with_precedent,
 )
+from .passage import model as passage_model
 from .terms import Coverage
 
 __all__ = [
@@ -67,11 +77,14 @@ __all__ = [
     "fit_confidence",
     "fit_passage",
     "known_of",
+    "fit_served",
     "related_floor",
+    "served_signals",
 ]
 
 MAX_CONFIDENT_WRONG = 0.04  # below the 5 % target, on out-of-fold probabilities
 MIN_DECLINED = 0.85
+SERVED_FOLDS = 10  # the question sets' folds of `fit_served`
 
 
 @dataclass
@@ -412,3 +425,43 @@ def related_floor(cases: list[Case]) -> float | None:
     if not best[True] or not best[False]:
         return None
     return float((np.quantile(best[True], 0.25) + np.quantile(best[False], 0.75)) / 2)
+
+
+def served_signals(
+    index: Index, questions: list[dict[str, Any]], known: KnownQuestions | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(signals with NaN where an optional one is missing, right passage chosen,
+    answerable) of `questions` as `answer` reads them in the hybrid mode: the shipped
+    passage model and `known` (the shipped known questions; a new question's set is never
+    among them). Follow-ups are read with their history, as `collect` reads them."""
+    return _signal_rows(index, collect(index, questions), passage_model("hybrid"), known)
+
+
+def fit_served(
+    x: np.ndarray, y: np.ndarray, ans: np.ndarray, groups: np.ndarray, k: int = SERVED_FOLDS
+) -> tuple[dict[str, Any], np.ndarray]:
+    """The confidence model (``{"fallback": ..., "weights": ...}``, as `fit_confidence`
+    writes them) fitted on all rows, and the out-of-fold probability of each row: scored
+    by a model fitted without the question set it belongs to (`groups`; set i of the
+    sorted sets in fold i mod k), so the bars chosen on them are chosen as a new set meets
+    the model."""
+    names = sorted(set(groups.tolist()))
+    fold = np.array([names.index(g) % k for g in groups.tolist()])
+    out = np.zeros(len(y))
+    for f in range(min(k, len(names))):
+        train = fold != f
+        fallback = _fallback(x[train], y[train], ans[train])
+        w, b = fit_logistic(
+            _filled(x[train], fallback), y[train], sample=outcome_weights(y[train], ans[train])
+        )
+        out[~train] = _prob(_filled(x[~train], fallback), w, b)
+    fallback = _fallback(x, y, ans)
+    w, b = fit_logistic(_filled(x, fallback), y, sample=outcome_weights(y, ans))
+    model = {
+        "fallback": {name: round(v, 6) for name, v in fallback.items()},
+        "weights": {
+            "bias": round(b, 6),
+            **{name: round(float(v), 6) for name, v in zip(conf.SIGNALS, w, strict=True)},
+        },
+    }
+    return model, out

@@ -1,30 +1,48 @@
-"""Calibrate the chatbot's first-question threshold on held-out questions.
+"""Fit the chatbot's first-question confidence on the calibration sets and calibrate its bar.
 
-    .venv/bin/python scripts/calibrate_threshold.py [--index DIR] [--write] [--dump FILE]
-        [--from-dump FILE] [QUESTIONS.jsonl...]
+    .venv/bin/python scripts/calibrate_threshold.py [--index DIR] [--jobs N] [--write]
+        [--dump FILE] [--from-dump FILE]
 
-Answers the first questions of the calibration sets (default: the retired held-out
-sets `faq_bot.chat.calibrate.CALIBRATION_SETS`, which no model was fitted on) with the
-shipped models, and prints what each threshold does there. The calibrated threshold
-is the lowest at which the one-sided 90 % Wilson bounds of confident-wrong and of the
-declined share meet issue 9's targets, and at which at least 90 % of all pairs of
-calibration sets, each pooled, meet each target (`faq_bot.chat.calibrate`; the table's
-``pairs_cw`` and ``pairs_decl``: the shares of pairs that do). With ``--write`` it
-becomes the hybrid model's ``threshold`` in ``faq_bot/data/confidence.json`` (the
-follow-up bar is the fitted one, never below it), the fitted bars are kept beside it
-under ``calibration``, the share right by probability under ``reliability`` (the chat's
-caution, `faq_bot.chat.calibrate.reliability_steps`), and the outcomes are written to
-``faq_bot/data/calibration.json`` so that the tests can derive both again. ``make train``
-runs it after ``scripts/train_chat.py``. Needs a built index with dense vectors.
+Reads the first questions of the calibration sets (the retired held-out sets
+`faq_bot.chat.calibrate.CALIBRATION_SETS`, which the ranker, the passage model and the
+embedder's tuning never saw) exactly as the bot reads a new question, with the shipped
+ranker, passage model and known questions, and fits the hybrid confidence model of
+questions read without an earlier one on their signals (`faq_bot.chat.fit.fit_served`: a
+logistic model; each question also scored by a model fitted without its set). On those
+out-of-fold probabilities it chooses the bar: the lowest at which the one-sided 90 %
+Wilson bounds of confident-wrong and of the declined share meet issue 9's targets and at
+which at least 90 % of all pairs of calibration sets, each pooled, meet each target
+(`faq_bot.chat.calibrate`; the table's ``pairs_cw`` and ``pairs_decl``: the shares of
+pairs that do). Questions read with an earlier one keep the model fitted on the training
+questions (``scripts/train_chat.py``) and its fitted bar, never below this one. Until the
+thirty-second round one model, fitted on the training questions, scored both and only the
+bar came from here; fitted on 25 times the questions, read as served, the same model
+answers about one point more of them right at the same confident-wrong
+(docs/quality-journal.md, "thirty-second round"; fitted on the follow-ups too it was worse
+on them).
+
+With ``--write``: the weights (``first``), the bars, the figures under ``calibration`` and
+the share right by probability under ``reliability`` (the chat's caution,
+`faq_bot.chat.calibrate.reliability_steps`) go into the hybrid model of
+``faq_bot/data/confidence.json``; the out-of-fold outcomes go into
+``faq_bot/data/calibration.json`` so that the tests can derive the bar and the steps
+again. ``--dump`` saves the signals read (a .npz), ``--from-dump`` fits on saved ones
+(refused when other models, known questions, embedder or sets read them). ``make
+train`` runs it after ``scripts/train_chat.py``. Needs a built index with dense vectors.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
+
+import numpy as np
 
 from faq_bot.chat import confidence as conf
 from faq_bot.chat.calibrate import (
@@ -41,36 +59,116 @@ from faq_bot.chat.calibrate import (
     pair_shares,
     reliability_steps,
 )
+from faq_bot.chat.fit import SERVED_FOLDS, fit_served, served_signals
 from faq_bot.crossfit import embedder_id
 from faq_bot.dense import dense_for
-from faq_bot.evaluate import answerable, judged, load_questions, question_set
+from faq_bot.evaluate import load_questions, question_set
 from faq_bot.fitted import reload as reload_models
 from faq_bot.index import open_index
+from faq_bot.known import known_questions
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "faq_bot" / "data"
+# what the signals are read with: a dump from other readers is refused
+READERS = ("ranker.json", "passage.json")
 
 
-def default_files() -> list[Path]:
-    return [ROOT / "eval" / f"heldout{n}-questions.jsonl" for n in CALIBRATION_SETS]
+class Table(NamedTuple):
+    """The signals read from the calibration questions, a row each."""
+
+    ids: list[str]
+    x: np.ndarray  # signals, NaN where an optional one is missing
+    y: np.ndarray  # the chosen passage is right
+    answerable: np.ndarray
+
+    @property
+    def groups(self) -> np.ndarray:
+        return np.array([question_set(i) for i in self.ids])
 
 
-def outcomes_of(index, files: list[Path]) -> list[tuple[str, Outcome]]:
-    rows = []
-    questions = [q for f in files for q in load_questions(f)]
-    for i, q in enumerate(questions, 1):
-        if q.get("history"):
-            raise SystemExit(f"{q['id']}: nur erste Fragen (ohne Verlauf) kalibrieren die Schwelle")
-        result, right = judged(index, q)
-        p = result.confidence if result is not None and result.passage else 0.0
-        qid = str(q["id"])
-        rows.append((qid, Outcome(float(p), right, answerable(q), question_set(qid))))
-        if i % 100 == 0:
-            print(f"  {i}/{len(questions)} Fragen beantwortet", file=sys.stderr)
-    return rows
+def files_of(sets: tuple[int, ...]) -> list[Path]:
+    return [ROOT / "eval" / f"heldout{n}-questions.jsonl" for n in sets]
 
 
-def table(outcomes: list[Outcome], thresholds: list[float]) -> str:
+_index: Any = None
+
+
+def _open(index_dir: str) -> None:
+    global _index
+    _index = open_index(index_dir)
+
+
+def _read(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    questions = load_questions(path)
+    if any(q.get("history") for q in questions):
+        raise SystemExit(f"{path.name}: nur erste Fragen (ohne Verlauf) kalibrieren die Schwelle")
+    x, y, ans = served_signals(_index, questions, known_questions())
+    return [str(q["id"]) for q in questions], x, y, ans
+
+
+def read_table(index_dir: str, files: list[Path], jobs: int) -> Table:
+    """Every file read by `jobs` processes (each opens the index once), in file order."""
+    parts = []
+    context = get_context("spawn")  # a fresh interpreter: no embedder threads forked
+    with ProcessPoolExecutor(
+        jobs, mp_context=context, initializer=_open, initargs=(index_dir,)
+    ) as pool:
+        for i, part in enumerate(pool.map(_read, files), 1):
+            parts.append(part)
+            print(f"  {i}/{len(files)} Dateien gelesen ({files[i - 1].name})", file=sys.stderr)
+    return Table(
+        [qid for p in parts for qid in p[0]],
+        *(np.concatenate([p[k] for p in parts]) for k in range(1, 4)),
+    )
+
+
+def digest(names: list[str], embedder: str | None) -> dict[str, Any]:
+    return {
+        "readers": models_digest(DATA, READERS),
+        "embedder": embedder,
+        "sets": names,
+        "signals": list(conf.SIGNALS),
+    }
+
+
+def save_table(path: Path, table: Table, made: dict[str, Any]) -> None:
+    with path.open("wb") as f:
+        np.savez_compressed(
+            f,
+            made=json.dumps(made),
+            ids=np.array(table.ids),
+            x=table.x,
+            y=table.y,
+            answerable=table.answerable,
+        )
+
+
+def load_table(path: Path, made: dict[str, Any]) -> Table:
+    data = np.load(path)
+    if json.loads(str(data["made"])) != made:
+        raise SystemExit(
+            f"{path}: mit anderen Modellen, bekannten Fragen, einem anderen Embedder oder "
+            "anderen Fragen gelesen; ohne --from-dump neu lesen."
+        )
+    return Table([str(i) for i in data["ids"]], data["x"], data["y"], data["answerable"])
+
+
+def outcomes(table: Table, p: np.ndarray) -> list[tuple[str, Outcome]]:
+    return [
+        (
+            qid,
+            Outcome(
+                float(p[i]),
+                bool(table.y[i] > 0 and table.answerable[i]),
+                bool(table.answerable[i]),
+                question_set(qid),
+            ),
+        )
+        for i, qid in enumerate(table.ids)
+    ]
+
+
+def table_text(outcomes: list[Outcome], thresholds: list[float]) -> str:
     lines = ["threshold  P@1    CW     CW_up  pairs_cw  declined  decl_low  pairs_decl"]
     pairs = pair_shares(outcomes, thresholds)
     for i, t in enumerate(thresholds):
@@ -84,60 +182,28 @@ def table(outcomes: list[Outcome], thresholds: list[float]) -> str:
     return "\n".join(lines)
 
 
-def evidence(rows: list[tuple[str, Outcome]], names: list[str], embedder: str | None) -> dict:
-    """The outcomes with what they come from: the embedder, a digest of the fitted models
-    and the question files."""
-    return {
-        "embedder": embedder,
-        "models": models_digest(DATA),
-        "sets": names,
-        "max_confident_wrong": MAX_CONFIDENT_WRONG,
-        "min_declined": MIN_DECLINED,
-        "z": Z_ONE_SIDED_90,
-        "outcomes": [[qid, o.probability, o.right, o.answerable] for qid, o in rows],
-    }
-
-
-def write_evidence(
-    path: Path, rows: list[tuple[str, Outcome]], names: list[str], embedder: str | None
-) -> None:
-    data = evidence(rows, names, embedder)
-    path.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
-
-
-def read_dump(path: Path, names: list[str], embedder: str | None) -> list[tuple[str, Outcome]]:
-    """Outcomes saved by ``--dump``, refused when other models, another embedder or
-    other question files made them (their threshold would not be these models')."""
-    data = json.loads(path.read_text("utf-8"))
-    made = (data.get("models"), data.get("embedder"), data.get("sets"))
-    if made != (models_digest(DATA), embedder, names):
-        raise SystemExit(
-            f"{path}: mit anderen Modellen, einem anderen Embedder oder anderen Fragen "
-            "beantwortet; ohne --from-dump neu beantworten."
-        )
-    return [(qid, Outcome(p, r, a, question_set(qid))) for qid, p, r, a in data["outcomes"]]
-
-
 def write(
+    model: dict[str, Any],
     rows: list[tuple[str, Outcome]],
-    chosen: Calibration | None,
+    chosen: Calibration,
     names: list[str],
     embedder: str | None,
 ) -> None:
-    if chosen is None:
-        raise SystemExit("Keine Schwelle erfüllt beide Schranken: nichts geschrieben.")
     path = DATA / "confidence.json"
     data = json.loads(path.read_text("utf-8"))
     mode: dict[str, Any] = data["modes"]["hybrid"]
+    # the bars the training questions' fit chose (scripts/train_chat.py)
     fitted = mode.get("calibration", {}).get("fitted") or {
         "threshold": mode["threshold"],
         "threshold_followup": mode["threshold_followup"],
     }
+    mode["first"] = model
     mode["threshold"] = chosen.threshold
     mode["threshold_followup"] = max(chosen.threshold, fitted["threshold_followup"])
     mode["calibration"] = {
         "sets": names,
         "rule": RULE,
+        "folds": SERVED_FOLDS,
         "fitted": fitted,
         "answerable": chosen.answerable,
         "unanswerable": chosen.unanswerable,
@@ -148,13 +214,21 @@ def write(
         "pairs_declined_met": _rounded(chosen.pairs_declined_met),
     }
     # what an answer of each probability was worth on these questions (the chat's caution)
-    outcomes = [o for _, o in rows]
     mode["reliability"] = [
-        [round(p, 4), round(share, 4)] for p, share in reliability_steps(outcomes)
+        [round(p, 4), round(share, 4)] for p, share in reliability_steps([o for _, o in rows])
     ]
     path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    evidence = {
+        "embedder": embedder,
+        "models": models_digest(DATA),
+        "sets": names,
+        "max_confident_wrong": MAX_CONFIDENT_WRONG,
+        "min_declined": MIN_DECLINED,
+        "z": Z_ONE_SIDED_90,
+        "outcomes": [[qid, o.probability, o.right, o.answerable] for qid, o in rows],
+    }
     out = DATA / "calibration.json"
-    write_evidence(out, rows, names, embedder)
+    out.write_text(json.dumps(evidence, separators=(",", ":")) + "\n", encoding="utf-8")
     reload_models()
     print(f"geschrieben: {path} (Schwelle {chosen.threshold:.2f}), {out}")
 
@@ -165,13 +239,13 @@ def _rounded(x: float | None) -> float | None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("files", nargs="*", type=Path)
     ap.add_argument("--index", default="index")
+    ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--write", action="store_true")
-    ap.add_argument("--dump", type=Path, help="die Ergebnisse je Frage als JSON speichern")
-    ap.add_argument("--from-dump", type=Path, help="gespeicherte Ergebnisse statt zu antworten")
+    ap.add_argument("--dump", type=Path, help="die gelesenen Signale speichern (.npz)")
+    ap.add_argument("--from-dump", type=Path, help="gespeicherte Signale statt neu zu lesen")
     args = ap.parse_args()
-    files = args.files or default_files()
+    files = files_of(CALIBRATION_SETS)
     names = [f.name for f in files]
     index = open_index(args.index)
     if dense_for(index) is None:
@@ -180,23 +254,28 @@ def main() -> None:
             "Embedder (make index, ohne FAQ_BOT_DENSE=0)."
         )
     if conf.model("hybrid") is None:
-        raise SystemExit("Kein angepasstes hybrides Konfidenzmodell in Kraft: erst make train.")
-    embedder = embedder_id(index)
+        raise SystemExit("Kein angepasstes hybrides Modell in Kraft: erst make train.")
+    made = digest(names, embedder_id(index))
     if args.from_dump:
-        rows = read_dump(args.from_dump, names, embedder)
+        table = load_table(args.from_dump, made)
     else:
-        rows = outcomes_of(index, files)
+        print(f"{len(files)} Dateien mit {max(1, args.jobs)} Prozessen lesen …", file=sys.stderr)
+        table = read_table(args.index, files, max(1, args.jobs))
     if args.dump:
-        write_evidence(args.dump, rows, names, embedder)
-    outcomes = [o for _, o in rows]
+        save_table(args.dump, table, made)
+    model, p = fit_served(table.x, table.y, table.answerable, table.groups)
+    rows = outcomes(table, p)
+    chosen = calibrated_threshold([o for _, o in rows])
     shipped = conf.threshold("hybrid")
-    chosen = calibrated_threshold(outcomes)
-    grid = sorted({round(shipped, 2), *(round(0.05 * i, 2) for i in range(2, 13))})
-    print(table(outcomes, grid))
+    grid = sorted({round(0.05 * i, 2) for i in range(2, 13)} | {round(shipped, 2)})
+    print("außerhalb ihrer Falte bewertet:")
+    print(table_text([o for _, o in rows], grid))
     print(f"in Kraft: {shipped:.2f}")
     print(f"kalibriert: {chosen.threshold:.2f}" if chosen else "kalibriert: keine Schwelle")
     if args.write:
-        write(rows, chosen, names, embedder)
+        if chosen is None:
+            raise SystemExit("Keine Schwelle erfüllt beide Schranken: nichts geschrieben.")
+        write(model, rows, chosen, names, made["embedder"])
 
 
 if __name__ == "__main__":

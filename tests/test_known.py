@@ -95,12 +95,18 @@ def test_a_truncated_or_corrupt_file_reads_as_no_known_questions(tmp_path: Path,
 
 
 def test_without_known_questions_the_model_reads_its_neutral_fallback(monkeypatch):
-    fallbacks = model("hybrid")["fallback"]
-    assert set(fallbacks) == set(OPTIONAL)
-    fallback = fallbacks["unanswered_like"]
     values = dict.fromkeys(SIGNALS, 0.5)
     missing = {k: v for k, v in values.items() if k not in OPTIONAL}
-    assert probability(missing) == pytest.approx(probability(values | fallbacks))
+    # each model its own: the first questions' and the follow-ups' (the training questions')
+    first = model("hybrid")["first"]["fallback"]
+    assert set(first) == set(OPTIONAL)
+    assert probability(missing) == pytest.approx(probability(values | first))
+    fallbacks = model("hybrid")["fallback"]
+    assert set(fallbacks) == set(OPTIONAL)
+    assert probability(missing, followup=True) == pytest.approx(
+        probability(values | fallbacks, followup=True)
+    )
+    fallback = fallbacks["unanswered_like"]
     # the neutral value lies between the answerable and the unanswerable questions' medians
     known = known_questions()
     assert known is not None
@@ -113,6 +119,7 @@ def test_without_known_questions_the_model_reads_its_neutral_fallback(monkeypatc
         for kind in (True, False)
     ]
     assert med[0] < fallback < med[1]
+    assert med[0] < first["unanswered_like"] < med[1]
 
 
 def test_twins_are_the_share_of_known_questions_closest_to_another_whatever_the_scale():

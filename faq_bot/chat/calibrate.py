@@ -1,12 +1,13 @@
 """The first-question confidence threshold, calibrated on held-out questions.
 
-The confidence model's weights are fitted on the training questions
-(`faq_bot.chat.fit`), and `fit` also picks a threshold on their out-of-fold
-probabilities. The training pool mixes sets written over many rounds, and its
-oldest sets are the hardest: there the chosen bar gives 4 % confident-wrong,
-while on questions written blind later it gives 1-3 % and declines 10-15 right
-answers of 100. This module picks the bar instead on questions no model was
-fitted on (the calibration sets, `CALIBRATION_SETS`), with a margin for their
+The training questions' confidence model (`faq_bot.chat.fit`) comes with a threshold
+picked on their out-of-fold probabilities. The training pool mixes sets written over many
+rounds, and its oldest sets are the hardest: there the chosen bar gives 4 % confident-wrong,
+while on questions written blind later it gives 1-3 % and declines 10-15 right answers of
+100. This module picks the bar instead on the calibration sets (`CALIBRATION_SETS`), which
+the ranker and the passage model were never fitted on; since the thirty-second round the
+model that scores first questions is fitted on them too, and the bar is picked on each
+question's out-of-fold probability (`faq_bot.chat.fit.fit_served`), with a margin for their
 finite number: the lowest threshold at which the one-sided Wilson bounds of
 confident-wrong and of the declined share meet issue 9's targets, and at which a new
 set of questions would meet them too, as far as the calibration sets can tell: at
@@ -70,9 +71,11 @@ __all__ = [
 # the held-out sets that are not among the known questions (29-40 are: KNOWN_ONLY in the
 # Makefile) and whose first questions have been run, none ever fitted on (eval/README.md):
 # 41-52 until the thirteenth round, 41-70 until the sixteenth, 41-78 until the
-# twenty-fourth, 41-98 until the thirty-first (the same bar, 0.22), 41-118 since (0.23)
-# (docs/quality-journal.md, "thirteenth round", "sixteenth round", "thirty-first round")
-CALIBRATION_SETS = tuple(range(41, 119))
+# twenty-fourth, 41-98 until the thirty-first (the same bar, 0.22), 41-118 in it (0.23);
+# since the thirty-second 41-124, which the hybrid confidence model is also fitted on, each
+# question scored out of fold (scripts/calibrate_threshold.py; docs/quality-journal.md,
+# "thirteenth round", "sixteenth round", "thirty-first round", "thirty-second round")
+CALIBRATION_SETS = tuple(range(41, 125))
 MAX_CONFIDENT_WRONG = 0.05  # issue 9: confident-wrong <= 5 % of answerable questions
 MIN_DECLINED = 0.85  # issue 9: >= 85 % of unanswerable questions declined
 Z_ONE_SIDED_90 = 1.2816  # the bounds hold with 90 % confidence, one-sided
@@ -237,12 +240,13 @@ def reliability_steps(outcomes: Sequence[Outcome]) -> list[tuple[float, float]]:
     return [(start, right / count) for start, right, count in blocks]
 
 
-def models_digest(data_dir: Path) -> str:
+def models_digest(data_dir: Path, names: Sequence[str] = MODEL_FILES) -> str:
     """A hash of the fitted models in `data_dir` the outcomes come from: the ranker, the
-    passage choice and the confidence model without what calibrating writes, and the known
-    questions their signals compare with (`KNOWN_FILE`, when there is one)."""
+    passage choice and the confidence model without what calibrating writes (`names`: of
+    those), and the known questions their signals compare with (`KNOWN_FILE`, when there
+    is one)."""
     h = hashlib.sha256()
-    for name in MODEL_FILES:
+    for name in names:
         data = json.loads((data_dir / name).read_text("utf-8"))
         if name == "confidence.json":
             for mode in data["modes"].values():

@@ -34,9 +34,11 @@ train`` runs it after ``scripts/train_chat.py``. Needs a built index with dense 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import sys
+import zipfile
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
@@ -98,10 +100,18 @@ def _open(index_dir: str) -> None:
     _index = open_index(index_dir)
 
 
+def first_questions(files: list[Path]) -> None:
+    """Refuse a file with a follow-up before anything is read (in the workers a refusal
+    would wait for every file already handed out)."""
+    for path in files:
+        if any(q.get("history") for q in load_questions(path)):
+            raise SystemExit(
+                f"{path.name}: nur erste Fragen (ohne Verlauf) kalibrieren die Schwelle"
+            )
+
+
 def _read(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
     questions = load_questions(path)
-    if any(q.get("history") for q in questions):
-        raise SystemExit(f"{path.name}: nur erste Fragen (ohne Verlauf) kalibrieren die Schwelle")
     x, y, ans = served_signals(_index, questions, known_questions())
     return [str(q["id"]) for q in questions], x, y, ans
 
@@ -122,11 +132,17 @@ def read_table(index_dir: str, files: list[Path], jobs: int) -> Table:
     )
 
 
-def digest(names: list[str], embedder: str | None) -> dict[str, Any]:
+def digest(files: list[Path], embedder: str | None) -> dict[str, Any]:
+    """What the signals are read with and from: the models and known questions, the
+    embedder, the question files (their bytes: a changed gold is another file)."""
+    questions = hashlib.sha256()
+    for path in files:
+        questions.update(hashlib.sha256(path.read_bytes()).digest())
     return {
         "readers": models_digest(DATA, READERS),
         "embedder": embedder,
-        "sets": names,
+        "sets": [f.name for f in files],
+        "questions": questions.hexdigest()[:16],
         "signals": list(conf.SIGNALS),
     }
 
@@ -144,13 +160,21 @@ def save_table(path: Path, table: Table, made: dict[str, Any]) -> None:
 
 
 def load_table(path: Path, made: dict[str, Any]) -> Table:
-    data = np.load(path)
-    if json.loads(str(data["made"])) != made:
+    try:
+        with np.load(path) as data:
+            found = json.loads(str(data["made"]))
+            table = Table([str(i) for i in data["ids"]], data["x"], data["y"], data["answerable"])
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+        raise SystemExit(
+            f"{path}: keine gespeicherten Signale dieser Version (--dump); "
+            "ohne --from-dump neu lesen."
+        ) from None
+    if found != made:
         raise SystemExit(
             f"{path}: mit anderen Modellen, bekannten Fragen, einem anderen Embedder oder "
             "anderen Fragen gelesen; ohne --from-dump neu lesen."
         )
-    return Table([str(i) for i in data["ids"]], data["x"], data["y"], data["answerable"])
+    return table
 
 
 def outcomes(table: Table, p: np.ndarray) -> list[tuple[str, Outcome]]:
@@ -199,7 +223,8 @@ def write(
     }
     mode["first"] = model
     mode["threshold"] = chosen.threshold
-    mode["threshold_followup"] = max(chosen.threshold, fitted["threshold_followup"])
+    # follow-ups keep the training questions' model: its bar, on its scale
+    mode["threshold_followup"] = fitted["threshold_followup"]
     mode["calibration"] = {
         "sets": names,
         "rule": RULE,
@@ -237,10 +262,20 @@ def _rounded(x: float | None) -> float | None:
     return None if x is None else round(x, 4)
 
 
+def jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError("--jobs braucht eine ganze Zahl ab 1")
+    return n
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--index", default="index")
-    ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    ap.add_argument("--jobs", type=jobs, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--write", action="store_true")
     ap.add_argument("--dump", type=Path, help="die gelesenen Signale speichern (.npz)")
     ap.add_argument("--from-dump", type=Path, help="gespeicherte Signale statt neu zu lesen")
@@ -255,12 +290,13 @@ def main() -> None:
         )
     if conf.model("hybrid") is None:
         raise SystemExit("Kein angepasstes hybrides Modell in Kraft: erst make train.")
-    made = digest(names, embedder_id(index))
+    made = digest(files, embedder_id(index))
     if args.from_dump:
         table = load_table(args.from_dump, made)
     else:
-        print(f"{len(files)} Dateien mit {max(1, args.jobs)} Prozessen lesen …", file=sys.stderr)
-        table = read_table(args.index, files, max(1, args.jobs))
+        first_questions(files)
+        print(f"{len(files)} Dateien mit {args.jobs} Prozessen lesen …", file=sys.stderr)
+        table = read_table(args.index, files, args.jobs)
     if args.dump:
         save_table(args.dump, table, made)
     model, p = fit_served(table.x, table.y, table.answerable, table.groups)

@@ -1,5 +1,6 @@
-"""The first-question threshold is calibrated on held-out questions no model was fitted
-on (`faq_bot.chat.calibrate`): the lowest threshold whose one-sided Wilson bounds meet
+"""The first-question threshold is calibrated on held-out questions the ranker and the passage
+model were never fitted on, each scored out of fold by the first-question model fitted on them
+(`faq_bot.chat.calibrate`): the lowest threshold whose one-sided Wilson bounds meet
 issue 9's targets and at which nine in ten pairs of calibration sets meet each target;
 the shipped threshold is the one the recorded outcomes give."""
 
@@ -248,8 +249,9 @@ def test_the_shipped_threshold_is_the_one_the_recorded_outcomes_give():
     assert chosen is not None
     hybrid = json.loads((DATA / "confidence.json").read_text("utf-8"))["modes"]["hybrid"]
     assert hybrid["threshold"] == chosen.threshold == confidence.threshold("hybrid")
+    # follow-ups keep the training questions' model and its fitted bar
     fitted = hybrid["calibration"]["fitted"]
-    assert hybrid["threshold_followup"] == max(chosen.threshold, fitted["threshold_followup"])
+    assert hybrid["threshold_followup"] == fitted["threshold_followup"]
 
 
 @given(outcomes_st)

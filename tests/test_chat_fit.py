@@ -247,3 +247,12 @@ def test_a_served_fit_writes_every_signal_and_a_fallback_for_the_optional_ones()
     # the informative signal is learned, out of fold too: right answers score higher
     assert model["weights"][SIGNALS[0]] > 0
     assert out[y > 0].mean() > out[(y == 0) & ans].mean() + 0.1
+
+
+def test_a_served_fit_needs_two_folds_of_question_sets():
+    x, y, ans, groups = _sets(3, sets=1)
+    with pytest.raises(ValueError):
+        fit_served(x, y, ans, groups)
+    x, y, ans, groups = _sets(3)
+    with pytest.raises(ValueError):
+        fit_served(x, y, ans, groups, k=1)

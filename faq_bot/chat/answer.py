@@ -96,7 +96,7 @@ from faq_bot.question import (
 )
 from faq_bot.search import Hit
 from faq_bot.stack.link import check_url_for
-from faq_bot.text import sentence_window
+from faq_bot.text import entry_path, sentence_window
 
 from . import confidence as conf
 from .history import Turn, context_turns, dense_text, parse_history
@@ -203,14 +203,13 @@ class Answer:
             p = self.passage
             start, end = p.highlight
             low, high = sentence_window(p.text, start, end, EXCERPT_CHARS)
-            fragment = f"p{p.paragraph}"
-            url = f"/entry/{p.entry}#{fragment}"
+            url = entry_path(p.entry, p.paragraph)
             base = base_url.rstrip("/")
             link = base + (self.permalink or url)  # the paragraph's permalink
             answer = {
                 "text": p.text,
                 "paragraph": p.paragraph,
-                "fragment": fragment,
+                "fragment": f"p{p.paragraph}",
                 "url": url,
                 "absolute_url": base + url,
                 "paragraph_url": link,
@@ -557,7 +556,8 @@ def _answer_of(index: Index, reading: Reading, response: Response) -> Answer:
 
     reliability = caution = None
     if confident and record is not None and passage is not None:
-        reliability = conf.reliability(confidence, "hybrid" if dense is not None else "lexical")
+        mode = "hybrid" if dense is not None else "lexical"
+        reliability = conf.reliability(confidence, mode, followup=bool(context))
         caution = caution_note(reliability) if is_unsure(reliability) else None
         message = found_message(record, doc, unsure=caution is not None)
     else:

@@ -21,7 +21,8 @@ pair (docs/quality-journal.md, "2026-11-29 (seventh round)").
 ``wilson(k, n, z) -> (low, high)``
     The Wilson score interval of k successes in n trials.
 ``Outcome``
-    One calibration question as the shipped models answer it: the probability,
+    One calibration question as answered: the probability (since the thirty-second round
+    the out-of-fold one of the first-question model, `faq_bot.chat.fit.fit_served`),
     whether the passage is right, whether the question is answerable.
 ``calibrated_threshold(outcomes, ...) -> Calibration | None``
     The lowest threshold on the grid meeting both bounds and both pair shares (None if
@@ -33,11 +34,11 @@ pair (docs/quality-journal.md, "2026-11-29 (seventh round)").
     The share of right passages as a non-decreasing step function of the probability
     (isotonic regression, pool adjacent violators): what an answer of that probability
     was worth on the calibration questions. The chat says so when it is under `SURE`.
-``models_digest(data_dir) -> str``
+``models_digest(data_dir, names=MODEL_FILES) -> str``
     A hash of the fitted models outcomes come from (``calibration.json`` records it,
     so a refit without a new calibration is caught by the tests).
-``scripts/calibrate_threshold.py`` answers the calibration questions and writes the
-threshold (``make calibrate``, run by ``make train``).
+``scripts/calibrate_threshold.py`` reads the calibration questions, fits the first-question
+model on them and writes it with the threshold (``make calibrate``, run by ``make train``).
 """
 
 from __future__ import annotations
@@ -89,7 +90,8 @@ RULE = (
 )
 MODEL_FILES = ("ranker.json", "passage.json", "confidence.json")
 KNOWN_FILE = "known_questions.npz"  # the known questions (faq_bot.known): outcomes depend on them
-# what calibrating writes into confidence.json: not part of the models it calibrates
+# what calibrating writes into confidence.json besides the first-question model (``first``,
+# which the outcomes come from and so is part of the digest): not part of the models
 CALIBRATED_KEYS = ("threshold", "threshold_followup", "calibration", "reliability")
 
 

@@ -27,7 +27,7 @@ several entries are close).
     model of their own (``first``), fitted on the calibration sets as the bot reads them
     (``scripts/calibrate_threshold.py``); those read with one (`followup`) keep the
     model fitted on the training questions.
-``reliability(probability, mode) -> float | None``
+``reliability(probability, mode, followup=False) -> float | None``
     What an answer of that probability was worth on the calibration questions: the
     share whose passage was right (the calibrated steps, `faq_bot.chat.calibrate`);
     None where there are none (lexical mode). Under `SURE` the chat says it is unsure.
@@ -124,7 +124,8 @@ FOREIGN_NOUN_THRESHOLD = 0.55
 def model(mode: str = "hybrid") -> dict[str, Any] | None:
     """The fitted model of `mode` ("hybrid", or "lexical" without the embedder):
     ``{"threshold": float, "threshold_followup": float, "weights": {signal: float, "bias":
-    float}, "fallback": {...}}``,
+    float}, "fallback": {...}, "first": {"weights": ..., "fallback": ...} | None}`` (``first``:
+    the model of questions read alone, fitted on the calibration sets),
     or None, also when the hybrid model was fitted for another embedder than the one that
     serves (`faq_bot.fitted`: its similarities lie on another scale), and when no fitted
     ranker serves: the hybrid model reads the ranker's certainty (``rank_share``,
@@ -185,13 +186,17 @@ def _value(values: dict[str, float], name: str, fallback: dict[str, float]) -> f
     return value if math.isfinite(value) else fallback.get(name, 0.0)
 
 
-def reliability(p: float, mode: str = "hybrid") -> float | None:
+def reliability(p: float, mode: str = "hybrid", followup: bool = False) -> float | None:
     """The share of the calibration questions answered with about probability `p` whose
     passage was right (the step of ``reliability`` in the model file that `p` falls on,
     `faq_bot.chat.calibrate.reliability_steps`) in whole percent, rounded down (never said
     better than measured; the page, the JSON and a turn's token all say this one number),
-    or None without calibrated steps."""
+    or None without calibrated steps. The steps are those of the model that scores first
+    questions: a `followup` scored by another model (the training questions', where a
+    ``first`` model exists) has none (its probabilities lie on that model's scale)."""
     data = model(mode)
+    if data is not None and followup and data["first"] is not None:
+        return None
     steps = data.get("reliability") if data else None
     if not steps:
         return None
@@ -201,7 +206,8 @@ def reliability(p: float, mode: str = "hybrid") -> float | None:
 
 def threshold(mode: str = "hybrid", followup: bool = False) -> float:
     """The probability an answer needs to be given with confidence: a follow-up (read
-    with an earlier question) has a bar of its own (`faq_bot.chat.fit`)."""
+    with an earlier question) has a bar of its own, the training questions' fit's
+    (`faq_bot.chat.fit`); the first questions' is calibrated (`faq_bot.chat.calibrate`)."""
     data = model(mode)
     if not data:
         return 0.5

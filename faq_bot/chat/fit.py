@@ -76,8 +76,8 @@ __all__ = [
     "collect",
     "fit_confidence",
     "fit_passage",
-    "known_of",
     "fit_served",
+    "known_of",
     "related_floor",
     "served_signals",
 ]
@@ -387,17 +387,32 @@ def fit_confidence(
     here on out-of-fold probabilities of signals read with `passage_weights` (fitted on
     these very cases)."""
     x, y, ans = _signal_rows(index, cases, passage_weights, known_of(index, cases))
-    fallback = _fallback(x, y, ans)
-    x = _filled(x, fallback)
-    w, b = fit_logistic(x, y, sample=outcome_weights(y, ans))
+    fallback, w, b = _fit_filled(x, y, ans)
     if thresholds is None:
-        thresholds = _held_out_threshold(x, y, ans, _followups(cases))
+        thresholds = _held_out_threshold(_filled(x, fallback), y, ans, _followups(cases))
     t, t_followup = thresholds
     floor = related_floor(cases)
     return {
         "threshold": round(t, 3),
         "threshold_followup": round(t_followup, 3),
         **({"related_floor": round(floor, 4)} if floor is not None else {}),
+        **_written(fallback, w, b),
+    }
+
+
+def _fit_filled(
+    x: np.ndarray, y: np.ndarray, ans: np.ndarray
+) -> tuple[dict[str, float], np.ndarray, float]:
+    """The logistic confidence model on rows whose missing optional signals are NaN:
+    (fallback, weights, bias), the outcomes weighted equally (`outcome_weights`)."""
+    fallback = _fallback(x, y, ans)
+    w, b = fit_logistic(_filled(x, fallback), y, sample=outcome_weights(y, ans))
+    return fallback, w, b
+
+
+def _written(fallback: dict[str, float], w: np.ndarray, b: float) -> dict[str, Any]:
+    """A fitted confidence model as the model file holds it."""
+    return {
         "fallback": {k: round(v, 6) for k, v in fallback.items()},
         "weights": {
             "bias": round(b, 6),
@@ -434,6 +449,9 @@ def served_signals(
     answerable) of `questions` as `answer` reads them in the hybrid mode: the shipped
     passage model and `known` (the shipped known questions; a new question's set is never
     among them). Follow-ups are read with their history, as `collect` reads them."""
+    retriever = dense_for(index)
+    if known is not None and (retriever is None or known.model != retriever.model):
+        known = None  # of another embedding model: answering compares nothing either
     return _signal_rows(index, collect(index, questions), passage_model("hybrid"), known)
 
 
@@ -446,22 +464,12 @@ def fit_served(
     sorted sets in fold i mod k), so the bars chosen on them are chosen as a new set meets
     the model."""
     names = sorted(set(groups.tolist()))
+    if k < 2 or len(names) < 2:
+        raise ValueError("out-of-fold scores need at least two folds of question sets")
     fold = np.array([names.index(g) % k for g in groups.tolist()])
-    out = np.zeros(len(y))
+    out = np.full(len(y), np.nan)
     for f in range(min(k, len(names))):
         train = fold != f
-        fallback = _fallback(x[train], y[train], ans[train])
-        w, b = fit_logistic(
-            _filled(x[train], fallback), y[train], sample=outcome_weights(y[train], ans[train])
-        )
+        fallback, w, b = _fit_filled(x[train], y[train], ans[train])
         out[~train] = _prob(_filled(x[~train], fallback), w, b)
-    fallback = _fallback(x, y, ans)
-    w, b = fit_logistic(_filled(x, fallback), y, sample=outcome_weights(y, ans))
-    model = {
-        "fallback": {name: round(v, 6) for name, v in fallback.items()},
-        "weights": {
-            "bias": round(b, 6),
-            **{name: round(float(v), 6) for name, v in zip(conf.SIGNALS, w, strict=True)},
-        },
-    }
-    return model, out
+    return _written(*_fit_filled(x, y, ans)), out

@@ -22,6 +22,7 @@ import click
 
 from faq_bot.cligerman import GermanHelpGroup, GermanIntRange, GermanPath, fail
 from faq_bot.config import default_corpus_dir, default_index_dir
+from faq_bot.text import entry_path
 
 if TYPE_CHECKING:  # the stages are imported lazily so that --help stays fast
     from faq_bot.index import Index
@@ -426,7 +427,7 @@ def search(
         fail(f"Keine Treffer für „{result.query}“.", 1)
     for rank, hit in enumerate(result.hits, 1):
         label = "" if hit.matched else f"  ({UNWORDED})"
-        click.echo(f"{rank:2}. {hit.title}  [{hit.doc}]  /entry/{hit.id}{label}")
+        click.echo(f"{rank:2}. {hit.title}  [{hit.doc}]  {entry_path(hit.id)}{label}")
         click.echo(f"    {_terminal_snippet(hit.snippet)}")
 
 

@@ -89,6 +89,7 @@ from faq_bot.retrieval import (
 )
 from faq_bot.snippets import SNIPPET_CHARS, snippet, token_spans
 from faq_bot.suggest import suggest_titles
+from faq_bot.text import entry_path
 
 if TYPE_CHECKING:
     from faq_bot.dense import DenseScores
@@ -598,7 +599,7 @@ def search(
                 id=record.id,
                 doc=record.doc,
                 title=record.title,
-                url=f"/entry/{record.id}",
+                url=entry_path(record.id),
                 score=s.score,
                 snippet=snippet(index, source, aq.words),
                 text=record.text,

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from faq_bot.index import WARMERS, Index
 from faq_bot.spelling import MIN_FUZZY_LENGTH, edits1, sound_key
-from faq_bot.text import fold
+from faq_bot.text import entry_path, fold
 
 __all__ = ["suggest_titles"]
 
@@ -87,7 +87,7 @@ def suggest_titles(index: Index, prefix: str, n: int = 8) -> list[dict[str, str]
     best: dict[str, str] = {}  # entry id -> its first name in `ranked`
     for title, entry in ranked:
         best.setdefault(entry, title)
-    return [{"title": t, "id": i, "url": f"/entry/{i}"} for i, t in list(best.items())[: max(0, n)]]
+    return [{"title": t, "id": i, "url": entry_path(i)} for i, t in list(best.items())[: max(0, n)]]
 
 
 def _sound_titles(index: Index) -> _TitleIndex:

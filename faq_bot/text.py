@@ -272,10 +272,16 @@ def fingerprint(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:FINGERPRINT_LENGTH]
 
 
+def entry_path(entry_id: str, paragraph: int | None = None) -> str:
+    """The page of an entry, ``/entry/<id>``, at the anchor of paragraph `paragraph`
+    (0-based, ``#p<n>``) when one is given: the one place an entry's address is made."""
+    return f"/entry/{entry_id}" + (f"#p{paragraph}" if paragraph is not None else "")
+
+
 def paragraph_path(entry_id: str, index: int, text: str) -> str:
     """The permalink of paragraph `index` (0-based) of an entry, whose plain text is
     `text`: ``/entry/<id>/absatz/<n>?v=<fingerprint>`` with `n` counted from 1 as the
     page labels it ("Absatz 3"), and the fingerprint of the text, so that a link made
     before a rebuild finds its paragraph again or says that it changed. The chat cites
     with it and the web serves it (`faq_bot.web.pages`)."""
-    return f"/entry/{entry_id}/absatz/{index + 1}?v={fingerprint(text)}"
+    return f"{entry_path(entry_id)}/absatz/{index + 1}?v={fingerprint(text)}"

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from hypothesis_profiles import examples
 
 from faq_bot.indexbuild import build_index
-from faq_bot.text import citation, fingerprint, paragraph_citation, paragraph_path
+from faq_bot.text import citation, entry_path, fingerprint, paragraph_citation, paragraph_path
 from faq_bot.web import create_app
 from faq_bot.web.permalink import locate, tidy_version, valid_version
 from faq_bot.web.render import leading_sentences
@@ -105,6 +105,15 @@ def test_the_paragraph_numbers_link_to_the_permalinks(client, index):
             rf'<a class="para-num" href="{re.escape(href)}" data-copy-link', unescape(html)
         )
         assert f'<div class="para" id="p{i}">' in html  # the anchors stay
+
+
+def test_an_entry_address_leads_to_its_page_and_the_paragraph_anchor_it_names(client, index):
+    entry = index.entry(BOMB)
+    assert entry_path(BOMB) == f"/entry/{BOMB}"
+    for i in range(len(entry.plain_paragraphs)):
+        page, fragment = entry_path(BOMB, i).split("#")
+        html = client.get(page).get_data(as_text=True)
+        assert f'<div class="para" id="{fragment}">' in html
 
 
 def test_the_paragraph_page_etag_revalidates(client):

@@ -13,6 +13,7 @@ from faq_bot.impacts import impacts
 from faq_bot.index import EntryRecord, Index
 from faq_bot.query import QueryError
 from faq_bot.search import Hit, ScoredEntry, highlight, search
+from faq_bot.text import entry_path
 
 from .terms import reference_target
 from .wording import game_of
@@ -49,7 +50,7 @@ def source_hit(
         id=record.id,
         doc=record.doc,
         title=record.title,
-        url=f"/entry/{record.id}",
+        url=entry_path(record.id),
         score=score,
         snippet=highlight(index, source, terms),
         text=record.text,
@@ -77,16 +78,11 @@ def search_item(
     item = {
         "id": record.id,
         "title": record.title,
-        "url": _entry_url(record, paragraph),
+        "url": entry_path(record.id, paragraph or None),  # the first needs no anchor
         "doc_title": document.get("title"),
         "paragraph": paragraph,
     }
     return item if matched is None else {**item, "matched": matched}
-
-
-def _entry_url(record: EntryRecord, paragraph: int | None) -> str:
-    """The entry's page, at paragraph `paragraph` (0-based) after the first."""
-    return f"/entry/{record.id}" + (f"#p{paragraph}" if paragraph else "")
 
 
 def _entry_docs(index: Index) -> dict[str, str]:

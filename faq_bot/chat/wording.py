@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from faq_bot.index import EntryRecord, Index
-from faq_bot.text import citation
+from faq_bot.text import citation, entry_path
 
 from . import confidence as conf
 from .history import Turn
@@ -116,6 +116,6 @@ def rest_of(passage: Passage) -> dict[str, Any] | None:
     noun = "weiterer Punkt" if count == 1 else "weitere Punkte"
     return {
         "count": count,
-        "url": f"/entry/{passage.entry}#p{first}",
+        "url": entry_path(passage.entry, first),
         "label": f"… und {count} {noun} der Liste im Eintrag",
     }

@@ -14,6 +14,7 @@ from werkzeug.exceptions import NotFound
 
 from faq_bot.dense import dense_mode
 from faq_bot.embed import embedding_model
+from faq_bot.text import entry_path
 from faq_bot.web.api_links import entry_links, hit_links
 from faq_bot.web.common import (
     EntryMoved,
@@ -150,7 +151,7 @@ def _not_found(entry_id: str, exc: NotFound) -> Response:
     from faq_bot.web.errors import detail_of, not_found_hits, path_words
 
     index, base = current_index(), base_url()
-    hits = not_found_hits(path_words(f"/entry/{entry_id}"))
+    hits = not_found_hits(path_words(entry_path(entry_id)))
     response = jsonify(
         error="not_found",
         detail=detail_of(exc),

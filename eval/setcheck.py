@@ -210,6 +210,7 @@ GROUPS = [
     ["heldout124-questions.jsonl", "heldout124-followups.jsonl"],
     ["heldout125-questions.jsonl", "heldout125-followups.jsonl"],
     ["heldout126-questions.jsonl", "heldout126-followups.jsonl"],
+    ["heldout128-questions.jsonl", "heldout128-followups.jsonl"],
 ]
 
 

@@ -211,6 +211,7 @@ GROUPS = [
     ["heldout125-questions.jsonl", "heldout125-followups.jsonl"],
     ["heldout126-questions.jsonl", "heldout126-followups.jsonl"],
     ["heldout127-questions.jsonl", "heldout127-followups.jsonl"],
+    ["heldout128-questions.jsonl", "heldout128-followups.jsonl"],
 ]
 
 

@@ -236,7 +236,7 @@ QUESTIONS = [
      "Ich zieh zwei Panzer übers Ankersymbol in ein Seefled, dürfen die in der gleichen Runde noch ein Feld weitergehn oder is da Schluss?",
      ["Für Einheiten die in ein Seefeld bewegt werden, endet der Spielzug sofort."]),
     ("001", "deep_paragraph",
-     "Im Verteidigungsbeispiel setzt Spieler Rot Einheiten in Mongolia und Queensland ein. Wie viele Einheiten bleiben ihm danach noch im Base Camp übrig?",
+     "Laut dem Beispiel zur Verteidigung verstärkt Rot die angegriffenen Gebiete Mongolia und Queensland aus seinem Base Camp. Wie groß ist die Reserve dort anschließend noch, falls ihn später in der Spielrunde ein Mitspieler angreift?",
      ["In seinem Basce Camp bleiben somit noch 2 Einheiten, mit denen er sich verteidigen kann"]),
     # ---- 002 The Sails of War (12) ----
     ("002", "paraphrase",
@@ -364,7 +364,7 @@ QUESTIONS = [
     (None, "unanswerable",
      "Wie lange muss Zitronensäure im Wasserkocher einwirken, damit der Kalk am Boden richtig weggeht?", []),
     (None, "unanswerable",
-     "Meine Fahrradkette quietscht nach jeder Regenfahrt, welches Kettenöl nimmt man da am besten?", []),
+     "Sobald ich durch den Regen geradelt bin, fängt die Kette an meinem Rad zu quietschen. Mit welchem Öl schmiere ich sie am besten?", []),
     (None, "unanswerable",
      "Die unteren Blätter meiner Balkontomaten werden gelb und fleckig, fehlt denen Dünger oder ist das Pilz?", []),
     (None, "unanswerable",

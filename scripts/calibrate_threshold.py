@@ -13,16 +13,18 @@ out-of-fold probabilities it chooses the bar: the lowest at which the one-sided 
 Wilson bounds of confident-wrong and of the declined share meet issue 9's targets and at
 which at least 90 % of all pairs of calibration sets, each pooled, meet each target
 (`faq_bot.chat.calibrate`; the table's ``pairs_cw`` and ``pairs_decl``: the shares of
-pairs that do). Questions read with an earlier one keep the model fitted on the training
-questions (``scripts/train_chat.py``) and its fitted bar, never below this one. Until the
-thirty-second round one model, fitted on the training questions, scored both and only the
-bar came from here; fitted on 25 times the questions, read as served, the same model
-answers about one point more of them right at the same confident-wrong
-(docs/quality-journal.md, "thirty-second round"; fitted on the follow-ups too it was worse
-on them).
+pairs that do). With ``--write`` the follow-ups of the same sets that are read with their
+earlier question get a model of their own, fitted and calibrated the same way on them
+(nothing to decline), read again with each fit in effect until the same follow-ups are read
+with context (`fit_followups`, at most `MAX_ROUNDS`). Until the thirty-second round one model,
+fitted on the training questions (``scripts/train_chat.py``), scored both and only the first
+bar came from here; fitted on 25 times the questions, read as served, the same model form
+answers about one point more of them right at the same confident-wrong, and the follow-ups' 39
+more of 1,260 (docs/quality-journal.md, "thirty-second round"; one model for both was worse on
+the follow-ups).
 
-With ``--write``: the weights (``first``), the bars, the figures under ``calibration`` and
-the share right by probability under ``reliability`` (the chat's caution,
+With ``--write``: the weights (``first``, ``followup``), the bars, the figures under
+``calibration`` and the share right by probability under ``reliability`` (the chat's caution,
 `faq_bot.chat.calibrate.reliability_steps`) go into the hybrid model of
 ``faq_bot/data/confidence.json``; the out-of-fold outcomes go into
 ``faq_bot/data/calibration.json`` so that the tests can derive the bar and the steps
@@ -73,6 +75,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "faq_bot" / "data"
 # what the signals are read with: a dump from other readers is refused
 READERS = ("ranker.json", "passage.json")
+MAX_ROUNDS = 4  # readings of the follow-ups until they repeat
 
 
 class Table(NamedTuple):
@@ -82,14 +85,15 @@ class Table(NamedTuple):
     x: np.ndarray  # signals, NaN where an optional one is missing
     y: np.ndarray  # the chosen passage is right
     answerable: np.ndarray
+    context: np.ndarray  # read with an earlier question
 
     @property
     def groups(self) -> np.ndarray:
         return np.array([question_set(i) for i in self.ids])
 
 
-def files_of(sets: tuple[int, ...]) -> list[Path]:
-    return [ROOT / "eval" / f"heldout{n}-questions.jsonl" for n in sets]
+def files_of(sets: tuple[int, ...], kind: str = "questions") -> list[Path]:
+    return [ROOT / "eval" / f"heldout{n}-{kind}.jsonl" for n in sets]
 
 
 _index: Any = None
@@ -110,10 +114,12 @@ def first_questions(files: list[Path]) -> None:
             )
 
 
-def _read(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+def _read(path: Path) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     questions = load_questions(path)
-    x, y, ans = served_signals(_index, questions, known_questions())
-    return [str(q["id"]) for q in questions], x, y, ans
+    return (
+        [str(q["id"]) for q in questions],
+        *served_signals(_index, questions, known_questions()),
+    )
 
 
 def read_table(index_dir: str, files: list[Path], jobs: int) -> Table:
@@ -128,7 +134,14 @@ def read_table(index_dir: str, files: list[Path], jobs: int) -> Table:
             print(f"  {i}/{len(files)} Dateien gelesen ({files[i - 1].name})", file=sys.stderr)
     return Table(
         [qid for p in parts for qid in p[0]],
-        *(np.concatenate([p[k] for p in parts]) for k in range(1, 4)),
+        *(np.concatenate([p[k] for p in parts]) for k in range(1, 5)),
+    )
+
+
+def subset(table: Table, keep: np.ndarray) -> Table:
+    return Table(
+        [qid for qid, k in zip(table.ids, keep, strict=True) if k],
+        *(a[keep] for a in table[1:]),
     )
 
 
@@ -156,6 +169,7 @@ def save_table(path: Path, table: Table, made: dict[str, Any]) -> None:
             x=table.x,
             y=table.y,
             answerable=table.answerable,
+            context=table.context,
         )
 
 
@@ -163,7 +177,13 @@ def load_table(path: Path, made: dict[str, Any]) -> Table:
     try:
         with np.load(path) as data:
             found = json.loads(str(data["made"]))
-            table = Table([str(i) for i in data["ids"]], data["x"], data["y"], data["answerable"])
+            table = Table(
+                [str(i) for i in data["ids"]],
+                data["x"],
+                data["y"],
+                data["answerable"],
+                data["context"],
+            )
     except (OSError, ValueError, KeyError, zipfile.BadZipFile):
         raise SystemExit(
             f"{path}: keine gespeicherten Signale dieser Version (--dump); "
@@ -223,8 +243,8 @@ def write(
     }
     mode["first"] = model
     mode["threshold"] = chosen.threshold
-    # follow-ups keep the training questions' model: its bar, on its scale
-    mode["threshold_followup"] = fitted["threshold_followup"]
+    if "followup" not in mode:  # until `fit_followups` writes theirs: the training model's bar
+        mode["threshold_followup"] = fitted["threshold_followup"]
     mode["calibration"] = {
         "sets": names,
         "rule": RULE,
@@ -256,6 +276,61 @@ def write(
     out.write_text(json.dumps(evidence, separators=(",", ":")) + "\n", encoding="utf-8")
     reload_models()
     print(f"geschrieben: {path} (Schwelle {chosen.threshold:.2f}), {out}")
+
+
+def fit_followups(index_dir: str, jobs: int) -> None:
+    """The follow-ups' model: fitted on the follow-ups of the calibration sets that are read
+    with their earlier question (the others are scored as first questions), as the bot
+    reads them with the models written in effect; which reading a follow-up gets depends on
+    the models (the reading with context answers when it clears its bar by more than the
+    lone one clears its own), so it is read again with each fit in effect until the same
+    follow-ups are read with context (at most `MAX_ROUNDS`). Its bar: the calibration rule
+    on its out-of-fold scores (nothing to decline: they are all answerable)."""
+    files = files_of(CALIBRATION_SETS, "followups")
+    seen: tuple[str, ...] | None = None
+    for round_ in range(1, MAX_ROUNDS + 1):
+        print(f"Anschlussfragen, Runde {round_}: {len(files)} Dateien lesen …", file=sys.stderr)
+        table = read_table(index_dir, files, jobs)
+        later = subset(table, table.context)
+        if tuple(later.ids) == seen:
+            print(f"Anschlussfragen: Runde {round_} liest sie wie die vorige; fertig.")
+            return
+        model, p = fit_served(later.x, later.y, later.answerable, later.groups)
+        rows = outcomes(later, p)
+        chosen = calibrated_threshold([o for _, o in rows], min_declined=0.0)
+        print(f"Anschlussfragen mit Kontext: {len(rows)} von {len(table.ids)}")
+        print(table_text([o for _, o in rows], [round(0.05 * i, 2) for i in range(2, 15)]))
+        if chosen is None:
+            raise SystemExit("Keine Schwelle der Anschlussfragen erfüllt die Schranke.")
+        write_followup(model, rows, chosen)
+        seen = tuple(later.ids)
+    print(
+        f"Anschlussfragen: nach {MAX_ROUNDS} Runden kein fester Punkt; die letzte Anpassung gilt."
+    )
+
+
+def write_followup(
+    model: dict[str, Any], rows: list[tuple[str, Outcome]], chosen: Calibration
+) -> None:
+    path = DATA / "confidence.json"
+    data = json.loads(path.read_text("utf-8"))
+    mode: dict[str, Any] = data["modes"]["hybrid"]
+    mode["followup"] = model
+    mode["threshold_followup"] = chosen.threshold
+    mode["calibration"]["followups"] = {
+        "read_with_context": chosen.answerable,
+        "passage@1": round(chosen.passage_at_1, 4),
+        "confident_wrong": round(chosen.confident_wrong, 4),
+        "pairs_confident_wrong_met": _rounded(chosen.pairs_confident_wrong_met),
+    }
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    out = DATA / "calibration.json"
+    evidence = json.loads(out.read_text("utf-8"))
+    evidence["models"] = models_digest(DATA)  # the first questions' outcomes do not change
+    evidence["followup_outcomes"] = [[q, o.probability, o.right, o.answerable] for q, o in rows]
+    out.write_text(json.dumps(evidence, separators=(",", ":")) + "\n", encoding="utf-8")
+    reload_models()
+    print(f"geschrieben: {path} (Schwelle der Anschlussfragen {chosen.threshold:.2f}), {out}")
 
 
 def _rounded(x: float | None) -> float | None:
@@ -312,6 +387,7 @@ def main() -> None:
         if chosen is None:
             raise SystemExit("Keine Schwelle erfüllt beide Schranken: nichts geschrieben.")
         write(model, rows, chosen, names, made["embedder"])
+        fit_followups(args.index, args.jobs)
 
 
 if __name__ == "__main__":

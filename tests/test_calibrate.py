@@ -249,9 +249,15 @@ def test_the_shipped_threshold_is_the_one_the_recorded_outcomes_give():
     assert chosen is not None
     hybrid = json.loads((DATA / "confidence.json").read_text("utf-8"))["modes"]["hybrid"]
     assert hybrid["threshold"] == chosen.threshold == confidence.threshold("hybrid")
-    # follow-ups keep the training questions' model and its fitted bar
-    fitted = hybrid["calibration"]["fitted"]
-    assert hybrid["threshold_followup"] == fitted["threshold_followup"]
+    # the follow-ups' model has a bar of its own, chosen by the same rule on its outcomes
+    later = [
+        Outcome(p, right, ans, question_set(qid))
+        for qid, p, right, ans in recorded["followup_outcomes"]
+    ]
+    chosen_later = calibrated_threshold(later, min_declined=0.0)
+    assert chosen_later is not None
+    assert hybrid["threshold_followup"] == chosen_later.threshold
+    assert confidence.threshold("hybrid", followup=True) == chosen_later.threshold
 
 
 @given(outcomes_st)
@@ -307,3 +313,12 @@ def test_the_calibration_questions_are_the_first_questions_of_held_out_sets():
     for (_id, _p, right, ans), q in zip(recorded["outcomes"], questions, strict=True):
         assert ans == answerable(q) and not q.get("history")
         assert ans or not right  # an unanswerable question has no right passage
+    # the follow-ups' model: those of the same sets read with their earlier question
+    followups = {
+        q["id"]: q
+        for n in CALIBRATION_SETS
+        for q in load_questions(EVAL / f"heldout{n}-followups.jsonl")
+    }
+    later = [row[0] for row in recorded["followup_outcomes"]]
+    assert len(later) == len(set(later)) and set(later) <= set(followups)
+    assert len(later) > len(followups) // 2  # most are read with it

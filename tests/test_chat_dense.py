@@ -226,13 +226,12 @@ def test_a_followup_is_held_to_the_followups_bar_and_a_first_question_to_its_own
     assert followup.followup and not followup.confident
 
 
-def test_a_followup_is_scored_by_the_training_model_and_a_first_question_by_its_own(
-    dense_on, dense_index
-):
+def test_a_followup_and_a_first_question_are_each_scored_by_their_own_model(dense_on, dense_index):
     from faq_bot.chat import confidence
 
     shipped = confidence.model("hybrid")
     assert shipped is not None and shipped["first"] is not None
+    assert shipped["followup"] is not None
     index = open_index(dense_index)
     first = answer(index, "Darf eine Gruppe im Bogen laufen?")
     followup = answer(index, "und darf sie auch im Bogen laufen?", [EARLIER])

@@ -79,6 +79,13 @@ def test_first_questions_are_scored_by_their_own_model_and_follow_ups_by_the_fit
     values = dict.fromkeys(confidence.SIGNALS, 0.3)
     assert confidence.probability(values) == pytest.approx(1 / (1 + math.exp(-1.0)))
     assert confidence.probability(values, followup=True) == pytest.approx(1 / (1 + math.exp(1.0)))
+    # a follow-ups' model of its own scores the follow-ups
+    later = {**dict.fromkeys(confidence.SIGNALS, 0.0), "bias": 2.0}
+    hybrid["followup"] = {"weights": later}
+    _write(data_dir / "confidence.json", {"hybrid": hybrid})
+    fitted.reload()
+    assert confidence.probability(values) == pytest.approx(1 / (1 + math.exp(-1.0)))
+    assert confidence.probability(values, followup=True) == pytest.approx(1 / (1 + math.exp(-2.0)))
     # a file without a first questions' model scores both with the fitted one
     _write(data_dir / "confidence.json", {"hybrid": {"threshold": 0.4, "weights": weights}})
     fitted.reload()

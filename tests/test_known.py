@@ -97,15 +97,17 @@ def test_a_truncated_or_corrupt_file_reads_as_no_known_questions(tmp_path: Path,
 def test_without_known_questions_the_model_reads_its_neutral_fallback(monkeypatch):
     values = dict.fromkeys(SIGNALS, 0.5)
     missing = {k: v for k, v in values.items() if k not in OPTIONAL}
-    # each model its own: the first questions' and the follow-ups' (the training questions')
+    # each model its own: the first questions' and the follow-ups'
     first = model("hybrid")["first"]["fallback"]
     assert set(first) == set(OPTIONAL)
     assert probability(missing) == pytest.approx(probability(values | first))
-    fallbacks = model("hybrid")["fallback"]
-    assert set(fallbacks) == set(OPTIONAL)
+    later = model("hybrid")["followup"]["fallback"]
+    assert set(later) == set(OPTIONAL)
     assert probability(missing, followup=True) == pytest.approx(
-        probability(values | fallbacks, followup=True)
+        probability(values | later, followup=True)
     )
+    fallbacks = model("hybrid")["fallback"]  # the training questions' model
+    assert set(fallbacks) == set(OPTIONAL)
     fallback = fallbacks["unanswered_like"]
     # the neutral value lies between the answerable and the unanswerable questions' medians
     known = known_questions()

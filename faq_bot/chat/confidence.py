@@ -23,18 +23,20 @@ several entries are close).
     A logistic model over `SIGNALS` (``faq_bot/data/confidence.json``, written by
     ``scripts/train_chat.py --write``; one per retrieval mode: "hybrid", and
     "lexical" without the embedder, where the dense signals are 0); None when
-    there is no model. The hybrid mode's questions read without an earlier one have a
-    model of their own (``first``), fitted on the calibration sets as the bot reads them
-    (``scripts/calibrate_threshold.py``); those read with one (`followup`) keep the
-    model fitted on the training questions.
+    there is no model. In the hybrid mode questions read without an earlier one and those
+    read with one (`followup`) each have a model of their own (``first``, ``followup``),
+    fitted on the calibration sets as the bot reads them
+    (``scripts/calibrate_threshold.py``); the model fitted on the training questions stands
+    in where one is missing.
 ``reliability(probability, mode, followup=False) -> float | None``
     What an answer of that probability was worth on the calibration questions: the
     share whose passage was right (the calibrated steps, `faq_bot.chat.calibrate`);
-    None where there are none (lexical mode). Under `SURE` the chat says it is unsure.
+    None where there are none (lexical mode, follow-ups). Under `SURE` the chat says it
+    is unsure.
 ``threshold(mode, followup=False) -> float``
-    The probability above which the bot answers, chosen on the training
-    questions under the targets (see `faq_bot.chat.fit`), for first questions
-    and follow-ups apart.
+    The probability above which the bot answers, for first questions and follow-ups
+    apart: calibrated (`faq_bot.chat.calibrate`), or chosen on the training questions
+    under the targets (`faq_bot.chat.fit`) where it was not.
 ``rule_confident(passage, foreign) -> bool``
     Without a model file: the coverage rule below.
 ``foreign_nouns(index, question) -> list[str]``
@@ -124,8 +126,9 @@ FOREIGN_NOUN_THRESHOLD = 0.55
 def model(mode: str = "hybrid") -> dict[str, Any] | None:
     """The fitted model of `mode` ("hybrid", or "lexical" without the embedder):
     ``{"threshold": float, "threshold_followup": float, "weights": {signal: float, "bias":
-    float}, "fallback": {...}, "first": {"weights": ..., "fallback": ...} | None}`` (``first``:
-    the model of questions read alone, fitted on the calibration sets),
+    float}, "fallback": {...}, "first": {"weights": ..., "fallback": ...} | None, "followup":
+    ... | None}`` (``first``, ``followup``: the models of questions read alone and of those
+    read with an earlier one, fitted on the calibration sets),
     or None, also when the hybrid model was fitted for another embedder than the one that
     serves (`faq_bot.fitted`: its similarities lie on another scale), and when no fitted
     ranker serves: the hybrid model reads the ranker's certainty (``rank_share``,
@@ -137,11 +140,12 @@ def model(mode: str = "hybrid") -> dict[str, Any] | None:
 
 def _model(data: dict[str, Any], mode: str) -> dict[str, Any]:
     data = data["modes"][mode]
-    first = data.get("first")
+    first, later = data.get("first"), data.get("followup")
     return {
         **data,
         **_weights_of(data),
         "first": _weights_of(first) if first is not None else None,
+        "followup": _weights_of(later) if later is not None else None,
         "threshold": float(data["threshold"]),
         # models fitted before follow-ups had a bar of their own answer them alike
         "threshold_followup": float(data.get("threshold_followup", data["threshold"])),
@@ -167,12 +171,15 @@ def probability(
     """The model's probability that the passage of `values` answers; a missing
     optional signal takes the model's ``fallback`` value (one that tells it nothing).
     A question read without an earlier one (not `followup`) is scored by the first
-    questions' model where there is one."""
+    questions' model where there is one, one read with an earlier one by the follow-ups'
+    model where there is one (both fitted on the calibration sets); else by the training
+    questions' model."""
     data = model(mode)
     if data is None:
         return None
-    if not followup and data["first"] is not None:
-        data = data["first"]
+    own = data["followup" if followup else "first"]
+    if own is not None:
+        data = own
     w = data["weights"]
     fallback = data["fallback"]
     z = w["bias"] + sum(w[k] * _value(values, k, fallback) for k in SIGNALS)
@@ -192,8 +199,8 @@ def reliability(p: float, mode: str = "hybrid", followup: bool = False) -> float
     `faq_bot.chat.calibrate.reliability_steps`) in whole percent, rounded down (never said
     better than measured; the page, the JSON and a turn's token all say this one number),
     or None without calibrated steps. The steps are those of the model that scores first
-    questions: a `followup` scored by another model (the training questions', where a
-    ``first`` model exists) has none (its probabilities lie on that model's scale)."""
+    questions: a `followup` scored by another model (where a ``first`` model exists) has
+    none (its probabilities lie on that model's scale)."""
     data = model(mode)
     if data is not None and followup and data["first"] is not None:
         return None
@@ -206,8 +213,7 @@ def reliability(p: float, mode: str = "hybrid", followup: bool = False) -> float
 
 def threshold(mode: str = "hybrid", followup: bool = False) -> float:
     """The probability an answer needs to be given with confidence: a follow-up (read
-    with an earlier question) has a bar of its own, the training questions' fit's
-    (`faq_bot.chat.fit`); the first questions' is calibrated (`faq_bot.chat.calibrate`)."""
+    with an earlier question) has a bar of its own, for its own model."""
     data = model(mode)
     if not data:
         return 0.5

@@ -27,10 +27,11 @@
 ``related_floor(cases) -> float | None``
     The dense similarity an entry needs to be listed under a declined answer
     (written with the confidence model).
-``served_signals(index, questions, known) -> (x, y, answerable)``
+``served_signals(index, questions, known) -> (x, y, answerable, with_context)``
     The confidence signals of questions read exactly as the bot reads a new one (the
-    shipped passage model chooses, the shipped known questions compare), whether each
-    chosen passage is right, whether each question is answerable.
+    shipped passage model chooses, the shipped known questions compare, the confidence
+    models in effect choose a follow-up's reading), whether each chosen passage is right,
+    whether each question is answerable, whether it was read with an earlier question.
 ``fit_served(x, y, answerable, groups, k) -> (weights, out_of_fold)``
     The confidence model fitted on such rows, and each row's probability from a model
     fitted without its question set (set i in fold i mod k): what
@@ -444,15 +445,17 @@ def related_floor(cases: list[Case]) -> float | None:
 
 def served_signals(
     index: Index, questions: list[dict[str, Any]], known: KnownQuestions | None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(signals with NaN where an optional one is missing, right passage chosen,
-    answerable) of `questions` as `answer` reads them in the hybrid mode: the shipped
-    passage model and `known` (the shipped known questions; a new question's set is never
-    among them). Follow-ups are read with their history, as `collect` reads them."""
+    answerable, read with an earlier question) of `questions` as `answer` reads them in
+    the hybrid mode: the shipped passage model and `known` (the shipped known questions; a
+    new question's set is never among them). Follow-ups are read with their history, as
+    `collect` reads them (which reading depends on the confidence models in effect)."""
     retriever = dense_for(index)
     if known is not None and (retriever is None or known.model != retriever.model):
         known = None  # of another embedding model: answering compares nothing either
-    return _signal_rows(index, collect(index, questions), passage_model("hybrid"), known)
+    cases = collect(index, questions)
+    return (*_signal_rows(index, cases, passage_model("hybrid"), known), _followups(cases))
 
 
 def fit_served(

@@ -566,7 +566,7 @@ def test_chat_says_an_unsure_answer_is_unsure_and_still_says_so_after_a_reload(b
     said = caution.inner_text()
     page.reload()  # the page the address renders (the turn's token), not chat.js
     expect(page.locator("#chat-log li.turn .turn-caution")).to_have_text(said)
-    ask(page, "Darf ich beim Bewegen schräg ziehen?")
+    ask(page, "Darf ich schräg oder im Bogen ziehen?")  # tests/test_chat_dense.py: SURE_QUESTION
     newest = page.locator("#chat-log li.turn").nth(1)
     expect(newest.locator(".turn-message")).to_contain_text("Das steht unter")
     expect(newest.locator(".turn-caution")).to_have_count(0)

@@ -241,6 +241,7 @@ def write(
         "threshold": mode["threshold"],
         "threshold_followup": mode["threshold_followup"],
     }
+    followups = mode.get("calibration", {}).get("followups")  # the follow-ups' model's
     mode["first"] = model
     mode["threshold"] = chosen.threshold
     if "followup" not in mode:  # until `fit_followups` writes theirs: the training model's bar
@@ -257,6 +258,7 @@ def write(
         "declined": round(chosen.declined, 4),
         "pairs_confident_wrong_met": _rounded(chosen.pairs_confident_wrong_met),
         "pairs_declined_met": _rounded(chosen.pairs_declined_met),
+        **({"followups": followups} if followups and "followup" in mode else {}),
     }
     # what an answer of each probability was worth on these questions (the chat's caution)
     mode["reliability"] = [
@@ -273,6 +275,12 @@ def write(
         "outcomes": [[qid, o.probability, o.right, o.answerable] for qid, o in rows],
     }
     out = DATA / "calibration.json"
+    if "followup" in mode and out.exists():
+        # the follow-ups' model in force keeps its outcomes until `fit_followups` replaces
+        # both: a follow-up step that stops leaves the file as consistent as it found it
+        kept = json.loads(out.read_text("utf-8")).get("followup_outcomes")
+        if kept is not None:
+            evidence["followup_outcomes"] = kept
     out.write_text(json.dumps(evidence, separators=(",", ":")) + "\n", encoding="utf-8")
     reload_models()
     print(f"geschrieben: {path} (Schwelle {chosen.threshold:.2f}), {out}")
@@ -343,7 +351,7 @@ def jobs(text: str) -> int:
     except ValueError:
         n = 0
     if n < 1:
-        raise argparse.ArgumentTypeError("--jobs braucht eine ganze Zahl ab 1")
+        raise argparse.ArgumentTypeError(f"„{text}“ ist keine ganze Zahl ab 1")
     return n
 
 

@@ -62,6 +62,8 @@ def parse_history(value: Any) -> list[Turn]:
         where = f"Verlauf, Eintrag {i}"
         entry = None
         if isinstance(item, dict):
+            if "question" not in item:
+                raise QuestionError(f"{where}: „question“ (die frühere Frage) fehlt.")
             question = item.get("question")
             entry = item.get("entry")
             if entry is not None and (not isinstance(entry, str) or len(entry) > MAX_ENTRY_ID):

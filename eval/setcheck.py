@@ -212,6 +212,7 @@ GROUPS = [
     ["heldout126-questions.jsonl", "heldout126-followups.jsonl"],
     ["heldout127-questions.jsonl", "heldout127-followups.jsonl"],
     ["heldout128-questions.jsonl", "heldout128-followups.jsonl"],
+    ["heldout130-questions.jsonl", "heldout130-followups.jsonl"],
 ]
 
 

@@ -213,6 +213,7 @@ GROUPS = [
     ["heldout127-questions.jsonl", "heldout127-followups.jsonl"],
     ["heldout128-questions.jsonl", "heldout128-followups.jsonl"],
     ["heldout129-questions.jsonl", "heldout129-followups.jsonl"],
+    ["heldout130-questions.jsonl", "heldout130-followups.jsonl"],
 ]
 
 

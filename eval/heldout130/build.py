@@ -386,7 +386,7 @@ FOLLOWUPS = [
      ["D.h., die 227er muss dennoch bezahlt und geopfert werden - für null Resultat."]),
     ("000",
      ["Ich greife mit zwei Bombern mit Basisschaden! die Basis an. Werden beide Basisschäden gleichzeitig abgehandelt oder nacheinander?"],
-     "kann der Gegner auf jeden einzeln reagieren?",
+     "hat mein Gegenüber dann bei jedem davon eine eigene Chance zu antworten?",
      ["Jeder Basisschaden bildet einen eigenen Aktionsstapel, auf den selbstverständlicherweise reagiert werden kann."]),
     ("000",
      ["Ich habe in der Siegphase ein Land erobert, dessen Siegeffekt mir etwas bringt. Darf ich mir den Effekt für eine spätere Runde aufheben?"],

@@ -92,30 +92,6 @@ def test_first_questions_are_scored_by_their_own_model_and_follow_ups_by_the_fit
     assert confidence.probability(values) == confidence.probability(values, followup=True)
 
 
-def test_a_first_questions_model_of_trees_scores_first_questions(data_dir: Path):
-    weights = {**dict.fromkeys(confidence.SIGNALS, 0.0), "bias": -1.0}
-    j = confidence.SIGNALS.index("coverage")
-    # one stump: coverage at most 0.5 -> -1, else +3 (times the rate 0.5)
-    stump = [[j, 0.5, 1, 2, 0.0], [-1, 0.0, -1, -1, -1.0], [-1, 0.0, -1, -1, 3.0]]
-    first = {
-        "fallback": {"precedent": 0.0},
-        "trees": {"signals": list(confidence.SIGNALS), "rate": 0.5, "trees": [stump]},
-    }
-    hybrid = {"threshold": 0.4, "weights": weights, "first": first}
-    _write(data_dir / "confidence.json", {"hybrid": hybrid})
-    fitted.reload()
-    low, high = dict.fromkeys(confidence.SIGNALS, 0.3), dict.fromkeys(confidence.SIGNALS, 0.9)
-    assert confidence.probability(low) == pytest.approx(1 / (1 + math.exp(0.5)))
-    assert confidence.probability(high) == pytest.approx(1 / (1 + math.exp(-1.5)))
-    # follow-ups: the training questions' logistic model
-    assert confidence.probability(high, followup=True) == pytest.approx(1 / (1 + math.exp(1.0)))
-    # trees fitted on other signals (or malformed) make the file count as none
-    first["trees"]["signals"] = list(reversed(confidence.SIGNALS))
-    _write(data_dir / "confidence.json", {"hybrid": hybrid})
-    fitted.reload()
-    assert confidence.model() is None
-
-
 def test_a_first_questions_model_whose_signals_differ_makes_the_file_count_as_none(
     data_dir: Path,
 ):

@@ -26,9 +26,8 @@ several entries are close).
     there is no model. In the hybrid mode questions read without an earlier one and those
     read with one (`followup`) each have a model of their own (``first``, ``followup``),
     fitted on the calibration sets as the bot reads them
-    (``scripts/calibrate_threshold.py``; the first questions' model is boosted trees over
-    the same signals, `faq_bot.chat.trees`); the model fitted on the training questions
-    stands in where one is missing.
+    (``scripts/calibrate_threshold.py``); the model fitted on the training questions stands
+    in where one is missing.
 ``reliability(probability, mode, followup=False) -> float | None``
     What an answer of that probability was worth on the calibration questions: the
     share whose passage was right (the calibrated steps, `faq_bot.chat.calibrate`);
@@ -67,7 +66,6 @@ import bisect
 import math
 from typing import TYPE_CHECKING, Any
 
-from faq_bot.chat import trees
 from faq_bot.fitted import fitted
 from faq_bot.hybrid import ranker_weights
 from faq_bot.query import unknown_words
@@ -118,9 +116,8 @@ OPTIONAL = ("unanswered_like", "nearest_known", "precedent")
 CONFIDENCE_THRESHOLD = 0.35
 # An answer whose probability was right for fewer than nine in ten calibration questions
 # says it is unsure and asks to check the paragraph (a line drawn for the reader, not a
-# fitted weight: on the sets 41-126, scored out of fold by the first questions' trees, it
-# marks answers under about 0.63, whose passage was right for 60-89 %, while those above were
-# right for 91-100 %)
+# fitted weight: on the sets 41-124, scored out of fold, it marks answers under about 0.51,
+# whose passage was right for 66-86 %, while those above were right for 90-100 %)
 SURE = 0.9
 MIN_EVIDENCE = 2  # distinctive question words an answer that names no headword must match
 FOREIGN_NOUN_THRESHOLD = 0.55
@@ -129,10 +126,9 @@ FOREIGN_NOUN_THRESHOLD = 0.55
 def model(mode: str = "hybrid") -> dict[str, Any] | None:
     """The fitted model of `mode` ("hybrid", or "lexical" without the embedder):
     ``{"threshold": float, "threshold_followup": float, "weights": {signal: float, "bias":
-    float}, "fallback": {...}, "first": {"trees": ..., "fallback": ...} | None, "followup":
-    {"weights": ..., "fallback": ...} | None}`` (``first``, ``followup``: the models of
-    questions read alone and of those read with an earlier one, fitted on the calibration
-    sets; each either boosted trees, `faq_bot.chat.trees`, or logistic weights),
+    float}, "fallback": {...}, "first": {"weights": ..., "fallback": ...} | None, "followup":
+    ... | None}`` (``first``, ``followup``: the models of questions read alone and of those
+    read with an earlier one, fitted on the calibration sets),
     or None, also when the hybrid model was fitted for another embedder than the one that
     serves (`faq_bot.fitted`: its similarities lie on another scale), and when no fitted
     ranker serves: the hybrid model reads the ranker's certainty (``rank_share``,
@@ -148,37 +144,25 @@ def _model(data: dict[str, Any], mode: str) -> dict[str, Any]:
     return {
         **data,
         **_weights_of(data),
-        "first": _form_of(first) if first is not None else None,
-        "followup": _form_of(later) if later is not None else None,
+        "first": _weights_of(first) if first is not None else None,
+        "followup": _weights_of(later) if later is not None else None,
         "threshold": float(data["threshold"]),
         # models fitted before follow-ups had a bar of their own answer them alike
         "threshold_followup": float(data.get("threshold_followup", data["threshold"])),
     }
 
 
-def _form_of(data: dict[str, Any]) -> dict[str, Any]:
-    """A model fitted on the calibration sets: boosted ``trees`` (`faq_bot.chat.trees`)
-    with their ``fallback``, or a logistic model."""
-    if "trees" not in data:
-        return _weights_of(data)
-    return {"trees": trees.check(data["trees"], SIGNALS), "fallback": _fallback_of(data)}
-
-
 def _weights_of(data: dict[str, Any]) -> dict[str, Any]:
     """A logistic model's ``weights`` and ``fallback``, checked against `SIGNALS`."""
     if set(data["weights"]) != {*SIGNALS, "bias"}:
         raise ValueError("signals differ")
-    return {
-        "weights": {k: float(v) for k, v in data["weights"].items()},
-        "fallback": _fallback_of(data),
-    }
-
-
-def _fallback_of(data: dict[str, Any]) -> dict[str, float]:
     fallback = data.get("fallback", {})
     if not isinstance(fallback, dict) or not set(fallback) <= set(OPTIONAL):
         raise ValueError("fallback names no optional signal")
-    return {k: float(v) for k, v in fallback.items()}
+    return {
+        "weights": {k: float(v) for k, v in data["weights"].items()},
+        "fallback": {k: float(v) for k, v in fallback.items()},
+    }
 
 
 def probability(
@@ -196,12 +180,9 @@ def probability(
     own = data["followup" if followup else "first"]
     if own is not None:
         data = own
-    fallback = data["fallback"]
-    row = [_value(values, k, fallback) for k in SIGNALS]
-    if "trees" in data:
-        return trees.probability(data["trees"], row)
     w = data["weights"]
-    z = w["bias"] + sum(w[k] * v for k, v in zip(SIGNALS, row, strict=True))
+    fallback = data["fallback"]
+    z = w["bias"] + sum(w[k] * _value(values, k, fallback) for k in SIGNALS)
     return 1 / (1 + math.exp(-max(-50.0, min(50.0, z))))
 
 

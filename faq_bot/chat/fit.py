@@ -32,12 +32,11 @@
     shipped passage model chooses, the shipped known questions compare, the confidence
     models in effect choose a follow-up's reading), whether each chosen passage is right,
     whether each question is answerable, whether it was read with an earlier question.
-``fit_served(x, y, answerable, groups, k, form) -> (model, out_of_fold)``
+``fit_served(x, y, answerable, groups, k) -> (weights, out_of_fold)``
     The confidence model fitted on such rows, and each row's probability from a model
     fitted without its question set (set i in fold i mod k): what
     ``scripts/calibrate_threshold.py`` fits on the calibration sets and chooses the bars
-    on (`faq_bot.chat.calibrate`). `form`: "logistic" (the follow-ups') or "trees" (the
-    first questions', `faq_bot.chat.trees`).
+    on (`faq_bot.chat.calibrate`).
 
 Cross-validating both: `faq_bot.chat.crossval`.
 """
@@ -58,7 +57,6 @@ from faq_bot.learn import fit_choice, fit_logistic, folds
 from faq_bot.question import asks_quantity
 
 from . import confidence as conf
-from . import trees
 from .answer import Reading, answered_reading, read, replay
 from .passage import (
     FEATURES,
@@ -82,14 +80,12 @@ __all__ = [
     "fit_served",
     "known_of",
     "related_floor",
-    "scores",
     "served_signals",
 ]
 
 MAX_CONFIDENT_WRONG = 0.04  # below the 5 % target, on out-of-fold probabilities
 MIN_DECLINED = 0.85
 SERVED_FOLDS = 10  # the question sets' folds of `fit_served`
-FORMS = ("logistic", "trees")  # the forms `fit_served` fits
 
 
 @dataclass
@@ -463,20 +459,13 @@ def served_signals(
 
 
 def fit_served(
-    x: np.ndarray,
-    y: np.ndarray,
-    ans: np.ndarray,
-    groups: np.ndarray,
-    k: int = SERVED_FOLDS,
-    form: str = "logistic",
+    x: np.ndarray, y: np.ndarray, ans: np.ndarray, groups: np.ndarray, k: int = SERVED_FOLDS
 ) -> tuple[dict[str, Any], np.ndarray]:
-    """The confidence model of `form` (as the model file holds it: ``{"fallback": ...,
-    "weights": ...}`` or ``{"fallback": ..., "trees": ...}``) fitted on all rows, and the
-    out-of-fold probability of each row: scored by a model fitted without the question set
-    it belongs to (`groups`; set i of the sorted sets in fold i mod k), so the bars chosen
-    on them are chosen as a new set meets the model."""
-    if form not in FORMS:
-        raise ValueError(f"unknown model form {form!r}")
+    """The confidence model (``{"fallback": ..., "weights": ...}``, as `fit_confidence`
+    writes them) fitted on all rows, and the out-of-fold probability of each row: scored
+    by a model fitted without the question set it belongs to (`groups`; set i of the
+    sorted sets in fold i mod k), so the bars chosen on them are chosen as a new set meets
+    the model."""
     names = sorted(set(groups.tolist()))
     if k < 2 or len(names) < 2:
         raise ValueError("out-of-fold scores need at least two folds of question sets")
@@ -484,25 +473,6 @@ def fit_served(
     out = np.full(len(y), np.nan)
     for f in range(min(k, len(names))):
         train = fold != f
-        out[~train] = scores(_fit_form(x[train], y[train], ans[train], form), x[~train])
-    return _fit_form(x, y, ans, form), out
-
-
-def _fit_form(x: np.ndarray, y: np.ndarray, ans: np.ndarray, form: str) -> dict[str, Any]:
-    """A model of `form` as the model file holds it, on rows whose missing optional
-    signals are NaN (the outcomes weighted equally, `outcome_weights`)."""
-    if form == "logistic":
-        return _written(*_fit_filled(x, y, ans))
-    fallback = _fallback(x, y, ans)
-    fitted = trees.fit_trees(_filled(x, fallback), y, outcome_weights(y, ans), conf.SIGNALS)
-    return {"fallback": {k: round(v, 6) for k, v in fallback.items()}, "trees": fitted}
-
-
-def scores(model: dict[str, Any], x: np.ndarray) -> np.ndarray:
-    """The probabilities `model` (as `fit_served` returns it) gives the rows of `x` (NaN
-    where an optional signal is missing), as `conf.probability` gives them."""
-    filled = _filled(x, model["fallback"])
-    if "trees" in model:
-        return trees.probabilities(model["trees"], filled)
-    w = model["weights"]
-    return _prob(filled, np.array([w[k] for k in conf.SIGNALS]), w["bias"])
+        fallback, w, b = _fit_filled(x[train], y[train], ans[train])
+        out[~train] = _prob(_filled(x[~train], fallback), w, b)
+    return _written(*_fit_filled(x, y, ans)), out

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from faq_bot.chat import MAX_HISTORY, Turn, answer, format_answer, parse_history
 from faq_bot.chat.answer import Answer, replay
 from faq_bot.chat.confidence import CONFIDENCE_THRESHOLD, foreign_nouns
-from faq_bot.chat.history import context_turns
+from faq_bot.chat.history import context_turns, with_entries
 from faq_bot.chat.items import earlier_item
 from faq_bot.chat.passage import Passage, passage_table
 from faq_bot.chat.terms import Coverage, entry_terms, reference_target
@@ -869,3 +869,20 @@ def test_a_table_is_shown_as_one_only_when_its_paragraph_stands_alone(index):
     assert passage_table(record, with_lead_in) is None  # the text shows what it joins
     prose = Passage(record.id, 0, record.plain_paragraphs[0], 0.0, 1.0, (0, 1))
     assert passage_table(record, prose) is None
+
+
+def test_a_history_entry_is_read_as_the_index_names_it(index):
+    """The client sends the history: an alias or an older id of an entry is read as its
+    entry (as the "Zuletzt ging es um" item reads it), an id the index lacks as none."""
+    record = index.entry(BOMB_TURN["entry"])
+    assert record is not None and record.alias_ids
+    first, question = BOMB_TURN["question"], "und wenn er eine Feuerwehr hat?"
+    turns = [Turn(first, record.alias_ids[0]), Turn(first, "gibt-es-nicht"), Turn(first)]
+    assert with_entries(index, turns) == [Turn(first, record.id), Turn(first), Turn(first)]
+
+    def read_as(entry):
+        result = answer(index, question, [{"question": first, "entry": entry}])
+        return result.passage, result.confidence
+
+    assert read_as(record.alias_ids[0]) == read_as(record.id)
+    assert read_as("gibt-es-nicht") == read_as(None)

@@ -99,7 +99,7 @@ from faq_bot.stack.link import check_url_for
 from faq_bot.text import entry_path, sentence_window
 
 from . import confidence as conf
-from .history import Turn, context_turns, dense_text, parse_history
+from .history import Turn, context_turns, dense_text, parse_history, with_entries
 from .items import earlier_item, related_entries, searched_first, source_hit
 from .passage import (
     Candidate,
@@ -479,7 +479,7 @@ def answered_reading(
     answers when it is confident and clears its bar by more than the lone reading
     clears its own (first questions and follow-ups have a bar each). Without a fitted
     confidence model (no margins to weigh) it is read alone."""
-    turns = parse_history(history)
+    turns = _turns(index, history)
     reading = read(index, question, turns, dense=dense, doc=doc)
     response = respond(index, reading)
     if response.margin is None:
@@ -500,11 +500,16 @@ def answer(index: Index, question: Any, history: Any = (), doc: str | None = Non
     """Answer `question` from the rulings, reading a follow-up with `history`
     (`answered_reading`); a declined answer offers the search's first hits too
     (`searched_first`)."""
-    turns = parse_history(history)
+    turns = _turns(index, history)
     result, reading = _answered(index, question, turns, doc)
     result.search_first = searched_first(index, result, reading.dense)
     result.earlier = earlier_item(index, result, turns)
     return result
+
+
+def _turns(index: Index, history: Any) -> list[Turn]:
+    """The conversation (`parse_history`), each turn's entry as the index names it."""
+    return with_entries(index, parse_history(history))
 
 
 def _answered(index: Index, question: Any, history: Any, doc: str | None) -> tuple[Answer, Reading]:

@@ -7,6 +7,10 @@
     keys of an object are ignored. Nothing is stored on the server: the client
     sends the history with every question. Raises `QuestionError` (German) when
     malformed.
+``with_entries(index, turns) -> list[Turn]``
+    The turns with each entry as the index names it (an alias or an older id of an entry
+    gives its id, an id the index lacks gives None), so that every reader of a turn's entry
+    reads the same one.
 ``context_turns(turns, question, always=False) -> list[Turn]``
     The earlier turns a follow-up is read with, newest first (empty for a
     question that is not shaped like a follow-up, unless `always`: the other
@@ -15,13 +19,25 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from faq_bot.question import QuestionError, check_question, is_followup, tidy_question
 
-__all__ = ["MAX_CONTEXT", "MAX_HISTORY", "Turn", "context_turns", "dense_text", "parse_history"]
+if TYPE_CHECKING:
+    from faq_bot.index import Index
+
+__all__ = [
+    "MAX_CONTEXT",
+    "MAX_HISTORY",
+    "Turn",
+    "context_turns",
+    "dense_text",
+    "parse_history",
+    "with_entries",
+]
 
 MAX_HISTORY = 20
 MAX_ENTRY_ID = 200
@@ -80,6 +96,23 @@ def parse_history(value: Any) -> list[Turn]:
             raise QuestionError(f"{where}: {exc}") from None
         turns.append(Turn(text, entry or None, tidy_question(str(question))))
     return turns
+
+
+def with_entries(index: Index, turns: Sequence[Turn]) -> list[Turn]:
+    """`turns` with each entry as `index` names it: an alias or an older id of an entry
+    gives its id, an id the index lacks gives None (the history comes from the client: a
+    page rendered before a rebuild may send an older id)."""
+    return [
+        t if t.entry is None else dataclasses.replace(t, entry=_entry_id(index, t.entry))
+        for t in turns
+    ]
+
+
+def _entry_id(index: Index, entry: str) -> str | None:
+    if index.entry(entry) is not None:
+        return entry
+    found = index.canonical_id(entry)
+    return found if found is not None and index.entry(found) is not None else None
 
 
 def context_turns(turns: Sequence[Turn], question: str, always: bool = False) -> list[Turn]:

@@ -142,11 +142,10 @@ def earlier_item(index: Index, result: Answer, turns: list[Turn]) -> dict[str, A
     comes from the client) or not in the answer's document (`Answer.scope`), or when the
     answer lists it already. A "warum?" after an answer, read alone, finds nothing, and the
     entry it asks about is a tap away again."""
-    entry = turns[-1].entry if turns else None
+    entry = turns[-1].entry if turns else None  # as the index names it (`answer`)
     if result.confident or not entry:
         return None
-    found = index.canonical_id(entry)
-    record = index.entry(found) if found else None
+    record = index.entry(entry)
     listed = {r["id"] for r in (*result.related, *result.search_first)}
     if record is None or record.id in listed:
         return None

@@ -25,7 +25,9 @@
     "was ist, wenn", "und wenn", "was ist mit", "gilt das auch", ...), or it is
     short (at most `SHORT_FOLLOWUP` words) and refers back with a pronoun
     ("er", "sie", "es", "dann", "dabei", ...; "der/die/das" only when no noun
-    follows, so "die Feuerwehr" is an article, "gilt das auch" a pronoun).
+    follows, so "die Feuerwehr" is an article, "gilt das auch" a pronoun), or
+    it is short and names nothing of its own: stop words only ("Warum nicht?",
+    "Wie viele?").
 
 ``content_words(text)``
     The folded words of a question without stop words and fillers (for tests
@@ -264,6 +266,8 @@ def is_followup(text: str) -> bool:
     if len(words) > SHORT_FOLLOWUP:
         return False
     stop = load_stopwords()
+    if all(word in stop for word in words):
+        return True  # names nothing of its own ("Warum nicht?", "Wie viele?")
     for i, word in enumerate(words):
         if word == "es" and i > 0 and words[i - 1] in _EXPLETIVE_BEFORE:
             continue  # "gibt es", "geht es": no reference back

@@ -79,7 +79,11 @@ def test_question_phrasing_leaves_the_content_words(question, words):
         ("gilt das auch für Flugzeuge?", True),
         ("Kann ich dann noch reagieren?", True),
         ("zählt sie dann trotzdem?", True),
+        # stop words only: names nothing of its own
+        ("Warum nicht?", True),
+        ("Wie viele?", True),
         ("Wie funktioniert die Feuerwehr?", False),
+        ("Wie viele Punkte?", False),
         ("Gibt es Errata zur Flak?", False),
         ("Depot Mindestgröße Kartenanzahl", False),
         ("Wie viele Einheiten darf ich aus meinem Base Camp in ein Gebiet stellen?", False),
@@ -534,9 +538,15 @@ BOMB_TURN = {
 }
 
 
+# a question that names something of its own (not shaped like a follow-up) and that the
+# rulings do not answer ("warum?" was the QA review's; stop words only, it is now read with
+# the earlier question)
+FINDS_NOTHING = "Ist das fair?"
+
+
 def test_a_declined_answer_in_a_conversation_offers_the_entry_it_was_about(index):
     """A QA review: "warum?" after an answer was declined with nothing to follow."""
-    result = answer(index, "warum?", [BOMB_TURN])
+    result = answer(index, FINDS_NOTHING, [BOMB_TURN])
     assert not result.confident
     earlier = result.to_json()["earlier"]
     assert earlier["id"] == "227-pfund-bombe-basisausbau"
@@ -548,11 +558,11 @@ def test_a_declined_answer_in_a_conversation_offers_the_entry_it_was_about(index
 @pytest.mark.parametrize(
     ("question", "history"),
     [
-        ("warum?", []),  # no conversation
-        ("warum?", [{"question": "x y z", "entry": "gibt-es-nicht"}]),  # not in the index
-        ("warum?", [{"question": "Wer zahlt die 227er?"}]),  # no answer's entry
+        (FINDS_NOTHING, []),  # no conversation
+        (FINDS_NOTHING, [{"question": "x y z", "entry": "gibt-es-nicht"}]),  # not in the index
+        (FINDS_NOTHING, [{"question": "Wer zahlt die 227er?"}]),  # no answer's entry
         ("Was ist ein Aktionsstapel?", [BOMB_TURN]),  # answered: nothing to fall back on
-        ("und dann?", [BOMB_TURN, {"question": "warum?"}]),  # the turn before was declined
+        (FINDS_NOTHING, [BOMB_TURN, {"question": "warum?"}]),  # the turn before was declined
     ],
 )
 def test_an_answer_offers_no_earlier_entry_without_one_to_offer(index, question, history):
@@ -571,8 +581,8 @@ def test_a_declined_answer_does_not_offer_again_an_entry_it_lists_already(index,
 
 
 def test_an_answer_limited_to_a_document_offers_no_earlier_entry_of_another(index):
-    assert answer(index, "warum?", [BOMB_TURN], doc="runde").earlier is None
-    assert answer(index, "warum?", [BOMB_TURN], doc="how-faq").earlier is not None
+    assert answer(index, FINDS_NOTHING, [BOMB_TURN], doc="runde").earlier is None
+    assert answer(index, FINDS_NOTHING, [BOMB_TURN], doc="how-faq").earlier is not None
 
 
 def test_a_confident_answer_offers_no_search_hits(index):
@@ -886,3 +896,13 @@ def test_a_history_entry_is_read_as_the_index_names_it(index):
 
     assert read_as(record.alias_ids[0]) == read_as(record.id)
     assert read_as("gibt-es-nicht") == read_as(None)
+
+
+def test_a_question_of_stop_words_only_is_read_with_the_earlier_one(index):
+    """ "Warum nicht?" after a question names nothing of its own: read alone it found
+    nothing and offered nothing; read with the earlier question it answers from there."""
+    earlier = "Was passiert, wenn ich meine 227er auf eine Radarstation ansage?"
+    result = answer(index, "Warum nicht?", [earlier])
+    assert result.followup and result.context == earlier
+    assert result.passage is not None and result.passage.entry == BOMB_TURN["entry"]
+    assert not answer(index, "Warum nicht?").followup  # nothing to read it with

@@ -142,21 +142,26 @@ def test_cli_ask_unknown_doc_exit_2_in_german(ask):
 BOMB_QUESTION = "Zerstört die 227er die Radarstation, bevor sie aktiv wird?"
 
 
+# not shaped like a follow-up, and the rulings do not answer it
+FINDS_NOTHING = "Ist das fair?"
+
+
 def test_cli_ask_after_reads_the_question_in_that_conversation(ask):
-    alone = json.loads(ask("--json", "warum?").stdout)
+    alone = json.loads(ask("--json", FINDS_NOTHING).stdout)
     assert alone["earlier"] is None  # no conversation: nothing it was about
-    result = ask("--after", BOMB_QUESTION, "warum?")
-    assert result.exit_code == 1  # "warum?" alone names nothing to answer
+    result = ask("--after", BOMB_QUESTION, FINDS_NOTHING)
+    assert result.exit_code == 1  # declined
     assert "Zuletzt ging es um:" in result.stdout
     assert "227-Pfund Bombe (Basisausbau)  /entry/227-pfund-bombe-basisausbau" in result.stdout
-    data = json.loads(ask("--json", "--after", BOMB_QUESTION, "warum?").stdout)
+    data = json.loads(ask("--json", "--after", BOMB_QUESTION, FINDS_NOTHING).stdout)
     assert data["earlier"]["id"] == "227-pfund-bombe-basisausbau"
 
 
 def test_cli_ask_batch_reads_every_line_after_the_same_conversation(ask):
-    result = ask("--json", "--batch", "--after", BOMB_QUESTION, input="warum?\nwarum?\n")
+    lines_in = f"{FINDS_NOTHING}\n{FINDS_NOTHING}\n"
+    result = ask("--json", "--batch", "--after", BOMB_QUESTION, input=lines_in)
     lines = [json.loads(line) for line in result.stdout.splitlines()]
-    # not chained: after a declined "warum?" there would be no earlier entry to offer
+    # not chained: after a declined question there would be no earlier entry to offer
     assert [line["earlier"]["id"] for line in lines] == ["227-pfund-bombe-basisausbau"] * 2
 
 

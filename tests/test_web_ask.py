@@ -1384,12 +1384,13 @@ def search_first_of(html: str) -> str | None:
 
 
 def test_chat_page_offers_a_declined_follow_ups_earlier_entry(client):
-    """Without JavaScript too: "warum?" after an answer lists the entry it was about."""
+    """Without JavaScript too: a question that finds nothing after an answer lists the entry
+    it was about."""
     first = "Was passiert, wenn ich eine 227er auf die Radarstation meines Gegners spiele?"
     page = client.post("/ask", follow_redirects=True, data={"q": first}).get_data(as_text=True)
     assert 'data-entry="227-pfund-bombe-basisausbau"' in page  # answered from the bomb
     html = client.post(
-        "/ask", follow_redirects=True, data={"q": "warum?", "t": hidden_turns(page)}
+        "/ask", follow_redirects=True, data={"q": "Ist das fair?", "t": hidden_turns(page)}
     ).get_data(as_text=True)
     turn = turns_of(html)[-1]
     found = re.search(

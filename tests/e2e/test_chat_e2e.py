@@ -615,8 +615,9 @@ BOMB = "Was passiert, wenn ich eine 227er auf die Radarstation meines Gegners sp
 def test_a_declined_follow_up_offers_the_entry_it_was_about_with_and_without_javascript(
     phone, nojs
 ):
-    """A QA review: "warum?" after an answer was declined with nothing to follow; it lists
-    the earlier answer's entry, built by chat.js as the page renders it."""
+    """A QA review: "warum?" after an answer was declined with nothing to follow (since read
+    with the earlier question); a question that finds nothing lists the earlier answer's
+    entry, built by chat.js as the page renders it."""
     shown = {}
     for name, page in (("js", phone), ("nojs", nojs)):
         page.goto("/ask")
@@ -625,7 +626,7 @@ def test_a_declined_follow_up_offers_the_entry_it_was_about_with_and_without_jav
         expect(page.locator("#chat-log li.turn").first).to_have_attribute(
             "data-entry", "227-pfund-bombe-basisausbau"
         )
-        ask(page, "warum?")
+        ask(page, "Ist das fair?")
         turn = page.locator("#chat-log li.turn[data-question]").nth(1)
         expect(turn.locator(".turn-message")).to_contain_text("keine sichere Antwort")
         expect(turn.locator("p.related-h", has_text="Zuletzt ging es um:")).to_be_visible()

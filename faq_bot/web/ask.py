@@ -373,9 +373,11 @@ add_schema(
             "reliability": {
                 "type": "number",
                 "nullable": True,
-                "description": "Bei einer gegebenen (nicht abgelehnten) Antwort im hybriden "
-                "Modus: der Anteil der Kalibrierfragen mit ähnlicher Sicherheit, deren Absatz "
-                "stimmte (0–1, auf ganze Prozent abgerundet); sonst null",
+                "description": "Bei einer gegebenen (nicht abgelehnten) Antwort auf eine erste "
+                "Frage im hybriden Modus: der Anteil der Kalibrierfragen mit ähnlicher "
+                "Sicherheit, deren Absatz stimmte (0–1, auf ganze Prozent abgerundet); sonst "
+                "null, auch bei einer Nachfrage, die mit der früheren Frage gelesen wurde (ihre "
+                "Sicherheit hat ein eigenes Modell ohne solche Stufen)",
             },
             "caution": {
                 "type": "string",

@@ -26,8 +26,8 @@
     short (at most `SHORT_FOLLOWUP` words) and refers back with a pronoun
     ("er", "sie", "es", "dann", "dabei", ...; "der/die/das" only when no noun
     follows, so "die Feuerwehr" is an article, "gilt das auch" a pronoun), or
-    it is short and names nothing of its own: stop words only ("Warum nicht?",
-    "Wie viele?").
+    it is short and names nothing of its own: stop words and fillers only
+    ("Warum nicht?", "Wie viele?", "Was passiert?", "Darf ich?").
 
 ``content_words(text)``
     The folded words of a question without stop words and fillers (for tests
@@ -265,9 +265,9 @@ def is_followup(text: str) -> bool:
             return True
     if len(words) > SHORT_FOLLOWUP:
         return False
-    stop = load_stopwords()
-    if all(word in stop for word in words):
+    if not content_words(text):
         return True  # names nothing of its own ("Warum nicht?", "Wie viele?")
+    stop = load_stopwords()
     for i, word in enumerate(words):
         if word == "es" and i > 0 and words[i - 1] in _EXPLETIVE_BEFORE:
             continue  # "gibt es", "geht es": no reference back

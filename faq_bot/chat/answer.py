@@ -514,7 +514,7 @@ def _turns(index: Index, history: Any) -> list[Turn]:
 
 def _answered(index: Index, question: Any, history: Any, doc: str | None) -> tuple[Answer, Reading]:
     """The `Answer` to `question` without the search's hits, and the reading it answers."""
-    turns = parse_history(history)  # once: `answered_reading` takes the parsed turns
+    turns = parse_history(history)  # parsed turns pass through `answered_reading` as they are
     reading, response = answered_reading(index, question, turns, doc=doc)
     result = _answer_of(index, reading, response)
     result.scope = doc

@@ -10,7 +10,8 @@
 ``with_entries(index, turns) -> list[Turn]``
     The turns with each entry as the index names it (an alias or an older id of an entry
     gives its id, an id the index lacks gives None), so that every reader of a turn's entry
-    reads the same one.
+    reads the same one (`faq_bot.chat.answer`; a turn shown again from its token has the
+    entry its token names, or none when the index lost it).
 ``context_turns(turns, question, always=False) -> list[Turn]``
     The earlier turns a follow-up is read with, newest first (empty for a
     question that is not shaped like a follow-up, unless `always`: the other

@@ -140,8 +140,8 @@ def earlier_item(index: Index, result: Answer, turns: list[Turn]) -> dict[str, A
     just before it, when that one was answered with confidence (`search_item`); None for a
     confident answer, after a declined turn, when the entry is not in the index (the history
     comes from the client) or not in the answer's document (`Answer.scope`), or when the
-    answer lists it already. A "warum?" after an answer, read alone, finds nothing, and the
-    entry it asks about is a tap away again."""
+    answer lists it already. A question after an answer that finds nothing (read alone or
+    with it) leaves the entry the conversation was about a tap away."""
     entry = turns[-1].entry if turns else None  # as the index names it (`answer`)
     if result.confident or not entry:
         return None

@@ -90,7 +90,7 @@ from faq_bot.stack.link import check_url_for
 from faq_bot.text import FINGERPRINT_LENGTH, fingerprint
 
 from .answer import Answer
-from .history import MAX_HISTORY, Turn, context_turns, with_entries
+from .history import MAX_HISTORY, Turn, context_turns
 from .items import SEARCH_FIRST, earlier_item, related_item, search_item, source_hit
 from .passage import Passage, passage_table, with_neighbours
 from .wording import caution_note, cited, declined_message, found_message, note_other_game
@@ -429,7 +429,6 @@ def _suggestion(index: Index, question: str) -> str | None:
 def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]:
     """`shown` rendered again without retrieval, read with the turns `before` it,
     and the turn as shown now (an answer the index lost becomes `GONE`)."""
-    before = with_entries(index, before)
     found = _passage(index, shown) if shown.kind == ANSWERED else None
     if shown.kind == ANSWERED and found is None:
         shown = Shown(shown.question, GONE, with_context=shown.with_context, scope=shown.scope)

@@ -275,7 +275,7 @@
     });
     if (!ans) {
       if (data.earlier) {
-        // declined in a conversation ("warum?"): the entry it was about, a tap away
+        // declined in a conversation: the entry it was about, a tap away
         box.appendChild(el("p", "related-h", "Zuletzt ging es um:"));
         box.appendChild(entryList([data.earlier], "related earlier"));
       }

@@ -373,8 +373,8 @@ add_schema(
             "reliability": {
                 "type": "number",
                 "nullable": True,
-                "description": "Bei einer gegebenen (nicht abgelehnten) Antwort auf eine erste "
-                "Frage im hybriden Modus: der Anteil der Kalibrierfragen mit ähnlicher "
+                "description": "Bei einer gegebenen (nicht abgelehnten) Antwort auf eine allein "
+                "gelesene Frage im hybriden Modus: der Anteil der Kalibrierfragen mit ähnlicher "
                 "Sicherheit, deren Absatz stimmte (0–1, auf ganze Prozent abgerundet); sonst "
                 "null, auch bei einer Nachfrage, die mit der früheren Frage gelesen wurde (ihre "
                 "Sicherheit hat ein eigenes Modell ohne solche Stufen)",
@@ -498,7 +498,9 @@ describe(
                                                         "type": "string",
                                                         "nullable": True,
                                                         "description": "ID des Eintrags, "
-                                                        "der sie beantwortet hat",
+                                                        "der sie beantwortet hat (auch ein "
+                                                        "früherer Name oder Alias; eine "
+                                                        "unbekannte ID zählt als keine)",
                                                     },
                                                 },
                                             },

@@ -86,6 +86,18 @@ def test_first_questions_are_scored_by_their_own_model_and_follow_ups_by_the_fit
     fitted.reload()
     assert confidence.probability(values) == pytest.approx(1 / (1 + math.exp(-1.0)))
     assert confidence.probability(values, followup=True) == pytest.approx(1 / (1 + math.exp(-2.0)))
+    # calibrated steps describe the first questions' model: a follow-up scored by another
+    # model has none, whichever of the two models a file lacks
+    hybrid["reliability"] = [[0.0, 0.5], [0.5, 0.95]]
+    for lacking in ("first", "followup", None):
+        _write(
+            data_dir / "confidence.json",
+            {"hybrid": {**hybrid, lacking: None} if lacking else hybrid},
+        )
+        fitted.reload()
+        assert confidence.reliability(0.6) == 0.95
+        assert confidence.reliability(0.6, followup=True) is None
+    del hybrid["reliability"]
     # a file without a first questions' model scores both with the fitted one
     _write(data_dir / "confidence.json", {"hybrid": {"threshold": 0.4, "weights": weights}})
     fitted.reload()

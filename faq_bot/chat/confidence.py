@@ -177,13 +177,18 @@ def probability(
     data = model(mode)
     if data is None:
         return None
-    own = data["followup" if followup else "first"]
-    if own is not None:
-        data = own
+    data = _scorer(data, followup)
     w = data["weights"]
     fallback = data["fallback"]
     z = w["bias"] + sum(w[k] * _value(values, k, fallback) for k in SIGNALS)
     return 1 / (1 + math.exp(-max(-50.0, min(50.0, z))))
+
+
+def _scorer(data: dict[str, Any], followup: bool) -> dict[str, Any]:
+    """The model of `data` that scores a question read alone or, `followup`, with an
+    earlier one: its own where there is one, else the training questions' (`data`)."""
+    own = data["followup" if followup else "first"]
+    return own if own is not None else data
 
 
 def _value(values: dict[str, float], name: str, fallback: dict[str, float]) -> float:
@@ -199,10 +204,10 @@ def reliability(p: float, mode: str = "hybrid", followup: bool = False) -> float
     `faq_bot.chat.calibrate.reliability_steps`) in whole percent, rounded down (never said
     better than measured; the page, the JSON and a turn's token all say this one number),
     or None without calibrated steps. The steps are those of the model that scores first
-    questions: a `followup` scored by another model (where a ``first`` model exists) has
-    none (its probabilities lie on that model's scale)."""
+    questions: a `followup` scored by another model has none (its probabilities lie on
+    that model's scale)."""
     data = model(mode)
-    if data is not None and followup and data["first"] is not None:
+    if data is not None and _scorer(data, followup) is not _scorer(data, False):
         return None
     steps = data.get("reliability") if data else None
     if not steps:

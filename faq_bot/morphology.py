@@ -3,6 +3,7 @@
 ``morphology(word)``: the (term, kind) pairs the analyzer adds for a word: its lemma, the
 parts of a compound in HanTa's lexicon and verb roots (`faq_bot.analysis.MorphFilter`).
 ``word_class(word)``: "verb", "noun" or "adjective" for a common German word.
+``inflected_noun(word)``: whether HanTa reads a word as a noun with a suffix ("Punkte").
 ``hanta_analysis(word)``: HanTa's raw (lemma, morphemes); ``install_analyses(known)`` lets
 an index build use the analyses it cached (`faq_bot.morphcache`) instead of running HanTa.
 ``tagger()``: the tagger itself (sentences too), or None where HanTa cannot load (then
@@ -28,6 +29,7 @@ __all__ = [
     "MORPH_MAX_WORD",
     "HantaAnalysis",
     "hanta_analysis",
+    "inflected_noun",
     "install_analyses",
     "morphology",
     "morphology_words",
@@ -196,6 +198,23 @@ def word_class(word: str) -> str | None:
     if not 4 <= len(word) <= MORPH_MAX_WORD or not word.isalpha() or word not in common_words():
         return None
     return _word_class(word)
+
+
+def inflected_noun(word: str) -> bool:
+    """Whether HanTa reads common German `word` (as typed) as a noun with a noun suffix:
+    a plural or an oblique case ("Punkte", "Reaktionen", "Schiffes"), never a neuter
+    singular nominative or accusative. A nominalised verb ("Abwerfen") is read as a verb
+    form; a rare word is not read at all (HanTa takes the typo "Ereigniss" for a form)."""
+    lower = word.lower()  # not folded: HanTa reads umlauts
+    if not MIN_WORD <= len(lower) <= MORPH_MAX_WORD or not lower.isalpha():
+        return False
+    if fold(lower) not in common_words():
+        return False
+    raw = hanta_analysis(lower)
+    if raw is None or len(raw[1]) < 2:
+        return False
+    morphemes = raw[1]
+    return morphemes[0][1].startswith("NN") and morphemes[-1][1] == "SUF_NN"
 
 
 @lru_cache(maxsize=MORPH_CACHE)

@@ -40,6 +40,7 @@ import re
 
 from faq_bot.errors import InputError
 from faq_bot.lexicon import load_stopwords
+from faq_bot.morphology import inflected_noun
 from faq_bot.text import clean_input, fold
 
 __all__ = [
@@ -277,6 +278,10 @@ def is_followup(text: str) -> bool:
             following = words[i + 1] if i + 1 < len(words) else ""
             # an article when a noun or adjective follows ("die Feuerwehr", "der 227er")
             if not following or following in stop:
+                return True
+            # a neuter singular noun after its article "das" has no suffix: before
+            # "Punkte" or "Reaktionen", "das" is the pronoun
+            if word == "das" and inflected_noun(raw[i + 1]):
                 return True
     return False
 

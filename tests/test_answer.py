@@ -83,6 +83,11 @@ def test_question_phrasing_leaves_the_content_words(question, words):
         ("Warum nicht?", True),
         ("Wie viele?", True),
         ("Warum bitte?", True),
+        # "das" before a noun with a suffix is no article: a neuter noun after it has none
+        ("Kann das Reaktionen auslösen?", True),
+        ("Bringt das Punkte?", True),
+        ("Darf das Schiff fahren?", False),
+        ("Wie wirkt das Ereigniss Handelswinde?", False),  # a typo is not an inflection
         ("Wie funktioniert die Feuerwehr?", False),
         ("Wie viele Punkte?", False),
         ("Gibt es Errata zur Flak?", False),

@@ -73,6 +73,8 @@ from faq_bot.known import known_questions
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "faq_bot" / "data"
+CONFIDENCE = DATA / "confidence.json"  # the models and bars written
+EVIDENCE = DATA / "calibration.json"  # the out-of-fold outcomes they were chosen on
 # what the signals are read with: a dump from other readers is refused
 READERS = ("ranker.json", "passage.json")
 MAX_ROUNDS = 4  # readings of the follow-ups until they repeat
@@ -233,9 +235,7 @@ def write(
     names: list[str],
     embedder: str | None,
 ) -> None:
-    path = DATA / "confidence.json"
-    data = json.loads(path.read_text("utf-8"))
-    mode: dict[str, Any] = data["modes"]["hybrid"]
+    data, mode = _confidence()
     # the bars the training questions' fit chose (scripts/train_chat.py)
     fitted = mode.get("calibration", {}).get("fitted") or {
         "threshold": mode["threshold"],
@@ -264,7 +264,7 @@ def write(
     mode["reliability"] = [
         [round(p, 4), round(share, 4)] for p, share in reliability_steps([o for _, o in rows])
     ]
-    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    path = _save(CONFIDENCE, data)
     evidence = {
         "embedder": embedder,
         "models": models_digest(DATA),
@@ -274,14 +274,13 @@ def write(
         "z": Z_ONE_SIDED_90,
         "outcomes": [[qid, o.probability, o.right, o.answerable] for qid, o in rows],
     }
-    out = DATA / "calibration.json"
-    if "followup" in mode and out.exists():
+    if "followup" in mode and EVIDENCE.exists():
         # the follow-ups' model in force keeps its outcomes until `fit_followups` replaces
         # both: a follow-up step that stops leaves the file as consistent as it found it
-        kept = json.loads(out.read_text("utf-8")).get("followup_outcomes")
+        kept = json.loads(EVIDENCE.read_text("utf-8")).get("followup_outcomes")
         if kept is not None:
             evidence["followup_outcomes"] = kept
-    out.write_text(json.dumps(evidence, separators=(",", ":")) + "\n", encoding="utf-8")
+    out = _save(EVIDENCE, evidence, compact=True)
     reload_models()
     print(f"geschrieben: {path} (Schwelle {chosen.threshold:.2f}), {out}")
 
@@ -320,9 +319,7 @@ def fit_followups(index_dir: str, jobs: int) -> None:
 def write_followup(
     model: dict[str, Any], rows: list[tuple[str, Outcome]], chosen: Calibration
 ) -> None:
-    path = DATA / "confidence.json"
-    data = json.loads(path.read_text("utf-8"))
-    mode: dict[str, Any] = data["modes"]["hybrid"]
+    data, mode = _confidence()
     mode["followup"] = model
     mode["threshold_followup"] = chosen.threshold
     mode["calibration"]["followups"] = {
@@ -331,14 +328,26 @@ def write_followup(
         "confident_wrong": round(chosen.confident_wrong, 4),
         "pairs_confident_wrong_met": _rounded(chosen.pairs_confident_wrong_met),
     }
-    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    out = DATA / "calibration.json"
-    evidence = json.loads(out.read_text("utf-8"))
+    path = _save(CONFIDENCE, data)
+    evidence = json.loads(EVIDENCE.read_text("utf-8"))
     evidence["models"] = models_digest(DATA)  # the first questions' outcomes do not change
     evidence["followup_outcomes"] = [[q, o.probability, o.right, o.answerable] for q, o in rows]
-    out.write_text(json.dumps(evidence, separators=(",", ":")) + "\n", encoding="utf-8")
+    out = _save(EVIDENCE, evidence, compact=True)
     reload_models()
     print(f"geschrieben: {path} (Schwelle der Anschlussfragen {chosen.threshold:.2f}), {out}")
+
+
+def _confidence() -> tuple[dict[str, Any], dict[str, Any]]:
+    """confidence.json as read, and its hybrid mode (changed in place by the callers)."""
+    data = json.loads(CONFIDENCE.read_text("utf-8"))
+    return data, data["modes"]["hybrid"]
+
+
+def _save(path: Path, data: dict[str, Any], compact: bool = False) -> Path:
+    """Write `data` as the data files are kept: the models indented, the outcomes compact."""
+    text = json.dumps(data, separators=(",", ":")) if compact else json.dumps(data, indent=2)
+    path.write_text(text + "\n", encoding="utf-8")
+    return path
 
 
 def _rounded(x: float | None) -> float | None:

@@ -214,6 +214,7 @@ GROUPS = [
     ["heldout128-questions.jsonl", "heldout128-followups.jsonl"],
     ["heldout129-questions.jsonl", "heldout129-followups.jsonl"],
     ["heldout130-questions.jsonl", "heldout130-followups.jsonl"],
+    ["heldout132-questions.jsonl", "heldout132-followups.jsonl"],
 ]
 
 

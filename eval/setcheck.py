@@ -215,6 +215,7 @@ GROUPS = [
     ["heldout129-questions.jsonl", "heldout129-followups.jsonl"],
     ["heldout130-questions.jsonl", "heldout130-followups.jsonl"],
     ["heldout131-questions.jsonl", "heldout131-followups.jsonl"],
+    ["heldout132-questions.jsonl", "heldout132-followups.jsonl"],
 ]
 
 

@@ -475,7 +475,7 @@ def test_the_chat_page_says_an_answer_is_unsure_under_its_message(hybrid_index):
     html = page.get_data(as_text=True)
     assert page.status_code == 200
     assert "Wahrscheinlich steht das unter" in html
-    assert '<p class="turn-caution">Nicht sicher: Bei Testfragen' in html
+    assert '<p class="turn-caution">Bitte den Absatz prüfen: Ähnlich sichere' in html
     sure = client.get("/ask", query_string={"q": SURE_QUESTION}, follow_redirects=True)
     assert "turn-caution" not in sure.get_data(as_text=True).split('id="neu"')[1]
 

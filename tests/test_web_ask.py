@@ -276,7 +276,7 @@ def test_an_unsure_answer_previews_its_source_as_not_sure():
     url = "https://x/entry/endphase/absatz/1?v=0123abcd"
     turn = {
         "message": "Wahrscheinlich steht das unter „Endphase“ in „HoW FAQ“.",
-        "caution": "Nicht sicher: …",
+        "caution": "Bitte den Absatz prüfen: …",
         "answer": {
             "text": "Erster Satz. Zweiter Satz.",
             "highlight": {"text": "Zweiter Satz.", "start": 13, "end": 26},

@@ -95,8 +95,8 @@ def caution_note(reliability: float) -> str:
     """What an unsure answer says under its message: what answers like it were worth."""
     share = round(reliability * 100)
     return (
-        f"Nicht sicher: Bei Testfragen mit ähnlich sicherer Antwort stimmte der Absatz nur in "
-        f"{share} von 100 Fällen. Bitte den Absatz prüfen."
+        f"Bitte den Absatz prüfen: Ähnlich sichere Antworten stimmten bei Testfragen in "
+        f"{share} von 100 Fällen."
     )
 
 

@@ -254,6 +254,17 @@ def test_a_list_shown_in_part_is_shown_again_with_what_it_leaves_out(index, monk
     assert again.to_json()["answer"]["rest"]["url"] == f"/entry/phasen#p{first}"
 
 
+def test_an_answer_from_a_list_item_shows_the_whole_list_it_belongs_to(index, monkeypatch):
+    """A QA review: the second of a hero's two effects in combat came with its lead-in and
+    "…", hiding the first (with the embedder an answer shows its whole list when it fits)."""
+    monkeypatch.setattr("faq_bot.chat.shown.dense_mode", lambda index: "hybrid")
+    record = index.entry("sow-helden-und-kaempfe")
+    assert record is not None
+    lead, first, second = record.plain_paragraphs[1:4]
+    assert lead.endswith(":") and first.startswith("1)") and second.startswith("2)")
+    assert passage_text(index, record, 3) == f"{lead}\n{first}\n{second}"
+
+
 @pytest.mark.parametrize("span", [(5, 5), (0, 0), (0, 99_999)])
 def test_an_empty_key_sentence_or_one_outside_the_passage_is_shown_as_gone(index, span):
     turn = answered(index, "Wer bezahlt?", BOMB, 0, span)

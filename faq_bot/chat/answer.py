@@ -424,7 +424,11 @@ def respond(index: Index, reading: Reading) -> Response:
             # a headword asked alone is about its entry, whatever the other entries hold
             entry_first=True if reading.ranking.named else None,
         )
+    shown = None
     if passage is not None and dense is not None and (chosen := index.entry(passage.entry)):
+        # the models read the passage as they were fitted; the answer shows a list item in
+        # its whole list when it fits (`with_neighbours`)
+        shown = with_neighbours(chosen, passage, whole_lists=True)
         passage = with_neighbours(chosen, passage)
     foreign = bool(conf.foreign_nouns(index, text))
     response = Response(passage, passage.coverage if passage else 0.0, False, {})
@@ -447,6 +451,8 @@ def respond(index: Index, reading: Reading) -> Response:
             response.confidence = p
             response.margin = p - bar
             response.confident = response.margin >= 0
+    if shown is not None:
+        response.passage = shown
     return response
 
 

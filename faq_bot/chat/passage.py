@@ -14,8 +14,9 @@
     `_lexical_score`.
 ``with_precedent(rows, precedent)``: the rows with their ``precedent`` feature (what
 the training questions nearest the question say of each paragraph, `faq_bot.known`).
-``with_neighbours(record, passage) -> Passage``
-    The passage with its lead-in, sub-heading or list neighbour (≤ `PASSAGE_CHARS`).
+``with_neighbours(record, passage, whole_lists=False) -> Passage``
+    The passage with its lead-in, sub-heading or list neighbour (≤ `PASSAGE_CHARS`); with
+    `whole_lists` (what an answer shows) a list item in its whole list when it fits.
 ``passage_table(record, passage)``
     The rows of a passage that is a table alone (shown as a table, not its text).
 """
@@ -540,6 +541,24 @@ def _with_list(record: EntryRecord, i: int, text: str) -> tuple[str, int, int] |
     return "\n".join([text, *shown]), len(shown), left
 
 
+def _item_in_list(
+    record: EntryRecord, j: int, i: int, text: str
+) -> tuple[str, int, tuple[int, int] | None] | None:
+    """Item paragraph `i` (`text`) shown in its list as lead-in `j` shows it (`_with_list`:
+    the lead-in and as many items as fit): (that text, where `text` begins in it, ``rest``),
+    or None when the items shown do not reach item `i` (then the item is shown with its
+    lead-in alone). A judge sees the items before the one that answers, not a "…"."""
+    listed = _with_list(record, j, record.plain_paragraphs[j].strip())
+    items = _lists(record.plain_paragraphs, record.paragraphs, record.markup)[0].get(j, ())
+    k = i - j - 1  # the item's place in its list
+    if listed is None or not 0 <= k < listed[1] or items[k] != text:  # (items are stripped)
+        return None
+    shown, count, left = listed
+    begin = len("\n".join([record.plain_paragraphs[j].strip(), *items[:k]])) + 1
+    rest = (j + 1 + count, left) if left else None
+    return shown, begin, rest
+
+
 def _list_after(paras: Sequence[str], i: int) -> list[str]:
     """The items (stripped) of the list after paragraph `i` when it is a lead-in (ends in
     ":" or not like a sentence: "Ein Befehl für eine Gruppe besteht aus"; no list item
@@ -639,19 +658,32 @@ def passage_table(record: EntryRecord, passage: Passage) -> ShownTable | None:
     return paragraph_table(record.paragraphs[i], record.markup)
 
 
-def with_neighbours(record: EntryRecord, passage: Passage) -> Passage:
+def with_neighbours(record: EntryRecord, passage: Passage, whole_lists: bool = False) -> Passage:
     """The passage with what belongs to it, when together they stay within
-    `PASSAGE_CHARS`: a list item with the lead-in ending in ":" before it, a lead-in
-    with the list after it (`_with_list`: as many items as fit, ``rest`` says where the
-    others begin and how many they are), another item of a list with its lead-in (and a
-    line "…" for the items between: `_lead_in_of`), else a lead-in ending in ":" with the
-    paragraph after it; a sub-heading (`sub_heading`) with the paragraph after it, and that
-    paragraph with the sub-heading above it."""
+    `PASSAGE_CHARS`: a paragraph with the lead-in ending in ":" before it, a lead-in with
+    the list after it (`_with_list`: as many items as fit, ``rest`` says where the others
+    begin and how many they are), another item of a list with its lead-in (and a line "…"
+    for the items between: `_lead_in_of`), else a lead-in ending in ":" with the paragraph
+    after it; a sub-heading (`sub_heading`) with the paragraph after it, and that paragraph
+    with the sub-heading above it.
+
+    `whole_lists`: a list item is shown in its list as its lead-in shows it, when the items
+    that fit reach it (`_item_in_list`): what an answer shows. Without it (what the passage
+    and confidence models read, as they were fitted) an item comes with its lead-in alone,
+    a line "…" for the items between."""
     paras = record.plain_paragraphs
     i, text, (start, end) = passage.paragraph, passage.text, passage.highlight
     rest = None
     listed = _with_list(record, i, text)  # the list it leads in (an item may lead one too)
-    if i > 0 and (_colon_lead_in(paras[i - 1]) or sub_heading(paras, i - 1)):
+    j = _lead_in_of(record, i) if not sub_heading(paras, i) else None  # its own lead-in
+    # an item that leads a list of its own ("See" before "- Schlachtschiff") shows that
+    whole = None
+    if whole_lists and j is not None and listed is None:
+        whole = _item_in_list(record, j, i, text)
+    if whole is not None:  # the list as its lead-in shows it, this item among it
+        text, shift, rest = whole
+        start, end = start + shift, end + shift
+    elif i > 0 and (_colon_lead_in(paras[i - 1]) or sub_heading(paras, i - 1)):
         lead = paras[i - 1].strip()
         if len(lead) + 1 + len(text) <= PASSAGE_CHARS:
             shift = len(lead) + 1
@@ -660,7 +692,7 @@ def with_neighbours(record: EntryRecord, passage: Passage) -> Passage:
         text, shown, left = listed
         if left:
             rest = (i + 1 + shown, left)
-    elif (j := _lead_in_of(record, i)) is not None and not sub_heading(paras, i):
+    elif j is not None:  # the lead-in, "…" for the items between, the item
         lead = paras[j].strip()
         gap = "\n" if j == i - 1 else "\n…\n"  # the items between, left out
         if len(lead) + len(gap) + len(text) <= PASSAGE_CHARS:

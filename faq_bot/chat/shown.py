@@ -394,7 +394,7 @@ def _shown_passage(index: Index, record: EntryRecord, paragraph: int) -> Passage
     text = record.plain_paragraphs[paragraph]
     passage = Passage(record.id, paragraph, text, 0.0, 1.0, (0, 0))
     if dense_mode(index) == "hybrid":  # as `answer` shows it with the embedder
-        passage = with_neighbours(record, passage)
+        passage = with_neighbours(record, passage, whole_lists=True)
     return passage
 
 

@@ -333,9 +333,9 @@ add_schema(
                     "rest": {
                         "type": "object",
                         "nullable": True,
-                        "description": "Ist text eine Einleitung mit einer Liste, die nicht "
-                        "ganz in die Antwort passt: wie viele Punkte fehlen, ein Link zum "
-                        "ersten davon und die Zeile, die es sagt. Sonst null",
+                        "description": "Zeigt text eine Liste (mit ihrer Einleitung), die "
+                        "nicht ganz in die Antwort passt: wie viele Punkte fehlen, ein Link "
+                        "zum ersten davon und die Zeile, die es sagt. Sonst null",
                         "properties": {
                             "count": {"type": "integer"},
                             "url": {"type": "string"},

@@ -288,8 +288,20 @@ def judged(index: Index, question: dict[str, Any]) -> tuple[Any, bool]:
         result = answer(index, question["q"], replay(index, question.get("history") or []))
     except QuestionError:
         return None, False
-    text = result.passage.text if result.passage else ""
+    text = judged_text(index, result.passage)
     return result, answerable(question) and bool(text) and is_hit(text, question["gold"])
+
+
+def judged_text(index: Index, passage: Any) -> str:
+    """The text an answer's passage is judged by: the form the models read
+    (`faq_bot.chat.passage.read_text`), not a whole list shown around an item (else
+    showing more would count as answering); "" without a passage."""
+    from faq_bot.chat.passage import read_text
+
+    record = index.entry(passage.entry) if passage is not None else None
+    if record is None or passage.paragraph >= len(record.plain_paragraphs):
+        return passage.text if passage is not None else ""
+    return read_text(record, passage)
 
 
 def gold_spans(text: str, golds: Iterable[str]) -> list[tuple[int, int]]:

@@ -200,6 +200,7 @@ def word_class(word: str) -> str | None:
     return _word_class(word)
 
 
+@lru_cache(maxsize=MORPH_CACHE)
 def inflected_noun(word: str) -> bool:
     """Whether HanTa reads common German `word` (as typed) as a noun with a noun suffix:
     a plural or an oblique case ("Punkte", "Reaktionen", "Schiffes"), never a neuter

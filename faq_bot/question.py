@@ -25,7 +25,9 @@
     "was ist, wenn", "und wenn", "was ist mit", "gilt das auch", ...), or it is
     short (at most `SHORT_FOLLOWUP` words) and refers back with a pronoun
     ("er", "sie", "es", "dann", "dabei", ...; "der/die/das" only when no noun
-    follows, so "die Feuerwehr" is an article, "gilt das auch" a pronoun), or
+    follows, so "die Feuerwehr" is an article, "gilt das auch" a pronoun; "das"
+    also before a noun with a suffix, which cannot be its article, "Bringt das
+    Punkte?", unless a comma or a noun before it begins a relative clause), or
     it is short and names nothing of its own: stop words and fillers only
     ("Warum nicht?", "Wie viele?", "Was passiert?", "Darf ich?").
 
@@ -257,7 +259,8 @@ def content_words(text: str) -> list[str]:
 
 def is_followup(text: str) -> bool:
     """Whether `text` has the shape of a follow-up question (see the module docstring)."""
-    raw = _WORD.findall(text)
+    found = list(_WORD.finditer(text))
+    raw = [m.group() for m in found]
     words = [fold(w) for w in raw]
     if not words:
         return False
@@ -280,10 +283,20 @@ def is_followup(text: str) -> bool:
             if not following or following in stop:
                 return True
             # a neuter singular noun after its article "das" has no suffix: before
-            # "Punkte" or "Reaktionen", "das" is the pronoun
-            if word == "das" and inflected_noun(raw[i + 1]):
-                return True
+            # "Punkte" or "Reaktionen", "das" is the pronoun, unless it begins a relative
+            # clause ("ein Ereignis, das Punkte bringt"; a noun or a comma before it)
+            if word == "das" and following and not _relative(text, found, i):
+                if inflected_noun(raw[i + 1]):
+                    return True
     return False
+
+
+def _relative(text: str, found: list[re.Match[str]], i: int) -> bool:
+    """Whether word `i` of `text` (`found`: its words) may begin a relative clause: a comma
+    or a capitalised word other than the first stands before it."""
+    if text[: found[i].start()].rstrip().endswith(","):
+        return True
+    return i > 1 and found[i - 1].group()[:1].isupper()
 
 
 # Interrogatives that ask for an amount, a size or a price: their answer holds a number.

@@ -73,8 +73,8 @@ from faq_bot.known import known_questions
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "faq_bot" / "data"
-CONFIDENCE = DATA / "confidence.json"  # the models and bars written
-EVIDENCE = DATA / "calibration.json"  # the out-of-fold outcomes they were chosen on
+CONFIDENCE = "confidence.json"  # in DATA: the models and bars written
+EVIDENCE = "calibration.json"  # in DATA: the out-of-fold outcomes they were chosen on
 # what the signals are read with: a dump from other readers is refused
 READERS = ("ranker.json", "passage.json")
 MAX_ROUNDS = 4  # readings of the follow-ups until they repeat
@@ -264,7 +264,7 @@ def write(
     mode["reliability"] = [
         [round(p, 4), round(share, 4)] for p, share in reliability_steps([o for _, o in rows])
     ]
-    path = _save(CONFIDENCE, data)
+    path = _save(DATA / CONFIDENCE, data)
     evidence = {
         "embedder": embedder,
         "models": models_digest(DATA),
@@ -274,13 +274,13 @@ def write(
         "z": Z_ONE_SIDED_90,
         "outcomes": [[qid, o.probability, o.right, o.answerable] for qid, o in rows],
     }
-    if "followup" in mode and EVIDENCE.exists():
+    if "followup" in mode and (DATA / EVIDENCE).exists():
         # the follow-ups' model in force keeps its outcomes until `fit_followups` replaces
         # both: a follow-up step that stops leaves the file as consistent as it found it
-        kept = json.loads(EVIDENCE.read_text("utf-8")).get("followup_outcomes")
+        kept = json.loads((DATA / EVIDENCE).read_text("utf-8")).get("followup_outcomes")
         if kept is not None:
             evidence["followup_outcomes"] = kept
-    out = _save(EVIDENCE, evidence, compact=True)
+    out = _save(DATA / EVIDENCE, evidence, compact=True)
     reload_models()
     print(f"geschrieben: {path} (Schwelle {chosen.threshold:.2f}), {out}")
 
@@ -328,18 +328,18 @@ def write_followup(
         "confident_wrong": round(chosen.confident_wrong, 4),
         "pairs_confident_wrong_met": _rounded(chosen.pairs_confident_wrong_met),
     }
-    path = _save(CONFIDENCE, data)
-    evidence = json.loads(EVIDENCE.read_text("utf-8"))
+    path = _save(DATA / CONFIDENCE, data)
+    evidence = json.loads((DATA / EVIDENCE).read_text("utf-8"))
     evidence["models"] = models_digest(DATA)  # the first questions' outcomes do not change
     evidence["followup_outcomes"] = [[q, o.probability, o.right, o.answerable] for q, o in rows]
-    out = _save(EVIDENCE, evidence, compact=True)
+    out = _save(DATA / EVIDENCE, evidence, compact=True)
     reload_models()
     print(f"geschrieben: {path} (Schwelle der Anschlussfragen {chosen.threshold:.2f}), {out}")
 
 
 def _confidence() -> tuple[dict[str, Any], dict[str, Any]]:
     """confidence.json as read, and its hybrid mode (changed in place by the callers)."""
-    data = json.loads(CONFIDENCE.read_text("utf-8"))
+    data = json.loads((DATA / CONFIDENCE).read_text("utf-8"))
     return data, data["modes"]["hybrid"]
 
 

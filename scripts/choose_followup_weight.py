@@ -16,7 +16,7 @@ import importlib
 import sys
 
 from faq_bot.chat.answer import answer, replay
-from faq_bot.evaluate import EvalFileError, is_hit, training_questions
+from faq_bot.evaluate import EvalFileError, is_hit, judged_text, training_questions
 from faq_bot.index import open_index
 
 WEIGHTS = ("TOPIC_WEIGHT", "CONTEXT_WEIGHT")
@@ -46,7 +46,7 @@ def main() -> None:
                 continue
             record = index.entry(result.passage.entry)
             entry += bool(record) and is_hit(record.text, q["gold"])
-            passage += is_hit(result.passage.text, q["gold"])
+            passage += is_hit(judged_text(index, result.passage), q["gold"])
         print(
             f"{args.name} {weight}: Eintrag richtig {entry}, Absatz richtig {passage} "
             f"von {len(questions)} ({topic} mit früherer Antwort)",

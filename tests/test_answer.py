@@ -88,6 +88,12 @@ def test_question_phrasing_leaves_the_content_words(question, words):
         ("Bringt das Punkte?", True),
         ("Darf das Schiff fahren?", False),
         ("Wie wirkt das Ereigniss Handelswinde?", False),  # a typo is not an inflection
+        ("Was kostet das Gebäude?", False),  # neuter singular nouns ending like a suffix
+        ("Wann kommt das Ende?", False),
+        # a relative clause ("das" after a comma or a noun) refers to nothing before
+        ("Gibt es ein Ereignis, das Punkte bringt?", False),
+        ("Welches Schiff, das Bomben trägt, ist am besten?", False),
+        ("Gibt es ein Gebäude das Einheiten heilt?", False),
         ("Wie funktioniert die Feuerwehr?", False),
         ("Wie viele Punkte?", False),
         ("Gibt es Errata zur Flak?", False),

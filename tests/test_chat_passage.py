@@ -140,9 +140,23 @@ def test_an_answer_shows_a_long_list_as_far_as_it_fits_else_the_lead_in_and_a_ga
     paras = (ATTACK, *items)
     first = with_neighbours(record(*paras), passage(items[0], 1, (0, 5)), whole_lists=True)
     assert first.text.startswith(f"{ATTACK}\n{items[0]}\n{items[1]}")
-    assert first.rest is not None and first.rest[0] > 2  # the items left out, linked
+    shown = first.text.count("\n")  # the items shown, one line each after the lead-in
+    assert 2 <= shown < len(items) and first.rest == (1 + shown, len(items) - shown)
+    middle = with_neighbours(record(*paras), passage(items[1], 2, (0, 5)), whole_lists=True)
+    assert middle.text == first.text and middle.rest == first.rest  # the same list, cut alike
+    assert middle.text[slice(*middle.highlight)] == items[1][:5]
     last = with_neighbours(record(*paras), passage(items[-1], 6, (0, 5)), whole_lists=True)
     assert last.text == f"{ATTACK}\n…\n{items[-1]}" and last.rest is None  # beyond the fit
+
+
+def test_the_models_read_and_the_eval_judges_a_list_item_with_its_lead_in_alone():
+    """A code review: a wrong item whose list holds the gold must not count as answering."""
+    paras = (ATTACK, *UNITS, DEFENCE)
+    shown = with_neighbours(record(*paras), passage(UNITS[2], 3, (0, 5)), whole_lists=True)
+    assert UNITS[0] in shown.text
+    assert passage_module.read_text(record(*paras), shown) == f"{ATTACK}\n…\n{UNITS[2]}"
+    alone = passage("Kein Doppelpunkt.", 0, (0, 5))  # no neighbours: the text itself
+    assert passage_module.read_text(record("Kein Doppelpunkt."), alone) == "Kein Doppelpunkt."
 
 
 def test_an_item_leading_a_list_of_its_own_shows_that_list_in_an_answer_too():

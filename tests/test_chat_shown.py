@@ -265,6 +265,24 @@ def test_an_answer_from_a_list_item_shows_the_whole_list_it_belongs_to(index, mo
     assert passage_text(index, record, 3) == f"{lead}\n{first}\n{second}"
 
 
+def test_a_token_issued_when_a_list_item_came_with_its_lead_in_alone_still_shows(
+    index, monkeypatch
+):
+    """A code review: a turn token of a list item issued before whole lists were shown (or
+    by an older instance during a rolling deployment) must not turn into "gone"."""
+    monkeypatch.setattr("faq_bot.chat.shown.dense_mode", lambda index: "hybrid")
+    record = index.entry("sow-helden-und-kaempfe")
+    assert record is not None
+    lead, second = record.plain_paragraphs[1], record.plain_paragraphs[3]
+    older = f"{lead}\n…\n{second}"  # what such a token's answer showed
+    span = (older.index(second), len(older))
+    turn = Shown("Was bringt ein Held?", ANSWERED, record.id, 3, span, (), fingerprint(older))
+    again, kept = show(index, turn, [])
+    assert kept == turn and again.passage is not None and again.passage.text == older
+    start, end = again.passage.highlight
+    assert again.passage.text[start:end] == second
+
+
 @pytest.mark.parametrize("span", [(5, 5), (0, 0), (0, 99_999)])
 def test_an_empty_key_sentence_or_one_outside_the_passage_is_shown_as_gone(index, span):
     turn = answered(index, "Wer bezahlt?", BOMB, 0, span)

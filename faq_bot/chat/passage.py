@@ -53,6 +53,7 @@ __all__ = [
     "choose_passage",
     "paragraph_features",
     "passage_table",
+    "read_text",
     "row_text",
     "with_neighbours",
     "with_precedent",
@@ -468,13 +469,27 @@ def competing_rows(
 
 
 def row_text(cand: Candidate, row: Row) -> str:
-    """The text paragraph `row` of `cand` would be answered with (its neighbours
-    included, `with_neighbours`): what gold passages and known questions are matched
-    against."""
+    """The text the models read for paragraph `row` of `cand` (its neighbours included,
+    `with_neighbours` without whole lists; an answer shows a list item in its whole list):
+    what gold passages and known questions are matched against."""
     record = cand.record
     text = record.plain_paragraphs[row.paragraph]
     # the text only: no key sentence is needed (or chosen) for it
     return with_neighbours(record, Passage(record.id, row.paragraph, text, 0.0, 0.0, (0, 0))).text
+
+
+def read_text(record: EntryRecord, passage: Passage) -> str:
+    """The text the models read for an answer's `passage` (shown with ``whole_lists``):
+    its paragraph with the neighbours `with_neighbours` gives it without whole lists, or the
+    shown text itself when that is the bare paragraph (no neighbours: a lexical answer).
+    What `faq_bot.evaluate` judges, as the models were fitted: showing more of a list does
+    not count as answering."""
+    text = record.plain_paragraphs[passage.paragraph]
+    if passage.text == text:
+        return text
+    return with_neighbours(
+        record, Passage(record.id, passage.paragraph, text, 0.0, 0.0, (0, 0))
+    ).text
 
 
 def with_precedent(

@@ -390,11 +390,13 @@ def passage_text(index: Index, record: EntryRecord, paragraph: int) -> str:
     return _shown_passage(index, record, paragraph).text
 
 
-def _shown_passage(index: Index, record: EntryRecord, paragraph: int) -> Passage:
+def _shown_passage(
+    index: Index, record: EntryRecord, paragraph: int, whole_lists: bool = True
+) -> Passage:
     text = record.plain_paragraphs[paragraph]
     passage = Passage(record.id, paragraph, text, 0.0, 1.0, (0, 0))
     if dense_mode(index) == "hybrid":  # as `answer` shows it with the embedder
-        passage = with_neighbours(record, passage, whole_lists=True)
+        passage = with_neighbours(record, passage, whole_lists=whole_lists)
     return passage
 
 
@@ -404,6 +406,11 @@ def _passage(index: Index, shown: Shown) -> tuple[EntryRecord, Passage] | None:
     if record is None or shown.paragraph >= len(record.plain_paragraphs):
         return None
     passage = _shown_passage(index, record, shown.paragraph)
+    if fingerprint(passage.text) != shown.fingerprint and dense_mode(index) == "hybrid":
+        # a token issued before list items were shown in their whole list (or by an older
+        # instance during a rolling deployment) showed the item with its lead-in alone
+        older = _shown_passage(index, record, shown.paragraph, whole_lists=False)
+        passage = older if fingerprint(older.text) == shown.fingerprint else passage
     start, end = shown.highlight
     if fingerprint(passage.text) != shown.fingerprint or not start < end <= len(passage.text):
         return None  # not the text it showed (a new build), or no key sentence in it

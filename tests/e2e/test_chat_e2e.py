@@ -562,7 +562,7 @@ def test_chat_says_an_unsure_answer_is_unsure_and_still_says_so_after_a_reload(b
     turn = page.locator("#chat-log li.turn").first
     expect(turn.locator(".turn-message")).to_contain_text("Wahrscheinlich steht das unter")
     caution = turn.locator(".turn-caution")
-    said_share = re.compile(r"^Bitte den Absatz prüfen: .* in \d\d von 100 Fällen\.")
+    said_share = re.compile(r"^Bitte den Absatz prüfen: .* stimmten \d\d von 100\.")
     expect(caution).to_contain_text(said_share)
     said = caution.inner_text()
     page.reload()  # the page the address renders (the turn's token), not chat.js

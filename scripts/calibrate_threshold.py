@@ -264,7 +264,7 @@ def write(
     mode["reliability"] = [
         [round(p, 4), round(share, 4)] for p, share in reliability_steps([o for _, o in rows])
     ]
-    path = _save(DATA / CONFIDENCE, data)
+    path = _save(CONFIDENCE, data)
     evidence = {
         "embedder": embedder,
         "models": models_digest(DATA),
@@ -277,10 +277,10 @@ def write(
     if "followup" in mode and (DATA / EVIDENCE).exists():
         # the follow-ups' model in force keeps its outcomes until `fit_followups` replaces
         # both: a follow-up step that stops leaves the file as consistent as it found it
-        kept = json.loads((DATA / EVIDENCE).read_text("utf-8")).get("followup_outcomes")
+        kept = _data_file(EVIDENCE).get("followup_outcomes")
         if kept is not None:
             evidence["followup_outcomes"] = kept
-    out = _save(DATA / EVIDENCE, evidence, compact=True)
+    out = _save(EVIDENCE, evidence, compact=True)
     reload_models()
     print(f"geschrieben: {path} (Schwelle {chosen.threshold:.2f}), {out}")
 
@@ -328,23 +328,29 @@ def write_followup(
         "confident_wrong": round(chosen.confident_wrong, 4),
         "pairs_confident_wrong_met": _rounded(chosen.pairs_confident_wrong_met),
     }
-    path = _save(DATA / CONFIDENCE, data)
-    evidence = json.loads((DATA / EVIDENCE).read_text("utf-8"))
+    path = _save(CONFIDENCE, data)
+    evidence = _data_file(EVIDENCE)
     evidence["models"] = models_digest(DATA)  # the first questions' outcomes do not change
     evidence["followup_outcomes"] = [[q, o.probability, o.right, o.answerable] for q, o in rows]
-    out = _save(DATA / EVIDENCE, evidence, compact=True)
+    out = _save(EVIDENCE, evidence, compact=True)
     reload_models()
     print(f"geschrieben: {path} (Schwelle der Anschlussfragen {chosen.threshold:.2f}), {out}")
 
 
 def _confidence() -> tuple[dict[str, Any], dict[str, Any]]:
     """confidence.json as read, and its hybrid mode (changed in place by the callers)."""
-    data = json.loads((DATA / CONFIDENCE).read_text("utf-8"))
+    data = _data_file(CONFIDENCE)
     return data, data["modes"]["hybrid"]
 
 
-def _save(path: Path, data: dict[str, Any], compact: bool = False) -> Path:
-    """Write `data` as the data files are kept: the models indented, the outcomes compact."""
+def _data_file(name: str) -> dict[str, Any]:
+    return json.loads((DATA / name).read_text("utf-8"))
+
+
+def _save(name: str, data: dict[str, Any], compact: bool = False) -> Path:
+    """Write data file `name` as the data files are kept: the models indented, the outcomes
+    compact (into `DATA` as it is when writing)."""
+    path = DATA / name
     text = json.dumps(data, separators=(",", ":")) if compact else json.dumps(data, indent=2)
     path.write_text(text + "\n", encoding="utf-8")
     return path

@@ -472,10 +472,14 @@ def row_text(cand: Candidate, row: Row) -> str:
     """The text the models read for paragraph `row` of `cand` (its neighbours included,
     `with_neighbours` without whole lists; an answer shows a list item in its whole list):
     what gold passages and known questions are matched against."""
-    record = cand.record
-    text = record.plain_paragraphs[row.paragraph]
-    # the text only: no key sentence is needed (or chosen) for it
-    return with_neighbours(record, Passage(record.id, row.paragraph, text, 0.0, 0.0, (0, 0))).text
+    return _read_form(cand.record, row.paragraph)
+
+
+def _read_form(record: EntryRecord, paragraph: int) -> str:
+    """Paragraph `paragraph` of `record` with its neighbours as the models read it (the
+    text only: no key sentence is needed or chosen for it)."""
+    text = record.plain_paragraphs[paragraph]
+    return with_neighbours(record, Passage(record.id, paragraph, text, 0.0, 0.0, (0, 0))).text
 
 
 def read_text(record: EntryRecord, passage: Passage) -> str:
@@ -485,11 +489,7 @@ def read_text(record: EntryRecord, passage: Passage) -> str:
     What `faq_bot.evaluate` judges, as the models were fitted: showing more of a list does
     not count as answering."""
     text = record.plain_paragraphs[passage.paragraph]
-    if passage.text == text:
-        return text
-    return with_neighbours(
-        record, Passage(record.id, passage.paragraph, text, 0.0, 0.0, (0, 0))
-    ).text
+    return text if passage.text == text else _read_form(record, passage.paragraph)
 
 
 def with_precedent(

@@ -488,7 +488,10 @@ def show(as_json: bool, corpus_dir: Path, index_dir: Path, entry_id: str) -> Non
     click.echo("")
     click.echo("Querverweise:" if record.links else "Querverweise: keine")
     for link in record.links:
-        if link["target"]:
+        if link["target"] and link.get("target_paragraph") is not None:
+            number = link["target_paragraph"] + 1
+            click.echo(f"  → {link['target_title']}, Absatz {number} ({link['target']})")
+        elif link["target"]:
             click.echo(f"  → {link['target_title']} ({link['target']})")
         else:
             click.echo(f"  → „{link['text']}“ (nicht aufgelöst)")

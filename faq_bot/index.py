@@ -51,7 +51,9 @@ Public interface (others code against these names):
     by newlines), ``name``, ``links`` (tuple of reference dicts: ``paragraph``,
     ``text``, ``target_text``, ``target`` (entry id or None when unresolved),
     ``target_title`` (or None), ``start``, ``end`` — offsets into the plain
-    paragraph) and ``backlinks`` (tuple of dicts ``{"id", "title", "doc"}``).
+    paragraph —, ``target_paragraph`` (the target's paragraph a numbered label such as
+    "Tabelle 1.0" names, 0-based, or None; absent in builds before it)) and
+    ``backlinks`` (tuple of dicts ``{"id", "title", "doc"}``).
     ``to_json()`` gives a JSON-ready dict.
 
 ``IndexHolder(index_dir)``

@@ -125,6 +125,7 @@ def _ref_json(ref: Any, titles: dict[str, str]) -> dict[str, Any]:
         "target_title": titles.get(target) if target else None,
         "start": ref.start,
         "end": ref.end,
+        "target_paragraph": getattr(ref, "target_paragraph", None),
     }
 
 

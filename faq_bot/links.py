@@ -11,6 +11,10 @@ The FAQ points from one entry to another in these forms (all in the real text):
 - ``(s. dort)``: refers to the entry named just before it in the sentence
   ("im Einklang mit der Bauphasen-Regelung (s. dort)" -> Bauphase),
 - ``Siehe Abschnitt 6.5`` in the rulebooks: a numbered section of the same document,
+- ``s. Tabelle 1.0 bezüglich ...`` (also ``Tab.``, ``Abbildung``, ``Abb.``): the paragraph
+  of the same document that this numbered label captions ("Tabelle 1.0 Schiffskosten u.
+  Bewegung": a short paragraph of its own, not a sentence), so the reference links to that
+  paragraph of its entry (`Reference.target_paragraph`),
 - references that name no entry ("s. jeweils entsprechenden Eintrag",
   "s. Regeln bzw. oben ...", "s. Ägypten"): kept, unresolved.
 
@@ -58,6 +62,9 @@ class Reference:
     target: str | None  # resolved entry id, or None
     start: int  # span of target_text within plain_paragraphs[paragraph]
     end: int
+    # the target entry's paragraph (0-based) a numbered label ("Tabelle 1.0") captions;
+    # None: the reference names the entry as a whole
+    target_paragraph: int | None = None
 
     @property
     def resolved(self) -> bool:
@@ -138,6 +145,12 @@ _AND = re.compile(r"\s+und\s+")
 # "Abschnitt 6.5 hinsichtlich ..." names the numbered section "6.5 Schiffstypen"
 _SECTION_REF = re.compile(r"^(?:(?:Abschnitt|Kapitel)\s+)?(\d+(?:\.\d+)+)(?![\d.]*\d)")
 _SECTION_TITLE = re.compile(r"^(\d+(?:\.\d+)+)\s+\S")
+# a numbered table or figure: "Tabelle 1.0", "Tab. 2", "Abbildung 3", "Abb. 2.0"
+_LABEL = re.compile(
+    r"^(Tabelle|Tab\.|Abbildung|Abb\.)\s*(\d+(?:\.\d+)*)(?![\d.]*\d)", re.IGNORECASE
+)
+_LABEL_KIND = {"tabelle": "tab", "tab.": "tab", "abbildung": "abb", "abb.": "abb"}
+CAPTION_CHARS = 80  # a caption is a short paragraph of its own that ends no sentence
 
 
 def _target_end(text: str, start: int) -> int:
@@ -285,6 +298,8 @@ class Lookup:
 
     tiers: list[dict[str, set[str]]] = field(default_factory=lambda: [{}, {}, {}])
     _ids: set[str] = field(default_factory=set)
+    # a numbered label ("tab 1.0") -> the (entry id, paragraph) it captions
+    captions: dict[str, set[tuple[str, int]]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, entries: Iterable[Entry]) -> Lookup:
@@ -300,6 +315,9 @@ class Lookup:
             for key in (number.group(1), f"abschnitt {number.group(1)}"):
                 loose.setdefault(key, set()).add(entry.id)
         exact.setdefault(_WS.sub(" ", entry.title).strip().casefold(), set()).add(entry.id)
+        for n, paragraph in enumerate(entry.plain_paragraphs):
+            if (key := _caption_key(paragraph)) is not None:
+                self.captions.setdefault(key, set()).add((entry.id, n))
         for name in (entry.title, *entry.aliases):
             forms = [name]
             if (inv := _inverted(name)) is not None:
@@ -307,6 +325,13 @@ class Lookup:
             for form in forms:
                 loose.setdefault(_norm(form), set()).add(entry.id)
                 stems.setdefault(_stem(form), set()).add(entry.id)
+
+    def resolve_label(self, label: str) -> tuple[str, int] | None:
+        """(entry id, paragraph) of the caption a numbered label names ("Tabelle 1.0"),
+        or None (none, or two captions with the label: no guess)."""
+        found = _LABEL.match(label.strip())
+        places = self.captions.get(_label_key(found)) if found else None
+        return next(iter(places)) if places and len(places) == 1 else None
 
     def resolve(self, target_text: str) -> str | None:
         text = _WS.sub(" ", target_text).strip()
@@ -328,6 +353,21 @@ class Lookup:
         return None
 
 
+def _label_key(found: re.Match[str]) -> str:
+    return f"{_LABEL_KIND[found.group(1).casefold()]} {found.group(2)}"
+
+
+def _caption_key(paragraph: str) -> str | None:
+    """The label key of a paragraph that captions a table or figure ("Tabelle 1.0
+    Schiffskosten u. Bewegung"), else None; a sentence that starts with a label ("Abb. 2
+    der OR zeigt ein Beispiel.") captions nothing."""
+    text = _WS.sub(" ", paragraph).strip()
+    if len(text) > CAPTION_CHARS or text.endswith((".", "!", "?", ":")):
+        return None
+    found = _LABEL.match(text)
+    return _label_key(found) if found else None
+
+
 def resolve(
     target_text: str, corpus_or_lookup: Corpus | Lookup, doc: str | None = None
 ) -> str | None:
@@ -347,48 +387,60 @@ def resolve(
     return None
 
 
-def _resolve_mention(mention: Mention, lookup: Lookup) -> list[tuple[str, str | None, int, int]]:
-    """(target_text, target, start, end) for each target the mention names."""
+Resolved = tuple[str, str | None, int, int, int | None]
+
+
+def _resolve_mention(mention: Mention, lookup: Lookup) -> list[Resolved]:
+    """(target_text, target, start, end, target paragraph) for each target the mention
+    names."""
     if mention.candidates:
         for text, start, end in mention.candidates:
             target = lookup.resolve(text)
             if target is not None:
-                return [(text, target, start, end)]
-        return [(mention.target_text, None, mention.start, mention.end)]
+                return [(text, target, start, end, None)]
+        return [(mention.target_text, None, mention.start, mention.end, None)]
     target = lookup.resolve(mention.target_text)
     if target is not None:
-        return [(mention.target_text, target, mention.start, mention.end)]
+        return [(mention.target_text, target, mention.start, mention.end, None)]
     text = mention.target_text
+    label = _LABEL.match(text)
+    if label is not None:  # "Tabelle 1.0 bezüglich der Kosten für Schiffe"
+        place = lookup.resolve_label(label.group(0))
+        if place is not None:
+            head = label.group(0)
+            return [(head, place[0], mention.start, mention.start + len(head), place[1])]
     section = _SECTION_REF.match(text)
     if section is not None:  # "Abschnitt 6.5 hinsichtlich näherer Informationen"
         head = section.group(0)
         target = lookup.resolve(head)
         if target is not None:
-            return [(head, target, mention.start, mention.start + len(head))]
+            return [(head, target, mention.start, mention.start + len(head), None)]
     if "," in text:  # "Phasen, dort ..." -> "Phasen"
         cut = text.index(",")
         head = text[:cut].rstrip()
         target = lookup.resolve(head)
         if target is not None:
-            return [(head, target, mention.start, mention.start + len(head))]
+            return [(head, target, mention.start, mention.start + len(head), None)]
     parts = list(_AND.finditer(text))
     if parts:  # "Sabotage und Bauphase": one reference per target
-        out = []
+        out: list[Resolved] = []
         bounds = [0, *(p for m in parts for p in (m.start(), m.end())), len(text)]
         for s, e in zip(bounds[::2], bounds[1::2], strict=True):
             piece = text[s:e]
-            out.append((piece, lookup.resolve(piece), mention.start + s, mention.start + e))
+            out.append((piece, lookup.resolve(piece), mention.start + s, mention.start + e, None))
         return out
-    return [(text, None, mention.start, mention.end)]
+    return [(text, None, mention.start, mention.end, None)]
 
 
 def see_also(links: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """An entry's stored references (`Reference.to_json` dicts) as its "Siehe auch" lists
-    them, on the ruling page and offline: the first reference to each target in order, an
-    unresolved one keyed by the text naming it."""
+    them, on the ruling page and offline: the first reference to each target (an entry, or
+    a paragraph of one) in order, an unresolved one keyed by the text naming it."""
     out: dict[str, Mapping[str, Any]] = {}
     for link in links:
         key = link.get("target") or f"?{link.get('target_text') or link.get('text')}"
+        if link.get("target") and link.get("target_paragraph") is not None:
+            key += f"#{link['target_paragraph']}"
         out.setdefault(key, link)
     return list(out.values())
 
@@ -400,7 +452,7 @@ def build_links(corpus: Corpus) -> LinkGraph:
         lookup = Lookup.of(document.entries)
         for entry in document.entries:
             for mention in find_references(entry):
-                for text, target, start, end in _resolve_mention(mention, lookup):
+                for text, target, start, end, para in _resolve_mention(mention, lookup):
                     references.append(
                         Reference(
                             source=entry.id,
@@ -410,6 +462,7 @@ def build_links(corpus: Corpus) -> LinkGraph:
                             target=target,
                             start=start,
                             end=end,
+                            target_paragraph=para,
                         )
                     )
     return LinkGraph(tuple(references))

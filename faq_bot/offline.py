@@ -97,7 +97,13 @@ def _entries(
             "paragraphs": list(r["plain_paragraphs"]),
             # cross references, as the ruling page lists them ("Siehe auch": the resolved
             # ones) and the entries linking here
-            "see": [link["target"] for link in see_also(r.get("links", ())) if link.get("target")],
+            "see": list(
+                dict.fromkeys(
+                    target
+                    for link in see_also(r.get("links", ()))
+                    if (target := link.get("target")) and target != r["id"]
+                )
+            ),
             "back": [b["id"] for b in r.get("backlinks", ())],
             "t": entry_terms([r["title"]], vocabulary, synonyms),
             "a": entry_terms(labels, vocabulary, synonyms),

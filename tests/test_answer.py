@@ -809,6 +809,16 @@ def test_related_entries_of_an_answer_list_its_own_game_first(index):
     assert [r["doc"] for r in declined][:3] == ["sow"] * 3
 
 
+def test_related_entries_never_list_the_entry_its_own_table_reference_names(index):
+    from faq_bot.chat.items import related_entries
+
+    ships = index.entry("sow-allgemeine-regeln-fuer-schiffe")
+    assert ships is not None and any(li["target"] == ships.id for li in ships.links)
+    # a declined answer (nothing excluded) from the entry whose "s. Tabelle 1.0" is its own
+    linked = [r for r in related_entries(index, ships, [], set()) if r["reason"] == "link"]
+    assert ships.id not in [r["id"] for r in linked]
+
+
 def test_an_answer_from_another_game_than_the_last_one_says_so(index):
     from faq_bot.chat.wording import other_game_note
 

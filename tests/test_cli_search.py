@@ -148,6 +148,12 @@ def test_show_lists_links_and_backlinks(run, built_index):
     assert "Verweise hierher" in result.stdout
 
 
+def test_show_names_the_paragraph_a_table_reference_links_to(run, built_index, index):
+    result = run(*with_index(built_index, "show", "sow-schiffsbewegung"))
+    ships = index.entry("sow-allgemeine-regeln-fuer-schiffe")
+    assert f"→ {ships.title}, Absatz 2 ({ships.id})" in result.stdout
+
+
 def test_show_aktionsstapel_lists_the_227er_among_backlinks(run, built_index):
     result = run(*with_index(built_index, "show", "aktionsstapel"))
     assert "← 227-Pfund Bombe (Basisausbau) (227-pfund-bombe-basisausbau)" in result.stdout

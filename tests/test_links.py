@@ -233,9 +233,58 @@ def test_links_rulebook_section_reference_resolves_to_numbered_section(corpus, g
     assert hafen.id in graph.backlinks(schiffstypen.id)
 
 
-def test_links_rulebook_table_reference_stays_unresolved(corpus, graph):
-    texts = {r.target_text for r in graph.unresolved() if r.source.startswith("sow-")}
-    assert "Tabelle 1.0 bezüglich der Kosten für Schiffe" in texts
+def test_links_rulebook_table_reference_links_to_the_paragraph_it_captions(corpus, graph):
+    schiffe = "sow-allgemeine-regeln-fuer-schiffe"
+    table = [r for r in graph.references if r.target_paragraph is not None]
+    assert {r.source for r in table} == {schiffe, "sow-schiffsbewegung"}
+    for ref in table:
+        assert (ref.target_text, ref.target, ref.target_paragraph) == ("Tabelle 1.0", schiffe, 1)
+    caption = corpus.by_id()[schiffe].plain_paragraphs[1]
+    assert caption.startswith("Tabelle 1.0 ")
+    assert "sow-schiffsbewegung" in graph.backlinks(schiffe)
+    assert schiffe not in graph.backlinks(schiffe)  # its own reference is no backlink
+
+
+def _table_graph(*captions: str) -> LinkGraph:
+    source = _entry("Die Kosten (s. Tabelle 2.1 zu den Schiffen) gelten immer.")
+    tables = _entry("Einleitung.", *captions, "Typ Kosten", id="tabellen", title="Tabellen")
+    document = Document(
+        id="d",
+        file="d.txt",
+        title="D",
+        game="G",
+        kind="rules",
+        language="de",
+        splitter="sections",
+        entries=(source, tables),
+    )
+    return build_links(Corpus((document,)))
+
+
+def test_links_numbered_label_resolves_to_the_caption_paragraph():
+    [ref] = _table_graph("Tabelle 2.1 Schiffskosten").outgoing("quelle")
+    assert (ref.target_text, ref.target, ref.target_paragraph) == ("Tabelle 2.1", "tabellen", 1)
+    assert ref.resolved
+
+
+@pytest.mark.parametrize(
+    "captions",
+    [
+        ("Tabelle 2.1 zeigt, was Schiffe kosten.",),  # a sentence, not a caption
+        ("Tabelle 2.10 Schiffskosten",),  # another number
+        ("Tabelle 2 Schiffskosten",),
+        ("Tabelle 2.1 Schiffskosten", "Tab. 2.1 Unterhalt"),  # two captions: no guess
+    ],
+)
+def test_links_numbered_label_without_one_caption_stays_unresolved(captions):
+    [ref] = _table_graph(*captions).outgoing("quelle")
+    assert ref.target is None and ref.target_paragraph is None
+
+
+def test_links_label_abbreviation_names_the_same_caption():
+    lookup = Lookup.of([_entry("Einleitung.", "Abbildung 3 Handel", id="a", title="A")])
+    assert lookup.resolve_label("Abb. 3") == ("a", 1)
+    assert lookup.resolve_label("Tabelle 3") is None
 
 
 def test_links_section_number_needs_a_matching_section():

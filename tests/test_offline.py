@@ -247,8 +247,13 @@ def test_each_entry_carries_its_cross_references_for_the_offline_ruling_page(dat
     resolved targets in order without repeats, and the entries linking here."""
     by_id = {e["id"]: e for e in data["entries"]}
     for record in index.entries():
-        targets = [link["target"] for link in record.links if link.get("target")]
+        targets = [li["target"] for li in record.links if li.get("target") not in (None, record.id)]
         assert by_id[record.id]["see"] == list(dict.fromkeys(targets))
         assert by_id[record.id]["back"] == [b["id"] for b in record.backlinks]
     assert by_id[BOMB]["see"] == ["aktionsstapel"]
+    # "s. Tabelle 1.0" names a paragraph of the entry itself: not a ruling to see besides
+    ships = "sow-allgemeine-regeln-fuer-schiffe"
+    assert any(li["target"] == ships for li in index.entry(ships).links)
+    assert ships not in by_id[ships]["see"]
+    assert by_id["sow-schiffsbewegung"]["see"] == [ships]
     assert BOMB in by_id["aktionsstapel"]["back"]

@@ -259,6 +259,22 @@ def test_entry_unresolved_reference_is_text_not_a_dead_link(client, index):
         assert client.get(link).status_code in (200, 301), link
 
 
+SHIPS = "sow-allgemeine-regeln-fuer-schiffe"  # its paragraph 2 captions "Tabelle 1.0"
+
+
+@pytest.mark.parametrize("source", [SHIPS, "sow-schiffsbewegung"])
+def test_entry_table_reference_links_to_the_caption_paragraph(client, index, source):
+    html = client.get(f"/entry/{source}").get_data(as_text=True)
+    inline = f'<a class="xref" href="/entry/{SHIPS}#p1" data-preview="'
+    assert inline in html and ">Tabelle 1.0</a>" in html
+    see_also = html[html.index('id="see-also-h"') : html.index('id="backlinks-h"')]
+    caption = "Tabelle 1.0 Schiffskosten u. Bewegung"
+    named = caption if source == SHIPS else f"{caption} ({index.entry(SHIPS).title})"
+    assert f">{named}</a>" in see_also
+    assert "kein eigener Eintrag" not in see_also
+    assert 'id="p1"' in client.get(f"/entry/{SHIPS}").get_data(as_text=True)
+
+
 def test_entry_lists_backlinks(client, index):
     html = client.get("/entry/aktionsstapel").get_data(as_text=True)
     section = html.split("Verweise hierher", 1)[1].split("</section>", 1)[0]

@@ -44,11 +44,11 @@ def test_a_paragraph_too_bracketed_for_markdown_is_shown_as_its_plain_text():
     from faq_bot.web.render import MARKDOWN_MARKS, render_paragraph
 
     source = "**fett** " + "[<" * MARKDOWN_MARKS
-    html = str(render_paragraph(source, source, "markdown", [], lambda _target: None))
+    html = str(render_paragraph(source, source, "markdown", [], lambda _target, _paragraph: None))
     assert html == f"<p>**fett** {'[&lt;' * MARKDOWN_MARKS}</p>"
     ordinary = "**fett** " + "[x] " * 20 + "<b>"
     assert "<strong>fett</strong>" in str(
-        render_paragraph(ordinary, ordinary, "markdown", [], lambda _target: None)
+        render_paragraph(ordinary, ordinary, "markdown", [], lambda _target, _paragraph: None)
     )
 
 
@@ -59,7 +59,9 @@ def test_markdown_marks_at_the_limit_still_go_through_markdown_and_one_more_does
         source = "**fett** s. auch Beta " + "[" * marks
         plain = "fett s. auch Beta " + "[" * marks
         ref = {"start": 13, "end": 17, "text": "s. auch Beta", "target": "beta"}
-        html = render_paragraph(source, plain, "markdown", [ref], lambda _t: ("/entry/beta", ""))
+        html = render_paragraph(
+            source, plain, "markdown", [ref], lambda _t, _p: ("/entry/beta", "")
+        )
         return str(html)
 
     assert "<strong>fett</strong>" in rendered(MARKDOWN_MARKS)

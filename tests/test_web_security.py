@@ -280,8 +280,11 @@ def test_corpus_markdown_keeps_emphasis_drops_script(evil_pages):
 # ---------------------------------------------------------------- render helpers
 
 
-def links_to(target):
-    return (f"/entry/{target}", f"Vorschau {target}") if target != "missing" else None
+def links_to(target, paragraph=None):
+    if target == "missing":
+        return None
+    anchor = f"#p{paragraph}" if paragraph is not None else ""
+    return (f"/entry/{target}{anchor}", f"Vorschau {target}")
 
 
 def test_render_text_links_reference_spans_and_escapes_the_rest():
@@ -296,6 +299,17 @@ def test_render_text_links_reference_spans_and_escapes_the_rest():
         'aria-describedby="vorschau-beta">Beta</a>'
         ' und s. <span class="xref-unresolved">Gamma</span>'
     )
+
+
+@pytest.mark.parametrize(
+    ("stored", "href"), [(1, "/entry/beta#p1"), ("1", "/entry/beta"), (True, "/entry/beta")]
+)
+def test_reference_to_a_paragraph_links_to_its_anchor_in_text_and_html(stored, href):
+    ref = {"start": 3, "end": 12, "text": "s. Tabelle 1", "target_text": "Tabelle 1"}
+    ref |= {"target": "beta", "target_paragraph": stored}
+    assert f'href="{href}"' in render_text("s. Tabelle 1.", [ref], links_to)
+    out = link_in_html("<p>s. Tabelle 1.</p>", [ref], links_to)
+    assert f'<a class="xref" href="{href}"' in out and ">Tabelle 1</a>" in out
 
 
 def test_render_text_ignores_overlapping_and_out_of_range_spans():

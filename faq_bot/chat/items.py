@@ -105,7 +105,7 @@ def related_entries(
     if record is not None:
         for link in record.links:
             target = index.entry(link["target"]) if link.get("target") else None
-            if target is None or target.id in seen:
+            if target is None or target.id in seen or target.id == record.id:
                 continue
             seen.add(target.id)
             out.append(related_item(index, target, None, "link"))

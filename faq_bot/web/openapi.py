@@ -229,6 +229,12 @@ COMPONENTS: dict[str, Any] = {
                 "target_text": {"type": "string"},
                 "target": {"type": "string", "nullable": True},
                 "target_title": {"type": "string", "nullable": True},
+                "target_paragraph": {
+                    "type": "integer",
+                    "nullable": True,
+                    "description": "Absatz des Ziels (ab 0), den der Verweis nennt (etwa "
+                    "„Tabelle 1.0“); null: der Eintrag als Ganzes",
+                },
             },
         },
         "Entry": {

@@ -312,6 +312,25 @@ def paragraph(entry_id: str, number: str) -> Any:
     )
 
 
+def _target_paragraph(record: Any, paragraph: Any) -> int | None:
+    """`paragraph` when it is one of `record`'s paragraphs (0-based), else None."""
+    ok = isinstance(paragraph, int) and not isinstance(paragraph, bool)
+    return paragraph if ok and 0 <= paragraph < len(record.plain_paragraphs) else None
+
+
+def _entry_link(record: Any, paragraph: Any = None) -> str:
+    """The ruling page of `record`, at its paragraph `paragraph` (a reference to a table it
+    captions, `faq_bot.links`) when it has one."""
+    return entry_url(record.id, _target_paragraph(record, paragraph))
+
+
+def _caption(record: Any, paragraph: Any) -> str:
+    """The text of `record`'s paragraph a reference names ("Tabelle 1.0 Schiffskosten u.
+    Bewegung"), or "" for a reference to the entry as a whole."""
+    n = _target_paragraph(record, paragraph) if record is not None else None
+    return " ".join(record.plain_paragraphs[n].split()) if n is not None else ""
+
+
 def render_entry(index: Any, record: Any, highlight: str, linked: Located | None = None) -> str:
     """The ruling page of `record` with the words of `highlight` marked; with `linked`
     (a paragraph's permalink), that paragraph quoted first and marked, or a note that the
@@ -324,11 +343,11 @@ def render_entry(index: Any, record: Any, highlight: str, linked: Located | None
         found = previews[entry_id] = entry_summary(other.text, other.links)
         return found
 
-    def link_for(target: str) -> tuple[str, str] | None:
+    def link_for(target: str, paragraph: int | None = None) -> tuple[str, str] | None:
         other = index.entry(target)
         if other is None:
             return None
-        return entry_url(other.id), preview(target, other)
+        return _entry_link(other, paragraph), preview(target, other)
 
     groups = query_groups(index, highlight)
     links = list(record.links)
@@ -365,10 +384,15 @@ def render_entry(index: Any, record: Any, highlight: str, linked: Located | None
     for link in listed_references(links):
         target_id: str = link.get("target") or ""
         other = index.entry(target_id) if target_id else None
+        caption = _caption(other, link.get("target_paragraph"))
+        if other is not None and caption and other.id != record.id:
+            caption = f"{caption} ({other.title})"
         see_also.append(
             {
-                "text": other.title if other else (link.get("target_text") or link.get("text")),
-                "url": entry_url(other.id) if other else None,
+                "text": (caption or other.title)
+                if other
+                else (link.get("target_text") or link.get("text")),
+                "url": _entry_link(other, link.get("target_paragraph")) if other else None,
                 "preview": preview(target_id, other) if other else "",
                 "preview_id": preview_id(target_id) if other else "",
             }

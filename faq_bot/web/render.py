@@ -23,6 +23,7 @@ import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from html import escape
+from typing import Any
 
 import markdown as _markdown
 import nh3
@@ -63,9 +64,10 @@ _TAG_SPLIT = re.compile(r"(<[^>]*>)")
 _TAG_NAME = re.compile(r"</?\s*([A-Za-z0-9]+)")
 _OWN_BULLET = re.compile(r"<li>\s*[•·▪◦‣]\s*")
 
-# a link target: (url, preview text) for a reference's target id; the page holds the
-# preview in a hidden element (`preview_id`) that the link names as its description
-LinkFor = Callable[[str], tuple[str, str] | None]
+# a link target: (url, preview text) for a reference's target id and the paragraph of it
+# the reference names (None: the entry); the page holds the preview in a hidden element
+# (`preview_id`) that the link names as its description
+LinkFor = Callable[[str, int | None], tuple[str, str] | None]
 
 
 def paragraph_anchor(index: int) -> str:
@@ -155,6 +157,7 @@ class Span:
     text: str  # the whole reference as written ("s. auch Beta")
     target: str | None
     target_text: str = ""  # the part naming the target ("Beta"): the link text
+    paragraph: int | None = None  # the target's paragraph a label names ("Tabelle 1.0")
 
 
 def preview_id(entry_id: str) -> str:
@@ -163,8 +166,10 @@ def preview_id(entry_id: str) -> str:
     return f"vorschau-{entry_id}"
 
 
-def _link(text_html: str, target: str | None, link_for: LinkFor) -> str:
-    found = link_for(target) if target else None
+def _link(
+    text_html: str, target: str | None, link_for: LinkFor, paragraph: int | None = None
+) -> str:
+    found = link_for(target, paragraph) if target else None
     if found is None or target is None:
         return f'<span class="xref-unresolved">{text_html}</span>'
     url, preview = found
@@ -184,6 +189,7 @@ def _spans(refs: Iterable[Mapping]) -> list[Span]:
                 str(r.get("text") or ""),
                 r.get("target"),
                 str(r.get("target_text") or ""),
+                _paragraph(r.get("target_paragraph")),
             )
             for r in refs
         ),
@@ -196,6 +202,10 @@ def _spans(refs: Iterable[Mapping]) -> list[Span]:
     return kept
 
 
+def _paragraph(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def render_text(plain: str, refs: Iterable[Mapping], link_for: LinkFor) -> str:
     """An escaped plain paragraph with the reference spans (offsets into `plain`) linked."""
     out: list[str] = []
@@ -204,7 +214,8 @@ def render_text(plain: str, refs: Iterable[Mapping], link_for: LinkFor) -> str:
         if span.end > len(plain):
             continue
         out.append(escape(plain[pos : span.start], quote=False))
-        out.append(_link(escape(plain[span.start : span.end], quote=False), span.target, link_for))
+        text_html = escape(plain[span.start : span.end], quote=False)
+        out.append(_link(text_html, span.target, link_for, span.paragraph))
         pos = span.end
     out.append(escape(plain[pos:], quote=False))
     return "".join(out)
@@ -245,7 +256,7 @@ def link_in_html(html: str, refs: Iterable[Mapping], link_for: LinkFor) -> str:
             if inner < 0:
                 inner, name = 0, needle
             pieces.append(rest[: at + inner])
-            pieces.append(_link(name, span.target, link_for))
+            pieces.append(_link(name, span.target, link_for, span.paragraph))
             rest = rest[at + inner + len(name) :]
         pieces.append(rest)
         parts[i] = "".join(pieces)

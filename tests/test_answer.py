@@ -395,6 +395,37 @@ def test_followup_history_as_plain_strings_works_too(index):
     assert "227er" in follow.passage.text
 
 
+def test_followup_history_as_plain_strings_is_answered_as_the_page_answered_it(index):
+    # the earlier question sent as text is answered again, so its entry is the topic as
+    # when the page (or the CLI's --after) sends it back; before, strings declined this
+    earlier = ["Was kostet mich die Erfolgreiche Abwehr?"]
+    question = "und die explosive landung, hat die denselben effekt?"
+    as_text = answer(index, question, earlier)
+    as_page = answer(index, question, replay(index, earlier))
+    assert as_page.confident and as_page.passage.entry == "explosive-landung-aktionskarte"
+    assert as_text.to_json() == as_page.to_json()
+
+
+def test_followup_history_replays_only_the_newest_plain_strings(index, monkeypatch):
+    import importlib
+
+    chat_answer = importlib.import_module("faq_bot.chat.answer")  # `chat.answer` is a function
+    asked: list[str] = []
+    real = chat_answer._answered
+
+    def counting(index, question, history, doc):
+        asked.append(question)
+        return real(index, question, history, doc)
+
+    monkeypatch.setattr(chat_answer, "_answered", counting)
+    earlier = [f"Wie viele Karten hat ein Depot in Runde {n}?" for n in range(1, 6)]
+    # an object keeps its entry: not answered again, and it does not count
+    history = [*earlier[:4], {"question": "Wann darf ich reagieren?", "entry": None}, earlier[4]]
+    answer(index, "und danach?", history)
+    assert asked == [*earlier[2:5], "und danach?"]
+    assert chat_answer.REPLAYED == 3
+
+
 def test_followup_context_does_not_apply_to_a_new_question(index):
     result = answer(index, "Wie viele Karten hat ein Depot?", ["Wann spiele ich die 227er?"])
     assert not result.followup

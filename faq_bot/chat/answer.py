@@ -99,7 +99,14 @@ from faq_bot.stack.link import check_url_for
 from faq_bot.text import entry_path, sentence_window
 
 from . import confidence as conf
-from .history import Turn, context_turns, dense_text, parse_history, with_entries
+from .history import (
+    MAX_CONTEXT,
+    Turn,
+    context_turns,
+    dense_text,
+    parse_history,
+    with_entries,
+)
 from .items import earlier_item, related_entries, searched_first, source_hit
 from .passage import (
     Candidate,
@@ -157,6 +164,9 @@ CONTEXT_WEIGHT = 0.4
 # questions, on 351 training follow-ups (CONTEXT_WEIGHT 0.4): 0.65: 272, 1.0: 273 (a tie;
 # kept). (With CONTEXT_WEIGHT 0.2: 0.35: 248, 0.5 to 0.8: 255, 1.0: 261.)
 TOPIC_WEIGHT = 0.65
+# Earlier questions sent as plain text that a reading answers again (`_turns`): as many
+# as a follow-up may be read with (`MAX_CONTEXT`); older ones count by their words only.
+REPLAYED = MAX_CONTEXT
 
 # A paragraph longer than this is shown as the sentences around its key sentence first (the
 # passage issue 9 asks for, "<= ~700 characters"), the whole paragraph a tap away
@@ -485,7 +495,7 @@ def answered_reading(
     answers when it is confident and clears its bar by more than the lone reading
     clears its own (first questions and follow-ups have a bar each). Without a fitted
     confidence model (no margins to weigh) it is read alone."""
-    turns = _turns(index, history)
+    turns = _turns(index, history, doc)
     reading = read(index, question, turns, dense=dense, doc=doc)
     response = respond(index, reading)
     if response.margin is None:
@@ -506,16 +516,25 @@ def answer(index: Index, question: Any, history: Any = (), doc: str | None = Non
     """Answer `question` from the rulings, reading a follow-up with `history`
     (`answered_reading`); a declined answer offers the search's first hits too
     (`searched_first`)."""
-    turns = _turns(index, history)
+    turns = _turns(index, history, doc)
     result, reading = _answered(index, question, turns, doc)
     result.search_first = searched_first(index, result, reading.dense)
     result.earlier = earlier_item(index, result, turns)
     return result
 
 
-def _turns(index: Index, history: Any) -> list[Turn]:
-    """The conversation (`parse_history`), each turn's entry as the index names it."""
-    return with_entries(index, parse_history(history))
+def _turns(index: Index, history: Any, doc: str | None = None) -> list[Turn]:
+    """The conversation (`parse_history`), each turn's entry as the index names it. An
+    earlier question sent as plain text (an API client's history: no entry) is answered
+    again, in order, as the page answered it (`replay`), so that it reads a follow-up as
+    the page, the CLI and the measurements do; the newest `REPLAYED` of them, each one
+    more reading (its embedding is usually among the recent ones)."""
+    turns = with_entries(index, parse_history(history))
+    if isinstance(history, (list, tuple)):
+        plain = [i for i, item in enumerate(history) if isinstance(item, str)]
+        for i in plain[-REPLAYED:]:
+            turns[i] = turn_of(_answered(index, history[i], turns[:i], doc)[0])
+    return turns
 
 
 def _answered(index: Index, question: Any, history: Any, doc: str | None) -> tuple[Answer, Reading]:

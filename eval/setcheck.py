@@ -216,6 +216,7 @@ GROUPS = [
     ["heldout130-questions.jsonl", "heldout130-followups.jsonl"],
     ["heldout131-questions.jsonl", "heldout131-followups.jsonl"],
     ["heldout132-questions.jsonl", "heldout132-followups.jsonl"],
+    ["heldout134-questions.jsonl", "heldout134-followups.jsonl"],
 ]
 
 

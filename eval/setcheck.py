@@ -217,6 +217,7 @@ GROUPS = [
     ["heldout131-questions.jsonl", "heldout131-followups.jsonl"],
     ["heldout132-questions.jsonl", "heldout132-followups.jsonl"],
     ["heldout133-questions.jsonl", "heldout133-followups.jsonl"],
+    ["heldout134-questions.jsonl", "heldout134-followups.jsonl"],
 ]
 
 

@@ -45,7 +45,10 @@ __all__ = ["PAGES", "GermanThreadWorker", "tame_allocator", "write_error"]
 PAGES = {
     400: ("Ungültige Anfrage", "Der Server konnte diese Anfrage nicht lesen."),
     403: ("Nicht erlaubt", "Diese Anfrage ist nicht erlaubt."),
-    414: ("Adresse zu lang", "Die Adresse ist zu lang. Bitte eine kürzere Suche versuchen."),
+    414: (
+        "Adresse zu lang",
+        "Die Adresse ist zu lang. Bitte kürzer suchen oder ein neues Gespräch beginnen.",
+    ),
     417: ("Ungültige Anfrage", "Die Erwartung dieser Anfrage kann der Server nicht erfüllen."),
     431: ("Anfrage zu groß", "Die Kopfzeilen der Anfrage sind zu groß."),
     500: ("Interner Fehler", "Beim Server ist ein Fehler aufgetreten. Bitte später noch einmal."),

@@ -128,7 +128,7 @@ class LinkGraph:
 # "s." or "vgl." as a word of its own: not the end of "bzw.", "vs.", "Vorteils.", nor
 # inside an abbreviation ("u.s.w.", "s.g." for sogenannt); right after a sentence's end
 # with the space missing ("Basisschaden!).s. auch Blitzangriff") it is one
-_MARKER = re.compile(r"(?<!\w)(?<!\w\.)(?:(?:s|vgl)\.(?=\s|\w|$)(?!\w\.)|[Ss]iehe(?=\s))")
+_MARKER = re.compile(r"(?<!\w)(?<!\w\.)(?:(?:s|[Vv]gl)\.(?=\s|\w|$)(?!\w\.)|[Ss]iehe(?=\s))")
 _CONNECTOR = re.compile(
     r"""\s*(?:
         (?:auch|dazu|hierzu|insbesondere|unter|bei

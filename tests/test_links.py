@@ -195,8 +195,8 @@ def test_links_unresolved_references_link_nowhere(corpus, graph):
 
 def test_links_faq_reference_count(faq, graph):
     refs = [r for r in graph.references if r.source in _ids(faq)]
-    assert len(refs) == 36
-    assert len([r for r in refs if r.target is not None]) == 33
+    assert len(refs) == 37
+    assert len([r for r in refs if r.target is not None]) == 34
 
 
 def test_links_targets_stay_in_the_source_document(corpus, graph):
@@ -221,6 +221,12 @@ def test_links_backlinks_in_document_order_without_duplicates(faq, graph):
         back = graph.backlinks(entry.id)
         assert len(back) == len(set(back))
         assert [positions[i] for i in back] == sorted(positions[i] for i in back)
+
+
+def test_links_capitalised_vgl_at_a_sentence_start_is_a_reference(corpus, graph):
+    [ref] = graph.outgoing("sperrschaden-in-der-rueckzugsphase")
+    assert (ref.text, ref.target) == ("Vgl. auch Rückzugsphase", "rueckzugsphase")
+    assert find_references(_entry("Das gilt. Vgl. Phasen."))[0].target_text == "Phasen"
 
 
 def test_links_rulebook_section_reference_resolves_to_numbered_section(corpus, graph):

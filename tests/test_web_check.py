@@ -1188,12 +1188,26 @@ def test_check_builder_moves_an_entry_keeping_its_fields(client) -> None:
 
 
 @pytest.mark.parametrize(
-    "action", ["pick:Gibtsnicht", "move:stack:0:sideways", "announce:99", "add:nothing"]
+    ("action", "says"),
+    [
+        ("pick:Gibtsnicht", "Die Karte „Gibtsnicht“ steht nicht im Kartenkatalog."),
+        ("move:stack:0:sideways", "Unbekannte Aktion „move:stack:0:sideways“."),
+        ("announce:99", "Die Zeile dieser Schaltfläche gibt es nicht (mehr)."),
+        ("add:nothing", "Unbekannte Aktion „add:nothing“."),
+    ],
 )
-def test_check_builder_refuses_an_unknown_action_in_german(client, action: str) -> None:
-    response = client.post("/check", data=builder_form(action=action))
+def test_check_builder_refuses_an_unknown_action_in_german_and_keeps_the_form(
+    client, action: str, says: str
+) -> None:
+    """A QA review: a card the catalog lacks was "Unbekannte Aktion" on a page without
+    the form, so everything typed was lost."""
+    form = builder_form(action=action)
+    response = client.post("/check", data=form)
+    html = response.get_data(as_text=True)
     assert response.status_code == 400
-    assert "Unbekannte Aktion" in response.get_data(as_text=True)
+    assert says in html and "Das Formular ist unverändert." in html
+    named = [key for key in form if key.endswith("-name") and form[key]]
+    assert named and all(f'name="{key}" value="{form[key]}"' in html for key in named)
 
 
 def test_check_builder_tap_targets_are_never_typed_ids(client) -> None:
@@ -1464,8 +1478,10 @@ def test_check_builder_button_of_a_row_the_form_never_showed_is_a_german_400(
     """A QA review: "remove:players:999" was ignored with a 200, "announce:999" a 400."""
     form = {"p-0-name": "A", "c-0-name": "Radarstation", "c-0-owner": "A", "action": action}
     response = client.post("/check", data=form)
+    html = response.get_data(as_text=True)
     assert response.status_code == 400
-    assert "Unbekannte Aktion" in response.get_data(as_text=True)
+    assert "Die Zeile dieser Schaltfläche gibt es nicht (mehr)." in html
+    assert 'name="c-0-name" value="Radarstation"' in html  # the form as it was
 
 
 def test_check_builder_feedback_names_the_row_as_its_button_showed_it(client) -> None:

@@ -32,6 +32,7 @@ from itertools import islice
 from typing import Any
 
 from faq_bot.corpus.splitters import slugify, unique_id
+from faq_bot.errors import InputError
 from faq_bot.stack.catalog import find_card
 from faq_bot.stack.explain import (
     EFFECT_DE,
@@ -216,6 +217,15 @@ def is_number(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= 9
 
 
+class ActionError(InputError):
+    """A builder button the form cannot apply (a made-up action, a row or catalog card
+    that is not there): its German message says which; the form stays as it was."""
+
+
+UNCHANGED = "Das Formular ist unverändert."
+MISSING_ROW = f"Die Zeile dieser Schaltfläche gibt es nicht (mehr). {UNCHANGED}"
+
+
 def state_action(action: str, form: Mapping[str, str]) -> str:
     """`action` as posted with `form`, its row number turned into the row's index in the
     state `state_from_form` reads from it (``remove:<group>:<n>``, ``move:stack:<n>:…``,
@@ -247,7 +257,8 @@ def _row_index(form: Mapping[str, str], group: str, number: int) -> int | None:
     (blank rows are dropped when it is read, so the two differ after one); None for a
     blank row. A form that posts no row of `group` (an action applied to a state built
     otherwise) numbers the state's rows themselves. ValueError for a row the form did not
-    show (a made-up button: "remove:players:999" is refused as "announce:999" is)."""
+    show (a made-up button: "remove:players:999" is refused as "announce:999" is): an
+    `ActionError`."""
     prefix = GROUP_FIELDS[group][0]
     posted = {
         int(m.group(2)) for key in form if (m := FIELD_KEY.match(key)) and m.group(1) == prefix
@@ -255,7 +266,7 @@ def _row_index(form: Mapping[str, str], group: str, number: int) -> int | None:
     if not posted:
         return number
     if number not in posted:
-        raise ValueError(f"no row {number} of {group} was posted")
+        raise ActionError(MISSING_ROW)
     numbers = [n for n, _row in _kept_rows(form)[group]]
     return numbers.index(number) if number in numbers else None
 

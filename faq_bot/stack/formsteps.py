@@ -12,7 +12,17 @@ from typing import Any
 
 from faq_bot.corpus.splitters import slugify, unique_id
 from faq_bot.stack.catalog import find_card
-from faq_bot.stack.form import FIRST_FIELD, FLAGS, GROUP_FIELDS, ROW_NOUN, is_number, pad_state
+from faq_bot.stack.form import (
+    FIRST_FIELD,
+    FLAGS,
+    GROUP_FIELDS,
+    MISSING_ROW,
+    ROW_NOUN,
+    UNCHANGED,
+    ActionError,
+    is_number,
+    pad_state,
+)
 
 
 def complete_ids(state: dict[str, Any]) -> list[str]:
@@ -39,7 +49,7 @@ def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) ->
     """A builder button: ``add:<group>``, ``remove:<group>:<n>``, ``move:stack:<n>:up|down``,
     ``pick:<catalog card>`` (a card for the player in ``pick_owner``), ``announce:<n>``
     (card row n goes on the stack, announced by its owner), ``refresh`` (only re-render).
-    Raises ValueError otherwise."""
+    Raises `ActionError` (German) otherwise, before changing anything."""
     kind, _, rest = action.partition(":")
     parts = rest.split(":")
     if action == "refresh":  # check.js after a card's name or owner changed: new choices
@@ -49,32 +59,39 @@ def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) ->
     elif kind == "remove" and len(parts) == 2 and parts[0] in GROUP_FIELDS and is_number(parts[1]):
         rows = state[parts[0]]
         if int(parts[1]) >= len(rows):
-            raise ValueError(action)
+            raise ActionError(MISSING_ROW)
         del rows[int(parts[1])]
     elif kind == "move" and len(parts) == 3 and parts[0] == "stack" and is_number(parts[1]):
         if parts[2] not in ("up", "down"):
-            raise ValueError(action)
+            raise ActionError(_unknown(action))
         rows, i = state["stack"], int(parts[1])
         if i >= len(rows):
-            raise ValueError(action)
+            raise ActionError(MISSING_ROW)
         j = i - 1 if parts[2] == "up" else i + 1
         if 0 <= j < len(rows):  # the first row up, the last down: nothing to move
             rows[i], rows[j] = rows[j], rows[i]
-    elif kind == "pick" and find_card(rest) is not None:
+    elif kind == "pick":
         card = find_card(rest)
-        assert card is not None
+        if card is None:
+            raise ActionError(f"Die Karte „{rest[:80]}“ steht nicht im Kartenkatalog. {UNCHANGED}")
         owners = [r["name"] for r in state["players"] if r["name"]]
         owner = form.get("pick_owner", "").strip() or (owners[0] if owners else "")
         row = _blank_row("cards") | {"name": card.name, "owner": owner, "kind": card.kind.value}
         state["cards"].append(row)
-    elif kind == "announce" and is_number(rest) and int(rest) < len(state["cards"]):
+    elif kind == "announce" and is_number(rest):
+        if int(rest) >= len(state["cards"]):
+            raise ActionError(MISSING_ROW)
         complete_ids(state)
         card = state["cards"][int(rest)]
         state["stack"].append(_blank_row("stack") | {"source": card["id"], "by": card["owner"]})
     else:
-        raise ValueError(action)
+        raise ActionError(_unknown(action))
     complete_ids(state)
     return state
+
+
+def _unknown(action: str) -> str:
+    return f"Unbekannte Aktion „{action[:80]}“. {UNCHANGED}"
 
 
 @dataclass(frozen=True)

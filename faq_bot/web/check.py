@@ -14,7 +14,9 @@
   the builder's buttons (``add:``, ``remove:``, ``move:``, ``pick:``, ``announce:``,
   `faq_bot.stack.formsteps.apply_action`) change the rows and show the form again, saying
   what they did in a status (`faq_bot.stack.formsteps.action_feedback`, which also tells
-  ``check.js`` where the keyboard focus goes).
+  ``check.js`` where the keyboard focus goes); a button they cannot apply (a made-up
+  action, a row or catalog card that is not there) shows the form as posted with the
+  German reason (400, `faq_bot.stack.form.ActionError`).
   A non-empty ``json`` field (the JSON view) always wins over the rows; ``check``
   with nothing filled in shows the starting form again (200, with a note); rows or
   JSON that make no scenario show the form with its mistakes (400). A scenario that
@@ -471,8 +473,8 @@ def submit() -> Response:
         try:
             action = builder.state_action(posted, form)  # row numbers as the state counts them
             formsteps.apply_action(state, action, form)
-        except ValueError:
-            raise bad_request(f"Unbekannte Aktion „{posted[:80]}“.") from None
+        except builder.ActionError as exc:  # the form as posted again, with what was wrong
+            return _render(state, status=400, error=str(exc))
         return _render(state, feedback=formsteps.action_feedback(state, action, posted))
     try:
         data, notes = builder.scenario_from_state(state)

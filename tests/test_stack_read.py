@@ -260,3 +260,13 @@ def test_read_refuses_a_key_the_json_text_repeats_instead_of_keeping_the_last() 
     with pytest.raises(ScenarioFormatError, match="„A“ kommt in einem Objekt zweimal vor"):
         read_scenario(twice.encode("utf-8"))
     assert read_scenario(text)  # a text without repeats reads as before
+
+
+def test_read_refuses_an_integer_too_long_to_convert_in_german() -> None:
+    """A QA review: Python's English "Exceeds the limit (4300 digits) ..." reached the
+    message of /api/check and of the form's JSON view."""
+    text = '{"phase": "Bauphase", "players": {"A": {"tw": ' + "9" * 5000 + "}}}"
+    with pytest.raises(ScenarioFormatError) as caught:
+        read_scenario(text)
+    assert str(caught.value).startswith("Die Eingabe enthält eine Zahl mit zu vielen Stellen")
+    assert "limit" not in str(caught.value) and "digits" not in str(caught.value)

@@ -1538,3 +1538,13 @@ def test_the_end_state_says_tw_before_and_after_not_the_forms_tw_left(client) ->
     head = table[: table.index("</thead>")]
     assert '<th scope="col">TW vorher</th><th scope="col">TW danach</th>' in head
     assert "TW übrig" not in head
+
+
+def test_api_check_and_the_json_view_refuse_a_huge_integer_in_german(client) -> None:
+    text = '{"phase": "Bauphase", "players": {"A": {"tw": ' + "9" * 5000 + '}}, "cards": []}'
+    api = client.post("/api/check", data=text, content_type="application/json")
+    form = client.post("/check", data={"action": "check", "json": text})
+    assert api.status_code == form.status_code == 400
+    assert "zu vielen Stellen" in api.get_json()["detail"]
+    assert "zu vielen Stellen" in form.get_data(as_text=True)
+    assert "digits" not in api.get_data(as_text=True) + form.get_data(as_text=True)

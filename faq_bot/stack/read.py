@@ -363,8 +363,13 @@ def parse_json(data: str | bytes) -> Any:
         raise ScenarioFormatError(
             f"Die Eingabe ist kein gültiges JSON ({strictjson.where_german(exc)})."
         ) from None
-    except (ValueError, RecursionError) as exc:  # over-long integers, absurd nesting
-        raise ScenarioFormatError(f"Die Eingabe ist kein brauchbares JSON ({exc}).") from None
+    except RecursionError:  # absurd nesting
+        raise ScenarioFormatError("Das JSON der Eingabe ist zu tief verschachtelt.") from None
+    except ValueError:  # an integer of more digits than Python converts (4,300)
+        raise ScenarioFormatError(
+            "Die Eingabe enthält eine Zahl mit zu vielen Stellen; so große Werte kommen in "
+            "keinem Szenario vor."
+        ) from None
 
 
 def read_scenario(data: str | bytes | Mapping[str, Any]) -> Scenario:

@@ -32,7 +32,7 @@ from faq_bot.index import WARMERS, Index
 from faq_bot.jargon import is_jargon_word
 from faq_bot.lexicon import load_stopwords, load_synonyms
 from faq_bot.morphcache import build_table
-from faq_bot.morphology import morphology
+from faq_bot.morphology import hanta_analysis, morphology
 from faq_bot.spelling import (
     MIN_FUZZY_LENGTH,
     correct_word,
@@ -159,7 +159,8 @@ def _correct(
     words ("Starthand") is a real word, not a typo. First of all, a word spelt as a corpus
     word sounds ("Endfase", "Panter": `faq_bot.spelling.sound_key`) is that word, before
     any word one edit away ("Panzer"), known stem or not (a spelling variant: "Plazierung").
-    A known word is not made another word (`_another_word`: "verwunden", not "verwenden").
+    A known word is not made another word (`_another_word`: "verwunden", not "verwenden"),
+    nor another person of the same verb (`_verb_form`: "kontere", not "kontert").
     `typed`: the word's letters as typed, whose edits count too (`correct_word`); `lower`:
     the word in lower case, umlauts kept (what HanTa reads)."""
     if not correctable(folded, index.vocabulary) or is_jargon_word(folded):
@@ -169,6 +170,8 @@ def _correct(
         return index.surface.get(found, found)
     fix = correct_word(folded, index.vocabulary, stem=lambda w: _main_term(index, w), typed=typed)
     if fix is not None and known and _another_word(index, lower or folded, fix):
+        return None
+    if fix is not None and known and _verb_form(index, folded, fix):
         return None
     if fix is not None:
         return index.surface.get(fix, fix)
@@ -200,6 +203,25 @@ def _another_word(index: Index, word: str, fix: str) -> bool:
         return False
     surface = index.surface.get(fix, fix).lower()
     return not lemmas & {fix, *(t for t, kind in morphology(surface) if kind == "lemma")}
+
+
+# present-tense and participle endings a verb stem takes ("konter" + "e": "ich kontere")
+VERB_ENDINGS = ("e", "st", "t")
+
+
+def _verb_form(index: Index, word: str, fix: str) -> bool:
+    """Whether folded `word` is a regular form of the verb corpus word `fix` is a form of:
+    HanTa reads `fix` as a verb and `word` is its stem with a verb ending ("kontere" of
+    "kontert", stem "konter"; "zurückziehe" of "zurückzieht"). Correcting it would turn
+    correct German into wrong German ("wenn ich kontert"), and the search finds the verb
+    by its stem either way. A slip is no such form: "ziehn", "blockn" (no ending "n"),
+    "einheitn" (a noun's stem)."""
+    surface = index.surface.get(fix, fix).lower()
+    found = hanta_analysis(surface)
+    if found is None or not any(tag.startswith("VV") for _m, tag in found[1]):
+        return False
+    stems = {t for t, kind in morphology(surface) if kind == "lemma"}
+    return any(word == stem + ending for stem in stems for ending in VERB_ENDINGS)
 
 
 def _corpus_lemmas(index: Index) -> frozenset[str]:

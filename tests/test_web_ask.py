@@ -129,6 +129,19 @@ def test_api_ask_followup_with_history_objects(client):
     assert data["answer"]["entry"]["id"] == "feuerwehr-basisausbau"
 
 
+def test_api_ask_followup_with_plain_text_history_is_answered_as_after_the_page(client):
+    """A review: /api/ask parsed the history before `answer` saw it, so earlier questions
+    sent as text were never answered again and this follow-up was declined."""
+    earlier = "Was kostet mich die Erfolgreiche Abwehr?"
+    question = "und die explosive landung, hat die denselben effekt?"
+    first = client.post("/api/ask", json={"question": earlier}).get_json()
+    as_page = [{"question": earlier, "entry": first["answer"]["entry"]["id"]}]
+    by_text = client.post("/api/ask", json={"question": question, "history": [earlier]})
+    by_page = client.post("/api/ask", json={"question": question, "history": as_page})
+    assert by_page.get_json()["answer"]["entry"]["id"] == "explosive-landung-aktionskarte"
+    assert by_text.get_json() == by_page.get_json()
+
+
 def test_api_ask_declines_off_topic(client):
     data = client.post("/api/ask", json={"question": "Wie bemale ich Miniaturen?"}).get_json()
     assert data["confident"] is False
@@ -785,9 +798,10 @@ def test_an_altered_turn_is_its_question_only_and_still_the_followups_history(cl
     assert question in first and UNVERIFIED_NOTE in unescape(first)
     assert "<mark" not in first and '<blockquote class="passage"' not in first
     # the follow-up is read with the earlier question (without its entry), as the API
-    # reads a history of plain questions
+    # reads a history turn without an entry
     assert f"Im Zusammenhang mit Ihrer Frage „{question}“" in second
-    data = client.post("/api/ask", json={"question": FOLLOWUP, "history": [question]}).get_json()
+    history = [{"question": question, "entry": None}]
+    data = client.post("/api/ask", json={"question": FOLLOWUP, "history": history}).get_json()
     assert hidden_turns(html) == [*signed(client, Shown(question, UNVERIFIED)), data["turn"]]
 
 

@@ -19,7 +19,8 @@
   sentence that answered it, the related entries and search hits listed, the document it
   was limited to). The server keeps nothing and answers only ``q``: the earlier turns are rendered
   again from the index by id (no search, no embedding) and are the new question's
-  history, so a request computes at most one query embedding. At most `PAGE_TURNS`
+  history, so a request computes at most one query embedding (``/api/ask`` with earlier
+  questions as plain text answers the newest three again: one reading each). At most `PAGE_TURNS`
   turns are shown before the newest (the oldest are dropped); without ``q`` the newest is
   the last token's. Old links carry plain questions in
   ``h``: they are shown as questions (not answered again) and read as history.
@@ -97,7 +98,10 @@ def api_ask() -> Any:
         raise bad_request('Erwartet wird ein JSON-Objekt wie {"question": "...", "history": []}.')
     if "question" not in data:
         raise bad_request("Das Feld „question“ fehlt: Bitte eine Frage stellen.")
-    history = parse_history(data.get("history"))
+    # checked here (a German 400), passed on as sent: `answer` replays earlier questions
+    # sent as plain text (`faq_bot.chat.answer`), which parsed turns would no longer show
+    history = data.get("history")
+    parse_history(history)
     raw_doc = data.get("doc")
     if raw_doc is not None and not isinstance(raw_doc, str):
         raise bad_request('Das Feld „doc“ ist die Id eines Dokuments, z. B. "how-faq".')

@@ -403,12 +403,11 @@ def _resolve_mention(mention: Mention, lookup: Lookup) -> list[Resolved]:
     if target is not None:
         return [(mention.target_text, target, mention.start, mention.end, None)]
     text = mention.target_text
-    label = _LABEL.match(text)
-    if label is not None:  # "Tabelle 1.0 bezüglich der Kosten für Schiffe"
-        place = lookup.resolve_label(label.group(0))
-        if place is not None:
-            head = label.group(0)
-            return [(head, place[0], mention.start, mention.start + len(head), place[1])]
+    label = _labelled(text, lookup)
+    # "Tabelle 1.0 bezüglich der Kosten für Schiffe"; "Tabelle 2.1 und Bauphase" is split
+    if label is not None and not _AND.match(text, len(label[0])):
+        head, place = label
+        return [(head, place[0], mention.start, mention.start + len(head), place[1])]
     section = _SECTION_REF.match(text)
     if section is not None:  # "Abschnitt 6.5 hinsichtlich näherer Informationen"
         head = section.group(0)
@@ -427,15 +426,34 @@ def _resolve_mention(mention: Mention, lookup: Lookup) -> list[Resolved]:
         bounds = [0, *(p for m in parts for p in (m.start(), m.end())), len(text)]
         for s, e in zip(bounds[::2], bounds[1::2], strict=True):
             piece = text[s:e]
-            out.append((piece, lookup.resolve(piece), mention.start + s, mention.start + e, None))
+            target = lookup.resolve(piece)
+            found = _labelled(piece, lookup) if target is None else None
+            if found is not None:  # "Bauphase und Tabelle 2.1"
+                head, (target, paragraph) = found
+                out.append(
+                    (head, target, mention.start + s, mention.start + s + len(head), paragraph)
+                )
+            else:
+                out.append((piece, target, mention.start + s, mention.start + e, None))
         return out
     return [(text, None, mention.start, mention.end, None)]
 
 
+def _labelled(text: str, lookup: Lookup) -> tuple[str, tuple[str, int]] | None:
+    """The numbered label `text` begins with ("Tabelle 1.0") and the (entry, paragraph)
+    of the one caption it names, or None."""
+    label = _LABEL.match(text)
+    place = lookup.resolve_label(label.group(0)) if label is not None else None
+    return (label.group(0), place) if label is not None and place is not None else None
+
+
 def see_also(links: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """An entry's stored references (`Reference.to_json` dicts) as its "Siehe auch" lists
-    them, on the ruling page and offline: the first reference to each target (an entry, or
-    a paragraph of one) in order, an unresolved one keyed by the text naming it."""
+    """An entry's stored references (`Reference.to_json` dicts) as its "Siehe auch" on the
+    ruling page lists them: the first reference to each target (an entry, or a paragraph of
+    one: also of the entry itself, "Tabelle 1.0" under its own table) in order, an
+    unresolved one keyed by the text naming it. The offline copy lists their resolved
+    target entries once each, without paragraphs and without the entry itself
+    (`faq_bot.offline`)."""
     out: dict[str, Mapping[str, Any]] = {}
     for link in links:
         key = link.get("target") or f"?{link.get('target_text') or link.get('text')}"

@@ -287,6 +287,29 @@ def test_links_numbered_label_without_one_caption_stays_unresolved(captions):
     assert ref.target is None and ref.target_paragraph is None
 
 
+@pytest.mark.parametrize("written", ["s. Tabelle 2.1 und Bauphase", "s. Bauphase und Tabelle 2.1"])
+def test_links_label_and_title_joined_by_und_are_two_references(written):
+    """A review: the label returned before the "und" split (Bauphase was lost), and the
+    split pieces were never read as labels (the table stayed unresolved)."""
+    source = _entry(f"Die Kosten ({written}) gelten immer.")
+    tables = _entry("Einleitung.", "Tabelle 2.1 Schiffskosten", id="tabellen", title="Tabellen")
+    bau = _entry("Text.", id="bauphase", title="Bauphase")
+    entries = (source, tables, bau)
+    document = Document(
+        id="d",
+        file="d.txt",
+        title="D",
+        game="G",
+        kind="rules",
+        language="de",
+        splitter="sections",
+        entries=entries,
+    )
+    refs = build_links(Corpus((document,))).outgoing("quelle")
+    found = {(r.target_text, r.target, r.target_paragraph) for r in refs}
+    assert found == {("Tabelle 2.1", "tabellen", 1), ("Bauphase", "bauphase", None)}
+
+
 def test_links_label_abbreviation_names_the_same_caption():
     lookup = Lookup.of([_entry("Einleitung.", "Abbildung 3 Handel", id="a", title="A")])
     assert lookup.resolve_label("Abb. 3") == ("a", 1)

@@ -173,6 +173,17 @@ def test_search_empty_query_helps_with_tips_documents_and_a_to_z(client):
     assert "von A bis Z" in html
 
 
+@pytest.mark.parametrize("q", ["%01%02%03", "%E2%80%8B", "%E2%80%8F%E2%80%8F"])
+def test_search_of_control_or_invisible_characters_alone_says_so(client, q):
+    """A QA review: such a search showed the empty search page without a word, while
+    /api/search answered "Bitte einen Suchbegriff angeben"."""
+    response = client.get(f"/search?q={q}")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "enthielt nur Steuer- oder unsichtbare Zeichen" in html
+    assert "enthielt nur" not in client.get("/search?q=").get_data(as_text=True)
+
+
 def test_search_without_hits_says_so_and_offers_ways_on(client):
     html = client.get("/search?q=xyzzyqq&doc=sow").get_data(as_text=True)
     assert "0 Treffer" in html

@@ -218,6 +218,8 @@ def search() -> str:
     return render_template(
         "pages/search.html",
         query=query,
+        # sent, but nothing readable in it (control or invisible characters alone)
+        unreadable=bool((request.args.get("q") or "").strip()) and not query,
         doc=doc,
         category=category,
         result=result,

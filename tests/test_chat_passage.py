@@ -337,6 +337,30 @@ def test_sentence_features_mark_position_numbers_questions_and_the_best():
     assert [f["after_best"] for _s, f in rows] == [0.0, 1.0]  # a tie: the first is the best
 
 
+@pytest.mark.parametrize(
+    ("sentence", "marks"),
+    [
+        ("Beispiel: Die Bombe kostet 2 TW.", {"example"}),
+        ("Bsp. Ich spiele die Bombe.", {"example"}),
+        ("z. B. die Bombe.", {"example"}),
+        ("Die Bombe darf nicht gespielt werden.", {"rule"}),
+        ("Es MÜSSEN exakt zwei Einheiten sein!", {"rule", "caps", "exclaim"}),
+        ("Diese Siegeffekte werden SOFORT ausgelöst!", {"caps", "exclaim"}),
+        ("Der Siegeffekt wird ausgelöst.", set()),
+        ("NUR FLIEGENDE EINHEITEN.", {"rule"}),  # a line all in capitals emphasises nothing
+        ("Beim Beispielkampf gilt das „Stop!“", {"exclaim"}),  # "Beispielkampf" is a word
+        ("Die TW zählen.", set()),  # an abbreviation of two capitals
+    ],
+)
+def test_sentence_features_mark_examples_rules_emphasis_and_exclamations(sentence, marks):
+    """What a ruling's sentence looks like beside a situation restated: the key-sentence
+    model's example, rule, caps and exclaim features (fitted on the training questions)."""
+    [(_span, f)] = sentence_features(
+        sentence, [(0, len(sentence), frozenset())], frozenset(), _Coverage()
+    )
+    assert {k for k in ("example", "rule", "caps", "exclaim") if f[k]} == marks
+
+
 def test_the_key_sentence_follows_the_fitted_weights_and_the_rule_without_them(monkeypatch):
     args = (SENTENCES_TEXT, SENTENCES, frozenset(), _Coverage(), {(25, 40): 0.9})
     monkeypatch.setattr(passage_module, "sentence_model", lambda mode="hybrid": None)

@@ -231,7 +231,18 @@ SENTENCE_FEATURES = (
     "asks",  # it ends with "?" (a question the paragraph then answers)
     "after_best",  # the sentence before it has the highest coverage (states the situation)
     "after_asks",  # the sentence before it ends with "?" (this one may answer it)
+    "example",  # it starts as an example ("Beispiel", "Bsp.", "z. B."): restates a situation
+    "rule",  # it holds a modal verb or a negation ("darf", "muss", "kann", "nicht", "nur")
+    "caps",  # it emphasises a word in capitals ("MÜSSEN", "SOFORT"), as rulings do
+    "exclaim",  # it ends with "!"
 )
+# the words of a sentence that states what may, must or cannot be done (`SENTENCE_FEATURES`'
+# "rule"); lower case
+_RULE_WORDS = re.compile(
+    r"\b(?:nicht|kein\w*|darf|dürfen|kann|können|muss|müssen|nur|immer|nie|niemals|jede\w*|alle)\b"
+)
+_EXAMPLE = re.compile(r"\W*(?:beispiel|bsp|z\.\s?b\.)", re.IGNORECASE)
+_CAPS_WORD = re.compile(r"\b[A-ZÄÖÜ]{3,}\b")
 
 
 def sentence_features(
@@ -262,6 +273,13 @@ def sentence_features(
                     "asks": float(sentence.rstrip(CLOSING_QUOTES + ")").endswith("?")),
                     "after_best": 0.0,
                     "after_asks": 0.0,
+                    "example": float(_EXAMPLE.match(sentence) is not None),
+                    "rule": float(_RULE_WORDS.search(sentence.lower()) is not None),
+                    # a heading-like line all in capitals emphasises nothing
+                    "caps": float(
+                        _CAPS_WORD.search(sentence) is not None and not sentence.isupper()
+                    ),
+                    "exclaim": float(sentence.rstrip(CLOSING_QUOTES + ")").endswith("!")),
                 },
             )
         )

@@ -1548,3 +1548,12 @@ def test_api_check_and_the_json_view_refuse_a_huge_integer_in_german(client) -> 
     assert "zu vielen Stellen" in api.get_json()["detail"]
     assert "zu vielen Stellen" in form.get_data(as_text=True)
     assert "digits" not in api.get_data(as_text=True) + form.get_data(as_text=True)
+
+
+def test_check_form_with_an_unknown_phase_and_no_rows_says_so(client) -> None:
+    """A QA review: the phase was reset to Bauphase with only the empty-form note."""
+    response = client.post("/check", data={"action": "check", "phase": "Zauberphase"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "Phase: „Zauberphase“ ist unbekannt (erlaubt: Kartenziehphase," in html
+    assert client.post("/check", data={"action": "check"}).status_code == 200  # empty: a note

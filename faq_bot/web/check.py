@@ -73,6 +73,7 @@ from faq_bot.stack import (
 )
 from faq_bot.stack import form as builder
 from faq_bot.stack.link import FROM_QUESTION
+from faq_bot.stack.model import Phase
 from faq_bot.stack.permalink import pack_text, unpack_text
 from faq_bot.stack.read import MAX_INPUT_BYTES, parse_json
 from faq_bot.text import clean_input
@@ -466,7 +467,12 @@ def submit() -> Response:
     state = builder.state_from_form(form)
     if action == "check" and not (state["players"] or state["cards"] or state["stack"]):
         # nothing filled in (e.g. an empty POST): nothing to check yet, so the
-        # starting form again, as GET /check shows it, rather than a 400
+        # starting form again, as GET /check shows it, rather than a 400; but a phase the
+        # checker does not know is said, as with rows (a QA review: it was reset silently)
+        if state["phase"] not in set(Phase):
+            allowed = ", ".join(Phase)
+            error = f"Phase: „{state['phase'][:80]}“ ist unbekannt (erlaubt: {allowed})."
+            return _render(builder.starting_state(), status=400, error=error)
         return _render(builder.starting_state(), notes=[EMPTY_FORM_NOTE])
     if action != "check":
         posted = action

@@ -218,6 +218,7 @@ GROUPS = [
     ["heldout132-questions.jsonl", "heldout132-followups.jsonl"],
     ["heldout133-questions.jsonl", "heldout133-followups.jsonl"],
     ["heldout134-questions.jsonl", "heldout134-followups.jsonl"],
+    ["heldout136-questions.jsonl", "heldout136-followups.jsonl"],
 ]
 
 

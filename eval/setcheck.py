@@ -219,6 +219,7 @@ GROUPS = [
     ["heldout133-questions.jsonl", "heldout133-followups.jsonl"],
     ["heldout134-questions.jsonl", "heldout134-followups.jsonl"],
     ["heldout135-questions.jsonl", "heldout135-followups.jsonl"],
+    ["heldout136-questions.jsonl", "heldout136-followups.jsonl"],
 ]
 
 

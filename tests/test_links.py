@@ -251,9 +251,8 @@ def test_links_rulebook_table_reference_links_to_the_paragraph_it_captions(corpu
     assert schiffe not in graph.backlinks(schiffe)  # its own reference is no backlink
 
 
-def _table_graph(*captions: str) -> LinkGraph:
-    source = _entry("Die Kosten (s. Tabelle 2.1 zu den Schiffen) gelten immer.")
-    tables = _entry("Einleitung.", *captions, "Typ Kosten", id="tabellen", title="Tabellen")
+def _graph(*entries: Entry) -> LinkGraph:
+    """The link graph of one rulebook document of `entries`."""
     document = Document(
         id="d",
         file="d.txt",
@@ -262,9 +261,15 @@ def _table_graph(*captions: str) -> LinkGraph:
         kind="rules",
         language="de",
         splitter="sections",
-        entries=(source, tables),
+        entries=entries,
     )
     return build_links(Corpus((document,)))
+
+
+def _table_graph(*captions: str) -> LinkGraph:
+    source = _entry("Die Kosten (s. Tabelle 2.1 zu den Schiffen) gelten immer.")
+    tables = _entry("Einleitung.", *captions, "Typ Kosten", id="tabellen", title="Tabellen")
+    return _graph(source, tables)
 
 
 def test_links_numbered_label_resolves_to_the_caption_paragraph():
@@ -294,18 +299,7 @@ def test_links_label_and_title_joined_by_und_are_two_references(written):
     source = _entry(f"Die Kosten ({written}) gelten immer.")
     tables = _entry("Einleitung.", "Tabelle 2.1 Schiffskosten", id="tabellen", title="Tabellen")
     bau = _entry("Text.", id="bauphase", title="Bauphase")
-    entries = (source, tables, bau)
-    document = Document(
-        id="d",
-        file="d.txt",
-        title="D",
-        game="G",
-        kind="rules",
-        language="de",
-        splitter="sections",
-        entries=entries,
-    )
-    refs = build_links(Corpus((document,))).outgoing("quelle")
+    refs = _graph(source, tables, bau).outgoing("quelle")
     found = {(r.target_text, r.target, r.target_paragraph) for r in refs}
     assert found == {("Tabelle 2.1", "tabellen", 1), ("Bauphase", "bauphase", None)}
 

@@ -261,7 +261,7 @@ QUESTIONS = [
      "Magic Portal Kosten Benutzung Stern Timorran Reise Tor",
      ["Man muß vor der eigenen Bewegungsphase einen Stern opfern, um die Tore für seinen Zug zu öffnen."]),
     ("002", "keyword",
-     "Suchcounter verteilen Heimatgebiete",
+     "SoW Spielaufbau 44 Suchcounter verdeckt zufällig auslegen auch auf eigenes Heimatgebiet erlaubt",
      ["Suchcounter kommen nicht auf die Heimatgebiete!"]),
     ("002", "abbreviation",
      "Bei uns am Tisch steht in der SoW-Erweiterung was anderes als im BATTLEMIST-Grundregelheft zu den Festungen. Welches Heft zählt, wenn die sich beißen?",

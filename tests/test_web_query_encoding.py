@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from urllib.parse import quote, unquote
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from werkzeug.test import EnvironBuilder, run_wsgi_app
@@ -65,3 +66,28 @@ def test_an_entry_address_escaped_as_latin1_opens_the_entry(app):
 def test_only_the_escapes_that_are_no_utf8_are_read_as_latin1():
     """A UTF-8 word added to an old Latin-1 link: "ä" (Latin-1), a space, "ü" (UTF-8)."""
     assert unquote(utf8_query("q=%E4%20%C3%BC")[2:]) == "ä ü"
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/ask", b"q=Zerst\xf6rer+angreifen"),  # raw Latin-1: werkzeug read no field at all
+        ("/ask", b"q=Zerst%F6rer+angreifen"),  # escaped Latin-1: kept as the text "%F6"
+        ("/check", b"action=check&p-0-name=J%FCrgen"),
+    ],
+)
+def test_a_form_that_is_not_utf8_is_a_german_400_saying_so(client, path, body):
+    """A QA review: a question posted in Latin-1 was answered "Bitte eine Frage eingeben"."""
+    response = client.post(path, data=body, content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 400
+    assert "Die Formulardaten sind kein gültiges UTF-8" in response.get_data(as_text=True)
+
+
+@given(st.text(max_size=40))
+def test_a_form_in_utf8_is_read_as_sent(text):
+    from faq_bot.web.body import _utf8_form
+
+    assert _utf8_form(("q=" + quote(text, safe="")).encode("ascii"))
+    assert _utf8_form(("q=" + text.replace("%", "")).encode("utf-8", "surrogatepass")) == (
+        not any(0xD800 <= ord(c) <= 0xDFFF for c in text)
+    )

@@ -6,7 +6,10 @@ sets Flask's ``MAX_CONTENT_LENGTH`` and ``MAX_FORM_MEMORY_SIZE`` from
 a chunked or lying body after `MAX_BODY` bytes with a 413 (a route may set a
 lower limit). JSON (a body, a form field, a decoded share link) is refused
 with a German 400 when it is not UTF-8, nested deeper than `MAX_JSON_DEPTH`, or holds
-a lone surrogate escape (``"\\ud800"``), which no later step could encode.
+a lone surrogate escape (``"\\ud800"``), which no later step could encode. A form
+(``application/x-www-form-urlencoded``) whose fields, unescaped, are not UTF-8 is refused
+with a German 400 too: werkzeug would read it as no fields at all ("Bitte eine Frage
+eingeben" for a question sent in Latin-1) or keep the escapes as text.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from typing import Any, TypeVar
+from urllib.parse import unquote_to_bytes
 
 from flask import current_app, request
 from werkzeug.exceptions import NotImplemented as NotImplementedCoding
@@ -202,7 +206,21 @@ def read_whole_body() -> None:
                 description=f"Komprimierte Anfragen (Content-Encoding: {coding[:40]}) werden "
                 "nicht angenommen; bitte unkomprimiert senden."
             )
-        raw_body(_route_limit())
+        data = raw_body(_route_limit())
+        if request.mimetype == "application/x-www-form-urlencoded" and not _utf8_form(data):
+            raise BodyError(
+                "Die Formulardaten sind kein gültiges UTF-8; bitte die Seite neu laden und "
+                "noch einmal senden."
+            )
+
+
+def _utf8_form(data: bytes) -> bool:
+    """Whether the urlencoded form `data`, its escapes undone, is UTF-8."""
+    try:
+        unquote_to_bytes(data.replace(b"+", b" ")).decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _route_limit() -> int | None:

@@ -58,6 +58,7 @@ from faq_bot.web.render import (
     entry_summary,
     leading_sentences,
     paragraph_anchor,
+    paragraph_index,
     preview_id,
     render_paragraph,
 )
@@ -316,8 +317,8 @@ def paragraph(entry_id: str, number: str) -> Any:
 
 def _target_paragraph(record: Any, paragraph: Any) -> int | None:
     """`paragraph` when it is one of `record`'s paragraphs (0-based), else None."""
-    ok = isinstance(paragraph, int) and not isinstance(paragraph, bool)
-    return paragraph if ok and 0 <= paragraph < len(record.plain_paragraphs) else None
+    n = paragraph_index(paragraph)
+    return n if n is not None and 0 <= n < len(record.plain_paragraphs) else None
 
 
 def _entry_link(record: Any, paragraph: Any = None) -> str:

@@ -189,7 +189,7 @@ def _spans(refs: Iterable[Mapping]) -> list[Span]:
                 str(r.get("text") or ""),
                 r.get("target"),
                 str(r.get("target_text") or ""),
-                _paragraph(r.get("target_paragraph")),
+                paragraph_index(r.get("target_paragraph")),
             )
             for r in refs
         ),
@@ -202,7 +202,8 @@ def _spans(refs: Iterable[Mapping]) -> list[Span]:
     return kept
 
 
-def _paragraph(value: Any) -> int | None:
+def paragraph_index(value: Any) -> int | None:
+    """A stored paragraph number (an int, not a bool: JSON's true is no paragraph), else None."""
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 

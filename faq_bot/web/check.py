@@ -78,7 +78,14 @@ from faq_bot.stack.permalink import pack_text, unpack_text
 from faq_bot.stack.read import MAX_INPUT_BYTES, parse_json
 from faq_bot.text import clean_input
 from faq_bot.web import check_doc  # noqa: F401  (OpenAPI descriptions of these routes)
-from faq_bot.web.body import BodyError, body_limit, check_json_text, check_tree, raw_body
+from faq_bot.web.body import (
+    BodyError,
+    body_limit,
+    check_form_encoding,
+    check_json_text,
+    check_tree,
+    raw_body,
+)
 from faq_bot.web.common import IndexUnavailable, bad_request, current_index, turn_key
 from faq_bot.web.limits import MAX_REQUEST_LINE
 
@@ -446,6 +453,7 @@ def _takeable(text: str) -> str:
 @bp.post("/check")
 @body_limit(MAX_BODY)
 def submit() -> Response:
+    check_form_encoding()
     form = request.form
     action = form.get("action", "check")
     json_text = form.get("json", "")

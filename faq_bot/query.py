@@ -171,7 +171,8 @@ def _correct(
     fix = correct_word(folded, index.vocabulary, stem=lambda w: _main_term(index, w), typed=typed)
     if fix is not None and known and _another_word(index, lower or folded, fix):
         return None
-    if fix is not None and known and _verb_form(index, folded, fix):
+    # whether known or not: "zerstörst" folds to a word HanTa cannot read ("zerstorst")
+    if fix is not None and _verb_form(index, folded, fix):
         return None
     if fix is not None:
         return index.surface.get(fix, fix)
@@ -205,8 +206,10 @@ def _another_word(index: Index, word: str, fix: str) -> bool:
     return not lemmas & {fix, *(t for t, kind in morphology(surface) if kind == "lemma")}
 
 
-# present-tense and participle endings a verb stem takes ("konter" + "e": "ich kontere")
+# present-tense endings a verb stem takes ("konter" + "e": "ich kontere"); a stem ending in
+# d or t takes them with an e ("findest", "findet": "findt" is a slip)
 VERB_ENDINGS = ("e", "st", "t")
+VERB_ENDINGS_DT = ("e", "est", "et")
 
 
 def _verb_form(index: Index, word: str, fix: str) -> bool:
@@ -221,7 +224,11 @@ def _verb_form(index: Index, word: str, fix: str) -> bool:
     if found is None or not any(tag.startswith("VV") for _m, tag in found[1]):
         return False
     stems = {t for t, kind in morphology(surface) if kind == "lemma"}
-    return any(word == stem + ending for stem in stems for ending in VERB_ENDINGS)
+    return any(
+        word == stem + ending
+        for stem in stems
+        for ending in (VERB_ENDINGS_DT if stem.endswith(("d", "t")) else VERB_ENDINGS)
+    )
 
 
 def _corpus_lemmas(index: Index) -> frozenset[str]:

@@ -73,7 +73,6 @@ from faq_bot.stack import (
 )
 from faq_bot.stack import form as builder
 from faq_bot.stack.link import FROM_QUESTION
-from faq_bot.stack.model import Phase
 from faq_bot.stack.permalink import pack_text, unpack_text
 from faq_bot.stack.read import MAX_INPUT_BYTES, parse_json
 from faq_bot.text import clean_input
@@ -450,6 +449,15 @@ def _takeable(text: str) -> str:
     return text if len(text.encode("utf-8")) <= MAX_INPUT_BYTES else ""
 
 
+def _phase_error(state: dict[str, Any]) -> ScenarioFormatError | None:
+    """The reader's error about the phase of the form `state`, if it has one."""
+    try:
+        read_scenario(builder.scenario_from_state(state)[0])
+    except ScenarioFormatError as exc:
+        return next((e for e in (exc, *exc.more) if e.path == ("phase",)), None)
+    return None
+
+
 @bp.post("/check")
 @body_limit(MAX_BODY)
 def submit() -> Response:
@@ -476,11 +484,11 @@ def submit() -> Response:
     if action == "check" and not (state["players"] or state["cards"] or state["stack"]):
         # nothing filled in (e.g. an empty POST): nothing to check yet, so the
         # starting form again, as GET /check shows it, rather than a 400; but a phase the
-        # checker does not know is said, as with rows (a QA review: it was reset silently)
-        if state["phase"] not in set(Phase):
-            allowed = ", ".join(Phase)
-            error = f"Phase: „{state['phase'][:80]}“ ist unbekannt (erlaubt: {allowed})."
-            return _render(builder.starting_state(), status=400, error=error)
+        # checker does not know is said, as with rows (a QA review: it was reset silently),
+        # by the reader itself: any case is the phase, the message is the reader's
+        start = {**builder.starting_state(), "phase": state["phase"]}
+        if (phase_error := _phase_error(start)) is not None:
+            return _render_format_error(start, phase_error, [])
         return _render(builder.starting_state(), notes=[EMPTY_FORM_NOTE])
     if action != "check":
         posted = action

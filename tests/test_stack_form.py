@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from faq_bot.stack import check, read_scenario
 from faq_bot.stack.form import (
     MAX_ROWS,
+    ActionError,
     draft_text,
     pad_state,
     scenario_from_state,
@@ -357,6 +358,15 @@ def test_form_buttons_act_on_the_row_they_were_shown_with_blank_rows_between(
     assert [row["id"] for row in state["stack"]] == stack_ids
     if action.startswith("announce"):
         assert state["stack"][-1]["source"] == "227-pfund-bombe"
+
+
+def test_form_button_of_an_unknown_move_is_refused_as_posted(blank_rows_form) -> None:
+    """A review: "move:stack:2:sideways" past a blank row was refused as
+    "move:stack:1:sideways", an action the page never showed."""
+    form = blank_rows_form
+    state = state_from_form(form)
+    with pytest.raises(ActionError, match="„move:stack:2:sideways“"):
+        apply_action(state, state_action("move:stack:2:sideways", form), form)
 
 
 @given(

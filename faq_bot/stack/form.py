@@ -237,7 +237,8 @@ def state_action(action: str, form: Mapping[str, str]) -> str:
     parts = rest.split(":")
     if kind == "remove" and len(parts) == 2 and parts[0] in GROUP_FIELDS:
         group, at = parts[0], 1
-    elif kind == "move" and len(parts) == 3 and parts[0] == "stack":
+    elif kind == "move" and len(parts) == 3 and parts[0] == "stack" and parts[2] in ("up", "down"):
+        # (another direction is refused naming the action as posted, not renumbered)
         group, at = "stack", 1
     elif kind == "announce" and len(parts) == 1:
         group, at = "cards", 0

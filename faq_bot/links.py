@@ -149,6 +149,7 @@ _SECTION_TITLE = re.compile(r"^(\d+(?:\.\d+)+)\s+\S")
 _LABEL = re.compile(
     r"^(Tabelle|Tab\.|Abbildung|Abb\.)\s*(\d+(?:\.\d+)*)(?![\d.]*\d)", re.IGNORECASE
 )
+_BARE_NUMBER = re.compile(r"^\d+(?:\.\d+)*(?![\d.]*\d)")
 _LABEL_KIND = {"tabelle": "tab", "tab.": "tab", "abbildung": "abb", "abb.": "abb"}
 CAPTION_CHARS = 80  # a caption is a short paragraph of its own that ends no sentence
 
@@ -404,8 +405,13 @@ def _resolve_mention(mention: Mention, lookup: Lookup) -> list[Resolved]:
         return [(mention.target_text, target, mention.start, mention.end, None)]
     text = mention.target_text
     label = _labelled(text, lookup)
-    # "Tabelle 1.0 bezüglich der Kosten für Schiffe"; "Tabelle 2.1 und Bauphase" is split
-    if label is not None and not _AND.match(text, len(label[0])):
+    if label is not None:
+        # "Tabelle 2.1 und Bauphase" and "Tabelle 2.1 und 2.2" are two references; "Tabelle
+        # 1.0 bezüglich der Kosten für Schiffe" and "Tabelle 1.0 und die Kosten der Schiffe"
+        # name the table alone
+        split = _split(text, mention, lookup) if _AND.match(text, len(label[0])) else None
+        if split is not None and all(target is not None for _t, target, *_r in split):
+            return split
         head, place = label
         return [(head, place[0], mention.start, mention.start + len(head), place[1])]
     section = _SECTION_REF.match(text)
@@ -420,23 +426,37 @@ def _resolve_mention(mention: Mention, lookup: Lookup) -> list[Resolved]:
         target = lookup.resolve(head)
         if target is not None:
             return [(head, target, mention.start, mention.start + len(head), None)]
+    return _split(text, mention, lookup) or [(text, None, mention.start, mention.end, None)]
+
+
+def _split(text: str, mention: Mention, lookup: Lookup) -> list[Resolved] | None:
+    """One reference per piece of `text` between "und"s ("Sabotage und Bauphase"), a piece
+    read as a title or as a numbered label ("Bauphase und Tabelle 2.1"; a bare number after
+    a label is another of its kind: "Tabelle 2.1 und 2.2"); None without an "und"."""
     parts = list(_AND.finditer(text))
-    if parts:  # "Sabotage und Bauphase": one reference per target
-        out: list[Resolved] = []
-        bounds = [0, *(p for m in parts for p in (m.start(), m.end())), len(text)]
-        for s, e in zip(bounds[::2], bounds[1::2], strict=True):
-            piece = text[s:e]
-            target = lookup.resolve(piece)
-            found = _labelled(piece, lookup) if target is None else None
-            if found is not None:  # "Bauphase und Tabelle 2.1"
-                head, (target, paragraph) = found
-                out.append(
-                    (head, target, mention.start + s, mention.start + s + len(head), paragraph)
-                )
-            else:
-                out.append((piece, target, mention.start + s, mention.start + e, None))
-        return out
-    return [(text, None, mention.start, mention.end, None)]
+    if not parts:
+        return None
+    out: list[Resolved] = []
+    kind = None  # the word of the last label ("Tabelle")
+    bounds = [0, *(p for m in parts for p in (m.start(), m.end())), len(text)]
+    for s, e in zip(bounds[::2], bounds[1::2], strict=True):
+        piece = text[s:e]
+        target = lookup.resolve(piece)
+        found = None
+        if target is None:
+            found = _labelled(piece, lookup)
+            number = _BARE_NUMBER.match(piece)
+            if found is None and kind is not None and number is not None:
+                again = _labelled(f"{kind} {number.group(0)}", lookup)
+                found = (number.group(0), again[1]) if again is not None else None
+        label = _LABEL.match(piece)
+        kind = label.group(1) if label is not None else kind
+        if found is not None:
+            head, (target, paragraph) = found
+            out.append((head, target, mention.start + s, mention.start + s + len(head), paragraph))
+        else:
+            out.append((piece, target, mention.start + s, mention.start + e, None))
+    return out
 
 
 def _labelled(text: str, lookup: Lookup) -> tuple[str, tuple[str, int]] | None:

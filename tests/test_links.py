@@ -304,6 +304,25 @@ def test_links_label_and_title_joined_by_und_are_two_references(written):
     assert found == {("Tabelle 2.1", "tabellen", 1), ("Bauphase", "bauphase", None)}
 
 
+def test_links_label_and_a_bare_number_are_two_labels_of_one_kind():
+    """A review: "s. Tabelle 2.1 und 2.2" added an unresolved reference "2.2"."""
+    source = _entry("Die Kosten (s. Tabelle 2.1 und 2.2) gelten immer.")
+    captions = ("Tabelle 2.1 Schiffskosten", "Tabelle 2.2 Unterhalt")
+    tables = _entry("Einleitung.", *captions, id="tabellen", title="Tabellen")
+    refs = _graph(source, tables).outgoing("quelle")
+    found = {(r.target_text, r.target, r.target_paragraph) for r in refs}
+    assert found == {("Tabelle 2.1", "tabellen", 1), ("2.2", "tabellen", 2)}
+
+
+def test_links_label_and_words_that_name_nothing_are_the_label_alone():
+    """A review: "s. Tabelle 1.0 und die Kosten der Schiffe" added an unresolved reference
+    for the words after "und"; they describe the table, as "bezüglich …" does."""
+    source = _entry("Die Kosten (s. Tabelle 2.1 und die Kosten der Schiffe) gelten immer.")
+    tables = _entry("Einleitung.", "Tabelle 2.1 Schiffskosten", id="tabellen", title="Tabellen")
+    [ref] = _graph(source, tables).outgoing("quelle")
+    assert (ref.target_text, ref.target, ref.target_paragraph) == ("Tabelle 2.1", "tabellen", 1)
+
+
 def test_links_label_abbreviation_names_the_same_caption():
     lookup = Lookup.of([_entry("Einleitung.", "Abbildung 3 Handel", id="a", title="A")])
     assert lookup.resolve_label("Abb. 3") == ("a", 1)

@@ -360,6 +360,13 @@ def test_form_buttons_act_on_the_row_they_were_shown_with_blank_rows_between(
         assert state["stack"][-1]["source"] == "227-pfund-bombe"
 
 
+def test_form_row_numbers_are_ascii_digits_only() -> None:
+    """A review: "p-١-name" (an Arabic-Indic one) was read as row 1, so its fields mixed
+    with those of "p-1-name"."""
+    form = {"p-0-name": "A", "p-0-tw": "3", "p-١-name": "B", "p-١-tw": "4", "p-1-name": "C"}
+    assert state_from_form(form)["players"] == [{"name": "A", "tw": "3"}, {"name": "C", "tw": ""}]
+
+
 def test_form_button_of_an_unknown_move_is_refused_as_posted(blank_rows_form) -> None:
     """A review: "move:stack:2:sideways" past a blank row was refused as
     "move:stack:1:sideways", an action the page never showed."""

@@ -74,7 +74,7 @@ GROUP_FIELDS = {
 FLAGS = {"locked", "sacrifice", "lock_source"}
 ROW_NOUN = {"players": "Spieler", "cards": "Karte", "stack": "Eintrag"}  # as the legends say
 FIRST_FIELD = {"players": "name", "cards": "name", "stack": "source"}  # a row's first field
-FIELD_KEY = re.compile(r"^([pcs])-(\d{1,4})-([a-z_]+)$")
+FIELD_KEY = re.compile(r"^([pcs])-([0-9]{1,4})-([a-z_]+)$")
 PREFIX_GROUP = {prefix: group for group, (prefix, _) in GROUP_FIELDS.items()}
 TARGET_EFFECTS = frozenset(CARD_TARGET_EFFECTS | {EffectType.COUNTER})
 

@@ -220,6 +220,7 @@ GROUPS = [
     ["heldout134-questions.jsonl", "heldout134-followups.jsonl"],
     ["heldout135-questions.jsonl", "heldout135-followups.jsonl"],
     ["heldout136-questions.jsonl", "heldout136-followups.jsonl"],
+    ["heldout138-questions.jsonl", "heldout138-followups.jsonl"],
 ]
 
 

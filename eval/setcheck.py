@@ -221,6 +221,7 @@ GROUPS = [
     ["heldout135-questions.jsonl", "heldout135-followups.jsonl"],
     ["heldout136-questions.jsonl", "heldout136-followups.jsonl"],
     ["heldout138-questions.jsonl", "heldout138-followups.jsonl"],
+    ["heldout137-questions.jsonl", "heldout137-followups.jsonl"],
 ]
 
 

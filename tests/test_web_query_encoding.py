@@ -83,6 +83,28 @@ def test_a_form_that_is_not_utf8_is_a_german_400_saying_so(client, path, body):
     assert "Die Formulardaten sind kein gültiges UTF-8" in response.get_data(as_text=True)
 
 
+def _multipart(value: bytes) -> tuple[bytes, str]:
+    head = b'--B0\r\nContent-Disposition: form-data; name="q"\r\n\r\n'
+    return head + value + b"\r\n--B0--\r\n", "multipart/form-data; boundary=B0"
+
+
+@pytest.mark.parametrize("path", ["/ask", "/check"])
+def test_a_multipart_form_that_is_not_utf8_is_a_german_400_saying_so(client, path):
+    """Werkzeug read each Latin-1 byte of a multipart form as "\ufffd": "Kann ich \ufffdndern?"
+    was answered as a question."""
+    body, content_type = _multipart("Kann ich \xe4ndern?".encode("latin-1"))
+    response = client.post(path, data=body, content_type=content_type)
+    assert response.status_code == 400
+    assert "Die Formulardaten sind kein gültiges UTF-8" in response.get_data(as_text=True)
+
+
+def test_a_multipart_form_in_utf8_is_answered(client):
+    body, content_type = _multipart("Wann darf ich eine Karte zerstören?".encode())
+    response = client.post("/ask", data=body, content_type=content_type)
+    assert response.status_code == 303
+    assert "zerstören" in unquote(response.headers["Location"])
+
+
 @given(st.text(max_size=40), st.booleans())
 def test_a_form_in_utf8_is_read_as_sent(text, escaped):
     from faq_bot.web.body import _utf8_form

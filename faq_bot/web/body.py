@@ -9,7 +9,8 @@ with a German 400 when it is not UTF-8, nested deeper than `MAX_JSON_DEPTH`, or 
 a lone surrogate escape (``"\\ud800"``), which no later step could encode. A form
 (``application/x-www-form-urlencoded``) whose fields, unescaped, are not UTF-8 is refused
 with a German 400 too: werkzeug would read it as no fields at all ("Bitte eine Frage
-eingeben" for a question sent in Latin-1) or keep the escapes as text.
+eingeben" for a question sent in Latin-1) or keep the escapes as text; so is a multipart
+form whose body is not UTF-8 (werkzeug would read "\ufffd" for each such byte).
 """
 
 from __future__ import annotations
@@ -211,10 +212,18 @@ def read_whole_body() -> None:
 
 
 def check_form_encoding() -> None:
-    """For a view that reads an urlencoded form (``POST /ask``, ``POST /check``): a German
-    400 when its fields, their escapes undone, are not UTF-8 (werkzeug would read no field
-    at all, or keep the escapes as text)."""
-    if request.mimetype == "application/x-www-form-urlencoded" and not _utf8_form(raw_body()):
+    """For a view that reads a form (``POST /ask``, ``POST /check``): a German 400 when an
+    urlencoded form's fields, their escapes undone, are not UTF-8 (werkzeug would read no
+    field at all, or keep the escapes as text), or a multipart form's body is not (werkzeug
+    would read each such byte as "\ufffd" and answer a question nobody asked; the views
+    take no files, so no part of it may be binary)."""
+    if request.mimetype == "application/x-www-form-urlencoded":
+        utf8 = _utf8_form(raw_body())
+    elif request.mimetype == "multipart/form-data":
+        utf8 = _utf8(raw_body())
+    else:
+        return
+    if not utf8:
         raise BodyError(
             "Die Formulardaten sind kein gültiges UTF-8; bitte die Seite neu laden und "
             "noch einmal senden."
@@ -232,6 +241,14 @@ def _utf8_form(data: bytes) -> bool:
         data.decode("utf-8")
         for run in _ESCAPES.finditer(data):
             unquote_to_bytes(run.group()).decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
     except UnicodeDecodeError:
         return False
     return True

@@ -48,6 +48,8 @@ from typing import Any
 
 import numpy as np
 
+from faq_bot.text import squash
+
 __all__ = [
     "DIM",
     "Embedder",
@@ -151,7 +153,7 @@ class Embedder:
         self.query_embeddings = 0  # how many were computed (not taken from the recent ones)
 
     def query(self, text: str) -> np.ndarray:
-        text = " ".join(text.split())
+        text = squash(text)
         with self._lock:
             vec = self._recent.get(text)
             if vec is not None:

@@ -36,6 +36,7 @@ from faq_bot.errors import InputError
 from faq_bot.index import Index
 from faq_bot.query import QueryError
 from faq_bot.search import search
+from faq_bot.text import squash
 
 __all__ = [
     "REPORT_SECTIONS",
@@ -57,7 +58,6 @@ __all__ = [
 ]
 
 TOP = 10
-_WS = re.compile(r"\s+")
 
 
 class EvalFileError(InputError):
@@ -65,7 +65,7 @@ class EvalFileError(InputError):
 
 
 def normalize(text: str) -> str:
-    return _WS.sub(" ", text).strip().casefold()
+    return squash(text).casefold()
 
 
 _SET = re.compile(r"([a-z]+\d*?)(?:-|f)?\d+")

@@ -38,6 +38,7 @@ from functools import cached_property
 from typing import Any
 
 from faq_bot.corpus import Corpus, Entry
+from faq_bot.text import squash
 
 __all__ = [
     "LinkGraph",
@@ -263,12 +264,11 @@ def find_references(entry: Entry) -> list[Mention]:
 # --- resolution --------------------------------------------------------------------------
 
 _ENDINGS = ("ern", "en", "er", "es", "n", "s", "e")
-_WS = re.compile(r"\s+")
 
 
 def _norm(text: str) -> str:
     """Case-folded, blanks collapsed, quotes and trailing punctuation dropped."""
-    text = _WS.sub(" ", text).strip().casefold()
+    text = squash(text).casefold()
     text = text.strip(_TRIM).rstrip(_TRAILING + " ")
     return re.sub(r"[\"“”„‚‘’']", "", text)
 
@@ -315,7 +315,7 @@ class Lookup:
         if (number := _SECTION_TITLE.match(entry.title)) is not None:
             for key in (number.group(1), f"abschnitt {number.group(1)}"):
                 loose.setdefault(key, set()).add(entry.id)
-        exact.setdefault(_WS.sub(" ", entry.title).strip().casefold(), set()).add(entry.id)
+        exact.setdefault(squash(entry.title).casefold(), set()).add(entry.id)
         for n, paragraph in enumerate(entry.plain_paragraphs):
             if (key := _caption_key(paragraph)) is not None:
                 self.captions.setdefault(key, set()).add((entry.id, n))
@@ -335,7 +335,7 @@ class Lookup:
         return next(iter(places)) if places and len(places) == 1 else None
 
     def resolve(self, target_text: str) -> str | None:
-        text = _WS.sub(" ", target_text).strip()
+        text = squash(target_text)
         if not text:
             return None
         exact, loose, stems = self.tiers
@@ -362,7 +362,7 @@ def _caption_key(paragraph: str) -> str | None:
     """The label key of a paragraph that captions a table or figure ("Tabelle 1.0
     Schiffskosten u. Bewegung"), else None; a sentence that starts with a label ("Abb. 2
     der OR zeigt ein Beispiel.") captions nothing."""
-    text = _WS.sub(" ", paragraph).strip()
+    text = squash(paragraph)
     if len(text) > CAPTION_CHARS or text.endswith((".", "!", "?", ":")):
         return None
     found = _LABEL.match(text)

@@ -43,7 +43,7 @@ import re
 from faq_bot.errors import InputError
 from faq_bot.lexicon import load_stopwords
 from faq_bot.morphology import inflected_noun
-from faq_bot.text import clean_input, fold
+from faq_bot.text import clean_input, fold, squash
 
 __all__ = [
     "FILLER",
@@ -60,7 +60,6 @@ __all__ = [
 MAX_QUESTION_LENGTH = 500
 SHORT_FOLLOWUP = 8  # words; a longer question stands on its own unless it starts like a follow-up
 
-_WS = re.compile(r"\s+")
 _REPEATED = re.compile(r"([?!.,;:])[?!.,;:]*(?<!\.\.\.)")
 _ELLIPSIS = re.compile(r"\.{2,}|…")
 _WORD = re.compile(r"\w+")
@@ -206,7 +205,7 @@ def tidy_question(text: str) -> str:
     text = clean_input(text)
     text = _ELLIPSIS.sub(" … ", text)
     text = _REPEATED.sub(r"\1", text)
-    return _WS.sub(" ", text).strip()
+    return squash(text)
 
 
 # full-width forms of ASCII (some phone keyboards: "ＢＯＭＢＥ") -> ASCII, one for one
@@ -248,7 +247,7 @@ def check_question(value: object) -> str:
 def strip_fillers(text: str) -> str:
     """`text` without the filler words of questions (`FILLER`), punctuation kept."""
     out = _WORD.sub(lambda m: "" if fold(m.group()) in FILLER else m.group(), text)
-    return _WS.sub(" ", out).strip()
+    return squash(out)
 
 
 def content_words(text: str) -> list[str]:

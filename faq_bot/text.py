@@ -7,6 +7,7 @@
 ``words(text)``          the folded words of a text.
 ``split_sentences(text)`` (start, end) of each sentence; abbreviations and "1." do not end one.
 ``sentence_window(text, start, end, limit)`` whole sentences around a span, at most `limit` long.
+``squash(text)``        each run of white space as one space, stripped.
 ``clip(text, limit)``    `text` (spaces collapsed) cut at a word to `limit` characters, "…".
 ``citation(title, doc, url="")`` "„Title“ – Document, Stand: date. url" (German, as shown);
                          ``paragraph=n``: "„Title“, Absatz n – …".
@@ -37,6 +38,7 @@ __all__ = [
     "sentence_window",
     "slugify",
     "split_sentences",
+    "squash",
     "words",
 ]
 
@@ -181,10 +183,16 @@ def _inside_quotation(text: str, mark: int, after: int) -> bool:
     return bool(closes) and not any(q in ahead[: min(closes)] for q in "„.!?")
 
 
+def squash(text: str) -> str:
+    """`text` with each run of white space (any Unicode space, tab, line break) as one
+    space, stripped: titles, captions and questions compared or shown on one line."""
+    return " ".join(text.split())
+
+
 def clip(text: str, limit: int) -> str:
     """`text`, whitespace collapsed, cut at a word to at most `limit` characters with an
     ellipsis when longer (punctuation before the cut dropped)."""
-    text = " ".join(text.split())
+    text = squash(text)
     if len(text) <= limit:
         return text
     return text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:–- ") + "…"
@@ -248,7 +256,7 @@ def paragraph_citation(text: str, title: str, doc: dict[str, Any], number: int, 
     """A paragraph quoted for a forum: its text (`text`, whitespace collapsed) in German
     quotation marks on a line of its own, then its `citation` (paragraph `number`, counted
     from 1) with the date or "ohne Datum": a quotation travels without its page."""
-    quoted = " ".join(text.split())
+    quoted = squash(text)
     return f"„{quoted}“\n" + citation(title, doc, url, paragraph=number)
 
 

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from faq_bot.question import normalize_question
-from faq_bot.text import clean_input
+from faq_bot.text import clean_input, squash
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
@@ -109,3 +109,13 @@ def test_a_question_in_full_width_letters_is_read_as_the_letters_it_shows(client
     assert normalize_question("Ｗａｓ ｋｏｓｔｅｔ ｄｉｅ ＢＯＭＢＥ？") == "Was kostet die BOMBE?"
     response = client.post("/api/ask", json={"question": "ＢＯＭＢＥ"})
     assert response.status_code == 200
+
+
+@given(st.text())
+def test_squash_leaves_one_space_between_words_and_none_around(text: str):
+    """One helper folds white space for titles, captions, questions and embedded text
+    (`faq_bot.text.squash`); every Unicode space counts, as in the regex it replaced."""
+    squashed = squash(text)
+    assert squashed == re.sub(r"\s+", " ", text).strip()
+    assert squash(squashed) == squashed
+    assert squashed.split(" ") == (text.split() or [""])

@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 from faq_bot.corpus.markup import drop_emphasis, drop_tags, table_apart, table_row_cells
+from faq_bot.text import squash
 
 Markup = Literal["text", "markdown", "html"]
 
 _HEADING = re.compile(r"^#{1,6}\s+", re.M)
-_WS = re.compile(r"\s+")
 
 
 def plain(text: str, markup: Markup = "text") -> str:
@@ -29,7 +29,7 @@ def plain(text: str, markup: Markup = "text") -> str:
         # Markdown may carry inline HTML (e.g. <u>…</u>); search never sees tags.
         text = drop_emphasis(drop_tags(text))
         text = _HEADING.sub("", text)
-    return _WS.sub(" ", text).strip()
+    return squash(text)
 
 
 def table_rows(text: str, markup: Markup = "text") -> tuple[tuple[str, ...], ...] | None:

@@ -41,7 +41,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from faq_bot.chat import MAX_HISTORY
 from faq_bot.chat.shown import MAX_TOKEN
 from faq_bot.errors import UNREADABLE_INDEX, FaqBotError
-from faq_bot.text import clean_input
+from faq_bot.text import clean_input, squash
 
 log = logging.getLogger("faq_bot.web")
 
@@ -114,7 +114,7 @@ def path_words(path: str) -> str:
     if len(segments) >= 2 and segments[1] == "absatz":  # a paragraph's permalink: its entry
         segments = segments[:1]
     words = _PATH_WORDS.sub(" ", " ".join(segments)).replace("_", " ")
-    return " ".join(words.split())[:100]
+    return squash(words)[:100]
 
 
 # the pages whose refused input the error page gives back in its form (chat and search)

@@ -27,6 +27,7 @@ from faq_bot.text import (
     paragraph_citation,
     paragraph_path,
     slugify,
+    squash,
 )
 from faq_bot.web.common import (
     EntryMoved,
@@ -331,7 +332,7 @@ def _caption(record: Any, paragraph: Any) -> str:
     """The text of `record`'s paragraph a reference names ("Tabelle 1.0 Schiffskosten u.
     Bewegung"), or "" for a reference to the entry as a whole."""
     n = _target_paragraph(record, paragraph) if record is not None else None
-    return " ".join(record.plain_paragraphs[n].split()) if n is not None else ""
+    return squash(record.plain_paragraphs[n]) if n is not None else ""
 
 
 def render_entry(index: Any, record: Any, highlight: str, linked: Located | None = None) -> str:

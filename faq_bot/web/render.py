@@ -31,7 +31,7 @@ from markupsafe import Markup
 
 from faq_bot.corpus.model import Markup as SourceMarkup
 from faq_bot.corpus.model import table_rows
-from faq_bot.text import clip, split_sentences
+from faq_bot.text import clip, split_sentences, squash
 
 ALLOWED_TAGS = {
     "p",
@@ -79,7 +79,7 @@ def leading_sentences(text: str, limit: int, most: int | None = None) -> str:
     """The whole sentences `text` begins with (`faq_bot.text.split_sentences`: "z.B.",
     "bzw." and "10." end none), as many as fit in `limit` characters (at most `most`);
     a first sentence longer than `limit` is cut at a word, with an ellipsis."""
-    text = " ".join(text.split())
+    text = squash(text)
     spans = split_sentences(text)
     end = spans[0][1]
     for count, (_, stop) in enumerate(spans[1:], start=2):
@@ -98,7 +98,7 @@ def entry_summary(text: str, links: Iterable[Mapping] = (), limit: int = 220) ->
     """What the pages say an entry is about (its meta description, the preview of a link
     to it): "Verweis auf X" for an entry that only refers elsewhere ("s. X", "s. bei X":
     its first sentence would be "s."), else its first sentence."""
-    flat = " ".join(text.split())
+    flat = squash(text)
     for link in links:
         target = str(link.get("target_text") or "")
         if target and link.get("text") == flat and _stub(target).fullmatch(flat):

@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 
 from faq_bot.corpus.markup import cell_texts, drop_tags
 from faq_bot.corpus.splitters import EntryMaker, Split
+from faq_bot.text import squash
 
 SECTION_SEP = " › "
 
@@ -76,11 +77,7 @@ def _number(text: str) -> int | None:
 
 def _table_cells(source: str) -> set[str]:
     """The normalised texts of all <td>/<th> cells in an HTML fragment."""
-    return {_norm(html.unescape(drop_tags(c, " "))) for c in cell_texts(source)}
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.split())
+    return {squash(html.unescape(drop_tags(c, " "))) for c in cell_texts(source)}
 
 
 @dataclass
@@ -174,7 +171,7 @@ def split(text: str, *, doc_id: str, id_prefix: str) -> Split:
         if all(_SEPARATOR_CELL.match(c) for c in filled):
             continue
         if current is not None and current.table_cells:
-            if all(_norm(c) in current.table_cells for c in filled):
+            if all(squash(c) in current.table_cells for c in filled):
                 continue  # plain-text echo of the table shown above
         term, rest = cells[0], [c for c in cells[1:] if c]
         if not term:
@@ -192,7 +189,7 @@ def split(text: str, *, doc_id: str, id_prefix: str) -> Split:
             draft.paragraphs.append(definition)
             draft.table_cells = _table_cells(definition)
             draft.paragraphs.extend(
-                c for c in extra if not (draft.table_cells and _norm(c) in draft.table_cells)
+                c for c in extra if not (draft.table_cells and squash(c) in draft.table_cells)
             )
         drafts.append(draft)
         mark_used()

@@ -139,14 +139,13 @@ def embedding_cost(embedder, qs: list[str]) -> dict:
     speed shows here (the ask and the build follow it), apart from what the code adds."""
     from faq_bot.hybrid import embedding_text
 
-    model = embedder._model
     cpu, tokens = [], []
     for q in qs:
         text = embedding_text(q)
         c = time.thread_time()
-        model.query(text)
+        embedder.computed_query(text)
         cpu.append(time.thread_time() - c)
-        tokens.append(model.token_count(text, True) if hasattr(model, "token_count") else 0)
+        tokens.append(embedder.token_count(text))
     return {"cpu_p50": pct(cpu, 0.5), "tokens": statistics.mean(tokens)}
 
 

@@ -166,6 +166,18 @@ class Embedder:
                 self._recent.popitem(last=False)
             return vec
 
+    def computed_query(self, text: str) -> np.ndarray:
+        """The query vector of `text` computed now, never one of the recent ones (what a
+        benchmark times: the engine alone)."""
+        with self._lock:
+            return np.asarray(self._model.query(squash(text)), dtype=np.float32)
+
+    def token_count(self, text: str) -> int:
+        """How many tokens the engine reads for the query `text` (its prefix included); 0
+        when the engine cannot say."""
+        count = getattr(self._model, "token_count", None)
+        return int(count(squash(text), True)) if count is not None else 0
+
     def passages(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)

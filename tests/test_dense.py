@@ -86,6 +86,17 @@ def test_the_query_embedding_is_computed_once_per_question(dense_on):
     assert np.array_equal(a, b)
 
 
+def test_a_computed_query_is_the_served_one_and_leaves_the_recent_ones_alone(dense_on):
+    """What `benchmarks/dense.py` times: the engine alone, through the public methods."""
+    embedder = embed.get_embedder()
+    assert embedder is not None
+    served = embedder.query("Wann darf ich  kontern?")
+    before = embedder.query_embeddings
+    assert np.allclose(embedder.computed_query("Wann darf ich kontern?"), served, atol=1e-6)
+    assert embedder.query_embeddings == before
+    assert 5 < embedder.token_count("Wann darf ich kontern?") < 20
+
+
 def test_without_the_embedder_the_build_warns_and_search_stays_lexical(
     embedder_missing, tiny_corpus, tmp_path
 ):

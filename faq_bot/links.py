@@ -408,10 +408,11 @@ def _resolve_mention(mention: Mention, lookup: Lookup) -> list[Resolved]:
     if label is not None:
         # "Tabelle 2.1 und Bauphase" and "Tabelle 2.1 und 2.2" are two references; "Tabelle
         # 1.0 bezüglich der Kosten für Schiffe" and "Tabelle 1.0 und die Kosten der Schiffe"
-        # name the table alone
+        # name the table alone; pieces that name nothing are dropped, the others kept
         split = _split(text, mention, lookup) if _AND.match(text, len(label[0])) else None
-        if split is not None and all(target is not None for _t, target, *_r in split):
-            return split
+        kept = [piece for piece in split or () if piece[1] is not None]
+        if kept:
+            return kept
         head, place = label
         return [(head, place[0], mention.start, mention.start + len(head), place[1])]
     section = _SECTION_REF.match(text)
@@ -441,14 +442,14 @@ def _split(text: str, mention: Mention, lookup: Lookup) -> list[Resolved] | None
     bounds = [0, *(p for m in parts for p in (m.start(), m.end())), len(text)]
     for s, e in zip(bounds[::2], bounds[1::2], strict=True):
         piece = text[s:e]
-        target = lookup.resolve(piece)
         found = None
-        if target is None:
+        number = _BARE_NUMBER.match(piece)
+        if kind is not None and number is not None:  # before a section titled "2.2 ..."
+            again = _labelled(f"{kind} {number.group(0)}", lookup)
+            found = (number.group(0), again[1]) if again is not None else None
+        target = lookup.resolve(piece) if found is None else None
+        if found is None and target is None:
             found = _labelled(piece, lookup)
-            number = _BARE_NUMBER.match(piece)
-            if found is None and kind is not None and number is not None:
-                again = _labelled(f"{kind} {number.group(0)}", lookup)
-                found = (number.group(0), again[1]) if again is not None else None
         label = _LABEL.match(piece)
         kind = label.group(1) if label is not None else kind
         if found is not None:

@@ -314,6 +314,30 @@ def test_links_label_and_a_bare_number_are_two_labels_of_one_kind():
     assert found == {("Tabelle 2.1", "tabellen", 1), ("2.2", "tabellen", 2)}
 
 
+def test_links_bare_number_after_a_label_is_that_label_before_a_section_title():
+    """A review: with a section titled "2.2 Bewegung", "s. Tabelle 2.1 und 2.2" linked the
+    section, though the number continues the table list."""
+    source = _entry("Die Kosten (s. Tabelle 2.1 und 2.2) gelten immer.")
+    captions = ("Tabelle 2.1 Schiffskosten", "Tabelle 2.2 Unterhalt")
+    tables = _entry("Einleitung.", *captions, id="tabellen", title="Tabellen")
+    section = _entry("Text.", id="sec22", title="2.2 Bewegung")
+    refs = _graph(source, tables, section).outgoing("quelle")
+    found = {(r.target_text, r.target, r.target_paragraph) for r in refs}
+    assert found == {("Tabelle 2.1", "tabellen", 1), ("2.2", "tabellen", 2)}
+
+
+@pytest.mark.parametrize("second", ["Tabelle 2.2", "2.2"])
+def test_links_labels_before_words_that_name_nothing_are_all_kept(second):
+    """A review: "s. Tabelle 2.1 und Tabelle 2.2 und die Kosten der Schiffe" kept only the
+    first table: one piece naming nothing dropped every piece after the first label."""
+    source = _entry(f"Die Kosten (s. Tabelle 2.1 und {second} und die Kosten der Schiffe) gelten.")
+    captions = ("Tabelle 2.1 Schiffskosten", "Tabelle 2.2 Unterhalt")
+    tables = _entry("Einleitung.", *captions, id="tabellen", title="Tabellen")
+    refs = _graph(source, tables).outgoing("quelle")
+    found = {(r.target_text, r.target, r.target_paragraph) for r in refs}
+    assert found == {("Tabelle 2.1", "tabellen", 1), (second, "tabellen", 2)}
+
+
 def test_links_label_and_words_that_name_nothing_are_the_label_alone():
     """A review: "s. Tabelle 1.0 und die Kosten der Schiffe" added an unresolved reference
     for the words after "und"; they describe the table, as "bezüglich …" does."""

@@ -1565,5 +1565,9 @@ def test_check_form_with_no_rows_takes_a_phase_in_any_case(client, phase) -> Non
     """A review: the empty form refused "bauphase", which the reader (and a form with rows)
     takes as Bauphase."""
     response = client.post("/check", data={"action": "check", "phase": phase})
+    html = response.get_data(as_text=True)
     assert response.status_code == 200
-    assert "ist unbekannt" not in response.get_data(as_text=True)
+    assert "ist unbekannt" not in html
+    # and the form keeps it selected (a review: Bauphase was selected again)
+    chosen = re.findall(r'<option value="([^"]*)"[^>]*\bselected\b', html)
+    assert chosen == [phase.strip().capitalize()]

@@ -44,7 +44,7 @@ from faq_bot.stack.model import (
     EffectType,
     Phase,
 )
-from faq_bot.stack.read import ScenarioFormatError
+from faq_bot.stack.read import ScenarioFormatError, enum_value
 from faq_bot.text import clean_input
 
 MIN_ROWS = {"players": 2, "cards": 1, "stack": 1}  # rows the form shows at least
@@ -178,7 +178,8 @@ def state_from_form(form: Mapping[str, str]) -> dict[str, Any]:
     builder button names its row as the form showed it: `state_action`).
     """
     state = empty_state()
-    state["phase"] = form.get("phase", "").strip() or Phase.BAUPHASE.value
+    # a known phase as the reader spells it, so the form selects it ("endphase" too)
+    state["phase"] = enum_value(Phase, form.get("phase", "").strip() or Phase.BAUPHASE.value)
     for group, kept in _kept_rows(form).items():
         state[group].extend(row for _number, row in kept)
     return state

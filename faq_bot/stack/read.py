@@ -302,12 +302,12 @@ def _normalize(data: Any) -> Any:
     if not isinstance(data, Mapping):
         return data
     out = dict(data)
-    out["phase"] = _enum_value(Phase, out["phase"]) if "phase" in out else Phase.BAUPHASE.value
+    out["phase"] = enum_value(Phase, out["phase"]) if "phase" in out else Phase.BAUPHASE.value
     if isinstance(out.get("cards"), list):
         out["cards"] = [
             {
                 **c,
-                **{k: _enum_value(e, c[k]) for k, e in (("kind", Kind), ("zone", Zone)) if k in c},
+                **{k: enum_value(e, c[k]) for k, e in (("kind", Kind), ("zone", Zone)) if k in c},
             }
             if isinstance(c, Mapping)
             else c
@@ -320,14 +320,16 @@ def _normalize(data: Any) -> Any:
             if isinstance(effect, Mapping) and "type" in effect:
                 entry = {
                     **entry,
-                    "effect": {**effect, "type": _enum_value(EffectType, effect["type"])},
+                    "effect": {**effect, "type": enum_value(EffectType, effect["type"])},
                 }
             stack.append(entry)
         out["stack"] = stack
     return out
 
 
-def _enum_value(enum: Any, value: Any) -> Any:
+def enum_value(enum: Any, value: Any) -> Any:
+    """`value` as `enum` spells it when it names a member in any case and with spaces
+    ("bauphase " -> "Bauphase"), else unchanged (the reader then says it is unknown)."""
     if isinstance(value, str):
         for member in enum:
             if member.value.casefold() == value.strip().casefold():

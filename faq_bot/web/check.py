@@ -489,7 +489,7 @@ def submit() -> Response:
         start = {**builder.starting_state(), "phase": state["phase"]}
         if (phase_error := _phase_error(start)) is not None:
             return _render_format_error(start, phase_error, [])
-        return _render(builder.starting_state(), notes=[EMPTY_FORM_NOTE])
+        return _render(start, notes=[EMPTY_FORM_NOTE])  # with the phase chosen
     if action != "check":
         posted = action
         try:

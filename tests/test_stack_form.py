@@ -367,6 +367,15 @@ def test_form_row_numbers_are_ascii_digits_only() -> None:
     assert state_from_form(form)["players"] == [{"name": "A", "tw": "3"}, {"name": "C", "tw": ""}]
 
 
+@pytest.mark.parametrize("key", ["p-01-name", "p-1-name\n", "p-1-name\r\n"])
+def test_form_row_keys_are_read_only_as_the_form_writes_them(key) -> None:
+    """A review: "p-01-name" was read as row 1 and overwrote its name, and "p-1-name" with
+    a trailing line break matched too ($ matches before it)."""
+    form = {"p-0-name": "A", "p-0-tw": "3", "p-1-name": "B", "p-1-tw": "4", key: "X"}
+    rows = state_from_form(form)["players"]
+    assert rows == [{"name": "A", "tw": "3"}, {"name": "B", "tw": "4"}]
+
+
 def test_form_button_of_an_unknown_move_is_refused_as_posted(blank_rows_form) -> None:
     """A review: "move:stack:2:sideways" past a blank row was refused as
     "move:stack:1:sideways", an action the page never showed."""

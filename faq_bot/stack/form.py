@@ -74,7 +74,8 @@ GROUP_FIELDS = {
 FLAGS = {"locked", "sacrifice", "lock_source"}
 ROW_NOUN = {"players": "Spieler", "cards": "Karte", "stack": "Eintrag"}  # as the legends say
 FIRST_FIELD = {"players": "name", "cards": "name", "stack": "source"}  # a row's first field
-FIELD_KEY = re.compile(r"^([pcs])-([0-9]{1,4})-([a-z_]+)$")
+# read with fullmatch: one spelling per row ("p-01-name" is not row 1; no line break)
+FIELD_KEY = re.compile(r"([pcs])-(0|[1-9][0-9]{0,3})-([a-z_]+)")
 PREFIX_GROUP = {prefix: group for group, (prefix, _) in GROUP_FIELDS.items()}
 TARGET_EFFECTS = frozenset(CARD_TARGET_EFFECTS | {EffectType.COUNTER})
 
@@ -189,7 +190,7 @@ def _kept_rows(form: Mapping[str, str]) -> dict[str, list[tuple[int, dict[str, A
     """Per group, the posted rows that are not blank, as (posted number, row) in order."""
     rows: dict[str, dict[int, dict[str, Any]]] = {g: {} for g in GROUP_FIELDS}
     for key, value in form.items():
-        match = FIELD_KEY.match(key)
+        match = FIELD_KEY.fullmatch(key)
         if not match:
             continue
         group = PREFIX_GROUP[match.group(1)]
@@ -263,7 +264,7 @@ def _row_index(form: Mapping[str, str], group: str, number: int) -> int | None:
     `ActionError`."""
     prefix = GROUP_FIELDS[group][0]
     posted = {
-        int(m.group(2)) for key in form if (m := FIELD_KEY.match(key)) and m.group(1) == prefix
+        int(m.group(2)) for key in form if (m := FIELD_KEY.fullmatch(key)) and m.group(1) == prefix
     }
     if not posted:
         return number

@@ -250,7 +250,7 @@ def field_title(field: str, state: Mapping[str, Any]) -> str:
     "Karte 3 (227-Pfund Bombe) › Besitzer", ``s-1-target`` -> "Eintrag 2 › Ziel". A player
     is named by name, a card row by number and name, all else by number."""
     labels = field_labels()
-    match = FIELD_KEY.match(field)
+    match = FIELD_KEY.fullmatch(field)
     if not match:
         return labels.get(field, field)
     prefix, number, name = match.groups()

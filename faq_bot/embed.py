@@ -176,7 +176,10 @@ class Embedder:
         """How many tokens the engine reads for the query `text` (its prefix included); 0
         when the engine cannot say."""
         count = getattr(self._model, "token_count", None)
-        return int(count(squash(text), True)) if count is not None else 0
+        if count is None:
+            return 0
+        with self._lock:
+            return int(count(squash(text), True))
 
     def passages(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:

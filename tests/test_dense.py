@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -86,15 +87,48 @@ def test_the_query_embedding_is_computed_once_per_question(dense_on):
     assert np.array_equal(a, b)
 
 
-def test_a_computed_query_is_the_served_one_and_leaves_the_recent_ones_alone(dense_on):
-    """What `benchmarks/dense.py` times: the engine alone, through the public methods."""
+class _CountingEngine:
+    """The loaded engine, counting its query calls."""
+
+    def __init__(self, engine):
+        self.engine, self.queries = engine, 0
+
+    def query(self, text):
+        self.queries += 1
+        return self.engine.query(text)
+
+    def __getattr__(self, name):
+        return getattr(self.engine, name)
+
+
+def test_a_computed_query_is_the_served_one_and_leaves_the_recent_ones_alone(dense_on, monkeypatch):
+    """What `benchmarks/dense.py` times: the engine alone, through the public methods (a
+    review: the test passed had the recent vector been returned)."""
     embedder = embed.get_embedder()
     assert embedder is not None
     served = embedder.query("Wann darf ich  kontern?")
+    engine = _CountingEngine(embedder._model)
+    monkeypatch.setattr(embedder, "_model", engine)
     before = embedder.query_embeddings
     assert np.allclose(embedder.computed_query("Wann darf ich kontern?"), served, atol=1e-6)
+    assert engine.queries == 1  # computed, though the same question is among the recent
     assert embedder.query_embeddings == before
     assert 5 < embedder.token_count("Wann darf ich kontern?") < 20
+
+
+def test_token_count_waits_for_the_engine_like_every_other_call(dense_on):
+    """A review: token_count ran the engine without the lock (the engine is not
+    reentrant)."""
+    embedder = embed.get_embedder()
+    assert embedder is not None
+    counted = []
+    with embedder._lock:
+        worker = threading.Thread(target=lambda: counted.append(embedder.token_count("Bau")))
+        worker.start()
+        worker.join(0.3)
+        assert worker.is_alive() and not counted  # waiting for the lock
+    worker.join(10)
+    assert counted and counted[0] > 0
 
 
 def test_without_the_embedder_the_build_warns_and_search_stays_lexical(

@@ -449,6 +449,7 @@ def _terminal_snippet(snippet_html: str) -> str:
 @click.argument("entry_id", metavar="ID")
 def show(as_json: bool, corpus_dir: Path, index_dir: Path, entry_id: str) -> None:
     """Einen Eintrag mit Querverweisen und Rückverweisen zeigen."""
+    from faq_bot.links import paragraph_index
     from faq_bot.query import QueryError
     from faq_bot.search import search as run_search
     from faq_bot.suggest import suggest_titles
@@ -488,9 +489,9 @@ def show(as_json: bool, corpus_dir: Path, index_dir: Path, entry_id: str) -> Non
     click.echo("")
     click.echo("Querverweise:" if record.links else "Querverweise: keine")
     for link in record.links:
-        if link["target"] and link.get("target_paragraph") is not None:
-            number = link["target_paragraph"] + 1
-            click.echo(f"  → {link['target_title']}, Absatz {number} ({link['target']})")
+        paragraph = paragraph_index(link.get("target_paragraph"))
+        if link["target"] and paragraph is not None:
+            click.echo(f"  → {link['target_title']}, Absatz {paragraph + 1} ({link['target']})")
         elif link["target"]:
             click.echo(f"  → {link['target_title']} ({link['target']})")
         else:

@@ -468,6 +468,11 @@ def _labelled(text: str, lookup: Lookup) -> tuple[str, tuple[str, int]] | None:
     return (label.group(0), place) if label is not None and place is not None else None
 
 
+def paragraph_index(value: Any) -> int | None:
+    """A stored paragraph number (an int, not a bool: JSON's true is no paragraph), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def see_also(links: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """An entry's stored references (`Reference.to_json` dicts) as its "Siehe auch" on the
     ruling page lists them: the first reference to each target (an entry, or a paragraph of
@@ -478,8 +483,9 @@ def see_also(links: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     out: dict[str, Mapping[str, Any]] = {}
     for link in links:
         key = link.get("target") or f"?{link.get('target_text') or link.get('text')}"
-        if link.get("target") and link.get("target_paragraph") is not None:
-            key += f"#{link['target_paragraph']}"
+        paragraph = paragraph_index(link.get("target_paragraph"))
+        if link.get("target") and paragraph is not None:
+            key += f"#{paragraph}"
         out.setdefault(key, link)
     return list(out.values())
 

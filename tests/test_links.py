@@ -10,7 +10,15 @@ from hypothesis import strategies as st
 from hypothesis_profiles import examples
 
 from faq_bot.corpus import Corpus, Document, Entry, load_corpus
-from faq_bot.links import LinkGraph, Lookup, build_links, find_references, resolve
+from faq_bot.links import (
+    LinkGraph,
+    Lookup,
+    build_links,
+    find_references,
+    paragraph_index,
+    resolve,
+    see_also,
+)
 
 CORPUS_DIR = Path(__file__).resolve().parent.parent / "corpus"
 
@@ -336,6 +344,17 @@ def test_links_labels_before_words_that_name_nothing_are_all_kept(second):
     refs = _graph(source, tables).outgoing("quelle")
     found = {(r.target_text, r.target, r.target_paragraph) for r in refs}
     assert found == {("Tabelle 2.1", "tabellen", 1), (second, "tabellen", 2)}
+
+
+def test_see_also_reads_a_stored_true_as_no_paragraph():
+    """A review: the "Siehe auch" list keyed a stored JSON true as paragraph "True" (the
+    page and the CLI read it with one helper now)."""
+    links = [
+        {"target": "tabellen", "target_paragraph": True, "text": "Tabellen"},
+        {"target": "tabellen", "target_paragraph": None, "text": "Tabellen"},
+    ]
+    assert len(see_also(links)) == 1
+    assert paragraph_index(True) is None and paragraph_index(0) == 0
 
 
 def test_links_label_and_words_that_name_nothing_are_the_label_alone():

@@ -20,6 +20,7 @@ from flask import (
 )
 from werkzeug.exceptions import NotFound
 
+from faq_bot.links import paragraph_index
 from faq_bot.links import see_also as listed_references
 from faq_bot.text import (
     FINGERPRINT_LENGTH,
@@ -59,7 +60,6 @@ from faq_bot.web.render import (
     entry_summary,
     leading_sentences,
     paragraph_anchor,
-    paragraph_index,
     preview_id,
     render_paragraph,
 )

@@ -23,7 +23,6 @@ import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from html import escape
-from typing import Any
 
 import markdown as _markdown
 import nh3
@@ -31,6 +30,7 @@ from markupsafe import Markup
 
 from faq_bot.corpus.model import Markup as SourceMarkup
 from faq_bot.corpus.model import table_rows
+from faq_bot.links import paragraph_index
 from faq_bot.text import clip, split_sentences, squash
 
 ALLOWED_TAGS = {
@@ -200,11 +200,6 @@ def _spans(refs: Iterable[Mapping]) -> list[Span]:
         if span.end > span.start and (not kept or span.start >= kept[-1].end):
             kept.append(span)
     return kept
-
-
-def paragraph_index(value: Any) -> int | None:
-    """A stored paragraph number (an int, not a bool: JSON's true is no paragraph), else None."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def render_text(plain: str, refs: Iterable[Mapping], link_for: LinkFor) -> str:

@@ -222,6 +222,7 @@ GROUPS = [
     ["heldout136-questions.jsonl", "heldout136-followups.jsonl"],
     ["heldout138-questions.jsonl", "heldout138-followups.jsonl"],
     ["heldout137-questions.jsonl", "heldout137-followups.jsonl"],
+    ["heldout140-questions.jsonl", "heldout140-followups.jsonl"],
 ]
 
 

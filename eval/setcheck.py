@@ -223,6 +223,7 @@ GROUPS = [
     ["heldout138-questions.jsonl", "heldout138-followups.jsonl"],
     ["heldout137-questions.jsonl", "heldout137-followups.jsonl"],
     ["heldout139-questions.jsonl", "heldout139-followups.jsonl"],
+    ["heldout140-questions.jsonl", "heldout140-followups.jsonl"],
 ]
 
 

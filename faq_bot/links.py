@@ -442,14 +442,11 @@ def _split(text: str, mention: Mention, lookup: Lookup) -> list[Resolved] | None
     bounds = [0, *(p for m in parts for p in (m.start(), m.end())), len(text)]
     for s, e in zip(bounds[::2], bounds[1::2], strict=True):
         piece = text[s:e]
-        found = None
-        number = _BARE_NUMBER.match(piece)
-        if kind is not None and number is not None:  # before a section titled "2.2 ..."
-            again = _labelled(f"{kind} {number.group(0)}", lookup)
-            found = (number.group(0), again[1]) if again is not None else None
+        # the number alone continues the label list before any title ("2.2 Bewegung")
+        found = _same_kind(piece, kind, lookup) if _BARE_NUMBER.fullmatch(piece) else None
         target = lookup.resolve(piece) if found is None else None
         if found is None and target is None:
-            found = _labelled(piece, lookup)
+            found = _labelled(piece, lookup) or _same_kind(piece, kind, lookup)
         label = _LABEL.match(piece)
         kind = label.group(1) if label is not None else kind
         if found is not None:
@@ -458,6 +455,16 @@ def _split(text: str, mention: Mention, lookup: Lookup) -> list[Resolved] | None
         else:
             out.append((piece, target, mention.start + s, mention.start + e, None))
     return out
+
+
+def _same_kind(piece: str, kind: str | None, lookup: Lookup) -> tuple[str, tuple[str, int]] | None:
+    """The number `piece` begins with as a label of `kind` ("2.2" after "Tabelle 2.1") and
+    the (entry, paragraph) of its caption, or None."""
+    number = _BARE_NUMBER.match(piece)
+    if kind is None or number is None:
+        return None
+    again = _labelled(f"{kind} {number.group(0)}", lookup)
+    return (number.group(0), again[1]) if again is not None else None
 
 
 def _labelled(text: str, lookup: Lookup) -> tuple[str, tuple[str, int]] | None:

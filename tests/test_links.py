@@ -334,6 +334,17 @@ def test_links_bare_number_after_a_label_is_that_label_before_a_section_title():
     assert found == {("Tabelle 2.1", "tabellen", 1), ("2.2", "tabellen", 2)}
 
 
+def test_links_a_whole_section_title_after_a_label_stays_that_section():
+    """Only the number alone continues the label list: "2.2 Bewegung" is the section."""
+    source = _entry("Die Kosten (s. Tabelle 2.1 und 2.2 Bewegung) gelten immer.")
+    captions = ("Tabelle 2.1 Schiffskosten", "Tabelle 2.2 Unterhalt")
+    tables = _entry("Einleitung.", *captions, id="tabellen", title="Tabellen")
+    section = _entry("Text.", id="sec22", title="2.2 Bewegung")
+    refs = _graph(source, tables, section).outgoing("quelle")
+    found = {(r.target_text, r.target, r.target_paragraph) for r in refs}
+    assert found == {("Tabelle 2.1", "tabellen", 1), ("2.2 Bewegung", "sec22", None)}
+
+
 @pytest.mark.parametrize("second", ["Tabelle 2.2", "2.2"])
 def test_links_labels_before_words_that_name_nothing_are_all_kept(second):
     """A review: "s. Tabelle 2.1 und Tabelle 2.2 und die Kosten der Schiffe" kept only the

@@ -16,7 +16,7 @@ from test_error_shape import assert_error_shape
 
 from faq_bot.chat import MAX_HISTORY
 from faq_bot.web.ask import PAGE_TURNS
-from faq_bot.web.body import MAX_BODY, MAX_JSON_DEPTH, _depth_of
+from faq_bot.web.body import MAX_BODY, MAX_FORM_PARTS, MAX_JSON_DEPTH, _depth_of
 
 SURROGATE_LINK = "eNqrVirISaxMLSpWsqpWcgQRJeVKVoa1OkoxpSkWBgYIEaBQcmJRClBhdKyOUnFJYnI2iFkLALTGFLA"
 
@@ -114,6 +114,35 @@ def test_streamed_check_form_is_not_echoed(client):
 def test_ask_form_is_bounded(client):
     response = client.post("/ask", data={"q": "Depot", "h": "x" * (MAX_BODY + 10)})
     assert response.status_code == 413
+
+
+@pytest.mark.parametrize("path", ["/ask", "/check"])
+@pytest.mark.parametrize(
+    "content_type", ["application/x-www-form-urlencoded", "multipart/form-data"]
+)
+def test_a_form_with_more_fields_than_allowed_is_a_german_413_saying_so(client, path, content_type):
+    """werkzeug applies its field limit (MAX_FORM_PARTS) to multipart forms only: an
+    urlencoded form of 60,000 empty fields was parsed whole, half a second of a worker,
+    and a multipart one got a 413 saying only that the request was too large."""
+    names = ["a"] * (MAX_FORM_PARTS + 1)  # one name repeated, as check boxes may be
+    if content_type.startswith("multipart"):
+        # parts as short as a client may send them, so the body stays within MAX_BODY
+        part = b'--B\r\nContent-Disposition: form-data; name="a"\r\n\r\n\r\n'
+        body = part * len(names) + b"--B--\r\n"
+        assert len(body) < MAX_BODY
+        content_type += "; boundary=B"
+    else:
+        body = "&".join(f"{name}=" for name in names).encode()
+    response = client.post(path, data=body, content_type=content_type)
+    assert response.status_code == 413
+    text = response.get_data(as_text=True)
+    assert "zu viele Felder" in text and f"höchstens {MAX_FORM_PARTS}" in text
+
+
+def test_a_form_with_as_many_fields_as_allowed_is_read(client):
+    body = "q=Depot&" + "&".join(f"f{i}=" for i in range(MAX_FORM_PARTS - 1))
+    response = client.post("/ask", data=body, content_type="application/x-www-form-urlencoded")
+    assert response.status_code < 400
 
 
 def _chunked_post(server, path: str, chunks: int, chunk: bytes) -> tuple[int, bytes]:

@@ -6,7 +6,7 @@ import json
 import re
 from html import unescape
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,7 +16,7 @@ from hypothesis_profiles import examples
 from faq_bot.chat.shown import sign
 from faq_bot.corpus import load_corpus
 from faq_bot.stack import check, encode_permalink, read_scenario, result_to_json, scenario_to_json
-from faq_bot.stack.form import MAX_ROWS
+from faq_bot.stack.form import GROUP_FIELDS, MAX_ROWS
 from faq_bot.stack.permalink import pack_text
 from faq_bot.stack.read import MAX_ID, MAX_MORE
 from faq_bot.stack.rules import rule_ids_from_corpus
@@ -509,6 +509,20 @@ def test_check_json_view_with_broken_json_keeps_the_text(client) -> None:
 def test_check_form_refuses_an_over_size_post(client) -> None:
     response = client.post("/check", data={"json": "x" * (MAX_BODY + 1)})
     assert response.status_code == 413
+
+
+def test_the_checker_form_at_its_largest_is_read_not_refused_for_its_fields(client) -> None:
+    """The form takes MAX_ROWS rows of each list, and a browser sends every field, the
+    blank ones too: about 4,000, all within the limit on a form's fields."""
+    form = example2_form()
+    for prefix, fields in GROUP_FIELDS.values():
+        for row in range(MAX_ROWS):
+            for field in fields:
+                form.setdefault(f"{prefix}-{row}-{field}", "")
+    response = client.post(
+        "/check", data=urlencode(form), content_type="application/x-www-form-urlencoded"
+    )
+    assert response.status_code == 303, response.get_data(as_text=True)[:300]
 
 
 def test_check_fragment_header_renders_only_the_checker(client) -> None:

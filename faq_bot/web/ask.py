@@ -55,7 +55,7 @@ from faq_bot.chat.wording import NOT_CONFIDENT
 from faq_bot.question import MAX_QUESTION_LENGTH, QUESTION_PATTERN
 from faq_bot.text import clean_input, clip
 from faq_bot.web.api_links import hit_links
-from faq_bot.web.body import body_limit, check_form_encoding, check_strings, read_json
+from faq_bot.web.body import body_limit, check_form, check_strings, read_json
 from faq_bot.web.common import (
     bad_request,
     base_url,
@@ -243,7 +243,7 @@ def page() -> str:
 
 @bp.post("/ask")
 def page_post() -> Response | str:
-    check_form_encoding()
+    check_form()
     question = clean_input(request.form.get("q") or "").strip()
     if not question:
         raise bad_request("Bitte eine Frage eingeben.")

@@ -10,7 +10,8 @@ a lone surrogate escape (``"\\ud800"``), which no later step could encode. A for
 (``application/x-www-form-urlencoded``) whose fields, unescaped, are not UTF-8 is refused
 with a German 400 too: werkzeug would read it as no fields at all ("Bitte eine Frage
 eingeben" for a question sent in Latin-1) or keep the escapes as text; so is a multipart
-form whose body is not UTF-8 (werkzeug would read "\ufffd" for each such byte).
+form whose body is not UTF-8 (werkzeug would read "\ufffd" for each such byte). A form of
+more than `MAX_FORM_PARTS` fields, in either encoding, is refused with a German 413.
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ from faq_bot.text import has_surrogate
 
 MAX_BODY = 256 * 1024  # bytes of any request body (JSON or form)
 MAX_FORM_FIELD = 64 * 1024  # bytes of one form field held in memory
-MAX_FORM_PARTS = 400  # fields of one form
+# fields of one form, whatever its encoding: the checker's at its largest (stack.form's
+# MAX_ROWS rows of each list, every field sent: about 4,000) fits
+MAX_FORM_PARTS = 5_000
 MAX_JSON_DEPTH = 32  # nested arrays/objects of any JSON a client sends
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -211,18 +214,30 @@ def read_whole_body() -> None:
         raw_body(_route_limit())
 
 
-def check_form_encoding() -> None:
-    """For a view that reads a form (``POST /ask``, ``POST /check``): a German 400 when an
-    urlencoded form's fields, their escapes undone, are not UTF-8 (werkzeug would read no
-    field at all, or keep the escapes as text), or a multipart form's body is not (werkzeug
-    would read each such byte as "\ufffd" and answer a question nobody asked; the views
-    take no files, so no part of it may be binary)."""
+def check_form() -> None:
+    """For a view that reads a form (``POST /ask``, ``POST /check``), before it does: a
+    German 413 when the form has more than `MAX_FORM_PARTS` fields (werkzeug counts only a
+    multipart form's, and says no more than that the request is too large; an urlencoded
+    form of 60,000 fields it parsed whole), and a German 400 when an urlencoded form's
+    fields, their escapes undone, are not UTF-8 (werkzeug would read no field at all, or
+    keep the escapes as text), or a multipart form's body is not (werkzeug would read each
+    such byte as "\ufffd" and answer a question nobody asked; the views take no files, so
+    no part of it may be binary)."""
     if request.mimetype == "application/x-www-form-urlencoded":
-        utf8 = _utf8_form(raw_body())
+        data = raw_body()
+        fields = data.count(b"&") + 1
+        utf8 = fields <= MAX_FORM_PARTS and _utf8_form(data)
     elif request.mimetype == "multipart/form-data":
-        utf8 = _utf8(raw_body())
+        data = raw_body()
+        boundary = request.mimetype_params.get("boundary", "").encode("latin-1", "replace")
+        fields = data.count(b"--" + boundary) - 1 if boundary else 0
+        utf8 = fields <= MAX_FORM_PARTS and _utf8(data)
     else:
         return
+    if fields > MAX_FORM_PARTS:
+        raise BodyTooLarge(
+            f"Das Formular hat zu viele Felder; erlaubt sind höchstens {MAX_FORM_PARTS}."
+        )
     if not utf8:
         raise BodyError(
             "Die Formulardaten sind kein gültiges UTF-8; bitte die Seite neu laden und "

@@ -80,7 +80,7 @@ from faq_bot.web import check_doc  # noqa: F401  (OpenAPI descriptions of these 
 from faq_bot.web.body import (
     BodyError,
     body_limit,
-    check_form_encoding,
+    check_form,
     check_json_text,
     check_tree,
     raw_body,
@@ -461,7 +461,7 @@ def _phase_error(state: dict[str, Any]) -> ScenarioFormatError | None:
 @bp.post("/check")
 @body_limit(MAX_BODY)
 def submit() -> Response:
-    check_form_encoding()
+    check_form()
     form = request.form
     action = form.get("action", "check")
     json_text = form.get("json", "")

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
-from faq_bot.web import utf8_path, utf8_query
+from faq_bot.web.encoding import form_is_utf8, utf8_path, utf8_query
 
 
 @given(st.text(max_size=30))
@@ -107,10 +107,8 @@ def test_a_multipart_form_in_utf8_is_answered(client):
 
 @given(st.text(max_size=40), st.booleans())
 def test_a_form_in_utf8_is_read_as_sent(text, escaped):
-    from faq_bot.web.body import _utf8_form
-
     value = quote(text, safe="") if escaped else text.replace("%", "").replace("&", "")
-    assert _utf8_form(("q=" + value).encode("utf-8"))
+    assert form_is_utf8(("q=" + value).encode("utf-8"))
 
 
 @given(st.binary(max_size=40))
@@ -119,9 +117,7 @@ def test_a_form_is_taken_only_when_all_of_it_unescaped_is_utf8(data):
     "%%%..."): it never takes a form that, unescaped as a whole, is not UTF-8."""
     from urllib.parse import unquote_to_bytes
 
-    from faq_bot.web.body import _utf8_form
-
-    if _utf8_form(data):
+    if form_is_utf8(data):
         unquote_to_bytes(data.replace(b"+", b" ")).decode("utf-8")  # raises if not
 
 

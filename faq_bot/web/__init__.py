@@ -28,14 +28,11 @@ Production: ``gunicorn 'faq_bot.web:create_app()'`` (see docs/web.md).
 
 from __future__ import annotations
 
-import codecs
 import os
-import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, unquote_to_bytes
 
 from flask import Flask
 
@@ -85,7 +82,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from faq_bot.query import MAX_QUERY_LENGTH
     from faq_bot.question import MAX_QUESTION_LENGTH
     from faq_bot.search import UNWORDED
-    from faq_bot.web import assets, body, compression, errors, security
+    from faq_bot.web import assets, body, compression, encoding, errors, security
     from faq_bot.web.render import safe_snippet
 
     app = Flask(
@@ -124,7 +121,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["faq_bot.index"] = holder = IndexHolder(app.config["INDEX_DIR"])
     env_secret()  # a FAQ_BOT_SECRET too short to sign with fails here, not per request
     app.wsgi_app = _host_lower_cased(  # type: ignore[method-assign]
-        _ignoring_upgrade(_query_as_utf8(app.wsgi_app))
+        _ignoring_upgrade(encoding.query_as_utf8(app.wsgi_app))
     )
     if app.config["TRUST_PROXY_HEADERS"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
@@ -183,66 +180,6 @@ def _host_lower_cased(wsgi_app: Any) -> Any:
         host = environ.get("HTTP_HOST")
         if host and host.lower() != host:
             environ = {**environ, "HTTP_HOST": host.lower()}
-        return wsgi_app(environ, start_response)
-
-    return app
-
-
-# a run of percent escapes in a query string ("%F6", "%C3%BC%20")
-_ESCAPES = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
-
-
-def _cp1252_bytes(error: UnicodeError) -> tuple[str, int]:
-    """A codec error handler: the bytes UTF-8 could not decode, read as Windows-1252."""
-    assert isinstance(error, UnicodeDecodeError)
-    bad = error.object[error.start : error.end]
-    return bytes(bad).decode("cp1252", errors="replace"), error.end
-
-
-_AS_CP1252 = "faq_bot.cp1252"
-codecs.register_error(_AS_CP1252, _cp1252_bytes)
-
-
-def utf8_query(query: str) -> str:
-    """`query` (a WSGI query string: its bytes as Latin-1) with every run of percent escapes
-    that is not UTF-8 read as Windows-1252 and escaped again as UTF-8: "Zerst%F6rer", as an
-    old bookmark, a forum or a Latin-1 page escapes "Zerstörer", was searched as the text
-    "Zerst%F6rer". Escapes that are UTF-8, and everything else, stay as they are."""
-
-    def again(run: re.Match[str]) -> str:
-        raw = unquote_to_bytes(run.group(0))
-        try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError:  # only the bytes that are no UTF-8 read as Windows-1252
-            return quote(raw.decode("utf-8", errors=_AS_CP1252), safe="")
-        return run.group(0)
-
-    return _ESCAPES.sub(again, query) if "%" in query else query
-
-
-def utf8_path(path: str) -> str:
-    """`path` (a WSGI PATH_INFO: unescaped bytes as Latin-1) with the bytes that are not
-    UTF-8 read as Windows-1252: "/entry/Zerst%F6rer" finds "Zerstörer" as the search does
-    (`utf8_query`) instead of a page about "Zerst�rer"."""
-    if path.isascii():
-        return path
-    try:
-        raw = path.encode("latin-1")
-    except UnicodeEncodeError:  # not a WSGI string: leave it to werkzeug
-        return path
-    return raw.decode("utf-8", errors=_AS_CP1252).encode("utf-8").decode("latin-1")
-
-
-def _query_as_utf8(wsgi_app: Any) -> Any:
-    """`wsgi_app` with the query string's escapes and the path made UTF-8 (`utf8_query`,
-    `utf8_path`)."""
-
-    def app(environ: dict[str, Any], start_response: Any) -> Any:
-        query = environ.get("QUERY_STRING") or ""
-        path = environ.get("PATH_INFO") or ""
-        fixed, fixed_path = utf8_query(query), utf8_path(path)
-        if fixed != query or fixed_path != path:
-            environ = {**environ, "QUERY_STRING": fixed, "PATH_INFO": fixed_path}
         return wsgi_app(environ, start_response)
 
     return app

@@ -17,10 +17,8 @@ more than `MAX_FORM_PARTS` fields, in either encoding, is refused with a German 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from typing import Any, TypeVar
-from urllib.parse import unquote_to_bytes
 
 from flask import current_app, request
 from werkzeug.exceptions import NotImplemented as NotImplementedCoding
@@ -29,6 +27,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 from faq_bot import strictjson
 from faq_bot.errors import BodyTooLarge, FaqBotError, InputError
 from faq_bot.text import has_surrogate
+from faq_bot.web.encoding import form_is_utf8, is_utf8
 
 MAX_BODY = 256 * 1024  # bytes of any request body (JSON or form)
 MAX_FORM_FIELD = 64 * 1024  # bytes of one form field held in memory
@@ -226,12 +225,12 @@ def check_form() -> None:
     if request.mimetype == "application/x-www-form-urlencoded":
         data = raw_body()
         fields = data.count(b"&") + 1
-        utf8 = fields <= MAX_FORM_PARTS and _utf8_form(data)
+        utf8 = fields <= MAX_FORM_PARTS and form_is_utf8(data)
     elif request.mimetype == "multipart/form-data":
         data = raw_body()
         boundary = request.mimetype_params.get("boundary", "").encode("latin-1", "replace")
         fields = data.count(b"--" + boundary) - 1 if boundary else 0
-        utf8 = fields <= MAX_FORM_PARTS and _utf8(data)
+        utf8 = fields <= MAX_FORM_PARTS and is_utf8(data)
     else:
         return
     if fields > MAX_FORM_PARTS:
@@ -243,30 +242,6 @@ def check_form() -> None:
             "Die Formulardaten sind kein gültiges UTF-8; bitte die Seite neu laden und "
             "noch einmal senden."
         )
-
-
-_ESCAPES = re.compile(rb"(?:%[0-9A-Fa-f]{2})+")
-
-
-def _utf8_form(data: bytes) -> bool:
-    """Whether the urlencoded form `data`, its escapes undone, is UTF-8: its raw bytes and
-    each run of escapes (not the whole body unescaped at once: a body of "%%%…" took
-    0.4 s so)."""
-    try:
-        data.decode("utf-8")
-        for run in _ESCAPES.finditer(data):
-            unquote_to_bytes(run.group()).decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
-def _utf8(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def _route_limit() -> int | None:

@@ -3,6 +3,7 @@ forum, a Latin-1 page) reads as the text meant, one escaped in UTF-8 is left as 
 
 from __future__ import annotations
 
+import re
 from urllib.parse import quote, unquote
 
 import pytest
@@ -86,6 +87,22 @@ def test_a_form_that_is_not_utf8_is_a_german_400_saying_so(client, path, body):
 def _multipart(value: bytes) -> tuple[bytes, str]:
     head = b'--B0\r\nContent-Disposition: form-data; name="q"\r\n\r\n'
     return head + value + b"\r\n--B0--\r\n", "multipart/form-data; boundary=B0"
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type"),
+    [
+        (b"q=Kann+ich+%E4ndern%3F", "application/x-www-form-urlencoded"),
+        _multipart("Kann ich \xe4ndern?".encode("latin-1")),
+    ],
+)
+def test_the_400_for_a_form_that_is_not_utf8_gives_back_no_mangled_text(body, content_type, client):
+    """The refused question's page gave back werkzeug's reading of it ("Kann ich %E4ndern?",
+    "Kann ich \ufffdndern?"), inviting the person to send the mangled text again."""
+    response = client.post("/ask", data=body, content_type=content_type)
+    assert response.status_code == 400
+    field = re.search(r'<input id="q"[^>]*>', response.get_data(as_text=True)).group(0)
+    assert 'value=""' in field
 
 
 @pytest.mark.parametrize("path", ["/ask", "/check"])

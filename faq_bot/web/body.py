@@ -27,7 +27,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 from faq_bot import strictjson
 from faq_bot.errors import BodyTooLarge, FaqBotError, InputError
 from faq_bot.text import has_surrogate
-from faq_bot.web.encoding import form_is_utf8, is_utf8
+from faq_bot.web.encoding import body_is_utf8
 
 MAX_BODY = 256 * 1024  # bytes of any request body (JSON or form)
 MAX_FORM_FIELD = 64 * 1024  # bytes of one form field held in memory
@@ -225,19 +225,17 @@ def check_form() -> None:
     if request.mimetype == "application/x-www-form-urlencoded":
         data = raw_body()
         fields = data.count(b"&") + 1
-        utf8 = fields <= MAX_FORM_PARTS and form_is_utf8(data)
     elif request.mimetype == "multipart/form-data":
         data = raw_body()
         boundary = request.mimetype_params.get("boundary", "").encode("latin-1", "replace")
         fields = data.count(b"--" + boundary) - 1 if boundary else 0
-        utf8 = fields <= MAX_FORM_PARTS and is_utf8(data)
     else:
         return
     if fields > MAX_FORM_PARTS:
         raise BodyTooLarge(
             f"Das Formular hat zu viele Felder; erlaubt sind höchstens {MAX_FORM_PARTS}."
         )
-    if not utf8:
+    if not body_is_utf8(request.mimetype, data):
         raise BodyError(
             "Die Formulardaten sind kein gültiges UTF-8; bitte die Seite neu laden und "
             "noch einmal senden."

@@ -10,7 +10,9 @@ Two policies, on purpose:
 - **Bodies are read strictly.** A form body comes from this service's own pages, which
   always send UTF-8; one that is not was made by something else, and guessing at it would
   answer a question nobody asked. `form_is_utf8` and `is_utf8` say whether a body is,
-  and `faq_bot.web.body.check_form` refuses it with a German 400 when it is not.
+  and `faq_bot.web.body.check_form` refuses it with a German 400 when it is not; the
+  error page then gives back none of it (`faq_bot.web.errors`), not werkzeug's mangled
+  reading of it.
 """
 
 from __future__ import annotations
@@ -100,4 +102,14 @@ def is_utf8(data: bytes) -> bool:
         data.decode("utf-8")
     except UnicodeDecodeError:
         return False
+    return True
+
+
+def body_is_utf8(mimetype: str, data: bytes) -> bool:
+    """Whether a form body of `mimetype` is UTF-8 as the form views read it (urlencoded:
+    `form_is_utf8`; multipart: `is_utf8`); any other body is not a form: True."""
+    if mimetype == "application/x-www-form-urlencoded":
+        return form_is_utf8(data)
+    if mimetype == "multipart/form-data":
+        return is_utf8(data)
     return True

@@ -134,9 +134,9 @@ train: setup
 ## calibrate: the chatbot's first-question and follow-up confidence models and bars from the held-out
 ## calibration sets (faq_bot.chat.calibrate.CALIBRATION_SETS, never trained on by the ranker or
 ## the passage model) read as served: the model fitted on them, the lowest bar whose 90 % Wilson
-## bounds meet issue 9's targets on out-of-fold scores (README "Quality"); 10,080 questions
-## of sets 41-124 since the thirty-second round, about 6 minutes with two processes, then
-## their 1,260 follow-ups read up to four times (about 2 minutes each)
+## bounds meet issue 9's targets on out-of-fold scores (README "Quality"); 12,000 questions
+## of sets 41-140 since the thirty-ninth round, about 8 minutes with two processes, then
+## their 1,500 follow-ups read up to four times (about 2 minutes each)
 calibrate: setup
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python scripts/calibrate_threshold.py --write
 

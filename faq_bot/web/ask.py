@@ -608,7 +608,7 @@ describe(
                 "200": html_body(
                     "Chat mit Antworten (nur wenn die neue Antwort nicht in eine Adresse passt)"
                 ),
-                **error_responses(400, 503, html=True),
+                **error_responses(400, 413, 503, html=True),
             },
         },
     },

@@ -30,7 +30,10 @@ from faq_bot.text import has_surrogate
 from faq_bot.web.encoding import body_is_utf8
 
 MAX_BODY = 256 * 1024  # bytes of any request body (JSON or form)
-MAX_FORM_FIELD = 64 * 1024  # bytes of one form field held in memory
+# bytes of a multipart form werkzeug buffers while parsing it: the whole body, which is in
+# memory already (`raw_body` caches it); 64 KB, werkzeug's buffer of unread parts plus its
+# next read, refused forms of many small fields from about 130 KB
+MAX_FORM_FIELD = MAX_BODY
 # fields of one form, whatever its encoding: the checker's at its largest (stack.form's
 # MAX_ROWS rows of each list, every field sent: about 4,000) fits
 MAX_FORM_PARTS = 5_000
@@ -228,7 +231,7 @@ def check_form() -> None:
     elif request.mimetype == "multipart/form-data":
         data = raw_body()
         boundary = request.mimetype_params.get("boundary", "").encode("latin-1", "replace")
-        fields = data.count(b"--" + boundary) - 1 if boundary else 0
+        fields = _parts(data, boundary) if boundary else 0
     else:
         return
     if fields > MAX_FORM_PARTS:
@@ -240,6 +243,16 @@ def check_form() -> None:
             "Die Formulardaten sind kein gültiges UTF-8; bitte die Seite neu laden und "
             "noch einmal senden."
         )
+
+
+def _parts(data: bytes, boundary: bytes) -> int:
+    """The parts of the multipart body `data`: its delimiters (``--boundary`` at the start
+    or after a line break; RFC 2046 allows the boundary's text anywhere else in a value)
+    but the closing one (``--boundary--``), which a body cut short may lack."""
+    delimiter = b"--" + boundary
+    opened = data.count(b"\r\n" + delimiter) + data.startswith(delimiter)
+    closed = data.count(b"\r\n" + delimiter + b"--") + data.startswith(delimiter + b"--")
+    return opened - closed
 
 
 def _route_limit() -> int | None:

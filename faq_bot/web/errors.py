@@ -42,7 +42,7 @@ from faq_bot.chat import MAX_HISTORY
 from faq_bot.chat.shown import MAX_TOKEN
 from faq_bot.errors import UNREADABLE_INDEX, FaqBotError
 from faq_bot.text import clean_input, squash
-from faq_bot.web.encoding import body_is_utf8
+from faq_bot.web.body import check_form
 
 log = logging.getLogger("faq_bot.web")
 
@@ -139,13 +139,14 @@ def _typed(req) -> Typed:
     """The refused form's fields as sent (the form's for a POST, the address's for a GET);
     the request's own limits bound them (form fields and the request line)."""
     try:
-        if req.method == "POST" and not body_is_utf8(req.mimetype, req.get_data(cache=True)):
-            # refused as not UTF-8: werkzeug's reading of it is mangled ("%E4", "\ufffd")
-            return Typed(path=req.path, post=True)
+        if req.method == "POST":
+            # nothing of a form refused as a form (unreadable, too many fields, not UTF-8):
+            # werkzeug would read all of it, and mangled ("%E4", "\ufffd")
+            check_form()
         values = req.form if req.method == "POST" else req.args
         q, doc, turns = values.get("q"), values.get("doc"), values.getlist("t")
     except Exception:  # noqa: BLE001 - an unreadable form gives nothing back
-        return Typed(path=req.path)
+        return Typed(path=req.path, post=req.method == "POST")
     return Typed(
         path=req.path,
         q=clean_input(q).strip() if isinstance(q, str) else "",

@@ -41,6 +41,7 @@ def error_responses(*codes: int, html: bool = False) -> dict:
         400: "Ungültige Eingabe",
         404: "Nicht gefunden",
         405: "Methode nicht erlaubt",
+        413: "Anfrage zu groß",
         500: "Interner Fehler (ein Programmfehler)",
         503: "Index nicht geladen",
     }

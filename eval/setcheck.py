@@ -224,6 +224,7 @@ GROUPS = [
     ["heldout137-questions.jsonl", "heldout137-followups.jsonl"],
     ["heldout139-questions.jsonl", "heldout139-followups.jsonl"],
     ["heldout140-questions.jsonl", "heldout140-followups.jsonl"],
+    ["heldout142-questions.jsonl", "heldout142-followups.jsonl"],
 ]
 
 

@@ -225,6 +225,7 @@ GROUPS = [
     ["heldout139-questions.jsonl", "heldout139-followups.jsonl"],
     ["heldout140-questions.jsonl", "heldout140-followups.jsonl"],
     ["heldout142-questions.jsonl", "heldout142-followups.jsonl"],
+    ["heldout141-questions.jsonl", "heldout141-followups.jsonl"],
 ]
 
 

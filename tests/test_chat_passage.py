@@ -258,10 +258,10 @@ def test_the_fitted_confidence_model_is_read_and_gives_probabilities():
     assert p_strong is not None and p_weak is not None
     assert p_strong > confidence.threshold() > p_weak
     # without the optional signals the model reads its neutral fallbacks
-    unknown = confidence.probability(
-        {k: v for k, v in strong.items() if k not in confidence.OPTIONAL}
-    )
-    assert unknown is not None and 0.0 < unknown < 1.0
+    known = {k: v for k, v in strong.items() if k not in confidence.OPTIONAL}
+    fallback = confidence.model()["first"]["fallback"]
+    assert set(fallback) == set(confidence.OPTIONAL)
+    assert confidence.probability(known) == pytest.approx(confidence.probability(known | fallback))
 
 
 def test_the_fitted_passage_model_names_every_feature():

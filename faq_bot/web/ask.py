@@ -519,8 +519,7 @@ describe(
             },
             "responses": {
                 "200": json_body({"$ref": "#/components/schemas/Answer"}, "Die Antwort"),
-                **error_responses(400, 405, 503),
-                "413": json_body({"$ref": "#/components/schemas/Error"}, "Anfrage zu groß"),
+                **error_responses(400, 405, 413, 503),
                 "415": json_body({"$ref": "#/components/schemas/Error"}, "Kein JSON"),
             },
         }

@@ -17,6 +17,7 @@ more than `MAX_FORM_PARTS` fields, in either encoding, is refused with a German 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -27,7 +28,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 from faq_bot import strictjson
 from faq_bot.errors import BodyTooLarge, FaqBotError, InputError
 from faq_bot.text import has_surrogate
-from faq_bot.web.encoding import body_is_utf8
+from faq_bot.web.encoding import form_is_utf8, is_utf8
 
 MAX_BODY = 256 * 1024  # bytes of any request body (JSON or form)
 # bytes of a multipart form werkzeug buffers while parsing it: the whole body, which is in
@@ -227,18 +228,18 @@ def check_form() -> None:
     no part of it may be binary)."""
     if request.mimetype == "application/x-www-form-urlencoded":
         data = raw_body()
-        fields = data.count(b"&") + 1
+        fields, utf8 = data.count(b"&") + 1, form_is_utf8
     elif request.mimetype == "multipart/form-data":
         data = raw_body()
         boundary = request.mimetype_params.get("boundary", "").encode("latin-1", "replace")
-        fields = _parts(data, boundary) if boundary else 0
+        fields, utf8 = (_parts(data, boundary) if boundary else 0), is_utf8
     else:
         return
     if fields > MAX_FORM_PARTS:
         raise BodyTooLarge(
             f"Das Formular hat zu viele Felder; erlaubt sind höchstens {MAX_FORM_PARTS}."
         )
-    if not body_is_utf8(request.mimetype, data):
+    if not utf8(data):
         raise BodyError(
             "Die Formulardaten sind kein gültiges UTF-8; bitte die Seite neu laden und "
             "noch einmal senden."
@@ -246,13 +247,14 @@ def check_form() -> None:
 
 
 def _parts(data: bytes, boundary: bytes) -> int:
-    """The parts of the multipart body `data`: its delimiters (``--boundary`` at the start
-    or after a line break; RFC 2046 allows the boundary's text anywhere else in a value)
-    but the closing one (``--boundary--``), which a body cut short may lack."""
-    delimiter = b"--" + boundary
-    opened = data.count(b"\r\n" + delimiter) + data.startswith(delimiter)
-    closed = data.count(b"\r\n" + delimiter + b"--") + data.startswith(delimiter + b"--")
-    return opened - closed
+    """The parts of the multipart body `data`: its delimiters as werkzeug reads them
+    (``--boundary`` on a line of its own, at the start or after any line break; RFC 2046
+    allows the boundary's text anywhere else in a value) but the closing one
+    (``--boundary--``), which a body cut short may lack."""
+    opening = re.compile(
+        rb"(?:\A|\r\n|\n|\r)--" + re.escape(boundary) + rb"(?!--)[ \t]*(?=\r\n|\n|\r)"
+    )
+    return len(opening.findall(data))
 
 
 def _route_limit() -> int | None:

@@ -132,7 +132,7 @@ describe(
                     "Einträge sind jeweils eindeutig (ein doppeltes gibt 400, detail nennt das "
                     "Feld)",
                 ),
-                "413": json_body({"$ref": "#/components/schemas/Error"}, "Anfrage zu groß"),
+                **error_responses(413),
                 "415": json_body({"$ref": "#/components/schemas/Error"}, "Kein JSON"),
             },
         }
@@ -244,7 +244,7 @@ describe(
                     "JSON ergeben kein Szenario (Zeilen, die aufeinander verweisen, kann das "
                     "Formularschema nicht ausdrücken)"
                 ),
-                "413": html_body("Anfrage zu groß"),
+                **error_responses(413, html=True),
             },
         },
     },

@@ -103,13 +103,3 @@ def is_utf8(data: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
-
-
-def body_is_utf8(mimetype: str, data: bytes) -> bool:
-    """Whether a form body of `mimetype` is UTF-8 as the form views read it (urlencoded:
-    `form_is_utf8`; multipart: `is_utf8`); any other body is not a form: True."""
-    if mimetype == "application/x-www-form-urlencoded":
-        return form_is_utf8(data)
-    if mimetype == "multipart/form-data":
-        return is_utf8(data)
-    return True

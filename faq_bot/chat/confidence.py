@@ -117,7 +117,7 @@ CONFIDENCE_THRESHOLD = 0.35
 # An answer whose probability was right for fewer than nine in ten calibration questions
 # says it is unsure and asks to check the paragraph (a line drawn for the reader, not a
 # fitted weight: on the sets 41-140, scored out of fold, it marks answers under about 0.52,
-# whose passage was right for 67-90 %, while those above were right for 91-100 %)
+# whose passage was right for 61-89 %, while those above were right for 90-100 %)
 SURE = 0.9
 MIN_EVIDENCE = 2  # distinctive question words an answer that names no headword must match
 FOREIGN_NOUN_THRESHOLD = 0.55

@@ -152,7 +152,7 @@ def _parts(*values: bytes, closed: bool = True) -> bytes:
 @pytest.mark.parametrize(
     "body",
     [
-        # the boundary's text inside a value is no delimiter (RFC 2046: only after CRLF)
+        # the boundary's text inside a value is no delimiter (only on a line of its own)
         _parts(b"Depot", b"a--B" * 5000),
         # many small fields, 142 KB: werkzeug's buffer limit of 64 KB refused them
         _parts(b"Depot", *[b"x" * 20] * 1999),

@@ -110,7 +110,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         CHAT_TIMEOUT_MS=15000,
         # request bodies: enforced by werkzeug while reading, chunked bodies too
         MAX_CONTENT_LENGTH=body.MAX_BODY,
-        MAX_FORM_MEMORY_SIZE=body.MAX_FORM_FIELD,
+        MAX_FORM_MEMORY_SIZE=body.MAX_FORM_BUFFER,
         MAX_FORM_PARTS=body.MAX_FORM_PARTS,
     )
     if test_config is not None:

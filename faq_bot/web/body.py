@@ -2,7 +2,7 @@
 
 Limits are enforced while reading, not from ``Content-Length`` alone: the app
 sets Flask's ``MAX_CONTENT_LENGTH`` and ``MAX_FORM_MEMORY_SIZE`` from
-`MAX_BODY` and `MAX_FORM_FIELD` (`faq_bot.web.create_app`), so werkzeug stops
+`MAX_BODY` and `MAX_FORM_BUFFER` (`faq_bot.web.create_app`), so werkzeug stops
 a chunked or lying body after `MAX_BODY` bytes with a 413 (a route may set a
 lower limit). JSON (a body, a form field, a decoded share link) is refused
 with a German 400 when it is not UTF-8, nested deeper than `MAX_JSON_DEPTH`, or holds
@@ -34,7 +34,7 @@ MAX_BODY = 256 * 1024  # bytes of any request body (JSON or form)
 # bytes of a multipart form werkzeug buffers while parsing it: the whole body, which is in
 # memory already (`raw_body` caches it); 64 KB, werkzeug's buffer of unread parts plus its
 # next read, refused forms of many small fields from about 130 KB
-MAX_FORM_FIELD = MAX_BODY
+MAX_FORM_BUFFER = MAX_BODY
 # fields of one form, whatever its encoding: the checker's at its largest (stack.form's
 # MAX_ROWS rows of each list, every field sent: about 4,000) fits
 MAX_FORM_PARTS = 5_000

@@ -1,4 +1,5 @@
-"""How the bytes a request sends become text, in one place.
+"""How the bytes of an address and of a form become text, in one place (JSON bodies are
+read by `faq_bot.web.body.read_json`).
 
 Two policies, on purpose:
 
@@ -23,8 +24,8 @@ from typing import Any
 from urllib.parse import quote, unquote_to_bytes
 
 # a run of percent escapes ("%F6", "%C3%BC%20"), in a form body and in an address
-ESCAPES = re.compile(rb"(?:%[0-9A-Fa-f]{2})+")
-_ESCAPES_TEXT = re.compile(ESCAPES.pattern.decode("ascii"))
+_ESCAPES = re.compile(rb"(?:%[0-9A-Fa-f]{2})+")
+_ESCAPES_TEXT = re.compile(_ESCAPES.pattern.decode("ascii"))
 
 
 def _cp1252_bytes(error: UnicodeError) -> tuple[str, int]:
@@ -89,7 +90,7 @@ def form_is_utf8(data: bytes) -> bool:
     0.4 s so)."""
     try:
         data.decode("utf-8")
-        for run in ESCAPES.finditer(data):
+        for run in _ESCAPES.finditer(data):
             unquote_to_bytes(run.group()).decode("utf-8")
     except UnicodeDecodeError:
         return False

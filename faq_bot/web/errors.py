@@ -135,9 +135,11 @@ class Typed:
     post: bool = False
 
 
-def _typed(req) -> Typed:
-    """The refused form's fields as sent (the form's for a POST, the address's for a GET);
-    the request's own limits bound them (form fields and the request line)."""
+def _typed() -> Typed:
+    """The refused form's fields as sent (the form's for a POST, the address's for a GET)
+    of the request in hand, as `check_form` reads it; the request's own limits bound them
+    (form fields and the request line)."""
+    req = request
     try:
         if req.method == "POST":
             # nothing of a form refused as a form (unreadable, too many fields, not UTF-8):
@@ -269,7 +271,7 @@ def render_error(
     elif code == 400 and request.path in TYPED_FORMS:
         # a refused question or search (too long, say) stays in the form to be shortened,
         # with the conversation and the document it was asked in
-        typed = _typed(request)
+        typed = _typed()
         query = typed.q
     html = render_template(
         "error.html",

@@ -238,6 +238,30 @@ def test_a_body_too_large_for_nginx_gets_the_apps_own_json_error(deployment):
     assert status == 413 and "zu groß" in body.decode()
 
 
+def test_a_scenario_the_reader_takes_passes_nginx_to_the_checker(deployment):
+    """nginx's body limit (1m) is above the largest body the app takes, the scenario
+    reader's 1,000,000 bytes: a scenario of 200 entries with texts near their limit (about
+    800 KB; the app took 256 KB) is checked."""
+    entry = {"by": "A", "source": "r", "effect": {"type": "other", "text": "Ä" * 1990}}
+    scenario = {
+        "phase": "Bauphase",
+        "players": {"A": {"tw": 4}},
+        "cards": [{"id": "r", "name": "Radarstation", "owner": "A", "kind": "base"}],
+        "stack": [{"id": f"e{i}", **entry} for i in range(200)],
+    }
+    body = json.dumps(scenario, ensure_ascii=False).encode()
+    assert 750_000 < len(body) < 1_000_000
+    conn = http.client.HTTPConnection("127.0.0.1", deployment.port, timeout=30)
+    try:
+        conn.request("POST", "/api/check", body=body, headers={"Content-Type": "application/json"})
+        response = conn.getresponse()
+        status, answer = response.status, response.read()
+    finally:
+        conn.close()
+    assert status == 200, answer[:300]
+    assert "steps" in json.loads(answer)
+
+
 def test_with_no_instance_answering_api_clients_get_json_and_pages_the_german_502(deployment):
     """Every instance out of rotation (or down): nginx's own 502 is the API's JSON under
     /api/, the German page elsewhere, both with the security headers."""

@@ -98,7 +98,7 @@ def test_read_refuses_non_scenario_naming_the_field(data, message: str) -> None:
 
 @pytest.mark.parametrize("group", ["players", "cards", "stack"])
 def test_read_refuses_thousands_of_items_by_their_count_without_reading_each(group) -> None:
-    """A link unpacks to a megabyte and /api/check takes 256 KB: tens of thousands of
+    """A link unpacks to a megabyte and /api/check takes as much: tens of thousands of
     (wrong) items. The schema checked every one before saying there are too many (players'
     errors sorted by a search of all names: 8,000 players took 3.5 s, 60,000 of them
     minutes, 60,000 entries 20 s; a worker may take 30); the count is refused first."""

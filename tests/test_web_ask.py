@@ -921,8 +921,8 @@ def test_no_turn_token_is_a_server_error(app, tokens, at, char):
 
 @pytest.mark.parametrize("size", [70_000, 2 * 1024 * 1024])
 def test_api_ask_413_names_its_own_limit_whatever_the_body_size(client, size):
-    # the app-wide limit (256 KB) is checked first on every body; /api/ask's lower one
-    # must be the one named, or a client trimming to the first figure gets a second 413
+    # the app-wide ceiling (werkzeug's, 1,000,000 bytes) is checked first on every body; /api/ask's
+    # lower one must be the one named, or a client trimming to the first figure gets a second 413
     response = client.post(
         "/api/ask", data="{" + " " * (size - 2) + "}", content_type="application/json"
     )

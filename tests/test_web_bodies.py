@@ -17,7 +17,13 @@ from test_error_shape import assert_error_shape
 
 from faq_bot.chat import MAX_HISTORY
 from faq_bot.web.ask import PAGE_TURNS
-from faq_bot.web.body import MAX_BODY, MAX_FORM_PARTS, MAX_JSON_DEPTH, _depth_of
+from faq_bot.web.body import (
+    MAX_ANY_BODY,
+    MAX_BODY,
+    MAX_FORM_PARTS,
+    MAX_JSON_DEPTH,
+    _depth_of,
+)
 
 SURROGATE_LINK = "eNqrVirISaxMLSpWsqpWcgQRJeVKVoa1OkoxpSkWBgYIEaBQcmJRClBhdKyOUnFJYnI2iFkLALTGFLA"
 
@@ -100,9 +106,9 @@ def _streamed(client, path: str, size: int, content_type: str):
 
 
 def test_streamed_body_without_length_is_cut_at_the_limit(client):
-    response = _streamed(client, "/api/check", MAX_BODY * 4, "application/json")
+    response = _streamed(client, "/api/check", MAX_ANY_BODY * 2, "application/json")
     assert_error_shape(response, 413)
-    response = _streamed(client, "/api/ask", MAX_BODY * 4, "application/json")
+    response = _streamed(client, "/api/ask", MAX_ANY_BODY * 2, "application/json")
     assert_error_shape(response, 413)
 
 

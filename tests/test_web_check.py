@@ -18,11 +18,12 @@ from faq_bot.corpus import load_corpus
 from faq_bot.stack import check, encode_permalink, read_scenario, result_to_json, scenario_to_json
 from faq_bot.stack.form import GROUP_FIELDS, MAX_ROWS
 from faq_bot.stack.permalink import pack_text
-from faq_bot.stack.read import MAX_ID, MAX_MORE
+from faq_bot.stack.read import MAX_ID, MAX_INPUT_BYTES, MAX_ITEMS, MAX_MORE
 from faq_bot.stack.rules import rule_ids_from_corpus
 from faq_bot.web import check as check_web
+from faq_bot.web.body import MAX_BODY
 from faq_bot.web.check import (
-    MAX_BODY,
+    MAX_SCENARIO,
     load_samples,
     notes_of,
     notes_token,
@@ -198,11 +199,45 @@ def test_api_check_refuses_too_many_entries(client) -> None:
 
 def test_api_check_refuses_an_over_size_body(client) -> None:
     data = load(EXAMPLE2)
-    data["cards"][0]["name"] = "x" * (MAX_BODY + 10)
+    data["cards"][0]["name"] = "x" * (MAX_SCENARIO + 10)
     response = client.post("/api/check", json=data)
     detail = bad(response, 413)
     assert response.get_json()["error"] == "too_large"
-    assert str(MAX_BODY) in detail
+    assert str(MAX_SCENARIO) in detail
+
+
+def _large_legal_scenario() -> dict:
+    """A scenario the reader takes (200 entries, texts under its limit) of some 330 KB:
+    larger than the 256 KB any other body may be."""
+    data = load(EXAMPLE2)
+    data["stack"] = [
+        {
+            "id": f"e{i}",
+            "by": "A",
+            "source": "radar",
+            "effect": {"type": "other", "text": "Ä" * 800},
+        }
+        for i in range(MAX_ITEMS)
+    ]
+    text = json.dumps(data, ensure_ascii=False)
+    assert 256 * 1024 < len(text.encode()) < MAX_INPUT_BYTES
+    read_scenario(text)  # a scenario: `faq-bot check` resolves it
+    return data
+
+
+def test_api_check_takes_every_scenario_the_reader_takes(client) -> None:
+    """The contract: input that is a scenario is checked (200), whatever its size within
+    the reader's own limits; the CLI resolved this one while the API refused it (413)."""
+    response = client.post("/api/check", json=_large_legal_scenario())
+    assert response.status_code == 200, response.get_data(as_text=True)[:300]
+    assert set(response.get_json()) >= {"ok", "order", "steps"}
+
+
+def test_api_check_refuses_a_body_larger_than_the_reader_takes(client) -> None:
+    response = client.post(
+        "/api/check", data=b"{" + b" " * MAX_INPUT_BYTES + b"}", content_type="application/json"
+    )
+    assert bad(response, 413) and str(MAX_INPUT_BYTES) in response.get_json()["detail"]
 
 
 def test_api_check_refuses_a_body_that_is_not_an_object(client) -> None:

@@ -109,7 +109,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         # the chat page's JavaScript gives up on an answer after this long (retry button)
         CHAT_TIMEOUT_MS=15000,
         # request bodies: enforced by werkzeug while reading, chunked bodies too
-        MAX_CONTENT_LENGTH=body.MAX_BODY,
+        MAX_CONTENT_LENGTH=body.MAX_ANY_BODY,
         MAX_FORM_MEMORY_SIZE=body.MAX_FORM_BUFFER,
         MAX_FORM_PARTS=body.MAX_FORM_PARTS,
     )

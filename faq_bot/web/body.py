@@ -1,17 +1,18 @@
 """The one place that reads and checks what a client sends in a request body.
 
-Limits are enforced while reading, not from ``Content-Length`` alone: the app
-sets Flask's ``MAX_CONTENT_LENGTH`` and ``MAX_FORM_MEMORY_SIZE`` from
-`MAX_BODY` and `MAX_FORM_BUFFER` (`faq_bot.web.create_app`), so werkzeug stops
-a chunked or lying body after `MAX_BODY` bytes with a 413 (a route may set a
-lower limit). JSON (a body, a form field, a decoded share link) is refused
-with a German 400 when it is not UTF-8, nested deeper than `MAX_JSON_DEPTH`, or holds
-a lone surrogate escape (``"\\ud800"``), which no later step could encode. A form
-(``application/x-www-form-urlencoded``) whose fields, unescaped, are not UTF-8 is refused
-with a German 400 too: werkzeug would read it as no fields at all ("Bitte eine Frage
-eingeben" for a question sent in Latin-1) or keep the escapes as text; so is a multipart
-form whose body is not UTF-8 (werkzeug would read "\ufffd" for each such byte). A form of
-more than `MAX_FORM_PARTS` fields, in either encoding, is refused with a German 413.
+Limits are enforced while reading, not from ``Content-Length`` alone: the app sets
+Flask's ``MAX_CONTENT_LENGTH`` and ``MAX_FORM_MEMORY_SIZE`` from `MAX_ANY_BODY` and
+`MAX_FORM_BUFFER` (`faq_bot.web.create_app`), so werkzeug stops a chunked or lying body
+after `MAX_ANY_BODY` bytes with a 413; each body is read within its route's limit
+(`body_limit`), `MAX_BODY` where the route sets none. JSON (a body, a form field, a
+decoded share link) is refused with a German 400 when it is not UTF-8, nested deeper
+than `MAX_JSON_DEPTH`, or holds a lone surrogate escape (``"\\ud800"``), which no later
+step could encode. A form (``application/x-www-form-urlencoded``) whose fields,
+unescaped, are not UTF-8 is refused with a German 400 too: werkzeug would read it as no
+fields at all ("Bitte eine Frage eingeben" for a question sent in Latin-1) or keep the
+escapes as text; so is a multipart form whose body is not UTF-8 (werkzeug would read
+"\ufffd" for each such byte). A form of more than `MAX_FORM_PARTS` fields, in either
+encoding, is refused with a German 413.
 """
 
 from __future__ import annotations
@@ -27,13 +28,18 @@ from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 
 from faq_bot import strictjson
 from faq_bot.errors import BodyTooLarge, FaqBotError, InputError
+from faq_bot.stack.read import MAX_INPUT_BYTES
 from faq_bot.text import has_surrogate
 from faq_bot.web.encoding import form_is_utf8, is_utf8
 
-MAX_BODY = 256 * 1024  # bytes of any request body (JSON or form)
+MAX_BODY = 256 * 1024  # bytes of a request body (JSON or form) where the route sets no limit
+# bytes of the largest body a route takes (`body_limit`), werkzeug's ceiling for all: a
+# scenario sent to /api/check, which takes what the scenario reader takes
+MAX_ANY_BODY = MAX_INPUT_BYTES
 # bytes of a multipart form werkzeug buffers while parsing it: the whole body, which is in
 # memory already (`raw_body` caches it); 64 KB, werkzeug's buffer of unread parts plus its
-# next read, refused forms of many small fields from about 130 KB
+# next read, refused forms of many small fields from about 130 KB. No form route takes more
+# than `MAX_BODY` (werkzeug's own parsing of a 3 MB form of escapes took two seconds).
 MAX_FORM_BUFFER = MAX_BODY
 # fields of one form, whatever its encoding: the checker's at its largest (stack.form's
 # MAX_ROWS rows of each list, every field sent: about 4,000) fits
@@ -144,15 +150,15 @@ _READ_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError, *_server_read_
 
 
 def raw_body(limit: int | None = None) -> bytes:
-    """The whole body, at most `limit` bytes (default: the app's
-    ``MAX_CONTENT_LENGTH``), else `BodyTooLarge` (413).
+    """The whole body, at most `limit` bytes (default: the route's `body_limit`, else
+    `MAX_BODY`; never more than the app's ``MAX_CONTENT_LENGTH``), else `BodyTooLarge` (413).
 
     werkzeug cuts a body without ``Content-Length`` (chunked) silently at the
     app's limit; one more byte read tells whether there was more. The body is
     cached, so ``request.form`` parses these same bytes afterwards.
     """
-    cap = int(current_app.config.get("MAX_CONTENT_LENGTH") or MAX_BODY)
-    limit = min(limit or cap, cap)
+    cap = int(current_app.config.get("MAX_CONTENT_LENGTH") or MAX_ANY_BODY)
+    limit = min(limit or _route_limit() or MAX_BODY, cap)
     if request.content_length is not None and request.content_length > limit:
         raise _too_large(limit)
     try:
@@ -184,9 +190,12 @@ def _unreadable() -> BodyError:
 
 
 def body_limit(limit: int) -> Callable[[F], F]:
-    """Mark a view as taking a body of at most `limit` bytes (below the app's
-    ``MAX_CONTENT_LENGTH``): `read_whole_body` enforces it, so a 413 names the
-    route's own limit whatever the body's size. Apply below the route decorator."""
+    """Mark a view as taking a body of at most `limit` bytes (instead of `MAX_BODY`; at
+    most `MAX_ANY_BODY`, the app's ``MAX_CONTENT_LENGTH``): `read_whole_body` enforces it,
+    so a 413 names the route's own limit whatever the body's size. Apply below the route
+    decorator."""
+    if limit > MAX_ANY_BODY:
+        raise ValueError(f"body limit {limit} above MAX_ANY_BODY ({MAX_ANY_BODY})")
 
     def mark(view: F) -> F:
         view.body_limit = limit  # type: ignore[attr-defined]

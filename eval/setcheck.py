@@ -226,6 +226,7 @@ GROUPS = [
     ["heldout140-questions.jsonl", "heldout140-followups.jsonl"],
     ["heldout142-questions.jsonl", "heldout142-followups.jsonl"],
     ["heldout141-questions.jsonl", "heldout141-followups.jsonl"],
+    ["heldout143-questions.jsonl", "heldout143-followups.jsonl"],
     ["heldout144-questions.jsonl", "heldout144-followups.jsonl"],
 ]
 

@@ -246,6 +246,12 @@ def test_cli_check_says_what_a_cards_faq_entry_says_of_its_target(faq_corpus_dir
             '"source": "x", "effect": {"type": "zaubern"}}]}',
             "stack[0].effect.type",
         ),
+        (  # a lone surrogate escape: the result could not be written (a traceback)
+            '{"players": {"A": {"tw": 1}}, "cards": [{"id": "r", "name": "R", "owner": "A", '
+            '"kind": "base"}], "stack": [{"id": "s1", "by": "A", "source": "r", '
+            '"effect": {"type": "other", "text": "x\\ud800"}}]}',
+            "stack[0].effect.text",
+        ),
     ],
 )
 def test_cli_check_not_a_scenario_exits_2_naming_the_field(

@@ -81,6 +81,10 @@ BAD = [
         f"höchstens {MAX_ITEMS}",
     ),
     ("[" * 100_000 + "]" * 100_000, "JSON"),
+    # a lone surrogate (an escape such as "\\ud800"): no result naming it can be written
+    (with_stack(entry("s1", "A", "bombA", "other", text="x\ud800")), "stack[0].effect.text: "),
+    ({**scenario(), "players": {"A\udc80": {"tw": 1}}}, "ungültiges Zeichen"),
+    (json.dumps(with_stack(entry("s1", "A\ud800", "bombA", "other"))), "stack[0].by: "),
 ]
 
 

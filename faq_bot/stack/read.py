@@ -35,7 +35,7 @@ from faq_bot.stack.model import (
     StackEntry,
     Zone,
 )
-from faq_bot.text import clean_input
+from faq_bot.text import clean_input, has_surrogate
 
 MAX_ITEMS = 200  # cards, stack entries and players each
 MAX_INPUT_BYTES = 1_000_000
@@ -380,6 +380,12 @@ def read_scenario(data: str | bytes | Mapping[str, Any]) -> Scenario:
     Raises `ScenarioFormatError` for anything that is not a scenario.
     """
     raw = parse_json(data) if isinstance(data, str | bytes) else data
+    if (where := _lone_surrogate(raw)) is not None:
+        raise _fail(
+            where,
+            "enthält ein ungültiges Zeichen (ein einzelnes UTF-16-Surrogat wie \\ud800); "
+            "bitte nur gültigen Text senden",
+        )
     top = _normalize(raw)
     failures = _too_many(top) or _failures(top)
     if failures:
@@ -391,6 +397,25 @@ def read_scenario(data: str | bytes | Mapping[str, Any]) -> Scenario:
     stack = tuple(_entry(value) for value in top["stack"])
     _unique([e.id for e in stack], "stack")
     return Scenario(phase=Phase(top["phase"]), players=players, cards=cards, stack=stack)
+
+
+def _lone_surrogate(value: Any) -> list[str | int] | None:
+    """Where the first string holding a lone surrogate is, in document order (a JSON escape
+    such as "\\ud800" gives one; nothing naming it could be written out): its path, or the
+    path of the object that has it as a key (the key itself is never named). None if none."""
+    todo: list[tuple[Any, list[str | int]]] = [(value, [])]
+    while todo:
+        item, path = todo.pop()
+        if isinstance(item, str):
+            if has_surrogate(item):
+                return path
+        elif isinstance(item, Mapping):
+            if any(isinstance(key, str) and has_surrogate(key) for key in item):
+                return path
+            todo.extend((sub, [*path, key]) for key, sub in reversed(item.items()))
+        elif isinstance(item, list):
+            todo.extend((sub, [*path, i]) for i, sub in reversed(list(enumerate(item))))
+    return None
 
 
 def _unique(ids: list[str], group: str) -> None:

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from test_error_shape import assert_error_shape
 
 from faq_bot.chat import MAX_HISTORY
+from faq_bot.web.ask import MAX_BODY as ASK_MAX_BODY
 from faq_bot.web.ask import PAGE_TURNS
 from faq_bot.web.body import (
     MAX_ANY_BODY,
@@ -95,12 +96,15 @@ def test_depth_scanner_matches_the_parsed_nesting(value):
 
 
 def _streamed(client, path: str, size: int, content_type: str):
-    """A body of `size` bytes without Content-Length, as a chunked request arrives."""
+    """A body of `size` bytes without a length, as a chunked request arrives (the test
+    client sets CONTENT_LENGTH from the stream; with ``Transfer-Encoding: chunked`` werkzeug
+    reads no length, as behind gunicorn)."""
     stream = io.BytesIO(b"{" + b" " * (size - 2) + b"}")
     return client.post(
         path,
         input_stream=stream,
         content_type=content_type,
+        headers={"Transfer-Encoding": "chunked"},
         environ_overrides={"wsgi.input_terminated": True},
     )
 
@@ -110,6 +114,26 @@ def test_streamed_body_without_length_is_cut_at_the_limit(client):
     assert_error_shape(response, 413)
     response = _streamed(client, "/api/ask", MAX_ANY_BODY * 2, "application/json")
     assert_error_shape(response, 413)
+
+
+@pytest.mark.parametrize(
+    ("path", "content_type", "limit"),
+    [
+        ("/ask", "application/x-www-form-urlencoded", MAX_BODY),
+        ("/check", "application/x-www-form-urlencoded", MAX_BODY),
+        ("/ask", "application/json", MAX_BODY),
+        ("/api/ask", "application/json", ASK_MAX_BODY),
+    ],
+)
+def test_streamed_body_is_cut_at_its_routes_limit_below_the_apps_ceiling(
+    client, path, content_type, limit
+):
+    """Between a route's own limit and the app's ceiling (the checker API's megabyte) only
+    the route's limit stops a chunked body: werkzeug lets it through."""
+    assert limit < MAX_ANY_BODY
+    response = _streamed(client, path, limit + 40_000, content_type)
+    assert response.status_code == 413
+    assert f"höchstens {limit} Bytes" in response.get_data(as_text=True)
 
 
 def test_streamed_check_form_is_not_echoed(client):

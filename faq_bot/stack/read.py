@@ -412,7 +412,7 @@ def _lone_surrogate(value: Any) -> list[str | int] | None:
         elif isinstance(item, Mapping):
             if any(isinstance(key, str) and has_surrogate(key) for key in item):
                 return path
-            todo.extend((sub, [*path, key]) for key, sub in reversed(item.items()))
+            todo.extend((sub, [*path, key]) for key, sub in reversed(list(item.items())))
         elif isinstance(item, list):
             todo.extend((sub, [*path, i]) for i, sub in reversed(list(enumerate(item))))
     return None

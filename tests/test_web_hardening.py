@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 import logging
 import random
+import re
 import urllib.error
 import urllib.request
 
+import pytest
 from click.testing import CliRunner
 from flask import Flask
 
@@ -122,3 +124,32 @@ def test_openapi_documents_the_share_link_limit_the_app_enforces(client):
     s = spec["paths"]["/check"]["get"]["parameters"][0]
     assert s["schema"]["maxLength"] == MAX_PERMALINK
     assert json.dumps(s["schema"])
+
+
+CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/search?q=Reaktion&doc=%00x%1b%5b31m",
+        "/search?q=Reaktion&category=%00",
+        "/search?q=Reaktion&n=%00",
+        "/docs/%00",
+        "/entry/how-faq-depot/absatz/1?v=%07",
+        "/ask?q=Reaktion&doc=%00",
+    ],
+)
+def test_no_page_carries_a_control_character_a_user_sent(client, url):
+    """An address's NUL or escape, said back in a German error or kept in the form, is
+    never text (NUL is an HTML parse error; an escape colours a terminal that shows it)."""
+    response = client.get(url)
+    assert response.status_code in (400, 404)
+    body = response.get_data(as_text=True)
+    assert not CONTROL.search(body), CONTROL.search(body)
+
+
+def test_the_checker_page_carries_no_control_character_of_its_form(client):
+    response = client.post("/check", data={"action": "\x00\x1b"})
+    assert response.status_code == 400
+    assert not CONTROL.search(response.get_data(as_text=True))

@@ -83,7 +83,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from faq_bot.question import MAX_QUESTION_LENGTH
     from faq_bot.search import UNWORDED
     from faq_bot.web import assets, body, compression, encoding, errors, security
-    from faq_bot.web.render import safe_snippet
+    from faq_bot.web.render import no_control, safe_snippet
 
     app = Flask(
         __name__,
@@ -134,6 +134,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     assets.init_app(app)
     app.jinja_env.filters["snippet"] = safe_snippet
+    app.jinja_env.finalize = no_control  # no page carries a control character
     # the chat fields' maxlength (search fields read config.MAX_QUERY_LENGTH): the server's
     # own limit, so a form cannot send a question it refuses
     app.jinja_env.globals["MAX_QUESTION_LENGTH"] = MAX_QUESTION_LENGTH

@@ -125,6 +125,22 @@ def sanitize(html: str) -> str:
     return _OWN_BULLET.sub("<li>", clean)
 
 
+# control characters but tab and line breaks (Unicode's Cc, C1 included)
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def no_control(value: object) -> object:
+    """What a template prints, as it prints it (Jinja's ``finalize``, for every value of
+    every page): a string's control characters, tab and line breaks aside, as spaces. A
+    user's NUL or escape said back in an error, kept in a form field or in a corpus cell is
+    never text, and NUL is an HTML parse error; one place, whatever the route. Markup stays
+    Markup (removing a control character adds no markup)."""
+    if isinstance(value, str) and _CONTROL.search(value):
+        cleaned = _CONTROL.sub(" ", value)
+        return Markup(cleaned) if isinstance(value, Markup) else cleaned
+    return value
+
+
 def safe_snippet(html: str) -> Markup:
     """A search snippet with nothing but its ``<mark>`` highlights left as markup."""
     return Markup(nh3.clean(html or "", tags={"mark"}, attributes={}, link_rel=None))

@@ -631,3 +631,7 @@ def ask(
     click.echo(format_answer(result.to_json()))
     if not result.confident:
         sys.exit(1)
+
+
+if __name__ == "__main__":  # python -m faq_bot.cli, as python -m faq_bot
+    main(prog_name="faq-bot")

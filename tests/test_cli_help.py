@@ -78,3 +78,18 @@ def test_version_message_is_german():
     result = CliRunner().invoke(main, ["--version"], prog_name="faq-bot")
     assert result.exit_code == 0
     assert re.fullmatch(r"faq-bot, Version \S+\n", result.output)
+
+
+@pytest.mark.parametrize("module", ["faq_bot", "faq_bot.cli"])
+def test_the_cli_runs_as_a_module_too(module):
+    """``python -m faq_bot`` (and ``-m faq_bot.cli``, which two helpers tried) is the same
+    command as ``faq-bot``: it exited 0 doing nothing, or could not be run at all."""
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-m", module, "--help"], capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 0, run.stderr[-300:]
+    assert "Regeln und FAQ nachschlagen" in run.stdout
+    assert "index" in run.stdout and "check" in run.stdout

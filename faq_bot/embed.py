@@ -132,13 +132,17 @@ def engine_text(text: str) -> str:
     0.3.0 normalises to NFKC itself, into a buffer sized for a few times the input: a
     character whose form is much longer (U+FDFA, 3 UTF-8 bytes that become 33) corrupted
     its heap and aborted the process (a query of 20 of them cost a worker). Normalised
-    first, its own normalisation changes nothing, and the vectors are the same as before
-    (measured: identical for text that NFKC changes and for text it does not)."""
+    first, its own normalisation changes nothing. Its own maps one character at a time,
+    NFKC also composes: text already composed (typed queries are NFC, `clean_input`; the
+    corpus) reads as before, a decomposed "e" + accent or a few rare characters (U+FF5E) now
+    read as their composed form (`text_key` keys the cache by this text)."""
     return unicodedata.normalize("NFKC", text)
 
 
 def text_key(text: str) -> str:
-    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+    """The cache's key of a text: of what the engine reads (`engine_text`), so a vector is
+    never kept for a text the engine now reads otherwise."""
+    return hashlib.sha1(engine_text(text).encode("utf-8")).hexdigest()
 
 
 class Embedder:

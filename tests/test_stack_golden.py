@@ -252,6 +252,13 @@ def test_cli_check_says_what_a_cards_faq_entry_says_of_its_target(faq_corpus_dir
             '"effect": {"type": "other", "text": "x\\ud800"}}]}',
             "stack[0].effect.text",
         ),
+        (  # nested deeper than Python's recursion: a RecursionError traceback
+            '{"players": {"A": {"tw": 1}}, "stack": [], "cards": ['
+            + "[" * 600
+            + "]" * 600
+            + "]}",
+            "zu tief verschachtelt",
+        ),
     ],
 )
 def test_cli_check_not_a_scenario_exits_2_naming_the_field(

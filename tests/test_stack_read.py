@@ -284,7 +284,7 @@ def test_the_surrogate_check_is_cheap_on_a_deep_wide_scenario() -> None:
     the end: finding it copied a path for every item (3.8 s and 240 MB a request)."""
     import tracemalloc
 
-    inner = "[" * 29 + ",".join(["0"] * 300_000) + ',"x\\ud800"' + "]" * 29
+    inner = "[" * 29 + ",".join(["0"] * 100_000) + ',"x\\ud800"' + "]" * 29
     head = '{"phase": "Bauphase", "players": {"A": {"tw": 1}}, "stack": [], "cards": ['
     text = head + inner + "]}"
     tracemalloc.start()
@@ -295,4 +295,4 @@ def test_the_surrogate_check_is_cheap_on_a_deep_wide_scenario() -> None:
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert "ungültiges Zeichen" in str(info.value)
-    assert peak < 60_000_000, (peak, elapsed)  # memory, not time: this machine is shared
+    assert peak < 20_000_000, (peak, elapsed)  # memory, not time: this machine is shared

@@ -42,6 +42,7 @@ MAX_INPUT_BYTES = 1_000_000
 MAX_NUMBER = 1_000_000
 MAX_ID = 200  # characters of an id, player name or card name
 MAX_TEXT = 2_000  # characters of an `other` effect's text
+MAX_DEPTH = 32  # nested objects and lists (a scenario needs four)
 MAX_MORE = 4  # further errors a ScenarioFormatError carries (in other fields)
 
 
@@ -380,6 +381,11 @@ def read_scenario(data: str | bytes | Mapping[str, Any]) -> Scenario:
     Raises `ScenarioFormatError` for anything that is not a scenario.
     """
     raw = parse_json(data) if isinstance(data, str | bytes) else data
+    if _depth(raw) > MAX_DEPTH:
+        # the later steps recurse; Python's parser alone stops near a thousand levels
+        raise ScenarioFormatError(
+            f"Das JSON der Eingabe ist zu tief verschachtelt (höchstens {MAX_DEPTH} Ebenen)."
+        )
     if (where := _lone_surrogate(raw)) is not None:
         raise _fail(
             where,
@@ -422,6 +428,20 @@ def _lone_surrogate(value: Any) -> list[str | int] | None:
             elif isinstance(sub, Mapping | list):
                 todo.append((sub, (link, key)))
     return None
+
+
+def _depth(value: Any) -> int:
+    """How deeply `value`'s objects and lists nest (0 for a scalar), without recursing;
+    only containers wait to be looked at."""
+    if not isinstance(value, Mapping | list):
+        return 0
+    deepest, todo = 1, [(value, 1)]
+    while todo:
+        item, level = todo.pop()
+        deepest = max(deepest, level)
+        subs = item.values() if isinstance(item, Mapping) else item
+        todo.extend((sub, level + 1) for sub in subs if isinstance(sub, Mapping | list))
+    return deepest
 
 
 def _path_of(link: Any) -> list[str | int]:

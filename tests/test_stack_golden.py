@@ -253,10 +253,7 @@ def test_cli_check_says_what_a_cards_faq_entry_says_of_its_target(faq_corpus_dir
             "stack[0].effect.text",
         ),
         (  # nested deeper than Python's recursion: a RecursionError traceback
-            '{"players": {"A": {"tw": 1}}, "stack": [], "cards": ['
-            + "[" * 600
-            + "]" * 600
-            + "]}",
+            '{"players": {"A": {"tw": 1}}, "stack": [], "cards": [' + "[" * 600 + "]" * 600 + "]}",
             "zu tief verschachtelt",
         ),
     ],

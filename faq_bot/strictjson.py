@@ -5,6 +5,13 @@ a scenario, a second "question" replacing the first in a request to the chat API
 ``loads(text) -> Any`` raises `RepeatedKeyError` (its ``key`` shortened for a message)
 besides what `json.loads` raises.
 
+``flaw(value, max_depth) -> (kind, path) | None``
+    What no later step can take in parsed JSON: ``"deep"`` where objects and lists nest
+    more than `max_depth` levels (the later steps recurse), ``"surrogate"`` where a string
+    (or an object's key: the object's path) holds a lone surrogate (``"\\ud800"``: nothing
+    naming it could be written out). One walk without recursion; the key itself is never
+    part of the path.
+
 ``where_german(exc) -> str``
     Where a `json.JSONDecodeError` happened and what was wrong, in German ("Zeile 1,
     Spalte 2: Wert erwartet"): the user never reads Python's English.
@@ -15,7 +22,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["RepeatedKeyError", "loads", "unique_keys", "where_german"]
+from faq_bot.text import has_surrogate
+
+__all__ = ["RepeatedKeyError", "flaw", "loads", "unique_keys", "where_german"]
 
 KEY_SHOWN = 80  # characters of a repeated key a message quotes at most
 
@@ -40,6 +49,39 @@ def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def loads(text: str) -> Any:
     return json.loads(text, object_pairs_hook=unique_keys)
+
+
+def flaw(value: Any, max_depth: int) -> tuple[str, list[str | int]] | None:
+    if isinstance(value, str):
+        return ("surrogate", []) if has_surrogate(value) else None
+    if not isinstance(value, dict | list):
+        return None
+    # containers waiting, each with its level and a link to its parent ((link, key) | None):
+    # strings are checked where they stand (a path copied for every item of a megabyte of
+    # nested zeros cost 240 MB)
+    todo: list[tuple[Any, int, Any]] = [(value, 1, None)]
+    while todo:
+        item, level, link = todo.pop()
+        if level > max_depth:
+            return "deep", _path_of(link)
+        pairs = item.items() if isinstance(item, dict) else enumerate(item)
+        for key, sub in pairs:
+            if isinstance(key, str) and has_surrogate(key):
+                return "surrogate", _path_of(link)
+            if isinstance(sub, str):
+                if has_surrogate(sub):
+                    return "surrogate", _path_of((link, key))
+            elif isinstance(sub, dict | list):
+                todo.append((sub, level + 1, (link, key)))
+    return None
+
+
+def _path_of(link: Any) -> list[str | int]:
+    path: list[str | int] = []
+    while link is not None:
+        link, key = link
+        path.append(key)
+    return path[::-1]
 
 
 JSON_ERRORS_DE = (

@@ -35,7 +35,7 @@ from faq_bot.stack.model import (
     StackEntry,
     Zone,
 )
-from faq_bot.text import clean_input, has_surrogate
+from faq_bot.text import clean_input
 
 MAX_ITEMS = 200  # cards, stack entries and players each
 MAX_INPUT_BYTES = 1_000_000
@@ -381,12 +381,12 @@ def read_scenario(data: str | bytes | Mapping[str, Any]) -> Scenario:
     Raises `ScenarioFormatError` for anything that is not a scenario.
     """
     raw = parse_json(data) if isinstance(data, str | bytes) else data
-    if _depth(raw) > MAX_DEPTH:
-        # the later steps recurse; Python's parser alone stops near a thousand levels
-        raise ScenarioFormatError(
-            f"Das JSON der Eingabe ist zu tief verschachtelt (höchstens {MAX_DEPTH} Ebenen)."
-        )
-    if (where := _lone_surrogate(raw)) is not None:
+    if (found := strictjson.flaw(raw, MAX_DEPTH)) is not None:
+        kind, where = found
+        if kind == "deep":  # the later steps recurse; Python's parser stops near a thousand
+            raise ScenarioFormatError(
+                f"Das JSON der Eingabe ist zu tief verschachtelt (höchstens {MAX_DEPTH} Ebenen)."
+            )
         raise _fail(
             where,
             "enthält ein ungültiges Zeichen (ein einzelnes UTF-16-Surrogat wie \\ud800); "
@@ -403,53 +403,6 @@ def read_scenario(data: str | bytes | Mapping[str, Any]) -> Scenario:
     stack = tuple(_entry(value) for value in top["stack"])
     _unique([e.id for e in stack], "stack")
     return Scenario(phase=Phase(top["phase"]), players=players, cards=cards, stack=stack)
-
-
-def _lone_surrogate(value: Any) -> list[str | int] | None:
-    """Where a string holding a lone surrogate is (a JSON escape such as "\\ud800" gives
-    one; nothing naming it could be written out): its path, or the path of the object that
-    has it as a key (the key itself is never named). None if there is none. Strings are
-    checked where they stand; only containers wait, each with a link to its parent (a path
-    copied for every item cost 240 MB on a megabyte of nested zeros)."""
-    if isinstance(value, str):
-        return [] if has_surrogate(value) else None
-    if not isinstance(value, Mapping | list):
-        return None
-    todo: list[tuple[Any, Any]] = [(value, None)]  # (container, (parent's link, key) | None)
-    while todo:
-        item, link = todo.pop()
-        pairs = item.items() if isinstance(item, Mapping) else enumerate(item)
-        for key, sub in pairs:
-            if isinstance(key, str) and has_surrogate(key):
-                return _path_of(link)
-            if isinstance(sub, str):
-                if has_surrogate(sub):
-                    return _path_of((link, key))
-            elif isinstance(sub, Mapping | list):
-                todo.append((sub, (link, key)))
-    return None
-
-
-def _depth(value: Any) -> int:
-    """How deeply `value`'s objects and lists nest (0 for a scalar), without recursing;
-    only containers wait to be looked at."""
-    if not isinstance(value, Mapping | list):
-        return 0
-    deepest, todo = 1, [(value, 1)]
-    while todo:
-        item, level = todo.pop()
-        deepest = max(deepest, level)
-        subs = item.values() if isinstance(item, Mapping) else item
-        todo.extend((sub, level + 1) for sub in subs if isinstance(sub, Mapping | list))
-    return deepest
-
-
-def _path_of(link: Any) -> list[str | int]:
-    path: list[str | int] = []
-    while link is not None:
-        link, key = link
-        path.append(key)
-    return path[::-1]
 
 
 def _unique(ids: list[str], group: str) -> None:

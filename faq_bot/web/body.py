@@ -91,21 +91,12 @@ def _depth_of(text: str) -> int:
     return deepest
 
 
-def check_tree(value: Any, where: str = "Die Anfrage", depth: int = 0) -> Any:
-    """`value` (parsed JSON) unchanged; `BodyError` when too deep or a string has a
-    lone surrogate (keys included)."""
-    if depth > MAX_JSON_DEPTH:
-        raise _too_deep()
-    if isinstance(value, str):
-        if has_surrogate(value):
-            raise _bad_character(where)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            check_tree(key, where, depth + 1)
-            check_tree(item, where, depth + 1)
-    elif isinstance(value, list):
-        for item in value:
-            check_tree(item, where, depth + 1)
+def check_tree(value: Any, where: str = "Die Anfrage") -> Any:
+    """`value` (parsed JSON) unchanged; `BodyError` when nested deeper than
+    `MAX_JSON_DEPTH` or a string has a lone surrogate (keys included)."""
+    found = strictjson.flaw(value, MAX_JSON_DEPTH)
+    if found is not None:
+        raise _too_deep() if found[0] == "deep" else _bad_character(where)
     return value
 
 

@@ -139,23 +139,22 @@ def _typed() -> Typed:
     """The refused form's fields as sent (the form's for a POST, the address's for a GET)
     of the request in hand, as `check_form` reads it; the request's own limits bound them
     (form fields and the request line)."""
-    req = request
     try:
-        if req.method == "POST":
+        if request.method == "POST":
             # nothing of a form refused as a form (unreadable, too many fields, not UTF-8):
             # werkzeug would read all of it, and mangled ("%E4", "\ufffd")
             check_form()
-        values = req.form if req.method == "POST" else req.args
+        values = request.form if request.method == "POST" else request.args
         q, doc, turns = values.get("q"), values.get("doc"), values.getlist("t")
     except Exception:  # noqa: BLE001 - an unreadable form gives nothing back
-        return Typed(path=req.path, post=req.method == "POST")
+        return Typed(path=request.path, post=request.method == "POST")
     return Typed(
-        path=req.path,
+        path=request.path,
         q=clean_input(q).strip() if isinstance(q, str) else "",
         # as many turns as a conversation keeps, each no longer than a turn token can be
         turns=tuple(t for t in turns[-MAX_HISTORY:] if len(t) <= MAX_TOKEN),
         doc=doc if isinstance(doc, str) and len(doc) <= TYPED_DOC else "",
-        post=req.method == "POST",
+        post=request.method == "POST",
     )
 
 

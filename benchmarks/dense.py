@@ -146,7 +146,18 @@ def embedding_cost(embedder, qs: list[str]) -> dict:
         embedder.computed_query(text)
         cpu.append(time.thread_time() - c)
         tokens.append(embedder.token_count(text))
-    return {"cpu_p50": pct(cpu, 0.5), "tokens": statistics.mean(tokens)}
+    # the costliest query a user can send: 500 characters that read 2,005 tokens uncut
+    worst = []
+    for i in range(5):
+        c = time.thread_time()
+        embedder.computed_query("\ufdfa" * 499 + str(i))
+        worst.append(time.thread_time() - c)
+    return {
+        "cpu_p50": pct(cpu, 0.5),
+        "tokens": statistics.mean(tokens),
+        "worst_cpu_p50": pct(worst, 0.5),
+        "worst_tokens": embedder.token_count(embedder.query_text("\ufdfa" * 500)),
+    }
 
 
 def run_worker(index_dir: Path, limit: int, dense: bool) -> dict:
@@ -232,6 +243,11 @@ def main() -> None:
                     f"  one query embedding alone: CPU p50 {e['cpu_p50']:5.1f} ms, "
                     f"{e['tokens']:.1f} tokens on average{per_token}; the host's speed, "
                     "which the ask's and the build's times follow"
+                )
+                print(
+                    f"  the costliest query (500 x U+FDFA, read as {e['worst_tokens']} tokens): "
+                    f"CPU p50 {e['worst_cpu_p50']:5.1f} ms, "
+                    f"{e['worst_cpu_p50'] / e['cpu_p50']:.1f}x a dev2 question's"
                 )
             most = {"ask": 1, "search": 1, "suggest": 0, "page": 1}
             over = [n for n, m in most.items() if w[n]["embeddings_max"] > m]

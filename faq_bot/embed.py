@@ -53,6 +53,7 @@ from faq_bot.text import squash
 
 __all__ = [
     "DIM",
+    "MAX_QUERY_TOKENS",
     "Embedder",
     "PendingPassages",
     "embed_passages",
@@ -67,6 +68,11 @@ __all__ = [
 
 DIM = 384
 QUERY_CACHE = 64  # recent questions whose vectors are kept
+# What the engine reads of a query, its prefix and marks included. The longest of ~21,000
+# written questions (with `faq_bot.hybrid.embedding_text`'s added words) reads 102 tokens,
+# 500 characters of German prose about 140; 500 of U+FDFA read 2,005 (5 s of CPU, a
+# normal question 27 tokens and 10 ms). The lexical side reads the whole query.
+MAX_QUERY_TOKENS = 160
 BATCH = 16
 _lock = threading.Lock()
 _state: dict[str, Any] = {"embedder": None, "tried": False, "status": ""}
@@ -167,9 +173,27 @@ class Embedder:
         self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
         self.query_embeddings = 0  # how many were computed (not taken from the recent ones)
 
-    def query(self, text: str) -> np.ndarray:
-        text = engine_text(squash(text))
+    def query_text(self, text: str) -> str:
+        """What the engine reads of the query `text`: its compatibility form, cut to its
+        beginning of at most `MAX_QUERY_TOKENS` tokens."""
         with self._lock:
+            return self._query_text(text)
+
+    def _query_text(self, text: str) -> str:
+        text = engine_text(squash(text))
+        count = getattr(self._model, "token_count", None)
+        if count is None:
+            return text
+        tokens = int(count(text, True))
+        while tokens > MAX_QUERY_TOKENS and len(text) > 1:
+            # at the tokens' mean width, a little short: one or two counts at most
+            text = text[: max(1, len(text) * MAX_QUERY_TOKENS // tokens - 1)]
+            tokens = int(count(text, True))
+        return text
+
+    def query(self, text: str) -> np.ndarray:
+        with self._lock:
+            text = self._query_text(text)
             vec = self._recent.get(text)
             if vec is not None:
                 self._recent.move_to_end(text)
@@ -185,7 +209,7 @@ class Embedder:
         """The query vector of `text` computed now, never one of the recent ones (what a
         benchmark times: the engine alone)."""
         with self._lock:
-            return np.asarray(self._model.query(engine_text(squash(text))), dtype=np.float32)
+            return np.asarray(self._model.query(self._query_text(text)), dtype=np.float32)
 
     def token_count(self, text: str) -> int:
         """How many tokens the engine reads for the query `text` (its prefix included); 0

@@ -6,6 +6,7 @@ import subprocess
 import sys
 import unicodedata
 
+import numpy as np
 import pytest
 
 from faq_bot.embed import engine_text
@@ -56,3 +57,43 @@ def test_the_cache_keys_what_the_engine_reads():
     assert text_key("Be\u0301ton") == text_key("B\u00e9ton")
     with PendingPassages(Embedder((None, "stock", "")), ["Be\u0301ton", "B\u00e9ton"]) as p:
         assert len(p.missing) == 1
+
+
+# the longest of ~21,000 written questions (with `embedding_text`'s added words) reads 102
+LONG_GERMAN = (
+    "Ich habe in der Basisausbauphase ein Bombercockpit aktiviert, mein Gegner antwortet mit "
+    "einer Flak, und während die Reaktion noch auf dem Stapel liegt, spielt mein Mitspieler "
+    "eine weitere Karte als Aktion: wer entscheidet jetzt, in welcher Reihenfolge die Effekte "
+    "abgehandelt werden, und zählt der Schaden der Flak gegen das Cockpit, bevor der Bomber "
+    "seinen Angriff ausführt, oder erst danach, wenn alle Karten aufgedeckt sind?"
+)
+
+
+@pytest.fixture(scope="module")
+def stock():
+    from faq_bot.embed import Embedder
+
+    return Embedder((None, "stock", ""))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [EXPANDING * 25, "".join(chr(0x4E00 + 37 * i) for i in range(500)), "7" * 500, LONG_GERMAN],
+)
+def test_a_query_reads_at_most_max_query_tokens(stock, text):
+    """A 500-character query of U+FDFA read 2,005 tokens (5 s of CPU, a normal question
+    27 tokens and 10 ms): any user could tie a worker up with it. The engine reads the
+    query's beginning up to the cap; the lexical side still reads all of it."""
+    from faq_bot.embed import MAX_QUERY_TOKENS, engine_text
+
+    read = stock.query_text(text)
+    assert stock.token_count(read) <= MAX_QUERY_TOKENS
+    assert engine_text(text).startswith(read) and read
+
+
+def test_a_written_question_is_read_whole(stock):
+    from faq_bot.embed import MAX_QUERY_TOKENS, engine_text
+
+    assert stock.token_count(LONG_GERMAN) <= MAX_QUERY_TOKENS
+    assert stock.query_text(LONG_GERMAN) == engine_text(LONG_GERMAN)
+    assert np.array_equal(stock.query(LONG_GERMAN + " "), stock.query(LONG_GERMAN))

@@ -100,6 +100,17 @@ JSON_ERRORS_DE = (
 )
 
 
+def refusal_german(exc: ValueError | RecursionError) -> str:
+    """What was wrong, in German, with JSON text `loads` refused with `exc`, to follow a
+    subject ("Die Anfrage …"): the place of a syntax error, nesting deeper than the parser
+    follows, or an integer of more digits than Python converts (4,300; valid JSON)."""
+    if isinstance(exc, json.JSONDecodeError):
+        return f"ist kein gültiges JSON ({where_german(exc)})"
+    if isinstance(exc, RecursionError):
+        return "ist zu tief verschachteltes JSON"
+    return "enthält eine Zahl mit zu vielen Stellen"
+
+
 def where_german(exc: json.JSONDecodeError, *, line: bool = True) -> str:
     """ "Zeile L, Spalte C" of `exc` (without the line when the caller names it), and what
     was wrong when the table knows it."""

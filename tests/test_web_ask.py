@@ -199,6 +199,17 @@ def test_api_ask_reads_a_body_with_a_byte_order_mark_as_api_check_does(client):
     assert response.get_json()["question"] == "Wer bezahlt die 227er?"
 
 
+def test_api_ask_says_what_is_wrong_with_its_json(client):
+    """Valid JSON with a number of 5,000 digits (more than Python converts) was called "kein
+    gültiges JSON", and broken JSON did not say where, while /api/check said both."""
+    huge = '{"question": "Depot", "n": ' + "7" * 5000 + "}"
+    detail = client.post("/api/ask", data=huge, content_type="application/json").get_json()
+    assert "Zahl mit zu vielen Stellen" in detail["detail"]
+    broken = client.post("/api/ask", data='{"question": "Depot",}', content_type="application/json")
+    assert_error_shape(broken, 400)
+    assert "kein gültiges JSON (Zeile 1, Spalte" in broken.get_json()["detail"]
+
+
 def test_api_ask_wrong_method_is_405_json(client):
     assert_error_shape(client.get("/api/ask"), 405)
 

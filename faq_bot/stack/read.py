@@ -362,17 +362,11 @@ def parse_json(data: str | bytes) -> Any:
             f"„{exc.key}“ kommt in einem Objekt zweimal vor (etwa zwei Spieler gleichen "
             "Namens); jeder Name darf dort nur einmal stehen."
         ) from None
-    except json.JSONDecodeError as exc:
-        raise ScenarioFormatError(
-            f"Die Eingabe ist kein gültiges JSON ({strictjson.where_german(exc)})."
-        ) from None
-    except RecursionError:  # absurd nesting
-        raise ScenarioFormatError("Das JSON der Eingabe ist zu tief verschachtelt.") from None
-    except ValueError:  # an integer of more digits than Python converts (4,300)
-        raise ScenarioFormatError(
-            "Die Eingabe enthält eine Zahl mit zu vielen Stellen; so große Werte kommen in "
-            "keinem Szenario vor."
-        ) from None
+    except (ValueError, RecursionError) as exc:
+        # a syntax error, absurd nesting or an integer of more digits than Python converts
+        huge = not isinstance(exc, json.JSONDecodeError | RecursionError)
+        note = "; so große Werte kommen in keinem Szenario vor" if huge else ""
+        raise ScenarioFormatError(f"Die Eingabe {strictjson.refusal_german(exc)}{note}.") from None
 
 
 def read_scenario(data: str | bytes | Mapping[str, Any]) -> Scenario:

@@ -284,5 +284,5 @@ def read_json(media_error: str) -> Any:
         raise BodyError(
             f"„{exc.key}“ steht in der Anfrage zweimal; jedes Feld darf nur einmal vorkommen."
         ) from None
-    except (ValueError, RecursionError):
-        raise BodyError("Die Anfrage ist kein gültiges JSON.") from None
+    except (ValueError, RecursionError) as exc:
+        raise BodyError(f"Die Anfrage {strictjson.refusal_german(exc)}.") from None

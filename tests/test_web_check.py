@@ -526,6 +526,15 @@ def test_check_form_refuses_an_unknown_action(client) -> None:
     assert "Unbekannte Aktion" in response.get_data(as_text=True)
 
 
+def test_check_form_with_an_empty_action_checks_as_without_one(client) -> None:
+    """The OpenAPI says ``check`` is the default: a probe's ``action=`` got 400 „Unbekannte
+    Aktion „““ where leaving the field out resolved the scenario."""
+    without = client.post("/check", data=example2_form(), follow_redirects=True)
+    empty = client.post("/check", data=example2_form(action=""), follow_redirects=True)
+    assert empty.status_code == without.status_code == 200
+    assert timeline(empty.get_data(as_text=True)) == timeline(without.get_data(as_text=True))
+
+
 def test_check_json_view_wins_over_the_rows(client) -> None:
     form = example2_form(json=(SCENARIOS / "example3_radar_cannot_pay.json").read_text())
     html = client.post("/check", data=form, follow_redirects=True).get_data(as_text=True)

@@ -466,7 +466,7 @@ def _phase_error(state: dict[str, Any]) -> ScenarioFormatError | None:
 def submit() -> Response:
     check_form()
     form = request.form
-    action = form.get("action", "check")
+    action = form.get("action", "").strip() or "check"  # `check` is the default (OpenAPI)
     json_text = form.get("json", "")
     if json_text.strip():  # the JSON view always wins over the rows
         try:

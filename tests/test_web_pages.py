@@ -137,6 +137,16 @@ def test_an_unknown_category_is_a_german_400_as_an_unknown_document(client, path
     assert known.status_code == 200
 
 
+@pytest.mark.parametrize("path", ["/search", "/api/search"])
+def test_a_category_typed_with_a_combining_mark_is_the_category(client, path):
+    """A probe: „Fa\u0308higkeit“ (a decomposed „ä“, as some keyboards send it) was a 400
+    whose message printed a name that looks exactly like a known one."""
+    composed = client.get(path, query_string={"q": "Reaktion", "category": "Fähigkeit"})
+    decomposed = client.get(path, query_string={"q": "Reaktion", "category": "Fa\u0308higkeit"})
+    assert composed.status_code == decomposed.status_code == 200
+    assert composed.get_data() == decomposed.get_data()
+
+
 def test_search_doc_filter_keeps_only_that_document(client):
     html = client.get("/search?q=Einheiten&doc=sow").get_data(as_text=True)
     entry_links = [h for h in hrefs(html) if h.startswith("/entry/")]

@@ -228,6 +228,7 @@ GROUPS = [
     ["heldout141-questions.jsonl", "heldout141-followups.jsonl"],
     ["heldout143-questions.jsonl", "heldout143-followups.jsonl"],
     ["heldout144-questions.jsonl", "heldout144-followups.jsonl"],
+    ["heldout146-questions.jsonl", "heldout146-followups.jsonl"],
 ]
 
 

@@ -229,6 +229,7 @@ GROUPS = [
     ["heldout143-questions.jsonl", "heldout143-followups.jsonl"],
     ["heldout144-questions.jsonl", "heldout144-followups.jsonl"],
     ["heldout145-questions.jsonl", "heldout145-followups.jsonl"],
+    ["heldout146-questions.jsonl", "heldout146-followups.jsonl"],
 ]
 
 

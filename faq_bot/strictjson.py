@@ -12,6 +12,12 @@ besides what `json.loads` raises.
     naming it could be written out). One walk without recursion; the key itself is never
     part of the path.
 
+``refusal_german(exc) -> str``
+    What was wrong with JSON text `loads` refused, in German, to follow a subject ("Die
+    Anfrage ist kein gültiges JSON (Zeile 1, Spalte 2: …)", "… ist zu tief verschachtelt",
+    "… enthält eine Zahl mit zu vielen Stellen"): the request reader and the scenario
+    reader say it alike.
+
 ``where_german(exc) -> str``
     Where a `json.JSONDecodeError` happened and what was wrong, in German ("Zeile 1,
     Spalte 2: Wert erwartet"): the user never reads Python's English.
@@ -24,7 +30,7 @@ from typing import Any
 
 from faq_bot.text import has_surrogate
 
-__all__ = ["RepeatedKeyError", "flaw", "loads", "unique_keys", "where_german"]
+__all__ = ["RepeatedKeyError", "flaw", "loads", "refusal_german", "unique_keys", "where_german"]
 
 KEY_SHOWN = 80  # characters of a repeated key a message quotes at most
 
@@ -107,7 +113,7 @@ def refusal_german(exc: ValueError | RecursionError) -> str:
     if isinstance(exc, json.JSONDecodeError):
         return f"ist kein gültiges JSON ({where_german(exc)})"
     if isinstance(exc, RecursionError):
-        return "ist zu tief verschachteltes JSON"
+        return "ist zu tief verschachtelt"
     return "enthält eine Zahl mit zu vielen Stellen"
 
 

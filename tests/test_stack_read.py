@@ -275,8 +275,21 @@ def test_read_refuses_an_integer_too_long_to_convert_in_german() -> None:
     text = '{"phase": "Bauphase", "players": {"A": {"tw": ' + "9" * 5000 + "}}}"
     with pytest.raises(ScenarioFormatError) as caught:
         read_scenario(text)
-    assert str(caught.value).startswith("Die Eingabe enthält eine Zahl mit zu vielen Stellen")
-    assert "limit" not in str(caught.value) and "digits" not in str(caught.value)
+    assert str(caught.value) == (
+        "Die Eingabe enthält eine Zahl mit zu vielen Stellen; so große Werte kommen in keinem "
+        "Szenario vor."
+    )
+
+
+@pytest.mark.parametrize("depth", [40, 2000])
+def test_read_says_too_deep_alike_below_and_beyond_what_the_parser_follows(depth) -> None:
+    """2,000 levels stop Python's parser (RecursionError), 40 only the reader's limit: a
+    review found the two said differently."""
+    with pytest.raises(ScenarioFormatError) as caught:
+        read_scenario("[" * depth + "]" * depth)
+    assert (
+        str(caught.value) == "Das JSON der Eingabe ist zu tief verschachtelt (höchstens 32 Ebenen)."
+    )
 
 
 def test_the_surrogate_check_is_cheap_on_a_deep_wide_scenario() -> None:

@@ -44,6 +44,7 @@ MAX_ID = 200  # characters of an id, player name or card name
 MAX_TEXT = 2_000  # characters of an `other` effect's text
 MAX_DEPTH = 32  # nested objects and lists (a scenario needs four)
 MAX_MORE = 4  # further errors a ScenarioFormatError carries (in other fields)
+_TOO_DEEP = f"Das JSON der Eingabe ist zu tief verschachtelt (höchstens {MAX_DEPTH} Ebenen)."
 
 
 class ScenarioFormatError(ValueError):
@@ -362,9 +363,10 @@ def parse_json(data: str | bytes) -> Any:
             f"„{exc.key}“ kommt in einem Objekt zweimal vor (etwa zwei Spieler gleichen "
             "Namens); jeder Name darf dort nur einmal stehen."
         ) from None
-    except (ValueError, RecursionError) as exc:
-        # a syntax error, absurd nesting or an integer of more digits than Python converts
-        huge = not isinstance(exc, json.JSONDecodeError | RecursionError)
+    except RecursionError:  # absurd nesting: said as any nesting beyond MAX_DEPTH is
+        raise ScenarioFormatError(_TOO_DEEP) from None
+    except ValueError as exc:  # a syntax error or more digits than Python converts
+        huge = not isinstance(exc, json.JSONDecodeError)
         note = "; so große Werte kommen in keinem Szenario vor" if huge else ""
         raise ScenarioFormatError(f"Die Eingabe {strictjson.refusal_german(exc)}{note}.") from None
 
@@ -378,9 +380,7 @@ def read_scenario(data: str | bytes | Mapping[str, Any]) -> Scenario:
     if (found := strictjson.flaw(raw, MAX_DEPTH)) is not None:
         kind, where = found
         if kind == "deep":  # the later steps recurse; Python's parser stops near a thousand
-            raise ScenarioFormatError(
-                f"Das JSON der Eingabe ist zu tief verschachtelt (höchstens {MAX_DEPTH} Ebenen)."
-            )
+            raise ScenarioFormatError(_TOO_DEEP)
         raise _fail(
             where,
             "enthält ein ungültiges Zeichen (ein einzelnes UTF-16-Surrogat wie \\ud800); "

@@ -463,6 +463,17 @@
     button.disabled = false;
   }
 
+  // After a failed request: its question back in the field, unless something was typed
+  // there meanwhile (a judge on bad wifi typed the next one while waiting): then that
+  // stays, and the message names the question that failed. The sentence saying which.
+  function keepInField(question) {
+    if (!input.value.trim()) {
+      input.value = question;
+      return "Ihre Frage steht noch im Feld.";
+    }
+    return "Nicht beantwortet: „" + question + "“.";
+  }
+
   function ask(question) {
     dropPending(false);
     var answered = null; // the new answer's turn, once shown
@@ -489,16 +500,33 @@
       signal: controller ? controller.signal : undefined,
     })
       .then(function (response) {
-        return response.json().then(function (data) {
-          return { ok: response.ok, data: data };
-        });
+        // a proxy's error page (502 from a captive portal, say) is no JSON: still the
+        // server's answer, not a lost connection
+        return response.json().then(
+          function (data) {
+            return { ok: response.ok, status: response.status, data: data };
+          },
+          function () {
+            return { ok: false, status: response.status, data: null };
+          }
+        );
       })
       .then(function (result) {
         if (pending !== request) return; // dropped by Back or Forward
         if (!result.ok) {
           log.removeChild(turn);
-          showError((result.data && result.data.detail) || "Die Frage konnte nicht beantwortet werden.");
-          input.value = question;
+          // the server's own errors are German JSON; a failure of the server or of a proxy
+          // on the way (5xx, 429, no JSON) is offered again, as a lost connection is
+          var again = result.status >= 500 || result.status === 429 || !result.data;
+          var detail = result.data && result.data.detail;
+          showError(
+            (again
+              ? "Der Server hat einen Fehler gemeldet (HTTP " + result.status + ")" +
+                (detail ? ": " + detail : ".") + " "
+              : (detail || "Die Frage konnte nicht beantwortet werden.") + " ") +
+              keepInField(question),
+            again ? question : null
+          );
           return;
         }
         log.removeChild(turn);
@@ -516,12 +544,11 @@
         if (turn.parentNode) log.removeChild(turn);
         var timedOut = error && error.name === "AbortError";
         showError(
-          timedOut
-            ? "Der Server antwortet gerade nicht (Zeitüberschreitung). Ihre Frage steht noch im Feld."
-            : "Keine Verbindung zum Server. Ihre Frage steht noch im Feld.",
+          (timedOut
+            ? "Der Server antwortet gerade nicht (Zeitüberschreitung). "
+            : "Keine Verbindung zum Server. ") + keepInField(question),
           question
         );
-        input.value = question;
       })
       .then(function () {
         if (pending !== request) return;

@@ -313,6 +313,41 @@ def test_chat_back_after_a_failed_question_hides_its_error_and_keeps_the_questio
     expect(page.locator("#chat-q")).to_have_value(FOLLOWUP)
 
 
+def test_chat_keeps_what_was_typed_while_a_failed_question_was_pending(routed):
+    """A phone review on bad wifi: a question typed while the answer was pending was
+    replaced by the failed one when the request timed out."""
+    page = routed  # held requests: no service worker in between
+    page.goto("/ask")
+    page.evaluate("document.getElementById('chat-form').dataset.timeoutMs = '1500'")
+    page.route("**/api/ask", lambda route: None)  # never answered: a stalled request
+    ask(page, FIRST)
+    expect(page.locator("#chat-log .turn-a.pending")).to_be_visible()
+    page.locator("#chat-q").fill(SECOND)
+    expect(page.locator("#chat-error")).to_contain_text("Zeitüberschreitung")
+    expect(page.locator("#chat-q")).to_have_value(SECOND)
+    expect(page.locator("#chat-error")).to_contain_text(FIRST)  # which question failed
+    expect(page.locator("#chat-retry")).to_be_visible()
+
+
+@pytest.mark.parametrize("status", [500, 502])
+def test_chat_says_a_server_error_is_one_not_a_lost_connection(routed, status):
+    """A proxy's 502 page (HTML) was read as "Keine Verbindung zum Server"."""
+    page = routed
+    page.goto("/ask")
+    page.route(
+        "**/api/ask",
+        lambda route: route.fulfill(
+            status=status, content_type="text/html", body="<h1>Bad Gateway</h1>"
+        ),
+    )
+    ask(page, FIRST)
+    error = page.locator("#chat-error")
+    expect(error).to_contain_text(f"Fehler gemeldet (HTTP {status})")
+    expect(error).not_to_contain_text("Keine Verbindung")
+    expect(page.locator("#chat-retry")).to_be_visible()
+    expect(page.locator("#chat-q")).to_have_value(FIRST)
+
+
 def test_a_sub_heading_shown_with_its_paragraph_keeps_its_own_line(page):
     """With the embedder an answer joins a lead-in or sub-heading and its paragraph with a
     newline ("2) Orte" + the paragraph); the page must show it as a line break, not as a

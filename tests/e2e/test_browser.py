@@ -162,7 +162,9 @@ def test_browser_phone_width_scrolls_only_vertically(phone, shots, name, path):
     assert scroll_width <= client_width, f"{path} scrolls sideways ({scroll_width}px)"
 
 
-LARGE_TEXT_PAGES = [p for p in PHONE_PAGES if p[0] in ("start", "search", "ruling", "faq-contents")]
+# the checker: its card buttons did not wrap at 200 % (416 px of 360, a phone review)
+LARGE_TEXT = ("start", "search", "ruling", "faq-contents", "checker")
+LARGE_TEXT_PAGES = [p for p in PHONE_PAGES if p[0] in LARGE_TEXT]
 
 
 @pytest.mark.parametrize(("name", "path"), LARGE_TEXT_PAGES)
@@ -187,6 +189,42 @@ def test_browser_dark_mode_screenshot(browser, base_url, shots):
     page.screenshot(path=shots / "ruling-dark.png", full_page=True)
     context.close()
     assert background != "rgb(251, 250, 247)"  # not the light background
+
+
+def _luminance(rgb: str) -> float:
+    channels = [int(c) / 255 for c in re.findall(r"\d+", rgb)[:3]]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _contrast(a: str, b: str) -> float:
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+FIELDS = "input:not([type=hidden]):not([type=checkbox]), select, textarea, .chips .chip"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("path", ["/", "/search?q=Flak", "/ask", "/check"])
+def test_browser_every_field_has_an_edge_of_3_to_1_against_the_page(
+    browser, base_url, scheme, path
+):
+    """A phone review: fields' borders were 1.4:1 against the page (WCAG 1.4.11 asks 3:1
+    for a control's edge); in a bright hall the fields disappeared."""
+    context = browser.new_context(base_url=base_url, viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    page.emulate_media(color_scheme=scheme)
+    page.goto(path)
+    page_bg = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    edges = page.locator(FIELDS).evaluate_all(
+        "els => els.filter(e => e.getClientRects().length)"
+        ".map(e => [e.id || e.name || e.className, getComputedStyle(e).borderTopColor])"
+    )
+    context.close()
+    assert edges
+    weak = [(name, color) for name, color in edges if _contrast(color, page_bg) < 3]
+    assert not weak, f"{path} ({scheme}): {weak}"
 
 
 def test_browser_without_javascript_search_and_ruling_work(nojs, shots):

@@ -747,16 +747,3 @@ def test_check_a_tapped_builder_step_keeps_the_page_still_and_opens_no_keyboard(
     expect(status).to_have_text("Radarstation von A angesagt (Eintrag 1).")
     expect(phone.locator("#s-0-source")).to_be_focused()  # a choice: no keyboard
     assert phone.evaluate("window.scrollY") == scroll
-
-
-def test_check_keeps_to_the_phone_width_with_text_at_twice_its_size(phone, shots):
-    """A phone review: with Android's text size at 200 % the card buttons („Erfolgreiche
-    Abwehr“, „+ andere Karte“) did not wrap and /check scrolled sideways (416 px of 360)."""
-    phone.goto("/check")
-    phone.evaluate("document.documentElement.style.fontSize = '200%'")
-    expect(phone.locator("#chips")).to_be_visible()
-    width, client = phone.evaluate(
-        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
-    )
-    phone.screenshot(path=shots / "check-text-200-phone.png", full_page=False)
-    assert width <= client

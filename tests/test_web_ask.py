@@ -426,22 +426,23 @@ def test_ask_page_suggestion_link_keeps_the_history(client):
 
 
 @pytest.mark.parametrize(
-    ("method", "data", "status"),
+    ("method", "data", "said"),
     [
-        ("post", {"q": ""}, 400),
-        ("post", {"q": "x" * 600}, 400),
-        ("post", {"q": "Depot", "h": [""]}, 400),
-        ("get", {"q": "x" * 600}, 400),
+        # an empty question: the chat again with its error (the conversation kept)
+        ("post", {"q": ""}, "Bitte eine Frage eingeben."),
+        ("post", {"q": "x" * 600}, "Ungültige Anfrage"),
+        ("post", {"q": "Depot", "h": [""]}, "Ungültige Anfrage"),
+        ("get", {"q": "x" * 600}, "Ungültige Anfrage"),
     ],
 )
-def test_ask_page_bad_input_is_a_german_400_page(client, method, data, status):
+def test_ask_page_bad_input_is_a_german_400_page(client, method, data, said):
     if method == "post":
         response = client.post("/ask", follow_redirects=True, data=data)
     else:
         response = client.get("/ask", query_string=data)
-    assert response.status_code == status
+    assert response.status_code == 400
     assert response.mimetype == "text/html"
-    assert "Ungültige Anfrage" in response.get_data(as_text=True)
+    assert said in response.get_data(as_text=True)
 
 
 def test_ask_page_escapes_the_question(client):
@@ -1072,6 +1073,24 @@ def test_chat_form_post_redirects_to_the_conversation_it_answered(client, monkey
     html = page.get_data(as_text=True)
     assert hidden_turns(html) == [token]
     assert '<li class="turn" id="neu"' in html and "<mark" in html
+
+
+def test_a_blank_follow_up_without_javascript_keeps_the_conversation_in_view(client):
+    """A phone review: "   " sent as a follow-up without JavaScript gave a bare error page
+    (the conversation only in a hidden field, the document choice gone); the chat page
+    shows the turns again with the error, still a 400."""
+    first = client.post("/ask", data={"q": FIRST, "doc": "how-faq"})
+    (token,) = parse_qs(urlsplit(first.headers["Location"]).query)["t"]
+    response = client.post("/ask", data={"q": "   ", "t": token, "doc": "how-faq"})
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert hidden_turns(html) == [token]
+    assert FIRST in unescape(html) and "<mark" in html  # the answer shown again
+    error = re.search(
+        r'<div class="chat-error" id="chat-error" role="alert">(.*?)</div>', html, re.S
+    )
+    assert error and "Bitte eine Frage eingeben." in error[1]
+    assert '<option value="how-faq" selected>' in html
 
 
 def test_chat_form_post_in_one_document_keeps_it_after_the_redirect(client):

@@ -214,7 +214,9 @@ def _key_sentence(text: str, key: str) -> str:
     return clip(key, PREVIEW_KEY) if key.strip() else first_sentence(text, PREVIEW_KEY)
 
 
-def _page(shown: list[dict], doc: str | None, notice: str | None = None) -> str:
+def _page(
+    shown: list[dict], doc: str | None, notice: str | None = None, error: str | None = None
+) -> str:
     tokens = [a["turn"] for a in shown]
     return render_template(
         "ask/chat.html",
@@ -227,6 +229,7 @@ def _page(shown: list[dict], doc: str | None, notice: str | None = None) -> str:
         documents=current_index().documents,
         doc=doc,
         notice=notice,
+        error=error,  # shown where chat.js shows a failed question's
     )
 
 
@@ -242,12 +245,15 @@ def page() -> str:
 
 
 @bp.post("/ask")
-def page_post() -> Response | str:
+def page_post() -> Response | str | tuple[str, int]:
     check_form()
-    question = clean_input(request.form.get("q") or "").strip()
-    if not question:
-        raise bad_request("Bitte eine Frage eingeben.")
     form = request.form
+    question = clean_input(form.get("q") or "").strip()
+    if not question:
+        # the conversation so far again, with the error (a bare error page left it in a
+        # hidden field only, a phone review); still a 400
+        shown, doc, _ = _conversation(None, form.getlist("h"), form.getlist("t"), form.get("doc"))
+        return _page(shown, doc, error="Bitte eine Frage eingeben."), 400
     shown, doc, _ = _conversation(question, form.getlist("h"), form.getlist("t"), form.get("doc"))
     tokens = [a["turn"] for a in shown]
     kept = _link_tokens(tokens, REDIRECT_CHARS)

@@ -119,11 +119,11 @@ def snippet(index: Any, text: str, groups: list[frozenset[str]], limit: int = SN
     """Safe HTML: the passage of `text` with the most query words, marked, cut at spaces."""
     found = word_spans(index, text, groups)
     start, end = best_window(found, len(text), limit)
-    if start > 0:
-        space = text.rfind(" ", 0, start)
-        start = space + 1 if space >= 0 else start
+    if start > 0:  # after the last space or line break before it; inside the text's
+        # first word, its beginning ("…ICHTIG:" was shown for "WICHTIG:")
+        start = max(text.rfind(" ", 0, start), text.rfind("\n", 0, start)) + 1
     if end < len(text):
-        space = text.rfind(" ", start, end)
+        space = max(text.rfind(" ", start, end), text.rfind("\n", start, end))
         end = space if space > start else end
     head = "…" if start > 0 else ""
     tail = " …" if end < len(text) else ""

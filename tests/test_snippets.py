@@ -7,7 +7,7 @@ import html
 import re
 
 from click.testing import CliRunner
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis_profiles import examples
 
@@ -77,6 +77,32 @@ def test_long_text_is_cut_at_spaces_with_ellipses(index):
 def test_snippet_is_escaped_text_with_marks_only(index, text, query):
     out = snippet(index, text, query_groups(index, query))
     assert re.sub(r"</?mark>", "", out).count("<") == 0
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.text(alphabet="abcdeWICHTIGäöüß", min_size=1, max_size=14),
+            st.sampled_from([" ", "\n", " \n", "\n\n"]),
+        ),
+        min_size=1,
+        max_size=90,
+    ),
+    st.integers(0, 89),
+)
+# the window's start 40 characters before the word asked for fell inside the first word
+@example([("WICHTIG:", " ")] + [("ab", " ")] * 11 + [("Reaktion", " ")] + [("cd", " ")] * 90, 12)
+def test_a_snippet_starts_and_ends_with_whole_words(index, parts, pick):
+    """A phone review: "…ICHTIG: Es muss nicht zwingend…" (the source: "WICHTIG"): a
+    passage whose window began in its first word, or after a line break, was cut inside
+    a word."""
+    text = "".join(word + sep for word, sep in parts).rstrip()
+    words = set(text.split())
+    query = parts[pick % len(parts)][0]
+    shown = plain(snippet(index, text, query_groups(index, query))).removeprefix("…")
+    shown = shown.removesuffix(" …")
+    assert all(word in words for word in shown.split()), (text, shown)
 
 
 def test_best_window_prefers_the_passage_with_most_query_words():

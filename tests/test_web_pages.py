@@ -147,6 +147,18 @@ def test_a_category_typed_with_a_combining_mark_is_the_category(client, path):
     assert composed.get_data() == decomposed.get_data()
 
 
+def test_a_long_query_is_shown_clipped_in_the_heading_and_whole_in_the_field(client):
+    """A phone review: a query of 500 characters filled the heading over 19 lines, the first
+    hit a screen and a half down."""
+    query = " ".join(["Reaktion"] * 55)[:500]
+    html = client.get("/search", query_string={"q": query}).get_data(as_text=True)
+    heading = re.search(r'<h1 class="result-count" id="result-count">(.*?)</h1>', html, re.S)[1]
+    title = re.search(r"<title>(.*?)</title>", html, re.S)[1]
+    assert len(heading) < 140 and "…“" in heading
+    assert len(title) < 140
+    assert f'value="{query}"' in html
+
+
 def test_search_doc_filter_keeps_only_that_document(client):
     html = client.get("/search?q=Einheiten&doc=sow").get_data(as_text=True)
     entry_links = [h for h in hrefs(html) if h.startswith("/entry/")]

@@ -22,6 +22,7 @@ German:
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import sys
@@ -150,6 +151,22 @@ def _german_errors() -> Iterator[None]:
 
 # the exit status of a writer whose pipe closed (128 + SIGPIPE), as shells report it
 PIPE_CLOSED = 141
+# the exit status when stdout cannot take the output (a full disk): no index at fault
+OUTPUT_FAILED = 5
+
+
+def _writing_output(exc: OSError) -> bool:
+    """Whether `exc` came from writing the output (`click.echo`, where every command
+    writes), not from reading the index: where it was raised, innermost."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb is not None and tb.tb_frame.f_code.co_name == "echo"
+
+
+def _output_failure(exc: OSError) -> str:
+    reason = "kein Platz mehr auf dem Ziel" if exc.errno == errno.ENOSPC else f"Fehler {exc.errno}"
+    return f"Die Ausgabe lässt sich nicht schreiben ({reason})."
 
 
 def _quiet_stdout() -> None:
@@ -260,6 +277,9 @@ class GermanHelpGroup(GermanHelp, click.Group):
                 _quiet_stdout()
                 sys.exit(PIPE_CLOSED)
             except UNREADABLE_INDEX_OR_OS as exc:
+                if isinstance(exc, OSError) and _writing_output(exc):  # not the index
+                    _quiet_stdout()
+                    fail(_output_failure(exc), OUTPUT_FAILED)
                 # whoosh reading a truncated or corrupted file (click would say "Aborted!")
                 fail(
                     f"Der Index kann nicht gelesen werden ({type(exc).__name__}); "

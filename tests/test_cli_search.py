@@ -266,3 +266,27 @@ def test_an_argument_that_is_not_utf8_is_a_usage_error_not_a_traceback(built_ind
     assert result.exit_code == 2
     assert "kein gültiges UTF-8" in result.output
     assert "Traceback" not in result.output
+
+
+def test_output_that_cannot_be_written_is_said_so_not_called_a_broken_index(built_index):
+    """A CLI probe: `faq-bot search … > /dev/full` (a full disk) said "Der Index kann nicht
+    gelesen werden … beschädigt" (exit 4); `check` said so too, though it reads no index."""
+    import os
+    import subprocess
+    import sys
+
+    from faq_bot.cligerman import OUTPUT_FAILED
+
+    with open("/dev/full", "wb") as full:
+        run = subprocess.run(
+            [sys.executable, "-c", "from faq_bot.cli import main; main()"]
+            + with_index(built_index, "search", "-n", "1", "Bombe"),
+            stdout=full,
+            stderr=subprocess.PIPE,
+            env=dict(os.environ, OPENBLAS_NUM_THREADS="1"),
+            timeout=120,
+        )
+    stderr = run.stderr.decode("utf-8")
+    assert run.returncode == OUTPUT_FAILED, stderr
+    assert "Die Ausgabe lässt sich nicht schreiben" in stderr and "Index" not in stderr
+    assert "Traceback" not in stderr

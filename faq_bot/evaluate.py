@@ -103,7 +103,8 @@ def rank_of_first_hit(texts: Iterable[str], gold: list[str]) -> int | None:
 def load_questions(path: Path | str) -> list[dict[str, Any]]:
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        # a byte order mark (a Windows editor's) is read as `check` and `--batch` read it
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
     except FileNotFoundError:
         raise EvalFileError(f"Die Fragendatei {path} gibt es nicht.") from None
     except UnicodeDecodeError:
@@ -124,6 +125,12 @@ def load_questions(path: Path | str) -> list[dict[str, Any]]:
         gold = item.get("gold") or []
         if not isinstance(gold, list) or not all(isinstance(g, str) for g in gold):
             raise EvalFileError(f"{path}, Zeile {number}: „gold“ muss eine Liste von Texten sein.")
+        history = item.get("history") if item.get("history") is not None else []  # null: none
+        if not isinstance(history, list) or not all(isinstance(h, str) for h in history):
+            raise EvalFileError(
+                f"{path}, Zeile {number}: „history“ muss eine Liste von Texten sein "
+                "(die früheren Fragen)."
+            )
         item.setdefault("id", f"#{number}")
         item.setdefault("kind", "unbekannt")
         item.setdefault("doc", None)

@@ -14,9 +14,8 @@ besides what `json.loads` raises.
 
 ``refusal_german(exc) -> str``
     What was wrong with JSON text `loads` refused, in German, to follow a subject ("Die
-    Anfrage ist kein gültiges JSON (Zeile 1, Spalte 2: …)", "… ist zu tief verschachtelt",
-    "… enthält eine Zahl mit zu vielen Stellen"): the request reader and the scenario
-    reader say it alike.
+    Anfrage ist kein gültiges JSON (Zeile 1, Spalte 2: …)", "… enthält eine Zahl mit zu
+    vielen Stellen"): the request reader and the scenario reader say it alike.
 
 ``where_german(exc) -> str``
     Where a `json.JSONDecodeError` happened and what was wrong, in German ("Zeile 1,
@@ -106,14 +105,12 @@ JSON_ERRORS_DE = (
 )
 
 
-def refusal_german(exc: ValueError | RecursionError) -> str:
+def refusal_german(exc: ValueError) -> str:
     """What was wrong, in German, with JSON text `loads` refused with `exc`, to follow a
-    subject ("Die Anfrage …"): the place of a syntax error, nesting deeper than the parser
-    follows, or an integer of more digits than Python converts (4,300; valid JSON)."""
+    subject ("Die Anfrage …"): the place of a syntax error, or an integer of more digits
+    than Python converts (4,300; valid JSON). Nesting is each reader's own limit."""
     if isinstance(exc, json.JSONDecodeError):
         return f"ist kein gültiges JSON ({where_german(exc)})"
-    if isinstance(exc, RecursionError):
-        return "ist zu tief verschachtelt"
     return "enthält eine Zahl mit zu vielen Stellen"
 
 

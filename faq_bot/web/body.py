@@ -284,5 +284,7 @@ def read_json(media_error: str) -> Any:
         raise BodyError(
             f"„{exc.key}“ steht in der Anfrage zweimal; jedes Feld darf nur einmal vorkommen."
         ) from None
-    except (ValueError, RecursionError) as exc:
+    except RecursionError:  # past `check_json_text`'s depth check only by a fault of its own
+        raise _too_deep() from None
+    except ValueError as exc:
         raise BodyError(f"Die Anfrage {strictjson.refusal_german(exc)}.") from None

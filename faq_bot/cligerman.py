@@ -161,7 +161,10 @@ def _writing_output(exc: OSError) -> bool:
     tb = exc.__traceback__
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
-    return tb is not None and tb.tb_frame.f_code.co_name == "echo"
+    if tb is None:
+        return False
+    frame = tb.tb_frame
+    return frame.f_code.co_name == "echo" and frame.f_globals.get("__name__") == "click.utils"
 
 
 def _output_failure(exc: OSError) -> str:

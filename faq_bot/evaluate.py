@@ -125,8 +125,10 @@ def load_questions(path: Path | str) -> list[dict[str, Any]]:
         gold = item.get("gold") or []
         if not isinstance(gold, list) or not all(isinstance(g, str) for g in gold):
             raise EvalFileError(f"{path}, Zeile {number}: „gold“ muss eine Liste von Texten sein.")
-        history = item.get("history") if item.get("history") is not None else []  # null: none
-        if not isinstance(history, list) or not all(isinstance(h, str) for h in history):
+        history = item.get("history")  # null: none
+        if history is not None and not (
+            isinstance(history, list) and all(isinstance(h, str) for h in history)
+        ):
             raise EvalFileError(
                 f"{path}, Zeile {number}: „history“ muss eine Liste von Texten sein "
                 "(die früheren Fragen)."

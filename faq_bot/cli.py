@@ -8,7 +8,9 @@ types and `fail` that see to it: `faq_bot.cligerman`).
 
 from __future__ import annotations
 
+import codecs
 import contextlib
+import io
 import json
 import re
 import signal
@@ -20,8 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from faq_bot.cligerman import GermanHelpGroup, GermanIntRange, GermanPath, fail
+from faq_bot.cligerman import GermanHelpGroup, GermanIntRange, GermanPath, Terminated, fail
 from faq_bot.config import default_corpus_dir, default_index_dir
+from faq_bot.errors import os_reason
 from faq_bot.text import entry_path
 
 if TYPE_CHECKING:  # the stages are imported lazily so that --help stays fast
@@ -90,16 +93,16 @@ def check(as_json: bool, corpus_dir: Path, file: str) -> None:
     try:
         data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
     except OSError as exc:
-        fail(f"{file}: Datei kann nicht gelesen werden ({exc.strerror or exc}).", 2)
+        fail(f"{file}: Datei kann nicht gelesen werden ({os_reason(exc)}).", 2, "bad_request")
     try:
         scenario = read_scenario(data)
     except ScenarioFormatError as exc:
-        fail(f"{'stdin' if file == '-' else file}: kein Szenario. {exc}", 2)
+        fail(f"{'stdin' if file == '-' else file}: kein Szenario. {exc}", 2, "bad_request")
     try:  # a legal stack's steps and an illegal one's errors cite rules
         rules = load_rules(corpus_dir)
     except (CorpusError, MissingRuleError) as exc:
         if not validate(scenario):
-            fail(f"Korpus {corpus_dir}: {exc}", 3)
+            fail(f"Korpus {corpus_dir}: {exc}", 3, "corpus_error")
         # an illegal stack is still said to be one, its errors without their rules
         click.echo(f"Warnung: Korpus {corpus_dir}: {exc} Die Fehler folgen ohne Regeln.", err=True)
         rules = {}
@@ -223,7 +226,7 @@ def _sigterm_as_ctrl_c() -> Iterator[None]:
         return
 
     def stop(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
+        raise Terminated
 
     before = signal.signal(signal.SIGTERM, stop)
     try:
@@ -312,12 +315,25 @@ def _check_batch_use(batch: bool, as_json: bool, given: bool, what: str, example
         fail(example, 2)
 
 
+def _stdin_lines() -> Iterator[bytes | str]:
+    """stdin's lines: bytes, each decoded on its own (one line in Latin-1 does not end
+    the batch), or text when a UTF-16 byte order mark says how the whole input is
+    written (PowerShell's `>`); split as bytes it gave a broken line per line and one
+    more."""
+    stream = sys.stdin.buffer
+    start = stream.peek(2)[:2] if isinstance(stream, io.BufferedReader) else b""
+    if start in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        yield from io.TextIOWrapper(stream, encoding="utf-16", errors="replace", newline=None)
+    else:
+        yield from stream
+
+
 def _run_batch(handle: Callable[[str], object], bad: type[Exception], error: str) -> None:
     """One JSON line on stdout per line on stdin: `handle(line)`, or
     {"error": error, "detail": …} when it raises `bad`."""
-    for raw in sys.stdin.buffer:
+    for raw in _stdin_lines():
         try:
-            line = raw.decode("utf-8")
+            line = raw if isinstance(raw, str) else raw.decode("utf-8")
         except UnicodeDecodeError:  # one line in Latin-1 does not end the batch
             echo_json({"error": error, "detail": "Die Zeile ist kein gültiges UTF-8."})
             continue
@@ -404,7 +420,7 @@ def search(
     try:
         mode = check_mode(index, mode)
     except ModeUnavailable as exc:
-        fail(str(exc), 2)
+        fail(str(exc), 2, "bad_query")
     if batch:
         _run_batch(
             lambda line: [
@@ -417,10 +433,10 @@ def search(
     try:
         result = run_search(index, " ".join(query), n=n, doc=doc, mode=mode)
     except QueryError as exc:
-        fail(str(exc), 2)
+        fail(str(exc), 2, "bad_query")
     if as_json:
         echo_json([hit.to_json() for hit in result.hits])
-        return
+        sys.exit(0 if result.hits else 1)
     if result.suggestion:
         click.echo(f"Meinten Sie: {result.suggestion}?")
     if not result.hits:
@@ -467,7 +483,7 @@ def show(as_json: bool, corpus_dir: Path, index_dir: Path, entry_id: str) -> Non
             except QueryError:
                 names = []
         hint = f" Ähnlich: {', '.join(names)}" if names else ""
-        fail(f"Einen Eintrag „{entry_id}“ gibt es nicht.{hint}", 1)
+        fail(f"Einen Eintrag „{entry_id}“ gibt es nicht.{hint}", 1, "not_found")
     document = index.document(record.doc) or {}
     if as_json:
         data = record.to_json()
@@ -540,11 +556,12 @@ def eval_command(
     try:
         questions = load_questions(file)
     except EvalFileError as exc:
-        fail(str(exc), 2)
-    index = _open(corpus_dir, index_dir)
+        fail(str(exc), 2, exc.code)
     if cv:
         from faq_bot.chat import crossval, fit
 
+        crossval.require_parts(len(questions), folds)  # before the index is opened
+        index = _open(corpus_dir, index_dir)
         click.echo(f"Lese {len(questions)} Fragen …", err=True)
         cases = fit.collect(index, questions)
         figures = crossval.cross_validate(index, cases, folds)
@@ -553,6 +570,7 @@ def eval_command(
         else:
             click.echo(crossval.format_cv(figures, len(cases), folds))
         return
+    index = _open(corpus_dir, index_dir)
     report = evaluate(index, file)
     if as_json:
         echo_json(report)
@@ -608,7 +626,7 @@ def ask(
     try:  # the earlier questions checked as the API checks a history, before any work
         parse_history(list(after))
     except QuestionError as exc:
-        fail(str(exc), 2)
+        fail(str(exc), 2, "bad_question")
     index = _open(corpus_dir, index_dir)
     doc = index.document_id(doc)
     # answered in order as the chat page answers them (each confident answer's entry
@@ -624,13 +642,12 @@ def ask(
     try:
         result = answer(index, " ".join(question), history, doc=doc)
     except QuestionError as exc:
-        fail(str(exc), 2)
+        fail(str(exc), 2, "bad_question")
     if as_json:
         echo_json(result.to_json())
-        return
-    click.echo(format_answer(result.to_json()))
-    if not result.confident:
-        sys.exit(1)
+    else:
+        click.echo(format_answer(result.to_json()))
+    sys.exit(0 if result.confident else 1)
 
 
 if __name__ == "__main__":  # python -m faq_bot.cli, as python -m faq_bot

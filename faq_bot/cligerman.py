@@ -15,23 +15,32 @@ German:
 ``GermanIntRange``, ``GermanPath``
     Parameter types whose errors are German.
 
-``fail(message, code=1)``
-    ``Fehler: message`` on stderr, then exit with `code`.
+``fail(message, code=1, error=None)``
+    ``Fehler: message`` on stderr (and, when the command was asked for ``--json``
+    and the failure has an `error` code, ``{"error": …, "detail": message}`` on
+    stdout), then exit with `code`.
+
+``Terminated``
+    What SIGTERM raises while a command runs (`faq_bot.cli`): ends as Ctrl+C does,
+    with 143 instead of 130.
 """
 
 from __future__ import annotations
 
+import codecs
 import contextlib
-import errno
+import io
+import json
 import os
 import re
+import signal
 import sys
 from collections.abc import Iterator
 from typing import IO, Any, NoReturn
 
 import click
 
-from faq_bot.errors import UNREADABLE_INDEX, FaqBotError, IndexProblem
+from faq_bot.errors import UNREADABLE_INDEX, FaqBotError, IndexProblem, os_reason
 from faq_bot.text import has_surrogate
 
 __all__ = [
@@ -40,6 +49,7 @@ __all__ = [
     "GermanIntRange",
     "GermanPath",
     "GermanUsageError",
+    "Terminated",
     "fail",
     "german_usage_message",
 ]
@@ -88,16 +98,25 @@ class GermanUsageError(click.UsageError):
         click.echo("\n".join(lines), file=file, err=file is None)
 
 
-class _Aborted(click.ClickException):
-    """Ctrl+C: click would say "Aborted!"."""
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, stopping a command as Ctrl+C does (a supervisor, a CI timeout)."""
 
-    exit_code = 1
+
+class _Aborted(click.ClickException):
+    """Ctrl+C: click would say "Aborted!". Exits 128 + the signal's number, as shells
+    report a process the signal ended, not 1, which says „nothing found“."""
+
+    exit_code = 128 + signal.SIGINT
 
     def __init__(self) -> None:
         super().__init__("Abgebrochen.")
 
     def show(self, file: IO[Any] | None = None) -> None:
         click.echo("\nAbgebrochen.", file=file, err=file is None)
+
+
+class _AbortedByTerm(_Aborted):
+    exit_code = 128 + signal.SIGTERM
 
 
 def _param_name(param: click.Parameter | None) -> str:
@@ -145,6 +164,8 @@ def _german_errors() -> Iterator[None]:
         raise  # the help page itself, or already German
     except click.UsageError as exc:
         raise GermanUsageError(german_usage_message(exc), exc.ctx) from exc
+    except Terminated:
+        raise _AbortedByTerm() from None
     except (KeyboardInterrupt, click.Abort):
         raise _Aborted() from None
 
@@ -168,8 +189,7 @@ def _writing_output(exc: OSError) -> bool:
 
 
 def _output_failure(exc: OSError) -> str:
-    reason = "kein Platz mehr auf dem Ziel" if exc.errno == errno.ENOSPC else f"Fehler {exc.errno}"
-    return f"Die Ausgabe lässt sich nicht schreiben ({reason})."
+    return f"Die Ausgabe lässt sich nicht schreiben ({os_reason(exc)})."
 
 
 def _quiet_stdout() -> None:
@@ -183,7 +203,14 @@ def _quiet_stdout() -> None:
         os.close(devnull)
 
 
-def fail(message: str, code: int = 1) -> NoReturn:
+def fail(message: str, code: int = 1, error: str | None = None) -> NoReturn:
+    """End the command with a German message; with ``--json`` a failure that has an
+    `error` code is also said as JSON on stdout, in the shape of a ``--batch`` line
+    and of the API's errors, so that a script reading stdout gets JSON either way."""
+    ctx = click.get_current_context(silent=True)
+    if error is not None and ctx is not None and ctx.params.get("as_json"):
+        with contextlib.suppress(OSError):  # stdout itself may be what failed
+            click.echo(json.dumps({"error": error, "detail": message}, ensure_ascii=False))
     click.echo(f"Fehler: {message}", err=True)
     sys.exit(code)
 
@@ -227,10 +254,23 @@ class GermanHelp(click.Command):
             raise
 
 
+def _tolerant_output() -> None:
+    """A terminal whose encoding cannot show every character (``PYTHONIOENCODING=latin-1``)
+    gets „?“ for „ and “ instead of a UnicodeEncodeError traceback halfway through."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.encoding:
+            if codecs.lookup(stream.encoding).name != "utf-8":
+                stream.reconfigure(errors="replace")
+
+
 class GermanHelpGroup(GermanHelp, click.Group):
     """The `faq-bot` group: German help, and German usage errors for it and its commands."""
 
     command_class = GermanHelp
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        _tolerant_output()
+        return super().main(*args, **kwargs)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("subcommand_metavar", "BEFEHL [ARGUMENTE]...")
@@ -273,7 +313,7 @@ class GermanHelpGroup(GermanHelp, click.Group):
             try:
                 return super().invoke(ctx)
             except FaqBotError as exc:  # every expected failure: its message, its exit code
-                fail(str(exc), exc.exit_code)
+                fail(str(exc), exc.exit_code, exc.code)
             except BrokenPipeError:
                 # the reader of stdout went away (`faq-bot search … | head`): nothing is
                 # wrong with the index; stop quietly as a pipe's writer does
@@ -288,4 +328,5 @@ class GermanHelpGroup(GermanHelp, click.Group):
                     f"Der Index kann nicht gelesen werden ({type(exc).__name__}); "
                     "er ist wohl beschädigt. Bitte `faq-bot index` ausführen: das baut ihn neu.",
                     IndexProblem.exit_code,
+                    IndexProblem.code,
                 )

@@ -8,11 +8,13 @@ errors.
 
 Exit codes: 1 nothing found / declined / illegal scenario (not an error here);
 2 bad input; 3 a corpus that cannot be read; 4 an index that cannot be
-written or read.
+written or read; 5 output that cannot be written; 130 / 143 stopped by Ctrl-C /
+SIGTERM (`faq_bot.cligerman`).
 """
 
 from __future__ import annotations
 
+import errno
 import pickle
 import struct
 import zlib
@@ -59,3 +61,31 @@ UNREADABLE_INDEX: tuple[type[Exception], ...] = (
     zlib.error,
     pickle.UnpicklingError,
 )
+
+
+# the system's reasons an operation on a file failed, in German: `OSError.strerror` is
+# English („No such file or directory“) whatever the locale
+_OS_REASONS = {
+    errno.ENOENT: "nicht vorhanden",
+    errno.EACCES: "keine Berechtigung",
+    errno.EPERM: "keine Berechtigung",
+    errno.EISDIR: "ist ein Ordner",
+    errno.ENOTDIR: "ein Teil des Pfads ist kein Ordner",
+    errno.ENOSPC: "kein Platz mehr auf dem Ziel",
+    errno.EDQUOT: "Speicherkontingent erschöpft",
+    errno.EROFS: "Dateisystem nur lesbar",
+    errno.ENAMETOOLONG: "Name zu lang",
+    errno.ELOOP: "zu viele symbolische Links",
+    errno.EMFILE: "zu viele offene Dateien",
+    errno.ENFILE: "zu viele offene Dateien",
+    errno.EIO: "Ein-/Ausgabefehler",
+    errno.EEXIST: "schon vorhanden",
+    errno.ENOTEMPTY: "Ordner nicht leer",
+}
+
+
+def os_reason(exc: OSError) -> str:
+    """Why `exc` happened, in a few German words („nicht vorhanden“, „Fehler 71“)."""
+    if exc.errno in _OS_REASONS:
+        return _OS_REASONS[exc.errno]
+    return f"Fehler {exc.errno}" if exc.errno else type(exc).__name__

@@ -54,6 +54,7 @@ from faq_bot.analysis import part_vocabulary, vocabulary_from_texts
 from faq_bot.buildphases import Phases, Report
 from faq_bot.corpus import Corpus, load_corpus, slugify
 from faq_bot.entrystore import STORE_FILE, alias_map, write_store
+from faq_bot.errors import os_reason
 from faq_bot.impacts import write_impacts
 from faq_bot.index import (
     BUILDS,
@@ -101,7 +102,7 @@ class BuildReport:
 
 
 def _write_error(index_dir: Path, exc: OSError) -> IndexWriteError:
-    reason = exc.strerror or type(exc).__name__
+    reason = os_reason(exc)
     return IndexWriteError(
         f"Der Index kann nicht in {index_dir} geschrieben werden ({reason}). "
         "Bitte die Rechte des Ordners prüfen oder mit --index einen anderen wählen."

@@ -162,7 +162,7 @@ def check_mode(index: Index, mode: str | None) -> str:
     if mode not in available_modes(index):
         raise ModeUnavailable(
             "Die hybride Suche ist für diesen Index nicht verfügbar "
-            "(kein semantisches Modell geladen); bitte mode=lexical verwenden."
+            "(kein semantisches Modell geladen); bitte den Suchmodus „lexical“ wählen."
         )
     return mode
 

@@ -69,6 +69,18 @@ def test_cli_ask_declines_with_exit_code_1(ask):
     assert "Dazu habe ich keine sichere Antwort gefunden." in result.stdout
 
 
+def test_cli_ask_json_declined_exits_1_as_the_text_does(ask):
+    result = ask("--json", "Wie", "bemale", "ich", "Miniaturen?")
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["confident"] is False
+
+
+def test_cli_ask_json_bad_question_prints_the_error_shape(ask):
+    result = ask("--json", "?!")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["error"] == "bad_question"
+
+
 def test_cli_ask_declined_lists_the_searchs_first_hits_after_the_closest_entries(ask):
     result = ask("Wann", "ist", "das", "Spiel", "vorbei?")
     assert result.exit_code == 1
@@ -177,6 +189,17 @@ def test_cli_ask_bad_earlier_question_exit_2_in_german(ask, after, message):
     result = ask(*[arg for question in after for arg in ("--after", question)], "warum?")
     assert result.exit_code == 2
     assert message in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_cli_eval_cv_with_fewer_questions_than_parts_says_so(built_index, tmp_path):
+    """A CLI probe: three questions in five parts ended in an IndexError traceback."""
+    path = tmp_path / "q.jsonl"
+    line = {"id": "a", "q": "Wer bezahlt die 227er?", "doc": "how", "gold": [], "kind": "direct"}
+    path.write_text("\n".join(json.dumps({**line, "id": str(i)}) for i in range(3)) + "\n")
+    result = CliRunner().invoke(main, ["eval", "--cv", "--index", str(built_index), str(path)])
+    assert result.exit_code == 2
+    assert "mindestens 5 Fragen" in result.stderr and "3" in result.stderr
     assert "Traceback" not in result.output
 
 

@@ -189,7 +189,8 @@ def test_eval_cv_without_vectors_says_so_with_exit_4(tiny_built_index, tmp_path:
     # tiny_built_index is lexical, as are the tests' builds (FAQ_BOT_DENSE=0)
     path = tmp_path / "q.jsonl"
     q, g = QUESTIONS[0]
-    path.write_text(json.dumps({"id": "c1", "q": q, "doc": DOC, "gold": [g], "kind": "x"}), "utf-8")
+    line = {"q": q, "doc": DOC, "gold": [g], "kind": "x"}  # one question in each of 5 parts
+    path.write_text("\n".join(json.dumps({**line, "id": f"c{i}"}) for i in range(5)), "utf-8")
     result = CliRunner().invoke(main, ["eval", "--cv", "--index", str(tiny_built_index), str(path)])
     assert result.exit_code == 4
     assert "Vektoren der semantischen Suche" in result.output

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from click.testing import CliRunner
@@ -88,6 +89,73 @@ def test_search_json_prints_an_array_of_hits(run, built_index):
     assert len(hits) == 3
     assert hits[0]["id"] == "aktionsstapel"
     assert set(hits[0]) >= {"id", "doc", "title", "url", "score", "snippet", "text"}
+
+
+def test_search_json_nothing_found_prints_an_empty_array_and_exits_1(run, built_index):
+    """Exit codes are the same with --json: 1 says nothing found, as in text and as
+    `check --json` says an illegal stack."""
+    result = run(*with_index(built_index, "search", "--json", "xyzqqq"))
+    assert result.exit_code == 1
+    assert json.loads(result.stdout) == []
+
+
+def test_search_json_bad_query_prints_the_error_shape_and_exits_2(run, built_index):
+    """A script reading --json gets JSON on an error too: the shape of a --batch line
+    and of the API's errors, beside the German message on stderr."""
+    result = run(*with_index(built_index, "search", "--json", "x" * 600))
+    assert result.exit_code == 2
+    data = json.loads(result.stdout)
+    assert data["error"] == "bad_query" and "zu lang" in data["detail"]
+    assert result.stderr.startswith("Fehler: ")
+
+
+def test_search_prints_on_a_terminal_that_cannot_show_every_character(built_index):
+    """PYTHONIOENCODING=latin-1 (an old terminal): „ and “ cannot be written; the hits
+    come out with a stand-in character, not as a UnicodeEncodeError traceback."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONIOENCODING": "latin-1"}
+    args = ["search", "--index", str(built_index), "-n", "3", "Stapel"]
+    done = subprocess.run(
+        [sys.executable, "-m", "faq_bot", *args], env=env, capture_output=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr.decode("latin-1")
+    assert b"Traceback" not in done.stderr
+    assert done.stdout.decode("latin-1").startswith(" 1. ")
+
+
+def test_search_hybrid_on_a_lexical_index_names_the_mode_as_the_cli_takes_it(run, built_index):
+    """The message served the web's parameter („bitte mode=lexical verwenden“) to the CLI
+    too; it names the mode, which both take."""
+    result = run(*with_index(built_index, "search", "--mode", "hybrid", "Stapel"))
+    assert result.exit_code == 2
+    assert "bitte den Suchmodus „lexical“ wählen" in result.stderr
+    assert "mode=" not in result.stderr
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-8-sig"])
+def test_search_batch_reads_a_file_with_a_byte_order_mark_line_by_line(
+    built_index, tmp_path, encoding
+):
+    """A CLI probe: a UTF-16 file (PowerShell's `>`) gave one error line per line and one
+    more; a byte order mark says how the file is written, as `check` and `eval` read it.
+    (utf-16-le/-be: the mark written by hand, as Windows tools do.)"""
+    import subprocess
+    import sys
+
+    text = "Stapel\n227er\n"
+    data = text.encode(encoding)
+    if encoding == "utf-16-le":
+        data = b"\xff\xfe" + data
+    elif encoding == "utf-16-be":
+        data = b"\xfe\xff" + data
+    args = ["search", "--index", str(built_index), "--json", "--batch", "-n", "1"]
+    done = subprocess.run(
+        [sys.executable, "-m", "faq_bot", *args], input=data, capture_output=True, timeout=120
+    )
+    out = [json.loads(line) for line in done.stdout.decode("utf-8").splitlines()]
+    assert [hits[0]["id"] for hits in out] == ["aktionsstapel", "227-pfund-bombe-basisausbau"]
 
 
 def test_search_batch_answers_every_line_in_order(run, built_index):

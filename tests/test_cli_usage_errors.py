@@ -124,7 +124,8 @@ def test_usage_error_no_command_still_shows_the_help():
     assert not CLICK_ENGLISH.search(result.output)
 
 
-def test_interrupt_says_abgebrochen_in_german(monkeypatch, tmp_path):
+def test_interrupt_says_abgebrochen_in_german_and_exits_130(monkeypatch, tmp_path):
+    """Ctrl-C exits 128 + SIGINT as shells expect, not 1, which says „nothing found“."""
     import faq_bot.indexbuild
 
     def interrupted(*args, **kwargs):
@@ -132,7 +133,7 @@ def test_interrupt_says_abgebrochen_in_german(monkeypatch, tmp_path):
 
     monkeypatch.setattr(faq_bot.indexbuild, "build_index", interrupted)
     result = run("index", "--index", str(tmp_path / "ix"))
-    assert result.exit_code == 1
+    assert result.exit_code == 130
     assert "Abgebrochen." in result.stderr
     assert not CLICK_ENGLISH.search(result.output)
 

@@ -270,9 +270,12 @@ def test_cli_check_not_a_scenario_exits_2_naming_the_field(
 
 
 def test_cli_check_missing_file_exits_2_in_german(tmp_path: Path) -> None:
+    """The reason in German too: the system's „No such file or directory“ was said."""
     result = CliRunner().invoke(main, ["check", str(tmp_path / "fehlt.json")])
     assert result.exit_code == 2
-    assert "kann nicht gelesen werden" in result.stderr
+    assert "kann nicht gelesen werden (nicht vorhanden)" in result.stderr
+    folder = CliRunner().invoke(main, ["check", str(tmp_path)])
+    assert folder.exit_code == 2 and "(ist ein Ordner)" in folder.stderr
 
 
 def test_cli_check_broken_corpus_exits_3(tmp_path: Path) -> None:

@@ -109,13 +109,13 @@ def test_serve_first_build_shows_its_progress(tiny_corpus, tmp_path, monkeypatch
 
 def test_serve_stopped_by_sigterm_during_its_first_build_cleans_up(tiny_corpus, tmp_path):
     """A supervisor stops `faq-bot serve` while it builds its first index: it says
-    „Abgebrochen.“, exits 1 and leaves no half-written build folder, as `faq-bot index`."""
+    „Abgebrochen.“, exits 143 and leaves no half-written build folder, as `faq-bot index`."""
     from tests.stopped_builds import no_build_left, sigterm_after_corpus_phase
 
     index_dir = tmp_path / "idx"
     args = ["serve", "--port", "1", "--corpus", str(tiny_corpus), "--index", str(index_dir)]
     code, rest = sigterm_after_corpus_phase(args, before="wird jetzt")
-    assert code == 1 and "Abgebrochen." in rest, (code, rest)
+    assert code == 143 and "Abgebrochen." in rest, (code, rest)  # 128 + SIGTERM
     assert no_build_left(index_dir)
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from faq_bot.errors import InputError
 from faq_bot.index import Index
 from faq_bot.learn import folds
 
@@ -133,10 +134,19 @@ def cross_validated(runs: list[OutOfFold], cases: list[Case]) -> dict[str, Any]:
     }
 
 
+def require_parts(n: int, k: int) -> None:
+    """Refuse `n` questions in `k` parts when a part would hold none."""
+    if n < k:
+        raise InputError(
+            f"Zum Kreuzvalidieren in {k} Teile braucht es mindestens {k} Fragen; die Datei hat {n}."
+        )
+
+
 def cross_validate(
     index: Index, cases: list[Case], k: int = 5, seeds: tuple[int, ...] = (0, 1, 2)
 ) -> dict[str, Any]:
     """`cross_validated` figures of `out_of_fold` runs."""
+    require_parts(len(cases), k)
     return cross_validated(out_of_fold(index, cases, k, seeds), cases)
 
 

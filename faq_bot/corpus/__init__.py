@@ -16,7 +16,7 @@ from pathlib import Path
 from faq_bot.corpus.manifest import validate_documents
 from faq_bot.corpus.model import Document, Entry, plain
 from faq_bot.corpus.splitters import get_splitter, slugify
-from faq_bot.errors import CorpusProblem
+from faq_bot.errors import CorpusProblem, os_reason
 
 __all__ = [
     "Corpus",
@@ -100,7 +100,7 @@ def read_text(path: Path) -> str:
         raise CorpusError(f"{path}: Die im Manifest genannte Datei ist ein Ordner.") from None
     except OSError as exc:
         raise CorpusError(
-            f"{path}: Die Datei kann nicht gelesen werden ({exc.strerror})."
+            f"{path}: Die Datei kann nicht gelesen werden ({os_reason(exc)})."
         ) from None
     try:
         text = raw.decode("utf-8")

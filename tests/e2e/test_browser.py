@@ -227,6 +227,31 @@ def test_browser_every_field_has_an_edge_of_3_to_1_against_the_page(
     assert not weak, f"{path} ({scheme}): {weak}"
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_browser_the_phones_bar_takes_the_headers_colour(browser, base_url, scheme):
+    """A phone colours its address bar by ``theme-color``: a blue (#1d4ed8) the page never
+    shows sat on a white header, and on a dark page too (a phone review)."""
+    context = browser.new_context(base_url=base_url, viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    page.emulate_media(color_scheme=scheme)
+    page.goto("/")
+    header = page.evaluate(
+        "getComputedStyle(document.querySelector('.site-header')).backgroundColor"
+    )
+    # the meta whose media query holds in this scheme (the first, as a browser takes it)
+    theme = page.evaluate(
+        "[...document.querySelectorAll('meta[name=theme-color]')]"
+        ".filter(m => !m.media || matchMedia(m.media).matches)[0].content"
+    )
+    probe = page.evaluate(
+        "c => { const d = document.createElement('div'); d.style.color = c;"
+        " document.body.append(d); const v = getComputedStyle(d).color; d.remove(); return v }",
+        theme,
+    )
+    context.close()
+    assert probe == header, (scheme, theme, header)
+
+
 def test_browser_without_javascript_search_and_ruling_work(nojs, shots):
     nojs.goto("/")
     nojs.locator("#q").fill("Radarstation")

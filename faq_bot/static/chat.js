@@ -41,6 +41,7 @@
   var errorText = document.getElementById("chat-error-text");
   var retry = document.getElementById("chat-retry");
   var errorSearch = document.getElementById("chat-error-search");
+  var newChat = document.getElementById("chat-new"); // „Neues Gespräch beginnen“
   var section = form.closest(".chat");
   // a touch screen (a phone at the table): an on-screen keyboard covers half of it
   var TOUCH = !!(window.matchMedia && window.matchMedia("(pointer: coarse)").matches);
@@ -410,6 +411,7 @@
     var label = form.querySelector("label[for=chat-q]");
     if (label) label.textContent = shownTurns ? "Nachfrage oder neue Frage" : "Ihre Frage";
     if (section) section.classList.toggle("answered", shownTurns > 0);
+    if (newChat) newChat.hidden = !shownTurns;
     document.title = shownTurns // as the page of that address is titled
       ? keep[shownTurns - 1].getAttribute("data-question") + " · Regelsuche"
       : emptyTitle;
@@ -562,6 +564,13 @@
           // the answer takes it (a screen reader goes on reading there)
           answered.setAttribute("tabindex", "-1");
           answered.focus({ preventScroll: true });
+        } else if (retry && !retry.hidden) {
+          // a failed question: the disabled button had lost focus to the page (a screen
+          // reader started at the top); the retry takes it, and raises no keyboard
+          retry.focus({ preventScroll: true });
+        } else if (errorBox && !errorBox.hidden) {
+          errorBox.setAttribute("tabindex", "-1");
+          errorBox.focus({ preventScroll: true });
         }
       });
   }

@@ -147,3 +147,16 @@ def test_the_footer_says_once_the_rulings_are_stored_for_use_offline(phone_ctx, 
     expect(ready).to_have_text("· Alle Regeln sind auch offline lesbar.")
     nojs.goto("/")  # without JavaScript nothing is stored: the footer does not say so
     expect(nojs.locator("#offline-ready")).to_be_hidden()
+
+
+def test_chat_a_dropped_question_on_a_phone_leaves_focus_on_the_retry(phone_routed):
+    """A phone review: the disabled button lost focus to the page, so a screen reader
+    started again at the top and a tap found nothing focused; the retry takes it (a
+    button: no keyboard rises over the message)."""
+    page = phone_routed
+    page.goto("/ask")
+    page.route("**/api/ask", drop_posts)
+    page.locator("#chat-q").fill(FIRST)
+    page.locator("#chat-form button[type=submit]").tap()
+    expect(page.locator("#chat-error")).to_contain_text("Keine Verbindung")
+    expect(page.locator("#chat-retry")).to_be_focused()

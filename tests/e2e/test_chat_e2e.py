@@ -113,6 +113,22 @@ def test_chat_says_how_many_items_a_list_shown_in_part_leaves_out_as_the_page_do
     )
 
 
+def test_chat_offers_a_new_conversation_once_a_question_is_answered(page):
+    """A phone review: the page without JavaScript offers „Neues Gespräch beginnen“ under
+    an answer, the chat with JavaScript did not, so a judge at the next table had only
+    the address bar to leave the last dispute's context."""
+    page.goto("/ask")
+    new = page.get_by_role("link", name="Neues Gespräch beginnen")
+    expect(new).to_be_hidden()
+    ask(page, FIRST)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    expect(new).to_be_visible()
+    new.click()
+    expect(page).to_have_url(re.compile(r"/ask$"))
+    expect(page.locator("#chat-log li.turn")).to_have_count(0)
+    expect(new).to_be_hidden()
+
+
 def test_chat_followup_keeps_the_conversation_on_the_page(page, shots):
     page.goto("/ask")
     ask(page, FIRST)

@@ -1446,6 +1446,28 @@ def test_chat_page_offers_a_declined_follow_ups_earlier_entry(client):
     assert found and 'href="/entry/227-pfund-bombe-basisausbau"' in found[1]
 
 
+def test_chat_page_offers_a_question_read_in_context_as_a_new_question(client):
+    """A phone review: a new question read as a follow-up of the last one was declined in
+    its context (answered alone); the context line offers it as a new question, in a
+    conversation of its own (no earlier turns), with the same document filter."""
+    first = "Was passiert, wenn ich eine 227er auf die Radarstation meines Gegners spiele?"
+    page = client.post("/ask", follow_redirects=True, data={"q": first}).get_data(as_text=True)
+    html = client.post(
+        "/ask", follow_redirects=True, data={"q": "und warum?", "t": hidden_turns(page)}
+    ).get_data(as_text=True)
+    found = re.search(r'<p class="turn-context">(.*?)</p>', turns_of(html)[-1], re.S)
+    assert found and "Im Zusammenhang mit Ihrer Frage" in found[1]
+    link = re.search(r'<a href="([^"]+)"[^>]*>Als neue Frage stellen</a>', found[1])
+    assert link, found[1]
+    parts = urlsplit(unescape(link[1]))
+    assert parts.path == "/ask" and parse_qs(parts.query) == {"q": ["und warum?"]}
+    assert parts.fragment == "neu"
+    alone = turns_of(
+        client.post("/ask", follow_redirects=True, data={"q": first}).get_data(as_text=True)
+    )[-1]
+    assert 'class="turn-context"' not in alone  # a first question has no such line
+
+
 def test_chat_page_offers_the_searchs_first_hits_under_the_search_link(client):
     data = client.post("/api/ask", json={"question": SEARCHED}).get_json()
     html = client.post("/ask", follow_redirects=True, data={"q": SEARCHED}).get_data(as_text=True)

@@ -192,9 +192,10 @@
     box.className = "turn-a " + (data.confident ? "confident" : "unsure");
     while (box.firstChild) box.removeChild(box.firstChild);
     if (data.context) {
-      box.appendChild(
-        el("p", "turn-context", "Im Zusammenhang mit Ihrer Frage „" + data.context + "“")
-      );
+      // read as a follow-up: the question on its own a tap away (templates/ask/_turn.html)
+      var context = el("p", "turn-context", "Im Zusammenhang mit Ihrer Frage „" + data.context + "“ · ");
+      context.appendChild(link(chatUrl(data.question, [], scopeOf(data)), "Als neue Frage stellen"));
+      box.appendChild(context);
     }
     box.appendChild(el("p", "turn-message", data.message));
     if (data.caution) box.appendChild(el("p", "turn-caution", data.caution));

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -686,6 +686,31 @@ def test_a_declined_follow_up_offers_the_entry_it_was_about_with_and_without_jav
         expect(earlier).to_have_count(1)
         shown[name] = earlier.get_attribute("href")
     assert shown["js"] == shown["nojs"] == "/entry/227-pfund-bombe-basisausbau"
+
+
+def test_a_question_read_in_context_is_offered_as_a_new_question_with_and_without_js(phone, nojs):
+    """The context line's „Als neue Frage stellen“, built by chat.js as the page renders
+    it; it starts a conversation of its own."""
+    shown = {}
+    for name, page in (("js", phone), ("nojs", nojs)):
+        page.goto("/ask")
+        ask(page, BOMB)
+        expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+        ask(page, "und warum?")
+        turn = page.locator("#chat-log li.turn[data-question]").nth(1)
+        new = turn.locator(".turn-context a", has_text="Als neue Frage stellen")
+        expect(new).to_have_count(1)
+        shown[name] = new.get_attribute("href")
+        new.click()
+        expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+        expect(page.locator("#chat-log li.turn .turn-context")).to_have_count(0)
+    for href in shown.values():  # Flask leaves „?“ in a value as it is, URLSearchParams not
+        parts = urlsplit(href)
+        assert (parts.path, parse_qs(parts.query), parts.fragment) == (
+            "/ask",
+            {"q": ["und warum?"]},
+            "neu",
+        ), shown
 
 
 # declined on the one-document build; its search's first hits hold no word of it

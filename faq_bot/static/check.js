@@ -94,6 +94,10 @@
       root.contains(active) ? active : null;
     var scroll = window.scrollY;
     root.replaceWith(document.importNode(fresh, true));
+    // the page's title says the verdict, as the server titles the page (base.html): the
+    // share sheet, the history and the tab switcher pass it on with the address
+    var title = fresh.getAttribute("data-title");
+    if (title) document.title = title + " · Regelsuche";
     enhance();
     if (action !== "check") {
       // a builder step: the samples make way, and the page stays where the thumb is
@@ -118,11 +122,13 @@
       return true;
     }
     announce("");
-    // the address that shows this result again, notes too (`n`); else the plain link
+    // the address that shows this result again, notes too (`n`); else the plain link. An
+    // input error has neither: the address of the last result stays, so a reload (a phone
+    // discarding the tab) shows that, not an empty form
     var link = fresh.getAttribute("data-address") || fresh.getAttribute("data-permalink");
-    if (window.history && window.history.replaceState) {
-      var url = link ? new URL(link, window.location.href) : null;
-      window.history.replaceState(null, "", url ? url.pathname + url.search : "/check");
+    if (link && window.history && window.history.replaceState) {
+      var url = new URL(link, window.location.href);
+      window.history.replaceState(null, "", url.pathname + url.search);
     }
     var target = document.getElementById("check-error") || document.getElementById("result");
     if (target) {

@@ -306,6 +306,8 @@ def _render(
         "guessed": guessed,
         "notes": notes or [],
         "view": view,
+        # the page's title: the verdict once resolved (also check.js's, from data-title)
+        "page_title": view["preview"]["title"] if view else "Aktionsstapel prüfen",
         "permalink": permalink,
         "share_error": share_error,
         "permalink_url": url_for("check.page", s=permalink, _external=True) if permalink else None,

@@ -410,6 +410,39 @@ def test_check_form_fits_a_360_px_phone_with_nothing_cut_off(phone, page, shots)
     phone.screenshot(path=shots / "check-card-details-phone.png")
 
 
+def test_check_resolved_again_with_javascript_the_title_says_the_new_verdict(phone):
+    """A phone review: after „Auflösen“ with JavaScript the title kept the last verdict
+    („… ausgeführt“ over an illegal stack), which the share sheet, the history and the
+    tab switcher pass on with the new link; the title is the page's for that address."""
+    phone.goto("/check")
+    phone.locator("#samples a").first.click()
+    expect(phone.locator("#timeline")).to_be_visible()
+    legal = phone.title()
+    phone.fill("#p-0-tw", "0")
+    phone.locator("#resolve").click()
+    expect(phone.locator("#check-errors")).to_be_visible()
+    expect(phone).not_to_have_title(legal)
+    shown = phone.title()
+    phone.reload()  # the address the result is at, rendered by the server
+    expect(phone.locator("#check-errors")).to_be_visible()
+    assert phone.title() == shown
+
+
+def test_check_an_input_error_with_javascript_keeps_the_address_of_the_last_result(phone):
+    """A phone review: an error replaced a shared scenario's address with a bare /check, so
+    a reload (a phone discarding the tab) showed an empty form; the last result stays."""
+    phone.goto("/check")
+    phone.locator("#samples a").first.click()
+    expect(phone.locator("#timeline")).to_be_visible()
+    address = phone.url
+    phone.fill("#p-0-tw", "-3")
+    phone.locator("#resolve").click()
+    expect(phone.locator("#check-error")).to_be_visible()
+    assert phone.url == address
+    phone.reload()
+    expect(phone.locator("#timeline")).to_be_visible()
+
+
 def test_check_illegal_sample_lists_errors_on_a_phone(phone):
     phone.goto("/check")
     phone.get_by_role("link", name="Bombe ohne genug TW (unzulässig)").click()

@@ -300,7 +300,8 @@ class Index:
         empty (every document); `InputError` (400, exit 2) naming the known ones otherwise."""
         doc = (raw or "").strip() or None
         if doc is not None and doc not in self._docs:
-            known = ", ".join(self._docs)
+            # by title, as a reader knows them, with the id a link or the CLI takes
+            known = ", ".join(f"{d.get('title') or i} ({i})" for i, d in self._docs.items())
             raise InputError(f"Unbekanntes Dokument „{doc[:80]}“. Bekannt sind: {known}.")
         return doc
 

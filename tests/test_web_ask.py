@@ -1154,7 +1154,11 @@ def test_an_address_whose_document_a_new_build_dropped_says_so_in_german(client)
     location = response.headers["Location"].replace("doc=how-faq", "doc=entfernt")
     page = client.get(location)
     assert page.status_code == 400
-    assert "Unbekanntes Dokument „entfernt“" in unescape(page.get_data(as_text=True))
+    html = unescape(page.get_data(as_text=True))
+    assert "Unbekanntes Dokument „entfernt“" in html
+    # its form asks again over every document (it kept doc=entfernt: the same 400 again)
+    form = re.search(r'<form class="search-form".*?</form>', html, re.S)[0]
+    assert 'name="doc"' not in form and 'name="t"' in form
 
 
 def test_the_redirect_of_a_form_post_says_where_the_answer_is(client):

@@ -240,6 +240,17 @@ def test_search_unknown_document_is_a_400_page(client):
     assert "Unbekanntes Dokument" in response.get_data(as_text=True)
 
 
+def test_search_unknown_document_page_searches_every_document_again(client, index):
+    """A phone review: the error page's form kept doc=nope in a hidden field, so „Suchen“
+    gave the same 400 again (an old link after a document was renamed); the documents are
+    named by title, as a reader knows them, with the id a link or the CLI takes."""
+    html = unescape(client.get("/search?q=Bombe&doc=nope").get_data(as_text=True))
+    form = re.search(r'<form class="search-form".*?</form>', html, re.S)[0]
+    assert 'name="doc"' not in form and 'value="Bombe"' in form
+    how = index.document("how-faq")
+    assert f"{how['title']} (how-faq)" in html
+
+
 # ---------------------------------------------------------------- ruling page
 
 

@@ -153,9 +153,20 @@ def _typed() -> Typed:
         q=clean_input(q).strip() if isinstance(q, str) else "",
         # as many turns as a conversation keeps, each no longer than a turn token can be
         turns=tuple(t for t in turns[-MAX_HISTORY:] if len(t) <= MAX_TOKEN),
-        doc=doc if isinstance(doc, str) and len(doc) <= TYPED_DOC else "",
+        doc=doc if isinstance(doc, str) and len(doc) <= TYPED_DOC and _known_doc(doc) else "",
         post=request.method == "POST",
     )
+
+
+def _known_doc(doc: str) -> bool:
+    """Whether the index has the document: an unknown one (an old link after a renaming)
+    given back in the form would refuse the next try the same way."""
+    try:
+        from faq_bot.web.common import current_index
+
+        return current_index().document_id(doc) is not None
+    except Exception:  # noqa: BLE001 - no index, or the id itself refused: not given back
+        return False
 
 
 def not_found_hits(query: str) -> list:

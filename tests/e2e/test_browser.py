@@ -252,6 +252,20 @@ def test_browser_the_phones_bar_takes_the_headers_colour(browser, base_url, sche
     assert probe == header, (scheme, theme, header)
 
 
+def test_browser_ruling_citation_opened_at_doubled_text_size_stays_on_screen(phone):
+    """A phone review: „Zitieren“ opened at 200 % text put „Zitat kopieren“ past the box
+    and the screen (390 px of 360); every button in it wraps or shrinks to fit."""
+    phone.goto("/entry/aktionsstapel/absatz/4")
+    phone.evaluate("document.documentElement.style.fontSize = '200%'")  # CSSOM: CSP allows it
+    phone.locator("details.cite summary").click()
+    expect(phone.locator("details.cite button")).to_be_visible()
+    scroll_width, client_width = no_horizontal_scroll(phone)
+    assert scroll_width <= client_width, f"scrolls sideways ({scroll_width}px)"
+    right = phone.locator("details.cite button").evaluate("b => b.getBoundingClientRect().right")
+    box = phone.locator("details.cite").evaluate("d => d.getBoundingClientRect().right")
+    assert right <= box
+
+
 def test_browser_without_javascript_search_and_ruling_work(nojs, shots):
     nojs.goto("/")
     nojs.locator("#q").fill("Radarstation")

@@ -230,6 +230,7 @@ GROUPS = [
     ["heldout144-questions.jsonl", "heldout144-followups.jsonl"],
     ["heldout145-questions.jsonl", "heldout145-followups.jsonl"],
     ["heldout146-questions.jsonl", "heldout146-followups.jsonl"],
+    ["heldout147-questions.jsonl", "heldout147-followups.jsonl"],
 ]
 
 

@@ -734,7 +734,8 @@ def test_check_post_whose_address_would_be_too_long_is_shown_in_place(
     monkeypatch.setattr(check_web, limit, value)
     response = client.post("/check", data=example2_form())
     assert response.status_code == 200 and "Location" not in response.headers
-    assert response.headers["Cache-Control"] == "no-store"
+    # kept for the browser's history only: Back to it without sending the form again
+    assert response.headers["Cache-Control"] == "private, no-cache"
     assert 'id="timeline"' in response.text and 'id="check-notes"' in response.text
 
 

@@ -324,7 +324,11 @@ def _render(
     fragment = request.headers.get("X-Check-Fragment") == "1"
     html = render_template("check/_checker.html" if fragment else "check/page.html", **context)
     response = current_app.response_class(html, status=status, mimetype="text/html")
-    response.headers["Cache-Control"] = "no-store" if request.method == "POST" else "no-cache"
+    # a page a form post answered in place (a builder step, an error) is kept for this
+    # browser's history (private): with no-store, Back to it said „Formular erneut senden“
+    response.headers["Cache-Control"] = (
+        "private, no-cache" if request.method == "POST" else "no-cache"
+    )
     response.headers["Vary"] = "X-Check-Fragment"
     return response
 

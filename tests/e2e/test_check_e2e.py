@@ -232,6 +232,21 @@ def test_check_without_javascript_back_from_a_rule_link_shows_the_result_again(n
     assert steps_text(nojs) == steps
 
 
+def test_check_without_javascript_back_to_a_builder_step_shows_it_again(nojs):
+    """A phone review: Back to a page a builder step (a form post answered in place) left
+    showed the browser's „Formular erneut senden“ (ERR_CACHE_MISS): the page was sent
+    no-store. It is kept for this tab's history now, as the chat's pages are."""
+    nojs.goto("/check")
+    chip(nojs, "Radarstation").click()
+    nojs.wait_for_load_state()
+    expect(nojs.locator(".step-done")).to_have_text(re.compile("Radarstation.* angelegt"))
+    nojs.locator("#resolve").click()
+    nojs.wait_for_load_state()
+    response = nojs.go_back()
+    assert response is None or response.ok
+    expect(nojs.locator(".step-done")).to_have_text(re.compile("Radarstation.* angelegt"))
+
+
 def test_check_error_on_a_phone_jumps_to_the_field_it_names(phone, shots):
     phone.goto("/check")
     fill_example2(phone)

@@ -1586,6 +1586,23 @@ def test_a_checker_link_from_a_question_says_its_scenario_is_guessed(client) -> 
     assert 'id="guess-note"' not in shared
 
 
+def test_a_checker_link_from_a_question_with_nothing_to_stack_says_what_it_prepared(
+    client,
+) -> None:
+    """A phone review: the chat's own example question names one card; its link opened the
+    card and an empty stack under „… und Reihenfolge auf dem Stapel sind angenommen“, then
+    „Noch nichts auf dem Aktionsstapel“. The note says what was prepared: the cards."""
+    from faq_bot.stack.link import check_url_for
+
+    url = check_url_for("Wer bezahlt, wenn meine 227er gekontert wird?")
+    assert url is not None
+    html = client.get(url).get_data(as_text=True)
+    note = re.search(r'<p class="guess-note" id="guess-note">(.*?)</p>', html, re.S)[1]
+    assert "Reihenfolge auf dem Stapel sind angenommen" not in note
+    assert "Karten" in note and "Ansagen" in note
+    assert 'id="empty-stack"' in html
+
+
 def test_the_end_state_says_tw_before_and_after_not_the_forms_tw_left(client) -> None:
     """ "TW übrig" is the form's field (what a player has left before the stack resolves);
     the end state's columns say before and after the resolution, so the page does not use

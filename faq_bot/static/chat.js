@@ -42,6 +42,8 @@
   var retry = document.getElementById("chat-retry");
   var errorSearch = document.getElementById("chat-error-search");
   var newChat = document.getElementById("chat-new"); // „Neues Gespräch beginnen“
+  var heading = document.getElementById("chat-h"); // as templates/ask/chat.html words it
+  var intro = document.querySelector(".chat .chat-intro");
   var section = form.closest(".chat");
   // a touch screen (a phone at the table): an on-screen keyboard covers half of it
   var TOUCH = !!(window.matchMedia && window.matchMedia("(pointer: coarse)").matches);
@@ -413,6 +415,8 @@
     if (label) label.textContent = shownTurns ? "Nachfrage oder neue Frage" : "Ihre Frage";
     if (section) section.classList.toggle("answered", shownTurns > 0);
     if (newChat) newChat.hidden = !shownTurns;
+    if (heading) heading.textContent = shownTurns ? "Regelfrage" : "Regelfrage stellen";
+    if (intro) intro.hidden = shownTurns > 0;
     document.title = shownTurns // as the page of that address is titled
       ? keep[shownTurns - 1].getAttribute("data-question") + " · Regelsuche"
       : emptyTitle;

@@ -129,6 +129,22 @@ def test_chat_offers_a_new_conversation_once_a_question_is_answered(page):
     expect(new).to_be_hidden()
 
 
+def test_chat_heading_and_intro_after_an_answer_are_the_pages_for_that_address(page):
+    """A phone review: after the first answer with JavaScript the heading still said
+    „Regelfrage stellen“ over the intro, which the same conversation reloaded does not."""
+    page.goto("/ask")
+    expect(page.locator("#chat-h")).to_have_text("Regelfrage stellen")
+    expect(page.locator(".chat-intro")).to_be_visible()
+    ask(page, FIRST)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    shown = (page.locator("#chat-h").inner_text(), page.locator(".chat-intro").is_visible())
+    page.reload()
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    assert shown == (page.locator("#chat-h").inner_text(), False)
+    page.go_back()  # the empty chat again, as it was
+    expect(page.locator("#chat-h")).to_have_text("Regelfrage stellen")
+
+
 def test_chat_followup_keeps_the_conversation_on_the_page(page, shots):
     page.goto("/ask")
     ask(page, FIRST)

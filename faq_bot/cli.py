@@ -86,12 +86,17 @@ def check(as_json: bool, corpus_dir: Path, file: str) -> None:
     """
     from faq_bot.corpus import CorpusError
     from faq_bot.stack import ScenarioFormatError, read_scenario, resolve, result_to_json
+    from faq_bot.stack.read import MAX_INPUT_BYTES
     from faq_bot.stack.report import render_text
     from faq_bot.stack.rules import MissingRuleError, load_rules
     from faq_bot.stack.validate import validate
 
-    try:
-        data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+    try:  # one byte past the limit at most: /dev/zero is not read until memory runs out
+        if file == "-":
+            data = _stdin().read(MAX_INPUT_BYTES + 1)
+        else:
+            with open(file, "rb") as handle:
+                data = handle.read(MAX_INPUT_BYTES + 1)
     except OSError as exc:
         fail(f"{file}: Datei kann nicht gelesen werden ({os_reason(exc)}).", 2, "bad_request")
     try:
@@ -315,30 +320,56 @@ def _check_batch_use(batch: bool, as_json: bool, given: bool, what: str, example
         fail(example, 2)
 
 
-def _stdin_lines() -> Iterator[bytes | str]:
-    """stdin's lines: bytes, each decoded on its own (one line in Latin-1 does not end
-    the batch), or text when a UTF-16 byte order mark says how the whole input is
-    written (PowerShell's `>`); split as bytes it gave a broken line per line and one
-    more."""
-    stream = sys.stdin.buffer
+# bytes of one --batch line read at most (a query or question is at most a few thousand):
+# a longer line is refused and skipped, not held (stdin without a newline has no end)
+MAX_BATCH_LINE = 64 * 1024
+
+
+def _stdin() -> Any:
+    """stdin's bytes; a German error when the shell closed it (`<&-`)."""
+    if sys.stdin is None:
+        fail("stdin ist geschlossen: es gibt nichts zu lesen.", 2, "bad_request")
+    return sys.stdin.buffer
+
+
+def _stdin_lines() -> Iterator[bytes | str | None]:
+    """stdin's lines, each without its end: bytes, each decoded on its own (one line in
+    Latin-1 does not end the batch), or text when a UTF-16 byte order mark says how the
+    whole input is written (PowerShell's `>`; split as bytes it gave a broken line per
+    line and one more). A line ends at LF, CRLF or a CR alone (an old Mac's files), as
+    Python reads text. None for a line longer than `MAX_BATCH_LINE`."""
+    stream = _stdin()
     start = stream.peek(2)[:2] if isinstance(stream, io.BufferedReader) else b""
     if start in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
-        yield from io.TextIOWrapper(stream, encoding="utf-16", errors="replace", newline=None)
-    else:
-        yield from stream
+        stream = io.TextIOWrapper(stream, encoding="utf-16", errors="replace", newline=None)
+    end = "\n" if isinstance(stream, io.TextIOWrapper) else b"\n"
+    while line := stream.readline(MAX_BATCH_LINE + 1):
+        if len(line) > MAX_BATCH_LINE and not line.endswith(end):
+            while (rest := stream.readline(MAX_BATCH_LINE)) and not rest.endswith(end):
+                pass  # the rest of the long line, a piece at a time
+            yield None
+            continue
+        if isinstance(line, str):  # read as text: CR and CRLF are LF already
+            yield line.removesuffix("\n")
+        else:
+            yield from line.removesuffix(b"\n").removesuffix(b"\r").split(b"\r")
 
 
 def _run_batch(handle: Callable[[str], object], bad: type[Exception], error: str) -> None:
     """One JSON line on stdout per line on stdin: `handle(line)`, or
     {"error": error, "detail": …} when it raises `bad`."""
     for raw in _stdin_lines():
+        if raw is None:
+            detail = f"Die Zeile ist zu lang (mehr als {MAX_BATCH_LINE} Bytes)."
+            echo_json({"error": error, "detail": detail})
+            continue
         try:
             line = raw if isinstance(raw, str) else raw.decode("utf-8")
         except UnicodeDecodeError:  # one line in Latin-1 does not end the batch
             echo_json({"error": error, "detail": "Die Zeile ist kein gültiges UTF-8."})
             continue
         try:
-            data = handle(line.rstrip("\r\n"))
+            data = handle(line)
         except bad as exc:
             data = {"error": error, "detail": str(exc)}
         echo_json(data)

@@ -158,6 +158,34 @@ def test_search_batch_reads_a_file_with_a_byte_order_mark_line_by_line(
     assert [hits[0]["id"] for hits in out] == ["aktionsstapel", "227-pfund-bombe-basisausbau"]
 
 
+def test_search_batch_refuses_an_overlong_line_without_holding_it(run, built_index):
+    """A CLI probe: a 50 MB line was read whole (200 MB of memory; stdin without a newline
+    grows without end). A line is read up to its limit; the rest is skipped, the next
+    line answered."""
+    from faq_bot.cli import MAX_BATCH_LINE
+
+    lines = "x" * (MAX_BATCH_LINE * 3) + "\nStapel\n"
+    result = run(*with_index(built_index, "search", "--json", "--batch", "-n", "1"), input=lines)
+    out = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(out) == 2
+    assert out[0] == {
+        "error": "bad_query",
+        "detail": f"Die Zeile ist zu lang (mehr als {MAX_BATCH_LINE} Bytes).",
+    }
+    assert out[1][0]["id"] == "aktionsstapel"
+
+
+def test_search_batch_reads_lines_ended_by_a_carriage_return_alone(run, built_index):
+    """A CLI probe: „Feuerwehr\\rBombe\\r“ (an old Mac's line ends) was one line: one
+    answer for two queries, and every later answer on the wrong line."""
+    result = run(
+        *with_index(built_index, "search", "--json", "--batch", "-n", "1"),
+        input="Stapel\r227er\r",
+    )
+    out = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [hits[0]["id"] for hits in out] == ["aktionsstapel", "227-pfund-bombe-basisausbau"]
+
+
 def test_search_batch_answers_every_line_in_order(run, built_index):
     lines = ["Stapel", "", "x" * 600, "227er", "AND OR NOT"]
     result = run(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -267,6 +269,63 @@ def test_cli_check_not_a_scenario_exits_2_naming_the_field(
     assert field in result.stderr
     assert result.stderr.startswith("Fehler: ")
     assert "Traceback" not in result.stderr
+
+
+class _Endless(io.RawIOBase):
+    """stdin that never ends (``/dev/zero``) and refuses to be read whole."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        buffer[:] = b" " * len(buffer)
+        return len(buffer)
+
+    def readall(self) -> bytes:
+        raise AssertionError("stdin read whole")
+
+
+def test_cli_check_reads_no_more_than_the_limit_from_an_endless_input() -> None:
+    """A CLI probe: `faq-bot check /dev/zero` read until the kernel killed it (24 GB); the
+    limit was applied after reading everything. It reads one byte past the limit now."""
+    import resource
+    import subprocess
+    import sys
+
+    from faq_bot.stack.read import MAX_INPUT_BYTES
+
+    result = CliRunner().invoke(main, ["check", "-"], input=io.BufferedReader(_Endless()))
+    assert result.exit_code == 2, result.output
+    assert f"größer als {MAX_INPUT_BYTES} Bytes" in result.stderr
+
+    def at_most_1_gb() -> None:  # a file read whole fails here, not on the whole machine
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    zero = subprocess.run(
+        [sys.executable, "-m", "faq_bot", "check", "/dev/zero"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=at_most_1_gb,
+    )
+    assert zero.returncode == 2 and "größer als" in zero.stderr, zero.stderr[-500:]
+
+
+def test_cli_check_with_stdin_closed_says_so(tmp_path: Path) -> None:
+    """A CLI probe: `faq-bot check - <&-` ended in an AttributeError traceback."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "faq_bot", "check", "-"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=lambda: os.close(0),
+    )
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and "stdin" in done.stderr
 
 
 def test_cli_check_missing_file_exits_2_in_german(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import errno
 import pickle
+import sqlite3
 import struct
 import zlib
 
@@ -53,13 +54,16 @@ class IndexProblem(FaqBotError):
     exit_code = 4
 
 
-# what reading a damaged index raises inside whoosh (truncated, garbled files);
-# the CLI and the web treat these as an unreadable index, not as a bug
+# what reading a damaged index raises inside whoosh (truncated, garbled files) and in
+# the entry store (`faq_bot.entrystore`, SQLite: "database disk image is malformed",
+# text that does not decode); the CLI and the web treat these as an unreadable index,
+# not as a bug
 UNREADABLE_INDEX: tuple[type[Exception], ...] = (
     EOFError,
     struct.error,
     zlib.error,
     pickle.UnpicklingError,
+    sqlite3.DatabaseError,
 )
 
 

@@ -86,7 +86,7 @@ from faq_bot.buildstate import BuildState
 from faq_bot.corpus import slugify, title_key
 from faq_bot.corpus.model import EntryText, Markup
 from faq_bot.entrystore import STORE_FILE, EntryStore
-from faq_bot.errors import IndexProblem, InputError
+from faq_bot.errors import UNREADABLE_INDEX, IndexProblem, InputError
 from faq_bot.lexicon import load_synonyms
 from faq_bot.morphcache import install_build_table
 from faq_bot.text import fold, paragraph_path
@@ -414,11 +414,14 @@ class IndexHolder:
         self._lock = threading.Lock()
 
     def warm(self) -> None:
-        """Open and warm up the current build if there is one (else do nothing)."""
+        """Open and warm up the current build if there is one (else do nothing); a build
+        that cannot be read is logged, and each request answers 503 until it is rebuilt."""
         try:
             self.get()
         except IndexMissingError:
             pass
+        except UNREADABLE_INDEX:
+            log.exception("the current index build cannot be read: run `faq-bot index`")
 
     def get(self) -> Index:
         """The current Index; reopened when a new build has been swapped in.

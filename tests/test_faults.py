@@ -68,6 +68,23 @@ def test_corrupted_entries_file_gives_503_health_and_search(own_index):
     assert_error_shape(client.get(f"/api/search?q={TINY_QUERY}"), 503)
 
 
+@pytest.mark.parametrize("damage", ["truncated", "garbled"])
+def test_corrupted_entry_store_is_exit_4_and_503_not_a_traceback(own_index, tiny_corpus, damage):
+    """A CLI probe: a truncated entries.sqlite ended `search` and `ask` in a sqlite3
+    traceback (exit 1); it is a damaged index like any other (exit 4, 503)."""
+    store = _build_dir(own_index) / "entries.sqlite"
+    data = store.read_bytes()
+    if damage == "truncated":
+        store.write_bytes(data[: len(data) // 2])
+    else:
+        store.write_bytes(data[:4096] + bytes(b ^ 0xFF for b in data[4096:]))
+    result = _search(own_index, tiny_corpus, TINY_QUERY)
+    assert result.exit_code == IndexProblem.exit_code, result.output
+    assert "faq-bot index" in result.output
+    client = create_app({"TESTING": True, "INDEX_DIR": str(own_index)}).test_client()
+    assert_error_shape(client.get(f"/api/search?q={TINY_QUERY}"), 503)
+
+
 def _corrupt_query_files(index_dir) -> None:
     """Damage what a query reads: the precomputed term impacts (since the engine
     core, no query opens the Whoosh segments)."""

@@ -602,7 +602,7 @@ def eval_command(
             click.echo(crossval.format_cv(figures, len(cases), folds))
         return
     index = _open(corpus_dir, index_dir)
-    report = evaluate(index, file)
+    report = evaluate(index, file, questions)  # read once: a pipe gives its lines once
     if as_json:
         echo_json(report)
     else:

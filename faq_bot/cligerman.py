@@ -73,6 +73,8 @@ class GermanPath(click.Path):
     """`click.Path` whose errors are German."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if os.fspath(value) == "":  # "" is the working folder to the system: never meant
+            self.fail("Der Pfad ist leer.", param, ctx)
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter:

@@ -31,11 +31,14 @@ MIN_SECRET = 16  # characters of a FAQ_BOT_SECRET
 
 
 def default_corpus_dir() -> Path:
-    return Path(os.environ.get("FAQ_BOT_CORPUS", ROOT / "corpus"))
+    """``FAQ_BOT_CORPUS``, or the checkout's corpus when unset or empty (an empty path is
+    the working folder to the system: a build would land there)."""
+    return Path(os.environ.get("FAQ_BOT_CORPUS") or ROOT / "corpus")
 
 
 def default_index_dir() -> Path:
-    return Path(os.environ.get("FAQ_BOT_INDEX", ROOT / "index"))
+    """``FAQ_BOT_INDEX``, or the checkout's index folder when unset or empty."""
+    return Path(os.environ.get("FAQ_BOT_INDEX") or ROOT / "index")
 
 
 def trusted_hosts() -> list[str] | None:

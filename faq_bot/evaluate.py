@@ -443,8 +443,12 @@ REPORT_SECTIONS: list[tuple[str, Callable[[Index, list[dict[str, Any]]], dict[st
 ]
 
 
-def evaluate(index: Index, path: Path | str) -> dict[str, Any]:
-    questions = load_questions(path)
+def evaluate(
+    index: Index, path: Path | str, questions: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """The report on the question file `path`; `questions`: its questions, already read
+    (a pipe or FIFO can be read once only)."""
+    questions = load_questions(path) if questions is None else questions
     report: dict[str, Any] = {
         "file": str(path),
         "index": index.version,

@@ -301,6 +301,42 @@ def test_eval_prints_recall_and_breakdowns(run, built_index, tmp_path):
     assert as_json["search"]["recall@1"] == 1.0
 
 
+def test_eval_reads_its_question_file_once_so_a_pipe_works(built_index, tmp_path):
+    """A CLI probe: `faq-bot eval <(head -5 FILE)` said the file held no questions (it
+    was read twice, a pipe is empty the second time), and a FIFO hung."""
+    import subprocess
+    import sys
+
+    line = {"id": "a", "q": "Wer bezahlt die 227er?", "doc": None, "gold": [], "kind": "x"}
+    fifo = tmp_path / "fragen"
+    os.mkfifo(fifo)
+    args = ["eval", "--json", "--index", str(built_index), str(fifo)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "faq_bot", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    with open(fifo, "w", encoding="utf-8") as writer:
+        writer.write(json.dumps(line) + "\n")
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err.decode()
+    assert json.loads(out)["questions"]["total"] == 1
+
+
+@pytest.mark.parametrize("option", ["--index", "--corpus"])
+def test_an_empty_folder_option_is_refused_not_read_as_the_working_folder(run, option):
+    """A CLI probe: `--index ""` used the working folder and built an index into it."""
+    result = run("search", option, "", "Stapel")
+    assert result.exit_code == 2
+    assert f"Ungültiger Wert für „{option}“: Der Pfad ist leer." in result.stderr
+
+
+def test_an_empty_folder_setting_is_read_as_unset(monkeypatch):
+    from faq_bot.config import ROOT, default_corpus_dir, default_index_dir
+
+    monkeypatch.setenv("FAQ_BOT_INDEX", "")
+    monkeypatch.setenv("FAQ_BOT_CORPUS", "")
+    assert (default_index_dir(), default_corpus_dir()) == (ROOT / "index", ROOT / "corpus")
+
+
 def test_eval_bad_file_exits_2(run, built_index, tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{kein json\n", encoding="utf-8")

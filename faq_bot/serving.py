@@ -87,6 +87,12 @@ def settings(
         "accesslog": "-" if access_log else None,
         "loglevel": "info",
         "proc_name": "faq-bot",
+        # no scheme from a client's headers: gunicorn trusts X-Forwarded-Ssl/-Proto/
+        # -Protocol from loopback by default, where a proxy passes a client's own through
+        # (and two that disagree got its HTML 400, /api/ too); the app's ProxyFix reads
+        # the proxy's X-Forwarded-Proto when FAQ_BOT_BEHIND_PROXY says there is one
+        "forwarded_allow_ips": "",
+        "secure_scheme_headers": {},
         # gunicorn >= 25 opens a control socket at one fixed path per user:
         # two instances on one machine would fight over it
         "control_socket_disable": True,

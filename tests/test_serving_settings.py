@@ -145,3 +145,30 @@ def test_daemonised_gunicorn_with_a_pid_file_serves_after_building_a_missing_ind
         if pidfile.exists() and pidfile.read_text().strip():
             with contextlib.suppress(ProcessLookupError):  # one that failed is gone already
                 os.kill(int(pidfile.read_text().strip()), signal.SIGTERM)
+
+
+def test_gunicorn_takes_no_scheme_from_a_clients_headers(tiny_built_index):
+    """A probe: gunicorn's defaults trust X-Forwarded-Ssl/-Proto/-Protocol from loopback
+    (where nginx sits) without FAQ_BOT_BEHIND_PROXY, so a client passing them through the
+    proxy chose the scheme of every absolute address, and two that disagreed got
+    gunicorn's HTML 400 even on /api/. The scheme is the app's (ProxyFix reads the proxy's
+    X-Forwarded-Proto only when FAQ_BOT_BEHIND_PROXY says there is one)."""
+    import re
+    import urllib.request
+
+    from tests.live_server import start_gunicorn
+
+    server = start_gunicorn(tiny_built_index, "-c", str(ROOT / "deploy" / "gunicorn.conf.py"))
+    try:
+        entry = "/entry/runde-befehl"
+        request = urllib.request.Request(server.url + entry, headers={"X-Forwarded-Ssl": "on"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            html = response.read().decode("utf-8")
+        canonical = re.search(r'<link rel="canonical" href="([^"]+)">', html)[1]
+        assert canonical.startswith("http://127.0.0.1:"), canonical
+        both = {"X-Forwarded-Proto": "http", "X-Forwarded-Ssl": "on"}
+        request = urllib.request.Request(server.url + "/api/search?q=Befehl", headers=both)
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert response.status == 200
+    finally:
+        server.stop()

@@ -531,6 +531,21 @@ def test_etag_differs_between_queries(client):
     assert stale.status_code == 200
 
 
+@pytest.mark.parametrize("path", [f"/entry/{BOMB}", "/api/search?q=Bombe"])
+def test_etag_differs_between_hosts_whose_bodies_differ(client, path):
+    """A probe: the body holds absolute addresses (canonical, og:url, the API's urls) built
+    from the Host and scheme, yet one strong ETag served them all, and a copy for one host
+    revalidated on another (RFC 9110: one validator, one representation)."""
+    one = client.get(path, base_url="http://localhost")
+    two = client.get(path, base_url="https://faq.example.org")
+    assert one.data != two.data
+    assert one.headers["ETag"] != two.headers["ETag"]
+    again = client.get(
+        path, base_url="https://faq.example.org", headers={"If-None-Match": one.headers["ETag"]}
+    )
+    assert again.status_code == 200
+
+
 def test_rebuilt_index_is_served_without_restart_and_changes_etag(tiny_corpus, tmp_path):
     first = build_index(tiny_corpus, tmp_path)
     client = create_app({"TESTING": True, "INDEX_DIR": str(tmp_path)}).test_client()

@@ -170,12 +170,14 @@ def check_int(raw: str | None, *, name: str, default: int, low: int, high: int) 
 
 
 def etag_for(index: Index, extra: str = "") -> str:
-    """ETag of the current GET request: app files + index build + path and arguments
-    (+ `extra`: anything else the body depends on)."""
+    """ETag of the current GET request: app files + index build + scheme, host, path and
+    arguments (absolute addresses in the body are built from the first two) (+ `extra`:
+    anything else the body depends on)."""
     key = "|".join(
         [
             current_app.config.get("APP_FINGERPRINT", ""),
             index.version,
+            request.root_url,
             request.path,
             request.query_string.decode("latin-1"),
             extra,

@@ -498,6 +498,18 @@ def test_document_unknown_is_404(client):
     assert "Ein Dokument „nope“ gibt es nicht." in response.get_data(as_text=True)
 
 
+@pytest.mark.parametrize("n", ["1_0", "+5", " 5", "5 ", "1\n", "\u20095", "\uff15"])
+@pytest.mark.parametrize(
+    ("path", "q"), [("/api/search", "Bombe"), ("/search", "Bombe"), ("/api/suggest", "Bom")]
+)
+def test_n_is_ascii_digits_only(client, path, q, n):
+    """A probe: „1_0“ read as 10 and „5_0“ as 50 (Python's spellings of a number), „+5“
+    and padded numbers too, while „1e3“ was refused; a number is its digits."""
+    response = client.get(path, query_string={"q": q, "n": n})
+    assert response.status_code == 400
+    assert "muss eine ganze Zahl sein" in response.get_data(as_text=True)
+
+
 # ---------------------------------------------------------------- caching
 
 

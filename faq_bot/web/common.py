@@ -158,7 +158,9 @@ def check_query(raw: str | None, *, required: bool) -> str:
 def check_int(raw: str | None, *, name: str, default: int, low: int, high: int) -> int:
     if raw is None or raw == "":
         return default
-    try:
+    try:  # digits only: int() also reads "1_0", "+5", " 5" and full-width digits
+        if not (raw.isascii() and raw.isdigit()):
+            raise ValueError(raw)
         value = int(raw)
     except ValueError:
         raise bad_request(

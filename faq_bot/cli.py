@@ -156,7 +156,7 @@ def serve(
     --debug startet stattdessen Werkzeugs Entwicklungsserver.
     """
     from faq_bot.config import env_secret, trusted_hosts
-    from faq_bot.web.serve import ensure_index, run, run_debug
+    from faq_bot.web import serve as web_serve
 
     if debug and workers is not None:
         fail("--workers geht nicht zusammen mit --debug (ein Prozess).", 2)
@@ -165,7 +165,8 @@ def serve(
         trusted_hosts()
     except ValueError as exc:
         fail(f"Ungültige Einstellung: {exc}", 2)
-    built = ensure_index(  # a first build as `faq-bot index` builds: progress, Ctrl-C, SIGTERM
+    web_serve.check_address(host, port)  # a taken port stops here, before a build
+    built = web_serve.ensure_index(  # a first build as `faq-bot index` builds: progress, Ctrl-C
         corpus_dir,
         index_dir,
         say=lambda m: click.echo(m, err=True),
@@ -176,9 +177,9 @@ def serve(
     else:
         click.echo(f"Regelsuche läuft auf http://{host}:{port}/ (Beenden mit Strg+C)", err=True)
     if debug:
-        run_debug(host, port, corpus_dir, index_dir)
+        web_serve.run_debug(host, port, corpus_dir, index_dir)
     else:
-        run(host, port, corpus_dir, index_dir, workers=workers, afresh=built)
+        web_serve.run(host, port, corpus_dir, index_dir, workers=workers, afresh=built)
 
 
 # --- index, search, show, eval ------------------------------------------------------

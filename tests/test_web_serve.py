@@ -20,6 +20,7 @@ def test_serve_ensure_index_builds_when_missing_and_says_so(tiny_corpus, tmp_pat
 def test_serve_command_builds_index_then_runs(tiny_corpus, tmp_path, monkeypatch):
     calls = []
     monkeypatch.setattr(serve, "run", lambda *args, **kwargs: calls.append(args))
+    monkeypatch.setattr(serve, "check_address", lambda host, port: None)
     result = CliRunner().invoke(
         cli.main,
         ["serve", "--port", "8123", "--corpus", str(tiny_corpus), "--index", str(tmp_path / "idx")],
@@ -32,6 +33,7 @@ def test_serve_command_builds_index_then_runs(tiny_corpus, tmp_path, monkeypatch
 
 def test_serve_command_with_broken_corpus_fails_in_german(tmp_path, monkeypatch):
     monkeypatch.setattr(serve, "run", lambda *args, **kwargs: None)
+    monkeypatch.setattr(serve, "check_address", lambda host, port: None)
     (tmp_path / "corpus").mkdir()
     result = CliRunner().invoke(
         cli.main,
@@ -45,6 +47,7 @@ def test_serve_command_with_broken_corpus_fails_in_german(tmp_path, monkeypatch)
 def test_serve_runs_gunicorn_by_default_and_werkzeug_only_with_debug(built_index, monkeypatch):
     used: list[tuple[str, dict]] = []
     monkeypatch.setattr(serve, "run", lambda *a, **kw: used.append(("gunicorn", kw)))
+    monkeypatch.setattr(serve, "check_address", lambda host, port: None)
     monkeypatch.setattr(serve, "run_debug", lambda *a, **kw: used.append(("werkzeug", kw)))
     runner = CliRunner()
     assert runner.invoke(cli.main, ["serve", "--index", str(built_index)]).exit_code == 0
@@ -99,6 +102,7 @@ def test_serve_first_build_shows_its_progress(tiny_corpus, tmp_path, monkeypatch
     minute and a half on the real corpus): it says which phase finished, as
     `faq-bot index` does, instead of one line and then silence."""
     monkeypatch.setattr(serve, "run", lambda *args, **kwargs: None)
+    monkeypatch.setattr(serve, "check_address", lambda host, port: None)
     result = CliRunner().invoke(
         cli.main, ["serve", "--corpus", str(tiny_corpus), "--index", str(tmp_path / "idx")]
     )
@@ -128,6 +132,7 @@ def test_serve_first_build_says_its_warnings_like_faq_bot_index(tiny_corpus, tmp
     with (tiny_corpus / "manifest.toml").open("a", encoding="utf-8") as manifest:
         manifest.write(SMALL_FAQ_MANIFEST)
     monkeypatch.setattr(serve, "run", lambda *args, **kwargs: None)
+    monkeypatch.setattr(serve, "check_address", lambda host, port: None)
     result = CliRunner().invoke(
         cli.main, ["serve", "--corpus", str(tiny_corpus), "--index", str(tmp_path / "idx")]
     )
@@ -178,3 +183,25 @@ def test_a_command_started_afresh_starts_again_only_once(monkeypatch):
     assert len(execs) == 1 and serve.os.environ[serve.AFRESH_ENV] == "1"
     serve.start_afresh()  # the command started again: no second start
     assert len(execs) == 1
+
+
+def test_serve_on_a_port_in_use_says_so_in_german_before_anything(tmp_path):
+    """A CLI probe: on a taken port `faq-bot serve` said „Regelsuche läuft auf …“, then
+    gunicorn's English „Connection in use“ five times, and exited 1 („nothing found“)."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        args = ["serve", "--port", str(port), "--index", str(tmp_path / "idx")]
+        result = CliRunner().invoke(cli.main, args)
+    assert result.exit_code == 2, result.output
+    assert f"Port {port} auf 127.0.0.1 ist schon belegt" in result.stderr
+    assert "läuft auf" not in result.output and not (tmp_path / "idx").exists()
+
+
+def test_serve_on_a_host_that_does_not_resolve_says_so_in_german(tmp_path):
+    result = CliRunner().invoke(cli.main, ["serve", "--host", "999.1.1.1", "--port", "5999"])
+    assert result.exit_code == 2, result.output
+    assert "„999.1.1.1“" in result.stderr and "läuft auf" not in result.output

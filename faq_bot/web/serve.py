@@ -113,6 +113,35 @@ def run(
     _Server().run()
 
 
+def check_address(host: str, port: int) -> None:
+    """`InputError` (German, exit 2) when the service could not listen on `host`:`port`
+    (taken, a name that does not resolve, a port it may not use), said before any build
+    or banner: gunicorn would say it five times in English and exit 1."""
+    import errno
+    import socket
+
+    from faq_bot.errors import InputError, os_reason
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError):
+        raise InputError(f"Die Adresse „{host}“ lässt sich nicht auflösen.") from None
+    family, kind, proto, _name, address = infos[0]
+    try:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
+            probe.bind(address)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise InputError(
+                f"Port {port} auf {host} ist schon belegt (läuft der Dienst schon?). "
+                "Bitte mit --port einen anderen wählen."
+            ) from None
+        raise InputError(
+            f"Auf {host}:{port} lässt sich nicht lauschen ({os_reason(exc)})."
+        ) from None
+
+
 def _bind_host(host: str) -> str:
     """gunicorn wants IPv6 addresses in brackets."""
     return f"[{host}]" if ":" in host and not host.startswith("[") else host

@@ -155,7 +155,7 @@ def serve(
     Er läuft wie im Betrieb unter gunicorn (mehrere Prozesse, siehe docs/web.md);
     --debug startet stattdessen Werkzeugs Entwicklungsserver.
     """
-    from faq_bot.config import env_secret, trusted_hosts
+    from faq_bot.config import env_secret, trusted_hosts, turn_secret
     from faq_bot.web import serve as web_serve
 
     if debug and workers is not None:
@@ -172,6 +172,7 @@ def serve(
         say=lambda m: click.echo(m, err=True),
         build=lambda: _build(corpus_dir, index_dir, phase_lines=True),
     )
+    turn_secret(index_dir)  # one that cannot be read or made is said here (exit 4), in German
     if built and not debug:  # the workers would inherit the build's memory: start again
         click.echo("Der Dienst startet neu, ohne den Speicher des Indexbaus …", err=True)
     else:

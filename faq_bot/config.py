@@ -22,6 +22,8 @@ import secrets
 import tempfile
 from pathlib import Path
 
+from faq_bot.errors import SecretProblem, os_reason
+
 ROOT = Path(__file__).resolve().parent.parent
 
 SECRET_ENV = "FAQ_BOT_SECRET"
@@ -70,13 +72,25 @@ def env_secret() -> bytes | None:
     return value.encode("utf-8")
 
 
+_REMEDY = f"bitte entfernen (dann wird es neu angelegt) oder {SECRET_ENV} setzen"
+
+
 def _read_secret(path: Path) -> bytes | None:
     try:
         value = path.read_text(encoding="ascii").strip()
     except FileNotFoundError:
         return None
+    except UnicodeDecodeError:
+        raise SecretProblem(
+            f"Das Geheimnis des Chats ({path}) enthält andere Zeichen als ASCII: {_REMEDY}."
+        ) from None
+    except OSError as exc:
+        raise SecretProblem(
+            f"Das Geheimnis des Chats ({path}) lässt sich nicht lesen ({os_reason(exc)}): "
+            f"{_REMEDY}."
+        ) from None
     if not value:
-        raise ValueError(f"{path} is empty: remove it (a new secret is made) or fill it")
+        raise SecretProblem(f"Das Geheimnis des Chats ({path}) ist leer: {_REMEDY}.")
     return value.encode("ascii")
 
 
@@ -85,10 +99,9 @@ def _create_secret(path: Path) -> None:
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # O_EXCL, 0600
     except OSError as exc:
-        raise OSError(
-            exc.errno,
-            f"cannot make the chat's secret in {path.parent} ({exc.strerror}): "
-            f"set {SECRET_ENV} or make the folder writable",
+        raise SecretProblem(
+            f"Das Geheimnis des Chats lässt sich in {path.parent} nicht anlegen "
+            f"({os_reason(exc)}): bitte {SECRET_ENV} setzen oder den Ordner beschreibbar machen."
         ) from exc
     try:
         with os.fdopen(fd, "w", encoding="ascii") as out:

@@ -46,6 +46,15 @@ class CorpusProblem(FaqBotError):
     exit_code = 3
 
 
+class SecretProblem(FaqBotError):
+    """The chat's secret (``<index>/secret``) cannot be read or made: an operator's
+    problem, not a damaged index."""
+
+    http_status = 503
+    code = "secret_unavailable"
+    exit_code = 4
+
+
 class IndexProblem(FaqBotError):
     """The index cannot be written, opened or searched."""
 

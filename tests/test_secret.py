@@ -5,6 +5,7 @@ together, ``FAQ_BOT_SECRET`` first. The app's use of it is pinned in tests/test_
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from faq_bot.config import SECRET_FILE, turn_secret
+from faq_bot.errors import SecretProblem
 
 # waits for the start signal, then reads (or makes) the secret as a worker does
 RACER = """
@@ -59,8 +61,25 @@ def test_the_secret_file_is_read_not_replaced(tmp_path: Path):
     (tmp_path / SECRET_FILE).write_text("ein-vom-betreiber-gesetztes-geheimnis\n")
     assert turn_secret(tmp_path) == b"ein-vom-betreiber-gesetztes-geheimnis"
     (tmp_path / SECRET_FILE).write_text("\n")
-    with pytest.raises(ValueError, match="is empty"):
+    with pytest.raises(SecretProblem, match="ist leer: bitte entfernen"):
         turn_secret(tmp_path)
+
+
+@pytest.mark.usefixtures("no_env_secret")
+@pytest.mark.parametrize(
+    ("damage", "said"),
+    [
+        (lambda p: p.write_bytes(b"\xff\xfe geheim"), "enthält andere Zeichen als ASCII"),
+        (lambda p: p.mkdir(), "lässt sich nicht lesen (ist ein Ordner)"),
+    ],
+)
+def test_a_secret_file_that_cannot_be_read_is_said_in_german(tmp_path: Path, damage, said):
+    """A CLI probe: such a file ended `faq-bot serve` in a UnicodeDecodeError traceback,
+    or called the index damaged (exit 4, „faq-bot index ausführen“, which cannot help)."""
+    damage(tmp_path / SECRET_FILE)
+    with pytest.raises(SecretProblem, match=re.escape(said)) as raised:
+        turn_secret(tmp_path)
+    assert "FAQ_BOT_SECRET" in str(raised.value) and raised.value.exit_code == 4
 
 
 def test_faq_bot_secret_wins_and_writes_nothing(tmp_path: Path, monkeypatch):
@@ -75,5 +94,5 @@ def test_faq_bot_secret_wins_and_writes_nothing(tmp_path: Path, monkeypatch):
 @pytest.mark.usefixtures("no_env_secret")
 def test_a_folder_the_secret_cannot_be_made_in_says_what_to_do(tmp_path: Path):
     missing = tmp_path / "none"  # as unwritable as a read-only folder, also as root
-    with pytest.raises(OSError, match="set FAQ_BOT_SECRET"):
+    with pytest.raises(SecretProblem, match="bitte FAQ_BOT_SECRET setzen"):
         turn_secret(missing)

@@ -205,3 +205,20 @@ def test_serve_on_a_host_that_does_not_resolve_says_so_in_german(tmp_path):
     result = CliRunner().invoke(cli.main, ["serve", "--host", "999.1.1.1", "--port", "5999"])
     assert result.exit_code == 2, result.output
     assert "„999.1.1.1“" in result.stderr and "läuft auf" not in result.output
+
+
+def test_serve_with_a_secret_it_cannot_read_says_so_before_its_banner(
+    tiny_corpus, tmp_path, monkeypatch
+):
+    """A CLI probe: a `secret` that is a folder (or empty, or not ASCII) was called a
+    damaged index after „Regelsuche läuft auf …“, or ended in a traceback."""
+    monkeypatch.delenv("FAQ_BOT_SECRET", raising=False)
+    monkeypatch.setattr(serve, "check_address", lambda host, port: None)
+    monkeypatch.setattr(serve, "run", lambda *args, **kwargs: None)
+    index_dir = tmp_path / "idx"
+    (index_dir / "secret").mkdir(parents=True)
+    args = ["serve", "--corpus", str(tiny_corpus), "--index", str(index_dir)]
+    result = CliRunner().invoke(cli.main, args)
+    assert result.exit_code == 4, result.output
+    assert "Das Geheimnis des Chats" in result.stderr and "ist ein Ordner" in result.stderr
+    assert "läuft auf" not in result.output and "beschädigt" not in result.output

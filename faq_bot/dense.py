@@ -44,6 +44,7 @@ __all__ = [
     "swapped_retriever",
     "units_of",
     "start_vectors",
+    "unreadable_vectors",
     "vectors_of_another_model",
 ]
 
@@ -379,6 +380,20 @@ def vectors_of_another_model(index: Any) -> bool:
         return False
     try:
         return bool(json.loads(path.read_text(encoding="utf-8"))["model"] != current)
+    except (OSError, ValueError, KeyError, TypeError):
+        return True
+
+
+def unreadable_vectors(index: Any) -> bool:
+    """The build was made with vectors (its units are there) that cannot be read: the
+    vector file is missing, cut short or of another length. Search would stay lexical,
+    without a word, until a rebuild. Loads no model; reads the file mapped, not whole."""
+    units = Path(index.path) / UNITS
+    if disabled() or not units.is_file():
+        return False
+    try:
+        count = len(json.loads(units.read_text(encoding="utf-8"))["units"])
+        return len(np.load(Path(index.path) / VECTORS, mmap_mode="r")) != count
     except (OSError, ValueError, KeyError, TypeError):
         return True
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from click.testing import CliRunner
 
 from faq_bot import cli
@@ -94,6 +95,30 @@ def test_serve_rebuilds_an_index_whose_vectors_another_model_made(
     assert dense_mode(open_index(index_dir)) == "lexical"
     assert serve.ensure_index(tiny_corpus, index_dir, say=messages.append) is True
     assert any("anderen Einbettungsmodell" in m for m in messages)
+    assert dense_mode(open_index(index_dir)) == "hybrid"
+
+
+@pytest.mark.parametrize("damage", ["removed", "truncated"])
+def test_serve_rebuilds_an_index_whose_vectors_cannot_be_read(
+    dense_on, dense_index, tiny_corpus, tmp_path, damage
+):
+    """A CLI probe: without dense.npy (or with half of it) search went lexical without a
+    word, and a server stayed so until someone rebuilt."""
+    import shutil
+
+    from faq_bot.dense import dense_mode
+
+    index_dir = tmp_path / "idx"
+    shutil.copytree(dense_index, index_dir, symlinks=True)
+    vectors = open_index(index_dir).path / "dense.npy"
+    if damage == "removed":
+        vectors.unlink()
+    else:
+        vectors.write_bytes(vectors.read_bytes()[: vectors.stat().st_size // 2])
+    assert dense_mode(open_index(index_dir)) == "lexical"
+    messages: list[str] = []
+    assert serve.ensure_index(tiny_corpus, index_dir, say=messages.append) is True
+    assert any("Vektoren" in m and "fehlen oder sind beschädigt" in m for m in messages)
     assert dense_mode(open_index(index_dir)) == "hybrid"
 
 

@@ -25,13 +25,14 @@ def ensure_index(
     build: Callable[[], BuildReport] | None = None,
 ) -> bool:
     """Build the index when `index_dir` has none, or when its vectors come from another
-    embedding model than the one that serves now (search would stay lexical); True when
+    embedding model than the one that serves now or cannot be read (search would stay
+    lexical); True when
     it was built now. `build` builds it (the CLI's, with its progress and its Ctrl-C and
     SIGTERM handling); by default a plain `build_index`.
 
     Raises `faq_bot.corpus.CorpusError` when the corpus cannot be read.
     """
-    from faq_bot.dense import vectors_of_another_model
+    from faq_bot.dense import unreadable_vectors, vectors_of_another_model
     from faq_bot.index import IndexMissingError, open_index
     from faq_bot.indexbuild import build_index
 
@@ -42,14 +43,18 @@ def ensure_index(
         say(f"Noch kein Suchindex in {index_dir} – er wird jetzt aus {corpus_dir} gebaut …")
     else:
         try:
-            if not vectors_of_another_model(index):
+            if vectors_of_another_model(index):
+                why = "stammt von einem anderen Einbettungsmodell"
+            elif unreadable_vectors(index):
+                why = (
+                    "ist unvollständig (die Vektoren der semantischen Suche fehlen "
+                    "oder sind beschädigt)"
+                )
+            else:
                 return False
         finally:
             index.close()
-        say(
-            f"Der Suchindex in {index_dir} stammt von einem anderen Einbettungsmodell – "
-            f"er wird jetzt aus {corpus_dir} neu gebaut …"
-        )
+        say(f"Der Suchindex in {index_dir} {why} – er wird jetzt aus {corpus_dir} neu gebaut …")
     report = build() if build is not None else build_index(corpus_dir, index_dir)
     for warning in report.warnings:  # as `faq-bot index` says them, before its summary
         say(f"Warnung: {warning}")

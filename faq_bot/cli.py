@@ -52,6 +52,13 @@ index_option = click.option(
 )
 
 
+def note(message: str) -> None:
+    """A line on stderr about work in progress: a closed or full stderr (2>&-,
+    2>/dev/full) loses the line, not the work it reports on."""
+    with contextlib.suppress(OSError):
+        click.echo(message, err=True)
+
+
 def echo_json(data: object) -> None:
     click.echo(json.dumps(data, ensure_ascii=False))
 
@@ -169,14 +176,14 @@ def serve(
     built = web_serve.ensure_index(  # a first build as `faq-bot index` builds: progress, Ctrl-C
         corpus_dir,
         index_dir,
-        say=lambda m: click.echo(m, err=True),
+        say=note,
         build=lambda: _build(corpus_dir, index_dir, phase_lines=True),
     )
     turn_secret(index_dir)  # one that cannot be read or made is said here (exit 4), in German
     if built and not debug:  # the workers would inherit the build's memory: start again
-        click.echo("Der Dienst startet neu, ohne den Speicher des Indexbaus …", err=True)
+        note("Der Dienst startet neu, ohne den Speicher des Indexbaus …")
     else:
-        click.echo(f"Regelsuche läuft auf http://{host}:{port}/ (Beenden mit Strg+C)", err=True)
+        note(f"Regelsuche läuft auf http://{host}:{port}/ (Beenden mit Strg+C)")
     if debug:
         web_serve.run_debug(host, port, corpus_dir, index_dir)
     else:
@@ -191,7 +198,7 @@ def _progress_bar(
 ) -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
     """A progress(done, total) callback drawing a bar on stderr when it is a terminal,
     and the function that closes the bar."""
-    if not sys.stderr.isatty():
+    if sys.stderr is None or not sys.stderr.isatty():  # None: closed (2>&-)
         return None, lambda: None
     state: dict[str, Any] = {}
 
@@ -264,7 +271,7 @@ def _build(corpus_dir: Path, index_dir: Path, phase_lines: bool = False) -> Buil
         close()
         close_embed()
         close_analysis()
-        click.echo(f"{PHASE_LABELS.get(name, name)}: {figures['seconds']:.1f} s", err=True)
+        note(f"{PHASE_LABELS.get(name, name)}: {figures['seconds']:.1f} s")
 
     try:
         with _sigterm_as_ctrl_c():
@@ -275,9 +282,8 @@ def _build(corpus_dir: Path, index_dir: Path, phase_lines: bool = False) -> Buil
                 embed_progress=embed_progress,
                 analysis_progress=analysis_progress,
                 on_phase=on_phase,
-                on_wait=lambda: click.echo(
-                    f"Ein anderer Indexbau in {index_dir} läuft gerade; warte, bis er fertig ist …",
-                    err=True,
+                on_wait=lambda: note(
+                    f"Ein anderer Indexbau in {index_dir} läuft gerade; warte, bis er fertig ist …"
                 ),
             )
     except CorpusError as exc:
@@ -303,7 +309,7 @@ def _open(corpus_dir: Path, index_dir: Path) -> Index:
             what = f"Kein Index in {index_dir} gefunden: er wird jetzt aus {corpus_dir} gebaut"
         else:
             what = f"Der Index in {index_dir} ist veraltet oder beschädigt: er wird neu gebaut"
-        click.echo(f"{what} (einige Minuten; Strg-C bricht ab) …", err=True)
+        note(f"{what} (einige Minuten; Strg-C bricht ab) …")
     _build(corpus_dir, index_dir, phase_lines=True)
     return open_index(index_dir)
 
@@ -384,7 +390,7 @@ def index_command(corpus_dir: Path, index_dir: Path) -> None:
     """Den Suchindex aus dem Korpus bauen (und atomar austauschen)."""
     report = _build(corpus_dir, index_dir, phase_lines=True)
     for warning in report.warnings:
-        click.echo(f"Warnung: {warning}", err=True)
+        note(f"Warnung: {warning}")
     click.echo(
         f"Index {report.version} gebaut: {report.documents} Dokumente, "
         f"{report.entries} Einträge, {report.paragraphs} Absätze, "
@@ -595,7 +601,7 @@ def eval_command(
 
         crossval.require_parts(len(questions), folds)  # before the index is opened
         index = _open(corpus_dir, index_dir)
-        click.echo(f"Lese {len(questions)} Fragen …", err=True)
+        note(f"Lese {len(questions)} Fragen …")
         cases = fit.collect(index, questions)
         figures = crossval.cross_validate(index, cases, folds)
         if as_json:

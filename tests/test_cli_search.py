@@ -65,6 +65,28 @@ def test_index_command_prints_counts_and_unresolved_warnings(tiny_corpus, tmp_pa
     assert (tmp_path / "ix" / "current").is_symlink()
 
 
+@pytest.mark.parametrize("stderr", ["closed", "full"])
+def test_index_builds_when_its_progress_cannot_be_written(tiny_corpus, tmp_path, stderr):
+    """A CLI probe: with stderr closed (2>&-) the build ended on sys.stderr.isatty() of
+    None, and with a full one (2>/dev/full) after its first phase line: what reports on
+    the work stopped the work."""
+    import subprocess
+    import sys
+
+    index_dir = tmp_path / "ix"
+    args = [sys.executable, "-m", "faq_bot", "index", "--corpus", str(tiny_corpus)]
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(
+            [*args, "--index", str(index_dir)],
+            stdout=subprocess.PIPE,
+            stderr=full if stderr == "full" else None,
+            preexec_fn=(lambda: os.close(2)) if stderr == "closed" else None,
+            timeout=300,
+        )
+    assert done.returncode == 0, done.stdout
+    assert b"gebaut" in done.stdout and (index_dir / "current").is_symlink()
+
+
 def test_index_command_reports_a_corpus_error_in_german(corpus_copy, tmp_path):
     (corpus_copy / "manifest.toml").write_text("kaputt = [", encoding="utf-8")
     result = CliRunner().invoke(

@@ -272,7 +272,16 @@ class GermanHelpGroup(GermanHelp, click.Group):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         _tolerant_output()
-        return super().main(*args, **kwargs)
+        try:
+            return super().main(*args, **kwargs)
+        except BrokenPipeError:  # `faq-bot --help | head -1`: quietly, as in a command
+            _quiet_stdout()
+            sys.exit(PIPE_CLOSED)
+        except OSError as exc:  # `faq-bot --help > /dev/full`: written while parsing
+            if not _writing_output(exc):
+                raise
+            _quiet_stdout()
+            fail(_output_failure(exc), OUTPUT_FAILED)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("subcommand_metavar", "BEFEHL [ARGUMENTE]...")

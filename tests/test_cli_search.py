@@ -444,3 +444,21 @@ def test_output_that_cannot_be_written_is_said_so_not_called_a_broken_index(buil
     assert run.returncode == OUTPUT_FAILED, stderr
     assert "Die Ausgabe lässt sich nicht schreiben" in stderr and "Index" not in stderr
     assert "Traceback" not in stderr
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["search", "--help"]])
+def test_help_that_cannot_be_written_is_said_so(args):
+    """A CLI probe: `faq-bot --help > /dev/full` ended in an OSError traceback (exit 1):
+    click writes the help while it parses, before any command runs."""
+    import subprocess
+    import sys
+
+    from faq_bot.cligerman import OUTPUT_FAILED
+
+    with open("/dev/full", "wb") as full:
+        run = subprocess.run(
+            [sys.executable, "-m", "faq_bot", *args], stdout=full, stderr=subprocess.PIPE
+        )
+    stderr = run.stderr.decode("utf-8")
+    assert run.returncode == OUTPUT_FAILED, stderr
+    assert "Die Ausgabe lässt sich nicht schreiben" in stderr and "Traceback" not in stderr

@@ -160,6 +160,8 @@ def test_corpus_unknown_splitter_is_a_corpus_error(faq_only):
     with pytest.raises(CorpusError, match="gedicht") as info:
         load_corpus(faq_only)
     assert FAQ_FILE in str(info.value)
+    # in German only (a CLI probe read „… (unknown splitter 'gedicht' (known: …))“)
+    assert "Bekannt sind: faq, " in str(info.value) and "unknown splitter" not in str(info.value)
 
 
 def test_corpus_file_without_entries_is_a_corpus_error(faq_only):

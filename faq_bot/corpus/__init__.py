@@ -119,7 +119,7 @@ def load_document(corpus_dir: Path, meta: dict) -> Document:
         split = get_splitter(meta["splitter"])
     except KeyError as exc:
         raise CorpusError(
-            f"{path}: Unbekannter Splitter „{meta['splitter']}“ ({exc.args[0]})."
+            f"{path}: Unbekannter Splitter „{meta['splitter']}“. Bekannt sind: {exc.args[0]}."
         ) from None
     preamble, entries = split(text, doc_id=meta["id"], id_prefix=meta.get("id_prefix", ""))
     if not entries:

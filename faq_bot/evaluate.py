@@ -18,7 +18,8 @@ Structure, so more figures can be added without touching the others:
   and ``"answer"`` (the chatbot: Passage@1, confident share, declined
   unanswerable questions, see `answer_section`) plus ``"questions"`` counts);
   another stage adds its section with
-  `REPORT_SECTIONS` (a list of ``(name, function(index, questions) -> dict)``),
+  `REPORT_SECTIONS` (a list of ``(name, function(index, questions, tick) -> dict)``;
+  `tick()` once per question, for a progress bar),
 - `format_report(report)` renders it for the terminal (German labels).
 """
 
@@ -217,10 +218,21 @@ class SearchRun:
     top_ids: tuple[str, ...]
 
 
-def search_runs(index: Index, questions: list[dict[str, Any]], n: int = TOP) -> list[SearchRun]:
+# called once per question a section has read (a progress bar's step)
+Tick = Callable[[], None]
+
+
+def _silent() -> None:
+    pass
+
+
+def search_runs(
+    index: Index, questions: list[dict[str, Any]], n: int = TOP, tick: Tick = _silent
+) -> list[SearchRun]:
     """Search every answerable question and record where the first hit lands."""
     runs = []
     for q in questions:
+        tick()
         if not answerable(q):
             continue
         try:
@@ -267,8 +279,10 @@ def breakdown(
     return {name: figure(group) for name, group in sorted(groups.items())}
 
 
-def search_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, Any]:
-    runs = search_runs(index, questions)
+def search_section(
+    index: Index, questions: list[dict[str, Any]], tick: Tick = _silent
+) -> dict[str, Any]:
+    runs = search_runs(index, questions, tick=tick)
     return {
         **figures(runs),
         "by_kind": breakdown(runs, "kind"),
@@ -329,7 +343,9 @@ def key_on_gold(text: str, highlight: tuple[int, int], golds: Iterable[str]) -> 
     return any(s < end and start < e for s, e in spans)
 
 
-def answer_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, Any]:
+def answer_section(
+    index: Index, questions: list[dict[str, Any]], tick: Tick = _silent
+) -> dict[str, Any]:
     """The chatbot's figures (`faq_bot.chat`).
 
     ``passage@1``: answerable questions whose answer passage contains a gold
@@ -353,6 +369,7 @@ def answer_section(index: Index, questions: list[dict[str, Any]]) -> dict[str, A
     wrong: list[dict[str, Any]] = []
     answered_unanswerable: list[dict[str, Any]] = []
     for q in questions:
+        tick()
         result, right = judged(index, q)
         confident = result is not None and result.confident
         if not answerable(q):
@@ -437,17 +454,21 @@ def _miss(question: dict[str, Any], result: Any, confident: bool) -> dict[str, A
 
 
 # Further sections append here.
-REPORT_SECTIONS: list[tuple[str, Callable[[Index, list[dict[str, Any]]], dict[str, Any]]]] = [
+REPORT_SECTIONS: list[tuple[str, Callable[[Index, list[dict[str, Any]], Tick], dict[str, Any]]]] = [
     ("search", search_section),
     ("answer", answer_section),
 ]
 
 
 def evaluate(
-    index: Index, path: Path | str, questions: list[dict[str, Any]] | None = None
+    index: Index,
+    path: Path | str,
+    questions: list[dict[str, Any]] | None = None,
+    progress: Callable[[str, int], Tick] | None = None,
 ) -> dict[str, Any]:
     """The report on the question file `path`; `questions`: its questions, already read
-    (a pipe or FIFO can be read once only)."""
+    (a pipe or FIFO can be read once only); `progress(section, total)`: the tick of a
+    section's progress (the CLI's bar)."""
     questions = load_questions(path) if questions is None else questions
     report: dict[str, Any] = {
         "file": str(path),
@@ -459,7 +480,8 @@ def evaluate(
         },
     }
     for name, section in REPORT_SECTIONS:
-        report[name] = section(index, questions)
+        tick = progress(name, len(questions)) if progress is not None else _silent
+        report[name] = section(index, questions, tick)
     return report
 
 

@@ -359,6 +359,18 @@ def test_an_empty_folder_setting_is_read_as_unset(monkeypatch):
     assert (default_index_dir(), default_corpus_dir()) == (ROOT / "index", ROOT / "corpus")
 
 
+def test_eval_says_what_it_measures_while_it_runs(run, built_index, tmp_path):
+    """A CLI probe: 1,360 questions ran for 2.5 minutes without a word; on a terminal a
+    bar per section, elsewhere a line each."""
+    path = tmp_path / "q.jsonl"
+    line = {"id": "a", "q": "Wer bezahlt die 227er?", "doc": None, "gold": [], "kind": "x"}
+    path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    result = run(*with_index(built_index, "eval", str(path)))
+    assert result.exit_code == 0, result.output
+    assert "Suche messen: 1 Frage …" in result.stderr
+    assert "Chatbot messen: 1 Frage …" in result.stderr
+
+
 def test_eval_bad_file_exits_2(run, built_index, tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{kein json\n", encoding="utf-8")

@@ -296,9 +296,11 @@ class Index:
         return self._docs.get(doc_id)
 
     def document_id(self, raw: str | None) -> str | None:
-        """A document id a user gave (`raw`, stripped) when the index has it, None when
+        """A document id a user gave (`raw`, stripped, in any case) when the index has it, None when
         empty (every document); `InputError` (400, exit 2) naming the known ones otherwise."""
         doc = (raw or "").strip() or None
+        if doc is not None and doc not in self._docs and doc.lower() in self._docs:
+            doc = doc.lower()  # ids are lower case; „HOW-FAQ“ typed or linked means how-faq
         if doc is not None and doc not in self._docs:
             # by title, as a reader knows them, with the id a link or the CLI takes
             known = ", ".join(f"{d.get('title') or i} ({i})" for i, d in self._docs.items())

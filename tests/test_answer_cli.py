@@ -143,6 +143,9 @@ def test_cli_ask_reads_the_doc_as_the_web_does_padded_or_empty(ask):
     assert {s["doc"] for s in padded["sources"]} == {"uebersicht"}
     every = ask("--json", "--doc", "", "Wer darf angreifen?")
     assert every.exit_code in (0, 1) and "Unbekanntes Dokument" not in every.output
+    # in capitals too (a CLI probe: „ sow “ was taken, „HOW-FAQ“ refused)
+    upper = json.loads(ask("--json", "--doc", "UEBERSICHT", "Wer darf angreifen?").output)
+    assert {s["doc"] for s in upper["sources"]} == {"uebersicht"}
 
 
 def test_cli_ask_unknown_doc_exit_2_in_german(ask):

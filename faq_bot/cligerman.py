@@ -265,6 +265,25 @@ def _tolerant_output() -> None:
                 stream.reconfigure(errors="replace")
 
 
+def _utf8_argument(arg: str) -> str:
+    """`arg` as its bytes read in UTF-8: Python escaped the bytes it could not decode in
+    the locale's encoding (ASCII under LC_ALL=C, where „Zerstörung“ typed in UTF-8 came in
+    escaped); bytes that are no UTF-8 either (a Latin-1 terminal, a script's file) are
+    refused in German."""
+    if not has_surrogate(arg):
+        return arg
+    raw = arg.encode("utf-8", "surrogateescape")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        shown = raw.decode("utf-8", "replace")
+        fail(
+            f"Das Argument „{shown[:80]}“ ist kein gültiges UTF-8 "
+            "(eine Eingabe in Latin-1?). Bitte als UTF-8 übergeben.",
+            2,
+        )
+
+
 class GermanHelpGroup(GermanHelp, click.Group):
     """The `faq-bot` group: German help, and German usage errors for it and its commands."""
 
@@ -308,14 +327,7 @@ class GermanHelpGroup(GermanHelp, click.Group):
         parent: click.Context | None = None,
         **extra: Any,
     ) -> click.Context:
-        for arg in args:  # bytes that were not UTF-8 (a Latin-1 terminal, a script's file)
-            if has_surrogate(arg):
-                shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-                fail(
-                    f"Das Argument „{shown[:80]}“ ist kein gültiges UTF-8 "
-                    "(eine Eingabe in Latin-1?). Bitte als UTF-8 übergeben.",
-                    2,
-                )
+        args = [_utf8_argument(arg) for arg in args]
         with _german_errors():
             return super().make_context(info_name, args, parent, **extra)
 

@@ -474,3 +474,18 @@ def test_help_that_cannot_be_written_is_said_so(args):
     stderr = run.stderr.decode("utf-8")
     assert run.returncode == OUTPUT_FAILED, stderr
     assert "Die Ausgabe lässt sich nicht schreiben" in stderr and "Traceback" not in stderr
+
+
+def test_a_utf8_argument_in_an_ascii_locale_is_read_as_utf8(built_index):
+    """A CLI probe: with LC_ALL=C (and UTF-8 mode off) Python decodes „Zerstörung“ as ASCII
+    with escapes, and the CLI called the UTF-8 argument Latin-1; its bytes are UTF-8, so
+    that is how it is read. Bytes that are not UTF-8 are still refused."""
+    import subprocess
+    import sys
+
+    env = dict(os.environ, LC_ALL="C", LANG="C", PYTHONUTF8="0", PYTHONCOERCECLOCALE="0")
+    base = [sys.executable, "-m", "faq_bot", "search", "--index", str(built_index), "-n", "1"]
+    utf8 = subprocess.run([*base, "Zerstörung".encode()], env=env, capture_output=True)
+    assert utf8.returncode == 0, utf8.stderr.decode("utf-8", "replace")
+    latin = subprocess.run([*base, "Zerstörung".encode("latin-1")], env=env, capture_output=True)
+    assert latin.returncode == 2 and b"UTF-8" in latin.stderr

@@ -33,6 +33,7 @@
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
@@ -102,10 +103,11 @@ class BuildReport:
 
 
 def _write_error(index_dir: Path, exc: OSError) -> IndexWriteError:
-    reason = os_reason(exc)
+    full = exc.errno in (errno.ENOSPC, errno.EDQUOT)  # a full disk is no question of rights
+    advice = "Bitte Platz schaffen" if full else "Bitte die Rechte des Ordners prüfen"
     return IndexWriteError(
-        f"Der Index kann nicht in {index_dir} geschrieben werden ({reason}). "
-        "Bitte die Rechte des Ordners prüfen oder mit --index einen anderen wählen."
+        f"Der Index kann nicht in {index_dir} geschrieben werden ({os_reason(exc)}). "
+        f"{advice} oder mit --index einen anderen wählen."
     )
 
 

@@ -5,6 +5,7 @@ traceback, and the last good index goes on answering."""
 
 from __future__ import annotations
 
+import errno
 import gc
 import json
 import os
@@ -270,3 +271,18 @@ def test_search_on_corrupted_term_impacts_is_503_not_500(own_index):
     assert "beschädigt" in data["detail"]
     assert fresh.get("/search?q=Runde").status_code == 503
     gc.collect()
+
+
+@pytest.mark.parametrize(
+    ("err", "advice"),
+    [
+        (errno.ENOSPC, "Bitte Platz schaffen"),
+        (errno.EACCES, "Bitte die Rechte des Ordners prüfen"),
+    ],
+)
+def test_an_index_that_cannot_be_written_gets_the_advice_for_its_reason(tmp_path, err, advice):
+    """A CLI probe: a full disk was told to check the folder's permissions."""
+    from faq_bot.indexbuild import _write_error
+
+    message = str(_write_error(tmp_path, OSError(err, os.strerror(err))))
+    assert advice in message and "--index" in message

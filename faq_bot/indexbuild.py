@@ -53,7 +53,7 @@ from whoosh import index as whoosh_index
 
 from faq_bot.analysis import part_vocabulary, vocabulary_from_texts
 from faq_bot.buildphases import Phases, Report
-from faq_bot.corpus import Corpus, load_corpus, slugify
+from faq_bot.corpus import Corpus, load_corpus, read_manifest, slugify
 from faq_bot.entrystore import STORE_FILE, alias_map, write_store
 from faq_bot.errors import os_reason
 from faq_bot.impacts import write_impacts
@@ -211,6 +211,7 @@ def build_index(
     Builds into one index folder run one after the other (see `build_lock`).
     ``on_phase(name, None)`` / ``on_phase(name, figures)`` announce each phase
     (`faq_bot.buildphases`); the figures also land in ``meta.json``."""
+    read_manifest(Path(corpus_dir))  # a wrong --corpus is said at once, not after a wait
     with build_lock(Path(index_dir), on_wait), ExitStack() as stack:
         return _build_index(
             stack,

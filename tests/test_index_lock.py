@@ -130,3 +130,23 @@ def test_a_build_waiting_on_a_failed_builds_folder_still_excludes_the_next(tmp_p
     b_may_go.set()
     for t in (a, b, c):
         t.join(10)
+
+
+def test_a_build_of_a_corpus_without_manifest_fails_before_waiting_for_another(tmp_path: Path):
+    """A CLI probe: `faq-bot index --corpus MISSING` while another build ran waited for
+    that build, then said the manifest was missing; it says so at once."""
+    failed: list[BaseException] = []
+    waited = threading.Event()
+
+    def build() -> None:
+        try:
+            build_index(tmp_path / "nirgends", tmp_path / "ix", on_wait=waited.set)
+        except CorpusError as exc:
+            failed.append(exc)
+
+    with build_lock(tmp_path / "ix"):
+        worker = threading.Thread(target=build, daemon=True)
+        worker.start()
+        worker.join(timeout=10)
+        assert not worker.is_alive() and not waited.is_set()
+    assert failed and "Manifest" in str(failed[0])

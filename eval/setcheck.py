@@ -231,6 +231,7 @@ GROUPS = [
     ["heldout145-questions.jsonl", "heldout145-followups.jsonl"],
     ["heldout146-questions.jsonl", "heldout146-followups.jsonl"],
     ["heldout147-questions.jsonl", "heldout147-followups.jsonl"],
+    ["heldout148-questions.jsonl", "heldout148-followups.jsonl"],
 ]
 
 

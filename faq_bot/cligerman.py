@@ -205,12 +205,16 @@ def _quiet_stdout() -> None:
         os.close(devnull)
 
 
-def fail(message: str, code: int = 1, error: str | None = None) -> NoReturn:
+def fail(
+    message: str, code: int = 1, error: str | None = None, ctx: click.Context | None = None
+) -> NoReturn:
     """End the command with a German message; with ``--json`` a failure that has an
     `error` code is also said as JSON on stdout, in the shape of a ``--batch`` line
-    and of the API's errors, so that a script reading stdout gets JSON either way."""
-    ctx = click.get_current_context(silent=True)
-    if error is not None and ctx is not None and ctx.params.get("as_json"):
+    and of the API's errors, so that a script reading stdout gets JSON either way.
+    `ctx`: the command's context, where an error that left it is caught (click has
+    gone back to the group's by then)."""
+    ctx = ctx or click.get_current_context(silent=True)
+    if error is not None and ctx is not None and ctx.meta.get(JSON_ASKED):
         with contextlib.suppress(OSError):  # stdout itself may be what failed
             click.echo(json.dumps({"error": error, "detail": message}, ensure_ascii=False))
     click.echo(f"Fehler: {message}", err=True)
@@ -218,6 +222,8 @@ def fail(message: str, code: int = 1, error: str | None = None) -> NoReturn:
 
 
 HELP_TEXT = "Diese Hilfe zeigen und beenden."
+# `Context.meta` key: the command was asked for --json (set where it is parsed)
+JSON_ASKED = "faq_bot.json"
 UNREADABLE_INDEX_OR_OS: tuple[type[Exception], ...] = (*UNREADABLE_INDEX, OSError)
 
 
@@ -228,6 +234,18 @@ class GermanHelp(click.Command):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("options_metavar", "[OPTIONEN]")
         super().__init__(*args, **kwargs)
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        ctx = super().make_context(info_name, args, parent, **extra)
+        if ctx.params.get("as_json"):  # in the meta all contexts share: `fail` reads it
+            ctx.meta[JSON_ASKED] = True
+        return ctx
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         pieces = self.collect_usage_pieces(ctx)
@@ -336,7 +354,7 @@ class GermanHelpGroup(GermanHelp, click.Group):
             try:
                 return super().invoke(ctx)
             except FaqBotError as exc:  # every expected failure: its message, its exit code
-                fail(str(exc), exc.exit_code, exc.code)
+                fail(str(exc), exc.exit_code, exc.code, ctx)
             except BrokenPipeError:
                 # the reader of stdout went away (`faq-bot search … | head`): nothing is
                 # wrong with the index; stop quietly as a pipe's writer does
@@ -352,4 +370,5 @@ class GermanHelpGroup(GermanHelp, click.Group):
                     "er ist wohl beschädigt. Bitte `faq-bot index` ausführen: das baut ihn neu.",
                     IndexProblem.exit_code,
                     IndexProblem.code,
+                    ctx,
                 )

@@ -208,6 +208,14 @@ def test_search_batch_reads_lines_ended_by_a_carriage_return_alone(run, built_in
     assert [hits[0]["id"] for hits in out] == ["aktionsstapel", "227-pfund-bombe-basisausbau"]
 
 
+def test_search_json_error_raised_past_the_command_prints_the_error_shape(run, built_index):
+    """A review: an error that leaves the command (an unknown --doc, a damaged index) was
+    caught in the group's context, which has no --json: stdout stayed empty."""
+    result = run(*with_index(built_index, "search", "--json", "--doc", "nosuch", "Zug"))
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["error"] == "bad_request"
+
+
 def test_search_batch_answers_every_line_in_order(run, built_index):
     lines = ["Stapel", "", "x" * 600, "227er", "AND OR NOT"]
     result = run(

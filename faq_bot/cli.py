@@ -350,7 +350,7 @@ def _check_batch_use(batch: bool, as_json: bool, given: bool, what: str, example
         fail(example, 2)
 
 
-# bytes of one --batch line read at most (a query or question is at most a few thousand):
+# characters of one --batch line read at most (a query or question is a few hundred):
 # a longer line is refused and skipped, not held (stdin without a newline has no end)
 MAX_BATCH_LINE = 64 * 1024
 
@@ -362,40 +362,40 @@ def _stdin() -> Any:
     return sys.stdin.buffer
 
 
-def _stdin_lines() -> Iterator[bytes | str | None]:
-    """stdin's lines, each without its end: bytes, each decoded on its own (one line in
-    Latin-1 does not end the batch), or text when a UTF-16 byte order mark says how the
-    whole input is written (PowerShell's `>`; split as bytes it gave a broken line per
-    line and one more). A line ends at LF, CRLF or a CR alone (an old Mac's files), as
-    Python reads text. None for a line longer than `MAX_BATCH_LINE`."""
+def _stdin_lines() -> Iterator[str | None]:
+    """stdin's lines, each without its end, read as text: UTF-8, where bytes that are
+    not stand escaped (one line in Latin-1 does not end the batch, `_run_batch` refuses
+    it), or UTF-16 when a byte order mark says so (PowerShell's `>`; split as bytes it
+    gave a broken line per line and one more). A line ends at LF, CRLF or a CR alone
+    (an old Mac's files; a review: split only after reading up to LF, a CR-only file over
+    the limit was one line). None for a line longer than `MAX_BATCH_LINE` characters,
+    whose rest is read a piece at a time, never held."""
     stream = _stdin()
     start = stream.peek(2)[:2] if isinstance(stream, io.BufferedReader) else b""
     if start in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
-        stream = io.TextIOWrapper(stream, encoding="utf-16", errors="replace", newline=None)
-    end = "\n" if isinstance(stream, io.TextIOWrapper) else b"\n"
-    while line := stream.readline(MAX_BATCH_LINE + 1):
-        if len(line) > MAX_BATCH_LINE and not line.endswith(end):
-            while (rest := stream.readline(MAX_BATCH_LINE)) and not rest.endswith(end):
+        text = io.TextIOWrapper(stream, encoding="utf-16", errors="replace", newline=None)
+    else:
+        text = io.TextIOWrapper(stream, encoding="utf-8", errors="surrogateescape", newline=None)
+    while line := text.readline(MAX_BATCH_LINE + 1):
+        if len(line) > MAX_BATCH_LINE and not line.endswith("\n"):
+            while (rest := text.readline(MAX_BATCH_LINE)) and not rest.endswith("\n"):
                 pass  # the rest of the long line, a piece at a time
             yield None
             continue
-        if isinstance(line, str):  # read as text: CR and CRLF are LF already
-            yield line.removesuffix("\n")
-        else:
-            yield from line.removesuffix(b"\n").removesuffix(b"\r").split(b"\r")
+        yield line.removesuffix("\n")
 
 
 def _run_batch(handle: Callable[[str], object], bad: type[Exception], error: str) -> None:
     """One JSON line on stdout per line on stdin: `handle(line)`, or
     {"error": error, "detail": …} when it raises `bad`."""
-    for raw in _stdin_lines():
-        if raw is None:
-            detail = f"Die Zeile ist zu lang (mehr als {MAX_BATCH_LINE} Bytes)."
+    from faq_bot.text import has_surrogate
+
+    for line in _stdin_lines():
+        if line is None:
+            detail = f"Die Zeile ist zu lang (mehr als {MAX_BATCH_LINE} Zeichen)."
             echo_json({"error": error, "detail": detail})
             continue
-        try:
-            line = raw if isinstance(raw, str) else raw.decode("utf-8")
-        except UnicodeDecodeError:  # one line in Latin-1 does not end the batch
+        if has_surrogate(line):  # bytes that are not UTF-8 (Latin-1)
             echo_json({"error": error, "detail": "Die Zeile ist kein gültiges UTF-8."})
             continue
         try:

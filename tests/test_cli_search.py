@@ -192,9 +192,23 @@ def test_search_batch_refuses_an_overlong_line_without_holding_it(run, built_ind
     assert len(out) == 2
     assert out[0] == {
         "error": "bad_query",
-        "detail": f"Die Zeile ist zu lang (mehr als {MAX_BATCH_LINE} Bytes).",
+        "detail": f"Die Zeile ist zu lang (mehr als {MAX_BATCH_LINE} Zeichen).",
     }
     assert out[1][0]["id"] == "aktionsstapel"
+
+
+def test_search_batch_reads_many_lines_ended_by_a_carriage_return_alone(run, built_index):
+    """A review: lines were split at CR only after reading up to an LF, so a CR-only
+    file over the line limit was refused whole."""
+    from faq_bot.cli import MAX_BATCH_LINE
+
+    count = MAX_BATCH_LINE + 10  # empty lines: each an error line, no search
+    result = run(
+        *with_index(built_index, "search", "--json", "--batch", "-n", "1"),
+        input="\r" * count + "Flak\r",
+    )
+    out = result.stdout.splitlines()
+    assert len(out) == count + 1 and json.loads(out[-1])[0]["title"]
 
 
 def test_search_batch_reads_lines_ended_by_a_carriage_return_alone(run, built_index):

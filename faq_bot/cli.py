@@ -22,7 +22,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from faq_bot.cligerman import GermanHelpGroup, GermanIntRange, GermanPath, Terminated, fail
+from faq_bot.cligerman import (
+    GermanHelpGroup,
+    GermanIntRange,
+    GermanPath,
+    Terminated,
+    fail,
+    os_path,
+)
 from faq_bot.config import default_corpus_dir, default_index_dir
 from faq_bot.errors import os_reason
 from faq_bot.text import entry_path
@@ -102,7 +109,7 @@ def check(as_json: bool, corpus_dir: Path, file: str) -> None:
         if file == "-":
             data = _stdin().read(MAX_INPUT_BYTES + 1)
         else:
-            with open(file, "rb") as handle:
+            with open(os_path(file), "rb") as handle:
                 data = handle.read(MAX_INPUT_BYTES + 1)
     except OSError as exc:
         fail(f"{file}: Datei kann nicht gelesen werden ({os_reason(exc)}).", 2, "bad_request")

@@ -52,6 +52,7 @@ __all__ = [
     "Terminated",
     "fail",
     "german_usage_message",
+    "os_path",
 ]
 
 
@@ -75,6 +76,8 @@ class GermanPath(click.Path):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if os.fspath(value) == "":  # "" is the working folder to the system: never meant
             self.fail("Der Pfad ist leer.", param, ctx)
+        if isinstance(value, str):
+            value = os_path(value)
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter:
@@ -281,6 +284,12 @@ def _tolerant_output() -> None:
         if isinstance(stream, io.TextIOWrapper) and stream.encoding:
             if codecs.lookup(stream.encoding).name != "utf-8":
                 stream.reconfigure(errors="replace")
+
+
+def os_path(text: str) -> str:
+    """`text` (an argument read as UTF-8) as the system names the file: under LC_ALL=C
+    its file names are ASCII with the other bytes escaped, as Python read them."""
+    return os.fsdecode(text.encode("utf-8", "surrogateescape"))
 
 
 def _utf8_argument(arg: str) -> str:

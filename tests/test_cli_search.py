@@ -511,3 +511,37 @@ def test_a_utf8_argument_in_an_ascii_locale_is_read_as_utf8(built_index):
     assert utf8.returncode == 0, utf8.stderr.decode("utf-8", "replace")
     latin = subprocess.run([*base, "Zerstörung".encode("latin-1")], env=env, capture_output=True)
     assert latin.returncode == 2 and b"UTF-8" in latin.stderr
+
+
+def test_a_utf8_path_in_an_ascii_locale_still_opens(tmp_path):
+    """A review: arguments read as UTF-8 under LC_ALL=C made paths ones the system (its
+    file names in ASCII, escaped) could not encode: `check Zerstörung.json` ended in a
+    UnicodeEncodeError. Paths go to the system as their bytes."""
+    import shutil
+    import subprocess
+    import sys
+
+    from faq_bot.config import ROOT
+
+    scenario = tmp_path / "Zerstörung.json"
+    shutil.copy(ROOT / "tests" / "data" / "scenarios" / "example1_bomb_on_radar.json", scenario)
+    env = dict(os.environ, LC_ALL="C", LANG="C", PYTHONUTF8="0", PYTHONCOERCECLOCALE="0")
+    done = subprocess.run(
+        [sys.executable, "-m", "faq_bot", "check", os.fsencode(scenario)],
+        env=env,
+        capture_output=True,
+    )
+    assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
+    corpus = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "faq_bot",
+            "index",
+            "--corpus",
+            os.fsencode(tmp_path / "Zerstörung"),
+        ],
+        env=env,
+        capture_output=True,
+    )
+    assert corpus.returncode in (2, 3) and b"Traceback" not in corpus.stderr, corpus.stderr

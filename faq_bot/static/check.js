@@ -95,9 +95,11 @@
     var scroll = window.scrollY;
     root.replaceWith(document.importNode(fresh, true));
     // the page's title says the verdict, as the server titles the page (base.html): the
-    // share sheet, the history and the tab switcher pass it on with the address
+    // share sheet, the history and the tab switcher pass it on with the address. An input
+    // error (data-error) keeps both, the last result's, which a reload shows again
+    var inputError = fresh.hasAttribute("data-error");
     var title = fresh.getAttribute("data-title");
-    if (title) document.title = title + " · Regelsuche";
+    if (title && !inputError) document.title = title + " · Regelsuche";
     enhance();
     if (action !== "check") {
       // a builder step: the samples make way, and the page stays where the thumb is
@@ -122,13 +124,13 @@
       return true;
     }
     announce("");
-    // the address that shows this result again, notes too (`n`); else the plain link. An
-    // input error has neither: the address of the last result stays, so a reload (a phone
-    // discarding the tab) shows that, not an empty form
+    // the address that shows this result again, notes too (`n`); else the plain link; a
+    // result too big for a link: /check. An input error keeps the last result's address,
+    // so a reload (a phone discarding the tab) shows that, not an empty form
     var link = fresh.getAttribute("data-address") || fresh.getAttribute("data-permalink");
-    if (link && window.history && window.history.replaceState) {
-      var url = new URL(link, window.location.href);
-      window.history.replaceState(null, "", url.pathname + url.search);
+    if (!inputError && window.history && window.history.replaceState) {
+      var url = link ? new URL(link, window.location.href) : null;
+      window.history.replaceState(null, "", url ? url.pathname + url.search : "/check");
     }
     var target = document.getElementById("check-error") || document.getElementById("result");
     if (target) {

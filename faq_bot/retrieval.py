@@ -162,8 +162,8 @@ def check_mode(index: Index, mode: str | None) -> str:
     if mode not in available_modes(index):
         raise ModeUnavailable(
             "Die hybride Suche ist für diesen Index nicht verfügbar "
-            "(kein semantisches Modell geladen, oder die Vektoren des Index fehlen: "
-            "`faq-bot index` baut sie neu); bitte den Suchmodus „lexical“ wählen."
+            "(kein semantisches Modell geladen, oder dem Index fehlen seine Vektoren); "
+            "bitte den Suchmodus „lexical“ wählen."
         )
     return mode
 

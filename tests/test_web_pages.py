@@ -658,3 +658,21 @@ def test_a_search_without_hits_offers_the_titles_the_search_box_would(client):
     assert "nichts gefunden" in in_category and "/entry/kaserne-basisausbau" in in_category
     nothing = client.get("/search?q=qqqxyz").get_data(as_text=True)
     assert "Einträge mit ähnlichem Titel" not in nothing
+
+
+def test_the_installed_apps_bar_takes_the_pages_light_theme_colour(client):
+    """A review: the manifest kept the blue (#1d4ed8) base.html no longer names: an
+    installed app's bar took it."""
+    html = client.get("/").get_data(as_text=True)
+    light = re.search(
+        r'<meta name="theme-color" media="\(prefers-color-scheme: light\)" content="([^"]+)">',
+        html,
+    )[1]
+    assert client.get("/manifest.webmanifest").get_json()["theme_color"] == light
+
+
+def test_a_negative_n_is_said_to_be_out_of_range(client):
+    """A review: with digits only, „-1“ was called no whole number."""
+    response = client.get("/api/search", query_string={"q": "Bombe", "n": "-1"})
+    assert response.status_code == 400
+    assert "muss zwischen 1 und" in response.get_json()["detail"]

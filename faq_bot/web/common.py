@@ -159,7 +159,8 @@ def check_int(raw: str | None, *, name: str, default: int, low: int, high: int) 
     if raw is None or raw == "":
         return default
     try:  # digits only: int() also reads "1_0", "+5", " 5" and full-width digits
-        if not (raw.isascii() and raw.isdigit()):
+        negative = raw.startswith("-") and raw[1:].isascii() and raw[1:].isdigit()
+        if not (raw.isascii() and raw.isdigit()) and not negative:  # -1: out of range
             raise ValueError(raw)
         value = int(raw)
     except ValueError:

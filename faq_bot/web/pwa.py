@@ -90,8 +90,10 @@ def manifest() -> Response:
         "start_url": url_for("pages.home"),
         "scope": "/",
         "display": "standalone",
-        "background_color": "#ffffff",
-        "theme_color": "#1d4ed8",
+        # the page's and the header's light colours (app.css --bg, --card; base.html's
+        # theme-color): an installed app's bar was a blue the pages never show
+        "background_color": "#fbfaf7",
+        "theme_color": "#ffffff",
         "icons": [{"src": asset_url("favicon.svg"), "sizes": "any", "type": "image/svg+xml"}],
     }
     response = current_app.response_class(

@@ -127,15 +127,15 @@ def check_address(host: str, port: int) -> None:
 
     from faq_bot.errors import InputError, os_reason
 
+    # the family gunicorn takes (`gunicorn.sock._sock_type`): IPv6 for an IPv6 literal
+    # only, else IPv4, even where "localhost" resolves to ::1 first
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
+            probe.bind((host.strip("[]"), port))
     except (socket.gaierror, UnicodeError):
         raise InputError(f"Die Adresse „{host}“ lässt sich nicht auflösen.") from None
-    family, kind, proto, _name, address = infos[0]
-    try:
-        with socket.socket(family, kind, proto) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
-            probe.bind(address)
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
             raise InputError(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -184,3 +185,13 @@ def test_corpus_manifest_naming_a_folder_as_file_is_a_corpus_error(faq_only):
     (faq_only / "manifest.toml").write_text(manifest, encoding="utf-8")
     with pytest.raises(CorpusError, match="ein Ordner, keine Datei"):
         load_corpus(faq_only)
+
+
+def test_corpus_manifest_naming_a_pipe_as_file_is_not_called_a_folder(faq_only):
+    # a FIFO is neither a folder nor a file one can read to the end (it would block)
+    os.mkfifo(faq_only / "rohr")
+    manifest = FAQ_ONLY.replace(f'file = "{FAQ_FILE}"', 'file = "rohr"')
+    (faq_only / "manifest.toml").write_text(manifest, encoding="utf-8")
+    with pytest.raises(CorpusError, match="keine gewöhnliche Datei") as caught:
+        load_corpus(faq_only)
+    assert "Ordner" not in str(caught.value)

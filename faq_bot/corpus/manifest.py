@@ -135,6 +135,11 @@ def validate_documents(data: Any, path: Path, corpus_dir: Path) -> list[str]:
         target = (corpus_dir / meta["file"]).resolve()
         if not target.is_relative_to(root):
             problems.append(f"{path}: {label}: Feld „file“ zeigt aus dem Korpusordner hinaus.")
-        elif target.exists() and not target.is_file():
+        elif target.is_dir():
             problems.append(f"{path}: {label}: Feld „file“ ist ein Ordner, keine Datei.")
+        elif target.exists() and not target.is_file():  # a pipe, a device, a socket
+            problems.append(
+                f"{path}: {label}: Feld „file“ ist keine gewöhnliche Datei "
+                "(sondern z. B. eine Pipe oder ein Gerät)."
+            )
     return problems

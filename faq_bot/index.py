@@ -412,7 +412,8 @@ class IndexHolder:
         self.index_dir = Path(index_dir)
         self._index: Index | None = None
         self._retired: Index | None = None
-        self._failed: str | None = None  # a build that could not be opened (logged once)
+        self._failed: str | None = None  # a build that could not be read (tried once)
+        self._failure: IndexMissingError = IndexMissingError()  # and why
         self._lock = threading.Lock()
 
     def warm(self) -> None:
@@ -420,10 +421,10 @@ class IndexHolder:
         that cannot be read is logged, and each request answers 503 until it is rebuilt."""
         try:
             self.get()
+        except IndexBrokenError:
+            log.exception("the current index build cannot be read: run `faq-bot index`")
         except IndexMissingError:
             pass
-        except UNREADABLE_INDEX:
-            log.exception("the current index build cannot be read: run `faq-bot index`")
 
     def get(self) -> Index:
         """The current Index; reopened when a new build has been swapped in.
@@ -435,20 +436,43 @@ class IndexHolder:
         if index is not None and not index.is_stale():
             return index
         with self._lock:
-            if self._index is None or self._index.is_stale():
-                try:
-                    fresh = open_index(self.index_dir)
-                except IndexMissingError:
-                    if self._index is None:
-                        raise
-                    # the new build cannot be read: keep answering from the last good one
-                    target = current_target(self.index_dir)
-                    if self._failed != (target.name if target else None):
-                        self._failed = target.name if target else None
-                        log.exception("new index build cannot be opened; serving the last one")
-                    return self._index
-                fresh.warm_up()
-                if self._retired is not None:  # two swaps ago: no request still uses it
-                    self._retired.close()
-                self._retired, self._index = self._index, fresh
+            if self._index is not None and not self._index.is_stale():
+                return self._index
+            target = current_target(self.index_dir)
+            name = target.name if target is not None else None
+            if name is not None and name == self._failed:  # tried once already
+                if self._index is None:
+                    raise type(self._failure)(str(self._failure))
+                return self._index
+            try:
+                fresh = _open_warm(self.index_dir)
+            except IndexMissingError as exc:  # broken, unfinished or an old format
+                if name is not None:
+                    self._failed, self._failure = name, exc
+                if self._index is None:
+                    raise
+                # the new build cannot be read: keep answering from the last good one
+                log.exception("new index build cannot be read; serving the last one")
+                return self._index
+            if self._retired is not None:  # two swaps ago: no request still uses it
+                self._retired.close()
+            self._retired, self._index = self._index, fresh
             return self._index
+
+
+def _open_warm(index_dir: Path) -> Index:
+    """Open a build and do its first-use work; a build that cannot be read, whether
+    found at opening or while warming up, is closed again and is an IndexBrokenError."""
+    fresh = open_index(index_dir)
+    try:
+        fresh.warm_up()
+    except IndexMissingError:
+        fresh.close()
+        raise
+    except UNREADABLE_INDEX as exc:
+        fresh.close()
+        raise IndexBrokenError(
+            f"Der Index in {index_dir} ist beschädigt oder unvollständig "
+            f"({type(exc).__name__}). Bitte `faq-bot index` ausführen: das baut ihn neu."
+        ) from exc
+    return fresh

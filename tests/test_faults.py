@@ -8,6 +8,7 @@ from __future__ import annotations
 import errno
 import gc
 import json
+import logging
 import os
 import shutil
 import subprocess
@@ -141,6 +142,47 @@ def test_broken_new_build_keeps_serving_the_last_good_one(tiny_index, tiny_corpu
     (report.path / "entries.json").write_text("[", encoding="utf-8")
     assert client.get("/healthz").status_code == 200
     assert client.get(f"/api/search?q={TINY_QUERY}").get_json()["hits"]
+
+
+# damage found only when the build is warmed up (its impact files) or first read (its
+# entry store), after it opened
+_LATE_DAMAGE = {
+    "impacts": ("impacts/meta.json", b"{"),
+    "entry-store": ("entries.sqlite", b"kein SQLite" * 100),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(_LATE_DAMAGE))
+def test_new_build_damaged_past_its_opening_keeps_serving_the_last_good_one(
+    tiny_index, tiny_corpus, damage, monkeypatch
+):
+    import faq_bot.index as index_module
+
+    app = create_app({"TESTING": True, "INDEX_DIR": str(tiny_index)})
+    client = app.test_client()
+    assert client.get("/healthz").status_code == 200
+    report = build_index(tiny_corpus, tiny_index)
+    name, garbage = _LATE_DAMAGE[damage]
+    (report.path / name).write_bytes(garbage)
+    opened = []
+    real_open = index_module.open_index
+    monkeypatch.setattr(
+        index_module, "open_index", lambda path: opened.append(path) or real_open(path)
+    )
+    for _ in range(3):
+        assert client.get("/healthz").status_code == 200
+        assert client.get(f"/api/search?q={TINY_QUERY}").get_json()["hits"]
+    assert len(opened) == 1  # the damaged build is tried once, not on every request
+
+
+def test_a_build_damaged_at_start_is_logged_and_each_request_is_a_503(tiny_index, caplog):
+    (_build_dir(tiny_index) / "impacts" / "meta.json").write_bytes(b"{")
+    with caplog.at_level(logging.ERROR, logger="faq_bot.index"):
+        client = create_app({"TESTING": True, "INDEX_DIR": str(tiny_index)}).test_client()
+    assert "cannot be read" in caplog.text
+    response = client.get("/healthz")
+    assert_error_shape(response, 503)
+    assert "beschädigt" in response.get_data(as_text=True)
 
 
 def test_current_as_a_real_folder_is_replaced_by_index(tmp_path, tiny_corpus):

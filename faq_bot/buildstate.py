@@ -84,6 +84,9 @@ class LRU(Generic[K, V]):
         return self._weight if self._weigh is not None else len(self._data)
 
 
+_NOT_MADE = object()  # `BuildState.once`: no value made yet under that name
+
+
 class BuildState:
     """What the stages derive from one build: computed on first use (or at warm-up)."""
 
@@ -124,11 +127,11 @@ class BuildState:
         """The value `make()` computes, computed once per build (`name` is a fixed
         identifier chosen by the caller, never user input); `make` may itself ask for
         another value `once` makes."""
-        found = self._once.get(name)
-        if found is None:
+        found = self._once.get(name, _NOT_MADE)
+        if found is _NOT_MADE:
             with self._lock:
-                found = self._once.get(name)
-                if found is None:
+                found = self._once.get(name, _NOT_MADE)
+                if found is _NOT_MADE:  # None is a value made (no retriever, say)
                     found = self._once[name] = make()
         return found  # type: ignore[no-any-return]
 

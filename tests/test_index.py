@@ -191,6 +191,18 @@ def test_a_value_made_once_per_build_may_need_another_one(built_index):
     assert made == [42]
 
 
+def test_a_value_made_once_per_build_is_made_once_even_when_it_is_none(built_index):
+    # the dense retriever is None for vectors of another model: it was loaded again (the
+    # whole dense.npy) for every question
+    from faq_bot.index import open_index
+
+    state = open_index(built_index).state
+    calls: list[int] = []
+    for _ in range(3):
+        assert state.once("test.none", lambda: calls.append(1)) is None
+    assert calls == [1]
+
+
 def test_an_abbreviation_of_the_synonyms_table_finds_the_entry_it_spells_out(index):
     # the one find-by-title: the web's redirects and the CLI's `show` both ask it
     assert index.canonical_id("227er") == "227-pfund-bombe-basisausbau"

@@ -1647,3 +1647,20 @@ def test_check_form_with_no_rows_takes_a_phase_in_any_case(client, phase) -> Non
     # and the form keeps it selected (a review: Bauphase was selected again)
     chosen = re.findall(r'<option value="([^"]*)"[^>]*\bselected\b', html)
     assert chosen == [phase.strip().capitalize()]
+
+
+@pytest.mark.parametrize("action", ["refresh", "check"])
+def test_a_posted_form_with_more_rows_than_the_reader_takes_is_refused_before_it_is_built(
+    client, action
+) -> None:
+    # each stack row offers every earlier entry as its target: 5,000 posted rows built a
+    # page of a gigabyte's work (the cap held for share links only)
+    form = {"action": action} | {f"s-{i}-source": f"k{i}" for i in range(MAX_ROWS + 1)}
+    response = client.post("/check", data=form)
+    assert response.status_code == 400
+    assert f"höchstens {MAX_ROWS}" in text_of(response.get_data(as_text=True))
+
+
+def test_a_posted_form_with_max_rows_is_still_read(client) -> None:
+    form = {"action": "refresh"} | {f"s-{i}-source": f"k{i}" for i in range(MAX_ROWS)}
+    assert client.post("/check", data=form).status_code == 200

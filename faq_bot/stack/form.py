@@ -49,6 +49,7 @@ from faq_bot.text import clean_input
 
 MIN_ROWS = {"players": 2, "cards": 1, "stack": 1}  # rows the form shows at least
 MAX_ROWS = 200  # the reader's limit per list
+GROUP_NAMES = {"players": "Spieler", "cards": "Karten", "stack": "Stapeleinträge"}
 FAQ_DOC = "how-faq"
 
 GROUP_FIELDS = {
@@ -210,7 +211,16 @@ def _kept_rows(form: Mapping[str, str]) -> dict[str, list[tuple[int, dict[str, A
             row = {f: (False if f in FLAGS else "") for f in fields} | rows[group][number]
             if not _blank(row):
                 kept[group].append((number, row))
+        if len(kept[group]) > MAX_ROWS:  # before anything offers each row every other
+            raise TooManyRows(
+                f"Das Formular hat {len(kept[group])} {GROUP_NAMES[group]}; erlaubt sind "
+                f"höchstens {MAX_ROWS}. Bitte die Eingabe kürzen."
+            )
     return kept
+
+
+class TooManyRows(InputError):
+    """A posted form with more rows in a group than the reader takes (`MAX_ROWS`)."""
 
 
 def is_number(text: str) -> bool:

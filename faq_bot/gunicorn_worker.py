@@ -32,7 +32,10 @@ import ctypes
 import html
 import os
 import socket
+import threading
+import time
 from http import HTTPStatus
+from typing import Any
 
 from gunicorn import util
 from gunicorn.workers.gthread import ThreadWorker
@@ -125,7 +128,38 @@ def tame_allocator() -> list[str]:
 
 
 class GermanThreadWorker(ThreadWorker):
-    """gunicorn's ``gthread`` worker, with `write_error` for the requests it refuses."""
+    """gunicorn's ``gthread`` worker, with `write_error` for the requests it refuses and
+    a heartbeat as old as its oldest running request (`notify`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._started: dict[int, float] = {}  # pool thread -> when its request began
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        app: Any = self.wsgi  # type: ignore[has-type]
+
+        def timed(environ: Any, start_response: Any) -> Any:
+            # the app's own work only: sending the body to a slow client is not timed
+            thread = threading.get_ident()
+            self._started[thread] = time.monotonic()
+            try:
+                return app(environ, start_response)
+            finally:
+                self._started.pop(thread, None)
+
+        self.wsgi = timed
+
+    def notify(self) -> None:
+        """Tell the arbiter the worker is alive, as of the start of its oldest running
+        app call: gthread's main loop notifies every second while a pool thread
+        computes, so gunicorn's ``timeout`` never replaced a worker whose request ran on
+        (a bug's loop, a pathological input); now the arbiter does, ``timeout`` after
+        the app began on it."""
+        super().notify()
+        oldest = min(list(self._started.values()), default=None)  # list(): one step
+        if oldest is not None:
+            os.utime(self.tmp.fileno(), (oldest, oldest))
 
     def init_process(self) -> None:
         # gunicorn's handle_error looks up util.write_error at each call; this worker

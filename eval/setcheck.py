@@ -232,6 +232,7 @@ GROUPS = [
     ["heldout146-questions.jsonl", "heldout146-followups.jsonl"],
     ["heldout147-questions.jsonl", "heldout147-followups.jsonl"],
     ["heldout148-questions.jsonl", "heldout148-followups.jsonl"],
+    ["heldout150-questions.jsonl", "heldout150-followups.jsonl"],
 ]
 
 

@@ -233,6 +233,7 @@ GROUPS = [
     ["heldout147-questions.jsonl", "heldout147-followups.jsonl"],
     ["heldout148-questions.jsonl", "heldout148-followups.jsonl"],
     ["heldout149-questions.jsonl", "heldout149-followups.jsonl"],
+    ["heldout150-questions.jsonl", "heldout150-followups.jsonl"],
 ]
 
 

@@ -158,6 +158,20 @@ def test_static_file_without_version_is_not_cached_for_a_year(client):
         assert "immutable" not in response.headers["Cache-Control"]
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/static/app.js?v=bogus",  # another release's file (a rolling update) or made up
+        "/static/app.js?v=000000000000",
+        "/static/nope.js?v=abc",  # a file that is not there (yet): a 404
+    ],
+)
+def test_a_static_url_whose_version_is_not_the_files_is_not_cached_for_a_year(client, url):
+    with client.get(url) as response:
+        assert "immutable" not in response.headers["Cache-Control"]
+        assert "31536000" not in response.headers["Cache-Control"]
+
+
 @pytest.mark.parametrize("path", ["/", "/ask?q=Bombe", "/entry/spiel", "/api/search?q=Bombe"])
 def test_a_websocket_upgrade_offer_is_ignored_and_the_page_served(client, path):
     # werkzeug's routing looked for WebSocket routes: a 400 on "/", a 405 on GET /ask

@@ -42,6 +42,25 @@ def _static_hash(filename: str) -> str:
     return file_hash(path)
 
 
+def is_current(filename: str, version: str) -> bool:
+    """`version` is the hash `asset_url` puts in the URL of this release's `filename`
+    (not another release's, during a rolling update; not a file that is not there)."""
+    try:
+        return version == _release_hash(filename)
+    except FileNotFoundError:
+        return False
+
+
+def _release_hash(filename: str) -> str:
+    if current_app.debug:
+        return _static_hash(filename)
+    hashes: dict[str, str] = current_app.extensions.setdefault("faq_bot.asset_hashes", {})
+    found = hashes.get(filename)
+    if found is None:
+        found = hashes[filename] = _static_hash(filename)
+    return found
+
+
 def asset_url(filename: str) -> str:
     """URL of a static file with its content hash as cache buster.
 
@@ -49,13 +68,7 @@ def asset_url(filename: str) -> str:
     ETag): the static files belong to the release. In debug mode it follows
     edits of the files.
     """
-    if current_app.debug:
-        return url_for("static", filename=filename, v=_static_hash(filename))
-    hashes: dict[str, str] = current_app.extensions.setdefault("faq_bot.asset_hashes", {})
-    found = hashes.get(filename)
-    if found is None:
-        found = hashes[filename] = _static_hash(filename)
-    return url_for("static", filename=filename, v=found)
+    return url_for("static", filename=filename, v=_release_hash(filename))
 
 
 # Stylesheets the templates inline (each page inlines app.css and its own).

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from flask import Flask, Response, current_app, request
 
-from faq_bot.web.assets import style_hashes
+from faq_bot.web.assets import is_current, style_hashes
 
 
 def content_security_policy(style_sources: list[str]) -> str:
@@ -52,9 +52,12 @@ def add_headers(response: Response) -> Response:
         if name.lower() not in present:
             headers.add(name, value)
     if request.endpoint == "static":
-        if request.args.get("v"):
+        filename = (request.view_args or {}).get("filename", "")
+        if response.status_code not in (200, 304):  # a 404, a 412: not kept at all
+            response.headers["Cache-Control"] = "no-store"
+        elif is_current(filename, request.args.get("v", "")):
             response.headers["Cache-Control"] = STATIC_CACHE
-        else:  # an unversioned URL must not be pinned for a year
+        else:  # unversioned, or another release's version: never pinned for a year
             response.headers["Cache-Control"] = "public, max-age=300"
     return response
 

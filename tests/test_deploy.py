@@ -83,6 +83,18 @@ def test_nginx_balances_both_instances_sharing_one_index(deployment):
     assert status == 200 and body
 
 
+def test_absolute_addresses_through_nginx_keep_the_port_the_client_used(deployment):
+    # nginx's $host drops the port: every citation and canonical link, and the redirect
+    # of a doubled slash, pointed at port 80
+    status, _, body = raw_request(deployment.port, "/api/search?q=Bombe&n=1")
+    assert status == 200
+    hit = json.loads(body)["hits"][0]
+    assert hit["absolute_url"].startswith(f"http://127.0.0.1:{deployment.port}/entry/")
+    status, headers, _ = raw_request(deployment.port, "/entry//spiel")
+    assert status in (301, 308)
+    assert headers["Location"].startswith(f"http://127.0.0.1:{deployment.port}/")
+
+
 def post_form(port: int, path: str, fields: dict):
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     try:

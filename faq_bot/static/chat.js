@@ -573,6 +573,7 @@
           // a failed question: the disabled button had lost focus to the page (a screen
           // reader started at the top); the retry takes it, and raises no keyboard
           retry.focus({ preventScroll: true });
+          retry.scrollIntoView({ block: "nearest" }); // below the fold after an answer
         } else if (errorBox && !errorBox.hidden) {
           errorBox.setAttribute("tabindex", "-1");
           errorBox.focus({ preventScroll: true });
@@ -582,9 +583,10 @@
 
   if (retry) {
     retry.addEventListener("click", function () {
-      var question = input.value.trim() || failed;
+      // the question the message names; one typed meanwhile stays in the field
+      var question = failed || input.value.trim();
       if (!question) return;
-      input.value = "";
+      if (input.value.trim() === question) input.value = "";
       ask(question);
     });
   }

@@ -149,6 +149,21 @@ def test_the_footer_says_once_the_rulings_are_stored_for_use_offline(phone_ctx, 
     expect(nojs.locator("#offline-ready")).to_be_hidden()
 
 
+def test_chat_a_dropped_follow_up_on_a_phone_shows_the_focused_retry(phone_routed):
+    """A phone review: after an answer, a dropped follow-up focused the retry below the
+    fold (focus without scrolling), where a judge did not see it."""
+    page = phone_routed
+    page.goto("/ask")
+    ask(page, FIRST)
+    expect(page.locator("#chat-log .turn-a.pending")).to_have_count(0)
+    page.route("**/api/ask", drop_posts)
+    page.locator("#chat-q").fill(FOLLOWUP)
+    page.locator("#chat-form button[type=submit]").tap()
+    retry = page.locator("#chat-retry")
+    expect(retry).to_be_focused()
+    expect(retry).to_be_in_viewport(ratio=1)
+
+
 def test_chat_a_dropped_question_on_a_phone_leaves_focus_on_the_retry(phone_routed):
     """A phone review: the disabled button lost focus to the page, so a screen reader
     started again at the top and a tap found nothing focused; the retry takes it (a

@@ -361,6 +361,24 @@ def test_chat_keeps_what_was_typed_while_a_failed_question_was_pending(routed):
     expect(page.locator("#chat-retry")).to_be_visible()
 
 
+def test_chat_retry_asks_the_failed_question_and_keeps_what_was_typed(routed):
+    """A phone review on bad wifi: „Noch einmal versuchen“ sent the question typed
+    meanwhile instead of the one the message named, and that one was gone."""
+    page = routed
+    page.goto("/ask")
+    page.evaluate("document.getElementById('chat-form').dataset.timeoutMs = '1500'")
+    page.route("**/api/ask", lambda route: None)  # never answered: a stalled request
+    ask(page, FIRST)
+    expect(page.locator("#chat-log .turn-a.pending")).to_be_visible()
+    page.locator("#chat-q").fill(SECOND)
+    expect(page.locator("#chat-error")).to_contain_text("Zeitüberschreitung")
+    page.unroute("**/api/ask")  # the connection is back
+    page.locator("#chat-retry").click()
+    expect(page.locator("#chat-log li.turn .turn-q").last).to_contain_text(FIRST)
+    expect(page.locator("#chat-log .turn-a.pending")).to_have_count(0)
+    expect(page.locator("#chat-q")).to_have_value(SECOND)
+
+
 @pytest.mark.parametrize("status", [500, 502])
 def test_chat_says_a_server_error_is_one_not_a_lost_connection(routed, status):
     """A proxy's 502 page (HTML) was read as "Keine Verbindung zum Server"."""

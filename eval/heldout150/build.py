@@ -178,7 +178,7 @@ QUESTIONS = [
      ["TW-Ziehen ist KEINE Aktion und kann somit auch durch den Blitzangriff nicht verhindert werden"]),
     # ---- 000 HoW FAQ: deep_paragraph (9) ----
     ("000", "deep_paragraph",
-     "Schadensverteilung: Mein Jäger wird von einem stärkeren Jäger geblockt und ich habe den Begleitjäger auf der Hand. Ist der Zeitpunkt innerhalb der Phase egal, oder muss die Karte vor den Phasenzweck?",
+     "Gestern im Luftkampf: Mein Jäger hängt im Block einer feindlichen Maschine mit mehr AG-Luft und wäre hinüber. Ich habe abgewartet, bis mein Kumpel seine Treffer zugeteilt hatte, und erst danach Begleitjäger ausgespielt. Er meint, das sei zu spät gewesen, weil so eine Karte vor den Phasenzweck gehört. Wer von uns hat recht?",
      ["In diesem Fall ist es egal, wann innerhalb der Phase Du die AK spielst"]),
     ("000", "deep_paragraph",
      "In der Schadensverteilung greift mich ein Königstiger an, ich habe Panzerabschuss auf der Hand. Was bewirkt die Karte, wenn ich sie vor dem Phasenzweck spiele?",

@@ -199,6 +199,42 @@ def test_check_every_button_of_an_entry_row_can_be_tapped_on_a_narrow_phone(
         context.close()
 
 
+def test_check_rows_keep_their_fields_usable_with_the_phones_text_at_200_percent(
+    browser, base_url
+):
+    """A phone review: at 175 % text and more a player's name field shrank to nothing
+    (its label one letter per line), the TW field lay on it, a card's owner was an empty
+    box; the line wraps instead."""
+    from tests.e2e.conftest import _context
+
+    context = _context(browser, base_url, viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto("/check")
+        page.evaluate("document.documentElement.style.fontSize = '200%'")
+        fill_example2(page)
+        found = page.evaluate(
+            """() => {
+                const controls = [...document.querySelectorAll(
+                    '#check-form fieldset.row input:not([type=hidden]):not([type=checkbox]),'
+                    + ' #check-form fieldset.row select')]
+                    .filter(e => e.checkVisibility());  // not in folded details
+                const boxes = controls.map(e => [e.id, e.getBoundingClientRect()]);
+                const narrow = boxes.filter(([, r]) => r.width < 64).map(([id]) => id);
+                const overlapping = [];
+                boxes.forEach(([a, r], i) => boxes.slice(i + 1).forEach(([b, q]) => {
+                    if (r.left < q.right - 1 && q.left < r.right - 1
+                        && r.top < q.bottom - 1 && q.top < r.bottom - 1) overlapping.push([a, b]);
+                }));
+                return {narrow, overlapping};
+            }"""
+        )
+        assert found == {"narrow": [], "overlapping": []}
+        assert no_horizontal_scroll(page)
+    finally:
+        context.close()
+
+
 def test_check_without_javascript_posts_the_form(nojs, shots):
     nojs.goto("/check")
     fill_example2(nojs)  # each chip, "Ansagen" and choice of owner is a round trip

@@ -100,6 +100,12 @@ def example2_form(**extra: str) -> dict[str, str]:
     return form
 
 
+def without_entry(form: dict[str, str], n: int) -> dict[str, str]:
+    """`form` without stack entry `n` (a card lies on the stack once: one announced
+    again is refused, so a test of „Ansagen“ takes one off first)."""
+    return {k: v for k, v in form.items() if not k.startswith(f"s-{n}-")}
+
+
 # ---------------------------------------------------------------- POST /api/check
 
 
@@ -772,7 +778,9 @@ def test_check_form_post_with_errors_stays_a_400_in_place(client, form) -> None:
     "action", ["add:stack", "remove:cards:0", "move:stack:0:up", "refresh", "announce:0"]
 )
 def test_check_builder_steps_are_not_redirected(client, action) -> None:
-    response = client.post("/check", data=example2_form(action=action))
+    form = example2_form(action=action)
+    form = without_entry(form, 0) if action == "announce:0" else form
+    response = client.post("/check", data=form)
     assert response.status_code == 200 and "Location" not in response.headers
 
 
@@ -1379,7 +1387,8 @@ def checker_tag(html: str) -> str:
     ("action", "status", "focus"),
     [
         ("pick:Radarstation", "Radarstation für B angelegt (Karte 4).", 'data-focus="c-3-name"'),
-        ("announce:2", "227-Pfund Bombe von B angesagt (Eintrag 4).", 'data-focus="s-3-source"'),
+        # its entry (2) taken off first
+        ("announce:2", "227-Pfund Bombe von B angesagt (Eintrag 3).", 'data-focus="s-2-source"'),
         ("add:players", "Neue leere Zeile: Spieler 3.", 'data-focus="p-2-name"'),
         ("remove:stack:2", "Eintrag 3 entfernt.", 'data-focus-button="remove:stack:2"'),
         (
@@ -1392,7 +1401,8 @@ def checker_tag(html: str) -> str:
 def test_check_builder_step_tells_check_js_what_it_did_and_where_the_focus_goes(
     client, action, status, focus
 ) -> None:
-    tag = checker_tag(fragment(client, example2_form(action=action, pick_owner="B")))
+    form = example2_form(action=action, pick_owner="B")
+    tag = checker_tag(fragment(client, without_entry(form, 1) if action == "announce:2" else form))
     assert f'data-status="{status}"' in unescape(tag)
     assert focus in tag
 
@@ -1420,7 +1430,9 @@ def test_check_builder_step_without_javascript_repeats_it_where_its_button_lands
 ) -> None:
     """The page of a step lands where the pressed button's formaction points (its rows); the
     step's message is repeated there, once, for pages without JavaScript."""
-    html = client.post("/check", data=example2_form(action=action, pick_owner="B")).text
+    form = example2_form(action=action, pick_owner="B")
+    form = without_entry(form, 1) if action == "announce:2" else form
+    html = client.post("/check", data=form).text
     value = re.escape(action) if not action.startswith("pick:") else r"pick:Radarstation"
     button = re.search(rf'<button[^>]*value="{value}"[^>]*>', html)
     assert button, action
@@ -1493,9 +1505,10 @@ def test_check_builder_buttons_act_on_the_row_shown_when_a_blank_row_lies_betwee
         return [m[1] for tag in found if (m := re.search(r'value="([^"]*)"', tag)) and m[1]]
 
     assert players(fragment(client, {**form, "action": "remove:players:2"})) == ["A"]
-    announced = checker_tag(fragment(client, {**form, "action": "announce:2"}))
-    # two entries are on the stack already (the blank one between them is dropped)
-    assert 'data-status="227-Pfund Bombe von C angesagt (Eintrag 3)."' in unescape(announced)
+    bomb_off = {**without_entry(form, 2), "s-3-source": "", "action": "announce:2"}
+    announced = checker_tag(fragment(client, bomb_off))
+    # one entry is on the stack already (the blank ones after it are dropped)
+    assert 'data-status="227-Pfund Bombe von C angesagt (Eintrag 2)."' in unescape(announced)
     blank = client.post("/check", data={**form, "action": "remove:players:1"})
     assert blank.status_code == 200 and players(blank.get_data(as_text=True)) == ["A", "C"]
 
@@ -1664,3 +1677,17 @@ def test_a_posted_form_with_more_rows_than_the_reader_takes_is_refused_before_it
 def test_a_posted_form_with_max_rows_is_still_read(client) -> None:
     form = {"action": "refresh"} | {f"s-{i}-source": f"k{i}" for i in range(MAX_ROWS)}
     assert client.post("/check", data=form).status_code == 200
+
+
+def test_check_a_card_on_the_stack_says_so_in_its_row_instead_of_ansagen(client) -> None:
+    # where the thumb was when „Ansagen“ was tapped (the new entry lies a screen away)
+    html = client.post("/check", data=example2_form(action="refresh")).text
+    rows = html[html.index('id="rows-cards"') : html.index('id="rows-stack"')]
+    assert [text_of(s) for s in re.findall(r'<span class="on-stack">.*?</span>', rows)] == [
+        "auf dem Stapel: Eintrag 1",
+        "auf dem Stapel: Eintrag 3",
+        "auf dem Stapel: Eintrag 2",
+    ]
+    assert 'value="announce:' not in rows
+    html = client.post("/check", data=without_entry(example2_form(action="refresh"), 1)).text
+    assert 'value="announce:2"' in html  # bombB, taken off: it can be announced again

@@ -199,9 +199,7 @@ def test_check_every_button_of_an_entry_row_can_be_tapped_on_a_narrow_phone(
         context.close()
 
 
-def test_check_rows_keep_their_fields_usable_with_the_phones_text_at_200_percent(
-    browser, base_url
-):
+def test_check_rows_keep_their_fields_usable_with_the_phones_text_at_200_percent(browser, base_url):
     """A phone review: at 175 % text and more a player's name field shrank to nothing
     (its label one letter per line), the TW field lay on it, a card's owner was an empty
     box; the line wraps instead."""
@@ -233,6 +231,22 @@ def test_check_rows_keep_their_fields_usable_with_the_phones_text_at_200_percent
         assert no_horizontal_scroll(page)
     finally:
         context.close()
+
+
+def test_check_a_double_tap_on_ansagen_puts_the_card_on_the_stack_once_and_says_so(phone):
+    """A phone review: nothing changed where the thumb was (the new entry and the message
+    lay a screen away), and a second tap put the card on the stack twice."""
+    phone.goto("/check")
+    chip(phone, "Radarstation").click()
+    card = phone.locator("#rows-cards fieldset.row").first
+    ansagen = card.get_by_role("button", name=re.compile("ansagen"))
+    expect(ansagen).to_be_visible()
+    ansagen.dblclick()
+    expect(card.locator(".on-stack")).to_have_text("auf dem Stapel: Eintrag 1")
+    phone.wait_for_load_state("networkidle")
+    sources = phone.locator("#rows-stack select[name$='-source']")
+    values = [sources.nth(i).input_value() for i in range(sources.count())]
+    assert values.count("radarstation") == 1, values
 
 
 def test_check_without_javascript_posts_the_form(nojs, shots):
@@ -743,8 +757,10 @@ def test_check_builder_steps_by_keyboard_put_the_focus_on_what_changed_and_say_s
     expect(page.get_by_role("button", name="Spieler 3 entfernen")).to_be_focused()
     expect(page.locator("#p-2-name")).to_have_value("")
 
-    press(page, page.get_by_role("button", name="Radarstation von A ansagen (auf den Stapel)"))
-    expect(status).to_have_text("Radarstation von A angesagt (Eintrag 2).")
+    press(page, page.get_by_role("button", name="Zerstörer für A anlegen"))
+    expect(status).to_have_text("Zerstörer für A angelegt (Karte 2).")
+    press(page, page.get_by_role("button", name="Zerstörer von A ansagen (auf den Stapel)"))
+    expect(status).to_have_text("Zerstörer von A angesagt (Eintrag 2).")
     press(
         page, page.get_by_role("button", name="Eintrag 2 früher ansagen (in der Liste nach oben)")
     )
@@ -756,7 +772,7 @@ def test_check_builder_steps_by_keyboard_put_the_focus_on_what_changed_and_say_s
     expect(status).to_have_text("Eintrag 1 nach unten verschoben, jetzt Eintrag 2.")
     down = page.get_by_role("button", name="Eintrag 2 später ansagen (in der Liste nach unten)")
     expect(down).to_be_focused()
-    expect(page.locator("#s-1-source")).to_have_value("radarstation")
+    expect(page.locator("#s-1-source")).to_have_value("zerstoerer")
 
 
 def test_check_a_button_reached_while_a_name_is_re_rendered_keeps_the_focus(page):

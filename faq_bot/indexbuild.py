@@ -141,6 +141,10 @@ def _new_build_id() -> str:
     return f"{stamp}-{secrets.token_hex(3)}"
 
 
+# the names `_new_build_id` gives: the only folders a build ever deletes
+BUILD_ID = re.compile(r"\d{8}T\d{12}Z-[0-9a-f]{6}")
+
+
 @contextmanager
 def build_lock(index_dir: Path, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
     """Hold `index_dir`'s build lock (an fcntl lock on ``.build.lock``): one build at a
@@ -467,5 +471,7 @@ def _prune(index_dir: Path, keep: set[str]) -> None:
     half-written by a run killed outright (SIGKILL, out of memory). Called holding the
     build lock (`build_lock`), so no other run is writing one of them."""
     for path in (index_dir / BUILDS).iterdir():
-        if path.name not in keep and path.is_dir():
+        # a folder of another name is not a build: someone else's (an `--index` pointed
+        # at a folder that has a builds/ of its own), never deleted
+        if path.name not in keep and BUILD_ID.fullmatch(path.name) and path.is_dir():
             shutil.rmtree(path, ignore_errors=True)

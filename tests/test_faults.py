@@ -185,6 +185,19 @@ def test_a_build_damaged_at_start_is_logged_and_each_request_is_a_503(tiny_index
     assert "beschädigt" in response.get_data(as_text=True)
 
 
+def test_a_build_prunes_only_builds_it_made(tmp_path, tiny_corpus):
+    # a CLI probe: `--index` pointed at a folder that had its own builds/ lost everything
+    # in it at the first search (which builds a missing index)
+    index_dir = tmp_path / "projekt"
+    theirs = index_dir / "builds" / "release-1.0"
+    theirs.mkdir(parents=True)
+    (theirs / "app.bin").write_text("wichtig", encoding="utf-8")
+    for _ in range(3):  # old builds of its own do go
+        assert cli("index", "--index", str(index_dir), "--corpus", str(tiny_corpus)).exit_code == 0
+    assert (theirs / "app.bin").read_text(encoding="utf-8") == "wichtig"
+    assert len([p for p in (index_dir / "builds").iterdir() if p != theirs]) == 2
+
+
 def test_current_as_a_real_folder_is_replaced_by_index(tmp_path, tiny_corpus):
     index_dir = tmp_path / "index"
     (index_dir / CURRENT).mkdir(parents=True)

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from faq_bot import strictjson
-from faq_bot.errors import InputError
+from faq_bot.errors import InputError, os_reason
 from faq_bot.index import Index
 from faq_bot.query import QueryError
 from faq_bot.search import search
@@ -101,13 +101,27 @@ def rank_of_first_hit(texts: Iterable[str], gold: list[str]) -> int | None:
     return None
 
 
+# a question file's size limit: the largest holds 42 KB; `faq-bot eval /dev/zero` read
+# until the memory ran out
+MAX_QUESTION_FILE = 16_000_000
+
+
 def load_questions(path: Path | str) -> list[dict[str, Any]]:
     path = Path(path)
     try:
-        # a byte order mark (a Windows editor's) is read as `check` and `--batch` read it
-        lines = path.read_text(encoding="utf-8-sig").splitlines()
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_QUESTION_FILE + 1)
     except FileNotFoundError:
         raise EvalFileError(f"Die Fragendatei {path} gibt es nicht.") from None
+    except OSError as exc:  # a folder, a symlink loop, a name too long, no permission
+        raise EvalFileError(
+            f"Die Fragendatei {path} kann nicht gelesen werden ({os_reason(exc)})."
+        ) from None
+    if len(raw) > MAX_QUESTION_FILE:
+        raise EvalFileError(f"Die Fragendatei {path} ist größer als {MAX_QUESTION_FILE} Bytes.")
+    try:
+        # a byte order mark (a Windows editor's) is read as `check` and `--batch` read it
+        lines = raw.decode("utf-8-sig").splitlines()
     except UnicodeDecodeError:
         raise EvalFileError(f"Die Fragendatei {path} ist kein UTF-8.") from None
     questions = []
@@ -121,6 +135,12 @@ def load_questions(path: Path | str) -> list[dict[str, Any]]:
                 f"{path}, Zeile {number}: kein gültiges JSON "
                 f"({strictjson.where_german(exc, line=False)})."
             ) from None
+        except RecursionError:
+            raise EvalFileError(
+                f"{path}, Zeile {number}: das JSON ist zu tief verschachtelt."
+            ) from None
+        except ValueError:  # an integer of more digits than Python converts
+            raise EvalFileError(f"{path}, Zeile {number}: eine Zahl ist zu lang.") from None
         if not isinstance(item, dict) or not isinstance(item.get("q"), str):
             raise EvalFileError(f"{path}, Zeile {number}: ein Objekt mit Feld „q“ erwartet.")
         gold = item.get("gold") or []

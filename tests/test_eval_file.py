@@ -31,3 +31,43 @@ def test_a_file_with_a_byte_order_mark_is_read_as_check_and_batch_read_one(tmp_p
     path = tmp_path / "q.jsonl"
     path.write_bytes(b"\xef\xbb\xbf" + json.dumps(LINE).encode("utf-8") + b"\n")
     assert load_questions(path)[0]["q"] == "und was dann?"
+
+
+def test_an_endless_question_file_is_refused_after_its_limit(monkeypatch):
+    # a CLI probe: `faq-bot eval /dev/zero` read until the memory ran out
+    import faq_bot.evaluate as evaluate
+
+    monkeypatch.setattr(evaluate, "MAX_QUESTION_FILE", 1000)
+    with pytest.raises(EvalFileError, match="größer als 1000 Bytes"):
+        load_questions("/dev/zero")
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "zu tief verschachtelt"),
+        ('{"q": "x", "n": ' + "9" * 5000 + "}", "Zahl"),
+    ],
+    ids=["deep", "huge-number"],
+)
+def test_a_line_json_cannot_hold_is_refused_naming_it(tmp_path, line, reason):
+    # a CLI probe: a RecursionError and a ValueError traceback (exit 1)
+    path = tmp_path / "q.jsonl"
+    path.write_text(json.dumps(LINE) + "\n" + line + "\n", encoding="utf-8")
+    with pytest.raises(EvalFileError, match=f"Zeile 2: .*{reason}"):
+        load_questions(path)
+
+
+@pytest.mark.parametrize("kind", ["folder", "loop", "long-name"])
+def test_a_question_file_that_cannot_be_read_says_why_in_german(tmp_path, kind):
+    # a CLI probe: each was called a damaged index (exit 4, "run faq-bot index")
+    path = {
+        "folder": tmp_path,
+        "loop": tmp_path / "schleife",
+        "long-name": tmp_path / ("x" * 300),
+    }[kind]
+    if kind == "loop":
+        path.symlink_to(path)
+    with pytest.raises(EvalFileError, match="kann nicht gelesen werden") as caught:
+        load_questions(path)
+    assert "Errno" not in str(caught.value)

@@ -141,6 +141,37 @@ def test_eval_cv_fits_on_some_questions_and_measures_on_the_others(hybrid_index,
     assert figures["first_passage@1"]["mean"] == pytest.approx(figures["passage@1"]["mean"])
 
 
+def test_eval_cv_with_too_few_answerable_questions_to_fit_says_so(hybrid_index, tmp_path):
+    # a CLI probe: four questions (or five with no gold at all) ended in a traceback
+    # ("no group with a positive row", exit 1) with nothing on stdout under --json
+    path = tmp_path / "questions.jsonl"
+    lines = [
+        {"id": f"u{i}", "q": q, "doc": None, "gold": [], "kind": "unanswerable"}
+        for i, (q, _g) in enumerate(QUESTIONS[:5])
+    ]
+    path.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines), "utf-8")
+    args = ["eval", "--cv", "--json", "--folds", "2", "--index", str(hybrid_index), str(path)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert json.loads(result.stdout)["error"] == "bad_request"
+    assert "reichen nicht" in result.stderr
+
+
+def test_eval_cv_names_the_question_it_cannot_ask(hybrid_index, tmp_path):
+    # a CLI probe: a blank question aborted the run with „Bitte eine Frage eingeben.“ alone
+    path = tmp_path / "questions.jsonl"
+    lines = [
+        {"id": f"c{i}", "q": q, "doc": DOC, "gold": [g], "kind": "paraphrase"}
+        for i, (q, g) in enumerate(QUESTIONS)
+    ]
+    lines.insert(3, {"id": "leer", "q": "   ", "doc": DOC, "gold": ["x"], "kind": "paraphrase"})
+    path.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines), "utf-8")
+    args = ["eval", "--cv", "--folds", "2", "--index", str(hybrid_index), str(path)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert "Frage „leer“: Bitte eine Frage eingeben." in result.output
+
+
 def test_fit_confidence_writes_the_bars_it_is_given(hybrid_index):
     # the bars chosen on the cross-validation's runs (no case's passage chosen by weights
     # fitted on it) replace fit_confidence's own choice (0.05 here, against 0.95)

@@ -77,8 +77,16 @@ def out_of_fold(
             train = [c for c, g in zip(cases, fold, strict=True) if g != f]
             test_idx = [i for i, g in enumerate(fold) if g == f]
             known = known_of(index, train)
-            pw = fit_passage(train, known)
-            cw = fit_confidence(index, train, pw)
+            try:
+                pw = fit_passage(train, known)
+                cw = fit_confidence(index, train, pw)
+            except ValueError:  # no right passage to learn from, one outcome only
+                raise InputError(
+                    f"Die Fragen außerhalb von Teil {f + 1} von {k} reichen nicht, um die "
+                    "Modelle anzupassen: es braucht beantwortbare Fragen, deren richtiger "
+                    "Absatz gefunden wird, und solche, bei denen nicht. Bitte mehr Fragen "
+                    "oder weniger Teile (--folds)."
+                ) from None
             weights = np.array([cw["weights"][s] for s in conf.SIGNALS])
             test = [cases[i] for i in test_idx]
             xt, yt, _ = _signal_rows(index, test, pw, known)

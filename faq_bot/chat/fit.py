@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 
 from faq_bot.dense import dense_for
-from faq_bot.errors import IndexProblem
+from faq_bot.errors import IndexProblem, InputError
 from faq_bot.evaluate import answerable, is_hit
 from faq_bot.index import Index
 from faq_bot.known import Comparison, KnownQuestions
@@ -121,14 +121,17 @@ def collect(index: Index, questions: list[dict[str, Any]], mode: str = "hybrid")
     cases = []
     dense = mode == "hybrid"
     for q in questions:
-        history = replay(index, q.get("history") or [])
-        # as `answer` reads it: a question not shaped like a follow-up, asked after an
-        # answered one, by the reading the models in effect prefer (`answered_reading`)
-        reading = (
-            answered_reading(index, q["q"], history, dense=dense)[0]
-            if history
-            else read(index, q["q"], dense=dense)
-        )
+        try:
+            history = replay(index, q.get("history") or [])
+            # as `answer` reads it: a question not shaped like a follow-up, asked after an
+            # answered one, by the reading the models in effect prefer (`answered_reading`)
+            reading = (
+                answered_reading(index, q["q"], history, dense=dense)[0]
+                if history
+                else read(index, q["q"], dense=dense)
+            )
+        except InputError as exc:  # blank, too long: which question of the file
+            raise InputError(f"Frage „{q['id']}“: {exc}") from None
         if dense and reading.candidates and reading.dense is None:
             raise IndexProblem(
                 "Kreuzvalidieren braucht einen Index mit Vektoren der semantischen Suche "

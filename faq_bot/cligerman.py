@@ -100,7 +100,8 @@ class GermanUsageError(click.UsageError):
             pieces = " ".join(self.ctx.command.collect_usage_pieces(self.ctx))
             lines.append(f"Aufruf: {self.ctx.command_path} {pieces}")
             lines.append(f"Hilfe: {self.ctx.command_path} --help")
-        click.echo("\n".join(lines), file=file, err=file is None)
+        with contextlib.suppress(OSError, ValueError):  # stderr full or closed: exit 2 still
+            click.echo("\n".join(lines), file=file, err=file is None)
 
 
 class Terminated(KeyboardInterrupt):
@@ -117,7 +118,8 @@ class _Aborted(click.ClickException):
         super().__init__("Abgebrochen.")
 
     def show(self, file: IO[Any] | None = None) -> None:
-        click.echo("\nAbgebrochen.", file=file, err=file is None)
+        with contextlib.suppress(OSError, ValueError):  # stderr full or closed
+            click.echo("\nAbgebrochen.", file=file, err=file is None)
 
 
 class _AbortedByTerm(_Aborted):
@@ -220,7 +222,10 @@ def fail(
     if error is not None and ctx is not None and ctx.meta.get(JSON_ASKED):
         with contextlib.suppress(OSError):  # stdout itself may be what failed
             click.echo(json.dumps({"error": error, "detail": message}, ensure_ascii=False))
-    click.echo(f"Fehler: {message}", err=True)
+    # stderr closed or full: the message is lost, the exit code is still the one
+    # documented (the write's OSError ended as exit 1, "nothing found")
+    with contextlib.suppress(OSError, ValueError):
+        click.echo(f"Fehler: {message}", err=True)
     sys.exit(code)
 
 

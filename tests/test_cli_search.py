@@ -545,3 +545,17 @@ def test_a_utf8_path_in_an_ascii_locale_still_opens(tmp_path):
         capture_output=True,
     )
     assert corpus.returncode in (2, 3) and b"Traceback" not in corpus.stderr, corpus.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "code"), [(["search", "-n", "0", "x"], 2), (["check", "/gibt/es/nicht"], 2)]
+)
+def test_an_error_keeps_its_exit_code_when_stderr_is_full(args, code):
+    """A CLI probe: with stderr on a full disk every error exited 1 ("nothing found"):
+    writing the message raised, and so did the handling of that."""
+    import subprocess
+    import sys
+
+    with open("/dev/full", "wb") as full:
+        run = subprocess.run([sys.executable, "-m", "faq_bot", *args], stderr=full, timeout=120)
+    assert run.returncode == code

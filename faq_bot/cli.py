@@ -317,7 +317,7 @@ def _build(corpus_dir: Path, index_dir: Path, phase_lines: bool = False) -> Buil
             )
     except CorpusError as exc:
         close()
-        fail(f"Der Index kann nicht gebaut werden: {exc}", 3)
+        fail(f"Der Index kann nicht gebaut werden: {exc}", 3, exc.code)
     finally:
         close()
         close_embed()

@@ -97,6 +97,17 @@ def test_index_command_reports_a_corpus_error_in_german(corpus_copy, tmp_path):
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("corpus", ["/gibt/es/nicht", "/dev/null"])
+def test_a_search_that_cannot_build_its_index_says_so_as_json_too(tmp_path, corpus):
+    # a CLI probe: --json printed nothing on stdout when the automatic build failed on
+    # the corpus (exit 3); /dev/null as the corpus was called a damaged index (exit 4)
+    args = ["search", "--json", "--index", str(tmp_path / "ix"), "--corpus", corpus, "Bombe"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 3, result.output
+    assert json.loads(result.stdout)["error"] == "corpus_error"
+    assert "beschädigt" not in result.stderr
+
+
 def test_search_text_lists_ranked_titles(run, built_index):
     result = run(*with_index(built_index, "search", "wer", "bezahlt", "die", "227er"))
     assert result.exit_code == 0

@@ -195,3 +195,30 @@ def test_corpus_manifest_naming_a_pipe_as_file_is_not_called_a_folder(faq_only):
     with pytest.raises(CorpusError, match="keine gewöhnliche Datei") as caught:
         load_corpus(faq_only)
     assert "Ordner" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("make", "reason"),
+    [
+        (lambda d: (d / "manifest.toml").symlink_to("/dev/zero"), "größer als"),
+        (lambda d: (d / "manifest.toml").write_text("x = " + "[" * 5000 + "]" * 5000), "TOML"),
+        (lambda d: (d / "manifest.toml").write_text("x = " + "9" * 5000), "TOML"),
+    ],
+    ids=["endless", "deep", "huge-number"],
+)
+def test_a_manifest_that_cannot_be_read_whole_is_a_corpus_error(tmp_path, make, reason):
+    # a CLI probe: a manifest linked to /dev/zero read until the memory ran out; a deeply
+    # nested array and a 5000-digit number were tracebacks
+    make(tmp_path)
+    with pytest.raises(CorpusError, match=reason):
+        load_corpus(tmp_path)
+
+
+@pytest.mark.parametrize("where", ["/dev/null", "loop"])
+def test_a_corpus_folder_that_is_none_is_a_corpus_error_saying_why(tmp_path, where):
+    # a CLI probe: `--corpus /dev/null` or a symlink loop was called a damaged index (exit 4)
+    corpus = Path(where) if where.startswith("/") else tmp_path / where
+    if where == "loop":
+        corpus.symlink_to(corpus)
+    with pytest.raises(CorpusError, match="kann nicht gelesen werden"):
+        load_corpus(corpus)

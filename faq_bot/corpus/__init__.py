@@ -69,22 +69,36 @@ def title_key(name: str) -> str:
     return name.casefold().strip()
 
 
+# a manifest lists documents in a few lines: one linked to /dev/zero is not read whole
+MAX_MANIFEST = 1_000_000
+
+
 def read_manifest(corpus_dir: Path) -> list[dict]:
     path = Path(corpus_dir) / MANIFEST
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_MANIFEST + 1)
     except FileNotFoundError:
         raise CorpusError(f"{path}: Das Manifest fehlt.") from None
     except IsADirectoryError:
         raise CorpusError(f"{path}: Das Manifest ist ein Ordner, keine Datei.") from None
-    except PermissionError:
+    except OSError as exc:  # no permission, the corpus no folder, a symlink loop
         raise CorpusError(
-            f"{path}: Das Manifest kann nicht gelesen werden (keine Rechte)."
+            f"{path}: Das Manifest kann nicht gelesen werden ({os_reason(exc)})."
         ) from None
+    if len(raw) > MAX_MANIFEST:
+        raise CorpusError(f"{path}: Das Manifest ist größer als {MAX_MANIFEST} Bytes.")
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise CorpusError(f"{path}: Das Manifest ist nicht in UTF-8 gespeichert.") from None
     except tomllib.TOMLDecodeError as exc:
         raise CorpusError(f"{path}: Das Manifest ist kein gültiges TOML ({exc}).") from None
+    except (RecursionError, ValueError):  # nested too deep, a number too long
+        raise CorpusError(
+            f"{path}: Das Manifest ist kein lesbares TOML (zu tief verschachtelt "
+            "oder eine zu lange Zahl)."
+        ) from None
     problems = validate_documents(data, path, Path(corpus_dir))
     if problems:
         raise CorpusError(" ".join(problems[:5]))

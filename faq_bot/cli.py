@@ -190,7 +190,8 @@ def serve(
     if built and not debug:  # the workers would inherit the build's memory: start again
         note("Der Dienst startet neu, ohne den Speicher des Indexbaus …")
     else:
-        note(f"Regelsuche läuft auf http://{host}:{port}/ (Beenden mit Strg+C)")
+        shown = f"[{host.strip('[]')}]" if ":" in host else host  # an IPv6 literal
+        note(f"Regelsuche läuft auf http://{shown}:{port}/ (Beenden mit Strg+C)")
     if debug:
         web_serve.run_debug(host, port, corpus_dir, index_dir)
     else:

@@ -94,6 +94,8 @@ _OS_REASONS = {
     errno.EIO: "Ein-/Ausgabefehler",
     errno.EEXIST: "schon vorhanden",
     errno.ENOTEMPTY: "Ordner nicht leer",
+    errno.EADDRNOTAVAIL: "die Adresse gehört nicht zu diesem Rechner",
+    errno.EADDRINUSE: "schon belegt",
 }
 
 

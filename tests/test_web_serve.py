@@ -232,6 +232,21 @@ def test_serve_on_a_host_that_does_not_resolve_says_so_in_german(tmp_path):
     assert "„999.1.1.1“" in result.stderr and "läuft auf" not in result.output
 
 
+@pytest.mark.parametrize("host", ["", "  "])
+def test_serve_on_an_empty_host_is_refused_not_served_on_every_address(host):
+    # a CLI probe: `--host ""` listened on 0.0.0.0 with the banner „http://:5802/“
+    result = CliRunner().invoke(cli.main, ["serve", "--host", host, "--port", "5999"])
+    assert result.exit_code == 2, result.output
+    assert "--host" in result.stderr and "läuft auf" not in result.output
+
+
+def test_serve_on_an_address_of_another_machine_says_why_in_german():
+    # a CLI probe: „lässt sich nicht lauschen (Fehler 99)“
+    result = CliRunner().invoke(cli.main, ["serve", "--host", "192.0.2.1", "--port", "5999"])
+    assert result.exit_code == 2, result.output
+    assert "Fehler 99" not in result.stderr and "nicht zu diesem Rechner" in result.stderr
+
+
 def test_serve_with_a_secret_it_cannot_read_says_so_before_its_banner(
     tiny_corpus, tmp_path, monkeypatch
 ):

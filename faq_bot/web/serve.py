@@ -129,6 +129,11 @@ def check_address(host: str, port: int) -> None:
 
     # the family gunicorn takes (`gunicorn.sock._sock_type`): IPv6 for an IPv6 literal
     # only, else IPv4, even where "localhost" resolves to ::1 first
+    if not host.strip():  # the socket would listen on every address, as 0.0.0.0
+        raise InputError(
+            "Bitte mit --host eine Adresse angeben: 127.0.0.1 für diesen Rechner, "
+            "0.0.0.0 für alle Adressen."
+        )
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     try:
         with socket.socket(family, socket.SOCK_STREAM) as probe:

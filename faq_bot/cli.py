@@ -29,10 +29,11 @@ from faq_bot.cligerman import (
     Terminated,
     fail,
     os_path,
+    say,
 )
 from faq_bot.config import default_corpus_dir, default_index_dir
 from faq_bot.errors import os_reason
-from faq_bot.text import entry_path
+from faq_bot.text import entry_path, printable
 
 if TYPE_CHECKING:  # the stages are imported lazily so that --help stays fast
     from faq_bot.index import Index
@@ -63,7 +64,7 @@ def note(message: str) -> None:
     """A line on stderr about work in progress: a closed or full stderr (2>&-,
     2>/dev/full) loses the line, not the work it reports on."""
     with contextlib.suppress(OSError):
-        click.echo(message, err=True)
+        say(message, err=True)
 
 
 def echo_json(data: object) -> None:
@@ -123,13 +124,13 @@ def check(as_json: bool, corpus_dir: Path, file: str) -> None:
         if not validate(scenario):
             fail(f"Korpus {corpus_dir}: {exc}", 3, "corpus_error")
         # an illegal stack is still said to be one, its errors without their rules
-        click.echo(f"Warnung: Korpus {corpus_dir}: {exc} Die Fehler folgen ohne Regeln.", err=True)
+        say(f"Warnung: Korpus {corpus_dir}: {exc} Die Fehler folgen ohne Regeln.", err=True)
         rules = {}
     result = resolve(scenario, rules)
     if as_json:
         echo_json(result_to_json(result))
     else:
-        click.echo(render_text(scenario, result))
+        say(render_text(scenario, result))
     sys.exit(0 if result.ok else 1)
 
 
@@ -421,7 +422,7 @@ def index_command(corpus_dir: Path, index_dir: Path) -> None:
     report = _build(corpus_dir, index_dir, phase_lines=True)
     for warning in report.warnings:
         note(f"Warnung: {warning}")
-    click.echo(
+    say(
         f"Index {report.version} gebaut: {report.documents} Dokumente, "
         f"{report.entries} Einträge, {report.paragraphs} Absätze, "
         f"{report.links} Querverweise, {len(report.unresolved)} nicht aufgelöst "
@@ -507,12 +508,12 @@ def search(
         echo_json([hit.to_json() for hit in result.hits])
         sys.exit(0 if result.hits else 1)
     if result.suggestion:
-        click.echo(f"Meinten Sie: {result.suggestion}?")
+        say(f"Meinten Sie: {result.suggestion}?")
     if not result.hits:
         fail(f"Keine Treffer für „{result.query}“.", 1)
     for rank, hit in enumerate(result.hits, 1):
         label = "" if hit.matched else f"  ({UNWORDED})"
-        click.echo(f"{rank:2}. {hit.title}  [{hit.doc}]  {entry_path(hit.id)}{label}")
+        say(f"{rank:2}. {hit.title}  [{hit.doc}]  {entry_path(hit.id)}{label}")
         click.echo(f"    {_terminal_snippet(hit.snippet)}")
 
 
@@ -522,7 +523,9 @@ def _terminal_snippet(snippet_html: str) -> str:
 
     parts = re.split(r"<mark>(.*?)</mark>", snippet_html)
     return "".join(
-        click.style(html.unescape(p), bold=True) if i % 2 else html.unescape(p)
+        click.style(printable(html.unescape(p)), bold=True)
+        if i % 2
+        else printable(html.unescape(p))
         for i, p in enumerate(parts)
     )
 
@@ -560,30 +563,30 @@ def show(as_json: bool, corpus_dir: Path, index_dir: Path, entry_id: str) -> Non
         echo_json(data)
         return
     if record.id != entry_id:
-        click.echo(f"(„{entry_id}“ leitet weiter auf {record.id})")
-    click.echo(record.title)
+        say(f"(„{entry_id}“ leitet weiter auf {record.id})")
+    say(record.title)
     details = [f"Dokument: {document.get('title', record.doc)} ({record.doc})"]
     if record.category:
         details.append(f"Kategorie: {record.category}")
     if record.section:
         details.append(f"Abschnitt: {record.section}")
     details.append(f"Id: {record.id}")
-    click.echo(" · ".join(details))
-    click.echo("")
-    click.echo("\n\n".join(record.plain_paragraphs))
-    click.echo("")
-    click.echo("Querverweise:" if record.links else "Querverweise: keine")
+    say(" · ".join(details))
+    say("")
+    say("\n\n".join(record.plain_paragraphs))
+    say("")
+    say("Querverweise:" if record.links else "Querverweise: keine")
     for link in record.links:
         paragraph = paragraph_index(link.get("target_paragraph"))
         if link["target"] and paragraph is not None:
-            click.echo(f"  → {link['target_title']}, Absatz {paragraph + 1} ({link['target']})")
+            say(f"  → {link['target_title']}, Absatz {paragraph + 1} ({link['target']})")
         elif link["target"]:
-            click.echo(f"  → {link['target_title']} ({link['target']})")
+            say(f"  → {link['target_title']} ({link['target']})")
         else:
-            click.echo(f"  → „{link['text']}“ (nicht aufgelöst)")
-    click.echo("Verweise hierher:" if record.backlinks else "Verweise hierher: keine")
+            say(f"  → „{link['text']}“ (nicht aufgelöst)")
+    say("Verweise hierher:" if record.backlinks else "Verweise hierher: keine")
     for back in record.backlinks:
-        click.echo(f"  ← {back['title']} ({back['id']})")
+        say(f"  ← {back['title']} ({back['id']})")
 
 
 @main.command("eval", short_help="Suche und Chatbot an einer Fragendatei messen.")
@@ -637,7 +640,7 @@ def eval_command(
         if as_json:
             echo_json({k: {"mean": m, "sd": s} for k, (m, s) in figures.items()})
         else:
-            click.echo(crossval.format_cv(figures, len(cases), folds))
+            say(crossval.format_cv(figures, len(cases), folds))
         return
     index = _open(corpus_dir, index_dir)
     # read once (a pipe gives its lines once); a bar per section on a terminal
@@ -645,7 +648,7 @@ def eval_command(
     if as_json:
         echo_json(report)
     else:
-        click.echo(format_report(report, misses=misses))
+        say(format_report(report, misses=misses))
 
 
 @main.command(short_help="Eine Frage stellen und die Antwort aus dem Regelwerk bekommen.")
@@ -716,7 +719,7 @@ def ask(
     if as_json:
         echo_json(result.to_json())
     else:
-        click.echo(format_answer(result.to_json()))
+        say(format_answer(result.to_json()))
     sys.exit(0 if result.confident else 1)
 
 

@@ -41,7 +41,7 @@ from typing import IO, Any, NoReturn
 import click
 
 from faq_bot.errors import UNREADABLE_INDEX, FaqBotError, IndexProblem, os_reason
-from faq_bot.text import has_surrogate
+from faq_bot.text import has_surrogate, printable
 
 __all__ = [
     "GermanHelp",
@@ -101,7 +101,7 @@ class GermanUsageError(click.UsageError):
             lines.append(f"Aufruf: {self.ctx.command_path} {pieces}")
             lines.append(f"Hilfe: {self.ctx.command_path} --help")
         with contextlib.suppress(OSError, ValueError):  # stderr full or closed: exit 2 still
-            click.echo("\n".join(lines), file=file, err=file is None)
+            click.echo(printable("\n".join(lines)), file=file, err=file is None)
 
 
 class Terminated(KeyboardInterrupt):
@@ -225,8 +225,15 @@ def fail(
     # stderr closed or full: the message is lost, the exit code is still the one
     # documented (the write's OSError ended as exit 1, "nothing found")
     with contextlib.suppress(OSError, ValueError):
-        click.echo(f"Fehler: {message}", err=True)
+        say(f"Fehler: {message}", err=True)
     sys.exit(code)
+
+
+def say(text: str, err: bool = False) -> None:
+    """`click.echo` of text a user reads, with what it quotes of the corpus or of the
+    input shown as the web shows it (`faq_bot.text.printable`): no escape sequence of a
+    corpus line or an argument reaches the terminal."""
+    click.echo(printable(text), err=err)
 
 
 HELP_TEXT = "Diese Hilfe zeigen und beenden."

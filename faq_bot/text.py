@@ -64,6 +64,17 @@ _OPENING_QUOTES = '„“"'
 _CLOSING_QUOTES = '“”"'
 
 
+# control characters but tab and line breaks (Unicode's Cc, C1 included)
+CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """`text` as it is shown, on a page or a terminal: control characters but tab and line
+    breaks as spaces (an escape sequence in a corpus line or an argument would set a
+    terminal's title or colours; NUL is an HTML parse error)."""
+    return CONTROL.sub(" ", text) if CONTROL.search(text) else text
+
+
 def clean_input(text: str) -> str:
     """Text a user typed, as the stages read it: format characters (Unicode category
     Cf: zero-width spaces and joiners, soft hyphens, bidirectional controls, tags) are

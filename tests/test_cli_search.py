@@ -570,3 +570,29 @@ def test_an_error_keeps_its_exit_code_when_stderr_is_full(args, code):
     with open("/dev/full", "wb") as full:
         run = subprocess.run([sys.executable, "-m", "faq_bot", *args], stderr=full, timeout=120)
     assert run.returncode == code
+
+
+ESCAPE = "\x1b]0;GEKAPERT\x07"  # sets a terminal's title: a corpus or an argument's text
+
+
+def test_corpus_text_reaches_the_terminal_without_its_control_characters(tmp_path):
+    """A CLI probe: an escape sequence in a corpus line went raw to the terminal through
+    `show` and `search` (the web pages drop them: `faq_bot.text.printable`)."""
+    from tests.conftest import TINY_FILE, write_tiny_corpus
+
+    corpus = write_tiny_corpus(tmp_path / "corpus")
+    text = (corpus / TINY_FILE).read_text(encoding="utf-8")
+    marked = text.replace("Bewegt werden darf nur", f"Bewegt {ESCAPE}werden darf nur", 1)
+    (corpus / TINY_FILE).write_text(marked, encoding="utf-8")
+    base = ["--index", str(tmp_path / "ix"), "--corpus", str(corpus)]
+    shown = CliRunner().invoke(main, ["show", *base, "runde-bewegung"])
+    assert shown.exit_code == 0, shown.output
+    assert "Bewegt" in shown.stdout and "\x1b" not in shown.stdout and "\x07" not in shown.stdout
+    found = CliRunner().invoke(main, ["search", *base, "geraden", "Linien"])
+    assert found.exit_code == 0 and "\x1b]" not in found.stdout
+
+
+def test_an_argument_said_back_in_an_error_is_without_its_control_characters(tmp_path):
+    result = CliRunner().invoke(main, ["show", "--index", str(tmp_path / "ix"), ESCAPE + "x"])
+    assert result.exit_code != 0
+    assert "\x1b" not in result.stderr and "\x07" not in result.stderr

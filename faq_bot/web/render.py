@@ -31,7 +31,7 @@ from markupsafe import Markup
 from faq_bot.corpus.model import Markup as SourceMarkup
 from faq_bot.corpus.model import table_rows
 from faq_bot.links import paragraph_index
-from faq_bot.text import clip, split_sentences, squash
+from faq_bot.text import CONTROL, clip, printable, split_sentences, squash
 
 ALLOWED_TAGS = {
     "p",
@@ -125,18 +125,14 @@ def sanitize(html: str) -> str:
     return _OWN_BULLET.sub("<li>", clean)
 
 
-# control characters but tab and line breaks (Unicode's Cc, C1 included)
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-
-
 def no_control(value: object) -> object:
     """What a template prints, as it prints it (Jinja's ``finalize``, for every value of
     every page): a string's control characters, tab and line breaks aside, as spaces. A
     user's NUL or escape said back in an error, kept in a form field or in a corpus cell is
     never text, and NUL is an HTML parse error; one place, whatever the route. Markup stays
     Markup (removing a control character adds no markup)."""
-    if isinstance(value, str) and _CONTROL.search(value):
-        cleaned = _CONTROL.sub(" ", value)
+    if isinstance(value, str) and CONTROL.search(value):
+        cleaned = printable(value)
         return Markup(cleaned) if isinstance(value, Markup) else cleaned
     return value
 

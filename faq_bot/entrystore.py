@@ -77,7 +77,10 @@ class EntryStore:
     """Read access to one build's ``entries.sqlite``; `load` turns JSON into records."""
 
     def __init__(self, path: Path, load: Callable[[dict[str, Any]], Any], cache: int = 2048):
-        self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        # the path as a URI (percent-encoded): "#", "?" or "%" in a folder name are URI
+        # syntax in a plain f"file:{path}"
+        uri = Path(path).resolve().as_uri() + "?mode=ro"
+        self._db = sqlite3.connect(uri, uri=True, check_same_thread=False)
         self._lock = threading.Lock()
         self._load = load
         self._cache: LRU[str, Any] = LRU(cache)

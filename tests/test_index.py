@@ -207,3 +207,19 @@ def test_an_abbreviation_of_the_synonyms_table_finds_the_entry_it_spells_out(ind
     # the one find-by-title: the web's redirects and the CLI's `show` both ask it
     assert index.canonical_id("227er") == "227-pfund-bombe-basisausbau"
     assert index.canonical_id("tw") is None  # no entry is titled "Technologiewert"
+
+
+@pytest.mark.parametrize("name", ["ix#1", "ix?a=b", "ix%41"])
+def test_an_index_folder_with_url_characters_in_its_path_is_read(tmp_path, tiny_corpus, name):
+    # a review: the entry store's SQLite URI took "#", "?" and "%" of the path as URI
+    # syntax: „damaged, run faq-bot index“, which could never help
+    from faq_bot.index import open_index
+    from faq_bot.indexbuild import build_index
+
+    index_dir = tmp_path / name
+    build_index(tiny_corpus, index_dir)
+    index = open_index(index_dir)
+    try:
+        assert index.entry("runde-bewegung") is not None
+    finally:
+        index.close()

@@ -157,6 +157,10 @@
     quote.setAttribute("cite", ans.url);
     if (ans.table_lead) quote.appendChild(el("p", null, ans.table_lead));
     var scroll = el("div", "table-scroll");
+    // focusable: a keyboard scrolls it sideways when it is wider than the screen
+    scroll.setAttribute("tabindex", "0");
+    scroll.setAttribute("role", "region");
+    scroll.setAttribute("aria-label", "Tabelle (seitlich verschiebbar)");
     var table = el("table");
     ans.table.forEach(function (row, n) {
       var tr = el("tr");

@@ -508,6 +508,37 @@ def test_axe_finds_no_serious_or_critical_violation(browser, base_url, axe_sourc
         context.close()
 
 
+def test_axe_a_box_scrolled_sideways_can_be_reached_by_keyboard(browser, base_url, axe_source):
+    """A phone review: a chat answer's table (394 px in a 281 px box) and the checker's
+    „Ergebnis als JSON“ scrolled sideways where a keyboard could not reach them."""
+    from tests.e2e.test_chat_e2e import ask
+
+    context = _context(browser, base_url, viewport=PHONE, bypass_csp=True)
+
+    def unreachable() -> list:
+        page.add_script_tag(content=axe_source)
+        result = page.evaluate("axe.run(document, {runOnly: ['scrollable-region-focusable']})")
+        return [n["target"] for v in result["violations"] for n in v["nodes"]]
+
+    try:
+        page = context.new_page()
+        page.goto("/ask?q=Was+kostet+ein+Kriegsschiff%3F")  # the page's own rendering
+        expect(page.locator(".passage-table table").first).to_be_visible()
+        found = unreachable()
+        page.goto("/ask")  # chat.js's
+        ask(page, "Was kostet ein Kriegsschiff?")
+        expect(page.locator("#chat-log .passage-table table").first).to_be_visible()
+        found += unreachable()
+        page.goto("/check")
+        page.goto(page.locator("#samples a[href^='/check?s=']").first.get_attribute("href"))
+        page.locator(".result-json summary").click()
+        expect(page.locator(".result-json pre")).to_be_visible()
+        found += unreachable()
+        assert found == []
+    finally:
+        context.close()
+
+
 def test_offline_a_linked_paragraph_says_where_it_is_from_as_online(phone_ctx):
     page = phone_ctx.new_page()
     page.goto("/")

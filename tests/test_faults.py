@@ -253,6 +253,32 @@ def test_concurrent_builds_leave_a_working_index(tmp_path, tiny_corpus):
     assert len(list((index_dir / BUILDS).iterdir())) <= 3
 
 
+def test_a_build_waits_for_the_lock_another_process_holds(tmp_path, tiny_corpus):
+    """The lock is between processes: a review removed the flock and the test above still
+    passed (two builds of the tiny corpus seldom overlap). Here this test's process holds
+    it, and `faq-bot index` must say it waits, then build once it is free."""
+    import fcntl
+    import time
+
+    from faq_bot.indexbuild import LOCK_FILE
+
+    index_dir = tmp_path / "index"
+    index_dir.mkdir()
+    command = [sys.executable, "-m", "faq_bot", "index", "--index", str(index_dir),
+               "--corpus", str(tiny_corpus)]  # fmt: skip
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    with open(index_dir / LOCK_FILE, "a+b") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        time.sleep(3)
+        assert run.poll() is None, run.communicate()  # still waiting: nothing built
+        assert not (index_dir / CURRENT).exists()
+        fcntl.flock(held, fcntl.LOCK_UN)
+    out, err = run.communicate(timeout=300)
+    assert run.returncode == 0, err.decode()
+    assert "warte" in err.decode() and (index_dir / CURRENT).is_symlink()
+
+
 # --- the corpus ----------------------------------------------------------------------
 
 

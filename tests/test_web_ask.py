@@ -258,6 +258,15 @@ def _meta(html: str, attribute: str, name: str) -> str | None:
     return unescape(found[1]) if found else None
 
 
+def test_a_shared_answer_pages_address_is_a_valid_url_whatever_was_asked(client):
+    # a web probe: /ask?q=a%3Cb%3E%22%27 gave og:url "…/ask?q=a<b>\"'" (escaped for HTML,
+    # but no URL): a link preview took it apart
+    html = client.get("/ask?q=a%3Cb%3E%22%27%C3%84").get_data(as_text=True)
+    url = _meta(html, "property", "og:url")
+    assert url is not None and url.startswith("http://localhost/ask?q=")
+    assert not set('<>" Ä') & set(url), url  # "'" may stand in a URL (a sub-delimiter)
+
+
 def _shared(client, question: str) -> tuple[str, str]:
     """(the address the chat form redirects to, its page): the link a user shares."""
     response = client.post("/ask", data={"q": question})

@@ -119,6 +119,13 @@ def api_ask() -> Any:
     return response
 
 
+def _address() -> str:
+    """This page's address as a URL: its query percent-encoded again (`request.url` gives
+    what was asked as text, „<“ and „Ä“ included: escaped for HTML, but no URL)."""
+    args = request.args.to_dict(flat=False)  # encoded as the chat's own links are
+    return url_for("ask.page", _external=True, **args)
+
+
 def _link_tokens(tokens: list[str], budget: int = LINK_CHARS) -> list[str]:
     """The newest `tokens` whose URL-encoded length together stays within `budget`."""
     kept: list[str] = []
@@ -224,7 +231,7 @@ def _page(
         # a link preview of the newest turn; og:url only for an address (a form post
         # answered in place has none to share)
         preview=preview(shown[-1]) if shown else None,
-        page_url=request.url if request.method == "GET" else None,
+        page_url=_address() if request.method == "GET" else None,
         links=[_link_tokens(tokens[:i]) for i in range(len(shown))],
         documents=current_index().documents,
         doc=doc,

@@ -122,7 +122,7 @@ def api_ask() -> Any:
 def _address() -> str:
     """This page's address as a URL: its query percent-encoded again (`request.url` gives
     what was asked as text, „<“ and „Ä“ included: escaped for HTML, but no URL)."""
-    args = request.args.to_dict(flat=False)  # encoded as the chat's own links are
+    args: dict[str, Any] = request.args.to_dict(flat=False)  # as the chat's links are
     return url_for("ask.page", _external=True, **args)
 
 

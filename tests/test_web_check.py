@@ -1693,3 +1693,20 @@ def test_check_a_card_on_the_stack_says_so_in_its_row_instead_of_ansagen(client)
     assert 'value="announce:' not in rows
     html = client.post("/check", data=without_entry(example2_form(action="refresh"), 1)).text
     assert 'value="announce:2"' in html  # bombB, taken off: it can be announced again
+
+
+def test_api_check_refuses_a_list_before_it_is_parsed(client, monkeypatch) -> None:
+    # a web probe: a 1 MB list of nested lists cost 4 s of CPU (parsed twice, walked
+    # three times) for „muss ein JSON-Objekt sein“
+    from types import SimpleNamespace
+
+    from faq_bot.web import body as web_body
+
+    def parsed(*args, **kwargs):
+        raise AssertionError("the list was parsed")
+
+    monkeypatch.setattr(web_body, "json", SimpleNamespace(loads=parsed))
+    monkeypatch.setattr(check_web, "read_scenario", parsed)
+    body = "[" + ",".join(["[" * 31 + "]" * 31] * 2000) + "]"
+    detail = bad(client.post("/api/check", data=body, content_type="application/json"))
+    assert detail == "Kein Szenario: Szenario: muss ein JSON-Objekt sein"

@@ -341,6 +341,14 @@ def enum_value(enum: Any, value: Any) -> Any:
 
 # Python's JSON parser's messages (`json.JSONDecodeError.msg`, English) in German; one it
 # does not list leaves the place (line, column) alone
+def refuse_a_list(text: str) -> None:
+    """A scenario is a JSON object: text that opens a list is refused before it is parsed
+    (a 1 MB list of nested lists cost seconds of CPU to parse, check and walk, only to be
+    told it is no object)."""
+    if text.lstrip(" \t\r\n\ufeff")[:1] == "[":
+        raise _fail((), _TYPE_DE["object"])
+
+
 def parse_json(data: str | bytes) -> Any:
     """JSON text -> Python value, every failure as `ScenarioFormatError`; an object naming a
     key twice is refused (`faq_bot.strictjson`; keys that differ only by invisible

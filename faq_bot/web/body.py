@@ -100,13 +100,18 @@ def check_tree(value: Any, where: str = "Die Anfrage") -> Any:
     return value
 
 
-def check_json_text(text: str, where: str = "Das JSON") -> None:
+def check_json_text(
+    text: str, where: str = "Das JSON", before_parsing: Callable[[str], None] | None = None
+) -> None:
     """Refuse JSON text that is too deep or holds lone surrogates, before anyone
-    parses it for real. Text that is no JSON at all is left to the caller."""
+    parses it for real (and what `before_parsing` refuses, after those cheap checks).
+    Text that is no JSON at all is left to the caller."""
     if has_surrogate(text):
         raise _bad_character(where)
     if _depth_of(text) > MAX_JSON_DEPTH:
         raise _too_deep()
+    if before_parsing is not None:
+        before_parsing(text)
     try:
         parsed = json.loads(text)
     except (ValueError, RecursionError):

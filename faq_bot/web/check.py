@@ -75,7 +75,7 @@ from faq_bot.stack import (
 from faq_bot.stack import form as builder
 from faq_bot.stack.link import FROM_QUESTION
 from faq_bot.stack.permalink import pack_text, unpack_text
-from faq_bot.stack.read import MAX_INPUT_BYTES, parse_json
+from faq_bot.stack.read import MAX_INPUT_BYTES, parse_json, refuse_a_list
 from faq_bot.text import clean_input
 from faq_bot.web import check_doc  # noqa: F401  (OpenAPI descriptions of these routes)
 from faq_bot.web.body import (
@@ -522,7 +522,11 @@ def api_check() -> Any:
             description="Bitte das Szenario als JSON senden (Content-Type: application/json)."
         )
     body = raw_body()
-    check_json_text(body.decode("utf-8", errors="replace"), "Das Szenario")
+    try:
+        # a list is no scenario: said before it is parsed and walked (seconds for 1 MB)
+        check_json_text(body.decode("utf-8", "replace"), "Das Szenario", refuse_a_list)
+    except ScenarioFormatError as exc:
+        raise bad_request(f"Kein Szenario: {exc}") from None
     try:
         scenario = read_scenario(body)
     except ScenarioFormatError as exc:

@@ -676,3 +676,19 @@ def test_a_negative_n_is_said_to_be_out_of_range(client):
     response = client.get("/api/search", query_string={"q": "Bombe", "n": "-1"})
     assert response.status_code == 400
     assert "muss zwischen 1 und" in response.get_json()["detail"]
+
+
+def test_the_search_pages_categories_are_read_once_per_build(client, monkeypatch):
+    # a code review: every /search page read and decoded every entry for its category list
+    from faq_bot.index import Index
+
+    real, reads = Index.entries, []
+
+    def counted(self, *args, **kwargs):
+        reads.append(args)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Index, "entries", counted)
+    for _ in range(3):
+        assert client.get("/search?q=Bombe&doc=how-faq&n=1").status_code == 200
+    assert len(reads) <= 1

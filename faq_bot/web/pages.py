@@ -109,7 +109,12 @@ def document_summaries(index: Any) -> list[dict]:
 
 
 def categories(index: Any, doc: str | None = None) -> list[str]:
-    return sorted({e.category for e in index.entries(doc) if e.category}, key=str.casefold)
+    """The categories the search page offers (of `doc`, a known document id, or of all),
+    read once per build: every /search page read and decoded every entry for them."""
+    return index.state.once(  # type: ignore[no-any-return]
+        f"pages.categories:{doc or ''}",  # one name per document of the build
+        lambda: sorted({e.category for e in index.entries(doc) if e.category}, key=str.casefold),
+    )
 
 
 def entry_url(entry_id: str, paragraph: int | None = None) -> str:

@@ -333,11 +333,14 @@ def test_missing_corpus_file_names_it(own_index, corpus_copy):
     assert victim.name in result.output
 
 
-def test_whole_index_folder_removed_under_a_running_app_gives_503(own_index):
+def test_whole_index_folder_removed_under_a_running_app_answers_from_the_open_build(own_index):
+    # the open build's files stay readable until it is closed (a review: this test took
+    # 200 or 503 alike, so it pinned nothing but "no 500")
     client = create_app({"TESTING": True, "INDEX_DIR": str(own_index)}).test_client()
     assert client.get("/healthz").status_code == 200
     shutil.rmtree(own_index)
-    assert client.get("/healthz").status_code in (200, 503)
+    assert client.get("/healthz").status_code == 200
+    assert client.get(f"/api/search?q={TINY_QUERY}").get_json()["hits"]
 
 
 # whoosh leaves the damaged segment file open when it fails to read it

@@ -72,6 +72,7 @@ import json
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -405,6 +406,10 @@ def open_index(index_dir: Path | str) -> Index:
     return Index(index_dir)
 
 
+# seconds before a build that could not be read is tried again
+RETRY_FAILED = 30.0
+
+
 class IndexHolder:
     """Thread-safe access to the current build for long-running processes."""
 
@@ -414,6 +419,7 @@ class IndexHolder:
         self._retired: Index | None = None
         self._failed: str | None = None  # a build that could not be read (tried once)
         self._failure: IndexMissingError = IndexMissingError()  # and why
+        self._failed_at = 0.0  # and when (time.monotonic)
         self._lock = threading.Lock()
 
     def warm(self) -> None:
@@ -440,7 +446,13 @@ class IndexHolder:
                 return self._index
             target = current_target(self.index_dir)
             name = target.name if target is not None else None
-            if name is not None and name == self._failed:  # tried once already
+            # tried already, a moment ago (a passing failure, too many open files, say, is
+            # tried again after `RETRY_FAILED` seconds, not kept for the process's life)
+            if (
+                name is not None
+                and name == self._failed
+                and time.monotonic() - self._failed_at < RETRY_FAILED
+            ):
                 if self._index is None:
                     raise type(self._failure)(str(self._failure))
                 return self._index
@@ -449,6 +461,7 @@ class IndexHolder:
             except IndexMissingError as exc:  # broken, unfinished or an old format
                 if name is not None:
                     self._failed, self._failure = name, exc
+                    self._failed_at = time.monotonic()
                 if self._index is None:
                     raise
                 # the new build cannot be read: keep answering from the last good one
@@ -466,13 +479,13 @@ def _open_warm(index_dir: Path) -> Index:
     fresh = open_index(index_dir)
     try:
         fresh.warm_up()
-    except IndexMissingError:
-        fresh.close()
-        raise
     except UNREADABLE_INDEX as exc:
         fresh.close()
         raise IndexBrokenError(
             f"Der Index in {index_dir} ist beschädigt oder unvollständig "
             f"({type(exc).__name__}). Bitte `faq-bot index` ausführen: das baut ihn neu."
         ) from exc
+    except BaseException:  # an IndexMissingError, or anything else: closed all the same
+        fresh.close()
+        raise
     return fresh

@@ -175,6 +175,31 @@ def test_new_build_damaged_past_its_opening_keeps_serving_the_last_good_one(
     assert len(opened) == 1  # the damaged build is tried once, not on every request
 
 
+def test_a_build_that_failed_once_is_tried_again_after_a_while(tiny_index, monkeypatch):
+    # a review: a passing failure (too many open files, a lock) at the first open kept the
+    # worker at 503 for its whole life, the build never tried again
+    import faq_bot.index as index_module
+
+    real_open, calls = index_module.open_index, []
+
+    def flaky(path):
+        calls.append(path)
+        if len(calls) == 1:
+            raise index_module.IndexBrokenError("einmal nicht lesbar")
+        return real_open(path)
+
+    monkeypatch.setattr(index_module, "open_index", flaky)
+    holder = index_module.IndexHolder(tiny_index)
+    with pytest.raises(index_module.IndexBrokenError):
+        holder.get()
+    with pytest.raises(index_module.IndexBrokenError):
+        holder.get()  # at once: not tried again
+    assert len(calls) == 1
+    monkeypatch.setattr(holder, "_failed_at", holder._failed_at - index_module.RETRY_FAILED)
+    assert holder.get() is not None and len(calls) == 2
+    holder.get().close()
+
+
 def test_a_build_damaged_at_start_is_logged_and_each_request_is_a_503(tiny_index, caplog):
     (_build_dir(tiny_index) / "impacts" / "meta.json").write_bytes(b"{")
     with caplog.at_level(logging.ERROR, logger="faq_bot.index"):

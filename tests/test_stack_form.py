@@ -109,6 +109,21 @@ def test_form_announcing_a_card_already_on_the_stack_is_refused_and_says_where_i
     }
 
 
+def test_form_a_card_without_name_or_id_is_announced_beside_a_blank_entry() -> None:
+    # a review: its empty id matched an entry without a source: „ ist schon auf dem Stapel“
+    state = copy.deepcopy(STATE)
+    state["cards"] = [{"id": "", "name": "", "owner": "A", "kind": "", "zone": "",
+                       "locked": False, "defense": ""}]  # fmt: skip
+    state["stack"] = [{"id": "s1", "by": "A", "source": "", "type": "", "target": "",
+                       "amount": "", "text": "", "cost": "", "play_cost": "",
+                       "sacrifice": False, "lock_source": False}]  # fmt: skip
+    complete_ids(state)
+    if state["cards"][0]["id"]:  # ids completed from nothing: nothing to compare here
+        pytest.skip("complete_ids gave the card an id")
+    apply_action(state, "announce:0", {})
+    assert len(state["stack"]) == 2
+
+
 @given(st.text(max_size=40))
 def test_form_unknown_actions_raise_only_value_error(action: str) -> None:
     state = starting_state()

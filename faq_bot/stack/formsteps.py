@@ -84,7 +84,7 @@ def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) ->
         complete_ids(state)
         card = state["cards"][int(rest)]
         sources = [row["source"] for row in state["stack"]]
-        if card["id"] in sources:  # a double tap; picking it as a source still can
+        if card["id"] and card["id"] in sources:  # a double tap; picking it as a source still can
             raise ActionError(
                 f"{card['name'] or card['id']} ist schon auf dem Stapel "
                 f"(Eintrag {sources.index(card['id']) + 1}); eine Karte liegt nur einmal "

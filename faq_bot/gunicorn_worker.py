@@ -127,6 +127,51 @@ def tame_allocator() -> list[str]:
     return made
 
 
+class _Untimed:
+    """A request body whose reads stop the app call's clock in `started` while they wait
+    for the client: the clock moves on by the time the call worked before the read."""
+
+    def __init__(self, stream: Any, started: dict[int, float], thread: int) -> None:
+        self._stream = stream
+        self._started = started
+        self._thread = thread
+
+    def _untimed(self, method: str, *args: Any) -> Any:
+        began = self._started.pop(self._thread, None)
+        paused = time.monotonic()
+        try:
+            return getattr(self._stream, method)(*args)
+        finally:
+            if began is not None:
+                self._started[self._thread] = began + (time.monotonic() - paused)
+
+    def read(self, *args: Any) -> Any:
+        return self._untimed("read", *args)
+
+    def readline(self, *args: Any) -> Any:
+        return self._untimed("readline", *args)
+
+    def readlines(self, *args: Any) -> Any:
+        return self._untimed("readlines", *args)
+
+    def readinto(self, buffer: Any) -> int:  # werkzeug's LimitedStream prefers it
+        data = self.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+    def __iter__(self) -> Any:
+        return self
+
+    def __next__(self) -> Any:
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        return line
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 class GermanThreadWorker(ThreadWorker):
     """gunicorn's ``gthread`` worker, with `write_error` for the requests it refuses and
     a heartbeat as old as its oldest running request (`notify`)."""
@@ -140,9 +185,12 @@ class GermanThreadWorker(ThreadWorker):
         app: Any = self.wsgi  # type: ignore[has-type]
 
         def timed(environ: Any, start_response: Any) -> Any:
-            # the app's own work only: sending the body to a slow client is not timed
+            # the app's own work only: waiting for a slow client's body (`_Untimed`) and
+            # sending the answer to it are not timed
             thread = threading.get_ident()
             self._started[thread] = time.monotonic()
+            if "wsgi.input" in environ:
+                environ["wsgi.input"] = _Untimed(environ["wsgi.input"], self._started, thread)
             try:
                 return app(environ, start_response)
             finally:
@@ -155,7 +203,8 @@ class GermanThreadWorker(ThreadWorker):
         app call: gthread's main loop notifies every second while a pool thread
         computes, so gunicorn's ``timeout`` never replaced a worker whose request ran on
         (a bug's loop, a pathological input); now the arbiter does, ``timeout`` after
-        the app began on it."""
+        the app began on it. Time spent waiting for the request body is not counted
+        (`_Untimed`): a slow upload costs its own thread, not the worker."""
         super().notify()
         oldest = min(list(self._started.values()), default=None)  # list(): one step
         if oldest is not None:

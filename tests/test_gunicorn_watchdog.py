@@ -26,7 +26,11 @@ import time
 def app(environ, start_response):
     if environ["PATH_INFO"] == "/slow":
         time.sleep(40)
-    start_response("200 OK", [("Content-Type", "text/plain")])
+    if environ["PATH_INFO"] == "/upload":  # reads the body, then computes a little
+        size = int(environ["CONTENT_LENGTH"])
+        assert len(environ["wsgi.input"].read(size)) == size
+        time.sleep(1)
+    start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "2")])
     return [b"ok"]
 """
 
@@ -37,7 +41,8 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def test_a_request_running_past_the_timeout_gets_its_worker_replaced(tmp_path: Path) -> None:
+def _start(tmp_path: Path) -> tuple[subprocess.Popen[bytes], int, Path]:
+    """gunicorn with the service's worker class and a 3 s timeout over `APP`, answering."""
     (tmp_path / "slowapp.py").write_text(APP, encoding="utf-8")
     port = _free_port()
     log = tmp_path / "gunicorn.log"
@@ -48,17 +53,32 @@ def test_a_request_running_past_the_timeout_gets_its_worker_replaced(tmp_path: P
              "-b", f"127.0.0.1:{port}", "slowapp:app"],
             cwd=ROOT, stdout=out, stderr=out,
         )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as response:
+                assert response.read() == b"ok"
+            return process, port, log
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                _stop(process)
+                raise
+            time.sleep(0.1)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def test_a_request_running_past_the_timeout_gets_its_worker_replaced(tmp_path: Path) -> None:
+    process, port, log = _start(tmp_path)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/", timeout=2) as response:
-                    assert response.read() == b"ok"
-                break
-            except OSError:
-                assert time.monotonic() < deadline and process.poll() is None
-                time.sleep(0.1)
         started = time.monotonic()
         with pytest.raises(OSError):  # the worker is killed: the connection drops
             urllib.request.urlopen(url + "/slow", timeout=25).read()
@@ -74,9 +94,50 @@ def test_a_request_running_past_the_timeout_gets_its_worker_replaced(tmp_path: P
                 assert time.monotonic() < deadline
                 time.sleep(0.1)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        _stop(process)
+
+
+def test_a_slow_upload_does_not_count_against_the_timeout(tmp_path: Path) -> None:
+    # the client sends its body over twice the timeout: waiting for it is not the app's
+    # work, so the worker (and the other requests it serves) stays
+    process, port, log = _start(tmp_path)
+    body = b"x" * 14
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+            sock.sendall(
+                b"POST /upload HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+                b"Content-Length: %d\r\n\r\n" % len(body)
+            )
+            for byte in body:
+                time.sleep(0.5)
+                sock.sendall(bytes([byte]))
+            answer = b""
+            while chunk := sock.recv(4096):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+        assert answer.endswith(b"ok")
+        assert "WORKER TIMEOUT" not in log.read_text(encoding="utf-8", errors="replace")
+    finally:
+        _stop(process)
+
+
+def test_an_untimed_body_reads_as_the_stream_and_pauses_only_its_own_clock() -> None:
+    import io
+
+    from faq_bot.gunicorn_worker import _Untimed
+
+    class Slow(io.BytesIO):
+        def read(self, size: int | None = -1) -> bytes:
+            time.sleep(0.2)  # the client taking its time
+            return super().read(size)
+
+    before = time.monotonic() - 5.0
+    started = {1: before, 2: before}
+    body = _Untimed(Slow(b"ab\ncd\nef"), started, 1)
+    buffer = bytearray(2)
+    assert body.readinto(buffer) == 2 and bytes(buffer) == b"ab"
+    assert body.readline() == b"\n"
+    assert list(body) == [b"cd\n", b"ef"]
+    assert body.read() == b""
+    assert before < started[1] and started[1] - before >= 0.2  # the waits moved it on
+    assert started[2] == before  # another thread's clock is untouched

@@ -92,6 +92,28 @@ def test_form_a_row_the_state_lacks_is_refused_as_announcing_it_is(action) -> No
         apply_action(build(), "announce:3", {})
 
 
+@pytest.mark.parametrize(
+    ("group", "action"),
+    [("cards", "pick:Radarstation"), ("stack", "announce:0"), ("players", "add:players")],
+)
+def test_form_a_builder_button_past_the_row_limit_is_refused_and_keeps_the_form(
+    group, action
+) -> None:
+    """A review: „Übernehmen“ and „Ansagen“ added a 201st row, and the form posted next was
+    refused whole (a 400 page without the form): the reader takes `MAX_ROWS` a group."""
+    state = build()
+    filler = {"cards": {"name": "X", "owner": "A"}, "stack": {"source": "radarstation"}}
+    while len(state[group]) < MAX_ROWS:
+        state[group].append(dict(state[group][0]) | filler.get(group, {"name": "P"}))
+    if group == "stack":  # announce a card that is not on the stack yet
+        state["cards"].append({"name": "Neu", "owner": "A", "kind": "", "id": "neu"})
+        action = f"announce:{len(state['cards']) - 1}"
+    before = copy.deepcopy(state)
+    with pytest.raises(ActionError, match=rf"höchstens {MAX_ROWS}"):
+        apply_action(state, action, {"pick_owner": "A"})
+    assert state == before
+
+
 def test_form_announcing_a_card_already_on_the_stack_is_refused_and_says_where_it_is() -> None:
     """A phone review: a double tap on „Ansagen“ put the card on the stack twice (the
     second tap is sent once the first one's form is in), which the checker then called

@@ -16,6 +16,8 @@ from faq_bot.stack.form import (
     FIRST_FIELD,
     FLAGS,
     GROUP_FIELDS,
+    GROUP_NAMES,
+    MAX_ROWS,
     MISSING_ROW,
     ROW_NOUN,
     UNCHANGED,
@@ -52,6 +54,12 @@ def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) ->
     Raises `ActionError` (German) otherwise, before changing anything."""
     kind, _, rest = action.partition(":")
     parts = rest.split(":")
+    grows = {"add": rest, "pick": "cards", "announce": "stack"}.get(kind)
+    if grows in GROUP_FIELDS and len(state[grows]) >= MAX_ROWS:  # the reader takes no more
+        raise ActionError(
+            f"Das Formular hat schon {len(state[grows])} {GROUP_NAMES[grows]}; erlaubt sind "
+            f"höchstens {MAX_ROWS}. {UNCHANGED}"
+        )
     if action == "refresh":  # check.js after a card's name or owner changed: new choices
         pass
     elif kind == "add" and rest in GROUP_FIELDS:

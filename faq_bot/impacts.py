@@ -233,9 +233,6 @@ def impacts(index: Index) -> Impacts:
         try:
             return Impacts(index.path)
         except Exception as exc:  # truncated or corrupted arrays, a missing file
-            raise IndexBrokenError(
-                f"Der Index in {index.index_dir} ist beschädigt oder unvollständig "
-                f"({type(exc).__name__}). Bitte `faq-bot index` ausführen: das baut ihn neu."
-            ) from exc
+            raise IndexBrokenError.because(index.index_dir, exc) from exc
 
     return index.state.once("impacts", load)

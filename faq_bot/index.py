@@ -139,6 +139,15 @@ class IndexMissingError(IndexProblem, LookupError):
 class IndexBrokenError(IndexMissingError):
     """The current build cannot be read (partial or corrupted files)."""
 
+    @classmethod
+    def because(cls, index_dir: Path | str, exc: BaseException) -> IndexBrokenError:
+        """The error for the build in `index_dir`, found unreadable by `exc` (raise it
+        ``from exc``)."""
+        return cls(
+            f"Der Index in {index_dir} ist beschädigt oder unvollständig "
+            f"({type(exc).__name__}). Bitte `faq-bot index` ausführen: das baut ihn neu."
+        )
+
 
 class IndexWriteError(IndexProblem):
     """The index folder cannot be written (the message names it)."""
@@ -262,11 +271,7 @@ class Index:
         except IndexMissingError:
             raise
         except Exception as exc:  # partial or corrupted files: unusable, not a bug
-            raise IndexBrokenError(
-                f"Der Index in {self.index_dir} ist beschädigt oder unvollständig "
-                f"({type(exc).__name__}). Bitte `faq-bot index` ausführen: "
-                "das baut ihn neu."
-            ) from exc
+            raise IndexBrokenError.because(self.index_dir, exc) from exc
 
     def _open(self, path: Path) -> None:
         meta = json.loads((path / META_JSON).read_text(encoding="utf-8"))
@@ -481,10 +486,7 @@ def _open_warm(index_dir: Path) -> Index:
         fresh.warm_up()
     except UNREADABLE_INDEX as exc:
         fresh.close()
-        raise IndexBrokenError(
-            f"Der Index in {index_dir} ist beschädigt oder unvollständig "
-            f"({type(exc).__name__}). Bitte `faq-bot index` ausführen: das baut ihn neu."
-        ) from exc
+        raise IndexBrokenError.because(index_dir, exc) from exc
     except BaseException:  # an IndexMissingError, or anything else: closed all the same
         fresh.close()
         raise

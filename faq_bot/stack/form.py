@@ -453,6 +453,16 @@ def _scenario(
     return data, notes, pairs
 
 
+def announced(state: Mapping[str, Any]) -> dict[str, int]:
+    """Card id -> the number of the first stack entry it is the source of (a card lies on
+    the stack once: its row says where, and „Ansagen“ is refused for it)."""
+    return {
+        source: number
+        for number, row in reversed(list(enumerate(state["stack"], 1)))
+        if (source := row.get("source"))
+    }
+
+
 def pad_state(state: dict[str, Any], extra: Mapping[str, int] | None = None) -> dict[str, Any]:
     """Rows for the form: the filled ones, then blank ones up to the minimum (+ one spare)."""
     padded = dict(state)

@@ -22,6 +22,7 @@ from faq_bot.stack.form import (
     ROW_NOUN,
     UNCHANGED,
     ActionError,
+    announced,
     is_number,
     pad_state,
 )
@@ -91,12 +92,11 @@ def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) ->
             raise ActionError(MISSING_ROW)
         complete_ids(state)
         card = state["cards"][int(rest)]
-        sources = [row["source"] for row in state["stack"]]
-        if card["id"] and card["id"] in sources:  # a double tap; picking it as a source still can
+        entry = announced(state).get(card["id"]) if card["id"] else None
+        if entry is not None:  # a double tap; picking it as a source still can
             raise ActionError(
                 f"{card['name'] or card['id']} ist schon auf dem Stapel "
-                f"(Eintrag {sources.index(card['id']) + 1}); eine Karte liegt nur einmal "
-                f"dort. {UNCHANGED}"
+                f"(Eintrag {entry}); eine Karte liegt nur einmal dort. {UNCHANGED}"
             )
         state["stack"].append(_blank_row("stack") | {"source": card["id"], "by": card["owner"]})
     else:

@@ -22,6 +22,7 @@ from faq_bot.stack.form import (
     KIND_DE,
     PREFIX_GROUP,
     ROW_NOUN,
+    announced,
 )
 from faq_bot.stack.model import EffectType, Kind, Result, Scenario, Zone
 from faq_bot.stack.names import card_name, entry_name
@@ -201,12 +202,7 @@ def form_choices(state: Mapping[str, Any]) -> dict[str, Any]:
         "players": [(r["name"], r["name"]) for r in state["players"] if r["name"]],
         "cards": cards,
         "entry_targets": entry_targets,
-        # card id -> the first entry it is the source of (its row says so, no „Ansagen“)
-        "announced": {
-            source: number
-            for number, row in reversed(list(enumerate(state["stack"], 1)))
-            if (source := row.get("source"))
-        },
+        "announced": announced(state),
         "catalog_names": catalog_names,
         "chips": [card.name for card in load_catalog()],
         "labels": field_labels(),

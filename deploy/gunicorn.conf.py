@@ -4,7 +4,7 @@
         gunicorn -c deploy/gunicorn.conf.py -b 127.0.0.1:8001 'faq_bot.web:create_app()'
 
 Environment: ``FAQ_BOT_BIND`` (default 127.0.0.1:8000; ``-b`` wins),
-``FAQ_BOT_WORKERS`` (default 2 x cores + 1, at most 8), ``FAQ_BOT_ACCESS_LOG=1``
+``FAQ_BOT_WORKERS`` (default 2 x cores + 1, at most 8; set: 1 to 64), ``FAQ_BOT_ACCESS_LOG=1``
 (access log on stderr), ``FAQ_BOT_INDEX``/``FAQ_BOT_CORPUS`` (built before the
 workers fork when missing; gunicorn then starts again in its own place, so the workers do
 not inherit the build's memory). `faq-bot serve` uses the same settings.

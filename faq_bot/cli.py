@@ -170,6 +170,7 @@ def serve(
     Er läuft wie im Betrieb unter gunicorn (mehrere Prozesse, siehe docs/web.md);
     --debug startet stattdessen Werkzeugs Entwicklungsserver.
     """
+    from faq_bot import serving
     from faq_bot.config import env_secret, trusted_hosts, turn_secret
     from faq_bot.web import serve as web_serve
 
@@ -178,6 +179,8 @@ def serve(
     try:  # the settings every worker reads: wrong ones stop here, not in each worker
         env_secret()
         trusted_hosts()
+        if workers is None and not debug:
+            serving.worker_count()
     except ValueError as exc:
         fail(f"Ungültige Einstellung: {exc}", 2)
     web_serve.check_address(host, port)  # a taken port stops here, before a build

@@ -69,7 +69,13 @@ def env_secret() -> bytes | None:
             f"{SECRET_ENV} ist zu kurz ({len(value)} Zeichen, mindestens {MIN_SECRET}); "
             'z. B. python3 -c "import secrets; print(secrets.token_urlsafe(32))"'
         )
-    return value.encode("utf-8")
+    try:
+        return value.encode("utf-8")
+    except UnicodeEncodeError:  # bytes the locale could not decode
+        raise ValueError(
+            f"{SECRET_ENV} enthält Bytes, die kein UTF-8 sind; bitte ein Geheimnis aus "
+            "ASCII-Zeichen setzen."
+        ) from None
 
 
 _REMEDY = f"bitte entfernen (dann wird es neu angelegt) oder {SECRET_ENV} setzen"

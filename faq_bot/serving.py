@@ -35,6 +35,7 @@ APP = "faq_bot.web:create_app()"
 WORKER_CLASS = "faq_bot.gunicorn_worker.GermanThreadWorker"
 
 MAX_WORKERS = 8
+MAX_CONFIGURED_WORKERS = 64  # what FAQ_BOT_WORKERS and `serve --workers` take
 THREADS = 4
 TIMEOUT = 30
 GRACEFUL_TIMEOUT = 20
@@ -57,9 +58,19 @@ def _env_flag(name: str) -> bool:
 
 
 def worker_count(cores: int | None = None) -> int:
-    """``2 * cores + 1``, at most `MAX_WORKERS` (``FAQ_BOT_WORKERS`` wins when set)."""
-    configured = os.environ.get("FAQ_BOT_WORKERS", "")
-    if configured.isdigit() and int(configured) > 0:
+    """``2 * cores + 1``, at most `MAX_WORKERS` (``FAQ_BOT_WORKERS`` wins when set: 1 to
+    `MAX_CONFIGURED_WORKERS`, as ``faq-bot serve --workers``; else a German `ValueError`)."""
+    configured = os.environ.get("FAQ_BOT_WORKERS", "").strip()
+    if configured:
+        if not (
+            configured.isascii()
+            and configured.isdigit()
+            and 1 <= int(configured) <= MAX_CONFIGURED_WORKERS
+        ):
+            raise ValueError(
+                f"FAQ_BOT_WORKERS muss eine ganze Zahl von 1 bis {MAX_CONFIGURED_WORKERS} "
+                f"sein, nicht „{configured[:20]}“."
+            )
         return int(configured)
     if cores is None:
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 0

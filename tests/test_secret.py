@@ -91,6 +91,13 @@ def test_faq_bot_secret_wins_and_writes_nothing(tmp_path: Path, monkeypatch):
         turn_secret(tmp_path)
 
 
+def test_a_faq_bot_secret_that_is_no_utf8_is_refused_in_german(tmp_path: Path, monkeypatch):
+    """A CLI probe: bytes that are not UTF-8 in it said Python's English codec error."""
+    monkeypatch.setenv("FAQ_BOT_SECRET", os.fsdecode(b"\xff\xfe" + b"x" * 40))
+    with pytest.raises(ValueError, match="^FAQ_BOT_SECRET enthält Bytes, die kein UTF-8 sind"):
+        turn_secret(tmp_path)
+
+
 @pytest.mark.usefixtures("no_env_secret")
 def test_a_folder_the_secret_cannot_be_made_in_says_what_to_do(tmp_path: Path):
     missing = tmp_path / "none"  # as unwritable as a read-only folder, also as root

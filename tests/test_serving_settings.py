@@ -10,10 +10,12 @@ import subprocess
 import sys
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
 from faq_bot import serving
+from faq_bot.cli import main
 from faq_bot.config import ROOT
 
 
@@ -27,8 +29,23 @@ def test_workers_are_two_per_core_plus_one_capped(cores):
 def test_workers_env_overrides_the_machine(monkeypatch):
     monkeypatch.setenv("FAQ_BOT_WORKERS", "3")
     assert serving.worker_count(16) == 3
-    monkeypatch.setenv("FAQ_BOT_WORKERS", "zwei")  # nonsense falls back to the machine
+    monkeypatch.setenv("FAQ_BOT_WORKERS", " 64 ")  # as many as `serve --workers` takes
+    assert serving.worker_count(1) == 64
+    monkeypatch.setenv("FAQ_BOT_WORKERS", "")  # empty is unset
     assert serving.worker_count(1) == 3
+
+
+@pytest.mark.parametrize("value", ["zwei", "²", "0", "65", "100000", "-1", "3.5"])
+def test_a_workers_env_that_is_no_count_stops_the_service_at_start(monkeypatch, value):
+    """A CLI probe: „²“ was a traceback (a digit to `str.isdigit`, not to `int`), 100000
+    forked 100000 workers, and „zwei“ quietly meant the machine's count."""
+    monkeypatch.setenv("FAQ_BOT_WORKERS", value)
+    with pytest.raises(ValueError, match="^FAQ_BOT_WORKERS muss eine ganze Zahl von 1 bis 64"):
+        serving.worker_count(1)
+    result = CliRunner().invoke(main, ["serve", "--port", "1"])
+    assert result.exit_code == 2, result.output
+    assert "Ungültige Einstellung: FAQ_BOT_WORKERS" in result.output
+    assert "Traceback" not in result.output
 
 
 def test_settings_are_production_shaped(monkeypatch):

@@ -334,18 +334,25 @@ def _open(corpus_dir: Path, index_dir: Path) -> Index:
     """The index, built first when there is none or it is outdated or broken: a message
     saying so on stderr (where the folder is: a mistyped --index shows), then one line
     per finished build phase."""
+    from faq_bot.dense import unreadable_vectors
     from faq_bot.index import IndexMissingError, current_target, open_index
 
     try:
-        return open_index(index_dir)
+        index = open_index(index_dir)
     except IndexMissingError:
         if current_target(index_dir) is None:
             what = f"Kein Index in {index_dir} gefunden: er wird jetzt aus {corpus_dir} gebaut"
         else:
             what = f"Der Index in {index_dir} ist veraltet oder beschädigt: er wird neu gebaut"
         note(f"{what} (einige Minuten; Strg-C bricht ab) …")
-    _build(corpus_dir, index_dir, phase_lines=True)
-    return open_index(index_dir)
+        _build(corpus_dir, index_dir, phase_lines=True)
+        index = open_index(index_dir)
+    if unreadable_vectors(index):  # serve rebuilds (web.serve.ensure_index); one answer warns
+        note(
+            f"Warnung: Die Vektoren der semantischen Suche in {index_dir} fehlen oder sind "
+            "beschädigt: die Suche ist nur lexikalisch. `faq-bot index` baut sie neu."
+        )
+    return index
 
 
 def _check_batch_use(batch: bool, as_json: bool, given: bool, what: str, example: str) -> None:

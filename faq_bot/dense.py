@@ -267,8 +267,8 @@ class DenseRetriever:
         self.model = data["model"]
         self.units = [tuple(u) for u in data["units"]]
         self.vectors = np.load(build_dir / VECTORS)
-        if len(self.vectors) != len(self.units):
-            raise ValueError("dense vectors and units differ in length")
+        if not _vectors_fit(self.vectors, len(self.units)):
+            raise ValueError("dense vectors differ from their units in length or are not finite")
         self.embedder = embedder
         self._rows: dict[str, list[int]] | None = None  # entry -> rows of its units
         self._folding: _Layout | None = None  # how all units fold (`_full_layout`)
@@ -384,16 +384,21 @@ def vectors_of_another_model(index: Any) -> bool:
         return True
 
 
+def _vectors_fit(vectors: np.ndarray, count: int) -> bool:
+    """One vector per unit, each number finite (a NaN makes every score NaN)."""
+    return len(vectors) == count and bool(np.isfinite(vectors).all())
+
+
 def unreadable_vectors(index: Any) -> bool:
     """The build was made with vectors (its units are there) that cannot be read: the
-    vector file is missing, cut short or of another length. Search would stay lexical,
-    without a word, until a rebuild. Loads no model; reads the file mapped, not whole."""
+    vector file is missing, cut short, of another length or not finite. Search would
+    stay lexical, without a word, until a rebuild. Loads no model; reads the file mapped."""
     units = Path(index.path) / UNITS
     if disabled() or not units.is_file():
         return False
     try:
         count = len(json.loads(units.read_text(encoding="utf-8"))["units"])
-        return len(np.load(Path(index.path) / VECTORS, mmap_mode="r")) != count
+        return not _vectors_fit(np.load(Path(index.path) / VECTORS, mmap_mode="r"), count)
     except (OSError, ValueError, KeyError, TypeError):
         return True
 

@@ -98,28 +98,56 @@ def test_serve_rebuilds_an_index_whose_vectors_another_model_made(
     assert dense_mode(open_index(index_dir)) == "hybrid"
 
 
-@pytest.mark.parametrize("damage", ["removed", "truncated"])
-def test_serve_rebuilds_an_index_whose_vectors_cannot_be_read(
-    dense_on, dense_index, tiny_corpus, tmp_path, damage
-):
-    """A CLI probe: without dense.npy (or with half of it) search went lexical without a
-    word, and a server stayed so until someone rebuilt."""
+def _damage_vectors(dense_index, tmp_path, damage):
+    """A copy of the dense index with its vectors removed, cut in half or holding a NaN."""
     import shutil
 
-    from faq_bot.dense import dense_mode
+    import numpy as np
 
     index_dir = tmp_path / "idx"
     shutil.copytree(dense_index, index_dir, symlinks=True)
     vectors = open_index(index_dir).path / "dense.npy"
     if damage == "removed":
         vectors.unlink()
-    else:
+    elif damage == "truncated":
         vectors.write_bytes(vectors.read_bytes()[: vectors.stat().st_size // 2])
+    else:
+        array = np.load(vectors)
+        array[1, 3] = np.nan
+        with open(vectors, "wb") as out:  # np.save to a str path would add ".npy"
+            np.save(out, array)
+    return index_dir
+
+
+@pytest.mark.parametrize("damage", ["removed", "truncated", "nan"])
+def test_serve_rebuilds_an_index_whose_vectors_cannot_be_read(
+    dense_on, dense_index, tiny_corpus, tmp_path, damage
+):
+    """A CLI probe: without dense.npy (or with half of it) search went lexical without a
+    word, and a server stayed so until someone rebuilt; a NaN in it made every score
+    NaN, and the JSON of /api/search invalid."""
+    from faq_bot.dense import dense_mode
+
+    index_dir = _damage_vectors(dense_index, tmp_path, damage)
     assert dense_mode(open_index(index_dir)) == "lexical"
     messages: list[str] = []
     assert serve.ensure_index(tiny_corpus, index_dir, say=messages.append) is True
     assert any("Vektoren" in m and "fehlen oder sind beschädigt" in m for m in messages)
     assert dense_mode(open_index(index_dir)) == "hybrid"
+
+
+@pytest.mark.parametrize("damage", ["truncated", "nan"])
+def test_cli_search_says_when_the_vectors_cannot_be_read(
+    dense_on, dense_index, tiny_corpus, tmp_path, damage
+):
+    """A CLI probe: `faq-bot search` went lexical without a word with damaged vectors
+    (serve rebuilds; a search warns and answers, lexically)."""
+    index_dir = _damage_vectors(dense_index, tmp_path, damage)
+    result = CliRunner().invoke(
+        cli.main, ["search", "--index", str(index_dir), "--corpus", str(tiny_corpus), "Karte"]
+    )
+    assert "Warnung:" in result.stderr and "nur lexikalisch" in result.stderr, result.stderr
+    assert "faq-bot index" in result.stderr
 
 
 def test_serve_first_build_shows_its_progress(tiny_corpus, tmp_path, monkeypatch):

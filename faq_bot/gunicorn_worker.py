@@ -28,6 +28,7 @@ path gets the page too, not the JSON error shape.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import html
 import os
@@ -127,23 +128,44 @@ def tame_allocator() -> list[str]:
     return made
 
 
+# how many of gunicorn's timeouts the app waits for a request body in all (`_Untimed`)
+BODY_WAIT = 2
+
+
 class _Untimed:
     """A request body whose reads stop the app call's clock in `started` while they wait
-    for the client: the clock moves on by the time the call worked before the read."""
+    for the client (the clock moves on by the time the call worked before the read), and
+    are entered in `reading` (thread -> when its waits began, counted as one, and the
+    connection's socket): `GermanThreadWorker.notify` ends a body that keeps the app
+    waiting longer than `BODY_WAIT` timeouts in all."""
 
-    def __init__(self, stream: Any, started: dict[int, float], thread: int) -> None:
+    def __init__(
+        self,
+        stream: Any,
+        started: dict[int, float],
+        reading: dict[int, tuple[float, Any]],
+        thread: int,
+        sock: Any,
+    ) -> None:
         self._stream = stream
         self._started = started
+        self._reading = reading
         self._thread = thread
+        self._sock = sock
+        self._waited = 0.0  # seconds this body's reads have waited so far
 
     def _untimed(self, method: str, *args: Any) -> Any:
         began = self._started.pop(self._thread, None)
         paused = time.monotonic()
+        self._reading[self._thread] = (paused - self._waited, self._sock)
         try:
             return getattr(self._stream, method)(*args)
         finally:
+            self._reading.pop(self._thread, None)
+            waited = time.monotonic() - paused
+            self._waited += waited
             if began is not None:
-                self._started[self._thread] = began + (time.monotonic() - paused)
+                self._started[self._thread] = began + waited
 
     def read(self, *args: Any) -> Any:
         return self._untimed("read", *args)
@@ -179,6 +201,7 @@ class GermanThreadWorker(ThreadWorker):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._started: dict[int, float] = {}  # pool thread -> when its request began
+        self._reading: dict[int, tuple[float, Any]] = {}  # pool thread -> its body's wait
 
     def load_wsgi(self) -> None:
         super().load_wsgi()
@@ -190,7 +213,13 @@ class GermanThreadWorker(ThreadWorker):
             thread = threading.get_ident()
             self._started[thread] = time.monotonic()
             if "wsgi.input" in environ:
-                environ["wsgi.input"] = _Untimed(environ["wsgi.input"], self._started, thread)
+                environ["wsgi.input"] = _Untimed(
+                    environ["wsgi.input"],
+                    self._started,
+                    self._reading,
+                    thread,
+                    environ.get("gunicorn.socket"),
+                )
             try:
                 return app(environ, start_response)
             finally:
@@ -204,11 +233,25 @@ class GermanThreadWorker(ThreadWorker):
         computes, so gunicorn's ``timeout`` never replaced a worker whose request ran on
         (a bug's loop, a pathological input); now the arbiter does, ``timeout`` after
         the app began on it. Time spent waiting for the request body is not counted
-        (`_Untimed`): a slow upload costs its own thread, not the worker."""
+        (`_Untimed`): a slow upload costs its own request, not the worker."""
         super().notify()
         oldest = min(list(self._started.values()), default=None)  # list(): one step
         if oldest is not None:
             os.utime(self.tmp.fileno(), (oldest, oldest))
+        self._end_stalled_bodies()
+
+    def _end_stalled_bodies(self) -> None:
+        """A body the app has waited for longer than `BODY_WAIT` timeouts in all (a client
+        that stalls or trickles) is ended: its reading side shut down, the app's read
+        comes back short, and the request is refused (the app's 400) instead of holding
+        its thread for good; gthread waits without a limit once a request has begun."""
+        if not self.cfg.timeout:
+            return
+        now = time.monotonic()
+        for since, sock in list(self._reading.values()):
+            if sock is not None and now - since > BODY_WAIT * self.cfg.timeout:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RD)
 
     def init_process(self) -> None:
         # gunicorn's handle_error looks up util.write_error at each call; this worker

@@ -224,8 +224,7 @@ def fused_ranking(
             r.score = weights.get("bias", 0.0) + sum(
                 weights.get(k, 0.0) * v for k, v in r.features.items()
             )
-    order = {eid: i for i, eid in enumerate(index._order)} if hasattr(index, "_order") else {}
-    ranked.sort(key=lambda r: (-r.score, order.get(r.entry, 0)))
+    ranked.sort(key=lambda r: -r.score)  # stable: ties keep the candidates' order
     fused = [ScoredEntry(r.entry, r.score, r.paragraph) for r in ranked]
     seen = {r.entry for r in ranked}
     fused.extend(ScoredEntry(s.entry, 0.0, s.paragraph) for s in lexical if s.entry not in seen)

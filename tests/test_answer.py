@@ -425,6 +425,20 @@ def test_followup_history_replays_only_the_newest_plain_strings(index, monkeypat
     assert asked == [*earlier[2:5], "und danach?"]
 
 
+@pytest.mark.parametrize("question", ["   ", "?!", "x" * (MAX_QUESTION_LENGTH + 1), 42])
+def test_a_refused_question_answers_no_earlier_question_first(index, monkeypatch, question):
+    """An HTTP probe: a blank or too long question after three plain-text earlier ones got
+    its 400 only after they were answered again (a second of work for a refusal)."""
+    import importlib
+
+    chat_answer = importlib.import_module("faq_bot.chat.answer")
+    asked: list[str] = []
+    monkeypatch.setattr(chat_answer, "_answered", lambda *args: asked.append(args[1]))
+    with pytest.raises(QuestionError):
+        answer(index, question, ["Wann darf ich reagieren?", "Was kostet die 227er?"])
+    assert asked == []
+
+
 def test_followup_context_does_not_apply_to_a_new_question(index):
     result = answer(index, "Wie viele Karten hat ein Depot?", ["Wann spiele ich die 227er?"])
     assert not result.followup

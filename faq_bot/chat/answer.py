@@ -516,6 +516,7 @@ def answer(index: Index, question: Any, history: Any = (), doc: str | None = Non
     """Answer `question` from the rulings, reading a follow-up with `history`
     (`answered_reading`); a declined answer offers the search's first hits too
     (`searched_first`)."""
+    check_question(question)  # a refusal before any earlier question is answered again
     turns = _turns(index, history, doc)
     result, reading = _answered(index, question, turns, doc)
     result.search_first = searched_first(index, result, reading.dense)

@@ -3,7 +3,8 @@ last value and drops the first without a word (a second player "A" replacing the
 a scenario, a second "question" replacing the first in a request to the chat API).
 
 ``loads(text) -> Any`` raises `RepeatedKeyError` (its ``key`` shortened for a message)
-besides what `json.loads` raises.
+and `NonFiniteError` (``NaN``, ``Infinity``, a number past a float's range: Python reads
+them, RFC 8259 has none of them) besides what `json.loads` raises.
 
 ``flaw(value, max_depth) -> (kind, path) | None``
     What no later step can take in parsed JSON: ``"deep"`` where objects and lists nest
@@ -25,11 +26,20 @@ besides what `json.loads` raises.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from faq_bot.text import has_surrogate
 
-__all__ = ["RepeatedKeyError", "flaw", "loads", "refusal_german", "unique_keys", "where_german"]
+__all__ = [
+    "NonFiniteError",
+    "RepeatedKeyError",
+    "flaw",
+    "loads",
+    "refusal_german",
+    "unique_keys",
+    "where_german",
+]
 
 KEY_SHOWN = 80  # characters of a repeated key a message quotes at most
 
@@ -52,8 +62,31 @@ def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+class NonFiniteError(ValueError):
+    """``NaN``, ``Infinity`` or ``-Infinity`` (no JSON; Python's json reads them), or a
+    number too large for a float (``1e999999``, read as infinity)."""
+
+    def __init__(self, token: str, constant: bool) -> None:
+        super().__init__(token)
+        self.token = token
+        self.constant = constant
+
+
+def _constant(name: str) -> Any:
+    raise NonFiniteError(name, constant=True)
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise NonFiniteError(text[:KEY_SHOWN], constant=False)
+    return value
+
+
 def loads(text: str) -> Any:
-    return json.loads(text, object_pairs_hook=unique_keys)
+    return json.loads(
+        text, object_pairs_hook=unique_keys, parse_constant=_constant, parse_float=_finite
+    )
 
 
 def flaw(value: Any, max_depth: int) -> tuple[str, list[str | int]] | None:
@@ -111,6 +144,10 @@ def refusal_german(exc: ValueError) -> str:
     than Python converts (4,300; valid JSON). Nesting is each reader's own limit."""
     if isinstance(exc, json.JSONDecodeError):
         return f"ist kein gültiges JSON ({where_german(exc)})"
+    if isinstance(exc, NonFiniteError) and exc.constant:
+        return f"ist kein gültiges JSON („{exc.token}“ ist in JSON keine Zahl)"
+    if isinstance(exc, NonFiniteError):
+        return "enthält eine Zahl, die zu groß ist"
     return "enthält eine Zahl mit zu vielen Stellen"
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from faq_bot.strictjson import flaw
+from faq_bot.strictjson import flaw, loads, refusal_german
 
 
 def nested(levels: int) -> list:
@@ -29,3 +29,25 @@ def nested(levels: int) -> list:
 )
 def test_flaw_finds_too_deep_nesting_and_lone_surrogates_with_their_path(value, found):
     assert flaw(value, 32) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('{"x": NaN}', "„NaN“ ist in JSON keine Zahl"),
+        ('{"x": -Infinity}', "„-Infinity“ ist in JSON keine Zahl"),
+        ("[Infinity]", "„Infinity“ ist in JSON keine Zahl"),
+        ('{"tw": 1e999999}', "eine Zahl, die zu groß ist"),
+        ('{"tw": -1.5e400}', "eine Zahl, die zu groß ist"),
+    ],
+)
+def test_loads_refuses_what_is_no_finite_json_number(text, said):
+    """An HTTP probe: /api/ask took {"x": NaN} (RFC 8259 has no NaN or Infinity), and
+    /api/check called "tw": 1e999999 "keine ganze Zahl"; Python's json reads both."""
+    with pytest.raises(ValueError) as raised:
+        loads(text)
+    assert said in refusal_german(raised.value)
+
+
+def test_loads_keeps_finite_numbers():
+    assert loads('{"a": 1.5e300, "b": -0.0, "c": 12}') == {"a": 1.5e300, "b": -0.0, "c": 12}

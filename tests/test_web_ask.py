@@ -211,6 +211,14 @@ def test_api_ask_says_what_is_wrong_with_its_json(client):
     assert "kein gültiges JSON (Zeile 1, Spalte" in broken.get_json()["detail"]
 
 
+def test_api_ask_refuses_nan_and_infinity_as_no_json(client):
+    """An HTTP probe: {"question": "Bombe", "x": NaN} was answered (200)."""
+    for text in ('{"question": "Bombe", "x": NaN}', '{"question": "Bombe", "y": -Infinity}'):
+        response = client.post("/api/ask", data=text, content_type="application/json")
+        assert_error_shape(response, 400)
+        assert "ist in JSON keine Zahl" in response.get_json()["detail"]
+
+
 def test_api_ask_wrong_method_is_405_json(client):
     assert_error_shape(client.get("/api/ask"), 405)
 

@@ -138,6 +138,19 @@ def test_api_check_refuses_text_that_is_not_json(client) -> None:
     assert "kein gültiges JSON" in detail
 
 
+def test_api_check_says_a_number_past_a_float_is_too_large_not_no_whole_number(client) -> None:
+    """An HTTP probe: "tw": 1e999999 was "muss eine ganze Zahl sein", NaN likewise."""
+    text = EXAMPLE2.read_text()
+    huge = text.replace('"tw": ', '"tw": 1e999999, "x": ', 1)
+    assert "eine Zahl, die zu groß ist" in bad(
+        client.post("/api/check", data=huge, content_type="application/json")
+    )
+    nan = text.replace('"tw": ', '"tw": NaN, "x": ', 1)
+    assert "„NaN“ ist in JSON keine Zahl" in bad(
+        client.post("/api/check", data=nan, content_type="application/json")
+    )
+
+
 def test_a_player_named_twice_in_the_json_text_is_refused_not_dropped(client) -> None:
     text = EXAMPLE2.read_text().replace('"players": {', '"players": {"B": {"tw": 9}, ', 1)
     detail = bad(client.post("/api/check", data=text, content_type="application/json"))

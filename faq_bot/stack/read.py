@@ -374,7 +374,8 @@ def parse_json(data: str | bytes) -> Any:
     except RecursionError:  # absurd nesting: said as any nesting beyond MAX_DEPTH is
         raise ScenarioFormatError(_TOO_DEEP) from None
     except ValueError as exc:  # a syntax error or more digits than Python converts
-        huge = not isinstance(exc, json.JSONDecodeError)
+        constant = isinstance(exc, strictjson.NonFiniteError) and exc.constant  # NaN
+        huge = not isinstance(exc, json.JSONDecodeError) and not constant
         note = "; so große Werte kommen in keinem Szenario vor" if huge else ""
         raise ScenarioFormatError(f"Die Eingabe {strictjson.refusal_german(exc)}{note}.") from None
 

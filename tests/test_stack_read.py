@@ -51,6 +51,11 @@ BAD = [
     ({**scenario(), "cards": [card(zone="deck")]}, "cards[0].zone"),
     ({**scenario(), "cards": [card(locked="ja")]}, "cards[0].locked"),
     ({**scenario(), "cards": [card(defense=-2)]}, "cards[0].defense"),
+    # an HTTP probe: 10**30 was "muss eine ganze Zahl ab 0 sein", though it is one
+    (
+        {**scenario(), "cards": [card(defense=10**30)]},
+        "cards[0].defense: muss leer oder eine ganze Zahl von 0 bis 1000000 sein",
+    ),
     ({**scenario(), "cards": [card(id="")]}, "cards[0].id"),
     (
         {**scenario(), "cards": [card(), card()]},

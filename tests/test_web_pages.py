@@ -395,6 +395,7 @@ def test_a_document_address_in_other_letters_redirects_as_an_entry_address_does(
     response = client.get("/docs/HOW-FAQ")
     assert response.status_code == 301
     assert response.headers["Location"] == "/docs/how-faq"
+    assert response.headers["Cache-Control"] == "no-cache"  # found in this build's documents
     assert client.get("/docs/gibt-es-nicht").status_code == 404
 
 

@@ -142,6 +142,7 @@ def _moved(entry_id: str, canonical: str, location: str) -> Response:
     )
     response.status_code = 301
     response.headers["Location"] = location
+    response.headers["Cache-Control"] = "no-cache"  # as `moved`: a later build may differ
     return response
 
 

@@ -61,12 +61,23 @@ def turn_key() -> bytes:
     return key
 
 
+def moved(location: str) -> Response:
+    """A 301 to where this build puts what an address named (an alias, a paragraph that
+    moved, a document's id in other letters): the browser asks again each time
+    (``no-cache``) instead of keeping it for good, since a later build can lead elsewhere
+    (a paragraph moved back made a redirect loop of a kept 301)."""
+    response = redirect(location, code=301)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
 class EntryMoved(HTTPException):
-    """The 301 `entry_or_redirect` raises for another name of an entry: `canonical` is the
-    entry's id (a JSON view answers with a body of its own, `faq_bot.web.api`)."""
+    """The 301 `entry_or_redirect` raises for another name of an entry (`moved`):
+    `canonical` is the entry's id (a JSON view answers with a body of its own,
+    `faq_bot.web.api`)."""
 
     def __init__(self, location: str, canonical: str) -> None:
-        super().__init__(response=redirect(location, code=301))
+        super().__init__(response=moved(location))
         self.canonical = canonical
         self.location = location
 

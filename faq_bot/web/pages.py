@@ -13,7 +13,6 @@ from flask import (
     Blueprint,
     Response,
     current_app,
-    redirect,
     render_template,
     request,
     url_for,
@@ -40,6 +39,7 @@ from faq_bot.web.common import (
     conditional,
     current_index,
     entry_or_redirect,
+    moved,
     words_to_mark,
 )
 from faq_bot.web.marks import mark_html, query_groups
@@ -292,21 +292,21 @@ def paragraph(entry_id: str, number: str) -> Any:
         record = entry_or_redirect(
             index, entry_id, "pages.paragraph", number=number, v=version or None
         )
-    except EntryMoved as moved:  # another name of the entry ("227er")
-        canonical = index.entry(moved.canonical)
+    except EntryMoved as other_name:  # another name of the entry ("227er")
+        canonical = index.entry(other_name.canonical)
         if canonical is None:
             raise
         record, tidied = canonical, True
     plains = record.plain_paragraphs
     found = locate(plains, n - 1, version)
     if found.where == "moved":
-        return redirect(permalink(record.id, found.index, plains[found.index]), code=301)
-    if tidied:
-        return redirect(
-            url_for("pages.paragraph", entry_id=record.id, number=number, v=version or None), 301
-        )
-    if found.where == "missing":
+        return moved(permalink(record.id, found.index, plains[found.index]))
+    if found.where == "missing":  # before tidying: a redirect to a 404 helps nobody
         raise NotFound(description=link_note("missing", n, record.title, len(plains)))
+    if tidied:
+        return moved(
+            url_for("pages.paragraph", entry_id=record.id, number=number, v=version or None)
+        )
     if found.where == "gone":  # a number past the end: rare, and any of them renders alike
         return render_entry(index, record, "", found)
     # keyed by where the link leads, not by its `v`: a made-up `v` is a page already cached,
@@ -468,7 +468,7 @@ def document(doc_id: str) -> Any:
         # "/docs/HOW-FAQ": the document's address in other letters, read as an entry's is
         known = index.document(slugify(doc_id))
         if known is not None:
-            return redirect(url_for("pages.document", doc_id=known["id"]), code=301)
+            return moved(url_for("pages.document", doc_id=known["id"]))
         raise NotFound(description=f"Ein Dokument „{doc_id}“ gibt es nicht.")
     groups = toc_groups(index, doc)
     return render_template(

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from flask import Response, current_app, g, make_response, redirect, request, url_for
 from werkzeug.exceptions import BadRequest, HTTPException, NotFound, ServiceUnavailable
+from werkzeug.wrappers import Response as BaseResponse
 
 from faq_bot.text import clean_input
 
@@ -61,7 +62,7 @@ def turn_key() -> bytes:
     return key
 
 
-def moved(location: str) -> Response:
+def moved(location: str) -> BaseResponse:
     """A 301 to where this build puts what an address named (an alias, a paragraph that
     moved, a document's id in other letters): the browser asks again each time
     (``no-cache``) instead of keeping it for good, since a later build can lead elsewhere

@@ -201,6 +201,21 @@ def etag_for(index: Index, extra: str = "") -> str:
     return hashlib.sha256(key.encode()).hexdigest()[:32]
 
 
+def not_modified(tag: str) -> Response | None:
+    """The 304 for a client that holds the representation tagged `tag`, or one of its
+    compressed variants ("<tag>:br"), before anything is rendered or read; else None.
+    Compared weakly, as RFC 9110 asks of If-None-Match (a proxy that compresses makes a
+    strong tag weak: W/"<tag>"). ``If-None-Match: *`` is left to the caller: it matches
+    any *existing* representation, so only a response that would be a 200 may become a
+    304 (never a 404 or 400)."""
+    from faq_bot.web.compression import etag_variants
+
+    if request.if_none_match.star_tag:
+        return None
+    held = [t for t in etag_variants(tag) if request.if_none_match.contains_weak(t)]
+    return _not_modified(held[0]) if held else None
+
+
 def _not_modified(tag: str) -> Response:
     response = current_app.response_class(status=304)
     response.set_etag(tag)
@@ -234,18 +249,10 @@ def conditional(view: F | None = None, *, also: Callable[[], str] | None = None)
 
     @functools.wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Response:
-        from faq_bot.web.compression import etag_variants
-
         tag = etag_for(current_index(), also() if also is not None else "")
-        # the client's copy, possibly of a compressed variant ("<tag>:br"), compared
-        # weakly as RFC 9110 asks of If-None-Match (a proxy that compresses makes a strong
-        # tag weak: W/"<tag>"); an
-        # `If-None-Match: *` matches any *existing* representation: only a
-        # response that would be a 200 may become a 304 (never a 404 or 400)
-        if not request.if_none_match.star_tag:
-            held = [t for t in etag_variants(tag) if request.if_none_match.contains_weak(t)]
-            if held:
-                return _not_modified(held[0])
+        unchanged = not_modified(tag)
+        if unchanged is not None:
+            return unchanged
         response = make_response(view(*args, **kwargs))
         if response.status_code == 200:
             if request.if_none_match.star_tag:

@@ -27,7 +27,7 @@ from faq_bot.offline import OFFLINE_JSON
 from faq_bot.spelling import MIN_FUZZY_LENGTH
 from faq_bot.text import FINGERPRINT_LENGTH
 from faq_bot.web.assets import asset_url
-from faq_bot.web.common import current_index
+from faq_bot.web.common import current_index, not_modified
 from faq_bot.web.openapi import describe
 from faq_bot.web.permalink import LINK_NOTES, MIN_VERSION
 
@@ -60,6 +60,9 @@ def stand_text(built_at: str) -> str:
 @bp.get("/sw.js")
 def service_worker() -> Response:
     version = cache_version()
+    unchanged = not_modified(version)  # any encoding's tag, before rendering
+    if unchanged is not None:
+        return unchanged
     precache = [
         url_for("pages.home"),
         url_for("pwa.offline_shell"),
@@ -132,6 +135,9 @@ def offline_shell() -> str:
 @bp.get("/offline-data.json")
 def offline_data() -> Response:
     index = current_index()
+    unchanged = not_modified(cache_version())  # before the file is read and compressed
+    if unchanged is not None:
+        return unchanged
     path = index.path / OFFLINE_JSON
     if not path.is_file():
         raise NotFound(

@@ -174,3 +174,23 @@ def test_error_500_page_is_german_without_traceback(crashing_app):
     assert "secret internal detail" not in html
     assert "Traceback" not in html
     assert response.headers["Content-Security-Policy"]
+
+
+def test_every_status_the_app_answers_with_has_a_german_title_and_detail():
+    """An HTTP probe: a 415 page said only „Fehler“ (406, 422 and 429 likewise)."""
+    from faq_bot.web.errors import CODES, DEFAULT_DETAILS
+    from faq_bot.web.errors import TITLES as GERMAN_TITLES
+
+    assert set(CODES) <= set(GERMAN_TITLES)
+    assert set(CODES) <= set(DEFAULT_DETAILS)
+
+
+def test_a_compressed_form_post_is_a_415_page_with_a_german_title(client):
+    response = client.post(
+        "/check",
+        data=b"a=",
+        headers={"Content-Encoding": "gzip"},
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert response.status_code == 415
+    assert "<h1>Format nicht unterstützt</h1>" in response.get_data(as_text=True)

@@ -151,6 +151,19 @@ def test_api_check_says_a_number_past_a_float_is_too_large_not_no_whole_number(c
     )
 
 
+@pytest.mark.parametrize("path", ["/check", "/ask"])
+@pytest.mark.parametrize("mimetype", ["application/json", "text/plain"])
+def test_a_page_form_posted_as_something_else_is_a_415_naming_the_api(client, path, mimetype):
+    """An HTTP probe: a scenario posted as JSON to /check got the empty form (200, „Das
+    Formular war leer“): the JSON was dropped without a word."""
+    response = client.post(path, data=EXAMPLE2.read_bytes(), content_type=mimetype)
+    assert response.status_code == 415
+    html = response.get_data(as_text=True)
+    assert "/api/check" in html and "/api/ask" in html
+    # an empty post without a type is still the empty form, as before
+    assert client.post(path, data=b"").status_code in (200, 303, 400)
+
+
 def test_a_player_named_twice_in_the_json_text_is_refused_not_dropped(client) -> None:
     text = EXAMPLE2.read_text().replace('"players": {', '"players": {"B": {"tw": 9}, ', 1)
     detail = bad(client.post("/api/check", data=text, content_type="application/json"))

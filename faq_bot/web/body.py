@@ -230,7 +230,8 @@ def check_form() -> None:
     fields, their escapes undone, are not UTF-8 (werkzeug would read no field at all, or
     keep the escapes as text), or a multipart form's body is not (werkzeug would read each
     such byte as "\ufffd" and answer a question nobody asked; the views take no files, so
-    no part of it may be binary)."""
+    no part of it may be binary). A body of any other type (JSON, text) is a German 415
+    naming the JSON API, not an empty form."""
     if request.mimetype == "application/x-www-form-urlencoded":
         data = raw_body()
         fields, utf8 = data.count(b"&") + 1, form_is_utf8
@@ -238,6 +239,12 @@ def check_form() -> None:
         data = raw_body()
         boundary = request.mimetype_params.get("boundary", "").encode("latin-1", "replace")
         fields, utf8 = (_parts(data, boundary) if boundary else 0), is_utf8
+    elif raw_body():  # JSON or text the form would drop without a word
+        raise UnsupportedMediaType(
+            description="Diese Seite nimmt Formulardaten an, wie ein Browser sie sendet, nicht "
+            f"„{request.mimetype[:60] or 'ohne Content-Type'}“. Ein Szenario als JSON geht an "
+            "/api/check, eine Frage als JSON an /api/ask."
+        )
     else:
         return
     if fields > MAX_FORM_PARTS:

@@ -217,3 +217,12 @@ def tiny_index(tiny_built_index: Path, tmp_path: Path) -> Path:
     target = tmp_path / "index"
     shutil.copytree(tiny_built_index, target, symlinks=True)
     return target
+
+
+@pytest.fixture(autouse=True)
+def fresh_not_found_allowance(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts with a full allowance of 404 searches (`faq_bot.web.errors`): it is
+    the worker process's, and a test's 404 pages must not depend on the tests before it."""
+    from faq_bot.web import errors
+
+    monkeypatch.setattr(errors, "NOT_FOUND_SEARCHES", errors.Allowance(rate=4.0, burst=20))

@@ -194,3 +194,37 @@ def test_a_compressed_form_post_is_a_415_page_with_a_german_title(client):
     )
     assert response.status_code == 415
     assert "<h1>Format nicht unterstützt</h1>" in response.get_data(as_text=True)
+
+
+def test_an_allowance_gives_its_burst_then_its_rate():
+    from faq_bot.web.errors import Allowance
+
+    now = [100.0]
+    allowance = Allowance(rate=2.0, burst=3, clock=lambda: now[0])
+    assert [allowance.take() for _ in range(5)] == [True, True, True, False, False]
+    now[0] += 0.5  # half a second: one more
+    assert [allowance.take() for _ in range(2)] == [True, False]
+    now[0] += 60  # a long pause refills the burst, not more
+    assert sum(allowance.take() for _ in range(10)) == 3
+
+
+def test_404_pages_stop_searching_the_path_when_a_flood_spends_the_allowance(client, monkeypatch):
+    """A review: every 404 searched the words of its path (30-86 ms), outside nginx's
+    limit on the computing routes: random addresses in a loop were unlimited work. Past
+    the worker's allowance a 404 lists no search hits; it stays a German 404."""
+    import faq_bot.search as search_module
+    from faq_bot.web import errors
+
+    searched: list[str] = []
+
+    original = search_module.search
+    monkeypatch.setattr(
+        search_module, "search", lambda *a, **k: searched.append(a[1]) or original(*a, **k)
+    )
+    monkeypatch.setattr(errors, "NOT_FOUND_SEARCHES", errors.Allowance(rate=0.001, burst=2))
+    pages = [client.get(f"/entry/bombe-{n}") for n in range(6)]
+    assert [p.status_code for p in pages] == [404] * 6
+    assert len(searched) == 2
+    assert "Seite nicht gefunden" in pages[-1].get_data(as_text=True)
+    api = client.get("/api/entries/bombe-x")
+    assert api.status_code == 404 and len(searched) == 2

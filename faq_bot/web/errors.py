@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -174,9 +177,42 @@ def _known_doc(doc: str) -> bool:
         return False
 
 
+class Allowance:
+    """At most `rate` uses a second on average and `burst` at once (a token bucket), for
+    the whole worker process; thread-safe."""
+
+    def __init__(
+        self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._clock = clock
+        self._tokens = float(burst)
+        self._last = clock()
+        self._lock = threading.Lock()
+
+    def take(self) -> bool:
+        """One use now, if the allowance has one left."""
+        with self._lock:
+            now = self._clock()
+            self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+            self._last = now
+            if self._tokens < 1:
+                return False
+            self._tokens -= 1
+            return True
+
+
+# a 404 searches the words of its path (30-86 ms): pages for people who mistyped, at most
+# this often per worker, so that random addresses in a loop (outside nginx's limit on the
+# computing routes) cannot keep a worker searching; past it a 404 lists no hits
+NOT_FOUND_SEARCHES = Allowance(rate=4.0, burst=20)
+
+
 def not_found_hits(query: str) -> list:
-    """Top hits for the path's words, or [] when there is no index or no valid query."""
-    if not query:
+    """Top hits for the path's words, or [] when there is no index or no valid query, or
+    the worker's `NOT_FOUND_SEARCHES` allowance is spent."""
+    if not query or not NOT_FOUND_SEARCHES.take():
         return []
     try:
         from faq_bot.query import QueryError

@@ -10,6 +10,10 @@
 // - "Link kopieren" copies the permalink (with window.faqBot.copy from app.js)
 // - "Zum Feld springen" (an error about one field) puts the cursor into that field; without
 //   this file the link still scrolls to it
+// - the form as it stands is kept in the tab (sessionStorage) under the page's address: a
+//   reload or Back/Forward to that address (a pull-to-refresh, a phone discarding the tab)
+//   shows the stack being built again, not an empty form (the address changes only when
+//   a scenario is resolved)
 "use strict";
 
 (function () {
@@ -63,6 +67,7 @@
   }
 
   var placed = null; // the element this file last put the focus on
+  var restoring = false; // the request in flight brings back a kept draft (`restoreDraft`)
 
   // the button of the checker now in the page that does what `button` (replaced) did; the
   // id tells #resolve from the hidden "Auflösen" before it (same name, value and text)
@@ -121,6 +126,8 @@
       // still this file's choice, until something is typed there (`remember`)
       placed = target || (active === placed ? again : null);
       if (action !== "refresh") announce(checker().getAttribute("data-status") || "");
+      if (restoring) announce("Ihre Eingaben von vorhin sind wiederhergestellt.");
+      restoring = false;
       return true;
     }
     announce("");
@@ -320,6 +327,9 @@
           return;
         }
         var refresh = keep && putBack(typed || {}, data);
+        // a result has its own address, which shows it again: no draft kept beside it
+        if (action === "check" && !document.getElementById("check-error")) clearDraft();
+        else saveDraft();
         if (next && next.data) typedSince(next.data, next.form.id, typed || {});
         settle();
         if (next) {
@@ -340,6 +350,51 @@
         if (controller && controller.signal.aborted) postPlainly(form, action);
         else noConnection();
       });
+  }
+
+  // The draft: the checker form's fields, kept per tab with the address they belong to
+  var DRAFT_KEY = "faqbot-check-draft";
+
+  function here() {
+    return window.location.pathname + window.location.search;
+  }
+
+  function saveDraft() {
+    var form = document.getElementById("check-form");
+    if (!form) return;
+    try {
+      var body = formData(form, "refresh").toString();
+      window.sessionStorage.setItem(DRAFT_KEY, JSON.stringify({ address: here(), body: body }));
+    } catch (e) {
+      // no storage (private mode, full): a reload shows the page's own form, as before
+    }
+  }
+
+  function clearDraft() {
+    try {
+      window.sessionStorage.removeItem(DRAFT_KEY);
+    } catch (e) {
+      // no storage: nothing was kept
+    }
+  }
+
+  // a reload or Back/Forward to the address a draft was kept at: the server renders that
+  // draft's rows again (a "refresh" re-renders without changing anything)
+  function restoreDraft() {
+    var nav = window.performance && performance.getEntriesByType ?
+      performance.getEntriesByType("navigation")[0] : null;
+    if (!nav || (nav.type !== "reload" && nav.type !== "back_forward")) return;
+    var draft = null;
+    try {
+      draft = JSON.parse(window.sessionStorage.getItem(DRAFT_KEY) || "null");
+    } catch (e) {
+      return;
+    }
+    var form = document.getElementById("check-form");
+    if (!draft || !form || draft.address !== here() || typeof draft.body !== "string") return;
+    if (formData(form, "refresh").toString() === draft.body) return; // nothing was lost
+    restoring = true;
+    send(form, "refresh", new URLSearchParams(draft.body));
   }
 
   function enhance() {
@@ -383,6 +438,9 @@
   document.addEventListener("input", remember);
   document.addEventListener("change", remember);
   document.addEventListener("change", function (event) {
+    if (event.target.closest && event.target.closest("#check-form")) saveDraft();
+  });
+  document.addEventListener("change", function (event) {
     var input = event.target;
     var form = input.closest && input.closest("#check-form");
     if (!form || !input.name) return;
@@ -390,9 +448,14 @@
     if (REFRESHES.test(input.name)) send(form, "refresh");
   });
 
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", enhance);
-  } else {
+  function start() {
     enhance();
+    restoreDraft();
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
   }
 })();

@@ -249,6 +249,32 @@ def test_check_a_double_tap_on_ansagen_puts_the_card_on_the_stack_once_and_says_
     assert values.count("radarstation") == 1, values
 
 
+def test_check_a_reload_keeps_the_stack_being_built(phone):
+    """A phone review: with JavaScript the address stays /check while a stack is built, so a
+    reload (a pull-to-refresh, a phone discarding the tab) showed an empty form: every
+    card, TW and entry gone. The tab keeps the draft and the reload shows it again."""
+    phone.goto("/check")
+    phone.fill("#p-0-tw", "3")
+    phone.fill("#p-1-tw", "4")
+    phone.locator("#p-1-tw").blur()
+    chip(phone, "Radarstation").click()
+    card = phone.locator("#rows-cards fieldset.row").first
+    card.get_by_role("button", name=re.compile("ansagen")).click()
+    expect(card.locator(".on-stack")).to_have_text("auf dem Stapel: Eintrag 1")
+    phone.wait_for_load_state("networkidle")
+    phone.reload()
+    expect(phone.locator("#rows-cards fieldset.row").first.locator(".on-stack")).to_have_text(
+        "auf dem Stapel: Eintrag 1"
+    )
+    assert phone.locator("#p-0-tw").input_value() == "3"
+    assert phone.locator("#p-1-tw").input_value() == "4"
+    expect(phone.locator("#check-status")).to_contain_text("wiederhergestellt")
+    # a fresh visit (not a reload) starts with the empty form, as before
+    phone.goto("/")
+    phone.goto("/check")
+    expect(phone.locator("#rows-cards fieldset.row input[name$='-name']").first).to_have_value("")
+
+
 def test_check_without_javascript_posts_the_form(nojs, shots):
     nojs.goto("/check")
     fill_example2(nojs)  # each chip, "Ansagen" and choice of owner is a round trip
@@ -539,7 +565,11 @@ def test_check_an_input_error_with_javascript_keeps_the_address_of_the_last_resu
     phone.locator("#resolve").click()
     expect(phone.locator("#check-error")).to_be_visible()
     assert phone.url == address
-    phone.reload()
+    phone.reload()  # what was typed since is kept (the tab's draft), at the same address
+    expect(phone.locator("#p-0-tw")).to_have_value("-3")
+    assert phone.url == address
+    phone.goto("/")
+    phone.goto(address)  # the address itself shows the last result
     expect(phone.locator("#timeline")).to_be_visible()
 
 

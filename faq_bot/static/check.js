@@ -66,6 +66,19 @@
     return tapped && text ? buttonWith(action) : target;
   }
 
+  // What a builder step did, shown in the sticky bar too (on screen wherever the thumb
+  // is: the status above may be a screen away); for the eyes only, the status says it
+  // aloud. Inside the swapped part: the next step's form replaces it.
+  function echoStep(text) {
+    var row = document.getElementById("submit-row");
+    if (!row || !text) return;
+    var echo = document.createElement("p");
+    echo.className = "step-echo";
+    echo.setAttribute("aria-hidden", "true");
+    echo.textContent = text;
+    row.insertBefore(echo, row.firstChild);
+  }
+
   var placed = null; // the element this file last put the focus on
   var restoring = false; // the request in flight brings back a kept draft (`restoreDraft`)
 
@@ -125,8 +138,15 @@
       }
       // still this file's choice, until something is typed there (`remember`)
       placed = target || (active === placed ? again : null);
-      if (action !== "refresh") announce(checker().getAttribute("data-status") || "");
-      if (restoring) announce("Ihre Eingaben von vorhin sind wiederhergestellt.");
+      if (action !== "refresh") {
+        var said = checker().getAttribute("data-status") || "";
+        announce(said);
+        echoStep(said);
+      }
+      if (restoring) {
+        announce("Ihre Eingaben von vorhin sind wiederhergestellt.");
+        echoStep("Ihre Eingaben von vorhin sind wiederhergestellt.");
+      }
       restoring = false;
       return true;
     }

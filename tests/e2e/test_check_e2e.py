@@ -319,6 +319,21 @@ def test_check_with_javascript_a_builder_step_is_said_once_in_the_status(phone):
     expect(phone.locator(".step-done")).to_be_hidden()
 
 
+def test_check_with_javascript_a_tapped_chip_says_what_it_did_where_the_thumb_is(phone):
+    """A phone review: a tapped chip changed nothing on screen (the new card lay below,
+    the status a screen above), so a judge tapped again. The sticky bar, always on screen,
+    shows what the step did until the next one (for the eyes: the status says it aloud)."""
+    phone.goto("/check")
+    chip(phone, "Radarstation").click()
+    echo = phone.locator("#submit-row .step-echo")
+    expect(echo).to_have_text(re.compile("Radarstation.* angelegt"))
+    expect(echo).to_be_in_viewport()
+    assert echo.get_attribute("aria-hidden") == "true"
+    phone.locator("#resolve").click()  # a resolve is no builder step: no echo
+    expect(phone.locator("#check-error, #result").first).to_be_visible()
+    expect(phone.locator("#submit-row .step-echo")).to_have_count(0)
+
+
 def test_check_without_javascript_back_from_a_rule_link_shows_the_result_again(nojs):
     # a phone review: Back from a rule link in the result asked to send the form again
     nojs.goto("/check")

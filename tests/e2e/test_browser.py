@@ -266,6 +266,22 @@ def test_browser_ruling_citation_opened_at_doubled_text_size_stays_on_screen(pho
     assert right <= box
 
 
+@pytest.mark.parametrize(
+    ("path", "field"),
+    [("/ask", "#chat-q"), ("/search?q=Bombe", "#q"), ("/entry/aktionen", "#header-q")],
+)
+def test_browser_the_question_and_search_fields_stay_wide_at_doubled_text_size(phone, path, field):
+    """A phone review: at 200 % text the chat's question field and the search page's own
+    field shrank to about 90 px beside their buttons (the placeholder read „z.“); the
+    button goes below instead, as on the start page."""
+    phone.goto(path)
+    phone.evaluate("document.documentElement.style.fontSize = '200%'")  # CSSOM: CSP allows it
+    width = phone.locator(field).evaluate("e => e.getBoundingClientRect().width")
+    assert width >= 200, f"{field} is {width:.0f}px wide"
+    scroll_width, client_width = no_horizontal_scroll(phone)
+    assert scroll_width <= client_width, f"scrolls sideways ({scroll_width}px)"
+
+
 def test_browser_without_javascript_search_and_ruling_work(nojs, shots):
     nojs.goto("/")
     nojs.locator("#q").fill("Radarstation")

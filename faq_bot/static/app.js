@@ -165,15 +165,19 @@
   // The marked paragraph of a ruling: the one a link opened (#p3, or the one a permalink
   // page marks), then the one whose link or citation was copied. :target cannot follow a
   // copy (history.replaceState leaves it where the page was opened), so with JavaScript
-  // the class is-target alone marks it (app.css drops :target then).
+  // the class is-target alone marks the one a link opened (with the line saying where it
+  // is from) and is-copied the one copied since (the mark only: the line stays where it
+  // is, so nothing above the tapped button moves; app.css).
   var ruling = document.querySelector(".ruling-body");
 
-  function markParagraph(para) {
+  function markParagraph(para, copiedHere) {
     if (!ruling || !para) return;
-    ruling.querySelectorAll(".para.is-target").forEach(function (other) {
-      if (other !== para) other.classList.remove("is-target");
+    var mark = copiedHere ? "is-copied" : "is-target";
+    ruling.querySelectorAll(".para.is-copied, .para." + mark).forEach(function (other) {
+      if (other !== para) other.classList.remove("is-copied", mark);
     });
-    para.classList.add("is-target");
+    para.classList.add(mark);
+    ruling.classList.toggle("mark-copied", !!copiedHere);
   }
 
   function markFromHash() {
@@ -189,7 +193,7 @@
 
   // After a copy: mark the paragraph, keep the address on it (a reload shows the same), say so.
   function copied(para, control, message) {
-    markParagraph(para);
+    markParagraph(para, true);
     if (para && para.id) history.replaceState(null, "", "#" + para.id);
     flash(control);
     announce(message);

@@ -156,6 +156,12 @@ def test_check_phone_builds_example2_by_hand_in_at_most_15_actions(phone, shots)
     assert_example2_timeline(phone)
     assert no_horizontal_scroll(phone)
     assert actions <= 15, actions
+    # the result's toggles are tap targets too (a phone review: „Ergänzt, wo Felder leer
+    # waren“ was 23 px tall)
+    for summary in phone.locator("#checker summary").all():
+        box = summary.bounding_box()
+        if box is not None and box["height"] > 0:
+            assert box["height"] >= 43.5, (summary.inner_text(), box)
 
 
 def test_check_phone_reorders_entries_without_retyping(phone):

@@ -202,6 +202,7 @@ class GermanThreadWorker(ThreadWorker):
         super().__init__(*args, **kwargs)
         self._started: dict[int, float] = {}  # pool thread -> when its request began
         self._reading: dict[int, tuple[float, Any]] = {}  # pool thread -> its body's wait
+        self._cut: set[int] = set()  # pool threads whose body `_end_stalled_bodies` ended
 
     def load_wsgi(self) -> None:
         super().load_wsgi()
@@ -224,6 +225,12 @@ class GermanThreadWorker(ThreadWorker):
                 return app(environ, start_response)
             finally:
                 self._started.pop(thread, None)
+                if thread in self._cut:  # its body was ended: what is left of it unread
+                    # must never be read as a request, so the connection closes after the
+                    # answer (before its headers go out: they say "Connection: close")
+                    self._cut.discard(thread)
+                    with contextlib.suppress(AttributeError):
+                        start_response.__self__.force_close()
 
         self.wsgi = timed
 
@@ -244,14 +251,19 @@ class GermanThreadWorker(ThreadWorker):
         """A body the app has waited for longer than `BODY_WAIT` timeouts in all (a client
         that stalls or trickles) is ended: its reading side shut down, the app's read
         comes back short, and the request is refused (the app's 400) instead of holding
-        its thread for good; gthread waits without a limit once a request has begun."""
+        its thread for good; gthread waits without a limit once a request has begun. The
+        connection closes after that answer (`timed`): gunicorn would read the rest of the
+        body as the next request."""
         if not self.cfg.timeout:
             return
         now = time.monotonic()
-        for since, sock in list(self._reading.values()):
+        for thread, (since, sock) in list(self._reading.items()):
             if sock is not None and now - since > BODY_WAIT * self.cfg.timeout:
+                self._cut.add(thread)
                 with contextlib.suppress(OSError):
-                    sock.shutdown(socket.SHUT_RD)
+                    # the plain socket's shutdown: an SSLSocket's would drop its TLS state
+                    # under the pool thread, whose answer then went out unencrypted
+                    socket.socket.shutdown(sock, socket.SHUT_RD)
 
     def init_process(self) -> None:
         # gunicorn's handle_error looks up util.write_error at each call; this worker

@@ -279,6 +279,7 @@
 
   // the request is over: nothing runs, nothing waits, the form takes input again
   function settle() {
+    restoring = false; // a restore that failed says nothing later
     running = null;
     queued = null;
     typed = null;
@@ -308,7 +309,8 @@
       var behindRefresh = running.action === "refresh";
       var waits = behindRefresh || (!running.resets && !resets(form, action));
       if (waits && action !== "refresh" && queued === null) {
-        var now = behindRefresh ? formData(form, action) : null;
+        // behind a restore the form of now is the one the draft replaces: read it then
+        var now = behindRefresh && !restoring ? formData(form, action) : null;
         queued = { form: form, action: action, data: now };
         if (action === "check") setBusy(true, true);
       }
@@ -347,8 +349,11 @@
           return;
         }
         var refresh = keep && putBack(typed || {}, data);
-        // a result has its own address, which shows it again: no draft kept beside it
-        if (action === "check" && !document.getElementById("check-error")) clearDraft();
+        // a result with its own address shows it again there: no draft kept beside it (one
+        // too big for a link keeps its draft, at /check)
+        var root = checker();
+        var linked = root && (root.getAttribute("data-address") || root.getAttribute("data-permalink"));
+        if (action === "check" && linked && !document.getElementById("check-error")) clearDraft();
         else saveDraft();
         if (next && next.data) typedSince(next.data, next.form.id, typed || {});
         settle();

@@ -656,6 +656,25 @@ def slow_line(page, latency_ms: int = 1500) -> None:
     )
 
 
+def test_check_resolve_tapped_while_a_reload_restores_the_draft_resolves_the_draft(phone):
+    """A review: a tap on „Auflösen“ while the restored draft was still on its way was sent
+    with the form of before the restore (empty), and the draft was then thrown away."""
+    phone.goto("/check")
+    phone.fill("#p-0-tw", "3")
+    phone.fill("#p-1-tw", "4")
+    phone.locator("#p-1-tw").blur()
+    chip(phone, "Radarstation").click()
+    card = phone.locator("#rows-cards fieldset.row").first
+    card.get_by_role("button", name=re.compile("ansagen")).click()
+    expect(card.locator(".on-stack")).to_have_text("auf dem Stapel: Eintrag 1")
+    phone.wait_for_load_state("networkidle")
+    slow_line(phone, 1500)
+    phone.reload()  # the restore's request is on its way when the tap comes
+    phone.locator("#resolve").click()
+    expect(phone.locator("#timeline")).to_be_visible(timeout=15_000)
+    assert "Radarstation" in phone.locator("#timeline").inner_text()
+
+
 def test_check_keeps_what_is_typed_while_a_card_is_being_added_on_a_slow_line(phone):
     phone.goto("/check")
     slow_line(phone)

@@ -234,6 +234,7 @@ GROUPS = [
     ["heldout148-questions.jsonl", "heldout148-followups.jsonl"],
     ["heldout149-questions.jsonl", "heldout149-followups.jsonl"],
     ["heldout150-questions.jsonl", "heldout150-followups.jsonl"],
+    ["heldout152-questions.jsonl", "heldout152-followups.jsonl"],
 ]
 
 

@@ -235,6 +235,7 @@ GROUPS = [
     ["heldout149-questions.jsonl", "heldout149-followups.jsonl"],
     ["heldout150-questions.jsonl", "heldout150-followups.jsonl"],
     ["heldout151-questions.jsonl", "heldout151-followups.jsonl"],
+    ["heldout152-questions.jsonl", "heldout152-followups.jsonl"],
 ]
 
 

@@ -40,7 +40,13 @@ from typing import IO, Any, NoReturn
 
 import click
 
-from faq_bot.errors import UNREADABLE_INDEX, FaqBotError, IndexProblem, os_reason
+from faq_bot.errors import (
+    UNREADABLE_INDEX,
+    FaqBotError,
+    IndexProblem,
+    os_reason,
+    unreadable_index,
+)
 from faq_bot.text import has_surrogate, printable
 
 __all__ = [
@@ -385,10 +391,10 @@ class GermanHelpGroup(GermanHelp, click.Group):
                 if isinstance(exc, OSError) and _writing_output(exc):  # not the index
                     _quiet_stdout()
                     fail(_output_failure(exc), OUTPUT_FAILED)
-                # whoosh reading a truncated or corrupted file (click would say "Aborted!")
+                # whoosh reading a truncated or corrupted file (click would say "Aborted!"),
+                # or the system refusing one
                 fail(
-                    f"Der Index kann nicht gelesen werden ({type(exc).__name__}); "
-                    "er ist wohl beschädigt. Bitte `faq-bot index` ausführen: das baut ihn neu.",
+                    unreadable_index(exc),
                     IndexProblem.exit_code,
                     IndexProblem.code,
                     ctx,

@@ -18,9 +18,14 @@ from typing import Any
 
 from faq_bot.buildstate import LRU
 
-__all__ = ["STORE_FILE", "EntryStore", "alias_map", "write_store"]
+__all__ = ["STORE_FILE", "EntryStore", "MalformedRecord", "alias_map", "write_store"]
 
 STORE_FILE = "entries.sqlite"
+
+
+class MalformedRecord(sqlite3.DatabaseError):
+    """A record the store holds that is not an entry's JSON: the store's data is damaged
+    although SQLite reads it (so it is one of `faq_bot.errors.UNREADABLE_INDEX`)."""
 
 
 def alias_map(records: Iterable[dict[str, Any]], slugify: Callable[[str], str]) -> dict[str, str]:
@@ -94,7 +99,7 @@ class EntryStore:
                 ).fetchone()
             if row is None:
                 return None
-            found = self._cache.put(entry_id, self._load(json.loads(row[0])))
+            found = self._cache.put(entry_id, self._record(row[0]))
         return found
 
     def of_doc(self, doc: str) -> list[Any]:
@@ -105,8 +110,18 @@ class EntryStore:
         out = []
         for entry_id, text in rows:
             found = self._cache.get(entry_id)
-            out.append(found if found is not None else self._load(json.loads(text)))
+            out.append(found if found is not None else self._record(text))
         return out
+
+    def _record(self, text: Any) -> Any:
+        """The record stored as `text`; `MalformedRecord` when it is not one."""
+        try:
+            data = json.loads(text)
+            if not isinstance(data, dict):
+                raise TypeError(f"a record is an object, not {type(data).__name__}")
+            return self._load(data)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise MalformedRecord(f"unreadable entry record: {exc!r}"[:300]) from exc
 
     def canonical(self, *aliases: str) -> str | None:
         """The entry id the first of `aliases` the map holds resolves to (one query)."""

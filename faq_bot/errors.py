@@ -104,3 +104,23 @@ def os_reason(exc: OSError) -> str:
     if exc.errno in _OS_REASONS:
         return _OS_REASONS[exc.errno]
     return f"Fehler {exc.errno}" if exc.errno else type(exc).__name__
+
+
+def unreadable_index(exc: BaseException, where: object = None) -> str:
+    """The German sentence for an index (in `where`, if known) that `exc` kept from being
+    read: a file the system refused (rights, too many open files) is not a damaged
+    build, and rebuilding would not help; anything else is."""
+    place = f"Der Index in {where}" if where is not None else "Der Index"
+    if isinstance(exc, OSError):
+        named = f": {exc.filename}" if exc.filename else ""
+        if exc.errno in (errno.EACCES, errno.EPERM):
+            advice = "Bitte die Rechte des Index-Ordners prüfen."
+        elif exc.errno in (errno.EMFILE, errno.ENFILE):
+            advice = "Bitte später erneut versuchen oder mehr offene Dateien erlauben (ulimit -n)."
+        else:
+            advice = "Bitte `faq-bot index` ausführen: das baut ihn neu."
+        return f"{place} kann nicht gelesen werden ({os_reason(exc)}{named}). {advice}"
+    return (
+        f"{place} ist beschädigt oder unvollständig ({type(exc).__name__}). "
+        "Bitte `faq-bot index` ausführen: das baut ihn neu."
+    )

@@ -87,7 +87,7 @@ from faq_bot.buildstate import BuildState
 from faq_bot.corpus import slugify, title_key
 from faq_bot.corpus.model import EntryText, Markup
 from faq_bot.entrystore import STORE_FILE, EntryStore
-from faq_bot.errors import UNREADABLE_INDEX, IndexProblem, InputError
+from faq_bot.errors import UNREADABLE_INDEX, IndexProblem, InputError, unreadable_index
 from faq_bot.lexicon import load_synonyms
 from faq_bot.morphcache import install_build_table
 from faq_bot.text import fold, paragraph_path
@@ -143,10 +143,7 @@ class IndexBrokenError(IndexMissingError):
     def because(cls, index_dir: Path | str, exc: BaseException) -> IndexBrokenError:
         """The error for the build in `index_dir`, found unreadable by `exc` (raise it
         ``from exc``)."""
-        return cls(
-            f"Der Index in {index_dir} ist beschädigt oder unvollständig "
-            f"({type(exc).__name__}). Bitte `faq-bot index` ausführen: das baut ihn neu."
-        )
+        return cls(unreadable_index(exc, index_dir))
 
 
 class IndexWriteError(IndexProblem):

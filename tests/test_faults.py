@@ -87,6 +87,57 @@ def test_corrupted_entry_store_is_exit_4_and_503_not_a_traceback(own_index, tiny
     assert_error_shape(client.get(f"/api/search?q={TINY_QUERY}"), 503)
 
 
+@pytest.mark.parametrize(
+    "record",
+    ["{kaputt", "[1, 2]", '{"id": "x"}', '{"id": 1, "doc": null, "paragraphs": 5}', "null"],
+)
+def test_a_garbled_record_in_a_sound_entry_store_is_a_damaged_index(own_index, tiny_corpus, record):
+    """A CLI probe: a record that is not an entry's JSON, in a store SQLite reads
+    fine, ended `search` and `show` in a JSONDecodeError, KeyError or TypeError
+    traceback; it is a damaged index (exit 4, 503) like a garbled file."""
+    import sqlite3
+    from contextlib import closing
+
+    with closing(sqlite3.connect(_build_dir(own_index) / "entries.sqlite")) as db, db:
+        db.execute("UPDATE entries SET json = ?", (record,))
+        (entry_id,) = db.execute("SELECT id FROM entries LIMIT 1").fetchone()
+    for args in (["search", TINY_QUERY], ["show", entry_id]):
+        result = cli(args[0], "--index", str(own_index), "--corpus", str(tiny_corpus), *args[1:])
+        assert result.exit_code == IndexProblem.exit_code, result.output
+        assert "beschädigt" in result.output and "faq-bot index" in result.output
+    client = create_app({"TESTING": True, "INDEX_DIR": str(own_index)}).test_client()
+    assert_error_shape(client.get(f"/api/search?q={TINY_QUERY}"), 503)
+
+
+def test_an_index_file_the_system_will_not_read_is_not_called_damaged(own_index, tiny_corpus):
+    """A CLI probe: a file of the build that could not be opened (here a folder where
+    entries.json belongs; rights or too many open files likewise) was called „beschädigt
+    (IsADirectoryError)“; the message names the system's reason and the file. (The CLI
+    rebuilds a build it cannot open; the service reports it.)"""
+    entries = _build_dir(own_index) / "entries.json"
+    entries.unlink()
+    entries.mkdir()
+    client = create_app({"TESTING": True, "INDEX_DIR": str(own_index)}).test_client()
+    detail = assert_error_shape(client.get("/healthz"), 503)["detail"]
+    assert "ist ein Ordner" in detail and "entries.json" in detail
+    assert "IsADirectoryError" not in detail
+
+
+@pytest.mark.parametrize(
+    ("err", "advice"),
+    [
+        (errno.EACCES, "Rechte des Index-Ordners"),
+        (errno.EMFILE, "ulimit -n"),
+        (errno.EIO, "faq-bot index"),
+    ],
+)
+def test_an_unreadable_index_gets_the_advice_for_its_reason(err, advice):
+    from faq_bot.errors import unreadable_index
+
+    message = unreadable_index(OSError(err, os.strerror(err), "/srv/index/x"), "/srv/index")
+    assert advice in message and "/srv/index/x" in message and "beschädigt" not in message
+
+
 def _corrupt_query_files(index_dir) -> None:
     """Damage what a query reads: the precomputed term impacts (since the engine
     core, no query opens the Whoosh segments)."""

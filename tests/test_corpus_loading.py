@@ -197,6 +197,20 @@ def test_corpus_manifest_naming_a_pipe_as_file_is_not_called_a_folder(faq_only):
     assert "Ordner" not in str(caught.value)
 
 
+@pytest.mark.parametrize("loop", ["self", "pair"])
+def test_corpus_manifest_naming_a_symlink_loop_is_a_corpus_error(faq_only, loop):
+    # a CLI probe: a document file linked to itself was a RuntimeError traceback from
+    # Path.resolve() ("Symlink loop"), exit 1
+    (faq_only / "kreis").symlink_to("kreis" if loop == "self" else "kreis2")
+    if loop == "pair":
+        (faq_only / "kreis2").symlink_to("kreis")
+    manifest = FAQ_ONLY.replace(f'file = "{FAQ_FILE}"', 'file = "kreis"')
+    (faq_only / "manifest.toml").write_text(manifest, encoding="utf-8")
+    with pytest.raises(CorpusError, match="zu viele symbolische Links") as caught:
+        load_corpus(faq_only)
+    assert "kreis" in str(caught.value)
+
+
 @pytest.mark.parametrize(
     ("make", "reason"),
     [

@@ -15,6 +15,8 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from faq_bot.errors import os_reason
+
 ID_PATTERN = "^[a-z0-9]+(-[a-z0-9]+)*$"
 PREFIX_PATTERN = "^([a-z0-9]+(-[a-z0-9]+)*)?$"
 KINDS = ["faq", "rules", "reference"]
@@ -132,7 +134,12 @@ def validate_documents(data: Any, path: Path, corpus_dir: Path) -> list[str]:
         if meta["id"] in seen:
             problems.append(f"{path}: {label}: die id kommt zweimal vor.")
         seen.add(meta["id"])
-        target = (corpus_dir / meta["file"]).resolve()
+        try:
+            target = (corpus_dir / meta["file"]).resolve()
+        except (RuntimeError, OSError) as exc:  # 3.11 says a symlink loop by RuntimeError
+            reason = os_reason(exc) if isinstance(exc, OSError) else "zu viele symbolische Links"
+            problems.append(f"{path}: {label}: Feld „file“ ({meta['file']}): {reason}.")
+            continue
         if not target.is_relative_to(root):
             problems.append(f"{path}: {label}: Feld „file“ zeigt aus dem Korpusordner hinaus.")
         elif target.is_dir():

@@ -264,8 +264,8 @@ class DenseRetriever:
 
     def __init__(self, build_dir: Path, embedder: Any):
         data = json.loads((build_dir / UNITS).read_text(encoding="utf-8"))
-        self.model = data["model"]
-        self.units = [tuple(u) for u in data["units"]]
+        self.units = _units(data)
+        self.model: str = data["model"]
         self.vectors = np.load(build_dir / VECTORS)
         if not _vectors_fit(self.vectors, len(self.units)):
             raise ValueError("dense vectors differ from their units in length or are not finite")
@@ -385,8 +385,25 @@ def vectors_of_another_model(index: Any) -> bool:
 
 
 def _vectors_fit(vectors: np.ndarray, count: int) -> bool:
-    """One vector per unit, each number finite (a NaN makes every score NaN)."""
-    return len(vectors) == count and bool(np.isfinite(vectors).all())
+    """One vector (a row) per unit, each number finite (a NaN makes every score NaN)."""
+    return vectors.ndim == 2 and len(vectors) == count and bool(np.isfinite(vectors).all())
+
+
+def _units(data: Any) -> list[tuple[str, int, int, int]]:
+    """The units of a build's ``dense.json`` (entry, paragraph, start, end), with its model
+    named; ValueError when it holds anything else (a damaged build, not a traceback)."""
+    units = data.get("units") if isinstance(data, dict) else None
+    if not isinstance(units, list) or not isinstance(data.get("model"), str):
+        raise ValueError("dense.json holds no model and units")
+    for unit in units:
+        if not (
+            isinstance(unit, list)
+            and len(unit) == 4
+            and isinstance(unit[0], str)
+            and all(type(v) is int for v in unit[1:])
+        ):
+            raise ValueError("a unit of dense.json is not (entry, paragraph, start, end)")
+    return [tuple(unit) for unit in units]
 
 
 def unreadable_vectors(index: Any) -> bool:
@@ -397,7 +414,7 @@ def unreadable_vectors(index: Any) -> bool:
     if disabled() or not units.is_file():
         return False
     try:
-        count = len(json.loads(units.read_text(encoding="utf-8"))["units"])
+        count = len(_units(json.loads(units.read_text(encoding="utf-8"))))
         return not _vectors_fit(np.load(Path(index.path) / VECTORS, mmap_mode="r"), count)
     except (OSError, ValueError, KeyError, TypeError):
         return True

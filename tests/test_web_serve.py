@@ -99,7 +99,9 @@ def test_serve_rebuilds_an_index_whose_vectors_another_model_made(
 
 
 def _damage_vectors(dense_index, tmp_path, damage):
-    """A copy of the dense index with its vectors removed, cut in half or holding a NaN."""
+    """A copy of the dense index with its vectors removed, cut in half, holding a NaN or
+    of one dimension, or with units that are no units."""
+    import json
     import shutil
 
     import numpy as np
@@ -111,6 +113,14 @@ def _damage_vectors(dense_index, tmp_path, damage):
         vectors.unlink()
     elif damage == "truncated":
         vectors.write_bytes(vectors.read_bytes()[: vectors.stat().st_size // 2])
+    elif damage == "units":
+        units = vectors.with_name("dense.json")
+        data = json.loads(units.read_text(encoding="utf-8"))
+        units.write_text(json.dumps({**data, "units": [5] * len(data["units"])}), "utf-8")
+    elif damage == "flat":
+        flat = np.load(vectors)[:, 0]
+        with open(vectors, "wb") as out:
+            np.save(out, flat)
     else:
         array = np.load(vectors)
         array[1, 3] = np.nan
@@ -119,7 +129,7 @@ def _damage_vectors(dense_index, tmp_path, damage):
     return index_dir
 
 
-@pytest.mark.parametrize("damage", ["removed", "truncated", "nan"])
+@pytest.mark.parametrize("damage", ["removed", "truncated", "nan", "units", "flat"])
 def test_serve_rebuilds_an_index_whose_vectors_cannot_be_read(
     dense_on, dense_index, tiny_corpus, tmp_path, damage
 ):
@@ -136,12 +146,13 @@ def test_serve_rebuilds_an_index_whose_vectors_cannot_be_read(
     assert dense_mode(open_index(index_dir)) == "hybrid"
 
 
-@pytest.mark.parametrize("damage", ["truncated", "nan"])
+@pytest.mark.parametrize("damage", ["truncated", "nan", "units", "flat"])
 def test_cli_search_says_when_the_vectors_cannot_be_read(
     dense_on, dense_index, tiny_corpus, tmp_path, damage
 ):
     """A CLI probe: `faq-bot search` went lexical without a word with damaged vectors
-    (serve rebuilds; a search warns and answers, lexically)."""
+    (serve rebuilds; a search warns and answers, lexically); units of the wrong shape
+    were a TypeError traceback."""
     index_dir = _damage_vectors(dense_index, tmp_path, damage)
     result = CliRunner().invoke(
         cli.main, ["search", "--index", str(index_dir), "--corpus", str(tiny_corpus), "Karte"]

@@ -142,6 +142,13 @@ def test_corpus_missing_manifest(tmp_path):
         ('documents = ["faq.txt"]\n', "Dokument #1: „documents“|muss eine Tabelle"),
         (FAQ_ONLY.replace('kind = "faq"', 'kind = "faq"\ncolour = "rot"'), "unbekanntes Feld"),
         (b"\xff\xfe[[documents]]", "nicht in UTF-8"),
+        # a CLI probe: a month 13 passed the pattern; TOML errors were tomllib's English
+        (FAQ_ONLY.replace('kind = "faq"', 'kind = "faq"\ndate = "2012-13-45"'), "kein gültiges"),
+        ("x = [\n", r"kein gültiges TOML \(ungültiger Wert, am Ende der Datei\)"),
+        ('[[documents]]\nid = "a"\nid = "b"\n', r"\(Schlüssel doppelt, Zeile 3, Spalte 9\)"),
+        ("[[documents]\n", r"\(„\]\]“ am Ende der Überschrift erwartet, Zeile 1, Spalte 12\)"),
+        ('x = "a\n', r"\(unerlaubtes Zeichen, Zeile 1, Spalte 7\)"),
+        ("x = 1\ny\n", r"\(„=“ nach dem Schlüssel erwartet, Zeile 2, Spalte 2\)"),
     ],
 )
 def test_corpus_malformed_manifest_is_a_corpus_error(faq_only, manifest, problem):
@@ -153,6 +160,13 @@ def test_corpus_malformed_manifest_is_a_corpus_error(faq_only, manifest, problem
     with pytest.raises(CorpusError, match=problem) as info:
         load_corpus(faq_only)
     assert "manifest.toml" in str(info.value)
+
+
+def test_a_manifest_saved_with_a_byte_order_mark_is_read(faq_only):
+    # a CLI probe: a manifest an editor saved as „UTF-8 mit BOM“ was „kein gültiges TOML“
+    path = faq_only / "manifest.toml"
+    path.write_bytes("\ufeff".encode() + path.read_bytes())
+    assert [d.id for d in load_corpus(faq_only).documents] == ["how-faq"]
 
 
 def test_corpus_unknown_splitter_is_a_corpus_error(faq_only):

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from faq_bot.corpus.manifest import validate_documents
+from faq_bot.corpus.manifest import toml_problem, validate_documents
 from faq_bot.corpus.model import Document, Entry, plain
 from faq_bot.corpus.splitters import get_splitter, slugify
 from faq_bot.errors import CorpusProblem, os_reason
@@ -89,11 +89,13 @@ def read_manifest(corpus_dir: Path) -> list[dict]:
     if len(raw) > MAX_MANIFEST:
         raise CorpusError(f"{path}: Das Manifest ist größer als {MAX_MANIFEST} Bytes.")
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        data = tomllib.loads(raw.decode("utf-8-sig"))  # an editor's byte order mark is no error
     except UnicodeDecodeError:
         raise CorpusError(f"{path}: Das Manifest ist nicht in UTF-8 gespeichert.") from None
     except tomllib.TOMLDecodeError as exc:
-        raise CorpusError(f"{path}: Das Manifest ist kein gültiges TOML ({exc}).") from None
+        raise CorpusError(
+            f"{path}: Das Manifest ist kein gültiges TOML ({toml_problem(exc)})."
+        ) from None
     except (RecursionError, ValueError):  # nested too deep, a number too long
         raise CorpusError(
             f"{path}: Das Manifest ist kein lesbares TOML (zu tief verschachtelt "

@@ -9,6 +9,7 @@ raises it as `faq_bot.corpus.CorpusError`.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +51,11 @@ SCHEMA: dict[str, Any] = {
                     "language": {"type": "string", "pattern": "^[a-z]{2,3}(-[A-Za-z0-9]+)*$"},
                     "splitter": {"type": "string", "pattern": "^[a-z_]+$"},
                     "id_prefix": {"type": "string", "pattern": PREFIX_PATTERN, "maxLength": 40},
-                    "date": {"type": "string", "pattern": "^\\d{4}-\\d{2}-\\d{2}$"},
+                    "date": {
+                        "type": "string",
+                        "pattern": "^\\d{4}-\\d{2}-\\d{2}$",
+                        "format": "date",
+                    },
                     "date_text": {"type": "string", "maxLength": 100},
                     "notes": {"type": "string", "maxLength": 2000},
                     "precedence": {"type": "boolean"},
@@ -60,7 +65,8 @@ SCHEMA: dict[str, Any] = {
     },
 }
 
-_VALIDATOR = Draft202012Validator(SCHEMA)
+# with its format checker: "format": "date" (a month 13 fits the pattern) is checked
+_VALIDATOR = Draft202012Validator(SCHEMA, format_checker=Draft202012Validator.FORMAT_CHECKER)
 
 _TYPES = {
     "string": "Text in Anführungszeichen",
@@ -79,6 +85,39 @@ _PATTERNS = {
 }
 
 
+# tomllib's messages (Python 3.11-3.13), in German; a message not listed is a „Syntaxfehler“
+_TOML_PROBLEMS = (
+    (r"Invalid value", "ungültiger Wert"),
+    (r"Invalid statement", "ungültige Zeile"),
+    (r"Expected '=' after a key", "„=“ nach dem Schlüssel erwartet"),
+    (r"Expected newline or end of document", "nach einer Angabe wird eine neue Zeile erwartet"),
+    (r"Expected '\]\]'", "„]]“ am Ende der Überschrift erwartet"),
+    (r"Expected '\]'", "„]“ am Ende der Überschrift erwartet"),
+    (r"Unterminated string", "Text ohne schließendes Anführungszeichen"),
+    (r"Unclosed array", "Liste ohne schließende Klammer „]“"),
+    (r"Unclosed inline table", "Tabelle ohne schließende Klammer „}“"),
+    (r"Cannot overwrite a value|Duplicate inline table key", "Schlüssel doppelt"),
+    (r"Cannot declare .* twice|Cannot redefine namespace|Cannot mutate", "Tabelle doppelt"),
+    (r"Invalid date", "ungültiges Datum"),
+    (r"Illegal character|Found invalid character|Invalid initial character", "unerlaubtes Zeichen"),
+    (r"Unescaped|Invalid hex value|Escaped character", "ungültiger Rückstrich (\\) im Text"),
+)
+_TOML_WHERE = re.compile(r"\(at (?:line (\d+), column (\d+)|end of document)\)$")
+
+
+def toml_problem(exc: ValueError) -> str:
+    """What is wrong in a manifest tomllib refused, and where, in German
+    („ungültiger Wert, Zeile 3, Spalte 5“)."""
+    text = str(exc)
+    what = next((de for pattern, de in _TOML_PROBLEMS if re.match(pattern, text)), "Syntaxfehler")
+    where = _TOML_WHERE.search(text)
+    if where is None:
+        return what
+    if where.group(1) is None:
+        return f"{what}, am Ende der Datei"
+    return f"{what}, Zeile {where.group(1)}, Spalte {where.group(2)}"
+
+
 def _problem(error: ValidationError) -> str:
     field = str(error.path[-1]) if error.path and isinstance(error.path[-1], str) else None
     if error.validator == "required":
@@ -95,6 +134,8 @@ def _problem(error: ValidationError) -> str:
         return f"{where} muss {wanted} sein"
     if error.validator == "pattern":
         return f"{where} {_PATTERNS.get(field or '', 'hat eine ungültige Form')}"
+    if error.validator == "format" and field == "date":
+        return f"{where} ist kein gültiges Datum (JJJJ-MM-TT, z. B. 2012-11-30)"
     if error.validator == "enum":
         return f"{where} muss eines von {', '.join(map(str, error.validator_value))} sein"
     if error.validator in ("minLength", "minItems"):

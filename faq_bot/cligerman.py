@@ -85,7 +85,7 @@ class GermanPath(click.Path):
         if isinstance(value, str):
             value = os_path(value)
         try:
-            return super().convert(value, param, ctx)
+            converted = super().convert(value, param, ctx)
         except click.BadParameter:
             path = os.fspath(value)
             if not self.file_okay and os.path.isfile(path):
@@ -94,7 +94,14 @@ class GermanPath(click.Path):
                 self.fail(f"„{path}“ ist ein Ordner, keine Datei.", param, ctx)
             if self.exists and not os.path.exists(path):
                 self.fail(f"„{path}“ gibt es nicht.", param, ctx)
+            if os.path.exists(path) and not os.access(path, os.R_OK):
+                self.fail(f"„{path}“ kann nicht gelesen werden (keine Berechtigung).", param, ctx)
             self.fail(f"„{path}“ kann nicht verwendet werden.", param, ctx)
+        path = os.fspath(value)
+        # click refuses only a regular file for a folder: /dev/null or a pipe passed
+        if not self.file_okay and os.path.exists(path) and not os.path.isdir(path):
+            self.fail(f"„{path}“ ist kein Ordner.", param, ctx)
+        return converted
 
 
 class GermanUsageError(click.UsageError):

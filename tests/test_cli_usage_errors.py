@@ -8,6 +8,7 @@ the range", "is not a valid integer") may reach the user.
 
 from __future__ import annotations
 
+import os
 import re
 
 import click
@@ -116,6 +117,24 @@ def test_usage_error_file_given_as_folder_is_german(tmp_path):
     assert (
         message == f"Fehler: Ungültiger Wert für „--corpus“: „{file}“ ist eine Datei, kein Ordner."
     )
+
+
+@pytest.mark.parametrize(("command", "option"), [("index", "--index"), ("search", "--corpus")])
+def test_usage_error_a_device_given_as_folder_is_german(command, option):
+    # a CLI probe: `--index /dev/null` passed (click refuses only regular files), said „Kein
+    # Index gefunden“, built the whole index and then could not write it („Rechte prüfen“)
+    args = ["x"] if command == "search" else []
+    message = assert_german_usage_error(run(command, option, "/dev/null", *args), command)
+    assert message.endswith("„/dev/null“ ist kein Ordner.")
+
+
+def test_usage_error_an_unreadable_folder_says_why(tmp_path, monkeypatch):
+    # a CLI probe (not as root): a folder without read permission was „kann nicht verwendet
+    # werden“, without a reason; the check is click's os.access, so it is what is refused here
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: mode != os.R_OK and real_access(p, mode))
+    message = assert_german_usage_error(run("index", "--corpus", str(tmp_path)), "index")
+    assert message.endswith(f"„{tmp_path}“ kann nicht gelesen werden (keine Berechtigung).")
 
 
 def test_usage_error_no_command_still_shows_the_help():

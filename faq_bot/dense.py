@@ -22,7 +22,9 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -115,14 +117,26 @@ class PendingVectors:
             }
         embedder, units = self.passages.embedder, self.units
         vectors = self.passages.result(progress)
-        with open(build_dir / VECTORS, "wb") as fh:
-            np.save(fh, vectors.astype(np.float32))
+        save_vectors(build_dir / VECTORS, vectors.astype(np.float32))
         data = {"model": embedder.id, "units": [list(u[:4]) for u in units]}
         (build_dir / UNITS).write_text(json.dumps(data), encoding="utf-8")
         report: dict[str, Any] = {"model": embedder.id, "units": len(units)}
         if embedder.note:  # the stock model stands in for the tuned one
             report["warning"] = "Semantische Suche mit dem " + embedder.note
         return report
+
+
+def save_vectors(path: Path, vectors: np.ndarray) -> None:
+    """Write `vectors` as ``.npy`` to `path`. numpy reports a short write (a full disk, a
+    quota) as an OSError without errno („384000 requested and 16352 written“), which
+    the build then took for a matter of rights; it is ENOSPC here."""
+    try:
+        with open(path, "wb") as fh:
+            np.save(fh, vectors)
+    except OSError as exc:
+        if exc.errno is None:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path)) from exc
+        raise
 
 
 class SentenceSims(Mapping[tuple[str, int], list[tuple[int, int, float]]]):

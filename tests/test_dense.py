@@ -77,6 +77,32 @@ def test_the_build_embeds_in_worker_processes_what_the_embedder_would(
     assert np.allclose(pooled, alone, atol=1e-5)
 
 
+def test_vectors_cut_short_by_a_full_disk_are_said_to_be_a_full_disk(tmp_path):
+    """A CLI probe: with the disk full, numpy's short write of dense.npy (an OSError
+    without errno) made the build say „Bitte die Rechte des Ordners prüfen“. A file size
+    limit cuts the write short the same way, without filling a disk."""
+    import errno
+    import resource
+    import signal
+
+    import numpy as np
+
+    from faq_bot.dense import save_vectors
+    from faq_bot.indexbuild import _write_error
+
+    limits = resource.getrlimit(resource.RLIMIT_FSIZE)
+    handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (16384, limits[1]))
+    try:
+        with pytest.raises(OSError) as caught:
+            save_vectors(tmp_path / "dense.npy", np.zeros((1000, 384), dtype=np.float32))
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, limits)
+        signal.signal(signal.SIGXFSZ, handler)
+    assert caught.value.errno == errno.ENOSPC
+    assert "Bitte Platz schaffen" in str(_write_error(tmp_path, caught.value))
+
+
 def test_the_query_embedding_is_computed_once_per_question(dense_on):
     embedder = embed.get_embedder()
     assert embedder is not None

@@ -270,7 +270,13 @@ class GermanHelp(click.Command):
         parent: click.Context | None = None,
         **extra: Any,
     ) -> click.Context:
-        ctx = super().make_context(info_name, args, parent, **extra)
+        try:
+            ctx = super().make_context(info_name, args, parent, **extra)
+        except BrokenPipeError:
+            # `faq-bot --help | true`: the help or the version, written while parsing,
+            # reached a closed pipe; click's main would exit 1 („nothing found“)
+            _quiet_stdout()
+            sys.exit(PIPE_CLOSED)
         if ctx.params.get("as_json"):  # in the meta all contexts share: `fail` reads it
             ctx.meta[JSON_ASKED] = True
         return ctx

@@ -137,6 +137,29 @@ def test_usage_error_an_unreadable_folder_says_why(tmp_path, monkeypatch):
     assert message.endswith(f"„{tmp_path}“ kann nicht gelesen werden (keine Berechtigung).")
 
 
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["search", "--help"]])
+def test_help_and_version_into_a_closed_pipe_stop_quietly_as_a_pipe_writer(args):
+    """A CLI probe: `faq-bot --help | true` exited 1 („nothing found“; click's own
+    handling of a closed pipe), `faq-bot search --help | true` 141 as shells expect."""
+    import subprocess
+    import sys
+
+    from faq_bot.cligerman import PIPE_CLOSED
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # every write fails with EPIPE
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", "from faq_bot.cli import main; main()", *args],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            timeout=60,
+        )
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr) == (PIPE_CLOSED, b"")
+
+
 def test_usage_error_no_command_still_shows_the_help():
     result = run()
     assert "Regeln und FAQ nachschlagen" in result.output

@@ -22,6 +22,7 @@ from faq_bot.errors import InputError
 from faq_bot.index import Index
 from faq_bot.morphology import word_class
 from faq_bot.query import main_terms
+from faq_bot.text import clip
 from faq_bot.text import words as folded_words
 
 __all__ = ["ARTICLE", "categories", "category_slug", "known_category", "named_entry"]
@@ -57,10 +58,10 @@ def known_category(index: Index, raw: str | None) -> str | None:
         names = list(known.values())
         if not names:
             raise InputError(
-                f"Unbekannte Kategorie „{category[:80]}“: die Einträge haben keine Kategorien."
+                f"Unbekannte Kategorie „{clip(category, 80)}“: die Einträge haben keine Kategorien."
             )
         listed = ", ".join(names[:KNOWN_SHOWN]) + (" …" if len(names) > KNOWN_SHOWN else "")
-        raise InputError(f"Unbekannte Kategorie „{category[:80]}“. Bekannt sind: {listed}.")
+        raise InputError(f"Unbekannte Kategorie „{clip(category, 80)}“. Bekannt sind: {listed}.")
     return category
 
 

@@ -292,6 +292,25 @@ def test_search_without_an_index_says_where_it_builds_one_and_shows_its_phases(
     assert "runde-befehl" in result.stdout or "Befehl" in result.stdout
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["show", "abc\nFehler: gefälscht"],
+        ["show", "x" * 100_000],
+        ["search", "--doc", "abc\nFehler: gefälscht", "Bombe"],
+    ],
+    ids=["show-line-feed", "show-100k", "doc-line-feed"],
+)
+def test_an_argument_echoed_in_a_message_stays_on_one_short_line(run, built_index, args):
+    """A CLI probe: a line feed in an argument was echoed raw (a second „Fehler:“ line
+    anyone could forge), and `show` echoed a 100,000-character id whole."""
+    result = run(*with_index(built_index, *args))
+    assert result.exit_code in (1, 2), result.output
+    message = result.stderr.strip()
+    assert "\n" not in message and message.startswith("Fehler: "), message
+    assert len(message) < 700
+
+
 def test_show_lists_links_and_backlinks(run, built_index):
     result = run(*with_index(built_index, "show", "227-pfund-bombe-basisausbau"))
     assert result.exit_code == 0

@@ -236,6 +236,7 @@ GROUPS = [
     ["heldout150-questions.jsonl", "heldout150-followups.jsonl"],
     ["heldout151-questions.jsonl", "heldout151-followups.jsonl"],
     ["heldout152-questions.jsonl", "heldout152-followups.jsonl"],
+    ["heldout154-questions.jsonl", "heldout154-followups.jsonl"],
 ]
 
 

@@ -237,6 +237,7 @@ GROUPS = [
     ["heldout151-questions.jsonl", "heldout151-followups.jsonl"],
     ["heldout152-questions.jsonl", "heldout152-followups.jsonl"],
     ["heldout153-questions.jsonl", "heldout153-followups.jsonl"],
+    ["heldout154-questions.jsonl", "heldout154-followups.jsonl"],
 ]
 
 

@@ -36,6 +36,7 @@ from faq_bot import strictjson
 from faq_bot.errors import InputError, os_reason
 from faq_bot.index import Index
 from faq_bot.query import QueryError
+from faq_bot.question import QuestionError, check_question
 from faq_bot.search import search
 from faq_bot.text import squash
 
@@ -154,6 +155,9 @@ def load_questions(path: Path | str) -> list[dict[str, Any]]:
                 f"{path}, Zeile {number}: „history“ muss eine Liste von Texten sein "
                 "(die früheren Fragen)."
             )
+        problem = _line_problem(item, gold)
+        if problem:
+            raise EvalFileError(f"{path}, Zeile {number}: {problem}")
         item.setdefault("id", f"#{number}")
         item.setdefault("kind", "unbekannt")
         item.setdefault("doc", None)
@@ -162,6 +166,24 @@ def load_questions(path: Path | str) -> list[dict[str, Any]]:
     if not questions:
         raise EvalFileError(f"Die Fragendatei {path} enthält keine Fragen.")
     return questions
+
+
+def _line_problem(item: dict[str, Any], gold: list[str]) -> str | None:
+    """What in a question line the measurement would misread, in German, or None: a
+    question the bot refuses (empty, too long, no word) would count as declined, a gold
+    without its document as unanswerable, a number as `kind` as a breakdown of its own."""
+    try:
+        check_question(item["q"])
+    except QuestionError as exc:
+        return str(exc)
+    for field in ("id", "kind", "doc"):
+        if item.get(field) is not None and not isinstance(item[field], str):
+            return f"„{field}“ muss Text sein."
+    if gold and not item.get("doc"):
+        return "„gold“ ohne „doc“: eine beantwortbare Frage nennt ihre Quelldatei."
+    if item.get("doc") and not gold:
+        return "„doc“ ohne „gold“: eine beantwortbare Frage nennt die Stelle, die antwortet."
+    return None
 
 
 # Question files only reported on, never trained on (eval/README.md): the fitting

@@ -198,7 +198,7 @@ def test_cli_ask_bad_earlier_question_exit_2_in_german(ask, after, message):
 def test_cli_eval_cv_with_fewer_questions_than_parts_says_so(built_index, tmp_path):
     """A CLI probe: three questions in five parts ended in an IndexError traceback."""
     path = tmp_path / "q.jsonl"
-    line = {"id": "a", "q": "Wer bezahlt die 227er?", "doc": "how", "gold": [], "kind": "direct"}
+    line = {"id": "a", "q": "Wer bezahlt die 227er?", "doc": None, "gold": [], "kind": "direct"}
     path.write_text("\n".join(json.dumps({**line, "id": str(i)}) for i in range(3)) + "\n")
     result = CliRunner().invoke(main, ["eval", "--cv", "--index", str(built_index), str(path)])
     assert result.exit_code == 2

@@ -158,7 +158,8 @@ def test_eval_cv_with_too_few_answerable_questions_to_fit_says_so(hybrid_index, 
 
 
 def test_eval_cv_names_the_question_it_cannot_ask(hybrid_index, tmp_path):
-    # a CLI probe: a blank question aborted the run with „Bitte eine Frage eingeben.“ alone
+    # a CLI probe: a blank question aborted the run with „Bitte eine Frage eingeben.“ alone;
+    # the file is now refused before anything runs, naming the line
     path = tmp_path / "questions.jsonl"
     lines = [
         {"id": f"c{i}", "q": q, "doc": DOC, "gold": [g], "kind": "paraphrase"}
@@ -169,7 +170,7 @@ def test_eval_cv_names_the_question_it_cannot_ask(hybrid_index, tmp_path):
     args = ["eval", "--cv", "--folds", "2", "--index", str(hybrid_index), str(path)]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2, result.output
-    assert "Frage „leer“: Bitte eine Frage eingeben." in result.output
+    assert "Zeile 4: Bitte eine Frage eingeben." in result.output
 
 
 def test_fit_confidence_writes_the_bars_it_is_given(hybrid_index):

@@ -71,3 +71,41 @@ def test_a_question_file_that_cannot_be_read_says_why_in_german(tmp_path, kind):
     with pytest.raises(EvalFileError, match="kann nicht gelesen werden") as caught:
         load_questions(path)
     assert "Errno" not in str(caught.value)
+
+
+ANSWERABLE = {"id": "y", "q": "Wer zahlt die 227er?", "doc": "0.txt", "gold": ["227"], "kind": "x"}
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        ({"q": ""}, "Bitte eine Frage eingeben"),
+        ({"q": "   "}, "Bitte eine Frage eingeben"),
+        ({"q": "Bombe " * 2000}, "zu lang"),
+        ({"q": "?!"}, "kein Wort"),
+        ({"doc": None}, "„gold“ ohne „doc“"),
+        ({"gold": []}, "„doc“ ohne „gold“"),
+        ({"kind": 5}, "„kind“ muss Text sein"),
+        ({"id": 7}, "„id“ muss Text sein"),
+        ({"doc": 3}, "„doc“ muss Text sein"),
+    ],
+    ids=["empty", "blank", "long", "no-word", "gold-no-doc", "doc-no-gold", "kind", "id", "doc"],
+)
+def test_a_line_the_measurement_would_misread_is_refused_naming_it(tmp_path, change, reason):
+    """A CLI probe: an empty question was counted as an unanswerable one declined, a
+    gold without its document as unanswerable, a 12,000-character question was asked,
+    and a number as `kind` became a breakdown row of its own."""
+    path = tmp_path / "q.jsonl"
+    path.write_text(json.dumps(LINE) + "\n" + json.dumps({**ANSWERABLE, **change}) + "\n")
+    with pytest.raises(EvalFileError, match=f"Zeile 2: .*{reason}"):
+        load_questions(path)
+
+
+def test_every_question_file_of_the_repository_is_still_read():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    files = sorted(root.glob("eval/*.jsonl"))
+    assert len(files) > 100
+    for path in files:
+        assert load_questions(path)

@@ -336,7 +336,7 @@ QUESTIONS = [
      ["Ist das nicht möglich, bewegt sich jedes Modell auf den nächsten Missionszielmarker zu."]),
     # ---- unanswerable (20): 13 in the documents' words, 7 off-corpus ----
     (None, "unanswerable",
-     "Welche Ausspielkosten stehen im grauen Kästchen der Aktionskarte Panzerabschuss?",
+     "Ich überlege, den Panzerabschuss in mein Depot zu nehmen, weil ich sonst kaum etwas gegen die schweren Panzer meines Bruders habe. Wie viel TW kostet es mich, diese Aktionskarte auszuspielen, also welche Zahl steht bei ihr im kleinen grauen Kästchen?",
      []),
     (None, "unanswerable",
      "Was genau bewirkt der Wettereffekt der Länderkarte Russland in den Runden, in denen Wetter! ausgelöst wird?",

@@ -335,12 +335,12 @@ def _open(corpus_dir: Path, index_dir: Path) -> Index:
     saying so on stderr (where the folder is: a mistyped --index shows), then one line
     per finished build phase."""
     from faq_bot.dense import unreadable_vectors
-    from faq_bot.index import IndexMissingError, current_target, open_index
+    from faq_bot.index import IndexBrokenError, IndexMissingError, current_target, open_index
 
     try:
         index = open_index(index_dir)
-    except IndexMissingError:
-        if current_target(index_dir) is None:
+    except IndexMissingError as exc:
+        if current_target(index_dir) is None and not isinstance(exc, IndexBrokenError):
             what = f"Kein Index in {index_dir} gefunden: er wird jetzt aus {corpus_dir} gebaut"
         else:
             what = f"Der Index in {index_dir} ist veraltet oder beschädigt: er wird neu gebaut"

@@ -258,6 +258,12 @@ class Index:
     def __init__(self, index_dir: Path | str):
         self.index_dir = Path(index_dir)
         path = current_target(self.index_dir)
+        if path is None and os.path.islink(self.index_dir / CURRENT):
+            raise IndexBrokenError(
+                f"Der Index in {self.index_dir} ist unvollständig: „{CURRENT}“ zeigt auf "
+                f"{os.readlink(self.index_dir / CURRENT)}, einen Build, den es nicht "
+                "(vollständig) gibt. Bitte `faq-bot index` ausführen: das baut ihn neu."
+            )
         if path is None:
             raise IndexMissingError(
                 f"Kein Index in {self.index_dir} gefunden. Bitte zuerst `faq-bot index` ausführen."

@@ -138,6 +138,19 @@ def test_an_unreadable_index_gets_the_advice_for_its_reason(err, advice):
     assert advice in message and "/srv/index/x" in message and "beschädigt" not in message
 
 
+def test_a_current_link_to_a_missing_build_is_called_broken_not_missing(own_index, tiny_corpus):
+    """A CLI probe: `current` pointing at a build folder that was deleted said „Der
+    Suchindex ist noch nicht gebaut“ (as for a fresh machine); the link is there, the
+    build is not: a broken index, named."""
+    shutil.rmtree(_build_dir(own_index))
+    client = create_app({"TESTING": True, "INDEX_DIR": str(own_index)}).test_client()
+    detail = assert_error_shape(client.get("/healthz"), 503)["detail"]
+    assert "noch nicht gebaut" not in detail
+    assert "current" in detail and "faq-bot index" in detail
+    result = cli("show", "--index", str(own_index), "--corpus", str(tiny_corpus), "x")
+    assert "veraltet oder beschädigt" in result.output and "Kein Index" not in result.output
+
+
 def _corrupt_query_files(index_dir) -> None:
     """Damage what a query reads: the precomputed term impacts (since the engine
     core, no query opens the Whoosh segments)."""

@@ -126,14 +126,21 @@ def _fold_word(word: str) -> str:
 
 
 def _fold(word: str) -> str:
-    return _letters(_DIGRAPH.sub(r"\1", word.lower()))
+    return _letters(_DIGRAPH.sub(r"\1", _compatible(word).lower()))
 
 
 def fold_letters(word: str) -> str:
     """`fold` without reading "ae"/"oe"/"ue" as umlauts: the letters as typed
     ("Fuerwehr" -> "fuerwehr", which `fold` makes "furwehr", two edits from "feuerwehr");
     the spelling correction reads both."""
-    return _letters(word.lower())
+    return _letters(_compatible(word).lower())
+
+
+def _compatible(word: str) -> str:
+    """`word` in Unicode's compatibility form (NFKC) when it is not ASCII: styled letters
+    („𝐅𝐞𝐮𝐞𝐫“, math alphanumerics pasted from a post) have no lower case of their own and
+    would stay capitals; full-width ones are read as plain letters before the digraphs."""
+    return word if word.isascii() else unicodedata.normalize("NFKC", word)
 
 
 def _letters(word: str) -> str:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import string
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from faq_bot.analysis import (
     base_verb,
@@ -46,6 +50,25 @@ def texts(analyzer, text: str) -> list[str]:
 )
 def test_fold_umlauts_and_digraphs(word, folded):
     assert fold(word) == folded
+
+
+def _styled(word: str, upper: int, lower: int) -> str:
+    """`word` (ASCII letters) in a Unicode letter style whose A and a are `upper`, `lower`."""
+    return "".join(
+        chr(upper + ord(c) - 65) if c.isupper() else chr(lower + ord(c) - 97) for c in word
+    )
+
+
+@given(
+    word=st.text(alphabet=string.ascii_letters, min_size=1, max_size=20),
+    style=st.sampled_from([(0x1D400, 0x1D41A), (0x1D5D4, 0x1D5EE), (0xFF21, 0xFF41)]),
+)
+def test_fold_reads_styled_and_full_width_letters_as_the_plain_ones(word, style):
+    """A CLI probe: math letters pasted from a styled post („𝐅𝐞𝐮𝐞𝐫𝐰𝐞𝐡𝐫“) folded to a
+    capital „Feuerwehr“ that no index term is, so they matched nothing; they have no
+    lower case of their own, so folding reads them in their compatibility form first."""
+    assert fold(_styled(word, *style)) == fold(word)
+    assert fold_letters(_styled(word, *style)) == fold_letters(word)
 
 
 @pytest.mark.parametrize(

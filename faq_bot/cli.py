@@ -188,7 +188,7 @@ def serve(
         corpus_dir,
         index_dir,
         say=note,
-        build=lambda: _build(corpus_dir, index_dir, phase_lines=True),
+        build=lambda: _build(corpus_dir, index_dir, phase_lines=True, first=True),
     )
     turn_secret(index_dir)  # one that cannot be read or made is said here (exit 4), in German
     if built and not debug:  # the workers would inherit the build's memory: start again
@@ -283,9 +283,12 @@ def _sigterm_as_ctrl_c() -> Iterator[None]:
         signal.signal(signal.SIGTERM, before)
 
 
-def _build(corpus_dir: Path, index_dir: Path, phase_lines: bool = False) -> BuildReport:
+def _build(
+    corpus_dir: Path, index_dir: Path, phase_lines: bool = False, first: bool = False
+) -> BuildReport:
     """Build the index; progress bars on a terminal, and with `phase_lines` one line
-    per finished phase on stderr (the only progress output when stderr is no terminal)."""
+    per finished phase on stderr (the only progress output when stderr is no terminal).
+    A `first` build (no usable index yet) uses one another process built meanwhile."""
     from faq_bot.corpus import CorpusError
     from faq_bot.indexbuild import build_index
 
@@ -316,6 +319,7 @@ def _build(corpus_dir: Path, index_dir: Path, phase_lines: bool = False) -> Buil
                 embed_progress=embed_progress,
                 analysis_progress=analysis_progress,
                 on_phase=on_phase,
+                first=first,
                 on_wait=lambda: note(
                     f"Ein anderer Indexbau in {index_dir} läuft gerade; warte, bis er fertig ist …"
                 ),
@@ -345,7 +349,7 @@ def _open(corpus_dir: Path, index_dir: Path) -> Index:
         else:
             what = f"Der Index in {index_dir} ist veraltet oder beschädigt: er wird neu gebaut"
         note(f"{what} (einige Minuten; Strg-C bricht ab) …")
-        _build(corpus_dir, index_dir, phase_lines=True)
+        _build(corpus_dir, index_dir, phase_lines=True, first=True)
         index = open_index(index_dir)
     if unreadable_vectors(index):  # serve rebuilds (web.serve.ensure_index); one answer warns
         note(

@@ -210,13 +210,28 @@ def build_index(
     embed_progress: Progress | None = None,
     on_phase: Report | None = None,
     analysis_progress: Progress | None = None,
+    first: bool = False,
 ) -> BuildReport:
     """Build the index of the corpus beside the live one and swap it in atomically.
     Builds into one index folder run one after the other (see `build_lock`).
     ``on_phase(name, None)`` / ``on_phase(name, figures)`` announce each phase
-    (`faq_bot.buildphases`); the figures also land in ``meta.json``."""
+    (`faq_bot.buildphases`); the figures also land in ``meta.json``. A `first` build
+    (one a command or the service starts because there is no usable index) that waited
+    for another build uses the one that build swapped in instead of building again."""
+    index_dir = Path(index_dir)
     read_manifest(Path(corpus_dir))  # a wrong --corpus is said at once, not after a wait
-    with build_lock(Path(index_dir), on_wait), ExitStack() as stack:
+    before = current_target(index_dir)
+    waited: list[bool] = []
+
+    def waiting() -> None:
+        waited.append(True)
+        if on_wait is not None:
+            on_wait()
+
+    with build_lock(index_dir, waiting), ExitStack() as stack:
+        made = current_target(index_dir) if first and waited else None
+        if made is not None and made != before:
+            return _report_of(made)
         return _build_index(
             stack,
             Path(corpus_dir),
@@ -226,6 +241,24 @@ def build_index(
             Phases(on_phase),
             analysis_progress,
         )
+
+
+def _report_of(build_dir: Path) -> BuildReport:
+    """The report of a finished build, from its ``meta.json`` (another process made it)."""
+    meta = json.loads((build_dir / META_JSON).read_text(encoding="utf-8"))
+    counts = meta.get("counts", {})
+    return BuildReport(
+        version=build_dir.name,
+        path=build_dir,
+        documents=counts.get("documents", 0),
+        entries=counts.get("entries", 0),
+        paragraphs=counts.get("paragraphs", 0),
+        links=counts.get("links", 0),
+        unresolved=[],
+        warnings=list(meta.get("warnings", [])),
+        seconds=0.0,
+        phases={},
+    )
 
 
 def _build_index(

@@ -368,6 +368,35 @@ def test_a_build_waits_for_the_lock_another_process_holds(tmp_path, tiny_corpus)
     assert "warte" in err.decode() and (index_dir / CURRENT).is_symlink()
 
 
+def test_a_first_run_that_waited_for_another_s_build_uses_it(tmp_path, tiny_corpus, tiny_index):
+    """A CLI probe: two first runs at once (`faq-bot search` twice on a fresh machine) each
+    built the index, one after the other. The one that waited finds the build the other
+    made and searches it."""
+    import fcntl
+    import time
+
+    from faq_bot.indexbuild import LOCK_FILE
+
+    index_dir = tmp_path / "fresh"
+    index_dir.mkdir()
+    command = [sys.executable, "-m", "faq_bot", "search", "--index", str(index_dir),
+               "--corpus", str(tiny_corpus), TINY_QUERY]  # fmt: skip
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    with open(index_dir / LOCK_FILE, "a+b") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        time.sleep(3)
+        assert run.poll() is None, run.communicate()  # waiting for the "other" build
+        made = _build_dir(tiny_index)  # the other build, finished while it waited
+        shutil.copytree(made, index_dir / BUILDS / made.name)
+        (index_dir / CURRENT).symlink_to(Path(BUILDS) / made.name)
+        fcntl.flock(held, fcntl.LOCK_UN)
+    out, err = run.communicate(timeout=300)
+    assert run.returncode == 0, err.decode()
+    assert [p.name for p in (index_dir / BUILDS).iterdir()] == [made.name]
+    assert "Korpus lesen" not in err.decode() and out.strip()
+
+
 # --- the corpus ----------------------------------------------------------------------
 
 

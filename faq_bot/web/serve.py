@@ -55,7 +55,7 @@ def ensure_index(
         finally:
             index.close()
         say(f"Der Suchindex in {index_dir} {why} – er wird jetzt aus {corpus_dir} neu gebaut …")
-    report = build() if build is not None else build_index(corpus_dir, index_dir)
+    report = build() if build is not None else build_index(corpus_dir, index_dir, first=True)
     for warning in report.warnings:  # as `faq-bot index` says them, before its summary
         say(f"Warnung: {warning}")
     say(

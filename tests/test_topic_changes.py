@@ -13,7 +13,13 @@ QUESTIONS = [
     {"id": "a2", "q": "Wann darf ich kontern?", "doc": "A", "gold": ["sofort"]},
     {"id": "b1", "q": "Wie weit zieht eine Gruppe?", "doc": "B", "gold": ["10 cm"]},
     {"id": "u1", "q": "Wo kaufe ich Farbe?", "doc": None, "gold": []},
-    {"id": "f1", "history": ["Wie weit zieht eine Gruppe?"], "q": "und im Bogen?", "doc": "B"},
+    {
+        "id": "f1",
+        "history": ["Wie weit zieht eine Gruppe?"],
+        "q": "und im Bogen?",
+        "doc": "B",
+        "gold": ["Bogen"],
+    },
 ]
 
 

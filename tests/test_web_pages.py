@@ -224,6 +224,17 @@ def test_search_too_long_query_is_a_german_400_page(client, app):
     assert f'name="q" value="{query}"' in response.get_data(as_text=True)
 
 
+def test_a_refused_pasted_text_comes_back_only_as_long_as_can_be_shortened(client):
+    """An HTTP probe: a 250 KB question posted to /ask was refused and the whole of it sent
+    back in the form, 260 KB for a phone on bad wifi. The form gets its start back, a few
+    times the longest question, to shorten."""
+
+    response = client.post("/ask", data={"q": "Bombe " * 40_000})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400 and "zu lang" in html
+    assert "Bombe Bombe" in html and len(html) < 40_000
+
+
 @pytest.mark.parametrize("path", ["/search", "/api/search"])
 def test_a_query_too_long_as_sent_is_a_400_though_cleaning_would_shorten_it(client, app, path):
     # the OpenAPI description's maxLength counts what is sent: control characters (which

@@ -44,6 +44,8 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from faq_bot.chat import MAX_HISTORY
 from faq_bot.chat.shown import MAX_TOKEN
 from faq_bot.errors import UNREADABLE_INDEX, FaqBotError
+from faq_bot.query import MAX_QUERY_LENGTH
+from faq_bot.question import MAX_QUESTION_LENGTH
 from faq_bot.text import clean_input, squash
 from faq_bot.web.body import check_form
 
@@ -129,6 +131,9 @@ def path_words(path: str) -> str:
 # the pages whose refused input the error page gives back in its form (chat and search)
 TYPED_FORMS = ("/ask", "/search")
 TYPED_DOC = 100  # characters of a document id at most
+# characters of a refused question or search given back to be shortened: a few times the
+# longest either may be (a pasted 250 KB text came back whole, 260 KB for a phone)
+TYPED_TEXT = 4 * max(MAX_QUESTION_LENGTH, MAX_QUERY_LENGTH)
 
 
 @dataclass(frozen=True)
@@ -158,7 +163,7 @@ def _typed() -> Typed:
         return Typed(path=request.path, post=request.method == "POST")
     return Typed(
         path=request.path,
-        q=clean_input(q).strip() if isinstance(q, str) else "",
+        q=clean_input(q[:TYPED_TEXT]).strip() if isinstance(q, str) else "",
         # as many turns as a conversation keeps, each no longer than a turn token can be
         turns=tuple(t for t in turns[-MAX_HISTORY:] if len(t) <= MAX_TOKEN),
         doc=doc if isinstance(doc, str) and len(doc) <= TYPED_DOC and _known_doc(doc) else "",

@@ -34,6 +34,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from faq_bot.text import clip, printable
+
 if TYPE_CHECKING:
     from faq_bot.index import Index
     from faq_bot.query import AnalyzedQuery
@@ -157,7 +159,8 @@ def check_mode(index: Index, mode: str | None) -> str:
         return default_mode(index)
     if mode not in MODES:
         raise ModeUnavailable(
-            f"Unbekannter Suchmodus „{mode[:40]}“; möglich sind: {', '.join(MODES)}."
+            f"Unbekannter Suchmodus „{clip(printable(mode), 40)}“; "
+            f"möglich sind: {', '.join(MODES)}."
         )
     if mode not in available_modes(index):
         raise ModeUnavailable(

@@ -59,6 +59,15 @@ def test_hybrid_without_a_second_retriever_is_refused_in_german(index):
         search(index, "Bombe", mode="semantisch")
 
 
+@pytest.mark.parametrize("mode", ["\x00", "lex\nical", "x" * 10_000])
+def test_an_unknown_mode_is_echoed_printable_and_short(index, mode):
+    # an HTTP probe: /api/search?mode=%00 answered „Unbekannter Suchmodus „\u0000““
+    with pytest.raises(QueryError, match="Unbekannter Suchmodus") as caught:
+        search(index, "Bombe", mode=mode)
+    message = str(caught.value)
+    assert message.isprintable() and len(message) < 150
+
+
 class _Reversed:
     """A second retriever for the test: the lexical ranking backwards."""
 

@@ -437,6 +437,15 @@
   });
 
   document.addEventListener("click", function (event) {
+    // a phone's share sheet for „Link teilen“: the plain link only reloaded the page at
+    // its own address (still the fallback, where a browser cannot share)
+    var share = event.target.closest && event.target.closest("#share-link");
+    if (!share || !navigator.share) return;
+    event.preventDefault();
+    navigator.share({ title: document.title, url: share.href }).catch(function () {});
+  });
+
+  document.addEventListener("click", function (event) {
     var copy = event.target.closest && event.target.closest("[data-copy-link]");
     if (!copy) return;
     var link = document.getElementById("share-link");

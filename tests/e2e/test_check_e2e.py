@@ -646,6 +646,22 @@ def test_check_copy_link_copies_the_permalink(page, base_url):
     assert copied == base_url + page.locator("#share-link").get_attribute("href")
 
 
+def test_check_share_link_opens_the_phone_s_share_sheet_instead_of_reloading(phone, base_url):
+    """A phone review: „Link teilen“ reloaded the page at its own address. Where the browser
+    can share, it hands the permalink to the share sheet (stood in for here: the sheet is
+    the system's, not the page's) and the page stays as it is."""
+    phone.add_init_script(
+        "navigator.share = (data) => { window.__shared = data; return Promise.resolve(); };"
+    )
+    phone.goto("/check")
+    phone.get_by_role("link", name="Bombe auf die Bombe").click()
+    phone.evaluate("window.__stayed = true")
+    phone.locator("#share-link").click()
+    shared = phone.wait_for_function("window.__shared").json_value()
+    assert shared["url"] == base_url + phone.locator("#share-link").get_attribute("href")
+    assert phone.evaluate("window.__stayed") is True  # no reload
+
+
 def slow_line(page, latency_ms: int = 1500) -> None:
     """Every request of `page` from now on takes `latency_ms` longer (a judge's bad wifi)."""
     cdp = page.context.new_cdp_session(page)

@@ -449,36 +449,48 @@ class IndexHolder:
         index = self._index
         if index is not None and not index.is_stale():
             return index
-        with self._lock:
-            if self._index is not None and not self._index.is_stale():
-                return self._index
-            target = current_target(self.index_dir)
-            name = target.name if target is not None else None
-            # tried already, a moment ago (a passing failure, too many open files, say, is
-            # tried again after `RETRY_FAILED` seconds, not kept for the process's life)
-            if (
-                name is not None
-                and name == self._failed
-                and time.monotonic() - self._failed_at < RETRY_FAILED
-            ):
-                if self._index is None:
-                    raise type(self._failure)(str(self._failure))
-                return self._index
-            try:
-                fresh = _open_warm(self.index_dir)
-            except IndexMissingError as exc:  # broken, unfinished or an old format
-                if name is not None:
-                    self._failed, self._failure = name, exc
-                    self._failed_at = time.monotonic()
-                if self._index is None:
-                    raise
-                # the new build cannot be read: keep answering from the last good one
-                log.exception("new index build cannot be read; serving the last one")
-                return self._index
-            if self._retired is not None:  # two swaps ago: no request still uses it
-                self._retired.close()
-            self._retired, self._index = self._index, fresh
+        if index is not None and not self._lock.acquire(blocking=False):
+            # another request is opening and warming the new build (a second or more):
+            # this one is answered from the build it had, which stays open
+            return index
+        if index is None:
+            self._lock.acquire()
+        try:
+            return self._swap_in()
+        finally:
+            self._lock.release()
+
+    def _swap_in(self) -> Index:
+        """The current build, opened if it is not the one held (under `_lock`)."""
+        if self._index is not None and not self._index.is_stale():
             return self._index
+        target = current_target(self.index_dir)
+        name = target.name if target is not None else None
+        # tried already, a moment ago (a passing failure, too many open files, say, is
+        # tried again after `RETRY_FAILED` seconds, not kept for the process's life)
+        if (
+            name is not None
+            and name == self._failed
+            and time.monotonic() - self._failed_at < RETRY_FAILED
+        ):
+            if self._index is None:
+                raise type(self._failure)(str(self._failure))
+            return self._index
+        try:
+            fresh = _open_warm(self.index_dir)
+        except IndexMissingError as exc:  # broken, unfinished or an old format
+            if name is not None:
+                self._failed, self._failure = name, exc
+                self._failed_at = time.monotonic()
+            if self._index is None:
+                raise
+            # the new build cannot be read: keep answering from the last good one
+            log.exception("new index build cannot be read; serving the last one")
+            return self._index
+        if self._retired is not None:  # two swaps ago: no request still uses it
+            self._retired.close()
+        self._retired, self._index = self._index, fresh
+        return self._index
 
 
 def _open_warm(index_dir: Path) -> Index:

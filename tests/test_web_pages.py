@@ -224,6 +224,16 @@ def test_search_too_long_query_is_a_german_400_page(client, app):
     assert f'name="q" value="{query}"' in response.get_data(as_text=True)
 
 
+def test_an_entry_reached_from_a_search_keeps_the_search_in_the_header_field(client):
+    """A phone review: after tapping a hit, the header's search field was empty, so
+    refining the search meant typing it again; it holds the search the hit came from
+    (the words the page marks), and nothing on a page reached otherwise."""
+    html = client.get(f"/entry/{BOMB}?h=kontern+Bombe").get_data(as_text=True)
+    assert re.search(r'<input id="header-q"[^>]*value="kontern Bombe"', html)
+    plain = client.get(f"/entry/{BOMB}").get_data(as_text=True)
+    assert re.search(r'<input id="header-q"[^>]*value=""', plain)
+
+
 def test_a_refused_pasted_text_comes_back_only_as_long_as_can_be_shortened(client):
     """An HTTP probe: a 250 KB question posted to /ask was refused and the whole of it sent
     back in the form, 260 KB for a phone on bad wifi. The form gets its start back, a few

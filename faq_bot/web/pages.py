@@ -456,6 +456,7 @@ def render_entry(index: Any, record: Any, highlight: str, linked: Located | None
         description=description,
         citation=citation(record.title, doc, absolute),
         highlight=highlight if groups else "",
+        query=highlight,  # the header's search field keeps the search the hit came from
     )
 
 

@@ -9,24 +9,26 @@ types and `fail` that see to it: `faq_bot.cligerman`).
 from __future__ import annotations
 
 import codecs
-import contextlib
 import io
 import json
 import re
-import signal
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
+from faq_bot.clibuild import (
+    build_with_progress,
+    eval_progress,
+    note,
+    open_or_build,
+)
 from faq_bot.cligerman import (
     GermanHelpGroup,
     GermanIntRange,
     GermanPath,
-    Terminated,
     fail,
     os_path,
     say,
@@ -34,11 +36,6 @@ from faq_bot.cligerman import (
 from faq_bot.config import default_corpus_dir, default_index_dir
 from faq_bot.errors import os_reason
 from faq_bot.text import clip, entry_path, printable
-
-if TYPE_CHECKING:  # the stages are imported lazily so that --help stays fast
-    from faq_bot.index import Index
-    from faq_bot.indexbuild import BuildReport
-
 
 # Help texts are German like everything else a user reads; defaults are named in
 # the text ("Standard: …") because click's own "[default: …]" is English.
@@ -58,13 +55,6 @@ index_option = click.option(
     metavar="ORDNER",
     help="Ordner des gebauten Suchindex (Standard: ./index).",
 )
-
-
-def note(message: str) -> None:
-    """A line on stderr about work in progress: a closed or full stderr (2>&-,
-    2>/dev/full) loses the line, not the work it reports on."""
-    with contextlib.suppress(OSError):
-        say(message, err=True)
 
 
 def echo_json(data: object) -> None:
@@ -188,7 +178,7 @@ def serve(
         corpus_dir,
         index_dir,
         say=note,
-        build=lambda: _build(corpus_dir, index_dir, phase_lines=True, first=True),
+        build=lambda: build_with_progress(corpus_dir, index_dir, phase_lines=True, first=True),
     )
     turn_secret(index_dir)  # one that cannot be read or made is said here (exit 4), in German
     if built and not debug:  # the workers would inherit the build's memory: start again
@@ -203,160 +193,6 @@ def serve(
 
 
 # --- index, search, show, eval ------------------------------------------------------
-
-
-def _progress_bar(
-    label: str = "Einträge indexieren",
-) -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
-    """A progress(done, total) callback drawing a bar on stderr when it is a terminal,
-    and the function that closes the bar."""
-    if sys.stderr is None or not sys.stderr.isatty():  # None: closed (2>&-)
-        return None, lambda: None
-    state: dict[str, Any] = {}
-
-    def progress(done: int, total: int) -> None:
-        bar = state.get("bar")
-        if bar is None:
-            bar = state["bar"] = click.progressbar(length=total, label=label, file=sys.stderr)
-            bar.__enter__()
-        bar.update(done - bar.pos)
-
-    def close() -> None:
-        if "bar" in state:
-            state.pop("bar").__exit__(None, None, None)
-
-    return progress, close
-
-
-EVAL_LABELS = {"search": "Suche messen", "answer": "Chatbot messen"}
-
-
-def _eval_progress(section: str, total: int) -> Callable[[], None]:
-    """The tick of `faq-bot eval`'s bar for one section (a terminal), else one line that
-    says what runs: 1,360 questions took minutes without a word."""
-    label = EVAL_LABELS.get(section, section)
-    bar, close = _progress_bar(label)
-    if bar is None:
-        note(f"{label}: {total} {'Frage' if total == 1 else 'Fragen'} …")
-        return lambda: None
-    done = [0]
-
-    def tick() -> None:
-        done[0] += 1
-        bar(done[0], total)
-        if done[0] >= total:
-            close()
-
-    return tick
-
-
-# What `faq-bot index` says about each build phase (`faq_bot.buildphases`).
-PHASE_LABELS = {
-    "corpus": "Korpus lesen und zerlegen",
-    "vocabulary": "Wortschatz zählen",
-    "morphology": "Wörter analysieren (HanTa)",
-    "whoosh": "Einträge indexieren",
-    "commit": "Whoosh-Index schreiben",
-    "impacts": "Gewichte vorberechnen",
-    "embeddings": "Texte einbetten",
-    "store": "Einträge speichern",
-}
-
-
-@contextlib.contextmanager
-def _sigterm_as_ctrl_c() -> Iterator[None]:
-    """SIGTERM (a supervisor stopping the build, a CI timeout) stops the build as Ctrl-C
-    does: it says „Abgebrochen.“, removes its half-written build folder and stops its
-    embedding workers, instead of ending on the spot. Only in the main thread, where
-    signal handlers live."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(signum: int, frame: object) -> None:
-        raise Terminated
-
-    before = signal.signal(signal.SIGTERM, stop)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, before)
-
-
-def _build(
-    corpus_dir: Path, index_dir: Path, phase_lines: bool = False, first: bool = False
-) -> BuildReport:
-    """Build the index; progress bars on a terminal, and with `phase_lines` one line
-    per finished phase on stderr (the only progress output when stderr is no terminal).
-    A `first` build (no usable index yet) uses one another process built meanwhile."""
-    from faq_bot.corpus import CorpusError
-    from faq_bot.indexbuild import build_index
-
-    progress, close = _progress_bar(PHASE_LABELS["whoosh"])
-    embed_progress, close_embed = _progress_bar(PHASE_LABELS["embeddings"])
-    analysis_progress, close_analysis = _progress_bar(PHASE_LABELS["morphology"])
-
-    def entries_done(done: int, total: int) -> None:
-        if progress is not None:
-            progress(done, total)
-        if done >= total:
-            close()
-
-    def on_phase(name: str, figures: dict[str, float] | None) -> None:
-        if figures is None or not phase_lines:
-            return
-        close()
-        close_embed()
-        close_analysis()
-        note(f"{PHASE_LABELS.get(name, name)}: {figures['seconds']:.1f} s")
-
-    try:
-        with _sigterm_as_ctrl_c():
-            report = build_index(
-                corpus_dir,
-                index_dir,
-                progress=entries_done,
-                embed_progress=embed_progress,
-                analysis_progress=analysis_progress,
-                on_phase=on_phase,
-                first=first,
-                on_wait=lambda: note(
-                    f"Ein anderer Indexbau in {index_dir} läuft gerade; warte, bis er fertig ist …"
-                ),
-            )
-    except CorpusError as exc:
-        close()
-        fail(f"Der Index kann nicht gebaut werden: {exc}", 3, exc.code)
-    finally:
-        close()
-        close_embed()
-        close_analysis()
-    return report
-
-
-def _open(corpus_dir: Path, index_dir: Path) -> Index:
-    """The index, built first when there is none or it is outdated or broken: a message
-    saying so on stderr (where the folder is: a mistyped --index shows), then one line
-    per finished build phase."""
-    from faq_bot.dense import unreadable_vectors
-    from faq_bot.index import IndexBrokenError, IndexMissingError, current_target, open_index
-
-    try:
-        index = open_index(index_dir)
-    except IndexMissingError as exc:
-        if current_target(index_dir) is None and not isinstance(exc, IndexBrokenError):
-            what = f"Kein Index in {index_dir} gefunden: er wird jetzt aus {corpus_dir} gebaut"
-        else:
-            what = f"Der Index in {index_dir} ist veraltet oder beschädigt: er wird neu gebaut"
-        note(f"{what} (einige Minuten; Strg-C bricht ab) …")
-        _build(corpus_dir, index_dir, phase_lines=True, first=True)
-        index = open_index(index_dir)
-    if unreadable_vectors(index):  # serve rebuilds (web.serve.ensure_index); one answer warns
-        note(
-            f"Warnung: Die Vektoren der semantischen Suche in {index_dir} fehlen oder sind "
-            "beschädigt: die Suche ist nur lexikalisch. `faq-bot index` baut sie neu."
-        )
-    return index
 
 
 def _check_batch_use(batch: bool, as_json: bool, given: bool, what: str, example: str) -> None:
@@ -433,7 +269,7 @@ def _run_batch(handle: Callable[[str], object], bad: type[Exception], error: str
 @index_option
 def index_command(corpus_dir: Path, index_dir: Path) -> None:
     """Den Suchindex aus dem Korpus bauen (und atomar austauschen)."""
-    report = _build(corpus_dir, index_dir, phase_lines=True)
+    report = build_with_progress(corpus_dir, index_dir, phase_lines=True)
     for warning in report.warnings:
         note(f"Warnung: {warning}")
     say(
@@ -499,7 +335,7 @@ def search(
         "Anfragen",
         "Bitte einen Suchbegriff angeben, z. B. faq-bot search Aktionsstapel",
     )
-    index = _open(corpus_dir, index_dir)
+    index = open_or_build(corpus_dir, index_dir)
     doc = index.document_id(doc)
     try:
         mode = check_mode(index, mode)
@@ -558,7 +394,7 @@ def show(as_json: bool, corpus_dir: Path, index_dir: Path, entry_id: str) -> Non
 
     if not entry_id.strip():
         fail("Bitte eine Eintrags-ID oder einen Titel angeben, z. B. faq-bot show aktionsstapel", 2)
-    index = _open(corpus_dir, index_dir)
+    index = open_or_build(corpus_dir, index_dir)
     canonical = index.canonical_id(entry_id.strip())
     record = index.entry(canonical) if canonical else None
     if record is None:
@@ -647,7 +483,7 @@ def eval_command(
         from faq_bot.chat import crossval, fit
 
         crossval.require_parts(len(questions), folds)  # before the index is opened
-        index = _open(corpus_dir, index_dir)
+        index = open_or_build(corpus_dir, index_dir)
         note(f"Lese {len(questions)} Fragen …")
         cases = fit.collect(index, questions)
         figures = crossval.cross_validate(index, cases, folds)
@@ -656,9 +492,9 @@ def eval_command(
         else:
             say(crossval.format_cv(figures, len(cases), folds))
         return
-    index = _open(corpus_dir, index_dir)
+    index = open_or_build(corpus_dir, index_dir)
     # read once (a pipe gives its lines once); a bar per section on a terminal
-    report = evaluate(index, file, questions, progress=_eval_progress)
+    report = evaluate(index, file, questions, progress=eval_progress)
     if as_json:
         echo_json(report)
     else:
@@ -714,7 +550,7 @@ def ask(
         parse_history(list(after))
     except QuestionError as exc:
         fail(str(exc), 2, "bad_question")
-    index = _open(corpus_dir, index_dir)
+    index = open_or_build(corpus_dir, index_dir)
     doc = index.document_id(doc)
     # answered in order as the chat page answers them (each confident answer's entry
     # is context for the next); every batch line is read after the same conversation

@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 from faq_bot import morphology
 from faq_bot.buildphases import PHASES
-from faq_bot.cli import PHASE_LABELS, main
+from faq_bot.cli import main
+from faq_bot.clibuild import PHASE_LABELS
 from faq_bot.index import MORPHOLOGY_CACHE
 from faq_bot.indexbuild import build_index
 

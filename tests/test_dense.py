@@ -533,11 +533,11 @@ def _alive(pid: int) -> bool:
 
 
 # how the build starts its workers: plain; inside `faq-bot index`, whose SIGTERM handler
-# (`faq_bot.cli._sigterm_as_ctrl_c`) the forked workers inherit; with the forkserver start
+# (`faq_bot.clibuild.sigterm_as_ctrl_c`) the forked workers inherit; with the forkserver start
 # method (Python 3.14's default on Linux), where the workers' parent is the fork server
 _STARTS = {
     "plain": ("", ""),
-    "faq-bot index": ("from faq_bot.cli import _sigterm_as_ctrl_c\n", "_sigterm_as_ctrl_c()"),
+    "faq-bot index": ("from faq_bot.clibuild import sigterm_as_ctrl_c\n", "sigterm_as_ctrl_c()"),
     "forkserver": ("import multiprocessing\nmultiprocessing.set_start_method('forkserver')\n", ""),
 }
 

@@ -156,6 +156,16 @@ class _Kind:
         return self.ids[r[0] : r[1]], self.scores[r[0] : r[1]]
 
 
+def _fits(k: _Kind) -> bool:
+    """The arrays of one kind are as its ranges say: one score per posting, as many as the
+    last range ends at, every id a document of the kind. A valid .npy a few elements short
+    would otherwise fail only the searches that reach its end (a broadcast traceback)."""
+    end = int(k.ranges.values[:, 1].max()) if len(k.ranges.values) else 0
+    if k.ids.ndim != 1 or k.scores.shape != k.ids.shape or len(k.ids) != end:
+        return False
+    return not len(k.ids) or 0 <= int(k.ids.min()) and int(k.ids.max()) < k.size
+
+
 class Impacts:
     """The impacts of one build, loaded once (arrays memory-mapped, read-only)."""
 
@@ -181,6 +191,9 @@ class Impacts:
             )
             for kind in KINDS
         }
+        for kind, k in self.kinds.items():
+            if not _fits(k):
+                raise ValueError(f"the {kind} impacts do not fit their ranges (a damaged build)")
 
     def doc_frequency(self, field: str, term: str) -> int:
         i = self.df.rows.get(term)

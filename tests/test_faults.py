@@ -151,6 +151,20 @@ def test_a_current_link_to_a_missing_build_is_called_broken_not_missing(own_inde
     assert "veraltet oder beschädigt" in result.output and "Kein Index" not in result.output
 
 
+@pytest.mark.parametrize("cut", ["scores", "ids"])
+def test_term_impacts_of_the_wrong_length_are_a_damaged_index(own_index, tiny_corpus, cut):
+    """A CLI probe: an impacts array one element short (a valid .npy) made a search that
+    reached its end a numpy broadcast ValueError traceback."""
+    import numpy as np
+
+    part = _build_dir(own_index) / "impacts" / f"entry.{cut}.npy"
+    array = np.load(part)
+    np.save(part, array[:-1])
+    result = _search(own_index, tiny_corpus, TINY_QUERY)
+    assert result.exit_code == IndexProblem.exit_code, result.output
+    assert "faq-bot index" in result.output
+
+
 def _corrupt_query_files(index_dir) -> None:
     """Damage what a query reads: the precomputed term impacts (since the engine
     core, no query opens the Whoosh segments)."""

@@ -77,9 +77,16 @@
       }
       return out.normalize("NFKD").replace(/\p{M}/gu, "");
     }
+    // styled letters ("𝐅𝐞𝐮𝐞𝐫", full-width ones) in their compatibility form first: they
+    // have no lower case of their own (faq_bot/text.py _compatible)
+    function compatible(word) {
+      return /^[\x00-\x7f]*$/.test(word) ? word : word.normalize("NFKC");
+    }
     // the digraphs are read before the umlauts are folded ("Zerstöer" keeps its e)
-    var fold = function (word) { return letters(word.toLowerCase().replace(digraph, "$1")); };
-    fold.letters = function (word) { return letters(word.toLowerCase()); };
+    var fold = function (word) {
+      return letters(compatible(word).toLowerCase().replace(digraph, "$1"));
+    };
+    fold.letters = function (word) { return letters(compatible(word).toLowerCase()); };
     return fold;
   }
 

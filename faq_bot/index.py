@@ -104,7 +104,7 @@ __all__ = [
     "open_index",
 ]
 
-FORMAT = 3  # bump when the layout of a build changes
+FORMAT = 4  # bump when the layout of a build or the folding of its terms changes (4: NFKC)
 CURRENT = "current"
 BUILDS = "builds"
 WHOOSH_DIR = "whoosh"

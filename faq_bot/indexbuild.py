@@ -100,6 +100,7 @@ class BuildReport:
     warnings: list[str]
     seconds: float
     phases: dict[str, dict[str, float]] = field(default_factory=dict)  # `faq_bot.buildphases`
+    adopted: bool = False  # made by another process while this one waited (`first`)
 
 
 def _write_error(index_dir: Path, exc: OSError) -> IndexWriteError:
@@ -230,7 +231,7 @@ def build_index(
 
     with build_lock(index_dir, waiting), ExitStack() as stack:
         made = current_target(index_dir) if first and waited else None
-        if made is not None and made != before:
+        if made is not None and made != before and _built_from(made, Path(corpus_dir)):
             return _report_of(made)
         return _build_index(
             stack,
@@ -243,8 +244,18 @@ def build_index(
         )
 
 
+def _built_from(build_dir: Path, corpus_dir: Path) -> bool:
+    """Whether the finished build in `build_dir` was made from `corpus_dir` (its
+    ``meta.json`` names the corpus folder it read)."""
+    try:
+        meta = json.loads((build_dir / META_JSON).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(meta, dict) and meta.get("corpus") == str(corpus_dir.resolve())
+
+
 def _report_of(build_dir: Path) -> BuildReport:
-    """The report of a finished build, from its ``meta.json`` (another process made it)."""
+    """The report of a finished build another process made, from its ``meta.json``."""
     meta = json.loads((build_dir / META_JSON).read_text(encoding="utf-8"))
     counts = meta.get("counts", {})
     return BuildReport(
@@ -258,6 +269,7 @@ def _report_of(build_dir: Path) -> BuildReport:
         warnings=list(meta.get("warnings", [])),
         seconds=0.0,
         phases={},
+        adopted=True,
     )
 
 

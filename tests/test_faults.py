@@ -382,33 +382,42 @@ def test_a_build_waits_for_the_lock_another_process_holds(tmp_path, tiny_corpus)
     assert "warte" in err.decode() and (index_dir / CURRENT).is_symlink()
 
 
-def test_a_first_run_that_waited_for_another_s_build_uses_it(tmp_path, tiny_corpus, tiny_index):
+@pytest.mark.parametrize("same_corpus", [True, False])
+def test_a_first_run_that_waited_for_another_s_build_uses_it(
+    tmp_path, tiny_corpus, tiny_index, same_corpus
+):
     """A CLI probe: two first runs at once (`faq-bot search` twice on a fresh machine) each
-    built the index, one after the other. The one that waited finds the build the other
-    made and searches it."""
-    import fcntl
-    import time
+    built the index, one after the other. The one that waited takes the build the other
+    swapped in, if that build read the same corpus (a review: it took any)."""
+    import json
+    import threading
 
-    from faq_bot.indexbuild import LOCK_FILE
+    from faq_bot.index import META_JSON
+    from faq_bot.indexbuild import build_index, build_lock
 
     index_dir = tmp_path / "fresh"
-    index_dir.mkdir()
-    command = [sys.executable, "-m", "faq_bot", "search", "--index", str(index_dir),
-               "--corpus", str(tiny_corpus), TINY_QUERY]  # fmt: skip
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
-    with open(index_dir / LOCK_FILE, "a+b") as held:
-        fcntl.flock(held, fcntl.LOCK_EX)
-        run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-        time.sleep(3)
-        assert run.poll() is None, run.communicate()  # waiting for the "other" build
-        made = _build_dir(tiny_index)  # the other build, finished while it waited
+    waiting, done = threading.Event(), []
+    builder = threading.Thread(
+        target=lambda: done.append(
+            build_index(tiny_corpus, index_dir, on_wait=waiting.set, first=True)
+        ),
+        daemon=True,
+    )
+    with build_lock(index_dir):  # the "other" run's build
+        builder.start()
+        assert waiting.wait(30), "the first run did not wait for the running build"
+        made = _build_dir(tiny_index)
         shutil.copytree(made, index_dir / BUILDS / made.name)
+        meta = json.loads((made / META_JSON).read_text(encoding="utf-8"))
+        meta["corpus"] = str((tiny_corpus if same_corpus else tmp_path / "anders").resolve())
+        (index_dir / BUILDS / made.name / META_JSON).write_text(json.dumps(meta), "utf-8")
         (index_dir / CURRENT).symlink_to(Path(BUILDS) / made.name)
-        fcntl.flock(held, fcntl.LOCK_UN)
-    out, err = run.communicate(timeout=300)
-    assert run.returncode == 0, err.decode()
-    assert [p.name for p in (index_dir / BUILDS).iterdir()] == [made.name]
-    assert "Korpus lesen" not in err.decode() and out.strip()
+    builder.join(120)
+    (report,) = done
+    assert report.adopted is same_corpus
+    builds = sorted(p.name for p in (index_dir / BUILDS).iterdir())
+    assert (builds == [made.name]) is same_corpus
+    assert _search(index_dir, tiny_corpus, TINY_QUERY).exit_code == 0
 
 
 # --- the corpus ----------------------------------------------------------------------

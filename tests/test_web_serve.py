@@ -75,6 +75,20 @@ def test_serve_workers_option_rejects_zero_in_german(built_index):
     assert "liegt nicht zwischen 1 und 64" in result.output
 
 
+def test_serve_calls_a_current_link_to_a_deleted_build_damaged_not_missing(
+    tiny_corpus, tiny_index
+):
+    """A review: with `current` pointing at a deleted build, serve said „Noch kein
+    Suchindex“ while the CLI said „veraltet oder beschädigt“; both say the latter."""
+    import shutil
+
+    shutil.rmtree((tiny_index / "current").resolve())
+    messages: list[str] = []
+    assert serve.ensure_index(tiny_corpus, tiny_index, say=messages.append) is True
+    assert "veraltet oder beschädigt" in messages[0] and "Noch kein" not in messages[0]
+    assert open_index(tiny_index).entries()
+
+
 def test_serve_rebuilds_an_index_whose_vectors_another_model_made(
     dense_on, dense_index, tiny_corpus, tmp_path
 ):

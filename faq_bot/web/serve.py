@@ -33,14 +33,20 @@ def ensure_index(
     Raises `faq_bot.corpus.CorpusError` when the corpus cannot be read.
     """
     from faq_bot.dense import unreadable_vectors, vectors_of_another_model
-    from faq_bot.index import IndexMissingError, open_index
+    from faq_bot.index import IndexBrokenError, IndexMissingError, current_target, open_index
     from faq_bot.indexbuild import build_index
 
     _resolve_embedding_model()  # the tuned model file written (or checked) once, not per worker
     try:
         index = open_index(index_dir)
-    except IndexMissingError:
-        say(f"Noch kein Suchindex in {index_dir} – er wird jetzt aus {corpus_dir} gebaut …")
+    except IndexMissingError as exc:
+        if current_target(Path(index_dir)) is None and not isinstance(exc, IndexBrokenError):
+            say(f"Noch kein Suchindex in {index_dir} – er wird jetzt aus {corpus_dir} gebaut …")
+        else:  # a build there that cannot be read, or a `current` link to a deleted one
+            say(
+                f"Der Suchindex in {index_dir} ist veraltet oder beschädigt – er wird jetzt "
+                f"aus {corpus_dir} neu gebaut …"
+            )
     else:
         try:
             if vectors_of_another_model(index):
@@ -56,6 +62,9 @@ def ensure_index(
             index.close()
         say(f"Der Suchindex in {index_dir} {why} – er wird jetzt aus {corpus_dir} neu gebaut …")
     report = build() if build is not None else build_index(corpus_dir, index_dir, first=True)
+    if report.adopted:  # another process built it while this one waited for the lock
+        say(f"Index eines gleichzeitigen Baus übernommen: {report.documents} Dokumente.")
+        return True
     for warning in report.warnings:  # as `faq-bot index` says them, before its summary
         say(f"Warnung: {warning}")
     say(

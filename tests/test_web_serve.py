@@ -75,9 +75,7 @@ def test_serve_workers_option_rejects_zero_in_german(built_index):
     assert "liegt nicht zwischen 1 und 64" in result.output
 
 
-def test_serve_calls_a_current_link_to_a_deleted_build_damaged_not_missing(
-    tiny_corpus, tiny_index
-):
+def test_serve_calls_a_current_link_to_a_deleted_build_damaged_not_missing(tiny_corpus, tiny_index):
     """A review: with `current` pointing at a deleted build, serve said „Noch kein
     Suchindex“ while the CLI said „veraltet oder beschädigt“; both say the latter."""
     import shutil

@@ -174,11 +174,15 @@ def _line_problem(item: dict[str, Any], gold: list[str]) -> str | None:
     without its document as unanswerable, a number as `kind` as a breakdown of its own."""
     try:
         check_question(item["q"])
+        for turn in item.get("history") or ():
+            check_question(turn)
     except QuestionError as exc:
         return str(exc)
-    for field in ("id", "kind", "doc"):
-        if item.get(field) is not None and not isinstance(item[field], str):
+    for field in ("id", "kind"):  # absent: given one; null would be a breakdown row "None"
+        if field in item and not isinstance(item[field], str):
             return f"„{field}“ muss Text sein."
+    if item.get("doc") is not None and not isinstance(item["doc"], str):
+        return "„doc“ muss Text sein (oder null für eine unbeantwortbare Frage)."
     if gold and not item.get("doc"):
         return "„gold“ ohne „doc“: eine beantwortbare Frage nennt ihre Quelldatei."
     if item.get("doc") and not gold:

@@ -88,8 +88,26 @@ ANSWERABLE = {"id": "y", "q": "Wer zahlt die 227er?", "doc": "0.txt", "gold": ["
         ({"kind": 5}, "„kind“ muss Text sein"),
         ({"id": 7}, "„id“ muss Text sein"),
         ({"doc": 3}, "„doc“ muss Text sein"),
+        ({"kind": None}, "„kind“ muss Text sein"),
+        ({"id": None}, "„id“ muss Text sein"),
+        ({"history": ["", "Wer zahlt?"]}, "Bitte eine Frage eingeben"),
+        ({"history": ["?!"]}, "kein Wort"),
     ],
-    ids=["empty", "blank", "long", "no-word", "gold-no-doc", "doc-no-gold", "kind", "id", "doc"],
+    ids=[
+        "empty",
+        "blank",
+        "long",
+        "no-word",
+        "gold-no-doc",
+        "doc-no-gold",
+        "kind",
+        "id",
+        "doc",
+        "kind-null",
+        "id-null",
+        "history-empty",
+        "history-no-word",
+    ],  # fmt: skip
 )
 def test_a_line_the_measurement_would_misread_is_refused_naming_it(tmp_path, change, reason):
     """A CLI probe: an empty question was counted as an unanswerable one declined, a

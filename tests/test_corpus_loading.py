@@ -162,6 +162,17 @@ def test_corpus_malformed_manifest_is_a_corpus_error(faq_only, manifest, problem
     assert "manifest.toml" in str(info.value)
 
 
+@pytest.mark.parametrize("date", ["30.11.2012", "2012-13-45", "20121130"])
+def test_a_bad_date_is_one_problem_saying_the_form(faq_only, date):
+    # a review: „30.11.2012“ failed the pattern and the date format, two messages for one
+    path = faq_only / "manifest.toml"
+    path.write_text(FAQ_ONLY.replace('kind = "faq"', f'kind = "faq"\ndate = "{date}"'), "utf-8")
+    with pytest.raises(CorpusError) as caught:
+        load_corpus(faq_only)
+    assert str(caught.value).count("„date“") == 1
+    assert "kein gültiges Datum im Format JJJJ-MM-TT" in str(caught.value)
+
+
 def test_a_manifest_saved_with_a_byte_order_mark_is_read(faq_only):
     # a CLI probe: a manifest an editor saved as „UTF-8 mit BOM“ was „kein gültiges TOML“
     path = faq_only / "manifest.toml"

@@ -51,11 +51,8 @@ SCHEMA: dict[str, Any] = {
                     "language": {"type": "string", "pattern": "^[a-z]{2,3}(-[A-Za-z0-9]+)*$"},
                     "splitter": {"type": "string", "pattern": "^[a-z_]+$"},
                     "id_prefix": {"type": "string", "pattern": PREFIX_PATTERN, "maxLength": 40},
-                    "date": {
-                        "type": "string",
-                        "pattern": "^\\d{4}-\\d{2}-\\d{2}$",
-                        "format": "date",
-                    },
+                    # the format checks the form JJJJ-MM-TT and the calendar both
+                    "date": {"type": "string", "format": "date"},
                     "date_text": {"type": "string", "maxLength": 100},
                     "notes": {"type": "string", "maxLength": 2000},
                     "precedence": {"type": "boolean"},
@@ -79,7 +76,6 @@ _PATTERNS = {
     "id": "darf nur Kleinbuchstaben a–z, Ziffern und einzelne Bindestriche enthalten",
     "id_prefix": "darf nur Kleinbuchstaben a–z, Ziffern und einzelne Bindestriche enthalten",
     "file": "muss ein Dateiname im Korpusordner sein (kein absoluter Pfad, keine Steuerzeichen)",
-    "date": "muss ein Datum als Text im Format JJJJ-MM-TT sein",
     "language": "muss ein Sprachkürzel wie „de“ sein",
     "splitter": "muss der Name eines Splitters sein (Kleinbuchstaben und _)",
 }
@@ -135,7 +131,7 @@ def _problem(error: ValidationError) -> str:
     if error.validator == "pattern":
         return f"{where} {_PATTERNS.get(field or '', 'hat eine ungültige Form')}"
     if error.validator == "format" and field == "date":
-        return f"{where} ist kein gültiges Datum (JJJJ-MM-TT, z. B. 2012-11-30)"
+        return f"{where} ist kein gültiges Datum im Format JJJJ-MM-TT (z. B. 2012-11-30)"
     if error.validator == "enum":
         return f"{where} muss eines von {', '.join(map(str, error.validator_value))} sein"
     if error.validator in ("minLength", "minItems"):

@@ -441,6 +441,10 @@
     // its own address (still the fallback, where a browser cannot share)
     var share = event.target.closest && event.target.closest("#share-link");
     if (!share || !navigator.share) return;
+    // a click to open it in a new tab or window stays that
+    if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) {
+      return;
+    }
     event.preventDefault();
     navigator.share({ title: document.title, url: share.href }).catch(function () {});
   });

@@ -662,6 +662,20 @@ def test_check_share_link_opens_the_phone_s_share_sheet_instead_of_reloading(pho
     assert phone.evaluate("window.__stayed") is True  # no reload
 
 
+def test_check_share_link_opened_in_a_new_tab_stays_a_link(page):
+    """A review: where the browser can share, a Ctrl-click on „Link teilen“ (a new tab, on
+    a desktop) opened the share dialog instead."""
+    page.add_init_script(
+        "navigator.share = (data) => { window.__shared = data; return Promise.resolve(); };"
+    )
+    page.goto("/check")
+    page.get_by_role("link", name="Bombe auf die Bombe").click()
+    with page.context.expect_page() as opened:
+        page.locator("#share-link").click(modifiers=["Control"])
+    opened.value.close()
+    assert page.evaluate("window.__shared") is None
+
+
 def slow_line(page, latency_ms: int = 1500) -> None:
     """Every request of `page` from now on takes `latency_ms` longer (a judge's bad wifi)."""
     cdp = page.context.new_cdp_session(page)

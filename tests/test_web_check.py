@@ -538,6 +538,20 @@ def test_check_form_post_with_nothing_filled_in_shows_the_starting_form(client, 
     assert 'id="check-error"' not in html and 'class="timeline"' not in html
 
 
+@pytest.mark.parametrize("names", [("A", "B"), ("Anna", "Ben")])
+def test_check_form_resolved_untouched_says_nothing_is_entered_not_each_tw(client, names):
+    """A phone review: „Auflösen“ on the form as first shown (its player names only) listed
+    „Spieler A › TW übrig: fehlt“ first, as if the TW were the problem. It says nothing is
+    entered yet, and keeps the names as typed."""
+    form = {"p-0-name": names[0], "p-1-name": names[1], "phase": "Bauphase", "action": "check"}
+    response = client.post("/check", data=form)
+    html = unescape(response.get_data(as_text=True))
+    assert response.status_code == 200
+    assert "Noch nichts eingetragen" in html and "TW übrig: fehlt" not in html
+    assert f'name="p-0-name" value="{names[0]}"' in html
+    assert 'id="check-error"' not in html
+
+
 def test_check_form_add_row_renders_one_more_row(client) -> None:
     html = client.post("/check", data=example2_form(action="add:stack")).get_data(as_text=True)
     numbers = {int(n) for n in re.findall(r'name="s-(\d+)-type"', html)}

@@ -223,6 +223,12 @@ class TooManyRows(InputError):
     """A posted form with more rows in a group than the reader takes (`MAX_ROWS`)."""
 
 
+def nothing_entered(state: Mapping[str, Any]) -> bool:
+    """No card, no stack entry and no player's TW: at most the players' names, as the
+    starting form shows them."""
+    return not state["cards"] and not state["stack"] and not any(p["tw"] for p in state["players"])
+
+
 def is_number(text: str) -> bool:
     """A row number of a builder button: ASCII digits only ("²" is a digit to
     `str.isdigit` but not to `int`)."""

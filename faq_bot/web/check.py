@@ -97,6 +97,10 @@ bp = Blueprint("check", __name__)
 # every scenario `faq-bot check` does (the contract: a scenario is answered, 200)
 MAX_SCENARIO = MAX_INPUT_BYTES
 FAQ_DOC = "how-faq"
+NOTHING_ENTERED_NOTE = (
+    "Noch nichts eingetragen: bitte TW, Karten und Stapel ausfüllen (oder oben ein Beispiel "
+    "wählen), dann prüfen."
+)
 EMPTY_FORM_NOTE = (
     "Das Formular war leer: Spieler A und B vorgegeben; "
     "TW, Karten und Stapel bitte ausfüllen, dann prüfen."
@@ -490,6 +494,10 @@ def submit() -> Response:
         state = builder.state_from_json(data)
         return _check_and_render(data, state, [], "json", json_text, to_link=True)
     state = builder.state_from_form(form)
+    if action == "check" and builder.nothing_entered(state) and state["players"]:
+        # the form as first shown, resolved at once (names at most, no TW, no card, no
+        # entry): a list of every missing TW read as if the TW were the problem
+        return _render(state, notes=[NOTHING_ENTERED_NOTE])
     if action == "check" and not (state["players"] or state["cards"] or state["stack"]):
         # nothing filled in (e.g. an empty POST): nothing to check yet, so the
         # starting form again, as GET /check shows it, rather than a 400; but a phase the

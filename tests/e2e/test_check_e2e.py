@@ -402,6 +402,7 @@ def test_check_error_of_a_narrow_field_takes_a_line_of_its_own_on_a_phone(phone,
     phone.goto("/check")
     phone.fill("#p-0-name", "A")
     phone.fill("#p-0-tw", "")
+    phone.fill("#p-1-tw", "10")  # something entered: the untouched form says so instead
     phone.locator("#resolve").click()
     expect(phone.locator("#field-error")).to_contain_text("TW übrig: fehlt")
     name = phone.locator("#p-0-name").bounding_box()

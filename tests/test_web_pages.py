@@ -234,6 +234,16 @@ def test_an_entry_reached_from_a_search_keeps_the_search_in_the_header_field(cli
     assert re.search(r'<input id="header-q"[^>]*value=""', plain)
 
 
+def test_no_line_of_the_footer_can_start_with_its_separator(client):
+    """A phone review: the footer wrapped with „·“ at the start of a line. Each separator
+    is bound to the item before it (a no-break space, no white space before an optional
+    item), so a line can break only after one."""
+    html = client.get("/").get_data(as_text=True)
+    footer = re.search(r'<footer class="site-footer">(.*?)</footer>', html, re.S)
+    assert footer and footer[1].count("·") >= 4
+    assert re.findall(r"(.{6})·", footer[1], re.S) == ["&nbsp;"] * footer[1].count("·")
+
+
 def test_a_refused_pasted_text_comes_back_only_as_long_as_can_be_shortened(client):
     """An HTTP probe: a 250 KB question posted to /ask was refused and the whole of it sent
     back in the form, 260 KB for a phone on bad wifi. The form gets its start back, a few

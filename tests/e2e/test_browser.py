@@ -180,6 +180,35 @@ def test_browser_phone_with_doubled_text_size_scrolls_only_vertically(phone, nam
         assert skip.evaluate("el => el.getBoundingClientRect().bottom") <= 0
 
 
+BUTTONS_PAST_THE_SCREEN = """[...document.querySelectorAll('button')]
+  .filter(b => b.offsetParent && b.getBoundingClientRect().right > innerWidth + 1)
+  .map(b => b.textContent.trim() + ' ' + Math.round(b.getBoundingClientRect().width))"""
+
+
+@pytest.mark.parametrize("path", ["/check", "/", "/search?q=Bombe"])
+def test_browser_every_button_fits_a_phone_at_doubled_text_size(phone, path):
+    phone.goto(path)
+    phone.evaluate("document.documentElement.style.fontSize = '200%'")
+    assert phone.evaluate(BUTTONS_PAST_THE_SCREEN) == []
+
+
+def test_browser_the_chat_s_retry_button_fits_a_phone_at_doubled_text_size(phone):
+    """A phone review: with no connection, the chat's „Noch einmal versuchen“ was 506 px
+    wide at 200 % text in a 296 px column, so the page scrolled sideways."""
+    phone.goto("/ask")
+    phone.evaluate("document.documentElement.style.fontSize = '200%'")
+    phone.context.set_offline(True)
+    try:
+        phone.fill("#chat-q", "Was passiert mit der Feuerwehr?")
+        phone.locator("#chat-form button[type=submit]").click()
+        expect(phone.locator("#chat-retry")).to_be_visible()
+        assert phone.evaluate(BUTTONS_PAST_THE_SCREEN) == []
+        scroll_width, client_width = no_horizontal_scroll(phone)
+        assert scroll_width <= client_width
+    finally:
+        phone.context.set_offline(False)
+
+
 def test_browser_dark_mode_screenshot(browser, base_url, shots):
     context = browser.new_context(base_url=base_url, viewport={"width": 800, "height": 900})
     page = context.new_page()

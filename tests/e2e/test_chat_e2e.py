@@ -822,3 +822,17 @@ def test_on_a_touch_screen_the_answer_keeps_the_screen_and_a_keyboard_gets_the_f
         expect(tab.locator("#chat-form button[type=submit]")).to_be_enabled()
         focused = tab.evaluate("document.activeElement && document.activeElement.id")
         assert (focused == "chat-q") is not touch, (touch, focused)
+
+
+def test_chat_answer_keeps_a_readable_line_on_a_phone_at_doubled_text_size(phone):
+    """A phone review: at 200 % text the page's, the answer card's, the quote's and the
+    caution box's paddings, each grown with the text, left two words a line. On a narrow
+    screen they stay at their size for normal text, so the quoted ruling keeps most of the
+    screen's width."""
+    phone.goto("/ask")
+    phone.evaluate("document.documentElement.style.fontSize = '200%'")
+    ask(phone, FIRST)
+    quote = phone.locator("#chat-log .turn-a .passage p").first
+    expect(quote).to_be_visible()
+    width = quote.evaluate("el => el.getBoundingClientRect().width")
+    assert width >= 0.75 * 360, width

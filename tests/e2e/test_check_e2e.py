@@ -983,3 +983,25 @@ def test_check_a_tapped_builder_step_keeps_the_page_still_and_opens_no_keyboard(
     expect(status).to_have_text("Radarstation von A angesagt (Eintrag 1).")
     expect(phone.locator("#s-0-source")).to_be_focused()  # a choice: no keyboard
     assert phone.evaluate("window.scrollY") == scroll
+
+
+def test_check_final_state_stacks_its_rows_on_a_phone_at_doubled_text_size(phone):
+    """A phone review: at 200 % text the „Endstand“ tables were 562 and 620 px wide in
+    328 px, „TW danach“ off screen with nothing showing that they scroll. Too narrow for
+    their columns, the rows stack, each value after its column's name; at normal size a
+    phone still shows the columns."""
+    phone.goto("/check")
+    phone.get_by_role("link", name="Bombe auf die Bombe").click()
+    table = phone.locator("#final-players")
+    expect(table).to_be_visible()
+    assert table.locator("thead").is_visible()  # normal text: the columns
+    phone.evaluate("document.documentElement.style.fontSize = '200%'")
+    widths = phone.evaluate(
+        "[...document.querySelectorAll('.table-wrap')].map(w => w.scrollWidth - w.clientWidth)"
+    )
+    assert widths == [0, 0]
+    after = table.locator('td[data-label="TW danach"]').first
+    label = after.evaluate("el => getComputedStyle(el, '::before').content")
+    assert label == '"TW danach: "'
+    box = after.bounding_box()
+    assert box and box["x"] + box["width"] <= 360

@@ -1005,3 +1005,13 @@ def test_check_final_state_stacks_its_rows_on_a_phone_at_doubled_text_size(phone
     assert label == '"TW danach: "'
     box = after.bounding_box()
     assert box and box["x"] + box["width"] <= 360
+
+
+def test_check_rule_links_of_a_step_are_tap_targets_on_a_phone(phone):
+    """A phone review: the links after „Regeln:“ in a resolved step were 16 px tall."""
+    phone.goto("/check")
+    phone.get_by_role("link", name="Bombe auf die Bombe").click()
+    links = phone.locator("#timeline .step-rules a")
+    expect(links.first).to_be_visible()
+    heights = [box["height"] for box in (a.bounding_box() for a in links.all()) if box]
+    assert heights and min(heights) >= 44, heights

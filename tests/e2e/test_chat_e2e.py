@@ -734,6 +734,8 @@ def test_a_question_read_in_context_is_offered_as_a_new_question_with_and_withou
         turn = page.locator("#chat-log li.turn[data-question]").nth(1)
         new = turn.locator(".turn-context a", has_text="Als neue Frage stellen")
         expect(new).to_have_count(1)
+        box = new.bounding_box()  # a tap target (16 px tall in a line of text, a review)
+        assert box and box["height"] >= 44, box
         shown[name] = new.get_attribute("href")
         new.click()
         expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)

@@ -1015,3 +1015,20 @@ def test_check_rule_links_of_a_step_are_tap_targets_on_a_phone(phone):
     expect(links.first).to_be_visible()
     heights = [box["height"] for box in (a.bounding_box() for a in links.all()) if box]
     assert heights and min(heights) >= 44, heights
+
+
+def test_check_entry_details_toggle_keeps_its_word_on_a_phone_at_doubled_text_size(phone):
+    """A phone review: at 200 % text an entry's „Details“ toggle beside the ↑ ↓ ✕ buttons
+    was squeezed to 27 px, one letter a line; it goes below them instead."""
+    phone.goto("/check")
+    phone.get_by_role("link", name="Bombe auf die Bombe").click()
+    expect(phone.locator("#timeline")).to_be_visible()
+    phone.evaluate("document.documentElement.style.fontSize = '200%'")
+    for summary in phone.locator(".entry-row details.more > summary").all():
+        width, text_width, height = summary.evaluate(
+            """el => { const r = document.createRange(); r.selectNodeContents(el);
+                       const t = r.getBoundingClientRect();
+                       return [el.getBoundingClientRect().width, t.width,
+                               el.getBoundingClientRect().height]; }"""
+        )
+        assert width >= text_width and height < 100, (width, text_width, height)

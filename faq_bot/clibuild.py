@@ -162,12 +162,12 @@ def open_or_build(corpus_dir: Path, index_dir: Path) -> Index:
     saying so on stderr (where the folder is: a mistyped --index shows), then one line
     per finished build phase."""
     from faq_bot.dense import unreadable_vectors
-    from faq_bot.index import IndexBrokenError, IndexMissingError, current_target, open_index
+    from faq_bot.index import IndexMissingError, IndexNotBuiltError, open_index
 
     try:
         index = open_index(index_dir)
     except IndexMissingError as exc:
-        if current_target(index_dir) is None and not isinstance(exc, IndexBrokenError):
+        if isinstance(exc, IndexNotBuiltError):
             what = f"Kein Index in {index_dir} gefunden: er wird jetzt aus {corpus_dir} gebaut"
         else:
             what = f"Der Index in {index_dir} ist veraltet oder beschädigt: er wird neu gebaut"

@@ -106,6 +106,10 @@ def os_reason(exc: OSError) -> str:
     return f"Fehler {exc.errno}" if exc.errno else type(exc).__name__
 
 
+# what every message about a damaged or unfinished build ends with
+REBUILD = "Bitte `faq-bot index` ausführen: das baut ihn neu."
+
+
 def unreadable_index(exc: BaseException, where: object = None) -> str:
     """The German sentence for an index (in `where`, if known) that `exc` kept from being
     read: a file the system refused (rights, too many open files) is not a damaged
@@ -118,9 +122,6 @@ def unreadable_index(exc: BaseException, where: object = None) -> str:
         elif exc.errno in (errno.EMFILE, errno.ENFILE):
             advice = "Bitte später erneut versuchen oder mehr offene Dateien erlauben (ulimit -n)."
         else:
-            advice = "Bitte `faq-bot index` ausführen: das baut ihn neu."
+            advice = REBUILD
         return f"{place} kann nicht gelesen werden ({os_reason(exc)}{named}). {advice}"
-    return (
-        f"{place} ist beschädigt oder unvollständig ({type(exc).__name__}). "
-        "Bitte `faq-bot index` ausführen: das baut ihn neu."
-    )
+    return f"{place} ist beschädigt oder unvollständig ({type(exc).__name__}). {REBUILD}"

@@ -87,7 +87,7 @@ from faq_bot.buildstate import BuildState
 from faq_bot.corpus import slugify, title_key
 from faq_bot.corpus.model import EntryText, Markup
 from faq_bot.entrystore import STORE_FILE, EntryStore
-from faq_bot.errors import UNREADABLE_INDEX, IndexProblem, InputError, unreadable_index
+from faq_bot.errors import REBUILD, UNREADABLE_INDEX, IndexProblem, InputError, unreadable_index
 from faq_bot.lexicon import load_synonyms
 from faq_bot.morphcache import install_build_table
 from faq_bot.text import clip, fold, paragraph_path
@@ -98,6 +98,7 @@ __all__ = [
     "IndexBrokenError",
     "IndexHolder",
     "IndexMissingError",
+    "IndexNotBuiltError",
     "IndexWriteError",
     "current_target",
     "make_schema",
@@ -134,6 +135,11 @@ WARMERS: list[Callable[[Index], None]] = [install_build_table]
 
 class IndexMissingError(IndexProblem, LookupError):
     """There is no built index in the folder (the message says what to run)."""
+
+
+class IndexNotBuiltError(IndexMissingError):
+    """No build at all in the folder (no `current` link): a fresh machine, not a damaged
+    or outdated index."""
 
 
 class IndexBrokenError(IndexMissingError):
@@ -262,10 +268,10 @@ class Index:
             raise IndexBrokenError(
                 f"Der Index in {self.index_dir} ist unvollständig: „{CURRENT}“ zeigt auf "
                 f"{os.readlink(self.index_dir / CURRENT)}, einen Build, den es nicht "
-                "(vollständig) gibt. Bitte `faq-bot index` ausführen: das baut ihn neu."
+                f"(vollständig) gibt. {REBUILD}"
             )
         if path is None:
-            raise IndexMissingError(
+            raise IndexNotBuiltError(
                 f"Kein Index in {self.index_dir} gefunden. Bitte zuerst `faq-bot index` ausführen."
             )
         self.path = path
@@ -449,12 +455,12 @@ class IndexHolder:
         index = self._index
         if index is not None and not index.is_stale():
             return index
-        if index is not None and not self._lock.acquire(blocking=False):
+        if index is None:
+            self._lock.acquire()
+        elif not self._lock.acquire(blocking=False):
             # another request is opening and warming the new build (a second or more):
             # this one is answered from the build it had, which stays open
             return index
-        if index is None:
-            self._lock.acquire()
         try:
             return self._swap_in()
         finally:

@@ -33,14 +33,14 @@ def ensure_index(
     Raises `faq_bot.corpus.CorpusError` when the corpus cannot be read.
     """
     from faq_bot.dense import unreadable_vectors, vectors_of_another_model
-    from faq_bot.index import IndexBrokenError, IndexMissingError, current_target, open_index
+    from faq_bot.index import IndexMissingError, IndexNotBuiltError, open_index
     from faq_bot.indexbuild import build_index
 
     _resolve_embedding_model()  # the tuned model file written (or checked) once, not per worker
     try:
         index = open_index(index_dir)
     except IndexMissingError as exc:
-        if current_target(Path(index_dir)) is None and not isinstance(exc, IndexBrokenError):
+        if isinstance(exc, IndexNotBuiltError):
             say(f"Noch kein Suchindex in {index_dir} – er wird jetzt aus {corpus_dir} gebaut …")
         else:  # a build there that cannot be read, or a `current` link to a deleted one
             say(

@@ -231,8 +231,9 @@ def build_index(
 
     with build_lock(index_dir, waiting), ExitStack() as stack:
         made = current_target(index_dir) if first and waited else None
-        if made is not None and made != before and _built_from(made, Path(corpus_dir)):
-            return _report_of(made)
+        adopted = _adopted(made, Path(corpus_dir)) if made != before else None
+        if adopted is not None:
+            return adopted
         return _build_index(
             stack,
             Path(corpus_dir),
@@ -244,19 +245,17 @@ def build_index(
         )
 
 
-def _built_from(build_dir: Path, corpus_dir: Path) -> bool:
-    """Whether the finished build in `build_dir` was made from `corpus_dir` (its
-    ``meta.json`` names the corpus folder it read)."""
+def _adopted(build_dir: Path | None, corpus_dir: Path) -> BuildReport | None:
+    """The report of the finished build in `build_dir` that another process made, from its
+    ``meta.json``, if it read `corpus_dir`; None otherwise (this process builds)."""
+    if build_dir is None:
+        return None
     try:
         meta = json.loads((build_dir / META_JSON).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return False
-    return isinstance(meta, dict) and meta.get("corpus") == str(corpus_dir.resolve())
-
-
-def _report_of(build_dir: Path) -> BuildReport:
-    """The report of a finished build another process made, from its ``meta.json``."""
-    meta = json.loads((build_dir / META_JSON).read_text(encoding="utf-8"))
+        return None
+    if not isinstance(meta, dict) or meta.get("corpus") != str(corpus_dir.resolve()):
+        return None
     counts = meta.get("counts", {})
     return BuildReport(
         version=build_dir.name,

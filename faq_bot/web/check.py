@@ -498,7 +498,7 @@ def submit() -> Response:
         # the form as first shown, resolved at once (names at most, no TW, no card, no
         # entry): a list of every missing TW read as if the TW were the problem
         return _render(state, notes=[NOTHING_ENTERED_NOTE])
-    if action == "check" and not (state["players"] or state["cards"] or state["stack"]):
+    if action == "check" and builder.nothing_entered(state):
         # nothing filled in (e.g. an empty POST): nothing to check yet, so the
         # starting form again, as GET /check shows it, rather than a 400; but a phase the
         # checker does not know is said, as with rows (a QA review: it was reset silently),

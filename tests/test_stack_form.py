@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 
 import pytest
 from hypothesis import given
@@ -68,11 +69,24 @@ def test_form_choices_offer_the_scenarios_own_cards_and_entries_as_targets() -> 
     choices = form_choices(build())
     assert choices["cards"] == [
         ("radarstation", "Radarstation"),
-        ("227-pfund-bombe", "227-Pfund Bombe von A"),
-        ("227-pfund-bombe-2", "227-Pfund Bombe von B"),
+        ("227-pfund-bombe", "A: 227-Pfund Bombe"),
+        ("227-pfund-bombe-2", "B: 227-Pfund Bombe"),
     ]
-    assert ("s2", "Eintrag 2 (227-Pfund Bombe von B)") in choices["entry_targets"][2]
+    assert ("s2", "Eintrag 2 (B: 227-Pfund Bombe)") in choices["entry_targets"][2]
     assert choices["players"] == [("A", "A"), ("B", "B")]
+
+
+def test_a_pickers_label_names_the_owner_first_so_a_cut_option_still_shows_it() -> None:
+    # a select shows the start of its label: at 200 % text on a phone "227-Pfun…" hid
+    # "von A"; the owner first keeps the one thing that tells two copies apart visible
+    choices = form_choices(build())
+    labels = [label for _id, label in choices["cards"]] + [
+        label for _id, label in choices["entry_targets"][-1]
+    ]
+    owned = [label for label in labels if "227" in label]
+    assert owned and all(
+        re.match(r"^(?:Eintrag \d+ \()?[AB]: 227-Pfund Bombe\)?$", label) for label in owned
+    ), owned
 
 
 def test_form_move_swaps_entries_and_keeps_their_ids() -> None:
@@ -388,7 +402,7 @@ def test_a_row_keeps_its_own_or_a_later_entry_while_it_is_its_target() -> None:
     state = build()
     state["stack"][0]["target"] = "s2"
     choices = form_choices(state)
-    assert ("s2", "Eintrag 2 (227-Pfund Bombe von B)") in choices["entry_targets"][0]
+    assert ("s2", "Eintrag 2 (B: 227-Pfund Bombe)") in choices["entry_targets"][0]
 
 
 @pytest.mark.parametrize(

@@ -172,7 +172,9 @@ def form_choices(state: Mapping[str, Any]) -> dict[str, Any]:
             continue
         label = row["name"] or row["id"]
         if names.count(row["name"]) > 1 and row["owner"]:
-            label = f"{label} von {row['owner']}"
+            # owner first: a select shows its label's start, and at large text on a
+            # phone "227-Pfund Bombe von A" was cut before the owner
+            label = f"{row['owner']}: {label}"
         cards.append((row["id"], label))
     entries = []
     labels = dict(cards)

@@ -70,7 +70,7 @@ def fill_example2(page) -> int:
 
     announce(0, 1, None)  # A's radar
     announce(2, 2, "Radarstation")  # B's bomb on the radar
-    announce(1, 3, "227-Pfund Bombe von B")  # A's bomb on B's bomb
+    announce(1, 3, "B: 227-Pfund Bombe")  # A's bomb on B's bomb
     return actions
 
 

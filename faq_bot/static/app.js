@@ -353,6 +353,19 @@
     target.classList.add("previewing");
   });
 
+  // "Teilen" on a ruling page, where the browser has a share sheet (a phone): the page's
+  // canonical address (without the search words of `h`), with the paragraph a hash names.
+  document.querySelectorAll("button[data-share-page]").forEach(function (button) {
+    if (typeof navigator.share !== "function") return;
+    button.parentNode.hidden = false;
+    button.addEventListener("click", function () {
+      var canonical = document.querySelector('link[rel="canonical"]');
+      var url = canonical ? canonical.href : window.location.href.split(/[?#]/)[0];
+      if (/^#p\d+$/.test(window.location.hash)) url += window.location.hash;
+      navigator.share({ title: document.title, url: url }).catch(function () {});
+    });
+  });
+
   // "Zitieren": the button is hidden without JavaScript (the text is in <details>).
   document.querySelectorAll("button[data-copy-text]").forEach(function (button) {
     button.hidden = false;

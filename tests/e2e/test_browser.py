@@ -353,3 +353,39 @@ def test_browser_paragraph_number_says_copy_only_with_javascript(page, nojs):
     nojs.goto(f"/entry/{BOMB}")
     label = nojs.locator("#p1 a.para-num").get_attribute("aria-label")
     assert label == "Absatz 2: Link zu diesem Absatz"
+
+
+FAKE_SHARE = "navigator.share = (data) => { window.__shared = data; return Promise.resolve(); };"
+
+
+@pytest.mark.parametrize(
+    ("path", "shared"),
+    [
+        (f"/entry/{BOMB}", f"/entry/{BOMB}"),
+        (f"/entry/{LONG_ENTRY}?h=Schaden#p12", f"/entry/{LONG_ENTRY}#p12"),
+        ("/entry/aktionsstapel/absatz/4", "/entry/aktionsstapel/absatz/4"),
+    ],
+)
+def test_browser_a_ruling_opens_the_phones_share_sheet_with_its_own_address(
+    phone, base_url, path, shared
+):
+    """A phone review: a ruling page offered only copying, where the checker opens the
+    phone's share sheet (a forum, a messenger). „Teilen“ hands over the ruling's own
+    address (its canonical one: no search words; the paragraph a hash names kept); the
+    sheet itself is the system's and stood in for here."""
+    phone.add_init_script(FAKE_SHARE)
+    phone.goto(path)
+    button = phone.get_by_role("button", name="Teilen", exact=True)
+    expect(button).to_be_visible()
+    button.click()
+    data = phone.wait_for_function("window.__shared").json_value()
+    assert data["url"] == base_url + shared
+    assert data["title"] == phone.title()
+
+
+def test_browser_a_ruling_offers_no_share_button_where_the_browser_cannot_share(page, nojs):
+    page.add_init_script("delete Navigator.prototype.share; delete navigator.share;")
+    for tab in (page, nojs):
+        tab.goto(f"/entry/{BOMB}")
+        expect(tab.locator(".ruling-head h1")).to_be_visible()
+        expect(tab.get_by_role("button", name="Teilen", exact=True)).to_have_count(0)

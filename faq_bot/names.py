@@ -3,10 +3,11 @@
 ``named_entry(index, text, doc=None, category=None) -> str | None``
     The entry `text` names as a whole (a title, an alias or an id, with an article
     before it or in another inflection): search and the chat put it first.
-``categories(index) -> {slug: name}``, ``known_category(index, raw) -> str | None``,
-``category_slug(index, entry_id) -> str | None``
-    The build's categories, a user's category filter checked against them (`InputError`,
-    German, naming the known ones), and the slug an entry's category is compared by.
+``categories(index, doc=None) -> {slug: name}``, ``known_category(index, raw) -> str | None``,
+``category_outside(index, category, doc) -> str | None``, ``category_slug(index, entry_id)``
+    The build's (or a document's) categories, a user's category filter checked against
+    them (`InputError`, German, naming the known ones), what to say when the chosen
+    document has none of a category, and the slug an entry's category is compared by.
 ``ARTICLE``
     The German article a headword may be typed with (the offline copy reads it alike).
 """
@@ -25,23 +26,46 @@ from faq_bot.query import main_terms
 from faq_bot.text import clip
 from faq_bot.text import words as folded_words
 
-__all__ = ["ARTICLE", "categories", "category_slug", "known_category", "named_entry"]
+__all__ = [
+    "ARTICLE",
+    "categories",
+    "category_outside",
+    "category_slug",
+    "known_category",
+    "named_entry",
+]
 
 KNOWN_SHOWN = 40  # categories an unknown one's message lists at most
 
 
-def categories(index: Index) -> dict[str, str]:
-    """The build's categories, slug -> name as the entries write it ("basisausbau" ->
-    "Basisausbau"), read once per build."""
+def categories(index: Index, doc: str | None = None) -> dict[str, str]:
+    """The build's categories (of document `doc`, a known id, if given), slug -> name as
+    the entries write it ("basisausbau" -> "Basisausbau"), read once per build."""
 
     def read() -> dict[str, str]:
         names: dict[str, str] = {}
-        for record in index.iter_entries():
+        for record in index.iter_entries(doc):
             if record.category:
                 names.setdefault(slugify(record.category), record.category)
         return dict(sorted(names.items()))
 
-    return index.state.once("search.categories", read)
+    return index.state.once(f"search.categories:{doc or ''}", read)
+
+
+def category_outside(index: Index, category: str | None, doc: str | None) -> str | None:
+    """What to say when a known `category` (`known_category`) has no entry in document
+    `doc` (a known id), a filter that can only find nothing; None when it has, or when
+    either is not given. German, naming the categories the document has."""
+    if not category or not doc or slugify(category) in categories(index, doc):
+        return None
+    document = index.document(doc) or {}
+    title = document.get("title") or doc
+    names = list(categories(index, doc).values())
+    said = f"Die Kategorie „{category}“ gibt es in „{title}“ nicht"
+    if not names:
+        return f"{said}: dort haben die Einträge keine Kategorien."
+    listed = ", ".join(names[:KNOWN_SHOWN]) + (" …" if len(names) > KNOWN_SHOWN else "")
+    return f"{said}; dort gibt es: {listed}."
 
 
 def known_category(index: Index, raw: str | None) -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from html import unescape
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -137,6 +138,34 @@ def test_an_unknown_category_is_a_german_400_as_an_unknown_document(client, path
     assert known.status_code == 200
 
 
+def test_a_category_the_chosen_document_lacks_is_a_german_400_in_the_api(client):
+    """A probe: a category of another document with ``doc`` found "0 Treffer" silently, a
+    filter that could only ever find nothing; the API says which categories it has."""
+    response = client.get(
+        "/api/search", query_string={"q": "Bombe", "doc": "sow", "category": "Basisausbau"}
+    )
+    assert response.status_code == 400
+    detail = response.get_json()["detail"]
+    assert "Kategorie „Basisausbau“" in detail and "The Sails of War" in detail
+    assert "keine Kategorien" in detail
+
+
+def test_a_category_the_chosen_document_lacks_is_dropped_on_the_search_page_and_said(client):
+    """The page's category select lists the chosen document's categories: a reader who
+    switches the document keeps a stale category and found nothing, without a word why.
+    The page searches the document without it and says so."""
+    response = client.get(
+        "/search", query_string={"q": "Einheiten", "doc": "sow", "category": "Basisausbau"}
+    )
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    text = text_of(html)
+    assert "Kategorie „Basisausbau“" in text and "ohne Kategorie gesucht" in text
+    entry_links = [h for h in hrefs(html) if h.startswith("/entry/")]
+    assert entry_links and all(h.startswith("/entry/sow-") for h in entry_links)
+    assert "(Kategorie Basisausbau)" not in text
+
+
 @pytest.mark.parametrize("path", ["/search", "/api/search"])
 def test_a_category_typed_with_a_combining_mark_is_the_category(client, path):
     """A probe: „Fa\u0308higkeit“ (a decomposed „ä“, as some keyboards send it) was a 400
@@ -184,6 +213,28 @@ def test_meinten_sie_keeps_the_filters_and_the_number_of_hits_asked_for(client):
     """A QA review: the corrected search dropped `n`, showing fewer hits than asked."""
     html = client.get("/search?q=Radarstatoin&doc=how-faq&n=5").get_data(as_text=True)
     assert 'href="/search?q=Radarstation&amp;doc=how-faq&amp;n=5"' in html
+
+
+@pytest.mark.parametrize(
+    ("q", "offered"),
+    [
+        ("Wer zahlt bei der Bombe?", True),
+        ("darf ich eine Bombe auf eine Bombe ansagen", True),
+        ("Bombe", False),
+        ("Radarstation Aktion", False),
+    ],
+)
+def test_a_search_that_reads_as_a_question_offers_to_ask_it_in_the_chat(client, q, offered):
+    """A phone review: a question typed into the header's search box got hits and no way
+    to the chat, which answers with the passage; a sentence (a question mark, or three words
+    and more) is offered to it, with the document filter kept."""
+    html = client.get("/search", query_string={"q": q, "doc": "how-faq"}).get_data(as_text=True)
+    asks = [h for h in hrefs(html) if h.startswith("/ask?")]
+    if offered:
+        assert asks, "no link to the chat"
+        assert parse_qs(urlsplit(asks[0]).query) == {"q": [q], "doc": ["how-faq"]}
+    else:
+        assert not asks
 
 
 def test_search_empty_query_helps_with_tips_documents_and_a_to_z(client):

@@ -35,7 +35,7 @@ bp = Blueprint("api", __name__)
 @bp.get("/api/search")
 @conditional
 def search() -> Any:
-    from faq_bot.names import known_category
+    from faq_bot.names import category_outside, known_category
     from faq_bot.query import QueryError
     from faq_bot.search import search as run_search
 
@@ -50,6 +50,9 @@ def search() -> Any:
     )
     doc = index.document_id(request.args.get("doc"))
     category = known_category(index, request.args.get("category"))
+    outside = category_outside(index, category, doc)
+    if outside:  # a filter that can only find nothing: a client's mistake to fix
+        raise bad_request(outside)
     mode = (request.args.get("mode") or "").strip() or None
     try:
         result = run_search(index, query, n=n, doc=doc, category=category, mode=mode)

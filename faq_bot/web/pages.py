@@ -28,6 +28,7 @@ from faq_bot.text import (
     paragraph_path,
     slugify,
     squash,
+    words,
 )
 from faq_bot.web.common import (
     EntryMoved,
@@ -110,11 +111,16 @@ def document_summaries(index: Any) -> list[dict]:
 
 def categories(index: Any, doc: str | None = None) -> list[str]:
     """The categories the search page offers (of `doc`, a known document id, or of all),
-    read once per build: every /search page read and decoded every entry for them."""
-    return index.state.once(  # type: ignore[no-any-return]
-        f"pages.categories:{doc or ''}",  # one name per document of the build
-        lambda: sorted({e.category for e in index.entries(doc) if e.category}, key=str.casefold),
-    )
+    by name (`faq_bot.names.categories`, read once per build)."""
+    from faq_bot import names
+
+    return sorted(names.categories(index, doc).values(), key=str.casefold)
+
+
+def reads_as_question(query: str) -> bool:
+    """Whether a search reads as a question the chat could answer: a question mark, or a
+    sentence of three words and more (a search is mostly a word or two)."""
+    return "?" in query or len(words(query)) >= 3
 
 
 def entry_url(entry_id: str, paragraph: int | None = None) -> str:
@@ -196,7 +202,7 @@ def home() -> str:
 @bp.get("/search")
 @conditional
 def search() -> str:
-    from faq_bot.names import known_category
+    from faq_bot.names import category_outside, known_category
     from faq_bot.query import QueryError
     from faq_bot.search import search as run_search
 
@@ -204,6 +210,11 @@ def search() -> str:
     query = check_query(request.args.get("q"), required=False)
     doc = index.document_id(request.args.get("doc"))
     category = known_category(index, request.args.get("category"))
+    # a category kept from another document (the select lists the chosen one's): searched
+    # without it, and said so
+    category_note = category_outside(index, category, doc)
+    if category_note:
+        category = None
     n = check_int(
         request.args.get("n"),
         name="n",
@@ -230,6 +241,8 @@ def search() -> str:
         doc=doc,
         category=category,
         result=result,
+        category_note=category_note,
+        asks=reads_as_question(query),
         similar=similar,
         n=n if request.args.get("n") else None,  # a "Meinten Sie" link keeps an asked number
         documents=document_summaries(index),

@@ -82,11 +82,20 @@ Q_REQUIRED = _param(
     required=True,
 )
 DOC = _param("doc", "query", "Nur in diesem Dokument suchen (Dokument-ID)", {"type": "string"})
+_CATEGORY = (
+    "Nur Einträge dieser Kategorie (Name oder Kürzel, z. B. Basisausbau); "
+    "eine unbekannte ist ein 400"
+)
 CATEGORY = _param(
     "category",
     "query",
-    "Nur Einträge dieser Kategorie (Name oder Kürzel, z. B. Basisausbau); "
-    "eine unbekannte ist ein 400",
+    f"{_CATEGORY}; eine, die das gewählte Dokument nicht hat, wird weggelassen (die Seite sagt es)",
+    {"type": "string"},
+)
+CATEGORY_API = _param(
+    "category",
+    "query",
+    f"{_CATEGORY}, ebenso eine, die das gewählte Dokument nicht hat",
     {"type": "string"},
 )
 # an empty field (as a form sends it) means the default
@@ -322,7 +331,7 @@ PATHS: dict[str, dict] = {
     "/api/search": {
         "get": {
             "summary": "Suche",
-            "parameters": [Q_REQUIRED, N, DOC, CATEGORY, MODE],
+            "parameters": [Q_REQUIRED, N, DOC, CATEGORY_API, MODE],
             "responses": {
                 "200": json_body({"$ref": "#/components/schemas/SearchResult"}, "Treffer"),
                 **error_responses(304, 400, 503),

@@ -6,7 +6,7 @@
 The bot's answer is a paragraph with one sentence highlighted: the one a judge reads first.
 For every answerable first question of the training files whose best passage holds its
 gold, this reads the sentences of that paragraph with their `SENTENCE_FEATURES`
-(`faq_bot.chat.passage.sentence_features`, with the similarities the answer read), a
+(`faq_bot.chat.keysentence.sentence_features`, with the similarities the answer read), a
 sentence being right when it overlaps the gold passage. It cross-validates a conditional
 logit over them (`faq_bot.learn.fit_choice`; 5 folds by question, three shuffles) against
 the hand-set rule it replaces (`best_sentence`: coverage plus the dense similarity) on the
@@ -31,7 +31,7 @@ import numpy as np
 
 from faq_bot.chat import answer
 from faq_bot.chat import passage as passage_module
-from faq_bot.chat.passage import SENTENCE_FEATURES, W_DENSE, sentence_features
+from faq_bot.chat.keysentence import SENTENCE_FEATURES, W_DENSE, sentence_features
 from faq_bot.crossfit import add_crossfit_arguments, by_fold, embedder_id, training_set
 from faq_bot.evaluate import EvalFileError, answerable, gold_spans
 from faq_bot.fitted import reload as reload_models
@@ -174,7 +174,7 @@ def main() -> int:
             w = fit_choice([g for g in data if len(g[1]) > 1])
             modes[mode] = {"weights": dict(zip(SENTENCE_FEATURES, map(float, w), strict=True))}
         out = {
-            "model": "conditional logit over faq_bot.chat.passage.SENTENCE_FEATURES",
+            "model": "conditional logit over faq_bot.chat.keysentence.SENTENCE_FEATURES",
             "embedder": embedder_id(index),
             "trained_on": [Path(f).name for f in [*args.files, *args.untuned]],
             "cross_validated": figures,

@@ -11,19 +11,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from faq_bot.chat import confidence
+from faq_bot.chat import confidence, keysentence, layout
 from faq_bot.chat import passage as passage_module
-from faq_bot.chat.passage import (
-    PASSAGE_CHARS,
+from faq_bot.chat.keysentence import (
     SENTENCE_FEATURES,
-    Passage,
     best_sentence,
     key_sentence,
-    passage_table,
     sentence_features,
-    sub_heading,
-    with_neighbours,
 )
+from faq_bot.chat.layout import PASSAGE_CHARS, sub_heading
+from faq_bot.chat.passage import Passage, passage_table, with_neighbours
 from faq_bot.evaluate import key_on_gold
 from faq_bot.index import EntryRecord
 
@@ -376,11 +373,11 @@ def test_sentence_features_mark_examples_rules_emphasis_and_exclamations(sentenc
 
 def test_the_key_sentence_follows_the_fitted_weights_and_the_rule_without_them(monkeypatch):
     args = (SENTENCES_TEXT, SENTENCES, frozenset(), _Coverage(), {(25, 40): 0.9})
-    monkeypatch.setattr(passage_module, "sentence_model", lambda mode="hybrid": None)
+    monkeypatch.setattr(keysentence, "sentence_model", lambda mode="hybrid": None)
     # the rule: coverage + dense similarity (0.9 lifts the question over the answer)
     assert key_sentence(*args) == best_sentence(*args[1:])[1] == (25, 40)
     weights = dict.fromkeys(SENTENCE_FEATURES, 0.0) | {"asks": -5.0, "number": 1.0}
-    monkeypatch.setattr(passage_module, "sentence_model", lambda mode="hybrid": weights)
+    monkeypatch.setattr(keysentence, "sentence_model", lambda mode="hybrid": weights)
     assert key_sentence(*args) == (41, 57)
     weights["first"] = 10.0
     assert key_sentence(*args) == (0, 24)
@@ -401,11 +398,11 @@ def test_the_key_sentence_is_on_the_gold_when_their_spans_overlap(highlight, gol
 
 def test_the_fitted_key_sentence_model_names_every_feature_in_both_modes():
     data = json.loads(
-        (Path(passage_module.__file__).parent.parent / "data" / "sentence.json").read_text("utf-8")
+        (Path(keysentence.__file__).parent.parent / "data" / "sentence.json").read_text("utf-8")
     )
     for mode in ("hybrid", "lexical"):
         assert set(data["modes"][mode]["weights"]) == set(SENTENCE_FEATURES)
-    assert passage_module.sentence_model("lexical") == data["modes"]["lexical"]["weights"]
+    assert keysentence.sentence_model("lexical") == data["modes"]["lexical"]["weights"]
     # fitted out of fold better than the rule it replaces, on the training questions
     figures = data["cross_validated"]["hybrid"]
     assert figures["model"] > figures["rule"] and figures["paragraphs"] > 1000
@@ -581,16 +578,14 @@ def test_the_lists_of_an_entry_are_read_once_however_many_items_it_has(monkeypat
     """A code review: each item walked back over its list and read it again, quadratic in
     the list's length (12 s for an entry of 3,000 items)."""
     calls = []
-    reading = passage_module._list_after
-    monkeypatch.setattr(
-        passage_module, "_list_after", lambda *args: calls.append(1) or reading(*args)
-    )
-    passage_module._lists.cache_clear()
+    reading = layout._list_after
+    monkeypatch.setattr(layout, "_list_after", lambda *args: calls.append(1) or reading(*args))
+    layout._lists.cache_clear()
     items = tuple(f"- Punkt {n}" for n in range(3000))
     entry = record("Die Punkte sind:", *items)
     for i in range(1, 3001, 7):
         with_neighbours(entry, passage(items[i - 1], i, (0, 3)))
-    assert passage_module._lists.cache_info().misses == 1  # read once for all its items
+    assert layout._lists.cache_info().misses == 1  # read once for all its items
     assert len(calls) == 3001  # each paragraph read once as a possible lead-in
 
 

@@ -22,7 +22,8 @@ from faq_bot.question import QuestionError
 from .answer import Answer, answer
 from .format import format_answer
 from .history import MAX_HISTORY, Turn, parse_history
-from .passage import PASSAGE_CHARS, Passage
+from .layout import PASSAGE_CHARS
+from .passage import Passage
 
 __all__ = [
     "MAX_HISTORY",

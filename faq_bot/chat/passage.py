@@ -19,6 +19,9 @@ the training questions nearest the question say of each paragraph, `faq_bot.know
     `whole_lists` (what an answer shows) a list item in its whole list when it fits.
 ``passage_table(record, passage)``
     The rows of a passage that is a table alone (shown as a table, not its text).
+
+The key sentence a passage highlights is `faq_bot.chat.keysentence`'s; how paragraphs hang
+together (lead-ins, list items, sub-headings) is `faq_bot.chat.layout`'s.
 """
 
 from __future__ import annotations
@@ -26,12 +29,11 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from faq_bot.corpus.model import Markup, ShownTable, paragraph_table
+from faq_bot.corpus.model import ShownTable, paragraph_table
 from faq_bot.dense import DenseScores
 from faq_bot.fitted import fitted
 from faq_bot.hybrid import fused_ranking
@@ -41,11 +43,20 @@ from faq_bot.query import AnalyzedQuery
 from faq_bot.rankfeatures import dense_within
 from faq_bot.search import ScoredEntry, named_first, paragraph_scores, rank_entries
 
+from .keysentence import W_DENSE, best_sentence, key_sentence
+from .layout import (
+    PASSAGE_CHARS,
+    colon_lead_in,
+    heading_like,
+    item_in_list,
+    lead_in_of,
+    sub_heading,
+    with_list,
+)
 from .terms import Coverage, entry_terms, reference_target
 
 __all__ = [
     "FEATURES",
-    "PASSAGE_CHARS",
     "Candidate",
     "Passage",
     "Ranking",
@@ -61,15 +72,6 @@ __all__ = [
 
 CANDIDATES = 8  # entries whose paragraphs compete for the answer (lexical mode)
 HEADWORD_BONUS = 0.15  # the question names the answer entry's headword
-PASSAGE_CHARS = 700  # a passage with its lead-in or list neighbour stays this short
-HEADING_LIKE = 40  # characters: a shorter paragraph ending in ":" or framed by "-" is a heading
-# characters: a shorter paragraph without closing punctuation is a sub-heading of the
-# next ("Beispiel „Kein Spieler hat mehr Einheiten im Gebiet“" has 52)
-SUBHEADING_CHARS = 60
-SENTENCE_END = (".", "!", "?", ";", ")", "]", "…")
-CLOSING_QUOTES = "\"“”„»«'’"  # noqa: RUF001 - the quote marks themselves
-W_DENSE = 1.0  # sentence choice: coverage + dense similarity of the sentence
-_LIST_MARK = re.compile(r"(?:[-–•*]|\d{1,3}[.)])\s")  # noqa: RUF001 - the dash itself
 
 # Lexical mode (no embedder):
 # entry^ENTRY_POWER * (W_PARA * para + W_SENT * sentence + W_BM25 * bm25)
@@ -187,143 +189,6 @@ def candidates(
         out.append(Candidate(record, s.score / top, heading, headword, via))
     ranking.candidates, ranking.scored = out, scored
     return ranking
-
-
-def heading_like(text: str) -> bool:
-    stripped = text.strip()
-    return len(stripped) < HEADING_LIKE and (
-        stripped.endswith(":") or (stripped.startswith("-") and stripped.endswith("-"))
-    )
-
-
-def best_sentence(
-    sentences: Sequence[tuple[int, int, frozenset[str]]],
-    heading: frozenset[str],
-    coverage: Coverage,
-    similarity: dict[tuple[int, int], float] | None = None,
-) -> tuple[float, tuple[int, int]]:
-    """The sentence that answers: coverage of the question (with the heading), plus
-    its dense similarity to the question when there is one."""
-    best = (-1.0, (0, 0))
-    for start, end, terms in sentences:
-        key = coverage(terms, heading) + 0.01 * coverage(terms)  # ties: matches by itself
-        if similarity:
-            key += W_DENSE * similarity.get((start, end), 0.0)
-        if key > best[0] + 1e-9:
-            best = (key, (start, end))
-    return max(0.0, best[0]), best[1]
-
-
-# The key sentence (the one highlighted) is chosen among the passage paragraph's sentences
-# by a conditional logit over these features (``faq_bot/data/sentence.json``, fitted by
-# ``scripts/train_key_sentence.py`` with cross-validation on the training questions' golds);
-# without it, by coverage plus `W_DENSE` times the dense similarity (`best_sentence`).
-SENTENCE_FEATURES = (
-    "cover",  # coverage of the question by the sentence with the entry's heading
-    "cover_self",  # the same by the sentence alone
-    "dense",  # dense similarity of the sentence to the question (0 without the embedder)
-    "best_cover",  # 1 for the sentence of the paragraph with the highest coverage
-    "best_dense",  # 1 for the sentence with the highest dense similarity
-    "first",  # the paragraph's first sentence
-    "last",  # its last sentence
-    "length",  # log of the sentence's characters
-    "number",  # it holds a digit (an amount, a cost, a count)
-    "asks",  # it ends with "?" (a question the paragraph then answers)
-    "after_best",  # the sentence before it has the highest coverage (states the situation)
-    "after_asks",  # the sentence before it ends with "?" (this one may answer it)
-    "example",  # it starts as an example ("Beispiel", "Bsp.", "z. B."): restates a situation
-    "rule",  # it holds a modal verb or a negation ("darf", "muss", "kann", "nicht", "nur")
-    "caps",  # it emphasises a word in capitals ("MÜSSEN", "SOFORT"), as rulings do
-    "exclaim",  # it ends with "!"
-)
-# the words of a sentence that states what may, must or cannot be done (`SENTENCE_FEATURES`'
-# "rule"); lower case
-_RULE_WORDS = re.compile(
-    r"\b(?:nicht|kein\w*|darf|dürfen|kann|können|muss|müssen|nur|immer|nie|niemals|jede\w*|alle)\b"
-)
-_EXAMPLE = re.compile(r"\W*(?:beispiel|bsp|z\.\s?b\.)", re.IGNORECASE)
-_CAPS_WORD = re.compile(r"\b[A-ZÄÖÜ]{3,}\b")
-
-
-def sentence_features(
-    text: str,
-    sentences: Sequence[tuple[int, int, frozenset[str]]],
-    heading: frozenset[str],
-    coverage: Coverage,
-    similarity: dict[tuple[int, int], float] | None = None,
-) -> list[tuple[tuple[int, int], dict[str, float]]]:
-    """The `SENTENCE_FEATURES` of each sentence of the paragraph `text`: (span, features)."""
-    sims = similarity or {}
-    rows = []
-    for k, (start, end, terms) in enumerate(sentences):
-        sentence = text[start:end].strip()
-        rows.append(
-            (
-                (start, end),
-                {
-                    "cover": coverage(terms, heading),
-                    "cover_self": coverage(terms),
-                    "dense": sims.get((start, end), 0.0),
-                    "best_cover": 0.0,
-                    "best_dense": 0.0,
-                    "first": float(k == 0),
-                    "last": float(k == len(sentences) - 1),
-                    "length": math.log1p(len(sentence)),
-                    "number": float(any(c.isdigit() for c in sentence)),
-                    "asks": float(sentence.rstrip(CLOSING_QUOTES + ")").endswith("?")),
-                    "after_best": 0.0,
-                    "after_asks": 0.0,
-                    "example": float(_EXAMPLE.match(sentence) is not None),
-                    "rule": float(_RULE_WORDS.search(sentence.lower()) is not None),
-                    # a heading-like line all in capitals emphasises nothing
-                    "caps": float(
-                        _CAPS_WORD.search(sentence) is not None and not sentence.isupper()
-                    ),
-                    "exclaim": float(sentence.rstrip(CLOSING_QUOTES + ")").endswith("!")),
-                },
-            )
-        )
-    if rows:
-        best = max(range(len(rows)), key=lambda k: rows[k][1]["cover"])
-        rows[best][1]["best_cover"] = 1.0
-        if best + 1 < len(rows):
-            rows[best + 1][1]["after_best"] = 1.0
-        if sims:
-            max(rows, key=lambda r: r[1]["dense"])[1]["best_dense"] = 1.0
-        for before, row in zip(rows, rows[1:], strict=False):
-            row[1]["after_asks"] = before[1]["asks"]
-    return rows
-
-
-def key_sentence(
-    text: str,
-    sentences: Sequence[tuple[int, int, frozenset[str]]],
-    heading: frozenset[str],
-    coverage: Coverage,
-    similarity: dict[tuple[int, int], float] | None = None,
-    mode: str = "hybrid",
-) -> tuple[int, int]:
-    """The span of the sentence that answers, to highlight: the fitted sentence model's
-    choice (`sentence_model`), or `best_sentence`'s without one."""
-    weights = sentence_model(mode)
-    if weights is None or not sentences:
-        return best_sentence(sentences, heading, coverage, similarity)[1]
-    rows = sentence_features(text, sentences, heading, coverage, similarity)
-    # ties: the earlier sentence
-    return max(rows, key=lambda r: sum(weights[k] * r[1][k] for k in SENTENCE_FEATURES))[0]
-
-
-def sentence_model(mode: str = "hybrid") -> dict[str, float] | None:
-    """The fitted key-sentence weights for `mode`, or None (then `best_sentence` decides),
-    also when the hybrid weights were fitted for another embedder (`faq_bot.fitted`)."""
-    return fitted("sentence", _sentence_weights, mode)
-
-
-def _sentence_weights(data: dict[str, Any], mode: str) -> dict[str, float]:
-    weights = data["modes"][mode]["weights"]
-    if set(weights) != set(SENTENCE_FEATURES):
-        raise ValueError("features differ")
-    return {k: float(v) for k, v in weights.items()}
 
 
 @dataclass(frozen=True)
@@ -548,138 +413,6 @@ def choose_passage(
     return make_passage(index, cand, row, score, share, question, support)
 
 
-def _list_item(text: str) -> bool:
-    """A paragraph that starts like a list item: a bullet or a number ("- ", "• ", "1. ",
-    "2) ")."""
-    return _LIST_MARK.match(text.strip()) is not None
-
-
-def _with_list(record: EntryRecord, i: int, text: str) -> tuple[str, int, int] | None:
-    """`text`, paragraph `i`, with the list after it when it leads one in (`_lists`):
-    (the text, how many items it shows, how many it leaves out); None when it leads in
-    no list. Whole items are shown as long as they fit within `PASSAGE_CHARS` (fifteen
-    phases do not; a long lead-in may show none); the count of those left out is shown
-    with a link to them: a list cut short does not pass for the whole."""
-    items = _lists(record.plain_paragraphs, record.paragraphs, record.markup)[0].get(i)
-    if not items:
-        return None
-    shown: list[str] = []
-    size, left = len(text), 0
-    for para in items:
-        if left or size + 1 + len(para) > PASSAGE_CHARS:
-            left += 1
-            continue
-        shown.append(para)
-        size += 1 + len(para)
-    return "\n".join([text, *shown]), len(shown), left
-
-
-def _item_in_list(
-    record: EntryRecord, j: int, i: int, text: str
-) -> tuple[str, int, tuple[int, int] | None] | None:
-    """Item paragraph `i` (`text`) shown in its list as lead-in `j` shows it (`_with_list`:
-    the lead-in and as many items as fit): (that text, where `text` begins in it, ``rest``),
-    or None when the items shown do not reach item `i` (then the item is shown with its
-    lead-in alone). A judge sees the items before the one that answers, not a "…"."""
-    listed = _with_list(record, j, record.plain_paragraphs[j].strip())
-    items = _lists(record.plain_paragraphs, record.paragraphs, record.markup)[0].get(j, ())
-    k = i - j - 1  # the item's place in its list
-    if listed is None or not 0 <= k < listed[1] or items[k] != text:  # (items are stripped)
-        return None
-    shown, count, left = listed
-    begin = len("\n".join([record.plain_paragraphs[j].strip(), *items[:k]])) + 1
-    rest = (j + 1 + count, left) if left else None
-    return shown, begin, rest
-
-
-def _list_after(paras: Sequence[str], i: int) -> list[str]:
-    """The items (stripped) of the list after paragraph `i` when it is a lead-in (ends in
-    ":" or not like a sentence: "Ein Befehl für eine Gruppe besteht aus"; no list item
-    itself); none otherwise. The list: the paragraphs after it one after another that
-    start like list items, or, after a lead-in ending in ":", that are short lines ("1
-    Flieger-Einheit"); its first item decides which kind (a short line after marked items
-    is a sub-heading: "Beispiel"); a heading framed by dashes ends it ("- ungerade
-    Spieleranzahl (optional) -")."""
-    text = paras[i]
-    colon = _colon_lead_in(text)
-    if not text.strip() or not (colon or not _closed(text)) or _list_item(text):
-        return []
-    following = paras[i + 1 :]
-    marked = bool(following) and _list_item(following[0])  # bullets or numbers
-    items: list[str] = []
-    for para in following:
-        if not (_list_item(para) if marked else colon and _short_line(para)):
-            break
-        if _framed(para):  # the next part's heading, not an item
-            break
-        items.append(para.strip())
-    return items
-
-
-def _framed(text: str) -> bool:
-    """A short heading framed by dashes ("- ungerade Spieleranzahl (optional) -")."""
-    stripped = text.strip()
-    return 2 < len(stripped) < HEADING_LIKE and stripped[0] == stripped[-1] == "-"
-
-
-@functools.lru_cache(maxsize=1024)
-def _lists(
-    paras: tuple[str, ...], sources: tuple[str, ...], markup: Markup
-) -> tuple[dict[int, tuple[str, ...]], dict[int, int]]:
-    """The lists of an entry, read once per entry: each lead-in's items (`_list_after`),
-    and each item's lead-in (the nearest: "Land" for "- Infanterie" in "Einheiten:",
-    "Land", "- Infanterie", "See", …). A table is no
-    lead-in (the ships' recruitment table before its footnote "* Eine Großstadt …"): it
-    is shown as a table, alone."""
-    items: dict[int, tuple[str, ...]] = {}
-    leads: dict[int, int] = {}
-    for j in range(len(paras)):
-        found = _list_after(paras, j)
-        if not found or (j < len(sources) and paragraph_table(sources[j], markup)):
-            continue
-        items[j] = tuple(found)
-        for k in range(len(found)):
-            leads[j + 1 + k] = j  # a nested list's own lead-in, nearer, wins
-    return items, leads
-
-
-def _lead_in_of(record: EntryRecord, i: int) -> int | None:
-    """The paragraph that leads in the list whose item paragraph `i` is ("Als solche
-    werden Länder bezeichnet, …" for the seventh country of its list), or None."""
-    return _lists(record.plain_paragraphs, record.paragraphs, record.markup)[1].get(i)
-
-
-def _colon_lead_in(text: str) -> bool:
-    """A lead-in of the list item after it ("Dabei gilt:")."""
-    return text.rstrip().endswith(":")
-
-
-def _closed(text: str) -> bool:
-    """Whether `text` ends like a sentence (closing quotes aside)."""
-    return text.rstrip().rstrip(CLOSING_QUOTES).endswith(SENTENCE_END)
-
-
-def _short_line(text: str) -> bool:
-    stripped = text.strip()
-    return 0 < len(stripped) <= SUBHEADING_CHARS and not _closed(stripped)
-
-
-def sub_heading(paragraphs: Sequence[str], i: int) -> bool:
-    """Whether paragraph `i` is a sub-heading of the next ("Beispiel „China“",
-    "Kriegsschiffe", "2) Orte"): a short line without closing punctuation between
-    running text, that is not after a lead-in ending in ":" nor after another short
-    line (those are list items: "1 Flieger-Einheit") and that a paragraph of
-    sentences follows (not another short line: "BATTLEMIST", "THE SAILS OF WAR").
-    For display only: the passage model's ``heading`` feature keeps `heading_like`,
-    the narrower rule it was fitted with."""
-    if not _short_line(paragraphs[i]) or i + 1 >= len(paragraphs):
-        return False
-    if not _closed(paragraphs[i + 1]) or _short_line(paragraphs[i + 1]):
-        return False
-    before = paragraphs[i - 1].strip() if i > 0 else ""
-    return not (_colon_lead_in(before) or _short_line(before))
-
-
 def passage_table(record: EntryRecord, passage: Passage) -> ShownTable | None:
     """The table of the passage's paragraph (`paragraph_table`: a table, or prose and a
     table) when the paragraph is shown alone, with no lead-in or neighbour joined to it:
@@ -694,29 +427,29 @@ def passage_table(record: EntryRecord, passage: Passage) -> ShownTable | None:
 def with_neighbours(record: EntryRecord, passage: Passage, whole_lists: bool = False) -> Passage:
     """The passage with what belongs to it, when together they stay within
     `PASSAGE_CHARS`: a paragraph with the lead-in ending in ":" before it, a lead-in with
-    the list after it (`_with_list`: as many items as fit, ``rest`` says where the others
+    the list after it (`with_list`: as many items as fit, ``rest`` says where the others
     begin and how many they are), another item of a list with its lead-in (and a line "…"
-    for the items between: `_lead_in_of`), else a lead-in ending in ":" with the paragraph
+    for the items between: `lead_in_of`), else a lead-in ending in ":" with the paragraph
     after it; a sub-heading (`sub_heading`) with the paragraph after it, and that paragraph
     with the sub-heading above it.
 
     `whole_lists`: a list item is shown in its list as its lead-in shows it, when the items
-    that fit reach it (`_item_in_list`): what an answer shows. Without it (what the passage
+    that fit reach it (`item_in_list`): what an answer shows. Without it (what the passage
     and confidence models read, as they were fitted) an item comes with its lead-in alone,
     a line "…" for the items between."""
     paras = record.plain_paragraphs
     i, text, (start, end) = passage.paragraph, passage.text, passage.highlight
     rest = None
-    listed = _with_list(record, i, text)  # the list it leads in (an item may lead one too)
-    j = _lead_in_of(record, i) if not sub_heading(paras, i) else None  # its own lead-in
+    listed = with_list(record, i, text)  # the list it leads in (an item may lead one too)
+    j = lead_in_of(record, i) if not sub_heading(paras, i) else None  # its own lead-in
     # an item that leads a list of its own ("See" before "- Schlachtschiff") shows that
     whole = None
     if whole_lists and j is not None and listed is None:
-        whole = _item_in_list(record, j, i, text)
+        whole = item_in_list(record, j, i, text)
     if whole is not None:  # the list as its lead-in shows it, this item among it
         text, shift, rest = whole
         start, end = start + shift, end + shift
-    elif i > 0 and (_colon_lead_in(paras[i - 1]) or sub_heading(paras, i - 1)):
+    elif i > 0 and (colon_lead_in(paras[i - 1]) or sub_heading(paras, i - 1)):
         lead = paras[i - 1].strip()
         if len(lead) + 1 + len(text) <= PASSAGE_CHARS:
             shift = len(lead) + 1
@@ -731,7 +464,7 @@ def with_neighbours(record: EntryRecord, passage: Passage, whole_lists: bool = F
         if len(lead) + len(gap) + len(text) <= PASSAGE_CHARS:
             shift = len(lead) + len(gap)
             text, start, end = f"{lead}{gap}{text}", start + shift, end + shift
-    elif i + 1 < len(paras) and (_colon_lead_in(text) or sub_heading(paras, i)):
+    elif i + 1 < len(paras) and (colon_lead_in(text) or sub_heading(paras, i)):
         if paras[i + 1].strip() and len(text) + 1 + len(paras[i + 1]) <= PASSAGE_CHARS:
             text = f"{text}\n{paras[i + 1].strip()}"
     if text == passage.text and rest is None:

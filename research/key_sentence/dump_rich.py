@@ -19,7 +19,7 @@ from pathlib import Path
 
 from faq_bot.chat import answer
 from faq_bot.chat import passage as passage_module
-from faq_bot.chat.passage import sentence_features
+from faq_bot.chat.keysentence import sentence_features
 from faq_bot.crossfit import add_crossfit_arguments, by_fold, training_set
 from faq_bot.evaluate import answerable, gold_spans, load_questions
 from faq_bot.index import open_index

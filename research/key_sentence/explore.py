@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from faq_bot.chat.passage import SENTENCE_FEATURES
+from faq_bot.chat.keysentence import SENTENCE_FEATURES
 from faq_bot.learn import fit_choice, folds
 
 BASE = SENTENCE_FEATURES[:12]  # the features before round 36, which the dumps hold

@@ -251,7 +251,8 @@
 
   // Reference previews: the linked entry's summary in a box beside the link (below it, or
   // above when the window has more room there), on hover, on keyboard focus and on a first
-  // tap (a second tap follows the link); never over the link (WCAG 2.4.11), never wider
+  // tap (a second tap follows the link; on touch the box opens in the text's flow below the
+  // link's line instead, over no other link); never over the link (WCAG 2.4.11), never wider
   // than the window, closed by Escape, kept while the pointer moves onto it (1.4.13).
   // Screen readers get the same text as the link's description (aria-describedby, from
   // the server), so the box is aria-hidden. Without JavaScript app.css shows it on hover.
@@ -267,7 +268,7 @@
     return link && link.getAttribute("data-preview") ? link : null;
   }
 
-  function showPreview(link) {
+  function showPreview(link, inFlow) {
     clearTimeout(hideTimer);
     if (!previewBox) {
       previewBox = el("div", "xref-preview");
@@ -276,11 +277,23 @@
         clearTimeout(hideTimer);
       });
       previewBox.addEventListener("pointerleave", hidePreviewSoon);
-      document.body.appendChild(previewBox);
     }
     if (previewFor && previewFor !== link) previewFor.classList.remove("previewing");
     previewFor = link;
     previewBox.textContent = link.getAttribute("data-preview"); // text only, never HTML
+    previewBox.classList.toggle("in-flow", !!inFlow);
+    if (inFlow) {
+      // on touch: in the text's flow, so it floats over no other link and the next is one
+      // tap away: at the end of a list item or table cell, else right after the link (the
+      // rest of a paragraph continues below the box)
+      var item = link.closest("li, td, th, dd");
+      if (item) item.appendChild(previewBox);
+      else link.after(previewBox);
+      previewBox.style.maxWidth = previewBox.style.left = previewBox.style.top = "";
+      previewBox.hidden = false;
+      return;
+    }
+    if (previewBox.parentNode !== document.body) document.body.appendChild(previewBox);
     var view = document.documentElement.clientWidth;
     previewBox.style.maxWidth = Math.max(0, Math.min(640, view - 2 * PREVIEW_MARGIN)) + "px";
     previewBox.style.left = "0px";
@@ -324,6 +337,9 @@
     if (link && link.matches(":focus-visible")) showPreview(link);
   });
   document.addEventListener("focusout", function (event) {
+    // a box in the flow (touch) closes on the tap's click instead: closed on focusout, at
+    // the tap's start, it would move the rest of the page up under the finger
+    if (previewBox && previewBox.classList.contains("in-flow")) return;
     if (previewFor && previewLink(event.target) === previewFor) hidePreview();
   });
   document.addEventListener("keydown", function (event) {
@@ -349,7 +365,7 @@
     }
     if (target.classList.contains("previewing")) return; // second tap: follow
     event.preventDefault();
-    showPreview(target);
+    showPreview(target, true);
     target.classList.add("previewing");
   });
 

@@ -109,3 +109,25 @@ def test_a_tap_previews_beside_the_link_and_a_second_tap_follows_it(phone):
     assert width[0] <= width[1]
     link.tap()
     expect(phone).to_have_url(re.compile(r"/entry/aktionsstapel$"))
+
+
+def test_a_tapped_preview_covers_no_other_link_so_the_next_one_is_one_tap_away(phone):
+    """A phone review: the preview of a tapped backlink floated over the next backlink, so
+    reaching it took a tap to close the box first. On touch the box opens in the text's
+    flow, below the link's line: the links after it move down, none is covered."""
+    phone.goto("/entry/aktionsstapel")
+    links = phone.locator(".backlinks a.xref[data-preview]")
+    assert links.count() >= 2
+    first, second = links.nth(0), links.nth(1)
+    first.scroll_into_view_if_needed()
+    first.tap()
+    box = phone.locator(".xref-preview")
+    expect(box).to_be_visible()
+    expect(box).to_have_text(first.get_attribute("data-preview"))
+    assert not overlaps(rect(box), rect(first))
+    second.scroll_into_view_if_needed()
+    assert not overlaps(rect(box), rect(second))
+    second.tap()  # previews the second (the first tap on a link), does not follow it
+    expect(box).to_have_text(second.get_attribute("data-preview"))
+    assert "/entry/aktionsstapel" in phone.url
+    assert not overlaps(rect(box), rect(first)) and not overlaps(rect(box), rect(second))

@@ -21,11 +21,13 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
 __all__ = [
     "UNDATED",
+    "alphabetical",
     "citation",
     "clean_input",
     "clip",
@@ -149,6 +151,13 @@ def _letters(word: str) -> str:
         word = unicodedata.normalize("NFKD", word)
         word = "".join(c for c in word if not unicodedata.combining(c))
     return word
+
+
+def alphabetical(names: Iterable[str]) -> list[str]:
+    """`names` in the order a list shown to a reader has: case aside („basisausbau“ beside
+    „Basisausbau“), ties by the text itself, so the order never depends on where the names
+    came from (a set's order differs between worker processes)."""
+    return sorted(names, key=lambda name: (name.casefold(), name))
 
 
 def words(text: str) -> list[str]:

@@ -162,8 +162,11 @@ def form_choices(state: Mapping[str, Any]) -> dict[str, Any]:
     schema = scenario_schema()
     card_schema = schema["properties"]["cards"]["items"]["properties"]
     effect_schema = schema["$defs"]["effect"]["properties"]
+    # ties by the text itself: a set's order differs between worker processes (the stack
+    # package imports nothing outside itself, so not `faq_bot.text.alphabetical`)
     catalog_names = sorted(
-        {n for card in load_catalog() for n in (card.name, *card.aliases)}, key=str.casefold
+        {n for card in load_catalog() for n in (card.name, *card.aliases)},
+        key=lambda name: (name.casefold(), name),
     )
     names = [r["name"] for r in state["cards"] if r.get("id")]
     cards = []

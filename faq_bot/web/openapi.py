@@ -575,6 +575,7 @@ def openapi_redirect() -> Response:
 @bp.get("/api/openapi.json")
 def openapi_json():
     from faq_bot.names import categories
+    from faq_bot.text import alphabetical
     from faq_bot.web.common import IndexUnavailable, current_index
 
     document = spec(request.script_root or "/")
@@ -584,7 +585,7 @@ def openapi_json():
         document = _with_documents(
             document,
             [d["id"] for d in index.documents],
-            sorted({*named, *named.values()}, key=str.casefold),
+            alphabetical({*named, *named.values()}),  # a name and its slug fold alike
         )
     except IndexUnavailable:
         pass  # no index: the document ids are not known yet

@@ -23,6 +23,7 @@ from faq_bot.links import paragraph_index
 from faq_bot.links import see_also as listed_references
 from faq_bot.text import (
     FINGERPRINT_LENGTH,
+    alphabetical,
     citation,
     paragraph_citation,
     paragraph_path,
@@ -114,7 +115,7 @@ def categories(index: Any, doc: str | None = None) -> list[str]:
     by name (`faq_bot.names.categories`, read once per build)."""
     from faq_bot import names
 
-    return sorted(names.categories(index, doc).values(), key=str.casefold)
+    return alphabetical(names.categories(index, doc).values())
 
 
 def reads_as_question(query: str) -> bool:

@@ -222,6 +222,8 @@ def test_meinten_sie_keeps_the_filters_and_the_number_of_hits_asked_for(client):
         ("darf ich eine Bombe auf eine Bombe ansagen", True),
         ("Bombe", False),
         ("Radarstation Aktion", False),
+        ("???", False),  # no word: the chat would refuse it as no question
+        ("___ ___ ___", False),
     ],
 )
 def test_a_search_that_reads_as_a_question_offers_to_ask_it_in_the_chat(client, q, offered):

@@ -27,6 +27,7 @@ from faq_bot.stack.form import (
 from faq_bot.stack.model import EffectType, Kind, Result, Scenario, Zone
 from faq_bot.stack.names import card_name, entry_name
 from faq_bot.stack.read import field_label, scenario_schema
+from faq_bot.text import alphabetical
 
 ZONE_LABEL = {Zone.HAND: "Hand", Zone.PLAY: "im Spiel", Zone.SCRAP: "Schrottplatz"}
 
@@ -162,12 +163,7 @@ def form_choices(state: Mapping[str, Any]) -> dict[str, Any]:
     schema = scenario_schema()
     card_schema = schema["properties"]["cards"]["items"]["properties"]
     effect_schema = schema["$defs"]["effect"]["properties"]
-    # ties by the text itself: a set's order differs between worker processes (the stack
-    # package imports nothing outside itself, so not `faq_bot.text.alphabetical`)
-    catalog_names = sorted(
-        {n for card in load_catalog() for n in (card.name, *card.aliases)},
-        key=lambda name: (name.casefold(), name),
-    )
+    catalog_names = alphabetical({n for card in load_catalog() for n in (card.name, *card.aliases)})
     names = [r["name"] for r in state["cards"] if r.get("id")]
     cards = []
     for row in state["cards"]:

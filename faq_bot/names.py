@@ -61,7 +61,8 @@ def category_outside(index: Index, category: str | None, doc: str | None) -> str
     document = index.document(doc) or {}
     title = document.get("title") or doc
     names = list(categories(index, doc).values())
-    said = f"Die Kategorie „{category}“ gibt es in „{title}“ nicht"
+    name = categories(index).get(slugify(category), category)  # as the entries write it
+    said = f"Die Kategorie „{clip(name, 80)}“ gibt es in „{title}“ nicht"
     if not names:
         return f"{said}: dort haben die Einträge keine Kategorien."
     listed = ", ".join(names[:KNOWN_SHOWN]) + (" …" if len(names) > KNOWN_SHOWN else "")

@@ -148,6 +148,10 @@ def test_a_category_the_chosen_document_lacks_is_a_german_400_in_the_api(client)
     detail = response.get_json()["detail"]
     assert "Kategorie „Basisausbau“" in detail and "The Sails of War" in detail
     assert "keine Kategorien" in detail
+    by_slug = client.get(
+        "/api/search", query_string={"q": "Bombe", "doc": "sow", "category": "basisausbau"}
+    )
+    assert "Kategorie „Basisausbau“" in by_slug.get_json()["detail"]  # named as written
 
 
 def test_a_category_the_chosen_document_lacks_is_dropped_on_the_search_page_and_said(client):

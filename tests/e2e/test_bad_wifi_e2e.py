@@ -175,3 +175,16 @@ def test_chat_a_dropped_question_on_a_phone_leaves_focus_on_the_retry(phone_rout
     page.locator("#chat-form button[type=submit]").tap()
     expect(page.locator("#chat-error")).to_contain_text("Keine Verbindung")
     expect(page.locator("#chat-retry")).to_be_focused()
+
+
+def test_the_offline_banner_stands_apart_from_the_heading_below_it(phone):
+    """A phone review: offline, the banner touched the page's heading below it (no gap), so
+    the two read as one block."""
+    phone.goto("/offline")
+    banner = phone.locator(".offline-banner")
+    heading = phone.locator("#offline-app h1").first
+    expect(heading).to_be_visible()
+    gap = heading.evaluate("h => h.getBoundingClientRect().top") - banner.evaluate(
+        "b => b.getBoundingClientRect().bottom"
+    )
+    assert gap >= 12, f"{gap:.0f}px between the banner and the heading"

@@ -84,7 +84,7 @@ from whoosh.fields import ID, NUMERIC, TEXT, Schema
 
 from faq_bot.analysis import make_analyzer
 from faq_bot.buildstate import BuildState
-from faq_bot.corpus import slugify, title_key
+from faq_bot.corpus import first_titled, slugify
 from faq_bot.corpus.model import EntryText, Markup
 from faq_bot.entrystore import STORE_FILE, EntryStore
 from faq_bot.errors import REBUILD, UNREADABLE_INDEX, IndexProblem, InputError, unreadable_index
@@ -328,11 +328,7 @@ class Index:
     def find_by_title(self, title: str, doc: str | None = None) -> EntryRecord | None:
         """The first entry (of `doc` if given) whose title or an alias is `title`,
         ignoring case (the same rule as `faq_bot.corpus.Corpus.find_by_title`)."""
-        wanted = title_key(title)
-        for record in self.iter_entries(doc):
-            if any(title_key(n) == wanted for n in (record.title, *record.aliases)):
-                return record
-        return None
+        return first_titled(self.iter_entries(doc), title)
 
     def names(self) -> list[tuple[str, str]]:
         """(title or alias, entry id) of every entry, in document order."""

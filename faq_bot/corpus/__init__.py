@@ -9,9 +9,10 @@ entries with one id) raise `CorpusError` with a message naming the file.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Protocol, TypeVar
 
 from faq_bot.corpus.manifest import toml_problem, validate_documents
 from faq_bot.corpus.model import Document, Entry, plain
@@ -23,6 +24,7 @@ __all__ = [
     "CorpusError",
     "Document",
     "Entry",
+    "first_titled",
     "load_corpus",
     "plain",
     "slugify",
@@ -30,6 +32,16 @@ __all__ = [
 ]
 
 MANIFEST = "manifest.toml"
+
+
+class _Named(Protocol):
+    @property
+    def title(self) -> str: ...
+    @property
+    def aliases(self) -> tuple[str, ...]: ...
+
+
+Titled = TypeVar("Titled", bound=_Named)  # an entry or a build's record of one
 
 
 class CorpusError(CorpusProblem):
@@ -55,18 +67,23 @@ class Corpus:
 
     def find_by_title(self, title: str, doc: str | None = None) -> Entry | None:
         """The entry whose title, or title without category, is `title` (case-insensitive)."""
-        wanted = title_key(title)
-        for entry in self.entries():
-            if doc is not None and entry.doc != doc:
-                continue
-            if any(title_key(n) == wanted for n in (entry.title, *entry.aliases)):
-                return entry
-        return None
+        return first_titled((e for e in self.entries() if doc is None or e.doc == doc), title)
 
 
 def title_key(name: str) -> str:
     """What two titles must share to be the same title: case and outer spaces ignored."""
     return name.casefold().strip()
+
+
+def first_titled(entries: Iterable[Titled], title: str) -> Titled | None:
+    """The first of `entries` whose title or an alias is `title` (`title_key`): the one
+    find-by-title, of the corpus's entries (`Corpus.find_by_title`) and of a build's
+    records (`faq_bot.index.Index.find_by_title`) alike."""
+    wanted = title_key(title)
+    for entry in entries:
+        if any(title_key(n) == wanted for n in (entry.title, *entry.aliases)):
+            return entry
+    return None
 
 
 # a manifest lists documents in a few lines: one linked to /dev/zero is not read whole

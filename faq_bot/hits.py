@@ -1,0 +1,99 @@
+"""What a search gives: its hits (`Hit`: an entry with a marked snippet), the result
+(`SearchResult`) and single paragraphs (`ParagraphHit`), each with its JSON form;
+`faq_bot.search` ranks them."""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["UNWORDED", "Hit", "ParagraphHit", "SearchResult"]
+
+# the label of a hit that holds no word of the query (`Hit.matched` False), wherever a hit
+# is listed: the search page, the chat's search hits, the terminal
+UNWORDED = "ohne Suchwort, nur inhaltlich ähnlich"
+
+_MARK = re.compile(r"</?mark>")
+
+
+@dataclass(frozen=True)
+class Hit:
+    id: str
+    doc: str
+    title: str
+    url: str
+    score: float
+    snippet: str  # safe HTML: text escaped, matched words in <mark>
+    text: str
+    category: str | None = None
+    doc_title: str | None = None
+    paragraph: int | None = None  # the paragraph the snippet comes from
+    # whether the entry holds a word of the query (False: listed by the dense retriever for
+    # its meaning alone; the search page says so)
+    matched: bool = True
+
+    @property
+    def snippet_text(self) -> str:
+        """The snippet as plain text (marks removed, entities decoded)."""
+        return html.unescape(_MARK.sub("", self.snippet))
+
+    def to_json(self, *, with_text: bool = True) -> dict[str, Any]:
+        data = {
+            "id": self.id,
+            "doc": self.doc,
+            "title": self.title,
+            "url": self.url,
+            "score": round(self.score, 4),
+            "snippet": self.snippet,
+            "category": self.category,
+            "doc_title": self.doc_title,
+            "paragraph": self.paragraph,
+            "matched": self.matched,
+        }
+        if with_text:
+            data["text"] = self.text
+        return data
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    query: str
+    hits: list[Hit]
+    total: int
+    suggestion: str | None = None
+    mode: str = "lexical"  # the search mode that ranked the hits
+    # how many entries hold a word of the query (the lexical ranking's entries; in hybrid
+    # mode the rest of `total` are close in meaning only)
+    matched: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "mode": self.mode,
+            "total": self.total,
+            "matched": self.matched,
+            "suggestion": self.suggestion,
+            "hits": [h.to_json() for h in self.hits],
+        }
+
+
+@dataclass(frozen=True)
+class ParagraphHit:
+    entry: str
+    paragraph: int
+    text: str
+    score: float
+    title: str = ""
+    doc: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "entry": self.entry,
+            "paragraph": self.paragraph,
+            "text": self.text,
+            "score": round(self.score, 4),
+            "title": self.title,
+            "doc": self.doc,
+        }

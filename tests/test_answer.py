@@ -11,11 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from faq_bot.chat import MAX_HISTORY, Turn, answer, format_answer, parse_history
-from faq_bot.chat.answer import Answer, replay
+from faq_bot.chat.answer import replay
 from faq_bot.chat.confidence import CONFIDENCE_THRESHOLD, foreign_nouns
 from faq_bot.chat.history import context_turns, with_entries
 from faq_bot.chat.items import earlier_item
 from faq_bot.chat.passage import Passage, passage_table
+from faq_bot.chat.result import Answer
 from faq_bot.chat.terms import Coverage, entry_terms, reference_target
 from faq_bot.chat.wording import NOT_CONFIDENT
 from faq_bot.query import analyze_query

@@ -1187,7 +1187,7 @@ def test_the_redirect_of_a_form_post_says_where_the_answer_is(client):
 def _rendered_turn(client, text: str, key: str) -> str:
     """The chat turn of a confident answer whose paragraph is `text` and whose key sentence is
     `key`, as the page renders it (the answer JSON as `Answer.to_json` builds it)."""
-    from faq_bot.chat.answer import EXCERPT_CHARS
+    from faq_bot.chat.result import EXCERPT_CHARS
     from faq_bot.text import sentence_window
 
     start = text.index(key)

@@ -19,11 +19,12 @@ Modules, in the order a question passes them:
 
 from faq_bot.question import QuestionError
 
-from .answer import Answer, answer
+from .answer import answer
 from .format import format_answer
 from .history import MAX_HISTORY, Turn, parse_history
 from .layout import PASSAGE_CHARS
 from .passage import Passage
+from .result import Answer
 
 __all__ = [
     "MAX_HISTORY",

@@ -12,8 +12,8 @@
     ``paragraph_url`` (the paragraph's permalink there, `EntryRecord.permalink`),
     ``highlight`` (``{"text", "start", "end"}``: the key sentence,
     offsets into ``text``), ``excerpt`` (``{"start", "end"}``: the whole sentences around
-    it, at most `EXCERPT_CHARS` long when they fit: what a phone shows first of a long
-    paragraph), ``entry`` (a hit without ``text``), ``title``,
+    it, at most `faq_bot.chat.result.EXCERPT_CHARS` long when they fit: what a phone shows
+    first of a long paragraph), ``entry`` (a hit without ``text``), ``title``,
     ``doc_title``, ``date_text``, ``citation`` („title“, Absatz n – document, Stand:
     date. paragraph_url), ``via`` (the reference entry it
     was reached through, or null)), ``sources`` (hits), ``related`` (the answer
@@ -80,12 +80,11 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from faq_bot.corpus.model import ShownTable
 from faq_bot.dense import DenseScores, dense_for
 from faq_bot.hybrid import dense_scores, entry_dense_scores, related_floor, topic_dense_scores
 from faq_bot.index import Index
 from faq_bot.known import compared, known_questions
-from faq_bot.query import MAX_QUERY_LENGTH, AnalyzedQuery, QueryError, analyze_query
+from faq_bot.query import AnalyzedQuery, QueryError, analyze_query
 from faq_bot.question import (
     QuestionError,
     asks_quantity,
@@ -96,7 +95,6 @@ from faq_bot.question import (
 )
 from faq_bot.search import Hit
 from faq_bot.stack.link import check_url_for
-from faq_bot.text import entry_path, sentence_window
 
 from . import confidence as conf
 from .history import (
@@ -117,6 +115,7 @@ from .passage import (
     passage_table,
     with_neighbours,
 )
+from .result import Answer
 from .terms import Coverage, entry_terms
 from .wording import (
     caution_note,
@@ -125,7 +124,6 @@ from .wording import (
     found_message,
     is_unsure,
     note_other_game,
-    rest_of,
 )
 
 if TYPE_CHECKING:
@@ -167,104 +165,6 @@ TOPIC_WEIGHT = 0.65
 # Earlier questions sent as plain text that a reading answers again (`_turns`): as many
 # as a follow-up may be read with (`MAX_CONTEXT`); older ones count by their words only.
 REPLAYED = MAX_CONTEXT
-
-# A paragraph longer than this is shown as the sentences around its key sentence first (the
-# passage issue 9 asks for, "<= ~700 characters"), the whole paragraph a tap away
-EXCERPT_CHARS = 700
-
-
-@dataclass
-class Answer:
-    question: str
-    confident: bool
-    confidence: float
-    message: str
-    passage: Passage | None  # the best passage found; presented only when confident
-    entry: Hit | None
-    sources: list[Hit] = field(default_factory=list)
-    related: list[dict[str, Any]] = field(default_factory=list)
-    suggestion: str | None = None
-    check_url: str | None = None
-    followup: bool = False
-    context: str | None = None
-    doc_title: str | None = None
-    date_text: str | None = None
-    citation: str | None = None  # without its URL: `to_json` adds it (absolute)
-    # the path of the answering paragraph's permalink (`EntryRecord.permalink`)
-    permalink: str | None = None
-    scope: str | None = None  # the one document the answer was limited to (`answer`'s doc)
-    signals: dict[str, float] = field(default_factory=dict)  # what confidence is computed from
-    # of the calibration questions answered with about this confidence, the share whose
-    # passage was right (`faq_bot.chat.confidence.reliability`; None: not calibrated)
-    reliability: float | None = None
-    caution: str | None = None  # said under the message when that share is under SURE
-    # a declined answer: the search's first hits not in `related` (`searched_first`)
-    search_first: list[dict[str, Any]] = field(default_factory=list)
-    # a declined answer: the entry of the turn just before, if answered (`earlier_item`)
-    earlier: dict[str, Any] | None = None
-    # the answering paragraph's table when it is shown alone (`passage_table`)
-    table: ShownTable | None = None
-
-    def to_json(self, base_url: str = "") -> dict[str, Any]:
-        """The answer JSON; `base_url` (e.g. ``https://host``) makes its ``absolute_url``,
-        ``paragraph_url`` and the citation's URL absolute."""
-        answer = None
-        if self.confident and self.passage is not None and self.entry is not None:
-            p = self.passage
-            start, end = p.highlight
-            low, high = sentence_window(p.text, start, end, EXCERPT_CHARS)
-            url = entry_path(p.entry, p.paragraph)
-            base = base_url.rstrip("/")
-            link = base + (self.permalink or url)  # the paragraph's permalink
-            answer = {
-                "text": p.text,
-                "paragraph": p.paragraph,
-                "fragment": f"p{p.paragraph}",
-                "url": url,
-                "absolute_url": base + url,
-                "paragraph_url": link,
-                "highlight": {"text": p.text[start:end], "start": start, "end": end},
-                "excerpt": {"start": low, "end": high},
-                "entry": self.entry.to_json(with_text=False),
-                "title": self.entry.title,
-                "doc_title": self.doc_title,
-                "date_text": self.date_text,
-                "citation": f"{self.citation}{link}",
-                "via": p.via,
-                # a table's rows, header first (its text runs the cells together), and
-                # the prose before it in its paragraph
-                "table": [list(row) for row in self.table.rows] if self.table else None,
-                "table_lead": (self.table.lead or None) if self.table else None,
-                # the items of a list too long to show whole: how many, where they begin
-                "rest": rest_of(p),
-            }
-        return {
-            "question": self.question,
-            "confident": self.confident,
-            "confidence": round(self.confidence, 4),
-            "message": self.message,
-            "answer": answer,
-            "sources": [h.to_json() for h in self.sources],
-            "related": self.related,
-            "suggestion": self.suggestion,
-            "check_url": self.check_url,
-            "followup": self.followup,
-            "context": self.context,
-            "scope": self.scope,
-            "search_query": self.search_query,
-            "search_first": self.search_first,
-            "earlier": self.earlier,
-            "reliability": None if self.reliability is None else round(self.reliability, 2),
-            "caution": self.caution,
-        }
-
-    @property
-    def search_query(self) -> str:
-        """What "In der Suche nachsehen" searches: a follow-up with the earlier question it
-        was read with ("und mit einem Fahrzeug?" alone finds nothing), when both fit in a
-        search query."""
-        both = f"{self.context} {self.question}" if self.context else self.question
-        return both if len(both) <= MAX_QUERY_LENGTH else self.question
 
 
 def _analyze_question(index: Index, text: str) -> tuple[AnalyzedQuery, str | None]:

@@ -19,8 +19,8 @@ from .terms import reference_target
 from .wording import game_of
 
 if TYPE_CHECKING:
-    from .answer import Answer
     from .history import Turn
+    from .result import Answer
 
 __all__ = [
     "RELATED",

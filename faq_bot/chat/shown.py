@@ -89,10 +89,10 @@ from faq_bot.question import (
 from faq_bot.stack.link import check_url_for
 from faq_bot.text import FINGERPRINT_LENGTH, fingerprint
 
-from .answer import Answer
 from .history import MAX_HISTORY, Turn, context_turns
 from .items import SEARCH_FIRST, earlier_item, related_item, search_item, source_hit
 from .passage import Passage, passage_table, with_neighbours
+from .result import Answer
 from .wording import caution_note, cited, declined_message, found_message, note_other_game
 
 __all__ = [

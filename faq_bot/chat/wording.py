@@ -23,7 +23,7 @@ from .history import Turn
 from .passage import Passage
 
 if TYPE_CHECKING:
-    from .answer import Answer
+    from .result import Answer
 
 __all__ = [
     "NOT_CONFIDENT",

@@ -65,6 +65,19 @@
   var emptyTitle = document.title; // the page's title before any turn
 
   var el = window.faqBot.el; // DOM helpers shared through app.js
+
+  // "Teilen" beside an answer's "Link kopieren" where the browser has a share sheet (a
+  // phone), as on a ruling page: the paragraph's permalink, named as the copy link names it
+  function addShare(copyLink) {
+    if (typeof navigator.share !== "function" || !copyLink.parentNode) return;
+    if (copyLink.parentNode.querySelector("button[data-chat-share]")) return;
+    var where = (copyLink.getAttribute("aria-label") || "").replace(/: Link kopieren$/, "");
+    var button = el("button", "chat-share", "Teilen");
+    button.type = "button";
+    button.setAttribute("aria-label", where + ": Teilen");
+    button.setAttribute("data-chat-share", where);
+    copyLink.after(button);
+  }
   var link = window.faqBot.link;
 
   function history() {
@@ -248,6 +261,7 @@
       copyLink.setAttribute("data-copied", "Link zu " + where + " kopiert.");
       copyLink.setAttribute("data-chat-copy", "");
       actions.appendChild(copyLink);
+      addShare(copyLink);
       var details = el("details", "chat-cite");
       var summary = el("summary", null, "Zitieren");
       summary.setAttribute("aria-label", where + ": Zitieren");
@@ -598,6 +612,7 @@
   // the page's own "Link kopieren" links copy now (without JavaScript they are hidden)
   log.querySelectorAll("a[data-chat-copy][hidden]").forEach(function (a) {
     a.hidden = false;
+    addShare(a);
   });
   restore();
 
@@ -625,10 +640,19 @@
     ask(question);
   });
 
-  // "Link kopieren" copies the paragraph's permalink; "Meinten Sie" asks again in place.
+  // "Link kopieren" copies the paragraph's permalink; "Teilen" hands it to the share sheet;
+  // "Meinten Sie" asks again in place.
   log.addEventListener("click", function (event) {
     var target = event.target;
     if (!(target instanceof Element)) return;
+    var share = target.closest("button[data-chat-share]");
+    var shared = share && share.parentNode.querySelector("a[data-chat-copy]");
+    if (shared) {
+      var address = new URL(shared.getAttribute("href"), window.location.href).href;
+      var about = share.getAttribute("data-chat-share");
+      navigator.share({ title: about, url: address }).catch(function () {});
+      return;
+    }
     var copyLink = target.closest("a[data-chat-copy]");
     if (copyLink) {
       event.preventDefault();

@@ -838,3 +838,37 @@ def test_chat_answer_keeps_a_readable_line_on_a_phone_at_doubled_text_size(phone
     expect(quote).to_be_visible()
     width = quote.evaluate("el => el.getBoundingClientRect().width")
     assert width >= 0.75 * 360, width
+
+
+@pytest.mark.parametrize("built_by", ["chat.js", "server"])
+def test_chat_an_answer_opens_the_phones_share_sheet_with_its_paragraph(phone, built_by):
+    """As a ruling page: where the browser has a share sheet (a phone), an answer offers
+    „Teilen“ beside „Link kopieren“, handing over the paragraph's permalink (a judge sends
+    the ruling to a player's phone); the sheet is the system's and stood in for here."""
+    phone.add_init_script(
+        "navigator.share = (data) => { window.__shared = data; return Promise.resolve(); };"
+    )
+    if built_by == "chat.js":
+        phone.goto("/ask")
+        ask(phone, FIRST)
+    else:
+        phone.goto("/ask?" + urlencode({"q": FIRST}))
+    turn = phone.locator("#chat-log li.turn[data-question]").first
+    copy = turn.locator("a[data-chat-copy]")
+    expect(copy).to_be_visible()
+    share = turn.get_by_role("button", name=re.compile(r"Absatz \d+: Teilen$"))
+    expect(share).to_be_visible()
+    box = share.bounding_box()
+    assert box["height"] >= 44 and box["width"] >= 44, box  # a tap target
+    share.click()
+    data = phone.wait_for_function("window.__shared").json_value()
+    assert data["url"] == copy.get_attribute("href")
+    assert "Absatz" in data["title"]
+
+
+def test_chat_offers_no_share_button_where_the_browser_cannot_share(page):
+    page.add_init_script("delete Navigator.prototype.share; delete navigator.share;")
+    page.goto("/ask")
+    ask(page, FIRST)
+    expect(page.locator("#chat-log a[data-chat-copy]").first).to_be_visible()
+    expect(page.get_by_role("button", name=re.compile("Teilen"))).to_have_count(0)

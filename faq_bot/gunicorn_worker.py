@@ -39,8 +39,13 @@ from http import HTTPStatus
 from typing import Any
 
 from gunicorn import util
+from gunicorn.http import message
+from gunicorn.http.body import ChunkedReader
+from gunicorn.http.errors import InvalidChunkSize
 from gunicorn.workers.gthread import ThreadWorker
+from werkzeug.exceptions import RequestEntityTooLarge
 
+from faq_bot.web.body import MAX_ANY_BODY
 from faq_bot.web.errors import DEFAULT_DETAILS, TITLES
 
 __all__ = ["PAGES", "GermanThreadWorker", "tame_allocator", "write_error"]
@@ -132,6 +137,22 @@ def tame_allocator() -> list[str]:
 BODY_WAIT = 2
 
 
+class ChunkTooLarge(InvalidChunkSize):
+    """A chunk of a chunked body declared larger than any route takes (`MAX_ANY_BODY`)."""
+
+
+class _BoundedChunks(ChunkedReader):
+    """gunicorn's reader of a chunked body, refusing a chunk larger than `MAX_ANY_BODY` as
+    soon as its size line is read: it waited for the whole chunk (a size of ffff… held the
+    thread until `BODY_WAIT` ran out), which no route would take."""
+
+    def parse_chunk_size(self, unreader: Any, data: Any = None) -> Any:
+        size, rest = super().parse_chunk_size(unreader, data)
+        if size > MAX_ANY_BODY:
+            raise ChunkTooLarge(f"chunk of {size} bytes")
+        return size, rest
+
+
 class _Untimed:
     """A request body whose reads stop the app call's clock in `started` while they wait
     for the client (the clock moves on by the time the call worked before the read), and
@@ -146,12 +167,14 @@ class _Untimed:
         reading: dict[int, tuple[float, Any]],
         thread: int,
         sock: Any,
+        cut: set[int],
     ) -> None:
         self._stream = stream
         self._started = started
         self._reading = reading
         self._thread = thread
         self._sock = sock
+        self._cut = cut
         self._waited = 0.0  # seconds this body's reads have waited so far
 
     def _untimed(self, method: str, *args: Any) -> Any:
@@ -160,6 +183,11 @@ class _Untimed:
         self._reading[self._thread] = (paused - self._waited, self._sock)
         try:
             return getattr(self._stream, method)(*args)
+        except ChunkTooLarge:
+            # the app's 413 (`faq_bot.web.body.raw_body`), then the connection closes: the
+            # rest of the body must never be read as a request (`GermanThreadWorker`'s `timed`)
+            self._cut.add(self._thread)
+            raise RequestEntityTooLarge() from None
         finally:
             self._reading.pop(self._thread, None)
             waited = time.monotonic() - paused
@@ -220,6 +248,7 @@ class GermanThreadWorker(ThreadWorker):
                     self._reading,
                     thread,
                     environ.get("gunicorn.socket"),
+                    self._cut,
                 )
             try:
                 return app(environ, start_response)
@@ -269,5 +298,7 @@ class GermanThreadWorker(ThreadWorker):
         # gunicorn's handle_error looks up util.write_error at each call; this worker
         # process only serves the app, so replacing it here changes nothing else
         util.write_error = write_error
+        # likewise the chunked-body reader a request makes (looked up in gunicorn.http.message)
+        message.ChunkedReader = _BoundedChunks  # type: ignore[misc]
         tame_allocator()
         super().init_process()

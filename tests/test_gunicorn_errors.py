@@ -68,3 +68,37 @@ def test_a_malformed_chunked_body_is_a_german_400_not_a_500(live_server, chunks,
     assert status_line.startswith("HTTP/1.1 400"), status_line
     assert "fehlerhaft übertragen" in body
     assert "Fehler im Programm" not in body
+
+
+@pytest.mark.parametrize("path", ["/api/ask", "/ask", "/api/check"])
+def test_a_chunk_declared_larger_than_any_body_is_a_413_at_once(live_server, path):
+    """A probe: a chunk size of ffff… held the worker thread until the body wait ran out
+    (a minute), waiting for data no route would take. A chunk larger than the largest body
+    any route takes (`MAX_ANY_BODY`) is refused as soon as its size line arrives."""
+    request = (
+        f"POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n".encode()
+        + b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+        + b'ffffffffffff\r\n{"question":'  # and then nothing: the client waits
+    )
+    with socket.create_connection((live_server.host, live_server.port), timeout=10) as sock:
+        sock.sendall(request)
+        answer = b""
+        while chunk := sock.recv(65536):  # a timeout here (10 s) fails the test
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 413"), head[:80]
+    assert b"Connection: close" in head  # the rest is never read as a request
+    assert "Die Anfrage ist zu groß" in body.decode("utf-8")
+
+
+def test_a_chunk_declared_larger_than_any_body_keeps_no_connection_open(live_server):
+    """Without „Connection: close“ the client's connection is closed after the 413 too:
+    what follows the size line is the refused body, never the next request."""
+    request = (
+        b"POST /api/ask HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\nffffffffffff\r\n"
+        b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"  # smuggled as the body's first bytes
+    )
+    status_line, headers, _body = _raw(live_server, request)
+    assert status_line.startswith("HTTP/1.1 413"), status_line
+    assert headers.get("Connection") == "close"

@@ -177,7 +177,7 @@ def test_an_untimed_body_reads_as_the_stream_and_pauses_only_its_own_clock() -> 
     before = time.monotonic() - 5.0
     started = {1: before, 2: before}
     reading: dict[int, tuple[float, object]] = {}
-    body = _Untimed(Slow(b"ab\ncd\nef"), started, reading, 1, None)
+    body = _Untimed(Slow(b"ab\ncd\nef"), started, reading, 1, None, set())
     buffer = bytearray(2)
     assert body.readinto(buffer) == 2 and bytes(buffer) == b"ab"
     assert body.readline() == b"\n"

@@ -11,6 +11,9 @@ fitted for.
     "hybrid" mode, when it was fitted on the similarities of another embedder than the one
     that serves (`faq_bot.embed.fitted_for_serving`: another model's similarities lie on
     another scale). The "lexical" models read no similarities and always apply.
+``mode_weights(features) -> part``
+    A `part` for a model of one weight per feature for each mode (``modes.<mode>.weights``,
+    exactly `features`): made once per model, at import, as `fitted` caches by `part`.
 ``reload()``
     Read every file again on the next call (after a refit wrote it).
 """
@@ -19,14 +22,14 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any, TypeVar
 
 from faq_bot.embed import fitted_for_serving
 
-__all__ = ["fitted", "reload"]
+__all__ = ["fitted", "mode_weights", "reload"]
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -39,6 +42,20 @@ def fitted(name: str, part: Part[T], mode: str = "hybrid") -> T | None:
     if mode == "hybrid" and not fitted_for_serving(embedder):
         return None
     return value
+
+
+def mode_weights(features: Sequence[str]) -> Part[dict[str, float]]:
+    """The `part` that reads ``modes.<mode>.weights`` as one float per name of `features`
+    (ValueError when the names differ: a file fitted on other features)."""
+    names = frozenset(features)
+
+    def part(data: dict[str, Any], mode: str) -> dict[str, float]:
+        weights = data["modes"][mode]["weights"]
+        if set(weights) != names:
+            raise ValueError("features differ")
+        return {k: float(v) for k, v in weights.items()}
+
+    return part
 
 
 @cache

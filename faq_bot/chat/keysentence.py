@@ -12,9 +12,8 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from typing import Any
 
-from faq_bot.fitted import fitted
+from faq_bot.fitted import fitted, mode_weights
 
 from .layout import CLOSING_QUOTES
 from .terms import Coverage
@@ -154,8 +153,4 @@ def sentence_model(mode: str = "hybrid") -> dict[str, float] | None:
     return fitted("sentence", _sentence_weights, mode)
 
 
-def _sentence_weights(data: dict[str, Any], mode: str) -> dict[str, float]:
-    weights = data["modes"][mode]["weights"]
-    if set(weights) != set(SENTENCE_FEATURES):
-        raise ValueError("features differ")
-    return {k: float(v) for k, v in weights.items()}
+_sentence_weights = mode_weights(SENTENCE_FEATURES)

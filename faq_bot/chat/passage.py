@@ -35,7 +35,7 @@ from typing import Any
 
 from faq_bot.corpus.model import ShownTable, paragraph_table
 from faq_bot.dense import DenseScores
-from faq_bot.fitted import fitted
+from faq_bot.fitted import fitted, mode_weights
 from faq_bot.hybrid import fused_ranking
 from faq_bot.index import EntryRecord, Index
 from faq_bot.names import named_entry
@@ -265,11 +265,7 @@ def model(mode: str = "hybrid") -> dict[str, float] | None:
     return fitted("passage", _weights, mode)
 
 
-def _weights(data: dict[str, Any], mode: str) -> dict[str, float]:
-    weights = data["modes"][mode]["weights"]
-    if set(weights) != set(FEATURES):
-        raise ValueError("features differ")
-    return {k: float(v) for k, v in weights.items()}
+_weights = mode_weights(FEATURES)
 
 
 def _lexical_score(cand: Candidate, row: Row) -> float:

@@ -188,15 +188,20 @@ def test_api_check_refuses_a_duplicate_id_with_the_documented_400(client, group,
     assert "eindeutig" in doc["paths"]["/api/check"]["post"]["responses"]["400"]["description"]
 
 
-def test_api_check_refuses_wrong_content_type(client) -> None:
-    response = client.post("/api/check", data=EXAMPLE2.read_text(), content_type="text/plain")
-    detail = bad(response, 415)
-    assert response.get_json()["error"] == "unsupported_media_type"
-    assert "application/json" in detail
+def test_api_check_resolves_a_scenario_sent_without_the_json_content_type(client) -> None:
+    """The contract (stack-scenarios.md): input that is not a scenario is a 400, a scenario
+    is resolved. A scenario sent as text/plain, or as curl -d sends it, is a scenario
+    (it was a 415)."""
+    for content_type in ("text/plain", "application/x-www-form-urlencoded", None):
+        response = client.post("/api/check", data=EXAMPLE2.read_text(), content_type=content_type)
+        assert response.status_code == 200, (content_type, response.data)
+        assert response.get_json()["ok"] is True
 
 
-def test_api_check_refuses_form_encoded_body(client) -> None:
-    bad(client.post("/api/check", data={"phase": "Bauphase"}), 415)
+def test_api_check_refuses_form_encoded_body_as_no_scenario(client) -> None:
+    """The contract: input that is not JSON is a 400 (it was a 415)."""
+    detail = bad(client.post("/api/check", data={"phase": "Bauphase"}), 400)
+    assert detail.startswith("Kein Szenario")
 
 
 def test_api_check_names_a_missing_field(client) -> None:

@@ -2,7 +2,8 @@
 
 - ``POST /api/check``: a scenario (``stack-scenarios.md``) as JSON gives the
   checker's result JSON (200, also for an illegal scenario: ``ok`` false with
-  ``errors``). Not JSON: 415; not a scenario: 400; a body over `MAX_SCENARIO`
+  ``errors``), whatever the Content-Type; not a scenario (not JSON too): 400, as the
+  contract says; a compressed body: 415; a body over `MAX_SCENARIO`
   bytes (more than the reader takes, `faq-bot check` too): 413; always the one error
   shape ``{"error", "detail"}``.
 - ``GET /api/cards?q=``: catalog cards whose name starts with ``q``, then those with a
@@ -53,7 +54,6 @@ from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
-from werkzeug.exceptions import UnsupportedMediaType
 from werkzeug.wrappers import Response
 
 from faq_bot.chat.shown import sign
@@ -525,10 +525,8 @@ def submit() -> Response:
 @bp.post("/api/check")
 @body_limit(MAX_SCENARIO)
 def api_check() -> Any:
-    if not request.is_json:
-        raise UnsupportedMediaType(
-            description="Bitte das Szenario als JSON senden (Content-Type: application/json)."
-        )
+    # whatever its Content-Type, as the contract says (stack-scenarios.md): a scenario is
+    # resolved, anything else is a 400 (a form or text that is no JSON included)
     body = raw_body()
     try:
         # a list is no scenario: said before it is parsed and walked (seconds for 1 MB)

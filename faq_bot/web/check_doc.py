@@ -127,13 +127,17 @@ describe(
                 ),
                 "400": json_body(
                     {"$ref": "#/components/schemas/Error"},
-                    "Kein Szenario: der Körper verletzt das Schema, oder eine Regel, die "
+                    "Kein Szenario: der Körper ist kein JSON oder verletzt das Schema, oder "
+                    "eine Regel, die "
                     "JSON Schema nicht ausdrücken kann: die Kürzel (id) der Karten und der "
                     "Einträge sind jeweils eindeutig (ein doppeltes gibt 400, detail nennt das "
                     "Feld)",
                 ),
                 **error_responses(413),
-                "415": json_body({"$ref": "#/components/schemas/Error"}, "Kein JSON"),
+                "415": json_body(
+                    {"$ref": "#/components/schemas/Error"},
+                    "Komprimiert gesendet (Content-Encoding): wird nicht entpackt",
+                ),
             },
         }
     },

@@ -238,6 +238,7 @@ GROUPS = [
     ["heldout152-questions.jsonl", "heldout152-followups.jsonl"],
     ["heldout153-questions.jsonl", "heldout153-followups.jsonl"],
     ["heldout154-questions.jsonl", "heldout154-followups.jsonl"],
+    ["heldout156-questions.jsonl", "heldout156-followups.jsonl"],
 ]
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "citation",
     "clean_input",
     "clip",
+    "collation_key",
     "fingerprint",
     "has_surrogate",
     "fold",
@@ -153,11 +154,18 @@ def _letters(word: str) -> str:
     return word
 
 
+def collation_key(name: str) -> tuple[str, str, str]:
+    """The place of `name` in a list shown to a reader, in German dictionary order (DIN
+    5007-1): an umlaut as its base letter („Ölfeld“ between „Obertyp“ and „Opfern“, where
+    its code point put it after „z“), ß as ss, accents and case aside („basisausbau“ beside
+    „Basisausbau“); ties by case, then the text itself, so the order never depends on where
+    the names came from (a set's order differs between worker processes)."""
+    return (fold_letters(name), name.casefold(), name)
+
+
 def alphabetical(names: Iterable[str]) -> list[str]:
-    """`names` in the order a list shown to a reader has: case aside („basisausbau“ beside
-    „Basisausbau“), ties by the text itself, so the order never depends on where the names
-    came from (a set's order differs between worker processes)."""
-    return sorted(names, key=lambda name: (name.casefold(), name))
+    """`names` in the order a list shown to a reader has (`collation_key`)."""
+    return sorted(names, key=collation_key)
 
 
 def words(text: str) -> list[str]:

@@ -93,6 +93,17 @@ def test_catalog_suggestions_complete_a_prefix() -> None:
     assert len(catalog_suggestions("")) == len(load_catalog())
 
 
+def test_catalog_suggestions_sort_an_umlaut_as_its_base_letter() -> None:
+    """„Löscharbeiten“ stands among the „Lo…“ names, not after „Luftschiff“ (where the
+    code point of „ö“ put it)."""
+    text = "".join(
+        f"[[cards]]\nname = '{name}'\nkind = 'action'\neffect = 'draw'\ndescription = 'd'\n"
+        for name in ("Luftschiff", "Löscharbeiten", "Lotse")
+    )
+    found = catalog_suggestions("l", parse_catalog(text))
+    assert [c.name for c in found] == ["Löscharbeiten", "Lotse", "Luftschiff"]
+
+
 def test_catalog_card_to_json_keeps_unknown_costs_null() -> None:
     data = catalog_card_to_json(find_card("Feuerwehr"))
     assert data["cost"] is None and data["effect"] == "protect" and data["faq"] == "Feuerwehr"

@@ -573,6 +573,15 @@ def test_document_faq_contents_are_grouped_a_to_z(client, index):
     assert 'href="/entry/aktionsstapel"' in a_group
 
 
+def test_document_faq_contents_sort_an_umlaut_as_its_base_letter(client):
+    """„Ölfeld“ stands between „Obertyp“ and „Opfern“ in the O group (it was last)."""
+    html = client.get("/docs/how-faq").get_data(as_text=True)
+    o_group = html.split('id="buchstabe-O"', 1)[1].split("</section>", 1)[0]
+    ids = re.findall(r'href="/entry/([^"#]+)"', o_group)
+    assert ids.index("obertyp-bezeichnung") < ids.index("oelfeld-basisausbau")
+    assert ids.index("oelfeld-basisausbau") < ids.index("opfern-spielmechanismus")
+
+
 def test_document_rulebook_contents_are_grouped_by_section(client, index):
     html = client.get("/docs/sow").get_data(as_text=True)
     sections = {e.section for e in index.entries("sow") if e.section}

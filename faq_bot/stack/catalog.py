@@ -15,6 +15,7 @@ from importlib import resources
 from typing import Any
 
 from faq_bot.stack.model import AMOUNT_EFFECTS, EffectType, Kind
+from faq_bot.text import collation_key
 
 _FIELDS = {
     "name",
@@ -143,8 +144,8 @@ def catalog_suggestions(
             first.append(card)
         elif any(word.startswith(wanted) for n in names for word in n.split()[1:]):
             later.append(card)
-    by_name = sorted(first, key=lambda c: c.name.casefold())
-    return (*by_name, *sorted(later, key=lambda c: c.name.casefold()))
+    by_name = sorted(first, key=lambda c: collation_key(c.name))
+    return (*by_name, *sorted(later, key=lambda c: collation_key(c.name)))
 
 
 def catalog_card_to_json(card: CatalogCard) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from faq_bot.text import (
     FINGERPRINT_LENGTH,
     alphabetical,
     citation,
+    collation_key,
     paragraph_citation,
     paragraph_path,
     slugify,
@@ -165,7 +166,7 @@ def toc_groups(index: Any, doc: dict) -> list[tuple[str, list]]:
     entries = index.entries(doc["id"])
     groups: dict[str, list] = {}
     if doc.get("kind") == "faq":
-        for entry in sorted(entries, key=lambda e: e.title.casefold()):
+        for entry in sorted(entries, key=lambda e: collation_key(e.title)):
             groups.setdefault(letter_of(entry.title), []).append(entry)
         return sorted(groups.items(), key=lambda g: ("0" if g[0] == "0–9" else "1") + g[0])
     for entry in entries:

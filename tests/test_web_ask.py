@@ -246,6 +246,18 @@ def test_ask_page_empty_shows_the_form(client):
     assert 'src="/static/chat.js?v=' in html
 
 
+def test_ask_page_empty_offers_an_example_question_that_asks_it(client):
+    """The example question stands in full in the intro, as a link that asks it (as a
+    placeholder a phone showed „z. B. Wer bezahlt, wenn“); no placeholder repeats it."""
+    html = client.get("/ask").get_data(as_text=True)
+    intro = html.split('<p class="chat-intro"', 1)[1].split("</p>", 1)[0]
+    (href,) = re.findall(r'<a href="([^"]+)">' + re.escape(FIRST) + "</a>", unescape(intro))
+    assert urlsplit(href).path == "/ask" and parse_qs(urlsplit(href).query)["q"] == [FIRST]
+    assert "placeholder" not in html.split('id="chat-q"', 1)[1].split(">", 1)[0]
+    answered = client.get(href).get_data(as_text=True)
+    assert '<mark class="key">' in answered
+
+
 def test_ask_page_get_answers_with_highlight_and_anchor(client):
     html = client.get("/ask", query_string={"q": FIRST}).get_data(as_text=True)
     assert '<mark class="key">' in html

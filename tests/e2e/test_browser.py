@@ -295,6 +295,29 @@ def test_browser_ruling_citation_opened_at_doubled_text_size_stays_on_screen(pho
     assert right <= box
 
 
+@pytest.mark.parametrize("path", ["/", "/ask", "/search?q=Bombe", "/entry/aktionen"])
+def test_browser_placeholders_fit_their_fields_on_a_phone(phone, path):
+    """At 360 px the start page's placeholder read „Stichwort oder Frage, z. B. Akti“ and
+    the chat's „z. B. Wer bezahlt, wenn“: a hint cut off mid-word."""
+    phone.goto(path)
+    cut = phone.evaluate(
+        """() => {
+      const ruler = document.createElement("canvas").getContext("2d");
+      return Array.from(document.querySelectorAll("input[placeholder]"))
+        .filter((input) => input.offsetWidth && !input.value)
+        .filter((input) => {
+          const style = getComputedStyle(input);
+          ruler.font = style.font;
+          const room =
+            input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+          return ruler.measureText(input.placeholder).width > room + 0.5;
+        })
+        .map((input) => `#${input.id}: "${input.placeholder}"`);
+    }"""
+    )
+    assert not cut, cut
+
+
 @pytest.mark.parametrize(
     ("path", "field"),
     [("/ask", "#chat-q"), ("/search?q=Bombe", "#q"), ("/entry/aktionen", "#header-q")],

@@ -181,10 +181,11 @@ def test_the_offline_banner_stands_apart_from_the_heading_below_it(phone):
     """A phone review: offline, the banner touched the page's heading below it (no gap), so
     the two read as one block."""
     phone.goto("/offline")
-    banner = phone.locator(".offline-banner")
-    heading = phone.locator("#offline-app h1").first
-    expect(heading).to_be_visible()
-    gap = heading.evaluate("h => h.getBoundingClientRect().top") - banner.evaluate(
-        "b => b.getBoundingClientRect().bottom"
+    # the stored copy replaces the shell's heading once read: measure after that, and both
+    # boxes in one go (a heading removed between two calls measures as 0)
+    expect(phone.locator("#offline-q")).to_be_visible()
+    gap = phone.evaluate(
+        """() => document.querySelector("#offline-app h1").getBoundingClientRect().top
+                 - document.querySelector(".offline-banner").getBoundingClientRect().bottom"""
     )
     assert gap >= 12, f"{gap:.0f}px between the banner and the heading"

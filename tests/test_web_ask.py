@@ -34,6 +34,8 @@ from faq_bot.web.common import turn_key
 
 FIRST = "Wer bezahlt, wenn meine 227er gekontert wird?"
 FOLLOWUP = "und wenn er eine Feuerwehr hat?"
+# the chat page's example question (templates/ask/chat.html)
+EXAMPLE = "Muss ich meine 227er bezahlen, wenn sie gekontert wird?"
 UNVERIFIED_NOTE = "Diese frühere Antwort ließ sich nicht prüfen und wird nicht wiederholt."
 
 
@@ -251,11 +253,21 @@ def test_ask_page_empty_offers_an_example_question_that_asks_it(client):
     placeholder a phone showed „z. B. Wer bezahlt, wenn“); no placeholder repeats it."""
     html = client.get("/ask").get_data(as_text=True)
     intro = html.split('<p class="chat-intro"', 1)[1].split("</p>", 1)[0]
-    (href,) = re.findall(r'<a href="([^"]+)">' + re.escape(FIRST) + "</a>", unescape(intro))
-    assert urlsplit(href).path == "/ask" and parse_qs(urlsplit(href).query)["q"] == [FIRST]
+    (href,) = re.findall(r'<a href="([^"]+)">' + re.escape(EXAMPLE) + "</a>", unescape(intro))
+    assert urlsplit(href).path == "/ask" and parse_qs(urlsplit(href).query)["q"] == [EXAMPLE]
     assert "placeholder" not in html.split('id="chat-q"', 1)[1].split(">", 1)[0]
-    answered = client.get(href).get_data(as_text=True)
-    assert '<mark class="key">' in answered
+
+
+def test_ask_page_example_question_is_answered_from_its_ruling_with_the_checker(client):
+    """The showcase is what a newcomer taps first: an answer that cites its ruling and offers
+    the stack checker. (Whether the served, hybrid answer carries „Bitte den Absatz prüfen“
+    cannot be seen here: test indexes are lexical. The earlier example did, 70 of 100;
+    this one answers without, reliability 0.93, checked on the served index.)"""
+    answered = client.get("/ask", query_string={"q": EXAMPLE}).get_data(as_text=True)
+    turn = answered.split('<li class="turn"', 1)[1]
+    assert '<div class="turn-a confident">' in turn and '<mark class="key">' in turn
+    assert 'href="/entry/227-pfund-bombe-basisausbau#p' in turn
+    assert "Im Szenario-Prüfer nachspielen" in turn
 
 
 def test_ask_page_get_answers_with_highlight_and_anchor(client):

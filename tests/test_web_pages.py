@@ -45,6 +45,29 @@ def test_home_search_box_has_autofocus_suggestions_and_shortcut(client):
     assert 'action="/search"' in html
 
 
+def test_home_tips_examples_are_links_that_search_them(client):
+    """A newcomer on a phone taps an example rather than typing it: each example of the
+    search tips searches itself and finds something."""
+    html = client.get("/").get_data(as_text=True)
+    tips = html.split('<ul class="tips">', 1)[1].split("</ul>", 1)[0]
+    examples = dict(
+        (unescape(text), unescape(href))
+        for href, text in re.findall(r'<a href="(/search\?q=[^"]+)">([^<]+)</a>', tips)
+    )
+    assert set(examples) == {
+        "Aktionsstapel",
+        "Kartenziehen",
+        "TW",
+        "BP",
+        "227er",
+        "Darf ich im Nahkampf schießen?",
+    }
+    for text, href in examples.items():
+        assert parse_qs(urlsplit(href).query) == {"q": [text]}
+        found = client.get(href).get_data(as_text=True)
+        assert '<li class="hit' in found, text
+
+
 def test_home_links_opensearch_description(client):
     html = client.get("/").get_data(as_text=True)
     assert re.search(r'<link rel="search" type="application/opensearchdescription\+xml"', html)

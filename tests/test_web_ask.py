@@ -1134,6 +1134,25 @@ def test_a_blank_follow_up_without_javascript_keeps_the_conversation_in_view(cli
     assert '<option value="how-faq" selected>' in html
 
 
+def test_ask_page_asked_with_nothing_typed_says_so(client):
+    """A phone review: „Fragen“ on the start page with an empty field opened /ask?q= as an
+    empty chat with no word why; it says „Bitte eine Frage eingeben.“ as the chat's own form
+    does (a 400), and keeps the document chosen. /ask without q is the chat's start."""
+    response = client.get("/ask", query_string={"q": "  ", "doc": "how-faq"})
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    error = re.search(
+        r'<div class="chat-error" id="chat-error" role="alert">(.*?)</div>', html, re.S
+    )
+    assert error and "Bitte eine Frage eingeben." in error[1]
+    assert '<option value="how-faq" selected>' in html
+    start = client.get("/ask")
+    assert start.status_code == 200
+    assert '<div class="chat-error" id="chat-error" role="alert" hidden>' in start.get_data(
+        as_text=True
+    )
+
+
 def test_chat_form_post_in_one_document_keeps_it_after_the_redirect(client):
     question = "Wie viele Drachen darf ich höchstens haben?"
     response = client.post("/ask", data={"q": question, "doc": "how-faq"})

@@ -236,15 +236,26 @@ def _page(
     )
 
 
+NO_QUESTION = "Bitte eine Frage eingeben."
+
+
 @bp.get("/ask")
 @conditional(also=turn_key_tag)
-def page() -> str:
+def page() -> str | tuple[str, int]:
     # not cleaned here: a q of control characters alone is a question that is none (400,
     # as the OpenAPI description says), not an empty one (the start page)
-    question = (request.args.get("q") or "").strip() or None
+    asked = request.args.get("q")
+    question = (asked or "").strip() or None
     args = request.args
     turns = args.getlist("t")
-    return _page(*_conversation(question, args.getlist("h"), turns, args.get("doc"), link=True))
+    shown, doc, notice = _conversation(
+        question, args.getlist("h"), turns, args.get("doc"), link=True
+    )
+    if asked is not None and question is None:
+        # "Fragen" with nothing typed (the start page's form sends q=): said as the chat's
+        # own form says it, the conversation so far kept; /ask without q is the chat's start
+        return _page(shown, doc, notice, error=NO_QUESTION), 400
+    return _page(shown, doc, notice)
 
 
 @bp.post("/ask")
@@ -256,7 +267,7 @@ def page_post() -> Response | str | tuple[str, int]:
         # the conversation so far again, with the error (a bare error page left it in a
         # hidden field only, a phone review); still a 400
         shown, doc, _ = _conversation(None, form.getlist("h"), form.getlist("t"), form.get("doc"))
-        return _page(shown, doc, error="Bitte eine Frage eingeben."), 400
+        return _page(shown, doc, error=NO_QUESTION), 400
     shown, doc, _ = _conversation(question, form.getlist("h"), form.getlist("t"), form.get("doc"))
     tokens = [a["turn"] for a in shown]
     kept = _link_tokens(tokens, REDIRECT_CHARS)

@@ -137,6 +137,26 @@ def test_offline_a_ruling_links_what_it_refers_to_and_what_refers_to_it(phone_ct
         phone_ctx.set_offline(False)
 
 
+# the first visible character of each line the footer's text fills (a Range per character)
+FOOTER_LINE_STARTS = """() => {
+    const p = document.querySelector(".site-footer p"), starts = [];
+    const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+    let top = null;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (let i = 0; i < node.data.length; i++) {
+            const range = document.createRange();
+            range.setStart(node, i);
+            range.setEnd(node, i + 1);
+            const box = range.getBoundingClientRect();
+            if (!box.width || !node.data[i].trim()) continue;
+            if (top === null || box.top > top + 4) starts.push(node.data.slice(i, i + 12));
+            if (top === null || box.top > top + 4) top = box.top;
+        }
+    }
+    return starts;
+}"""
+
+
 def test_the_footer_says_once_the_rulings_are_stored_for_use_offline(phone_ctx, nojs):
     # a judge on a venue's wifi wants to know before it drops whether the app will still work
     page = phone_ctx.new_page()
@@ -145,6 +165,9 @@ def test_the_footer_says_once_the_rulings_are_stored_for_use_offline(phone_ctx, 
     ready = page.locator("#offline-ready")
     expect(ready).to_be_visible()
     expect(ready).to_have_text("· Alle Regeln sind auch offline lesbar.")
+    # a phone review: the note wrapped as a whole with its „·“, so a line began with one
+    starts = page.evaluate(FOOTER_LINE_STARTS)
+    assert not [line for line in starts if line.startswith("·")], starts
     nojs.goto("/")  # without JavaScript nothing is stored: the footer does not say so
     expect(nojs.locator("#offline-ready")).to_be_hidden()
 

@@ -596,6 +596,23 @@ def test_document_faq_contents_are_grouped_a_to_z(client, index):
     assert 'href="/entry/aktionsstapel"' in a_group
 
 
+def test_document_faq_contents_lead_back_to_the_letters_from_each_group(client):
+    """A phone review: after a tap on „S“ (7,200 px down) only a long scroll led back to
+    the letters; each letter's group links to them. The page's own search box says it
+    searches this document (it read „Suchbegriff“, like a second header search)."""
+    html = client.get("/docs/how-faq").get_data(as_text=True)
+    assert '<nav class="letters" id="buchstaben" aria-label="Buchstaben">' in html
+    groups = re.findall(
+        r'<section class="toc-group" id="buchstabe-(\w+)">(.*?)</section>', html, re.S
+    )
+    assert len(groups) > 20
+    for letter, group in groups:
+        assert 'href="#buchstaben"' in group, letter
+    assert '<label for="q">In „HoW FAQ“ suchen</label>' in unescape(html)
+    rulebook = client.get("/docs/sow").get_data(as_text=True)
+    assert "#buchstaben" not in rulebook  # sections, not letters
+
+
 def test_document_faq_contents_sort_an_umlaut_as_its_base_letter(client):
     """„Ölfeld“ stands between „Obertyp“ and „Opfern“ in the O group (it was last)."""
     html = client.get("/docs/how-faq").get_data(as_text=True)

@@ -48,6 +48,7 @@ from faq_bot.text import clean_input, fold, squash
 __all__ = [
     "FILLER",
     "MAX_QUESTION_LENGTH",
+    "NO_QUESTION",
     "QuestionError",
     "check_question",
     "content_words",
@@ -223,6 +224,9 @@ def normalize_question(text: str) -> str:
     return _WORD.sub(spell, tidy_question(text).translate(_FULL_WIDTH))
 
 
+NO_QUESTION = "Bitte eine Frage eingeben."  # an empty question, wherever it comes in
+
+
 def check_question(value: object) -> str:
     """The normalised question, or `QuestionError` with a German reason: not text, too
     long, empty, or no letter or digit to search for (signs or emoji alone)."""
@@ -234,7 +238,7 @@ def check_question(value: object) -> str:
         )
     text = normalize_question(value)
     if not text:
-        raise QuestionError("Bitte eine Frage eingeben.")
+        raise QuestionError(NO_QUESTION)
     if not QUESTION_CHAR.search(text):
         raise QuestionError("In der Frage steht kein Wort, nach dem sich suchen lässt.")
     if len(text) > MAX_QUESTION_LENGTH:

@@ -49,6 +49,7 @@ from faq_bot.chat.shown import (
     shown_of,
 )
 from faq_bot.chat.wording import NOT_CONFIDENT
+from faq_bot.question import NO_QUESTION
 from faq_bot.text import clean_input, clip
 from faq_bot.web import ask_doc  # noqa: F401  (OpenAPI descriptions of these routes)
 from faq_bot.web.api_links import hit_links
@@ -234,9 +235,6 @@ def _page(
         notice=notice,
         error=error,  # shown where chat.js shows a failed question's
     )
-
-
-NO_QUESTION = "Bitte eine Frage eingeben."
 
 
 @bp.get("/ask")

@@ -148,9 +148,11 @@ FOOTER_LINE_STARTS = """() => {
             range.setStart(node, i);
             range.setEnd(node, i + 1);
             const box = range.getBoundingClientRect();
-            if (!box.width || !node.data[i].trim()) continue;
-            if (top === null || box.top > top + 4) starts.push(node.data.slice(i, i + 12));
-            if (top === null || box.top > top + 4) top = box.top;
+            if (!box.width || !node.data[i].trim() || (top !== null && box.top <= top + 4)) {
+                continue;  // hidden, a space, or on the line already begun
+            }
+            starts.push(node.data.slice(i, i + 12));
+            top = box.top;
         }
     }
     return starts;

@@ -812,6 +812,47 @@ def test_on_a_phone_a_search_hits_label_moves_to_the_next_line_as_a_whole(browse
         context.close()
 
 
+# the labels of the newest turn that span more than one line though they fit on one
+SPLIT_THOUGH_IT_FITS = """labels => labels.filter(label => {
+  const range = document.createRange();
+  range.selectNodeContents(label);
+  const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
+  label.style.whiteSpace = "nowrap";
+  const wide = label.getBoundingClientRect().width;
+  label.style.whiteSpace = "";
+  return lines > 1 && wide <= label.closest("ul").clientWidth;
+}).map(label => label.textContent)"""
+
+HIDDEN_UNIT = "Darf ich eine Einheit angreifen, die getarnt ist?"  # lists other documents
+
+
+def test_on_a_phone_a_listed_entrys_document_moves_to_the_next_line_as_a_whole(browser, hybrid_url):
+    """A phone review: under an answer, "Titel · HoW FAQ" wrapped inside the document's
+    name ("· HoW" at the end of a line, "FAQ" below). Each "· Dokument" goes to the next
+    line whole (with and without JavaScript), at the narrowest phone width."""
+    width = 320
+    for scripts in (True, False):
+        context = browser.new_context(
+            base_url=hybrid_url,
+            locale="de-DE",
+            viewport={"width": width, "height": 740},
+            java_script_enabled=scripts,
+        )
+        context.set_default_timeout(15_000)
+        page = context.new_page()
+        for question in (BOMB, HIDDEN_UNIT):
+            page.goto("/ask")
+            ask(page, question)
+            turn = page.locator("#chat-log li.turn[data-question]").last
+            names = turn.locator("ul.related .doc-meta")
+            expect(names.first).to_be_visible()
+            # a name longer than the list's line wraps anyway; every other keeps one line
+            split = names.evaluate_all(SPLIT_THOUGH_IT_FITS)
+            assert not split, (width, scripts, question, split)
+        assert no_horizontal_scroll(page)[0] <= width
+        context.close()
+
+
 def test_on_a_touch_screen_the_answer_keeps_the_screen_and_a_keyboard_gets_the_field(page, phone):
     """After an answer the question field takes the focus back on a computer (type the next
     question at once), but not on a touch screen: there focusing it would raise the on-screen

@@ -290,6 +290,23 @@ def test_form_share_preview_says_what_resolves_first_fizzles_and_who_pays(tw, fi
     assert "Es zahlen: A " in preview["description"]
 
 
+@pytest.mark.parametrize("legal", [True, False])
+def test_form_share_preview_of_one_entry_says_eintrag_not_eintraege(legal) -> None:
+    """A QA review: a one-entry link was previewed as "Aktionsstapel mit 1 Einträgen" and
+    "1 Einträge, abgehandelt …" in a forum."""
+    state = build()
+    state["stack"] = state["stack"][:1]
+    if not legal:
+        for row in state["players"]:
+            row["tw"] = "0"  # the entry cannot be paid
+    data, _ = scenario_from_state(state)
+    result = check(data)
+    assert result.ok is legal
+    preview = " ".join(share_preview(read_scenario(data), result).values())
+    assert "1 Eintr" in preview
+    assert "1 Einträge" not in preview
+
+
 def test_form_share_preview_of_an_empty_stack_claims_no_result() -> None:
     """A link to a scenario with nothing announced (the chat's link for one card) is
     previewed as the page shows it: nothing to resolve yet, not "es passiert nichts",

@@ -116,6 +116,11 @@ def cards(n: int) -> str:
     return "1 Karte" if n == 1 else f"{n} Karten"
 
 
+def entries(n: int, dative: bool = False) -> str:
+    """ "1 Eintrag", "2 Einträge"; dative: "(mit) 2 Einträgen"."""
+    return "1 Eintrag" if n == 1 else f"{n} Einträge{'n' if dative else ''}"
+
+
 def describe_entry(scenario: Scenario, entry: StackEntry) -> str:
     """A short German label: "A, 227-Pfund Bombe von A: 227-Pfund Bombe von B zerstören"."""
     effect = entry.effect

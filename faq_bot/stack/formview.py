@@ -14,7 +14,14 @@ from typing import Any
 
 from faq_bot.stack import result_to_json
 from faq_bot.stack.catalog import load_catalog
-from faq_bot.stack.explain import ERROR_DE, OUTCOME_DE, REASON_DE, ZONE_DE, describe_entry
+from faq_bot.stack.explain import (
+    ERROR_DE,
+    OUTCOME_DE,
+    REASON_DE,
+    ZONE_DE,
+    describe_entry,
+    entries,
+)
 from faq_bot.stack.form import (
     EFFECT_LABEL,
     FIELD_KEY,
@@ -272,7 +279,7 @@ def share_preview(scenario: Scenario, result: Result) -> dict[str, str]:
     n = len(scenario.stack)
     if not result.ok:
         return {
-            "title": f"Aktionsstapel mit {n} Einträgen: so nicht zulässig",
+            "title": f"Aktionsstapel mit {entries(n, dative=True)}: so nicht zulässig",
             "description": " ".join(e.message for e in result.errors[:2])[:300],
         }
     if not result.steps:
@@ -293,7 +300,7 @@ def share_preview(scenario: Scenario, result: Result) -> dict[str, str]:
         entry = scenario.entry(step.entry)
         if entry is not None:
             paid[entry.by] = paid.get(entry.by, 0) + step.paid
-    parts = [f"{n} Einträge, abgehandelt von oben nach unten."]
+    parts = [f"{entries(n)}, abgehandelt von oben nach unten."]
     parts.append(f"Verpufft: {', '.join(fizzled)}." if fizzled else "Nichts verpufft.")
     parts.append("Es zahlen: " + ", ".join(f"{p} {tw} TW" for p, tw in paid.items()) + ".")
     return {"title": title, "description": " ".join(parts)}

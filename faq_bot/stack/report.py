@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-from faq_bot.stack.explain import ERROR_DE, OUTCOME_DE, REASON_DE, ZONE_DE, describe_entry
+from faq_bot.stack.explain import (
+    ERROR_DE,
+    OUTCOME_DE,
+    REASON_DE,
+    ZONE_DE,
+    describe_entry,
+    entries,
+)
 from faq_bot.stack.model import Result, Scenario
 from faq_bot.stack.names import card_name
 
 
 def render_text(scenario: Scenario, result: Result) -> str:
     n = len(scenario.stack)
-    head = f"Phase: {scenario.phase.value}; {n} {'Eintrag' if n == 1 else 'Einträge'} im Stapel."
+    head = f"Phase: {scenario.phase.value}; {entries(n)} im Stapel."
     lines = [head]
     for hint in result.hints:  # what the cards' FAQ entries say, legal or not
         lines.append(f"Hinweis: {hint.message}")

@@ -159,7 +159,10 @@
       var url = link ? new URL(link, window.location.href) : null;
       window.history.replaceState(null, "", url ? url.pathname + url.search : "/check");
     }
-    var target = document.getElementById("check-error") || document.getElementById("result");
+    var target =
+      document.getElementById("check-error") ||
+      document.getElementById("check-prompt") ||
+      document.getElementById("result");
     if (target) {
       target.focus({ preventScroll: true });
       target.scrollIntoView({ block: "start" });

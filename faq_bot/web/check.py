@@ -272,12 +272,14 @@ def _render(
     share_error: str | None = None,
     address: str | None = None,
     feedback: formsteps.Feedback | None = None,
+    prompt: str | None = None,
     guessed: bool = False,
     link_data: Any = None,
 ) -> Response:
     """The check page (or only its checker part for ``check.js``, with the `address` that
     shows the same result and notes, for its address bar; and after a builder step the
-    `feedback`: what it did, for a status message, and where the focus goes). Rows too big
+    `feedback`: what it did, for a status message, and where the focus goes; a `prompt`:
+    what to do first, open at the top, where nothing could be checked yet). Rows too big
     to show leave the scenario to the JSON view: a refused link's own scenario (`link_data`)
     there when the rows make no JSON."""
     formsteps.complete_ids(state)
@@ -307,6 +309,7 @@ def _render(
             f: formview.field_title(f, state) for f in [error_field, *more_errors] if f
         },
         "feedback": feedback,
+        "prompt": prompt,
         "guessed": guessed,
         "notes": notes or [],
         "view": view,
@@ -497,7 +500,7 @@ def submit() -> Response:
     if action == "check" and builder.nothing_entered(state) and state["players"]:
         # the form as first shown, resolved at once (names at most, no TW, no card, no
         # entry): a list of every missing TW read as if the TW were the problem
-        return _render(state, notes=[NOTHING_ENTERED_NOTE])
+        return _render(state, prompt=NOTHING_ENTERED_NOTE)
     if action == "check" and builder.nothing_entered(state):
         # nothing filled in (e.g. an empty POST): nothing to check yet, so the
         # starting form again, as GET /check shows it, rather than a 400; but a phase the
@@ -506,7 +509,7 @@ def submit() -> Response:
         start = {**builder.starting_state(), "phase": state["phase"]}
         if (phase_error := _phase_error(start)) is not None:
             return _render_format_error(start, phase_error, [])
-        return _render(start, notes=[EMPTY_FORM_NOTE])  # with the phase chosen
+        return _render(start, prompt=EMPTY_FORM_NOTE)  # with the phase chosen
     if action != "check":
         posted = action
         try:

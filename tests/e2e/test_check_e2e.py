@@ -297,6 +297,19 @@ def test_check_without_javascript_posts_the_form(nojs, shots):
     assert_example2_timeline(nojs)
 
 
+def test_check_resolved_with_nothing_entered_says_so_on_the_screen(phone, nojs):
+    """A QA review: „Auflösen“ on the form as first shown seemed to do nothing: its message
+    sat in the collapsed box „Ergänzt, wo Felder leer waren“ (without JavaScript the page
+    also landed below it). It shows open, on the screen, with and without JavaScript."""
+    for page in (phone, nojs):
+        page.goto("/check")
+        page.locator("#resolve").click()
+        prompt = page.locator("#check-prompt")
+        expect(prompt).to_contain_text("Noch nichts eingetragen")
+        expect(prompt).to_be_in_viewport(ratio=1)
+        expect(page.locator("#check-notes")).to_have_count(0)
+
+
 def test_check_without_javascript_a_builder_step_lands_where_its_confirmation_shows(nojs):
     """Without JavaScript each builder step is a round trip: the page that comes back
     scrolls to what the step did ("… angelegt (Karte 1).") above the form, not past it."""

@@ -427,6 +427,15 @@ def test_check_form_error_marks_the_field_it_names_and_links_to_it(client) -> No
     assert beneath and "Ziel: fehlt" in unescape(beneath.group(1))
 
 
+def test_check_form_announcing_a_card_without_a_name_is_a_400_that_says_so(client) -> None:
+    form = {"action": "announce:0", "p-0-name": "A", "p-0-tw": "3", "c-0-name": "",
+            "c-0-owner": "A"}  # fmt: skip
+    response = client.post("/check", data=form)
+    assert response.status_code == 400
+    html = unescape(response.get_data(as_text=True))
+    assert "Karte 1 hat noch keinen Namen" in html and "angesagt (Eintrag" not in html
+
+
 def test_check_form_error_in_a_folded_field_opens_its_details(client) -> None:
     response = client.post("/check", data=example2_form(**{"s-1-cost": "-3"}))
     assert response.status_code == 400

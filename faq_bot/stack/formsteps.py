@@ -90,6 +90,11 @@ def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) ->
     elif kind == "announce" and is_number(rest):
         if int(rest) >= len(state["cards"]):
             raise ActionError(MISSING_ROW)
+        if not state["cards"][int(rest)]["name"].strip():  # an entry needs its card
+            raise ActionError(
+                f"Karte {int(rest) + 1} hat noch keinen Namen: bitte erst den Namen "
+                f"eintragen, dann ansagen. {UNCHANGED}"
+            )
         complete_ids(state)
         card = state["cards"][int(rest)]
         entry = announced(state).get(card["id"]) if card["id"] else None

@@ -16,6 +16,7 @@ from faq_bot.stack.form import (
     MAX_ROWS,
     ActionError,
     draft_text,
+    load_samples,
     pad_state,
     scenario_from_state,
     starting_state,
@@ -126,6 +127,25 @@ def test_form_a_builder_button_past_the_row_limit_is_refused_and_keeps_the_form(
     with pytest.raises(ActionError, match=rf"höchstens {MAX_ROWS}"):
         apply_action(state, action, {"pick_owner": "A"})
     assert state == before
+
+
+def test_form_removing_a_card_the_stack_uses_leaves_its_fields_to_choose_again() -> None:
+    """A QA review: removing the Radarstation of „Zwei Zerstörer sperren das Radar“ left
+    the entries pointing at its id; the stack's fields read „radar (unbekannt)“ and the
+    result „Die Zielkarte „radar“ ist nicht definiert“, an id the judge never typed, as a
+    rules violation. The entries' fields that named the card are emptied: the form then
+    asks for them like any empty field, each with its link to the field."""
+    sample = next(s for s in load_samples() if s["name"] == "example4_two_destroyers")
+    state = state_from_json(sample["scenario"])
+    used = [i for i, e in enumerate(state["stack"]) if "radar" in (e["source"], e["target"])]
+    assert used
+    apply_action(state, "remove:cards:0", {})
+    assert all("radar" not in (e["source"], e["target"]) for e in state["stack"])
+    assert [e["target"] for i, e in enumerate(state["stack"]) if i in used] == [""] * len(used)
+    data, _notes = scenario_from_state(state)
+    with pytest.raises(ScenarioFormatError) as caught:
+        read_scenario(data)
+    assert "radar" not in str(caught.value) and "Ziel: fehlt" in str(caught.value)
 
 
 def test_form_announcing_a_card_already_on_the_stack_is_refused_and_says_where_it_is() -> None:

@@ -69,7 +69,14 @@ def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) ->
         rows = state[parts[0]]
         if int(parts[1]) >= len(rows):
             raise ActionError(MISSING_ROW)
-        del rows[int(parts[1])]
+        removed = rows.pop(int(parts[1]))
+        if parts[0] == "cards" and removed["id"]:
+            # the entries that named it ask for a card again, as an empty field does (they
+            # read „radar (unbekannt)“, and the result called the id a rules violation)
+            for entry in state["stack"]:
+                for field in ("source", "target"):
+                    if entry[field] == removed["id"]:
+                        entry[field] = ""
     elif kind == "move" and len(parts) == 3 and parts[0] == "stack" and is_number(parts[1]):
         if parts[2] not in ("up", "down"):
             raise ActionError(_unknown(action))

@@ -138,6 +138,17 @@ def test_explain_cannot_pay_says_the_action_card_stays_in_the_hand() -> None:
     assert {c.id: c.zone.value for c in result.final.cards}["blitz"] == "hand"
 
 
+@pytest.mark.parametrize(
+    "typed", ["Lager wird geflutet ", "Lager wird geflutet . ", " Lager wird geflutet.\n"]
+)
+def test_explain_an_effect_typed_with_spaces_ends_without_a_gap(typed) -> None:
+    # a QA review: a text typed with a trailing space read „Effekttext .“
+    result = run([LAGER], entry("s1", "B", "lager", "other", text=typed))
+    text = step(result, "s1").explanation
+    assert text.endswith("Lager wird geflutet."), text
+    assert " ." not in text and "  " not in text
+
+
 def test_explain_names_cards_and_entries_never_ids() -> None:
     result = run(
         [

@@ -10,6 +10,7 @@ the comments name that sentence.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from faq_bot.stack.model import (
@@ -132,8 +133,8 @@ def describe_entry(scenario: Scenario, entry: StackEntry) -> str:
         what = f"{tw(effect.amount or 0)} erzeugen"
     elif effect.type in (EffectType.DAMAGE, EffectType.PREVENT_DAMAGE):
         what = f"{target}: {effect.amount} {what}"
-    elif effect.type is EffectType.OTHER and effect.text:
-        what = effect.text
+    elif effect.type is EffectType.OTHER and effect.text and effect.text.strip():
+        what = effect.text.strip()
     elif effect.target is not None:
         what = f"{target} {what}"
     source = f", {card_name(scenario, entry.source)}" if entry.source else ""
@@ -247,7 +248,7 @@ def _payment(scenario: Scenario, entry: StackEntry, event: Event) -> str:
     if event.counter_extra:
         # Erfolgreiche Abwehr: "1 TW + die Kosten des Gegners zum Ausspielen"
         target = entry_name(scenario, entry.effect.target)
-        text += f" (darin {tw(event.counter_extra)} Ausspielkosten von {target})"
+        text += f" (davon {tw(event.counter_extra)} Ausspielkosten von {target})"
     doings = []
     if event.locked_source:
         doings.append(f"sperrt {src}")
@@ -287,5 +288,7 @@ def _effect(scenario: Scenario, entry: StackEntry, event: Event) -> str:
             f"durch {entry_by_source(scenario, event.ignored_counter)}."
         )
     if effect.type is EffectType.OTHER:
-        return f"{effect.text.rstrip('.')}." if effect.text else "der Effekt tritt ein."
+        # one full stop, whatever dots and spaces the text was typed with („Effekttext .“)
+        said = re.sub(r"[\s.]+$", "", effect.text or "").strip()
+        return f"{said}." if said else "der Effekt tritt ein."
     return EFFECT_DONE_DE[effect.type].format(t=t, by=entry.by, n=n, cards=cards(n), tw=tw(n))

@@ -184,7 +184,7 @@ def _entry_errors(
         # Erfolgreiche Abwehr: "1 TW + die Kosten des Gegners zum Ausspielen"
         needed += target_entry.play_cost
         opponent_cost = (
-            f" (darin {target_entry.play_cost} TW Ausspielkosten des gekonterten Eintrags)"
+            f" (davon {target_entry.play_cost} TW Ausspielkosten des gekonterten Eintrags)"
         )
     if player is not None and player.tw < needed:
         error(

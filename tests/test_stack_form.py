@@ -148,6 +148,25 @@ def test_form_removing_a_card_the_stack_uses_leaves_its_fields_to_choose_again()
     assert "radar" not in str(caught.value) and "Ziel: fehlt" in str(caught.value)
 
 
+def test_form_a_player_who_takes_no_part_needs_no_tw() -> None:
+    """A QA review: a judge tried one card of A's; „Auflösen“ said „Spieler B › TW übrig:
+    fehlt“ for the form's second player, who owned nothing and announced nothing. Such a
+    player gets 0 TW, said in the notes; a player who takes part still needs TW."""
+    state = copy.deepcopy(STATE)
+    apply_action(state, "pick:Radarstation", {"pick_owner": "A"})
+    apply_action(state, "announce:0", {})
+    state["players"][0]["tw"] = "3"
+    state["players"][1]["tw"] = ""
+    data, notes = scenario_from_state(state)
+    assert check(data).ok
+    assert data["players"]["B"] == {"tw": 0}
+    assert "Spieler B: 0 TW (keine Karte, kein Eintrag)" in notes
+    state["players"][0]["tw"] = ""  # A takes part: still asked for
+    data, _ = scenario_from_state(state)
+    with pytest.raises(ScenarioFormatError, match="Spieler A › TW übrig: fehlt"):
+        read_scenario(data)
+
+
 def test_form_announcing_a_card_already_on_the_stack_is_refused_and_says_where_it_is() -> None:
     """A phone review: a double tap on „Ansagen“ put the card on the stack twice (the
     second tap is sent once the first one's form is in), which the checker then called

@@ -455,6 +455,14 @@ def _scenario(
         entry["lock_source"] = bool(values["lock_source"])
         stack.append(entry)
 
+    # a player who owns no card and announces nothing takes no part (the form's second
+    # player while a judge tries one card): 0 TW rather than „TW übrig: fehlt“
+    taking_part = {c.get("owner") for c in cards} | {e.get("by") for e in stack}
+    for name, value in pairs:
+        if name and "tw" not in value and name not in taking_part:
+            value["tw"] = 0
+            notes.append(f"Spieler {name}: 0 TW (keine Karte, kein Eintrag)")
+
     data = {"phase": state["phase"], "players": players, "cards": cards, "stack": stack}
     return data, notes, pairs
 

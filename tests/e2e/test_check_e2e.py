@@ -414,10 +414,11 @@ def test_check_error_of_a_narrow_field_takes_a_line_of_its_own_on_a_phone(phone,
     without reordering the fields (a second review: seen and tabbed orders differed)."""
     phone.goto("/check")
     phone.fill("#p-0-name", "A")
-    phone.fill("#p-0-tw", "")
+    # (an empty TW of a player who takes no part is now read as 0: a wrong value instead)
+    phone.fill("#p-0-tw", "-3")
     phone.fill("#p-1-tw", "10")  # something entered: the untouched form says so instead
     phone.locator("#resolve").click()
-    expect(phone.locator("#field-error")).to_contain_text("TW übrig: fehlt")
+    expect(phone.locator("#field-error")).to_contain_text("TW übrig: darf nicht negativ sein")
     name = phone.locator("#p-0-name").bounding_box()
     remove = phone.get_by_role("button", name="Spieler 1 entfernen").bounding_box()
     tw = phone.locator("#p-0-tw").bounding_box()

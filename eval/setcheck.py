@@ -239,6 +239,7 @@ GROUPS = [
     ["heldout153-questions.jsonl", "heldout153-followups.jsonl"],
     ["heldout154-questions.jsonl", "heldout154-followups.jsonl"],
     ["heldout156-questions.jsonl", "heldout156-followups.jsonl"],
+    ["heldout157-questions.jsonl", "heldout157-followups.jsonl"],
 ]
 
 

@@ -240,6 +240,7 @@ GROUPS = [
     ["heldout154-questions.jsonl", "heldout154-followups.jsonl"],
     ["heldout156-questions.jsonl", "heldout156-followups.jsonl"],
     ["heldout155-questions.jsonl", "heldout155-followups.jsonl"],
+    ["heldout157-questions.jsonl", "heldout157-followups.jsonl"],
 ]
 
 

@@ -240,6 +240,7 @@ GROUPS = [
     ["heldout154-questions.jsonl", "heldout154-followups.jsonl"],
     ["heldout156-questions.jsonl", "heldout156-followups.jsonl"],
     ["heldout155-questions.jsonl", "heldout155-followups.jsonl"],
+    ["heldout158-questions.jsonl", "heldout158-followups.jsonl"],
 ]
 
 

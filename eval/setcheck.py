@@ -241,6 +241,7 @@ GROUPS = [
     ["heldout156-questions.jsonl", "heldout156-followups.jsonl"],
     ["heldout155-questions.jsonl", "heldout155-followups.jsonl"],
     ["heldout157-questions.jsonl", "heldout157-followups.jsonl"],
+    ["heldout158-questions.jsonl", "heldout158-followups.jsonl"],
 ]
 
 

@@ -677,7 +677,10 @@ def test_check_url_for_a_stack_question_with_catalog_cards():
         "Ich will mit meiner 227-Pfund Bombe die Radarstation des Gegners zerstören, "
         "er kontert. Wer muss wie viele TW bezahlen?"
     )
-    assert url and url.startswith("/check?s=") and url.endswith("&aus=frage")
+    assert url and url.startswith("/check?s=")
+    address = urlsplit(url)
+    assert parse_qs(address.query)["aus"] == ["frage"]
+    assert address.fragment == "result"  # the page opens at its result, not its heading
     scenario = decode_permalink(parse_qs(urlsplit(url).query)["s"][0])
     assert {c["name"] for c in scenario["cards"]} == {"227-Pfund Bombe", "Radarstation"}
     assert {c["owner"] for c in scenario["cards"]} == {"A", "B"}

@@ -4,9 +4,10 @@
     A question that names cards of the checker's catalog
     (`faq_bot.stack.load_catalog`, names and aliases) and uses a word about the
     action stack (`STACK_WORDS`: kontern, Reaktion, Stapel, zuerst, bezahlen,
-    abhandeln, ...) gets ``/check?s=<permalink>`` of a scenario with those
-    cards, alternately owned by players A and B (5 TW each), marked as made from a
-    question (``aus=frage``: the page says the scenario is guessed). Where the catalog
+    abhandeln, ...) gets ``/check?s=<permalink>&aus=frage#result`` of a scenario with
+    those cards, alternately owned by players A and B (5 TW each), marked as made from a
+    question (``aus=frage``: the page says the scenario is guessed) and opening at the
+    result. Where the catalog
     gives a card's default effect and a fitting target among the other
     player's named cards, the card also gets a stack entry: abilities without a
     target (a Radarstation drawing) at the bottom, the others in the order
@@ -22,11 +23,14 @@ from typing import Any
 
 from faq_bot.text import fold
 
-__all__ = ["FROM_QUESTION", "STACK_WORDS", "check_url_for"]
+__all__ = ["FROM_QUESTION", "RESULT", "STACK_WORDS", "check_url_for"]
 
 # ``aus=frage`` in a checker link made from a question: the page says that its scenario
 # (owners, TW, the order of the stack) is guessed from the question's words
 FROM_QUESTION = "frage"
+# the id of the checker page's result: a link opens there (on a phone the result lies below
+# the page's heading and lead)
+RESULT = "result"
 
 _WORD = re.compile(r"\w+")
 UNTARGETED = ("draw", "produce_tw", "other")
@@ -174,6 +178,6 @@ def check_url_for(question: str) -> str | None:
         if validate(read_scenario(scenario)):
             scenario["stack"] = []
             read_scenario(scenario)
-        return f"/check?s={encode_permalink(scenario)}&aus={FROM_QUESTION}"
+        return f"/check?s={encode_permalink(scenario)}&aus={FROM_QUESTION}#{RESULT}"
     except ValueError:  # ScenarioFormatError / PermalinkError: no link rather than a bad one
         return None

@@ -73,7 +73,7 @@ from faq_bot.stack import (
     scenario_to_json,
 )
 from faq_bot.stack import form as builder
-from faq_bot.stack.link import FROM_QUESTION
+from faq_bot.stack.link import FROM_QUESTION, RESULT
 from faq_bot.stack.permalink import pack_text, unpack_text
 from faq_bot.stack.read import MAX_INPUT_BYTES, parse_json, refuse_a_list
 from faq_bot.text import clean_input
@@ -185,12 +185,14 @@ def rule_links(rule_ids: tuple[str, ...] | list[str]) -> list[dict[str, str]]:
 
 
 def sample_links() -> list[dict[str, str]]:
+    """The FAQ's examples as links that open at their result (on a phone it lies below the
+    page's heading and lead)."""
     return [
         {
             "name": s["name"],
             "title": s["title"],
             "description": s["description"],
-            "url": url_for("check.page", s=encode_permalink(s["scenario"])),
+            "url": url_for("check.page", s=encode_permalink(s["scenario"]), _anchor=RESULT),
         }
         for s in builder.load_samples()
     ]

@@ -502,6 +502,17 @@ def test_check_sample_on_a_phone(phone, shots):
     phone.screenshot(path=shots / "check-sample-phone.png", full_page=True)
 
 
+@pytest.mark.parametrize("who", ["phone", "nojs"])
+def test_check_a_sample_opens_at_its_result_on_a_phone(who, request):
+    # the result lay below the heading, the lead and the samples: on a phone a judge saw
+    # the page's top and had to scroll to find what the sample shows
+    page = request.getfixturevalue(who)
+    page.goto("/check")
+    page.get_by_role("link", name="Feuerwehr schützt einen Basisausbau").click()
+    expect(page.locator("#timeline > li").first).to_be_in_viewport()
+    expect(page.locator("h1")).not_to_be_in_viewport()
+
+
 # Elements of the checker's form outside the viewport, and selects or labels that show
 # their text cut off (a select whose chosen option needs more width than it has: a copy
 # holding only that option, at its own width, is compared; a label whose text overflows).

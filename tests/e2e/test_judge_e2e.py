@@ -15,6 +15,10 @@ pytestmark = pytest.mark.browser
 
 __all__ = ["phone_ctx"]  # the fixture, used here by name
 
+TWO_CARDS = (  # two catalog cards and a word about the stack: a stack the checker resolves
+    "Ich will mit meiner 227-Pfund Bombe die Radarstation des Gegners zerstören, "
+    "er kontert. Wer muss wie viele TW bezahlen?"
+)
 LONG_ANSWER = "Wie viele Siegpunkte braucht man in der Siegphase zum Sieg?"  # a long paragraph
 
 
@@ -51,6 +55,16 @@ def test_a_checker_link_with_an_empty_stack_asks_for_entries_and_claims_no_resul
     expect(phone.locator("#final-players")).to_have_count(0)  # no end state of nothing
     result.get_by_role("link", name="Zum Aktionsstapel").click()
     expect(phone).to_have_url(re.compile("#rows-stack$"))
+
+
+@pytest.mark.parametrize("who", ["phone", "nojs"])
+def test_the_chats_checker_link_opens_at_the_result_on_a_phone(who, request):
+    # the chat's link opened the checker at its top: the result lay below the phone's screen
+    page = request.getfixturevalue(who)
+    page.goto("/ask?" + urlencode({"q": TWO_CARDS}))
+    page.locator(".check-link a").click()
+    expect(page.locator("#timeline > li").first).to_be_in_viewport()
+    expect(page.locator("h1")).not_to_be_in_viewport()
 
 
 @pytest.mark.parametrize(

@@ -318,6 +318,7 @@ def _render(
         # the page's title: the verdict once resolved (also check.js's, from data-title)
         "page_title": view["preview"]["title"] if view else "Aktionsstapel prüfen",
         "permalink": permalink,
+        "result_id": RESULT,  # the result's id: shared links open there
         "share_error": share_error,
         "permalink_url": url_for("check.page", s=permalink, _external=True) if permalink else None,
         "address": address,

@@ -513,6 +513,17 @@ def test_check_a_sample_opens_at_its_result_on_a_phone(who, request):
     expect(page.locator("h1")).not_to_be_in_viewport()
 
 
+def test_check_a_shared_link_opens_at_its_result_on_a_phone(phone):
+    # a judge shares a resolved stack in a forum: who opens the link wants the result
+    phone.goto("/check")
+    phone.get_by_role("link", name="Bombe auf die Bombe").click()
+    shared = phone.locator("#share-link").get_attribute("href")
+    opened = phone.context.new_page()
+    opened.goto(shared)
+    expect(opened.locator("#timeline > li").first).to_be_in_viewport()
+    expect(opened.locator("h1")).not_to_be_in_viewport()
+
+
 # Elements of the checker's form outside the viewport, and selects or labels that show
 # their text cut off (a select whose chosen option needs more width than it has: a copy
 # holding only that option, at its own width, is compared; a label whose text overflows).

@@ -148,6 +148,26 @@ def test_form_removing_a_card_the_stack_uses_leaves_its_fields_to_choose_again()
     assert "radar" not in str(caught.value) and "Ziel: fehlt" in str(caught.value)
 
 
+def test_form_removing_a_player_leaves_the_fields_that_named_them_to_choose_again() -> None:
+    """As for a removed card: the cards B owned and the entries B announced kept „B“, an
+    owner no longer on the form (the select showed it as unknown). Those fields are
+    emptied; resolving then asks for them like any empty field, with a link to each."""
+    sample = next(s for s in load_samples() if s["name"] == "example4_two_destroyers")
+    state = state_from_json(sample["scenario"])
+    gone = state["players"][1]["name"]
+    owned = [i for i, c in enumerate(state["cards"]) if c["owner"] == gone]
+    announced = [i for i, e in enumerate(state["stack"]) if e["by"] == gone]
+    assert owned and announced
+    apply_action(state, "remove:players:1", {})
+    assert [state["cards"][i]["owner"] for i in owned] == [""] * len(owned)
+    assert [state["stack"][i]["by"] for i in announced] == [""] * len(announced)
+    assert all(gone not in (c["owner"], e["by"]) for c in state["cards"] for e in state["stack"])
+    data, _notes = scenario_from_state(state)
+    with pytest.raises(ScenarioFormatError) as caught:
+        read_scenario(data)
+    assert f"„{gone}“" not in str(caught.value) and "fehlt" in str(caught.value)
+
+
 def test_form_a_player_who_takes_no_part_needs_no_tw() -> None:
     """A QA review: a judge tried one card of A's; „Auflösen“ said „Spieler B › TW übrig:
     fehlt“ for the form's second player, who owned nothing and announced nothing. Such a

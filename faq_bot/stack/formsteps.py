@@ -48,6 +48,13 @@ def _blank_row(group: str) -> dict[str, Any]:
     return {f: (False if f in FLAGS else "") for f in GROUP_FIELDS[group][1]}
 
 
+# the fields of other rows that name a row of a group: a card by its id, a player by name
+REFERENCES = {
+    "cards": (("stack", "source"), ("stack", "target")),
+    "players": (("cards", "owner"), ("stack", "by")),
+}
+
+
 def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) -> dict[str, Any]:
     """A builder button: ``add:<group>``, ``remove:<group>:<n>``, ``move:stack:<n>:up|down``,
     ``pick:<catalog card>`` (a card for the player in ``pick_owner``), ``announce:<n>``
@@ -70,13 +77,14 @@ def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) ->
         if int(parts[1]) >= len(rows):
             raise ActionError(MISSING_ROW)
         removed = rows.pop(int(parts[1]))
-        if parts[0] == "cards" and removed["id"]:
-            # the entries that named it ask for a card again, as an empty field does (they
-            # read „radar (unbekannt)“, and the result called the id a rules violation)
-            for entry in state["stack"]:
-                for field in ("source", "target"):
-                    if entry[field] == removed["id"]:
-                        entry[field] = ""
+        # the fields that named the removed row ask for it again, as an empty field does
+        # (a card's entries read „radar (unbekannt)“, and the result called the id a rules
+        # violation; a player's cards and entries kept an owner no longer on the form)
+        key = "id" if parts[0] == "cards" else "name"
+        for group, field in REFERENCES.get(parts[0], ()):
+            for row in state[group]:
+                if removed[key] and row[field] == removed[key]:
+                    row[field] = ""
     elif kind == "move" and len(parts) == 3 and parts[0] == "stack" and is_number(parts[1]):
         if parts[2] not in ("up", "down"):
             raise ActionError(_unknown(action))

@@ -58,3 +58,52 @@ def test_no_check_url_when_the_question_names_a_card_twice(question):
 
 def test_a_card_named_with_its_longer_alias_counts_once():
     assert check_url_for("Kontert die 227er-Bombe meine Radarstation, wer zahlt zuerst?")
+
+
+def _guessed(question: str) -> dict:
+    url = check_url_for(question)
+    assert url, question
+    return decode_permalink(parse_qs(urlsplit(url).query)["s"][0])
+
+
+def _stack(scenario: dict) -> list[tuple[str, str, str]]:
+    """(card, who announced it, what it aims at: a card's name or the countered card's)"""
+    cards = {c["id"]: c["name"] for c in scenario["cards"]}
+    sources = {e["id"]: cards[e["source"]] for e in scenario["stack"]}
+    return [
+        (
+            cards[e["source"]],
+            e["by"],
+            cards.get(e["effect"].get("target")) or sources.get(e["effect"].get("target"), ""),
+        )
+        for e in scenario["stack"]
+    ]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # the counter named first: it was left off the stack (nothing below it yet)
+        "Ich spiele Erfolgreiche Abwehr gegen die Explosive Landung meines Gegners. Wer bezahlt?",
+        # named after: unchanged
+        "Mein Gegner kontert meine Explosive Landung mit einer Erfolgreichen Abwehr. Wer bezahlt?",
+    ],
+)
+def test_a_counter_answers_the_other_players_action_whichever_is_named_first(question):
+    stack = _stack(_guessed(question))
+    assert [card for card, _by, _aim in stack] == ["Explosive Landung", "Erfolgreiche Abwehr"]
+    (_landing, landing_by, _), (_defence, defence_by, aim) = stack
+    assert landing_by != defence_by and aim == "Explosive Landung"
+
+
+def test_a_counter_does_not_answer_its_own_players_ability():
+    # a counter named first went on top of the ability of its own player below it (A's
+    # Abwehr „countering“ A's Radarstation) while B's bomb came after it, uncountered
+    scenario = _guessed(
+        "Kann ich mit Abwehr auf seine 227er reagieren, wenn er meine Radarstation angreift?"
+    )
+    stack = _stack(scenario)
+    assert [card for card, _by, _aim in stack][-1] == "Erfolgreiche Abwehr"
+    by = dict((card, who) for card, who, _aim in stack)
+    assert stack[-1][2] == "227-Pfund Bombe" and by["Erfolgreiche Abwehr"] != by["227-Pfund Bombe"]
+    read_scenario(scenario)  # a scenario the checker reads (its hint says what Abwehr counters)

@@ -7,13 +7,14 @@
     abhandeln, ...) gets ``/check?s=<permalink>&aus=frage#result`` of a scenario with
     those cards, alternately owned by players A and B (5 TW each), marked as made from a
     question (``aus=frage``: the page says the scenario is guessed) and opening at the
-    result. Where the catalog
-    gives a card's default effect and a fitting target among the other
-    player's named cards, the card also gets a stack entry: abilities without a
-    target (a Radarstation drawing) at the bottom, the others in the order
-    named; the scenario is validated and the stack is left empty when the
-    guessed order would not be legal. Else None, also when the question names one card
-    twice (a scenario holds each card once: it would drop an action).
+    result. Where the catalog gives a card's default effect and a fitting target among
+    the other player's named cards, the card also gets a stack entry: abilities without a
+    target (a Radarstation drawing) at the bottom, the others in the order named, counters
+    last (whichever the question names first), each answering the other player's topmost
+    entry, of the kind it counters where there is one; the scenario is validated and the
+    stack is left empty when the guessed order would not be legal. Else None, also when
+    the question names one card twice (a scenario holds each card once: it would drop an
+    action).
 """
 
 from __future__ import annotations
@@ -111,8 +112,12 @@ def _scenario(cards: list[Any]) -> dict[str, Any]:
         item["kind"] = card.kind.value
         scenario_cards.append(item)
     stack: list[dict[str, Any]] = []
-    # abilities without a target (draw, produce) are what the others answer: bottom first
-    order = sorted(range(len(cards)), key=lambda i: cards[i].effect.value not in UNTARGETED)
+    # abilities without a target (draw, produce) are what the others answer: bottom first;
+    # counters last, whichever the question names first: a counter answers an entry below it
+    order = sorted(
+        range(len(cards)),
+        key=lambda i: (cards[i].effect.value == "counter", cards[i].effect.value not in UNTARGETED),
+    )
     for i in order:
         card = cards[i]
         owner = players[i % 2]
@@ -131,9 +136,10 @@ def _scenario(cards: list[Any]) -> dict[str, Any]:
                 continue
             effect["target"] = targets[0]["id"]
         elif kind == "counter":
-            if not stack:
+            answered = _countered(stack, scenario_cards, players[(i + 1) % 2], card.target_kind)
+            if answered is None:
                 continue
-            effect["target"] = stack[-1]["id"]
+            effect["target"] = answered
         elif kind == "other":
             effect["text"] = card.description[:200]
         elif kind == "declare_attack":
@@ -161,6 +167,20 @@ def _scenario(cards: list[Any]) -> dict[str, Any]:
         "cards": scenario_cards,
         "stack": stack,
     }
+
+
+def _countered(
+    stack: list[dict[str, Any]], cards: list[dict[str, Any]], other: str, kind: Any
+) -> str | None:
+    """The entry a counter of the player facing `other` answers: `other`'s topmost entry
+    whose card is of the counter's target `kind` (an action card for Erfolgreiche Abwehr),
+    else `other`'s topmost entry (the checker's hint then says what the card counters);
+    None when `other` has nothing on the stack."""
+    kinds = {c["id"]: c["kind"] for c in cards}
+    theirs = [e for e in stack if e["by"] == other]
+    fitting = [e for e in theirs if kind is None or kinds[e["source"]] == kind.value]
+    chosen = (fitting or theirs)[-1:]
+    return chosen[0]["id"] if chosen else None
 
 
 def check_url_for(question: str) -> str | None:

@@ -110,3 +110,22 @@ def test_the_chat_links_under_an_answer_read_without_their_glyphs(page):
     check = page.locator(".check-link a").last
     assert "▶" in check.evaluate("el => getComputedStyle(el, '::before').content")
     expect(check).to_have_accessible_name(re.compile(r"^Im Szenario-Prüfer"))
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("path", ["/", "/check"])
+def test_placeholders_read_4_5_to_1_on_their_field(page, scheme, path):
+    """A QA review: in dark mode the placeholders („Suchen …“, and „Kartenname“, the only
+    visible label of the checker's card name) read 3.5:1, below WCAG 1.4.3's 4.5:1."""
+    page.emulate_media(color_scheme=scheme)
+    page.goto(path)
+    weak = []
+    for field in page.locator("input[placeholder]:visible").all():
+        colour = field.evaluate("el => getComputedStyle(el, '::placeholder').color")
+        own = field.evaluate("el => getComputedStyle(el).backgroundColor")
+        behind = (
+            own if own not in ("rgba(0, 0, 0, 0)", "transparent") else field.evaluate(BACKGROUND)
+        )
+        if contrast(colour, behind) < 4.5:
+            weak.append(f"{field.get_attribute('id')}: {colour} on {behind}")
+    assert not weak, "\n".join(weak)

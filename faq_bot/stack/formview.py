@@ -249,6 +249,7 @@ def field_labels() -> dict[str, str]:
     for name in ("type", "target", "amount", "text"):
         labels[f"s-{name}"] = field_label(["stack", 0, "effect", name]).split(" › ")[-1]
     labels["p-name"] = "Name"
+    labels["json"] = "JSON-Text"  # the JSON view's text box (its syntax errors)
     labels["p-tw"] = field_label(["players", "A", "tw"]).split(" › ")[-1]
     return labels
 

@@ -97,6 +97,7 @@ bp = Blueprint("check", __name__)
 # every scenario `faq-bot check` does (the contract: a scenario is answered, 200)
 MAX_SCENARIO = MAX_INPUT_BYTES
 FAQ_DOC = "how-faq"
+JSON_FIELD = "json"  # the JSON view's text box: a syntax error there is marked and linked
 NOTHING_ENTERED_NOTE = (
     "Noch nichts eingetragen: bitte TW, Karten und Stapel ausfüllen (oder oben ein Beispiel "
     "wählen), dann prüfen."
@@ -489,11 +490,12 @@ def submit() -> Response:
             check_json_text(json_text)
             data = parse_json(json_text)
         except (BodyError, ScenarioFormatError) as exc:
-            # the text as typed, in its open view, to mend
+            # the text as typed, in its open view, to mend: the text box marked and linked
             return _render(
                 builder.empty_state(),
                 status=400,
                 error=str(exc),
+                error_field=JSON_FIELD,
                 json_text=json_text,
                 json_open=True,
             )

@@ -658,6 +658,19 @@ def test_check_hint_of_a_cards_faq_entry_shows_on_a_phone_and_links_it(phone, sh
     expect(phone).to_have_url(re.compile(r"/entry/227-pfund-bombe-basisausbau$"))
 
 
+@pytest.mark.parametrize("who", ["page", "nojs"])
+def test_check_a_json_syntax_error_leads_back_to_the_text_box(who, request):
+    page = request.getfixturevalue(who)
+    page.goto("/check")
+    page.locator("#json-view summary").click()
+    page.fill("#json", '{"players": [ oops')
+    page.get_by_role("button", name="JSON auflösen").click()
+    expect(page.locator("#check-error")).to_contain_text("kein gültiges JSON")
+    page.get_by_role("link", name="Zum Feld springen: JSON-Text").click()
+    expect(page.locator("#json")).to_be_focused()
+    expect(page.locator("#json")).to_have_accessible_description(re.compile("kein gültiges JSON"))
+
+
 def test_check_json_view_resolves_pasted_json(page):
     page.goto("/check")
     page.locator("#json-view summary").click()

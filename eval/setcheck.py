@@ -242,6 +242,7 @@ GROUPS = [
     ["heldout155-questions.jsonl", "heldout155-followups.jsonl"],
     ["heldout157-questions.jsonl", "heldout157-followups.jsonl"],
     ["heldout158-questions.jsonl", "heldout158-followups.jsonl"],
+    ["heldout160-questions.jsonl", "heldout160-followups.jsonl"],
 ]
 
 

@@ -243,6 +243,7 @@ GROUPS = [
     ["heldout157-questions.jsonl", "heldout157-followups.jsonl"],
     ["heldout158-questions.jsonl", "heldout158-followups.jsonl"],
     ["heldout159-questions.jsonl", "heldout159-followups.jsonl"],
+    ["heldout160-questions.jsonl", "heldout160-followups.jsonl"],
 ]
 
 

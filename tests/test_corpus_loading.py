@@ -261,3 +261,43 @@ def test_a_corpus_folder_that_is_none_is_a_corpus_error_saying_why(tmp_path, whe
         corpus.symlink_to(corpus)
     with pytest.raises(CorpusError, match="kann nicht gelesen werden"):
         load_corpus(corpus)
+
+
+# ---------------------------------------------------------------- corrections (misprints)
+
+
+def test_a_correction_mends_the_text_and_keeps_the_entry_ids(faq_only):
+    """A misprint of the source (the Spielrundenübersicht's „FERKAMPFPHASE“) is mended where
+    readers and the search see it, title, section and paragraphs; ids stay the stable
+    addresses they were."""
+    before = {e.id: e for e in load_corpus(faq_only).entries()}
+    manifest = faq_only / "manifest.toml"
+    manifest.write_text(
+        FAQ_ONLY
+        + '\n[[documents.corrections]]\nwrong = "Aktionsstapel"\nright = "Aktionsstabel"\n',
+        encoding="utf-8",
+    )
+    after = {e.id: e for e in load_corpus(faq_only).entries()}
+    assert after.keys() == before.keys()
+    stack = after["aktionsstapel"]
+    assert stack.title == "Aktionsstabel" and stack.alias_ids == before["aktionsstapel"].alias_ids
+    assert any("Aktionsstabel" in p for e in after.values() for p in e.paragraphs)
+    assert not any("Aktionsstapel" in p for e in after.values() for p in e.paragraphs)
+
+
+def test_a_correction_that_finds_nothing_is_a_corpus_error(faq_only):
+    (faq_only / "manifest.toml").write_text(
+        FAQ_ONLY + '\n[[documents.corrections]]\nwrong = "Fernkampfphase"\nright = "X"\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(CorpusError, match="„Fernkampfphase“ kommt im Text nicht vor"):
+        load_corpus(faq_only)
+
+
+def test_the_real_corpus_reads_fernkampfphase_where_the_source_misprints_it():
+    corpus = load_corpus(CORPUS_DIR)
+    shooting = [
+        e for e in corpus.entries() if e.doc == "uebersicht" and e.title == "Wer kann schießen?"
+    ]
+    assert [e.section for e in shooting] == ["FERNKAMPFPHASE"]
+    assert shooting[0].id == "uebersicht-ferkampfphase-wer-kann-schiessen"  # its address kept

@@ -159,9 +159,31 @@ def load_document(corpus_dir: Path, meta: dict) -> Document:
         raise CorpusError(
             f"{path}: Der Splitter „{meta['splitter']}“ findet in der Datei keine Einträge."
         )
+    for fix in meta.get("corrections", ()):
+        entries = _corrected(entries, fix["wrong"], fix["right"], path)
     fields = {k: meta[k] for k in Document.__dataclass_fields__ if k in meta}
     doc = Document(**fields, preamble=tuple(preamble), entries=tuple(entries))
     return doc
+
+
+def _corrected(entries: tuple[Entry, ...], wrong: str, right: str, path: Path) -> tuple[Entry, ...]:
+    """`entries` with the misprint `wrong` read as `right` in what a reader sees and the
+    search indexes (title, aliases, section, paragraphs). Ids and alias ids stay: they are
+    addresses already linked. A correction that matches nothing is an error (a stale one
+    would hide that the source changed)."""
+    mended = tuple(
+        replace(
+            e,
+            title=e.title.replace(wrong, right),
+            aliases=tuple(a.replace(wrong, right) for a in e.aliases),
+            section=e.section.replace(wrong, right) if e.section else e.section,
+            paragraphs=tuple(p.replace(wrong, right) for p in e.paragraphs),
+        )
+        for e in entries
+    )
+    if mended == entries:
+        raise CorpusError(f"{path}: Die Korrektur „{wrong}“ kommt im Text nicht vor.")
+    return mended
 
 
 def load_corpus(corpus_dir: Path | str) -> Corpus:

@@ -56,6 +56,20 @@ SCHEMA: dict[str, Any] = {
                     "date_text": {"type": "string", "maxLength": 100},
                     "notes": {"type": "string", "maxLength": 2000},
                     "precedence": {"type": "boolean"},
+                    # misprints of the source mended where readers see them (ids kept)
+                    "corrections": {
+                        "type": "array",
+                        "maxItems": 50,
+                        "items": {
+                            "type": "object",
+                            "required": ["wrong", "right"],
+                            "additionalProperties": False,
+                            "properties": {
+                                "wrong": {"type": "string", "minLength": 1, "maxLength": 200},
+                                "right": {"type": "string", "minLength": 1, "maxLength": 200},
+                            },
+                        },
+                    },
                 },
             },
         },

@@ -352,6 +352,26 @@ def test_the_search_page_says_which_hits_are_close_in_meaning_only(dense_on, den
     assert hits > 1 and labels == hits - 1
 
 
+@pytest.mark.parametrize("query", ["Zentimeter", "xyzzyqwe"])
+def test_the_search_heading_counts_hits_with_a_query_word_apart_from_the_similar_ones(
+    dense_on, dense_index, monkeypatch, query
+):
+    """A QA review: „27 Treffer für „Radar“ (Kategorie Basisausbau)“ headed a list in which
+    2 entries held the word and 25 were only similar in meaning (the whole category)."""
+    from faq_bot import hybrid
+    from faq_bot.web import create_app
+
+    monkeypatch.setattr(hybrid, "related_floor", lambda: -1.0)  # "xyzzyqwe": every entry
+    client = create_app({"TESTING": True, "INDEX_DIR": str(dense_index)}).test_client()
+    counts = client.get("/api/search", query_string={"q": query}).get_json()
+    matched, similar = counts["matched"], counts["total"] - counts["matched"]
+    assert similar
+    page = client.get("/search", query_string={"q": query}).get_data(as_text=True)
+    heading = re.search(r'<h1 class="result-count"[^>]*>(.*?)</h1>', page, re.S)[1]
+    heading = " ".join(re.sub(r"<[^>]+>", "", heading).split())
+    assert heading == f"{matched} Treffer für „{query}“ und {similar} inhaltlich ähnliche"
+
+
 def test_the_search_api_says_which_hits_hold_a_word_of_the_query(dense_on, dense_index):
     from faq_bot.web import create_app
 

@@ -412,3 +412,20 @@ def test_browser_a_ruling_offers_no_share_button_where_the_browser_cannot_share(
         tab.goto(f"/entry/{BOMB}")
         expect(tab.locator(".ruling-head h1")).to_be_visible()
         expect(tab.get_by_role("button", name="Teilen", exact=True)).to_have_count(0)
+
+
+def test_a_printed_ruling_keeps_its_paragraph_numbers_and_notes_and_drops_screen_hints(page):
+    """A QA review of a ruling on paper: the document's note printed folded without its
+    text, „Markiert: Wörter aus …“ printed, the paragraph numbers did not (a judge cites by
+    them), and a paragraph's permalink printed the paragraph twice."""
+    page.emulate_media(media="print")
+    page.goto("/entry/aktionsstapel?h=tappen")
+    expect(page.locator(".notes p").first).to_be_visible()
+    expect(page.locator(".marked-note")).to_be_hidden()
+    expect(page.locator(".para-num").first).to_be_visible()
+    expect(page.locator(".para-num").first).to_have_text("Absatz 1")
+    expect(page.locator(".para-cite").first).to_be_hidden()
+    page.goto("/entry/aktionsstapel/absatz/2")
+    expect(page.locator(".linked-quote")).to_be_hidden()
+    expect(page.locator("#linked-h")).to_be_visible()  # which paragraph the link meant
+    expect(page.locator(".para.is-target .para-num")).to_have_text("Absatz 2")

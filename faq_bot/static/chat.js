@@ -363,6 +363,18 @@
     window.faqBot.announce(text, status);
   }
 
+  // What a screen reader hears of a new answer: its message, then the passage's place and
+  // the part of it the turn shows first (the excerpt), at most SPOKEN characters
+  var SPOKEN = 400;
+  function spoken(data) {
+    var ans = data.answer;
+    if (!ans) return data.message;
+    var ex = ans.excerpt || { start: 0, end: ans.text.length };
+    var text = ans.text.slice(ex.start, ex.end);
+    if (text.length > SPOKEN) text = text.slice(0, SPOKEN).replace(/\s+\S*$/, "") + " …";
+    return data.message + " „" + ans.title + "“, Absatz " + (ans.paragraph + 1) + ": " + text;
+  }
+
   function timeoutMs() {
     var ms = parseInt(form.getAttribute("data-timeout-ms") || "", 10);
     return ms > 0 ? ms : 15000;
@@ -510,6 +522,7 @@
     turn.appendChild(box);
     log.appendChild(turn);
     turn.scrollIntoView({ block: "nearest" });
+    announce("Ich suche den passenden Absatz …");
     button.disabled = true;
     showError("");
     var controller = window.AbortController ? new AbortController() : null;
@@ -563,6 +576,9 @@
         showTurns(turnItems.length);
         shown.scrollIntoView({ block: "start" }); // the new answer from its question on
         answered = shown;
+        // in short where the focus stays in the field; on a touch screen the answer takes
+        // the focus below, and a screen reader reads it from there
+        announce(TOUCH ? "" : spoken(result.data));
       })
       .catch(function (error) {
         if (pending !== request) return;

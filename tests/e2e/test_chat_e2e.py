@@ -887,3 +887,23 @@ def test_chat_offers_no_share_button_where_the_browser_cannot_share(page):
     ask(page, FIRST)
     expect(page.locator("#chat-log a[data-chat-copy]").first).to_be_visible()
     expect(page.get_by_role("button", name=re.compile("Teilen"))).to_have_count(0)
+
+
+def test_a_screen_reader_hears_the_answer_in_short_not_the_whole_turn(page):
+    """An accessibility review: the log was a live region, so a screen reader read the
+    waiting turn, then the whole new turn (the question again, „Link kopieren“, „Zitieren“,
+    five similar entries, the checker link: about 1,100 characters), and after Back and
+    Forward the restored turn once more. The chat's status says the message and the
+    passage's place and text instead."""
+    page.goto("/ask")
+    expect(page.locator("#chat-log")).not_to_have_attribute("aria-live", re.compile(".*"))
+    ask(page, FIRST)
+    turn = page.locator("#chat-log li.turn[data-question]").last
+    expect(turn).to_be_visible()
+    status = page.locator("#chat-status")
+    message = turn.locator(".turn-message").inner_text()
+    expect(status).to_contain_text(message)
+    expect(status).to_contain_text(re.compile(r"Absatz \d+: \S"))
+    said = status.inner_text()
+    assert FIRST not in said and "Link kopieren" not in said and "Ähnliche" not in said
+    assert len(said) <= 600

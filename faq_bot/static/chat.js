@@ -260,6 +260,7 @@
       copyLink.setAttribute("aria-label", where + ": Link kopieren");
       copyLink.setAttribute("data-copied", "Link zu " + where + " kopiert.");
       copyLink.setAttribute("data-chat-copy", "");
+      copyLink.setAttribute("role", "button"); // it copies, not opens: Space acts too
       actions.appendChild(copyLink);
       addShare(copyLink);
       var details = el("details", "chat-cite");
@@ -628,7 +629,18 @@
   // the page's own "Link kopieren" links copy now (without JavaScript they are hidden)
   log.querySelectorAll("a[data-chat-copy][hidden]").forEach(function (a) {
     a.hidden = false;
+    a.setAttribute("role", "button"); // it copies, not opens: Space acts too
     addShare(a);
+  });
+
+  // Space on "Link kopieren" (a link acting as a button) copies, as on a button, instead of
+  // scrolling the page
+  log.addEventListener("keydown", function (event) {
+    var copy = event.key === " " && event.target instanceof Element &&
+      event.target.closest("a[data-chat-copy]");
+    if (!copy) return;
+    event.preventDefault();
+    copy.click();
   });
   restore();
 

@@ -454,12 +454,12 @@ def test_chat_copy_is_announced_in_the_status_region(page, base_url, built_by):
     source = turn.locator("a.passage-link").inner_text()  # "227-Pfund Bombe …, Absatz n"
     title, paragraph = source.rsplit(", Absatz ", 1)
     where = f"„{title}“, Absatz {paragraph}"
-    copy = page.get_by_role("link", name=f"{where}: Link kopieren")
+    copy = page.get_by_role("button", name=f"{where}: Link kopieren")  # it acts as one
     expect(copy).to_be_visible()
     expect(turn.locator("summary")).to_have_attribute("aria-label", f"{where}: Zitieren")
     status = page.locator("#chat-status")
     expect(status).to_have_attribute("role", "status")
-    expect(status).to_be_empty()
+    expect(status).not_to_contain_text("kopiert")  # (chat.js's turn: the answer in short)
     copy.click()
     expect(status).to_have_text(f"Link zu {where} kopiert.")
     turn.locator("summary").click()
@@ -907,3 +907,22 @@ def test_a_screen_reader_hears_the_answer_in_short_not_the_whole_turn(page):
     said = status.inner_text()
     assert FIRST not in said and "Link kopieren" not in said and "Ähnliche" not in said
     assert len(said) <= 600
+
+
+@pytest.mark.parametrize("built_by", ["chat.js", "server"])
+def test_chat_copy_link_acts_on_space_as_a_button_does(page, base_url, built_by):
+    """An accessibility review: „Link kopieren“ copied on Enter, but Space (a button's key)
+    scrolled the page and copied nothing; it is announced as a button now and acts so."""
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
+    if built_by == "chat.js":
+        page.goto("/ask")
+        ask(page, FIRST)
+    else:
+        page.goto("/ask?" + urlencode({"q": FIRST}))
+    copy = page.locator("#chat-log a[data-chat-copy]").first
+    expect(copy).to_have_attribute("role", "button")
+    copy.focus()
+    before = page.evaluate("window.scrollY")
+    page.keyboard.press("Space")
+    expect(page.locator("#chat-status")).to_contain_text("kopiert")
+    assert page.evaluate("window.scrollY") == before

@@ -1134,6 +1134,21 @@ def test_a_blank_follow_up_without_javascript_keeps_the_conversation_in_view(cli
     assert '<option value="how-faq" selected>' in html
 
 
+def test_an_empty_follow_up_without_javascript_lands_at_the_error_tied_to_the_field(client):
+    """An accessibility review: the form posts to /ask#neu, and #neu was the earlier answer,
+    so the page landed there and the error stood below, away from the focus; the field was
+    not marked. The error page gives #neu to the error, and the field names it."""
+    first = client.post("/ask", data={"q": FIRST})
+    (token,) = parse_qs(urlsplit(first.headers["Location"]).query)["t"]
+    html = client.post("/ask", data={"q": "   ", "t": token}).get_data(as_text=True)
+    assert html.count('id="neu"') == 1
+    assert re.search(r'id="neu"[^>]*>\s*<div class="chat-error" id="chat-error"', html)
+    field = re.search(r'<input id="chat-q"[^>]*>', html)[0]
+    assert 'aria-invalid="true"' in field and 'aria-describedby="chat-error-text"' in field
+    answered = client.get(first.headers["Location"]).get_data(as_text=True)
+    assert "aria-invalid" not in re.search(r'<input id="chat-q"[^>]*>', answered)[0]
+
+
 def test_ask_page_asked_with_nothing_typed_says_so(client):
     """A phone review: „Fragen“ on the start page with an empty field opened /ask?q= as an
     empty chat with no word why; it says „Bitte eine Frage eingeben.“ as the chat's own form

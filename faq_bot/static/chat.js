@@ -660,10 +660,15 @@
   form.addEventListener("submit", function (event) {
     var question = input.value.trim();
     event.preventDefault();
+    // an empty question is the field's error: marked, and described by the message
     if (!question) {
+      input.setAttribute("aria-invalid", "true");
+      input.setAttribute("aria-describedby", "chat-error-text");
       showError("Bitte eine Frage eingeben.");
       return;
     }
+    input.removeAttribute("aria-invalid");
+    input.removeAttribute("aria-describedby");
     input.value = "";
     ask(question);
   });

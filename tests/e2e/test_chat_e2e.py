@@ -926,3 +926,16 @@ def test_chat_copy_link_acts_on_space_as_a_button_does(page, base_url, built_by)
     page.keyboard.press("Space")
     expect(page.locator("#chat-status")).to_contain_text("kopiert")
     assert page.evaluate("window.scrollY") == before
+
+
+def test_an_empty_question_marks_the_field_with_its_error_and_a_real_one_clears_it(page):
+    page.goto("/ask")
+    ask(page, FIRST)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    ask(page, "   ")
+    field = page.locator("#chat-q")
+    expect(field).to_have_attribute("aria-invalid", "true")
+    expect(field).to_have_accessible_description("Bitte eine Frage eingeben.")
+    ask(page, FOLLOWUP)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(2)
+    expect(field).not_to_have_attribute("aria-invalid", "true")

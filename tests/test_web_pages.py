@@ -109,7 +109,20 @@ def test_search_at_the_most_hits_a_page_shows_offers_no_link_to_itself(built_ind
     assert f"Das sind die ersten 6 von {total} Treffern." in html
     first = client.get("/search?q=Aktion").get_data(as_text=True)  # fewer: the link is there
     assert "Mehr Treffer zeigen" in first and "more-narrow" not in first
-    assert 'href="/search?q=Aktion&amp;n=6"' in first
+    assert 'href="/search?q=Aktion&amp;n=6#treffer-4"' in first
+
+
+def test_more_hits_open_at_the_first_hit_not_shown_before(built_index):
+    """A QA review: „Mehr Treffer zeigen“ opened the longer list at its top, and a judge
+    scrolled past the hits already read. (Here a page shows 3 at first, 6 at the most.)"""
+    config = {"INDEX_DIR": str(built_index), "SEARCH_PAGE_HITS": 3, "API_MAX_HITS": 6}
+    client = create_app({"TESTING": True, **config}).test_client()
+    first = client.get("/search?q=Aktion").get_data(as_text=True)
+    assert 'href="/search?q=Aktion&amp;n=6#treffer-4"' in first
+    more = client.get("/search?q=Aktion&n=6").get_data(as_text=True)
+    assert re.findall(r'<li class="hit" id="(treffer-\d+)"', more) == [
+        f"treffer-{n}" for n in range(1, 7)
+    ]
 
 
 @pytest.mark.parametrize(

@@ -843,3 +843,14 @@ def test_the_search_pages_categories_are_read_once_per_build(client, monkeypatch
     for _ in range(3):
         assert client.get("/search?q=Bombe&doc=how-faq&n=1").status_code == 200
     assert len(reads) <= 1
+
+
+@pytest.mark.parametrize("path", ["/docs", "/docs/"])
+def test_the_documents_folder_address_leads_to_the_list_of_documents(client, path):
+    """A QA review: /docs and /docs/ were 404s that did not list the documents (a reader
+    who shortens /docs/how-faq in the address bar)."""
+    response = client.get(path)
+    assert response.status_code == 301
+    assert response.headers["Location"].endswith("/#dokumente")
+    home = client.get("/").get_data(as_text=True)
+    assert 'id="dokumente"' in home

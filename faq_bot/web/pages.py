@@ -482,6 +482,13 @@ def render_entry(index: Any, record: Any, highlight: str, linked: Located | None
     )
 
 
+@bp.get("/docs", strict_slashes=False)
+def documents() -> Any:
+    """The documents' folder address (a reader shortening /docs/how-faq): the start page's
+    list of documents."""
+    return moved(url_for("pages.home", _anchor="dokumente"))
+
+
 @bp.get("/docs/<doc_id>")
 @conditional
 def document(doc_id: str) -> Any:

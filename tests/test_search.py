@@ -141,12 +141,12 @@ def test_abbreviations_find_entries_that_spell_them(index, query, expected):
     assert any(expected.lower() in h.text.lower() for h in hits)
 
 
-
 def test_the_shooting_phase_is_found_by_its_real_name(index):
     """A QA review: „Fernkampfphase“ found nothing, the source misprints its heading
     „FERKAMPFPHASE“ (mended by the manifest's corrections, ids kept)."""
     hits = search(index, "Fernkampfphase", n=3).hits
     assert hits and hits[0].id == "uebersicht-ferkampfphase-wer-kann-schiessen"
+
 
 def test_typo_gives_a_suggestion_and_the_entry(index):
     result = search(index, "wann muss man einen Erschüterungstest machen")

@@ -619,7 +619,6 @@ def test_check_json_view_with_broken_json_keeps_the_text(client) -> None:
     assert "{&#34;phase&#34;: &lt;b&gt;" in html
 
 
-
 def test_check_json_view_syntax_error_marks_the_text_box_and_links_to_it(client) -> None:
     """An accessibility review: a JSON syntax error was said only on top, not tied to the
     text box (no jump link, no aria-invalid); a keyboard took 38 Tabs back to it."""
@@ -631,6 +630,7 @@ def test_check_json_view_syntax_error_marks_the_text_box_and_links_to_it(client)
     assert 'href="#json"' in html and "Zum Feld springen: JSON-Text" in text_of(html)
     beneath = re.search(r'<p class="field-error" id="field-error">([^<]*)</p>', html)
     assert beneath and "kein gültiges JSON" in unescape(beneath.group(1))
+
 
 def test_check_form_refuses_an_over_size_post(client) -> None:
     response = client.post("/check", data={"json": "x" * (MAX_BODY + 1)})

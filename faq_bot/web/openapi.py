@@ -307,6 +307,12 @@ PATHS: dict[str, dict] = {
             },
         }
     },
+    "/docs": {
+        "get": {
+            "summary": "Die Liste der Dokumente: Weiterleitung auf die Startseite (/#dokumente)",
+            "responses": {"301": {"description": "Weiterleitung auf /#dokumente"}},
+        }
+    },
     "/docs/{doc_id}": {
         "get": {
             "summary": "Inhaltsverzeichnis eines Dokuments (A–Z bzw. Abschnitte)",

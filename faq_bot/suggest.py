@@ -65,12 +65,15 @@ class _TitleIndex:
         return list(starts), [k for k in inner if k not in starts]
 
 
-def suggest_titles(index: Index, prefix: str, n: int = 8) -> list[dict[str, str]]:
+def suggest_titles(
+    index: Index, prefix: str, n: int = 8, doc: str | None = None
+) -> list[dict[str, str]]:
     """Titles and aliases starting with (then containing a word starting with) `prefix`,
     one per entry (its best name: "Flakbatterie" and "Flakbatterie (Basisausbau)" name
-    the same entry). When none does and `prefix` is long enough for typo tolerance
-    (`faq_bot.spelling.MIN_FUZZY_LENGTH` letters), those spelt as it sounds ("Endfa",
-    as search corrects "Endfase"), else those one edit away ("Feurwehr")."""
+    the same entry), of document `doc` only when given. When none does and `prefix` is
+    long enough for typo tolerance (`faq_bot.spelling.MIN_FUZZY_LENGTH` letters), those
+    spelt as it sounds ("Endfa", as search corrects "Endfase"), else those one edit away
+    ("Feurwehr")."""
     folded = [fold(w) for w in _WORD.findall(prefix or "")]
     wanted = " ".join(folded)
     if not wanted:
@@ -86,8 +89,15 @@ def suggest_titles(index: Index, prefix: str, n: int = 8) -> list[dict[str, str]
     ranked = sorted(starts, key=lambda k: (len(k[0]), k[0])) + sorted(inner, key=lambda k: k[0])
     best: dict[str, str] = {}  # entry id -> its first name in `ranked`
     for title, entry in ranked:
+        if doc is not None and _doc_of(index, entry) != doc:
+            continue
         best.setdefault(entry, title)
     return [{"title": t, "id": i, "url": entry_path(i)} for i, t in list(best.items())[: max(0, n)]]
+
+
+def _doc_of(index: Index, entry_id: str) -> str | None:
+    record = index.entry(entry_id)
+    return record.doc if record is not None else None
 
 
 def _sound_titles(index: Index) -> _TitleIndex:

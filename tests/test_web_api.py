@@ -52,6 +52,18 @@ def test_api_suggest_offers_titles_and_aliases_for_a_prefix(client):
     assert all(s["url"] == f"/entry/{s['id']}" for s in data["suggestions"])
 
 
+def test_api_suggest_within_a_document_offers_only_its_titles(client):
+    """A QA review: the document page's own search box („In „HoW FAQ“ suchen“) offered
+    titles of the other documents („Runde“ twice, one of them the rulebook's)."""
+    everywhere = client.get("/api/suggest?q=Runde").get_json()["suggestions"]
+    assert {s["id"] for s in everywhere} >= {"runde", "runde-runde"}
+    within = client.get("/api/suggest?q=Runde&doc=how-faq").get_json()["suggestions"]
+    assert within and all(not s["id"].startswith(("runde-", "sow-")) for s in within)
+    assert "runde" in {s["id"] for s in within}
+    refused = client.get("/api/suggest?q=Runde&doc=gibtsnicht")
+    assert refused.status_code == 400 and "Unbekanntes Dokument" in refused.get_json()["detail"]
+
+
 def test_api_suggest_empty_prefix_gives_nothing(client):
     assert client.get("/api/suggest?q=").get_json()["suggestions"] == []
 

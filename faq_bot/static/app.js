@@ -46,7 +46,11 @@
       while (list.firstChild) list.removeChild(list.firstChild);
       return;
     }
-    fetch("/api/suggest?q=" + encodeURIComponent(value), {
+    // a box whose form limits the search to a document (a document page, a filtered search):
+    // that document's titles
+    var doc = input.form && input.form.querySelector("[name=doc]");
+    var within = doc && doc.value ? "&doc=" + encodeURIComponent(doc.value) : "";
+    fetch("/api/suggest?q=" + encodeURIComponent(value) + within, {
       headers: { Accept: "application/json" },
     })
       .then(function (response) {

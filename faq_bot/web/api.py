@@ -73,10 +73,11 @@ def suggest() -> Any:
     index = current_index()
     prefix = check_query(request.args.get("q"), required=False)
     n = check_int(request.args.get("n"), name="n", default=8, low=1, high=20)
+    doc = index.document_id(request.args.get("doc"))  # a document page's own search box
     if request.args.get("format") not in (None, "", "json", "opensearch"):
         raise bad_request("Der Parameter „format“ muss „json“ oder „opensearch“ sein.")
     suggestions = (
-        [_suggestion_json(s) for s in suggest_titles(index, prefix, n=n)] if prefix else []
+        [_suggestion_json(s) for s in suggest_titles(index, prefix, n=n, doc=doc)] if prefix else []
     )
     if request.args.get("format") == "opensearch":  # the browser's search-box suggestions
         body = [prefix, [s["title"] for s in suggestions]]

@@ -351,6 +351,9 @@ PATHS: dict[str, dict] = {
                 Q,
                 _param("n", "query", "Anzahl (leer: Standard)", _count(20)),
                 _param(
+                    "doc", "query", "Nur Titel dieses Dokuments (Dokument-ID)", {"type": "string"}
+                ),
+                _param(
                     "format",
                     "query",
                     "`opensearch`: Antwort als OpenSearch-Vorschläge [Anfrage, [Titel]]",

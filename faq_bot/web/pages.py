@@ -86,9 +86,9 @@ def similar_titles(index: Any, query: str, doc: str | None, category: str | None
     from faq_bot.suggest import suggest_titles
 
     out = []
-    for found in suggest_titles(index, query, n=4 * SIMILAR_TITLES):
+    for found in suggest_titles(index, query, n=4 * SIMILAR_TITLES, doc=doc or None):
         record = index.entry(found["id"])
-        if record is None or (doc and record.doc != doc):
+        if record is None:
             continue
         if category and category_slug(index, record.id) != slugify(category):
             continue

@@ -114,6 +114,17 @@ def test_browser_title_suggestions_fill_the_datalist(page):
     assert "Aktionsstapel" in values
 
 
+def test_browser_a_document_pages_box_suggests_that_documents_titles(page):
+    """A QA review: „In „HoW FAQ“ suchen“ offered the rulebooks' titles too."""
+    page.goto("/docs/how-faq")
+    page.locator("main #q").press_sequentially("Runde", delay=30)
+    options = page.locator("#title-suggestions option")
+    expect(options.first).to_be_attached()
+    page.wait_for_timeout(400)  # the answer to the whole word
+    values = options.evaluate_all("els => els.map(e => e.value)")
+    assert "Runde" in values and "Rundenablauf" not in values  # (SoW's)
+
+
 def test_browser_title_suggestions_of_earlier_typing_go_when_the_field_is_cleared(page):
     page.goto("/")
     box = page.locator("#q")

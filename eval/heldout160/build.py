@@ -236,7 +236,7 @@ QUESTIONS = [
      "mehrere verteidiger werden gleichzeitig angegrifen, wer stellt zuerst seine einheiten auf?",
      ["Gibt es mehrere Verteidiger, organisieren diese ihre Verteidigung der Reihe nach."]),
     ("001", "deep_paragraph",
-     "Im Beispiel China verteidigt Rot Mongolia mit 2 zusätzlichen Einheiten. Warum setzt er dort nicht noch mehr ein?",
+     "Ich lese mit meiner Freundin gerade die Anleitung durch und wir hängen am China-Beispiel fest: Spieler Rot wird in Mongolia von vier Einheiten angegriffen und hat fünf im Base Camp liegen, schickt aber nur zwei Verstärkungen dorthin. Wieso nicht gleich alle fünf, was hält ihn davon ab?",
      ["hat er mit den beiden zusätzlichen Einheiten die maximale Anzahl an Einheiten in diesem Gebiet erreicht"]),
     # ---- 002 The Sails of War (12) ----
     ("002", "paraphrase",

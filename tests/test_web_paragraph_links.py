@@ -64,7 +64,6 @@ def test_a_paragraph_permalink_shows_that_paragraph_first_quoted_with_a_link_int
     assert html.index('class="linked"') < html.index('class="ruling-body"')
 
 
-
 def test_the_permalink_of_an_entrys_only_paragraph_shows_it_once(client, index):
     """A QA review: on a one-paragraph entry (Abwerfen) the permalink quoted the paragraph
     and the entry showed it again right below, „Im Eintrag lesen“ jumping to the same text.
@@ -76,6 +75,7 @@ def test_the_permalink_of_an_entrys_only_paragraph_shows_it_once(client, index):
     assert "Verlinkter Absatz 1" in section
     assert "<blockquote" not in section and "Im Eintrag lesen" not in section
     assert re.findall(r'<div class="para is-target" id="(p\d+)">', html) == ["p0"]
+
 
 def test_the_linked_paragraph_is_marked_in_the_page_by_the_server(client):
     html = client.get(f"/entry/{BOMB}/absatz/3").get_data(as_text=True)

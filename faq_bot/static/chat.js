@@ -346,6 +346,9 @@
   // `question`: the one a failed request asked (no connection, no answer in time): offered
   // again, and its search, which the stored copy answers offline (templates/pwa/sw.js)
   function showError(text, question) {
+    // the field's own error (an empty question) is marked by the submit handler after this
+    input.removeAttribute("aria-invalid");
+    input.removeAttribute("aria-describedby");
     if (!errorBox) return;
     if (errorText) errorText.textContent = text;
     else errorBox.textContent = text;
@@ -364,16 +367,23 @@
     window.faqBot.announce(text, status);
   }
 
-  // What a screen reader hears of a new answer: its message, then the passage's place and
-  // the part of it the turn shows first (the excerpt), at most SPOKEN characters
+  // What a screen reader hears of a new answer: that it was read as a follow-up, its message
+  // and caution (an unsure answer's warning), then the passage's place and the part of it
+  // the turn shows first (the excerpt, at most SPOKEN characters)
   var SPOKEN = 400;
   function spoken(data) {
+    var said = [];
+    if (data.context) said.push("Im Zusammenhang mit Ihrer Frage „" + data.context + "“.");
+    said.push(data.message);
+    if (data.caution) said.push(data.caution);
     var ans = data.answer;
-    if (!ans) return data.message;
-    var ex = ans.excerpt || { start: 0, end: ans.text.length };
-    var text = ans.text.slice(ex.start, ex.end);
-    if (text.length > SPOKEN) text = text.slice(0, SPOKEN).replace(/\s+\S*$/, "") + " …";
-    return data.message + " „" + ans.title + "“, Absatz " + (ans.paragraph + 1) + ": " + text;
+    if (ans) {
+      var ex = ans.excerpt || { start: 0, end: ans.text.length };
+      var text = ans.text.slice(ex.start, ex.end);
+      if (text.length > SPOKEN) text = text.slice(0, SPOKEN).replace(/\s+\S*$/, "") + " …";
+      said.push("„" + ans.title + "“, Absatz " + (ans.paragraph + 1) + ": " + text);
+    }
+    return said.join(" ");
   }
 
   function timeoutMs() {
@@ -426,7 +436,7 @@
   }
 
   // The page as the server renders the address of the first `count` turns: the log (turns
-  // already there stay, so the live region announces only what is new), the hidden fields
+  // already there stay), the hidden fields
   // "t", the field's label and the title after the newest question.
   function showTurns(count) {
     var keep = turnItems.slice(0, count);
@@ -636,7 +646,8 @@
   // Space on "Link kopieren" (a link acting as a button) copies, as on a button, instead of
   // scrolling the page
   log.addEventListener("keydown", function (event) {
-    var copy = event.key === " " && event.target instanceof Element &&
+    var plain = !event.repeat && !event.ctrlKey && !event.metaKey && !event.altKey && !event.shiftKey;
+    var copy = event.key === " " && plain && event.target instanceof Element &&
       event.target.closest("a[data-chat-copy]");
     if (!copy) return;
     event.preventDefault();
@@ -662,13 +673,11 @@
     event.preventDefault();
     // an empty question is the field's error: marked, and described by the message
     if (!question) {
+      showError("Bitte eine Frage eingeben.");
       input.setAttribute("aria-invalid", "true");
       input.setAttribute("aria-describedby", "chat-error-text");
-      showError("Bitte eine Frage eingeben.");
       return;
     }
-    input.removeAttribute("aria-invalid");
-    input.removeAttribute("aria-describedby");
     input.value = "";
     ask(question);
   });

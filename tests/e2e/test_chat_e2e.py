@@ -650,6 +650,8 @@ def test_chat_says_an_unsure_answer_is_unsure_and_still_says_so_after_a_reload(b
     said_share = re.compile(r"^Bitte den Absatz prüfen: .* stimmten \d\d von 100\.")
     expect(caution).to_contain_text(said_share)
     said = caution.inner_text()
+    # a screen reader (its focus stays in the field) hears the warning too (a code review)
+    expect(page.locator("#chat-status")).to_contain_text(said)
     page.reload()  # the page the address renders (the turn's token), not chat.js
     expect(page.locator("#chat-log li.turn .turn-caution")).to_have_text(said)
     ask(page, "Darf ich schräg oder im Bogen ziehen?")  # tests/test_chat_dense.py: SURE_QUESTION

@@ -168,6 +168,19 @@ def test_form_removing_a_player_leaves_the_fields_that_named_them_to_choose_agai
     assert f"„{gone}“" not in str(caught.value) and "fehlt" in str(caught.value)
 
 
+def test_form_removing_an_entry_leaves_a_counter_aimed_at_it_to_choose_again() -> None:
+    """A code review: removing the entry a counter answers left the counter's target at its
+    id („Der gekonterte Eintrag „s1“ ist nicht im Aktionsstapel“)."""
+    sample = next(s for s in load_samples() if s["name"] == "example6_erfolgreiche_abwehr")
+    state = state_from_json(sample["scenario"])
+    gone = state["stack"][0]["id"]
+    aimed = [i for i, e in enumerate(state["stack"]) if e["target"] == gone]
+    assert aimed
+    apply_action(state, "remove:stack:0", {})
+    assert all(e["target"] != gone for e in state["stack"])
+    assert [state["stack"][i - 1]["target"] for i in aimed] == [""] * len(aimed)
+
+
 def test_form_a_player_who_takes_no_part_needs_no_tw() -> None:
     """A QA review: a judge tried one card of A's; „Auflösen“ said „Spieler B › TW übrig:
     fehlt“ for the form's second player, who owned nothing and announced nothing. Such a

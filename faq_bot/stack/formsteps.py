@@ -48,10 +48,13 @@ def _blank_row(group: str) -> dict[str, Any]:
     return {f: (False if f in FLAGS else "") for f in GROUP_FIELDS[group][1]}
 
 
-# the fields of other rows that name a row of a group: a card by its id, a player by name
+# a row of a group as other rows name it (its key field) and the fields that do: a card by
+# its id (an entry's source or target), a player by name (a card's owner, an entry's
+# announcer), an entry by its id (a counter's target)
 REFERENCES = {
-    "cards": (("stack", "source"), ("stack", "target")),
-    "players": (("cards", "owner"), ("stack", "by")),
+    "cards": ("id", (("stack", "source"), ("stack", "target"))),
+    "players": ("name", (("cards", "owner"), ("stack", "by"))),
+    "stack": ("id", (("stack", "target"),)),
 }
 
 
@@ -79,9 +82,10 @@ def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) ->
         removed = rows.pop(int(parts[1]))
         # the fields that named the removed row ask for it again, as an empty field does
         # (a card's entries read „radar (unbekannt)“, and the result called the id a rules
-        # violation; a player's cards and entries kept an owner no longer on the form)
-        key = "id" if parts[0] == "cards" else "name"
-        for group, field in REFERENCES.get(parts[0], ()):
+        # violation; a player's cards and entries kept an owner no longer on the form; a
+        # counter kept aiming at a removed entry)
+        key, naming = REFERENCES[parts[0]]
+        for group, field in naming:
             for row in state[group]:
                 if removed[key] and row[field] == removed[key]:
                     row[field] = ""

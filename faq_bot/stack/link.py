@@ -184,8 +184,8 @@ def _countered(
 
 
 def check_url_for(question: str) -> str | None:
-    """``/check?s=...&aus=frage`` for a question naming catalog cards and the stack, else
-    None."""
+    """``/check?s=...&aus=frage#result`` for a question naming catalog cards and the stack,
+    else None."""
     from faq_bot.stack import encode_permalink, read_scenario, validate
 
     if not _mentions_stack(question):

@@ -252,7 +252,7 @@ def _redirect_to_link(permalink: str, notes: list[str]) -> Response | None:
     address = _link_address(permalink, notes)
     if address is None:
         return None
-    response = redirect(address + "#result", code=303)
+    response = redirect(f"{address}#{RESULT}", code=303)
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -18,10 +18,47 @@
     return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || target.isContentEditable;
   }
 
-  // "/" focuses the search box (unless the person is typing somewhere).
+  // The "/" shortcut can be turned off (WCAG 2.1.4: a one-key shortcut a speech-input
+  // user may say by chance), by the footer's button; the choice is kept in this browser.
+  var SHORTCUT_OFF = "faqbot-shortcut-off";
+  function shortcutOff() {
+    try {
+      return window.localStorage.getItem(SHORTCUT_OFF) === "1";
+    } catch (e) {
+      return false; // storage refused: the shortcut as shipped
+    }
+  }
+  function showShortcut() {
+    var off = shortcutOff();
+    document.querySelectorAll("[data-shortcut-on]").forEach(function (node) {
+      node.hidden = off;
+    });
+    document.querySelectorAll("[data-shortcut-off]").forEach(function (node) {
+      node.hidden = !off;
+    });
+    document.querySelectorAll("[data-shortcut-toggle]").forEach(function (button) {
+      button.hidden = false;
+      button.textContent = off ? "Tastenkürzel / einschalten" : "Tastenkürzel / ausschalten";
+    });
+  }
+  document.querySelectorAll("[data-shortcut-toggle]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      try {
+        if (shortcutOff()) window.localStorage.removeItem(SHORTCUT_OFF);
+        else window.localStorage.setItem(SHORTCUT_OFF, "1");
+      } catch (e) {
+        return; // storage refused: nothing to keep the choice in
+      }
+      showShortcut();
+      announce(shortcutOff() ? "Tastenkürzel ausgeschaltet." : "Tastenkürzel eingeschaltet.");
+    });
+  });
+  showShortcut();
+
+  // "/" focuses the search box (unless the person is typing somewhere, or turned it off).
   document.addEventListener("keydown", function (event) {
     if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (isTyping(event.target)) return;
+    if (isTyping(event.target) || shortcutOff()) return;
     var box = document.querySelector("input[data-shortcut]");
     if (!box) return;
     event.preventDefault();

@@ -105,6 +105,27 @@ def test_browser_slash_jumps_to_search_box(page):
     expect(page.locator("#header-q")).to_have_value("Flak")  # the "/" was not typed
 
 
+def test_browser_the_slash_shortcut_can_be_turned_off_and_on(page):
+    """An accessibility review: the one-key shortcut „/“ could not be turned off (WCAG 2.1.4:
+    a speech-input user's „slash“ moves the focus). The footer's tip turns it off and on,
+    for later pages too."""
+    page.goto(f"/entry/{BOMB}")
+    toggle = page.get_by_role("button", name="Tastenkürzel / ausschalten")
+    toggle.click()
+    page.locator("h1").click()
+    page.keyboard.press("/")
+    expect(page.locator("#header-q")).not_to_be_focused()
+    page.goto("/")
+    expect(page.locator(".kbd-tip [data-shortcut-on]").first).to_be_hidden()
+    page.locator("h1").first.click()
+    page.keyboard.press("/")
+    expect(page.locator("#q")).not_to_be_focused()
+    page.get_by_role("button", name="Tastenkürzel / einschalten").click()
+    page.locator("h1").first.click()
+    page.keyboard.press("/")
+    expect(page.locator("#q")).to_be_focused()
+
+
 def test_browser_title_suggestions_fill_the_datalist(page):
     page.goto("/")
     page.locator("#q").press_sequentially("Aktions", delay=30)

@@ -72,7 +72,7 @@
     if (typeof navigator.share !== "function" || !copyLink.parentNode) return;
     if (copyLink.parentNode.querySelector("button[data-chat-share]")) return;
     var where = (copyLink.getAttribute("aria-label") || "").replace(/: Link kopieren$/, "");
-    var button = el("button", "chat-share", "Teilen");
+    var button = el("button", "chat-share text-button", "Teilen");
     button.type = "button";
     button.setAttribute("aria-label", where + ": Teilen");
     button.setAttribute("data-chat-share", where);

@@ -146,6 +146,22 @@ def test_an_unknown_or_malformed_paragraph_number_is_a_german_404(client, number
     assert "Absatz" in html and "Seite nicht gefunden" in html
 
 
+@pytest.mark.parametrize("word", ["Absatz", "ABSATZ", "absAtz"])
+def test_absatz_written_in_capitals_redirects_to_the_link_it_meant(client, word):
+    """A link typed or autocorrected with „Absatz“ capitalised was a 404 while the entry id in
+    any case redirects."""
+    response = client.get(f"/entry/{BOMB}/{word}/2?v=abcd")
+    assert response.status_code == 301
+    assert response.headers["Location"] == f"/entry/{BOMB}/absatz/2?v=abcd"
+    assert client.get(response.headers["Location"]).status_code == 200
+
+
+def test_another_word_in_place_of_absatz_is_a_german_404(client):
+    response = client.get(f"/entry/{BOMB}/kapitel/2")
+    assert response.status_code == 404
+    assert "Seite nicht gefunden" in response.get_data(as_text=True)
+
+
 @pytest.mark.parametrize("number", ["2)", "2.", "2),", "2%C2%BB"])
 def test_a_number_with_what_a_forum_adds_after_it_redirects_to_the_link_it_meant(client, number):
     """A QA review: ".../absatz/3)" was a 404 while the same ")" after an entry's id or a

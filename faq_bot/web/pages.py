@@ -343,6 +343,17 @@ def paragraph(entry_id: str, number: str) -> Any:
     )
 
 
+@bp.get("/entry/<entry_id>/<word>/<number>")
+def paragraph_in_other_case(entry_id: str, word: str, number: str) -> Any:
+    """``…/Absatz/2`` (a phone's capitalisation, a link typed by hand) is the paragraph's
+    permalink, as an entry id in another case is its entry; any other word is a 404."""
+    if word.casefold() != "absatz":
+        raise NotFound()
+    return moved(
+        url_for("pages.paragraph", entry_id=entry_id, number=number, v=request.args.get("v"))
+    )
+
+
 def _target_paragraph(record: Any, paragraph: Any) -> int | None:
     """`paragraph` when it is one of `record`'s paragraphs (0-based), else None."""
     n = paragraph_index(paragraph)

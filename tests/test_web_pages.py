@@ -599,6 +599,37 @@ def test_unknown_path_is_404_with_words_of_the_path(client):
 # ---------------------------------------------------------------- contents
 
 
+def meta_content(html: str, prop: str) -> str | None:
+    found = re.search(rf'<meta property="{re.escape(prop)}" content="([^"]*)">', html)
+    return unescape(found.group(1)) if found else None
+
+
+def test_a_linked_search_previews_its_query_and_first_hits(client):
+    """A search linked in a forum or messenger showed the site's generic description: the
+    preview names the search and its first hits, and links the search itself."""
+    html = client.get("/search?q=Radarstation&doc=how-faq").get_data(as_text=True)
+    assert meta_content(html, "og:title") == "„Radarstation“ – Suche"
+    description = meta_content(html, "og:description")
+    titles = [h["title"] for h in client.get("/api/search?q=Radarstation&doc=how-faq").json["hits"]]
+    assert description == "Treffer: " + " · ".join(titles[:3])
+    assert meta_content(html, "og:url") == "http://localhost/search?q=Radarstation&doc=how-faq"
+    assert 'name="robots" content="noindex"' in html  # previews, not search engines
+
+
+def test_a_search_without_hits_or_query_gives_no_hit_preview(client):
+    html = client.get("/search?q=xyzzyqq").get_data(as_text=True)
+    assert meta_content(html, "og:description") == "Keine Treffer für „xyzzyqq“."
+    assert meta_content(client.get("/search").get_data(as_text=True), "og:title") is None
+
+
+def test_a_linked_document_previews_its_contents_and_is_its_own_canonical(client):
+    html = client.get("/docs/how-faq").get_data(as_text=True)
+    assert meta_content(html, "og:title").startswith("HoW")
+    assert meta_content(html, "og:description").startswith("Inhaltsverzeichnis: ")
+    assert meta_content(html, "og:url") == "http://localhost/docs/how-faq"
+    assert '<link rel="canonical" href="http://localhost/docs/how-faq">' in html
+
+
 def test_document_faq_contents_are_grouped_a_to_z(client, index):
     html = client.get("/docs/how-faq").get_data(as_text=True)
     assert 'href="#buchstabe-A"' in html

@@ -423,6 +423,53 @@
     });
   });
 
+  // A box that scrolls (a wide table, the checker's JSON) is a tab stop, named as one, so a
+  // keyboard can scroll it; one whose content fits is no stop of its own (an accessibility
+  // review: the checker's end-state tables were stops „seitlich verschiebbar“ that did not
+  // scroll). The markup has the stop and the full name (no JavaScript: scrolls or not);
+  // data-scroll-label holds the name without the note. Checked again when its size or its
+  // content's changes (text zoom, a phone turned, <details> opened) and for boxes added later
+  // (a chat answer's table, the checker's new result).
+  var SCROLLS = " (seitlich verschiebbar)";
+  function fitScrollBox(box) {
+    var scrolls = box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
+    var name = box.getAttribute("data-scroll-label");
+    if (scrolls) {
+      box.setAttribute("tabindex", "0");
+      box.setAttribute("aria-label", name + SCROLLS);
+    } else if (document.activeElement !== box) {
+      box.removeAttribute("tabindex");
+      box.setAttribute("aria-label", name);
+    }
+  }
+  var boxSizes = typeof ResizeObserver === "function" ? new ResizeObserver(function (seen) {
+    seen.forEach(function (item) {
+      var box = item.target.closest("[data-scroll-label]");
+      if (box) fitScrollBox(box);
+    });
+  }) : null;
+  function watchScrollBoxes(root) {
+    var boxes = root.matches && root.matches("[data-scroll-label]") ? [root] : [];
+    boxes.push.apply(boxes, root.querySelectorAll("[data-scroll-label]"));
+    boxes.forEach(function (box) {
+      fitScrollBox(box);
+      if (!boxSizes) return;
+      boxSizes.observe(box);
+      if (box.firstElementChild) boxSizes.observe(box.firstElementChild);
+    });
+  }
+  watchScrollBoxes(document);
+  if (!boxSizes) window.addEventListener("resize", function () { watchScrollBoxes(document); });
+  if (typeof MutationObserver === "function") {
+    new MutationObserver(function (changes) {
+      changes.forEach(function (change) {
+        change.addedNodes.forEach(function (node) {
+          if (node.nodeType === 1) watchScrollBoxes(node);
+        });
+      });
+    }).observe(document.body, { childList: true, subtree: true });
+  }
+
   // "Zitieren": the button is hidden without JavaScript (the text is in <details>).
   document.querySelectorAll("button[data-copy-text]").forEach(function (button) {
     button.hidden = false;

@@ -174,6 +174,7 @@
     scroll.setAttribute("tabindex", "0");
     scroll.setAttribute("role", "region");
     scroll.setAttribute("aria-label", "Tabelle (seitlich verschiebbar)");
+    scroll.setAttribute("data-scroll-label", "Tabelle"); // app.js: a stop only while it scrolls
     var table = el("table");
     ans.table.forEach(function (row, n) {
       var tr = el("tr");

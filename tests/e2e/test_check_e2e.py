@@ -1056,6 +1056,24 @@ def test_check_final_state_stacks_its_rows_on_a_phone_at_doubled_text_size(phone
     assert box and box["x"] + box["width"] <= 360
 
 
+def test_check_end_state_tables_are_tab_stops_only_while_they_scroll(page):
+    """An accessibility review: the end-state tables were tab stops named „seitlich
+    verschiebbar“ where they fit and did not scroll. A box that fits is no stop; with a table
+    too wide for it, it becomes one again, named so."""
+    page.goto("/check")
+    page.get_by_role("link", name="Bombe auf die Bombe").click()
+    wrap = page.locator(".table-wrap").filter(has=page.locator("#final-players"))
+    expect(wrap).to_have_attribute("aria-label", "Spieler am Ende")
+    assert wrap.get_attribute("tabindex") is None
+    table = page.locator("#final-players")
+    table.evaluate("el => { el.style.minWidth = '3000px'; }")  # wider than any screen
+    expect(wrap).to_have_attribute("tabindex", "0")
+    expect(wrap).to_have_attribute("aria-label", "Spieler am Ende (seitlich verschiebbar)")
+    table.evaluate("el => { el.style.minWidth = ''; }")
+    expect(wrap).to_have_attribute("aria-label", "Spieler am Ende")
+    assert wrap.get_attribute("tabindex") is None
+
+
 def test_check_rule_links_of_a_step_are_tap_targets_on_a_phone(phone):
     """A phone review: the links after „Regeln:“ in a resolved step were 16 px tall."""
     phone.goto("/check")

@@ -666,7 +666,19 @@
       window.location.reload(); // turns this page does not hold: the address has them
       return;
     }
+    var focused = document.activeElement;
     showTurns(count);
+    if (focused && focused !== document.body && document.contains(focused)) return;
+    // the focus was in a turn Back removed (on a touch screen the answer takes it): it
+    // goes where an answer would put it, not to the page's top
+    if (!TOUCH) {
+      input.focus({ preventScroll: true });
+      return;
+    }
+    var place = shownTurns ? turnItems[shownTurns - 1] : heading;
+    if (!place) return;
+    place.setAttribute("tabindex", "-1");
+    place.focus({ preventScroll: true });
   });
 
   form.addEventListener("submit", function (event) {

@@ -191,6 +191,18 @@ def test_chat_back_and_forward_step_through_the_turns_as_without_javascript(page
     assert both[0] == [FIRST, FOLLOWUP] and both[2] == f"{FOLLOWUP} · Regelsuche"
 
 
+def test_chat_back_on_a_phone_keeps_the_focus_on_the_turn_shown(phone):
+    """An accessibility review: on a phone the answer takes the focus; Back removed that turn
+    and the focus fell to the page (a screen reader started again at the top). It goes to
+    the newest turn still shown, and to the heading when none is."""
+    two_turns_then_back(phone)
+    first = phone.locator("#chat-log li.turn[data-question]").first
+    expect(first).to_be_focused()
+    phone.go_back()
+    expect(phone.locator("#chat-log li.turn[data-question]")).to_have_count(0)
+    expect(phone.locator("#chat-h")).to_be_focused()
+
+
 def test_chat_question_after_going_back_continues_from_the_turns_shown(page):
     two_turns_then_back(page)
     with page.expect_request("**/api/ask") as sent:

@@ -96,7 +96,13 @@
       .then(function (data) {
         if (!data || ticket !== latest) return;
         while (list.firstChild) list.removeChild(list.firstChild);
+        // a suggestion only fills the box: two entries' same title („Runde“, „FLUGZEUGE“
+        // and „Flugzeuge“) once
+        var offered = Object.create(null); // no inherited keys: a title „constructor“ too
         (data.suggestions || []).forEach(function (item) {
+          var words = item.title.toLowerCase();
+          if (offered[words]) return;
+          offered[words] = true;
           var option = document.createElement("option");
           option.value = item.title; // text only: never parsed as HTML
           list.appendChild(option);

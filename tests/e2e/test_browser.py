@@ -135,6 +135,17 @@ def test_browser_title_suggestions_fill_the_datalist(page):
     assert "Aktionsstapel" in values
 
 
+def test_browser_title_suggestions_offer_each_title_once(page):
+    """A QA review: „Runde“ was offered twice (two entries of that title), „FLUGZEUGE“ beside
+    „Flugzeuge“; a suggestion only fills the box, so the same words once are enough."""
+    page.goto("/")
+    page.locator("#q").press_sequentially("Runde", delay=30)
+    options = page.locator("#title-suggestions option")
+    expect(page.locator('#title-suggestions option[value="Runde"]')).to_have_count(1)
+    values = options.evaluate_all("els => els.map(e => e.value.toLowerCase())")
+    assert len(values) == len(set(values)), values
+
+
 def test_browser_a_document_pages_box_suggests_that_documents_titles(page):
     """A QA review: „In „HoW FAQ“ suchen“ offered the rulebooks' titles too."""
     page.goto("/docs/how-faq")

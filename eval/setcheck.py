@@ -244,6 +244,7 @@ GROUPS = [
     ["heldout158-questions.jsonl", "heldout158-followups.jsonl"],
     ["heldout159-questions.jsonl", "heldout159-followups.jsonl"],
     ["heldout160-questions.jsonl", "heldout160-followups.jsonl"],
+    ["heldout161-questions.jsonl", "heldout161-followups.jsonl"],
 ]
 
 

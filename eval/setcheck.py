@@ -245,6 +245,7 @@ GROUPS = [
     ["heldout159-questions.jsonl", "heldout159-followups.jsonl"],
     ["heldout160-questions.jsonl", "heldout160-followups.jsonl"],
     ["heldout162-questions.jsonl", "heldout162-followups.jsonl"],
+    ["heldout161-questions.jsonl", "heldout161-followups.jsonl"],
 ]
 
 

@@ -82,13 +82,15 @@ def paragraph_number(raw: str) -> int | None:
     return int(raw) if _NUMBER.fullmatch(raw) else None
 
 
-# a number with what a forum's autolinker or a sentence adds after it ("3)", "3.", "3),")
-_TIDY_NUMBER = re.compile(r"([1-9][0-9]{0,4})[\s)\].,;:!?'\"»«“”„’‘>]{1,8}")
+# a number written with leading zeros ("03") or with what a forum's autolinker or a sentence
+# adds after it ("3)", "3.", "3),")
+_TIDY_NUMBER = re.compile(r"0{0,4}([1-9][0-9]{0,4})[\s)\].,;:!?'\"»«“”„’‘>]{0,8}")
 
 
 def tidy_number(raw: str) -> int | None:
-    """The paragraph number `raw` meant once what a forum or a sentence added after it is
-    dropped ("3)" -> 3), as `tidy_version` does for ``v``; None when that is none."""
+    """The paragraph number `raw` meant once leading zeros and what a forum or a sentence
+    added after it are dropped ("03" -> 3, "3)" -> 3), as `tidy_version` does for ``v``;
+    None when that is none."""
     found = _TIDY_NUMBER.fullmatch(raw)
     return int(found.group(1)) if found else None
 

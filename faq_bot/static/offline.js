@@ -434,10 +434,11 @@
       return;
     }
     var list = el("ol", "hits");
-    hits.slice(0, shown).forEach(function (hit) {
+    hits.slice(0, shown).forEach(function (hit, i) {
       var e = hit.entry;
       var snip = snippet(e, groups, search.fold);
       var li = el("li", "hit");
+      li.id = "treffer-" + (i + 1); // as the server numbers them (templates/_macros.html)
       var h2 = el("h2", "hit-title");
       h2.appendChild(link(entryUrl(e.id, query, snip.paragraph), e.title));
       li.appendChild(h2);
@@ -451,9 +452,12 @@
       var params = { q: query, n: String(MORE_HITS) };
       if (scope.doc) params.doc = scope.doc;
       if (scope.category) params.category = scope.category;
-      more.appendChild(link("/search?" + new URLSearchParams(params).toString(), "Mehr Treffer zeigen"));
+      // opens the longer list at the first hit not shown before, as the server's link does
+      more.appendChild(link("/search?" + new URLSearchParams(params).toString() +
+        "#treffer-" + (shown + 1), "Mehr Treffer zeigen"));
       root.appendChild(more);
     }
+    showHashTarget();
   }
 
   function byId(data, id) {
@@ -601,17 +605,21 @@
     article.appendChild(body);
     crossReferences(data, entry, doc, article);
     root.appendChild(article);
-    if (location.hash) {
-      var target = document.getElementById(location.hash.slice(1));
-      if (target) {
-        // :target does not match an element made after the page loaded: say it by class
-        target.classList.add("is-target");
-        window.addEventListener("hashchange", function () {
-          target.classList.remove("is-target"); // another anchor: :target takes over
-        }, { once: true });
-        target.scrollIntoView();
-      }
-    }
+    showHashTarget();
+  }
+
+  // The element the address's #hash names (a paragraph, a hit), made after the page loaded:
+  // the browser scrolled to nothing, so it is scrolled to and marked here
+  function showHashTarget() {
+    if (!location.hash) return;
+    var target = document.getElementById(location.hash.slice(1));
+    if (!target) return;
+    // :target does not match an element made after the page loaded: say it by class
+    target.classList.add("is-target");
+    window.addEventListener("hashchange", function () {
+      target.classList.remove("is-target"); // another anchor: :target takes over
+    }, { once: true });
+    target.scrollIntoView();
   }
 
   // "Siehe auch" and "Verweise hierher", as templates/pages/entry.html lists them (a copy

@@ -535,7 +535,7 @@ def ask(
     index_dir: Path,
     question: tuple[str, ...],
 ) -> None:
-    """Eine Frage stellen: Antwort ist der Absatz einer Regelung, der sie beantwortet."""
+    """Eine Frage stellen: Antwort ist der Absatz eines Eintrags, der sie beantwortet."""
     from faq_bot.chat import QuestionError, answer, format_answer, parse_history
     from faq_bot.chat.answer import replay
 

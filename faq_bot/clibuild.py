@@ -144,7 +144,8 @@ def build_with_progress(
                 on_phase=on_phase,
                 first=first,
                 on_wait=lambda: note(
-                    f"Ein anderer Indexbau in {index_dir} läuft gerade; warte, bis er fertig ist …"
+                    f"Ein anderer Indexbau in {index_dir} läuft gerade; es wird gewartet, "
+                    "bis er fertig ist …"
                 ),
             )
     except CorpusError as exc:
@@ -171,7 +172,7 @@ def open_or_build(corpus_dir: Path, index_dir: Path) -> Index:
             what = f"Kein Index in {index_dir} gefunden: er wird jetzt aus {corpus_dir} gebaut"
         else:
             what = f"Der Index in {index_dir} ist veraltet oder beschädigt: er wird neu gebaut"
-        note(f"{what} (einige Minuten; Strg-C bricht ab) …")
+        note(f"{what} (einige Minuten; Strg+C bricht ab) …")
         build_with_progress(corpus_dir, index_dir, phase_lines=True, first=True)
         index = open_index(index_dir)
     if unreadable_vectors(index):  # serve rebuilds (web.serve.ensure_index); one answer warns

@@ -56,11 +56,15 @@ PAGES = {
     403: ("Nicht erlaubt", "Diese Anfrage ist nicht erlaubt."),
     414: (
         "Adresse zu lang",
-        "Die Adresse ist zu lang. Bitte kürzer suchen oder ein neues Gespräch beginnen.",
+        "Die Adresse ist zu lang. Bitte einen kürzeren Suchbegriff verwenden oder ein neues "
+        "Gespräch beginnen.",
     ),
     417: ("Ungültige Anfrage", "Die Erwartung dieser Anfrage kann der Server nicht erfüllen."),
     431: ("Anfrage zu groß", "Die Kopfzeilen der Anfrage sind zu groß."),
-    500: ("Interner Fehler", "Beim Server ist ein Fehler aufgetreten. Bitte später noch einmal."),
+    500: (
+        "Interner Fehler",
+        "Beim Server ist ein Fehler aufgetreten. Bitte später noch einmal versuchen.",
+    ),
     501: (TITLES[501], DEFAULT_DETAILS[501]),  # as the app's own 501 (faq_bot.web.body)
 }
 FALLBACK = ("Fehler", "Der Server konnte diese Anfrage nicht bearbeiten.")

@@ -484,7 +484,10 @@ def test_an_answer_whose_confidence_was_often_wrong_on_test_questions_says_it_is
     assert unsure.reliability is not None and unsure.reliability < conf.SURE
     assert unsure.message.startswith("Wahrscheinlich steht das unter „")
     share = round(unsure.reliability * 100)
-    assert unsure.caution and f"stimmten {share} von 100." in unsure.caution
+    assert (
+        unsure.caution
+        and f"stimmten nur {share} von 100 ähnlich sicheren Antworten." in unsure.caution
+    )
     assert sure.reliability is not None and sure.reliability >= conf.SURE
     assert sure.message.startswith("Das steht unter „") and sure.caution is None
     data = unsure.to_json()
@@ -509,7 +512,7 @@ def test_the_chat_page_says_an_answer_is_unsure_under_its_message(hybrid_index):
     html = page.get_data(as_text=True)
     assert page.status_code == 200
     assert "Wahrscheinlich steht das unter" in html
-    assert '<p class="turn-caution">Bitte den Absatz prüfen: Von ähnlich sicheren' in html
+    assert '<p class="turn-caution">Bitte den Absatz prüfen: Bei Testfragen stimmten nur' in html
     sure = client.get("/ask", query_string={"q": SURE_QUESTION}, follow_redirects=True)
     assert "turn-caution" not in sure.get_data(as_text=True).split('id="neu"')[1]
 

@@ -130,7 +130,7 @@ def test_form_a_builder_button_past_the_row_limit_is_refused_and_keeps_the_form(
 
 
 def test_form_removing_a_card_the_stack_uses_leaves_its_fields_to_choose_again() -> None:
-    """A QA review: removing the Radarstation of „Zwei Zerstörer sperren das Radar“ left
+    """A QA review: removing the Radarstation of „Zwei Zerstörer sperren die Radarstation“ left
     the entries pointing at its id; the stack's fields read „radar (unbekannt)“ and the
     result „Die Zielkarte „radar“ ist nicht definiert“, an id the judge never typed, as a
     rules violation. The entries' fields that named the card are emptied: the form then
@@ -299,19 +299,19 @@ def test_form_step_removing_a_row_goes_to_the_remove_button_of_its_neighbour(
     ("action", "message", "button"),
     [
         # the moved entry's same button, so pressing again moves it further
-        ("move:stack:2:up", "Eintrag 3 nach oben verschoben, jetzt Eintrag 2.", "move:stack:1:up"),
+        ("move:stack:2:up", "Eintrag 3 früher angesagt, jetzt Eintrag 2.", "move:stack:1:up"),
         (
             "move:stack:0:down",
-            "Eintrag 1 nach unten verschoben, jetzt Eintrag 2.",
+            "Eintrag 1 später angesagt, jetzt Eintrag 2.",
             "move:stack:1:down",
         ),
         # at the bottom now: that row has no "up" button, its "down" one takes the focus
         (
             "move:stack:1:up",
-            "Eintrag 2 nach oben verschoben, jetzt Eintrag 1.",
+            "Eintrag 2 früher angesagt, jetzt Eintrag 1.",
             "move:stack:0:down",
         ),
-        ("move:stack:0:up", "Eintrag 1 ist schon ganz oben.", "move:stack:0:down"),
+        ("move:stack:0:up", "Eintrag 1 wird schon als erster angesagt.", "move:stack:0:down"),
     ],
 )
 def test_form_step_moving_an_entry_follows_it_with_the_focus(action, message, button) -> None:

@@ -267,7 +267,7 @@ def test_ask_page_example_question_is_answered_from_its_ruling_with_the_checker(
     turn = answered.split('<li class="turn"', 1)[1]
     assert '<div class="turn-a confident">' in turn and '<mark class="key">' in turn
     assert 'href="/entry/227-pfund-bombe-basisausbau#p' in turn
-    assert "Im Szenario-Prüfer nachspielen" in turn
+    assert "Im Aktionsstapel-Prüfer nachspielen" in turn
 
 
 def test_ask_page_get_answers_with_highlight_and_anchor(client):
@@ -279,7 +279,7 @@ def test_ask_page_get_answers_with_highlight_and_anchor(client):
     assert re.search(
         r'<a class="chat-copy"[^>]* data-chat-copy [^>]*hidden>Link kopieren</a>', html
     )
-    assert "Im Szenario-Prüfer nachspielen" in html
+    assert "Im Aktionsstapel-Prüfer nachspielen" in html
     (token,) = hidden_turns(html)  # the form carries the turn as shown
     assert token.startswith("227-pfund-bombe-basisausbau.") and token.endswith(f"~{FIRST}")
 

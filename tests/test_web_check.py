@@ -1469,7 +1469,7 @@ def checker_tag(html: str) -> str:
         ("remove:stack:2", "Eintrag 3 entfernt.", 'data-focus-button="remove:stack:2"'),
         (
             "move:stack:2:up",
-            "Eintrag 3 nach oben verschoben, jetzt Eintrag 2.",
+            "Eintrag 3 früher angesagt, jetzt Eintrag 2.",
             'data-focus-button="move:stack:1:up"',
         ),
     ],

@@ -55,7 +55,7 @@ def format_answer(data: dict[str, Any], width: int = 88) -> str:
         lines.append(f"Meinten Sie: {data['suggestion']}?")
     if data.get("check_url"):
         lines.append("")
-        lines.append(f"Im Szenario-Prüfer nachspielen: {data['check_url']}")
+        lines.append(f"Im Aktionsstapel-Prüfer nachspielen: {data['check_url']}")
     return "\n".join(lines)
 
 

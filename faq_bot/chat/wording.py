@@ -95,8 +95,8 @@ def caution_note(reliability: float) -> str:
     """What an unsure answer says under its message: what answers like it were worth."""
     share = round(reliability * 100)
     return (
-        f"Bitte den Absatz prüfen: Von ähnlich sicheren Antworten auf Testfragen stimmten "
-        f"{share} von 100."
+        f"Bitte den Absatz prüfen: Bei Testfragen stimmten nur {share} von 100 ähnlich sicheren "
+        "Antworten."
     )
 
 

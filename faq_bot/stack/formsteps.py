@@ -219,13 +219,15 @@ def _feedback(state: Mapping[str, Any], action: str, posted: str | None = None) 
     if kind == "move":
         row, direction = int(parts[1]), parts[2]
         to = row - 1 if direction == "up" else row + 1
-        where = "oben" if direction == "up" else "unten"
+        # said as the buttons say it (earlier / later announced): "up" in the list is down in
+        # the stack, whose first entry lies at the bottom (templates/check/_checker.html)
+        when, place = ("früher", "erster") if direction == "up" else ("später", "letzter")
         shown_number = int(pressed_parts[1]) + 1  # as the button showed it
         if 0 <= row < len(state["stack"]) and 0 <= to < len(state["stack"]):
-            message = f"Eintrag {shown_number} nach {where} verschoben, jetzt Eintrag {to + 1}."
+            message = f"Eintrag {shown_number} {when} angesagt, jetzt Eintrag {to + 1}."
         else:
             to = row
-            message = f"Eintrag {shown_number} ist schon ganz {where}."
+            message = f"Eintrag {shown_number} wird schon als {place} angesagt."
         # the arrows the row has there (`templates/check/_rows.html`): none "up" in the first
         # row, none "down" in the last
         offered = [

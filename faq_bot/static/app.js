@@ -38,7 +38,7 @@
     });
     document.querySelectorAll("[data-shortcut-toggle]").forEach(function (button) {
       button.hidden = false;
-      button.textContent = off ? "Tastenkürzel / einschalten" : "Tastenkürzel / ausschalten";
+      button.textContent = off ? "Tastenkürzel „/“ einschalten" : "Tastenkürzel „/“ ausschalten";
     });
   }
   document.querySelectorAll("[data-shortcut-toggle]").forEach(function (button) {

@@ -324,7 +324,7 @@
     }
     if (data.check_url) {
       var check = el("p", "check-link");
-      check.appendChild(link(data.check_url, "Im Szenario-Prüfer nachspielen: wer zuerst, wer bezahlt"));
+      check.appendChild(link(data.check_url, "Im Aktionsstapel-Prüfer nachspielen: wer zuerst, wer bezahlt"));
       box.appendChild(check);
     }
   }

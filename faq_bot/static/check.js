@@ -301,7 +301,7 @@
     note.className = "check-offline";
     note.setAttribute("role", "alert");
     note.textContent = "Keine Verbindung zum Server. Ihre Eingaben sind noch da – " +
-      "bitte noch einmal tippen, sobald die Verbindung wieder steht.";
+      "bitte dieselbe Schaltfläche noch einmal antippen, sobald die Verbindung wieder steht.";
     row.insertBefore(note, row.firstChild);
   }
 
@@ -462,7 +462,7 @@
         window.faqBot.announce("Link kopiert.", status);
       },
       function () {
-        window.faqBot.announce("Kopieren ging nicht; bitte den Link oben verwenden.", status);
+        window.faqBot.announce("Kopieren nicht möglich; bitte „Link teilen“ lang drücken und die Adresse kopieren.", status);
       }
     );
   });

@@ -35,7 +35,7 @@
       var worker = navigator.serviceWorker.controller;
       if (!worker) return; // no worker: the link loads the page again as it is
       event.preventDefault();
-      retry.textContent = "Warte auf den Server …";
+      retry.textContent = "Warten auf den Server …";
       retry.setAttribute("aria-disabled", "true");
       var reloaded = false;
       function reload() {
@@ -709,7 +709,8 @@
     root.appendChild(el("h1", null, "Aktionsstapel prüfen"));
     root.appendChild(
       el("p", "offline-note", "Der Aktionsstapel-Prüfer braucht eine Verbindung zum Server. " +
-        "Sobald sie wieder steht: oben „Erneut versuchen“. Bis dahin die Regeln in der gespeicherten Fassung:")
+        "Sobald die Verbindung wieder steht, oben auf „Erneut versuchen“ tippen. Bis dahin " +
+        "können Sie die gespeicherten Regeln durchsuchen:")
     );
     root.appendChild(searchForm(""));
   }

@@ -206,7 +206,9 @@ def preview(turn: dict[str, Any]) -> str:
         return str(turn["message"])
     said = "Auf diese Frage hat die Regelsuche keine sichere Antwort gefunden."
     closest = [f"„{r['title']}“" for r in (turn.get("related") or [])[:3]]
-    return f"{said} Nahe Einträge: {', '.join(closest)}." if closest else said
+    return (
+        f"{said} Diese Einträge kommen ihr am nächsten: {', '.join(closest)}." if closest else said
+    )
 
 
 PREVIEW_KEY = 200  # characters of the key sentence a link preview shows at most

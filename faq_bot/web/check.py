@@ -100,11 +100,11 @@ FAQ_DOC = "how-faq"
 JSON_FIELD = "json"  # the JSON view's text box: a syntax error there is marked and linked
 NOTHING_ENTERED_NOTE = (
     "Noch nichts eingetragen: bitte TW, Karten und Stapel ausfüllen (oder oben ein Beispiel "
-    "wählen), dann prüfen."
+    "wählen), dann „Auflösen“."
 )
 EMPTY_FORM_NOTE = (
-    "Das Formular war leer: Spieler A und B vorgegeben; "
-    "TW, Karten und Stapel bitte ausfüllen, dann prüfen."
+    "Das Formular war leer: Spieler A und B sind vorgegeben. Bitte TW, Karten und Stapel "
+    "ausfüllen, dann „Auflösen“."
 )
 TOO_BIG_FOR_ROWS = (
     "Dieses Szenario ist zu groß für das Formular: jede Zeile böte alle Spieler, Karten und "

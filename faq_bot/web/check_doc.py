@@ -127,7 +127,7 @@ describe(
                 ),
                 "400": json_body(
                     {"$ref": "#/components/schemas/Error"},
-                    "Kein Szenario: der Körper ist kein JSON oder verletzt das Schema, oder "
+                    "Kein Szenario: der Anfragetext ist kein JSON oder verletzt das Schema, oder "
                     "eine Regel, die "
                     "JSON Schema nicht ausdrücken kann: die Kürzel (id) der Karten und der "
                     "Einträge sind jeweils eindeutig (ein doppeltes gibt 400, detail nennt das "
@@ -177,7 +177,8 @@ describe(
     "/check",
     {
         "get": {
-            "summary": "Der Stapel-Prüfer (Formular); mit s=<Link> ausgefüllt und ausgewertet",
+            "summary": "Der Aktionsstapel-Prüfer (Formular); mit s=<Link> ausgefüllt und "
+            "ausgewertet",
             "parameters": [
                 {
                     "name": "s",

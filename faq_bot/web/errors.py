@@ -87,8 +87,8 @@ DEFAULT_DETAILS = {
     404: "Diese Adresse gibt es nicht.",
     405: "Diese Methode ist für diese Adresse nicht erlaubt.",
     406: "Dieses Format kann nicht geliefert werden.",
-    412: "Die Bedingung der Anfrage (If-Match) trifft auf diese Seite nicht zu; sie wurde "
-    "nicht gesendet.",
+    412: "Die Bedingung der Anfrage (If-Match) trifft auf diese Seite nicht zu; die Seite wurde "
+    "daher nicht gesendet.",
     413: "Die Anfrage ist zu groß.",
     415: "Dieses Format wird nicht angenommen.",
     422: "Die Anfrage ist lesbar, lässt sich aber nicht verarbeiten.",

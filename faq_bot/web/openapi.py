@@ -299,7 +299,7 @@ PATHS: dict[str, dict] = {
     },
     "/entry/{entry_id}": {
         "get": {
-            "summary": "Eine Regelung (HTML) mit Absatz-Ankern #p0, #p1, …",
+            "summary": "Ein Eintrag (HTML) mit Absatz-Ankern #p0, #p1, …",
             "parameters": [ENTRY_ID, MARKS],
             "responses": {
                 "200": html_body("Der Eintrag"),

@@ -157,7 +157,7 @@ def check_address(host: str, port: int) -> None:
                 "Bitte mit --port einen anderen wählen."
             ) from None
         raise InputError(
-            f"Auf {host}:{port} lässt sich nicht lauschen ({os_reason(exc)})."
+            f"Der Dienst kann {host}:{port} nicht belegen ({os_reason(exc)})."
         ) from None
 
 

@@ -110,7 +110,7 @@ def test_browser_the_slash_shortcut_can_be_turned_off_and_on(page):
     a speech-input user's „slash“ moves the focus). The footer's tip turns it off and on,
     for later pages too."""
     page.goto(f"/entry/{BOMB}")
-    toggle = page.get_by_role("button", name="Tastenkürzel / ausschalten")
+    toggle = page.get_by_role("button", name="Tastenkürzel „/“ ausschalten")
     toggle.click()
     page.locator("h1").click()
     page.keyboard.press("/")
@@ -120,7 +120,7 @@ def test_browser_the_slash_shortcut_can_be_turned_off_and_on(page):
     page.locator("h1").first.click()
     page.keyboard.press("/")
     expect(page.locator("#q")).not_to_be_focused()
-    page.get_by_role("button", name="Tastenkürzel / einschalten").click()
+    page.get_by_role("button", name="Tastenkürzel „/“ einschalten").click()
     page.locator("h1").first.click()
     page.keyboard.press("/")
     expect(page.locator("#q")).to_be_focused()

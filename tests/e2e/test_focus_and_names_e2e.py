@@ -109,7 +109,7 @@ def test_the_chat_links_under_an_answer_read_without_their_glyphs(page):
     page.goto("/ask?q=Wer+bezahlt+zuerst%2C+wenn+die+227er+gekontert+wird%3F")
     check = page.locator(".check-link a").last
     assert "▶" in check.evaluate("el => getComputedStyle(el, '::before').content")
-    expect(check).to_have_accessible_name(re.compile(r"^Im Szenario-Prüfer"))
+    expect(check).to_have_accessible_name(re.compile(r"^Im Aktionsstapel-Prüfer"))
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

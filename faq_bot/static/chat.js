@@ -619,7 +619,9 @@
           // a failed question: the disabled button had lost focus to the page (a screen
           // reader started at the top); the retry takes it, and raises no keyboard
           retry.focus({ preventScroll: true });
-          retry.scrollIntoView({ block: "nearest" }); // below the fold after an answer
+          // below the fold after an answer; centred, not "nearest": at the screen's edge a
+          // fraction of a pixel of it could stay cut off
+          retry.scrollIntoView({ block: "center" });
         } else if (errorBox && !errorBox.hidden) {
           errorBox.setAttribute("tabindex", "-1");
           errorBox.focus({ preventScroll: true });

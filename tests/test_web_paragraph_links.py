@@ -156,13 +156,23 @@ def test_absatz_written_in_capitals_redirects_to_the_link_it_meant(client, word)
     assert client.get(response.headers["Location"]).status_code == 200
 
 
-def test_another_word_in_place_of_absatz_is_a_german_404(client):
-    response = client.get(f"/entry/{BOMB}/kapitel/2")
+def test_absatz_capitalised_with_a_forums_additions_redirects_once(client):
+    """A review: „…/Absatz/02)?v=ABCD)“ took two redirects (the number untidied)."""
+    response = client.get(f"/entry/{BOMB}/Absatz/02)", query_string={"v": "ABCD)"})
+    assert response.status_code == 301
+    assert response.headers["Location"] == f"/entry/{BOMB}/absatz/2?v=abcd"
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_another_word_in_place_of_absatz_is_a_german_404(client, method):
+    """A review: the route for „Absatz“ in capitals first caught every /entry/a/b/c, so a
+    POST there was a 405 instead of a 404."""
+    response = getattr(client, method)(f"/entry/{BOMB}/kapitel/2")
     assert response.status_code == 404
     assert "Seite nicht gefunden" in response.get_data(as_text=True)
 
 
-@pytest.mark.parametrize("number", ["2)", "2.", "2),", "2%C2%BB", "02", "002)"])
+@pytest.mark.parametrize("number", ["2)", "2.", "2),", "2%C2%BB", "02", "002)", "0000002"])
 def test_a_number_with_what_a_forum_adds_after_it_redirects_to_the_link_it_meant(client, number):
     """A QA review: ".../absatz/3)" was a 404 while the same ")" after an entry's id or a
     fingerprint is forgiven."""

@@ -313,27 +313,6 @@ PATHS: dict[str, dict] = {
             "responses": {"301": {"description": "Weiterleitung auf /#dokumente"}},
         }
     },
-    "/entry/{entry_id}/{word}/{number}": {
-        "get": {
-            "summary": "Absatz-Permalink mit „Absatz“ in anderer Schreibung (…/Absatz/2): "
-            "Weiterleitung auf /entry/{entry_id}/absatz/{number}",
-            "parameters": [
-                _param("entry_id", "path", "ID des Eintrags", {"type": "string"}),
-                _param(
-                    "word",
-                    "path",
-                    "„absatz“ in beliebiger Groß-/Kleinschreibung",
-                    {"type": "string"},
-                ),
-                _param("number", "path", "Nummer des Absatzes (ab 1)", {"type": "string"}),
-                _param("v", "query", "Prüfsumme des Absatzes, wird übernommen", {"type": "string"}),
-            ],
-            "responses": {
-                "301": {"description": "Weiterleitung auf den Permalink des Absatzes"},
-                **error_responses(404, html=True),
-            },
-        }
-    },
     "/docs/{doc_id}": {
         "get": {
             "summary": "Inhaltsverzeichnis eines Dokuments (A–Z bzw. Abschnitte)",

@@ -18,6 +18,7 @@ from flask import (
     url_for,
 )
 from werkzeug.exceptions import NotFound
+from werkzeug.routing import BaseConverter
 
 from faq_bot.links import paragraph_index
 from faq_bot.links import see_also as listed_references
@@ -343,15 +344,70 @@ def paragraph(entry_id: str, number: str) -> Any:
     )
 
 
-@bp.get("/entry/<entry_id>/<word>/<number>")
+class AbsatzWord(BaseConverter):
+    """„absatz“ in any case: ``…/Absatz/2`` has a route, ``…/kapitel/2`` stays none (a 404
+    for any method, as before)."""
+
+    regex = "(?i:absatz)"
+
+
+@bp.record_once
+def _absatz_converter(state: Any) -> None:
+    state.app.url_map.converters["absatz"] = AbsatzWord
+
+
+@bp.get("/entry/<entry_id>/<absatz:word>/<number>")
 def paragraph_in_other_case(entry_id: str, word: str, number: str) -> Any:
     """``…/Absatz/2`` (a phone's capitalisation, a link typed by hand) is the paragraph's
-    permalink, as an entry id in another case is its entry; any other word is a 404."""
-    if word.casefold() != "absatz":
-        raise NotFound()
-    return moved(
-        url_for("pages.paragraph", entry_id=entry_id, number=number, v=request.args.get("v"))
-    )
+    permalink, as an entry id in another case is its entry: one redirect to the link it
+    meant, its number and `v` tidied as the permalink route tidies them."""
+    n = paragraph_number(number) or tidy_number(number)
+    version = request.args.get("v") or None
+    if version and not valid_version(version):
+        version = tidy_version(version) or version
+    return moved(url_for("pages.paragraph", entry_id=entry_id, number=str(n or number), v=version))
+
+
+describe(
+    "/entry/{entry_id}/{word}/{number}",
+    {
+        "get": {
+            "summary": "Absatz-Permalink mit „Absatz“ in anderer Schreibung (…/Absatz/2): "
+            "Weiterleitung auf /entry/{entry_id}/absatz/{number}",
+            "parameters": [
+                {
+                    "name": name,
+                    "in": "path",
+                    "required": True,
+                    "description": description,
+                    "schema": schema,
+                }
+                for name, description, schema in (
+                    ("entry_id", "ID des Eintrags", {"type": "string"}),
+                    (
+                        "word",
+                        "„absatz“ in beliebiger Groß-/Kleinschreibung",
+                        {"type": "string", "pattern": "^[Aa][Bb][Ss][Aa][Tt][Zz]$"},
+                    ),
+                    ("number", "Nummer des Absatzes (ab 1)", {"type": "string"}),
+                )
+            ]
+            + [
+                {
+                    "name": "v",
+                    "in": "query",
+                    "required": False,
+                    "description": "Prüfsumme des Absatzes, wird übernommen",
+                    "schema": {"type": "string"},
+                }
+            ],
+            "responses": {
+                "301": {"description": "Weiterleitung auf den Permalink des Absatzes"},
+                **error_responses(404, html=True),
+            },
+        }
+    },
+)
 
 
 def _target_paragraph(record: Any, paragraph: Any) -> int | None:

@@ -84,14 +84,15 @@ def paragraph_number(raw: str) -> int | None:
 
 # a number written with leading zeros ("03") or with what a forum's autolinker or a sentence
 # adds after it ("3)", "3.", "3),")
-_TIDY_NUMBER = re.compile(r"0{0,4}([1-9][0-9]{0,4})[\s)\].,;:!?'\"»«“”„’‘>]{0,8}")
+_TIDY_NUMBER = re.compile(r"0*([1-9][0-9]{0,4})[\s)\].,;:!?'\"»«“”„’‘>]{0,8}")
+TIDY_LONGEST = 40  # characters of a number worth tidying: any more is no link someone meant
 
 
 def tidy_number(raw: str) -> int | None:
     """The paragraph number `raw` meant once leading zeros and what a forum or a sentence
     added after it are dropped ("03" -> 3, "3)" -> 3), as `tidy_version` does for ``v``;
     None when that is none."""
-    found = _TIDY_NUMBER.fullmatch(raw)
+    found = _TIDY_NUMBER.fullmatch(raw) if len(raw) <= TIDY_LONGEST else None
     return int(found.group(1)) if found else None
 
 

@@ -5,6 +5,9 @@ then spelt as they sound, then one typing slip away.
     Titles and aliases for as-you-type suggestions: ``{"title", "id", "url"}``; those
     one typing slip away when no name starts with the prefix. Lexical only (no query
     embedding while typing).
+``distinct_titles(titles) -> list[str]``
+    The titles once each, as a box's suggestions offer them (two entries titled „Runde“, or
+    „FLUGZEUGE“ beside „Flugzeuge“, fill the box alike), the spelling not in capitals kept.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from faq_bot.index import WARMERS, Index
 from faq_bot.spelling import MIN_FUZZY_LENGTH, edits1, sound_key
 from faq_bot.text import entry_path, fold
 
-__all__ = ["suggest_titles"]
+__all__ = ["distinct_titles", "suggest_titles"]
 
 _WORD = re.compile(r"\w+")
 
@@ -111,3 +114,14 @@ def _warm_up(index: Index) -> None:
 
 
 WARMERS.append(_warm_up)
+
+
+def distinct_titles(titles: list[str]) -> list[str]:
+    """`titles` once each by their folded words, in order; of two spellings the first not
+    written in capitals alone („Flugzeuge“, not „FLUGZEUGE“), at the first one's place."""
+    kept: dict[str, str] = {}
+    for title in titles:
+        key = fold(title)
+        if key not in kept or (kept[key].isupper() and not title.isupper()):
+            kept[key] = title
+    return list(kept.values())

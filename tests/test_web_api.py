@@ -149,6 +149,24 @@ def test_api_suggest_opensearch_format_for_browsers(client):
     assert "Aktionsstapel" in titles
 
 
+def test_api_suggest_opensearch_offers_each_title_once(client):
+    """A review: the browser's own search box offered „Runde“ twice (two entries)."""
+    json_titles = [s["title"] for s in client.get("/api/suggest?q=Runde").get_json()["suggestions"]]
+    assert json_titles.count("Runde") == 2  # the API lists each entry
+    _query, titles = client.get("/api/suggest?q=Runde&format=opensearch").get_json(force=True)
+    assert titles.count("Runde") == 1
+
+
+def test_distinct_titles_keep_the_first_place_and_the_spelling_not_in_capitals():
+    from faq_bot.suggest import distinct_titles
+
+    assert distinct_titles(["FLUGZEUGE", "Runde", "Flugzeuge", "runde", "Zug"]) == [
+        "Flugzeuge",
+        "Runde",
+        "Zug",
+    ]
+
+
 # --- what a forum bot needs to embed a ruling from the API alone ------------------------
 
 

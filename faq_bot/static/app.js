@@ -97,14 +97,20 @@
         if (!data || ticket !== latest) return;
         while (list.firstChild) list.removeChild(list.firstChild);
         // a suggestion only fills the box: two entries' same title („Runde“, „FLUGZEUGE“
-        // and „Flugzeuge“) once
+        // and „Flugzeuge“) once, the spelling not in capitals kept (as the browser's own
+        // suggestions get them: faq_bot/suggest.py distinct_titles)
         var offered = Object.create(null); // no inherited keys: a title „constructor“ too
         (data.suggestions || []).forEach(function (item) {
           var words = item.title.toLowerCase();
-          if (offered[words]) return;
-          offered[words] = true;
+          var had = offered[words];
+          if (had) {
+            var capitals = function (text) { return text === text.toUpperCase(); };
+            if (capitals(had.value) && !capitals(item.title)) had.value = item.title;
+            return;
+          }
           var option = document.createElement("option");
           option.value = item.title; // text only: never parsed as HTML
+          offered[words] = option;
           list.appendChild(option);
         });
       })
@@ -436,13 +442,13 @@
   // data-scroll-label holds the name without the note. Checked again when its size or its
   // content's changes (text zoom, a phone turned, <details> opened) and for boxes added later
   // (a chat answer's table, the checker's new result).
-  var SCROLLS = " (seitlich verschiebbar)";
   function fitScrollBox(box) {
-    var scrolls = box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
+    var sideways = box.scrollWidth > box.clientWidth + 1;
+    var scrolls = sideways || box.scrollHeight > box.clientHeight + 1; // the JSON: downwards
     var name = box.getAttribute("data-scroll-label");
     if (scrolls) {
       box.setAttribute("tabindex", "0");
-      box.setAttribute("aria-label", name + SCROLLS);
+      box.setAttribute("aria-label", name + (sideways ? " (seitlich verschiebbar)" : " (verschiebbar)"));
     } else if (document.activeElement !== box) {
       box.removeAttribute("tabindex");
       box.setAttribute("aria-label", name);
@@ -459,6 +465,10 @@
     boxes.push.apply(boxes, root.querySelectorAll("[data-scroll-label]"));
     boxes.forEach(function (box) {
       fitScrollBox(box);
+      if (box.hasAttribute("data-scroll-watched")) return;
+      box.setAttribute("data-scroll-watched", "");
+      // a box that stopped scrolling while it had the focus is checked again as it loses it
+      box.addEventListener("blur", function () { fitScrollBox(box); });
       if (!boxSizes) return;
       boxSizes.observe(box);
       if (box.firstElementChild) boxSizes.observe(box.firstElementChild);

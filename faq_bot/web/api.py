@@ -68,7 +68,7 @@ def search() -> Any:
 @conditional
 def suggest() -> Any:
     """Titles (headwords and aliases) starting with or containing `q`, for the datalist."""
-    from faq_bot.suggest import suggest_titles
+    from faq_bot.suggest import distinct_titles, suggest_titles
 
     index = current_index()
     prefix = check_query(request.args.get("q"), required=False)
@@ -80,7 +80,7 @@ def suggest() -> Any:
         [_suggestion_json(s) for s in suggest_titles(index, prefix, n=n, doc=doc)] if prefix else []
     )
     if request.args.get("format") == "opensearch":  # the browser's search-box suggestions
-        body = [prefix, [s["title"] for s in suggestions]]
+        body = [prefix, distinct_titles([s["title"] for s in suggestions])]
         return current_app.response_class(
             json.dumps(body, ensure_ascii=False), mimetype="application/x-suggestions+json"
         )

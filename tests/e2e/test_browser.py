@@ -144,6 +144,11 @@ def test_browser_title_suggestions_offer_each_title_once(page):
     expect(page.locator('#title-suggestions option[value="Runde"]')).to_have_count(1)
     values = options.evaluate_all("els => els.map(e => e.value.toLowerCase())")
     assert len(values) == len(set(values)), values
+    box = page.locator("#q")
+    box.fill("")
+    box.press_sequentially("Flugzeug", delay=30)
+    expect(page.locator('#title-suggestions option[value="Flugzeuge"]')).to_have_count(1)
+    assert page.locator('#title-suggestions option[value="FLUGZEUGE"]').count() == 0
 
 
 def test_browser_a_document_pages_box_suggests_that_documents_titles(page):

@@ -669,10 +669,11 @@
       return;
     }
     var focused = document.activeElement;
+    var inTurn = !!focused && log.contains(focused);
     showTurns(count);
-    if (focused && focused !== document.body && document.contains(focused)) return;
-    // the focus was in a turn Back removed (on a touch screen the answer takes it): it
-    // goes where an answer would put it, not to the page's top
+    // the focus stays where it was, unless it was in a turn Back removed (on a touch screen
+    // the answer takes it): then it goes where an answer would put it, not to the page's top
+    if (!inTurn || document.contains(focused)) return;
     if (!TOUCH) {
       input.focus({ preventScroll: true });
       return;

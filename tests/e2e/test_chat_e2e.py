@@ -203,6 +203,20 @@ def test_chat_back_on_a_phone_keeps_the_focus_on_the_turn_shown(phone):
     expect(phone.locator("#chat-h")).to_be_focused()
 
 
+def test_chat_back_leaves_the_focus_where_it_was_outside_the_turns(page):
+    """A review: Back put the focus into the question field even when nothing in the chat
+    had it (the page itself had it)."""
+    page.goto("/ask")
+    ask(page, FIRST)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    ask(page, FOLLOWUP)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(2)
+    page.evaluate("document.activeElement.blur()")
+    page.go_back()
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    assert page.evaluate("document.activeElement === document.body")
+
+
 def test_chat_question_after_going_back_continues_from_the_turns_shown(page):
     two_turns_then_back(page)
     with page.expect_request("**/api/ask") as sent:

@@ -612,6 +612,9 @@ def test_a_linked_search_previews_its_query_and_first_hits(client):
     description = meta_content(html, "og:description")
     titles = [h["title"] for h in client.get("/api/search?q=Radarstation&doc=how-faq").json["hits"]]
     assert description == "Treffer: " + " · ".join(titles[:3])
+    # each title once (two entries are titled „Runde“)
+    runde = meta_content(client.get("/search?q=Runde").get_data(as_text=True), "og:description")
+    assert runde.count("Runde ·") + runde.endswith("Runde") == 1, runde
     assert meta_content(html, "og:url") == "http://localhost/search?q=Radarstation&doc=how-faq"
     assert 'name="robots" content="noindex"' in html  # previews, not search engines
 

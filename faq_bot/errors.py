@@ -107,7 +107,7 @@ def os_reason(exc: OSError) -> str:
 
 
 # what every message about a damaged or unfinished build ends with
-REBUILD = "Bitte `faq-bot index` ausführen: das baut ihn neu."
+REBUILD = "Bitte `faq-bot index` ausführen: Das baut ihn neu."
 
 
 def unreadable_index(exc: BaseException, where: object = None) -> str:

@@ -83,7 +83,7 @@ def test_explain_counter_on_tw_production_says_the_tw_is_produced_anyway(rules) 
     counter, production = step(result, "s2"), step(result, "s1")
     assert "wird gekontert" not in counter.explanation
     assert "kann nicht verhindert werden" in counter.explanation
-    assert "der Konter bleibt ohne Wirkung" in counter.explanation
+    assert "Der Konter bleibt ohne Wirkung" in counter.explanation
     assert production.outcome.value == "resolved"
     assert "auch nicht durch Eintrag 2 mit Erfolgreiche Abwehr" in production.explanation
     assert rules["Aktionen"] in counter.rules

@@ -118,7 +118,7 @@ GONE_MESSAGE = (
     "Dieser Eintrag ist nicht mehr vorhanden oder wurde seitdem geändert. "
     "Stellen Sie die Frage bei Bedarf noch einmal."
 )
-UNANSWERED_MESSAGE = "Frühere Frage aus einem älteren Link: die Antwort wird hier nicht wiederholt."
+UNANSWERED_MESSAGE = "Frühere Frage aus einem älteren Link: Die Antwort wird hier nicht wiederholt."
 UNVERIFIED_MESSAGE = "Diese frühere Antwort ließ sich nicht prüfen und wird nicht wiederholt."
 
 MAX_ITEMS = 16  # related entries a token keeps (an answer lists at most 5 similar + its links)

@@ -277,7 +277,7 @@ def _effect(scenario: Scenario, entry: StackEntry, event: Event) -> str:
             # Aktionen 3) / Technologiewerte: TW-Produktion "kann nicht verhindert werden"
             return (
                 f"{t} erzeugt TW, und TW-Produktion kann nicht verhindert werden: "
-                "der Konter bleibt ohne Wirkung."
+                "Der Konter bleibt ohne Wirkung."
             )
         if countered is not None and countered.effect.type is EffectType.DECLARE_ATTACK:
             # Flakscheinwerfer: "so findet der Angriff nicht statt"

@@ -70,7 +70,7 @@ bp = Blueprint("ask", __name__)
 PAGE_TURNS = 10  # earlier turns the chat page shows (rendered again from their tokens)
 CUT_OFF_NOTICE = (
     "Der Link war unvollständig (vielleicht beim Teilen gekürzt): "
-    "die letzte Antwort fehlt hier. Stellen Sie die Frage bei Bedarf noch einmal."
+    "Die letzte Antwort fehlt hier. Stellen Sie die Frage bei Bedarf noch einmal."
 )
 MAX_BODY = 64 * 1024  # bytes of a POST /api/ask body
 # characters of earlier turns' tokens in a link the page issues (a "Meinten Sie"

@@ -107,7 +107,7 @@ EMPTY_FORM_NOTE = (
     "ausfüllen, dann „Auflösen“."
 )
 TOO_BIG_FOR_ROWS = (
-    "Dieses Szenario ist zu groß für das Formular: jede Zeile böte alle Spieler, Karten und "
+    "Dieses Szenario ist zu groß für das Formular: Jede Zeile böte alle Spieler, Karten und "
     "Einträge zur Auswahl. Es steht unten als JSON-Text; dort lässt es sich bearbeiten und "
     "neu auflösen."
 )

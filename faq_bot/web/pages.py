@@ -148,7 +148,7 @@ def precedence_notes(index: Any, doc: dict) -> list[str]:
             stand = f" (Stand: {other['date_text']})" if other.get("date_text") else ""
             notes.append(
                 f"Die {other['title']}{stand} hat Vorrang vor diesem Regelwerk: "
-                "bei Widersprüchen gilt die FAQ."
+                "Bei Widersprüchen gilt die FAQ."
             )
     return notes
 

@@ -58,7 +58,7 @@ class Located:
 LINK_NOTES = {
     "changed": "Dieser Absatz hat sich geändert, seit der Link erstellt wurde: "
     "Sie lesen seine aktuelle Fassung.",
-    "gone": "Den verlinkten Absatz {number} gibt es in diesem Eintrag nicht mehr: der Eintrag "
+    "gone": "Den verlinkten Absatz {number} gibt es in diesem Eintrag nicht mehr: Der Eintrag "
     "hat sich geändert, seit der Link erstellt wurde. Unten steht der Eintrag in seiner "
     "aktuellen Fassung.",
     "missing": "Der Eintrag „{title}“ hat keinen Absatz {number}; er hat {count}.",

@@ -673,7 +673,7 @@ def test_chat_says_an_unsure_answer_is_unsure_and_still_says_so_after_a_reload(b
     turn = page.locator("#chat-log li.turn").first
     expect(turn.locator(".turn-message")).to_contain_text("Wahrscheinlich steht das unter")
     caution = turn.locator(".turn-caution")
-    said_share = re.compile(r"^Bitte den Absatz prüfen: .* stimmten \d\d von 100\.")
+    said_share = re.compile(r"^Bitte den Absatz prüfen: .* stimmten nur \d\d von 100 .*Antworten\.")
     expect(caution).to_contain_text(said_share)
     said = caution.inner_text()
     # a screen reader (its focus stays in the field) hears the warning too (a code review)

@@ -806,6 +806,22 @@ def test_check_takes_no_input_while_rows_move_on_a_slow_line(phone):
     assert phone.evaluate(form_inert) is False
 
 
+def test_check_json_box_is_named_by_the_way_it_scrolls(page):
+    """A review: the JSON box, which may scroll downwards only, was always named „seitlich
+    verschiebbar“."""
+    page.goto("/check")
+    page.get_by_role("link", name="Bombe auf die Bombe").click()
+    page.locator(".result-json summary").click()
+    box = page.locator(".result-json pre")
+    expect(box).to_have_attribute("tabindex", "0")
+    # lines wrapped (downwards only), the box resized a little so the observer looks again
+    box.evaluate("el => { el.style.whiteSpace = 'pre-wrap'; el.style.width = '99%'; }")
+    expect(box).to_have_attribute("aria-label", "Ergebnis als JSON (verschiebbar)")
+    box.evaluate("el => { el.style.whiteSpace = 'pre'; el.style.width = '98%'; }")
+    assert box.evaluate("el => el.scrollWidth > el.clientWidth + 1")  # its long lines
+    expect(box).to_have_attribute("aria-label", "Ergebnis als JSON (seitlich verschiebbar)")
+
+
 def test_check_the_bar_does_not_stick_on_a_screen_too_short_for_it(page, phone):
     """An accessibility review: at 400 % zoom (320 × 256 px) the sticky „Auflösen“ bar with
     its step message took about half the screen. There it stays at the form's end; a taller

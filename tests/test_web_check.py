@@ -1677,16 +1677,24 @@ def test_a_checker_link_from_a_question_says_its_scenario_is_guessed(client) -> 
     assert 'id="guess-note"' not in shared
 
 
-def test_a_checker_link_from_a_question_with_nothing_to_stack_says_what_it_prepared(
-    client,
-) -> None:
-    """A phone review: the chat's own example question names one card; its link opened the
-    card and an empty stack under „… und Reihenfolge auf dem Stapel sind angenommen“, then
-    „Noch nichts auf dem Aktionsstapel“. The note says what was prepared: the cards."""
+def test_a_question_with_nothing_to_stack_gets_no_checker_link() -> None:
+    """Two phone reviews: the chat's own example question names one card; its link
+    („nachspielen: wer zuerst, wer bezahlt“) opened the card and an empty stack, „Noch nichts
+    auf dem Aktionsstapel“. A question whose cards give no entry gets no link."""
     from faq_bot.stack.link import check_url_for
 
-    url = check_url_for("Wer bezahlt, wenn meine 227er gekontert wird?")
-    assert url is not None
+    assert check_url_for("Wer bezahlt, wenn meine 227er gekontert wird?") is None
+
+
+def test_an_older_checker_link_with_nothing_stacked_says_what_it_prepared(client) -> None:
+    """A link made before that (the cards, an empty stack, `aus=frage`) still says what it
+    prepared: the cards, to be put on the stack with „Ansagen“."""
+    scenario = {
+        "players": {"A": {"tw": 5}, "B": {"tw": 5}},
+        "cards": [{"id": "k1", "name": "227-Pfund Bombe", "owner": "A", "kind": "base"}],
+        "stack": [],
+    }
+    url = f"/check?s={encode_permalink(scenario)}&aus=frage"
     html = client.get(url).get_data(as_text=True)
     note = re.search(r'<p class="guess-note" id="guess-note">(.*?)</p>', html, re.S)[1]
     assert "Reihenfolge auf dem Stapel sind angenommen" not in note

@@ -185,7 +185,10 @@ def _countered(
 
 def check_url_for(question: str) -> str | None:
     """``/check?s=...&aus=frage#result`` for a question naming catalog cards and the stack,
-    else None."""
+    else None; None too when nothing can be put on the stack (no card's target is named,
+    or the guess would be illegal): the link's words promise a stack played through, and a
+    form with the cards alone resolves nothing (two phone reviews: the chat's own example
+    question, one card, opened „Noch nichts auf dem Aktionsstapel“)."""
     from faq_bot.stack import encode_permalink, read_scenario, validate
 
     if not _mentions_stack(question):
@@ -194,10 +197,11 @@ def check_url_for(question: str) -> str | None:
     if not cards:
         return None
     scenario = _scenario(cards[:8])
+    if not scenario["stack"]:
+        return None
     try:
         if validate(read_scenario(scenario)):
-            scenario["stack"] = []
-            read_scenario(scenario)
+            return None
         return f"/check?s={encode_permalink(scenario)}&aus={FROM_QUESTION}#{RESULT}"
     except ValueError:  # ScenarioFormatError / PermalinkError: no link rather than a bad one
         return None

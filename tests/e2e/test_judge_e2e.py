@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import expect
 
+from faq_bot.stack import encode_permalink
 from tests.e2e.test_check_e2e import chip
 from tests.e2e.test_phone_e2e import BOMB, QUESTION, phone_ctx, wait_for_service_worker
 
@@ -15,6 +16,14 @@ pytestmark = pytest.mark.browser
 
 __all__ = ["phone_ctx"]  # the fixture, used here by name
 
+# an older chat link: one card (A's 227-Pfund Bombe), nothing on the stack
+EMPTY_STACK = encode_permalink(
+    {
+        "players": {"A": {"tw": 5}, "B": {"tw": 5}},
+        "cards": [{"id": "k1", "name": "227-Pfund Bombe", "owner": "A", "kind": "base"}],
+        "stack": [],
+    }
+)
 TWO_CARDS = (  # two catalog cards and a word about the stack: a stack the checker resolves
     "Ich will mit meiner 227-Pfund Bombe die Radarstation des Gegners zerstören, "
     "er kontert. Wer muss wie viele TW bezahlen?"
@@ -45,10 +54,13 @@ def test_offline_a_question_the_chat_cannot_send_links_to_its_search_in_the_stor
 
 
 def test_a_checker_link_with_an_empty_stack_asks_for_entries_and_claims_no_result(phone):
-    # the chat's link for a question naming one card opens the checker with that card and
-    # nothing on the stack: "es passiert nichts" read as the answer to "wer bezahlt" misleads
+    # the chat's question naming one card gets no checker link now (nothing to stack); an
+    # older link with that card and nothing on the stack still opens the checker, where
+    # "es passiert nichts" read as the answer to "wer bezahlt" would mislead
     phone.goto("/ask?" + urlencode({"q": QUESTION}))
-    phone.locator(".check-link a").click()
+    expect(phone.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    expect(phone.locator(".check-link")).to_have_count(0)
+    phone.goto("/check?" + urlencode({"s": EMPTY_STACK, "aus": "frage"}))
     result = phone.locator("#result")
     expect(result).to_contain_text("Noch nichts auf dem Aktionsstapel")
     expect(result).not_to_contain_text("es passiert nichts")

@@ -522,6 +522,16 @@ def test_a_headword_asked_alone_is_answered_from_its_entry(index):
     assert missed == []
 
 
+def test_a_declined_answer_introduces_one_closest_entry_in_the_singular():
+    """A phone review: „Diese Einträge kommen Ihrer Frage am nächsten:“ above one entry."""
+    from faq_bot.chat.wording import NOT_CONFIDENT, declined_message
+
+    one, two = [{"id": "a"}], [{"id": "a"}, {"id": "b"}]
+    assert declined_message(one).endswith("Dieser Eintrag kommt Ihrer Frage am nächsten:")
+    assert declined_message(two).endswith("Diese Einträge kommen Ihrer Frage am nächsten:")
+    assert declined_message([]) == NOT_CONFIDENT
+
+
 def test_answer_declined_lists_the_closest_entries(index):
     data = answer(index, "Ab welchem Alter ist das Spiel geeignet?").to_json()
     assert data["confident"] is False

@@ -102,6 +102,8 @@ def caution_note(reliability: float) -> str:
 
 def declined_message(related: list[dict[str, Any]]) -> str:
     """What a declined answer says (above the closest entries, if any)."""
+    if len(related) == 1:
+        return f"{NOT_CONFIDENT} Dieser Eintrag kommt Ihrer Frage am nächsten:"
     if related:
         return f"{NOT_CONFIDENT} Diese Einträge kommen Ihrer Frage am nächsten:"
     return NOT_CONFIDENT

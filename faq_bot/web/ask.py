@@ -207,7 +207,10 @@ def preview(turn: dict[str, Any]) -> str:
     said = "Auf diese Frage hat die Regelsuche keine sichere Antwort gefunden."
     closest = [f"„{r['title']}“" for r in (turn.get("related") or [])[:3]]
     return (
-        f"{said} Diese Einträge kommen ihr am nächsten: {', '.join(closest)}." if closest else said
+        f"{said} {'Dieser Eintrag kommt' if len(closest) == 1 else 'Diese Einträge kommen'} ihr "
+        f"am nächsten: {', '.join(closest)}."
+        if closest
+        else said
     )
 
 

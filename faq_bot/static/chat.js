@@ -670,7 +670,16 @@
     }
     var focused = document.activeElement;
     var inTurn = !!focused && log.contains(focused);
+    var before = shownTurns;
     showTurns(count);
+    if (TOUCH && shownTurns > before) {
+      // Forward brought an answer back: on a touch screen it takes the focus, as a new
+      // answer does (a screen reader reads on there)
+      var newest = turnItems[shownTurns - 1];
+      newest.setAttribute("tabindex", "-1");
+      newest.focus({ preventScroll: true });
+      return;
+    }
     // the focus stays where it was, unless it was in a turn Back removed (on a touch screen
     // the answer takes it): then it goes where an answer would put it, not to the page's top
     if (!inTurn || document.contains(focused)) return;

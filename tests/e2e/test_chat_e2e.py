@@ -201,6 +201,10 @@ def test_chat_back_on_a_phone_keeps_the_focus_on_the_turn_shown(phone):
     phone.go_back()
     expect(phone.locator("#chat-log li.turn[data-question]")).to_have_count(0)
     expect(phone.locator("#chat-h")).to_be_focused()
+    # Forward brings the answers back: the newest takes the focus, as a new answer does
+    phone.go_forward()
+    expect(phone.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    expect(phone.locator("#chat-log li.turn[data-question]").first).to_be_focused()
 
 
 def test_chat_back_leaves_the_focus_where_it_was_outside_the_turns(page):

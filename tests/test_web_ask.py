@@ -36,6 +36,11 @@ FIRST = "Wer bezahlt, wenn meine 227er gekontert wird?"
 FOLLOWUP = "und wenn er eine Feuerwehr hat?"
 # the chat page's example question (templates/ask/chat.html)
 EXAMPLE = "Muss ich meine 227er bezahlen, wenn sie gekontert wird?"
+# two catalog cards and a word about the stack: a stack the checker resolves
+TWO_CARDS = (
+    "Ich will mit meiner 227-Pfund Bombe die Radarstation des Gegners zerstören, "
+    "er kontert. Wer muss wie viele TW bezahlen?"
+)
 UNVERIFIED_NOTE = "Diese frühere Antwort ließ sich nicht prüfen und wird nicht wiederholt."
 
 
@@ -83,8 +88,10 @@ def test_api_ask_answer_shape(client):
     assert answer["paragraph_url"].startswith("http://localhost/entry/")
     assert data["sources"][0]["id"] == answer["entry"]["id"] and "text" in data["sources"][0]
     assert data["related"] and data["message"]
-    assert data["check_url"].startswith("/check?s=")
+    assert data["check_url"] is None  # one card: nothing the checker could stack
     assert data["suggestion"] is None and data["followup"] is False
+    two_cards = client.post("/api/ask", json={"question": TWO_CARDS}).get_json()
+    assert two_cards["check_url"].startswith("/check?s=")
 
 
 def _permalink(client, entry_id: str, paragraph: int) -> str:
@@ -258,16 +265,17 @@ def test_ask_page_empty_offers_an_example_question_that_asks_it(client):
     assert "placeholder" not in html.split('id="chat-q"', 1)[1].split(">", 1)[0]
 
 
-def test_ask_page_example_question_is_answered_from_its_ruling_with_the_checker(client):
-    """The showcase is what a newcomer taps first: an answer that cites its ruling and offers
-    the stack checker. (Whether the served, hybrid answer carries „Bitte den Absatz prüfen“
-    cannot be seen here: test indexes are lexical. The earlier example did, 70 of 100;
-    this one answers without, reliability 0.93, checked on the served index.)"""
+def test_ask_page_example_question_is_answered_from_its_ruling(client):
+    """The showcase is what a newcomer taps first: an answer that cites its ruling. (Whether
+    the served, hybrid answer carries „Bitte den Absatz prüfen“ cannot be seen here: test
+    indexes are lexical. The earlier example did, 70 of 100; this one answers without,
+    reliability 0.93, checked on the served index.) It offered the stack checker until the
+    fifty-first round, whose link opened its one card and an empty stack: none now."""
     answered = client.get("/ask", query_string={"q": EXAMPLE}).get_data(as_text=True)
     turn = answered.split('<li class="turn"', 1)[1]
     assert '<div class="turn-a confident">' in turn and '<mark class="key">' in turn
     assert 'href="/entry/227-pfund-bombe-basisausbau#p' in turn
-    assert "Im Aktionsstapel-Prüfer nachspielen" in turn
+    assert "Im Aktionsstapel-Prüfer nachspielen" not in turn
 
 
 def test_ask_page_get_answers_with_highlight_and_anchor(client):
@@ -279,7 +287,6 @@ def test_ask_page_get_answers_with_highlight_and_anchor(client):
     assert re.search(
         r'<a class="chat-copy"[^>]* data-chat-copy [^>]*hidden>Link kopieren</a>', html
     )
-    assert "Im Aktionsstapel-Prüfer nachspielen" in html
     (token,) = hidden_turns(html)  # the form carries the turn as shown
     assert token.startswith("227-pfund-bombe-basisausbau.") and token.endswith(f"~{FIRST}")
 

@@ -24,7 +24,13 @@ from faq_bot.stack.form import (
     state_from_form,
     state_from_json,
 )
-from faq_bot.stack.formsteps import Feedback, action_feedback, apply_action, complete_ids
+from faq_bot.stack.formsteps import (
+    Feedback,
+    action_feedback,
+    apply_action,
+    complete_ids,
+    move_arrows,
+)
 from faq_bot.stack.formview import (
     field_labels,
     field_title,
@@ -611,3 +617,18 @@ def test_a_number_of_nine_digits_or_with_leading_zeros_is_read_as_typed(tw):
     state["players"][0]["tw"] = tw
     data, _notes = scenario_from_state(state)
     assert data["players"]["A"]["tw"] == int(tw)
+
+
+@pytest.mark.parametrize(
+    ("row", "filled", "arrows"),
+    [
+        (0, 3, ("down",)),
+        (1, 3, ("up", "down")),
+        (2, 3, ("up",)),
+        (3, 3, ()),  # the blank spare row
+        (0, 1, ()),  # one entry: nowhere to move it
+        (0, 0, ()),
+    ],
+)
+def test_move_arrows_only_where_a_move_is_possible(row, filled, arrows) -> None:
+    assert move_arrows(row, filled) == arrows

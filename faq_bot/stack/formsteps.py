@@ -1,7 +1,7 @@
 """The checker builder's buttons: what a step does to the form's rows (`apply_action`:
 add, remove, move, pick a catalog card, announce a card) and what the page then tells and
-where the keyboard goes (`action_feedback` -> `Feedback`). No web framework here:
-`faq_bot.web.check` only calls these.
+where the keyboard goes (`action_feedback` -> `Feedback`), and which move arrows a stack
+row has (`move_arrows`). No web framework here: `faq_bot.web.check` only calls these.
 """
 
 from __future__ import annotations
@@ -26,6 +26,16 @@ from faq_bot.stack.form import (
     is_number,
     pad_state,
 )
+
+
+def move_arrows(row: int, filled: int) -> tuple[str, ...]:
+    """The move buttons stack row `row` (0-based) shows when `filled` rows hold an entry:
+    "up" but in the first row, "down" but in the last entry; the blank rows after the
+    entries have none (a phone review: ↑ on the spare row moved nothing and lost the
+    focus). The page draws these and a step's focus goes to one of them."""
+    if row >= filled:
+        return ()
+    return tuple(d for d, shows in (("up", row > 0), ("down", row < filled - 1)) if shows)
 
 
 def complete_ids(state: dict[str, Any]) -> list[str]:
@@ -228,11 +238,8 @@ def _feedback(state: Mapping[str, Any], action: str, posted: str | None = None) 
         else:
             to = row
             message = f"Eintrag {shown_number} wird schon als {place} angesagt."
-        # the arrows the row has there (`templates/check/_rows.html`): none "up" in the first
-        # row, none "down" in the last
-        offered = [
-            d for d, shows in (("up", to > 0), ("down", to < len(shown["stack"]) - 1)) if shows
-        ]
+        # the arrows the row has there, as the page draws them
+        offered = list(move_arrows(to, len(state["stack"])))
         same = direction if direction in offered else next(iter(offered), None)
         return Feedback(message, button=f"move:stack:{to}:{same}" if same else None)
     return None

@@ -302,8 +302,10 @@ def _render(
         json_open, error_field, more_errors = True, None, None
         json_text = json_text or _link_text(link_data) or _draft_text(state)
     more_errors = more_errors or {}
+    filled = 0 if too_big else len(state["stack"])  # the rows after them are blank
     context = {
         "form": form,
+        "stack_arrows": [formsteps.move_arrows(i, filled) for i in range(len(form["stack"]))],
         "error": error,
         "error_field": error_field,
         "more_errors": more_errors,

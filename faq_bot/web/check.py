@@ -441,9 +441,7 @@ def page() -> Response:
     try:
         data = check_tree(decode_permalink(link), "Der geteilte Link")
     except (PermalinkError, BodyError) as exc:
-        return _render(
-            builder.empty_state(), status=400, error=f"Der geteilte Link ist ungültig. {exc}"
-        )
+        return _render(builder.empty_state(), status=400, error=_bad_link(str(exc)))
     # the notes a form post was redirected with (`_redirect_to_link`), if they verify
     token = request.args.get("n")
     notes = notes_of(token, link, turn_key()) if token else []
@@ -561,3 +559,13 @@ def api_cards() -> Any:
     response = jsonify(query=query, cards=cards)
     response.headers["Cache-Control"] = "public, max-age=300"
     return response
+
+
+def _bad_link(reason: str) -> str:
+    """What a shared link that cannot be read says: the reason as it stands when it speaks of
+    the link („Der Link ist beschädigt: …“ as „Der geteilte Link ist beschädigt: …“), else
+    after „Der geteilte Link ist ungültig.“ (a phone review read „ungültig. Der Link ist
+    beschädigt“ as saying it twice)."""
+    if reason.startswith("Der Link "):
+        return "Der geteilte Link " + reason.removeprefix("Der Link ")
+    return f"Der geteilte Link ist ungültig. {reason}"

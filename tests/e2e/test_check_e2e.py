@@ -683,7 +683,10 @@ def test_check_json_view_resolves_pasted_json(page):
 def test_check_bad_link_shows_a_german_error(page):
     response = page.goto("/check?s=kaputt")
     assert response is not None and response.status == 400
-    expect(page.locator("#check-error")).to_contain_text("Der geteilte Link ist ungültig")
+    expect(page.locator("#check-error")).to_contain_text(
+        "Der geteilte Link ist beschädigt: beim Kopieren wohl abgeschnitten oder verändert."
+    )
+    expect(page.locator("#check-error")).not_to_contain_text("Der Link ist")
 
 
 def test_check_copy_link_copies_the_permalink(page, base_url):

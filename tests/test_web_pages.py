@@ -625,6 +625,16 @@ def test_a_search_without_hits_or_query_gives_no_hit_preview(client):
     assert meta_content(client.get("/search").get_data(as_text=True), "og:title") is None
 
 
+def test_the_start_page_previews_the_service(client):
+    """A phone review: a link to the start page previewed nothing of its own (no og tags).
+    (The empty chat and checker forms keep none, as their tests pin: a preview of an empty
+    form says nothing a link's reader needs.)"""
+    html = client.get("/").get_data(as_text=True)
+    assert meta_content(html, "og:title") == "Regelsuche"
+    assert meta_content(html, "og:description").startswith("Regeln, FAQ")
+    assert meta_content(html, "og:url") == "http://localhost/"
+
+
 def test_a_linked_document_previews_its_contents_and_is_its_own_canonical(client):
     html = client.get("/docs/how-faq").get_data(as_text=True)
     assert meta_content(html, "og:title").startswith("HoW")

@@ -29,6 +29,7 @@ from faq_bot.stack.formsteps import (
     action_feedback,
     apply_action,
     complete_ids,
+    entries_filled,
     move_arrows,
 )
 from faq_bot.stack.formview import (
@@ -632,3 +633,22 @@ def test_a_number_of_nine_digits_or_with_leading_zeros_is_read_as_typed(tw):
 )
 def test_move_arrows_only_where_a_move_is_possible(row, filled, arrows) -> None:
     assert move_arrows(row, filled) == arrows
+
+
+def test_entries_filled_counts_up_to_the_last_row_with_more_than_its_id() -> None:
+    state = build()
+    assert entries_filled(state["stack"]) == 3
+    apply_action(state, "add:stack", {})  # a row just added: blank, as the spare row
+    complete_ids(state)
+    assert len(state["stack"]) == 4 and entries_filled(state["stack"]) == 3
+
+
+def test_a_move_with_nowhere_to_go_passes_the_focus_to_the_rows_remove_button() -> None:
+    """A review: one entry left (another emptied meanwhile), its ↓ pressed: no arrow to
+    follow, and the focus fell to the page."""
+    state = build()
+    del state["stack"][1:]
+    said = step(state, "move:stack:0:down")
+    assert said == Feedback(
+        "Eintrag 1 wird schon als letzter angesagt.", button="remove:stack:0", group="stack"
+    )

@@ -1326,14 +1326,15 @@ def test_check_builder_announce_puts_the_card_on_the_stack_and_offers_it_as_targ
 def test_check_builder_offers_no_move_on_the_blank_row_nor_past_the_last_entry(client) -> None:
     """A phone review: the blank spare row after three entries had an ↑ that moved nothing
     and dropped the focus; the last entry's ↓ only said it was last already."""
-    html = client.post("/check", data=example2_form(action="refresh")).get_data(as_text=True)
-    buttons = set(re.findall(r'value="(move:stack:\d+:(?:up|down))"', html))
-    assert buttons == {
-        "move:stack:0:down",
-        "move:stack:1:up",
-        "move:stack:1:down",
-        "move:stack:2:up",
-    }
+    for action in ("refresh", "add:stack"):  # a row just added is as blank as the spare
+        html = client.post("/check", data=example2_form(action=action)).get_data(as_text=True)
+        buttons = set(re.findall(r'value="(move:stack:\d+:(?:up|down))"', html))
+        assert buttons == {
+            "move:stack:0:down",
+            "move:stack:1:up",
+            "move:stack:1:down",
+            "move:stack:2:up",
+        }, action
 
 
 def test_check_builder_moves_an_entry_keeping_its_fields(client) -> None:

@@ -28,6 +28,15 @@ from faq_bot.stack.form import (
 )
 
 
+def entries_filled(stack: list[Mapping[str, Any]]) -> int:
+    """How many stack rows hold an entry: up to the last one with anything in it besides its
+    id (a row „Eintrag hinzufügen“ just added is blank, as the spare row is)."""
+    for n in range(len(stack), 0, -1):
+        if any(value for key, value in stack[n - 1].items() if key != "id"):
+            return n
+    return 0
+
+
 def move_arrows(row: int, filled: int) -> tuple[str, ...]:
     """The move buttons stack row `row` (0-based) shows when `filled` rows hold an entry:
     "up" but in the first row, "down" but in the last entry; the blank rows after the
@@ -238,8 +247,11 @@ def _feedback(state: Mapping[str, Any], action: str, posted: str | None = None) 
         else:
             to = row
             message = f"Eintrag {shown_number} wird schon als {place} angesagt."
-        # the arrows the row has there, as the page draws them
-        offered = list(move_arrows(to, len(state["stack"])))
+        # the arrows the row has there, as the page draws them; a row without any (the only
+        # entry left: another was emptied meanwhile) passes the focus to its remove button
+        offered = list(move_arrows(to, entries_filled(state["stack"])))
         same = direction if direction in offered else next(iter(offered), None)
-        return Feedback(message, button=f"move:stack:{to}:{same}" if same else None)
+        if same is None:
+            return Feedback(message, button=f"remove:stack:{min(to, len(shown['stack']) - 1)}")
+        return Feedback(message, button=f"move:stack:{to}:{same}")
     return None

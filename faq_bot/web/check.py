@@ -302,7 +302,7 @@ def _render(
         json_open, error_field, more_errors = True, None, None
         json_text = json_text or _link_text(link_data) or _draft_text(state)
     more_errors = more_errors or {}
-    filled = 0 if too_big else len(state["stack"])  # the rows after them are blank
+    filled = 0 if too_big else formsteps.entries_filled(state["stack"])  # then blank rows
     context = {
         "form": form,
         "stack_arrows": [formsteps.move_arrows(i, filled) for i in range(len(form["stack"]))],
@@ -566,6 +566,8 @@ def _bad_link(reason: str) -> str:
     the link („Der Link ist beschädigt: …“ as „Der geteilte Link ist beschädigt: …“), else
     after „Der geteilte Link ist ungültig.“ (a phone review read „ungültig. Der Link ist
     beschädigt“ as saying it twice)."""
+    if reason.startswith("Der geteilte Link "):  # a text check of the link's scenario
+        return reason
     if reason.startswith("Der Link "):
         return "Der geteilte Link " + reason.removeprefix("Der Link ")
     return f"Der geteilte Link ist ungültig. {reason}"

@@ -217,7 +217,7 @@ MAX_BATCH_LINE = 64 * 1024
 def _stdin() -> Any:
     """stdin's bytes; a German error when the shell closed it (`<&-`)."""
     if sys.stdin is None:
-        fail("stdin ist geschlossen: es gibt nichts zu lesen.", 2, "bad_request")
+        fail("stdin ist geschlossen: Es gibt nichts zu lesen.", 2, "bad_request")
     return sys.stdin.buffer
 
 

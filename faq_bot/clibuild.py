@@ -169,15 +169,15 @@ def open_or_build(corpus_dir: Path, index_dir: Path) -> Index:
         index = open_index(index_dir)
     except IndexMissingError as exc:
         if isinstance(exc, IndexNotBuiltError):
-            what = f"Kein Index in {index_dir} gefunden: er wird jetzt aus {corpus_dir} gebaut"
+            what = f"Kein Index in {index_dir} gefunden: Er wird jetzt aus {corpus_dir} gebaut"
         else:
-            what = f"Der Index in {index_dir} ist veraltet oder beschädigt: er wird neu gebaut"
+            what = f"Der Index in {index_dir} ist veraltet oder beschädigt: Er wird neu gebaut"
         note(f"{what} (einige Minuten; Strg+C bricht ab) …")
         build_with_progress(corpus_dir, index_dir, phase_lines=True, first=True)
         index = open_index(index_dir)
     if unreadable_vectors(index):  # serve rebuilds (web.serve.ensure_index); one answer warns
         note(
             f"Warnung: Die Vektoren der semantischen Suche in {index_dir} fehlen oder sind "
-            "beschädigt: die Suche ist nur lexikalisch. `faq-bot index` baut sie neu."
+            "beschädigt: Die Suche ist nur lexikalisch. `faq-bot index` baut sie neu."
         )
     return index

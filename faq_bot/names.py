@@ -64,7 +64,7 @@ def category_outside(index: Index, category: str | None, doc: str | None) -> str
     name = categories(index).get(slugify(category), category)  # as the entries write it
     said = f"Die Kategorie „{clip(name, 80)}“ gibt es in „{title}“ nicht"
     if not names:
-        return f"{said}: dort haben die Einträge keine Kategorien."
+        return f"{said}: Dort haben die Einträge keine Kategorien."
     listed = ", ".join(names[:KNOWN_SHOWN]) + (" …" if len(names) > KNOWN_SHOWN else "")
     return f"{said}; dort gibt es: {listed}."
 
@@ -83,7 +83,7 @@ def known_category(index: Index, raw: str | None) -> str | None:
         names = list(known.values())
         if not names:
             raise InputError(
-                f"Unbekannte Kategorie „{clip(category, 80)}“: die Einträge haben keine Kategorien."
+                f"Unbekannte Kategorie „{clip(category, 80)}“: Die Einträge haben keine Kategorien."
             )
         listed = ", ".join(names[:KNOWN_SHOWN]) + (" …" if len(names) > KNOWN_SHOWN else "")
         raise InputError(f"Unbekannte Kategorie „{clip(category, 80)}“. Bekannt sind: {listed}.")

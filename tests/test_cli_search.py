@@ -284,7 +284,7 @@ def test_search_without_an_index_says_where_it_builds_one_and_shows_its_phases(
         main, ["search", "--corpus", str(tiny_corpus), "--index", str(target), "Befehl"]
     )
     assert result.exit_code == 0, result.output
-    assert f"Kein Index in {target} gefunden: er wird jetzt aus {tiny_corpus} gebaut" in (
+    assert f"Kein Index in {target} gefunden: Er wird jetzt aus {tiny_corpus} gebaut" in (
         result.stderr
     )
     assert "Bitte zuerst" not in result.stderr

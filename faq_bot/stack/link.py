@@ -11,10 +11,10 @@
     the other player's named cards, the card also gets a stack entry: abilities without a
     target (a Radarstation drawing) at the bottom, the others in the order named, counters
     last (whichever the question names first), each answering the other player's topmost
-    entry, of the kind it counters where there is one; the scenario is validated and the
-    stack is left empty when the guessed order would not be legal. Else None, also when
-    the question names one card twice (a scenario holds each card once: it would drop an
-    action).
+    entry, of the kind it counters where there is one; the scenario is validated. None when
+    the guessed stack is empty or not legal (a link to the cards alone resolves nothing),
+    and when the question names one card twice (a scenario holds each card once: it would
+    drop an action).
 """
 
 from __future__ import annotations

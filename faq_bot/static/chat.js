@@ -672,7 +672,7 @@
     var inTurn = !!focused && log.contains(focused);
     var before = shownTurns;
     showTurns(count);
-    if (TOUCH && shownTurns > before) {
+    if (TOUCH && shownTurns > before && focused !== input) {
       // Forward brought an answer back: on a touch screen it takes the focus, as a new
       // answer does (a screen reader reads on there)
       var newest = turnItems[shownTurns - 1];

@@ -202,7 +202,7 @@ describe(
                     "description": "Ergänzungen zum Ergebnis, was beim Prüfen ergänzt wurde (die "
                     "Weiterleitung von POST /check setzt sie; vom Server signiert und an s "
                     "gebunden, unverändert weiterzugeben). Ein n, das sich nicht prüfen lässt, "
-                    "wird ignoriert: die Seite zeigt das Ergebnis ohne Ergänzungen.",
+                    "wird ignoriert: Die Seite zeigt das Ergebnis ohne Ergänzungen.",
                     "schema": {"type": "string"},
                 },
             ],

@@ -40,7 +40,9 @@ def pack_text(text: str) -> str:
 
 
 # a link that is not a packing at all: said as what happened to it, not how it is packed
-BROKEN = "Der Link ist beschädigt: beim Kopieren wohl abgeschnitten oder verändert."
+# what a decoding error names: the only links decoded are the checker's shared ones
+SHARED_LINK = "Der geteilte Link"
+BROKEN = f"{SHARED_LINK} ist beschädigt: beim Kopieren wohl abgeschnitten oder verändert."
 
 
 def unpack_text(packed: str, limit: int) -> bytes:
@@ -57,9 +59,9 @@ def unpack_text(packed: str, limit: int) -> bytes:
     except zlib.error:
         raise PermalinkError(BROKEN) from None
     if len(raw) > limit or inflater.unconsumed_tail:
-        raise PermalinkError("Der Link entpackt zu einem zu großen Szenario.")
+        raise PermalinkError(f"{SHARED_LINK} entpackt zu einem zu großen Szenario.")
     if not inflater.eof:
-        raise PermalinkError("Der Link ist unvollständig: beim Kopieren wohl abgeschnitten.")
+        raise PermalinkError(f"{SHARED_LINK} ist unvollständig: beim Kopieren wohl abgeschnitten.")
     return raw
 
 
@@ -84,18 +86,18 @@ def encode_permalink(scenario_json: Mapping[str, Any] | str) -> str:
 def decode_permalink(link: str) -> dict[str, Any]:
     """The scenario JSON data behind a link made by `encode_permalink`."""
     if not isinstance(link, str) or not link:
-        raise PermalinkError("Der Link enthält kein Szenario.")
+        raise PermalinkError(f"{SHARED_LINK} enthält kein Szenario.")
     if len(link) > MAX_PERMALINK:
-        raise PermalinkError(f"Der Link ist zu lang (höchstens {MAX_PERMALINK} Zeichen).")
+        raise PermalinkError(f"{SHARED_LINK} ist zu lang (höchstens {MAX_PERMALINK} Zeichen).")
     if not _ALPHABET.fullmatch(link):
         raise PermalinkError(
-            "Der Link enthält Zeichen, die in einem Szenario-Link nicht vorkommen."
+            f"{SHARED_LINK} enthält Zeichen, die in einem Szenario-Link nicht vorkommen."
         )
     raw = unpack_text(link, MAX_INPUT_BYTES)
     try:
         data = parse_json(raw)
     except ScenarioFormatError as exc:
-        raise PermalinkError(f"Der Link enthält kein gültiges Szenario-JSON: {exc}") from None
+        raise PermalinkError(f"{SHARED_LINK} enthält kein gültiges Szenario-JSON: {exc}") from None
     if not isinstance(data, dict):
-        raise PermalinkError("Der Link enthält kein Szenario (kein JSON-Objekt).")
+        raise PermalinkError(f"{SHARED_LINK} enthält kein Szenario (kein JSON-Objekt).")
     return data

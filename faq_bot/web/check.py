@@ -74,7 +74,7 @@ from faq_bot.stack import (
 )
 from faq_bot.stack import form as builder
 from faq_bot.stack.link import FROM_QUESTION, RESULT
-from faq_bot.stack.permalink import pack_text, unpack_text
+from faq_bot.stack.permalink import SHARED_LINK, pack_text, unpack_text
 from faq_bot.stack.read import MAX_INPUT_BYTES, parse_json, refuse_a_list
 from faq_bot.text import clean_input
 from faq_bot.web import check_doc  # noqa: F401  (OpenAPI descriptions of these routes)
@@ -439,7 +439,7 @@ def page() -> Response:
     if link is None:
         return _render(builder.starting_state())
     try:
-        data = check_tree(decode_permalink(link), "Der geteilte Link")
+        data = check_tree(decode_permalink(link), SHARED_LINK)
     except (PermalinkError, BodyError) as exc:
         return _render(builder.empty_state(), status=400, error=_bad_link(str(exc)))
     # the notes a form post was redirected with (`_redirect_to_link`), if they verify
@@ -562,12 +562,8 @@ def api_cards() -> Any:
 
 
 def _bad_link(reason: str) -> str:
-    """What a shared link that cannot be read says: the reason as it stands when it speaks of
-    the link („Der Link ist beschädigt: …“ as „Der geteilte Link ist beschädigt: …“), else
-    after „Der geteilte Link ist ungültig.“ (a phone review read „ungültig. Der Link ist
+    """What a shared link that cannot be read says: decoding and the text check name the
+    link themselves („Der geteilte Link ist beschädigt: …“); only the nesting check speaks of
+    „Das JSON“, which gets the link said first (a phone review read „ungültig. Der Link ist
     beschädigt“ as saying it twice)."""
-    if reason.startswith("Der geteilte Link "):  # a text check of the link's scenario
-        return reason
-    if reason.startswith("Der Link "):
-        return "Der geteilte Link " + reason.removeprefix("Der Link ")
-    return f"Der geteilte Link ist ungültig. {reason}"
+    return reason if reason.startswith(SHARED_LINK) else f"{SHARED_LINK} ist ungültig. {reason}"

@@ -55,9 +55,7 @@ from faq_bot.web.permalink import (
     Located,
     link_note,
     locate,
-    paragraph_number,
-    tidy_number,
-    tidy_version,
+    tidy_link,
     valid_version,
 )
 from faq_bot.web.render import (
@@ -290,19 +288,13 @@ def paragraph(entry_id: str, number: str) -> Any:
     # a link that is not the one it meant (a number or a "v" with what a forum added after
     # it, another name of the entry, a paragraph that moved) is redirected once, to where it
     # leads
-    n, tidied = paragraph_number(number), False
-    if n is None and (meant := tidy_number(number)) is not None:  # "…/absatz/3)"
-        n, number, tidied = meant, str(meant), True
+    n, version, tidied = tidy_link(number, request.args.get("v") or "")
     if n is None:
         raise NotFound(
             description=f"Einen Absatz „{number[:40]}“ gibt es nicht: Absätze werden ab 1 "
             "gezählt, wie die Seite sie nummeriert (…/absatz/1 ist „Absatz 1“)."
         )
-    version = request.args.get("v") or ""
-    if version and not valid_version(version):
-        tidy = tidy_version(version)
-        if tidy is not None:  # "…?v=803f02e1)" from a forum: the link it meant
-            version, tidied = tidy, True
+    number = str(n)
     if version and not valid_version(version):
         raise bad_request(
             f"Der Parameter „v“ muss die Prüfsumme des verlinkten Absatzes sein "
@@ -361,11 +353,10 @@ def paragraph_in_other_case(entry_id: str, word: str, number: str) -> Any:
     """``…/Absatz/2`` (a phone's capitalisation, a link typed by hand) is the paragraph's
     permalink, as an entry id in another case is its entry: one redirect to the link it
     meant, its number and `v` tidied as the permalink route tidies them."""
-    n = paragraph_number(number) or tidy_number(number)
-    version = request.args.get("v") or None
-    if version and not valid_version(version):
-        version = tidy_version(version) or version
-    return moved(url_for("pages.paragraph", entry_id=entry_id, number=str(n or number), v=version))
+    n, version, _tidied = tidy_link(number, request.args.get("v") or "")
+    return moved(
+        url_for("pages.paragraph", entry_id=entry_id, number=str(n or number), v=version or None)
+    )
 
 
 describe(

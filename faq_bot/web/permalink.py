@@ -109,6 +109,19 @@ def tidy_version(raw: str) -> str | None:
     return found.group(1).lower() if found else None
 
 
+def tidy_link(number: str, version: str) -> tuple[int | None, str, bool]:
+    """The paragraph number (None when it is none) and `v` a link meant, with what a forum
+    or a copy added dropped (`tidy_number`, `tidy_version`; a `v` that cannot be tidied as
+    given), and whether either was tidied: such a link is redirected once, to what it
+    meant."""
+    n, tidied = paragraph_number(number), False
+    if n is None and (meant := tidy_number(number)) is not None:  # "…/absatz/3)"
+        n, tidied = meant, True
+    if version and not valid_version(version) and (tidy := tidy_version(version)) is not None:
+        version, tidied = tidy, True  # "…?v=803f02e1)" from a forum
+    return n, version, tidied
+
+
 def locate(plains: Sequence[str], index: int, version: str) -> Located:
     """Where the link to paragraph `index` (0-based) made for the text with fingerprint
     `version` ("" for a link without one; a fingerprint cut short matches the paragraphs

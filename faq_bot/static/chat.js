@@ -387,6 +387,13 @@
     return said.join(" ");
   }
 
+  // A turn, the heading or the error box takes the focus without scrolling (what the page
+  // scrolls to is decided where it is called)
+  function takeFocus(node) {
+    node.setAttribute("tabindex", "-1");
+    node.focus({ preventScroll: true });
+  }
+
   function timeoutMs() {
     var ms = parseInt(form.getAttribute("data-timeout-ms") || "", 10);
     return ms > 0 ? ms : 15000;
@@ -613,8 +620,7 @@
         } else if (answered) {
           // on a touch screen the field's focus would raise the keyboard over the answer:
           // the answer takes it (a screen reader goes on reading there)
-          answered.setAttribute("tabindex", "-1");
-          answered.focus({ preventScroll: true });
+          takeFocus(answered);
         } else if (retry && !retry.hidden) {
           // a failed question: the disabled button had lost focus to the page (a screen
           // reader started at the top); the retry takes it, and raises no keyboard
@@ -623,8 +629,7 @@
           // fraction of a pixel of it could stay cut off
           retry.scrollIntoView({ block: "center" });
         } else if (errorBox && !errorBox.hidden) {
-          errorBox.setAttribute("tabindex", "-1");
-          errorBox.focus({ preventScroll: true });
+          takeFocus(errorBox);
         }
       });
   }
@@ -675,9 +680,7 @@
     if (TOUCH && shownTurns > before && focused !== input) {
       // Forward brought an answer back: on a touch screen it takes the focus, as a new
       // answer does (a screen reader reads on there)
-      var newest = turnItems[shownTurns - 1];
-      newest.setAttribute("tabindex", "-1");
-      newest.focus({ preventScroll: true });
+      takeFocus(turnItems[shownTurns - 1]);
       return;
     }
     // the focus stays where it was, unless it was in a turn Back removed (on a touch screen
@@ -689,8 +692,7 @@
     }
     var place = shownTurns ? turnItems[shownTurns - 1] : heading;
     if (!place) return;
-    place.setAttribute("tabindex", "-1");
-    place.focus({ preventScroll: true });
+    takeFocus(place);
   });
 
   form.addEventListener("submit", function (event) {

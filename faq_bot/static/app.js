@@ -87,7 +87,9 @@
     // that document's titles
     var doc = input.form && input.form.querySelector("[name=doc]");
     var within = doc && doc.value ? "&doc=" + encodeURIComponent(doc.value) : "";
-    fetch("/api/suggest?q=" + encodeURIComponent(value) + within, {
+    // the titles alone, each once, as the browser's own box gets them (format=opensearch:
+    // two entries named „Runde“ fill the box alike; faq_bot/suggest.py distinct_titles)
+    fetch("/api/suggest?format=opensearch&q=" + encodeURIComponent(value) + within, {
       headers: { Accept: "application/json" },
     })
       .then(function (response) {
@@ -96,21 +98,9 @@
       .then(function (data) {
         if (!data || ticket !== latest) return;
         while (list.firstChild) list.removeChild(list.firstChild);
-        // a suggestion only fills the box: two entries' same title („Runde“, „FLUGZEUGE“
-        // and „Flugzeuge“) once, the spelling not in capitals kept (as the browser's own
-        // suggestions get them: faq_bot/suggest.py distinct_titles)
-        var offered = Object.create(null); // no inherited keys: a title „constructor“ too
-        (data.suggestions || []).forEach(function (item) {
-          var words = item.title.toLowerCase();
-          var had = offered[words];
-          if (had) {
-            var capitals = function (text) { return text === text.toUpperCase(); };
-            if (capitals(had.value) && !capitals(item.title)) had.value = item.title;
-            return;
-          }
+        (Array.isArray(data[1]) ? data[1] : []).forEach(function (title) {
           var option = document.createElement("option");
-          option.value = item.title; // text only: never parsed as HTML
-          offered[words] = option;
+          option.value = title; // text only: never parsed as HTML
           list.appendChild(option);
         });
       })

@@ -82,6 +82,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from faq_bot.query import MAX_QUERY_LENGTH
     from faq_bot.question import MAX_QUESTION_LENGTH
     from faq_bot.search import UNWORDED
+    from faq_bot.suggest import distinct_titles
     from faq_bot.text import clip
     from faq_bot.web import assets, body, compression, encoding, errors, security
     from faq_bot.web.render import no_control, safe_snippet
@@ -136,6 +137,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     assets.init_app(app)
     app.jinja_env.filters["snippet"] = safe_snippet
     app.jinja_env.filters["clip"] = clip  # a query said back in a heading, cut at a word
+    app.jinja_env.filters["distinct_titles"] = distinct_titles  # „Runde“ of two entries once
     app.jinja_env.finalize = no_control  # no page carries a control character
     # the chat fields' maxlength (search fields read config.MAX_QUERY_LENGTH): the server's
     # own limit, so a form cannot send a question it refuses

@@ -366,31 +366,16 @@ describe(
             "summary": "Absatz-Permalink mit „Absatz“ in anderer Schreibung (…/Absatz/2): "
             "Weiterleitung auf /entry/{entry_id}/absatz/{number}",
             "parameters": [
+                {"name": "entry_id", "in": "path", "required": True, "schema": {"type": "string"}},
                 {
-                    "name": name,
+                    "name": "word",
                     "in": "path",
                     "required": True,
-                    "description": description,
-                    "schema": schema,
-                }
-                for name, description, schema in (
-                    ("entry_id", "ID des Eintrags", {"type": "string"}),
-                    (
-                        "word",
-                        "„absatz“ in beliebiger Groß-/Kleinschreibung",
-                        {"type": "string", "pattern": "^[Aa][Bb][Ss][Aa][Tt][Zz]$"},
-                    ),
-                    ("number", "Nummer des Absatzes (ab 1)", {"type": "string"}),
-                )
-            ]
-            + [
-                {
-                    "name": "v",
-                    "in": "query",
-                    "required": False,
-                    "description": "Prüfsumme des Absatzes, wird übernommen",
-                    "schema": {"type": "string"},
-                }
+                    "description": "„absatz“ in beliebiger Groß-/Kleinschreibung",
+                    "schema": {"type": "string", "pattern": "^[Aa][Bb][Ss][Aa][Tt][Zz]$"},
+                },
+                {"name": "number", "in": "path", "required": True, "schema": {"type": "string"}},
+                {"name": "v", "in": "query", "required": False, "schema": {"type": "string"}},
             ],
             "responses": {
                 "301": {"description": "Weiterleitung auf den Permalink des Absatzes"},

@@ -148,6 +148,12 @@ def test_the_shooting_phase_is_found_by_its_real_name(index):
     assert hits and hits[0].id == "uebersicht-ferkampfphase-wer-kann-schiessen"
 
 
+def test_a_compound_the_corpus_lacks_finds_entries_by_its_head(index):
+    """A judge typing „Fernkampf“ got „Keine Treffer“: the corpus has „Kampf“."""
+    hits = search(index, "Fernkampf", n=5).hits
+    assert hits and all("kampf" in (h.title + h.text).lower() for h in hits[:3])
+
+
 def test_typo_gives_a_suggestion_and_the_entry(index):
     result = search(index, "wann muss man einen Erschüterungstest machen")
     assert result.suggestion is not None

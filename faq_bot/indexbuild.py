@@ -304,7 +304,9 @@ def _build_index(
         for doc in corpus.documents:
             texts.extend(doc.preamble)
             for e in doc.entries:
-                texts.extend((e.title, *e.aliases, *(e.category or "",), *e.plain_paragraphs))
+                texts.extend(
+                    (e.title, *e.aliases, e.category or "", e.section or "", *e.plain_paragraphs)
+                )
         counts = vocabulary_from_texts(texts)
         surface = _surface_forms(texts, counts)
         schema = make_schema(part_vocabulary(counts))

@@ -154,6 +154,14 @@ def test_a_compound_the_corpus_lacks_finds_entries_by_its_head(index):
     assert hits and all("kampf" in (h.title + h.text).lower() for h in hits[:3])
 
 
+def test_a_typo_of_a_word_only_headings_hold_is_corrected(index):
+    """„Nahkampfphase“ stands only in the section headings of a rulebook: the vocabulary
+    lacked it, so a slip in it was never corrected."""
+    result = search(index, "Nahkampfphse Reihenfolge", n=3)
+    assert result.suggestion is not None and "nahkampfphase" in result.suggestion.lower()
+    assert "uebersicht-nahkampfphase-kampfreihenfolge" in [h.id for h in result.hits]
+
+
 def test_typo_gives_a_suggestion_and_the_entry(index):
     result = search(index, "wann muss man einen Erschüterungstest machen")
     assert result.suggestion is not None

@@ -246,6 +246,7 @@ GROUPS = [
     ["heldout160-questions.jsonl", "heldout160-followups.jsonl"],
     ["heldout162-questions.jsonl", "heldout162-followups.jsonl"],
     ["heldout161-questions.jsonl", "heldout161-followups.jsonl"],
+    ["heldout164-questions.jsonl", "heldout164-followups.jsonl"],
 ]
 
 

@@ -247,6 +247,7 @@ GROUPS = [
     ["heldout162-questions.jsonl", "heldout162-followups.jsonl"],
     ["heldout161-questions.jsonl", "heldout161-followups.jsonl"],
     ["heldout163-questions.jsonl", "heldout163-followups.jsonl"],
+    ["heldout164-questions.jsonl", "heldout164-followups.jsonl"],
 ]
 
 

@@ -20,8 +20,24 @@ def test_found_message_has_no_brackets_inside_brackets(index):
     doc = index.document(record.doc)
     assert doc["title"] == "Rundenregeln (Tabletop)"  # a title with its own brackets
     message = found_message(record, doc)
-    assert message == "Das steht unter „Patt“ in „Rundenregeln (Tabletop)“."
+    assert (
+        message == "Das steht unter „Patt“ in „Rundenregeln (Tabletop)“, Spiel: Tabletop-Skirmish."
+    )
     assert "((" not in message and "))" not in message
+
+
+def test_found_message_names_the_game_its_document_title_does_not(index):
+    """A judge's review: „wer fängt an“ was answered from a Tabletop rulebook whose title
+    („Spielrundenübersicht – 10. Edition“) names no game, with no word that it is another."""
+    record = index.entry("uebersicht-nahkampfphase-kampfreihenfolge")
+    assert found_message(record, index.document(record.doc)) == (
+        "Das steht unter „Kampfreihenfolge“ in „Spielrundenübersicht – 10. Edition“, "
+        "Spiel: Tabletop (10. Edition)."
+    )
+    how = index.entry("aktionsstapel")  # „HoW FAQ“ names its game already
+    assert found_message(how, index.document(how.doc)).endswith(
+        "in „HoW FAQ“, Stand: 30. November 2012."
+    )
 
 
 def test_found_message_gives_the_stand_after_the_document(index):

@@ -45,10 +45,14 @@ def found_message(record: EntryRecord, doc: dict[str, Any], unsure: bool = False
     """What a confident answer says above its passage (`doc`: the entry's document);
     `unsure`: its confidence was right for fewer than `SURE` of the calibration questions.
     The document is named in quotes, not in brackets: its title may hold its own
-    ("Rundenregeln (Tabletop)")."""
+    ("Rundenregeln (Tabletop)"). Its game is named too where the title does not name it
+    (a judge asking across all documents may not know „Spielrundenübersicht“)."""
+    title = str(doc.get("title", record.doc))
+    game = str(doc.get("game") or "")
+    named = f", Spiel: {game}" if game and game.casefold() not in title.casefold() else ""
     stand = f", Stand: {doc['date_text']}" if doc.get("date_text") else ""
     lead = "Wahrscheinlich steht das unter" if unsure else "Das steht unter"
-    return f"{lead} „{record.title}“ in „{doc.get('title', record.doc)}“{stand}."
+    return f"{lead} „{record.title}“ in „{title}“{named}{stand}."
 
 
 def cited(record: EntryRecord, doc: dict[str, Any], paragraph: int) -> str:

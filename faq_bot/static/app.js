@@ -7,8 +7,9 @@
 // - "Absatz N" copies the paragraph's permalink, "Zitat kopieren" its citation (or the
 //   entry's); the copied paragraph becomes the marked one; base.html's status region says
 //   what was copied
-// It also offers window.faqBot = {copy, flash, el, link, announce} to the page scripts
-// loaded after it (chat.js, check.js), so copying works the same everywhere.
+// It also offers window.faqBot = {copy, flash, el, link, announce, chatStore} to the page
+// scripts loaded after it (chat.js, check.js, offline.js), so copying works the same
+// everywhere; chatStore names the sessionStorage key of this tab's conversation.
 "use strict";
 
 (function () {
@@ -186,7 +187,14 @@
     return a;
   }
 
-  window.faqBot = { copy: copy, flash: flash, el: el, link: link, announce: announce };
+  window.faqBot = {
+    copy: copy,
+    flash: flash,
+    el: el,
+    link: link,
+    announce: announce,
+    chatStore: "faq-bot-chat",
+  };
 
   // The service worker keeps an offline copy of every ruling and a search over it
   // (faq_bot/web/pwa.py). Without it, or without JavaScript, pages come from the server.

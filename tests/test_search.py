@@ -148,12 +148,6 @@ def test_the_shooting_phase_is_found_by_its_real_name(index):
     assert hits and hits[0].id == "uebersicht-ferkampfphase-wer-kann-schiessen"
 
 
-def test_a_compound_the_corpus_lacks_finds_entries_by_its_head(index):
-    """A judge typing „Fernkampf“ got „Keine Treffer“: the corpus has „Kampf“."""
-    hits = search(index, "Fernkampf", n=5).hits
-    assert hits and all("kampf" in (h.title + h.text).lower() for h in hits[:3])
-
-
 def test_a_typo_of_a_word_only_headings_hold_is_corrected(index):
     """„Nahkampfphase“ stands only in the section headings of a rulebook: the vocabulary
     lacked it, so a slip in it was never corrected."""

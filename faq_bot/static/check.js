@@ -292,10 +292,14 @@
   }
 
   // The line dropped: said in German beside the button in the sticky bar (on screen
-  // wherever the thumb is); the form keeps everything, the same tap tries again.
+  // wherever the thumb is); the form keeps everything, the same tap tries again. What the
+  // last step that worked did goes: beside the failed tap it read as its outcome.
   function noConnection() {
     var row = document.getElementById("submit-row");
     if (!row) return;
+    Array.prototype.slice.call(row.querySelectorAll(".step-echo")).forEach(function (echo) {
+      echo.parentNode.removeChild(echo);
+    });
     var note = document.getElementById("check-offline") || document.createElement("p");
     note.id = "check-offline";
     note.className = "check-offline";

@@ -394,6 +394,9 @@
     node.focus({ preventScroll: true });
   }
 
+  var SLOW_MS = 5000; // a request still running after this says so
+  var SLOW = "Das dauert länger als sonst – die Verbindung ist langsam. Ich warte noch …";
+
   function timeoutMs() {
     var ms = parseInt(form.getAttribute("data-timeout-ms") || "", 10);
     return ms > 0 ? ms : 15000;
@@ -513,6 +516,7 @@
     var request = pending;
     pending = null;
     clearTimeout(request.timer);
+    clearTimeout(request.slow);
     if (request.controller) request.controller.abort();
     if (request.turn.parentNode) log.removeChild(request.turn);
     if (keepQuestion && !input.value.trim()) input.value = request.question;
@@ -550,6 +554,13 @@
     request.timer = setTimeout(function () {
       if (controller) controller.abort();
     }, timeoutMs());
+    // a judge on slow wifi sees that it is still waiting, not stuck (an answer takes well
+    // under a second on a working line)
+    request.slow = setTimeout(function () {
+      if (pending !== request) return;
+      box.textContent = SLOW;
+      announce(SLOW);
+    }, Math.min(SLOW_MS, timeoutMs() / 3));
     fetch("/api/ask", {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
@@ -614,6 +625,7 @@
         if (pending !== request) return;
         pending = null;
         clearTimeout(request.timer);
+        clearTimeout(request.slow);
         button.disabled = false;
         if (!TOUCH) {
           input.focus({ preventScroll: true }); // the next question can be typed at once

@@ -111,6 +111,20 @@ def test_check_a_dropped_line_takes_the_last_steps_echo_out_of_the_bar(phone_rou
     page.unroute("**/check*")
 
 
+def test_chat_a_request_that_hangs_says_it_is_still_waiting_then_times_out(phone_routed):
+    # a judge's review: on a hung line the chat said „Ich suche den passenden Absatz …“ and
+    # nothing else for the whole timeout, which looks stuck
+    page = phone_routed
+    page.goto("/ask")
+    page.route("**/api/ask", lambda route: None)  # never answered
+    page.evaluate("document.getElementById('chat-form').setAttribute('data-timeout-ms', '3000')")
+    ask(page, FIRST)
+    pending = page.locator("#chat-log .turn-a.pending")
+    expect(pending).to_have_text(re.compile("Das dauert länger als sonst"))
+    expect(page.locator("#chat-error")).to_contain_text("Zeitüberschreitung", timeout=10_000)
+    expect(page.locator("#chat-q")).to_have_value(FIRST)
+
+
 def test_offline_a_chat_page_loaded_again_searches_its_newest_question_in_the_stored_copy(
     phone_ctx,
 ):

@@ -7,8 +7,10 @@ parts of a compound in HanTa's lexicon and verb roots (`faq_bot.analysis.MorphFi
 ``hanta_analysis(word)``: HanTa's raw (lemma, morphemes); ``install_analyses(known)`` lets
 an index build use the analyses it cached (`faq_bot.morphcache`) instead of running HanTa.
 ``tagger()``: the tagger itself (sentences too), or None where HanTa cannot load (then
-nothing is added). Words are analysed by a leaner copy (`word_tagger`): a serving worker
-never tags sentences. Both caches are bounded: queries bring any word.
+nothing is added). ``morphology_budget(n)``: within it, HanTa's terms only for distinct
+words of n letters in all (a web request; see `MORPH_REQUEST_LETTERS`). Words are
+analysed by a leaner copy (`word_tagger`): a serving worker never tags sentences. Both
+caches are bounded: queries bring any word.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ import gzip
 import pickle
 import re
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -27,11 +31,13 @@ from faq_bot.text import fold
 __all__ = [
     "MORPH_CACHE",
     "MORPH_MAX_WORD",
+    "MORPH_REQUEST_LETTERS",
     "HantaAnalysis",
     "hanta_analysis",
     "inflected_noun",
     "install_analyses",
     "morphology",
+    "morphology_budget",
     "morphology_words",
     "tagger",
     "word_class",
@@ -44,6 +50,13 @@ MORPH_CACHE = 65_536  # words whose analysis is kept; bounded, queries bring any
 # longest word HanTa analyses: its time grows steeply with length (a 500-letter query word
 # took 2 s of CPU, 160 letters 0.2 s); the corpus's longest word has 31 letters
 MORPH_MAX_WORD = 40
+# letters of the distinct words one web request may have analysed (`morphology_budget`),
+# as HanTa's time grows with a word's length: twenty turns of 40-letter made-up words (a
+# QA review) took four seconds of HanTa behind its lock, and a dozen such requests at once
+# had gunicorn's watchdog kill the workers; this is about a second of them. A long
+# conversation of twenty turns has about 1,500 (160 words). Deterministic: a word counts
+# whether its analysis is cached or not.
+MORPH_REQUEST_LETTERS = 3_000
 _MORPH_LOCK = threading.Lock()  # HanTa keeps internal state; one analysis at a time
 _CONTENT_TAGS = ("NN", "NE", "VV", "ADJ")
 HantaAnalysis = tuple[str, tuple[tuple[str, str], ...]]
@@ -155,13 +168,49 @@ def morphology_words(text: str) -> set[str]:
     }
 
 
+class _Budget:
+    __slots__ = ("left", "seen")
+
+    def __init__(self, letters: int):
+        self.left = letters
+        self.seen: set[str] = set()
+
+    def allows(self, word: str) -> bool:
+        if word in self.seen:
+            return True
+        if self.left < len(word):
+            return False
+        self.left -= len(word)
+        self.seen.add(word)
+        return True
+
+
+_BUDGET: ContextVar[_Budget | None] = ContextVar("morphology_budget", default=None)
+
+
+@contextmanager
+def morphology_budget(letters: int = MORPH_REQUEST_LETTERS) -> Iterator[None]:
+    """Within it, `morphology` gives HanTa's terms for the distinct words it is asked about
+    while their letters fit in `letters`, and () for a word that does not fit any more
+    (the words' own terms stay)."""
+    token = _BUDGET.set(_Budget(letters))
+    try:
+        yield
+    finally:
+        _BUDGET.reset(token)
+
+
 def morphology(word: str) -> tuple[tuple[str, str], ...]:
     """(term, kind) pairs HanTa adds for lower-case `word`, folded, without the
     word itself: its "lemma" ("einheiten" -> "einheit", "getarnt" -> "tarn"), the
     "part"s of a compound in its lexicon ("starthand" -> "start", "hand"), and
     verb "root"s ("ungesperrt" -> "sperr", "tarnung" -> "tarn"). Cached per word; a
-    word that is not analysed (too short or long, not letters) is not kept."""
+    word that is not analysed (too short or long, not letters) is not kept. Within
+    `morphology_budget`, () once its words are used up."""
     if not 4 <= len(word) <= MORPH_MAX_WORD or not word.isalpha():
+        return ()
+    budget = _BUDGET.get()
+    if budget is not None and not budget.allows(word):
         return ()
     return _morphology(word)
 

@@ -16,7 +16,7 @@ from hypothesis_profiles import examples
 
 from faq_bot.analysis import make_analyzer
 from faq_bot.morphcache import CompactTable
-from faq_bot.morphology import MORPH_MAX_WORD, morphology
+from faq_bot.morphology import MORPH_MAX_WORD, morphology, morphology_budget
 
 
 def _added(text: str) -> set[tuple[str, str]]:
@@ -217,3 +217,12 @@ def test_threads_asking_at_once_load_one_word_tagger(monkeypatch):
 def _fresh(cached):
     """An empty cache of the same function."""
     return cache(cached.__wrapped__)
+
+
+def test_a_morphology_budget_analyses_words_while_their_letters_fit():
+    with morphology_budget(len("einheiten") + len("getarnt") + 3):
+        first, second = morphology("einheiten"), morphology("getarnt")
+        assert first and second
+        assert morphology("einheiten") == first  # a word already counted
+        assert morphology("tarnung") == ()  # seven letters more than are left
+    assert morphology("tarnung")  # outside the budget: analysed

@@ -14,7 +14,9 @@ import urllib.request
 import pytest
 from click.testing import CliRunner
 from flask import Flask
+from werkzeug.datastructures import MultiDict
 
+from faq_bot import morphology
 from faq_bot.cli import main
 from faq_bot.stack.permalink import MAX_PERMALINK, PermalinkError, encode_permalink
 from faq_bot.web import create_app
@@ -27,6 +29,29 @@ def test_if_none_match_star_does_not_turn_404_or_400_into_304(client):
     assert client.get("/api/search?q=", headers=star).status_code == 400
     assert client.get("/entry/gibt-es-nicht", headers=star).status_code == 404
     assert client.get("/api/entries/depot", headers=star).status_code == 304
+
+
+def test_a_request_of_many_made_up_turns_has_few_words_analysed_by_hanta(client, monkeypatch):
+    """A QA review: a chat post of twenty turns of made-up words had HanTa analyse each of
+    them (seconds behind its lock); a dozen such posts at once had the watchdog kill the
+    workers. One request now has words of at most `MORPH_REQUEST_LETTERS` letters analysed."""
+    analysed: set[str] = set()
+    real = morphology._morphology
+
+    def counting(word):
+        analysed.add(word)
+        return real(word)
+
+    monkeypatch.setattr(morphology, "_morphology", counting)
+    rng = random.Random(52)
+
+    def made_up() -> str:
+        return " ".join("".join(rng.choices("bcdfghklmnprstvwz", k=12)) for _ in range(38))
+
+    form = MultiDict([("q", made_up())] + [("t", f"-~{made_up()}") for _ in range(19)])
+    response = client.post("/ask", data=form)
+    assert response.status_code < 500
+    assert 0 < sum(map(len, analysed)) <= morphology.MORPH_REQUEST_LETTERS
 
 
 def test_if_none_match_with_the_etag_still_gives_304(client):

@@ -123,7 +123,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["faq_bot.index"] = holder = IndexHolder(app.config["INDEX_DIR"])
     env_secret()  # a FAQ_BOT_SECRET too short to sign with fails here, not per request
     app.wsgi_app = _host_lower_cased(  # type: ignore[method-assign]
-        _ignoring_upgrade(encoding.query_as_utf8(app.wsgi_app))
+        _ignoring_upgrade(encoding.query_as_utf8(_morphology_bounded(app.wsgi_app)))
     )
     if app.config["TRUST_PROXY_HEADERS"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
@@ -173,6 +173,18 @@ def _web_scheme_only(wsgi_app: Any) -> Any:
             original = environ.get("werkzeug.proxy_fix.orig") or {}
             environ["wsgi.url_scheme"] = original.get("wsgi.url_scheme") or "http"
         return wsgi_app(environ, start_response)
+
+    return app
+
+
+def _morphology_bounded(wsgi_app: Any) -> Any:
+    """`wsgi_app` with HanTa's work bounded per request (`morphology_budget`): a request of
+    many turns of made-up words had a worker analyse them for seconds behind HanTa's lock."""
+    from faq_bot.morphology import morphology_budget
+
+    def app(environ: dict[str, Any], start_response: Any) -> Any:
+        with morphology_budget():
+            return wsgi_app(environ, start_response)
 
     return app
 

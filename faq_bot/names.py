@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import NamedTuple
 
 from faq_bot.corpus import slugify
@@ -23,7 +22,7 @@ from faq_bot.errors import InputError
 from faq_bot.index import Index
 from faq_bot.morphology import word_class
 from faq_bot.query import main_terms
-from faq_bot.text import clip
+from faq_bot.text import clean_input, clip
 from faq_bot.text import words as folded_words
 
 __all__ = [
@@ -74,8 +73,10 @@ def known_category(index: Index, raw: str | None) -> str | None:
     some entry has that category, None when empty (every category); `InputError` (400)
     naming the known ones otherwise, as `Index.document_id` does for a document: a filter
     nothing has found nothing, said as "0 Treffer", while an unknown document was a 400."""
-    # composed, as the entries write it („a“ + U+0308 is „ä“)
-    category = unicodedata.normalize("NFC", raw or "").strip() or None
+    # composed, as the entries write it („a“ + U+0308 is „ä“), and without the invisible
+    # format characters a user's text loses everywhere (a bidi control said back turned the
+    # error line around)
+    category = clean_input(raw or "").strip() or None
     if category is None:
         return None
     known = categories(index)

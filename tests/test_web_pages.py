@@ -174,6 +174,31 @@ def test_an_unknown_category_is_a_german_400_as_an_unknown_document(client, path
     assert known.status_code == 200
 
 
+@pytest.mark.parametrize(
+    ("path", "field"),
+    [
+        ("/search", "doc"),
+        ("/search", "category"),
+        ("/api/search", "doc"),
+        ("/api/search", "category"),
+        ("/ask", "doc"),
+        ("/api/ask", "doc"),
+    ],
+)
+def test_an_unknown_filter_is_said_back_without_format_characters(client, path, field):
+    """A QA review: „a\u202eb“ was said back with its right-to-left override, turning the
+    rest of the site's own error line around; the query drops such characters already."""
+    sent = "a\u202eb\u200b"
+    if path == "/api/ask":
+        response = client.post(path, json={"question": "Feuerwehr", "doc": sent})
+    else:
+        response = client.get(path, query_string={"q": "Feuerwehr", field: sent})
+    assert response.status_code == 400
+    text = response.get_data(as_text=True)
+    assert "\u202e" not in text and "\u200b" not in text
+    assert "„ab“" in text
+
+
 def test_a_category_the_chosen_document_lacks_is_a_german_400_in_the_api(client):
     """A probe: a category of another document with ``doc`` found "0 Treffer" silently, a
     filter that could only ever find nothing; the API says which categories it has."""

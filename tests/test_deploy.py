@@ -360,3 +360,10 @@ def test_the_apps_own_404_and_405_pass_nginx_unchanged(nginx_port, request_line,
     assert got == status
     assert NGINX_PAGE not in body.decode()
     assert "Regelsuche" in body.decode()
+
+
+def test_a_health_check_without_host_passes_nginx(nginx_port):
+    """A QA review: HTTP/1.0 without a Host header (HAProxy's default health check) got the
+    app's 400 through nginx, which had passed its server_name „_“ on as the host."""
+    got, body = raw_exchange(nginx_port, b"GET /healthz HTTP/1.0\r\n\r\n")
+    assert got == 200, body[:200]

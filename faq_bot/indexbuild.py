@@ -485,14 +485,21 @@ def _start_dense(index_dir: Path, entries: list[Any]) -> PendingVectors:
 
 
 def _surface_forms(texts: list[str], counts: Counter[str]) -> dict[str, str]:
-    """Folded word -> its most frequent spelling in the corpus (for suggestions)."""
+    """Folded word -> its most frequent spelling in the corpus (for suggestions), one not
+    in capitals where there is one: capitals are a heading's style („BEWEGUNGSPHASE“, a
+    rulebook's section on every entry under it), not the word's spelling."""
     spellings: dict[str, Counter[str]] = {}
     for text in texts:
         for word in _WORD.findall(text):
             folded = fold(word)
             if folded in counts:
                 spellings.setdefault(folded, Counter())[word] += 1
-    return {w: c.most_common(1)[0][0] for w, c in spellings.items()}
+    return {w: _spelling(c) for w, c in spellings.items()}
+
+
+def _spelling(spellings: Counter[str]) -> str:
+    ranked = [word for word, _n in spellings.most_common()]
+    return next((word for word in ranked if not (len(word) > 1 and word.isupper())), ranked[0])
 
 
 def _write_json(path: Path, data: Any) -> None:

@@ -90,7 +90,7 @@ from faq_bot.entrystore import STORE_FILE, EntryStore
 from faq_bot.errors import REBUILD, UNREADABLE_INDEX, IndexProblem, InputError, unreadable_index
 from faq_bot.lexicon import load_synonyms
 from faq_bot.morphcache import install_build_table
-from faq_bot.text import clean_input, clip, fold, paragraph_path
+from faq_bot.text import clip, fold, paragraph_path, without_format
 
 __all__ = [
     "EntryRecord",
@@ -313,7 +313,7 @@ class Index:
     def document_id(self, raw: str | None) -> str | None:
         """A document id a user gave (`raw`, stripped, in any case) when the index has it, None when
         empty (every document); `InputError` (400, exit 2) naming the known ones otherwise."""
-        doc = clean_input(raw or "").strip() or None  # said back: no bidi controls
+        doc = without_format(raw or "").strip() or None  # said back: no bidi controls
         if doc is not None and doc not in self._docs and doc.lower() in self._docs:
             doc = doc.lower()  # ids are lower case; „HOW-FAQ“ typed or linked means how-faq
         if doc is not None and doc not in self._docs:

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import NamedTuple
 
 from faq_bot.corpus import slugify
@@ -22,7 +23,7 @@ from faq_bot.errors import InputError
 from faq_bot.index import Index
 from faq_bot.morphology import word_class
 from faq_bot.query import main_terms
-from faq_bot.text import clean_input, clip
+from faq_bot.text import clip, without_format
 from faq_bot.text import words as folded_words
 
 __all__ = [
@@ -76,7 +77,7 @@ def known_category(index: Index, raw: str | None) -> str | None:
     # composed, as the entries write it („a“ + U+0308 is „ä“), and without the invisible
     # format characters a user's text loses everywhere (a bidi control said back turned the
     # error line around)
-    category = clean_input(raw or "").strip() or None
+    category = unicodedata.normalize("NFC", without_format(raw or "")).strip() or None
     if category is None:
         return None
     known = categories(index)

@@ -42,6 +42,7 @@ __all__ = [
     "slugify",
     "split_sentences",
     "squash",
+    "without_format",
     "words",
 ]
 
@@ -94,6 +95,15 @@ def clean_input(text: str) -> str:
         elif category != "Cf":
             kept.append(c)
     return unicodedata.normalize("NFC", "".join(kept))
+
+
+def without_format(text: str) -> str:
+    """`text` without format characters (Unicode category Cf: zero-width spaces, bidi
+    controls, ...), which `clean_input` drops too: for a value that is said back but is no
+    question (a filter's name), whose control characters stay an error of their own."""
+    if text.isascii():
+        return text
+    return "".join(c for c in text if unicodedata.category(c) != "Cf")
 
 
 def has_surrogate(text: str) -> bool:

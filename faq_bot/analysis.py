@@ -207,12 +207,15 @@ def _copy(t: Token, text: str, kind: str) -> Token:
 
 class MorphFilter(Filter):
     """Adds HanTa's lemma, compound parts and verb roots of a word (see
-    `morphology`) at its position; runs before folding, so HanTa sees umlauts."""
+    `morphology`) at its position; runs before folding, so HanTa sees umlauts. Only a
+    query's words count against a request's `morphology_budget`: the corpus's (analysed
+    with mode "index", and cached for the build) never go without their terms."""
 
     def __call__(self, tokens: Iterable[Token]) -> Iterator[Token]:
         stop = load_stopwords()
         for t in tokens:
-            extra = () if fold(t.text) in stop else morphology(t.text)
+            counted = getattr(t, "mode", "query") != "index"
+            extra = () if fold(t.text) in stop else morphology(t.text, counted=counted)
             if not extra:
                 yield t
                 continue

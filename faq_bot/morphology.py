@@ -200,16 +200,17 @@ def morphology_budget(letters: int = MORPH_REQUEST_LETTERS) -> Iterator[None]:
         _BUDGET.reset(token)
 
 
-def morphology(word: str) -> tuple[tuple[str, str], ...]:
+def morphology(word: str, counted: bool = True) -> tuple[tuple[str, str], ...]:
     """(term, kind) pairs HanTa adds for lower-case `word`, folded, without the
     word itself: its "lemma" ("einheiten" -> "einheit", "getarnt" -> "tarn"), the
     "part"s of a compound in its lexicon ("starthand" -> "start", "hand"), and
     verb "root"s ("ungesperrt" -> "sperr", "tarnung" -> "tarn"). Cached per word; a
     word that is not analysed (too short or long, not letters) is not kept. Within
-    `morphology_budget`, () once its words are used up."""
+    `morphology_budget`, () once its letters are used up, for a word that is `counted`
+    (a user's; the corpus's words are not: their terms are cached for the whole build)."""
     if not 4 <= len(word) <= MORPH_MAX_WORD or not word.isalpha():
         return ()
-    budget = _BUDGET.get()
+    budget = _BUDGET.get() if counted else None
     if budget is not None and not budget.allows(word):
         return ()
     return _morphology(word)

@@ -226,3 +226,14 @@ def test_a_morphology_budget_analyses_words_while_their_letters_fit():
         assert morphology("einheiten") == first  # a word already counted
         assert morphology("tarnung") == ()  # seven letters more than are left
     assert morphology("tarnung")  # outside the budget: analysed
+
+
+def test_a_spent_budget_never_takes_the_corpus_terms_a_build_caches():
+    """A review: a request whose made-up words spent the budget warmed a new build (and
+    filled the entries' term caches) without HanTa's terms, for every later request too."""
+    analyzer = make_analyzer()
+    with morphology_budget(0):
+        indexed = {t.text for t in analyzer("getarnt Starthand", mode="index")}
+        asked = {t.text for t in analyzer("getarnt Starthand", mode="query")}
+    assert {"tarn", "start", "hand"} <= indexed  # HanTa's lemma and compound parts
+    assert not {"tarn", "start"} & asked  # a question's words go without them

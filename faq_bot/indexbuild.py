@@ -498,8 +498,14 @@ def _surface_forms(texts: list[str], counts: Counter[str]) -> dict[str, str]:
 
 
 def _spelling(spellings: Counter[str]) -> str:
+    """The most frequent spelling not in capitals; a word only ever in capitals is a
+    heading's („NAHKAMPFPHASE“: „Nahkampfphase“) when longer than an abbreviation („TW“,
+    „FLAK“ stay)."""
     ranked = [word for word, _n in spellings.most_common()]
-    return next((word for word in ranked if not (len(word) > 1 and word.isupper())), ranked[0])
+    found = next((word for word in ranked if not (len(word) > 1 and word.isupper())), None)
+    if found is not None:
+        return found
+    return ranked[0].capitalize() if len(ranked[0]) > 4 else ranked[0]
 
 
 def _write_json(path: Path, data: Any) -> None:

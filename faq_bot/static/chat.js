@@ -395,7 +395,7 @@
   }
 
   var SLOW_MS = 5000; // a request still running after this says so
-  var SLOW = "Das dauert länger als sonst – die Verbindung ist langsam. Ich warte noch …";
+  var SLOW = "Die Antwort dauert länger als sonst. Ich warte noch …"; // a slow line or a busy server
 
   function timeoutMs() {
     var ms = parseInt(form.getAttribute("data-timeout-ms") || "", 10);

@@ -693,8 +693,12 @@
   // The answers this tab already had, as chat.js keeps them (sessionStorage, up to the
   // turn count of this history entry, as its restore reads them): they came from the server
   // to this tab like the page that showed them, so a reload or Back without a connection
-  // shows them again, read only. [] when there are none or the storage is unreadable.
+  // shows them again, read only. Only for an entry of the conversation (its state counts
+  // its turns): a new visit starts a new conversation, as online. [] when there are none or
+  // the storage is unreadable.
   function storedTurns() {
+    var state = window.history.state;
+    if (!state || typeof state.chat !== "number") return [];
     var turns;
     try {
       turns = JSON.parse(window.sessionStorage.getItem(window.faqBot.chatStore) || "[]");
@@ -702,10 +706,9 @@
       return [];
     }
     if (!Array.isArray(turns)) return [];
-    var state = window.history.state;
-    var count = state && typeof state.chat === "number" ? state.chat : null;
     return turns.filter(function (t) {
-      return t && t.data && typeof t.data.question === "string" && !(count !== null && t.n > count);
+      return t && t.data && typeof t.data.question === "string" && typeof t.n === "number" &&
+        t.n <= state.chat;
     });
   }
 
@@ -713,12 +716,16 @@
   // question, the message and caution, the paragraph and its link.
   function storedTurn(data) {
     var turn = el("li", "turn");
-    turn.appendChild(el("p", "turn-q", data.question));
+    var line = el("p", "turn-q"); // a screen reader hears "Ihre Frage:" first, as online
+    line.appendChild(el("span", "visually-hidden", "Ihre Frage: "));
+    line.appendChild(document.createTextNode(data.question));
+    turn.appendChild(line);
     var box = el("div", "turn-a " + (data.confident ? "confident" : "unsure"));
     if (typeof data.message === "string") box.appendChild(el("p", "turn-message", data.message));
     if (typeof data.caution === "string") box.appendChild(el("p", "turn-caution", data.caution));
     var ans = data.answer;
-    if (ans && typeof ans.text === "string" && typeof ans.title === "string") {
+    var local = ans && typeof ans.url === "string" && /^\/(?!\/)/.test(ans.url); // a path of this site
+    if (local && typeof ans.text === "string" && typeof ans.title === "string") {
       var quote = el("blockquote", "passage");
       quote.appendChild(el("p", null, ans.text));
       box.appendChild(quote);
@@ -736,10 +743,18 @@
     var turns = storedTurns();
     root.appendChild(
       el("p", "offline-note", "Der Chat braucht eine Verbindung zum Server. " +
-        (turns.length ? "Ihre bisherigen Antworten in diesem Tab:" :
+        (turns.length ? "Die bisherigen Antworten in diesem Tab:" :
           question ? "Treffer für Ihre Frage in der gespeicherten Fassung:" : "Suchen Sie in der gespeicherten Fassung:"))
     );
     if (turns.length) {
+      // answers the server rendered (a link, the start page's form) are not in the tab's
+      // storage: say that the first ones are missing rather than show a conversation cut short
+      var missing = turns[0].n - 1;
+      if (missing > 0) {
+        root.appendChild(el("p", "offline-note", missing === 1
+          ? "Die erste Antwort dieses Gesprächs ist offline nicht gespeichert."
+          : "Die ersten " + missing + " Antworten dieses Gesprächs sind offline nicht gespeichert."));
+      }
       var log = el("ol", "chat-log");
       turns.forEach(function (t) {
         log.appendChild(storedTurn(t.data));

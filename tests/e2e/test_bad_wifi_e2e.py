@@ -120,7 +120,7 @@ def test_chat_a_request_that_hangs_says_it_is_still_waiting_then_times_out(phone
     page.evaluate("document.getElementById('chat-form').setAttribute('data-timeout-ms', '3000')")
     ask(page, FIRST)
     pending = page.locator("#chat-log .turn-a.pending")
-    expect(pending).to_have_text(re.compile("Das dauert länger als sonst"))
+    expect(pending).to_have_text(re.compile("Die Antwort dauert länger als sonst"))
     expect(page.locator("#chat-error")).to_contain_text("Zeitüberschreitung", timeout=10_000)
     expect(page.locator("#chat-q")).to_have_value(FIRST)
 
@@ -171,12 +171,39 @@ def test_offline_a_chat_page_loaded_again_shows_the_answers_this_tab_already_had
         shown = app.locator(".chat-log li.turn")
         expect(shown).to_have_count(2)
         for i, question in enumerate([FIRST, SECOND]):
-            expect(shown.nth(i).locator(".turn-q")).to_contain_text(question)
+            expect(shown.nth(i).locator(".turn-q")).to_have_text(f"Ihre Frage: {question}")
             expect(shown.nth(i).locator(".turn-message")).to_have_text(messages[i])
         expect(shown.nth(0).locator(".passage")).to_be_visible()
         expect(shown.nth(0).locator("a.passage-link")).to_have_attribute("href", target)
         # the newest question is still searched in the stored copy below them
         expect(page.locator("#offline-q")).to_have_value(SECOND)
+        # a new visit to the chat starts a new conversation, as online: none of these
+        page.goto("/ask?q=Was+ist+ein+Depot%3F")
+        expect(app).to_contain_text("Der Chat braucht eine Verbindung zum Server")
+        expect(app.locator(".chat-log li.turn")).to_have_count(0)
+    finally:
+        phone_ctx.set_offline(False)
+
+
+def test_offline_a_chat_begun_by_a_link_says_its_first_answer_is_not_stored(phone_ctx):
+    # the server renders an answer asked by link; only the answers asked in the page are kept
+    page = phone_ctx.new_page()
+    page.goto("/")
+    wait_for_service_worker(page)
+    page.goto("/ask?q=" + FIRST)
+    expect(page.locator("#chat-log li.turn")).to_have_count(1)
+    ask(page, SECOND)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(2)
+    phone_ctx.set_offline(True)
+    try:
+        page.reload()
+        app = page.locator("#offline-app")
+        expect(app).to_contain_text(
+            "Die erste Antwort dieses Gesprächs ist offline nicht gespeichert."
+        )
+        shown = app.locator(".chat-log li.turn")
+        expect(shown).to_have_count(1)
+        expect(shown.locator(".turn-q")).to_have_text(f"Ihre Frage: {SECOND}")
     finally:
         phone_ctx.set_offline(False)
 

@@ -87,19 +87,13 @@ def clean_input(text: str) -> str:
     character stood before still combines."""
     if text.isascii() and text.isprintable():
         return text
-    kept = []
-    for c in text:
-        category = unicodedata.category(c)
-        if category == "Cc":
-            kept.append(" ")
-        elif category != "Cf":
-            kept.append(c)
+    kept = (" " if unicodedata.category(c) == "Cc" else c for c in without_format(text))
     return unicodedata.normalize("NFC", "".join(kept))
 
 
 def without_format(text: str) -> str:
     """`text` without format characters (Unicode category Cf: zero-width spaces, bidi
-    controls, ...), which `clean_input` drops too: for a value that is said back but is no
+    controls, ...), as `clean_input` reads it too: for a value that is said back but is no
     question (a filter's name), whose control characters stay an error of their own."""
     if text.isascii():
         return text

@@ -199,6 +199,14 @@ def test_an_unknown_filter_is_said_back_without_format_characters(client, path, 
     assert "„ab“" in text
 
 
+@pytest.mark.parametrize("field", ["doc", "category"])
+def test_a_filter_of_nothing_but_invisible_characters_is_no_filter(client, field):
+    # read as the query reads them (dropped), not said back as „“; a NUL stays a 400
+    response = client.get("/search", query_string={"q": "Feuerwehr", field: "\u202e\u200b"})
+    assert response.status_code == 200
+    assert client.get("/search", query_string={"q": "Feuerwehr", field: "\x00"}).status_code == 400
+
+
 def test_a_category_the_chosen_document_lacks_is_a_german_400_in_the_api(client):
     """A probe: a category of another document with ``doc`` found "0 Treffer" silently, a
     filter that could only ever find nothing; the API says which categories it has."""

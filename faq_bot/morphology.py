@@ -50,11 +50,12 @@ MORPH_CACHE = 65_536  # words whose analysis is kept; bounded, queries bring any
 # longest word HanTa analyses: its time grows steeply with length (a 500-letter query word
 # took 2 s of CPU, 160 letters 0.2 s); the corpus's longest word has 31 letters
 MORPH_MAX_WORD = 40
-# letters of the distinct words one web request may have analysed (`morphology_budget`),
-# as HanTa's time grows with a word's length: twenty turns of 40-letter made-up words (a
-# QA review) took four seconds of HanTa behind its lock, and a dozen such requests at once
-# had gunicorn's watchdog kill the workers; this is about a second of them. A long
-# conversation of twenty turns has about 1,500 (160 words). Deterministic: a word counts
+# letters of the distinct words a user's text may have analysed in one web request
+# (`morphology_budget`), as HanTa's time grows with a word's length: a chat post of
+# nineteen turns of 40-letter made-up words (a QA review) took four seconds of HanTa
+# behind its lock, and a dozen such posts at once had gunicorn's watchdog kill the
+# workers; this is about a second of them. The page's ten earlier turns and a question,
+# of real questions, use 1,300 to 2,000 (a code review). Deterministic: a word counts
 # whether its analysis is cached or not.
 MORPH_REQUEST_LETTERS = 3_000
 _MORPH_LOCK = threading.Lock()  # HanTa keeps internal state; one analysis at a time

@@ -49,7 +49,7 @@
   var TOUCH = !!(window.matchMedia && window.matchMedia("(pointer: coarse)").matches);
   var MAX_HISTORY = 20;
   var LINK_CHARS = 3000; // earlier turns in an address: as faq_bot/web/ask.py LINK_CHARS
-  var STORE = window.faqBot.chatStore; // sessionStorage: this tab's conversation, never the server
+  var STORE = window.faqBot.chatStore; // sessionStorage: this tab's conversation, not the server
   var failed = null; // the question whose request failed, for the retry button
   var pending = null; // the request in flight: {question, turn, controller, timer}
 

@@ -7,9 +7,10 @@
 // - "Absatz N" copies the paragraph's permalink, "Zitat kopieren" its citation (or the
 //   entry's); the copied paragraph becomes the marked one; base.html's status region says
 //   what was copied
-// It also offers window.faqBot = {copy, flash, el, link, announce, chatStore} to the page
-// scripts loaded after it (chat.js, check.js, offline.js), so copying works the same
-// everywhere; chatStore names the sessionStorage key of this tab's conversation.
+// It also offers window.faqBot = {copy, flash, el, link, announce, chatStore, storedChat} to
+// the page scripts loaded after it (chat.js, check.js, offline.js), so copying works the
+// same everywhere; chatStore names the sessionStorage key of this tab's conversation, which
+// chat.js writes and storedChat reads (for chat.js and the offline copy alike).
 "use strict";
 
 (function () {
@@ -187,13 +188,26 @@
     return a;
   }
 
+  var CHAT_STORE = "faq-bot-chat";
+
+  // This tab's conversation as chat.js stored it: [] when there is none or it is unreadable.
+  function storedChat() {
+    try {
+      var turns = JSON.parse(window.sessionStorage.getItem(CHAT_STORE) || "[]");
+      return Array.isArray(turns) ? turns : [];
+    } catch (e) {
+      return [];
+    }
+  }
+
   window.faqBot = {
     copy: copy,
     flash: flash,
     el: el,
     link: link,
     announce: announce,
-    chatStore: "faq-bot-chat",
+    chatStore: CHAT_STORE,
+    storedChat: storedChat,
   };
 
   // The service worker keeps an offline copy of every ruling and a search over it

@@ -404,14 +404,7 @@
 
   // The conversation of this tab: kept in sessionStorage and in the URL (/ask?q=…&t=…),
   // so a reload shows it again; nothing is stored on the server.
-  function loadStored() {
-    try {
-      var turns = JSON.parse(window.sessionStorage.getItem(STORE) || "[]");
-      return Array.isArray(turns) ? turns : [];
-    } catch (e) {
-      return [];
-    }
-  }
+  var loadStored = window.faqBot.storedChat;
 
   function store(turns) {
     try {

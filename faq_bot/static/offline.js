@@ -699,14 +699,7 @@
   function storedTurns() {
     var state = window.history.state;
     if (!state || typeof state.chat !== "number") return [];
-    var turns;
-    try {
-      turns = JSON.parse(window.sessionStorage.getItem(window.faqBot.chatStore) || "[]");
-    } catch (e) {
-      return [];
-    }
-    if (!Array.isArray(turns)) return [];
-    return turns.filter(function (t) {
+    return window.faqBot.storedChat().filter(function (t) {
       return t && t.data && typeof t.data.question === "string" && typeof t.n === "number" &&
         t.n <= state.chat;
     });

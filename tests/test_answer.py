@@ -868,6 +868,9 @@ def test_the_chat_message_carries_the_note_when_the_game_changes(index):
     assert result.confident and result.passage is not None
     assert index.entry(result.passage.entry).doc == "runde"
     assert result.message.endswith("die vorige Antwort für HoW.")
+    # the note names the new game; the message above it does not name it a second time
+    assert result.message.count("Tabletop-Skirmish") == 1
+    assert ", Spiel: " not in result.message
     alone = answer(index, "Wann endet das Spiel mit einem Patt nach der 10. Runde?")
     assert "Achtung" not in alone.message
 

@@ -3,7 +3,7 @@ caution of an unsure answer and the note when it comes from another game. The an
 as asked (`faq_bot.chat.answer`) and as shown again from a turn token
 (`faq_bot.chat.shown`) both say it with these.
 
-``found_message(record, doc, unsure)``, ``declined_message(related)``,
+``found_message(record, doc, unsure, note)``, ``declined_message(related)``,
 ``cited(record, doc, paragraph)``, ``caution_note(reliability)`` (when
 ``is_unsure(reliability)``), ``other_game_note(index, entry_id, turns)`` (and
 ``note_other_game``, which adds it to an answer's message), ``rest_of(passage)`` (the
@@ -41,18 +41,23 @@ __all__ = [
 NOT_CONFIDENT = "Dazu habe ich keine sichere Antwort gefunden."
 
 
-def found_message(record: EntryRecord, doc: dict[str, Any], unsure: bool = False) -> str:
+def found_message(
+    record: EntryRecord, doc: dict[str, Any], unsure: bool = False, note: str | None = None
+) -> str:
     """What a confident answer says above its passage (`doc`: the entry's document);
     `unsure`: its confidence was right for fewer than `SURE` of the calibration questions.
     The document is named in quotes, not in brackets: its title may hold its own
     ("Rundenregeln (Tabletop)"). Its game is named too where the title does not name it
-    (a judge asking across all documents may not know „Spielrundenübersicht“)."""
+    (a judge asking across all documents may not know „Spielrundenübersicht“), unless
+    `note` (`other_game_note`, which ends the message) names it."""
     title = str(doc.get("title", record.doc))
     game = str(doc.get("game") or "")
-    named = f", Spiel: {game}" if game and game.casefold() not in title.casefold() else ""
+    plain = not note and game and game.casefold() not in title.casefold()
+    named = f", Spiel: {game}" if plain else ""
     stand = f", Stand: {doc['date_text']}" if doc.get("date_text") else ""
     lead = "Wahrscheinlich steht das unter" if unsure else "Das steht unter"
-    return f"{lead} „{record.title}“ in „{title}“{named}{stand}."
+    message = f"{lead} „{record.title}“ in „{title}“{named}{stand}."
+    return f"{message} {note}" if note else message
 
 
 def cited(record: EntryRecord, doc: dict[str, Any], paragraph: int) -> str:
@@ -63,11 +68,16 @@ def cited(record: EntryRecord, doc: dict[str, Any], paragraph: int) -> str:
 
 def note_other_game(index: Index, result: Answer, turns: Sequence[Turn]) -> None:
     """End a confident `result`'s message with `other_game_note` when it has one (the
-    answer as asked, and as shown again from a conversation's tokens)."""
-    if result.confident and result.passage is not None:
-        note = other_game_note(index, result.passage.entry, turns)
-        if note:
-            result.message = f"{result.message} {note}"
+    answer as asked, and as shown again from a conversation's tokens); the message is
+    said again with the note, so that it names the new game once."""
+    if not result.confident or result.passage is None:
+        return
+    note = other_game_note(index, result.passage.entry, turns)
+    record = index.entry(result.passage.entry)
+    if note and record is not None:
+        doc = index.document(record.doc) or {}
+        unsure = result.caution is not None
+        result.message = found_message(record, doc, unsure=unsure, note=note)
 
 
 def other_game_note(index: Index, entry_id: str, turns: Sequence[Turn]) -> str | None:

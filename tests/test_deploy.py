@@ -39,7 +39,7 @@ rolling = _load_rolling()
 pytestmark = pytest.mark.system
 
 # loopback addresses of their own for the tests of the per-address limit
-CLIENT, OTHER_CLIENT = "127.0.0.2", "127.0.0.3"
+CLIENT, OTHER_CLIENT, MARKING_CLIENT = "127.0.0.2", "127.0.0.3", "127.0.0.4"
 SECURITY_HEADERS = ("Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options")
 
 
@@ -200,6 +200,23 @@ def test_one_client_computing_too_fast_gets_a_german_429_and_ruling_pages_stay_o
     finally:
         deployment.limit(rolling.LOAD_LIMIT)
     assert raw_request(deployment.port, "/api/search?q=bombe")[0] == 200
+
+
+def test_a_ruling_page_with_words_to_mark_counts_as_computing(deployment):
+    """A ruling page's `h` (the search that led to it) is analysed like a search's words, so
+    a client varying it is limited as for a search; the same page without `h` is not."""
+    deployment.limit(("1r/m", 2))
+    try:
+        statuses = [
+            raw_request(deployment.port, f"/entry/depot?h=bombe{n}", source=MARKING_CLIENT)[0]
+            for n in range(6)
+        ]
+        assert statuses[:2] == [200, 200] and 429 in statuses[2:], statuses
+        for _ in range(4):
+            assert raw_request(deployment.port, "/entry/depot?h=", source=MARKING_CLIENT)[0] == 200
+            assert raw_request(deployment.port, "/entry/depot", source=MARKING_CLIENT)[0] == 200
+    finally:
+        deployment.limit(rolling.LOAD_LIMIT)
 
 
 def test_the_apis_clients_get_nginxs_own_errors_as_json_with_retry_after(deployment):

@@ -363,6 +363,8 @@ def test_nginx_answers_it_gives_itself_are_german_pages(nginx_port, request_line
     )
     assert got == status
     assert NGINX_PAGE in body.decode()
+    # in the reader's colours, as the app's pages (a judge's phone at night)
+    assert '<meta name="color-scheme" content="light dark">' in body.decode()
 
 
 @pytest.mark.parametrize(

@@ -44,6 +44,7 @@ def test_a_request_gunicorn_refuses_gets_a_german_page(live_server, request_byte
     title, text = PAGES[status]
     assert f"<h1>{title}</h1>" in body and text in body
     assert '<html lang="de">' in body
+    assert '<meta name="color-scheme" content="light dark">' in body  # dark like the app's
     # gunicorn's own English page is gone
     assert "Too Long" not in body and "Invalid" not in body and "Bad Request" not in body
 

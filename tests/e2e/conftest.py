@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -75,6 +76,17 @@ def _context(browser, base_url: str, **options):
     context = browser.new_context(base_url=base_url, locale="de-DE", **options)
     context.set_default_timeout(10_000)
     return context
+
+
+@contextmanager
+def offline(context) -> Iterator[None]:
+    """The browser `context` without a network for the block, online again after it, also
+    when the block fails (the tests after it load pages from the server)."""
+    context.set_offline(True)
+    try:
+        yield
+    finally:
+        context.set_offline(False)
 
 
 @pytest.fixture

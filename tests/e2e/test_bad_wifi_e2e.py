@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PHONE, _context
+from tests.e2e.conftest import PHONE, _context, offline
 from tests.e2e.test_chat_e2e import FIRST, FOLLOWUP, SECOND, ask
 from tests.e2e.test_check_e2e import chip
 from tests.e2e.test_phone_e2e import phone_ctx, wait_for_service_worker
@@ -43,8 +43,7 @@ def test_offline_the_checker_says_it_needs_the_connection_and_keeps_its_link(pho
     page = phone_ctx.new_page()
     page.goto("/")
     wait_for_service_worker(page)
-    phone_ctx.set_offline(True)
-    try:
+    with offline(phone_ctx):
         page.goto("/check?s=abc")
         app = page.locator("#offline-app")
         expect(app.locator("h1")).to_have_text("Aktionsstapel prüfen")
@@ -52,8 +51,6 @@ def test_offline_the_checker_says_it_needs_the_connection_and_keeps_its_link(pho
         expect(app).not_to_contain_text("nicht gespeichert")
         expect(page).to_have_url("/check?s=abc")  # "Erneut versuchen" loads the same stack
         expect(app.locator("#offline-q")).to_be_visible()  # the rulings are still there
-    finally:
-        phone_ctx.set_offline(False)
 
 
 @pytest.fixture
@@ -135,16 +132,13 @@ def test_offline_a_chat_page_loaded_again_searches_its_newest_question_in_the_st
     wait_for_service_worker(page)
     ask(page, FIRST)
     expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
-    phone_ctx.set_offline(True)
-    try:
+    with offline(phone_ctx):
         page.reload()
         app = page.locator("#offline-app")
         expect(app).to_contain_text("Der Chat braucht eine Verbindung zum Server")
         expect(page.locator("#offline-q")).to_have_value(FIRST)
         answered = app.locator(".hit-title a", has_text="227-Pfund Bombe (Basisausbau)")
         expect(answered).to_be_visible()  # the entry that answered is among the hits
-    finally:
-        phone_ctx.set_offline(False)
 
 
 def test_offline_a_chat_page_loaded_again_shows_the_answers_this_tab_already_had(phone_ctx):
@@ -161,8 +155,7 @@ def test_offline_a_chat_page_loaded_again_shows_the_answers_this_tab_already_had
     messages = [turns.nth(i).locator(".turn-message").inner_text() for i in range(2)]
     link = turns.nth(0).locator("a.passage-link")
     target = link.get_attribute("href")
-    phone_ctx.set_offline(True)
-    try:
+    with offline(phone_ctx):
         page.reload()
         app = page.locator("#offline-app")
         note = app.locator(".offline-note").first
@@ -181,8 +174,6 @@ def test_offline_a_chat_page_loaded_again_shows_the_answers_this_tab_already_had
         page.goto("/ask?q=Was+ist+ein+Depot%3F")
         expect(app).to_contain_text("Der Chat braucht eine Verbindung zum Server")
         expect(app.locator(".chat-log li.turn")).to_have_count(0)
-    finally:
-        phone_ctx.set_offline(False)
 
 
 def test_offline_a_chat_begun_by_a_link_says_its_first_answer_is_not_stored(phone_ctx):
@@ -194,8 +185,7 @@ def test_offline_a_chat_begun_by_a_link_says_its_first_answer_is_not_stored(phon
     expect(page.locator("#chat-log li.turn")).to_have_count(1)
     ask(page, SECOND)
     expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(2)
-    phone_ctx.set_offline(True)
-    try:
+    with offline(phone_ctx):
         page.reload()
         app = page.locator("#offline-app")
         expect(app).to_contain_text(
@@ -204,8 +194,6 @@ def test_offline_a_chat_begun_by_a_link_says_its_first_answer_is_not_stored(phon
         shown = app.locator(".chat-log li.turn")
         expect(shown).to_have_count(1)
         expect(shown.locator(".turn-q")).to_have_text(f"Ihre Frage: {SECOND}")
-    finally:
-        phone_ctx.set_offline(False)
 
 
 def test_offline_a_ruling_links_what_it_refers_to_and_what_refers_to_it(phone_ctx):
@@ -213,8 +201,7 @@ def test_offline_a_ruling_links_what_it_refers_to_and_what_refers_to_it(phone_ct
     page = phone_ctx.new_page()
     page.goto("/")
     wait_for_service_worker(page)
-    phone_ctx.set_offline(True)
-    try:
+    with offline(phone_ctx):
         page.goto("/entry/227-pfund-bombe-basisausbau")
         expect(page.locator(".offline-banner")).to_be_visible()
         see_also = page.locator("section.see-also")
@@ -225,8 +212,6 @@ def test_offline_a_ruling_links_what_it_refers_to_and_what_refers_to_it(phone_ct
         expect(back.locator("h2")).to_have_text("Verweise hierher")
         back.locator("a", has_text="227-Pfund Bombe (Basisausbau)").click()
         expect(page.locator("h1")).to_have_text("227-Pfund Bombe (Basisausbau)")
-    finally:
-        phone_ctx.set_offline(False)
 
 
 # the first visible character of each line the footer's text fills (a Range per character)

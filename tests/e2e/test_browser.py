@@ -7,6 +7,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import offline
+
 BOMB = "227-pfund-bombe-basisausbau"
 LONG_ENTRY = "schadenverteilungsphase"  # many paragraphs: anchors must scroll
 TABLE_ENTRY = "uebersicht-attacken-ausfuehren-verwundungswurf"  # an HTML table row
@@ -245,16 +247,13 @@ def test_browser_the_chat_s_retry_button_fits_a_phone_at_doubled_text_size(phone
     wide at 200 % text in a 296 px column, so the page scrolled sideways."""
     phone.goto("/ask")
     phone.evaluate("document.documentElement.style.fontSize = '200%'")
-    phone.context.set_offline(True)
-    try:
+    with offline(phone.context):
         phone.fill("#chat-q", "Was passiert mit der Feuerwehr?")
         phone.locator("#chat-form button[type=submit]").click()
         expect(phone.locator("#chat-retry")).to_be_visible()
         assert phone.evaluate(BUTTONS_PAST_THE_SCREEN) == []
         scroll_width, client_width = no_horizontal_scroll(phone)
         assert scroll_width <= client_width
-    finally:
-        phone.context.set_offline(False)
 
 
 def test_browser_dark_mode_screenshot(browser, base_url, shots):

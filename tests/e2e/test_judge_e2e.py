@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from faq_bot.stack import encode_permalink
+from tests.e2e.conftest import offline
 from tests.e2e.test_check_e2e import chip
 from tests.e2e.test_phone_e2e import BOMB, QUESTION, phone_ctx, wait_for_service_worker
 
@@ -38,8 +39,7 @@ def test_offline_a_question_the_chat_cannot_send_links_to_its_search_in_the_stor
     page = phone_ctx.new_page()
     page.goto("/ask")
     wait_for_service_worker(page)
-    phone_ctx.set_offline(True)
-    try:
+    with offline(phone_ctx):
         page.locator("#chat-q").fill(QUESTION)
         page.locator("#chat-form button[type=submit]").click()
         expect(page.locator("#chat-error")).to_contain_text("Keine Verbindung zum Server")
@@ -49,8 +49,6 @@ def test_offline_a_question_the_chat_cannot_send_links_to_its_search_in_the_stor
         expect(page.locator(".offline-banner")).to_be_visible()
         expect(page).to_have_url(re.compile(r"/search\?q=Wer\+bezahlt"))
         expect(page.locator(".hit-title a").first).to_be_visible()  # from the stored copy
-    finally:
-        phone_ctx.set_offline(False)
 
 
 def test_a_checker_link_with_an_empty_stack_asks_for_entries_and_claims_no_result(phone):

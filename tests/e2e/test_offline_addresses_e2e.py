@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PHONE, _context
+from tests.e2e.conftest import PHONE, _context, offline
 
 pytestmark = pytest.mark.browser
 
@@ -28,8 +28,7 @@ def test_offline_a_broken_escape_in_an_address_is_a_page_not_stored(offline_ctx)
             else navigator.serviceWorker.addEventListener("controllerchange", () => resolve(true));
         }))"""
     )
-    offline_ctx.set_offline(True)
-    try:
+    with offline(offline_ctx):
         for address in ("/entry/%E0%A4%A", "/entry/%ZZ/absatz/2", "/docs/%"):
             page.goto(address)
             app = page.locator("#offline-app")
@@ -46,5 +45,3 @@ def test_offline_a_broken_escape_in_an_address_is_a_page_not_stored(offline_ctx)
         ):
             page.goto(address)
             expect(page.locator("h1")).to_have_text("Flakbatterie (Basisausbau)")
-    finally:
-        offline_ctx.set_offline(False)

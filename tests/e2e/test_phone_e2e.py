@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from faq_bot.config import ROOT
-from tests.e2e.conftest import DESKTOP, PHONE, _context
+from tests.e2e.conftest import DESKTOP, PHONE, _context, offline
 
 pytestmark = pytest.mark.browser
 
@@ -46,8 +46,7 @@ def test_offline_after_one_visit_search_and_unvisited_ruling_show_content(phone_
     page = phone_ctx.new_page()
     page.goto("/")
     wait_for_service_worker(page)
-    phone_ctx.set_offline(True)
-    try:
+    with offline(phone_ctx):
         page.goto("/search?q=" + QUERY.replace(" ", "+"))
         expect(page.locator(".offline-banner")).to_contain_text(
             "Offline oder keine Antwort vom Server – gespeicherte Fassung vom"
@@ -68,8 +67,6 @@ def test_offline_after_one_visit_search_and_unvisited_ruling_show_content(phone_
         expect(page.locator(".hit-title a", has_text="Aktionsstapel").first).to_be_visible()
         page.locator(".hit-title a").first.click()
         expect(page.locator(".ruling-body .para").first).to_be_visible()
-    finally:
-        phone_ctx.set_offline(False)
 
 
 def test_offline_chat_question_is_kept_and_searched_in_the_stored_copy(phone_ctx):
@@ -77,16 +74,13 @@ def test_offline_chat_question_is_kept_and_searched_in_the_stored_copy(phone_ctx
     page = phone_ctx.new_page()
     page.goto("/")
     wait_for_service_worker(page)
-    phone_ctx.set_offline(True)
-    try:
+    with offline(phone_ctx):
         page.goto("/ask?" + urlencode({"q": QUERY}))
         expect(page.locator("#offline-app")).to_contain_text("Der Chat braucht eine Verbindung")
         expect(page.locator("#offline-q")).to_have_value(QUERY)
         expect(page.locator(".hit-title a").first).to_have_text("227-Pfund Bombe (Basisausbau)")
         page.goto("/ask")
         expect(page.locator("#offline-q")).to_have_value("")
-    finally:
-        phone_ctx.set_offline(False)
 
 
 def test_offline_pages_show_one_search_box_the_one_that_keeps_the_question_and_filter(
@@ -96,9 +90,8 @@ def test_offline_pages_show_one_search_box_the_one_that_keeps_the_question_and_f
     page = phone_ctx.new_page()
     page.goto("/")
     wait_for_service_worker(page)
-    phone_ctx.set_offline(True)
     boxes = page.locator("input[type=search]:visible")
-    try:
+    with offline(phone_ctx):
         page.goto("/ask?" + urlencode({"q": QUERY, "doc": "how-faq"}))
         expect(page.locator(".hit-title a").first).to_be_visible()
         expect(boxes).to_have_count(1)
@@ -116,24 +109,19 @@ def test_offline_pages_show_one_search_box_the_one_that_keeps_the_question_and_f
         expect(page.locator("h1")).to_have_text("Flakbatterie (Basisausbau)")
         expect(boxes).to_have_count(1)
         expect(boxes).to_have_id("header-q")
-    finally:
-        phone_ctx.set_offline(False)
 
 
 def test_offline_search_folds_umlauts_and_abbreviations_like_the_server(phone_ctx):
     page = phone_ctx.new_page()
     page.goto("/")
     wait_for_service_worker(page)
-    phone_ctx.set_offline(True)
-    try:
+    with offline(phone_ctx):
         page.goto("/search?q=KOENIGSTIGER")
         expect(page.locator(".snippet mark").first).to_have_text(re.compile("Königstiger"))
         page.goto("/search?q=TW")
         expect(page.locator(".snippet mark").first).to_be_visible()
         page.goto("/search?q=qqqxyz")
         expect(page.locator("#offline-app")).to_contain_text("nichts gefunden")
-    finally:
-        phone_ctx.set_offline(False)
 
 
 def test_offline_a_typing_slip_still_finds_the_entry_as_online(phone_ctx):
@@ -142,8 +130,7 @@ def test_offline_a_typing_slip_still_finds_the_entry_as_online(phone_ctx):
     page = phone_ctx.new_page()
     page.goto("/")
     wait_for_service_worker(page)
-    phone_ctx.set_offline(True)
-    try:
+    with offline(phone_ctx):
         slips = (
             ("Feurwehr", "Feuerwehr"),
             ("Aktionstapel", "Aktionsstapel"),
@@ -156,8 +143,6 @@ def test_offline_a_typing_slip_still_finds_the_entry_as_online(phone_ctx):
             expect(page.locator("#offline-app .suggestion")).to_contain_text("ähnlich geschrieben")
         page.goto("/search?q=Feuerwehr")  # a word the copy has is not "corrected"
         expect(page.locator("#offline-app .suggestion")).to_have_count(0)
-    finally:
-        phone_ctx.set_offline(False)
 
 
 def test_offline_an_entry_named_by_alias_or_in_other_letter_case_opens_as_online(phone_ctx):
@@ -166,8 +151,7 @@ def test_offline_an_entry_named_by_alias_or_in_other_letter_case_opens_as_online
     page = phone_ctx.new_page()
     page.goto("/")
     wait_for_service_worker(page)
-    phone_ctx.set_offline(True)
-    try:
+    with offline(phone_ctx):
         for address, title in (
             ("/entry/227er", "227-Pfund Bombe"),
             ("/entry/Aktionsstapel", "Aktionsstapel"),
@@ -182,8 +166,6 @@ def test_offline_an_entry_named_by_alias_or_in_other_letter_case_opens_as_online
         expect(page.locator("#offline-app h1")).to_contain_text("nicht gespeichert")
         page.goto("/search?q=constructor")
         expect(page.locator("#offline-app")).to_contain_text("Treffer")
-    finally:
-        phone_ctx.set_offline(False)
 
 
 def test_offline_a_headword_searched_alone_comes_first_and_its_slug_opens_as_online(phone_ctx):
@@ -192,8 +174,7 @@ def test_offline_a_headword_searched_alone_comes_first_and_its_slug_opens_as_onl
     page = phone_ctx.new_page()
     page.goto("/")
     wait_for_service_worker(page)
-    phone_ctx.set_offline(True)
-    try:
+    with offline(phone_ctx):
         for query, title in (
             ("Verteidigungswert", "Verteidigungswert"),
             ("Angreifer", "Angreifer"),
@@ -206,16 +187,13 @@ def test_offline_a_headword_searched_alone_comes_first_and_its_slug_opens_as_onl
             expect(page.locator(".hit-title").first).to_have_text(title)
         page.goto("/entry/normale-bewegung")  # the title's slug, online a 301 to the entry
         expect(page.locator("#offline-app h1")).to_contain_text("Normale Bewegung")
-    finally:
-        phone_ctx.set_offline(False)
 
 
 def test_offline_search_keeps_the_document_filter_of_the_address(phone_ctx):
     page = phone_ctx.new_page()
     page.goto("/")
     wait_for_service_worker(page)
-    phone_ctx.set_offline(True)
-    try:
+    with offline(phone_ctx):
         page.goto("/search?" + urlencode({"q": "Angriff", "doc": "sow"}))
         expect(page.locator("h1.result-count")).to_contain_text("in The Sails of War")
         metas = page.locator(".hit-meta").all_inner_texts()
@@ -258,8 +236,6 @@ def test_offline_search_keeps_the_document_filter_of_the_address(phone_ctx):
         expect(page.locator("h1.result-count")).to_contain_text("Treffer für „Karte“")
         expect(page.locator("h1.result-count")).not_to_contain_text("undefined")
         assert page.locator(".hit").count() == unfiltered
-    finally:
-        phone_ctx.set_offline(False)
 
 
 @pytest.fixture
@@ -557,8 +533,7 @@ def test_offline_a_linked_paragraph_says_where_it_is_from_as_online(phone_ctx):
     page = phone_ctx.new_page()
     page.goto("/")
     wait_for_service_worker(page)
-    phone_ctx.set_offline(True)
-    try:
+    with offline(phone_ctx):
         page.goto("/entry/schadenverteilungsphase#p12")
         expect(page.locator(".offline-banner")).to_be_visible()
         context = page.locator("#p12 .para-context")
@@ -567,8 +542,6 @@ def test_offline_a_linked_paragraph_says_where_it_is_from_as_online(phone_ctx):
             "„Schadenverteilungsphase“ · HoW FAQ · Stand: 30. November 2012"
         )
         expect(page.locator("#p11 .para-context")).to_be_hidden()
-    finally:
-        phone_ctx.set_offline(False)
 
 
 def _version_of_paragraph_13(page) -> str:
@@ -585,8 +558,7 @@ def test_offline_a_paragraph_permalink_opens_its_paragraph(phone_ctx):
     page = phone_ctx.new_page()
     version = _version_of_paragraph_13(page)
     wait_for_service_worker(page)
-    phone_ctx.set_offline(True)
-    try:
+    with offline(phone_ctx):
         page.goto(f"/entry/schadenverteilungsphase/absatz/13?v={version}")
         expect(page.locator(".offline-banner")).to_be_visible()
         expect(page.locator("h1")).to_have_text("Schadenverteilungsphase")
@@ -595,8 +567,6 @@ def test_offline_a_paragraph_permalink_opens_its_paragraph(phone_ctx):
         expect(context).to_be_in_viewport()
         expect(page.locator("#p11 .para-context")).to_be_hidden()
         expect(page.locator(".linked-note")).to_have_count(0)
-    finally:
-        phone_ctx.set_offline(False)
 
 
 def test_offline_a_paragraph_permalink_checks_its_version_as_online(phone_ctx):
@@ -605,8 +575,7 @@ def test_offline_a_paragraph_permalink_checks_its_version_as_online(phone_ctx):
     page = phone_ctx.new_page()
     version = _version_of_paragraph_13(page)
     wait_for_service_worker(page)
-    phone_ctx.set_offline(True)
-    try:
+    with offline(phone_ctx):
         page.goto(f"/entry/schadenverteilungsphase/absatz/2?v={version}")  # text now at 13
         expect(page.locator("#p12 .para-context")).to_be_in_viewport()
         assert page.url.endswith(f"/entry/schadenverteilungsphase/absatz/13?v={version}#p12")
@@ -629,5 +598,3 @@ def test_offline_a_paragraph_permalink_checks_its_version_as_online(phone_ctx):
         )
         page.goto("/entry/schadenverteilungsphase/absatz/99")
         expect(page.locator(".linked-note")).to_contain_text("hat keinen Absatz 99")
-    finally:
-        phone_ctx.set_offline(False)

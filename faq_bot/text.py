@@ -111,8 +111,9 @@ def has_surrogate(text: str) -> bool:
 
 
 def slugify(text: str) -> str:
-    """A URL slug: lower case ASCII words joined by hyphens ("Ölfeld" -> "oelfeld")."""
-    text = text.translate(_SLUG_FOLD)
+    """A URL slug: lower case ASCII words joined by hyphens ("Ölfeld" -> "oelfeld"); an
+    umlaut written as a letter and a combining mark (NFD, "o\u0308") slugs as one."""
+    text = unicodedata.normalize("NFC", text).translate(_SLUG_FOLD)
     text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "eintrag"
 

@@ -149,3 +149,12 @@ def test_only_the_form_pages_check_a_form_for_utf8(client, path, status):
     )
     assert response.status_code == status
     assert "kein gültiges UTF-8" not in response.get_data(as_text=True)
+
+
+def test_an_entry_address_with_decomposed_umlauts_opens_the_entry(client):
+    """A link review: "/entry/zersto%CC%88rer" (o + combining diaeresis, as macOS and some
+    forums write "ö") was a 404 saying „zerstörer“ does not exist; it is the same word."""
+    composed = client.get("/entry/zerst%C3%B6rer")
+    decomposed = client.get("/entry/zersto%CC%88rer")
+    assert composed.status_code == decomposed.status_code == 301
+    assert decomposed.headers["Location"] == composed.headers["Location"]

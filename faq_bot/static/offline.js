@@ -473,7 +473,7 @@
 
   // A URL slug as the server makes one (faq_bot/text.py slugify): "Ölfeld" -> "oelfeld".
   function slugify(text) {
-    var s = String(text || "").toLowerCase()
+    var s = String(text || "").normalize("NFC").toLowerCase()
       .replace(/ä/g, "ae").replace(/ö/g, "oe").replace(/ü/g, "ue").replace(/ß/g, "ss");
     s = s.normalize("NFKD").replace(/[^\x00-\x7f]/g, "");
     return s.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");

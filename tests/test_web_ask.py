@@ -1712,3 +1712,42 @@ def test_a_list_shown_in_part_says_how_many_items_it_leaves_out_and_links_the_fi
     assert html.index("</blockquote>") < html.index('class="passage-rest"')  # after the list
     lines = format_answer(cut.to_json()).splitlines()
     assert f"  {rest['label']}: {rest['url']}" in lines  # `faq-bot ask` says so too
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda t: t[:-1],  # the question's "?" left out of the link
+        lambda t: t + ".",  # the sentence's full stop taken in
+        lambda t: t + ")",
+        lambda t: t[:-1] + ".",
+        lambda t: t + "\u201c",  # a closing German quote
+    ],
+    ids=["lost-question-mark", "full-stop", "bracket", "mark-for-stop", "quote"],
+)
+def test_a_shared_link_whose_end_a_forum_changed_still_shows_the_answer(client, damage):
+    """A link review: a forum's autolink (GitHub's Markdown among them) leaves a link's final
+    "?" out and takes a "." or ")" after it in; a chat link ends in its last question, so
+    the answer was replaced by „Diese frühere Antwort ließ sich nicht prüfen“."""
+    page = converse(client, [FIRST])[0]
+    (token,) = hidden_turns(page)
+    assert token.endswith("?")
+    html = client.get("/ask", query_string={"t": [damage(token)]}).get_data(as_text=True)
+    assert "ließ sich nicht prüfen" not in html
+    assert turns_of(html) == turns_of(page)
+
+
+def test_a_shared_link_with_another_question_is_still_not_verified(client):
+    page = converse(client, [FIRST])[0]
+    (token,) = hidden_turns(page)
+    for altered in (token[:-2] + "?", token.replace("227er", "228er"), token + "x"):
+        html = client.get("/ask", query_string={"t": [altered]}).get_data(as_text=True)
+        assert "ließ sich nicht prüfen" in html, altered
+
+
+def test_the_chats_redirect_escapes_the_questions_own_question_mark(client):
+    """An autolink ends a link before a final "?", not before "%3F"."""
+    response = client.post("/ask", data={"q": FIRST})
+    assert response.status_code == 303
+    location = response.headers["Location"]
+    assert location.count("?") == 1 and "%3F#neu" in location

@@ -49,7 +49,9 @@ answer to any question. The key is the service's secret
     (German) for anything malformed. A well-formed token whose signature is
     missing or wrong (forged, altered, or from before tokens were signed) is not
     an error: it becomes ``u``, shown as its question only with
-    `UNVERIFIED_MESSAGE` and read as history by its question only.
+    `UNVERIFIED_MESSAGE` and read as history by its question only. A link ends in its
+    last question, whose end a forum may change (a final "?" left out, a "." or ")"
+    taken in): a question that verifies once changed back (`as_linked`) is shown as signed.
 ``shown_of(data) -> Shown``
     The turn an answer's JSON (`Answer.to_json`) shows.
 ``show(index, shown, before) -> tuple[Answer, Shown]``
@@ -166,6 +168,26 @@ _REASONS = {"l": "link", "s": "similar"}
 _LETTERS = {v: k for k, v in _REASONS.items()}
 
 
+# A chat link ends in its last turn's question. What an autolink may leave out of a link's
+# end (GitHub's Markdown drops a final "?", "." or "!") and what a forum may take into it
+# from the sentence after it.
+LINK_LOST = "?.!"
+LINK_TAKEN = ".,;:!?)]}>'\"\u201c\u201d\u2018\u2019\u00bb\u00ab"
+
+
+def as_linked(question: str) -> list[str]:
+    """The questions a link ending in `question` may have been made from: itself, then the
+    same with what a forum took in dropped or what an autolink left out put back (each
+    only verified against the token's signature, so the turn shows what was signed)."""
+    bases = [question, question.rstrip(LINK_TAKEN)]
+    found = dict.fromkeys(b + end for b in bases for end in ("", *LINK_LOST))
+    return [q for q in found if q]
+
+
+def _signs(key: bytes, signature: str, unsigned: str) -> bool:
+    return hmac.compare_digest(signature.encode("utf-8"), sign(key, unsigned).encode("ascii"))
+
+
 def sign(key: bytes, unsigned: str) -> str:
     """The signature of `unsigned` by `key`: `SIGNATURE_LENGTH` base64url characters of its
     HMAC-SHA-256. A turn token signs ``<head>[_<item>]...~<question>`` (no ``:`` before the
@@ -206,9 +228,14 @@ class Shown:
         text = tidy_question(question)  # shown in the asker's words, searched normalised
         head, _, signature = head.partition(":")
         shown = cls._parse_head(head, text)
-        expected = sign(key, f"{head}~{question}")
-        if not hmac.compare_digest(signature.encode("utf-8"), expected.encode("ascii")):
+        signed = next(
+            (q for q in as_linked(question) if _signs(key, signature, f"{head}~{q}")), None
+        )
+        if signed is None:
             return cls(text, UNVERIFIED)  # forged, altered or unsigned: its question only
+        if signed != question:  # a forum changed the link's end: the question as signed
+            check_question(signed)
+            return dataclasses.replace(shown, question=tidy_question(signed))
         return shown
 
     @classmethod

@@ -898,6 +898,21 @@ def test_check_permalink_of_the_golden_file_gives_its_result(client) -> None:
     assert json.loads(unescape(result_json)) == expected(EXAMPLE2)
 
 
+@pytest.mark.parametrize("tail", [".", ")", "\u201c", "\u00a0", ").", "!", "?"])
+def test_check_share_link_with_what_a_forum_added_after_it_redirects_to_the_link(
+    client, tail: str
+) -> None:
+    """A link review: a share link with a "." or „“" a forum or a sentence put after it was
+    a 400 („enthält Zeichen, die in einem Szenario-Link nicht vorkommen“), where a ruling's
+    permalink redirects to what it meant; the other fields go along."""
+    link = encode_permalink(load(EXAMPLE2))
+    response = client.get("/check", query_string={"s": link + tail, "aus": "frage"})
+    assert response.status_code == 301
+    moved = parse_qs(urlsplit(response.headers["Location"]).query)
+    assert moved == {"s": [link], "aus": ["frage"]}
+    assert client.get(response.headers["Location"]).status_code == 200
+
+
 @pytest.mark.parametrize("link", ["kaputt!", "AAAA", "x" * 9000, encode_permalink({"a": 1})])
 def test_check_bad_permalink_gives_a_german_400_page(client, link: str) -> None:
     response = client.get("/check", query_string={"s": link})

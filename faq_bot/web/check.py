@@ -88,6 +88,7 @@ from faq_bot.web.body import (
 )
 from faq_bot.web.common import IndexUnavailable, bad_request, current_index, turn_key
 from faq_bot.web.limits import MAX_REQUEST_LINE
+from faq_bot.web.permalink import tidy_shared
 
 log = logging.getLogger("faq_bot.web")
 
@@ -441,6 +442,9 @@ def page() -> Response:
     try:
         data = check_tree(decode_permalink(link), SHARED_LINK)
     except (PermalinkError, BodyError) as exc:
+        if (meant := _meant_link(link)) is not None:  # "…Xy9." from a forum: where it leads
+            args = {**request.args.to_dict(flat=False), "s": meant}
+            return redirect(url_for("check.page", **args), code=301)
         return _render(builder.empty_state(), status=400, error=_bad_link(str(exc)))
     # the notes a form post was redirected with (`_redirect_to_link`), if they verify
     token = request.args.get("n")
@@ -449,6 +453,19 @@ def page() -> Response:
     return _check_and_render(
         data, builder.state_from_json(data), notes, "link", guessed=guessed, link_data=data
     )
+
+
+def _meant_link(link: str) -> str | None:
+    """The share link `link` meant once what a forum or a sentence added after it is dropped
+    (`tidy_shared`), when that link reads; else None."""
+    meant = tidy_shared(link)
+    if meant is None:
+        return None
+    try:
+        check_tree(decode_permalink(meant), SHARED_LINK)
+    except (PermalinkError, BodyError):
+        return None
+    return meant
 
 
 def _link_text(data: Any) -> str:

@@ -82,9 +82,12 @@ def paragraph_number(raw: str) -> int | None:
     return int(raw) if _NUMBER.fullmatch(raw) else None
 
 
-# a number written with leading zeros ("03") or with what a forum's autolinker or a sentence
-# adds after it ("3)", "3.", "3),")
-_TIDY_NUMBER = re.compile(r"0*([1-9][0-9]{0,4})[\s)\].,;:!?'\"»«“”„’‘>]{0,8}")
+# what a forum's autolinker or a sentence adds after a link ("3)", "3.", "3),")
+ADDED_AFTER = r"[\s)\].,;:!?'\"»«“”„’‘>]{0,8}"
+# a number written with leading zeros ("03") or with that after it
+_TIDY_NUMBER = re.compile(r"0*([1-9][0-9]{0,4})" + ADDED_AFTER)
+# a checker's share link (`faq_bot.stack.permalink`'s alphabet) with that after it
+_TIDY_SHARED = re.compile(r"([A-Za-z0-9_-]+)" + ADDED_AFTER)
 TIDY_LONGEST = 40  # characters of a number worth tidying: any more is no link someone meant
 
 
@@ -94,6 +97,13 @@ def tidy_number(raw: str) -> int | None:
     None when that is none."""
     found = _TIDY_NUMBER.fullmatch(raw) if len(raw) <= TIDY_LONGEST else None
     return int(found.group(1)) if found else None
+
+
+def tidy_shared(raw: str) -> str | None:
+    """A checker's share link ``s`` without what a forum or a sentence added after it
+    (``…Xy9.``, ``…Xy9)``), when something was added; else None."""
+    found = _TIDY_SHARED.fullmatch(raw)  # the classes do not overlap: linear in `raw`
+    return found.group(1) if found and found.group(1) != raw else None
 
 
 def valid_version(raw: str) -> bool:

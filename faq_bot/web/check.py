@@ -443,7 +443,7 @@ def page() -> Response:
         data = check_tree(decode_permalink(link), SHARED_LINK)
     except (PermalinkError, BodyError) as exc:
         if (meant := _meant_link(link)) is not None:  # "…Xy9." from a forum: where it leads
-            args = {**request.args.to_dict(flat=False), "s": meant}
+            args: dict[str, Any] = {**request.args.to_dict(flat=False), "s": meant}
             return redirect(url_for("check.page", **args), code=301)
         return _render(builder.empty_state(), status=400, error=_bad_link(str(exc)))
     # the notes a form post was redirected with (`_redirect_to_link`), if they verify

@@ -248,6 +248,7 @@ GROUPS = [
     ["heldout161-questions.jsonl", "heldout161-followups.jsonl"],
     ["heldout163-questions.jsonl", "heldout163-followups.jsonl"],
     ["heldout164-questions.jsonl", "heldout164-followups.jsonl"],
+    ["heldout166-questions.jsonl", "heldout166-followups.jsonl"],
 ]
 
 

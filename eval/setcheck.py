@@ -249,6 +249,7 @@ GROUPS = [
     ["heldout163-questions.jsonl", "heldout163-followups.jsonl"],
     ["heldout164-questions.jsonl", "heldout164-followups.jsonl"],
     ["heldout165-questions.jsonl", "heldout165-followups.jsonl"],
+    ["heldout166-questions.jsonl", "heldout166-followups.jsonl"],
 ]
 
 

@@ -576,18 +576,22 @@
         if (pending !== request) return; // dropped by Back or Forward
         if (!result.ok) {
           log.removeChild(turn);
+          announce(""); // no "Ich suche …" left to be read after the error
           // the server's own errors are German JSON; a failure of the server or of a proxy
           // on the way (5xx, 429, no JSON) is offered again, as a lost connection is
           var again = result.status >= 500 || result.status === 429 || !result.data;
           var detail = result.data && result.data.detail;
-          showError(
-            (again
-              ? "Der Server hat einen Fehler gemeldet (HTTP " + result.status + ")" +
-                (detail ? ": " + detail : ".") + " "
-              : (detail || "Die Frage konnte nicht beantwortet werden.") + " ") +
-              keepInField(question),
-            again ? question : null
-          );
+          var said;
+          if (result.status === 429) {
+            said = "Gerade kommen zu viele Anfragen an: " +
+              (detail || "bitte kurz warten.") + " ";
+          } else if (again) {
+            said = "Der Server hat einen Fehler gemeldet (HTTP " + result.status + ")" +
+              (detail ? ": " + detail : ".") + " ";
+          } else {
+            said = (detail || "Die Frage konnte nicht beantwortet werden.") + " ";
+          }
+          showError(said + keepInField(question), again ? question : null);
           return;
         }
         log.removeChild(turn);
@@ -606,6 +610,7 @@
       .catch(function (error) {
         if (pending !== request) return;
         if (turn.parentNode) log.removeChild(turn);
+        announce(""); // no "Ich suche …" or "… warte noch" left to be read after the error
         var timedOut = error && error.name === "AbortError";
         showError(
           (timedOut

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from urllib.parse import parse_qs, urlencode, urlsplit
@@ -426,6 +427,36 @@ def test_chat_says_a_server_error_is_one_not_a_lost_connection(routed, status):
     expect(error).not_to_contain_text("Keine Verbindung")
     expect(page.locator("#chat-retry")).to_be_visible()
     expect(page.locator("#chat-q")).to_have_value(FIRST)
+
+
+@pytest.mark.parametrize("failure", ["429", "502", "no connection"])
+def test_a_failed_question_leaves_no_waiting_message_for_screen_readers(routed, failure):
+    """An accessibility review: after the error, #chat-status still said „Ich suche den
+    passenden Absatz …“ (set 50 ms after the question), so a screen reader heard the bot
+    searching after it had failed."""
+    page = routed
+    page.goto("/ask")
+
+    def fail(route):
+        if failure == "no connection":
+            route.abort()
+        elif failure == "429":
+            detail = {
+                "error": "too_many_requests",
+                "detail": "Zu viele Anfragen; bitte kurz warten.",
+            }
+            route.fulfill(status=429, content_type="application/json", body=json.dumps(detail))
+        else:
+            route.fulfill(status=502, content_type="text/html", body="<h1>Bad Gateway</h1>")
+
+    page.route("**/api/ask", fail)
+    ask(page, FIRST)
+    expect(page.locator("#chat-error")).to_be_visible()
+    page.wait_for_timeout(200)  # past the live region's 50 ms
+    expect(page.locator("#chat-status")).to_have_text("")
+    if failure == "429":  # said in words, not as a status code
+        expect(page.locator("#chat-error")).not_to_contain_text("HTTP 429")
+        expect(page.locator("#chat-error")).to_contain_text("Zu viele Anfragen")
 
 
 def test_a_sub_heading_shown_with_its_paragraph_keeps_its_own_line(page):

@@ -432,6 +432,22 @@
   function enhance() {
     var copy = document.getElementById("copy-share");
     if (copy && window.faqBot) copy.hidden = false;
+    watchBar();
+  }
+
+  // The sticky bar's height as the room a field reached with Tab keeps below it
+  // (check.css --submit-bar): a dropped line's note or a two-line step message makes the
+  // bar taller than the room kept otherwise, and Tab put fields under it. The bar is
+  // replaced with the form: each new one is watched.
+  var barWatch = window.ResizeObserver ? new ResizeObserver(function (entries) {
+    var height = entries[entries.length - 1].target.getBoundingClientRect().height;
+    document.documentElement.style.setProperty("--submit-bar", Math.ceil(height) + "px");
+  }) : null;
+  function watchBar() {
+    var row = document.getElementById("submit-row");
+    if (!barWatch || !row) return;
+    barWatch.disconnect();
+    barWatch.observe(row);
   }
 
   document.addEventListener("click", function (event) {

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import PHONE, _context, offline
 from tests.e2e.test_chat_e2e import FIRST, FOLLOWUP, SECOND, ask
-from tests.e2e.test_check_e2e import chip
+from tests.e2e.test_check_e2e import chip, fields_under_the_bar
 from tests.e2e.test_phone_e2e import phone_ctx, wait_for_service_worker
 
 pytestmark = pytest.mark.browser
@@ -68,6 +68,21 @@ def drop_posts(route) -> None:
         route.abort("internetdisconnected")
     else:
         route.continue_()
+
+
+def test_check_a_dropped_lines_note_in_the_bar_hides_no_field_reached_with_tab(phone_routed):
+    """An accessibility review: the note made the sticky bar 164 px tall, but the page kept
+    6rem free below a focused field, so Tab put eight fields of the form under the bar."""
+    page = phone_routed
+    page.goto("/check")
+    page.locator("#samples a").first.click()
+    expect(page.locator("#timeline")).to_be_visible()
+    page.route("**/check*", drop_posts)
+    page.locator("#resolve").click()
+    expect(page.locator("#check-offline")).to_be_visible()
+    page.locator(".brand").focus()
+    hidden = fields_under_the_bar(page, tabs=80)
+    assert not hidden, f"under the bar: {hidden}"
 
 
 def test_check_a_dropped_line_says_so_in_german_and_keeps_the_stack(phone_routed):

@@ -843,8 +843,14 @@ def test_check_the_bar_does_not_stick_on_a_screen_too_short_for_it(page, phone):
 
 def test_check_a_field_reached_with_tab_is_not_hidden_behind_the_sticky_bar(page):
     page.goto("/check")
+    hidden = fields_under_the_bar(page)
+    assert not hidden, f"under the bar: {hidden}"
+
+
+def fields_under_the_bar(page, tabs: int = 60) -> list[str]:
+    """What `tabs` presses of Tab reach that the sticky „Auflösen“ bar covers."""
     hidden = []
-    for _ in range(60):
+    for _ in range(tabs):
         page.keyboard.press("Tab")
         where = page.evaluate(
             """() => {
@@ -859,7 +865,7 @@ def test_check_a_field_reached_with_tab_is_not_hidden_behind_the_sticky_bar(page
         )
         if where:
             hidden.append(where)
-    assert not hidden, f"under the bar: {hidden}"
+    return hidden
 
 
 @pytest.mark.parametrize("leave", [False, True], ids=["still-typing", "moved-on"])

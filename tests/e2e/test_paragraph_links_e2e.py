@@ -122,3 +122,14 @@ def test_the_permalink_page_fits_a_phone(phone, shots):
     for selector in (".para-num", ".para-cite-button", ".linked-read a"):
         for box in [el.bounding_box() for el in phone.locator(selector).all()]:
             assert box and box["height"] >= 44 and box["width"] >= 44, (selector, box)
+
+
+def test_in_high_contrast_the_linked_paragraph_keeps_a_frame(page):
+    """An accessibility review: forced colours drop the mark's background and shadow, so
+    only the small context line said which paragraph was linked."""
+    page.emulate_media(forced_colors="active")
+    page.goto(f"/entry/{BOMB}#p2")
+    marked = page.locator("#p2")
+    expect(marked).to_be_visible()
+    assert marked.evaluate("el => getComputedStyle(el).outlineStyle") == "solid"
+    assert page.locator("#p1").evaluate("el => getComputedStyle(el).outlineStyle") == "none"

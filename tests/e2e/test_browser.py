@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import offline
+from tests.e2e.conftest import DESKTOP, _context, offline
 
 BOMB = "227-pfund-bombe-basisausbau"
 LONG_ENTRY = "schadenverteilungsphase"  # many paragraphs: anchors must scroll
@@ -476,3 +476,20 @@ def test_a_printed_ruling_keeps_its_paragraph_numbers_and_notes_and_drops_screen
     expect(page.locator(".linked-quote")).to_be_hidden()
     expect(page.locator("#linked-h")).to_be_visible()  # which paragraph the link meant
     expect(page.locator(".para.is-target .para-num")).to_have_text("Absatz 2")
+
+
+def test_without_javascript_the_pages_promise_no_shortcut_or_suggestions(browser, base_url, page):
+    """An accessibility review: without JavaScript the footer still said „Mit / springen Sie
+    ins Suchfeld“ and the home page „Vorschläge erscheinen beim Tippen“; neither works."""
+    context = _context(browser, base_url, viewport=DESKTOP, java_script_enabled=False)
+    try:
+        bare = context.new_page()
+        bare.goto("/")
+        expect(bare.locator(".hint")).to_be_visible()
+        assert "Vorschläge" not in bare.locator(".hint").inner_text()  # as rendered
+        expect(bare.get_by_text("springen Sie ins Suchfeld")).to_be_hidden()
+    finally:
+        context.close()
+    page.goto("/")  # with the script (a desktop with a mouse) both are said
+    assert "Vorschläge erscheinen beim Tippen." in page.locator(".hint").inner_text()
+    expect(page.get_by_text("springen Sie ins Suchfeld")).to_be_visible()

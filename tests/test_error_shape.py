@@ -241,3 +241,11 @@ def test_404_pages_stop_searching_the_path_when_a_flood_spends_the_allowance(cli
     assert "Seite nicht gefunden" in pages[-1].get_data(as_text=True)
     api = client.get("/api/entries/bombe-x")
     assert api.status_code == 404 and len(searched) == 2
+
+
+def test_a_404_pages_hits_are_headed_below_their_list_heading(client):
+    """An accessibility review: the hits' titles were h2, siblings of the h2 „Passende
+    Einträge …“ they stand under."""
+    html = client.get("/entry/bombe-basisausbau-zzz").get_data(as_text=True)
+    assert "<h2>Passende Einträge" in html
+    assert '<h3 class="hit-title">' in html and '<h2 class="hit-title">' not in html

@@ -137,6 +137,13 @@ class EntryStore:
             )
         return next((rows[a] for a in wanted if a in rows), None)
 
+    def addresses(self) -> list[tuple[str, str]]:
+        """(alias, entry id) of every address an entry answers to (ids, alias ids, title
+        slugs), in alias order."""
+        with self._lock:
+            rows = self._db.execute("SELECT alias, id FROM aliases ORDER BY alias").fetchall()
+        return [(alias, entry_id) for alias, entry_id in rows]
+
     def longest_alias(self) -> int:
         """The length of the longest alias (an address longer than it names no entry)."""
         with self._lock:

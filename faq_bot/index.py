@@ -334,6 +334,11 @@ class Index:
         """(title or alias, entry id) of every entry, in document order."""
         return self._store.names()
 
+    def addresses(self) -> list[tuple[str, str]]:
+        """(address, entry id) of every id, alias id and title slug an entry answers to,
+        read once per build."""
+        return self.state.once("addresses", self._store.addresses)
+
     def canonical_id(self, id_or_alias: str) -> str | None:
         if not id_or_alias:
             return None

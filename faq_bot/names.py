@@ -8,12 +8,16 @@
     The build's (or a document's) categories, a user's category filter checked against
     them (`InputError`, German, naming the known ones), what to say when the chosen
     document has none of a category, and the slug an entry's category is compared by.
+``entries_near(index, address, n=3) -> list[str]``
+    The entries a mistyped or cut-off ruling address most likely meant (a 404 lists them
+    first).
 ``ARTICLE``
     The German article a headword may be typed with (the offline copy reads it alike).
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from typing import NamedTuple
@@ -31,6 +35,7 @@ __all__ = [
     "categories",
     "category_outside",
     "category_slug",
+    "entries_near",
     "known_category",
     "named_entry",
 ]
@@ -199,3 +204,23 @@ def category_slug(index: Index, entry_id: str) -> str | None:
     given by name or slug, is compared with."""
     record = index.entry(entry_id)
     return slugify(record.category) if record is not None and record.category else None
+
+
+# A mistyped address: difflib's similarity to an entry's at least NEAR_SIMILARITY, for an
+# address at least NEAR_LENGTH long (one letter off a short word is another word: "bombe",
+# "bomber"; a link cut short by a letter or two is as similar as a slip)
+NEAR_SIMILARITY = 0.8
+NEAR_LENGTH = 8
+
+
+def entries_near(index: Index, address: str, n: int = 3) -> list[str]:
+    """The ids of at most `n` entries whose address (an id, alias id or title slug,
+    `Index.addresses`) `address` most likely meant, most similar first: a slip
+    („zerstoerr“, „karten-ziehen“), a link cut short („sow-schiffstyp“), a misprinted
+    title's corrected spelling („…-fernkampfphase-…“ for „…-ferkampfphase-…“)."""
+    slug = slugify(address)
+    if len(slug) < NEAR_LENGTH:
+        return []
+    entry_of = dict(index.addresses())
+    similar = difflib.get_close_matches(slug, list(entry_of), n=2 * n, cutoff=NEAR_SIMILARITY)
+    return list(dict.fromkeys(entry_of[a] for a in similar))[:n]

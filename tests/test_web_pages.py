@@ -623,6 +623,25 @@ def test_entry_unknown_is_404_offering_search_for_the_path_words(client):
     assert 'class="hit"' in html  # top hits for the words of the path
 
 
+@pytest.mark.parametrize(
+    ("address", "meant"),
+    [
+        ("zerstoerr", "zerstoerer"),  # a slip
+        ("sow-schiffstyp", "sow-schiffstypen"),  # a link cut short
+        ("karten-ziehen", "karte-ziehen"),
+        ("zerstoerr/absatz/2", "zerstoerer"),  # a paragraph's permalink
+    ],
+)
+def test_a_mistyped_ruling_address_lists_the_ruling_it_meant_first(client, address, meant):
+    """A link review: the 404 listed the entries the path's words find, „Zerstörer“ third
+    behind „TRANSPORTER zerstört“ for „zerstoerr“, „sow-schiffstypen“ fifth."""
+    response = client.get(f"/entry/{address}")
+    assert response.status_code == 404
+    listed = re.findall(r'class="hit-title"><a href="/entry/([^"#?]+)', response.text)
+    assert listed[0] == meant, listed
+    assert len(listed) == len(set(listed))  # the one meant is not listed again
+
+
 def test_unknown_path_is_404_with_words_of_the_path(client):
     response = client.get("/regeln/luft-angriff")
     assert response.status_code == 404

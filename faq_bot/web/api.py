@@ -156,7 +156,7 @@ def _not_found(entry_id: str, exc: NotFound) -> Response:
     from faq_bot.web.errors import detail_of, not_found_hits, path_words
 
     index, base = current_index(), base_url()
-    hits = not_found_hits(path_words(entry_path(entry_id)))
+    hits = not_found_hits(path_words(entry_path(entry_id)), entry_id)
     response = jsonify(
         error="not_found",
         detail=detail_of(exc),

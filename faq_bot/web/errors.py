@@ -214,19 +214,44 @@ class Allowance:
 NOT_FOUND_SEARCHES = Allowance(rate=4.0, burst=20)
 
 
-def not_found_hits(query: str) -> list:
-    """Top hits for the path's words, or [] when there is no index or no valid query, or
-    the worker's `NOT_FOUND_SEARCHES` allowance is spent."""
+NOT_FOUND_HITS = 5
+
+
+def not_found_hits(query: str, address: str | None = None) -> list:
+    """Top hits for the path's words, after the entries a ruling's mistyped or cut-off
+    `address` most likely meant (`faq_bot.names.entries_near`); [] when there is no index
+    or no valid query, or the worker's `NOT_FOUND_SEARCHES` allowance is spent."""
     if not query or not NOT_FOUND_SEARCHES.take():
         return []
     try:
+        from faq_bot.chat.items import source_hit
+        from faq_bot.names import entries_near
         from faq_bot.query import QueryError
         from faq_bot.search import search
         from faq_bot.web.common import current_index
 
-        return list(search(current_index(), query, n=5).hits)
+        index = current_index()
+        near = [
+            source_hit(index, record, None, {}, 0.0)
+            for entry in (entries_near(index, address) if address else [])
+            if (record := index.entry(entry)) is not None
+        ]
+        named = {hit.id for hit in near}
+        found = [hit for hit in search(index, query, n=NOT_FOUND_HITS).hits if hit.id not in named]
+        return [*near, *found][:NOT_FOUND_HITS]
     except (HTTPException, QueryError):
         return []
+
+
+def entry_address(path: str) -> str | None:
+    """The entry address of a ruling's path (``/entry/<address>``, also with
+    ``/absatz/<n>``; ``/api/entries/<address>``), else None."""
+    segments = [s for s in path.strip("/").split("/") if s]
+    if len(segments) >= 2 and segments[0] == "entry":
+        return segments[1]
+    if len(segments) >= 3 and segments[:2] == ["api", "entries"]:
+        return segments[2]
+    return None
 
 
 # a Host header that cannot be read (a label over 63 characters, a malformed "xn--"
@@ -323,7 +348,7 @@ def render_error(
     typed = Typed()
     if isinstance(exc, NotFound):
         query = path_words(request.path)
-        hits = not_found_hits(query)
+        hits = not_found_hits(query, entry_address(request.path))
     elif code == 400 and request.path in TYPED_FORMS:
         # a refused question or search (too long, say) stays in the form to be shortened,
         # with the conversation and the document it was asked in

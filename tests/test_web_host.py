@@ -38,6 +38,7 @@ def test_an_unreadable_host_gets_a_german_page_with_400(client, path):
     page = response.get_data(as_text=True)
     assert "Ungültige Anfrage" in page and "Host-Header" in page
     assert response.headers["Content-Security-Policy"]  # the app's headers still apply
+    assert '<meta name="color-scheme" content="light dark">' in page  # dark like the rest
 
 
 @pytest.mark.parametrize("host", BROKEN_PUNYCODE)

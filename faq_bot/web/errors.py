@@ -266,6 +266,7 @@ _HOST_ERRORS = (BadHost, SecurityError)
 _BARE_PAGE = (
     '<!doctype html><html lang="de"><head><meta charset="utf-8">'
     '<meta name="viewport" content="width=device-width, initial-scale=1">'
+    '<meta name="color-scheme" content="light dark">'
     "<title>{title} · Regelsuche</title></head><body><h1>{title}</h1><p>{text}</p></body></html>"
 )
 

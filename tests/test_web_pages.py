@@ -10,6 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from faq_bot.indexbuild import build_index
+from faq_bot.text import fingerprint
 from faq_bot.web import create_app
 from faq_bot.web.render import first_sentence
 
@@ -505,6 +506,25 @@ def test_entry_citation_is_readable_without_javascript(client):
     assert "„227-Pfund Bombe (Basisausbau)“ – HoW FAQ, Stand: 30. November 2012." in citation
     assert f"http://localhost/entry/{BOMB}" in citation
     assert re.search(r"<button[^>]*data-copy-text=[^>]*hidden", details)
+
+
+def test_a_paragraphs_page_is_cited_and_printed_as_that_paragraph(client, index):
+    """A link review: printed, a paragraph's permalink page gave the entry's citation and the
+    address without its version; a judge's report cites the paragraph."""
+    record = index.entry(BOMB)
+    html = client.get(f"/entry/{BOMB}/absatz/2").get_data(as_text=True)
+    details = re.search(r'<details class="cite">(.*?)</details>', html, re.S).group(1)
+    citation = text_of(details)
+    assert "„227-Pfund Bombe (Basisausbau)“, Absatz 2 – HoW FAQ, Stand: 30. November 2012." in (
+        citation
+    )
+    version = fingerprint(record.plain_paragraphs[1])
+    here = f"http://localhost/entry/{BOMB}/absatz/2?v={version}"
+    assert here in citation
+    assert f'<p class="print-url">{here}</p>' in html
+    # the entry's own page: the entry, at its address
+    whole = client.get(f"/entry/{BOMB}").get_data(as_text=True)
+    assert f'<p class="print-url">http://localhost/entry/{BOMB}</p>' in whole
 
 
 def test_entry_has_description_and_opengraph_tags(client, index):

@@ -488,6 +488,7 @@ def render_entry(index: Any, record: Any, highlight: str, linked: Located | None
     canonical = absolute
     title = page_title(record, doc)
     description = entry_summary(record.text, record.links, limit=200)
+    cited, printed = citation(record.title, doc, absolute), canonical
     if shown and linked is not None:
         number = linked.index + 1
         canonical = url_for(
@@ -495,6 +496,10 @@ def render_entry(index: Any, record: Any, highlight: str, linked: Located | None
         )
         title = page_title(record, doc, number)
         description = leading_sentences(plains[linked.index], 200)
+        # a paragraph's page is cited, and printed, as the paragraph with its version, as
+        # its copy button copies it (the canonical link leaves the version out)
+        here = permalink(record.id, linked.index, plains[linked.index], absolute=True)
+        cited, printed = citation(record.title, doc, here, paragraph=number), here
     return render_template(
         "pages/entry.html",
         entry=record,
@@ -519,7 +524,8 @@ def render_entry(index: Any, record: Any, highlight: str, linked: Located | None
         absolute_url=absolute,
         canonical_url=canonical,
         description=description,
-        citation=citation(record.title, doc, absolute),
+        citation=cited,
+        print_url=printed,
         highlight=highlight if groups else "",
         query=highlight,  # the header's search field keeps the search the hit came from
     )

@@ -478,6 +478,27 @@ def test_a_printed_ruling_keeps_its_paragraph_numbers_and_notes_and_drops_screen
     expect(page.locator(".para.is-target .para-num")).to_have_text("Absatz 2")
 
 
+def test_a_printed_chat_answer_and_checker_result_carry_their_addresses(page):
+    """A link review: a printed chat answer named its paragraph without an address (its
+    citation sat in the hidden actions); a printed checker result ran on into the whole
+    editor form, with „Link teilen“ as a bare label and no address."""
+    page.emulate_media(media="print")
+    page.goto("/ask?q=" + "Wer bezahlt, wenn meine 227er gekontert wird?".replace(" ", "+"))
+    citation = page.locator("#chat-log .chat-cite .citation").last
+    expect(citation).to_be_visible()
+    expect(citation).to_contain_text("/absatz/")
+    expect(page.locator("#chat-log .chat-cite summary").last).to_be_hidden()
+    page.emulate_media(media="screen")  # a sample is tapped on the screen
+    page.goto("/check")
+    page.locator("#samples a").first.click()
+    expect(page.locator("#timeline")).to_be_visible()
+    page.emulate_media(media="print")
+    expect(page.locator(".check-result .print-url")).to_be_visible()
+    expect(page.locator(".check-result .print-url")).to_contain_text("/check?s=")
+    expect(page.locator("#check-form")).to_be_hidden()
+    expect(page.locator("#share-link")).to_be_hidden()
+
+
 def test_without_javascript_the_pages_promise_no_shortcut_or_suggestions(browser, base_url, page):
     """An accessibility review: without JavaScript the footer still said „Mit / springen Sie
     ins Suchfeld“ and the home page „Vorschläge erscheinen beim Tippen“; neither works."""

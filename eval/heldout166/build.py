@@ -386,7 +386,7 @@ FOLLOWUPS = [
     ("000", ["Einmalig-Bonus auf dem Zerstörer gegen Schlachtschiffe – gilt der nur ein einziges Mal, solange die Partie läuft?"],
      "Und bei Bombern, wo einmalig 3 TW steht?",
      ["so meint dies, dass man je Angriff genau einmal erneut 3 TW bezahlen kann, um einen zweiten Basisausbau zu zerstören"]),
-    ("000", ["Meine Pak hat Eingraben! und steht in Polen. Wann bekommt sie ihre Marker?"],
+    ("000", ["Meine Pak steht seit der letzten Runde in Polen und hat Eingraben! auf der Karte. An welcher Stelle im Ablauf lege ich da eigentlich die Verteidigungsmarker drauf?"],
      "Kann man das nachholen, wenn man es vergessen hat?",
      ["Ein Nachholen des Setzens von Verteidigungsmarkern durch Eingraben! nach Rundenbeginn ist nicht erlaubt."]),
     ("000", ["Ab wann wird die Wartung! meines Tiger fällig, vor dem Bauen oder am Rundenende?"],

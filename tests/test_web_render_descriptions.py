@@ -139,3 +139,27 @@ def test_every_described_link_points_at_an_element_of_the_page(client):
         described = re.findall(r'aria-describedby="([^"]+)"', html)
         assert described and set(described) <= ids, path
         assert len(ids) == len(re.findall(r' id="([^"]+)"', html))  # ids are unique
+
+
+def test_a_first_sentence_a_few_characters_past_the_limit_is_kept_whole():
+    """A link review: the Fluchttest preview ended „bei 1 oder 2 wird das Modell…“, ten
+    characters short of the word it was said for."""
+    text = "Bei 1 oder 2 wird das Modell zerstört. Danach geht es weiter."
+    assert leading_sentences(text, len("Bei 1 oder 2 wird das Modell")) == (
+        "Bei 1 oder 2 wird das Modell zerstört."
+    )
+
+
+@pytest.mark.parametrize(
+    ("path", "lead"),
+    [
+        ("/entry/schadenverteilungsphase/absatz/11", "Sonderfall: Es gibt zwei Fähigkeiten"),
+        ("/entry/sturm-faehigkeit/absatz/2", "Beispiel: Eine eingegrabene Infanterie"),
+    ],
+)
+def test_a_lead_in_paragraphs_page_is_described_with_what_it_leads_in(client, path, lead):
+    """A link review: a paragraph that is only „Sonderfall:“ or „Beispiel:“ was shared with
+    that word alone as its preview."""
+    html = client.get(path).get_data(as_text=True)
+    assert meta(html, "name", "description").startswith(lead)
+    assert meta(html, "property", "og:description").startswith(lead)

@@ -60,8 +60,8 @@ from faq_bot.web.permalink import (
 )
 from faq_bot.web.render import (
     entry_summary,
-    leading_sentences,
     paragraph_anchor,
+    paragraph_summary,
     preview_id,
     render_paragraph,
 )
@@ -495,7 +495,7 @@ def render_entry(index: Any, record: Any, highlight: str, linked: Located | None
             "pages.paragraph", entry_id=record.id, number=str(number), _external=True
         )
         title = page_title(record, doc, number)
-        description = leading_sentences(plains[linked.index], 200)
+        description = paragraph_summary(plains, linked.index, 200)
         # a paragraph's page is cited, and printed, as the paragraph with its version, as
         # its copy button copies it (the canonical link leaves the version out)
         here = permalink(record.id, linked.index, plains[linked.index], absolute=True)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
@@ -28,6 +28,7 @@ import markdown as _markdown
 import nh3
 from markupsafe import Markup
 
+from faq_bot.chat.layout import colon_lead_in, sub_heading
 from faq_bot.corpus.model import Markup as SourceMarkup
 from faq_bot.corpus.model import table_rows
 from faq_bot.links import paragraph_index
@@ -75,10 +76,16 @@ def paragraph_anchor(index: int) -> str:
     return f"p{index}"
 
 
+# a first sentence that ends at most this many characters past the limit is kept whole:
+# cut, it lost the word it was said for ("… bei 1 oder 2 wird das Modell…" for "zerstört.")
+WHOLE_SLACK = 20
+
+
 def leading_sentences(text: str, limit: int, most: int | None = None) -> str:
     """The whole sentences `text` begins with (`faq_bot.text.split_sentences`: "z.B.",
     "bzw." and "10." end none), as many as fit in `limit` characters (at most `most`);
-    a first sentence longer than `limit` is cut at a word, with an ellipsis."""
+    a first sentence longer than `limit` (by more than `WHOLE_SLACK`) is cut at a word,
+    with an ellipsis."""
     text = squash(text)
     spans = split_sentences(text)
     end = spans[0][1]
@@ -86,7 +93,21 @@ def leading_sentences(text: str, limit: int, most: int | None = None) -> str:
         if stop > limit or (most is not None and count > most):
             break
         end = stop
-    return clip(text[:end], limit)
+    return text[:end] if end <= limit + WHOLE_SLACK else clip(text[:end], limit)
+
+
+def paragraph_summary(paragraphs: Sequence[str], i: int, limit: int) -> str:
+    """What a paragraph's page and preview say it is about (`leading_sentences` of plain
+    paragraph `i`): a lead-in ending in ":" („Sonderfall:“, „Beispiel:“) or a sub-heading
+    says nothing alone, so the start of the paragraph after it comes along, as an answer
+    shows them together (`faq_bot.chat.layout`)."""
+    text = paragraphs[i]
+    if i + 1 < len(paragraphs):
+        if colon_lead_in(text):
+            text = f"{text} {paragraphs[i + 1]}"
+        elif sub_heading(paragraphs, i):
+            text = f"{text}: {paragraphs[i + 1]}"
+    return leading_sentences(text, limit)
 
 
 def first_sentence(text: str, limit: int = 220) -> str:

@@ -133,10 +133,6 @@ def _ref_json(ref: Any, titles: dict[str, str]) -> dict[str, Any]:
     }
 
 
-def _source_of(item: Any) -> str:
-    return item if isinstance(item, str) else item.source
-
-
 def _new_build_id() -> str:
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     return f"{stamp}-{secrets.token_hex(3)}"
@@ -331,9 +327,14 @@ def _build_index(
             total, paragraphs = len(entries), 0
             for done, e in enumerate(entries, 1):
                 plain_paragraphs = e.plain_paragraphs
+                # each entry that refers here once, at the paragraph of its first reference
+                # (a backlink opens where the reference is)
+                referring: dict[str, int] = {}
+                for ref in graph.incoming(e.id):
+                    referring.setdefault(ref.source, ref.paragraph)
                 backlinks = [
-                    {"id": s, "title": titles.get(s, s), "doc": doc_of.get(s)}
-                    for s in dict.fromkeys(_source_of(b) for b in graph.backlinks(e.id))
+                    {"id": s, "title": titles.get(s, s), "doc": doc_of.get(s), "paragraph": n}
+                    for s, n in referring.items()
                 ]
                 record = EntryRecord(
                     id=e.id,

@@ -477,11 +477,22 @@ def test_entry_table_reference_links_to_the_caption_paragraph(client, index, sou
     assert 'id="p1"' in client.get(f"/entry/{SHIPS}").get_data(as_text=True)
 
 
-def test_entry_lists_backlinks(client, index):
+def test_entry_lists_backlinks_at_the_paragraph_that_refers_here(client, index):
+    """A link review: a backlink opened the referring entry at its top, not at the
+    paragraph with the reference (Aktionen refers to the Aktionsstapel in its second)."""
     html = client.get("/entry/aktionsstapel").get_data(as_text=True)
     section = html.split("Verweise hierher", 1)[1].split("</section>", 1)[0]
-    for back in index.entry("aktionsstapel").backlinks:
-        assert f'href="/entry/{back["id"]}"' in section
+    backs = index.entry("aktionsstapel").backlinks
+    assert backs
+    for back in backs:
+        source = index.entry(back["id"])
+        n = back["paragraph"]
+        assert "Aktionsstapel" in source.plain_paragraphs[n]
+        at = f"#p{n}" if n else ""  # the first paragraph: the entry's own address
+        assert f'href="/entry/{back["id"]}{at}"' in section
+    assert {"id": "aktionen", "paragraph": 1}.items() <= next(
+        b for b in backs if b["id"] == "aktionen"
+    ).items()
 
 
 def test_entry_without_backlinks_says_so(client):

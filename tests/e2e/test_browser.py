@@ -45,8 +45,10 @@ def test_browser_follow_reference_and_see_backlink(page):
     link.click()
     expect(page.locator("h1")).to_have_text("Aktionsstapel")
     backlinks = page.locator(".backlinks")
-    expect(backlinks.locator(f"a[href='/entry/{BOMB}']")).to_be_visible()
-    backlinks.locator(f"a[href='/entry/{BOMB}']").click()
+    # at the paragraph that refers to the Aktionsstapel
+    back = backlinks.locator(f"a[href^='/entry/{BOMB}#p']")
+    expect(back).to_be_visible()
+    back.click()
     expect(page.locator("h1")).to_have_text("227-Pfund Bombe (Basisausbau)")
 
 

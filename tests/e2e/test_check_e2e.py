@@ -1145,3 +1145,24 @@ def test_check_entry_details_toggle_keeps_its_word_on_a_phone_at_doubled_text_si
                                el.getBoundingClientRect().height]; }"""
         )
         assert width >= text_width and height < 100, (width, text_width, height)
+
+
+def test_check_rows_keep_their_labels_visible_once_filled(phone):
+    """An accessibility review: „Quelle“, „Ziel“, „Besitzer“ and the card's name were labels
+    for screen readers only; once chosen, a row showed „227-Pfund Bombe“ above
+    „Radarstation“ with nothing saying which is the source and which the target."""
+    phone.goto("/check")
+    phone.locator("#samples a").first.click()
+    expect(phone.locator("#timeline")).to_be_visible()
+    for field, label in (
+        ("s-0-source", "Quelle"),
+        ("s-0-target", "Ziel"),
+        ("c-0-name", "Name"),
+        ("c-0-owner", "Besitzer"),
+    ):
+        expect(phone.locator(f"label[for='{field}']")).to_be_visible()
+        expect(phone.locator(f"label[for='{field}']")).to_have_text(label)
+    scroll_width, client_width = phone.evaluate(
+        "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert scroll_width <= client_width

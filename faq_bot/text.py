@@ -26,6 +26,7 @@ from functools import lru_cache
 from typing import Any
 
 __all__ = [
+    "LINK_TAIL",
     "UNDATED",
     "alphabetical",
     "citation",
@@ -49,6 +50,11 @@ __all__ = [
 _WORD = re.compile(r"\w+")
 UNDATED = "ohne Datum"  # what the pages say for the date of a document without one
 FINGERPRINT_LENGTH = 8  # hex digits of the SHA-256 of a passage's text
+# one character of what a forum's autolinker or the sentence after a link may add to the
+# link's end ("…/absatz/3)", "…?v=803f02e1.", "…wird?“"): a regular expression's class,
+# for the permalinks' tidying (`faq_bot.web.permalink`) and the chat's links
+# (`faq_bot.chat.shown.as_linked`)
+LINK_TAIL = r"[\s)\]}>.,;:!?'\"»«“”„’‘]"
 _SLUG_FOLD = str.maketrans(
     {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "ae", "Ö": "oe", "Ü": "ue"}
 )

@@ -89,7 +89,7 @@ from faq_bot.question import (
     tidy_question,
 )
 from faq_bot.stack.link import check_url_for
-from faq_bot.text import FINGERPRINT_LENGTH, fingerprint
+from faq_bot.text import FINGERPRINT_LENGTH, LINK_TAIL, fingerprint
 
 from .history import MAX_HISTORY, Turn, context_turns
 from .items import SEARCH_FIRST, earlier_item, related_item, search_item, source_hit
@@ -169,17 +169,17 @@ _LETTERS = {v: k for k, v in _REASONS.items()}
 
 
 # A chat link ends in its last turn's question. What an autolink may leave out of a link's
-# end (GitHub's Markdown drops a final "?", "." or "!") and what a forum may take into it
-# from the sentence after it.
+# end (GitHub's Markdown drops a final "?", "." or "!"), and what a forum may take into it
+# from the sentence after it (`faq_bot.text.LINK_TAIL`, as the permalinks tidy it).
 LINK_LOST = "?.!"
-LINK_TAKEN = ".,;:!?)]}>'\"\u201c\u201d\u2018\u2019\u00bb\u00ab"
+_TAKEN = re.compile(LINK_TAIL + "{1,8}$")
 
 
 def as_linked(question: str) -> list[str]:
     """The questions a link ending in `question` may have been made from: itself, then the
     same with what a forum took in dropped or what an autolink left out put back (each
     only verified against the token's signature, so the turn shows what was signed)."""
-    bases = [question, question.rstrip(LINK_TAKEN)]
+    bases = [question, _TAKEN.sub("", question)]
     found = dict.fromkeys(b + end for b in bases for end in ("", *LINK_LOST))
     return [q for q in found if q]
 

@@ -479,7 +479,7 @@ def render_entry(index: Any, record: Any, highlight: str, linked: Located | None
                 "title": back.get("title") or back["id"],
                 # at the paragraph that refers here, past the first (an index built before it
                 # was kept: the entry's top)
-                "url": entry_url(back["id"], back.get("paragraph") or None if other else None),
+                "url": entry_url(back["id"], (back.get("paragraph") or None) if other else None),
                 "doc_title": (index.document(back.get("doc", "")) or {}).get("title", ""),
                 "preview": preview(back["id"], other) if other else "",
                 "preview_id": preview_id(back["id"]) if other else "",

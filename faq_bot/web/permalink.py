@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from faq_bot.text import FINGERPRINT_LENGTH, fingerprint
+from faq_bot.text import FINGERPRINT_LENGTH, LINK_TAIL, fingerprint
 
 # "3", never "03" or "+3" (one address per paragraph); five digits are far more than
 # any entry has and keep int() cheap
@@ -83,7 +83,7 @@ def paragraph_number(raw: str) -> int | None:
 
 
 # what a forum's autolinker or a sentence adds after a link ("3)", "3.", "3),")
-ADDED_AFTER = r"[\s)\].,;:!?'\"»«“”„’‘>]{0,8}"
+ADDED_AFTER = LINK_TAIL + "{0,8}"
 # a number written with leading zeros ("03") or with that after it
 _TIDY_NUMBER = re.compile(r"0*([1-9][0-9]{0,4})" + ADDED_AFTER)
 # a checker's share link (`faq_bot.stack.permalink`'s alphabet) with that after it

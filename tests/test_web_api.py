@@ -256,3 +256,44 @@ def test_openapi_json_at_the_root_and_the_bare_api_redirect_to_the_api_document(
     assert response.status_code == 301
     assert response.headers["Location"] == "/api/openapi.json"
     assert client.get(path, follow_redirects=True).get_json()["openapi"].startswith("3.")
+
+
+def _first_entry(index, has) -> str:
+    return next(r.id for r in index.iter_entries() if has(r))
+
+
+def test_api_entry_links_and_backlinks_carry_the_page_links_a_client_can_follow(client, index):
+    """Each cross reference and backlink carries ``url`` (as the ruling page links it: at
+    the paragraph it points to or refers from, past the first) and ``absolute_url``; a
+    reference that resolves to no entry has neither (null)."""
+    with_target_paragraph = _first_entry(
+        index, lambda r: any(link.get("target_paragraph") for link in r.links)
+    )
+    with_referring_paragraph = _first_entry(
+        index, lambda r: any(b.get("paragraph") for b in r.backlinks)
+    )
+    unresolved = _first_entry(index, lambda r: any(not link.get("target") for link in r.links))
+    for entry_id in (with_target_paragraph, with_referring_paragraph, unresolved, BOMB):
+        data = client.get(f"/api/entries/{entry_id}").get_json()
+        for link in data["links"]:
+            if not link["target"]:
+                assert link["url"] is None and link["absolute_url"] is None
+                continue
+            expected = f"/entry/{link['target']}"
+            if link["target_paragraph"] is not None:
+                expected += f"#p{link['target_paragraph']}"
+            assert link["url"] == expected
+            assert link["absolute_url"] == "http://localhost" + expected
+        for back in data["backlinks"]:
+            expected = f"/entry/{back['id']}"
+            if back.get("paragraph"):
+                expected += f"#p{back['paragraph']}"
+            assert back["url"] == expected
+            assert back["absolute_url"] == "http://localhost" + expected
+    page = client.get(f"/entry/{with_referring_paragraph}").get_data(as_text=True)
+    back = next(
+        b
+        for b in client.get(f"/api/entries/{with_referring_paragraph}").get_json()["backlinks"]
+        if b.get("paragraph")
+    )
+    assert f'href="{back["url"]}"' in page  # the same address the page links

@@ -11,7 +11,9 @@ A forum bot embeds a ruling from the API alone: beside each relative ``url`` (ke
 - ``citation`` (`faq_bot.text.citation`, with the absolute URL) and ``date_text`` (the
   document's Stand, or null).
 
-An entry gives ``paragraph_permalinks`` (absolute) beside its ``paragraph_urls``.
+An entry gives ``paragraph_permalinks`` (absolute) beside its ``paragraph_urls``, and each
+of its ``links`` and ``backlinks`` a ``url`` and ``absolute_url``: where the ruling page
+links it (`faq_bot.web.reflinks`; null for a reference that resolved to no entry).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from faq_bot.text import citation
 from faq_bot.web.common import base_url
+from faq_bot.web.reflinks import backlink_url, link_url
 
 if TYPE_CHECKING:
     from faq_bot.index import EntryRecord, Index
@@ -48,7 +51,8 @@ def hit_links(index: Index, hit: dict[str, Any], base: str) -> dict[str, Any]:
 
 def entry_links(index: Index, record: EntryRecord, path: str, base: str) -> dict[str, Any]:
     """The link fields of an entry's JSON (`path`: its page, ``/entry/<id>``):
-    ``absolute_url``, ``citation``, ``date_text`` and ``paragraph_permalinks``."""
+    ``absolute_url``, ``citation``, ``date_text``, ``paragraph_permalinks``, and the
+    ``links`` and ``backlinks`` with their ``url`` and ``absolute_url``."""
     doc = index.document(record.doc) or {}
     absolute = base + path
     return {
@@ -58,4 +62,20 @@ def entry_links(index: Index, record: EntryRecord, path: str, base: str) -> dict
         "paragraph_permalinks": [
             f"{base}{record.permalink(i)}" for i in range(len(record.plain_paragraphs))
         ],
+        "links": [
+            _with_url(
+                link,
+                link_url(index.entry(link.get("target") or ""), link.get("target_paragraph")),
+                base,
+            )
+            for link in record.links
+        ],
+        "backlinks": [
+            _with_url(back, backlink_url(back, index.entry(back["id"])), base)
+            for back in record.backlinks
+        ],
     }
+
+
+def _with_url(link: dict[str, Any], url: str | None, base: str) -> dict[str, Any]:
+    return {**link, "url": url, "absolute_url": base + url if url else None}

@@ -126,6 +126,12 @@ MARKS = _param(
 )
 
 # the link fields of hits and entries (faq_bot.web.api_links)
+LINK_URL = {
+    "type": "string",
+    "nullable": True,
+    "description": "Wohin der Verweis führt, wie die Seite ihn verlinkt (/entry/<id>, am "
+    "genannten Absatz #p<n>); null: ein Verweis, der keinen Eintrag trifft",
+}
 ABSOLUTE_URL = {
     "type": "string",
     "description": "Die Seite des Eintrags als absolute Adresse (Host der Anfrage)",
@@ -245,6 +251,27 @@ COMPONENTS: dict[str, Any] = {
                     "description": "Absatz des Ziels (ab 0), den der Verweis nennt (etwa "
                     "„Tabelle 1.0“); null: der Eintrag als Ganzes",
                 },
+                "url": LINK_URL,
+                "absolute_url": {**LINK_URL, "description": "url als absolute Adresse"},
+            },
+        },
+        "Backlink": {
+            "type": "object",
+            "required": ["id", "title", "url"],
+            "properties": {
+                "id": {"type": "string"},
+                "title": {"type": "string"},
+                "doc": {"type": "string", "nullable": True},
+                "paragraph": {
+                    "type": "integer",
+                    "description": "Absatz des verweisenden Eintrags (ab 0) mit dem Verweis",
+                },
+                "url": {
+                    "type": "string",
+                    "description": "Der verweisende Eintrag, ab dem zweiten Absatz an der "
+                    "Stelle des Verweises (/entry/<id>#p<n>)",
+                },
+                "absolute_url": {"type": "string", "description": "url als absolute Adresse"},
             },
         },
         "Entry": {
@@ -266,7 +293,7 @@ COMPONENTS: dict[str, Any] = {
                 "section": {"type": "string", "nullable": True},
                 "aliases": {"type": "array", "items": {"type": "string"}},
                 "links": {"type": "array", "items": {"$ref": "#/components/schemas/Link"}},
-                "backlinks": {"type": "array", "items": {"type": "object"}},
+                "backlinks": {"type": "array", "items": {"$ref": "#/components/schemas/Backlink"}},
                 "url": {"type": "string"},
                 "absolute_url": ABSOLUTE_URL,
                 "citation": CITATION,

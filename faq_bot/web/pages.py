@@ -20,7 +20,6 @@ from flask import (
 from werkzeug.exceptions import NotFound
 from werkzeug.routing import BaseConverter
 
-from faq_bot.links import paragraph_index
 from faq_bot.links import see_also as listed_references
 from faq_bot.text import (
     FINGERPRINT_LENGTH,
@@ -58,6 +57,7 @@ from faq_bot.web.permalink import (
     tidy_link,
     valid_version,
 )
+from faq_bot.web.reflinks import backlink_url, link_url, target_paragraph
 from faq_bot.web.render import (
     entry_summary,
     paragraph_anchor,
@@ -129,11 +129,6 @@ def reads_as_question(query: str) -> bool:
     except QuestionError:
         return False
     return "?" in query or len(words(query)) >= 3
-
-
-def entry_url(entry_id: str, paragraph: int | None = None) -> str:
-    url = url_for("pages.entry", entry_id=entry_id)
-    return url if paragraph is None else f"{url}#{paragraph_anchor(paragraph)}"
 
 
 def precedence_notes(index: Any, doc: dict) -> list[str]:
@@ -386,22 +381,10 @@ describe(
 )
 
 
-def _target_paragraph(record: Any, paragraph: Any) -> int | None:
-    """`paragraph` when it is one of `record`'s paragraphs (0-based), else None."""
-    n = paragraph_index(paragraph)
-    return n if n is not None and 0 <= n < len(record.plain_paragraphs) else None
-
-
-def _entry_link(record: Any, paragraph: Any = None) -> str:
-    """The ruling page of `record`, at its paragraph `paragraph` (a reference to a table it
-    captions, `faq_bot.links`) when it has one."""
-    return entry_url(record.id, _target_paragraph(record, paragraph))
-
-
 def _caption(record: Any, paragraph: Any) -> str:
     """The text of `record`'s paragraph a reference names ("Tabelle 1.0 Schiffskosten u.
     Bewegung"), or "" for a reference to the entry as a whole."""
-    n = _target_paragraph(record, paragraph) if record is not None else None
+    n = target_paragraph(record, paragraph) if record is not None else None
     return squash(record.plain_paragraphs[n]) if n is not None else ""
 
 
@@ -421,7 +404,7 @@ def render_entry(index: Any, record: Any, highlight: str, linked: Located | None
         other = index.entry(target)
         if other is None:
             return None
-        return _entry_link(other, paragraph), preview(target, other)
+        return link_url(other, paragraph) or "", preview(target, other)
 
     groups = query_groups(index, highlight)
     links = list(record.links)
@@ -466,7 +449,7 @@ def render_entry(index: Any, record: Any, highlight: str, linked: Located | None
                 "text": (caption or other.title)
                 if other
                 else (link.get("target_text") or link.get("text")),
-                "url": _entry_link(other, link.get("target_paragraph")) if other else None,
+                "url": link_url(other, link.get("target_paragraph")),
                 "preview": preview(target_id, other) if other else "",
                 "preview_id": preview_id(target_id) if other else "",
             }
@@ -477,9 +460,7 @@ def render_entry(index: Any, record: Any, highlight: str, linked: Located | None
         backlinks.append(
             {
                 "title": back.get("title") or back["id"],
-                # at the paragraph that refers here, past the first (an index built before it
-                # was kept: the entry's top)
-                "url": entry_url(back["id"], (back.get("paragraph") or None) if other else None),
+                "url": backlink_url(back, other),
                 "doc_title": (index.document(back.get("doc", "")) or {}).get("title", ""),
                 "preview": preview(back["id"], other) if other else "",
                 "preview_id": preview_id(back["id"]) if other else "",

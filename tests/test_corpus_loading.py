@@ -294,6 +294,18 @@ def test_a_correction_that_finds_nothing_is_a_corpus_error(faq_only):
         load_corpus(faq_only)
 
 
+def test_corrections_written_as_text_name_the_tables_they_must_be(faq_only):
+    (faq_only / "manifest.toml").write_text(
+        FAQ_ONLY + "corrections = \"{wrong = 'A', right = 'B'}\"\n", encoding="utf-8"
+    )
+    with pytest.raises(
+        CorpusError,
+        match=r"„corrections“ muss eine Liste von \[\[documents"
+        r"\.corrections\]\]-Tabellen sein",
+    ):
+        load_corpus(faq_only)
+
+
 def test_the_real_corpus_reads_fernkampfphase_where_the_source_misprints_it():
     corpus = load_corpus(CORPUS_DIR)
     shooting = [

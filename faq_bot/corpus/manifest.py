@@ -82,9 +82,11 @@ _VALIDATOR = Draft202012Validator(SCHEMA, format_checker=Draft202012Validator.FO
 _TYPES = {
     "string": "Text in Anführungszeichen",
     "boolean": "true oder false",
-    "array": "eine Liste von [[documents]]-Tabellen",
+    "array": "eine Liste",
     "object": "eine Tabelle",
 }
+# what each list of tables is written as (the top level's „documents“ is said on its own)
+_LISTS = {"corrections": "eine Liste von [[documents.corrections]]-Tabellen"}
 
 _PATTERNS = {
     "id": "darf nur Kleinbuchstaben a–z, Ziffern und einzelne Bindestriche enthalten",
@@ -139,6 +141,8 @@ def _problem(error: ValidationError) -> str:
     where = f"Feld „{field}“" if field else "der Inhalt"
     if error.validator == "type":
         wanted = _TYPES.get(str(error.validator_value), str(error.validator_value))
+        if error.validator_value == "array":
+            wanted = _LISTS.get(field or "", wanted)
         if field == "date":
             return f'{where} muss Text sein, z. B. date = "2012-11-30" (in Anführungszeichen)'
         return f"{where} muss {wanted} sein"

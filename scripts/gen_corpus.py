@@ -9,7 +9,7 @@ perturbed text: every word of eight letters or more has a copy-specific letter
 appended with probability 1/4 (seeded, so runs are repeatable), so the copies
 share most of their vocabulary but not all of it, and postings grow with the
 factor the way a larger corpus of the same kind would. The manifest is written
-with the same fields the source's has.
+with the same fields the source's has, its lists of tables (``corrections``) too.
 """
 
 from __future__ import annotations
@@ -31,6 +31,19 @@ def _toml_value(value: object) -> str:
         return "true" if value else "false"
     text = str(value).replace("\\", "\\\\").replace('"', '\\"')
     return f'"{text}"'
+
+
+def _document_table(doc: dict) -> str:
+    """`doc` as a ``[[documents]]`` table: its plain fields, then each list of tables
+    (``corrections``) as ``[[documents.<name>]]`` tables after them, as TOML needs."""
+    lists = {k: v for k, v in doc.items() if isinstance(v, list)}
+    lines = ["[[documents]]"]
+    lines += [f"{k} = {_toml_value(v)}" for k, v in doc.items() if k not in lists]
+    for name, tables in lists.items():
+        for table in tables:
+            lines += ["", f"[[documents.{name}]]"]
+            lines += [f"{k} = {_toml_value(v)}" for k, v in table.items()]
+    return "\n".join(lines)
 
 
 def perturb(text: str, copy: int) -> str:
@@ -62,8 +75,7 @@ def generate(source: Path, factor: int, out: Path) -> Path:
                 doc["title"] = f"{doc['title']} (Kopie {copy})"
                 text = perturb(text, copy)
             (out / doc["file"]).write_text(text, encoding="utf-8")
-            lines = ["[[documents]]"] + [f"{k} = {_toml_value(v)}" for k, v in doc.items()]
-            tables.append("\n".join(lines))
+            tables.append(_document_table(doc))
     (out / "manifest.toml").write_text("\n\n".join(tables) + "\n", encoding="utf-8")
     return out
 

@@ -626,11 +626,19 @@ def test_a_declined_answer_in_a_conversation_offers_the_entry_it_was_about(index
         (FINDS_NOTHING, [{"question": "x y z", "entry": "gibt-es-nicht"}]),  # not in the index
         (FINDS_NOTHING, [{"question": "Wer zahlt die 227er?"}]),  # no answer's entry
         ("Was ist ein Aktionsstapel?", [BOMB_TURN]),  # answered: nothing to fall back on
-        (FINDS_NOTHING, [BOMB_TURN, {"question": "warum?"}]),  # the turn before was declined
     ],
 )
 def test_an_answer_offers_no_earlier_entry_without_one_to_offer(index, question, history):
     assert answer(index, question, history).earlier is None
+
+
+def test_a_declined_answer_after_a_declined_turn_offers_the_last_answered_entry(index):
+    """A QA review: a question declined after another declined one lost the topic the
+    conversation was about; „Zuletzt ging es um“ is the last answer given with confidence
+    (as the API description says), however many declined turns came since."""
+    history = [BOMB_TURN, {"question": "warum?"}, {"question": "Ist das so?"}]
+    earlier = answer(index, FINDS_NOTHING, history).earlier
+    assert earlier is not None and earlier["id"] == BOMB_TURN["entry"]
 
 
 @pytest.mark.parametrize("listed_as", ["related", "search_first"])

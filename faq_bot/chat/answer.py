@@ -28,8 +28,8 @@
     ``search_first`` (a declined answer: the first `faq_bot.chat.items.SEARCH_FIRST`
     hits of that search not listed in ``related``, each ``id``, ``title``, ``url`` (with
     the best paragraph's anchor), ``doc_title`` and ``paragraph``; empty for a confident answer)
-    and ``earlier`` (a declined answer in a conversation: the entry of the turn just before,
-    when that one was answered, as ``search_first``'s items; `faq_bot.chat.items.earlier_item`).
+    and ``earlier`` (a declined answer in a conversation: the entry of the last turn answered
+    with confidence, as ``search_first``'s items; `faq_bot.chat.items.earlier_item`).
 
 How a question is answered
 --------------------------

@@ -136,13 +136,15 @@ def related_entries(
 
 
 def earlier_item(index: Index, result: Answer, turns: list[Turn]) -> dict[str, Any] | None:
-    """What a declined `result` offers of the conversation so far: the entry of the turn
-    just before it, when that one was answered with confidence (`search_item`); None for a
-    confident answer, after a declined turn, when the entry is not in the index (the history
-    comes from the client) or not in the answer's document (`Answer.scope`), or when the
-    answer lists it already. A question after an answer that finds nothing (read alone or
-    with it) leaves the entry the conversation was about a tap away."""
-    entry = turns[-1].entry if turns else None  # as the index names it (`answer`)
+    """What a declined `result` offers of the conversation so far: the entry of the last
+    turn answered with confidence, however many declined turns came since (`search_item`);
+    None for a confident answer, when no turn was answered, when the entry is not in the
+    index (the history comes from the client) or not in the answer's document
+    (`Answer.scope`), or when the answer lists it already. A question after an answer that
+    finds nothing (read alone or with it) leaves the entry the conversation was about a tap
+    away."""
+    # as the index names it (`answer`)
+    entry = next((turn.entry for turn in reversed(turns) if turn.entry), None)
     if result.confident or not entry:
         return None
     record = index.entry(entry)

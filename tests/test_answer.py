@@ -671,17 +671,21 @@ def test_a_declined_answer_whose_search_finds_nothing_offers_no_search_hits(inde
 
 
 def test_format_answer_lists_the_searchs_first_hits_after_the_closest_entries(index):
+    """A QA review: under the closest entries the search's hits that leave them out were
+    called its first ones; they are what it finds „außerdem“."""
     result = answer(index, "Wann ist das Spiel vorbei?")
     lines = format_answer(result.to_json()).splitlines()
-    heading = lines.index("Die Suche findet zuerst:")
+    heading = lines.index("Die Suche findet außerdem:")
     closest = [f"  - {r['title']}  {r['url']}" for r in result.related]
     assert closest and lines[2 : 2 + len(closest)] == closest  # the message's entries first
-    assert lines[2 + len(closest) :][:2] == ["", "Die Suche findet zuerst:"]
+    assert lines[2 + len(closest) :][:2] == ["", "Die Suche findet außerdem:"]
     hits = [f"  - {s['title']}  {s['url']}" for s in result.search_first]
     assert hits and lines[heading + 1 : heading + 1 + len(hits)] == hits
     confident = format_answer(answer(index, "Aktionsstapel").to_json())
     nothing_new = format_answer(answer(index, "Ab welchem Alter ist das Spiel geeignet?").to_json())
-    assert "Die Suche findet zuerst:" not in confident + nothing_new
+    assert "Die Suche findet" not in confident + nothing_new
+    alone = {**result.to_json(), "related": []}  # nothing listed above: the first hits
+    assert "Die Suche findet zuerst:" in format_answer(alone).splitlines()
 
 
 # --- checker link --------------------------------------------------------------------

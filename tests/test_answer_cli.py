@@ -86,7 +86,7 @@ def test_cli_ask_declined_lists_the_searchs_first_hits_after_the_closest_entries
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert lines[0].startswith("Dazu habe ich keine sichere Antwort gefunden.")
-    heading = lines.index("Die Suche findet zuerst:")
+    heading = lines.index("Die Suche findet außerdem:")  # besides the closest entries
     assert lines[2:heading] and all(line.startswith("  - ") for line in lines[2 : heading - 1])
     hits = lines[heading + 1 :]
     assert hits and all(re.fullmatch(r"  - .+  /entry/[a-z0-9-]+(#p\d+)?", h) for h in hits)

@@ -1504,9 +1504,11 @@ def test_api_ask_search_hits_are_described_in_openapi(client):
 
 
 def search_first_of(html: str) -> str | None:
-    """The "Die Suche findet zuerst:" block of the newest turn (heading and list), or None."""
+    """The "Die Suche findet außerdem/zuerst:" block of the newest turn (heading and list),
+    or None."""
     found = re.search(
-        r'<p class="related-h">Die Suche findet zuerst:</p>\s*<ul class="related search-first">'
+        r'<p class="related-h">Die Suche findet (?:außerdem|zuerst):</p>\s*'
+        r'<ul class="related search-first">'
         r"(.*?)</ul>",
         turns_of(html)[-1],
         re.S,
@@ -1560,7 +1562,9 @@ def test_chat_page_offers_the_searchs_first_hits_under_the_search_link(client):
     turn = turns_of(html)[-1]
     hits = search_first_of(html)
     assert hits is not None
-    assert turn.index('class="search-link"') < turn.index("Die Suche findet zuerst:")
+    # besides the closest entries the message lists (the hits leave those out)
+    assert data["related"]
+    assert turn.index('class="search-link"') < turn.index("Die Suche findet außerdem:")
     links = re.findall(
         r'<li><a href="([^"]+)">([^<]+)</a> <span class="doc-meta">· ([^<]+)</span>', hits
     )
@@ -1568,13 +1572,13 @@ def test_chat_page_offers_the_searchs_first_hits_under_the_search_link(client):
         (s["url"], s["title"], s["doc_title"]) for s in data["search_first"]
     ]
     answered = client.post("/ask", follow_redirects=True, data={"q": FIRST}).get_data(as_text=True)
-    assert "Die Suche findet zuerst:" not in answered
+    assert "Die Suche findet" not in answered
 
 
 def test_chat_page_shows_the_search_hits_again_from_the_turn_token(client, monkeypatch):
     pages = converse(client, [SEARCHED, "Wie lange dauert eine Partie?", "und zu zweit?"])
     first = turns_of(pages[0])[-1]
-    assert "Die Suche findet zuerst:" in first
+    assert "Die Suche findet außerdem:" in first
     assert search_first_of(pages[2]) is not None  # the follow-up's, searched with its question
     items_module = importlib.import_module("faq_bot.chat.items")
 

@@ -7,6 +7,8 @@ from typing import Any
 
 from faq_bot.search import UNWORDED
 
+from .wording import search_first_heading
+
 __all__ = ["format_answer"]
 
 
@@ -46,7 +48,7 @@ def format_answer(data: dict[str, Any], width: int = 88) -> str:
     searched = data.get("search_first") or []
     if searched:  # a declined answer: the search's first hits not listed above
         lines.append("")
-        lines.append("Die Suche findet zuerst:")
+        lines.append(search_first_heading(related))
         lines.extend(
             f"  - {s['title']}  {s['url']}" + ("" if s.get("matched", True) else f"  ({UNWORDED})")
             for s in searched

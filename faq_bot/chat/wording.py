@@ -4,8 +4,9 @@ as asked (`faq_bot.chat.answer`) and as shown again from a turn token
 (`faq_bot.chat.shown`) both say it with these.
 
 ``found_message(record, doc, unsure, note)``, ``declined_message(related)``,
-``cited(record, doc, paragraph)``, ``caution_note(reliability)`` (when
-``is_unsure(reliability)``), ``other_game_note(index, entry_id, turns)`` (and
+``search_first_heading(related)``, ``cited(record, doc, paragraph)``,
+``caution_note(reliability)`` (when ``is_unsure(reliability)``),
+``other_game_note(index, entry_id, turns)`` (and
 ``note_other_game``, which adds it to an answer's message), ``rest_of(passage)`` (the
 list items a passage leaves out: the line and link that say so).
 """
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = [
     "NOT_CONFIDENT",
     "caution_note",
+    "search_first_heading",
     "cited",
     "declined_message",
     "found_message",
@@ -112,6 +114,13 @@ def caution_note(reliability: float) -> str:
         f"Bitte den Absatz prüfen: Bei Testfragen stimmten nur {share} von 100 ähnlich sicheren "
         "Antworten."
     )
+
+
+def search_first_heading(related: Sequence[Any]) -> str:
+    """The heading of a declined answer's search hits (`Answer.search_first`): they leave
+    out the closest entries `related` lists above them, so with those they are „außerdem“,
+    not the search's first."""
+    return "Die Suche findet außerdem:" if related else "Die Suche findet zuerst:"
 
 
 def declined_message(related: list[dict[str, Any]]) -> str:

@@ -310,8 +310,10 @@
       box.appendChild(search);
       var first = data.search_first || []; // an answer of an older version has none
       if (first.length) {
-        // that search's first hits (not those listed above): one round trip less
-        box.appendChild(el("p", "related-h", "Die Suche findet zuerst:"));
+        // that search's first hits (not those listed above: then „außerdem“, as
+        // faq_bot/chat/wording.py search_first_heading): one round trip less
+        var heading = (data.related || []).length ? "außerdem:" : "zuerst:";
+        box.appendChild(el("p", "related-h", "Die Suche findet " + heading));
         box.appendChild(entryList(first, "related search-first"));
       }
       var within = scopeOf(data);

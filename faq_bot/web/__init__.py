@@ -78,6 +78,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the Flask app; `test_config` overrides the defaults (e.g. ``INDEX_DIR``)."""
     import importlib
 
+    from faq_bot.chat.wording import search_first_heading
     from faq_bot.index import IndexHolder
     from faq_bot.query import MAX_QUERY_LENGTH
     from faq_bot.question import MAX_QUESTION_LENGTH
@@ -145,6 +146,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     # a query said back in a heading or title: 500 characters filled a phone's screen
     app.jinja_env.globals["SAID_QUERY"] = 80
     app.jinja_env.globals["UNWORDED"] = UNWORDED  # a hit's label: no word of the query
+    app.jinja_env.globals["search_first_heading"] = search_first_heading
     security.init_app(app)
     compression.init_app(app)
     errors.init_app(app)

@@ -150,7 +150,7 @@ add_schema(
                 "description": "Bei einer abgelehnten Antwort: die ersten Treffer dieser Suche "
                 f"(höchstens {SEARCH_FIRST}, im Dokument aus scope), ohne die schon unter "
                 "related genannten Einträge; die Seiten zeigen sie unter „Die Suche findet "
-                "zuerst:“. Bei einer sicheren Antwort leer",
+                "außerdem:“ (ohne related: „… zuerst:“). Bei einer sicheren Antwort leer",
                 "items": {
                     "type": "object",
                     "required": ["id", "title", "url", "doc_title"],

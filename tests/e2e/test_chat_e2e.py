@@ -738,7 +738,7 @@ def test_a_declined_answer_shows_the_searchs_first_hits_with_and_without_javascr
         turn = page.locator("#chat-log li.turn[data-question]").last
         expect(turn.locator(".turn-message")).to_contain_text("keine sichere Antwort")
         heading = turn.locator(".search-link + p.related-h")
-        expect(heading).to_have_text("Die Suche findet zuerst:")
+        expect(heading).to_have_text("Die Suche findet außerdem:")  # besides the closest
         hits = turn.locator(".search-link + p.related-h + ul.related.search-first > li")
         expect(hits.first).to_be_visible()
         # on the first screen of the answer (it opens at its question)

@@ -5,9 +5,12 @@ the fitted passage and confidence models, and ``faq-bot eval --cv``."""
 from __future__ import annotations
 
 import json
+import re
 import sys
+from html import unescape
 from pathlib import Path
 from types import SimpleNamespace
+from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
 import pytest
@@ -515,6 +518,22 @@ def test_the_chat_page_says_an_answer_is_unsure_under_its_message(hybrid_index):
     assert '<p class="turn-caution">Bitte den Absatz prüfen: Bei Testfragen stimmten nur' in html
     sure = client.get("/ask", query_string={"q": SURE_QUESTION}, follow_redirects=True)
     assert "turn-caution" not in sure.get_data(as_text=True).split('id="neu"')[1]
+
+
+def test_an_unsure_answer_is_framed_as_one_and_offers_the_search(hybrid_index):
+    """A QA review: an unsure answer („Wahrscheinlich …“) was framed like a sure one and,
+    unlike a declined one, offered no way to the search; a judge asked to check the
+    paragraph wants the other candidates a tap away."""
+    client = create_app({"TESTING": True, "INDEX_DIR": str(hybrid_index)}).test_client()
+    unsure = client.get("/ask", query_string={"q": UNSURE_QUESTION}, follow_redirects=True)
+    turn = unsure.get_data(as_text=True).split('id="neu"')[1]
+    assert '<div class="turn-a confident probable">' in turn
+    link = re.search(r'<p class="search-link"><a href="([^"]+)">In der Suche nachsehen: „', turn)
+    assert link and parse_qs(urlsplit(unescape(link[1])).query) == {"q": [UNSURE_QUESTION]}
+    assert turn.index('class="passage-actions"') < turn.index('class="search-link"')
+    sure = client.get("/ask", query_string={"q": SURE_QUESTION}, follow_redirects=True)
+    sure_turn = sure.get_data(as_text=True).split('id="neu"')[1]
+    assert '<div class="turn-a confident">' in sure_turn and "search-link" not in sure_turn
 
 
 def test_a_declined_answer_lists_the_entries_whose_headword_the_question_names(

@@ -209,7 +209,9 @@
   }
 
   function renderAnswer(data, box, before) {
-    box.className = "turn-a " + (data.confident ? "confident" : "unsure");
+    // probable: a confident answer that says it is unsure (templates/ask/_turn.html)
+    box.className =
+      "turn-a " + (data.confident ? "confident" : "unsure") + (data.caution ? " probable" : "");
     while (box.firstChild) box.removeChild(box.firstChild);
     if (data.context) {
       // read as a follow-up: the question on its own a tap away (templates/ask/_turn.html)
@@ -271,6 +273,12 @@
       details.appendChild(el("p", "citation", ans.citation));
       actions.appendChild(details);
       box.appendChild(actions);
+      if (data.caution) {
+        // an unsure answer: the other candidates a tap away, as a declined one offers them
+        var check = el("p", "search-link");
+        check.appendChild(searchLink(data.search_query || data.question, scopeOf(data)));
+        box.appendChild(check);
+      }
     }
     if (data.suggestion) {
       var s = el("p", "suggestion", "Meinten Sie: ");

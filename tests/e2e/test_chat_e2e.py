@@ -713,12 +713,21 @@ def test_chat_says_an_unsure_answer_is_unsure_and_still_says_so_after_a_reload(b
     said = caution.inner_text()
     # a screen reader (its focus stays in the field) hears the warning too (a code review)
     expect(page.locator("#chat-status")).to_contain_text(said)
+    # framed as unsure, with the search a tap away (a QA review), as the page renders it
+    searched = re.compile(r"^/search\?q=Gruppe\+bewegen\+Richtung\+%C3%A4ndern$")
+    expect(turn.locator(".turn-a")).to_have_class(re.compile(r"\bprobable\b"))
+    expect(turn.locator(".search-link a")).to_have_attribute("href", searched)
     page.reload()  # the page the address renders (the turn's token), not chat.js
     expect(page.locator("#chat-log li.turn .turn-caution")).to_have_text(said)
+    again = page.locator("#chat-log li.turn").first
+    expect(again.locator(".turn-a")).to_have_class(re.compile(r"\bprobable\b"))
+    expect(again.locator(".search-link a")).to_have_attribute("href", searched)
     ask(page, "Darf ich schräg oder im Bogen ziehen?")  # tests/test_chat_dense.py: SURE_QUESTION
     newest = page.locator("#chat-log li.turn").nth(1)
     expect(newest.locator(".turn-message")).to_contain_text("Das steht unter")
     expect(newest.locator(".turn-caution")).to_have_count(0)
+    expect(newest.locator(".turn-a")).not_to_have_class(re.compile(r"\bprobable\b"))
+    expect(newest.locator(".search-link")).to_have_count(0)
     context.close()
 
 

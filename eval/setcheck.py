@@ -250,6 +250,7 @@ GROUPS = [
     ["heldout164-questions.jsonl", "heldout164-followups.jsonl"],
     ["heldout165-questions.jsonl", "heldout165-followups.jsonl"],
     ["heldout166-questions.jsonl", "heldout166-followups.jsonl"],
+    ["heldout167-questions.jsonl", "heldout167-followups.jsonl"],
     ["heldout168-questions.jsonl", "heldout168-followups.jsonl"],
 ]
 

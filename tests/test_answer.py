@@ -17,7 +17,7 @@ from faq_bot.chat.items import earlier_item
 from faq_bot.chat.passage import Passage, passage_table
 from faq_bot.chat.result import Answer
 from faq_bot.chat.terms import Coverage, entry_terms, reference_target
-from faq_bot.chat.wording import NOT_CONFIDENT
+from faq_bot.chat.wording import NOT_CONFIDENT, unmentioned_note
 from faq_bot.query import analyze_query
 from faq_bot.question import (
     MAX_QUESTION_LENGTH,
@@ -606,6 +606,39 @@ BOMB_TURN = {
 # rulings do not answer ("warum?" was the QA review's; stop words only, it is now read with
 # the earlier question)
 FINDS_NOTHING = "Ist das fair?"
+
+
+OFF_CORPUS = "Wie funktioniert die Rochade beim Schach?"
+
+
+def test_a_declined_answer_names_the_words_no_document_mentions(index):
+    """A QA review: a decline never said why; a question about things the documents never
+    mention („Rochade“, „Schach“) is told so, in the message, the JSON and the terminal."""
+    result = answer(index, OFF_CORPUS)
+    assert not result.confident
+    assert result.unmentioned == foreign_nouns(index, OFF_CORPUS) == ["Rochade", "Schach"]
+    said = "„Rochade“ und „Schach“ kommen in keinem der Dokumente vor."
+    assert result.message.startswith(f"{NOT_CONFIDENT} {said}")
+    assert result.to_json()["unmentioned"] == ["Rochade", "Schach"]
+    assert said in format_answer(result.to_json())
+
+
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [
+        ([], ""),
+        (["Rochade"], "„Rochade“ kommt in keinem der Dokumente vor."),
+        (["A", "B", "C"], "„A“, „B“ und „C“ kommen in keinem der Dokumente vor."),
+    ],
+)
+def test_unmentioned_note_names_each_word_once_in_german(words, said):
+    assert unmentioned_note(words) == said
+    assert unmentioned_note(words + words[:1]) == said  # a word asked twice, named once
+
+
+def test_a_confident_answer_names_no_unmentioned_words(index):
+    result = answer(index, "Wer bezahlt, wenn meine 227er gekontert wird?")
+    assert result.confident and result.unmentioned == []
 
 
 def test_a_declined_answer_in_a_conversation_offers_the_entry_it_was_about(index):

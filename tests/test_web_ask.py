@@ -1516,6 +1516,18 @@ def search_first_of(html: str) -> str | None:
     return found.group(1) if found else None
 
 
+def test_chat_page_says_which_words_no_document_mentions_and_again_from_the_token(client):
+    """A QA review: a decline never said why. The page says which of the question's words
+    no document mentions, and says it again when the turn is shown from its token."""
+    question = "Wie funktioniert die Rochade beim Schach?"
+    said = "„Rochade“ und „Schach“ kommen in keinem der Dokumente vor."
+    page = client.post("/ask", follow_redirects=True, data={"q": question}).get_data(as_text=True)
+    message = re.search(r'<p class="turn-message">(.*?)</p>', turns_of(page)[-1], re.S)
+    assert message and said in unescape(message[1])
+    again = client.get("/ask", query_string={"t": hidden_turns(page)}).get_data(as_text=True)
+    assert turns_of(again)[-1] == turns_of(page)[-1]
+
+
 def test_chat_page_offers_a_declined_follow_ups_earlier_entry(client):
     """Without JavaScript too: a question that finds nothing after an answer lists the entry
     it was about."""

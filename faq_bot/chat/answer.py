@@ -491,8 +491,10 @@ def _answer_of(index: Index, reading: Reading, response: Response) -> Answer:
         reliability = conf.reliability(confidence, mode, followup=bool(context))
         caution = caution_note(reliability) if is_unsure(reliability) else None
         message = found_message(record, doc, unsure=caution is not None)
+        unmentioned: list[str] = []
     else:
-        message = declined_message(related)
+        unmentioned = conf.foreign_nouns(index, text)
+        message = declined_message(related, unmentioned)
     return Answer(
         question=text,
         confident=confident,
@@ -518,6 +520,7 @@ def _answer_of(index: Index, reading: Reading, response: Response) -> Answer:
         signals=signals,
         reliability=reliability,
         caution=caution,
+        unmentioned=unmentioned,
     )
 
 

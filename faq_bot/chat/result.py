@@ -48,8 +48,11 @@ class Answer:
     caution: str | None = None  # said under the message when that share is under SURE
     # a declined answer: the search's first hits not in `related` (`searched_first`)
     search_first: list[dict[str, Any]] = field(default_factory=list)
-    # a declined answer: the entry of the turn just before, if answered (`earlier_item`)
+    # a declined answer: the entry of the last turn answered with confidence (`earlier_item`)
     earlier: dict[str, Any] | None = None
+    # a declined answer: the question's nouns no document mentions (`foreign_nouns`), which
+    # its message names (`unmentioned_note`)
+    unmentioned: list[str] = field(default_factory=list)
     # the answering paragraph's table when it is shown alone (`passage_table`)
     table: ShownTable | None = None
 
@@ -102,6 +105,7 @@ class Answer:
             "search_query": self.search_query,
             "search_first": self.search_first,
             "earlier": self.earlier,
+            "unmentioned": list(self.unmentioned),
             "reliability": None if self.reliability is None else round(self.reliability, 2),
             "caution": self.caution,
         }

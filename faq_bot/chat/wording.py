@@ -4,7 +4,7 @@ as asked (`faq_bot.chat.answer`) and as shown again from a turn token
 (`faq_bot.chat.shown`) both say it with these.
 
 ``found_message(record, doc, unsure, note)``, ``declined_message(related)``,
-``search_first_heading(related)``, ``cited(record, doc, paragraph)``,
+``unmentioned_note(words)``, ``search_first_heading(related)``, ``cited(record, doc, paragraph)``,
 ``caution_note(reliability)`` (when ``is_unsure(reliability)``),
 ``other_game_note(index, entry_id, turns)`` (and
 ``note_other_game``, which adds it to an answer's message), ``rest_of(passage)`` (the
@@ -30,6 +30,7 @@ __all__ = [
     "NOT_CONFIDENT",
     "caution_note",
     "search_first_heading",
+    "unmentioned_note",
     "cited",
     "declined_message",
     "found_message",
@@ -123,13 +124,28 @@ def search_first_heading(related: Sequence[Any]) -> str:
     return "Die Suche findet außerdem:" if related else "Die Suche findet zuerst:"
 
 
-def declined_message(related: list[dict[str, Any]]) -> str:
-    """What a declined answer says (above the closest entries, if any)."""
+def declined_message(related: list[dict[str, Any]], unmentioned: Sequence[str] = ()) -> str:
+    """What a declined answer says (above the closest entries, if any): that it found no
+    sure answer, which of the question's words no document mentions (`unmentioned_note`),
+    and what follows."""
+    said = " ".join(filter(None, (NOT_CONFIDENT, unmentioned_note(unmentioned))))
     if len(related) == 1:
-        return f"{NOT_CONFIDENT} Dieser Eintrag kommt Ihrer Frage am nächsten:"
+        return f"{said} Dieser Eintrag kommt Ihrer Frage am nächsten:"
     if related:
-        return f"{NOT_CONFIDENT} Diese Einträge kommen Ihrer Frage am nächsten:"
-    return NOT_CONFIDENT
+        return f"{said} Diese Einträge kommen Ihrer Frage am nächsten:"
+    return said
+
+
+def unmentioned_note(words: Sequence[str]) -> str:
+    """That no document mentions `words` (each named once, in order), or "" for none:
+    „„Rochade“ und „Schach“ kommen in keinem der Dokumente vor.“ A judge learns why
+    nothing answered, and which word to put otherwise."""
+    named = [f"„{w}“" for w in dict.fromkeys(words)]
+    if not named:
+        return ""
+    if len(named) == 1:
+        return f"{named[0]} kommt in keinem der Dokumente vor."
+    return f"{', '.join(named[:-1])} und {named[-1]} kommen in keinem der Dokumente vor."
 
 
 def rest_of(passage: Passage) -> dict[str, Any] | None:

@@ -190,6 +190,13 @@ add_schema(
                     "paragraph": {"type": "integer", "nullable": True},
                 },
             },
+            "unmentioned": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "Bei einer abgelehnten Antwort: die Nomen der Frage, die kein "
+                "Dokument erwähnt und keine Korrektur in ein Wort der Dokumente verwandelt "
+                "(message nennt sie); sonst leer",
+            },
             "turn": {
                 "type": "string",
                 "description": "Dieser Schritt für das Feld t der Chat-Seite /ask (nur /api/ask; "

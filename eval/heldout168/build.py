@@ -302,7 +302,7 @@ QUESTIONS = [
      "Mein Landraider steht in strategischer Reserve. Darf der schon in der ersten Runde irgendwo an der Spielfeldkante reinkommen, oder muss ich warten?",
      ["Einheiten der strategischen Reserve können nicht in der ersten Runde eintreffen."]),
     ("004", "paraphrase",
-     "Meine Schocktruppen landen diese Runde aus der Reserve. Darf ich mit denen noch vorrücken oder zählen sie schon als normal bewegt?",
+     "Mein Trupp mit Schocktruppen war bis eben in Reserve und kommt jetzt aufs Feld. Hat er seine Bewegung damit schon weg, oder darf ich ihn gleich hinterher trotzdem noch vorrücken lassen?",
      ["Einheiten, die aus der Reserve ins Spiel kommen, zählen als normal bewegt."]),
     ("004", "colloquial",
      "Ich habe meinen Trupp in den TRANSPORTER gesetzt. Kann der Gegner die Jungs darin mit Psikräften oder Beschuss erwischen, und dürfen die von drinnen irgendwas machen?",

@@ -9,7 +9,11 @@ PORT ?= 5000
 # pytest process compiles (and assertion-rewrites) the tests and the package again, ~2 s
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test test-fast lint index serve bench bench-x100 load lighthouse deploy-check setup clean train calibrate tune-embedder print-train-questions print-train-untuned print-known-only cv-dev2
+## help: every target with what it does (the default)
+help:
+	@awk '/^## [a-z0-9-]+:/ {sub(/^## /, ""); print; next} /^## / {sub(/^## /, "    "); print}' $(firstword $(MAKEFILE_LIST))
+
+.PHONY: help run test test-fast lint index serve bench bench-x100 load lighthouse deploy-check setup clean train calibrate tune-embedder print-train-questions print-train-untuned print-known-only cv-dev2
 
 $(BIN)/faq-bot: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -23,7 +27,7 @@ setup: $(BIN)/faq-bot
 run: setup
 	$(BIN)/faq-bot serve --host $(HOST) --port $(PORT)
 
-## test: set up (Python packages, Debian's chromium, nginx, wrk) and run lint, mypy and every test
+## test: set up (Python packages, Debian's chromium, nginx, wrk, npm for axe-core) and run lint, mypy and every test
 test: setup
 	./scripts/ensure-chromium
 	./scripts/ensure-axe
@@ -44,11 +48,13 @@ test: setup
 test-fast: setup
 	$(BIN)/python -m pytest -m "not browser and not system" -n auto --dist loadfile -q $(PYTEST_ARGS)
 
+## lint: ruff (check and format) and mypy
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy faq_bot
 
+## index: (re)build the index from corpus/ (beside the live one, swapped in at the end)
 index: setup
 	$(BIN)/faq-bot index
 
@@ -173,6 +179,7 @@ cv-dev2: setup
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python research/model_capacity/dump_signals.py build/signals.npz --per-fold 5 $(TRAIN_QUESTIONS) $(TRAIN_FOLLOWUPS) --untuned $(TRAIN_UNTUNED) --known-only $(KNOWN_ONLY)
 	OPENBLAS_NUM_THREADS=1 $(BIN)/python research/model_capacity/by_set_oof.py build/signals.npz t
 
+## bench: search, build, embedding and throughput figures (benchmarks/, side by side with FTS5)
 bench: setup
 	./scripts/ensure-wrk
 	$(BIN)/python benchmarks/run.py
@@ -199,5 +206,6 @@ deploy-check: setup
 bench-x100: setup
 	$(BIN)/python benchmarks/run.py --x100
 
+## clean: remove the virtualenv and the built index (the caches beside it stay)
 clean:
 	rm -rf $(VENV) index/current index/builds

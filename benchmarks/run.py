@@ -12,8 +12,9 @@ same questions, interleaved, in that one process. Prints figures and the ratios
 p50/p99 against FTS5; it asserts nothing.
 
 The questions are the real ones: ``../shared/eval/dev-questions.jsonl``,
-``dev2-questions.jsonl`` and ``eval/heldout*-questions.jsonl``; a missing file
-stops the benchmark with a message (there is no toy fallback).
+``dev2-questions.jsonl``, ``eval/heldout-questions.jsonl`` and
+``eval/heldout2-questions.jsonl``; a missing file stops the benchmark with a message (there
+is no toy fallback).
 """
 
 from __future__ import annotations

@@ -1,7 +1,10 @@
 """gunicorn config for production: the settings of `faq_bot.serving`.
 
     FAQ_BOT_INDEX=/srv/faq-bot/index FAQ_BOT_BEHIND_PROXY=1 \
-        gunicorn -c deploy/gunicorn.conf.py -b 127.0.0.1:8001 'faq_bot.web:create_app()'
+        gunicorn -c deploy/gunicorn.conf.py -b 127.0.0.1:8001
+
+(this file names the app, ``wsgi_app``; an app argument such as
+``'faq_bot.web:create_app()'`` works as well).
 
 Environment: ``FAQ_BOT_BIND`` (default 127.0.0.1:8000; ``-b`` wins),
 ``FAQ_BOT_WORKERS`` (default 2 x cores + 1, at most 8; set: 1 to 64), ``FAQ_BOT_ACCESS_LOG=1``

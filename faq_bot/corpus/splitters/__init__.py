@@ -3,7 +3,7 @@
 A splitter is a function ``split(text, *, doc_id, id_prefix) -> Split``. It cuts
 the text of one document into entries the way the document's own structure
 says, and returns the text before the first entry as the preamble. Adding a
-document shape means adding a module here and a line to `SPLITTERS`.
+document shape means adding a module here and a line to `_registry`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The offline copy of the corpus: one JSON asset per index build for the service worker.
 
 `write_offline_data` runs inside `faq_bot.indexbuild.build_index` and writes
-``offline.json`` into the build folder. The browser (``static/offline.js``)
+``offline.json`` into the build folder. The browser (``static/offline-search.js``)
 searches it without a server, so the asset carries the *server's* analysis, not
 a second analyzer written in JavaScript:
 

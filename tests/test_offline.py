@@ -72,20 +72,20 @@ NODE = shutil.which("node")
 LETTERS = "aäAÄoöOÖuüÜßeEqéÉ227erTWçñ"
 
 
-# the offline page's fold (faq_bot/static/offline.js does the same with the data's rules),
+# the offline page's fold (faq_bot/static/offline-search.js does the same with the data's rules),
 # in one node process for all examples: a line of JSON words in, a line of folded out
 def _offline_js_function(name: str) -> str:
-    """The source of function `name` in offline.js, as it ships (from its line to the
+    """The source of function `name` in offline-search.js, as it ships (from its line to the
     closing brace at its own indentation)."""
-    source = (Path(__file__).resolve().parent.parent / "faq_bot/static/offline.js").read_text(
-        encoding="utf-8"
-    )
+    source = (
+        Path(__file__).resolve().parent.parent / "faq_bot/static/offline-search.js"
+    ).read_text(encoding="utf-8")
     found = re.search(rf"^( *)function {name}\(.*?^\1\}}$", source, re.M | re.S)
     assert found, name
     return found.group(0)
 
 
-# offline.js's own makeFold, run in node with the data's rules
+# offline-search.js's own makeFold, run in node with the data's rules
 FOLD_JS = (
     _offline_js_function("makeFold")
     + """
@@ -147,7 +147,7 @@ def data_rules(data):
     return data["fold"]
 
 
-# offline.js's soundKey from the data's rules, in node as the fold above
+# offline-search.js's soundKey from the data's rules, in node as the fold above
 SOUND_JS = """
 const rules = JSON.parse(process.argv[1]).map(([p, r]) => [new RegExp(p, "g"), r]);
 const key = (w) => rules.reduce((out, [p, r]) => out.replace(p, r), w);

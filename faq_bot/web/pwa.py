@@ -8,7 +8,8 @@
   written at index time.
 - ``/offline`` is the page shell the worker answers any page with when the
   network is gone; ``static/offline.js`` renders the search, a ruling, a
-  contents page or the start page in it from the offline copy.
+  contents page or the start page in it from the offline copy (its search in
+  ``static/offline-search.js``).
 - ``/manifest.webmanifest`` makes the site installable.
 
 Nothing here is needed without JavaScript: pages stay server-rendered.
@@ -34,7 +35,7 @@ from faq_bot.web.permalink import LINK_NOTES, MIN_VERSION
 bp = Blueprint("pwa", __name__)
 
 # static files the offline shell needs (precached by the service worker)
-SHELL_ASSETS = ("print.css", "app.js", "offline.js", "favicon.svg")
+SHELL_ASSETS = ("print.css", "app.js", "offline-search.js", "offline.js", "favicon.svg")
 
 
 def cache_version() -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 from collections.abc import Callable, Iterator
@@ -72,29 +71,17 @@ NODE = shutil.which("node")
 LETTERS = "aäAÄoöOÖuüÜßeEqéÉ227erTWçñ"
 
 
-# the offline page's fold (faq_bot/static/offline-search.js does the same with the data's rules),
-# in one node process for all examples: a line of JSON words in, a line of folded out
-def _offline_js_function(name: str) -> str:
-    """The source of function `name` in offline-search.js, as it ships (from its line to the
-    closing brace at its own indentation)."""
-    source = (
-        Path(__file__).resolve().parent.parent / "faq_bot/static/offline-search.js"
-    ).read_text(encoding="utf-8")
-    found = re.search(rf"^( *)function {name}\(.*?^\1\}}$", source, re.M | re.S)
-    assert found, name
-    return found.group(0)
-
-
-# offline-search.js's own makeFold, run in node with the data's rules
-FOLD_JS = (
-    _offline_js_function("makeFold")
-    + """
+# the offline page's fold, run in node with the data's rules: offline-search.js as it ships,
+# loaded as a module (it exports its search when there is no window), a line of JSON words
+# in, a line of folded out
+OFFLINE_SEARCH_JS = Path(__file__).resolve().parent.parent / "faq_bot/static/offline-search.js"
+FOLD_JS = f"""
+const {{ makeFold }} = require({json.dumps(str(OFFLINE_SEARCH_JS))});
 const fold = makeFold(JSON.parse(process.argv[1]));
 require("readline")
-  .createInterface({ input: process.stdin })
+  .createInterface({{ input: process.stdin }})
   .on("line", (line) => console.log(JSON.stringify(JSON.parse(line).map(fold))));
 """
-)
 
 
 def _in_node(script: str, rules: Any) -> Iterator[Callable[[list[str]], list[str]]]:

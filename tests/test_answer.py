@@ -629,6 +629,11 @@ def test_a_declined_answer_names_the_words_no_document_mentions(index):
         ([], ""),
         (["Rochade"], "„Rochade“ kommt in keinem der Dokumente vor."),
         (["A", "B", "C"], "„A“, „B“ und „C“ kommen in keinem der Dokumente vor."),
+        (
+            ["A", "B", "C", "D"],
+            "„A“, „B“, „C“ und ein weiteres Wort kommen in keinem der Dokumente vor.",
+        ),
+        (list("ABCDEF"), "„A“, „B“, „C“ und 3 weitere Wörter kommen in keinem der Dokumente vor."),
     ],
 )
 def test_unmentioned_note_names_each_word_once_in_german(words, said):

@@ -136,15 +136,23 @@ def declined_message(related: list[dict[str, Any]], unmentioned: Sequence[str] =
     return said
 
 
+UNMENTIONED_NAMED = 3  # words a declined answer names; more are counted
+
+
 def unmentioned_note(words: Sequence[str]) -> str:
-    """That no document mentions `words` (each named once, in order), or "" for none:
-    „„Rochade“ und „Schach“ kommen in keinem der Dokumente vor.“ A judge learns why
-    nothing answered, and which word to put otherwise."""
+    """That no document mentions `words` (each named once, in order; past
+    `UNMENTIONED_NAMED` counted), or "" for none: „„Rochade“ und „Schach“ kommen in keinem
+    der Dokumente vor.“ A judge learns why nothing answered, and which word to put
+    otherwise."""
     named = [f"„{w}“" for w in dict.fromkeys(words)]
     if not named:
         return ""
     if len(named) == 1:
         return f"{named[0]} kommt in keinem der Dokumente vor."
+    if len(named) > UNMENTIONED_NAMED:
+        more = len(named) - UNMENTIONED_NAMED
+        named = [*named[:UNMENTIONED_NAMED], f"{more} weitere" if more > 1 else "ein weiteres"]
+        named[-1] += " Wörter" if more > 1 else " Wort"
     return f"{', '.join(named[:-1])} und {named[-1]} kommen in keinem der Dokumente vor."
 
 

@@ -1528,6 +1528,28 @@ def test_chat_page_says_which_words_no_document_mentions_and_again_from_the_toke
     assert turns_of(again)[-1] == turns_of(page)[-1]
 
 
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        # slang spelled out („Kannste“ → „kannst du“), full-width letters read: as searched
+        ("Kannste Rochade spielen?", "„Rochade“ kommt in keinem der Dokumente vor."),
+        ("Wie geht die Ｒｏｃｈａｄｅ?", "„Rochade“ kommt in keinem der Dokumente vor."),
+        # a greeting names nothing the question asks about (a code review)
+        ("Hallo Leute, wie funktioniert die Rochade?", "„Rochade“ kommt in keinem"),
+    ],
+)
+def test_the_words_no_document_mentions_read_alike_in_the_api_and_on_the_page(
+    client, question, said
+):
+    """A code review: the API read the searched question, a page shown from its token the
+    question as typed, so „Kannste“ was named on one and not the other."""
+    data = client.post("/api/ask", json={"question": question}).get_json()
+    assert not data["confident"] and said in data["message"]
+    page = client.post("/ask", follow_redirects=True, data={"q": question}).get_data(as_text=True)
+    message = re.search(r'<p class="turn-message">(.*?)</p>', turns_of(page)[-1], re.S)
+    assert message and unescape(message[1]) == data["message"]
+
+
 def test_chat_page_offers_a_declined_follow_ups_earlier_entry(client):
     """Without JavaScript too: a question that finds nothing after an answer lists the entry
     it was about."""

@@ -124,6 +124,7 @@ from .wording import (
     found_message,
     is_unsure,
     note_other_game,
+    unmentioned_words,
 )
 
 if TYPE_CHECKING:
@@ -493,7 +494,7 @@ def _answer_of(index: Index, reading: Reading, response: Response) -> Answer:
         message = found_message(record, doc, unsure=caution is not None)
         unmentioned: list[str] = []
     else:
-        unmentioned = conf.foreign_nouns(index, text)
+        unmentioned = unmentioned_words(index, text)
         message = declined_message(related, unmentioned)
     return Answer(
         question=text,

@@ -91,12 +91,18 @@ from faq_bot.question import (
 from faq_bot.stack.link import check_url_for
 from faq_bot.text import FINGERPRINT_LENGTH, LINK_TAIL, fingerprint
 
-from .confidence import foreign_nouns
 from .history import MAX_HISTORY, Turn, context_turns
 from .items import SEARCH_FIRST, earlier_item, related_item, search_item, source_hit
 from .passage import Passage, passage_table, with_neighbours
 from .result import Answer
-from .wording import caution_note, cited, declined_message, found_message, note_other_game
+from .wording import (
+    caution_note,
+    cited,
+    declined_message,
+    found_message,
+    note_other_game,
+    unmentioned_words,
+)
 
 __all__ = [
     "DECLINED",
@@ -493,7 +499,7 @@ def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]
         scope=shown.scope if shown.scope and index.document(shown.scope) else None,
     )
     if shown.kind == DECLINED:
-        result.unmentioned = foreign_nouns(index, shown.question)  # no search: words only
+        result.unmentioned = unmentioned_words(index, shown.question)  # words only, no search
         result.message = declined_message(related, result.unmentioned)
         result.search_first = [
             search_item(index, other, paragraph, matched)

@@ -3,8 +3,9 @@ caution of an unsure answer and the note when it comes from another game. The an
 as asked (`faq_bot.chat.answer`) and as shown again from a turn token
 (`faq_bot.chat.shown`) both say it with these.
 
-``found_message(record, doc, unsure, note)``, ``declined_message(related)``,
-``unmentioned_note(words)``, ``search_first_heading(related)``, ``cited(record, doc, paragraph)``,
+``found_message(record, doc, unsure, note)``, ``declined_message(related, unmentioned)``
+(naming ``unmentioned_words(index, question)`` with ``unmentioned_note(words)``),
+``search_first_heading(related)``, ``cited(record, doc, paragraph)``,
 ``caution_note(reliability)`` (when ``is_unsure(reliability)``),
 ``other_game_note(index, entry_id, turns)`` (and
 ``note_other_game``, which adds it to an answer's message), ``rest_of(passage)`` (the
@@ -17,7 +18,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from faq_bot.index import EntryRecord, Index
-from faq_bot.text import citation, entry_path
+from faq_bot.question import FILLER, normalize_question
+from faq_bot.text import citation, entry_path, fold
 
 from . import confidence as conf
 from .history import Turn
@@ -29,8 +31,6 @@ if TYPE_CHECKING:
 __all__ = [
     "NOT_CONFIDENT",
     "caution_note",
-    "search_first_heading",
-    "unmentioned_note",
     "cited",
     "declined_message",
     "found_message",
@@ -39,6 +39,9 @@ __all__ = [
     "note_other_game",
     "other_game_note",
     "rest_of",
+    "search_first_heading",
+    "unmentioned_note",
+    "unmentioned_words",
 ]
 
 NOT_CONFIDENT = "Dazu habe ich keine sichere Antwort gefunden."
@@ -137,6 +140,41 @@ def declined_message(related: list[dict[str, Any]], unmentioned: Sequence[str] =
 
 
 UNMENTIONED_NAMED = 3  # words a declined answer names; more are counted
+# words a question may open or close with that name nothing it asks about (besides the
+# fillers a question is phrased with, `faq_bot.question.FILLER`): greetings, interjections
+_NOT_TOPICS = FILLER | frozenset(
+    fold(w)
+    for w in (
+        "moin",
+        "servus",
+        "hallo",
+        "hey",
+        "huhu",
+        "tach",
+        "grüß",
+        "gott",
+        "leute",
+        "okay",
+        "sorry",
+        "achso",
+        "inwiefern",
+        "danke",
+        "bitte",
+        "hilfe",
+        "gruß",
+        "grüße",
+    )
+)
+
+
+def unmentioned_words(index: Index, question: str) -> list[str]:
+    """The nouns of `question` no document mentions and no correction reaches
+    (`faq_bot.chat.confidence.foreign_nouns` of the question as it is searched,
+    `normalize_question`: slang spelled out, full-width letters read), without greetings
+    and words that only phrase a question (`_NOT_TOPICS`). One reading for the answer as
+    asked and as shown again from its token."""
+    text = normalize_question(question)
+    return [w for w in conf.foreign_nouns(index, text) if fold(w) not in _NOT_TOPICS]
 
 
 def unmentioned_note(words: Sequence[str]) -> str:

@@ -53,8 +53,14 @@
   }
 
   var el = window.faqBot.el; // DOM helpers shared through app.js
-  // the search over the offline copy (offline-search.js, loaded before this file)
+  // the search over the offline copy (offline-search.js, loaded before this file). A shell
+  // stored by an older release has no such script (a worker that stored files of two
+  // releases during a rolling update): the note a missing copy gets, not a blank page
   var found = window.faqBotOfflineSearch;
+  if (!found) {
+    copyMissing();
+    return;
+  }
   var makeFold = found.makeFold;
   var spelledOut = found.spelledOut;
   var Search = found.Search;
@@ -491,7 +497,12 @@
     line.appendChild(el("span", "visually-hidden", "Ihre Frage: "));
     line.appendChild(document.createTextNode(data.question));
     turn.appendChild(line);
-    var box = el("div", "turn-a " + (data.confident ? "confident" : "unsure"));
+    // probable: an unsure answer, framed as online (templates/ask/_turn.html)
+    var box = el(
+      "div",
+      "turn-a " + (data.confident ? "confident" : "unsure") +
+        (typeof data.caution === "string" && data.caution ? " probable" : "")
+    );
     if (typeof data.message === "string") box.appendChild(el("p", "turn-message", data.message));
     if (typeof data.caution === "string") box.appendChild(el("p", "turn-caution", data.caution));
     var ans = data.answer;
@@ -635,9 +646,11 @@
       return response.json();
     })
     .then(render)
-    .catch(function () {
-      clear(root);
-      root.appendChild(el("h1", null, "Offline"));
-      root.appendChild(el("p", null, "Die gespeicherte Fassung fehlt. Bitte die Seite einmal mit Verbindung öffnen."));
-    });
+    .catch(copyMissing);
+
+  function copyMissing() {
+    clear(root);
+    root.appendChild(el("h1", null, "Offline"));
+    root.appendChild(el("p", null, "Die gespeicherte Fassung fehlt. Bitte die Seite einmal mit Verbindung öffnen."));
+  }
 })();

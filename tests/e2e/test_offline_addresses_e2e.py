@@ -45,3 +45,16 @@ def test_offline_a_broken_escape_in_an_address_is_a_page_not_stored(offline_ctx)
         ):
             page.goto(address)
             expect(page.locator("h1")).to_have_text("Flakbatterie (Basisausbau)")
+
+
+def test_offline_shell_without_its_search_script_says_the_copy_is_missing(offline_ctx):
+    """A code review: a worker of a rolling update may store a shell of one release and
+    offline.js of the next, which reads its search from offline-search.js; without it the
+    page says the stored copy is missing (as for a missing data file), not a blank page."""
+    page = offline_ctx.new_page()
+    page.route("**/offline-search.js*", lambda route: route.abort())
+    page.goto("/offline")
+    app = page.locator("#offline-app")
+    expect(app.locator("h1")).to_have_text("Offline")
+    expect(app).to_contain_text("Die gespeicherte Fassung fehlt.")
+    expect(app).not_to_contain_text("wird geladen")

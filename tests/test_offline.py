@@ -134,12 +134,12 @@ def data_rules(data):
     return data["fold"]
 
 
-# offline-search.js's soundKey from the data's rules, in node as the fold above
-SOUND_JS = """
-const rules = JSON.parse(process.argv[1]).map(([p, r]) => [new RegExp(p, "g"), r]);
-const key = (w) => rules.reduce((out, [p, r]) => out.replace(p, r), w);
+# offline-search.js's sound key from the data's rules, in node as the fold above
+SOUND_JS = f"""
+const {{ makeSoundKey }} = require({json.dumps(str(OFFLINE_SEARCH_JS))});
+const key = makeSoundKey(JSON.parse(process.argv[1]));
 require("readline")
-  .createInterface({ input: process.stdin })
+  .createInterface({{ input: process.stdin }})
   .on("line", (line) => console.log(JSON.stringify(JSON.parse(line).map(key))));
 """
 
@@ -156,8 +156,8 @@ def test_the_sound_rules_in_the_data_mean_in_javascript_what_they_mean_in_python
 ):
     """The offline copy corrects a slip spelt as a term sounds ("endfase") by the server's
     own rules (`faq_bot.spelling.SOUND_ALIKE`), carried in the data: applied in order by
-    JavaScript's RegExp as offline.js applies them, they give Python's keys (the browser
-    test of offline slips runs offline.js itself)."""
+    JavaScript's RegExp as offline-search.js applies them, they give Python's keys (the
+    browser test of offline slips runs it in the page)."""
     assert js_sound_key(words) == [sound_key(w) for w in words]
 
 

@@ -40,6 +40,23 @@
     return fold;
   }
 
+  // The sound key of the rules [[pattern, replacement], ...] (faq_bot/spelling.py
+  // SOUND_ALIKE, carried in the data), applied in order.
+  function makeSoundKey(rules) {
+    var compiled = [];
+    rules.forEach(function (rule) {
+      try {
+        compiled.push([new RegExp(rule[0], "g"), rule[1]]);
+      } catch (error) {
+        return;
+      }
+    });
+    return function (word) {
+      compiled.forEach(function (rule) { word = word.replace(rule[0], rule[1]); });
+      return word;
+    };
+  }
+
   // `minFuzzy`: the shortest word the spelling correction reads (the server's
   // MIN_FUZZY_LENGTH, handed over by the shell)
   function Search(data, minFuzzy) {
@@ -78,18 +95,7 @@
     // "endphase"), by the server's rules in the data (faq_bot/spelling.py SOUND_ALIKE).
     // A rule this browser's RegExp cannot read is left out: a slip then goes uncorrected,
     // the copy still works.
-    var soundRules = [];
-    (data.sound_alike || []).forEach(function (rule) {
-      try {
-        soundRules.push([new RegExp(rule[0], "g"), rule[1]]);
-      } catch (error) {
-        return;
-      }
-    });
-    function soundKey(word) {
-      soundRules.forEach(function (rule) { word = word.replace(rule[0], rule[1]); });
-      return word;
-    }
+    var soundKey = makeSoundKey(data.sound_alike || []);
     // soundKey -> the term of the copy with it that most entries have, made on first use
     var alikes = null;
     function soundAlike(word) {
@@ -244,6 +250,7 @@
   var api = {
     WORD: WORD,
     makeFold: makeFold,
+    makeSoundKey: makeSoundKey,
     spelledOut: spelledOut,
     Search: Search,
     distance: distance,

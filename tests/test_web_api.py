@@ -297,3 +297,15 @@ def test_api_entry_links_and_backlinks_carry_the_page_links_a_client_can_follow(
         if b.get("paragraph")
     )
     assert f'href="{back["url"]}"' in page  # the same address the page links
+
+
+def test_api_entry_absolute_urls_name_a_mounted_apps_prefix_once(client):
+    """A code review: under a prefix (the app mounted at /regeln) the entry's and its
+    links' absolute_url repeated it (…/regeln/regeln/entry/…)."""
+    data = client.get("/api/entries/aktionsstapel", base_url="http://localhost/regeln").get_json()
+    assert data["url"] == "/regeln/entry/aktionsstapel"
+    assert data["absolute_url"] == "http://localhost/regeln/entry/aktionsstapel"
+    for back in data["backlinks"]:
+        assert back["absolute_url"] == "http://localhost" + back["url"]
+        assert back["url"].startswith("/regeln/entry/")
+    assert all(p.startswith("http://localhost/regeln/entry/") for p in data["paragraph_permalinks"])

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from faq_bot.text import citation
-from faq_bot.web.common import base_url
+from faq_bot.web.common import base_url, host_url
 from faq_bot.web.reflinks import backlink_url, link_url
 
 if TYPE_CHECKING:
@@ -50,11 +50,13 @@ def hit_links(index: Index, hit: dict[str, Any], base: str) -> dict[str, Any]:
 
 
 def entry_links(index: Index, record: EntryRecord, path: str, base: str) -> dict[str, Any]:
-    """The link fields of an entry's JSON (`path`: its page, ``/entry/<id>``):
+    """The link fields of an entry's JSON (`path`: its page as `url_for` gives it, with the
+    app's script root; `base`: `base_url`, for the permalinks, which have none):
     ``absolute_url``, ``citation``, ``date_text``, ``paragraph_permalinks``, and the
     ``links`` and ``backlinks`` with their ``url`` and ``absolute_url``."""
     doc = index.document(record.doc) or {}
-    absolute = base + path
+    host = host_url()
+    absolute = host + path
     return {
         "absolute_url": absolute,
         "citation": citation(record.title, doc, absolute),
@@ -66,16 +68,17 @@ def entry_links(index: Index, record: EntryRecord, path: str, base: str) -> dict
             _with_url(
                 link,
                 link_url(index.entry(link.get("target") or ""), link.get("target_paragraph")),
-                base,
+                host,
             )
             for link in record.links
         ],
         "backlinks": [
-            _with_url(back, backlink_url(back, index.entry(back["id"])), base)
+            _with_url(back, backlink_url(back, index.entry(back["id"])), host)
             for back in record.backlinks
         ],
     }
 
 
-def _with_url(link: dict[str, Any], url: str | None, base: str) -> dict[str, Any]:
-    return {**link, "url": url, "absolute_url": base + url if url else None}
+def _with_url(link: dict[str, Any], url: str | None, host: str) -> dict[str, Any]:
+    """`link` with the path `url` (`url_for`'s, script root included) and it on `host`."""
+    return {**link, "url": url, "absolute_url": host + url if url else None}

@@ -83,10 +83,16 @@ class EntryMoved(HTTPException):
         self.location = location
 
 
+def host_url() -> str:
+    """``scheme://host`` of the request: what makes a path of `url_for` (which holds the
+    app's script root already) absolute."""
+    return request.host_url.rstrip("/")
+
+
 def base_url() -> str:
     """``scheme://host`` of the request and the app's script root: absolute links start here
     (behind a proxy its forwarded host, `faq_bot.web.create_app`)."""
-    return request.host_url.rstrip("/") + request.script_root
+    return host_url() + request.script_root
 
 
 def entry_or_redirect(

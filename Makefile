@@ -9,7 +9,7 @@ PORT ?= 5000
 # pytest process compiles (and assertion-rewrites) the tests and the package again, ~2 s
 unexport PYTHONDONTWRITEBYTECODE
 
-## help: every target with what it does (the default)
+## help: the targets with what they do (the default; print-* are the Makefile's own helpers)
 help:
 	@awk '/^## [a-z0-9-]+:/ {sub(/^## /, ""); print; next} /^## / {sub(/^## /, "    "); print}' $(firstword $(MAKEFILE_LIST))
 
@@ -21,9 +21,10 @@ $(BIN)/faq-bot: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
+## setup: the virtualenv .venv with the package (editable) and its test extras
 setup: $(BIN)/faq-bot
 
-## run: set up, build the index if there is none, serve on http://$(HOST):$(PORT)
+## run: set up, build the index if there is none, serve on http://HOST:PORT (127.0.0.1:5000)
 run: setup
 	$(BIN)/faq-bot serve --host $(HOST) --port $(PORT)
 
@@ -58,6 +59,7 @@ lint: setup
 index: setup
 	$(BIN)/faq-bot index
 
+## serve: the same as run
 serve: run
 
 # The questions the fitted models learn from (eval/README.md): the embedder and the

@@ -29,6 +29,8 @@ _HEADWORDISH = re.compile(r"^\S.*$")
 def _toml_value(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, list):  # a list of plain values, inline
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     text = str(value).replace("\\", "\\\\").replace('"', '\\"')
     return f'"{text}"'
 
@@ -36,7 +38,11 @@ def _toml_value(value: object) -> str:
 def _document_table(doc: dict) -> str:
     """`doc` as a ``[[documents]]`` table: its plain fields, then each list of tables
     (``corrections``) as ``[[documents.<name>]]`` tables after them, as TOML needs."""
-    lists = {k: v for k, v in doc.items() if isinstance(v, list)}
+    lists = {
+        k: v
+        for k, v in doc.items()
+        if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)
+    }
     lines = ["[[documents]]"]
     lines += [f"{k} = {_toml_value(v)}" for k, v in doc.items() if k not in lists]
     for name, tables in lists.items():

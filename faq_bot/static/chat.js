@@ -275,9 +275,9 @@
       box.appendChild(actions);
       if (data.caution) {
         // an unsure answer: the other candidates a tap away, as a declined one offers them
-        var check = el("p", "search-link");
-        check.appendChild(searchLink(data.search_query || data.question, scopeOf(data)));
-        box.appendChild(check);
+        var probableSearch = el("p", "search-link");
+        probableSearch.appendChild(searchLink(data.search_query || data.question, scopeOf(data)));
+        box.appendChild(probableSearch);
       }
     }
     if (data.suggestion) {
@@ -320,8 +320,8 @@
       if (first.length) {
         // that search's first hits (not those listed above: then „außerdem“, as
         // faq_bot/chat/wording.py search_first_heading): one round trip less
-        var heading = (data.related || []).length ? "außerdem:" : "zuerst:";
-        box.appendChild(el("p", "related-h", "Die Suche findet " + heading));
+        var searchHeading = (data.related || []).length ? "außerdem:" : "zuerst:";
+        box.appendChild(el("p", "related-h", "Die Suche findet " + searchHeading));
         box.appendChild(entryList(first, "related search-first"));
       }
       var within = scopeOf(data);

@@ -28,8 +28,10 @@
     ``search_first`` (a declined answer: the first `faq_bot.chat.items.SEARCH_FIRST`
     hits of that search not listed in ``related``, each ``id``, ``title``, ``url`` (with
     the best paragraph's anchor), ``doc_title`` and ``paragraph``; empty for a confident answer)
-    and ``earlier`` (a declined answer in a conversation: the entry of the last turn answered
-    with confidence, as ``search_first``'s items; `faq_bot.chat.items.earlier_item`).
+    ``earlier`` (a declined answer in a conversation: the entry of the last turn answered
+    with confidence, as ``search_first``'s items; `faq_bot.chat.items.earlier_item`) and
+    ``unmentioned`` (a declined answer: the question's nouns no document mentions, which its
+    ``message`` names; `faq_bot.chat.wording.unmentioned_words`).
 
 How a question is answered
 --------------------------

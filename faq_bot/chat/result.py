@@ -50,8 +50,8 @@ class Answer:
     search_first: list[dict[str, Any]] = field(default_factory=list)
     # a declined answer: the entry of the last turn answered with confidence (`earlier_item`)
     earlier: dict[str, Any] | None = None
-    # a declined answer: the question's nouns no document mentions (`foreign_nouns`), which
-    # its message names (`unmentioned_note`)
+    # a declined answer: the question's nouns no document mentions (`unmentioned_words`),
+    # which its message names (`unmentioned_note`)
     unmentioned: list[str] = field(default_factory=list)
     # the answering paragraph's table when it is shown alone (`passage_table`)
     table: ShownTable | None = None

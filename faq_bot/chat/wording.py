@@ -147,7 +147,6 @@ _NOT_TOPICS = FILLER | frozenset(
     for w in (
         "moin",
         "servus",
-        "hallo",
         "hey",
         "huhu",
         "tach",
@@ -158,8 +157,6 @@ _NOT_TOPICS = FILLER | frozenset(
         "sorry",
         "achso",
         "inwiefern",
-        "danke",
-        "bitte",
         "hilfe",
         "gruß",
         "grüße",

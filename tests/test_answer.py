@@ -1018,3 +1018,21 @@ def test_chat_js_heads_the_search_hits_as_the_server_does():
     with_related, without, prefix = built[1], built[2], built[3]
     assert prefix + with_related == search_first_heading([{"id": "x"}])
     assert prefix + without == search_first_heading([])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(alphabet="abcÄöüßXYZ", min_size=1, max_size=8), max_size=12))
+def test_unmentioned_note_names_the_first_three_distinct_words_and_counts_the_rest(words):
+    said = unmentioned_note(words)
+    distinct = list(dict.fromkeys(words))
+    if not distinct:
+        assert said == ""
+        return
+    assert said.endswith("in keinem der Dokumente vor.")
+    assert all(f"„{w}“" in said for w in distinct[:3])
+    rest = len(distinct) - 3
+    if rest == 1:
+        assert "und ein weiteres Wort kommen" in said
+    elif rest > 1:
+        assert f"und {rest} weitere Wörter kommen" in said
+    assert said.count("„") == min(len(distinct), 3)

@@ -25,12 +25,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from faq_bot.analysis import without_morphology
+from faq_bot.analysis import AnyOf, split_compound, without_morphology
 from faq_bot.errors import InputError
 from faq_bot.impacts import impacts
 from faq_bot.index import WARMERS, Index
 from faq_bot.jargon import is_jargon_word
-from faq_bot.lexicon import load_stopwords, load_synonyms
+from faq_bot.lexicon import common_words, load_stopwords, load_synonyms
 from faq_bot.morphcache import build_table
 from faq_bot.morphology import hanta_analysis, morphology
 from faq_bot.spelling import (
@@ -274,6 +274,7 @@ def analyze_query(index: Index, query: str) -> AnalyzedQuery:
     """Correct unknown words and turn `query` into weighted index terms."""
     query = _check(query)
     corrected: list[str] = []
+    suggested: list[str] = []  # what "Meinten Sie" shows: no real word made a misprint
     changed = False
     last = 0
     for m in _WORD.finditer(query):
@@ -282,11 +283,17 @@ def analyze_query(index: Index, query: str) -> AnalyzedQuery:
         replacement = _correct(
             index, folded, known=_known(index, folded), typed=fold_letters(word), lower=word.lower()
         )
+        shown = (
+            replacement if replacement and not _misprint_of(index, folded, replacement) else None
+        )
         corrected.append(query[last : m.start()])
         corrected.append(replacement if replacement else word)
-        changed = changed or replacement is not None
+        suggested.append(query[last : m.start()])
+        suggested.append(shown or word)
+        changed = changed or shown is not None
         last = m.end()
     corrected.append(query[last:])
+    suggested.append(query[last:])
     text = "".join(corrected)
     terms: dict[str, float] = {}
     words: dict[int, set[str]] = {}
@@ -295,7 +302,28 @@ def analyze_query(index: Index, query: str) -> AnalyzedQuery:
         terms[term] = max(terms.get(term, 0.0), weight)
         words.setdefault(pos, set()).add(term)
     groups = list({frozenset(g): None for g in words.values()})
-    return AnalyzedQuery(text=text, terms=terms, suggestion=text if changed else None, words=groups)
+    suggestion = "".join(suggested) if changed else None
+    return AnalyzedQuery(text=text, terms=terms, suggestion=suggestion, words=groups)
+
+
+# the shortest part of a compound that shows the word is real German: three-letter parts
+# split slips too („ges|per|ten“, „domina|ton“), as the splitter's own minimum allows
+MIN_REAL_PART = 4
+
+
+def _misprint_of(index: Index, word: str, fix: str) -> bool:
+    """Whether the correction of folded `word` to corpus word `fix` makes a real word a
+    misprint: `word` is a common German word or a compound of corpus or common words whose
+    parts all have `MIN_REAL_PART` letters („verteidigung|fall“), `fix` neither
+    („verteitigungsfall“, as the source prints it). The search still reads `fix` (it is how
+    the source's text is matched); "Meinten Sie" does not offer it."""
+    words = AnyOf(index.vocabulary, common_words())
+
+    def real(w: str) -> bool:
+        parts = split_compound(w, words)
+        return w in common_words() or bool(parts) and min(map(len, parts)) >= MIN_REAL_PART
+
+    return real(word) and not real(fold(fix))
 
 
 def unknown_words(index: Index, query: str) -> list[str]:

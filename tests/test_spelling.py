@@ -151,3 +151,28 @@ def test_spellings_that_sound_different_keep_their_keys(a, b):
 def test_the_sound_alike_table_keeps_the_most_frequent_word_of_a_key():
     table = sound_alikes({"kontrolle": 5, "kontrole": 1, "endphase": 2, "tal": 9})
     assert table == {"kontrole": "kontrolle", "endfase": "endphase"}  # "tal": too short
+
+
+@pytest.mark.parametrize(
+    ("query", "source_word"),
+    [
+        ("Welcher DEF-Wert gilt im Verteidigungsfall?", "Verteitigungsfall"),
+        ("Wie lese ich das Würfelergebnis bei Ereignissen ab?", "Würfelerggebnis"),
+    ],
+)
+def test_a_real_word_is_not_offered_as_the_sources_misprint_but_still_finds_it(
+    index, query, source_word
+):
+    """A QA review: „Verteidigungsfall“, spelt rightly, drew „Meinten Sie: … Verteitigungsfall“,
+    the source's misprint. The search still reads the misprint (it is how the ruling's text
+    is matched); "Meinten Sie" no longer offers it."""
+    analyzed = analyze_query(index, query)
+    assert source_word in analyzed.text  # what is searched: the source's spelling
+    assert analyzed.suggestion is None
+
+
+def test_a_slip_is_still_offered_its_correction(index):
+    # a typo whose letters happen to split into short words („domina|ton“) is no real word
+    assert analyze_query(index, "global dominaton punkte").suggestion == (
+        "global Domination punkte"
+    )

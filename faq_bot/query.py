@@ -16,12 +16,18 @@ normalises a chat question's phrasing before it is searched.)
 ``unknown_words(index, query) -> list[str]``
     Words of the query the corpus does not know and no correction fixes.
 
+``words_beginning(index, word) -> list[str]``
+    Corpus words that begin with such a word („Fernkampf“: „Fernkampfphase“);
+    ``beginnings(index, words)`` pairs each word that has some with them.
+
 Ranking the analyzed query is `faq_bot.search`'s.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,8 +56,10 @@ __all__ = [
     "AnalyzedQuery",
     "QueryError",
     "analyze_query",
+    "beginnings",
     "main_terms",
     "unknown_words",
+    "words_beginning",
 ]
 
 MAX_QUERY_LENGTH = 500
@@ -81,15 +89,17 @@ class AnalyzedQuery:
 
     ``text`` is the corrected query, ``terms`` maps each index term to its weight
     (1 for a word's own term, less for terms a filter added, see `EXTRA_WEIGHTS`),
-    ``suggestion`` is the corrected query if a word was corrected, and ``words``
+    ``suggestion`` is the corrected query if a word was corrected, ``words``
     holds one set of terms per query word (the word's own term and the terms
-    added for it), so a word can be counted once however it matched.
+    added for it), so a word can be counted once however it matched, and ``unknown``
+    the words the corpus does not know and no correction fixes (`unknown_words`).
     """
 
     text: str
     terms: dict[str, float] = field(default_factory=dict)  # term -> weight
     suggestion: str | None = None
     words: list[frozenset[str]] = field(default_factory=list)  # the terms of each query word
+    unknown: tuple[str, ...] = ()  # the words as typed `unknown_words` names
 
 
 def _check(query: Any) -> str:
@@ -277,12 +287,13 @@ def analyze_query(index: Index, query: str) -> AnalyzedQuery:
     suggested: list[str] = []  # what "Meinten Sie" shows: no real word made a misprint
     changed = False
     last = 0
+    unknown: list[str] = []
     for m in _WORD.finditer(query):
         word = m.group()
         folded = fold(word)
-        replacement = _correct(
-            index, folded, known=_known(index, folded), typed=fold_letters(word), lower=word.lower()
-        )
+        known, replacement = _reading(index, word)
+        if not known and replacement is None:
+            unknown.append(word)
         shown = (
             replacement if replacement and not _misprint_of(index, folded, replacement) else None
         )
@@ -303,7 +314,17 @@ def analyze_query(index: Index, query: str) -> AnalyzedQuery:
         words.setdefault(pos, set()).add(term)
     groups = list({frozenset(g): None for g in words.values()})
     suggestion = "".join(suggested) if changed else None
-    return AnalyzedQuery(text=text, terms=terms, suggestion=suggestion, words=groups)
+    return AnalyzedQuery(
+        text=text, terms=terms, suggestion=suggestion, words=groups, unknown=tuple(unknown)
+    )
+
+
+def _reading(index: Index, word: str) -> tuple[bool, str | None]:
+    """How the search reads `word` as typed: whether the corpus knows it (folded), and the
+    corpus word it is corrected to, if any (`_correct`)."""
+    folded = fold(word)
+    known = _known(index, folded)
+    return known, _correct(index, folded, known=known, typed=fold_letters(word), lower=word.lower())
 
 
 # the shortest part of a compound that shows the word is real German: three-letter parts
@@ -329,14 +350,48 @@ def _misprint_of(index: Index, word: str, fix: str) -> bool:
 def unknown_words(index: Index, query: str) -> list[str]:
     """The words of `query` (as typed) that the corpus does not know and that no
     correction (`_correct`: a sound-alike spelling or one edit) turns into a corpus word."""
-    out = []
-    for m in _WORD.finditer(query):
-        word = m.group()
-        folded = fold(word)
-        typed = fold_letters(word)
-        if not _known(index, folded) and _correct(index, folded, typed=typed) is None:
-            out.append(word)
-    return out
+    return [m.group() for m in _WORD.finditer(query) if _reading(index, m.group()) == (False, None)]
+
+
+# A word the documents hold only at the start of longer words („Fernkampf“ in
+# „Fernkampfphase“, „Küstengewässer“ in „Küstengewässerzone“): typed with at least
+# `MIN_BEGINNING` letters (shorter beginnings are half the vocabulary), the longer word at
+# least `MORE_LETTERS` longer (an ending is another form, not another word); at most
+# `BEGINNING_SHOWN` named, the most frequent first.
+MIN_BEGINNING = 5
+MORE_LETTERS = 3
+BEGINNING_SHOWN = 3
+
+
+def words_beginning(index: Index, word: str) -> list[str]:
+    """The corpus words, as the documents spell them, that begin with `word` as typed
+    (letter case aside, umlauts as typed: „Guns“ is no beginning of „günstiger“). For a word
+    no document holds on its own (`unknown_words`), a search that reads nothing for it can
+    still say where the documents use it: „Fernkampf“ only in „Fernkampfphase“."""
+    folded = fold(word)
+    if len(folded) < MIN_BEGINNING or not word.isalpha():
+        return []
+    words = index.state.once("sorted_vocabulary", lambda: sorted(index.vocabulary))
+    lower = word.lower()
+    found = []
+    for i in range(bisect_left(words, folded), len(words)):
+        w = words[i]
+        if not w.startswith(folded):
+            break
+        if len(w) - len(folded) >= MORE_LETTERS and index.surface.get(w, w).lower().startswith(
+            lower
+        ):
+            found.append(w)
+    found.sort(key=lambda w: (-index.vocabulary[w], w))
+    return [index.surface.get(w, w) for w in found[:BEGINNING_SHOWN]]
+
+
+def beginnings(index: Index, unknown: Sequence[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each of the `unknown` words (`unknown_words`: no document holds them on
+    their own, no correction reaches one) with the corpus words that begin with it, where
+    there are any."""
+    found = ((w, tuple(words_beginning(index, w))) for w in dict.fromkeys(unknown))
+    return tuple((w, words) for w, words in found if words)
 
 
 def _warm_up(index: Index) -> None:

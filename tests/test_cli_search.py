@@ -117,6 +117,13 @@ def test_search_text_lists_ranked_titles(run, built_index):
     assert "<mark>" not in result.stdout
 
 
+def test_search_text_says_where_a_word_stands_only_in_longer_words(run, built_index):
+    result = run(*with_index(built_index, "search", "Fernkampf"))
+    assert "„Fernkampf“ steht in den Dokumenten nur in längeren Wörtern: Fernkampfphase" in (
+        result.stdout + result.stderr
+    )
+
+
 def test_search_json_prints_an_array_of_hits(run, built_index):
     result = run(*with_index(built_index, "search", "--json", "-n", "3", "Stapel"))
     hits = json.loads(result.stdout)

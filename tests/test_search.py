@@ -148,6 +148,40 @@ def test_the_shooting_phase_is_found_by_its_real_name(index):
     assert hits and hits[0].id == "uebersicht-ferkampfphase-wer-kann-schiessen"
 
 
+def test_a_word_held_only_inside_longer_words_says_where_it_stands(index):
+    """„Fernkampf“ found nothing and said only that: the documents hold it only at the start
+    of „Fernkampfphase“, which the result names so the searcher can ask for that."""
+    result = search(index, "Fernkampf", n=3)
+    assert result.beginning == (("Fernkampf", ("Fernkampfphase",)),)
+    assert result.to_json()["beginning"] == [{"word": "Fernkampf", "words": ["Fernkampfphase"]}]
+    assert search(index, result.beginning[0][1][0], n=3).hits  # and that word finds its rules
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Aktionsstapel",  # a corpus word: nothing to say
+        "Guns",  # „günstiger“ folds so, but begins otherwise as typed
+        "Kampf",  # a word of its own in the documents
+        "Ferns",  # five letters, but no corpus word begins so
+        "Zeppelinflotte",  # nothing begins so
+    ],
+)
+def test_words_the_documents_hold_on_their_own_name_no_longer_words(index, query):
+    assert search(index, query, n=3).beginning == ()
+
+
+def test_longer_words_are_named_most_frequent_first_and_at_most_three(index):
+    from faq_bot.query import BEGINNING_SHOWN, MIN_BEGINNING, words_beginning
+
+    found = words_beginning(index, "Aktions")
+    assert 1 < len(found) <= BEGINNING_SHOWN
+    counts = [index.vocabulary[w.lower()] for w in found]
+    assert counts == sorted(counts, reverse=True)
+    assert all(w.lower().startswith("aktions") for w in found)
+    assert words_beginning(index, "Aktio"[: MIN_BEGINNING - 1]) == []
+
+
 def test_a_typo_of_a_word_only_headings_hold_is_corrected(index):
     """„Nahkampfphase“ stands only in the section headings of a rulebook: the vocabulary
     lacked it, so a slip in it was never corrected."""

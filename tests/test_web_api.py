@@ -25,6 +25,12 @@ def test_api_search_returns_hits_in_the_spec_shape(client):
     assert any("<mark>" in hit["snippet"] for hit in data["hits"])
 
 
+def test_api_search_names_the_longer_words_a_search_word_stands_in(client):
+    data = client.get("/api/search?q=Fernkampf").get_json()
+    assert data["beginning"] == [{"word": "Fernkampf", "words": ["Fernkampfphase"]}]
+    assert client.get("/api/search?q=Radarstation").get_json()["beginning"] == []
+
+
 def test_api_search_doc_filter(client):
     hits = client.get("/api/search?q=Einheiten&doc=sow&n=50").get_json()["hits"]
     assert hits

@@ -341,6 +341,16 @@ def test_search_without_hits_says_so_and_offers_ways_on(client):
     assert "von A bis Z" in html
 
 
+def test_a_search_word_held_only_in_longer_words_links_to_them(client):
+    """„Fernkampf“ found nothing and said only that; the documents write „Fernkampfphase“."""
+    html = client.get("/search?q=Fernkampf&doc=uebersicht").get_data(as_text=True)
+    assert "„Fernkampf“ steht in den Dokumenten nur in längeren Wörtern:" in html
+    assert '<a href="/search?q=Fernkampfphase&amp;doc=uebersicht">Fernkampfphase</a>' in html
+    assert "nur in längeren Wörtern" not in client.get("/search?q=Aktionsstapel").get_data(
+        as_text=True
+    )
+
+
 def test_search_too_long_query_is_a_german_400_page(client, app):
     query = "a" * (app.config["MAX_QUERY_LENGTH"] + 1)
     response = client.get(f"/search?q={query}")

@@ -205,7 +205,22 @@ COMPONENTS: dict[str, Any] = {
                 },
                 "mode": {"type": "string", "enum": ["lexical", "hybrid"]},
                 "suggestion": {"type": "string", "nullable": True},
+                "beginning": {"$ref": "#/components/schemas/Beginning"},
                 "hits": {"type": "array", "items": {"$ref": "#/components/schemas/Hit"}},
+            },
+        },
+        "Beginning": {
+            "type": "array",
+            "description": "Wörter der Anfrage, die kein Dokument für sich enthält und keine "
+            "Korrektur erreicht, mit den Wörtern der Dokumente, die so beginnen (höchstens "
+            "drei, die häufigsten zuerst): Fernkampf steht nur in Fernkampfphase",
+            "items": {
+                "type": "object",
+                "required": ["word", "words"],
+                "properties": {
+                    "word": {"type": "string"},
+                    "words": {"type": "array", "items": {"type": "string"}},
+                },
             },
         },
         "EntryMoved": {

@@ -623,6 +623,41 @@ def test_a_declined_answer_names_the_words_no_document_mentions(index):
     assert said in format_answer(result.to_json())
 
 
+def test_a_declined_answer_says_where_a_word_stands_only_inside_longer_words(index):
+    """„Fernkampf“ was said to be in no document: the documents hold it only at the start of
+    „Fernkampfphase“, and a judge told it is nowhere would stop looking."""
+    question = "Was gilt beim Fernkampf?"
+    result = answer(index, question)
+    assert not result.confident
+    assert "Fernkampf" in result.unmentioned
+    assert result.beginning == (("Fernkampf", ("Fernkampfphase",)),)
+    said = "„Fernkampf“ steht in den Dokumenten nur in längeren Wörtern: „Fernkampfphase“."
+    assert said in result.message
+    assert "„Fernkampf“ kommt" not in result.message and "„Fernkampf“ und" not in result.message
+    assert result.to_json()["beginning"] == [{"word": "Fernkampf", "words": ["Fernkampfphase"]}]
+    assert said in format_answer(result.to_json())
+
+
+@pytest.mark.parametrize(
+    ("words", "beginning", "said"),
+    [
+        (
+            ["Fernkampf"],
+            {"Fernkampf": ["Fernkampfphase"]},
+            "„Fernkampf“ steht in den Dokumenten nur in längeren Wörtern: „Fernkampfphase“.",
+        ),
+        (
+            ["Schach", "Fernkampf"],
+            {"Fernkampf": ["Fernkampfphase", "Fernkampfregel"]},
+            "„Schach“ kommt in keinem der Dokumente vor. „Fernkampf“ steht in den Dokumenten"
+            " nur in längeren Wörtern: „Fernkampfphase“ und „Fernkampfregel“.",
+        ),
+    ],
+)
+def test_unmentioned_note_names_the_longer_words_a_word_stands_in(words, beginning, said):
+    assert unmentioned_note(words, tuple((w, tuple(ws)) for w, ws in beginning.items())) == said
+
+
 @pytest.mark.parametrize(
     ("words", "said"),
     [

@@ -363,6 +363,20 @@ def test_a_declined_answer_shown_again_offers_the_same_search_hits_without_searc
     assert Shown.parse(f"{head.replace(item, '', 1)}:{rest}", KEY).kind == UNVERIFIED
 
 
+def test_a_declined_answer_shown_again_says_the_same_of_its_words(index, monkeypatch):
+    """The words no document holds and the longer words one stands in, as first said."""
+    data = answer(index, "Was gilt beim Fernkampf?").to_json()
+    assert not data["confident"] and data["beginning"]
+    no_search(monkeypatch)
+    again, _kept = show(index, Shown.parse(shown_of(data).token(KEY), KEY), [])
+    shown = again.to_json()
+    assert (shown["message"], shown["unmentioned"], shown["beginning"]) == (
+        data["message"],
+        data["unmentioned"],
+        data["beginning"],
+    )
+
+
 def test_search_hits_the_index_lacks_are_left_out_when_shown_again(index):
     hits = (("die-regel-von-gestern", None, True), ("depot", 7, True), ("aktionsstapel", 0, True))
     turn = Shown("Wer bezahlt?", DECLINED, search_first=hits)

@@ -53,6 +53,9 @@ class Answer:
     # a declined answer: the question's nouns no document mentions (`unmentioned_words`),
     # which its message names (`unmentioned_note`)
     unmentioned: list[str] = field(default_factory=list)
+    # of those, the ones the documents hold only in longer words, with those words
+    # (`faq_bot.query.beginnings`), which its message names too
+    beginning: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # the answering paragraph's table when it is shown alone (`passage_table`)
     table: ShownTable | None = None
 
@@ -106,6 +109,7 @@ class Answer:
             "search_first": self.search_first,
             "earlier": self.earlier,
             "unmentioned": list(self.unmentioned),
+            "beginning": [{"word": w, "words": list(found)} for w, found in self.beginning],
             "reliability": None if self.reliability is None else round(self.reliability, 2),
             "caution": self.caution,
         }

@@ -127,11 +127,15 @@ def search_first_heading(related: Sequence[Any]) -> str:
     return "Die Suche findet außerdem:" if related else "Die Suche findet zuerst:"
 
 
-def declined_message(related: list[dict[str, Any]], unmentioned: Sequence[str] = ()) -> str:
+def declined_message(
+    related: list[dict[str, Any]],
+    unmentioned: Sequence[str] = (),
+    beginning: Sequence[tuple[str, Sequence[str]]] = (),
+) -> str:
     """What a declined answer says (above the closest entries, if any): that it found no
-    sure answer, which of the question's words no document mentions (`unmentioned_note`),
-    and what follows."""
-    said = " ".join(filter(None, (NOT_CONFIDENT, unmentioned_note(unmentioned))))
+    sure answer, which of the question's words no document mentions or holds only in longer
+    words (`unmentioned_note`), and what follows."""
+    said = " ".join(filter(None, (NOT_CONFIDENT, unmentioned_note(unmentioned, beginning))))
     if len(related) == 1:
         return f"{said} Dieser Eintrag kommt Ihrer Frage am nächsten:"
     if related:
@@ -174,14 +178,26 @@ def unmentioned_words(index: Index, question: str) -> list[str]:
     return [w for w in conf.foreign_nouns(index, text) if fold(w) not in _NOT_TOPICS]
 
 
-def unmentioned_note(words: Sequence[str]) -> str:
+def unmentioned_note(
+    words: Sequence[str], beginning: Sequence[tuple[str, Sequence[str]]] = ()
+) -> str:
     """That no document mentions `words` (each named once, in order; past
     `UNMENTIONED_NAMED` counted), or "" for none: „„Rochade“ und „Schach“ kommen in keinem
     der Dokumente vor.“ A judge learns why nothing answered, and which word to put
-    otherwise."""
-    named = [f"„{w}“" for w in dict.fromkeys(words)]
-    if not named:
-        return ""
+    otherwise. A word `beginning` pairs with longer corpus words (`faq_bot.query.beginnings`)
+    is said to stand only in those: „„Fernkampf“ steht in den Dokumenten nur in längeren
+    Wörtern: „Fernkampfphase“.“ (told it is nowhere, a judge would stop looking)."""
+    longer = {w: found for w, found in beginning if found}
+    named = [f"„{w}“" for w in dict.fromkeys(words) if w not in longer]
+    said = [_nowhere(named)] if named else []
+    said += [
+        f"„{w}“ steht in den Dokumenten nur in längeren Wörtern: {_listed(found)}."
+        for w, found in list(longer.items())[:UNMENTIONED_NAMED]
+    ]
+    return " ".join(said)
+
+
+def _nowhere(named: list[str]) -> str:
     if len(named) == 1:
         return f"{named[0]} kommt in keinem der Dokumente vor."
     if len(named) > UNMENTIONED_NAMED:
@@ -189,6 +205,11 @@ def unmentioned_note(words: Sequence[str]) -> str:
         named = [*named[:UNMENTIONED_NAMED], f"{more} weitere" if more > 1 else "ein weiteres"]
         named[-1] += " Wörter" if more > 1 else " Wort"
     return f"{', '.join(named[:-1])} und {named[-1]} kommen in keinem der Dokumente vor."
+
+
+def _listed(words: Sequence[str]) -> str:
+    quoted = [f"„{w}“" for w in words]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} und {quoted[-1]}"
 
 
 def rest_of(passage: Passage) -> dict[str, Any] | None:

@@ -197,6 +197,12 @@ add_schema(
                 "Dokument erwähnt und keine Korrektur in ein Wort der Dokumente verwandelt "
                 "(message nennt sie); sonst leer",
             },
+            "beginning": {
+                "$ref": "#/components/schemas/Beginning",
+                "description": "Bei einer abgelehnten Antwort: die Wörter aus unmentioned, die "
+                "die Dokumente nur in längeren Wörtern enthalten, mit diesen (message nennt "
+                "sie); sonst leer",
+            },
             "turn": {
                 "type": "string",
                 "description": "Dieser Schritt für das Feld t der Chat-Seite /ask (nur /api/ask; "

@@ -252,6 +252,7 @@ GROUPS = [
     ["heldout166-questions.jsonl", "heldout166-followups.jsonl"],
     ["heldout167-questions.jsonl", "heldout167-followups.jsonl"],
     ["heldout168-questions.jsonl", "heldout168-followups.jsonl"],
+    ["heldout170-questions.jsonl", "heldout170-followups.jsonl"],
 ]
 
 

@@ -253,6 +253,7 @@ GROUPS = [
     ["heldout167-questions.jsonl", "heldout167-followups.jsonl"],
     ["heldout168-questions.jsonl", "heldout168-followups.jsonl"],
     ["heldout169-questions.jsonl", "heldout169-followups.jsonl"],
+    ["heldout170-questions.jsonl", "heldout170-followups.jsonl"],
 ]
 
 

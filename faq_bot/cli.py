@@ -359,7 +359,7 @@ def search(
         sys.exit(0 if result.hits else 1)
     if result.suggestion:
         say(f"Meinten Sie: {result.suggestion}?")
-    for word, words in result.beginning:
+    for word, words in result.longer:
         say(f"„{word}“ steht in den Dokumenten nur in längeren Wörtern: {', '.join(words)}")
     if not result.hits:
         fail(f"Keine Treffer für „{result.query}“.", 1)

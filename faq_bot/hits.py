@@ -68,8 +68,8 @@ class SearchResult:
     # mode the rest of `total` are close in meaning only)
     matched: int = 0
     # the query's words no document holds on their own, each with the corpus words that
-    # begin with it (`faq_bot.query.words_beginning`): (("Fernkampf", ("Fernkampfphase",)),)
-    beginning: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # hold it (`faq_bot.query.longer_words`): (("Fernkampf", ("Fernkampfphase",)),)
+    longer: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -78,7 +78,7 @@ class SearchResult:
             "total": self.total,
             "matched": self.matched,
             "suggestion": self.suggestion,
-            "beginning": [{"word": word, "words": list(words)} for word, words in self.beginning],
+            "longer_words": [{"word": word, "words": list(words)} for word, words in self.longer],
             "hits": [h.to_json() for h in self.hits],
         }
 

@@ -16,9 +16,9 @@ normalises a chat question's phrasing before it is searched.)
 ``unknown_words(index, query) -> list[str]``
     Words of the query the corpus does not know and no correction fixes.
 
-``words_beginning(index, word) -> list[str]``
-    Corpus words that begin with such a word („Fernkampf“: „Fernkampfphase“);
-    ``beginnings(index, words)`` pairs each word that has some with them.
+``longer_words(index, word) -> list[str]``
+    Corpus words that begin or end with such a word („Fernkampf“: „Fernkampfphase“);
+    ``longer_words_of(index, words)`` pairs each word that has some with them.
 
 Ranking the analyzed query is `faq_bot.search`'s.
 """
@@ -56,10 +56,10 @@ __all__ = [
     "AnalyzedQuery",
     "QueryError",
     "analyze_query",
-    "beginnings",
+    "longer_words_of",
     "main_terms",
     "unknown_words",
-    "words_beginning",
+    "longer_words",
 ]
 
 MAX_QUERY_LENGTH = 500
@@ -353,44 +353,78 @@ def unknown_words(index: Index, query: str) -> list[str]:
     return [m.group() for m in _WORD.finditer(query) if _reading(index, m.group()) == (False, None)]
 
 
-# A word the documents hold only at the start of longer words („Fernkampf“ in
-# „Fernkampfphase“, „Küstengewässer“ in „Küstengewässerzone“): typed with at least
-# `MIN_BEGINNING` letters (shorter beginnings are half the vocabulary), the longer word at
-# least `MORE_LETTERS` longer (an ending is another form, not another word); at most
-# `BEGINNING_SHOWN` named, the most frequent first.
-MIN_BEGINNING = 5
+# A word the documents hold only inside longer words, at their start („Fernkampf“ in
+# „Fernkampfphase“, a word typed in part as „Angriffsdekl“) or as the last part of a compound
+# noun („Batterie“ in „Flakbatterie“): typed with at least `MIN_PART` letters (shorter parts
+# are half the vocabulary), the longer word at least `MORE_LETTERS` longer (an ending is
+# another form, not another word); at most `LONGER_SHOWN` named, the most frequent first.
+MIN_PART = 5
 MORE_LETTERS = 3
-BEGINNING_SHOWN = 3
+LONGER_SHOWN = 3
+# the linking letters German puts between a compound's parts („Handels|wege“)
+_LINKS = ("es", "s", "n", "en", "")
 
 
-def words_beginning(index: Index, word: str) -> list[str]:
+def longer_words(index: Index, word: str) -> list[str]:
     """The corpus words, as the documents spell them, that begin with `word` as typed
-    (letter case aside, umlauts as typed: „Guns“ is no beginning of „günstiger“). For a word
-    no document holds on its own (`unknown_words`), a search that reads nothing for it can
-    still say where the documents use it: „Fernkampf“ only in „Fernkampfphase“."""
+    (letter case aside, umlauts as typed: „Guns“ is no beginning of „günstiger“), or are
+    nouns that end with it after a word of their own („Flak|batterie“, not „Sabo|tagen“ or
+    „viel|leicht“). For a word no document holds on its own (`unknown_words`), a search that
+    reads nothing for it can still say where the documents use it."""
     folded = fold(word)
-    if len(folded) < MIN_BEGINNING or not word.isalpha():
+    if len(folded) < MIN_PART or not word.isalpha():
         return []
-    words = index.state.once("sorted_vocabulary", lambda: sorted(index.vocabulary))
+    if word.islower() and folded in common_words():
+        return []  # „wegen“, „herum“: no noun of the game's, nothing to look for inside words
+    forward, backward = index.state.once("sorted_vocabulary", lambda: _sorted_vocabulary(index))
     lower = word.lower()
-    found = []
-    for i in range(bisect_left(words, folded), len(words)):
-        w = words[i]
-        if not w.startswith(folded):
-            break
-        if len(w) - len(folded) >= MORE_LETTERS and index.surface.get(w, w).lower().startswith(
-            lower
+    shown = [
+        w
+        for w in _starting(forward, folded)
+        if len(w) - len(folded) >= MORE_LETTERS
+        and index.surface.get(w, w).lower().startswith(lower)
+    ]
+    known = AnyOf(index.vocabulary, common_words())
+    for w in (w[::-1] for w in _starting(backward, folded[::-1])):
+        spelt = index.surface.get(w, w)
+        head = w[: len(w) - len(folded)]
+        if (
+            spelt[:1].isupper()
+            and spelt.lower().endswith(lower)
+            and any(
+                len(head) - len(link) >= MORE_LETTERS
+                and head.endswith(link)
+                and head[: len(head) - len(link)] in known
+                for link in _LINKS
+            )
         ):
-            found.append(w)
-    found.sort(key=lambda w: (-index.vocabulary[w], w))
-    return [index.surface.get(w, w) for w in found[:BEGINNING_SHOWN]]
+            shown.append(w)
+    shown.sort(key=lambda w: (-index.vocabulary[w], w))
+    return [index.surface.get(w, w) for w in shown[:LONGER_SHOWN]]
 
 
-def beginnings(index: Index, unknown: Sequence[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """Each of the `unknown` words (`unknown_words`: no document holds them on
-    their own, no correction reaches one) with the corpus words that begin with it, where
-    there are any."""
-    found = ((w, tuple(words_beginning(index, w))) for w in dict.fromkeys(unknown))
+def _sorted_vocabulary(index: Index) -> tuple[list[str], list[str]]:
+    """The folded corpus words sorted, and sorted as spelt backwards (for their endings)."""
+    return sorted(index.vocabulary), sorted(w[::-1] for w in index.vocabulary)
+
+
+def _starting(words: list[str], prefix: str) -> set[str]:
+    """The words of sorted `words` that start with `prefix`."""
+    found = set()
+    for i in range(bisect_left(words, prefix), len(words)):
+        if not words[i].startswith(prefix):
+            break
+        found.add(words[i])
+    return found
+
+
+def longer_words_of(
+    index: Index, unknown: Sequence[str]
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each of the `unknown` words (`unknown_words`: no document holds them on their own, no
+    correction reaches one) with the corpus words that hold it (`longer_words`), where there
+    are any."""
+    found = ((w, tuple(longer_words(index, w))) for w in dict.fromkeys(unknown))
     return tuple((w, words) for w, words in found if words)
 
 

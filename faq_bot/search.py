@@ -78,7 +78,7 @@ from faq_bot.hits import UNWORDED, Hit, ParagraphHit, SearchResult
 from faq_bot.impacts import impacts
 from faq_bot.index import WARMERS, Index
 from faq_bot.names import category_slug, named_entry
-from faq_bot.query import AnalyzedQuery, QueryError, analyze_query, beginnings
+from faq_bot.query import AnalyzedQuery, QueryError, analyze_query, longer_words_of
 from faq_bot.retrieval import (
     Candidate,
     ModeUnavailable,
@@ -530,7 +530,7 @@ def search(
         suggestion=aq.suggestion,
         mode=mode,
         matched=len(r.order) if r else 0,
-        beginning=beginnings(index, aq.unknown),
+        longer=longer_words_of(index, aq.unknown),
     )
 
 

@@ -630,16 +630,16 @@ def test_a_declined_answer_says_where_a_word_stands_only_inside_longer_words(ind
     result = answer(index, question)
     assert not result.confident
     assert "Fernkampf" in result.unmentioned
-    assert result.beginning == (("Fernkampf", ("Fernkampfphase",)),)
+    assert result.longer == (("Fernkampf", ("Fernkampfphase",)),)
     said = "„Fernkampf“ steht in den Dokumenten nur in längeren Wörtern: „Fernkampfphase“."
     assert said in result.message
     assert "„Fernkampf“ kommt" not in result.message and "„Fernkampf“ und" not in result.message
-    assert result.to_json()["beginning"] == [{"word": "Fernkampf", "words": ["Fernkampfphase"]}]
+    assert result.to_json()["longer_words"] == [{"word": "Fernkampf", "words": ["Fernkampfphase"]}]
     assert said in format_answer(result.to_json())
 
 
 @pytest.mark.parametrize(
-    ("words", "beginning", "said"),
+    ("words", "longer", "said"),
     [
         (
             ["Fernkampf"],
@@ -654,8 +654,8 @@ def test_a_declined_answer_says_where_a_word_stands_only_inside_longer_words(ind
         ),
     ],
 )
-def test_unmentioned_note_names_the_longer_words_a_word_stands_in(words, beginning, said):
-    assert unmentioned_note(words, tuple((w, tuple(ws)) for w, ws in beginning.items())) == said
+def test_unmentioned_note_names_the_longer_words_a_word_stands_in(words, longer, said):
+    assert unmentioned_note(words, tuple((w, tuple(ws)) for w, ws in longer.items())) == said
 
 
 @pytest.mark.parametrize(

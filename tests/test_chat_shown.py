@@ -366,14 +366,14 @@ def test_a_declined_answer_shown_again_offers_the_same_search_hits_without_searc
 def test_a_declined_answer_shown_again_says_the_same_of_its_words(index, monkeypatch):
     """The words no document holds and the longer words one stands in, as first said."""
     data = answer(index, "Was gilt beim Fernkampf?").to_json()
-    assert not data["confident"] and data["beginning"]
+    assert not data["confident"] and data["longer_words"]
     no_search(monkeypatch)
     again, _kept = show(index, Shown.parse(shown_of(data).token(KEY), KEY), [])
     shown = again.to_json()
-    assert (shown["message"], shown["unmentioned"], shown["beginning"]) == (
+    assert (shown["message"], shown["unmentioned"], shown["longer_words"]) == (
         data["message"],
         data["unmentioned"],
-        data["beginning"],
+        data["longer_words"],
     )
 
 

@@ -152,15 +152,30 @@ def test_a_word_held_only_inside_longer_words_says_where_it_stands(index):
     """„Fernkampf“ found nothing and said only that: the documents hold it only at the start
     of „Fernkampfphase“, which the result names so the searcher can ask for that."""
     result = search(index, "Fernkampf", n=3)
-    assert result.beginning == (("Fernkampf", ("Fernkampfphase",)),)
-    assert result.to_json()["beginning"] == [{"word": "Fernkampf", "words": ["Fernkampfphase"]}]
-    assert search(index, result.beginning[0][1][0], n=3).hits  # and that word finds its rules
+    assert result.longer == (("Fernkampf", ("Fernkampfphase",)),)
+    assert result.to_json()["longer_words"] == [{"word": "Fernkampf", "words": ["Fernkampfphase"]}]
+    assert search(index, result.longer[0][1][0], n=3).hits  # and that word finds its rules
+
+
+@pytest.mark.parametrize(
+    ("query", "longer"),
+    [
+        ("Batterie", "Flakbatterie"),  # the last part of a compound noun
+        ("Bunker", "Bunkerknacker"),
+        ("Angriffsdekl", "Angriffsdeklarationsphase"),  # a word typed in part
+    ],
+)
+def test_a_search_word_is_named_with_the_compounds_that_hold_it(index, query, longer):
+    (word, found), *_ = search(index, query, n=3).longer
+    assert word == query and longer in found
 
 
 @pytest.mark.parametrize(
     "query",
     [
         "Aktionsstapel",  # a corpus word: nothing to say
+        "Osten",  # „Baukosten“ ends so, but „bauk“ is no word
+        "wegen",  # a common word typed in lower case is no noun of the game's
         "Guns",  # „günstiger“ folds so, but begins otherwise as typed
         "Kampf",  # a word of its own in the documents
         "Ferns",  # five letters, but no corpus word begins so
@@ -168,18 +183,18 @@ def test_a_word_held_only_inside_longer_words_says_where_it_stands(index):
     ],
 )
 def test_words_the_documents_hold_on_their_own_name_no_longer_words(index, query):
-    assert search(index, query, n=3).beginning == ()
+    assert search(index, query, n=3).longer == ()
 
 
 def test_longer_words_are_named_most_frequent_first_and_at_most_three(index):
-    from faq_bot.query import BEGINNING_SHOWN, MIN_BEGINNING, words_beginning
+    from faq_bot.query import LONGER_SHOWN, MIN_PART, longer_words
 
-    found = words_beginning(index, "Aktions")
-    assert 1 < len(found) <= BEGINNING_SHOWN
+    found = longer_words(index, "Aktions")
+    assert 1 < len(found) <= LONGER_SHOWN
     counts = [index.vocabulary[w.lower()] for w in found]
     assert counts == sorted(counts, reverse=True)
     assert all(w.lower().startswith("aktions") for w in found)
-    assert words_beginning(index, "Aktio"[: MIN_BEGINNING - 1]) == []
+    assert longer_words(index, "Aktio"[: MIN_PART - 1]) == []
 
 
 def test_a_typo_of_a_word_only_headings_hold_is_corrected(index):

@@ -27,8 +27,8 @@ def test_api_search_returns_hits_in_the_spec_shape(client):
 
 def test_api_search_names_the_longer_words_a_search_word_stands_in(client):
     data = client.get("/api/search?q=Fernkampf").get_json()
-    assert data["beginning"] == [{"word": "Fernkampf", "words": ["Fernkampfphase"]}]
-    assert client.get("/api/search?q=Radarstation").get_json()["beginning"] == []
+    assert data["longer_words"] == [{"word": "Fernkampf", "words": ["Fernkampfphase"]}]
+    assert client.get("/api/search?q=Radarstation").get_json()["longer_words"] == []
 
 
 def test_api_search_doc_filter(client):

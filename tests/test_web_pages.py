@@ -346,6 +346,9 @@ def test_a_search_word_held_only_in_longer_words_links_to_them(client):
     html = client.get("/search?q=Fernkampf&doc=uebersicht").get_data(as_text=True)
     assert "„Fernkampf“ steht in den Dokumenten nur in längeren Wörtern:" in html
     assert '<a href="/search?q=Fernkampfphase&amp;doc=uebersicht">Fernkampfphase</a>' in html
+    # not "nothing found" right under the words it stands in
+    assert "Kein Eintrag enthält „Fernkampf“ als eigenes Wort." in html
+    assert "wurde nichts gefunden" not in html
     assert "nur in längeren Wörtern" not in client.get("/search?q=Aktionsstapel").get_data(
         as_text=True
     )
@@ -943,7 +946,8 @@ def test_a_search_without_hits_offers_the_titles_the_search_box_would(client):
     other_category = client.get("/search?q=Depo&category=basisausbau").get_data(as_text=True)
     assert "/entry/depot" not in other_category
     in_category = client.get("/search?q=Kaser&category=basisausbau").get_data(as_text=True)
-    assert "nichts gefunden" in in_category and "/entry/kaserne-basisausbau" in in_category
+    # „Kaser“ begins „Kaserne“: no entry holds it as a word of its own
+    assert "als eigenes Wort" in in_category and "/entry/kaserne-basisausbau" in in_category
     nothing = client.get("/search?q=qqqxyz").get_data(as_text=True)
     assert "Einträge mit ähnlichem Titel" not in nothing
 

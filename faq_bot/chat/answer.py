@@ -86,7 +86,7 @@ from faq_bot.dense import DenseScores, dense_for
 from faq_bot.hybrid import dense_scores, entry_dense_scores, related_floor, topic_dense_scores
 from faq_bot.index import Index
 from faq_bot.known import compared, known_questions
-from faq_bot.query import AnalyzedQuery, QueryError, analyze_query, beginnings
+from faq_bot.query import AnalyzedQuery, QueryError, analyze_query, longer_words_of
 from faq_bot.question import (
     QuestionError,
     asks_quantity,
@@ -495,11 +495,11 @@ def _answer_of(index: Index, reading: Reading, response: Response) -> Answer:
         caution = caution_note(reliability) if is_unsure(reliability) else None
         message = found_message(record, doc, unsure=caution is not None)
         unmentioned: list[str] = []
-        beginning: tuple[tuple[str, tuple[str, ...]], ...] = ()
+        longer: tuple[tuple[str, tuple[str, ...]], ...] = ()
     else:
         unmentioned = unmentioned_words(index, text)
-        beginning = beginnings(index, unmentioned)
-        message = declined_message(related, unmentioned, beginning)
+        longer = longer_words_of(index, unmentioned)
+        message = declined_message(related, unmentioned, longer)
     return Answer(
         question=text,
         confident=confident,
@@ -526,7 +526,7 @@ def _answer_of(index: Index, reading: Reading, response: Response) -> Answer:
         reliability=reliability,
         caution=caution,
         unmentioned=unmentioned,
-        beginning=beginning,
+        longer=longer,
     )
 
 

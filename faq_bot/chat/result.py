@@ -54,8 +54,8 @@ class Answer:
     # which its message names (`unmentioned_note`)
     unmentioned: list[str] = field(default_factory=list)
     # of those, the ones the documents hold only in longer words, with those words
-    # (`faq_bot.query.beginnings`), which its message names too
-    beginning: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # (`faq_bot.query.longers`), which its message names too
+    longer: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # the answering paragraph's table when it is shown alone (`passage_table`)
     table: ShownTable | None = None
 
@@ -109,7 +109,7 @@ class Answer:
             "search_first": self.search_first,
             "earlier": self.earlier,
             "unmentioned": list(self.unmentioned),
-            "beginning": [{"word": w, "words": list(found)} for w, found in self.beginning],
+            "longer_words": [{"word": w, "words": list(found)} for w, found in self.longer],
             "reliability": None if self.reliability is None else round(self.reliability, 2),
             "caution": self.caution,
         }

@@ -79,7 +79,7 @@ from typing import Any
 
 from faq_bot.dense import dense_mode
 from faq_bot.index import EntryRecord, Index
-from faq_bot.query import QueryError, analyze_query, beginnings
+from faq_bot.query import QueryError, analyze_query, longer_words_of
 from faq_bot.question import (
     MAX_QUESTION_LENGTH,
     QUESTION_PATTERN,
@@ -500,8 +500,8 @@ def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]
     )
     if shown.kind == DECLINED:
         result.unmentioned = unmentioned_words(index, shown.question)  # words only, no search
-        result.beginning = beginnings(index, result.unmentioned)
-        result.message = declined_message(related, result.unmentioned, result.beginning)
+        result.longer = longer_words_of(index, result.unmentioned)
+        result.message = declined_message(related, result.unmentioned, result.longer)
         result.search_first = [
             search_item(index, other, paragraph, matched)
             for entry, paragraph, matched in shown.search_first

@@ -130,12 +130,12 @@ def search_first_heading(related: Sequence[Any]) -> str:
 def declined_message(
     related: list[dict[str, Any]],
     unmentioned: Sequence[str] = (),
-    beginning: Sequence[tuple[str, Sequence[str]]] = (),
+    longer: Sequence[tuple[str, Sequence[str]]] = (),
 ) -> str:
     """What a declined answer says (above the closest entries, if any): that it found no
     sure answer, which of the question's words no document mentions or holds only in longer
     words (`unmentioned_note`), and what follows."""
-    said = " ".join(filter(None, (NOT_CONFIDENT, unmentioned_note(unmentioned, beginning))))
+    said = " ".join(filter(None, (NOT_CONFIDENT, unmentioned_note(unmentioned, longer))))
     if len(related) == 1:
         return f"{said} Dieser Eintrag kommt Ihrer Frage am nächsten:"
     if related:
@@ -178,21 +178,19 @@ def unmentioned_words(index: Index, question: str) -> list[str]:
     return [w for w in conf.foreign_nouns(index, text) if fold(w) not in _NOT_TOPICS]
 
 
-def unmentioned_note(
-    words: Sequence[str], beginning: Sequence[tuple[str, Sequence[str]]] = ()
-) -> str:
+def unmentioned_note(words: Sequence[str], longer: Sequence[tuple[str, Sequence[str]]] = ()) -> str:
     """That no document mentions `words` (each named once, in order; past
     `UNMENTIONED_NAMED` counted), or "" for none: „„Rochade“ und „Schach“ kommen in keinem
     der Dokumente vor.“ A judge learns why nothing answered, and which word to put
-    otherwise. A word `beginning` pairs with longer corpus words (`faq_bot.query.beginnings`)
+    otherwise. A word `longer` pairs with longer corpus words (`faq_bot.query.longer_words_of`)
     is said to stand only in those: „„Fernkampf“ steht in den Dokumenten nur in längeren
     Wörtern: „Fernkampfphase“.“ (told it is nowhere, a judge would stop looking)."""
-    longer = {w: found for w, found in beginning if found}
-    named = [f"„{w}“" for w in dict.fromkeys(words) if w not in longer]
+    within = {w: found for w, found in longer if found}
+    named = [f"„{w}“" for w in dict.fromkeys(words) if w not in within]
     said = [_nowhere(named)] if named else []
     said += [
         f"„{w}“ steht in den Dokumenten nur in längeren Wörtern: {_listed(found)}."
-        for w, found in list(longer.items())[:UNMENTIONED_NAMED]
+        for w, found in list(within.items())[:UNMENTIONED_NAMED]
     ]
     return " ".join(said)
 

@@ -197,8 +197,8 @@ add_schema(
                 "Dokument erwähnt und keine Korrektur in ein Wort der Dokumente verwandelt "
                 "(message nennt sie); sonst leer",
             },
-            "beginning": {
-                "$ref": "#/components/schemas/Beginning",
+            "longer_words": {
+                "$ref": "#/components/schemas/LongerWords",
                 "description": "Bei einer abgelehnten Antwort: die Wörter aus unmentioned, die "
                 "die Dokumente nur in längeren Wörtern enthalten, mit diesen (message nennt "
                 "sie); sonst leer",

@@ -205,11 +205,11 @@ COMPONENTS: dict[str, Any] = {
                 },
                 "mode": {"type": "string", "enum": ["lexical", "hybrid"]},
                 "suggestion": {"type": "string", "nullable": True},
-                "beginning": {"$ref": "#/components/schemas/Beginning"},
+                "longer_words": {"$ref": "#/components/schemas/LongerWords"},
                 "hits": {"type": "array", "items": {"$ref": "#/components/schemas/Hit"}},
             },
         },
-        "Beginning": {
+        "LongerWords": {
             "type": "array",
             "description": "Wörter der Anfrage, die kein Dokument für sich enthält und keine "
             "Korrektur erreicht, mit den Wörtern der Dokumente, die so beginnen (höchstens "

@@ -324,7 +324,13 @@ def _reading(index: Index, word: str) -> tuple[bool, str | None]:
     corpus word it is corrected to, if any (`_correct`)."""
     folded = fold(word)
     known = _known(index, folded)
-    return known, _correct(index, folded, known=known, typed=fold_letters(word), lower=word.lower())
+    fix = _correct(index, folded, known=known, typed=fold_letters(word), lower=word.lower())
+    if fix is not None and not fix.lower().startswith(word.lower()) and _begun_by(index, word):
+        # a word typed in part („Zerst“) is no slip of another word („zuerst“); a letter that
+        # completes it („angrif“ -> „Angriff“) still is (fifty-fifth round, a tie on the 128
+        # seen first questions it changes)
+        return known, None
+    return known, fix
 
 
 # the shortest part of a compound that shows the word is real German: three-letter parts
@@ -376,14 +382,9 @@ def longer_words(index: Index, word: str) -> list[str]:
         return []
     if word.islower() and folded in common_words():
         return []  # „wegen“, „herum“: no noun of the game's, nothing to look for inside words
-    forward, backward = index.state.once("sorted_vocabulary", lambda: _sorted_vocabulary(index))
+    _forward, backward = index.state.once("sorted_vocabulary", lambda: _sorted_vocabulary(index))
     lower = word.lower()
-    shown = [
-        w
-        for w in _starting(forward, folded)
-        if len(w) - len(folded) >= MORE_LETTERS
-        and index.surface.get(w, w).lower().startswith(lower)
-    ]
+    shown = _begun_by(index, word)
     known = AnyOf(index.vocabulary, common_words())
     for w in (w[::-1] for w in _starting(backward, folded[::-1])):
         spelt = index.surface.get(w, w)
@@ -401,6 +402,19 @@ def longer_words(index: Index, word: str) -> list[str]:
             shown.append(w)
     shown.sort(key=lambda w: (-index.vocabulary[w], w))
     return [index.surface.get(w, w) for w in shown[:LONGER_SHOWN]]
+
+
+def _begun_by(index: Index, word: str) -> list[str]:
+    """The folded corpus words that `word`, as typed, begins (letter case aside), at least
+    `MORE_LETTERS` longer."""
+    folded, lower = fold(word), word.lower()
+    forward, _backward = index.state.once("sorted_vocabulary", lambda: _sorted_vocabulary(index))
+    return [
+        w
+        for w in _starting(forward, folded)
+        if len(w) - len(folded) >= MORE_LETTERS
+        and index.surface.get(w, w).lower().startswith(lower)
+    ]
 
 
 def _sorted_vocabulary(index: Index) -> tuple[list[str], list[str]]:

@@ -197,6 +197,24 @@ def test_longer_words_are_named_most_frequent_first_and_at_most_three(index):
     assert longer_words(index, "Aktio"[: MIN_PART - 1]) == []
 
 
+@pytest.mark.parametrize(
+    ("query", "longer"), [("Zerst", "zerstört"), ("Kartenz", "Kartenziehphase")]
+)
+def test_a_word_typed_in_part_is_not_corrected_into_another_word(index, query, longer):
+    """A QA review: „Zerst“ was searched as „zuerst“ („Meinten Sie zuerst?“), „Kartenz“ as
+    „Karten“; both begin words of the documents, which the result names instead."""
+    result = search(index, query, n=3)
+    assert result.suggestion is None
+    assert longer in dict(result.longer)[query]
+
+
+@pytest.mark.parametrize(
+    ("query", "fixed"), [("angrif", "Angriff"), ("Transportschif", "Transportschiff")]
+)
+def test_a_slip_that_a_letter_completes_is_still_corrected(index, query, fixed):
+    assert search(index, query, n=3).suggestion == fixed
+
+
 def test_a_typo_of_a_word_only_headings_hold_is_corrected(index):
     """„Nahkampfphase“ stands only in the section headings of a rulebook: the vocabulary
     lacked it, so a slip in it was never corrected."""

@@ -354,6 +354,20 @@ def test_a_search_word_held_only_in_longer_words_links_to_them(client):
     )
 
 
+@pytest.mark.parametrize(
+    ("q", "offered"),
+    [
+        ("wer bezahlt die 227er", True),  # a sentence: the chat cites the paragraph
+        ("Darf ich kontern?", True),
+        ("Aktionsstapel", False),  # a keyword is a search
+        ("der die das", False),  # three words, but none a question could be about
+    ],
+)
+def test_a_search_that_reads_as_a_question_offers_the_chat(client, q, offered):
+    html = client.get("/search", query_string={"q": q}).get_data(as_text=True)
+    assert ('class="ask-instead"' in html) is offered
+
+
 def test_search_too_long_query_is_a_german_400_page(client, app):
     query = "a" * (app.config["MAX_QUERY_LENGTH"] + 1)
     response = client.get(f"/search?q={query}")

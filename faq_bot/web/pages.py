@@ -120,15 +120,16 @@ def categories(index: Any, doc: str | None = None) -> list[str]:
 
 def reads_as_question(query: str) -> bool:
     """Whether a search reads as a question the chat could answer: a question mark, or a
-    sentence of three words and more (a search is mostly a word or two); never one the chat
-    would refuse (`faq_bot.question.check_question`: no letter or digit, too long)."""
-    from faq_bot.question import QuestionError, check_question
+    sentence of three words and more (a search is mostly a word or two) with a word a
+    question could be about (not „der die das“); never one the chat would refuse
+    (`faq_bot.question.check_question`: no letter or digit, too long)."""
+    from faq_bot.question import QuestionError, check_question, content_words
 
     try:
         check_question(query)
     except QuestionError:
         return False
-    return "?" in query or len(words(query)) >= 3
+    return "?" in query or len(words(query)) >= 3 and bool(content_words(query))
 
 
 def precedence_notes(index: Any, doc: dict) -> list[str]:

@@ -325,12 +325,26 @@ def _reading(index: Index, word: str) -> tuple[bool, str | None]:
     folded = fold(word)
     known = _known(index, folded)
     fix = _correct(index, folded, known=known, typed=fold_letters(word), lower=word.lower())
-    if fix is not None and not fix.lower().startswith(word.lower()) and _begun_by(index, word):
-        # a word typed in part („Zerst“) is no slip of another word („zuerst“); a letter that
-        # completes it („angrif“ -> „Angriff“) still is (fifty-fifth round, a tie on the 128
-        # seen first questions it changes)
+    if fix is not None and _typed_in_part(index, word, fix):
         return known, None
     return known, fix
+
+
+def _typed_in_part(index: Index, word: str, fix: str) -> bool:
+    """Whether `word` is a word typed in part rather than a slip of corpus word `fix`: it
+    begins longer corpus words (`_begun_by`), `fix` does not complete it („angrif“ ->
+    „Angriff“ is a slip), and either it goes on past `fix` („Kartenz“, not „Karten“) or the
+    words it begins occur more often than `fix` („Zerst“: zerstört, Zerstörer … 88 times,
+    „zuerst“ 11; but „Gener“ is a slip of „Gegner“, 33 times against 8)."""
+    lower, fixed = word.lower(), fix.lower()
+    if fixed.startswith(lower):
+        return False
+    begun = _begun_by(index, word)
+    if not begun:
+        return False
+    if lower.startswith(fixed):
+        return True
+    return sum(index.vocabulary[w] for w in begun) > index.vocabulary.get(fold(fix), 0)
 
 
 # the shortest part of a compound that shows the word is real German: three-letter parts

@@ -209,9 +209,18 @@ def test_a_word_typed_in_part_is_not_corrected_into_another_word(index, query, l
 
 
 @pytest.mark.parametrize(
-    ("query", "fixed"), [("angrif", "Angriff"), ("Transportschif", "Transportschiff")]
+    ("query", "fixed"),
+    [
+        ("angrif", "Angriff"),  # a letter completes it
+        ("Transportschif", "Transportschiff"),
+        # they begin longer words too („generell“, „Spielregeln“), rarer than the word meant
+        ("Gener", "Gegner"),
+        ("Spielre", "Spieler"),
+    ],
 )
-def test_a_slip_that_a_letter_completes_is_still_corrected(index, query, fixed):
+def test_a_slip_is_still_corrected_when_completed_or_the_longer_words_are_rarer(
+    index, query, fixed
+):
     assert search(index, query, n=3).suggestion == fixed
 
 

@@ -323,6 +323,7 @@ def search(
     query: tuple[str, ...],
 ) -> None:
     """Einträge zu einer Frage oder zu Stichwörtern suchen."""
+    from faq_bot.hits import longer_note
     from faq_bot.query import QueryError
     from faq_bot.retrieval import ModeUnavailable, check_mode
     from faq_bot.search import UNWORDED
@@ -360,7 +361,7 @@ def search(
     if result.suggestion:
         say(f"Meinten Sie: {result.suggestion}?")
     for word, words in result.longer:
-        say(f"„{word}“ steht in den Dokumenten nur in längeren Wörtern: {', '.join(words)}")
+        say(longer_note(word, words))
     if not result.hits:
         fail(f"Keine Treffer für „{result.query}“.", 1)
     for rank, hit in enumerate(result.hits, 1):

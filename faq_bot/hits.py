@@ -6,14 +6,29 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["UNWORDED", "Hit", "ParagraphHit", "SearchResult"]
+__all__ = ["UNWORDED", "Hit", "ParagraphHit", "SearchResult", "longer_json", "longer_note"]
 
 # the label of a hit that holds no word of the query (`Hit.matched` False), wherever a hit
 # is listed: the search page, the chat's search hits, the terminal
 UNWORDED = "ohne Suchwort, nur inhaltlich ähnlich"
+
+
+def longer_note(word: str, words: Sequence[str]) -> str:
+    """That the documents hold `word` only in the longer `words`
+    (`faq_bot.query.longer_words`), as the chat and `faq-bot search` say it."""
+    quoted = [f"„{w}“" for w in words]
+    listed = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} und {quoted[-1]}"
+    return f"„{word}“ steht in den Dokumenten nur in längeren Wörtern: {listed}."
+
+
+def longer_json(pairs: Sequence[tuple[str, Sequence[str]]]) -> list[dict[str, Any]]:
+    """`longer_words` of a search result or an answer: each word with the longer ones."""
+    return [{"word": word, "words": list(words)} for word, words in pairs]
+
 
 _MARK = re.compile(r"</?mark>")
 
@@ -78,7 +93,7 @@ class SearchResult:
             "total": self.total,
             "matched": self.matched,
             "suggestion": self.suggestion,
-            "longer_words": [{"word": word, "words": list(words)} for word, words in self.longer],
+            "longer_words": longer_json(self.longer),
             "hits": [h.to_json() for h in self.hits],
         }
 

@@ -56,10 +56,10 @@ __all__ = [
     "AnalyzedQuery",
     "QueryError",
     "analyze_query",
+    "longer_words",
     "longer_words_of",
     "main_terms",
     "unknown_words",
-    "longer_words",
 ]
 
 MAX_QUERY_LENGTH = 500
@@ -387,35 +387,47 @@ _LINKS = ("es", "s", "n", "en", "")
 
 def longer_words(index: Index, word: str) -> list[str]:
     """The corpus words, as the documents spell them, that begin with `word` as typed
-    (letter case aside, umlauts as typed: „Guns“ is no beginning of „günstiger“), or are
-    nouns that end with it after a word of their own („Flak|batterie“, not „Sabo|tagen“ or
-    „viel|leicht“). For a word no document holds on its own (`unknown_words`), a search that
-    reads nothing for it can still say where the documents use it."""
+    (letter case aside, umlauts as typed: „Gunst“ is no beginning of „günstiger“), or are
+    nouns that end with it after a word of their own („Flak|batterie“, not „Sol|daten“ or
+    „viel|leicht“). A common German word begins only nouns („Bunkerknacker“; not
+    „alternative“ for „Alter“, „feindlichen“ for „Feind“), and one typed in lower case
+    („wegen“, „herum“) nothing. For a word no document holds on its own (`unknown_words`), a search
+    that reads nothing for it can still say where the documents use it."""
     folded = fold(word)
     if len(folded) < MIN_PART or not word.isalpha():
         return []
-    if word.islower() and folded in common_words():
-        return []  # „wegen“, „herum“: no noun of the game's, nothing to look for inside words
+    common = folded in common_words()
+    if common and word.islower():
+        return []
+    known = AnyOf(index.vocabulary, common_words())
     _forward, backward = index.state.once("sorted_vocabulary", lambda: _sorted_vocabulary(index))
     lower = word.lower()
-    shown = _begun_by(index, word)
-    known = AnyOf(index.vocabulary, common_words())
+    shown = [
+        w for w in _begun_by(index, word) if not common or index.surface.get(w, w)[:1].isupper()
+    ]
     for w in (w[::-1] for w in _starting(backward, folded[::-1])):
         spelt = index.surface.get(w, w)
-        head = w[: len(w) - len(folded)]
         if (
             spelt[:1].isupper()
             and spelt.lower().endswith(lower)
-            and any(
-                len(head) - len(link) >= MORE_LETTERS
-                and head.endswith(link)
-                and head[: len(head) - len(link)] in known
-                for link in _LINKS
-            )
+            and _own_word(w[: len(w) - len(folded)], known)
         ):
             shown.append(w)
-    shown.sort(key=lambda w: (-index.vocabulary[w], w))
-    return [index.surface.get(w, w) for w in shown[:LONGER_SHOWN]]
+    ranked = sorted(dict.fromkeys(shown), key=lambda w: (-index.vocabulary[w], w))
+    return [index.surface.get(w, w) for w in ranked[:LONGER_SHOWN]]
+
+
+def _own_word(part: str, known: AnyOf) -> bool:
+    """Whether the first `part` of a compound (folded), without the linking letters German
+    puts after it (`_LINKS`, „Handel|s|wege“), is a word of its own of `MIN_REAL_PART`
+    letters or more (three-letter parts split words that are no compounds: „Sol|daten“,
+    „Tab|ellen“)."""
+    return any(
+        part.endswith(link)
+        and len(part) - len(link) >= MIN_REAL_PART
+        and part[: len(part) - len(link)] in known
+        for link in _LINKS
+    )
 
 
 def _begun_by(index: Index, word: str) -> list[str]:
@@ -461,6 +473,7 @@ def _warm_up(index: Index) -> None:
     _stem_surfaces(index)
     _sound_alikes(index)
     _corpus_lemmas(index)
+    index.state.once("sorted_vocabulary", lambda: _sorted_vocabulary(index))
 
 
 WARMERS.append(_warm_up)

@@ -119,7 +119,7 @@ def test_search_text_lists_ranked_titles(run, built_index):
 
 def test_search_text_says_where_a_word_stands_only_in_longer_words(run, built_index):
     result = run(*with_index(built_index, "search", "Fernkampf"))
-    assert "„Fernkampf“ steht in den Dokumenten nur in längeren Wörtern: Fernkampfphase" in (
+    assert "„Fernkampf“ steht in den Dokumenten nur in längeren Wörtern: „Fernkampfphase“." in (
         result.stdout + result.stderr
     )
 

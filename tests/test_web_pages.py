@@ -346,9 +346,13 @@ def test_a_search_word_held_only_in_longer_words_links_to_them(client):
     html = client.get("/search?q=Fernkampf&doc=uebersicht").get_data(as_text=True)
     assert "„Fernkampf“ steht in den Dokumenten nur in längeren Wörtern:" in html
     assert '<a href="/search?q=Fernkampfphase&amp;doc=uebersicht">Fernkampfphase</a>' in html
-    # not "nothing found" right under the words it stands in
+    # not "nothing found" right under the words it stands in, however it was put
     assert "Kein Eintrag enthält „Fernkampf“ als eigenes Wort." in html
     assert "wurde nichts gefunden" not in html
+    asked = client.get("/search?q=der+Fernkampf%3F&doc=uebersicht").get_data(as_text=True)
+    assert "Kein Eintrag enthält „Fernkampf“ als eigenes Wort." in asked
+    both = client.get("/search?q=Fernkampf+Batterie").get_data(as_text=True)
+    assert "Kein Eintrag enthält „Fernkampf“ und „Batterie“ als eigenes Wort." in both
     assert "nur in längeren Wörtern" not in client.get("/search?q=Aktionsstapel").get_data(
         as_text=True
     )

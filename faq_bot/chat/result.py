@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from faq_bot.corpus.model import ShownTable
+from faq_bot.hits import longer_json
 from faq_bot.query import MAX_QUERY_LENGTH
 from faq_bot.search import Hit
 from faq_bot.text import entry_path, sentence_window
@@ -54,7 +55,7 @@ class Answer:
     # which its message names (`unmentioned_note`)
     unmentioned: list[str] = field(default_factory=list)
     # of those, the ones the documents hold only in longer words, with those words
-    # (`faq_bot.query.longers`), which its message names too
+    # (`faq_bot.query.longer_words_of`), which its message names too
     longer: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # the answering paragraph's table when it is shown alone (`passage_table`)
     table: ShownTable | None = None
@@ -109,7 +110,7 @@ class Answer:
             "search_first": self.search_first,
             "earlier": self.earlier,
             "unmentioned": list(self.unmentioned),
-            "longer_words": [{"word": w, "words": list(found)} for w, found in self.longer],
+            "longer_words": longer_json(self.longer),
             "reliability": None if self.reliability is None else round(self.reliability, 2),
             "caution": self.caution,
         }

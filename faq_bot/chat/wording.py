@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeGuard
 
+from faq_bot.hits import longer_note
 from faq_bot.index import EntryRecord, Index
 from faq_bot.question import FILLER, normalize_question
 from faq_bot.text import citation, entry_path, fold
@@ -188,10 +189,7 @@ def unmentioned_note(words: Sequence[str], longer: Sequence[tuple[str, Sequence[
     within = {w: found for w, found in longer if found}
     named = [f"„{w}“" for w in dict.fromkeys(words) if w not in within]
     said = [_nowhere(named)] if named else []
-    said += [
-        f"„{w}“ steht in den Dokumenten nur in längeren Wörtern: {_listed(found)}."
-        for w, found in list(within.items())[:UNMENTIONED_NAMED]
-    ]
+    said += [longer_note(w, found) for w, found in list(within.items())[:UNMENTIONED_NAMED]]
     return " ".join(said)
 
 
@@ -203,11 +201,6 @@ def _nowhere(named: list[str]) -> str:
         named = [*named[:UNMENTIONED_NAMED], f"{more} weitere" if more > 1 else "ein weiteres"]
         named[-1] += " Wörter" if more > 1 else " Wort"
     return f"{', '.join(named[:-1])} und {named[-1]} kommen in keinem der Dokumente vor."
-
-
-def _listed(words: Sequence[str]) -> str:
-    quoted = [f"„{w}“" for w in words]
-    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} und {quoted[-1]}"
 
 
 def rest_of(passage: Passage) -> dict[str, Any] | None:

@@ -212,8 +212,9 @@ COMPONENTS: dict[str, Any] = {
         "LongerWords": {
             "type": "array",
             "description": "Wörter der Anfrage, die kein Dokument für sich enthält und keine "
-            "Korrektur erreicht, mit den Wörtern der Dokumente, die so beginnen (höchstens "
-            "drei, die häufigsten zuerst): Fernkampf steht nur in Fernkampfphase",
+            "Korrektur erreicht, mit den Wörtern der Dokumente, die so beginnen oder als "
+            "zusammengesetzte Nomen so enden (höchstens drei, die häufigsten zuerst): "
+            "Fernkampf steht nur in Fernkampfphase, Batterie in Flakbatterie",
             "items": {
                 "type": "object",
                 "required": ["word", "words"],

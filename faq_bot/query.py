@@ -400,7 +400,7 @@ def longer_words(index: Index, word: str) -> list[str]:
     if common and word.islower():
         return []
     known = AnyOf(index.vocabulary, common_words())
-    _forward, backward = index.state.once("sorted_vocabulary", lambda: _sorted_vocabulary(index))
+    _forward, backward = _sorted_vocabulary(index)
     lower = word.lower()
     shown = [
         w for w in _begun_by(index, word) if not common or index.surface.get(w, w)[:1].isupper()
@@ -434,7 +434,7 @@ def _begun_by(index: Index, word: str) -> list[str]:
     """The folded corpus words that `word`, as typed, begins (letter case aside), at least
     `MORE_LETTERS` longer."""
     folded, lower = fold(word), word.lower()
-    forward, _backward = index.state.once("sorted_vocabulary", lambda: _sorted_vocabulary(index))
+    forward, _backward = _sorted_vocabulary(index)
     return [
         w
         for w in _starting(forward, folded)
@@ -444,8 +444,12 @@ def _begun_by(index: Index, word: str) -> list[str]:
 
 
 def _sorted_vocabulary(index: Index) -> tuple[list[str], list[str]]:
-    """The folded corpus words sorted, and sorted as spelt backwards (for their endings)."""
-    return sorted(index.vocabulary), sorted(w[::-1] for w in index.vocabulary)
+    """The folded corpus words sorted, and sorted as spelt backwards (for their endings);
+    made once per build."""
+    return index.state.once(
+        "sorted_vocabulary",
+        lambda: (sorted(index.vocabulary), sorted(w[::-1] for w in index.vocabulary)),
+    )
 
 
 def _starting(words: list[str], prefix: str) -> set[str]:
@@ -473,7 +477,7 @@ def _warm_up(index: Index) -> None:
     _stem_surfaces(index)
     _sound_alikes(index)
     _corpus_lemmas(index)
-    index.state.once("sorted_vocabulary", lambda: _sorted_vocabulary(index))
+    _sorted_vocabulary(index)
 
 
 WARMERS.append(_warm_up)

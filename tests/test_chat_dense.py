@@ -678,3 +678,25 @@ def test_the_chat_page_labels_a_declined_answers_search_hits_close_in_meaning_on
     for shown in (search_first_of(pages[0]), pages[1].split('<li class="turn"')[1]):
         items = shown.split("<li>")[1:]
         assert [UNWORDED in item for item in items] == [False, True, True]
+
+
+def test_the_embedder_reads_a_question_as_the_search_corrected_it(
+    dense_on, dense_index, monkeypatch
+):
+    """A slip („Moduswürfl“) reached the embedder as typed while the words were searched
+    corrected; the embedder now reads the corrected question (fifty-fifth round, addendum
+    3: on the seen 141-170, 393 -> 400 right, 15 -> 17 confident-wrong of 465)."""
+    from faq_bot.hybrid import embedding_text
+    from faq_bot.query import analyze_query
+
+    index = open_index(dense_index)
+    question = "Wann wird der Moduswürfl geworfen?"
+    corrected = analyze_query(index, question).text
+    assert corrected != question and "Moduswürfel" in corrected
+    retriever = dense_for(index)
+    embedded: list[str] = []
+    real = retriever.embed
+    monkeypatch.setattr(retriever, "embed", lambda text: embedded.append(text) or real(text))
+    assert dense_scores(index, question) is not None
+    assert embedded == [embedding_text(corrected)]
+    assert embedding_text(question, index) == embedding_text(corrected)

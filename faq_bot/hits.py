@@ -10,7 +10,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["UNWORDED", "Hit", "ParagraphHit", "SearchResult", "longer_json", "longer_note"]
+__all__ = [
+    "UNWORDED",
+    "Hit",
+    "ParagraphHit",
+    "SearchResult",
+    "listed",
+    "longer_json",
+    "longer_note",
+]
 
 # the label of a hit that holds no word of the query (`Hit.matched` False), wherever a hit
 # is listed: the search page, the chat's search hits, the terminal
@@ -20,9 +28,13 @@ UNWORDED = "ohne Suchwort, nur inhaltlich ähnlich"
 def longer_note(word: str, words: Sequence[str]) -> str:
     """That the documents hold `word` only in the longer `words`
     (`faq_bot.query.longer_words`), as the chat and `faq-bot search` say it."""
-    quoted = [f"„{w}“" for w in words]
-    listed = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} und {quoted[-1]}"
-    return f"„{word}“ steht in den Dokumenten nur in längeren Wörtern: {listed}."
+    quoted = listed([f"„{w}“" for w in words])
+    return f"„{word}“ steht in den Dokumenten nur in längeren Wörtern: {quoted}."
+
+
+def listed(items: Sequence[str]) -> str:
+    """`items` as German lists them: „A“, „A und B“, „A, B und C“."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} und {items[-1]}"
 
 
 def longer_json(pairs: Sequence[tuple[str, Sequence[str]]]) -> list[dict[str, Any]]:

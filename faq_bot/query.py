@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from faq_bot.analysis import AnyOf, split_compound, without_morphology
+from faq_bot.analysis import LINKS, AnyOf, split_compound, without_morphology
 from faq_bot.errors import InputError
 from faq_bot.impacts import impacts
 from faq_bot.index import WARMERS, Index
@@ -381,8 +381,6 @@ def unknown_words(index: Index, query: str) -> list[str]:
 MIN_PART = 5
 MORE_LETTERS = 3
 LONGER_SHOWN = 3
-# the linking letters German puts between a compound's parts („Handels|wege“)
-_LINKS = ("es", "s", "n", "en", "")
 
 
 def longer_words(index: Index, word: str) -> list[str]:
@@ -419,14 +417,14 @@ def longer_words(index: Index, word: str) -> list[str]:
 
 def _own_word(part: str, known: AnyOf) -> bool:
     """Whether the first `part` of a compound (folded), without the linking letters German
-    puts after it (`_LINKS`, „Handel|s|wege“), is a word of its own of `MIN_REAL_PART`
-    letters or more (three-letter parts split words that are no compounds: „Sol|daten“,
-    „Tab|ellen“)."""
+    puts after it (the compound splitter's `LINKS`, „Handel|s|wege“), is a word of its own
+    of `MIN_REAL_PART` letters or more (three-letter parts split words that are no
+    compounds: „Sol|daten“, „Tab|ellen“)."""
     return any(
         part.endswith(link)
         and len(part) - len(link) >= MIN_REAL_PART
         and part[: len(part) - len(link)] in known
-        for link in _LINKS
+        for link in LINKS
     )
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeGuard
 
-from faq_bot.hits import longer_note
+from faq_bot.hits import listed, longer_note
 from faq_bot.index import EntryRecord, Index
 from faq_bot.question import FILLER, normalize_question
 from faq_bot.text import citation, entry_path, fold
@@ -200,7 +200,7 @@ def _nowhere(named: list[str]) -> str:
         more = len(named) - UNMENTIONED_NAMED
         named = [*named[:UNMENTIONED_NAMED], f"{more} weitere" if more > 1 else "ein weiteres"]
         named[-1] += " Wörter" if more > 1 else " Wort"
-    return f"{', '.join(named[:-1])} und {named[-1]} kommen in keinem der Dokumente vor."
+    return f"{listed(named)} kommen in keinem der Dokumente vor."
 
 
 def rest_of(passage: Passage) -> dict[str, Any] | None:

@@ -16,9 +16,10 @@ normalises a chat question's phrasing before it is searched.)
 ``unknown_words(index, query) -> list[str]``
     Words of the query the corpus does not know and no correction fixes.
 
-``longer_words(index, word) -> list[str]``
+``longer_words(index, word, doc=None, category=None) -> list[str]``
     Corpus words that begin or end with such a word („Fernkampf“: „Fernkampfphase“);
-    ``longer_words_of(index, words)`` pairs each word that has some with them.
+    ``longer_words_of(index, words, doc=None, category=None)`` pairs each word that has some
+    with them; with a document or category filter, only words entries it admits hold.
 
 Ranking the analyzed query is `faq_bot.search`'s.
 """
@@ -31,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from faq_bot.analysis import LINKS, AnyOf, split_compound, without_morphology
+from faq_bot.analysis import LINKS, AnyOf, split_compound, vocabulary_from_texts, without_morphology
 from faq_bot.errors import InputError
 from faq_bot.impacts import impacts
 from faq_bot.index import WARMERS, Index
@@ -48,7 +49,7 @@ from faq_bot.spelling import (
     sound_alikes,
     sound_key,
 )
-from faq_bot.text import clean_input, fold, fold_letters
+from faq_bot.text import clean_input, fold, fold_letters, slugify
 
 __all__ = [
     "EXTRA_WEIGHTS",
@@ -383,14 +384,17 @@ MORE_LETTERS = 3
 LONGER_SHOWN = 3
 
 
-def longer_words(index: Index, word: str) -> list[str]:
+def longer_words(
+    index: Index, word: str, doc: str | None = None, category: str | None = None
+) -> list[str]:
     """The corpus words, as the documents spell them, that begin with `word` as typed
     (letter case aside, umlauts as typed: „Gunst“ is no beginning of „günstiger“), or are
     nouns that end with it after a word of their own („Flak|batterie“, not „Sol|daten“ or
     „viel|leicht“). A common German word begins only nouns („Bunkerknacker“; not
     „alternative“ for „Alter“, „feindlichen“ for „Feind“), and one typed in lower case
     („wegen“, „herum“) nothing. For a word no document holds on its own (`unknown_words`), a search
-    that reads nothing for it can still say where the documents use it."""
+    that reads nothing for it can still say where the documents use it; one filtered to document
+    `doc` or `category` names only words the entries it admits hold (a link to one finds it)."""
     folded = fold(word)
     if len(folded) < MIN_PART or not word.isalpha():
         return []
@@ -411,8 +415,34 @@ def longer_words(index: Index, word: str) -> list[str]:
             and _own_word(w[: len(w) - len(folded)], known)
         ):
             shown.append(w)
+    if doc or category:
+        places = _word_places(index)
+        wanted = slugify(category) if category else None
+        shown = [
+            w
+            for w in shown
+            if any(
+                (not doc or d == doc) and (not wanted or c == wanted) for d, c in places.get(w, ())
+            )
+        ]
     ranked = sorted(dict.fromkeys(shown), key=lambda w: (-index.vocabulary[w], w))
     return [index.surface.get(w, w) for w in ranked[:LONGER_SHOWN]]
+
+
+def _word_places(index: Index) -> dict[str, frozenset[tuple[str, str | None]]]:
+    """Each folded word of the entries with the (document, category slug) pairs of the
+    entries that hold it; made once per build."""
+
+    def make() -> dict[str, frozenset[tuple[str, str | None]]]:
+        places: dict[str, set[tuple[str, str | None]]] = {}
+        for r in index.iter_entries():
+            place = (r.doc, slugify(r.category) if r.category else None)
+            texts = (r.title, *r.aliases, r.category or "", r.section or "", *r.plain_paragraphs)
+            for w in vocabulary_from_texts(texts):
+                places.setdefault(w, set()).add(place)
+        return {w: frozenset(p) for w, p in places.items()}
+
+    return index.state.once("word_places", make)
 
 
 def _own_word(part: str, known: AnyOf) -> bool:
@@ -461,12 +491,12 @@ def _starting(words: list[str], prefix: str) -> set[str]:
 
 
 def longer_words_of(
-    index: Index, unknown: Sequence[str]
+    index: Index, unknown: Sequence[str], doc: str | None = None, category: str | None = None
 ) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """Each of the `unknown` words (`unknown_words`: no document holds them on their own, no
-    correction reaches one) with the corpus words that hold it (`longer_words`), where there
-    are any."""
-    found = ((w, tuple(longer_words(index, w))) for w in dict.fromkeys(unknown))
+    correction reaches one) with the corpus words that hold it (`longer_words`; only those
+    of `doc` and `category` if given), where there are any."""
+    found = ((w, tuple(longer_words(index, w, doc, category))) for w in dict.fromkeys(unknown))
     return tuple((w, words) for w, words in found if words)
 
 

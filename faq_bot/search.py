@@ -530,7 +530,7 @@ def search(
         suggestion=aq.suggestion,
         mode=mode,
         matched=len(r.order) if r else 0,
-        longer=longer_words_of(index, aq.unknown),
+        longer=longer_words_of(index, aq.unknown, doc, pq.category),
     )
 
 

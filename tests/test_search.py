@@ -188,6 +188,22 @@ def test_words_the_documents_hold_on_their_own_name_no_longer_words(index, query
     assert search(index, query, n=3).longer == ()
 
 
+@pytest.mark.parametrize("query", ["Fernkampf", "Batterie", "Bunker", "Angriffsdekl"])
+def test_a_filtered_search_names_only_longer_words_its_filter_holds(index, query):
+    """With a document or category filter the longer words came from the whole corpus: a
+    search in another game's rules named „Fernkampfphase“, whose link (the filter kept)
+    found nothing there."""
+    everywhere = dict(search(index, query, n=3).longer)[query]
+    filters = [{"doc": d["id"]} for d in index.documents] + [{"category": "Basisausbau"}]
+    named_nowhere = 0
+    for where in filters:
+        longer = dict(search(index, query, n=3, **where).longer).get(query, ())
+        assert set(longer) <= set(everywhere)
+        assert all(search(index, w, n=3, **where).total for w in longer), where
+        named_nowhere += not longer
+    assert named_nowhere  # some filter holds none of them (no game has every word)
+
+
 def test_longer_words_are_named_most_frequent_first_and_at_most_three(index):
     from faq_bot.query import LONGER_SHOWN, MIN_PART, longer_words
 

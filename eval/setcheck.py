@@ -254,6 +254,7 @@ GROUPS = [
     ["heldout168-questions.jsonl", "heldout168-followups.jsonl"],
     ["heldout169-questions.jsonl", "heldout169-followups.jsonl"],
     ["heldout170-questions.jsonl", "heldout170-followups.jsonl"],
+    ["heldout172-questions.jsonl", "heldout172-followups.jsonl"],
 ]
 
 

@@ -255,6 +255,7 @@ GROUPS = [
     ["heldout169-questions.jsonl", "heldout169-followups.jsonl"],
     ["heldout170-questions.jsonl", "heldout170-followups.jsonl"],
     ["heldout171-questions.jsonl", "heldout171-followups.jsonl"],
+    ["heldout172-questions.jsonl", "heldout172-followups.jsonl"],
 ]
 
 

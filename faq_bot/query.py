@@ -21,6 +21,10 @@ normalises a chat question's phrasing before it is searched.)
     ``longer_words_of(index, words, doc=None, category=None)`` pairs each word that has some
     with them; with a document or category filter, only words entries it admits hold.
 
+``corpus_spelling(index, text) -> str``
+    `text` with umlauts written out („Laender“) spelt as the documents spell them
+    („Länder“): what the embedder reads (`faq_bot.hybrid.embedding_text`).
+
 Ranking the analyzed query is `faq_bot.search`'s.
 """
 
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,7 +54,7 @@ from faq_bot.spelling import (
     sound_alikes,
     sound_key,
 )
-from faq_bot.text import clean_input, fold, fold_letters, slugify
+from faq_bot.text import clean_input, fold, fold_letters, slugify, written_out
 
 __all__ = [
     "EXTRA_WEIGHTS",
@@ -57,6 +62,7 @@ __all__ = [
     "AnalyzedQuery",
     "QueryError",
     "analyze_query",
+    "corpus_spelling",
     "longer_words",
     "longer_words_of",
     "main_terms",
@@ -368,6 +374,45 @@ def _misprint_of(index: Index, word: str, fix: str) -> bool:
     return real(word) and not real(fold(fix))
 
 
+def corpus_spelling(index: Index, text: str) -> str:
+    """`text` with each word whose umlauts are written out ("Laender", "Schaeden") spelt
+    as the documents spell it ("Länder"), in the case it was typed in: the
+    search folds both spellings alike, the embedder reads them as different words. A word
+    the documents spell as typed ("Duell", "aktuell") stays."""
+    table = _written_out_spellings(index)
+
+    def spelt(m: re.Match[str]) -> str:
+        word = m.group()
+        corpus = table.get(word.lower())
+        if corpus is None:
+            return word
+        if word.isupper():
+            return corpus.upper()
+        return corpus.lower() if word.islower() else corpus[:1].upper() + corpus[1:]
+
+    return _WORD.sub(spelt, text)
+
+
+def _written_out_spellings(index: Index) -> dict[str, str]:
+    """The entries' words with an umlaut, by their `written_out` form (the most
+    frequent spelling where several write out alike), less the forms that are themselves
+    words of the entries; made once per build."""
+
+    def make() -> dict[str, str]:
+        counts: dict[str, Counter[str]] = {}
+        spelt: set[str] = set()
+        for r in index.iter_entries():
+            for text in (r.title, *r.aliases, r.section or "", *r.plain_paragraphs):
+                for word in _WORD.findall(text):
+                    spelt.add(word.lower())
+                    out = written_out(word)
+                    if out != word.lower():
+                        counts.setdefault(out, Counter())[word] += 1
+        return {out: c.most_common(1)[0][0] for out, c in counts.items() if out not in spelt}
+
+    return index.state.once("written_out_spellings", make)
+
+
 def unknown_words(index: Index, query: str) -> list[str]:
     """The words of `query` (as typed) that the corpus does not know and that no
     correction (`_correct`: a sound-alike spelling or one edit) turns into a corpus word."""
@@ -501,11 +546,12 @@ def longer_words_of(
 
 
 def _warm_up(index: Index) -> None:
-    """Build the tables `_correct` needs, before the first query does."""
+    """Build the tables `_correct` and `corpus_spelling` need, before the first query does."""
     _stem_surfaces(index)
     _sound_alikes(index)
     _corpus_lemmas(index)
     _sorted_vocabulary(index)
+    _written_out_spellings(index)  # the embedder's reading of every question
 
 
 WARMERS.append(_warm_up)

@@ -143,6 +143,16 @@ def _fold(word: str) -> str:
     return _letters(_DIGRAPH.sub(r"\1", _compatible(word).lower()))
 
 
+def written_out(word: str) -> str:
+    """`word` in lower case with its umlauts written as a keyboard without them writes
+    them ("Schäden" -> "schaeden"); ß stays (an "ss" is a spelling of its own: "Russ" is
+    no „Ruß“)."""
+    return word.lower().translate(_WRITTEN_OUT)
+
+
+_WRITTEN_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
+
+
 def fold_letters(word: str) -> str:
     """`fold` without reading "ae"/"oe"/"ue" as umlauts: the letters as typed
     ("Fuerwehr" -> "fuerwehr", which `fold` makes "furwehr", two edits from "feuerwehr");

@@ -3,13 +3,37 @@ behind a known stem are."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from faq_bot.lexicon import common_words
-from faq_bot.query import analyze_query
+from faq_bot.query import analyze_query, corpus_spelling
 from faq_bot.search import search
 from faq_bot.spelling import correct_word, correctable, known_compound, sound_alikes, sound_key
 from faq_bot.text import fold
+
+_WORDS = re.compile(r"\w+")
+# pieces of words with and without written-out umlauts, and what lies between words
+_PIECES = [
+    "Laender",
+    "LAE",
+    "ae",
+    "ue",
+    "oe",
+    "Wuerf",
+    "el",
+    "zaehlt",
+    "Duell",
+    "ß",
+    "ä",
+    " ",
+    "-",
+    "?",
+]
 
 
 @pytest.mark.parametrize("word", ["irgendwie", "Schach", "Handschuh", "überhaupt", "Zauberer"])
@@ -176,3 +200,37 @@ def test_a_slip_is_still_offered_its_correction(index):
     assert analyze_query(index, "global dominaton punkte").suggestion == (
         "global Domination punkte"
     )
+
+
+@pytest.mark.parametrize(
+    ("typed", "spelt"),
+    [
+        ("Wie viele Laender darf ich erobern?", "Wie viele Länder darf ich erobern?"),
+        ("Wann zaehlt ein Wuerfel doppelt?", "Wann zählt ein Würfel doppelt?"),
+        ("LAENDER laender", "LÄNDER länder"),  # in the case it was typed in
+    ],
+)
+def test_written_out_umlauts_are_spelt_as_the_documents_spell_them(index, typed, spelt):
+    """A keyboard without umlauts: the search folds „Laender“ and „Länder“ alike, the
+    embedder read them as different words."""
+    assert corpus_spelling(index, typed) == spelt
+
+
+@pytest.mark.parametrize(
+    "text",
+    # the documents spell these so, or hold no word they could write out; an "ss" is a
+    # spelling of its own („Russ“ is no „Ruß“)
+    ["zuerst aktuell Duell", "neue Feuer Quelle Bauer", "Russ muss", "Flugzeugtraeger"],
+)
+def test_words_that_are_no_written_out_umlaut_stay_as_typed(index, text):
+    assert corpus_spelling(index, text) == text
+
+
+@given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=12).map("".join))
+@settings(max_examples=examples(200), suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_spelling_as_the_documents_changes_no_folded_word(index, text):
+    """Only the spelling of an umlaut changes: every word folds as it did (what the search
+    reads), and the words stay where they were."""
+    spelt = corpus_spelling(index, text)
+    assert [fold(w) for w in _WORDS.findall(spelt)] == [fold(w) for w in _WORDS.findall(text)]
+    assert _WORDS.sub("", spelt) == _WORDS.sub("", text)

@@ -75,7 +75,7 @@ from faq_bot.index import (
 from faq_bot.morphcache import analyse_words, write_build_table
 from faq_bot.morphology import morphology_words
 from faq_bot.offline import write_offline_data
-from faq_bot.text import fold
+from faq_bot.text import fold, usual_spelling
 
 if TYPE_CHECKING:
     from faq_bot.dense import PendingVectors
@@ -495,18 +495,7 @@ def _surface_forms(texts: list[str], counts: Counter[str]) -> dict[str, str]:
             folded = fold(word)
             if folded in counts:
                 spellings.setdefault(folded, Counter())[word] += 1
-    return {w: _spelling(c) for w, c in spellings.items()}
-
-
-def _spelling(spellings: Counter[str]) -> str:
-    """The most frequent spelling not in capitals; a word only ever in capitals is a
-    heading's („NAHKAMPFPHASE“: „Nahkampfphase“) when longer than an abbreviation („TW“,
-    „FLAK“ stay)."""
-    ranked = [word for word, _n in spellings.most_common()]
-    found = next((word for word in ranked if not (len(word) > 1 and word.isupper())), None)
-    if found is not None:
-        return found
-    return ranked[0].capitalize() if len(ranked[0]) > 4 else ranked[0]
+    return {w: usual_spelling(c) for w, c in spellings.items()}
 
 
 def _write_json(path: Path, data: Any) -> None:

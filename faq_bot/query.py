@@ -54,7 +54,14 @@ from faq_bot.spelling import (
     sound_alikes,
     sound_key,
 )
-from faq_bot.text import clean_input, fold, fold_letters, slugify, written_out
+from faq_bot.text import (
+    clean_input,
+    fold,
+    fold_letters,
+    slugify,
+    written_out,
+    written_out_spellings,
+)
 
 __all__ = [
     "EXTRA_WEIGHTS",
@@ -375,16 +382,17 @@ def _misprint_of(index: Index, word: str, fix: str) -> bool:
 
 
 def corpus_spelling(index: Index, text: str) -> str:
-    """`text` with each word whose umlauts are written out ("Laender", "Schaeden") spelt
-    as the documents spell it ("Länder"), in the case it was typed in: the
-    search folds both spellings alike, the embedder reads them as different words. A word
-    the documents spell as typed ("Duell", "aktuell") stays."""
+    """`text` with each word whose umlauts are written out, in part or all ("Laender",
+    "Kuestengewässerzone"), spelt as the documents spell it ("Länder"; `usual_spelling`,
+    not a heading's capitals), in the case it was typed in: the search folds both spellings
+    alike, the embedder reads them as different words. A word no entry spells with an
+    umlaut stays ("Duell", "aktuell"), and so does one the entries also spell as typed."""
     table = _written_out_spellings(index)
 
     def spelt(m: re.Match[str]) -> str:
         word = m.group()
-        corpus = table.get(word.lower())
-        if corpus is None:
+        corpus = table.get(written_out(word))
+        if corpus is None or corpus.lower() == word.lower():
             return word
         if word.isupper():
             return corpus.upper()
@@ -394,21 +402,15 @@ def corpus_spelling(index: Index, text: str) -> str:
 
 
 def _written_out_spellings(index: Index) -> dict[str, str]:
-    """The entries' words with an umlaut, by their `written_out` form (the most
-    frequent spelling where several write out alike), less the forms that are themselves
-    words of the entries; made once per build."""
+    """`faq_bot.text.written_out_spellings` of the words of the entries (the fields the
+    build's vocabulary reads); made once per build."""
 
     def make() -> dict[str, str]:
-        counts: dict[str, Counter[str]] = {}
-        spelt: set[str] = set()
+        found: Counter[str] = Counter()
         for r in index.iter_entries():
-            for text in (r.title, *r.aliases, r.section or "", *r.plain_paragraphs):
-                for word in _WORD.findall(text):
-                    spelt.add(word.lower())
-                    out = written_out(word)
-                    if out != word.lower():
-                        counts.setdefault(out, Counter())[word] += 1
-        return {out: c.most_common(1)[0][0] for out, c in counts.items() if out not in spelt}
+            texts = (r.title, *r.aliases, r.category or "", r.section or "", *r.plain_paragraphs)
+            found.update(w for text in texts for w in _WORD.findall(text))
+        return written_out_spellings(found)
 
     return index.state.once("written_out_spellings", make)
 
@@ -552,6 +554,7 @@ def _warm_up(index: Index) -> None:
     _corpus_lemmas(index)
     _sorted_vocabulary(index)
     _written_out_spellings(index)  # the embedder's reading of every question
+    _word_places(index)  # a filtered search's longer words
 
 
 WARMERS.append(_warm_up)

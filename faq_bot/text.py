@@ -4,6 +4,9 @@
                          control characters as spaces (a query of only those is empty), NFC.
 ``slugify(text)``        URL slug ("Ölfeld" -> "oelfeld"), used for ids and aliases.
 ``fold(word)``           lower case, umlauts/ß folded, accents dropped (the analyzer's form).
+``written_out(word)``    lower case, umlauts written out as without them ("Länder" -> "laender").
+``usual_spelling(spellings)`` of a word's spellings (with counts), the one to show.
+``written_out_spellings(words)`` written-out form -> usual spelling, of the words with umlauts.
 ``words(text)``          the folded words of a text.
 ``split_sentences(text)`` (start, end) of each sentence; abbreviations and "1." do not end one.
 ``sentence_window(text, start, end, limit)`` whole sentences around a span, at most `limit` long.
@@ -21,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
@@ -43,8 +47,11 @@ __all__ = [
     "slugify",
     "split_sentences",
     "squash",
+    "usual_spelling",
     "without_format",
     "words",
+    "written_out",
+    "written_out_spellings",
 ]
 
 _WORD = re.compile(r"\w+")
@@ -151,6 +158,31 @@ def written_out(word: str) -> str:
 
 
 _WRITTEN_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
+
+
+def written_out_spellings(words: Counter[str]) -> dict[str, str]:
+    """Of `words` (with how often each occurs), those with an umlaut by their `written_out`
+    form, each with its `usual_spelling` („laender“: „Länder“ where „LÄNDER“ heads a
+    section); less the forms that are themselves among `words` („Mueller“ where the text
+    also writes it so)."""
+    spelt = {w.lower() for w in words}
+    spellings: dict[str, Counter[str]] = {}
+    for word, n in words.items():
+        out = written_out(word)
+        if out != word.lower() and out not in spelt:
+            spellings.setdefault(out, Counter())[word] += n
+    return {out: usual_spelling(c) for out, c in spellings.items()}
+
+
+def usual_spelling(spellings: Counter[str]) -> str:
+    """Of a word's `spellings` (with how often each occurs), the most frequent one not in
+    capitals; a word only ever in capitals is a heading's („NAHKAMPFPHASE“: „Nahkampfphase“)
+    when longer than an abbreviation („TW“, „FLAK“ stay)."""
+    ranked = [word for word, _n in spellings.most_common()]
+    found = next((word for word in ranked if not (len(word) > 1 and word.isupper())), None)
+    if found is not None:
+        return found
+    return ranked[0].capitalize() if len(ranked[0]) > 4 else ranked[0]
 
 
 def fold_letters(word: str) -> str:

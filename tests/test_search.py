@@ -204,6 +204,11 @@ def test_a_filtered_search_names_only_longer_words_its_filter_holds(index, query
     assert named_nowhere  # some filter holds none of them (no game has every word)
 
 
+@pytest.mark.parametrize("where", [{"doc": "how-faq"}, {"category": "Basisausbau"}])
+def test_a_filter_that_holds_a_longer_word_still_names_it(index, where):
+    assert "Flakbatterie" in dict(search(index, "Batterie", n=3, **where).longer)["Batterie"]
+
+
 def test_longer_words_are_named_most_frequent_first_and_at_most_three(index):
     from faq_bot.query import LONGER_SHOWN, MIN_PART, longer_words
 

@@ -32,6 +32,7 @@ import re
 from collections import Counter
 from collections.abc import Container, Iterable, Iterator, Mapping
 from functools import cache
+from typing import Any
 
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer
 from whoosh.analysis.acore import Token
@@ -51,6 +52,7 @@ __all__ = [
     "AnyOf",
     "analyzer_terms",
     "base_verb",
+    "entry_texts",
     "make_analyzer",
     "meanings",
     "part_vocabulary",
@@ -103,6 +105,13 @@ def meanings(text: str) -> list[str]:
     )
     written = _as_written()
     return [written.get(w, w) for w in dict.fromkeys(added)]
+
+
+def entry_texts(entry: Any) -> tuple[str, ...]:
+    """The texts of an entry (a corpus `Entry` or an index `EntryRecord`) that a build
+    analyses and its vocabulary counts: title, aliases, category, section, paragraphs."""
+    e = entry
+    return (e.title, *e.aliases, e.category or "", e.section or "", *e.plain_paragraphs)
 
 
 def vocabulary_from_texts(texts: Iterable[str]) -> Counter[str]:

@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from whoosh import index as whoosh_index
 
-from faq_bot.analysis import part_vocabulary, vocabulary_from_texts
+from faq_bot.analysis import entry_texts, part_vocabulary, vocabulary_from_texts
 from faq_bot.buildphases import Phases, Report
 from faq_bot.corpus import Corpus, load_corpus, read_manifest, slugify
 from faq_bot.entrystore import STORE_FILE, alias_map, write_store
@@ -300,9 +300,7 @@ def _build_index(
         for doc in corpus.documents:
             texts.extend(doc.preamble)
             for e in doc.entries:
-                texts.extend(
-                    (e.title, *e.aliases, e.category or "", e.section or "", *e.plain_paragraphs)
-                )
+                texts.extend(entry_texts(e))
         counts = vocabulary_from_texts(texts)
         surface = _surface_forms(texts, counts)
         schema = make_schema(part_vocabulary(counts))
@@ -471,7 +469,7 @@ def _indexed_words(entries: Iterable[Any]) -> set[str]:
     """The words of every analysed field of the build (see `morphology_words`)."""
     found: set[str] = set()
     for e in entries:
-        for text in (e.title, *e.aliases, e.category or "", e.section or "", *e.plain_paragraphs):
+        for text in entry_texts(e):
             found |= morphology_words(text)
     return found
 

@@ -37,7 +37,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from faq_bot.analysis import LINKS, AnyOf, split_compound, vocabulary_from_texts, without_morphology
+from faq_bot.analysis import (
+    LINKS,
+    AnyOf,
+    entry_texts,
+    split_compound,
+    vocabulary_from_texts,
+    without_morphology,
+)
 from faq_bot.errors import InputError
 from faq_bot.impacts import impacts
 from faq_bot.index import WARMERS, Index
@@ -408,8 +415,7 @@ def _written_out_spellings(index: Index) -> dict[str, str]:
     def make() -> dict[str, str]:
         found: Counter[str] = Counter()
         for r in index.iter_entries():
-            texts = (r.title, *r.aliases, r.category or "", r.section or "", *r.plain_paragraphs)
-            found.update(w for text in texts for w in _WORD.findall(text))
+            found.update(w for text in entry_texts(r) for w in _WORD.findall(text))
         return written_out_spellings(found)
 
     return index.state.once("written_out_spellings", make)
@@ -484,8 +490,7 @@ def _word_places(index: Index) -> dict[str, frozenset[tuple[str, str | None]]]:
         places: dict[str, set[tuple[str, str | None]]] = {}
         for r in index.iter_entries():
             place = (r.doc, slugify(r.category) if r.category else None)
-            texts = (r.title, *r.aliases, r.category or "", r.section or "", *r.plain_paragraphs)
-            for w in vocabulary_from_texts(texts):
+            for w in vocabulary_from_texts(entry_texts(r)):
                 places.setdefault(w, set()).add(place)
         return {w: frozenset(p) for w, p in places.items()}
 

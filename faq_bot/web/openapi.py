@@ -214,7 +214,8 @@ COMPONENTS: dict[str, Any] = {
             "description": "Wörter der Anfrage, die kein Dokument für sich enthält und keine "
             "Korrektur erreicht, mit den Wörtern der Dokumente, die so beginnen oder als "
             "zusammengesetzte Nomen so enden (höchstens drei, die häufigsten zuerst): "
-            "Fernkampf steht nur in Fernkampfphase, Batterie in Flakbatterie",
+            "Fernkampf steht nur in Fernkampfphase, Batterie in Flakbatterie. Eine Suche mit "
+            "doc oder category nennt nur Wörter, die Einträge dieses Filters enthalten",
             "items": {
                 "type": "object",
                 "required": ["word", "words"],

@@ -17,6 +17,7 @@ __all__ = [
     "SearchResult",
     "listed",
     "longer_json",
+    "quoted_list",
     "longer_note",
 ]
 
@@ -28,13 +29,17 @@ UNWORDED = "ohne Suchwort, nur inhaltlich ähnlich"
 def longer_note(word: str, words: Sequence[str]) -> str:
     """That the documents hold `word` only in the longer `words`
     (`faq_bot.query.longer_words`), as the chat and `faq-bot search` say it."""
-    quoted = listed([f"„{w}“" for w in words])
-    return f"„{word}“ steht in den Dokumenten nur in längeren Wörtern: {quoted}."
+    return f"„{word}“ steht in den Dokumenten nur in längeren Wörtern: {quoted_list(words)}."
 
 
 def listed(items: Sequence[str]) -> str:
     """`items` as German lists them: „A“, „A und B“, „A, B und C“."""
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} und {items[-1]}"
+
+
+def quoted_list(words: Sequence[str]) -> str:
+    """`words` in German quotes, `listed`: „„A“, „B“ und „C““."""
+    return listed([f"„{w}“" for w in words])
 
 
 def longer_json(pairs: Sequence[tuple[str, Sequence[str]]]) -> list[dict[str, Any]]:

@@ -87,6 +87,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from faq_bot.suggest import distinct_titles
     from faq_bot.text import clip
     from faq_bot.web import assets, body, compression, encoding, errors, security
+    from faq_bot.web.common import site_path
     from faq_bot.web.render import no_control, safe_snippet
 
     app = Flask(
@@ -140,6 +141,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.filters["snippet"] = safe_snippet
     app.jinja_env.filters["clip"] = clip  # a query said back in a heading, cut at a word
     app.jinja_env.filters["quoted_list"] = quoted_list  # „A“, „B“ und „C“ (`faq_bot.hits`)
+    app.jinja_env.filters["site_path"] = site_path  # a stage's path under the script root
     app.jinja_env.filters["distinct_titles"] = distinct_titles  # „Runde“ of two entries once
     app.jinja_env.finalize = no_control  # no page carries a control character
     # the chat fields' maxlength (search fields read config.MAX_QUERY_LENGTH): the server's

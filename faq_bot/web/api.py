@@ -26,6 +26,7 @@ from faq_bot.web.common import (
     conditional,
     current_index,
     entry_or_redirect,
+    rooted,
 )
 from faq_bot.web.render import paragraph_anchor
 
@@ -61,7 +62,7 @@ def search() -> Any:
     base = base_url()
     data = result.to_json()  # with each hit's links added
     data["hits"] = [hit_links(index, hit.to_json(), base) for hit in result.hits]
-    return jsonify(data)
+    return jsonify(rooted(data))
 
 
 @bp.get("/api/suggest")
@@ -84,7 +85,7 @@ def suggest() -> Any:
         return current_app.response_class(
             json.dumps(body, ensure_ascii=False), mimetype="application/x-suggestions+json"
         )
-    return jsonify(query=prefix, suggestions=suggestions)
+    return jsonify(query=prefix, suggestions=rooted(suggestions))
 
 
 def _suggestion_json(item: Any) -> dict:
@@ -96,7 +97,7 @@ def _suggestion_json(item: Any) -> dict:
         title, entry_id = item[0], item[1] if len(item) > 1 else None
         out = {"title": title}
         if entry_id:
-            out |= {"id": entry_id, "url": url_for("pages.entry", entry_id=entry_id)}
+            out |= {"id": entry_id, "url": entry_path(entry_id)}
         return out
     return {"title": str(getattr(item, "title", item))}
 
@@ -160,7 +161,7 @@ def _not_found(entry_id: str, exc: NotFound) -> Response:
     response = jsonify(
         error="not_found",
         detail=detail_of(exc),
-        suggestions=[hit_links(index, hit.to_json(with_text=False), base) for hit in hits],
+        suggestions=rooted([hit_links(index, hit.to_json(with_text=False), base) for hit in hits]),
     )
     response.status_code = 404
     return response

@@ -59,6 +59,7 @@ from faq_bot.web.common import (
     base_url,
     conditional,
     current_index,
+    rooted,
     turn_key,
     turn_key_tag,
 )
@@ -111,7 +112,7 @@ def api_ask() -> Any:
     body["sources"] = [hit_links(index, hit, base) for hit in body["sources"]]
     if body["answer"] is not None:
         body["answer"]["entry"] = hit_links(index, body["answer"]["entry"], base)
-    response = jsonify(body)
+    response = jsonify(rooted(body))
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -193,7 +194,7 @@ def _conversation(
     history: list[Turn] = []
     for turn in earlier:  # as shown before: from the index by id, no search
         result, turn = show(index, turn, history)
-        shown.append({**result.to_json(base), "turn": turn.token(key)})
+        shown.append(rooted({**result.to_json(base), "turn": turn.token(key)}))
         history.append(turn.turn())
     if question:
         try:
@@ -201,7 +202,7 @@ def _conversation(
         except QuestionError as exc:
             raise bad_request(str(exc)) from None
         data = result.to_json(base)
-        shown.append({**data, "turn": shown_of(data).token(key)})
+        shown.append(rooted({**data, "turn": shown_of(data).token(key)}))
     return shown, doc, notice
 
 

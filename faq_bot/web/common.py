@@ -95,6 +95,35 @@ def base_url() -> str:
     return host_url() + request.script_root
 
 
+# the JSON fields that hold a path of this site (`rooted`): a hit's, an entry's, a
+# suggestion's, an answer's passage and its related entries, the checker link
+LINK_KEYS = frozenset({"url", "check_url"})
+
+
+def site_path(path: str) -> str:
+    """A path a stage made (`faq_bot.text.entry_path`, the checker link), under the app's
+    script root as `url_for` puts the web's own links (served at ``/faq`` by gunicorn's
+    ``SCRIPT_NAME`` or a proxy: ``/faq/entry/x``); the same path at the root."""
+    return request.script_root + path if path.startswith("/") else path
+
+
+def rooted(data: Any) -> Any:
+    """JSON a stage made (a search's hits, an answer, title suggestions) with the path under
+    each of its `LINK_KEYS`, at any depth, put under the app's script root (`site_path`);
+    `data` itself at the root. Absolute links (``absolute_url``, ``paragraph_url``) are made
+    from `base_url`, which holds the root already."""
+    if not request.script_root:
+        return data
+    if isinstance(data, dict):
+        return {
+            k: site_path(v) if k in LINK_KEYS and isinstance(v, str) else rooted(v)
+            for k, v in data.items()
+        }
+    if isinstance(data, list):
+        return [rooted(item) for item in data]
+    return data
+
+
 def entry_or_redirect(
     index: Index, entry_id: str, endpoint: str, marks: bool = False, **values: Any
 ) -> EntryRecord:

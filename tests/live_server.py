@@ -53,10 +53,15 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_gunicorn(index_dir: Path, *extra: str, log: Path | None = None) -> LiveServer:
-    """gunicorn with one worker on a free loopback port, serving `index_dir`."""
+def start_gunicorn(
+    index_dir: Path, *extra: str, log: Path | None = None, root: str = ""
+) -> LiveServer:
+    """gunicorn with one worker on a free loopback port, serving `index_dir`; under the
+    path `root` (its ``SCRIPT_NAME``, as behind a proxy's ``location /faq/``) if given."""
     port = _free_port()
     env = dict(os.environ, FAQ_BOT_INDEX=str(index_dir))
+    if root:
+        env["SCRIPT_NAME"] = root
     out = open(log, "wb") if log else subprocess.DEVNULL  # noqa: SIM115
     process = subprocess.Popen(
         [
@@ -89,7 +94,7 @@ def start_gunicorn(index_dir: Path, *extra: str, log: Path | None = None) -> Liv
         if process.poll() is not None:
             raise RuntimeError(f"gunicorn exited with {process.returncode}")
         try:
-            with urllib.request.urlopen(server.url + "/healthz", timeout=2):
+            with urllib.request.urlopen(server.url + root + "/healthz", timeout=2):
                 return server
         except OSError:
             time.sleep(0.05)

@@ -23,6 +23,8 @@ PAGES = [
     "/ask?q=Wer+muss+zuerst+bezahlen%3A+Zerst%C3%B6rer+oder+Radarstation%3F",  # checker link
     "/entry/sperren-entsperren",  # references and backlinks
     "/docs/how-faq",
+    "/check",
+    "/offline",
 ]
 
 

@@ -7,9 +7,11 @@
 // - "Absatz N" copies the paragraph's permalink, "Zitat kopieren" its citation (or the
 //   entry's); the copied paragraph becomes the marked one; base.html's status region says
 //   what was copied
-// It also offers window.faqBot = {copy, flash, el, link, announce, chatStore, storedChat} to
-// the page scripts loaded after it (chat.js, check.js, offline.js), so copying works the
-// same everywhere; chatStore names the sessionStorage key of this tab's conversation, which
+// It also offers window.faqBot = {copy, flash, el, link, announce, chatStore, storedChat,
+// path, unrooted} to the page scripts loaded after it (chat.js, check.js, offline.js), so
+// copying works the same everywhere; path puts an address of this site under the path the
+// app is served under (<html data-root>, "/faq" behind a proxy's location /faq/; "" at a
+// host's root), as the server's links are, and unrooted reads one back; chatStore names the sessionStorage key of this tab's conversation, which
 // chat.js writes and storedChat reads (for chat.js and the offline copy alike).
 "use strict";
 
@@ -91,7 +93,7 @@
     var within = doc && doc.value ? "&doc=" + encodeURIComponent(doc.value) : "";
     // the titles alone, each once, as the browser's own box gets them (format=opensearch:
     // two entries named „Runde“ fill the box alike; faq_bot/suggest.py distinct_titles)
-    fetch("/api/suggest?format=opensearch&q=" + encodeURIComponent(value) + within, {
+    fetch(path("/api/suggest?format=opensearch&q=") + encodeURIComponent(value) + within, {
       headers: { Accept: "application/json" },
     })
       .then(function (response) {
@@ -182,6 +184,19 @@
     return node;
   }
 
+  var ROOT = document.documentElement.getAttribute("data-root") || "";
+
+  function path(address) {
+    return ROOT + address;
+  }
+
+  // `pathname` without the app's root ("/faq/entry/x" -> "/entry/x"); one outside it as is
+  function unrooted(pathname) {
+    if (!ROOT) return pathname;
+    if (pathname === ROOT) return "/";
+    return pathname.indexOf(ROOT + "/") === 0 ? pathname.slice(ROOT.length) : pathname;
+  }
+
   function link(href, text, className) {
     var a = el("a", className, text);
     a.setAttribute("href", href);
@@ -208,13 +223,15 @@
     announce: announce,
     chatStore: CHAT_STORE,
     storedChat: storedChat,
+    path: path,
+    unrooted: unrooted,
   };
 
   // The service worker keeps an offline copy of every ruling and a search over it
   // (faq_bot/web/pwa.py). Without it, or without JavaScript, pages come from the server.
   if ("serviceWorker" in navigator && window.isSecureContext) {
     window.addEventListener("load", function () {
-      navigator.serviceWorker.register("/sw.js").catch(function () {
+      navigator.serviceWorker.register(path("/sw.js")).catch(function () {
         /* offline use is an extra */
       });
     });

@@ -157,7 +157,7 @@
     var link = fresh.getAttribute("data-address") || fresh.getAttribute("data-permalink");
     if (!inputError && window.history && window.history.replaceState) {
       var url = link ? new URL(link, window.location.href) : null;
-      window.history.replaceState(null, "", url ? url.pathname + url.search : "/check");
+      window.history.replaceState(null, "", url ? url.pathname + url.search : window.faqBot.path("/check"));
     }
     var target =
       document.getElementById("check-error") ||
@@ -335,7 +335,7 @@
       if (controller) controller.abort();
     }, TIMEOUT_MS);
     // not form.action: the buttons named "action" shadow that property
-    fetch(form.getAttribute("action") || "/check", {
+    fetch(form.getAttribute("action") || window.faqBot.path("/check"), {
       method: "POST",
       headers: { "X-Check-Fragment": "1", Accept: "text/html" },
       body: data,

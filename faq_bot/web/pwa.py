@@ -75,6 +75,8 @@ def service_worker() -> Response:
         version=version,
         precache=precache,
         shell=url_for("pwa.offline_shell"),
+        static_path=url_for("static", filename=""),
+        data_path=url_for("pwa.offline_data"),
         ask_path=url_for("ask.page"),
         answer_timeout_ms=int(current_app.config["CHAT_TIMEOUT_MS"]),
     )
@@ -92,7 +94,7 @@ def manifest() -> Response:
         "description": "Regeln, FAQ und Kurzübersichten durchsuchen – auch offline.",
         "lang": "de",
         "start_url": url_for("pages.home"),
-        "scope": "/",
+        "scope": url_for("pages.home"),
         "display": "standalone",
         # the page's and the header's light colours (app.css --bg, --card; base.html's
         # theme-color): an installed app's bar was a blue the pages never show

@@ -9,6 +9,10 @@ var VERSION = {{ version | tojson }};
 var CACHE = "regelsuche-" + VERSION;
 var PRECACHE = {{ precache | tojson }};
 var SHELL = {{ shell | tojson }};
+// the static files' folder and the offline copy's path, under the app's root ("/faq/static/"
+// behind a proxy's location /faq/): cache-first
+var STATIC_PATH = {{ static_path | tojson }};
+var DATA_PATH = {{ data_path | tojson }};
 var NETWORK_TIMEOUT_MS = 6000; // three round trips at 2 s, then the stored copy
 // a question to the chat's page computes an answer: it gets the time the chat's own script gives one
 // (CHAT_TIMEOUT_MS), so a question asked by link and one typed wait alike
@@ -148,7 +152,7 @@ self.addEventListener("fetch", function (event) {
     );
     return;
   }
-  if (url.pathname.indexOf("/static/") === 0 || url.pathname === "/offline-data.json") {
+  if (url.pathname.indexOf(STATIC_PATH) === 0 || url.pathname === DATA_PATH) {
     event.respondWith(
       caches.open(CACHE).then(function (cache) {
         return cache.match(request).then(function (hit) {

@@ -256,6 +256,7 @@ GROUPS = [
     ["heldout170-questions.jsonl", "heldout170-followups.jsonl"],
     ["heldout171-questions.jsonl", "heldout171-followups.jsonl"],
     ["heldout172-questions.jsonl", "heldout172-followups.jsonl"],
+    ["heldout174-questions.jsonl", "heldout174-followups.jsonl"],
 ]
 
 

@@ -257,6 +257,7 @@ GROUPS = [
     ["heldout171-questions.jsonl", "heldout171-followups.jsonl"],
     ["heldout172-questions.jsonl", "heldout172-followups.jsonl"],
     ["heldout173-questions.jsonl", "heldout173-followups.jsonl"],
+    ["heldout174-questions.jsonl", "heldout174-followups.jsonl"],
 ]
 
 

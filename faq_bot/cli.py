@@ -11,6 +11,7 @@ from __future__ import annotations
 import codecs
 import io
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -185,7 +186,9 @@ def serve(
         note("Der Dienst startet neu, ohne den Speicher des Indexbaus …")
     else:
         shown = f"[{host.strip('[]')}]" if ":" in host else host  # an IPv6 literal
-        note(f"Regelsuche läuft auf http://{shown}:{port}/ (Beenden mit Strg+C)")
+        # gunicorn serves under SCRIPT_NAME (docs/web.md, "Under a path"); the debug server not
+        root = "" if debug else os.environ.get("SCRIPT_NAME", "").rstrip("/")
+        note(f"Regelsuche läuft auf http://{shown}:{port}{root}/ (Beenden mit Strg+C)")
     if debug:
         web_serve.run_debug(host, port, corpus_dir, index_dir)
     else:

@@ -26,6 +26,7 @@ from faq_bot.web.common import (
     conditional,
     current_index,
     entry_or_redirect,
+    host_url,
     rooted,
 )
 from faq_bot.web.render import paragraph_anchor
@@ -142,7 +143,7 @@ def _moved(entry_id: str, canonical: str, location: str) -> Response:
         id=canonical,
         title=title,
         url=path,
-        absolute_url=base_url() + path,
+        absolute_url=host_url() + path,  # `path` from url_for holds the script root
         api_url=location,
     )
     response.status_code = 301

@@ -110,8 +110,9 @@ def site_path(path: str) -> str:
 def rooted(data: Any) -> Any:
     """JSON a stage made (a search's hits, an answer, title suggestions) with the path under
     each of its `LINK_KEYS`, at any depth, put under the app's script root (`site_path`);
-    `data` itself at the root. Absolute links (``absolute_url``, ``paragraph_url``) are made
-    from `base_url`, which holds the root already."""
+    `data` itself at the root. Only for what a stage made: a path from `url_for` holds the
+    root already and would get it twice. Absolute links (``absolute_url``,
+    ``paragraph_url``) are left as they are: they were made with the root."""
     if not request.script_root:
         return data
     if isinstance(data, dict):

@@ -42,7 +42,9 @@ from faq_bot.web.common import (
     conditional,
     current_index,
     entry_or_redirect,
+    host_url,
     moved,
+    site_path,
     words_to_mark,
 )
 from faq_bot.web.marks import mark_html, query_groups
@@ -185,8 +187,8 @@ def page_title(entry: Any, doc: dict, number: int | None = None) -> str:
 def permalink(entry_id: str, index: int, text: str, *, absolute: bool = False) -> str:
     """The permalink of paragraph `index` (0-based) whose plain text is `text`
     (`paragraph_path`), under the app's root; with `absolute`, with scheme and host."""
-    root = base_url() if absolute else request.script_root
-    return root + paragraph_path(entry_id, index, text)
+    path = site_path(paragraph_path(entry_id, index, text))
+    return host_url() + path if absolute else path
 
 
 # ---------------------------------------------------------------- views
@@ -547,7 +549,9 @@ def document(doc_id: str) -> Any:
 
 @bp.get("/opensearch.xml")
 def opensearch() -> Response:
-    xml = render_template("pages/opensearch.xml", base=request.host_url)
+    # `base` with the app's script root (the search's address), `host` without it (the
+    # icon's path from `asset_url` holds the root already)
+    xml = render_template("pages/opensearch.xml", base=base_url(), host=host_url())
     return Response(xml, mimetype="application/opensearchdescription+xml")
 
 

@@ -170,7 +170,8 @@ def test_service_worker_is_served_from_the_root_uncached_with_its_version(client
     assert response.mimetype == "text/javascript"
     assert response.headers["Cache-Control"] == "no-cache"
     body = response.get_data(as_text=True)
-    assert 'var CACHE = "regelsuche-" + VERSION;' in body
+    assert 'var CACHE_PREFIX = "regelsuche-";' in body  # at the root: the names as before
+    assert "var CACHE = CACHE_PREFIX + VERSION;" in body
     precache = json.loads(body.split("var PRECACHE = ", 1)[1].split(";\n", 1)[0])
     assert "/" in precache and "/offline" in precache
     for url in precache:

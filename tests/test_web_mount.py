@@ -128,5 +128,7 @@ def test_the_service_worker_and_manifest_under_a_script_root_keep_to_it(client):
     for name in ("SHELL", "STATIC_PATH", "DATA_PATH", "ASK_PATH"):
         value = re.search(rf"^var {name} = \"([^\"]*)\";$", worker, re.M)
         assert value and value.group(1).startswith(ROOT + "/"), name
+    # its caches are its own: a worker at the root deletes only "regelsuche-…"
+    assert 'var CACHE_PREFIX = "regelsuche/faq/-";' in worker
     manifest = client.get("/manifest.webmanifest", base_url=HOST + ROOT).get_json()
     assert manifest["scope"] == manifest["start_url"] == ROOT + "/"

@@ -11,8 +11,9 @@
 // path, unrooted} to the page scripts loaded after it (chat.js, check.js, offline.js), so
 // copying works the same everywhere; path puts an address of this site under the path the
 // app is served under (<html data-root>, "/faq" behind a proxy's location /faq/; "" at a
-// host's root), as the server's links are, and unrooted reads one back; chatStore names the sessionStorage key of this tab's conversation, which
-// chat.js writes and storedChat reads (for chat.js and the offline copy alike).
+// host's root), as the server's links are, and unrooted reads one back; chatStore names
+// the sessionStorage key of this tab's conversation (one per app on a host), which chat.js
+// writes and storedChat reads (for chat.js and the offline copy alike).
 "use strict";
 
 (function () {
@@ -203,7 +204,7 @@
     return a;
   }
 
-  var CHAT_STORE = "faq-bot-chat";
+  var CHAT_STORE = "faq-bot-chat" + ROOT; // one conversation per app on a host
 
   // This tab's conversation as chat.js stored it: [] when there is none or it is unreadable.
   function storedChat() {

@@ -79,7 +79,7 @@
     copyLink.after(button);
   }
   var link = window.faqBot.link;
-  var here = window.faqBot.path; // an address of this site, under the app's root
+  var sitePath = window.faqBot.path; // an address of this site, under the app's root
 
   function history() {
     var turns = log.querySelectorAll("li.turn[data-question]");
@@ -122,7 +122,7 @@
       params.append("t", token);
     });
     if (doc) params.append("doc", doc);
-    return here("/ask?") + params.toString() + "#neu"; // opens at the newest answer, as the page does
+    return sitePath("/ask?") + params.toString() + "#neu"; // opens at the newest answer, as the page does
   }
 
   // /ask?q=…&t=…: `question` asked after the newest earlier turns that fit.
@@ -351,7 +351,7 @@
   // The search for `question` within the chosen document, as a declined answer offers it.
   function searchLink(question, doc) {
     var params = doc ? { q: question, doc: doc } : { q: question };
-    var url = here("/search?") + new URLSearchParams(params).toString();
+    var url = sitePath("/search?") + new URLSearchParams(params).toString();
     return link(url, "In der Suche nachsehen: „" + question + "“");
   }
 
@@ -565,7 +565,7 @@
       box.textContent = SLOW;
       announce(SLOW);
     }, Math.min(SLOW_MS, timeoutMs() / 3));
-    fetch(here("/api/ask"), {
+    fetch(sitePath("/api/ask"), {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
       body: JSON.stringify({ question: question, history: earlier, doc: chosenDoc() }),

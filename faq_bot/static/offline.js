@@ -71,7 +71,7 @@
   var WORD = found.WORD;
   var MIN_FUZZY_LENGTH = parseInt(root.getAttribute("data-min-fuzzy-length") || "", 10) || 5;
   var link = window.faqBot.link;
-  var here = window.faqBot.path; // an address of this site, under the app's root
+  var sitePath = window.faqBot.path; // an address of this site, under the app's root
 
   function clear(node) {
     while (node.firstChild) node.removeChild(node.firstChild);
@@ -93,7 +93,7 @@
   }
 
   function entryUrl(id, query, paragraph) {
-    var url = here("/entry/") + encodeURIComponent(id);
+    var url = sitePath("/entry/") + encodeURIComponent(id);
     if (query) url += "?h=" + encodeURIComponent(query);
     if (paragraph) url += "#p" + paragraph;
     return url;
@@ -112,7 +112,7 @@
   function searchForm(query, scope) {
     var form = el("form", "search-form");
     form.setAttribute("role", "search");
-    form.setAttribute("action", here("/search"));
+    form.setAttribute("action", sitePath("/search"));
     form.setAttribute("method", "get");
     ["doc", "category"].forEach(function (name) {
       if (!scope || !scope[name]) return;
@@ -209,7 +209,7 @@
     );
     if (scope.doc || scope.category) {
       var all = el("p");
-      all.appendChild(link(here("/search?") + new URLSearchParams({ q: query }).toString(), "Ohne Filter in allen Dokumenten suchen"));
+      all.appendChild(link(sitePath("/search?") + new URLSearchParams({ q: query }).toString(), "Ohne Filter in allen Dokumenten suchen"));
       root.appendChild(all);
     }
     if (corrections.length) {
@@ -241,7 +241,7 @@
       if (scope.doc) params.doc = scope.doc;
       if (scope.category) params.category = scope.category;
       // opens the longer list at the first hit not shown before, as the server's link does
-      more.appendChild(link(here("/search?") + new URLSearchParams(params).toString() +
+      more.appendChild(link(sitePath("/search?") + new URLSearchParams(params).toString() +
         "#treffer-" + (shown + 1), "Mehr Treffer zeigen"));
       root.appendChild(more);
     }
@@ -363,9 +363,9 @@
     document.title = entry.title + " – " + doc.title + " (offline) · Regelsuche";
     var crumbs = el("nav", "crumbs");
     crumbs.setAttribute("aria-label", "Brotkrumen");
-    crumbs.appendChild(link(here("/"), "Start"));
+    crumbs.appendChild(link(sitePath("/"), "Start"));
     crumbs.appendChild(document.createTextNode(" › "));
-    crumbs.appendChild(link(here("/docs/") + encodeURIComponent(doc.id), doc.title));
+    crumbs.appendChild(link(sitePath("/docs/") + encodeURIComponent(doc.id), doc.title));
     root.appendChild(crumbs);
     var article = el("article", "ruling");
     var head = el("header", "ruling-head");
@@ -468,7 +468,7 @@
     var list = el("ul", "doc-list");
     data.documents.forEach(function (d) {
       var li = el("li");
-      li.appendChild(link(here("/docs/") + encodeURIComponent(d.id), d.title));
+      li.appendChild(link(sitePath("/docs/") + encodeURIComponent(d.id), d.title));
       li.appendChild(el("span", "doc-meta", d.date_text ? " Stand: " + d.date_text : ""));
       list.appendChild(li);
     });

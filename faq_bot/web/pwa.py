@@ -1,6 +1,7 @@
 """The installable, offline-capable app: manifest, service worker, offline shell and data.
 
-- ``/sw.js`` is the service worker (root scope). Its text names the cache
+- ``/sw.js`` is the service worker (its scope the app's root: ``/``, or ``/faq/`` under a
+  script root, whose caches get names of their own). Its text names the cache
   version (index build + app fingerprint), so a new build or release changes
   the worker's bytes: the browser installs it on the next visit, it precaches
   the new copy and deletes the old caches.
@@ -58,6 +59,13 @@ def stand_text(built_at: str) -> str:
     return when.strftime("%d.%m.%Y, %H:%M Uhr") + " (UTC)"
 
 
+def cache_prefix(root: str) -> str:
+    """The names of the offline caches of the app served under `root` start so: two apps on
+    one host (``/faq`` and ``/faq-test``) never delete each other's copy (a root never ends
+    with "/", so ``root + "/"`` is no other root's beginning)."""
+    return f"regelsuche{root}/-" if root else "regelsuche-"
+
+
 @bp.get("/sw.js")
 def service_worker() -> Response:
     version = cache_version()
@@ -75,6 +83,7 @@ def service_worker() -> Response:
         version=version,
         precache=precache,
         shell=url_for("pwa.offline_shell"),
+        cache_prefix=cache_prefix(request.script_root),
         static_path=url_for("static", filename=""),
         data_path=url_for("pwa.offline_data"),
         ask_path=url_for("ask.page"),

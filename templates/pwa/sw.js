@@ -6,7 +6,9 @@
 "use strict";
 
 var VERSION = {{ version | tojson }};
-var CACHE = "regelsuche-" + VERSION;
+// this mount's caches ("regelsuche-" at a host's root): a worker deletes its own old ones only
+var CACHE_PREFIX = {{ cache_prefix | tojson }};
+var CACHE = CACHE_PREFIX + VERSION;
 var PRECACHE = {{ precache | tojson }};
 var SHELL = {{ shell | tojson }};
 // the static files' folder and the offline copy's path, under the app's root ("/faq/static/"
@@ -50,7 +52,7 @@ self.addEventListener("activate", function (event) {
         return Promise.all(
           names
             .filter(function (name) {
-              return name.indexOf("regelsuche-") === 0 && name !== CACHE;
+              return name.indexOf(CACHE_PREFIX) === 0 && name !== CACHE;
             })
             .map(function (name) {
               return caches.delete(name);

@@ -1,8 +1,9 @@
 """Served under a path (gunicorn's ``SCRIPT_NAME=/faq``, as behind a proxy's
 ``location /faq/``), the scripts stay under it too: the chat asks ``/faq/api/ask`` and
 links its passage under ``/faq``, the search box's suggestions come from
-``/faq/api/suggest``, and the offline copy (its service worker at ``/faq/sw.js``) reads
-``/faq/entry/…`` and ``/faq/search`` as its own addresses."""
+``/faq/api/suggest``, the checker's address stays under it, and the offline copy (its
+service worker at ``/faq/sw.js``) reads ``/faq/entry/…`` and ``/faq/search`` as its own
+addresses."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import DESKTOP, _context, offline
+from tests.e2e.test_check_e2e import fill_example2
 from tests.live_server import start_gunicorn
 
 ROOT = "/faq"
@@ -44,9 +46,9 @@ def test_the_chat_under_a_root_answers_and_links_under_it(context, mounted):
     link = page.locator("#chat-log li.turn a.passage-link").first
     expect(link).to_have_attribute("href", re.compile(rf"^{ROOT}/entry/[^#]+#p\d+$"))
     assert asked and all(u.startswith(mounted + "/api/ask") for u in asked)
-    expect(page).to_have_url(re.compile(rf"{ROOT}/ask\?t=[^#&]+#neu$"))
+    expect(page).to_have_url(re.compile(rf"^{mounted}/ask\?t=[^#&]+#neu$"))
     link.click()
-    expect(page).to_have_url(re.compile(rf"{ROOT}/entry/[^#]+#p\d+$"))
+    expect(page).to_have_url(re.compile(rf"^{mounted}/entry/[^#/]+#p\d+$"))
     expect(page.locator("h1")).to_be_visible()
 
 
@@ -65,14 +67,33 @@ def test_the_offline_copy_under_a_root_reads_its_addresses(context, mounted):
     page.goto(mounted + "/")
     # the worker controls the page once installed (a root's worker would never do so here)
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    scope = page.evaluate("() => navigator.serviceWorker.controller.scriptURL")
-    assert scope == mounted + "/sw.js"
+    worker = page.evaluate("() => navigator.serviceWorker.controller.scriptURL")
+    assert worker == mounted + "/sw.js"
     with offline(context):
         page.goto(mounted + "/entry/flakbatterie")
         expect(page.locator("h1")).to_have_text("Flakbatterie (Basisausbau)")
         crumbs = page.locator("nav.crumbs a")
         expect(crumbs.first).to_have_attribute("href", ROOT + "/")
+        page.goto(mounted + "/entry/flakbatterie/absatz/1")  # a paragraph's permalink
+        expect(page.locator("h1")).to_have_text("Flakbatterie (Basisausbau)")
+        expect(page).to_have_url(re.compile(rf"^{mounted}/entry/flakbatterie/absatz/1#p0$"))
         page.goto(mounted + "/search?q=Flakbatterie")
         hit = page.locator("#offline-app a[href*='/entry/']").first
         expect(hit).to_have_attribute("href", re.compile(rf"^{ROOT}/entry/"))
-        expect(page.locator("#offline-app form.search-form, #header-q").first).to_be_attached()
+        page.goto(mounted + "/")  # the start page, with the documents
+        expect(page.locator("#offline-app a[href*='/docs/']").first).to_have_attribute(
+            "href", re.compile(rf"^{ROOT}/docs/")
+        )
+
+
+def test_the_checker_under_a_root_keeps_its_address_under_it(context, mounted):
+    page = context.new_page()
+    page.goto(mounted + "/check")
+    page.evaluate("window.__sameDocument = true")
+    fill_example2(page)
+    page.locator("#resolve").click()
+    expect(page.locator("#timeline > li")).to_have_count(3)
+    assert page.evaluate("window.__sameDocument === true")  # check.js's fetch, not a reload
+    expect(page).to_have_url(re.compile(rf"^{mounted}/check\?s=[\w-]+&n=[\w.-]+$"))
+    rule = page.locator("#timeline a", has_text="227-Pfund Bombe (Basisausbau)").first
+    expect(rule).to_have_attribute("href", ROOT + "/entry/227-pfund-bombe-basisausbau")

@@ -32,6 +32,7 @@ import json
 import math
 import os
 import pwd
+import re
 import shutil
 import signal
 import socket
@@ -172,8 +173,21 @@ class Deployment:
     limit: Callable[[tuple[str, int]], None]
 
 
+def checked_root(root: str) -> str:
+    """`root`, the path the service is served under ("" or "/faq"), when it is one nginx's
+    patterns take as written (lower-case letters, digits, "-" and "_" in each part)."""
+    if root and not re.fullmatch(r"(/[a-z0-9_-]+)+", root):
+        raise ValueError(f"root must be empty or like /faq, not {root!r}")
+    return root
+
+
 def _nginx_conf(
-    run: Path, port: int, upstreams: list[int], down: set[int], limit: tuple[str, int] = LIMIT
+    run: Path,
+    port: int,
+    upstreams: list[int],
+    down: set[int],
+    limit: tuple[str, int] = LIMIT,
+    root: str = "",
 ) -> str:
     servers = "\n".join(
         f"        server 127.0.0.1:{p} max_fails=0{' down' if p in down else ''};"
@@ -194,6 +208,7 @@ def _nginx_conf(
         "@RATE@": limit[0],
         "@BURST@": str(limit[1]),
         "@RETRY_AFTER@": str(retry_after(limit[0])),
+        "@ROOT@": checked_root(root),
     }.items():
         text = text.replace(name, value)
     return text
@@ -201,24 +216,27 @@ def _nginx_conf(
 
 @contextlib.contextmanager
 def nginx(
-    upstreams: list[int], limit: tuple[str, int] = LIMIT
+    upstreams: list[int], limit: tuple[str, int] = LIMIT, root: str = ""
 ) -> Iterator[tuple[int, Path, Callable[[set[int]], None], Callable[[tuple[str, int]], None]]]:
     """nginx on a free loopback port balancing `upstreams`, computing requests limited by
-    `limit`; yields its port, its log, a function that marks some upstreams ``down``
-    (drained) and one that sets another limit."""
+    `limit`, the service under the path `root` ("" for a host's root; its gunicorns run with
+    that SCRIPT_NAME); yields its port, its log, a function that marks some upstreams
+    ``down`` (drained) and one that sets another limit."""
     binary = nginx_binary()
     if binary is None:
         raise RuntimeError("nginx fehlt: ./scripts/ensure-nginx installiert Debians nginx")
+    root = checked_root(root)
     # its own folder straight under the temp dir: nginx's workers (an unprivileged
     # user when started as root) must be able to reach the error pages in it
     run = Path(tempfile.mkdtemp(prefix="faq-bot-nginx-"))
     run.chmod(0o755)
     shutil.copytree(HERE / "errors", run / "errors")
     for page in (run / "errors").iterdir():
+        page.write_text(page.read_text(encoding="utf-8").replace("@ROOT@", root), "utf-8")
         page.chmod(0o644)
     port = free_port()
     state: dict = {"down": set(), "limit": limit}
-    conf = _nginx_conf(run, port, upstreams, set(), limit)
+    conf = _nginx_conf(run, port, upstreams, set(), limit, root)
     (run / "nginx.conf").write_text(conf, encoding="utf-8")
     log = (run / "nginx.log").open("wb")
     proc = subprocess.Popen(
@@ -242,13 +260,13 @@ def nginx(
             if proc.poll() is not None:
                 raise RuntimeError((run / "nginx.log").read_text(errors="replace"))
             try:
-                return get(port, "/healthz")[0] == 200
+                return get(port, root + "/healthz")[0] == 200
             except OSError:
                 return False
 
         def reload(**changes) -> None:
             state.update(changes)
-            conf = _nginx_conf(run, port, upstreams, state["down"], state["limit"])
+            conf = _nginx_conf(run, port, upstreams, state["down"], state["limit"], root)
             (run / "nginx.conf").write_text(conf, encoding="utf-8")
             proc.send_signal(signal.SIGHUP)  # new workers with the new config
             time.sleep(RELOAD_SECONDS)  # old workers finish what they were sending

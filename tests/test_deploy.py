@@ -16,13 +16,14 @@ import os
 import re
 import socket
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
 from faq_bot.config import ROOT
 from faq_bot.gunicorn_worker import PAGES
+from tests.live_server import start_gunicorn
 
 
 def _load_rolling():
@@ -386,3 +387,70 @@ def test_a_health_check_without_host_passes_nginx(nginx_port):
     app's 400 through nginx, which had passed its server_name „_“ on as the host."""
     got, body = raw_exchange(nginx_port, b"GET /healthz HTTP/1.0\r\n\r\n")
     assert got == 200, body[:200]
+
+
+# --- under a path: deploy/nginx.conf with @ROOT@ = /faq, gunicorn with SCRIPT_NAME=/faq ---
+
+MOUNT = "/faq"
+MOUNTED_CLIENT = "127.0.0.5"
+
+
+@pytest.fixture(scope="module")
+def mounted_nginx(tiny_built_index) -> Iterator[tuple[int, Callable]]:
+    """nginx in front of the one-document build served under /faq: its port and the
+    function that sets its limit on computing requests."""
+    if rolling.nginx_binary() is None:
+        message = "nginx fehlt: ./scripts/ensure-nginx installiert Debians nginx"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    server = start_gunicorn(tiny_built_index, root=MOUNT)
+    try:
+        with rolling.nginx([server.port], rolling.LOAD_LIMIT, root=MOUNT) as nginx:
+            port, _log, _drain, set_limit = nginx
+            yield port, set_limit
+    finally:
+        server.stop()
+
+
+def test_under_a_path_nginx_passes_the_app_its_pages_and_api(mounted_nginx):
+    port, _ = mounted_nginx
+    status, _, body = raw_request(port, f"{MOUNT}/search?q=Spiel")
+    assert status == 200
+    assert f'href="{MOUNT}/entry/' in body.decode() and 'href="/entry/' not in body.decode()
+    status, headers, body = raw_request(port, f"{MOUNT}/api/search?q=Spiel")
+    assert status == 200 and json.loads(body)["hits"][0]["url"].startswith(f"{MOUNT}/entry/")
+
+
+def test_under_a_path_nginx_answers_outside_it_with_its_german_page(mounted_nginx):
+    port, _ = mounted_nginx
+    status, _, body = raw_request(port, "/search?q=Spiel")
+    assert status == 404 and NGINX_PAGE in body.decode()
+    assert f'<a href="{MOUNT}/">Zur Startseite</a>' in body.decode()  # back under the path
+
+
+def test_under_a_path_the_apis_clients_get_nginxs_own_errors_as_json(mounted_nginx):
+    port, set_limit = mounted_nginx
+    got, body = raw_exchange(
+        port, f"TRACE {MOUNT}/api/search HTTP/1.1\r\nHost: localhost\r\n".encode() + b"\r\n"
+    )
+    assert got == 405 and json.loads(body)["error"]
+    set_limit(("1r/m", 1))  # computing requests under the path are counted
+    try:
+        answers = [
+            raw_request(port, f"{MOUNT}/api/search?q=spiel{n}", source=MOUNTED_CLIENT)
+            for n in range(4)
+        ]
+    finally:
+        set_limit(rolling.LOAD_LIMIT)
+    status, headers, body = next(a for a in answers if a[0] != 200)
+    assert status == 429 and headers["Content-Type"].startswith("application/json")
+    assert json.loads(body)["error"] == "too_many_requests"
+
+
+def test_the_root_of_the_nginx_template_takes_only_a_plain_path(tmp_path):
+    conf = rolling._nginx_conf(tmp_path, 8080, [8001], set(), root=MOUNT)
+    assert f"location {MOUNT}/ {{" in conf and "~^/api/ json;" not in conf
+    assert "location / {" in rolling._nginx_conf(tmp_path, 8080, [8001], set())
+    with pytest.raises(ValueError):
+        rolling._nginx_conf(tmp_path, 8080, [8001], set(), root="/faq/ { return 200; }")

@@ -913,6 +913,19 @@ def test_check_share_link_with_what_a_forum_added_after_it_redirects_to_the_link
     assert client.get(response.headers["Location"]).status_code == 200
 
 
+@pytest.mark.parametrize("name", ["_anchor", "_scheme", "_method", "_external"])
+def test_check_share_link_redirect_keeps_any_other_field_as_sent(client, name: str) -> None:
+    """An adversarial review: a field named as one of url_for's own options („_anchor“,
+    „_scheme“ …) beside a share link with a tail was a 500 (or an absolute redirect); the
+    redirect keeps it as a field like any other."""
+    link = encode_permalink(load(EXAMPLE2))
+    response = client.get("/check", query_string={"s": link + ".", name: "x"})
+    assert response.status_code == 301
+    location = response.headers["Location"]
+    assert location.startswith("/check?") and "#" not in location
+    assert parse_qs(urlsplit(location).query) == {"s": [link], name: ["x"]}
+
+
 @pytest.mark.parametrize("link", ["kaputt!", "AAAA", "x" * 9000, encode_permalink({"a": 1})])
 def test_check_bad_permalink_gives_a_german_400_page(client, link: str) -> None:
     response = client.get("/check", query_string={"s": link})

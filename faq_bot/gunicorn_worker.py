@@ -10,7 +10,9 @@ and nginx (``deploy/nginx.conf``) passes it through when it reaches gunicorn at 
 ``deploy/errors``). `GermanThreadWorker` answers them with a short German page instead,
 with the same status, the standard reason phrase and the app's security headers; what
 gunicorn found goes to its log as before. It has no request to go by, so an ``/api/``
-path gets the page too, not the JSON error shape.
+path gets the page too, not the JSON error shape. Served under a path (``SCRIPT_NAME``,
+docs/web.md), a request outside it is a 404 (gunicorn answers 500, "configuration
+problem"), and the pages lead back to the start page under that path.
 
 ``GermanThreadWorker``
     The worker class (`faq_bot.serving.WORKER_CLASS`).
@@ -41,7 +43,7 @@ from typing import Any
 from gunicorn import util
 from gunicorn.http import message
 from gunicorn.http.body import ChunkedReader
-from gunicorn.http.errors import InvalidChunkSize
+from gunicorn.http.errors import ConfigurationProblem, InvalidChunkSize
 from gunicorn.workers.gthread import ThreadWorker
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -54,6 +56,7 @@ __all__ = ["PAGES", "GermanThreadWorker", "tame_allocator", "write_error"]
 PAGES = {
     400: ("Ungültige Anfrage", "Der Server konnte diese Anfrage nicht lesen."),
     403: ("Nicht erlaubt", "Diese Anfrage ist nicht erlaubt."),
+    404: (TITLES[404], DEFAULT_DETAILS[404]),  # a path outside SCRIPT_NAME, as the app's 404
     414: (
         "Adresse zu lang",
         "Die Adresse ist zu lang. Bitte einen kürzeren Suchbegriff verwenden oder ein neues "
@@ -85,7 +88,7 @@ PAGE = """<!doctype html>
 <body>
 <h1>{title}</h1>
 <p>{text}</p>
-<p><a href="/">Zur Startseite</a></p>
+<p><a href="{home}">Zur Startseite</a></p>
 </body>
 </html>
 """
@@ -95,7 +98,10 @@ def write_error(sock: socket.socket, status: int, reason: str, message: str) -> 
     """Write a German error page for `status` to `sock` (``gunicorn.util.write_error``'s
     signature; `message`, gunicorn's English detail, is left out)."""
     title, text = PAGES.get(status, FALLBACK)
-    body = PAGE.format(title=html.escape(title), text=html.escape(text)).encode("utf-8")
+    # the start page under the path gunicorn serves the app under (SCRIPT_NAME), if any
+    home = html.escape(os.environ.get("SCRIPT_NAME", "").rstrip("/") + "/")
+    page = PAGE.format(title=html.escape(title), text=html.escape(text), home=home)
+    body = page.encode("utf-8")
     try:  # gunicorn leaves "Bad Request" as the reason of its 501 and 500
         reason = HTTPStatus(status).phrase
     except ValueError:
@@ -298,6 +304,17 @@ class GermanThreadWorker(ThreadWorker):
                     # the plain socket's shutdown: an SSLSocket's would drop its TLS state
                     # under the pool thread, whose answer then went out unencrypted
                     socket.socket.shutdown(sock, socket.SHUT_RD)
+
+    def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
+        """gunicorn's, except for a path outside ``SCRIPT_NAME`` (served under /faq: a
+        request for /healthz or /entry/x), which is a page that is not here, the 404, not
+        gunicorn's 500 (a balancer probing /healthz took the instance for broken)."""
+        if isinstance(exc, ConfigurationProblem) and "SCRIPT_NAME" in str(exc):
+            self.log.info("Outside the app's path: %s", exc)
+            with contextlib.suppress(OSError):
+                write_error(client, 404, "Not Found", "")
+            return
+        super().handle_error(req, client, addr, exc)
 
     def init_process(self) -> None:
         # gunicorn's handle_error looks up util.write_error at each call; this worker

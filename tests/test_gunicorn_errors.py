@@ -9,6 +9,7 @@ from http import HTTPStatus
 import pytest
 
 from faq_bot.gunicorn_worker import PAGES
+from tests.live_server import start_gunicorn
 
 
 def _raw(server, request: bytes) -> tuple[str, dict[str, str], str]:
@@ -103,3 +104,35 @@ def test_a_chunk_declared_larger_than_any_body_keeps_no_connection_open(live_ser
     status_line, headers, _body = _raw(live_server, request)
     assert status_line.startswith("HTTP/1.1 413"), status_line
     assert headers.get("Connection") == "close"
+
+
+@pytest.fixture(scope="module")
+def mounted_server(tiny_built_index):
+    """The one-document build served under /faq (gunicorn's SCRIPT_NAME)."""
+    server = start_gunicorn(tiny_built_index, root="/faq")
+    yield server
+    server.stop()
+
+
+@pytest.mark.parametrize("path", [b"/healthz", b"/entry/spiel", b"/FAQ/search?q=x"])
+def test_under_a_path_a_request_outside_it_is_a_german_404(mounted_server, path):
+    """An adversarial review: served under /faq, gunicorn answered a path outside it with a
+    500 (its "configuration problem"): a mistyped address read as a broken service, and a
+    balancer probing /healthz took the instance out."""
+    status_line, headers, body = _raw(
+        mounted_server, b"GET " + path + b" HTTP/1.1\r\nHost: x\r\n\r\n"
+    )
+    assert status_line == "HTTP/1.1 404 Not Found"
+    title, text = PAGES[404]
+    assert f"<h1>{title}</h1>" in body and text in body
+    assert '<a href="/faq/">Zur Startseite</a>' in body  # back into the app
+    assert "SCRIPT_NAME" not in body
+    status_line, _, _ = _raw(mounted_server, b"GET /faq/healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert status_line == "HTTP/1.1 200 OK"
+
+
+def test_under_a_path_gunicorns_own_pages_lead_back_under_it(mounted_server):
+    request = b"GET /faq/search?q=" + b"a" * 10_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"
+    status_line, _, body = _raw(mounted_server, request)
+    assert status_line.startswith("HTTP/1.1 414")
+    assert '<a href="/faq/">Zur Startseite</a>' in body

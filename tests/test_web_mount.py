@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 import pytest
+from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 ROOT = "/faq"
 HOST = "http://localhost"
@@ -132,3 +133,13 @@ def test_the_service_worker_and_manifest_under_a_script_root_keep_to_it(client):
     assert 'var CACHE_PREFIX = "regelsuche/faq/-";' in worker
     manifest = client.get("/manifest.webmanifest", base_url=HOST + ROOT).get_json()
     assert manifest["scope"] == manifest["start_url"] == ROOT + "/"
+
+
+def test_a_path_that_only_begins_like_the_script_root_is_not_found(app):
+    """An adversarial review: a server strips the root as text, so ``/faqentry/x`` under
+    ``/faq`` reached the app as ``entry/x`` and was the entry's page at a wrong address."""
+    environ = EnvironBuilder(path="/entry/sperren-entsperren", base_url=HOST + ROOT).get_environ()
+    environ["PATH_INFO"] = "entry/sperren-entsperren"  # what gunicorn leaves of /faqentry/…
+    body, status, _ = run_wsgi_app(app, environ, buffered=True)
+    assert status.startswith("404")
+    assert "Seite nicht gefunden" in b"".join(body).decode()

@@ -155,6 +155,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     compression.init_app(app)
     errors.init_app(app)
     app.before_request(errors.check_host)  # first: no hook reads a body or builds a URL before
+    app.before_request(errors.refuse_outside_root)
     app.before_request(errors.forgive_trailing_slash)
     app.before_request(compression.ignore_ranges)
     app.after_request(compression.no_ranges)

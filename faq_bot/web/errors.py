@@ -287,6 +287,15 @@ def check_host() -> None:
 QUERY_SAFE = "%=&+;/?:@!$'()*,~"
 
 
+def refuse_outside_root() -> None:
+    """Under a script root a server strips it as text: ``/faqentry/x`` under ``/faq``
+    reaches the app as ``entry/x``. A path that then does not start with "/" lies outside
+    the app: its 404, not the entry's page at an address that is not the app's."""
+    path = request.environ.get("PATH_INFO", "")
+    if request.script_root and path and not path.startswith("/"):
+        raise NotFound()
+
+
 def forgive_trailing_slash() -> WerkzeugResponse | None:
     """An address with a slash added ("/entry/aktionsstapel/", as some forums and
     hand-typed links end it) is answered with a 301 to the address without it when that

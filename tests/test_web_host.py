@@ -57,6 +57,15 @@ def test_a_host_werkzeug_reads_as_none_gets_a_german_400_not_broken_links(app, h
     assert "http:///" not in response.get_data(as_text=True)
 
 
+@pytest.mark.parametrize("host", ["faq.example.org:80:80", "x:1:2", "[::1]:80:80", "x]:80"])
+def test_a_host_with_more_than_one_port_gets_a_german_400(app, host):
+    """An adversarial review: „evil.com:80:80“ was served, its links on „http://evil.com:80“,
+    while „x:1:y“ was refused: a host name is a name (or a bracketed address) and one port."""
+    response = served(app, "/opensearch.xml", {"Host": host})
+    assert response.status_code == 400
+    assert "Host-Header" in response.get_data(as_text=True)
+
+
 @pytest.mark.parametrize("host", ["localhost:5000", "[::1]:80", "127.0.0.1", "faq.example.org"])
 def test_ordinary_hosts_are_served(app, host):
     assert served(app, "/opensearch.xml", {"Host": host}).status_code == 200

@@ -321,12 +321,17 @@ def forgive_trailing_slash() -> WerkzeugResponse | None:
     return redirect(target, code=301)
 
 
+# a host name or a bracketed address, then at most one port (`_host_unusable`)
+HOST_SHAPE = re.compile(r"(\[[^\[\]]*\]|[^:\[\]]+)(:[0-9]+)?")
+
+
 def _host_unusable() -> bool:
     """Whether no URL can be built for this request (see `check_host`): werkzeug could
     not bind the URL map to the host, the name does not decode, or werkzeug read it as
     no host at all (an empty Host header, a port that is no number, spaces, brackets:
-    every absolute link would start "http:///"); or an HTTP/1.1 request has no Host
-    header, which RFC 9112 (3.2) says a server must refuse with a 400."""
+    every absolute link would start "http:///"), or it is more than a name (or a bracketed
+    address) and one port ("evil.com:80:80"); or an HTTP/1.1 request has no Host header,
+    which RFC 9112 (3.2) says a server must refuse with a 400."""
     if isinstance(request.routing_exception, _HOST_ERRORS):
         return True
     environ = request.environ
@@ -336,7 +341,8 @@ def _host_unusable() -> bool:
         request.host_url  # noqa: B018 (decodes the host name, as building a URL does)
     except (UnicodeError, ValueError, *_HOST_ERRORS):
         return True
-    return not request.host
+    sent = environ.get("HTTP_HOST")  # as sent: werkzeug drops a last ":80" ("x:80:80")
+    return not request.host or (sent is not None and not HOST_SHAPE.fullmatch(sent))
 
 
 def render_error(

@@ -122,7 +122,8 @@
       params.append("t", token);
     });
     if (doc) params.append("doc", doc);
-    return sitePath("/ask?") + params.toString() + "#neu"; // opens at the newest answer, as the page does
+    // opens at the newest answer, as the page does
+    return sitePath("/ask?") + params.toString() + "#neu";
   }
 
   // /ask?q=…&t=…: `question` asked after the newest earlier turns that fit.

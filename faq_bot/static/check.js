@@ -157,7 +157,8 @@
     var link = fresh.getAttribute("data-address") || fresh.getAttribute("data-permalink");
     if (!inputError && window.history && window.history.replaceState) {
       var url = link ? new URL(link, window.location.href) : null;
-      window.history.replaceState(null, "", url ? url.pathname + url.search : window.faqBot.path("/check"));
+      var address = url ? url.pathname + url.search : window.faqBot.path("/check");
+      window.history.replaceState(null, "", address);
     }
     var target =
       document.getElementById("check-error") ||

@@ -37,9 +37,9 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import quote_plus, urlencode
+from urllib.parse import quote_plus
 
-from flask import Blueprint, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, jsonify, redirect, render_template, request
 from werkzeug.wrappers import Response
 
 from faq_bot.chat import QuestionError, Turn, answer, parse_history
@@ -59,6 +59,7 @@ from faq_bot.web.common import (
     base_url,
     conditional,
     current_index,
+    page_url,
     rooted,
     turn_key,
     turn_key_tag,
@@ -121,22 +122,7 @@ def _address() -> str:
     """This page's address as a URL: its query percent-encoded again (`request.url` gives
     what was asked as text, „<“ and „Ä“ included: escaped for HTML, but no URL)."""
     args: dict[str, Any] = request.args.to_dict(flat=False)  # as the chat's links are
-    return chat_url(args, external=True)
-
-
-def chat_url(args: dict[str, Any], external: bool = False) -> str:
-    """The chat page's address with `args` (a value or a list of values each; None left
-    out), every reserved character percent-encoded: a shared link ends in its last
-    question, and a forum's autolink ends a link before a final "?" or ":" (`url_for`
-    leaves them as they are), not before "%3F" (chat.js's links encode them too)."""
-    pairs = [
-        (name, value)
-        for name, values in args.items()
-        for value in (values if isinstance(values, (list, tuple)) else [values])
-        if value is not None
-    ]
-    query = urlencode(pairs, quote_via=quote_plus)
-    return url_for("ask.page", _external=external) + (f"?{query}" if query else "")
+    return page_url("ask.page", args, external=True)
 
 
 def _link_tokens(tokens: list[str], budget: int = LINK_CHARS) -> list[str]:
@@ -292,6 +278,6 @@ def page_post() -> Response | str | tuple[str, int]:
     kept = _link_tokens(tokens, REDIRECT_CHARS)
     if not kept:  # the new turn alone does not fit in an address: this page shows it
         return _page(shown, doc)
-    response = redirect(chat_url({"t": kept, "doc": doc}) + "#neu", code=303)
+    response = redirect(page_url("ask.page", {"t": kept, "doc": doc}) + "#neu", code=303)
     response.headers["Cache-Control"] = "no-store"
     return response

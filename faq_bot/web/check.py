@@ -52,7 +52,6 @@ import logging
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urlencode
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
@@ -87,7 +86,13 @@ from faq_bot.web.body import (
     check_tree,
     raw_body,
 )
-from faq_bot.web.common import IndexUnavailable, bad_request, current_index, turn_key
+from faq_bot.web.common import (
+    IndexUnavailable,
+    bad_request,
+    current_index,
+    page_url,
+    turn_key,
+)
 from faq_bot.web.limits import MAX_REQUEST_LINE
 from faq_bot.web.permalink import tidy_shared
 
@@ -444,10 +449,8 @@ def page() -> Response:
         data = check_tree(decode_permalink(link), SHARED_LINK)
     except (PermalinkError, BodyError) as exc:
         if (meant := _meant_link(link)) is not None:  # "…Xy9." from a forum: where it leads
-            # the other fields as sent: passed to url_for, one named as its own options
-            # ("_anchor", "_scheme") was taken as one (a 500)
             args: dict[str, Any] = {**request.args.to_dict(flat=False), "s": meant}
-            return redirect(f"{url_for('check.page')}?{urlencode(args, doseq=True)}", code=301)
+            return redirect(page_url("check.page", args), code=301)  # the other fields too
         return _render(builder.empty_state(), status=400, error=_bad_link(str(exc)))
     # the notes a form post was redirected with (`_redirect_to_link`), if they verify
     token = request.args.get("n")

@@ -7,6 +7,7 @@ import hashlib
 import hmac
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, overload
+from urllib.parse import quote_plus, urlencode
 
 from flask import Response, current_app, g, make_response, redirect, request, url_for
 from werkzeug.exceptions import BadRequest, HTTPException, NotFound, ServiceUnavailable
@@ -98,6 +99,23 @@ def base_url() -> str:
 # the JSON fields that hold a path of this site (`rooted`): a hit's, an entry's, a
 # suggestion's, an answer's passage and its related entries, the checker link
 LINK_KEYS = frozenset({"url", "check_url"})
+
+
+def page_url(endpoint: str, args: dict[str, Any], external: bool = False) -> str:
+    """The address of `endpoint` (a route without parameters) with the query `args` (a
+    value or a list of values each; None left out), every reserved character
+    percent-encoded: a shared chat link ends in its last question, and a forum's autolink
+    ends a link before a final "?" or ":" (`url_for` leaves them as they are), not before
+    "%3F" (chat.js's links encode them too). Built beside `url_for`, never through it: it
+    reads a field named "_anchor" or "_scheme" as its own option (a 500)."""
+    pairs = [
+        (name, value)
+        for name, values in args.items()
+        for value in (values if isinstance(values, (list, tuple)) else [values])
+        if value is not None
+    ]
+    query = urlencode(pairs, quote_via=quote_plus)
+    return url_for(endpoint, _external=external) + (f"?{query}" if query else "")
 
 
 def site_path(path: str) -> str:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import datetime
 import html
 import os
 import socket
@@ -44,6 +45,8 @@ from gunicorn import util
 from gunicorn.http import message
 from gunicorn.http.body import ChunkedReader
 from gunicorn.http.errors import ConfigurationProblem, InvalidChunkSize
+from gunicorn.http.wsgi import Response as GunicornResponse
+from gunicorn.http.wsgi import default_environ
 from gunicorn.workers.gthread import ThreadWorker
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -309,12 +312,19 @@ class GermanThreadWorker(ThreadWorker):
         """gunicorn's, except for a path outside ``SCRIPT_NAME`` (served under /faq: a
         request for /healthz or /entry/x), which is a page that is not here, the 404, not
         gunicorn's 500 (a balancer probing /healthz took the instance for broken)."""
-        if isinstance(exc, ConfigurationProblem) and "SCRIPT_NAME" in str(exc):
-            self.log.info("Outside the app's path: %s", exc)
-            with contextlib.suppress(OSError):
-                write_error(client, 404, "Not Found", "")
+        if not (isinstance(exc, ConfigurationProblem) and "SCRIPT_NAME" in str(exc)):
+            super().handle_error(req, client, addr, exc)
             return
-        super().handle_error(req, client, addr, exc)
+        self.log.info("Outside the app's path: %s", exc)
+        if req is not None:  # in the access log as gunicorn logs the errors it answers
+            environ = default_environ(req, client, self.cfg)
+            host, port = addr or ("", -1)  # a unix socket has none
+            environ["REMOTE_ADDR"], environ["REMOTE_PORT"] = host, str(port)
+            answer = GunicornResponse(req, client, self.cfg)
+            answer.status = "404 Not Found"
+            self.log.access(answer, req, environ, datetime.timedelta(0))
+        with contextlib.suppress(OSError):
+            write_error(client, 404, "Not Found", "")
 
     def init_process(self) -> None:
         # gunicorn's handle_error looks up util.write_error at each call; this worker

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import socket
+import time
 from http import HTTPStatus
 
 import pytest
@@ -107,9 +108,15 @@ def test_a_chunk_declared_larger_than_any_body_keeps_no_connection_open(live_ser
 
 
 @pytest.fixture(scope="module")
-def mounted_server(tiny_built_index):
-    """The one-document build served under /faq (gunicorn's SCRIPT_NAME)."""
-    server = start_gunicorn(tiny_built_index, root="/faq")
+def access_log(tmp_path_factory):
+    return tmp_path_factory.mktemp("mounted") / "access.log"
+
+
+@pytest.fixture(scope="module")
+def mounted_server(tiny_built_index, access_log):
+    """The one-document build served under /faq (gunicorn's SCRIPT_NAME), its access log
+    in `access_log`."""
+    server = start_gunicorn(tiny_built_index, "--access-logfile", str(access_log), root="/faq")
     yield server
     server.stop()
 
@@ -129,6 +136,24 @@ def test_under_a_path_a_request_outside_it_is_a_german_404(mounted_server, path)
     assert "SCRIPT_NAME" not in body
     status_line, _, _ = _raw(mounted_server, b"GET /faq/healthz HTTP/1.1\r\nHost: x\r\n\r\n")
     assert status_line == "HTTP/1.1 200 OK"
+
+
+def test_under_a_path_a_request_outside_it_is_in_the_access_log(mounted_server, access_log):
+    _raw(mounted_server, b"GET /nirgendwo-ausserhalb HTTP/1.1\r\nHost: x\r\n\r\n")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        lines = access_log.read_text().splitlines() if access_log.exists() else []
+        if any("/nirgendwo-ausserhalb" in line and '" 404 ' in line for line in lines):
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"no access line with 404: {lines[-3:]}")
+
+
+@pytest.mark.parametrize("path", [b"/faqentry/spiel", b"/faqx/"])
+def test_under_a_path_one_that_only_begins_like_it_is_the_apps_404(mounted_server, path):
+    status_line, _, body = _raw(mounted_server, b"GET " + path + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert status_line == "HTTP/1.1 404 NOT FOUND"  # the app's, not the worker's
+    assert "Seite nicht gefunden" in body and 'data-root="/faq"' in body
 
 
 def test_under_a_path_gunicorns_own_pages_lead_back_under_it(mounted_server):

@@ -143,3 +143,12 @@ def test_a_path_that_only_begins_like_the_script_root_is_not_found(app):
     body, status, _ = run_wsgi_app(app, environ, buffered=True)
     assert status.startswith("404")
     assert "Seite nicht gefunden" in b"".join(body).decode()
+
+
+def test_a_script_root_given_with_its_slash_still_serves_its_pages(app):
+    """A review: with ``SCRIPT_NAME=/faq/`` gunicorn leaves ``/faq/search`` as ``search``,
+    which the check above must not take for a path outside the app."""
+    environ = EnvironBuilder(path="/search", query_string="q=Sperren").get_environ()
+    environ["SCRIPT_NAME"], environ["PATH_INFO"] = "/faq/", "search"
+    _, status, _ = run_wsgi_app(app, environ, buffered=True)
+    assert status.startswith("200")

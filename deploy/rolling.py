@@ -173,12 +173,25 @@ class Deployment:
     limit: Callable[[tuple[str, int]], None]
 
 
+# under a path, nothing else is served (at a host's root, "location /" is the app's)
+OUTSIDE_ROOT = "        location / {\n            return 404;\n        }"
+
+
 def checked_root(root: str) -> str:
     """`root`, the path the service is served under ("" or "/faq"), when it is one nginx's
     patterns take as written (lower-case letters, digits, "-" and "_" in each part)."""
     if root and not re.fullmatch(r"(/[a-z0-9_-]+)+", root):
         raise ValueError(f"root must be empty or like /faq, not {root!r}")
     return root
+
+
+def copy_error_pages(target: Path, root: str) -> None:
+    """deploy/errors/ into `target` with their start-page link under `root` (readable by
+    nginx's workers, an unprivileged user when started as root)."""
+    shutil.copytree(HERE / "errors", target)
+    for page in target.iterdir():
+        page.write_text(page.read_text(encoding="utf-8").replace("@ROOT@", root), "utf-8")
+        page.chmod(0o644)
 
 
 def _nginx_conf(
@@ -209,6 +222,7 @@ def _nginx_conf(
         "@BURST@": str(limit[1]),
         "@RETRY_AFTER@": str(retry_after(limit[0])),
         "@ROOT@": checked_root(root),
+        "@OUTSIDE_ROOT@": OUTSIDE_ROOT if root else "",
     }.items():
         text = text.replace(name, value)
     return text
@@ -230,10 +244,7 @@ def nginx(
     # user when started as root) must be able to reach the error pages in it
     run = Path(tempfile.mkdtemp(prefix="faq-bot-nginx-"))
     run.chmod(0o755)
-    shutil.copytree(HERE / "errors", run / "errors")
-    for page in (run / "errors").iterdir():
-        page.write_text(page.read_text(encoding="utf-8").replace("@ROOT@", root), "utf-8")
-        page.chmod(0o644)
+    copy_error_pages(run / "errors", root)
     port = free_port()
     state: dict = {"down": set(), "limit": limit}
     conf = _nginx_conf(run, port, upstreams, set(), limit, root)

@@ -451,6 +451,19 @@ def test_under_a_path_the_apis_clients_get_nginxs_own_errors_as_json(mounted_ngi
 def test_the_root_of_the_nginx_template_takes_only_a_plain_path(tmp_path):
     conf = rolling._nginx_conf(tmp_path, 8080, [8001], set(), root=MOUNT)
     assert f"location {MOUNT}/ {{" in conf and "~^/api/ json;" not in conf
-    assert "location / {" in rolling._nginx_conf(tmp_path, 8080, [8001], set())
+    # nothing outside the path: not nginx's own welcome page at "/" on a Debian host
+    assert "location / {\n            return 404;\n        }" in conf
+    at_root = rolling._nginx_conf(tmp_path, 8080, [8001], set())
+    assert at_root.count("location / {") == 1 and "return 404;" not in at_root
     with pytest.raises(ValueError):
         rolling._nginx_conf(tmp_path, 8080, [8001], set(), root="/faq/ { return 200; }")
+
+
+@pytest.mark.parametrize(("root", "home"), [("", 'href="/"'), (MOUNT, f'href="{MOUNT}/"')])
+def test_nginxs_error_pages_lead_to_the_start_page_of_the_path(tmp_path, root, home):
+    rolling.copy_error_pages(tmp_path / "errors", root)
+    pages = sorted((tmp_path / "errors").glob("*.html"))
+    assert pages
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        assert "@ROOT@" not in text and f"<a {home}>Zur Startseite</a>" in text

@@ -66,7 +66,20 @@ def test_a_host_with_more_than_one_port_gets_a_german_400(app, host):
     assert "Host-Header" in response.get_data(as_text=True)
 
 
-@pytest.mark.parametrize("host", ["localhost:5000", "[::1]:80", "127.0.0.1", "faq.example.org"])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "localhost:5000",
+        "[::1]:80",
+        "127.0.0.1",
+        "faq.example.org",
+        "FAQ.Example.org",
+        "faq.example.org.",  # a fully qualified name
+        "faq.example.org.:8080",
+        "[::ffff:127.0.0.1]:8080",
+        "xn--regelbcher-wfb.de",
+    ],
+)
 def test_ordinary_hosts_are_served(app, host):
     assert served(app, "/opensearch.xml", {"Host": host}).status_code == 200
 

@@ -10,8 +10,8 @@
 // It also offers window.faqBot = {copy, flash, el, link, announce, chatStore, storedChat,
 // path, unrooted} to the page scripts loaded after it (chat.js, check.js, offline.js), so
 // copying works the same everywhere; path puts an address of this site under the path the
-// app is served under (<html data-root>, "/faq" behind a proxy's location /faq/; "" at a
-// host's root), as the server's links are, and unrooted reads one back; chatStore names
+// app is served under (<html data-root>, "/faq" behind a proxy's location /faq/; none at
+// a host's root), as the server's links are, and unrooted reads one back; chatStore names
 // the sessionStorage key of this tab's conversation (one per app on a host), which chat.js
 // writes and storedChat reads (for chat.js and the offline copy alike).
 "use strict";

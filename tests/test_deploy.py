@@ -44,14 +44,19 @@ CLIENT, OTHER_CLIENT, MARKING_CLIENT = "127.0.0.2", "127.0.0.3", "127.0.0.4"
 SECURITY_HEADERS = ("Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options")
 
 
-@pytest.fixture(scope="module")
-def deployment() -> Iterator:
+def require_nginx() -> None:
+    """Skip without nginx locally, with a hint; fail in CI, where a missing nginx is a
+    broken install step, never a reason to skip."""
     if rolling.nginx_binary() is None:
         message = "nginx fehlt: ./scripts/ensure-nginx installiert Debians nginx"
         if os.environ.get("CI"):
-            # in CI a missing nginx is a broken install step, never a reason to skip
             pytest.fail(message)
         pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def deployment() -> Iterator:
+    require_nginx()
     # these tests send from 127.0.0.1 as fast as they can: the per-address limit of a real
     # host would count them all as one client (its own test sets it, then sets this back)
     with rolling.deployment(instances=2, workers=1, limit=rolling.LOAD_LIMIT) as dep:
@@ -330,8 +335,7 @@ def test_the_shipped_limit_is_what_the_nginx_template_is_filled_with(tmp_path):
 def nginx_port(live_server) -> Iterator[int]:
     """deploy/nginx.conf in front of the one-document build: for what nginx answers itself
     (no index of the real corpus needed)."""
-    if rolling.nginx_binary() is None:
-        pytest.skip("nginx fehlt: ./scripts/ensure-nginx installiert Debians nginx")
+    require_nginx()
     with rolling.nginx([live_server.port], rolling.LOAD_LIMIT) as (port, _log, _drain, _limit):
         yield port
 
@@ -399,11 +403,7 @@ MOUNTED_CLIENT = "127.0.0.5"
 def mounted_nginx(tiny_built_index) -> Iterator[tuple[int, Callable]]:
     """nginx in front of the one-document build served under /faq: its port and the
     function that sets its limit on computing requests."""
-    if rolling.nginx_binary() is None:
-        message = "nginx fehlt: ./scripts/ensure-nginx installiert Debians nginx"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    require_nginx()
     server = start_gunicorn(tiny_built_index, root=MOUNT)
     try:
         with rolling.nginx([server.port], rolling.LOAD_LIMIT, root=MOUNT) as nginx:

@@ -161,3 +161,17 @@ def test_under_a_path_gunicorns_own_pages_lead_back_under_it(mounted_server):
     status_line, _, body = _raw(mounted_server, request)
     assert status_line.startswith("HTTP/1.1 414")
     assert '<a href="/faq/">Zur Startseite</a>' in body
+
+
+def test_under_a_path_given_with_its_slash_the_start_page_is_served(tiny_built_index):
+    """``SCRIPT_NAME=/faq/``: gunicorn left ``/faq/`` as the empty path, and the start page
+    answered with a 308 to itself, a loop; now it is the start page, its links under /faq."""
+    server = start_gunicorn(tiny_built_index, root="/faq/")
+    try:
+        status_line, _, body = _raw(server, b"GET /faq/ HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert status_line == "HTTP/1.1 200 OK"
+        assert 'data-root="/faq"' in body and 'action="/faq/search"' in body
+        status_line, _, _ = _raw(server, b"GET /faq/healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert status_line == "HTTP/1.1 200 OK"
+    finally:
+        server.stop()

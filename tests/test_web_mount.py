@@ -152,3 +152,16 @@ def test_a_script_root_given_with_its_slash_still_serves_its_pages(app):
     environ["SCRIPT_NAME"], environ["PATH_INFO"] = "/faq/", "search"
     _, status, _ = run_wsgi_app(app, environ, buffered=True)
     assert status.startswith("200")
+
+
+@pytest.mark.parametrize("rest", ["", "?q=Sperren"])
+def test_the_start_page_under_a_script_root_given_with_its_slash_is_served(app, rest):
+    """``SCRIPT_NAME=/faq/`` leaves ``/faq/`` as the empty path, which werkzeug answered with
+    a 308 to ``/faq/`` itself: a browser looped until it gave up. The root's slash belongs to
+    the path: the start page, its links rooted once."""
+    environ = EnvironBuilder(path="/", query_string=rest.lstrip("?")).get_environ()
+    environ["SCRIPT_NAME"], environ["PATH_INFO"] = "/faq/", ""
+    body, status, _ = run_wsgi_app(app, environ, buffered=True)
+    assert status.startswith("200")
+    found = paths(b"".join(body).decode())
+    assert found and all(p.startswith(ROOT + "/") and not p.startswith(ROOT + "//") for p in found)

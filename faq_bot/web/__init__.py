@@ -125,8 +125,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.extensions["faq_bot.index"] = holder = IndexHolder(app.config["INDEX_DIR"])
     env_secret()  # a FAQ_BOT_SECRET too short to sign with fails here, not per request
-    app.wsgi_app = _host_lower_cased(  # type: ignore[method-assign]
-        _ignoring_upgrade(encoding.query_as_utf8(_morphology_bounded(app.wsgi_app)))
+    app.wsgi_app = _root_without_slash(  # type: ignore[method-assign]
+        _host_lower_cased(
+            _ignoring_upgrade(encoding.query_as_utf8(_morphology_bounded(app.wsgi_app)))
+        )
     )
     if app.config["TRUST_PROXY_HEADERS"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
@@ -192,6 +194,22 @@ def _morphology_bounded(wsgi_app: Any) -> Any:
     def app(environ: dict[str, Any], start_response: Any) -> Any:
         with morphology_budget():
             return wsgi_app(environ, start_response)
+
+    return app
+
+
+def _root_without_slash(wsgi_app: Any) -> Any:
+    """`wsgi_app` with a script root's final slash moved to the path (``SCRIPT_NAME=/faq/``:
+    gunicorn strips the root as text, leaving ``/faq/search`` as ``search`` and ``/faq/`` as
+    the empty path, which werkzeug answered with a 308 to ``/faq/`` itself, a loop). Then
+    every request under the root looks as under ``SCRIPT_NAME=/faq``."""
+
+    def app(environ: dict[str, Any], start_response: Any) -> Any:
+        root = environ.get("SCRIPT_NAME", "")
+        if root.endswith("/"):
+            path = environ.get("PATH_INFO", "")
+            environ = {**environ, "SCRIPT_NAME": root.rstrip("/"), "PATH_INFO": "/" + path}
+        return wsgi_app(environ, start_response)
 
     return app
 

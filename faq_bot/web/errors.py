@@ -291,10 +291,9 @@ def refuse_outside_root() -> None:
     """Under a script root a server strips it as text: ``/faqentry/x`` under ``/faq``
     reaches the app as ``entry/x``. A path that then does not start with "/" lies outside
     the app: its 404, not the entry's page at an address that is not the app's. (A root
-    given with its slash, ``SCRIPT_NAME=/faq/``, leaves every path so: it is served.)"""
+    given with its slash arrives without it: `faq_bot.web._root_without_slash`.)"""
     path = request.environ.get("PATH_INFO", "")
-    root = request.environ.get("SCRIPT_NAME", "")
-    if root and not root.endswith("/") and path and not path.startswith("/"):
+    if request.environ.get("SCRIPT_NAME") and path and not path.startswith("/"):
         raise NotFound()
 
 

@@ -8,7 +8,7 @@ parts of a compound in HanTa's lexicon and verb roots (`faq_bot.analysis.MorphFi
 an index build use the analyses it cached (`faq_bot.morphcache`) instead of running HanTa.
 ``tagger()``: the tagger itself (sentences too), or None where HanTa cannot load (then
 nothing is added). ``morphology_budget(n)``: within it, HanTa's terms only for distinct
-words of n letters in all (a web request; see `MORPH_REQUEST_LETTERS`). Words are
+words whose squared lengths sum to at most n (a web request; see `MORPH_REQUEST_COST`). Words are
 analysed by a leaner copy (`word_tagger`): a serving worker never tags sentences. Both
 caches are bounded: queries bring any word.
 """
@@ -31,7 +31,7 @@ from faq_bot.text import fold
 __all__ = [
     "MORPH_CACHE",
     "MORPH_MAX_WORD",
-    "MORPH_REQUEST_LETTERS",
+    "MORPH_REQUEST_COST",
     "HantaAnalysis",
     "hanta_analysis",
     "inflected_noun",
@@ -50,14 +50,18 @@ MORPH_CACHE = 65_536  # words whose analysis is kept; bounded, queries bring any
 # longest word HanTa analyses: its time grows steeply with length (a 500-letter query word
 # took 2 s of CPU, 160 letters 0.2 s); the corpus's longest word has 31 letters
 MORPH_MAX_WORD = 40
-# letters of the distinct words a user's text may have analysed in one web request
-# (`morphology_budget`), as HanTa's time grows with a word's length: a chat post of
-# nineteen turns of 40-letter made-up words (a QA review) took four seconds of HanTa
-# behind its lock, and a dozen such posts at once had gunicorn's watchdog kill the
-# workers; this is about a second of them. The page's ten earlier turns and a question,
-# of real questions, use 1,300 to 2,000 (a code review). Deterministic: a word counts
-# whether its analysis is cached or not.
-MORPH_REQUEST_LETTERS = 3_000
+# what the distinct words of a user's text may cost HanTa in one web request
+# (`morphology_budget`), a word counting the square of its length: HanTa's time grows so
+# (measured on made-up words, 2-core machine idle: 5 letters 0.7 ms, 10 letters 2.2 ms,
+# 20 letters 8.7 ms, 40 letters 36.5 ms; about 0.023 ms per unit), so this bounds a request
+# at about 0.4 s of HanTa behind its lock, whatever the words' lengths. Counted in letters
+# (3,000) it allowed 75 words of 40 letters, 2.7 s idle and 4.8 s on a busy machine (an
+# adversarial probe; five such posts at once held /healthz for 10 s). Real questions fit
+# with room: over 20,000 random draws of eleven seen questions (the page's ten earlier
+# turns and a question) at most 7,785, one question at most 1,955; a page of ten real
+# earlier turns measured 4,600 to 6,400. Deterministic: a word counts whether its analysis
+# is cached or not.
+MORPH_REQUEST_COST = 16_000
 _MORPH_LOCK = threading.Lock()  # HanTa keeps internal state; one analysis at a time
 _CONTENT_TAGS = ("NN", "NE", "VV", "ADJ")
 HantaAnalysis = tuple[str, tuple[tuple[str, str], ...]]
@@ -172,16 +176,17 @@ def morphology_words(text: str) -> set[str]:
 class _Budget:
     __slots__ = ("left", "seen")
 
-    def __init__(self, letters: int):
-        self.left = letters
+    def __init__(self, cost: int):
+        self.left = cost
         self.seen: set[str] = set()
 
     def allows(self, word: str) -> bool:
         if word in self.seen:
             return True
-        if self.left < len(word):
+        cost = len(word) ** 2
+        if self.left < cost:
             return False
-        self.left -= len(word)
+        self.left -= cost
         self.seen.add(word)
         return True
 
@@ -190,11 +195,11 @@ _BUDGET: ContextVar[_Budget | None] = ContextVar("morphology_budget", default=No
 
 
 @contextmanager
-def morphology_budget(letters: int = MORPH_REQUEST_LETTERS) -> Iterator[None]:
+def morphology_budget(cost: int = MORPH_REQUEST_COST) -> Iterator[None]:
     """Within it, `morphology` gives HanTa's terms for the distinct words it is asked about
-    while their letters fit in `letters`, and () for a word that does not fit any more
-    (the words' own terms stay)."""
-    token = _BUDGET.set(_Budget(letters))
+    while the squares of their lengths fit in `cost`, and () for a word that does not fit
+    any more (the words' own terms stay)."""
+    token = _BUDGET.set(_Budget(cost))
     try:
         yield
     finally:
@@ -207,7 +212,7 @@ def morphology(word: str, counted: bool = True) -> tuple[tuple[str, str], ...]:
     "part"s of a compound in its lexicon ("starthand" -> "start", "hand"), and
     verb "root"s ("ungesperrt" -> "sperr", "tarnung" -> "tarn"). Cached per word; a
     word that is not analysed (too short or long, not letters) is not kept. Within
-    `morphology_budget`, () once its letters are used up, for a word that is `counted`
+    `morphology_budget`, () once its cost is used up, for a word that is `counted`
     (a user's; the corpus's words are not: their terms are cached for the whole build)."""
     if not 4 <= len(word) <= MORPH_MAX_WORD or not word.isalpha():
         return ()

@@ -34,7 +34,8 @@ def test_if_none_match_star_does_not_turn_404_or_400_into_304(client):
 def test_a_request_of_many_made_up_turns_has_few_words_analysed_by_hanta(client, monkeypatch):
     """A QA review: a chat post of twenty turns of made-up words had HanTa analyse each of
     them (seconds behind its lock); a dozen such posts at once had the watchdog kill the
-    workers. One request now has words of at most `MORPH_REQUEST_LETTERS` letters analysed."""
+    workers. One request now has words analysed whose squared lengths (HanTa's time grows
+    so) sum to at most `MORPH_REQUEST_COST`."""
     analysed: set[str] = set()
     real = morphology._morphology
 
@@ -51,7 +52,29 @@ def test_a_request_of_many_made_up_turns_has_few_words_analysed_by_hanta(client,
     form = MultiDict([("q", made_up())] + [("t", f"-~{made_up()}") for _ in range(19)])
     response = client.post("/ask", data=form)
     assert response.status_code < 500
-    assert 0 < sum(map(len, analysed)) <= morphology.MORPH_REQUEST_LETTERS
+    assert 0 < sum(len(w) ** 2 for w in analysed) <= morphology.MORPH_REQUEST_COST
+
+
+def test_a_post_of_long_made_up_words_has_hanta_analyse_only_a_few(client, monkeypatch):
+    """An adversarial probe: counted in letters, a post of 40-letter made-up words had 75 of
+    them analysed, 4.8 s of HanTa on a busy machine (five such posts held /healthz for 10 s).
+    HanTa's time grows with the square of a word's length, and so does what a word costs."""
+    analysed: set[str] = set()
+    real = morphology._morphology
+
+    def counting(word):
+        analysed.add(word)
+        return real(word)
+
+    monkeypatch.setattr(morphology, "_morphology", counting)
+    rng = random.Random(32)
+
+    def made_up() -> str:
+        return " ".join("".join(rng.choices("bcdfghklmnprstzaeiou", k=40)) for _ in range(12))
+
+    response = client.post("/api/ask", json={"question": made_up(), "history": [made_up()] * 3})
+    assert response.status_code == 200
+    assert 0 < len(analysed) <= morphology.MORPH_REQUEST_COST // 40**2 <= 10
 
 
 def test_if_none_match_with_the_etag_still_gives_304(client):

@@ -1030,6 +1030,43 @@ def test_check_rows_are_blank_only_above_the_choice_budget(client, monkeypatch, 
     assert ('value="radar"' in html) is rows
 
 
+def test_check_choice_budget_counts_names_as_the_page_escapes_them(client, monkeypatch):
+    """An adversarial probe: the budget counted a name's characters before escaping, and a
+    quotation mark is five on the page (``&#34;``): ten cards of quote-filled names showed
+    their rows in a page of about 1 MB. The budget covers the options as the page sends them."""
+    from faq_bot.stack import form as builder
+    from faq_bot.stack import formview
+
+    monkeypatch.setattr(formview, "MAX_CHOICE_CHARS", 10**9)  # the rows are shown
+
+    def name(i: int) -> str:
+        return f"k{i}".ljust(MAX_ID, '"')
+
+    rows = range(10)
+    data = {
+        "phase": "Bauphase",
+        "players": {name(i): {"tw": 1000} for i in rows},
+        "cards": [
+            {"id": name(i), "name": name(i), "owner": name(i), "kind": "base", "zone": "play"}
+            for i in rows
+        ],
+        "stack": [
+            {
+                "id": f"s{i}",
+                "by": name(i),
+                "source": name(i),
+                "effect": {"type": "destroy", "target": name((i + 1) % len(rows))},
+            }
+            for i in rows
+        ],
+    }
+    state = builder.pad_state(builder.state_from_json(scenario_to_json(read_scenario(data))))
+    counted = formview.choices_size(state, formview.form_choices(state))
+    html = client.get("/check", query_string={"s": encode_permalink(data)}).get_data(as_text=True)
+    sent = sum(len(o) for o in re.findall(r"<option [^>]*>[^<]*</option>", html) if "&#34;" in o)
+    assert sent > 0 and counted >= sent
+
+
 def test_check_link_too_big_for_the_rows_with_an_error_keeps_its_scenario_in_the_json_view(
     client,
 ) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from functools import lru_cache
+from html import escape
 from typing import Any
 
 from faq_bot.stack import result_to_json
@@ -226,12 +227,16 @@ OPTION_MARKUP = len('<option value=""></option>') + 6
 
 
 def choices_size(form: Mapping[str, Any], choices: Mapping[str, Any]) -> int:
-    """What the rows of `form` (`pad_state`) offer in their selects, in characters
-    (`form_choices`'s options: a card row's owner, an entry row's source, target and
-    announcer), compared with `MAX_CHOICE_CHARS`."""
+    """What the rows of `form` (`pad_state`) offer in their selects, in characters as the
+    page sends them, escaped (`form_choices`'s options: a card row's owner, an entry row's
+    source, target and announcer), compared with `MAX_CHOICE_CHARS`. (An adversarial probe:
+    counted before escaping, names of quotation marks, five characters each on the page,
+    let ten cards show their rows in a page of about 1 MB.)"""
 
     def size(options: list[tuple[str, str]]) -> int:
-        return sum(len(value) + len(label) + OPTION_MARKUP for value, label in options)
+        return sum(
+            len(escape(value)) + len(escape(label)) + OPTION_MARKUP for value, label in options
+        )
 
     players, cards = size(choices["players"]), size(choices["cards"])
     entry_rows = sum(players + cards + size(targets) for targets in choices["entry_targets"])

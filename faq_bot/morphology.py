@@ -8,9 +8,9 @@ parts of a compound in HanTa's lexicon and verb roots (`faq_bot.analysis.MorphFi
 an index build use the analyses it cached (`faq_bot.morphcache`) instead of running HanTa.
 ``tagger()``: the tagger itself (sentences too), or None where HanTa cannot load (then
 nothing is added). ``morphology_budget(n)``: within it, HanTa's terms only for distinct
-words whose squared lengths sum to at most n (a web request; see `MORPH_REQUEST_COST`). Words are
-analysed by a leaner copy (`word_tagger`): a serving worker never tags sentences. Both
-caches are bounded: queries bring any word.
+words whose costs (`word_cost`) sum to at most n (a web request; see
+`MORPH_REQUEST_COST`). Words are analysed by a leaner copy (`word_tagger`): a serving
+worker never tags sentences. Both caches are bounded: queries bring any word.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ __all__ = [
     "morphology",
     "morphology_budget",
     "morphology_words",
+    "word_cost",
     "tagger",
     "word_class",
     "word_tagger",
@@ -51,17 +52,17 @@ MORPH_CACHE = 65_536  # words whose analysis is kept; bounded, queries bring any
 # took 2 s of CPU, 160 letters 0.2 s); the corpus's longest word has 31 letters
 MORPH_MAX_WORD = 40
 # what the distinct words of a user's text may cost HanTa in one web request
-# (`morphology_budget`), a word counting the square of its length: HanTa's time grows so
-# (measured on made-up words, 2-core machine idle: 5 letters 0.7 ms, 10 letters 2.2 ms,
-# 20 letters 8.7 ms, 40 letters 36.5 ms; about 0.023 ms per unit), so this bounds a request
-# at about 0.4 s of HanTa behind its lock, whatever the words' lengths. Counted in letters
-# (3,000) it allowed 75 words of 40 letters, 2.7 s idle and 4.8 s on a busy machine (an
-# adversarial probe; five such posts at once held /healthz for 10 s). Real questions fit
-# with room: over 20,000 random draws of eleven seen questions (the page's ten earlier
-# turns and a question) at most 7,785, one question at most 1,955; a page of ten real
-# earlier turns measured 4,600 to 6,400. Deterministic: a word counts whether its analysis
-# is cached or not.
-MORPH_REQUEST_COST = 16_000
+# (`morphology_budget`), each counted by `word_cost`: its length squared plus 12, as HanTa's
+# time grows (measured on made-up words, 2-core machine idle: 17.6 to 23.9 us per unit from
+# 4 to 40 letters; 4 letters 0.5 ms, 10 letters 2.2 ms, 40 letters 38.5 ms), so this bounds
+# a request at about 0.8 to 1 s of HanTa behind its lock, whatever the words' lengths.
+# Counted in letters (3,000) it allowed 75 words of 40 letters, 2.9 s idle and 4.7 s on a
+# busy machine (an adversarial probe; five such posts at once held /healthz for 10 s).
+# Real questions use at most about half of it, as they used of the letters: the page's
+# ten earlier turns and a question, the costliest of the 22,000 seen questions, 19,073
+# (spelling candidates and folded forms count too); eleven drawn at random 6,200 (median)
+# to 8,128. Deterministic: a word counts whether its analysis is cached or not.
+MORPH_REQUEST_COST = 40_000
 _MORPH_LOCK = threading.Lock()  # HanTa keeps internal state; one analysis at a time
 _CONTENT_TAGS = ("NN", "NE", "VV", "ADJ")
 HantaAnalysis = tuple[str, tuple[tuple[str, str], ...]]
@@ -173,6 +174,12 @@ def morphology_words(text: str) -> set[str]:
     }
 
 
+def word_cost(word: str) -> int:
+    """What analysing `word` costs HanTa, in units of about 20 us: its time grows with the
+    square of the word's length, plus a part per word (see `MORPH_REQUEST_COST`)."""
+    return len(word) ** 2 + 12
+
+
 class _Budget:
     __slots__ = ("left", "seen")
 
@@ -183,7 +190,7 @@ class _Budget:
     def allows(self, word: str) -> bool:
         if word in self.seen:
             return True
-        cost = len(word) ** 2
+        cost = word_cost(word)
         if self.left < cost:
             return False
         self.left -= cost
@@ -197,7 +204,7 @@ _BUDGET: ContextVar[_Budget | None] = ContextVar("morphology_budget", default=No
 @contextmanager
 def morphology_budget(cost: int = MORPH_REQUEST_COST) -> Iterator[None]:
     """Within it, `morphology` gives HanTa's terms for the distinct words it is asked about
-    while the squares of their lengths fit in `cost`, and () for a word that does not fit
+    while their costs (`word_cost`) fit in `cost`, and () for a word that does not fit
     any more (the words' own terms stay)."""
     token = _BUDGET.set(_Budget(cost))
     try:

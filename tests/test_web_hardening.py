@@ -10,6 +10,7 @@ import random
 import re
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -22,6 +23,8 @@ from faq_bot.stack.permalink import MAX_PERMALINK, PermalinkError, encode_permal
 from faq_bot.web import create_app
 from faq_bot.web.limits import MAX_REQUEST_LINE
 
+ROOT = Path(__file__).resolve().parent.parent
+
 
 def test_if_none_match_star_does_not_turn_404_or_400_into_304(client):
     star = {"If-None-Match": "*"}
@@ -31,19 +34,25 @@ def test_if_none_match_star_does_not_turn_404_or_400_into_304(client):
     assert client.get("/api/entries/depot", headers=star).status_code == 304
 
 
-def test_a_request_of_many_made_up_turns_has_few_words_analysed_by_hanta(client, monkeypatch):
-    """A QA review: a chat post of twenty turns of made-up words had HanTa analyse each of
-    them (seconds behind its lock); a dozen such posts at once had the watchdog kill the
-    workers. One request now has words analysed whose squared lengths (HanTa's time grows
-    so) sum to at most `MORPH_REQUEST_COST`."""
-    analysed: set[str] = set()
+@pytest.fixture
+def analysed(monkeypatch) -> set[str]:
+    """The words HanTa analyses from here on (its cache passed through)."""
+    words: set[str] = set()
     real = morphology._morphology
 
     def counting(word):
-        analysed.add(word)
+        words.add(word)
         return real(word)
 
     monkeypatch.setattr(morphology, "_morphology", counting)
+    return words
+
+
+def test_a_request_of_many_made_up_turns_has_few_words_analysed_by_hanta(client, analysed):
+    """A QA review: a chat post of twenty turns of made-up words had HanTa analyse each of
+    them (seconds behind its lock); a dozen such posts at once had the watchdog kill the
+    workers. One request now has words analysed whose costs (`word_cost`: HanTa's time
+    grows with the square of a word's length) sum to at most `MORPH_REQUEST_COST`."""
     rng = random.Random(52)
 
     def made_up() -> str:
@@ -52,21 +61,13 @@ def test_a_request_of_many_made_up_turns_has_few_words_analysed_by_hanta(client,
     form = MultiDict([("q", made_up())] + [("t", f"-~{made_up()}") for _ in range(19)])
     response = client.post("/ask", data=form)
     assert response.status_code < 500
-    assert 0 < sum(len(w) ** 2 for w in analysed) <= morphology.MORPH_REQUEST_COST
+    assert 0 < sum(map(morphology.word_cost, analysed)) <= morphology.MORPH_REQUEST_COST
 
 
-def test_a_post_of_long_made_up_words_has_hanta_analyse_only_a_few(client, monkeypatch):
+def test_a_post_of_long_made_up_words_has_hanta_analyse_only_a_few(client, analysed):
     """An adversarial probe: counted in letters, a post of 40-letter made-up words had 75 of
-    them analysed, 4.8 s of HanTa on a busy machine (five such posts held /healthz for 10 s).
-    HanTa's time grows with the square of a word's length, and so does what a word costs."""
-    analysed: set[str] = set()
-    real = morphology._morphology
-
-    def counting(word):
-        analysed.add(word)
-        return real(word)
-
-    monkeypatch.setattr(morphology, "_morphology", counting)
+    them analysed, 4.7 s of HanTa on a busy machine (five such posts held /healthz for 10 s).
+    Counted as HanTa's time grows, about a third of them."""
     rng = random.Random(32)
 
     def made_up() -> str:
@@ -74,7 +75,38 @@ def test_a_post_of_long_made_up_words_has_hanta_analyse_only_a_few(client, monke
 
     response = client.post("/api/ask", json={"question": made_up(), "history": [made_up()] * 3})
     assert response.status_code == 200
-    assert 0 < len(analysed) <= morphology.MORPH_REQUEST_COST // 40**2 <= 10
+    assert 0 < len(analysed) <= morphology.MORPH_REQUEST_COST // morphology.word_cost("x" * 40)
+    assert len(analysed) < 75 / 2
+
+
+def test_ten_turns_of_the_costliest_real_questions_have_every_word_analysed(client, monkeypatch):
+    """A review: a budget fitted on an estimate refused words of real conversations, and
+    then the answer changed. The page answering ten earlier turns and a question, the
+    costliest eleven of the blind sets' questions, has every word analysed, using at most
+    about half of the budget (spelling candidates and folded forms count too)."""
+    rows = [
+        json.loads(line)["q"]
+        for path in sorted((ROOT / "eval").glob("heldout*-questions.jsonl"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    costliest = sorted(
+        set(rows), key=lambda q: sum(map(morphology.word_cost, morphology.morphology_words(q)))
+    )[-11:]
+    budgets, refused = [], []
+    real_allows = morphology._Budget.allows
+
+    def allows(self, word):
+        budgets.append(self)
+        return real_allows(self, word) or bool(refused.append(word))
+
+    monkeypatch.setattr(morphology._Budget, "allows", allows)
+    form = MultiDict([("q", costliest[-1])] + [("t", f"-~{q}") for q in costliest[:-1]])
+    assert client.post("/ask", data=form).status_code == 303
+    assert not refused
+    assert len({id(b) for b in budgets}) == 1  # one request, one budget
+    spent = morphology.MORPH_REQUEST_COST - budgets[0].left
+    assert 0 < spent <= morphology.MORPH_REQUEST_COST * 0.55
 
 
 def test_if_none_match_with_the_etag_still_gives_304(client):

@@ -1874,4 +1874,11 @@ def test_api_check_refuses_a_list_before_it_is_parsed(client, monkeypatch) -> No
     monkeypatch.setattr(check_web, "read_scenario", parsed)
     body = "[" + ",".join(["[" * 31 + "]" * 31] * 2000) + "]"
     detail = bad(client.post("/api/check", data=body, content_type="application/json"))
-    assert detail == "Kein Szenario: Szenario: muss ein JSON-Objekt sein"
+    assert detail == "Kein Szenario: muss ein JSON-Objekt sein"
+
+
+@pytest.mark.parametrize("body", ["[1, 2]", "5", "null", '"Bauphase"'])
+def test_api_check_says_scenario_once_for_a_body_that_is_no_object(client, body) -> None:
+    """An adversarial probe: „Kein Szenario: Szenario: muss ein JSON-Objekt sein“."""
+    detail = bad(client.post("/api/check", data=body, content_type="application/json"))
+    assert detail == "Kein Szenario: muss ein JSON-Objekt sein"

@@ -54,6 +54,7 @@ from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
+from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from faq_bot.chat.shown import sign
@@ -563,14 +564,21 @@ def api_check() -> Any:
         # a list is no scenario: said before it is parsed and walked (seconds for 1 MB)
         check_json_text(body.decode("utf-8", "replace"), "Das Szenario", refuse_a_list)
     except ScenarioFormatError as exc:
-        raise bad_request(f"Kein Szenario: {exc}") from None
+        raise _not_a_scenario(exc) from None
     try:
         scenario = read_scenario(body)
     except ScenarioFormatError as exc:
-        raise bad_request(f"Kein Szenario: {exc}") from None
+        raise _not_a_scenario(exc) from None
     response = jsonify(result_to_json(resolve(scenario, current_rules())))
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def _not_a_scenario(exc: ScenarioFormatError) -> HTTPException:
+    """The API's 400 for a body the reader refuses: "Kein Szenario: " and its message, the
+    reader's own "Szenario: " not said twice (an adversarial probe: a JSON list was
+    "Kein Szenario: Szenario: muss ein JSON-Objekt sein")."""
+    return bad_request(f"Kein Szenario: {str(exc).removeprefix('Szenario: ')}")
 
 
 @bp.get("/api/cards")

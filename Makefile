@@ -186,6 +186,7 @@ bench: setup
 	./scripts/ensure-wrk
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/dense.py
+	$(BIN)/python benchmarks/hostile_ask.py
 	$(BIN)/python benchmarks/load.py
 
 ## load: only the load benchmark (wrk against gunicorn -w 2 on loopback)

@@ -258,6 +258,7 @@ GROUPS = [
     ["heldout172-questions.jsonl", "heldout172-followups.jsonl"],
     ["heldout173-questions.jsonl", "heldout173-followups.jsonl"],
     ["heldout174-questions.jsonl", "heldout174-followups.jsonl"],
+    ["heldout175-questions.jsonl", "heldout175-followups.jsonl"],
     ["heldout176-questions.jsonl", "heldout176-followups.jsonl"],
 ]
 

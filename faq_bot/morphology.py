@@ -39,9 +39,9 @@ __all__ = [
     "morphology",
     "morphology_budget",
     "morphology_words",
-    "word_cost",
     "tagger",
     "word_class",
+    "word_cost",
     "word_tagger",
 ]
 

@@ -9,9 +9,9 @@ embedder (each reading cut at `faq_bot.embed.MAX_QUERY_TOKENS`). This opens the 
 a server (`create_app`, warm-up), then times in one run, side by side, a real question with
 two earlier ones (the blind sets' questions, other ones each time), posts of made-up words
 of 40 and of 5 letters, and the page with ten made-up earlier turns; each made-up post with
-fresh words every time (nothing cached), and
-prints milliseconds, the ratio to the real post and HanTa's share. No target is asserted:
-the bound is a design figure (docs/web.md, "bad input"), this shows where it stands.
+fresh words every time (nothing cached), and prints milliseconds, the ratio to the real post
+and HanTa's share. No target is asserted: the bound is a design figure (docs/web.md,
+"Safety"), this shows where it stands.
 
 Measured 2026-12-06 on the shared 2-core machine (hybrid index, one thread): the
 40-letter post 4.7 s with a budget counted in letters, 3.1 s counted by cost (HanTa

@@ -108,7 +108,7 @@ def check(as_json: bool, corpus_dir: Path, file: str) -> None:
     try:
         scenario = read_scenario(data)
     except ScenarioFormatError as exc:
-        fail(f"{'stdin' if file == '-' else file}: kein Szenario. {exc}", 2, "bad_request")
+        fail(f"{'stdin' if file == '-' else file}: kein Szenario: {exc.detail}", 2, "bad_request")
     try:  # a legal stack's steps and an illegal one's errors cite rules
         rules = load_rules(corpus_dir)
     except (CorpusError, MissingRuleError) as exc:

@@ -363,3 +363,15 @@ def test_cli_check_with_the_real_corpus_matches_golden_files() -> None:
         assert json.loads(result.stdout) == expected(path), path.name
         for step in expected(path)["steps"]:
             assert all(rule in entries for rule in step["rules"]), path.name
+
+
+@pytest.mark.parametrize("text", ["[1, 2]", "5", "null"])
+def test_cli_check_says_scenario_once_for_input_that_is_no_object(
+    text: str, faq_corpus_dir: Path
+) -> None:
+    """A review: „stdin: kein Szenario. Szenario: muss ein JSON-Objekt sein.“"""
+    result = CliRunner().invoke(main, ["check", "--corpus", str(faq_corpus_dir), "-"], input=text)
+    assert result.exit_code == 2
+    assert (
+        result.stderr.splitlines()[0] == "Fehler: stdin: kein Szenario: muss ein JSON-Objekt sein"
+    )

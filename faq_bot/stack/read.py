@@ -47,6 +47,9 @@ MAX_MORE = 4  # further errors a ScenarioFormatError carries (in other fields)
 _TOO_DEEP = f"Das JSON der Eingabe ist zu tief verschachtelt (höchstens {MAX_DEPTH} Ebenen)."
 
 
+_WHOLE = "Szenario: "  # how an error about the whole input begins
+
+
 class ScenarioFormatError(ValueError):
     """The input is not a scenario; the message (German) names the field, and `path`, when
     the error is about one field, is where it is in the scenario's JSON
@@ -63,6 +66,13 @@ class ScenarioFormatError(ValueError):
         # errors in other fields after this one (document order, at most `MAX_MORE`), so a
         # form can mark them all at once; the message is this one's alone
         self.more: tuple[ScenarioFormatError, ...] = ()
+
+    @property
+    def detail(self) -> str:
+        """The message after a caller's own "kein Szenario": an error about the whole input
+        without its "Szenario: " ("Kein Szenario: Szenario: muss ein JSON-Objekt sein", an
+        adversarial probe)."""
+        return str(self).removeprefix(_WHOLE)
 
 
 @lru_cache(maxsize=1)
@@ -136,7 +146,7 @@ def _fail(path: Sequence[str | int], problem: str) -> ScenarioFormatError:
     where = json_path(path)
     label = field_label(path)
     if where == "Szenario":
-        return ScenarioFormatError(f"Szenario: {problem}")
+        return ScenarioFormatError(f"{_WHOLE}{problem}")
     return ScenarioFormatError(f"{label}: {problem} (Feld {where})", path, f"{label}: {problem}")
 
 

@@ -575,10 +575,8 @@ def api_check() -> Any:
 
 
 def _not_a_scenario(exc: ScenarioFormatError) -> HTTPException:
-    """The API's 400 for a body the reader refuses: "Kein Szenario: " and its message, the
-    reader's own "Szenario: " not said twice (an adversarial probe: a JSON list was
-    "Kein Szenario: Szenario: muss ein JSON-Objekt sein")."""
-    return bad_request(f"Kein Szenario: {str(exc).removeprefix('Szenario: ')}")
+    """The API's 400 for a body the reader refuses."""
+    return bad_request(f"Kein Szenario: {exc.detail}")
 
 
 @bp.get("/api/cards")

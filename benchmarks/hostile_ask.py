@@ -31,6 +31,7 @@ import random
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
@@ -86,37 +87,39 @@ def main() -> None:
     questions = real_questions()
     rng.shuffle(questions)
 
-    def real() -> object:
+    def real() -> Any:
         turn = [questions.pop() for _ in range(3)]
         return client.post("/api/ask", json={"question": turn[0], "history": turn[1:]})
 
     real()  # HanTa and the embedder loaded
     hanta = hanta_seconds()
 
-    def api(length: int) -> Callable[[], object]:
+    def api(length: int) -> Callable[[], Any]:
         def post():
             texts = [made_up(rng, length) for _ in range(4)]
             return client.post("/api/ask", json={"question": texts[0], "history": texts[1:]})
 
         return post
 
-    def page() -> object:
+    def page() -> Any:
         turns = [("t", f"-~{made_up(rng, 40)}") for _ in range(10)]
         return client.post("/ask", data=MultiDict([("q", made_up(rng, 40)), *turns]))
 
-    kinds: list[tuple[str, Callable[[], object]]] = [
-        ("real question, two earlier", real),
-        ("/api/ask, 4 x 40-letter words", api(40)),
-        ("/api/ask, 4 x 5-letter words", api(5)),
-        ("/ask page, 10 turns of 40 letters", page),
+    kinds: list[tuple[str, Callable[[], Any], int]] = [  # name, post, its status
+        ("real question, two earlier", real, 200),
+        ("/api/ask, 4 x 40-letter words", api(40), 200),
+        ("/api/ask, 4 x 5-letter words", api(5), 200),
+        ("/ask page, 10 turns of 40 letters", page, 303),  # answered, then redirected
     ]
     print(f"budget {morphology.MORPH_REQUEST_COST:,} (cost of a word: length² + 12)")
     base = None
-    for name, post in kinds:
+    for name, post, status in kinds:
         times, hantas = [], []
         for _ in range(args.repeat):
             before, start = hanta(), time.perf_counter()
-            post()
+            response = post()
+            if response.status_code != status:  # a refusal is no answer's time
+                raise SystemExit(f"{name}: HTTP {response.status_code}, expected {status}")
             times.append(time.perf_counter() - start)
             hantas.append(hanta() - before)
         best = min(times)

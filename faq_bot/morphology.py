@@ -55,11 +55,11 @@ MORPH_MAX_WORD = 40
 # (`morphology_budget`), each counted by `word_cost`: its length squared plus 12, as HanTa's
 # time grows (measured on made-up words, 2-core machine idle: 17.6 to 23.9 us per unit from
 # 4 to 40 letters; 4 letters 0.5 ms, 10 letters 2.2 ms, 40 letters 38.5 ms), so this bounds
-# a request at about 0.8 to 1 s of HanTa behind its lock, whatever the words' lengths.
+# a request at about 0.7 to 1 s of HanTa behind its lock, whatever the words' lengths.
 # Counted in letters (3,000) it allowed 75 words of 40 letters, 2.9 s idle and 4.7 s on a
 # busy machine (an adversarial probe; five such posts at once held /healthz for 10 s).
 # Real questions use at most about half of it, as they used of the letters: the page's
-# ten earlier turns and a question, the costliest of the 22,000 seen questions, 19,073
+# ten earlier turns and a question, the costliest of eval/'s 22,000 seen questions, 19,073
 # (spelling candidates and folded forms count too); eleven drawn at random 6,200 (median)
 # to 8,128. Deterministic: a word counts whether its analysis is cached or not.
 MORPH_REQUEST_COST = 40_000

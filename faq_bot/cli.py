@@ -36,7 +36,7 @@ from faq_bot.cligerman import (
 )
 from faq_bot.config import default_corpus_dir, default_index_dir
 from faq_bot.errors import os_reason
-from faq_bot.text import clip, entry_path, printable
+from faq_bot.text import entry_path, printable, said_back
 
 # Help texts are German like everything else a user reads; defaults are named in
 # the text ("Standard: …") because click's own "[default: …]" is English.
@@ -411,7 +411,7 @@ def show(as_json: bool, corpus_dir: Path, index_dir: Path, entry_id: str) -> Non
             except QueryError:
                 names = []
         hint = f" Ähnlich: {', '.join(names)}" if names else ""
-        fail(f"Einen Eintrag „{clip(entry_id, 80)}“ gibt es nicht.{hint}", 1, "not_found")
+        fail(f"Einen Eintrag „{said_back(entry_id)}“ gibt es nicht.{hint}", 1, "not_found")
     document = index.document(record.doc) or {}
     if as_json:
         data = record.to_json()

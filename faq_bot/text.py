@@ -12,6 +12,7 @@
 ``sentence_window(text, start, end, limit)`` whole sentences around a span, at most `limit` long.
 ``squash(text)``        each run of white space as one space, stripped.
 ``clip(text, limit)``    `text` (spaces collapsed) cut at a word to `limit` characters, "…".
+``said_back(value, limit=80)`` a value a user sent, as an error message quotes it: cleaned, clipped.
 ``citation(title, doc, url="")`` "„Title“ – Document, Stand: date. url" (German, as shown);
                          ``paragraph=n``: "„Title“, Absatz n – …".
 ``paragraph_citation(text, title, doc, n, url)`` a paragraph quoted, then its citation.
@@ -36,6 +37,7 @@ __all__ = [
     "citation",
     "clean_input",
     "clip",
+    "said_back",
     "collation_key",
     "fingerprint",
     "has_surrogate",
@@ -284,6 +286,13 @@ def clip(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     return text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:–- ") + "…"
+
+
+def said_back(value: str, limit: int = 80) -> str:
+    """A value a user sent (an id, a number, a parameter), as an error message quotes it:
+    read as typed text is (`clean_input`: a bidi control said back turned the rest of the
+    sentence around), and `clip`ped (a 5,000-character value was said back whole)."""
+    return clip(clean_input(value), limit)
 
 
 def sentence_window(text: str, start: int, end: int, limit: int) -> tuple[int, int]:

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from faq_bot.question import normalize_question
-from faq_bot.text import clean_input, squash
+from faq_bot.text import clean_input, said_back, squash
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
@@ -119,3 +119,18 @@ def test_squash_leaves_one_space_between_words_and_none_around(text: str):
     assert squashed == re.sub(r"\s+", " ", text).strip()
     assert squash(squashed) == squashed
     assert squashed.split(" ") == (text.split() or [""])
+
+
+@given(st.text(), st.integers(min_value=2, max_value=120))
+def test_a_value_said_back_is_short_and_has_no_control_or_invisible_characters(
+    text: str, limit: int
+):
+    said = said_back(text, limit)
+    assert len(said) <= limit
+    assert not any(unicodedata.category(c) in ("Cc", "Cf") for c in said)
+
+
+def test_a_short_value_is_said_back_as_typed_and_a_long_one_ends_in_an_ellipsis():
+    assert said_back("how-faq", 80) == "how-faq"
+    assert said_back("\u202eabc", 80) == "abc"
+    assert said_back("7" * 5000, 80) == "7" * 79 + "…"

@@ -241,6 +241,37 @@ def test_no_page_carries_a_control_character_a_user_sent(client, url):
     assert not CONTROL.search(body), CONTROL.search(body)
 
 
+BIDI = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: the rest of the line shown reversed
+LONG = "7" * 5000
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        f"/docs/{BIDI}abc",
+        f"/docs/a{LONG}",
+        f"/search?q=Karte&n={BIDI}1-",
+        f"/search?q=Karte&n={LONG}x",
+        f"/api/suggest?q=Ka&n={BIDI}abc",
+        f"/api/suggest?q=Ka&n={LONG}x",
+        f"/entry/a{LONG}",
+        f"/api/entries/a{LONG}",
+        f"/entry/how-faq-depot/absatz/{BIDI}1",
+        f"/entry/how-faq-depot/absatz/a{LONG}",
+        f"/entry/how-faq-depot/absatz/1?v={BIDI}{LONG}",
+    ],
+)
+def test_an_error_says_back_a_users_value_without_bidi_controls_and_shortened(client, url):
+    """An HTTP probe: a bidi control said back turned the rest of the German sentence
+    around (a link whose error page reads as its maker wants), and a 5,000-character value
+    was said back whole."""
+    response = client.get(url)
+    assert response.status_code in (400, 404)
+    body = response.get_data(as_text=True)
+    assert BIDI not in body and "\\u202e" not in body
+    assert "7" * 100 not in body
+
+
 def test_the_checker_page_carries_no_control_character_of_its_form(client):
     response = client.post("/check", data={"action": "\x00\x1b"})
     assert response.status_code == 400

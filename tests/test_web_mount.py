@@ -113,7 +113,7 @@ def test_an_answer_under_a_script_root_links_as_at_the_root_under_it(client, que
     [
         "/entry/227-pfund-bombe",  # another name: 301 to the entry
         "/entry/sperren-entsperren/",  # a trailing slash
-        "/entry/sperren-entsperren/Absatz/2",  # a paragraph link as a forum writes it
+        "/entry/sperren-entsperren/Absatz/1",  # a paragraph link as a forum writes it
         "/docs",
         "/favicon.ico",
     ],

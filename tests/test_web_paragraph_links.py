@@ -163,6 +163,33 @@ def test_absatz_capitalised_with_a_forums_additions_redirects_once(client):
     assert response.headers["Location"] == f"/entry/{BOMB}/absatz/2?v=abcd"
 
 
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"/entry/{BOMB}/Absatz/xyz",
+        f"/entry/{BOMB}/Absatz/0",
+        f"/entry/{BOMB}/Absatz/99",
+        "/entry/doesnotexist/Absatz/1",
+        f"/entry/{BOMB}/Absatz/1?v=zzzz",
+        f"/entry/{BOMB}/Absatz/{'9' * 5000}",
+    ],
+)
+def test_absatz_capitalised_where_the_link_leads_nowhere_is_answered_at_once(client, path):
+    """An HTTP probe: „…/Absatz/xyz“ redirected to „…/absatz/xyz“, a 404 (a redirect to a
+    404 helps nobody; 5,000 digits gave a 5 KB Location)."""
+    response = client.get(path)
+    assert response.status_code in (400, 404)
+    assert "Location" not in response.headers
+    assert "Seite nicht gefunden" in response.get_data(as_text=True) or response.status_code == 400
+
+
+def test_absatz_capitalised_under_another_name_of_the_entry_redirects_once(client):
+    response = client.get("/entry/227er/Absatz/2")
+    assert response.status_code == 301
+    assert response.headers["Location"] == f"/entry/{BOMB}/absatz/2"
+    assert client.get(response.headers["Location"]).status_code == 200
+
+
 @pytest.mark.parametrize("method", ["get", "post"])
 def test_another_word_in_place_of_absatz_is_a_german_404(client, method):
     """A review: the route for „Absatz“ in capitals first caught every /entry/a/b/c, so a

@@ -20,6 +20,7 @@ from flask import (
 from werkzeug.exceptions import NotFound
 from werkzeug.routing import BaseConverter
 
+from faq_bot.index import EntryRecord, Index
 from faq_bot.links import see_also as listed_references
 from faq_bot.text import (
     FINGERPRINT_LENGTH,
@@ -28,6 +29,7 @@ from faq_bot.text import (
     collation_key,
     paragraph_citation,
     paragraph_path,
+    said_back,
     slugify,
     squash,
     words,
@@ -283,42 +285,13 @@ def paragraph(entry_id: str, number: str) -> Any:
     paragraph quoted first and marked; a link whose paragraph moved in a rebuild is
     redirected to its new number, one whose text changed or went is answered with a note."""
     index = current_index()
-    # a link that is not the one it meant (a number or a "v" with what a forum added after
-    # it, another name of the entry, a paragraph that moved) is redirected once, to where it
-    # leads
-    n, version, tidied = tidy_link(number, request.args.get("v") or "")
-    if n is None:
-        raise NotFound(
-            description=f"Einen Absatz „{number[:40]}“ gibt es nicht: Absätze werden ab 1 "
-            "gezählt, wie die Seite sie nummeriert (…/absatz/1 ist „Absatz 1“)."
-        )
-    number = str(n)
-    if version and not valid_version(version):
-        raise bad_request(
-            f"Der Parameter „v“ muss die Prüfsumme des verlinkten Absatzes sein "
-            f"({MIN_VERSION} bis {FINGERPRINT_LENGTH} Zeichen 0–9 und a–f), nicht "
-            f"„{version[:40]}“. Ohne „v“ "
-            "zeigt der Link "
-            "den Absatz in seiner aktuellen Fassung."
-        )
-    try:
-        record = entry_or_redirect(
-            index, entry_id, "pages.paragraph", number=number, v=version or None
-        )
-    except EntryMoved as other_name:  # another name of the entry ("227er")
-        canonical = index.entry(other_name.canonical)
-        if canonical is None:
-            raise
-        record, tidied = canonical, True
+    record, n, version, found, tidied = _linked_paragraph(index, entry_id, number)
     plains = record.plain_paragraphs
-    found = locate(plains, n - 1, version)
     if found.where == "moved":
         return moved(permalink(record.id, found.index, plains[found.index]))
-    if found.where == "missing":  # before tidying: a redirect to a 404 helps nobody
-        raise NotFound(description=link_note("missing", n, record.title, len(plains)))
     if tidied:
         return moved(
-            url_for("pages.paragraph", entry_id=record.id, number=number, v=version or None)
+            url_for("pages.paragraph", entry_id=record.id, number=str(n), v=version or None)
         )
     if found.where == "gone":  # a number past the end: rare, and any of them renders alike
         return render_entry(index, record, "", found)
@@ -332,6 +305,44 @@ def paragraph(entry_id: str, number: str) -> Any:
         found.where,
         str(found.index),
     )
+
+
+def _linked_paragraph(
+    index: Index, entry_id: str, number: str
+) -> tuple[EntryRecord, int, str, Located, bool]:
+    """Where a paragraph link leads: (its entry, its number, its `v`, where the paragraph is
+    now, whether the link was tidied), or the 404 or 400 it is. A link that is not the one
+    it meant (a number or a "v" with what a forum added after it, another name of the entry,
+    a paragraph that moved) is then redirected once, to where it leads; one that leads
+    nowhere is answered at once (a redirect to a 404 helps nobody)."""
+    n, version, tidied = tidy_link(number, request.args.get("v") or "")
+    if n is None:
+        raise NotFound(
+            description=f"Einen Absatz „{said_back(number, 40)}“ gibt es nicht: Absätze "
+            "werden ab 1 gezählt, wie die Seite sie nummeriert (…/absatz/1 ist „Absatz 1“)."
+        )
+    if version and not valid_version(version):
+        raise bad_request(
+            f"Der Parameter „v“ muss die Prüfsumme des verlinkten Absatzes sein "
+            f"({MIN_VERSION} bis {FINGERPRINT_LENGTH} Zeichen 0–9 und a–f), nicht "
+            f"„{said_back(version, 40)}“. Ohne „v“ "
+            "zeigt der Link "
+            "den Absatz in seiner aktuellen Fassung."
+        )
+    try:
+        record = entry_or_redirect(
+            index, entry_id, "pages.paragraph", number=str(n), v=version or None
+        )
+    except EntryMoved as other_name:  # another name of the entry ("227er")
+        canonical = index.entry(other_name.canonical)
+        if canonical is None:
+            raise
+        record, tidied = canonical, True
+    plains = record.plain_paragraphs
+    found = locate(plains, n - 1, version)
+    if found.where == "missing":
+        raise NotFound(description=link_note("missing", n, record.title, len(plains)))
+    return record, n, version, found, tidied
 
 
 class AbsatzWord(BaseConverter):
@@ -350,11 +361,13 @@ def _absatz_converter(state: Any) -> None:
 def paragraph_in_other_case(entry_id: str, word: str, number: str) -> Any:
     """``…/Absatz/2`` (a phone's capitalisation, a link typed by hand) is the paragraph's
     permalink, as an entry id in another case is its entry: one redirect to the link it
-    meant, its number and `v` tidied as the permalink route tidies them."""
-    n, version, _tidied = tidy_link(number, request.args.get("v") or "")
-    return moved(
-        url_for("pages.paragraph", entry_id=entry_id, number=str(n or number), v=version or None)
-    )
+    meant, its number, `v` and entry tidied as the permalink route tidies them; a link that
+    leads nowhere is its 404 or 400 at once."""
+    record, n, version, found, _tidied = _linked_paragraph(current_index(), entry_id, number)
+    if found.where == "moved":
+        plains = record.plain_paragraphs
+        return moved(permalink(record.id, found.index, plains[found.index]))
+    return moved(url_for("pages.paragraph", entry_id=record.id, number=str(n), v=version or None))
 
 
 describe(
@@ -377,7 +390,7 @@ describe(
             ],
             "responses": {
                 "301": {"description": "Weiterleitung auf den Permalink des Absatzes"},
-                **error_responses(404, html=True),
+                **error_responses(400, 404, html=True),
             },
         }
     },
@@ -534,7 +547,7 @@ def document(doc_id: str) -> Any:
         known = index.document(slugify(doc_id))
         if known is not None:
             return moved(url_for("pages.document", doc_id=known["id"]))
-        raise NotFound(description=f"Ein Dokument „{doc_id}“ gibt es nicht.")
+        raise NotFound(description=f"Ein Dokument „{said_back(doc_id)}“ gibt es nicht.")
     groups = toc_groups(index, doc)
     return render_template(
         "pages/document.html",

@@ -260,6 +260,7 @@ GROUPS = [
     ["heldout174-questions.jsonl", "heldout174-followups.jsonl"],
     ["heldout175-questions.jsonl", "heldout175-followups.jsonl"],
     ["heldout176-questions.jsonl", "heldout176-followups.jsonl"],
+    ["heldout178-questions.jsonl", "heldout178-followups.jsonl"],
 ]
 
 

@@ -261,6 +261,7 @@ GROUPS = [
     ["heldout175-questions.jsonl", "heldout175-followups.jsonl"],
     ["heldout176-questions.jsonl", "heldout176-followups.jsonl"],
     ["heldout177-questions.jsonl", "heldout177-followups.jsonl"],
+    ["heldout178-questions.jsonl", "heldout178-followups.jsonl"],
 ]
 
 

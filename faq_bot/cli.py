@@ -411,7 +411,7 @@ def show(as_json: bool, corpus_dir: Path, index_dir: Path, entry_id: str) -> Non
             except QueryError:
                 names = []
         hint = f" Ähnlich: {', '.join(names)}" if names else ""
-        fail(f"Einen Eintrag „{said_back(entry_id)}“ gibt es nicht.{hint}", 1, "not_found")
+        fail(f"Einen Eintrag {said_back(entry_id)} gibt es nicht.{hint}", 1, "not_found")
     document = index.document(record.doc) or {}
     if as_json:
         data = record.to_json()
@@ -419,7 +419,7 @@ def show(as_json: bool, corpus_dir: Path, index_dir: Path, entry_id: str) -> Non
         echo_json(data)
         return
     if record.id != entry_id:
-        say(f"(„{entry_id}“ leitet weiter auf {record.id})")
+        say(f"({said_back(entry_id)} leitet weiter auf {record.id})")
     say(record.title)
     details = [f"Dokument: {document.get('title', record.doc)} ({record.doc})"]
     if record.category:

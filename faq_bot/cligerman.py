@@ -47,7 +47,7 @@ from faq_bot.errors import (
     os_reason,
     unreadable_index,
 )
-from faq_bot.text import has_surrogate, printable
+from faq_bot.text import has_surrogate, printable, said_back
 
 __all__ = [
     "GermanHelp",
@@ -336,7 +336,7 @@ def _utf8_argument(arg: str) -> str:
     except UnicodeDecodeError:
         shown = raw.decode("utf-8", "replace")
         fail(
-            f"Das Argument „{shown[:80]}“ ist kein gültiges UTF-8 "
+            f"Das Argument {said_back(shown)} ist kein gültiges UTF-8 "
             "(eine Eingabe in Latin-1?). Bitte als UTF-8 übergeben.",
             2,
         )

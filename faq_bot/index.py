@@ -90,7 +90,7 @@ from faq_bot.entrystore import STORE_FILE, EntryStore
 from faq_bot.errors import REBUILD, UNREADABLE_INDEX, IndexProblem, InputError, unreadable_index
 from faq_bot.lexicon import load_synonyms
 from faq_bot.morphcache import install_build_table
-from faq_bot.text import clip, fold, paragraph_path, without_format
+from faq_bot.text import fold, paragraph_path, said_back, without_format
 
 __all__ = [
     "EntryRecord",
@@ -319,7 +319,7 @@ class Index:
         if doc is not None and doc not in self._docs:
             # by title, as a reader knows them, with the id a link or the CLI takes
             known = ", ".join(f"{d.get('title') or i} ({i})" for i, d in self._docs.items())
-            raise InputError(f"Unbekanntes Dokument „{clip(doc, 80)}“. Bekannt sind: {known}.")
+            raise InputError(f"Unbekanntes Dokument {said_back(doc)}. Bekannt sind: {known}.")
         return doc
 
     def entry(self, entry_id: str) -> EntryRecord | None:

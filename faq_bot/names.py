@@ -27,7 +27,7 @@ from faq_bot.errors import InputError
 from faq_bot.index import Index
 from faq_bot.morphology import word_class
 from faq_bot.query import main_terms
-from faq_bot.text import clip, without_format
+from faq_bot.text import clip, said_back, without_format
 from faq_bot.text import words as folded_words
 
 __all__ = [
@@ -90,10 +90,10 @@ def known_category(index: Index, raw: str | None) -> str | None:
         names = list(known.values())
         if not names:
             raise InputError(
-                f"Unbekannte Kategorie „{clip(category, 80)}“: Die Einträge haben keine Kategorien."
+                f"Unbekannte Kategorie {said_back(category)}: Die Einträge haben keine Kategorien."
             )
         listed = ", ".join(names[:KNOWN_SHOWN]) + (" …" if len(names) > KNOWN_SHOWN else "")
-        raise InputError(f"Unbekannte Kategorie „{clip(category, 80)}“. Bekannt sind: {listed}.")
+        raise InputError(f"Unbekannte Kategorie {said_back(category)}. Bekannt sind: {listed}.")
     return category
 
 

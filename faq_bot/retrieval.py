@@ -34,7 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from faq_bot.text import clip, printable
+from faq_bot.text import said_back
 
 if TYPE_CHECKING:
     from faq_bot.index import Index
@@ -159,8 +159,7 @@ def check_mode(index: Index, mode: str | None) -> str:
         return default_mode(index)
     if mode not in MODES:
         raise ModeUnavailable(
-            f"Unbekannter Suchmodus „{clip(printable(mode), 40)}“; "
-            f"möglich sind: {', '.join(MODES)}."
+            f"Unbekannter Suchmodus {said_back(mode, 40)}; möglich sind: {', '.join(MODES)}."
         )
     if mode not in available_modes(index):
         raise ModeUnavailable(

@@ -2,7 +2,7 @@
 last value and drops the first without a word (a second player "A" replacing the first in
 a scenario, a second "question" replacing the first in a request to the chat API).
 
-``loads(text) -> Any`` raises `RepeatedKeyError` (its ``key`` shortened for a message)
+``loads(text) -> Any`` raises `RepeatedKeyError` (its ``said``: the key quoted for a message)
 and `NonFiniteError` (``NaN``, ``Infinity``, a number past a float's range: Python reads
 them, RFC 8259 has none of them) besides what `json.loads` raises.
 
@@ -29,7 +29,7 @@ import json
 import math
 from typing import Any
 
-from faq_bot.text import has_surrogate
+from faq_bot.text import has_surrogate, said_back
 
 __all__ = [
     "NonFiniteError",
@@ -47,7 +47,8 @@ KEY_SHOWN = 80  # characters of a repeated key a message quotes at most
 class RepeatedKeyError(ValueError):
     def __init__(self, key: str) -> None:
         super().__init__(key)
-        self.key = key if len(key) <= KEY_SHOWN else key[: KEY_SHOWN - 1] + "…"
+        self.key = key
+        self.said = said_back(key, KEY_SHOWN)  # quoted, for a message
 
 
 def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -12,7 +12,7 @@
 ``sentence_window(text, start, end, limit)`` whole sentences around a span, at most `limit` long.
 ``squash(text)``        each run of white space as one space, stripped.
 ``clip(text, limit)``    `text` (spaces collapsed) cut at a word to `limit` characters, "…".
-``said_back(value, limit=80)`` a value a user sent, as an error message quotes it: cleaned, clipped.
+``said_back(value, limit=80)`` a value a user sent, quoted „…“ as an error message says it back.
 ``citation(title, doc, url="")`` "„Title“ – Document, Stand: date. url" (German, as shown);
                          ``paragraph=n``: "„Title“, Absatz n – …".
 ``paragraph_citation(text, title, doc, n, url)`` a paragraph quoted, then its citation.
@@ -288,11 +288,19 @@ def clip(text: str, limit: int) -> str:
     return text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:–- ") + "…"
 
 
+NOTHING_VISIBLE = "„“ (leer oder nur unsichtbare Zeichen)"
+
+
 def said_back(value: str, limit: int = 80) -> str:
-    """A value a user sent (an id, a number, a parameter), as an error message quotes it:
-    read as typed text is (`clean_input`: a bidi control said back turned the rest of the
-    sentence around), and `clip`ped (a 5,000-character value was said back whole)."""
-    return clip(clean_input(value), limit)
+    """A value a user sent (an id, a number, a parameter, a JSON key), as an error message
+    quotes it, German quotes included: read as typed text is (`clean_input`: a bidi control
+    said back turned the rest of the sentence around), spaces squashed, and cut to `limit`
+    characters with "…" (a 5,000-character value was said back whole), where it falls: an
+    id cut at a word seemed to be another id. One with nothing visible says so."""
+    text = squash(clean_input(value))
+    if not text:
+        return NOTHING_VISIBLE
+    return f"„{text if len(text) <= limit else text[: limit - 1] + '…'}“"
 
 
 def sentence_window(text: str, start: int, end: int, limit: int) -> tuple[int, int]:

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from faq_bot.question import normalize_question
-from faq_bot.text import clean_input, said_back, squash
+from faq_bot.text import NOTHING_VISIBLE, clean_input, said_back, squash
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
@@ -122,15 +122,26 @@ def test_squash_leaves_one_space_between_words_and_none_around(text: str):
 
 
 @given(st.text(), st.integers(min_value=2, max_value=120))
-def test_a_value_said_back_is_short_and_has_no_control_or_invisible_characters(
+def test_a_value_said_back_is_its_cleaned_beginning_quoted_and_never_empty_quotes(
     text: str, limit: int
 ):
+    """A review: cut at a word, „1 xxx…“ was said back as „1…“ (another paragraph number
+    than the one sent), and a value of spaces or control characters alone as „“."""
     said = said_back(text, limit)
-    assert len(said) <= limit
-    assert not any(unicodedata.category(c) in ("Cc", "Cf") for c in said)
+    read = squash(clean_input(text))
+    if not read:
+        assert said == NOTHING_VISIBLE
+        return
+    assert said.startswith("„") and said.endswith("“")
+    inner = said[1:-1]
+    assert len(inner) <= limit
+    assert not any(unicodedata.category(c) in ("Cc", "Cf") for c in inner)
+    assert inner == read or (inner.endswith("…") and read.startswith(inner[:-1]))
 
 
 def test_a_short_value_is_said_back_as_typed_and_a_long_one_ends_in_an_ellipsis():
-    assert said_back("how-faq", 80) == "how-faq"
-    assert said_back("\u202eabc", 80) == "abc"
-    assert said_back("7" * 5000, 80) == "7" * 79 + "…"
+    assert said_back("how-faq") == "„how-faq“"
+    assert said_back("\u202eabc") == "„abc“"
+    assert said_back("7" * 5000) == "„" + "7" * 79 + "…“"
+    assert said_back("1 " + "x" * 60, 40) == "„1 " + "x" * 37 + "…“"
+    assert said_back("\x00 \u200b") == NOTHING_VISIBLE

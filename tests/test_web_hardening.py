@@ -4,6 +4,7 @@ German frame words on the CLI's help pages."""
 
 from __future__ import annotations
 
+import html
 import json
 import logging
 import random
@@ -270,6 +271,42 @@ def test_an_error_says_back_a_users_value_without_bidi_controls_and_shortened(cl
     body = response.get_data(as_text=True)
     assert BIDI not in body and "\\u202e" not in body
     assert "7" * 100 not in body
+    assert "„“" not in body or "„“ (leer" in body
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/search?q=Karte&n=%00",
+        "/search?q=Karte&n=%20",
+        "/api/suggest?q=Ka&n=%E2%80%AE",
+        "/docs/%20",
+        "/entry/how-faq-depot/absatz/%00",
+        "/entry/how-faq-depot/absatz/1?v=%20%20",
+    ],
+)
+def test_an_error_about_a_value_of_nothing_visible_says_so(client, url):
+    """A review: such a value was said back as „“."""
+    response = client.get(url)
+    assert response.status_code in (400, 404)
+    body = html.unescape(response.get_data(as_text=True))
+    assert "„“ (leer oder nur unsichtbare Zeichen)" in body, body[-600:]
+
+
+def test_an_alias_said_back_in_the_apis_redirect_has_no_bidi_control(client):
+    response = client.get("/api/entries/%E2%80%AEphasen")  # read as "phasen": a 301 to it
+    assert response.status_code == 301
+    assert response.get_json()["message"].startswith("„phasen“ ist ein anderer Name")
+
+
+@pytest.mark.parametrize("path", ["/api/ask", "/api/check"])
+def test_a_repeated_json_key_is_said_back_without_bidi_control_and_shortened(client, path):
+    key = BIDI + "7" * 3000
+    body = "{" + f'"{key}": 1, "{key}": 2' + "}"
+    response = client.post(path, data=body, content_type="application/json")
+    assert response.status_code == 400
+    detail = response.get_json()["detail"]
+    assert BIDI not in detail and "7" * 100 not in detail and "zweimal" in detail
 
 
 def test_the_checker_page_carries_no_control_character_of_its_form(client):

@@ -26,6 +26,7 @@ from faq_bot.stack.form import (
     is_number,
     pad_state,
 )
+from faq_bot.text import said_back
 
 
 def entries_filled(stack: list[Mapping[str, Any]]) -> int:
@@ -120,7 +121,9 @@ def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) ->
     elif kind == "pick":
         card = find_card(rest)
         if card is None:
-            raise ActionError(f"Die Karte „{rest[:80]}“ steht nicht im Kartenkatalog. {UNCHANGED}")
+            raise ActionError(
+                f"Die Karte {said_back(rest)} steht nicht im Kartenkatalog. {UNCHANGED}"
+            )
         owners = [r["name"] for r in state["players"] if r["name"]]
         owner = form.get("pick_owner", "").strip() or (owners[0] if owners else "")
         row = _blank_row("cards") | {"name": card.name, "owner": owner, "kind": card.kind.value}
@@ -149,7 +152,7 @@ def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) ->
 
 
 def _unknown(action: str) -> str:
-    return f"Unbekannte Aktion „{action[:80]}“. {UNCHANGED}"
+    return f"Unbekannte Aktion {said_back(action)}. {UNCHANGED}"
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from faq_bot.stack.model import (
     StackEntry,
     Zone,
 )
-from faq_bot.text import clean_input
+from faq_bot.text import clean_input, said_back
 
 MAX_ITEMS = 200  # cards, stack entries and players each
 MAX_INPUT_BYTES = 1_000_000
@@ -189,7 +189,7 @@ def _problem(error: ValidationError) -> tuple[list[str | int], str]:
         text = json.dumps(instance, ensure_ascii=False)  # control characters escaped
         if isinstance(instance, str):
             text = text[1:-1]  # in German quotes, not JSON's
-        shown = f"{what} „{text[:80]}“".lstrip()
+        shown = f"{what} {said_back(text)}".lstrip()
         return path, f"{shown} ist unbekannt (erlaubt: {', '.join(map(str, value))})"
     if kind == "minimum":
         return path, "darf nicht negativ sein"
@@ -378,7 +378,7 @@ def parse_json(data: str | bytes) -> Any:
         return strictjson.loads(data.removeprefix("\ufeff"))
     except strictjson.RepeatedKeyError as exc:
         raise ScenarioFormatError(
-            f"„{exc.key}“ kommt in einem Objekt zweimal vor (etwa zwei Spieler gleichen "
+            f"{exc.said} kommt in einem Objekt zweimal vor (etwa zwei Spieler gleichen "
             "Namens); jeder Name darf dort nur einmal stehen."
         ) from None
     except RecursionError:  # absurd nesting: said as any nesting beyond MAX_DEPTH is

@@ -14,7 +14,7 @@ from werkzeug.exceptions import NotFound
 
 from faq_bot.dense import dense_mode
 from faq_bot.embed import embedding_model
-from faq_bot.text import entry_path
+from faq_bot.text import entry_path, said_back
 from faq_bot.web.api_links import entry_links, hit_links
 from faq_bot.web.common import (
     EntryMoved,
@@ -138,7 +138,7 @@ def _moved(entry_id: str, canonical: str, location: str) -> Response:
     title = record.title if record is not None else canonical
     path = url_for("pages.entry", entry_id=canonical)
     response = jsonify(
-        message=f"„{entry_id}“ ist ein anderer Name des Eintrags „{title}“; "
+        message=f"{said_back(entry_id)} ist ein anderer Name des Eintrags „{title}“; "
         f"seine ID ist „{canonical}“.",
         id=canonical,
         title=title,

@@ -294,7 +294,7 @@ def read_json(media_error: str) -> Any:
         return strictjson.loads(text)
     except strictjson.RepeatedKeyError as exc:  # the first value would be dropped unsaid
         raise BodyError(
-            f"„{exc.key}“ steht in der Anfrage zweimal; jedes Feld darf nur einmal vorkommen."
+            f"{exc.said} steht in der Anfrage zweimal; jedes Feld darf nur einmal vorkommen."
         ) from None
     except RecursionError:  # past `check_json_text`'s depth check only by a fault of its own
         raise _too_deep() from None

@@ -163,7 +163,7 @@ def entry_or_redirect(
         words = (words_to_mark() or None) if marks else None
         raise EntryMoved(url_for(endpoint, entry_id=canonical, h=words, **values), canonical)
     # as typed, its control characters visible as spaces: "pha%00sen" is no "phasen"
-    raise NotFound(description=f"Einen Eintrag „{said_back(entry_id)}“ gibt es nicht.")
+    raise NotFound(description=f"Einen Eintrag {said_back(entry_id)} gibt es nicht.")
 
 
 def cached_page(
@@ -231,7 +231,7 @@ def check_int(raw: str | None, *, name: str, default: int, low: int, high: int) 
         value = int(raw)
     except ValueError:
         raise bad_request(
-            f"Der Parameter „{name}“ muss eine ganze Zahl sein, nicht „{said_back(raw, 40)}“."
+            f"Der Parameter „{name}“ muss eine ganze Zahl sein, nicht {said_back(raw, 40)}."
         ) from None
     if not low <= value <= high:
         raise bad_request(f"Der Parameter „{name}“ muss zwischen {low} und {high} liegen.")

@@ -318,14 +318,14 @@ def _linked_paragraph(
     n, version, tidied = tidy_link(number, request.args.get("v") or "")
     if n is None:
         raise NotFound(
-            description=f"Einen Absatz „{said_back(number, 40)}“ gibt es nicht: Absätze "
+            description=f"Einen Absatz {said_back(number, 40)} gibt es nicht: Absätze "
             "werden ab 1 gezählt, wie die Seite sie nummeriert (…/absatz/1 ist „Absatz 1“)."
         )
     if version and not valid_version(version):
         raise bad_request(
             f"Der Parameter „v“ muss die Prüfsumme des verlinkten Absatzes sein "
             f"({MIN_VERSION} bis {FINGERPRINT_LENGTH} Zeichen 0–9 und a–f), nicht "
-            f"„{said_back(version, 40)}“. Ohne „v“ "
+            f"{said_back(version, 40)}. Ohne „v“ "
             "zeigt der Link "
             "den Absatz in seiner aktuellen Fassung."
         )
@@ -547,7 +547,7 @@ def document(doc_id: str) -> Any:
         known = index.document(slugify(doc_id))
         if known is not None:
             return moved(url_for("pages.document", doc_id=known["id"]))
-        raise NotFound(description=f"Ein Dokument „{said_back(doc_id)}“ gibt es nicht.")
+        raise NotFound(description=f"Ein Dokument {said_back(doc_id)} gibt es nicht.")
     groups = toc_groups(index, doc)
     return render_template(
         "pages/document.html",

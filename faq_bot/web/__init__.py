@@ -14,6 +14,7 @@ with ``config.from_mapping`` (``CORPUS_DIR``, ``INDEX_DIR`` from
 - `faq_bot.web.security`: security and cache headers on every response
 - `faq_bot.web.pwa`: manifest, service worker, offline shell and data
 - `faq_bot.web.compression`: brotli/gzip responses (flask-compress)
+- `faq_bot.web.crawl`: ``/robots.txt`` and ``/sitemap.xml`` (every entry's canonical address)
 
 Later features add their own blueprint module and one line in ``BLUEPRINTS``
 below (or call ``app.register_blueprint`` in `create_app`), plus their paths in
@@ -71,6 +72,7 @@ BLUEPRINTS: list[tuple[str, str]] = [
     ("faq_bot.web.check", "bp"),
     ("faq_bot.web.ask", "bp"),
     ("faq_bot.web.pwa", "bp"),
+    ("faq_bot.web.crawl", "bp"),
 ]
 
 

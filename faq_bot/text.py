@@ -32,12 +32,12 @@ from typing import Any
 
 __all__ = [
     "LINK_TAIL",
+    "NOTHING_VISIBLE",
     "UNDATED",
     "alphabetical",
     "citation",
     "clean_input",
     "clip",
-    "said_back",
     "collation_key",
     "fingerprint",
     "has_surrogate",
@@ -45,6 +45,7 @@ __all__ = [
     "fold_letters",
     "paragraph_citation",
     "paragraph_path",
+    "said_back",
     "sentence_window",
     "slugify",
     "split_sentences",

@@ -366,7 +366,7 @@ def search(
     for word, words in result.longer:
         say(longer_note(word, words))
     if not result.hits:
-        fail(f"Keine Treffer für „{result.query}“.", 1)
+        fail(f"Keine Treffer für {said_back(result.query)}.", 1)
     for rank, hit in enumerate(result.hits, 1):
         label = "" if hit.matched else f"  ({UNWORDED})"
         say(f"{rank:2}. {hit.title}  [{hit.doc}]  {entry_path(hit.id)}{label}")

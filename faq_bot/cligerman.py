@@ -72,7 +72,7 @@ class GermanIntRange(click.IntRange):
             try:
                 number = int(value)
             except (TypeError, ValueError):
-                self.fail(f"„{value}“ ist keine ganze Zahl.", param, ctx)
+                self.fail(f"{said_back(str(value), 40)} ist keine ganze Zahl.", param, ctx)
             self.fail(f"{number} liegt nicht zwischen {self.min} und {self.max}.", param, ctx)
 
 

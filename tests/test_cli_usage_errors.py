@@ -76,7 +76,8 @@ def test_usage_error_n_out_of_range_is_german(value):
 @pytest.mark.parametrize("value", ["abc", "1.5", "", "zehn"])
 def test_usage_error_n_not_an_integer_is_german(value):
     message = assert_german_usage_error(run("search", "-n", value, "Stapel"), "search")
-    assert message == f"Fehler: Ungültiger Wert für „-n“: „{value}“ ist keine ganze Zahl."
+    said = f"„{value}“" if value else "„“ (leer oder nur unsichtbare Zeichen)"
+    assert message == f"Fehler: Ungültiger Wert für „-n“: {said} ist keine ganze Zahl."
 
 
 def test_usage_error_port_out_of_range_is_german():

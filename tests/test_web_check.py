@@ -1476,7 +1476,7 @@ def test_check_empty_form_has_no_preview(client) -> None:
     ("fields", "message"),
     [
         ({"p-0-name": "", "p-0-tw": "3"}, "Spieler 1 › Name: fehlt"),
-        ({"p-1-name": "A"}, "Spieler 2 › Name: A kommt mehrfach vor"),
+        ({"p-1-name": "A"}, "Spieler 2 › Name: „A“ kommt mehrfach vor"),
         ({"p-0-tw": "-1"}, "Spieler A › TW übrig: darf nicht negativ sein"),
         ({"s-1-type": "zaubern"}, "Eintrag 2 › Effekt: Effekttyp"),
     ],

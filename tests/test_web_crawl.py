@@ -39,17 +39,37 @@ def test_every_address_in_the_sitemap_is_a_page_not_a_redirect(client):
         assert response.mimetype == "text/html", loc
 
 
-def test_robots_txt_keeps_crawlers_off_the_api_chat_and_search_and_names_the_sitemap(client):
+def test_robots_txt_keeps_crawlers_off_the_api_and_the_chat_and_names_the_sitemap(client):
     response = client.get("/robots.txt")
     assert response.status_code == 200 and response.mimetype == "text/plain"
     lines = response.get_data(as_text=True).splitlines()
     assert lines[0] == "User-agent: *"
-    for path in ("/api/", "/ask", "/search"):
+    for path in ("/api/", "/ask"):
         assert f"Disallow: {path}" in lines
     assert f"Sitemap: {HOST}/sitemap.xml" in lines
-    # no rule keeps a ruling page or a document from being crawled
+    # no rule keeps a ruling page, a document or the checker from being crawled
     disallowed = [line.split(": ", 1)[1] for line in lines if line.startswith("Disallow:")]
-    assert not any(p.startswith(d) for d in disallowed for p in ("/entry/", "/docs/", "/"))
+    pages = ("/entry/", "/docs/", "/", "/check", "/static/")
+    assert not any(p.startswith(d) for d in disallowed for p in pages)
+
+
+@pytest.mark.parametrize("path", ["/search?q=Bombe", "/offline"])
+def test_a_page_not_to_be_found_is_crawled_and_says_noindex(client, path):
+    """A review: robots.txt first kept crawlers off these, so their noindex was never read
+    and a forum's link to a search could be indexed as a bare address."""
+    text = client.get("/robots.txt").get_data(as_text=True)
+    assert not any(
+        path.startswith(line.split(": ", 1)[1])
+        for line in text.splitlines()
+        if line.startswith("Disallow:")
+    )
+    assert '<meta name="robots" content="noindex">' in client.get(path).get_data(as_text=True)
+
+
+def test_the_sitemap_is_sent_compressed(client):
+    """A review: application/xml was not among the compressed types (2 MB on a ×100 corpus)."""
+    response = client.get("/sitemap.xml", headers={"Accept-Encoding": "gzip"})
+    assert response.headers.get("Content-Encoding") == "gzip"
 
 
 def test_under_a_script_root_both_name_addresses_under_it(client):

@@ -274,6 +274,19 @@ def test_an_error_says_back_a_users_value_without_bidi_controls_and_shortened(cl
     assert "„“" not in body or "„“ (leer" in body
 
 
+@pytest.mark.parametrize("head", [f"{BIDI}abc", f"a{LONG}"])
+def test_a_chat_token_that_is_none_is_said_back_without_bidi_control_and_shortened(client, head):
+    """A review: a token's head was quoted with its bidi control and cut at 60 without "…".
+    (The form keeps the tokens as sent in its hidden fields, to ask again.)"""
+    response = client.get("/ask", query_string={"q": "Hallo", "t": f"{head}~frage"})
+    assert response.status_code == 400
+    said = re.search(r"Verlauf, Eintrag 1: [^<]*", response.get_data(as_text=True))
+    assert said, "no error said"
+    sentence = html.unescape(said.group(0))
+    assert BIDI not in sentence and len(sentence) < 160
+    assert "„abc“" in sentence or "…“" in sentence
+
+
 @pytest.mark.parametrize(
     "url",
     [

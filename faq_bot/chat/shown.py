@@ -89,7 +89,7 @@ from faq_bot.question import (
     tidy_question,
 )
 from faq_bot.stack.link import check_url_for
-from faq_bot.text import FINGERPRINT_LENGTH, LINK_TAIL, fingerprint
+from faq_bot.text import FINGERPRINT_LENGTH, LINK_TAIL, fingerprint, said_back
 
 from .history import MAX_HISTORY, Turn, context_turns
 from .items import SEARCH_FIRST, earlier_item, related_item, search_item, source_hit
@@ -274,7 +274,7 @@ class Shown:
             if m is None and _LATER_ITEM.fullmatch(item):
                 continue  # an item of a later version (its signature still covers it)
             if m is None:
-                raise QuestionError(f"„{item[:60]}“ ist kein verwandter Eintrag.")
+                raise QuestionError(f"{said_back(item, 60)} ist kein verwandter Eintrag.")
             paragraph = int(m[3]) if m[3] is not None else None
             if m[1] == FOUND:
                 found.append((m[2], paragraph, True))
@@ -299,7 +299,9 @@ class Shown:
             )
         m = _ANSWER.fullmatch(answer)
         if m is None:
-            raise QuestionError(f"„{answer[:60]}“ ist keine Antwort (Eintrag.Absatz.Von.Bis).")
+            raise QuestionError(
+                f"{said_back(answer, 60)} ist keine Antwort (Eintrag.Absatz.Von.Bis)."
+            )
         start, end = int(m[3]), int(m[4])
         if start > end:
             raise QuestionError("der Kernsatz endet vor seinem Anfang.")

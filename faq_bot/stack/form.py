@@ -45,7 +45,7 @@ from faq_bot.stack.model import (
     Phase,
 )
 from faq_bot.stack.read import ScenarioFormatError, enum_value
-from faq_bot.text import clean_input
+from faq_bot.text import clean_input, said_back
 
 MIN_ROWS = {"players": 2, "cards": 1, "stack": 1}  # rows the form shows at least
 MAX_ROWS = 200  # the reader's limit per list
@@ -349,10 +349,11 @@ def _scenario(
                 f"Spieler {i + 1} › Name: fehlt",
             )
         if any(name == other for other, _value in pairs) and not lenient:
+            twice = f"Spieler {i + 1} › Name: {said_back(name)} kommt mehrfach vor"
             raise ScenarioFormatError(
-                f"Spieler {i + 1} › Name: {name} kommt mehrfach vor (Feld players.{name})",
+                f"{twice} (Feld players.{name})",
                 ("players", i),
-                f"Spieler {i + 1} › Name: {name} kommt mehrfach vor",
+                twice,
             )
         pairs.append((name, {"tw": _number(row["tw"])} if row["tw"] else {}))
     players = dict(pairs)
@@ -361,7 +362,7 @@ def _scenario(
     for i, row in enumerate(state["cards"]):
         if row["id"] in given and not lenient:  # first: the stack's choices are by Kürzel
             raise ScenarioFormatError(
-                f"Karte {i + 1} › Kürzel: „{row['id']}“ ist schon bei Karte "
+                f"Karte {i + 1} › Kürzel: {said_back(row['id'])} ist schon bei Karte "
                 f"{given[row['id']] + 1} vergeben",
                 ("cards", i, "id"),
             )

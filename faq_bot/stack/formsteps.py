@@ -141,7 +141,7 @@ def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) ->
         entry = announced(state).get(card["id"]) if card["id"] else None
         if entry is not None:  # a double tap; picking it as a source still can
             raise ActionError(
-                f"{card['name'] or card['id']} ist schon auf dem Stapel "
+                f"{said_back(card['name'] or card['id'])} ist schon auf dem Stapel "
                 f"(Eintrag {entry}); eine Karte liegt nur einmal dort. {UNCHANGED}"
             )
         state["stack"].append(_blank_row("stack") | {"source": card["id"], "by": card["owner"]})

@@ -298,7 +298,8 @@ def _visible(node: Any, path: tuple[str | int, ...] = ()) -> Any:
             seen = _visible(key)
             if seen in out:
                 raise _fail(
-                    [*path, seen], f"„{seen}“ kommt doppelt vor (bis auf unsichtbare Zeichen)"
+                    [*path, seen],
+                    f"{said_back(seen)} kommt doppelt vor (bis auf unsichtbare Zeichen)",
                 )
             out[seen] = _visible(value, (*path, seen))
         return out

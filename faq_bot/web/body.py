@@ -29,7 +29,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 from faq_bot import strictjson
 from faq_bot.errors import BodyTooLarge, FaqBotError, InputError
 from faq_bot.stack.read import MAX_INPUT_BYTES
-from faq_bot.text import has_surrogate
+from faq_bot.text import has_surrogate, said_back
 from faq_bot.web.encoding import form_is_utf8, is_utf8
 
 MAX_BODY = 256 * 1024  # bytes of a request body (JSON or form) where the route sets no limit
@@ -242,8 +242,8 @@ def check_form() -> None:
     elif raw_body():  # JSON or text the form would drop without a word
         raise UnsupportedMediaType(
             description="Diese Seite nimmt Formulardaten an, wie ein Browser sie sendet, nicht "
-            f"„{request.mimetype[:60] or 'ohne Content-Type'}“. Ein Szenario als JSON geht an "
-            "/api/check, eine Frage als JSON an /api/ask."
+            f"{said_back(request.mimetype or 'ohne Content-Type', 60)}. Ein Szenario als JSON "
+            "geht an /api/check, eine Frage als JSON an /api/ask."
         )
     else:
         return

@@ -36,6 +36,7 @@ MIMETYPES = [
     "text/css",
     "text/plain",
     "text/xml",
+    "application/xml",
     "text/javascript",
     "application/javascript",
     "application/json",

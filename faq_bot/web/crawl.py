@@ -4,7 +4,7 @@ A ruling is found by a web search and linked in a forum, so the sitemap lists th
 of every page worth finding: the start page, each document and each entry, each by its
 canonical id (an alias would be a redirect, which a sitemap must not list). robots.txt
 keeps crawlers out of what is no page to find (the JSON API, the chat's generated
-answers, search results, the offline copy) and names the sitemap. Both are built from the
+answers) and names the sitemap; the other pages not to be found say noindex. Both are built from the
 current index (a few KB) and revalidate by ETag like every page.
 
 Under a path (``SCRIPT_NAME=/faq``) a crawler reads robots.txt only at the host's root,
@@ -22,8 +22,11 @@ from faq_bot.web.openapi import describe
 
 bp = Blueprint("crawl", __name__)
 
-# paths below the app's root that no crawler needs: generated per request, or data
-NOT_CRAWLED = ("/api/", "/ask", "/search", "/offline")
+# paths below the app's root a crawler is kept off: the JSON API, and the chat's answers
+# (each computed per request). Search results and the offline shell are crawled and say
+# noindex themselves: a blocked page's noindex is never read, so a forum's link to it could
+# be indexed as a bare address.
+NOT_CRAWLED = ("/api/", "/ask")
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 
 

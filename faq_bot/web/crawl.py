@@ -18,7 +18,7 @@ from xml.sax.saxutils import escape
 from flask import Blueprint, Response, request, url_for
 
 from faq_bot.web.common import base_url, conditional, current_index, host_url
-from faq_bot.web.openapi import describe
+from faq_bot.web.openapi import describe, error_responses
 
 bp = Blueprint("crawl", __name__)
 
@@ -64,13 +64,15 @@ def sitemap() -> Response:
     return Response(xml, mimetype="application/xml")
 
 
-_TEXT = {"description": "Text"}
 describe(
     "/robots.txt",
     {
         "get": {
             "summary": "Regeln für Suchmaschinen (nennt die Sitemap)",
-            "responses": {"200": _TEXT, "304": {"description": "Nicht geändert (ETag)"}},
+            "responses": {
+                "200": {"description": "Text", "content": {"text/plain": {}}},
+                **error_responses(304),
+            },
         }
     },
 )
@@ -79,7 +81,10 @@ describe(
     {
         "get": {
             "summary": "Sitemap: Startseite, jedes Dokument und jeder Eintrag (kanonische ID)",
-            "responses": {"200": _TEXT, "304": {"description": "Nicht geändert (ETag)"}},
+            "responses": {
+                "200": {"description": "Sitemap (XML)", "content": {"application/xml": {}}},
+                **error_responses(304, 503, html=True),
+            },
         }
     },
 )

@@ -152,6 +152,19 @@ def test_a_slash_added_keeps_a_query_sent_as_raw_utf8_bytes(client):
     assert response.headers["Location"] == "/search?q=Zerst%C3%B6rer"
 
 
+@pytest.mark.parametrize("sent", ["/entry/nope/", "/entry/nope/absatz/1/", "/api/entries/nope/"])
+def test_a_slash_added_to_an_entry_that_is_none_is_its_404_at_once(client, sent):
+    """An HTTP probe: "/entry/nope/" redirected to "/entry/nope", a 404."""
+    response = client.get(sent)
+    assert response.status_code == 404
+    assert "Location" not in response.headers
+
+
+def test_a_slash_added_to_an_entrys_other_name_still_redirects(client):
+    response = client.get("/entry/227er/")
+    assert response.status_code == 301 and response.headers["Location"] == "/entry/227er"
+
+
 @pytest.mark.parametrize(
     "sent", ["//evil.example/", "/nirgends/", "/static/", "//search/", "///search/"]
 )

@@ -143,6 +143,15 @@ def rooted(data: Any) -> Any:
     return data
 
 
+def named_entry(index: Index, entry_id: str) -> str | None:
+    """The id of the entry `entry_id` names: itself, or the canonical id an alias id, a
+    title slug or an abbreviation stands for; None when it names none (a 404)."""
+    if index.entry(entry_id) is not None:
+        return entry_id
+    canonical = index.canonical_id(entry_id)
+    return canonical if canonical and index.entry(canonical) is not None else None
+
+
 def entry_or_redirect(
     index: Index, entry_id: str, endpoint: str, marks: bool = False, **values: Any
 ) -> EntryRecord:
@@ -157,8 +166,8 @@ def entry_or_redirect(
     record = index.entry(entry_id)
     if record is not None:
         return record
-    canonical = index.canonical_id(entry_id)
-    if canonical and canonical != entry_id and index.entry(canonical) is not None:
+    canonical = named_entry(index, entry_id)
+    if canonical is not None:
         # the words to mark (`h`, from a search hit's link) go along where the view reads them
         words = (words_to_mark() or None) if marks else None
         raise EntryMoved(url_for(endpoint, entry_id=canonical, h=words, **values), canonical)

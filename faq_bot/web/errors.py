@@ -13,8 +13,9 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import quote
 
 from flask import (
@@ -300,10 +301,11 @@ def refuse_outside_root() -> None:
 def forgive_trailing_slash() -> WerkzeugResponse | None:
     """An address with a slash added ("/entry/aktionsstapel/", as some forums and
     hand-typed links end it) is answered with a 301 to the address without it when that
-    one is a route for GET (a page, and alike an API address or a file such as /sw.js);
-    anything else goes on to its 404. The target is built from the route it matches
-    (`url_for`), never from the path as sent, so "//host/" leads nowhere else; the query
-    goes along as sent, its bytes escaped where they must be."""
+    one is a route for GET (a page, and alike an API address or a file such as /sw.js)
+    and, for an entry's address, names an entry; anything else goes on to its 404. The
+    target is built from the route it matches (`url_for`), never from the path as sent, so
+    "//host/" leads nowhere else; the query goes along as sent, its bytes escaped where
+    they must be."""
     path = request.path
     if request.method not in ("GET", "HEAD") or len(path) < 2 or not path.endswith("/"):
         return None
@@ -316,10 +318,20 @@ def forgive_trailing_slash() -> WerkzeugResponse | None:
         return None
     if not isinstance(endpoint, str) or endpoint == "static":
         return None
+    if _names_no_entry(values):  # its 404 at once: a redirect to a 404 helps nobody
+        return None
     target = url_for(endpoint, **values)
     if request.query_string:  # kept as sent (escapes and all), any other byte escaped
         target += "?" + quote(request.query_string, safe=QUERY_SAFE)
     return redirect(target, code=301)
+
+
+def _names_no_entry(values: Mapping[str, Any]) -> bool:
+    """Whether a route's `entry_id` names no entry (``/entry/nope/``)."""
+    from faq_bot.web.common import current_index, named_entry
+
+    entry_id = values.get("entry_id")
+    return isinstance(entry_id, str) and named_entry(current_index(), entry_id) is None
 
 
 # a host name or a bracketed address, then at most one port (`_host_unusable`)

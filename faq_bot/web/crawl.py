@@ -3,9 +3,9 @@
 A ruling is found by a web search and linked in a forum, so the sitemap lists the address
 of every page worth finding: the start page, each document and each entry, each by its
 canonical id (an alias would be a redirect, which a sitemap must not list). robots.txt
-keeps crawlers out of what is no page to find (the JSON API, the chat's generated
-answers) and names the sitemap; the other pages not to be found say noindex. Both are built from the
-current index (a few KB) and revalidate by ETag like every page.
+keeps crawlers out of the JSON API and the chat's generated answers and names the
+sitemap; the other pages not to be found say noindex. Both are built from the current
+index (a few KB) and revalidate by ETag like every page.
 
 Under a path (``SCRIPT_NAME=/faq``) a crawler reads robots.txt only at the host's root,
 so ``/faq/robots.txt`` then holds the lines to copy into the host's own (docs/web.md).

@@ -7,7 +7,7 @@ shortcut, title suggestions, the reference previews' placement and the copy butt
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import (
     Blueprint,
@@ -20,7 +20,6 @@ from flask import (
 from werkzeug.exceptions import NotFound
 from werkzeug.routing import BaseConverter
 
-from faq_bot.index import EntryRecord, Index
 from faq_bot.links import see_also as listed_references
 from faq_bot.text import (
     FINGERPRINT_LENGTH,
@@ -69,6 +68,9 @@ from faq_bot.web.render import (
     preview_id,
     render_paragraph,
 )
+
+if TYPE_CHECKING:
+    from faq_bot.index import EntryRecord, Index
 
 bp = Blueprint("pages", __name__)
 

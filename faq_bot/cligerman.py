@@ -154,10 +154,14 @@ def _did_you_mean(possibilities: list[str] | None) -> str:
 
 def german_usage_message(exc: click.UsageError) -> str:
     """The German text for one of click's usage errors."""
+    # what the user typed is said back cleaned and cut (`said_back`): a 100,000-character
+    # option was said back whole, a bidi control turned the line around
     if isinstance(exc, click.NoSuchOption):
-        return f"Unbekannte Option „{exc.option_name}“." + _did_you_mean(exc.possibilities)
+        return f"Unbekannte Option {said_back(exc.option_name)}." + _did_you_mean(exc.possibilities)
     if isinstance(exc, click.NoSuchCommand):
-        return f"Unbekannter Befehl „{exc.command_name}“." + _did_you_mean(exc.possibilities)
+        return f"Unbekannter Befehl {said_back(exc.command_name)}." + _did_you_mean(
+            exc.possibilities
+        )
     if isinstance(exc, click.MissingParameter):
         what = "das Argument" if isinstance(exc.param, click.Argument) else "die Option"
         return f"Es fehlt {what} {_param_name(exc.param)}."
@@ -165,12 +169,12 @@ def german_usage_message(exc: click.UsageError) -> str:
         return f"Ungültiger Wert für {_param_name(exc.param)}: {exc.message}"
     if isinstance(exc, click.BadOptionUsage):
         if "does not take a value" in exc.message:
-            return f"Die Option „{exc.option_name}“ nimmt keinen Wert an."
+            return f"Die Option {said_back(exc.option_name)} nimmt keinen Wert an."
         if "requires" in exc.message:
-            return f"Die Option „{exc.option_name}“ braucht einen Wert."
-    extra = re.fullmatch(r"Got unexpected extra arguments? \((.*)\)", exc.message)
+            return f"Die Option {said_back(exc.option_name)} braucht einen Wert."
+    extra = re.fullmatch(r"Got unexpected extra arguments? \((.*)\)", exc.message, re.S)
     if extra:
-        return f"Zu viele Argumente: {extra.group(1)}."
+        return f"Zu viele Argumente: {said_back(extra.group(1))[1:-1]}."
     if exc.message == "Missing command.":
         return "Bitte einen Befehl angeben."
     return f"Ungültiger Aufruf ({exc.message})."

@@ -205,3 +205,21 @@ def test_any_invalid_n_gets_a_german_error(value):
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith("Fehler: ")
     assert not CLICK_ENGLISH.search(result.output), result.output
+
+
+BIDI = "\u202e"  # RIGHT-TO-LEFT OVERRIDE
+
+
+@pytest.mark.parametrize(
+    ("args", "command"),
+    [
+        (["search", f"--js{BIDI}on" + "x" * 100_000, "Stapel"], "search"),
+        ([f"serch{BIDI}" + "x" * 100_000], ""),
+        (["show", "a", f"b{BIDI}c", "x" * 100_000], "show"),
+    ],
+)
+def test_a_usage_error_says_back_what_was_typed_cleaned_and_short(args, command):
+    """A CLI probe: an unknown option of 100,000 characters was said back whole (100 KB on
+    stderr), a bidi control in it turned the rest of the line around."""
+    message = assert_german_usage_error(run(*args), command)
+    assert BIDI not in message and len(message) < 300, message[:300]

@@ -313,3 +313,14 @@ def test_serve_with_a_secret_it_cannot_read_says_so_before_its_banner(
     assert result.exit_code == 4, result.output
     assert "Das Geheimnis des Chats" in result.stderr and "ist ein Ordner" in result.stderr
     assert "läuft auf" not in result.output and "beschädigt" not in result.output
+
+
+@pytest.mark.parametrize("host", ["ni\u202ex", "h" * 2000])
+def test_a_host_the_resolver_refuses_outright_is_a_german_usage_error(host):
+    """A CLI probe: such a name ended in a TypeError traceback ("encoding of hostname
+    failed") where an unknown name is a German message."""
+    from faq_bot.errors import InputError
+
+    with pytest.raises(InputError, match="lässt sich nicht auflösen") as raised:
+        serve.check_address(host, 5399)
+    assert "\u202e" not in str(raised.value) and len(str(raised.value)) < 200

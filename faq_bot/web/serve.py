@@ -135,6 +135,7 @@ def check_address(host: str, port: int) -> None:
     import socket
 
     from faq_bot.errors import InputError, os_reason
+    from faq_bot.text import said_back
 
     # the family gunicorn takes (`gunicorn.sock._sock_type`): IPv6 for an IPv6 literal
     # only, else IPv4, even where "localhost" resolves to ::1 first
@@ -148,9 +149,11 @@ def check_address(host: str, port: int) -> None:
         with socket.socket(family, socket.SOCK_STREAM) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
             probe.bind((host.strip("[]"), port))
-    except (socket.gaierror, UnicodeError):
-        raise InputError(f"Die Adresse „{host}“ lässt sich nicht auflösen.") from None
-    except OSError as exc:
+    # a name the resolver refuses outright (too long, a character IDNA cannot encode:
+    # TypeError "encoding of hostname failed") is as unresolvable as one it cannot find
+    except (socket.gaierror, UnicodeError, TypeError, ValueError):
+        raise InputError(f"Die Adresse {said_back(host)} lässt sich nicht auflösen.") from None
+    except OSError as exc:  # `host` resolved: a name or an address, said as it is
         if exc.errno == errno.EADDRINUSE:
             raise InputError(
                 f"Port {port} auf {host} ist schon belegt (läuft der Dienst schon?). "

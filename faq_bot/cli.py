@@ -36,7 +36,7 @@ from faq_bot.cligerman import (
 )
 from faq_bot.config import default_corpus_dir, default_index_dir
 from faq_bot.errors import os_reason
-from faq_bot.text import entry_path, printable, said_back
+from faq_bot.text import entry_id_in, entry_path, printable, said_back
 
 # Help texts are German like everything else a user reads; defaults are named in
 # the text ("Standard: …") because click's own "[default: …]" is English.
@@ -392,7 +392,8 @@ def _terminal_snippet(snippet_html: str) -> str:
 @index_option
 @click.argument("entry_id", metavar="ID")
 def show(as_json: bool, corpus_dir: Path, index_dir: Path, entry_id: str) -> None:
-    """Einen Eintrag mit Querverweisen und Rückverweisen zeigen."""
+    """Einen Eintrag mit Querverweisen und Rückverweisen zeigen (ID, Titel oder die Adresse
+    seiner Seite)."""
     from faq_bot.links import paragraph_index
     from faq_bot.query import QueryError
     from faq_bot.search import search as run_search
@@ -401,7 +402,9 @@ def show(as_json: bool, corpus_dir: Path, index_dir: Path, entry_id: str) -> Non
     if not entry_id.strip():
         fail("Bitte eine Eintrags-ID oder einen Titel angeben, z. B. faq-bot show aktionsstapel", 2)
     index = open_or_build(corpus_dir, index_dir)
-    canonical = index.canonical_id(entry_id.strip())
+    # the address of its page, pasted from a browser or a forum, names it too
+    entry_id = entry_id_in(entry_id) or entry_id.strip()
+    canonical = index.canonical_id(entry_id)
     record = index.entry(canonical) if canonical else None
     if record is None:
         names = [s["id"] for s in suggest_titles(index, entry_id, n=3)]

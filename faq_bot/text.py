@@ -18,6 +18,7 @@
 ``paragraph_citation(text, title, doc, n, url)`` a paragraph quoted, then its citation.
 ``fingerprint(text)``    a short hash of a passage's text: whether a new build changed it.
 ``paragraph_path(entry_id, index, text)`` a paragraph's permalink ``/entry/<id>/absatz/<n>?v=…``.
+``entry_id_in(link)``    the entry id in a pasted address of its page (or None).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ __all__ = [
     "clean_input",
     "clip",
     "collation_key",
+    "entry_id_in",
     "fingerprint",
     "has_surrogate",
     "fold",
@@ -390,6 +392,21 @@ def entry_path(entry_id: str, paragraph: int | None = None) -> str:
     """The page of an entry, ``/entry/<id>``, at the anchor of paragraph `paragraph`
     (0-based, ``#p<n>``) when one is given: the one place an entry's address is made."""
     return f"/entry/{entry_id}" + (f"#p{paragraph}" if paragraph is not None else "")
+
+
+# an entry's page in an address: /entry/<id>, with or without a host, a paragraph's
+# permalink after it (/absatz/2?v=…) or an anchor (#p1)
+_ENTRY_IN_LINK = re.compile(r"(?:^|/)entry/([^/?#\s]+)")
+
+
+def entry_id_in(link: str) -> str | None:
+    """The entry id an address of its page (`entry_path`, `paragraph_path`, absolute or
+    not) names, as a user pastes it from the address bar or a forum; None for other text
+    (an id or a title typed)."""
+    from urllib.parse import unquote
+
+    found = _ENTRY_IN_LINK.search(link.strip())
+    return unquote(found.group(1)) if found else None
 
 
 def paragraph_path(entry_id: str, index: int, text: str) -> str:

@@ -326,6 +326,27 @@ def test_show_lists_links_and_backlinks(run, built_index):
     assert "Verweise hierher" in result.stdout
 
 
+@pytest.mark.parametrize(
+    "link",
+    [
+        "/entry/aktionsstapel",
+        "http://localhost:5000/entry/aktionsstapel",
+        "https://regeln.example/faq/entry/aktionsstapel/absatz/2?v=0123abcd",
+        "/entry/aktionsstapel#p1",
+        "entry/Aktionsstapel/",
+    ],
+)
+def test_show_reads_the_address_of_an_entrys_page_as_pasted(run, built_index, link):
+    """A CLI probe: `faq-bot show /entry/aktionsstapel`, the path `search` prints, was
+    „gibt es nicht“, and a pasted permalink gave unrelated suggestions."""
+    result = run(*with_index(built_index, "show", link))
+    assert result.exit_code == 0, result.output
+    assert (
+        result.stdout.startswith("Aktionsstapel\n")
+        or "leitet weiter auf aktionsstapel" in (result.stdout.splitlines()[0])
+    )
+
+
 def test_show_names_the_paragraph_a_table_reference_links_to(run, built_index, index):
     result = run(*with_index(built_index, "show", "sow-schiffsbewegung"))
     ships = index.entry("sow-allgemeine-regeln-fuer-schiffe")

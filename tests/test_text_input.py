@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from faq_bot.question import normalize_question
-from faq_bot.text import NOTHING_VISIBLE, clean_input, said_back, squash
+from faq_bot.text import NOTHING_VISIBLE, clean_input, entry_id_in, said_back, squash
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
@@ -145,3 +145,19 @@ def test_a_short_value_is_said_back_as_typed_and_a_long_one_ends_in_an_ellipsis(
     assert said_back("7" * 5000) == "„" + "7" * 79 + "…“"
     assert said_back("1 " + "x" * 60, 40) == "„1 " + "x" * 37 + "…“"
     assert said_back("\x00 \u200b") == NOTHING_VISIBLE
+
+
+@pytest.mark.parametrize(
+    ("typed", "named"),
+    [
+        ("/entry/227-pfund-bombe-basisausbau", "227-pfund-bombe-basisausbau"),
+        ("https://x.example/faq/entry/depot/absatz/3?v=ab12", "depot"),
+        ("  /entry/sperren-entsperren#p0 ", "sperren-entsperren"),
+        ("/entry/%C3%B6lfeld", "ölfeld"),
+        ("aktionsstapel", None),
+        ("227-Pfund Bombe", None),
+        ("/docs/how-faq", None),
+    ],
+)
+def test_the_entry_id_in_a_pasted_address(typed, named):
+    assert entry_id_in(typed) == named

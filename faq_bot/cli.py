@@ -32,6 +32,7 @@ from faq_bot.cligerman import (
     GermanPath,
     fail,
     os_path,
+    require_stdout,
     say,
 )
 from faq_bot.config import default_corpus_dir, default_index_dir
@@ -59,6 +60,7 @@ index_option = click.option(
 
 
 def echo_json(data: object) -> None:
+    require_stdout()
     click.echo(json.dumps(data, ensure_ascii=False))
 
 

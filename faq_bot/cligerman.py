@@ -59,6 +59,8 @@ __all__ = [
     "fail",
     "german_usage_message",
     "os_path",
+    "require_stdout",
+    "say",
 ]
 
 
@@ -250,7 +252,19 @@ def say(text: str, err: bool = False) -> None:
     """`click.echo` of text a user reads, with what it quotes of the corpus or of the
     input shown as the web shows it (`faq_bot.text.printable`): no escape sequence of a
     corpus line or an argument reaches the terminal."""
+    if not err:
+        require_stdout()
     click.echo(printable(text), err=err)
+
+
+def require_stdout() -> None:
+    """End with `OUTPUT_FAILED` when stdout is closed (``faq-bot search x >&-``): click
+    drops the output without a word then, and the command exited 0 with its result lost."""
+    if sys.stdout is None:
+        fail(
+            "Die Ausgabe lässt sich nicht schreiben (die Standardausgabe ist geschlossen).",
+            OUTPUT_FAILED,
+        )
 
 
 HELP_TEXT = "Diese Hilfe zeigen und beenden."

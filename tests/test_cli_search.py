@@ -539,6 +539,33 @@ def test_output_that_cannot_be_written_is_said_so_not_called_a_broken_index(buil
     assert "Traceback" not in stderr
 
 
+@pytest.mark.parametrize(
+    "args", [["search", "-n", "1", "Bombe"], ["show", "--json", "aktionsstapel"]]
+)
+def test_a_closed_stdout_is_output_that_cannot_be_written_not_a_success(built_index, args):
+    """A CLI probe: `faq-bot search Feuerwehr >&-` exited 0 with its result lost (click
+    drops output when there is no stdout)."""
+    import os
+    import subprocess
+    import sys
+
+    from faq_bot.cligerman import OUTPUT_FAILED
+
+    # started with stdout closed, as a shell's `>&-` does: Python's sys.stdout is None
+    code = "from faq_bot.cli import main; main()"
+    run = subprocess.run(
+        ["bash", "-c", 'exec "$0" "$@" >&-', sys.executable, "-c", code]
+        + with_index(built_index, *args),
+        stderr=subprocess.PIPE,
+        env=dict(os.environ, OPENBLAS_NUM_THREADS="1"),
+        timeout=120,
+    )
+    stderr = run.stderr.decode("utf-8")
+    assert run.returncode == OUTPUT_FAILED, stderr
+    assert "die Standardausgabe ist geschlossen" in stderr
+    assert "Traceback" not in stderr
+
+
 @pytest.mark.parametrize("args", [["--help"], ["--version"], ["search", "--help"]])
 def test_help_that_cannot_be_written_is_said_so(args):
     """A CLI probe: `faq-bot --help > /dev/full` ended in an OSError traceback (exit 1):

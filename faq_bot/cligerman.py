@@ -176,7 +176,7 @@ def german_usage_message(exc: click.UsageError) -> str:
             return f"Die Option {said_back(exc.option_name)} braucht einen Wert."
     extra = re.fullmatch(r"Got unexpected extra arguments? \((.*)\)", exc.message, re.S)
     if extra:
-        return f"Zu viele Argumente: {said_back(extra.group(1))[1:-1]}."
+        return f"Zu viele Argumente: {said_back(extra.group(1))}."
     if exc.message == "Missing command.":
         return "Bitte einen Befehl angeben."
     return f"Ungültiger Aufruf ({exc.message})."

@@ -97,7 +97,7 @@ def test_usage_error_flag_given_a_value_is_german():
 
 def test_usage_error_extra_argument_is_german():
     message = assert_german_usage_error(run("show", "eins", "zwei"), "show")
-    assert message == "Fehler: Zu viele Argumente: zwei."
+    assert message == "Fehler: Zu viele Argumente: „zwei“."
 
 
 def test_usage_error_unknown_command_is_german_and_suggests():

@@ -171,8 +171,13 @@ def entry_or_redirect(
         # the words to mark (`h`, from a search hit's link) go along where the view reads them
         words = (words_to_mark() or None) if marks else None
         raise EntryMoved(url_for(endpoint, entry_id=canonical, h=words, **values), canonical)
-    # as typed, its control characters visible as spaces: "pha%00sen" is no "phasen"
-    raise NotFound(description=f"Einen Eintrag {said_back(entry_id)} gibt es nicht.")
+    raise no_such_entry(entry_id)
+
+
+def no_such_entry(entry_id: str) -> NotFound:
+    """The 404 of an id that names no entry (`named_entry`), the id said back as typed,
+    its control characters visible as spaces: "pha%00sen" is no "phasen"."""
+    return NotFound(description=f"Einen Eintrag {said_back(entry_id)} gibt es nicht.")
 
 
 def cached_page(

@@ -34,7 +34,6 @@ from faq_bot.text import (
     words,
 )
 from faq_bot.web.common import (
-    EntryMoved,
     bad_request,
     base_url,
     cached_page,
@@ -45,6 +44,8 @@ from faq_bot.web.common import (
     entry_or_redirect,
     host_url,
     moved,
+    named_entry,
+    no_such_entry,
     site_path,
     words_to_mark,
 )
@@ -331,15 +332,11 @@ def _linked_paragraph(
             "zeigt der Link "
             "den Absatz in seiner aktuellen Fassung."
         )
-    try:
-        record = entry_or_redirect(
-            index, entry_id, "pages.paragraph", number=str(n), v=version or None
-        )
-    except EntryMoved as other_name:  # another name of the entry ("227er")
-        canonical = index.entry(other_name.canonical)
-        if canonical is None:
-            raise
-        record, tidied = canonical, True
+    canonical = named_entry(index, entry_id)  # another name of the entry ("227er") is tidied
+    record = index.entry(canonical) if canonical is not None else None
+    if record is None:
+        raise no_such_entry(entry_id)
+    tidied = tidied or record.id != entry_id
     plains = record.plain_paragraphs
     found = locate(plains, n - 1, version)
     if found.where == "missing":

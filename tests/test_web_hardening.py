@@ -49,8 +49,23 @@ def analysed(monkeypatch) -> set[str]:
     return words
 
 
+@pytest.fixture
+def budget_calls(monkeypatch) -> tuple[list, list[str]]:
+    """(the budgets asked, the words they refused) from here on."""
+    budgets: list = []
+    refused: list[str] = []
+    real_allows = morphology._Budget.allows
+
+    def allows(self, word):
+        budgets.append(self)
+        return real_allows(self, word) or bool(refused.append(word))
+
+    monkeypatch.setattr(morphology._Budget, "allows", allows)
+    return budgets, refused
+
+
 def test_a_request_of_many_made_up_turns_has_few_words_analysed_by_hanta(
-    client, analysed, monkeypatch
+    client, analysed, budget_calls
 ):
     """A QA review: a chat post of twenty turns of made-up words had HanTa analyse each of
     them (seconds behind its lock); a dozen such posts at once had the watchdog kill the
@@ -61,13 +76,7 @@ def test_a_request_of_many_made_up_turns_has_few_words_analysed_by_hanta(
     def made_up() -> str:
         return " ".join("".join(rng.choices("bcdfghklmnprstvwz", k=12)) for _ in range(38))
 
-    refused: list[str] = []
-    real_allows = morphology._Budget.allows
-    monkeypatch.setattr(
-        morphology._Budget,
-        "allows",
-        lambda self, word: real_allows(self, word) or bool(refused.append(word)),
-    )
+    _budgets, refused = budget_calls
     form = MultiDict([("q", made_up())] + [("t", f"-~{made_up()}") for _ in range(19)])
     response = client.post("/ask", data=form)
     assert response.status_code < 500
@@ -91,7 +100,7 @@ def test_a_post_of_long_made_up_words_has_hanta_analyse_only_a_few(client, analy
     assert len(analysed) < 75 / 2
 
 
-def test_ten_turns_of_the_costliest_real_questions_have_every_word_analysed(client, monkeypatch):
+def test_ten_turns_of_the_costliest_real_questions_have_every_word_analysed(client, budget_calls):
     """A review: a budget fitted on an estimate refused words of real conversations, and
     then the answer changed. The page answering ten earlier turns and a question, the
     costliest eleven of the blind sets' questions, has every word analysed, using at most
@@ -106,14 +115,7 @@ def test_ten_turns_of_the_costliest_real_questions_have_every_word_analysed(clie
         sorted(set(rows)),
         key=lambda q: sum(map(morphology.word_cost, morphology.morphology_words(q))),
     )[-11:]
-    budgets, refused = [], []
-    real_allows = morphology._Budget.allows
-
-    def allows(self, word):
-        budgets.append(self)
-        return real_allows(self, word) or bool(refused.append(word))
-
-    monkeypatch.setattr(morphology._Budget, "allows", allows)
+    budgets, refused = budget_calls
     form = MultiDict([("q", costliest[-1])] + [("t", f"-~{q}") for q in costliest[:-1]])
     assert client.post("/ask", data=form).status_code == 303
     assert not refused

@@ -1,6 +1,6 @@
-"""``python -m faq_bot``: the ``faq-bot`` command (`faq_bot.cli.main`)."""
+"""``python -m faq_bot``: the ``faq-bot`` command (`faq_bot.launch.run`)."""
 
-from faq_bot.cli import main
+from faq_bot.launch import run
 
 if __name__ == "__main__":
-    main(prog_name="faq-bot")
+    run()

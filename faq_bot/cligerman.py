@@ -47,6 +47,7 @@ from faq_bot.errors import (
     os_reason,
     unreadable_index,
 )
+from faq_bot.launch import ABORTED, ABORTED_STATUS
 from faq_bot.text import has_surrogate, printable, said_back
 
 __all__ = [
@@ -127,14 +128,14 @@ class _Aborted(click.ClickException):
     """Ctrl+C: click would say "Aborted!". Exits 128 + the signal's number, as shells
     report a process the signal ended, not 1, which says „nothing found“."""
 
-    exit_code = 128 + signal.SIGINT
+    exit_code = ABORTED_STATUS
 
     def __init__(self) -> None:
-        super().__init__("Abgebrochen.")
+        super().__init__(ABORTED)
 
     def show(self, file: IO[Any] | None = None) -> None:
         with contextlib.suppress(OSError, ValueError):  # stderr full or closed
-            click.echo("\nAbgebrochen.", file=file, err=file is None)
+            click.echo(f"\n{ABORTED}", file=file, err=file is None)
 
 
 class _AbortedByTerm(_Aborted):

@@ -8,8 +8,10 @@ the range", "is not a valid integer") may reach the user.
 
 from __future__ import annotations
 
+import importlib.abc
 import os
 import re
+import sys
 
 import click
 import pytest
@@ -19,6 +21,7 @@ from hypothesis import strategies as st
 
 from faq_bot.cli import main
 from faq_bot.cligerman import GermanIntRange, GermanPath
+from faq_bot.launch import run as launch
 
 CLICK_ENGLISH = re.compile(
     r"Error:|Try '|for help|No such|Missing|Invalid value|not in the range|"
@@ -179,6 +182,23 @@ def test_interrupt_says_abgebrochen_in_german_and_exits_130(monkeypatch, tmp_pat
     assert result.exit_code == 130
     assert "Abgebrochen." in result.stderr
     assert not CLICK_ENGLISH.search(result.output)
+
+
+def test_interrupt_while_the_command_loads_says_abgebrochen_not_a_traceback(monkeypatch, capsys):
+    """Ctrl+C in the ~90 ms the command's modules load ends as it does later."""
+
+    class Interrupted(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path, target=None):
+            if name == "faq_bot.cli":
+                raise KeyboardInterrupt
+            return None
+
+    monkeypatch.delitem(sys.modules, "faq_bot.cli")
+    monkeypatch.setattr(sys, "meta_path", [Interrupted(), *sys.meta_path])
+    with pytest.raises(SystemExit) as stopped:
+        launch()
+    assert stopped.value.code == 130
+    assert capsys.readouterr().err == "\nAbgebrochen.\n"
 
 
 def test_every_parameter_type_fails_in_german():

@@ -159,6 +159,17 @@ def test_static_file_without_version_is_not_cached_for_a_year(client):
 
 
 @pytest.mark.parametrize(
+    "path", ["/static/app.css/", "/static/./app.css", "/static/x/../app.css", "/static/.//app.css"]
+)
+def test_a_static_file_is_served_under_its_own_address_only(client, path):
+    # werkzeug's safe_join normalised each of these to app.css and served it: copies
+    with client.get(path) as response:
+        assert response.status_code == 404
+        assert "Seite nicht gefunden" in response.get_data(as_text=True)
+        assert response.headers["Cache-Control"] == "no-store"
+
+
+@pytest.mark.parametrize(
     "url",
     [
         "/static/app.js?v=bogus",  # another release's file (a rolling update) or made up

@@ -17,11 +17,16 @@ hashed once at startup, so an edited file gets a new hash with the next start.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
+import posixpath
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from flask import Flask, current_app, url_for
 from markupsafe import Markup
+from werkzeug.exceptions import NotFound
 
 _HASHES: dict[tuple[str, float], str] = {}
 
@@ -120,7 +125,23 @@ def app_fingerprint(app: Flask, package: Path = PACKAGE) -> str:
     return digest.hexdigest()[:16]
 
 
+def _one_address_per_file(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Flask's static view, answering a file's own address only: werkzeug's
+    `safe_join` normalises ``app.css/``, ``./app.css`` and ``x/../app.css`` to
+    ``app.css`` and served the file under each of them (a cache kept each as a copy
+    of its own, a version check read another address); they are a 404 now."""
+
+    @functools.wraps(view)
+    def serve(filename: str) -> Any:
+        if posixpath.normpath(filename) != filename:
+            raise NotFound()
+        return view(filename=filename)
+
+    return serve
+
+
 def init_app(app: Flask) -> None:
+    app.view_functions["static"] = _one_address_per_file(app.view_functions["static"])
     app.config.setdefault("APP_FINGERPRINT", app_fingerprint(app))
     app.extensions["faq_bot.inline_styles"] = load_inline_styles(Path(app.static_folder or ""))
     app.jinja_env.globals["asset_url"] = asset_url

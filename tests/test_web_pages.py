@@ -1026,3 +1026,24 @@ def test_the_documents_folder_address_leads_to_the_list_of_documents(client, pat
     assert response.headers["Location"].endswith("/#dokumente")
     home = client.get("/").get_data(as_text=True)
     assert 'id="dokumente"' in home
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/search?q=Bombe",
+        "/entry/phasen",
+        "/ask?q=Bombe",  # og:url was only rendered for GET: 68 bytes shorter, same ETag
+        "/check",
+        "/api/search?q=Bombe",
+        "/api/entries/phasen",
+    ],
+)
+def test_head_sends_the_headers_get_sends(client, path):
+    # RFC 9110 9.3.2; a strong ETag stands for the very bytes a GET sends
+    get, head = client.get(path), client.head(path)
+    assert head.status_code == get.status_code == 200
+    assert head.headers["Content-Length"] == get.headers["Content-Length"]
+    assert head.headers.get("ETag") == get.headers.get("ETag")
+    assert head.get_data() == b""

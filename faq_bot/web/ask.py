@@ -235,7 +235,7 @@ def _page(
         # a link preview of the newest turn; og:url only for an address (a form post
         # answered in place has none to share)
         preview=preview(shown[-1]) if shown else None,
-        page_url=_address() if request.method == "GET" else None,
+        page_url=_address() if request.method in ("GET", "HEAD") else None,
         links=[_link_tokens(tokens[:i]) for i in range(len(shown))],
         documents=current_index().documents,
         doc=doc,

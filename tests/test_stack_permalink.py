@@ -49,6 +49,9 @@ def _link(raw: bytes) -> str:
         (_link(b"{nope"), "kein gültiges Szenario-JSON"),
         (_link(b" " * 2_000_000), "zu großen"),
         (_link(b'{"a": 1}')[:-6], "unvollständig: beim Kopieren"),
+        # a probe: accepted as whole, the scenario shown as if the link were intact
+        (base64.urlsafe_b64encode(zlib.compress(b'{"a": 1}') + b"Hallo123").decode(), "beschädigt"),
+        (encode_permalink(EXAMPLE) * 2, "beschädigt"),
     ],
     ids=[
         "empty",
@@ -60,6 +63,8 @@ def _link(raw: bytes) -> str:
         "bad_json",
         "zip_bomb",
         "truncated",
+        "trailing_bytes",
+        "pasted_twice",
     ],
 )
 def test_permalink_decode_refuses_bad_links(link: str, message: str) -> None:

@@ -62,6 +62,8 @@ def unpack_text(packed: str, limit: int) -> bytes:
         raise PermalinkError(f"{SHARED_LINK} entpackt zu einem zu großen Szenario.")
     if not inflater.eof:
         raise PermalinkError(f"{SHARED_LINK} ist unvollständig: beim Kopieren wohl abgeschnitten.")
+    if inflater.unused_data:  # more after the packing: pasted twice, or words ran into it
+        raise PermalinkError(BROKEN)
     return raw
 
 

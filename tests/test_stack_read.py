@@ -260,6 +260,26 @@ def test_read_refuses_two_names_that_differ_only_by_invisible_characters() -> No
         read_scenario(data)
 
 
+def test_read_refuses_two_players_whose_names_differ_only_by_spaces() -> None:
+    # a probe: " A " and "A" were two players every explanation named alike
+    data = json.loads(EXAMPLE2.read_text(encoding="utf-8"))
+    data["players"][" A "] = {"tw": 1}
+    with pytest.raises(ScenarioFormatError, match="„A“ kommt doppelt vor"):
+        read_scenario(data)
+
+
+def test_read_squashes_the_spaces_of_every_name_and_reference_alike() -> None:
+    data = json.loads(EXAMPLE2.read_text(encoding="utf-8"))
+    data["players"] = {" A ": data["players"]["A"], "B": data["players"]["B"]}
+    for card in data["cards"]:
+        card["owner"] = "A  " if card["owner"] == "A" else card["owner"]
+        card["name"] = "  " + card["name"].replace(" ", "   ")
+    scenario = read_scenario(data)
+    assert scenario_to_json(scenario) == scenario_to_json(
+        read_scenario(EXAMPLE2.read_text(encoding="utf-8"))
+    )
+
+
 def test_read_refuses_a_key_the_json_text_repeats_instead_of_keeping_the_last() -> None:
     text = EXAMPLE2.read_text(encoding="utf-8")
     data = json.loads(text)
@@ -283,6 +303,16 @@ def test_read_refuses_an_integer_too_long_to_convert_in_german() -> None:
     assert str(caught.value) == (
         "Die Eingabe enthält eine Zahl mit zu vielen Stellen; so große Werte kommen in keinem "
         "Szenario vor."
+    )
+
+
+def test_read_refuses_a_number_read_as_zero_that_is_none() -> None:
+    # a probe: "tw": 2e-400 is read as 0.0 by Python's json and passed as the integer 0
+    text = '{"phase": "Bauphase", "players": {"A": {"tw": 2e-400}}}'
+    with pytest.raises(ScenarioFormatError) as caught:
+        read_scenario(text)
+    assert str(caught.value) == (
+        "Die Eingabe enthält eine Zahl, die so nah an 0 ist, dass sie nicht lesbar ist."
     )
 
 

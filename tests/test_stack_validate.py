@@ -53,6 +53,27 @@ def codes(data: dict) -> list[tuple[str, str | None]]:
     return [(e.code.value, e.entry) for e in validate(read_scenario(data))]
 
 
+LONG = "X" * 200  # the longest id or name the reader takes
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        scenario(entry("s1", LONG, "bombA", "destroy", target="bombB")),
+        scenario(entry("s1", "A", LONG, "draw", amount=1)),
+        scenario(entry("s1", "A", "bombA", "destroy", target=LONG)),
+        scenario(entry("s1", "B", "abwehrB", "counter", target=LONG)),
+        scenario(cards=[*CARDS, {"id": "fremd", "name": "X", "owner": LONG, "kind": "base"}]),
+    ],
+    ids=["player", "source", "target_card", "target_entry", "owner"],
+)
+def test_an_unknown_reference_is_said_back_cut(data) -> None:
+    # a probe: 200-character ids were quoted whole, messages of ~450 characters
+    (error,) = validate(read_scenario(data))
+    assert error.code is ErrorCode.UNKNOWN_REFERENCE
+    assert "X" * 80 not in error.message and "X" * 79 + "…" in error.message
+
+
 BOMB_ON_RADAR = entry("s1", "B", "bombB", "destroy", target="radarA", cost=2, sacrifice=True)
 
 CASES = {

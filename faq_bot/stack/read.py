@@ -35,7 +35,7 @@ from faq_bot.stack.model import (
     StackEntry,
     Zone,
 )
-from faq_bot.text import clean_input, said_back
+from faq_bot.text import clean_input, said_back, squash
 
 MAX_ITEMS = 200  # cards, stack entries and players each
 MAX_INPUT_BYTES = 1_000_000
@@ -288,10 +288,12 @@ def _order(data: Any, path: list[str | int]) -> tuple[int, ...]:
 def _visible(node: Any, path: tuple[str | int, ...] = ()) -> Any:
     """Every text of a parsed scenario (keys too) as a user typed it reads
     (`faq_bot.text.clean_input`): invisible format characters dropped, so a right-to-left
-    override in a card's name cannot turn the rest of a result line around. Two keys
-    that differ only by such characters (two players "A") are refused, not merged."""
+    override in a card's name cannot turn the rest of a result line around; spaces
+    squashed, as the form reads its fields, so that "A" and " A " are not two players
+    every explanation names alike. Two keys that differ only by such characters are
+    refused, not merged."""
     if isinstance(node, str):
-        return clean_input(node)
+        return squash(clean_input(node))
     if isinstance(node, Mapping):
         out: dict[Any, Any] = {}
         for key, value in node.items():
@@ -299,7 +301,7 @@ def _visible(node: Any, path: tuple[str | int, ...] = ()) -> Any:
             if seen in out:
                 raise _fail(
                     [*path, seen],
-                    f"{said_back(seen)} kommt doppelt vor (bis auf unsichtbare Zeichen)",
+                    f"{said_back(seen)} kommt doppelt vor (bis auf Leer- oder unsichtbare Zeichen)",
                 )
             out[seen] = _visible(value, (*path, seen))
         return out
@@ -385,8 +387,8 @@ def parse_json(data: str | bytes) -> Any:
     except RecursionError:  # absurd nesting: said as any nesting beyond MAX_DEPTH is
         raise ScenarioFormatError(_TOO_DEEP) from None
     except ValueError as exc:  # a syntax error or more digits than Python converts
-        constant = isinstance(exc, strictjson.NonFiniteError) and exc.constant  # NaN
-        huge = not isinstance(exc, json.JSONDecodeError) and not constant
+        odd = isinstance(exc, strictjson.NonFiniteError) and (exc.constant or exc.tiny)  # NaN
+        huge = not isinstance(exc, json.JSONDecodeError) and not odd
         note = "; so große Werte kommen in keinem Szenario vor" if huge else ""
         raise ScenarioFormatError(f"Die Eingabe {strictjson.refusal_german(exc)}{note}.") from None
 
@@ -423,7 +425,7 @@ def _unique(ids: list[str], group: str) -> None:
     seen: set[str] = set()
     for i, item in enumerate(ids):
         if item in seen:
-            raise _fail([group, i, "id"], f"das Kürzel „{item}“ kommt mehrfach vor")
+            raise _fail([group, i, "id"], f"das Kürzel {said_back(item)} kommt mehrfach vor")
         seen.add(item)
 
 

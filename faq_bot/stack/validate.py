@@ -37,6 +37,7 @@ from faq_bot.stack.titles import (
     SPERREN,
     TECHNOLOGIEWERTE,
 )
+from faq_bot.text import said_back
 
 _ZONE_DE = {Zone.HAND: "auf der Hand", Zone.PLAY: "im Spiel", Zone.SCRAP: "auf dem Schrottplatz"}
 
@@ -77,8 +78,8 @@ def validate(
                 Error(
                     ErrorCode.UNKNOWN_REFERENCE,
                     None,
-                    f"Karte {card_name(scenario, card.id)}: Besitzer {card.owner} ist kein "
-                    "Spieler des Szenarios.",
+                    f"Karte {card_name(scenario, card.id)}: Besitzer "
+                    f"{said_back(card.owner)} ist kein Spieler des Szenarios.",
                 )
             )
     sources: dict[str, str] = {}  # card id -> first entry that uses it
@@ -109,10 +110,16 @@ def _entry_errors(
 
     player = scenario.player(entry.by)
     if player is None:
-        error(ErrorCode.UNKNOWN_REFERENCE, f"Spieler {entry.by} ist nicht im Szenario definiert.")
+        error(
+            ErrorCode.UNKNOWN_REFERENCE,
+            f"Spieler {said_back(entry.by)} ist nicht im Szenario definiert.",
+        )
     source = scenario.card(entry.source)
     if entry.source is not None and source is None:
-        error(ErrorCode.UNKNOWN_REFERENCE, f"Die Quellkarte „{entry.source}“ ist nicht definiert.")
+        error(
+            ErrorCode.UNKNOWN_REFERENCE,
+            f"Die Quellkarte {said_back(entry.source)} ist nicht definiert.",
+        )
     effect = entry.effect
     target_card: Card | None = None
     target_entry: StackEntry | None = None
@@ -121,7 +128,7 @@ def _entry_errors(
         if target_entry is None:
             error(
                 ErrorCode.UNKNOWN_REFERENCE,
-                f"Der gekonterte Eintrag „{effect.target}“ ist nicht im Aktionsstapel.",
+                f"Der gekonterte Eintrag {said_back(effect.target)} ist nicht im Aktionsstapel.",
             )
     elif effect.target is not None:
         target_card = scenario.card(effect.target)
@@ -136,7 +143,8 @@ def _entry_errors(
             )
         elif target_card is None:
             error(
-                ErrorCode.UNKNOWN_REFERENCE, f"Die Zielkarte „{effect.target}“ ist nicht definiert."
+                ErrorCode.UNKNOWN_REFERENCE,
+                f"Die Zielkarte {said_back(effect.target)} ist nicht definiert.",
             )
 
     if source is not None:

@@ -65,12 +65,14 @@ def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 class NonFiniteError(ValueError):
     """``NaN``, ``Infinity`` or ``-Infinity`` (no JSON; Python's json reads them), or a
-    number too large for a float (``1e999999``, read as infinity)."""
+    number too large for a float (``1e999999``, read as infinity), or one too close to 0
+    for it (`tiny`: ``2e-400``, read as 0.0, which passed as the integer 0)."""
 
-    def __init__(self, token: str, constant: bool) -> None:
+    def __init__(self, token: str, constant: bool, tiny: bool = False) -> None:
         super().__init__(token)
         self.token = token
         self.constant = constant
+        self.tiny = tiny
 
 
 def _constant(name: str) -> Any:
@@ -81,6 +83,8 @@ def _finite(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
         raise NonFiniteError(text[:KEY_SHOWN], constant=False)
+    if value == 0 and any(c in "123456789" for c in text.lower().partition("e")[0]):
+        raise NonFiniteError(text[:KEY_SHOWN], constant=False, tiny=True)
     return value
 
 
@@ -147,6 +151,8 @@ def refusal_german(exc: ValueError) -> str:
         return f"ist kein gültiges JSON ({where_german(exc)})"
     if isinstance(exc, NonFiniteError) and exc.constant:
         return f"ist kein gültiges JSON („{exc.token}“ ist in JSON keine Zahl)"
+    if isinstance(exc, NonFiniteError) and exc.tiny:
+        return "enthält eine Zahl, die so nah an 0 ist, dass sie nicht lesbar ist"
     if isinstance(exc, NonFiniteError):
         return "enthält eine Zahl, die zu groß ist"
     return "enthält eine Zahl mit zu vielen Stellen"

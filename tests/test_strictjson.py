@@ -39,6 +39,9 @@ def test_flaw_finds_too_deep_nesting_and_lone_surrogates_with_their_path(value, 
         ("[Infinity]", "„Infinity“ ist in JSON keine Zahl"),
         ('{"tw": 1e999999}', "eine Zahl, die zu groß ist"),
         ('{"tw": -1.5e400}', "eine Zahl, die zu groß ist"),
+        # a probe: read as 0.0, "cost": 2e-400 passed as the integer 0
+        ('{"cost": 2e-400}', "so nah an 0"),
+        ('{"cost": -0.0000001e-330}', "so nah an 0"),
     ],
 )
 def test_loads_refuses_what_is_no_finite_json_number(text, said):
@@ -51,3 +54,4 @@ def test_loads_refuses_what_is_no_finite_json_number(text, said):
 
 def test_loads_keeps_finite_numbers():
     assert loads('{"a": 1.5e300, "b": -0.0, "c": 12}') == {"a": 1.5e300, "b": -0.0, "c": 12}
+    assert loads("[0e-400, 0.000e5, 1e-320]") == [0.0, 0.0, 1e-320]

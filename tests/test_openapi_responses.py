@@ -103,3 +103,16 @@ def test_the_category_enum_is_in_one_order_in_every_worker(spec):
     enum = parameter["schema"]["enum"]
     assert "Basisausbau" in enum and "basisausbau" in enum
     assert enum == sorted(enum, key=lambda s: (s.casefold(), s))
+
+
+def test_every_post_documents_the_refusals_of_its_body(spec):
+    # a probe: POST /check answered 415 (Content-Encoding) and 501 (Transfer-Encoding: gzip)
+    # that its description did not name; every route that reads a body refuses both
+    posts = {p: ops["post"] for p, ops in spec["paths"].items() if "post" in ops}
+    assert posts
+    for path, op in posts.items():
+        assert {"413", "415", "501"} <= set(op["responses"]), path
+
+
+def test_a_checker_link_redirect_is_documented(spec):
+    assert "301" in spec["paths"]["/check"]["get"]["responses"]

@@ -281,7 +281,7 @@ describe(
             },
             "responses": {
                 "200": json_body({"$ref": "#/components/schemas/Answer"}, "Die Antwort"),
-                **error_responses(400, 405, 413, 503),
+                **error_responses(400, 405, 413, 501, 503),
                 "415": json_body({"$ref": "#/components/schemas/Error"}, "Kein JSON"),
             },
         }
@@ -369,7 +369,7 @@ describe(
                 "200": html_body(
                     "Chat mit Antworten (nur wenn die neue Antwort nicht in eine Adresse passt)"
                 ),
-                **error_responses(400, 413, 503, html=True),
+                **error_responses(400, 413, 415, 501, 503, html=True),
             },
         },
     },

@@ -133,7 +133,7 @@ describe(
                     "Einträge sind jeweils eindeutig (ein doppeltes gibt 400, detail nennt das "
                     "Feld)",
                 ),
-                **error_responses(413),
+                **error_responses(413, 501),
                 "415": json_body(
                     {"$ref": "#/components/schemas/Error"},
                     "Komprimiert gesendet (Content-Encoding): wird nicht entpackt",
@@ -208,6 +208,11 @@ describe(
             ],
             "responses": {
                 "200": html_body("Formular und Ergebnis"),
+                "301": {
+                    "description": "Link mit angehängten Zeichen, wie ihn ein Forum oder ein "
+                    "Satzende mitnimmt: Weiterleitung auf den Link ohne sie",
+                    "headers": {"Location": {"schema": {"type": "string"}}},
+                },
                 **error_responses(400, html=True),
             },
         },
@@ -249,7 +254,7 @@ describe(
                     "JSON ergeben kein Szenario (Zeilen, die aufeinander verweisen, kann das "
                     "Formularschema nicht ausdrücken)"
                 ),
-                **error_responses(413, html=True),
+                **error_responses(413, 415, 501, html=True),
             },
         },
     },

@@ -42,7 +42,10 @@ def error_responses(*codes: int, html: bool = False) -> dict:
         404: "Nicht gefunden",
         405: "Methode nicht erlaubt",
         413: "Anfrage zu groß",
+        415: "Anderer Inhaltstyp als der beschriebene, oder komprimiert gesendet "
+        "(Content-Encoding): wird nicht gelesen",
         500: "Interner Fehler (ein Programmfehler)",
+        501: "Übertragungsart außer chunked (Transfer-Encoding): wird nicht gelesen",
         503: "Index nicht geladen",
     }
     out: dict[str, Any] = {}

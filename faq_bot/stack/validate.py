@@ -128,7 +128,8 @@ def _entry_errors(
         if target_entry is None:
             error(
                 ErrorCode.UNKNOWN_REFERENCE,
-                f"Der gekonterte Eintrag {said_back(effect.target)} ist nicht im Aktionsstapel.",
+                f"Der gekonterte Eintrag {said_back(effect.target or '')} ist nicht im "
+                "Aktionsstapel.",
             )
     elif effect.target is not None:
         target_card = scenario.card(effect.target)

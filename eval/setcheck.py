@@ -262,6 +262,7 @@ GROUPS = [
     ["heldout176-questions.jsonl", "heldout176-followups.jsonl"],
     ["heldout177-questions.jsonl", "heldout177-followups.jsonl"],
     ["heldout178-questions.jsonl", "heldout178-followups.jsonl"],
+    ["heldout179-questions.jsonl", "heldout179-followups.jsonl"],
 ]
 
 

@@ -262,6 +262,7 @@ GROUPS = [
     ["heldout176-questions.jsonl", "heldout176-followups.jsonl"],
     ["heldout177-questions.jsonl", "heldout177-followups.jsonl"],
     ["heldout178-questions.jsonl", "heldout178-followups.jsonl"],
+    ["heldout180-questions.jsonl", "heldout180-followups.jsonl"],
 ]
 
 

@@ -263,6 +263,7 @@ GROUPS = [
     ["heldout177-questions.jsonl", "heldout177-followups.jsonl"],
     ["heldout178-questions.jsonl", "heldout178-followups.jsonl"],
     ["heldout179-questions.jsonl", "heldout179-followups.jsonl"],
+    ["heldout180-questions.jsonl", "heldout180-followups.jsonl"],
 ]
 
 

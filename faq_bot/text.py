@@ -33,6 +33,7 @@ from typing import Any
 
 __all__ = [
     "LINK_TAIL",
+    "HIDDEN_SENT",
     "NOTHING_VISIBLE",
     "UNDATED",
     "alphabetical",
@@ -292,6 +293,7 @@ def clip(text: str, limit: int) -> str:
 
 
 NOTHING_VISIBLE = "„“ (leer oder nur unsichtbare Zeichen)"
+HIDDEN_SENT = "(mit Leer- oder unsichtbaren Zeichen gesendet)"
 
 
 def said_back(value: str, limit: int = 80) -> str:
@@ -299,11 +301,14 @@ def said_back(value: str, limit: int = 80) -> str:
     quotes it, German quotes included: read as typed text is (`clean_input`: a bidi control
     said back turned the rest of the sentence around), spaces squashed, and cut to `limit`
     characters with "…" (a 5,000-character value was said back whole), where it falls: an
-    id cut at a word seemed to be another id. One with nothing visible says so."""
+    id cut at a word seemed to be another id. One with nothing visible says so, and one that
+    held more than it shows (a zero-width space, a space at its end) says that: "muss eine
+    ganze Zahl sein, nicht „5“" read as if 5 had been refused."""
     text = squash(clean_input(value))
     if not text:
         return NOTHING_VISIBLE
-    return f"„{text if len(text) <= limit else text[: limit - 1] + '…'}“"
+    quoted = f"„{text if len(text) <= limit else text[: limit - 1] + '…'}“"
+    return quoted if text == unicodedata.normalize("NFC", value) else f"{quoted} {HIDDEN_SENT}"
 
 
 def sentence_window(text: str, start: int, end: int, limit: int) -> tuple[int, int]:

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from faq_bot.question import normalize_question
-from faq_bot.text import NOTHING_VISIBLE, clean_input, entry_id_in, said_back, squash
+from faq_bot.text import HIDDEN_SENT, NOTHING_VISIBLE, clean_input, entry_id_in, said_back, squash
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
@@ -132,6 +132,9 @@ def test_a_value_said_back_is_its_cleaned_beginning_quoted_and_never_empty_quote
     if not read:
         assert said == NOTHING_VISIBLE
         return
+    hidden = read != unicodedata.normalize("NFC", text)  # more was sent than is shown
+    assert said.endswith(" " + HIDDEN_SENT) == hidden
+    said = said.removesuffix(" " + HIDDEN_SENT)
     assert said.startswith("„") and said.endswith("“")
     inner = said[1:-1]
     assert len(inner) <= limit
@@ -141,7 +144,9 @@ def test_a_value_said_back_is_its_cleaned_beginning_quoted_and_never_empty_quote
 
 def test_a_short_value_is_said_back_as_typed_and_a_long_one_ends_in_an_ellipsis():
     assert said_back("how-faq") == "„how-faq“"
-    assert said_back("\u202eabc") == "„abc“"
+    assert said_back("\u202eabc") == "„abc“ (mit Leer- oder unsichtbaren Zeichen gesendet)"
+    assert said_back("5 ") == said_back("\u200b5") == f"„5“ {HIDDEN_SENT}"
+    assert said_back("Ka\u0308se") == "„Käse“"  # composed as typed text is: nothing hidden
     assert said_back("7" * 5000) == "„" + "7" * 79 + "…“"
     assert said_back("1 " + "x" * 60, 40) == "„1 " + "x" * 37 + "…“"
     assert said_back("\x00 \u200b") == NOTHING_VISIBLE

@@ -137,13 +137,9 @@ def _moved(entry_id: str, canonical: str, location: str) -> Response:
     record = current_index().entry(canonical)
     title = record.title if record is not None else canonical
     path = url_for("pages.entry", entry_id=canonical)
-    sent = said_back(entry_id)
-    if sent == f"„{canonical}“":  # the id with a bidi control or spaces: said back, the id
-        message = f"Die ID des Eintrags „{title}“ ist „{canonical}“ (ohne unsichtbare Zeichen)."
-    else:
-        message = f"{sent} ist ein anderer Name des Eintrags „{title}“; seine ID ist „{canonical}“."
     response = jsonify(
-        message=message,
+        message=f"{said_back(entry_id)} ist ein anderer Name des Eintrags „{title}“; "
+        f"seine ID ist „{canonical}“.",
         id=canonical,
         title=title,
         url=path,

@@ -336,3 +336,11 @@ def test_the_checker_page_carries_no_control_character_of_its_form(client):
     response = client.post("/check", data={"action": "\x00\x1b"})
     assert response.status_code == 400
     assert not CONTROL.search(response.get_data(as_text=True))
+
+
+@pytest.mark.parametrize("n", ["%E2%80%8B5", "5%20"])
+def test_a_refused_value_that_shows_as_a_valid_one_says_it_held_more(client, n):
+    # a probe: "muss eine ganze Zahl sein, nicht „5“", as if 5 had been refused
+    response = client.get(f"/api/search?q=Bombe&n={n}")
+    assert response.status_code == 400
+    assert "„5“ (mit Leer- oder unsichtbaren Zeichen gesendet)" in response.get_json()["detail"]

@@ -364,7 +364,7 @@ def search(
         echo_json([hit.to_json() for hit in result.hits])
         sys.exit(0 if result.hits else 1)
     if result.suggestion:
-        say(f"Meinten Sie: {result.suggestion}?")
+        say(f"Gelesen als: {result.suggestion}")
     for word, words in result.longer:
         say(longer_note(word, words))
     if not result.hits:

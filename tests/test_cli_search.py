@@ -124,6 +124,13 @@ def test_search_text_says_where_a_word_stands_only_in_longer_words(run, built_in
     )
 
 
+def test_search_text_says_how_it_read_a_slip(run, built_index):
+    # it said „Meinten Sie: Radarstation?“ over hits it had already found as that
+    result = run(*with_index(built_index, "search", "Radarstatoin"))
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[0] == "Gelesen als: Radarstation"
+
+
 def test_search_json_prints_an_array_of_hits(run, built_index):
     result = run(*with_index(built_index, "search", "--json", "-n", "3", "Stapel"))
     hits = json.loads(result.stdout)

@@ -290,10 +290,16 @@ def test_search_category_filter_keeps_only_that_category(client):
     assert all("Aktionskarte" in m for m in metas)
 
 
-def test_search_typo_offers_meinten_sie(client):
+def test_a_search_read_with_a_slip_corrected_says_so_at_its_heading(client):
+    """A phone review: „39 Treffer für ‚aktionstapel‘“ said the hits held a word no entry
+    holds, and „Meinten Sie ‚Aktionsstapel‘?“ led to the very same hits."""
     html = client.get("/search?q=Radarstatoin").get_data(as_text=True)
-    assert "Meinten Sie" in html
-    assert 'href="/search?q=Radarstation"' in html
+    heading = re.search(r'<h1 class="result-count"[^>]*>(.*?)</h1>', html, re.S)
+    assert heading and "Treffer für „Radarstation“" in heading.group(1)
+    read_as = re.search(r'<p class="suggestion" id="read-as">(.*?)</p>', html, re.S)
+    assert read_as and "„Radarstatoin“ wurde gelesen als" in read_as.group(1)
+    assert 'href="/search?q=Radarstation"' in read_as.group(1)
+    assert "Meinten Sie" not in html
 
 
 def test_meinten_sie_keeps_the_filters_and_the_number_of_hits_asked_for(client):

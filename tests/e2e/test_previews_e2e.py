@@ -104,6 +104,9 @@ def test_a_tap_previews_beside_the_link_and_a_second_tap_follows_it(phone):
     box = phone.locator(".xref-preview")
     expect(box).to_be_visible()
     expect(box).to_have_text(link.get_attribute("data-preview"))
+    # a phone review: nothing said that a second tap opens the entry
+    hint = box.evaluate("el => getComputedStyle(el, '::after').content")
+    assert "noch einmal antippen" in hint
     assert not overlaps(rect(box), rect(link))
     width = phone.evaluate("[document.documentElement.scrollWidth, innerWidth]")
     assert width[0] <= width[1]

@@ -598,8 +598,9 @@
             said = "Gerade kommen zu viele Anfragen an: " +
               (detail || "bitte kurz warten.") + " ";
           } else if (again) {
-            said = "Der Server hat einen Fehler gemeldet (HTTP " + result.status + ")" +
-              (detail ? ": " + detail : ".") + " ";
+            // said as what happened to the question; the code is for whoever is told of it
+            said = "Der Server konnte die Frage gerade nicht beantworten (Fehlercode " +
+              result.status + ")" + (detail ? ": " + detail : ".") + " ";
           } else {
             said = (detail || "Die Frage konnte nicht beantwortet werden.") + " ";
           }

@@ -423,7 +423,8 @@ def test_chat_says_a_server_error_is_one_not_a_lost_connection(routed, status):
     )
     ask(page, FIRST)
     error = page.locator("#chat-error")
-    expect(error).to_contain_text(f"Fehler gemeldet (HTTP {status})")
+    # a phone review: „(HTTP 500)“ meant nothing to a judge
+    expect(error).to_contain_text(f"nicht beantworten (Fehlercode {status})")
     expect(error).not_to_contain_text("Keine Verbindung")
     expect(page.locator("#chat-retry")).to_be_visible()
     expect(page.locator("#chat-q")).to_have_value(FIRST)

@@ -289,9 +289,9 @@ def _visible(node: Any, path: tuple[str | int, ...] = ()) -> Any:
     """Every text of a parsed scenario (keys too) as a user typed it reads
     (`faq_bot.text.clean_input`): invisible format characters dropped, so a right-to-left
     override in a card's name cannot turn the rest of a result line around; spaces
-    squashed, as the form reads its fields, so that "A" and " A " are not two players
-    every explanation names alike. Two keys that differ only by such characters are
-    refused, not merged."""
+    squashed (the form already strips its fields' ends), so that "A" and " A " are not two
+    players every explanation names alike. Two keys that differ only by such characters
+    are refused, not merged."""
     if isinstance(node, str):
         return squash(clean_input(node))
     if isinstance(node, Mapping):

@@ -48,6 +48,7 @@ __all__ = [
     "fold_letters",
     "paragraph_citation",
     "paragraph_path",
+    "read_as",
     "said_back",
     "sentence_window",
     "slugify",
@@ -283,6 +284,12 @@ def squash(text: str) -> str:
     return " ".join(text.split())
 
 
+def read_as(value: str) -> str:
+    """A user's value as it reads on one line (`clean_input`, spaces squashed): what
+    `said_back` quotes, a scenario's names, an id compared with the one it names."""
+    return squash(clean_input(value))
+
+
 def clip(text: str, limit: int) -> str:
     """`text`, whitespace collapsed, cut at a word to at most `limit` characters with an
     ellipsis when longer (punctuation before the cut dropped)."""
@@ -304,7 +311,7 @@ def said_back(value: str, limit: int = 80) -> str:
     id cut at a word seemed to be another id. One with nothing visible says so, and one that
     held more than it shows (a zero-width space, a space at its end) says that: "muss eine
     ganze Zahl sein, nicht „5“" read as if 5 had been refused."""
-    text = squash(clean_input(value))
+    text = read_as(value)
     if not text:
         return NOTHING_VISIBLE
     quoted = f"„{text if len(text) <= limit else text[: limit - 1] + '…'}“"

@@ -319,7 +319,10 @@ def test_an_id_sent_with_a_bidi_control_is_not_called_another_name_of_itself(cli
     response = client.get("/api/entries/%E2%80%AEphasen")
     assert response.status_code == 301
     message = response.get_json()["message"]
-    assert message.startswith("„phasen“ (mit Leer- oder unsichtbaren Zeichen gesendet) ist ")
+    assert message == (
+        "„phasen“ (mit Leer- oder unsichtbaren Zeichen gesendet) ist die ID des Eintrags "
+        "„Phasen“ ohne diese Zeichen."
+    )
 
 
 @pytest.mark.parametrize("path", ["/api/ask", "/api/check"])

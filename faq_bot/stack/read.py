@@ -35,7 +35,7 @@ from faq_bot.stack.model import (
     StackEntry,
     Zone,
 )
-from faq_bot.text import clean_input, said_back, squash
+from faq_bot.text import read_as, said_back
 
 MAX_ITEMS = 200  # cards, stack entries and players each
 MAX_INPUT_BYTES = 1_000_000
@@ -293,7 +293,7 @@ def _visible(node: Any, path: tuple[str | int, ...] = ()) -> Any:
     players every explanation names alike. Two keys that differ only by such characters
     are refused, not merged."""
     if isinstance(node, str):
-        return squash(clean_input(node))
+        return read_as(node)
     if isinstance(node, Mapping):
         out: dict[Any, Any] = {}
         for key, value in node.items():

@@ -14,7 +14,7 @@ from werkzeug.exceptions import NotFound
 
 from faq_bot.dense import dense_mode
 from faq_bot.embed import embedding_model
-from faq_bot.text import entry_path, said_back
+from faq_bot.text import entry_path, read_as, said_back
 from faq_bot.web.api_links import entry_links, hit_links
 from faq_bot.web.common import (
     EntryMoved,
@@ -137,9 +137,13 @@ def _moved(entry_id: str, canonical: str, location: str) -> Response:
     record = current_index().entry(canonical)
     title = record.title if record is not None else canonical
     path = url_for("pages.entry", entry_id=canonical)
+    if read_as(entry_id) == canonical:  # the id with a bidi control or spaces
+        message = f"{said_back(entry_id)} ist die ID des Eintrags „{title}“ ohne diese Zeichen."
+    else:
+        message = f"{said_back(entry_id)} ist ein anderer Name des Eintrags „{title}“; "
+        message += f"seine ID ist „{canonical}“."
     response = jsonify(
-        message=f"{said_back(entry_id)} ist ein anderer Name des Eintrags „{title}“; "
-        f"seine ID ist „{canonical}“.",
+        message=message,
         id=canonical,
         title=title,
         url=path,

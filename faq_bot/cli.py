@@ -37,7 +37,7 @@ from faq_bot.cligerman import (
 )
 from faq_bot.config import default_corpus_dir, default_index_dir
 from faq_bot.errors import os_reason
-from faq_bot.text import entry_id_in, entry_path, printable, said_back
+from faq_bot.text import entry_id_in, entry_path, printable, read_as, said_back
 
 # Help texts are German like everything else a user reads; defaults are named in
 # the text ("Standard: …") because click's own "[default: …]" is English.
@@ -368,7 +368,9 @@ def search(
     for word, words in result.longer:
         say(longer_note(word, words))
     if not result.hits:
-        fail(f"Keine Treffer für {said_back(result.query)}.", 1)
+        # the query as the search read it (a slip corrected, spaces squashed): said back
+        # as sent, „„a  b“ (mit Leer- … gesendet)“ blamed the spaces, „Bombercokpit“ the slip
+        fail(f"Keine Treffer für {said_back(read_as(result.suggestion or result.query))}.", 1)
     for rank, hit in enumerate(result.hits, 1):
         label = "" if hit.matched else f"  ({UNWORDED})"
         say(f"{rank:2}. {hit.title}  [{hit.doc}]  {entry_path(hit.id)}{label}")

@@ -305,7 +305,9 @@ def analyze_query(index: Index, query: str) -> AnalyzedQuery:
     """Correct unknown words and turn `query` into weighted index terms."""
     query = _check(query)
     corrected: list[str] = []
-    suggested: list[str] = []  # what "Meinten Sie" shows: no real word made a misprint
+    # what the search page's „gelesen als“ and the chat's „Meinten Sie“ show: no real word
+    # made a misprint
+    suggested: list[str] = []
     changed = False
     last = 0
     unknown: list[str] = []
@@ -378,7 +380,7 @@ def _misprint_of(index: Index, word: str, fix: str) -> bool:
     misprint: `word` is a common German word or a compound of corpus or common words whose
     parts all have `MIN_REAL_PART` letters („verteidigung|fall“), `fix` neither
     („verteitigungsfall“, as the source prints it). The search still reads `fix` (it is how
-    the source's text is matched); "Meinten Sie" does not offer it."""
+    the source's text is matched); the suggestion shown does not name it."""
     words = AnyOf(index.vocabulary, common_words())
 
     def real(w: str) -> bool:

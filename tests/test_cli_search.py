@@ -131,6 +131,19 @@ def test_search_text_says_how_it_read_a_slip(run, built_index):
     assert result.stdout.splitlines()[0] == "Gelesen als: Radarstation"
 
 
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [
+        (["--doc", "sow", "Bombercokpit"], "„Bombercockpit“"),  # a review: „Bombercokpit“
+        (["xqzvbnwq  kjhgfd"], "„xqzvbnwq kjhgfd“"),  # not „… (mit Leer- … gesendet)“
+    ],
+)
+def test_search_that_finds_nothing_names_the_query_as_it_read_it(run, built_index, words, said):
+    result = run(*with_index(built_index, "search", "--mode", "lexical", *words))
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1] == f"Fehler: Keine Treffer für {said}."
+
+
 def test_search_json_prints_an_array_of_hits(run, built_index):
     result = run(*with_index(built_index, "search", "--json", "-n", "3", "Stapel"))
     hits = json.loads(result.stdout)

@@ -302,7 +302,13 @@ def test_a_search_read_with_a_slip_corrected_says_so_at_its_heading(client):
     assert "Meinten Sie" not in html
 
 
-def test_meinten_sie_keeps_the_filters_and_the_number_of_hits_asked_for(client):
+def test_a_corrected_search_that_finds_nothing_names_the_query_as_read(client):
+    html = client.get("/search?q=Bombercokpit&doc=sow").get_data(as_text=True)
+    assert "Zu „Bombercockpit“ wurde nichts gefunden." in html
+    assert "„Bombercokpit“ wurde gelesen als" in html
+
+
+def test_the_read_as_link_keeps_the_filters_and_the_number_of_hits_asked_for(client):
     """A QA review: the corrected search dropped `n`, showing fewer hits than asked."""
     html = client.get("/search?q=Radarstatoin&doc=how-faq&n=5").get_data(as_text=True)
     assert 'href="/search?q=Radarstation&amp;doc=how-faq&amp;n=5"' in html

@@ -8,14 +8,13 @@ heavy, so the interrupt ends the same way here as later.
 
 from __future__ import annotations
 
-import contextlib
-import signal
 import sys
 
 # what Ctrl+C says, here and in `faq_bot.cligerman`
 ABORTED = "Abgebrochen."
-# 128 + the signal's number, as shells report a process the signal ended
-ABORTED_STATUS = 128 + signal.SIGINT
+# 128 + SIGINT's number (2), as shells report a process the signal ended; written out, as
+# importing `signal` (it builds its enums) took a window of its own (a review)
+ABORTED_STATUS = 130
 
 
 def run() -> None:
@@ -23,7 +22,9 @@ def run() -> None:
     try:
         from faq_bot.cli import main
     except KeyboardInterrupt:
-        with contextlib.suppress(OSError, ValueError):  # stderr full or closed
+        try:
             sys.stderr.write(f"\n{ABORTED}\n")
+        except (OSError, ValueError):  # stderr full or closed: the status still says it
+            pass
         sys.exit(ABORTED_STATUS)
     main(prog_name="faq-bot")

@@ -282,7 +282,11 @@ describe(
             "responses": {
                 "200": json_body({"$ref": "#/components/schemas/Answer"}, "Die Antwort"),
                 **error_responses(400, 405, 413, 501, 503),
-                "415": json_body({"$ref": "#/components/schemas/Error"}, "Kein JSON"),
+                "415": json_body(
+                    {"$ref": "#/components/schemas/Error"},
+                    "Kein JSON (Content-Type), oder komprimiert gesendet (Content-Encoding): "
+                    "wird nicht gelesen",
+                ),
             },
         }
     },

@@ -68,11 +68,14 @@ __all__ = [
 
 DIM = 384
 QUERY_CACHE = 64  # recent questions whose vectors are kept
-# What the engine reads of a query, its prefix and marks included. The longest of ~21,000
-# written questions (with `faq_bot.hybrid.embedding_text`'s added words) reads 102 tokens,
-# 500 characters of German prose about 140; 500 of U+FDFA read 2,005 (5 s of CPU, a
-# normal question 27 tokens and 10 ms). The lexical side reads the whole query.
-MAX_QUERY_TOKENS = 160
+# What the engine reads of a query, its prefix and marks included. The longest text the bot
+# embeds of ~27,900 seen ones (every question, earlier question and earlier question with its
+# follow-up in eval/, with `faq_bot.hybrid.embedding_text`'s added words) reads 119 tokens,
+# 500 characters of German prose about 140; 500 of U+FDFA read 2,005 (5 s of CPU, a normal
+# question 27 tokens and 10 ms). 128 (160 until the sixtieth round) reads each of them whole
+# and costs made-up text ~0.38 s of CPU instead of ~0.46 s, four times in an API post that
+# replays three earlier questions. The lexical side reads the whole query.
+MAX_QUERY_TOKENS = 128
 BATCH = 16
 _lock = threading.Lock()
 _state: dict[str, Any] = {"embedder": None, "tried": False, "status": ""}

@@ -364,7 +364,8 @@ def search(
         echo_json([hit.to_json() for hit in result.hits])
         sys.exit(0 if result.hits else 1)
     if result.suggestion:
-        say(f"Gelesen als: {result.suggestion}")
+        # as said back anywhere: quoted, squashed and cut (a probe: 442 characters, spaces kept)
+        say(f"Gelesen als: {said_back(read_as(result.suggestion))}")
     for word, words in result.longer:
         say(longer_note(word, words))
     if not result.hits:

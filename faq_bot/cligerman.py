@@ -72,11 +72,14 @@ class GermanIntRange(click.IntRange):
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter:
+            said = said_back(str(value), 40)  # a 4,000-digit number was said back whole
             try:
-                number = int(value)
+                int(value)
             except (TypeError, ValueError):
-                self.fail(f"{said_back(str(value), 40)} ist keine ganze Zahl.", param, ctx)
-            self.fail(f"{number} liegt nicht zwischen {self.min} und {self.max}.", param, ctx)
+                # more digits than Python converts (4,300) is still a number, out of range
+                if not re.fullmatch(r"\s*[+-]?\d+\s*", str(value)):
+                    self.fail(f"{said} ist keine ganze Zahl.", param, ctx)
+            self.fail(f"{said} liegt nicht zwischen {self.min} und {self.max}.", param, ctx)
 
 
 class GermanPath(click.Path):

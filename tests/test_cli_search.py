@@ -128,7 +128,15 @@ def test_search_text_says_how_it_read_a_slip(run, built_index):
     # it said „Meinten Sie: Radarstation?“ over hits it had already found as that
     result = run(*with_index(built_index, "search", "Radarstatoin"))
     assert result.exit_code == 0
-    assert result.stdout.splitlines()[0] == "Gelesen als: Radarstation"
+    assert result.stdout.splitlines()[0] == "Gelesen als: „Radarstation“"
+
+
+def test_search_says_a_long_slip_it_read_squashed_and_cut(run, built_index):
+    # a probe: „Gelesen als:“ printed 442 characters of a query, its spaces kept
+    result = run(*with_index(built_index, "search", "Feurwehr    " + "Aktionsstapel " * 30))
+    line = result.stdout.splitlines()[0]
+    assert line.startswith("Gelesen als: „Feuerwehr Aktionsstapel ") and line.endswith("…“")
+    assert len(line) <= len("Gelesen als: ") + 82
 
 
 @pytest.mark.parametrize(

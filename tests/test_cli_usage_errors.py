@@ -72,7 +72,16 @@ def test_usage_error_missing_argument_is_german(command, metavar):
 def test_usage_error_n_out_of_range_is_german(value):
     message = assert_german_usage_error(run("search", "-n", value, "Stapel"), "search")
     assert message == (
-        f"Fehler: Ungültiger Wert für „-n“: {int(value)} liegt nicht zwischen 1 und 100."
+        f"Fehler: Ungültiger Wert für „-n“: „{value}“ liegt nicht zwischen 1 und 100."
+    )
+
+
+@pytest.mark.parametrize("digits", [4000, 5000])  # 5,000: more than Python converts
+def test_a_huge_n_is_said_back_cut_and_out_of_range(digits):
+    # a probe: 4,000 nines said back whole; 5,000 called „keine ganze Zahl“
+    message = assert_german_usage_error(run("search", "-n", "9" * digits, "Stapel"), "search")
+    assert message == (
+        f"Fehler: Ungültiger Wert für „-n“: „{'9' * 39}…“ liegt nicht zwischen 1 und 100."
     )
 
 
@@ -85,7 +94,7 @@ def test_usage_error_n_not_an_integer_is_german(value):
 
 def test_usage_error_port_out_of_range_is_german():
     message = assert_german_usage_error(run("serve", "--port", "70000"), "serve")
-    assert "70000 liegt nicht zwischen 1 und 65535" in message
+    assert "„70000“ liegt nicht zwischen 1 und 65535" in message
 
 
 def test_usage_error_option_without_its_value_is_german():

@@ -97,12 +97,12 @@ class PendingVectors:
     def __enter__(self) -> PendingVectors:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        self.close(wait=kind is None)  # a failed or stopped build does not wait for them
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
         if self.passages is not None:
-            self.passages.close()
+            self.passages.close(wait)
 
     def write(
         self, build_dir: Path, progress: Callable[[int, int], None] | None = None

@@ -310,6 +310,10 @@ def _end_with_build() -> None:
     # index` turns it into Ctrl-C), which would make it a task's error, and the worker
     # would go on waiting for work from a parent that is gone
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # Ctrl+C at a terminal reaches the whole process group: the build stops its workers
+    # itself (`PendingPassages.close`); a worker interrupted mid-batch broke the pool, and a
+    # second Ctrl+C left the build waiting on it for good (a CLI probe)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     build = multiprocessing.parent_process()
     if build is not None:
         threading.Thread(target=_exit_with, args=(build.sentinel,), daemon=True).start()
@@ -392,14 +396,23 @@ class PendingPassages:
     def __enter__(self) -> PendingPassages:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        self.close(wait=kind is None)
 
-    def close(self) -> None:
-        """Stop the workers (those still waiting for a batch are cancelled)."""
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-            self._pool = None
+    def close(self, wait: bool = True) -> None:
+        """Stop the workers (those still waiting for a batch are cancelled); without
+        `wait` (the build failed or was stopped) those at work are ended too: Ctrl+C
+        waited for their batches (7 to 15 s, a CLI probe)."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        if not wait:  # no public way before Python 3.14 (`terminate_workers`)
+            processes = list((getattr(pool, "_processes", None) or {}).values())
+            for process in processes:
+                process.terminate()
+            for process in processes:  # gone when the build goes on to clean up
+                process.join(5)
+        pool.shutdown(wait=wait, cancel_futures=True)
 
     def result(self, progress: Callable[[int, int], None] | None = None) -> np.ndarray:
         """The vectors, in the order of the texts (waiting for the workers); the cache

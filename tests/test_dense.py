@@ -623,6 +623,24 @@ def test_faq_bot_index_stopped_by_sigterm_cleans_up_like_ctrl_c(tiny_corpus, tmp
     assert no_build_left(index_dir)
 
 
+def test_faq_bot_index_stopped_by_ctrl_c_twice_ends_at_once_and_cleans_up(corpus_dir, tmp_path):
+    """A CLI probe: Ctrl+C waited 7 to 15 s for the workers' batches, and a second press
+    left the build waiting on its broken worker pool for good (a third: an English
+    traceback). The workers ignore the terminal's Ctrl+C and the build ends them."""
+    from tests.stopped_builds import ctrl_c_twice_after, no_build_left
+
+    index_dir = tmp_path / "idx"
+    # the whole corpus, nothing cached: many batches, the build waiting for its workers'
+    # vectors after its last phase of its own (the tiny corpus is one batch, embedded in
+    # the build's own process)
+    args = ["index", "--corpus", str(corpus_dir), "--index", str(index_dir)]
+    code, rest, seconds = ctrl_c_twice_after(args, "Gewichte vorberechnen")
+    assert code == 130 and "Abgebrochen." in rest, (code, rest)
+    assert "Traceback" not in rest and "KeyboardInterrupt" not in rest, rest
+    assert no_build_left(index_dir)
+    assert seconds < 30, seconds  # hung for good before; generous on a loaded machine
+
+
 def test_the_embeddings_come_back_when_a_fork_server_starts_the_workers():
     """With the forkserver start method (Python 3.14's default on Linux) a worker's parent
     is the fork server, not the build process: the workers embed all the same."""

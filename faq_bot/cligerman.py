@@ -33,7 +33,6 @@ import io
 import json
 import os
 import re
-import signal
 import sys
 from collections.abc import Iterator
 from typing import IO, Any, NoReturn
@@ -47,7 +46,7 @@ from faq_bot.errors import (
     os_reason,
     unreadable_index,
 )
-from faq_bot.launch import ABORTED, ABORTED_STATUS
+from faq_bot.launch import ABORTED, ABORTED_STATUS, TERMINATED_STATUS
 from faq_bot.text import has_surrogate, printable, said_back
 
 __all__ = [
@@ -142,7 +141,7 @@ class _Aborted(click.ClickException):
 
 
 class _AbortedByTerm(_Aborted):
-    exit_code = 128 + signal.SIGTERM
+    exit_code = TERMINATED_STATUS
 
 
 def _param_name(param: click.Parameter | None) -> str:

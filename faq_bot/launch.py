@@ -15,6 +15,8 @@ ABORTED = "Abgebrochen."
 # 128 + SIGINT's number (2), as shells report a process the signal ended; written out, as
 # importing `signal` (it builds its enums) took a window of its own (a review)
 ABORTED_STATUS = 130
+# 128 + SIGTERM's (15): a supervisor's stop, said as Ctrl+C's
+TERMINATED_STATUS = 143
 
 
 def run() -> None:
@@ -27,4 +29,20 @@ def run() -> None:
         except (OSError, ValueError):  # stderr full or closed: the status still says it
             pass
         sys.exit(ABORTED_STATUS)
-    main(prog_name="faq-bot")
+    try:
+        main(prog_name="faq-bot")
+    except SystemExit as end:
+        if end.code in (ABORTED_STATUS, TERMINATED_STATUS):
+            _deaf_to_stops()
+        raise
+
+
+def _deaf_to_stops() -> None:
+    """Ignore Ctrl+C and SIGTERM from here on: the command has said „Abgebrochen.“ and
+    is ending. At its shutdown Python puts back the default handlers of the signals it
+    handles, so a second Ctrl+C then ended the process by the signal (-2), silently and
+    skipping what exit still cleans up, instead of with 130 (a test, on a loaded machine)."""
+    import signal
+
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop, signal.SIG_IGN)

@@ -10,7 +10,8 @@ import sys
 import time
 from pathlib import Path
 
-FAQ_BOT = [sys.executable, "-c", "from faq_bot.cli import main; main()"]
+# as the installed `faq-bot` starts (its console entry)
+FAQ_BOT = [sys.executable, "-c", "from faq_bot.launch import run; run()"]
 
 
 def sigterm_after_corpus_phase(args: list[str], before: str | None = None) -> tuple[int, str]:

@@ -315,6 +315,28 @@ def test_the_read_as_link_keeps_the_filters_and_the_number_of_hits_asked_for(cli
 
 
 @pytest.mark.parametrize(
+    ("address", "folded"),
+    [
+        ("/search?q=Bombe", True),
+        ("/search?q=xyzzyqq", True),  # no hit: the filters are no help either
+        ("/search?q=Bombe&doc=how-faq", False),  # one applies: it shows
+        ("/search?q=Bombe&category=Basisausbau", False),
+        ("/search", False),  # the empty search page offers them
+    ],
+)
+def test_the_search_filters_fold_away_unless_one_applies(client, address, folded):
+    """A phone review: at 320 × 568 the document and category choice pushed the first hit
+    below the screen; folded into a disclosure (no JavaScript needed), open while they
+    narrow the search."""
+    html = client.get(address).get_data(as_text=True)
+    box = re.search(r"<details class=\"filter-box\"( open)?>\s*<summary>([^<]+)</summary>", html)
+    assert box, "no filter disclosure"
+    assert (box[1] is None) == folded
+    assert box[2] == "Filter: Dokument, Kategorie"
+    assert html.index('name="doc"') > box.end()  # the choices inside it
+
+
+@pytest.mark.parametrize(
     ("q", "offered"),
     [
         ("Wer zahlt bei der Bombe?", True),

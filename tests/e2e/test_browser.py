@@ -389,6 +389,8 @@ def test_browser_without_javascript_search_and_ruling_work(nojs, shots):
     nojs.locator("#q").press("Enter")
     expect(nojs).to_have_url(re.compile(r"/search\?q=Radarstation"))
     expect(nojs.locator("#result-count")).to_contain_text("Treffer")
+    expect(nojs.locator("select[name=doc]")).to_be_hidden()  # folded on a result page
+    nojs.locator(".filter-box summary").click()
     nojs.locator("select[name=doc]").select_option("how-faq")
     nojs.locator(".filters button").click()
     expect(nojs).to_have_url(re.compile(r"doc=how-faq"))

@@ -329,6 +329,17 @@ def test_search_hit_lands_on_the_matching_paragraph_with_words_marked(phone, sho
     phone.screenshot(path=shots / "ruling-first-screen-phone.png")
 
 
+def test_search_first_hit_is_on_the_first_screen_of_a_small_phone(phone):
+    """A phone review: at 320 × 568 a question's hits began below the screen, under the
+    filters, the heading and a sentence repeating its count. The first hit's title and the
+    start of its passage show."""
+    phone.set_viewport_size({"width": 320, "height": 568})
+    phone.goto("/search?" + urlencode({"q": "darf ich im Kampf eine Ereigniskarte spielen"}))
+    expect(phone.locator(".ask-instead")).to_be_visible()  # a question: the chat offered
+    expect(phone.locator(".hit-title a").first).to_be_in_viewport(ratio=1)
+    expect(phone.locator(".hit .snippet").first).to_be_in_viewport()
+
+
 def test_precedence_note_is_a_one_line_badge_that_expands(phone):
     phone.goto(f"/entry/{BOMB}")
     notes = phone.locator("details.notes")

@@ -264,6 +264,7 @@ GROUPS = [
     ["heldout178-questions.jsonl", "heldout178-followups.jsonl"],
     ["heldout179-questions.jsonl", "heldout179-followups.jsonl"],
     ["heldout180-questions.jsonl", "heldout180-followups.jsonl"],
+    ["heldout182-questions.jsonl", "heldout182-followups.jsonl"],
 ]
 
 

@@ -265,6 +265,7 @@ GROUPS = [
     ["heldout179-questions.jsonl", "heldout179-followups.jsonl"],
     ["heldout180-questions.jsonl", "heldout180-followups.jsonl"],
     ["heldout181-questions.jsonl", "heldout181-followups.jsonl"],
+    ["heldout182-questions.jsonl", "heldout182-followups.jsonl"],
 ]
 
 

@@ -424,7 +424,7 @@ FOLLOWUPS = [
      "und darf ich das in allen Seegebieten machen, in denen ich Kriegsschiffe habe, oder nur in einem?",
      ["Der aktive Spieler kann seine Seehoheit in allen Gebieten ausüben, in denen er möchte"]),
     ("003",
-     ["Welche Gruppen darf meine Gruppe standardmäßig überfahren oder durchdringen?"],
+     ["Mal grundsätzlich gefragt: Über welche anderen Einheiten kann mein Trupp ohne Sonderregel einfach drüberfahren bzw. durch sie hindurchziehen?"],
      "und wer bestimmt vorher, welche Mauern oder Hecken welche Einheiten überwinden dürfen?",
      ["Es muss vor dem Spiel vereinbart werden, welche Hindernisse von welchen Einheiten überwunden werden können"]),
     ("003",

@@ -26,7 +26,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from faq_bot.lexicon import MIN_WORD, common_words, load_stopwords
-from faq_bot.text import fold
+from faq_bot.text import compatible, fold
 
 __all__ = [
     "MORPH_CACHE",
@@ -220,7 +220,12 @@ def morphology(word: str, counted: bool = True) -> tuple[tuple[str, str], ...]:
     verb "root"s ("ungesperrt" -> "sperr", "tarnung" -> "tarn"). Cached per word; a
     word that is not analysed (too short or long, not letters) is not kept. Within
     `morphology_budget`, () once its cost is used up, for a word that is `counted`
-    (a user's; the corpus's words are not: their terms are cached for the whole build)."""
+    (a user's; the corpus's words are not: their terms are cached for the whole build).
+    HanTa reads the word in compatibility form (`compatible`): „ﬂughafen“ pasted from a
+    PDF (a ligature) or typed full-width got none of „flughafen“'s terms, so a search for
+    it matched 2 entries of 20 (an API probe); math letters („𝐓“) have no lower case
+    of their own, so the word is lowered once more."""
+    word = compatible(word).lower()
     if not 4 <= len(word) <= MORPH_MAX_WORD or not word.isalpha():
         return ()
     budget = _BUDGET.get() if counted else None

@@ -41,6 +41,7 @@ __all__ = [
     "clean_input",
     "clip",
     "collation_key",
+    "compatible",
     "entry_id_in",
     "fingerprint",
     "has_surrogate",
@@ -154,7 +155,7 @@ def _fold_word(word: str) -> str:
 
 
 def _fold(word: str) -> str:
-    return _letters(_DIGRAPH.sub(r"\1", _compatible(word).lower()))
+    return _letters(_DIGRAPH.sub(r"\1", compatible(word).lower()))
 
 
 def written_out(word: str) -> str:
@@ -196,13 +197,14 @@ def fold_letters(word: str) -> str:
     """`fold` without reading "ae"/"oe"/"ue" as umlauts: the letters as typed
     ("Fuerwehr" -> "fuerwehr", which `fold` makes "furwehr", two edits from "feuerwehr");
     the spelling correction reads both."""
-    return _letters(_compatible(word).lower())
+    return _letters(compatible(word).lower())
 
 
-def _compatible(word: str) -> str:
+def compatible(word: str) -> str:
     """`word` in Unicode's compatibility form (NFKC) when it is not ASCII: styled letters
     („𝐅𝐞𝐮𝐞𝐫“, math alphanumerics pasted from a post) have no lower case of their own and
-    would stay capitals; full-width ones are read as plain letters before the digraphs."""
+    would stay capitals; full-width ones are read as plain letters before the digraphs, a
+    ligature copied from a PDF („ﬂ“) as its letters."""
     return word if word.isascii() else unicodedata.normalize("NFKC", word)
 
 

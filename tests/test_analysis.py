@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from faq_bot.analysis import (
+    analyzer_terms,
     base_verb,
     make_analyzer,
     meanings,
@@ -69,6 +70,23 @@ def test_fold_reads_styled_and_full_width_letters_as_the_plain_ones(word, style)
     lower case of their own, so folding reads them in their compatibility form first."""
     assert fold(_styled(word, *style)) == fold(word)
     assert fold_letters(_styled(word, *style)) == fold_letters(word)
+
+
+@pytest.mark.parametrize(
+    ("pasted", "word"),
+    [
+        ("\ufb02ughafen", "flughafen"),  # „ﬂ“, a ligature copied from a PDF
+        ("Au\ufb02ösung", "Auflösung"),
+        ("\ufb01nsternis", "finsternis"),  # „ﬁ“
+        (_styled("Flughafen", 0xFF21, 0xFF41), "Flughafen"),  # full-width
+        (_styled("Torpedobomber", 0x1D400, 0x1D41A), "Torpedobomber"),  # math bold
+    ],
+)
+def test_analyzer_reads_ligatures_and_full_width_letters_as_their_letters(analyzer, pasted, word):
+    """An API probe: „ﬂughafen“ matched 2 entries where „flughafen“ matches 20. Folding read
+    the ligature as its letters, but HanTa, asked before folding, found no compound parts
+    in it; it reads every word in its compatibility form now."""
+    assert analyzer_terms(analyzer, pasted) == analyzer_terms(analyzer, word)
 
 
 @pytest.mark.parametrize(

@@ -315,25 +315,80 @@ def test_the_read_as_link_keeps_the_filters_and_the_number_of_hits_asked_for(cli
 
 
 @pytest.mark.parametrize(
-    ("address", "folded"),
+    ("address", "folded", "summary"),
     [
-        ("/search?q=Bombe", True),
-        ("/search?q=xyzzyqq", True),  # no hit: the filters are no help either
-        ("/search?q=Bombe&doc=how-faq", False),  # one applies: it shows
-        ("/search?q=Bombe&category=Basisausbau", False),
-        ("/search", False),  # the empty search page offers them
+        ("/search?q=Bombe", True, "Filter: Dokument, Kategorie"),
+        ("/search?q=xyzzyqq", True, "Filter: Dokument, Kategorie"),
+        # one applies: named where the box is folded (the heading says it too)
+        ("/search?q=Bombe&doc=how-faq", True, "Filter: HoW FAQ"),
+        ("/search?q=Bombe&category=Basisausbau", True, "Filter: Kategorie Basisausbau"),
+        (
+            "/search?q=Bombe&doc=how-faq&category=Basisausbau",
+            True,
+            "Filter: HoW FAQ, Kategorie Basisausbau",
+        ),
+        ("/search", False, "Filter: Dokument, Kategorie"),  # the empty search page offers them
     ],
 )
-def test_the_search_filters_fold_away_unless_one_applies(client, address, folded):
+def test_the_search_filters_fold_away_on_a_result_page_naming_those_that_apply(
+    client, address, folded, summary
+):
     """A phone review: at 320 × 568 the document and category choice pushed the first hit
-    below the screen; folded into a disclosure (no JavaScript needed), open while they
-    narrow the search."""
+    below the screen, and open while a filter applied it still did: folded into a
+    disclosure (no JavaScript needed) whose summary names the filters that apply."""
     html = client.get(address).get_data(as_text=True)
     box = re.search(r"<details class=\"filter-box\"( open)?>\s*<summary>([^<]+)</summary>", html)
     assert box, "no filter disclosure"
     assert (box[1] is None) == folded
-    assert box[2] == "Filter: Dokument, Kategorie"
+    assert " ".join(box[2].split()) == summary
     assert html.index('name="doc"') > box.end()  # the choices inside it
+
+
+def test_a_filtered_search_offers_itself_without_the_filters(client):
+    """A phone review: undoing a filter took two selects and a button."""
+    html = client.get("/search?q=Bombe&doc=how-faq&category=Basisausbau&n=5").get_data(as_text=True)
+    reset = re.search(r'<p class="filter-reset"><a href="([^"]+)">Ohne Filter suchen</a>', html)
+    assert reset and reset[1] == "/search?q=Bombe&amp;n=5"
+    assert 'class="filter-reset"' not in client.get("/search?q=Bombe").get_data(as_text=True)
+
+
+def test_the_search_box_label_is_for_screen_readers_alone_on_a_result_page(client):
+    """A phone review: „Suchbegriff“ above a box holding the search took a line above the
+    first hit; the header's box has its label the same way."""
+    results = client.get("/search?q=Bombe").get_data(as_text=True)
+    assert '<label for="q" class="visually-hidden">Suchbegriff</label>' in results
+    empty = client.get("/search").get_data(as_text=True)
+    assert '<label for="q">Suchbegriff</label>' in empty
+
+
+@pytest.mark.parametrize(
+    ("q", "said"),
+    [
+        (
+            "Was passiert wenn die Radarstatoin zerstört wird",
+            '„Radarstatoin“ wurde gelesen als <a href="/search?q=Was+passiert+wenn+die+'
+            'Radarstation+zerst%C3%B6rt+wird">„Radarstation“</a>.',
+        ),
+        (
+            "Was passiert wenn die Radarstatoin die Flakbaterie trifft",
+            "„Radarstatoin“ wurde gelesen als „Radarstation“, „Flakbaterie“ als „Flakbatterie“.",
+        ),
+    ],
+)
+def test_a_question_read_with_slips_says_back_the_words_not_the_question_twice(client, q, said):
+    """A phone review: „Was pasiert wenn der Aktionstapel leer ist?“ stood three times
+    above the first hit (box, heading, „… wurde gelesen als …“: four lines of it)."""
+    html = client.get("/search", query_string={"q": q}).get_data(as_text=True)
+    read_as = re.search(r'<p class="suggestion" id="read-as">(.*?)</p>', html, re.S)
+    assert read_as and " ".join(read_as[1].split()) == said
+
+
+def test_the_hits_of_a_corrected_search_mark_the_words_as_read(client):
+    """A phone review: a hit of „aktionstapel“ opened its ruling saying „Markiert: Wörter
+    aus „aktionstapel““, the slip."""
+    html = client.get("/search?q=Radarstatoin").get_data(as_text=True)
+    links = re.findall(r'class="hit-title"><a href="[^"?]+\?h=([^"#]+)', html)
+    assert links and set(links) == {"Radarstation"}
 
 
 @pytest.mark.parametrize(

@@ -81,7 +81,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     import importlib
 
     from faq_bot.chat.wording import search_first_heading
-    from faq_bot.hits import quoted_list
+    from faq_bot.hits import quoted_list, read_words
     from faq_bot.index import IndexHolder
     from faq_bot.query import MAX_QUERY_LENGTH
     from faq_bot.question import MAX_QUESTION_LENGTH
@@ -145,6 +145,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.filters["snippet"] = safe_snippet
     app.jinja_env.filters["clip"] = clip  # a query said back in a heading, cut at a word
     app.jinja_env.filters["quoted_list"] = quoted_list  # „A“, „B“ und „C“ (`faq_bot.hits`)
+    app.jinja_env.globals["read_words"] = read_words  # the words a search read otherwise
     app.jinja_env.filters["site_path"] = site_path  # a stage's path under the script root
     app.jinja_env.filters["distinct_titles"] = distinct_titles  # „Runde“ of two entries once
     app.jinja_env.finalize = no_control  # no page carries a control character

@@ -394,6 +394,7 @@ def test_browser_without_javascript_search_and_ruling_work(nojs, shots):
     nojs.locator("select[name=doc]").select_option("how-faq")
     nojs.locator(".filters button").click()
     expect(nojs).to_have_url(re.compile(r"doc=how-faq"))
+    expect(nojs.locator(".filter-box summary")).to_have_text("Filter: HoW FAQ")
     nojs.locator(".hit-title a").first.click()
     expect(nojs).to_have_url(re.compile(r"/entry/"))
     expect(nojs.locator(".ruling-body .para").first).to_be_visible()

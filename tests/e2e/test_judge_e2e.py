@@ -87,12 +87,10 @@ def test_the_chats_checker_link_opens_at_the_result_on_a_phone(who, request):
         ),
         (f"/entry/{BOMB}", ("details.cite > summary",)),
         ("/check", ("#samples > summary", "#samples a")),
-        # the search's filters (folded until one applies) and the chat's document choice
-        ("/search?" + urlencode({"q": "227er"}), (".filter-box > summary",)),
-        (
-            "/search?" + urlencode({"q": "227er", "doc": "how-faq"}),
-            ("select[name=doc]", "select[name=category]"),
-        ),
+        # the search's filters (folded on a result page, open on the empty search page)
+        # and the chat's document choice
+        ("/search?" + urlencode({"q": "227er", "doc": "how-faq"}), (".filter-box > summary",)),
+        ("/search", ("select[name=doc]", "select[name=category]")),
         ("/ask", ("#chat-doc",)),
         ("/check", (".check-form select",)),
     ],

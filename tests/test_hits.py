@@ -1,0 +1,30 @@
+"""What a search gives, as the pages say it (`faq_bot.hits`)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from faq_bot.hits import read_words
+from tests.hypothesis_profiles import examples
+
+_WORDS = st.text(alphabet="abcäöüßXYZ227", min_size=1, max_size=8)
+_GAPS = st.sampled_from([" ", ", ", "? ", " – ", "-"])
+
+
+@settings(max_examples=examples(200))
+@given(data=st.data(), words=st.lists(_WORDS, min_size=1, max_size=8))
+def test_read_words_names_exactly_the_words_the_suggestion_replaced(data, words):
+    """The suggestion replaces words one for one, keeping what lies between them: the
+    words said back are those it replaced, in order, each with its reading."""
+    gaps = data.draw(st.lists(_GAPS, min_size=len(words), max_size=len(words)))
+    readings = [data.draw(st.one_of(st.just(w), _WORDS)) for w in words]
+    query = "".join(w + g for w, g in zip(words, gaps, strict=True))
+    suggestion = "".join(r + g for r, g in zip(readings, gaps, strict=True))
+    expected = [(w, r) for w, r in zip(words, readings, strict=True) if w != r]
+    assert read_words(query, suggestion) == expected
+
+
+def test_read_words_is_empty_when_the_words_do_not_line_up():
+    assert read_words("Radar station", "Radarstation") == []
+    assert read_words("Radarstatoin", "Radarstation") == [("Radarstatoin", "Radarstation")]

@@ -28,21 +28,29 @@ def run() -> None:
             sys.stderr.write(f"\n{ABORTED}\n")
         except (OSError, ValueError):  # stderr full or closed: the status still says it
             pass
+        _deaf_to_ctrl_c()
         sys.exit(ABORTED_STATUS)
     try:
         main(prog_name="faq-bot")
     except SystemExit as end:
         if end.code in (ABORTED_STATUS, TERMINATED_STATUS):
-            _deaf_to_stops()
+            _deaf_to_ctrl_c()
         raise
 
 
-def _deaf_to_stops() -> None:
-    """Ignore Ctrl+C and SIGTERM from here on: the command has said „Abgebrochen.“ and
-    is ending. At its shutdown Python puts back the default handlers of the signals it
-    handles, so a second Ctrl+C then ended the process by the signal (-2), silently and
-    skipping what exit still cleans up, instead of with 130 (a test, on a loaded machine)."""
+def _deaf_to_ctrl_c() -> None:
+    """Ignore Ctrl+C from here on: the command has said „Abgebrochen.“ and is ending. At
+    its shutdown Python puts back the default handler of SIGINT, so a second Ctrl+C then
+    ended the process by the signal (-2), silently and skipping what exit still cleans up,
+    instead of with 130 (a test, on a loaded machine). SIGTERM (its default again by then,
+    `clibuild.sigterm_as_ctrl_c`) and Ctrl+\\ still end a shutdown that hangs (on a full
+    pipe). Only the main thread may set a handler."""
     import signal
+    import threading
 
-    for stop in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(stop, signal.SIG_IGN)
+    if threading.current_thread() is not threading.main_thread():
+        return
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except (OSError, ValueError):  # no signals here (an embedding without them)
+        pass

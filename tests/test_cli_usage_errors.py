@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.abc
 import os
 import re
+import signal
 import sys
 
 import click
@@ -193,7 +194,36 @@ def test_interrupt_says_abgebrochen_in_german_and_exits_130(monkeypatch, tmp_pat
     assert not CLICK_ENGLISH.search(result.output)
 
 
-def test_interrupt_while_the_command_loads_says_abgebrochen_not_a_traceback(monkeypatch, capsys):
+@pytest.fixture
+def sigint_restored():
+    """`launch` ignores Ctrl+C once it has said „Abgebrochen.“: the test process gets its
+    own handler back."""
+    before = signal.getsignal(signal.SIGINT)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+@pytest.mark.parametrize(("code", "deaf"), [(130, True), (143, True), (1, False), (0, False)])
+def test_the_command_ignores_a_second_ctrl_c_once_it_has_said_abgebrochen(
+    monkeypatch, sigint_restored, code, deaf
+):
+    """A second Ctrl+C while Python shut down (its default handler back by then) ended the
+    process by the signal, silently: -2 instead of 130 (a test, on a loaded machine)."""
+    import faq_bot.cli
+
+    def ends(**kwargs):
+        raise SystemExit(code)
+
+    monkeypatch.setattr(faq_bot.cli, "main", ends)
+    with pytest.raises(SystemExit) as ended:
+        launch()
+    assert ended.value.code == code  # the status as the command ended
+    assert (signal.getsignal(signal.SIGINT) is signal.SIG_IGN) == deaf
+
+
+def test_interrupt_while_the_command_loads_says_abgebrochen_not_a_traceback(
+    monkeypatch, capsys, sigint_restored
+):
     """Ctrl+C in the ~90 ms the command's modules load ends as it does later."""
 
     class Interrupted(importlib.abc.MetaPathFinder):
@@ -208,6 +238,7 @@ def test_interrupt_while_the_command_loads_says_abgebrochen_not_a_traceback(monk
         launch()
     assert stopped.value.code == 130
     assert capsys.readouterr().err == "\nAbgebrochen.\n"
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # a second press changes nothing
 
 
 def test_every_parameter_type_fails_in_german():

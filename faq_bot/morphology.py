@@ -165,11 +165,12 @@ def install_analyses(known: Mapping[str, HantaAnalysis | None]) -> None:
 
 
 def morphology_words(text: str) -> set[str]:
-    """The lower-case words of `text` the analyzer asks `morphology` about."""
+    """The lower-case words of `text` the analyzer asks `morphology` about, in the
+    compatibility form `morphology` reads them in (its table's keys)."""
     stop = load_stopwords()
     return {
         w
-        for w in (m.lower() for m in _WORD.findall(text))
+        for w in (compatible(m).lower() for m in _WORD.findall(text))
         if len(w) >= 4 and w.isalpha() and fold(w) not in stop
     }
 

@@ -50,12 +50,12 @@ def read_words(query: str, suggestion: str) -> list[tuple[str, str]]:
     """The words of `query` the search read as other words, each with its reading: the
     suggestion replaces words one for one (`faq_bot.query.analyze_query`), so a question
     with a slip is said back as that word („„pasiert“ wurde gelesen als „passiert““), not
-    as the whole question twice (a phone review: four lines on a 320 px screen). [] when
-    the words do not line up."""
+    as the whole question twice (a phone review: four lines on a 320 px screen); a slip
+    typed twice, once. [] when the words do not line up."""
     typed, read = _WORDS.findall(query), _WORDS.findall(suggestion)
     if len(typed) != len(read):
         return []
-    return [(t, r) for t, r in zip(typed, read, strict=True) if t != r]
+    return list(dict.fromkeys((t, r) for t, r in zip(typed, read, strict=True) if t != r))
 
 
 def longer_json(pairs: Sequence[tuple[str, Sequence[str]]]) -> list[dict[str, Any]]:

@@ -349,6 +349,7 @@ def test_a_filtered_search_offers_itself_without_the_filters(client):
     html = client.get("/search?q=Bombe&doc=how-faq&category=Basisausbau&n=5").get_data(as_text=True)
     reset = re.search(r'<p class="filter-reset"><a href="([^"]+)">Ohne Filter suchen</a>', html)
     assert reset and reset[1] == "/search?q=Bombe&amp;n=5"
+    assert reset.start() > html.index("</details>")  # not folded away with the filters
     assert 'class="filter-reset"' not in client.get("/search?q=Bombe").get_data(as_text=True)
 
 

@@ -75,8 +75,10 @@ def category_outside(index: Index, category: str | None, doc: str | None) -> str
 
 
 def known_category(index: Index, raw: str | None) -> str | None:
-    """A category filter a user gave (`raw`, stripped: a category's name or its slug) when
-    some entry has that category, None when empty (every category); `InputError` (400)
+    """A category filter a user gave (`raw`, stripped: a category's name or its slug), as
+    the entries name it, when some entry has that category (a slug kept as given left the
+    search page's choice on „alle Kategorien“, and „Filtern“ dropped it: a review), None
+    when empty (every category); `InputError` (400)
     naming the known ones otherwise, as `Index.document_id` does for a document: a filter
     nothing has found nothing, said as "0 Treffer", while an unknown document was a 400."""
     # composed, as the entries write it („a“ + U+0308 is „ä“), and without the invisible
@@ -94,7 +96,7 @@ def known_category(index: Index, raw: str | None) -> str | None:
             )
         listed = ", ".join(names[:KNOWN_SHOWN]) + (" …" if len(names) > KNOWN_SHOWN else "")
         raise InputError(f"Unbekannte Kategorie {said_back(category)}. Bekannt sind: {listed}.")
-    return category
+    return known[slugify(category)]
 
 
 # a German article before a headword: "die Endphase", "der Aktionsstapel", "eine Flak" (the

@@ -344,6 +344,14 @@ def test_the_search_filters_fold_away_on_a_result_page_naming_those_that_apply(
     assert html.index('name="doc"') > box.end()  # the choices inside it
 
 
+def test_a_category_given_by_its_slug_is_chosen_and_named_as_the_entries_name_it(client):
+    """A review: „category=basisausbau“ was named so in the filter summary while the choice
+    showed „alle Kategorien“, and „Filtern“ then dropped it."""
+    html = client.get("/search?q=Bombe&category=basisausbau").get_data(as_text=True)
+    assert '<option value="Basisausbau" selected>Basisausbau</option>' in html
+    assert "Filter: Kategorie Basisausbau" in " ".join(html.split())
+
+
 def test_a_filtered_search_offers_itself_without_the_filters(client):
     """A phone review: undoing a filter took two selects and a button."""
     html = client.get("/search?q=Bombe&doc=how-faq&category=Basisausbau&n=5").get_data(as_text=True)

@@ -32,7 +32,7 @@ document and returns the `LinkGraph`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -47,6 +47,7 @@ __all__ = [
     "Reference",
     "build_links",
     "find_references",
+    "pointer",
     "resolve",
     "see_also",
 ]
@@ -495,6 +496,29 @@ def see_also(links: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
             key += f"#{paragraph}"
         out.setdefault(key, link)
     return list(out.values())
+
+
+# what stands before the target of a reference that is a whole paragraph: "s. bei ",
+# "s. ", "vgl. ", "s.im entsprechenden Abschnitt unter "
+# (each word ends at a space, so the pattern cannot split words in many ways)
+_POINTER_LEAD = re.compile(r"\(?\s*(?:s\.|vgl\.|siehe)\s*(?:[^\W\d]+\s+){0,4}$", re.IGNORECASE)
+
+
+def pointer(paragraphs: Sequence[str], links: Sequence[Mapping[str, Any]]) -> dict[str, str] | None:
+    """The reference of an entry that is nothing but it, split for a hit that links it:
+    ``{"lead", "text", "tail", "target"}`` ("s. bei ", "Beispielkampf", "", its entry id),
+    else None. Nineteen FAQ entries are such pointers („Kampf“: „s. bei Beispielkampf“); a
+    phone review found one the first hit of „Kampf“, a tap away from any rule."""
+    if len(paragraphs) != 1 or len(links) != 1:
+        return None
+    link, text = links[0], paragraphs[0]
+    start, end, target = link.get("start"), link.get("end"), link.get("target")
+    if not (target and isinstance(start, int) and isinstance(end, int) and start < end):
+        return None
+    lead, tail = text[:start], text[end:]
+    if not _POINTER_LEAD.match(lead) or tail.strip(" .;)"):
+        return None
+    return {"lead": lead, "text": text[start:end], "tail": tail, "target": str(target)}
 
 
 def build_links(corpus: Corpus) -> LinkGraph:

@@ -77,6 +77,7 @@ from faq_bot.corpus import slugify
 from faq_bot.hits import UNWORDED, Hit, ParagraphHit, SearchResult
 from faq_bot.impacts import impacts
 from faq_bot.index import WARMERS, Index
+from faq_bot.links import pointer
 from faq_bot.names import category_slug, named_entry
 from faq_bot.query import AnalyzedQuery, QueryError, analyze_query, longer_words_of
 from faq_bot.retrieval import (
@@ -108,6 +109,7 @@ __all__ = [
     "highlight",
     "kind_filter",
     "named_first",
+    "pointers",
     "prepare_query",
     "rank",
     "rank_entries",
@@ -532,6 +534,19 @@ def search(
         matched=len(r.order) if r else 0,
         longer=longer_words_of(index, aq.unknown, doc, pq.category),
     )
+
+
+def pointers(index: Index, hits: Sequence[Hit]) -> dict[str, dict[str, str]]:
+    """For each hit whose entry is nothing but a reference (`faq_bot.links.pointer`: „Kampf“,
+    „s. bei Beispielkampf“), that reference with its target's path (``url``), so a hit list
+    links the rule itself, one tap less."""
+    found: dict[str, dict[str, str]] = {}
+    for hit in hits:
+        record = index.entry(hit.id)
+        reference = pointer(record.plain_paragraphs, record.links) if record else None
+        if reference:
+            found[hit.id] = {**reference, "url": entry_path(reference["target"])}
+    return found
 
 
 def search_paragraphs(

@@ -16,6 +16,7 @@ from faq_bot.links import (
     build_links,
     find_references,
     paragraph_index,
+    pointer,
     resolve,
     see_also,
 )
@@ -465,3 +466,44 @@ def test_links_extraction_never_crashes_and_spans_stay_inside(paragraphs):
         text = plain[ref.paragraph]
         assert 0 <= ref.start <= ref.end <= len(text)
         assert text[ref.start : ref.end] == ref.target_text
+
+
+def _link(text: str, target_text: str, target: str | None) -> dict:
+    start = text.index(target_text)
+    return {"start": start, "end": start + len(target_text), "target": target}
+
+
+@pytest.mark.parametrize(
+    ("text", "target_text", "lead"),
+    [
+        ("s. bei Beispielkampf", "Beispielkampf", "s. bei "),
+        ("s. Ziehen, Karte", "Ziehen, Karte", "s. "),
+        ("(vgl. Phasen).", "Phasen", "(vgl. "),
+        (
+            "s.im entsprechenden Abschnitt unter Multiplayer-Spielen",
+            "Multiplayer-Spielen",
+            "s.im entsprechenden Abschnitt unter ",
+        ),
+    ],
+)
+def test_an_entry_that_is_only_a_reference_is_a_pointer_to_its_target(text, target_text, lead):
+    found = pointer([text], [_link(text, target_text, "ziel")])
+    assert found == {
+        "lead": lead,
+        "text": target_text,
+        "tail": text[len(lead) + len(target_text) :],
+        "target": "ziel",
+    }
+
+
+@pytest.mark.parametrize(
+    ("paragraphs", "target_text", "target"),
+    [
+        (["Abbildungen der Counter s. Originalregel"], "Originalregel", "ziel"),  # a sentence
+        (["s. Originalregel"], "Originalregel", None),  # names no entry
+        (["s. bei Montagen. Dort steht, wie viel sie kosten."], "Montagen", "ziel"),
+        (["s. bei Montagen", "Ein zweiter Absatz."], "Montagen", "ziel"),
+    ],
+)
+def test_an_entry_with_more_than_its_reference_is_no_pointer(paragraphs, target_text, target):
+    assert pointer(paragraphs, [_link(paragraphs[0], target_text, target)]) is None

@@ -344,6 +344,18 @@ def test_the_search_filters_fold_away_on_a_result_page_naming_those_that_apply(
     assert html.index('name="doc"') > box.end()  # the choices inside it
 
 
+def test_a_hit_whose_entry_is_only_a_reference_links_its_target(client):
+    """A phone review: the first hit of „Kampf“ was the entry „Kampf“, whose whole text is
+    „s. bei Beispielkampf“: a tap to it, a second to the rule."""
+    html = client.get("/search?q=Kampf").get_data(as_text=True)
+    hit = re.search(
+        r'<a href="/entry/kampf\?h=Kampf">Kampf</a>.*?<p class="snippet">(.*?)</p>', html, re.S
+    )
+    assert hit and hit[1] == 's. bei <a href="/entry/beispielkampf">Beispielkampf</a>'
+    others = re.findall(r'<p class="snippet">(.*?)</p>', html, re.S)
+    assert sum("<a " in s for s in others) == 1  # the other hits keep their marked passages
+
+
 def test_a_category_given_by_its_slug_is_chosen_and_named_as_the_entries_name_it(client):
     """A review: „category=basisausbau“ was named so in the filter summary while the choice
     showed „alle Kategorien“, and „Filtern“ then dropped it."""

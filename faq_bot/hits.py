@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
@@ -81,6 +81,10 @@ class Hit:
     # whether the entry holds a word of the query (False: listed by the dense retriever for
     # its meaning alone; the search page says so)
     matched: bool = True
+    # the entry is nothing but a reference („Kampf“: „s. bei Beispielkampf“): its words and
+    # the target's path, {"lead", "text", "tail", "target", "url"} (`faq_bot.links.pointer`);
+    # a hit list links the target instead of the snippet. The pages' alone, not the API's.
+    see: Mapping[str, str] | None = field(default=None, compare=False)
 
     @property
     def snippet_text(self) -> str:

@@ -109,7 +109,6 @@ __all__ = [
     "highlight",
     "kind_filter",
     "named_first",
-    "pointers",
     "prepare_query",
     "rank",
     "rank_entries",
@@ -523,6 +522,7 @@ def search(
                 doc_title=document.get("title"),
                 paragraph=para,
                 matched=record.id in worded,
+                see=_see(record.plain_paragraphs, record.links),
             )
         )
     return SearchResult(
@@ -536,17 +536,10 @@ def search(
     )
 
 
-def pointers(index: Index, hits: Sequence[Hit]) -> dict[str, dict[str, str]]:
-    """For each hit whose entry is nothing but a reference (`faq_bot.links.pointer`: „Kampf“,
-    „s. bei Beispielkampf“), that reference with its target's path (``url``), so a hit list
-    links the rule itself, one tap less."""
-    found: dict[str, dict[str, str]] = {}
-    for hit in hits:
-        record = index.entry(hit.id)
-        reference = pointer(record.plain_paragraphs, record.links) if record else None
-        if reference:
-            found[hit.id] = {**reference, "url": entry_path(reference["target"])}
-    return found
+def _see(paragraphs: Sequence[str], links: Sequence[Any]) -> dict[str, str] | None:
+    """`Hit.see`: the reference an entry is nothing but, with its target's path."""
+    reference = pointer(paragraphs, links)
+    return {**reference, "url": entry_path(reference["target"])} if reference else None
 
 
 def search_paragraphs(

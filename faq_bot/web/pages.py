@@ -215,7 +215,6 @@ def home() -> str:
 def search() -> str:
     from faq_bot.names import category_outside, known_category
     from faq_bot.query import QueryError
-    from faq_bot.search import pointers
     from faq_bot.search import search as run_search
 
     index = current_index()
@@ -253,7 +252,6 @@ def search() -> str:
         doc=doc,
         category=category,
         result=result,
-        pointers=pointers(index, result.hits) if result else {},
         category_note=category_note,
         asks=reads_as_question(query),
         similar=similar,

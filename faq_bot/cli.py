@@ -328,7 +328,7 @@ def search(
     query: tuple[str, ...],
 ) -> None:
     """Einträge zu einer Frage oder zu Stichwörtern suchen."""
-    from faq_bot.hits import longer_note
+    from faq_bot.hits import longer_note, read_note
     from faq_bot.query import QueryError
     from faq_bot.retrieval import ModeUnavailable, check_mode
     from faq_bot.search import UNWORDED
@@ -364,8 +364,8 @@ def search(
         echo_json([hit.to_json() for hit in result.hits])
         sys.exit(0 if result.hits else 1)
     if result.suggestion:
-        # as said back anywhere: quoted, squashed and cut (a probe: 442 characters, spaces kept)
-        say(f"Gelesen als: {said_back(read_as(result.suggestion))}")
+        # the words read otherwise, each quoted and cut (a probe: 442 characters, spaces kept)
+        say(read_note(result.query, result.suggestion))
     for word, words in result.longer:
         say(longer_note(word, words))
     if not result.hits:

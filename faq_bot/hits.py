@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from faq_bot.text import said_back
+
 __all__ = [
     "UNWORDED",
     "Hit",
@@ -19,6 +21,7 @@ __all__ = [
     "longer_json",
     "quoted_list",
     "read_words",
+    "read_note",
     "longer_note",
 ]
 
@@ -56,6 +59,21 @@ def read_words(query: str, suggestion: str) -> list[tuple[str, str]]:
     if len(typed) != len(read):
         return []
     return list(dict.fromkeys((t, r) for t, r in zip(typed, read, strict=True) if t != r))
+
+
+def read_note(query: str, suggestion: str) -> str:
+    """How the search read `query`, as `faq-bot search` says it: the words read otherwise
+    (`read_words`), as the search page says them, or the whole reading where the words
+    do not line up. A question with one slip printed the whole question back, cut at 80
+    characters, so the slip could fall behind the cut."""
+    pairs = read_words(query, suggestion)
+    if not pairs:
+        return f"Gelesen als: {said_back(suggestion)}"
+    said = [
+        f"{said_back(typed, 40)}{'' if place else ' wurde gelesen'} als {said_back(read, 40)}"
+        for place, (typed, read) in enumerate(pairs)
+    ]
+    return ", ".join(said) + "."
 
 
 def longer_json(pairs: Sequence[tuple[str, Sequence[str]]]) -> list[dict[str, Any]]:

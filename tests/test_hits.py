@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from faq_bot.hits import read_words
+from faq_bot.hits import read_note, read_words
 from tests.hypothesis_profiles import examples
 
 _WORDS = st.text(alphabet="abcäöüßXYZ227", min_size=1, max_size=8)
@@ -34,3 +34,19 @@ def test_read_words_says_a_slip_typed_twice_once():
     """A review: „Radarstatoin … Radarstatoin“ was said back twice."""
     said = read_words("Radarstatoin oder Radarstatoin", "Radarstation oder Radarstation")
     assert said == [("Radarstatoin", "Radarstation")]
+
+
+def test_read_note_says_each_word_read_otherwise_once():
+    note = read_note(
+        "pasiert pasiert mit dem Aktionstapel", "passiert passiert mit dem Aktionsstapel"
+    )
+    assert note == "„pasiert“ wurde gelesen als „passiert“, „Aktionstapel“ als „Aktionsstapel“."
+
+
+def test_read_note_says_the_whole_reading_when_the_words_do_not_line_up():
+    assert read_note("Aktions stapel", "Aktionsstapel") == "Gelesen als: „Aktionsstapel“"
+
+
+def test_read_note_cuts_a_long_word():
+    typed, read = "x" * 60, "y" * 60
+    assert read_note(typed, read) == f"„{'x' * 39}…“ wurde gelesen als „{'y' * 39}…“."

@@ -183,6 +183,25 @@ def test_a_static_url_whose_version_is_not_the_files_is_not_cached_for_a_year(cl
         assert "31536000" not in response.headers["Cache-Control"]
 
 
+@pytest.mark.parametrize(
+    ("path", "policy"),
+    [
+        ("/opensearch.xml", "no-cache"),
+        ("/offline", "no-cache"),
+        ("/api/openapi.json", "no-cache"),
+        ("/openapi.json", "no-cache"),  # a 301 to /api/openapi.json
+        ("/entry/nope", "no-store"),
+        ("/api/entry/nope", "no-store"),
+        ("/nope", "no-store"),
+        ("/api/search?q=", "no-store"),
+    ],
+)
+def test_a_response_without_its_own_cache_policy_gets_one(client, path, policy):
+    # these had none: a 404 is cacheable by default, and the next build may have the entry
+    with client.get(path) as response:
+        assert response.headers["Cache-Control"] == policy
+
+
 @pytest.mark.parametrize("path", ["/", "/ask?q=Bombe", "/entry/spiel", "/api/search?q=Bombe"])
 def test_a_websocket_upgrade_offer_is_ignored_and_the_page_served(client, path):
     # werkzeug's routing looked for WebSocket routes: a 400 on "/", a 405 on GET /ask

@@ -59,6 +59,11 @@ def add_headers(response: Response) -> Response:
             response.headers["Cache-Control"] = STATIC_CACHE
         else:  # unversioned, or another release's version: never pinned for a year
             response.headers["Cache-Control"] = "public, max-age=300"
+    elif "cache-control" not in present:
+        # a response its view gave no policy (a 404 page, the OpenSearch description,
+        # /api/openapi.json): a 404 is cacheable by default and the next build may have the
+        # page, so an error is not kept; the rest is asked for again before it is reused
+        headers["Cache-Control"] = "no-store" if response.status_code >= 400 else "no-cache"
     return response
 
 

@@ -7,7 +7,7 @@ import importlib
 import json
 import re
 from html import unescape
-from urllib.parse import parse_qs, quote_plus, urlencode, urlsplit
+from urllib.parse import parse_qs, quote_plus, unquote, urlencode, urlsplit
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -114,6 +114,26 @@ def test_api_ask_answer_carries_absolute_links_and_cites_its_paragraph(client):
         f"Stand: 30. November 2012. {answer['paragraph_url']}"
     )
     assert answer["entry"]["absolute_url"] == f"http://localhost/entry/{entry}"
+
+
+def test_api_ask_answer_links_its_key_sentence_in_a_text_fragment(client):
+    # a phone review: the source link opened a ruling four screens long at its top, and the
+    # judge hunted for the sentence the answer quoted
+    answer = client.post("/api/ask", json={"question": FIRST}).get_json()["answer"]
+    permalink = answer["paragraph_url"].removeprefix("http://localhost")
+    page, directive = answer["sentence_url"].split("#:~:text=")
+    assert page == permalink  # relative, like `url`
+    words = answer["highlight"]["text"].split()
+    named = [unquote(part) for part in directive.split(",")]
+    assert named in ([" ".join(words)], [" ".join(words[:4]), " ".join(words[-4:])])
+
+
+def test_ask_page_source_link_opens_the_ruling_at_the_key_sentence(client):
+    html = client.get("/ask", query_string={"q": FIRST}).get_data(as_text=True)
+    answer = client.post("/api/ask", json={"question": FIRST}).get_json()["answer"]
+    (href,) = re.findall(r'<a class="passage-link" href="([^"]*)"', html)
+    assert unescape(href) == answer["sentence_url"]
+    assert "#:~:text=" in href
 
 
 def test_api_ask_sources_carry_absolute_links_citation_and_stand(client):
@@ -274,14 +294,14 @@ def test_ask_page_example_question_is_answered_from_its_ruling(client):
     answered = client.get("/ask", query_string={"q": EXAMPLE}).get_data(as_text=True)
     turn = answered.split('<li class="turn"', 1)[1]
     assert '<div class="turn-a confident">' in turn and '<mark class="key">' in turn
-    assert 'href="/entry/227-pfund-bombe-basisausbau#p' in turn
+    assert 'class="passage-link" href="/entry/227-pfund-bombe-basisausbau/absatz/' in turn
     assert "Im Aktionsstapel-Prüfer nachspielen" not in turn
 
 
-def test_ask_page_get_answers_with_highlight_and_anchor(client):
+def test_ask_page_get_answers_with_highlight_and_its_paragraph_link(client):
     html = client.get("/ask", query_string={"q": FIRST}).get_data(as_text=True)
     assert '<mark class="key">' in html
-    assert re.search(r'href="/entry/227-pfund-bombe-basisausbau#p\d+"', html)
+    assert re.search(r'href="/entry/227-pfund-bombe-basisausbau/absatz/\d+\?v=\w+#:~:text=', html)
     assert "Stand: 30. November 2012" in html
     # the copy link only with JavaScript (chat.js shows it): without, the paragraph link is it
     assert re.search(

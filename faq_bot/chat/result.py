@@ -10,7 +10,7 @@ from faq_bot.corpus.model import ShownTable
 from faq_bot.hits import longer_json
 from faq_bot.query import MAX_QUERY_LENGTH
 from faq_bot.search import Hit
-from faq_bot.text import entry_path, sentence_window
+from faq_bot.text import entry_path, sentence_link, sentence_window
 
 from .passage import Passage
 from .wording import rest_of
@@ -70,7 +70,8 @@ class Answer:
             low, high = sentence_window(p.text, start, end, EXCERPT_CHARS)
             url = entry_path(p.entry, p.paragraph)
             base = base_url.rstrip("/")
-            link = base + (self.permalink or url)  # the paragraph's permalink
+            page = self.permalink or url
+            link = base + page  # the paragraph's permalink
             answer = {
                 "text": p.text,
                 "paragraph": p.paragraph,
@@ -78,6 +79,10 @@ class Answer:
                 "url": url,
                 "absolute_url": base + url,
                 "paragraph_url": link,
+                # the pages' source link, relative like `url`: the permalink, scrolled to the
+                # key sentence and marked where the browser knows text fragments (a table's
+                # text runs its cells together)
+                "sentence_url": page if self.table else sentence_link(page, p.text[start:end]),
                 "highlight": {"text": p.text[start:end], "start": start, "end": end},
                 "excerpt": {"start": low, "end": high},
                 "entry": self.entry.to_json(with_text=False),

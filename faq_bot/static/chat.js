@@ -249,7 +249,7 @@
 
       var source = el("p", "passage-source");
       source.appendChild(
-        link(ans.url, ans.title + ", Absatz " + (ans.paragraph + 1), "passage-link")
+        link(ans.sentence_url || ans.url, ans.title + ", Absatz " + (ans.paragraph + 1), "passage-link")
       );
       source.appendChild(document.createTextNode(" "));
       source.appendChild(

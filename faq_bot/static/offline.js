@@ -513,7 +513,9 @@
       quote.appendChild(el("p", null, ans.text));
       box.appendChild(quote);
       var source = el("p", "passage-source");
-      source.appendChild(link(ans.url, ans.title + ", Absatz " + (ans.paragraph + 1), "passage-link"));
+      // at its key sentence, as online, when that link is a path of this site too
+      var at = typeof ans.sentence_url === "string" && /^\/(?!\/)/.test(ans.sentence_url) ? ans.sentence_url : ans.url;
+      source.appendChild(link(at, ans.title + ", Absatz " + (ans.paragraph + 1), "passage-link"));
       box.appendChild(source);
     }
     turn.appendChild(box);

@@ -45,6 +45,12 @@ add_schema(
                         "description": "Absoluter Permalink des Absatzes "
                         "(/entry/<id>/absatz/<N+1>?v=<Prüfsumme>)",
                     },
+                    "sentence_url": {
+                        "type": "string",
+                        "description": "Relativer Permalink des Absatzes mit einem "
+                        "Textfragment (#:~:text=) des Kernsatzes: Browser, die es kennen, "
+                        "springen zum Satz und markieren ihn",
+                    },
                     "highlight": {
                         "type": "object",
                         "description": "Der Kernsatz (Versatz in text)",

@@ -98,7 +98,7 @@ def base_url() -> str:
 
 # the JSON fields that hold a path of this site (`rooted`): a hit's, an entry's, a
 # suggestion's, an answer's passage and its related entries, the checker link
-LINK_KEYS = frozenset({"url", "check_url"})
+LINK_KEYS = frozenset({"url", "check_url", "sentence_url"})
 
 
 def page_url(endpoint: str, args: dict[str, Any], external: bool = False) -> str:

@@ -41,6 +41,22 @@ def two_turns_then_back(page) -> None:
     expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
 
 
+# where the text `words` begins on the page, from the top of the window (None: not there);
+# the first of them: the paragraph a permalink names stands first
+SENTENCE_TOP = """words => {
+  const walker = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.data.replace(/\\s+/g, " ").indexOf(words);
+    if (at < 0) continue;
+    const range = document.createRange();
+    range.setStart(node, Math.min(at, node.length - 1));
+    range.setEnd(node, Math.min(at + 1, node.length));
+    return range.getBoundingClientRect().top;
+  }
+  return null;
+}"""
+
+
 def test_chat_answer_highlight_and_paragraph_link(page, shots):
     page.goto("/ask")
     expect(page.locator("#chat-q")).to_be_focused()
@@ -54,11 +70,27 @@ def test_chat_answer_highlight_and_paragraph_link(page, shots):
     page.screenshot(path=shots / "chat-answer.png", full_page=True)
     link = turn.locator("a.passage-link")
     href = link.get_attribute("href")
-    assert href and re.fullmatch(r"/entry/227-pfund-bombe-basisausbau#p\d+", href)
+    assert href and re.fullmatch(
+        r"/entry/227-pfund-bombe-basisausbau/absatz/\d+\?v=\w+#:~:text=[^#]+", href
+    )
     link.click()
-    anchor = href.split("#")[1]
-    expect(page).to_have_url(re.compile(rf"/entry/227-pfund-bombe-basisausbau#{anchor}$"))
-    expect(page.locator(f"#{anchor}")).to_be_in_viewport()
+    expect(page).to_have_url(re.compile(r"/entry/227-pfund-bombe-basisausbau/absatz/\d+\?v="))
+    expect(page.locator("#linked-h")).to_have_text(re.compile(r"^Verlinkter Absatz \d+$"))
+
+
+def test_chat_source_link_on_a_phone_opens_the_ruling_at_the_key_sentence(phone):
+    """A phone review: the source link opened the ruling at its top, and the sentence the
+    answer quoted stood four screens down in its paragraph. The link names the sentence in a
+    text fragment: the browser scrolls to it (here it stood on the first screen, lower down)."""
+    phone.goto("/ask")
+    ask(phone, FIRST)
+    turn = phone.locator("#chat-log li.turn").first
+    words = " ".join(turn.locator("mark.key").inner_text().split()[:4])
+    turn.locator("a.passage-link").click()
+    expect(phone).to_have_url(re.compile(r"/entry/227-pfund-bombe-basisausbau/absatz/\d+\?v="))
+    phone.wait_for_function("scrollY > 0")  # the page opens at its top without the fragment
+    top = phone.evaluate(SENTENCE_TOP, words)
+    assert top is not None and 0 <= top < phone.viewport_size["height"], top
 
 
 def test_chat_table_answer_is_a_table_on_a_phone_as_without_javascript(phone, shots):

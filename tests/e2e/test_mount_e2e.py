@@ -44,11 +44,13 @@ def test_the_chat_under_a_root_answers_and_links_under_it(context, mounted):
     page.locator("#chat-q").fill("Wer bezahlt, wenn meine 227er gekontert wird?")
     page.locator("#chat-form button[type=submit]").click()
     link = page.locator("#chat-log li.turn a.passage-link").first
-    expect(link).to_have_attribute("href", re.compile(rf"^{ROOT}/entry/[^#]+#p\d+$"))
+    expect(link).to_have_attribute(
+        "href", re.compile(rf"^{ROOT}/entry/[^#/]+/absatz/\d+\?v=\w+#:~:text=[^#]+$")
+    )
     assert asked and all(u.startswith(mounted + "/api/ask") for u in asked)
     expect(page).to_have_url(re.compile(rf"^{mounted}/ask\?t=[^#&]+#neu$"))
     link.click()
-    expect(page).to_have_url(re.compile(rf"^{mounted}/entry/[^#/]+#p\d+$"))
+    expect(page).to_have_url(re.compile(rf"^{mounted}/entry/[^#/]+/absatz/\d+\?v=\w+"))
     expect(page.locator("h1")).to_be_visible()
 
 

@@ -266,6 +266,7 @@ GROUPS = [
     ["heldout180-questions.jsonl", "heldout180-followups.jsonl"],
     ["heldout181-questions.jsonl", "heldout181-followups.jsonl"],
     ["heldout182-questions.jsonl", "heldout182-followups.jsonl"],
+    ["heldout184-questions.jsonl", "heldout184-followups.jsonl"],
 ]
 
 

@@ -267,6 +267,7 @@ GROUPS = [
     ["heldout181-questions.jsonl", "heldout181-followups.jsonl"],
     ["heldout182-questions.jsonl", "heldout182-followups.jsonl"],
     ["heldout183-questions.jsonl", "heldout183-followups.jsonl"],
+    ["heldout184-questions.jsonl", "heldout184-followups.jsonl"],
 ]
 
 

@@ -94,7 +94,13 @@ def loads(text: str) -> Any:
     )
 
 
-def flaw(value: Any, max_depth: int) -> tuple[str, list[str | int]] | None:
+def flaw(
+    value: Any, max_depth: int, max_values: int | None = None
+) -> tuple[str, list[str | int]] | None:
+    """The first flaw of parsed JSON `value`: ("deep", path) nested deeper than `max_depth`,
+    ("surrogate", path) a string or key with a lone surrogate, ("many", []) more than
+    `max_values` values in all (the walk stops there: a megabyte of empty lists took
+    seconds to walk, and what reads it after longer); None when there is none."""
     if isinstance(value, str):
         return ("surrogate", []) if has_surrogate(value) else None
     if not isinstance(value, dict | list):
@@ -103,10 +109,15 @@ def flaw(value: Any, max_depth: int) -> tuple[str, list[str | int]] | None:
     # strings are checked where they stand (a path copied for every item of a megabyte of
     # nested zeros cost 240 MB)
     todo: list[tuple[Any, int, Any]] = [(value, 1, None)]
+    left = max_values
     while todo:
         item, level, link = todo.pop()
         if level > max_depth:
             return "deep", _path_of(link)
+        if left is not None:
+            left -= len(item)
+            if left < 0:
+                return "many", []
         pairs = item.items() if isinstance(item, dict) else enumerate(item)
         for key, sub in pairs:
             if isinstance(key, str) and has_surrogate(key):

@@ -18,7 +18,7 @@ from faq_bot.stack import (
     read_scenario,
     scenario_to_json,
 )
-from faq_bot.stack.read import MAX_ITEMS
+from faq_bot.stack.read import MAX_ITEMS, MAX_VALUES
 
 EXAMPLE2 = Path(__file__).parent / "data" / "scenarios" / "example2_bomb_on_bomb.json"
 
@@ -126,6 +126,75 @@ def test_read_refuses_thousands_of_items_by_their_count_without_reading_each(gro
         f": hat {n} Einträge, erlaubt sind höchstens {MAX_ITEMS} (Feld {group})"
     )
     assert info.value.path == (group,)
+
+
+def _unwalked(monkeypatch) -> None:
+    """Reading fails the test if it walks the scenario (normalises or validates it)."""
+    from faq_bot.stack import read
+
+    def walked(*_args: object) -> None:
+        raise AssertionError("the scenario was walked")
+
+    monkeypatch.setattr(read, "_normalize", walked)
+    monkeypatch.setattr(read, "_failures", walked)
+
+
+@pytest.mark.parametrize("group", ["players", "cards", "stack"])
+def test_read_says_a_list_too_long_before_walking_it(monkeypatch, group) -> None:
+    # an adversarial probe: 300,000 empty lists as cards kept a worker 4-6 s, most of it
+    # walking and normalising what the count refuses
+    _unwalked(monkeypatch)
+    items: object = {f"P{i}": [] for i in range(20_000)} if group == "players" else [[]] * 300_000
+    data = {
+        "phase": "Bauphase",
+        "players": {"A": {"tw": 1}},
+        "cards": [],
+        "stack": [],
+        group: items,
+    }
+    with pytest.raises(ScenarioFormatError) as info:
+        read_scenario(json.dumps(data, separators=(",", ":")))
+    assert info.value.path == (group,)
+
+
+_MANY = 20_000
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        {"cards": [{"id": "a", "zone": [[0] * 100] * (_MANY // 100)}]},  # lists in a card
+        {f"k{i}": 0 for i in range(_MANY)},  # unknown keys
+        {"players": {"A": {"tw": 1, **{f"k{i}": 0 for i in range(_MANY)}}}},  # in a player
+    ],
+    ids=["nested-lists", "unknown-keys", "player-keys"],
+)
+def test_read_refuses_too_many_values_in_any_shape_before_walking_them(monkeypatch, shape) -> None:
+    _unwalked(monkeypatch)
+    data = {"phase": "Bauphase", "players": {"A": {"tw": 1}}, "cards": [], "stack": [], **shape}
+    with pytest.raises(ScenarioFormatError) as info:
+        read_scenario(json.dumps(data, separators=(",", ":")))
+    assert str(info.value) == (
+        f"Das JSON der Eingabe enthält mehr als {MAX_VALUES} Werte; ein Szenario hat höchstens "
+        "200 Spieler, 200 Karten und 200 Einträge im Stapel."
+    )
+
+
+def test_the_largest_scenario_the_schema_allows_is_within_the_value_count() -> None:
+    from faq_bot import strictjson
+
+    full_card = {f: "x" for f in ("id", "name", "owner", "kind", "zone", "locked", "defense")}
+    effect = {f: "x" for f in ("type", "target", "amount", "text")}
+    fields = ("id", "by", "source", "cost", "play_cost", "sacrifice", "lock_source")
+    full_entry = {**{f: "x" for f in fields}, "effect": effect}
+    largest = {
+        "phase": "Bauphase",
+        "players": {f"P{i}": {"tw": 1} for i in range(MAX_ITEMS)},
+        "cards": [full_card] * MAX_ITEMS,
+        "stack": [full_entry] * MAX_ITEMS,
+    }
+    assert strictjson.flaw(largest, 32, MAX_VALUES) is None
+    assert strictjson.flaw(largest, 32, MAX_VALUES // 3) == ("many", [])  # not far off
 
 
 @pytest.mark.parametrize(
@@ -329,18 +398,21 @@ def test_read_says_too_deep_alike_below_and_beyond_what_the_parser_follows(depth
 
 def test_the_surrogate_check_is_cheap_on_a_deep_wide_scenario() -> None:
     """A megabyte of zeros nested 30 deep (the web's depth limit) with a lone surrogate at
-    the end: finding it copied a path for every item (3.8 s and 240 MB a request)."""
+    the end: finding it copied a path for every item (3.8 s and 240 MB a request). A
+    scenario that large is refused by its count of values now; the walk that finds the
+    surrogate serves every JSON body (`faq_bot.web.body.check_tree`), uncounted."""
     import tracemalloc
+
+    from faq_bot import strictjson
 
     inner = "[" * 29 + ",".join(["0"] * 100_000) + ',"x\\ud800"' + "]" * 29
     head = '{"phase": "Bauphase", "players": {"A": {"tw": 1}}, "stack": [], "cards": ['
-    text = head + inner + "]}"
+    value = json.loads(head + inner + "]}")
     tracemalloc.start()
     started = time.perf_counter()
-    with pytest.raises(ScenarioFormatError) as info:
-        read_scenario(text)
+    found = strictjson.flaw(value, 32)
     elapsed = time.perf_counter() - started
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert "ungültiges Zeichen" in str(info.value)
+    assert found == ("surrogate", ["cards", 0, *[0] * 28, 100_000])
     assert peak < 20_000_000, (peak, elapsed)  # memory, not time: this machine is shared

@@ -43,8 +43,15 @@ MAX_NUMBER = 1_000_000
 MAX_ID = 200  # characters of an id, player name or card name
 MAX_TEXT = 2_000  # characters of an `other` effect's text
 MAX_DEPTH = 32  # nested objects and lists (a scenario needs four)
+# values in all, keys' values and list items at any depth: the largest scenario the schema
+# allows holds about 4,800 (200 players, cards and stack entries with every field)
+MAX_VALUES = 10_000
 MAX_MORE = 4  # further errors a ScenarioFormatError carries (in other fields)
 _TOO_DEEP = f"Das JSON der Eingabe ist zu tief verschachtelt (höchstens {MAX_DEPTH} Ebenen)."
+_TOO_MANY_VALUES = (
+    f"Das JSON der Eingabe enthält mehr als {MAX_VALUES} Werte; ein Szenario hat höchstens "
+    f"{MAX_ITEMS} Spieler, {MAX_ITEMS} Karten und {MAX_ITEMS} Einträge im Stapel."
+)
 
 
 _WHOLE = "Szenario: "  # how an error about the whole input begins
@@ -399,10 +406,16 @@ def read_scenario(data: str | bytes | Mapping[str, Any]) -> Scenario:
     Raises `ScenarioFormatError` for anything that is not a scenario.
     """
     raw = parse_json(data) if isinstance(data, str | bytes) else data
-    if (found := strictjson.flaw(raw, MAX_DEPTH)) is not None:
+    # a list too long said as such before anything walks it (300,000 cards: 4 s), then
+    # any other shape of too many values (lists in lists, unknown keys) by count
+    if too_many := _too_many(raw):
+        raise too_many[0]
+    if (found := strictjson.flaw(raw, MAX_DEPTH, MAX_VALUES)) is not None:
         kind, where = found
         if kind == "deep":  # the later steps recurse; Python's parser stops near a thousand
             raise ScenarioFormatError(_TOO_DEEP)
+        if kind == "many":
+            raise ScenarioFormatError(_TOO_MANY_VALUES)
         raise _fail(
             where,
             "enthält ein ungültiges Zeichen (ein einzelnes UTF-16-Surrogat wie \\ud800); "

@@ -59,3 +59,37 @@ def test_mark_html_keeps_tags_and_entities(index):
         str(out)
         == '<p>Die <a href="/x"><mark>Bombe</mark></a> &amp; <mark>Bomben</mark> &lt;b&gt;</p>'
     )
+
+
+def test_ruling_says_nothing_is_marked_when_no_word_of_the_search_stands_in_it(client):
+    # an API probe: a hit close in meaning alone linked „?h=Kampf“ to a ruling without the
+    # word, which said „Markiert: Wörter aus „Kampf““ over no mark
+    html = client.get(f"/entry/{BOMB}?h=Flugzeugträger").get_data(as_text=True)
+    assert "<mark>" not in html
+    assert "Markiert:" not in html
+
+
+def test_ruling_says_a_long_search_back_cut(client):
+    html = client.get(f"/entry/{BOMB}", query_string={"h": "Bombe " * 100}).get_data(as_text=True)
+    note = re.search(r'<p class="marked-note">Markiert: Wörter aus „([^“]*)“', html)
+    assert note and note[1].endswith("…") and len(note[1]) <= 80
+
+
+def test_a_hit_close_in_meaning_alone_links_its_ruling_without_words_to_mark(app):
+    from flask import render_template_string
+
+    from faq_bot.hits import Hit
+
+    hits = [
+        Hit("a", "how-faq", "A", "/entry/a", 1.0, "", "", matched=True),
+        Hit("b", "how-faq", "B", "/entry/b", 0.5, "", "", matched=False),
+    ]
+    with app.test_request_context("/search?q=Bombe"):
+        html = render_template_string(
+            '{% from "_macros.html" import hit_list %}{{ hit_list(hits, {}, "Bombe") }}',
+            hits=hits,
+        )
+    assert re.findall(r'class="hit-title"><a href="([^"]*)"', html) == [
+        "/entry/a?h=Bombe",
+        "/entry/b",
+    ]

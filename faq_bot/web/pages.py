@@ -526,7 +526,7 @@ def render_entry(index: Any, record: Any, highlight: str, linked: Located | None
         print_url=printed,
         # said only when a word is marked: a hit close in meaning alone, whose entry holds
         # no word of the search, said „Markiert: Wörter aus „Kampf““ over no mark
-        highlight=highlight if any("<mark>" in p["html"] for p in paragraphs) else "",
+        highlight=highlight if any("<mark>" in str(p["html"]) for p in paragraphs) else "",
         query=highlight,  # the header's search field keeps the search the hit came from
     )
 

@@ -515,6 +515,14 @@ def test_an_entry_reached_from_a_search_keeps_the_search_in_the_header_field(cli
     assert re.search(r'<input id="header-q"[^>]*value=""', plain)
 
 
+@pytest.mark.parametrize("path", ["/", "/entry/aktionsstapel", "/search?q=Bombe", "/check"])
+def test_every_page_links_the_chat_in_its_footer(client, path):
+    # a phone review: the chat was reachable only from the start page's „Fragen“ button
+    html = client.get(path).get_data(as_text=True)
+    footer = re.search(r'<footer class="site-footer">(.*?)</footer>', html, re.S)
+    assert footer and '<a href="/ask">Regelfrage stellen</a>' in footer[1]
+
+
 def test_no_line_of_the_footer_can_start_with_its_separator(client):
     """A phone review: the footer wrapped with „·“ at the start of a line. Each separator
     is bound to the item before it (a no-break space, no white space before an optional

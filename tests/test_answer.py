@@ -211,7 +211,12 @@ def test_history_accepts_strings_and_objects():
         ([{"entry": "x"}], "Eintrag 1: „question“ \\(die frühere Frage\\) fehlt"),
         ([{"question": None, "entry": "x"}], "Eintrag 1: Die Frage muss Text sein"),
         ([{"question": ""}], "Eintrag 1: Bitte eine Frage"),
-        ([{"question": "a", "entry": 5}], "Eintrags-ID"),
+        ([{"question": "a", "entry": 5}], "„entry“ muss eine Eintrags-ID \\(Text\\) sein"),
+        # an API probe: 201 characters were refused as „muss eine Eintrags-ID (Text) sein“
+        (
+            [{"question": "a", "entry": "e" * 201}],
+            "„entry“ ist zu lang \\(201 Zeichen, eine Eintrags-ID hat höchstens 200\\)",
+        ),
         (["x" * (MAX_QUESTION_LENGTH + 1)], "zu lang"),
         (["Frage"] * (MAX_HISTORY + 1), "zu lang"),
     ],

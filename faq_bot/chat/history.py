@@ -83,8 +83,14 @@ def parse_history(value: Any) -> list[Turn]:
                 raise QuestionError(f"{where}: „question“ (die frühere Frage) fehlt.")
             question = item.get("question")
             entry = item.get("entry")
-            if entry is not None and (not isinstance(entry, str) or len(entry) > MAX_ENTRY_ID):
+            if entry is not None and not isinstance(entry, str):
                 raise QuestionError(f"{where}: „entry“ muss eine Eintrags-ID (Text) sein.")
+            if entry is not None and len(entry) > MAX_ENTRY_ID:
+                # it was told „muss eine Eintrags-ID (Text) sein“: text it was (an API probe)
+                raise QuestionError(
+                    f"{where}: „entry“ ist zu lang ({len(entry)} Zeichen, eine Eintrags-ID hat "
+                    f"höchstens {MAX_ENTRY_ID})."
+                )
         elif isinstance(item, str):
             question = item
         else:

@@ -448,6 +448,26 @@ def test_ask_page_form_post_with_history_shows_the_conversation(client):
     assert log.count('id="neu"') == 1 and log.rindex('id="neu"') > log.index(FOLLOWUP) - 400
 
 
+def test_ask_page_folds_the_similar_entries_under_an_answer_keeping_its_references(client):
+    """A phone review: five similar entries took 270 px on a 320 px screen between the
+    answer and the field for a follow-up. Under an answer they are folded, counted; the
+    FAQ's own references („Siehe auch“) stay open."""
+    html = client.get("/ask", query_string={"q": FIRST}).get_data(as_text=True)
+    data = client.post("/api/ask", json={"question": FIRST}).get_json()
+    similar = [r for r in data["related"] if r["reason"] != "link"]
+    assert similar and any(r["reason"] == "link" for r in data["related"])
+    turn = html.split('<li class="turn"', 1)[1]
+    assert re.search(r'<p class="related-h">Siehe auch:</p>\s*<ul class="related">', turn)
+    folded = re.search(
+        r'<details class="related-more">\s*<summary class="related-h">Ähnliche Einträge '
+        r"\((\d+)\)</summary>\s*<ul class=\"related\">(.*?)</ul>\s*</details>",
+        turn,
+        re.S,
+    )
+    assert folded and int(folded[1]) == len(similar)
+    assert re.findall(r'<a href="([^"]+)">', folded[2]) == [r["url"] for r in similar]
+
+
 def test_ask_page_declined_lists_closest_entries(client):
     html = client.post(
         "/ask", follow_redirects=True, data={"q": "Ab welchem Alter ist das Spiel geeignet?"}

@@ -299,14 +299,19 @@
     var others = related.filter(function (r) {
       return links.indexOf(r) < 0;
     });
-    [
-      ["Siehe auch:", links],
-      [ans ? "Ähnliche Einträge:" : "", others], // declined: the message introduces them
-    ].forEach(function (group) {
-      if (!group[1].length) return;
-      if (group[0]) box.appendChild(el("p", "related-h", group[0]));
-      box.appendChild(entryList(group[1], "related"));
-    });
+    if (links.length) {
+      box.appendChild(el("p", "related-h", "Siehe auch:"));
+      box.appendChild(entryList(links, "related"));
+    }
+    if (others.length && ans) {
+      // folded under an answer, as templates/ask/_turn.html: the follow-up's field nearer
+      var more = el("details", "related-more");
+      more.appendChild(el("summary", "related-h", "Ähnliche Einträge (" + others.length + ")"));
+      more.appendChild(entryList(others, "related"));
+      box.appendChild(more);
+    } else if (others.length) {
+      box.appendChild(entryList(others, "related")); // declined: the message introduces them
+    }
     if (!ans) {
       if (data.earlier) {
         // declined in a conversation: the entry it was about, a tap away

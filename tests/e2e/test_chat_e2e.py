@@ -550,13 +550,13 @@ def test_chat_copy_is_announced_in_the_status_region(page, base_url, built_by):
     where = f"„{title}“, Absatz {paragraph}"
     copy = page.get_by_role("button", name=f"{where}: Link kopieren")  # it acts as one
     expect(copy).to_be_visible()
-    expect(turn.locator("summary")).to_have_attribute("aria-label", f"{where}: Zitieren")
+    expect(turn.locator(".chat-cite summary")).to_have_attribute("aria-label", f"{where}: Zitieren")
     status = page.locator("#chat-status")
     expect(status).to_have_attribute("role", "status")
     expect(status).not_to_contain_text("kopiert")  # (chat.js's turn: the answer in short)
     copy.click()
     expect(status).to_have_text(f"Link zu {where} kopiert.")
-    turn.locator("summary").click()
+    turn.locator(".chat-cite summary").click()
     expect(turn.locator(".citation")).to_contain_text(f"{where} – HoW FAQ, Stand:")
 
 
@@ -921,6 +921,10 @@ def test_on_a_phone_a_listed_entrys_document_and_label_move_to_the_next_line_who
             page.goto("/ask")
             ask(page, question)
             turn = page.locator("#chat-log li.turn[data-question]").last
+            expect(turn.locator(".turn-message")).to_be_visible()  # answered
+            folds = turn.locator("details.related-more > summary")  # the similar entries
+            for i in range(folds.count()):
+                folds.nth(i).click()
             names = turn.locator("ul.related .doc-meta")  # labels are .doc-meta too
             expect(names.first).to_be_visible()
             if question == UNWORDED_HITS:

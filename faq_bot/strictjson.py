@@ -6,12 +6,13 @@ a scenario, a second "question" replacing the first in a request to the chat API
 and `NonFiniteError` (``NaN``, ``Infinity``, a number past a float's range: Python reads
 them, RFC 8259 has none of them) besides what `json.loads` raises.
 
-``flaw(value, max_depth) -> (kind, path) | None``
+``flaw(value, max_depth, max_values=None) -> (kind, path) | None``
     What no later step can take in parsed JSON: ``"deep"`` where objects and lists nest
     more than `max_depth` levels (the later steps recurse), ``"surrogate"`` where a string
     (or an object's key: the object's path) holds a lone surrogate (``"\\ud800"``: nothing
-    naming it could be written out). One walk without recursion; the key itself is never
-    part of the path.
+    naming it could be written out), ``"many"`` (path ``[]``) past `max_values` values in
+    all, where the walk stops. One walk without recursion; the key itself is never part of
+    the path.
 
 ``refusal_german(exc) -> str``
     What was wrong with JSON text `loads` refused, in German, to follow a subject ("Die

@@ -180,7 +180,7 @@ def test_read_refuses_too_many_values_in_any_shape_before_walking_them(monkeypat
     )
 
 
-def test_the_largest_scenario_the_schema_allows_is_within_the_value_count() -> None:
+def test_a_scenario_of_the_most_items_each_with_every_field_is_within_the_value_count() -> None:
     from faq_bot import strictjson
 
     full_card = {f: "x" for f in ("id", "name", "owner", "kind", "zone", "locked", "defense")}

@@ -234,6 +234,37 @@ def test_api_check_refuses_too_many_entries(client) -> None:
     assert "stack" in detail and "200" in detail
 
 
+@pytest.mark.parametrize("via", ["api", "link", "json view"])
+def test_a_scenario_of_too_many_values_is_never_walked_past_its_count(client, monkeypatch, via):
+    """A code review: /api/check walked a body of 300,000 empty lists (0.6 s) in the web
+    layer before the reader counted them; every walk of a scenario stops at MAX_VALUES."""
+    from faq_bot import strictjson
+    from faq_bot.stack.read import MAX_VALUES
+
+    limits: list[int | None] = []
+    walk = strictjson.flaw
+
+    def counted(value, max_depth, max_values=None):
+        limits.append(max_values)
+        return walk(value, max_depth, max_values)
+
+    monkeypatch.setattr(strictjson, "flaw", counted)
+    many = MAX_VALUES + 2_000  # 36 KB: within what the form takes
+    data = {"phase": "Bauphase", "players": {"A": {"tw": 1}}, "stack": [], "cards": [[]] * many}
+    text = json.dumps(data, separators=(",", ":"))
+    if via == "api":
+        response = client.post("/api/check", data=text, content_type="application/json")
+    elif via == "link":
+        response = client.get("/check", query_string={"s": pack_text(text)})
+    else:
+        response = client.post("/check", data={"json": text})
+    assert response.status_code == 400
+    assert f"hat {many} Einträge, erlaubt sind höchstens 200" in text_of(
+        response.get_data(as_text=True)
+    )
+    assert limits and set(limits) == {MAX_VALUES}
+
+
 def test_api_check_refuses_an_over_size_body(client) -> None:
     data = load(EXAMPLE2)
     data["cards"][0]["name"] = "x" * (MAX_SCENARIO + 10)

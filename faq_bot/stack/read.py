@@ -44,7 +44,7 @@ MAX_ID = 200  # characters of an id, player name or card name
 MAX_TEXT = 2_000  # characters of an `other` effect's text
 MAX_DEPTH = 32  # nested objects and lists (a scenario needs four)
 # values in all, keys' values and list items at any depth: the largest scenario the schema
-# allows holds about 4,800 (200 players, cards and stack entries with every field)
+# allows holds about 4,600 (200 players, cards and stack entries with every field)
 MAX_VALUES = 10_000
 MAX_MORE = 4  # further errors a ScenarioFormatError carries (in other fields)
 _TOO_DEEP = f"Das JSON der Eingabe ist zu tief verschachtelt (höchstens {MAX_DEPTH} Ebenen)."

@@ -76,7 +76,7 @@ from faq_bot.stack import (
 from faq_bot.stack import form as builder
 from faq_bot.stack.link import FROM_QUESTION, RESULT
 from faq_bot.stack.permalink import SHARED_LINK, pack_text, unpack_text
-from faq_bot.stack.read import MAX_INPUT_BYTES, parse_json, refuse_a_list
+from faq_bot.stack.read import MAX_INPUT_BYTES, MAX_VALUES, parse_json, refuse_a_list
 from faq_bot.text import clean_input
 from faq_bot.web import check_doc  # noqa: F401  (OpenAPI descriptions of these routes)
 from faq_bot.web.body import (
@@ -447,7 +447,7 @@ def page() -> Response:
     if link is None:
         return _render(builder.starting_state())
     try:
-        data = check_tree(decode_permalink(link), SHARED_LINK)
+        data = check_tree(decode_permalink(link), SHARED_LINK, MAX_VALUES)
     except (PermalinkError, BodyError) as exc:
         if (meant := _meant_link(link)) is not None:  # "…Xy9." from a forum: where it leads
             args: dict[str, Any] = {**request.args.to_dict(flat=False), "s": meant}
@@ -469,7 +469,7 @@ def _meant_link(link: str) -> str | None:
     if meant is None:
         return None
     try:
-        check_tree(decode_permalink(meant), SHARED_LINK)
+        check_tree(decode_permalink(meant), SHARED_LINK, MAX_VALUES)
     except (PermalinkError, BodyError):
         return None
     return meant
@@ -511,7 +511,7 @@ def submit() -> Response:
     json_text = form.get("json", "")
     if json_text.strip():  # the JSON view always wins over the rows
         try:
-            check_json_text(json_text)
+            check_json_text(json_text, max_values=MAX_VALUES)
             data = parse_json(json_text)
         except (BodyError, ScenarioFormatError) as exc:
             # the text as typed, in its open view, to mend: the text box marked and linked
@@ -562,7 +562,7 @@ def api_check() -> Any:
     body = raw_body()
     try:
         # a list is no scenario: said before it is parsed and walked (seconds for 1 MB)
-        check_json_text(body.decode("utf-8", "replace"), "Das Szenario", refuse_a_list)
+        check_json_text(body.decode("utf-8", "replace"), "Das Szenario", refuse_a_list, MAX_VALUES)
     except ScenarioFormatError as exc:
         raise _not_a_scenario(exc) from None
     try:

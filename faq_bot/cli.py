@@ -365,7 +365,8 @@ def search(
         sys.exit(0 if result.hits else 1)
     if result.suggestion:
         # the words read otherwise, each quoted and cut (a probe: 442 characters, spaces kept)
-        say(read_note(result.query, result.suggestion))
+        # the query as the search cleaned it (a soft hyphen from a PDF split a word)
+        say(read_note(read_as(result.query), result.suggestion))
     for word, words in result.longer:
         say(longer_note(word, words))
     if not result.hits:

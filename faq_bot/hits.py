@@ -62,13 +62,14 @@ def read_words(query: str, suggestion: str) -> list[tuple[str, str]]:
 
 
 def read_note(query: str, suggestion: str) -> str:
-    """How the search read `query`, as `faq-bot search` says it: the words read otherwise
-    (`read_words`), as the search page says them, or the whole reading where the words
-    do not line up. A question with one slip printed the whole question back, cut at 80
-    characters, so the slip could fall behind the cut."""
+    """How the search read `query` (as cleaned for the search, `faq_bot.text.read_as`), as
+    `faq-bot search` says it: the words read otherwise (`read_words`), in the search page's
+    words, or the whole query and its reading where the words do not line up. A question
+    with one slip printed the whole question back, cut at 80 characters, so the slip could
+    fall behind the cut."""
     pairs = read_words(query, suggestion)
     if not pairs:
-        return f"Gelesen als: {said_back(suggestion)}"
+        return f"{said_back(query)} wurde gelesen als {said_back(suggestion)}."
     said = [
         f"{said_back(typed, 40)}{'' if place else ' wurde gelesen'} als {said_back(read, 40)}"
         for place, (typed, read) in enumerate(pairs)

@@ -139,6 +139,16 @@ def test_search_text_says_back_only_the_words_of_a_question_it_read_otherwise(ru
     assert result.stdout.splitlines()[0] == "„Aktionstapel“ wurde gelesen als „Aktionsstapel“."
 
 
+def test_search_says_only_the_slip_of_a_question_pasted_with_a_soft_hyphen(run, built_index):
+    # a code review: a soft hyphen (a PDF's) split „Ein­heit“ in the query as typed, the
+    # words no longer lined up with the reading, and the whole question came back cut
+    question = (
+        "Was passiert mit einer Ein\u00adheit auf dem Aktionstapel, wenn der Gegner sie zerstört?"
+    )
+    result = run(*with_index(built_index, "search", *question.split()))
+    assert result.stdout.splitlines()[0] == "„Aktionstapel“ wurde gelesen als „Aktionsstapel“."
+
+
 def test_search_says_only_the_slip_of_a_long_query(run, built_index):
     # a probe: „Gelesen als:“ printed 442 characters of a query, its spaces kept
     result = run(*with_index(built_index, "search", "Feurwehr    " + "Aktionsstapel " * 30))

@@ -44,7 +44,9 @@ def test_read_note_says_each_word_read_otherwise_once():
 
 
 def test_read_note_says_the_whole_reading_when_the_words_do_not_line_up():
-    assert read_note("Aktions stapel", "Aktionsstapel") == "Gelesen als: „Aktionsstapel“"
+    assert read_note("Aktions stapel", "Aktionsstapel") == (
+        "„Aktions stapel“ wurde gelesen als „Aktionsstapel“."
+    )
 
 
 def test_read_note_cuts_a_long_word():

@@ -404,19 +404,43 @@ def fingerprint(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:FINGERPRINT_LENGTH]
 
 
-def sentence_link(url: str, sentence: str, words: int = 4) -> str:
+def sentence_link(url: str, sentence: str, words: int = 4, before: str = "") -> str:
     """`url` with a text fragment (``#:~:text=``) naming `sentence`: a browser that knows
     them (Chrome, Safari 16.1, Firefox 131) scrolls to the sentence and marks it, others open
     `url` as before. A judge who opened an answer's ruling looked for the quoted sentence in a
     paragraph four screens long. A sentence of more than 2 × `words` words is named by its
-    first and last `words` words (the start and end of a range), a shorter one whole."""
+    first and last `words` words (the start and end of a range), a shorter one whole. The
+    last words of `before` (the text before the sentence in its paragraph, on its line) go
+    first as the directive's prefix: a browser marks from the first place the start words
+    stand, and „Wenn der TRANSPORTER sich“ began the sentence before too."""
     parts = sentence.split()
     if not parts:
         return url
-    named = [parts] if len(parts) <= 2 * words else [parts[:words], parts[-words:]]
-    # "-", "," and "&" separate a directive's parts: encoded like any other character
-    directive = ",".join(quote(" ".join(p), safe="").replace("-", "%2D") for p in named)
+    directive = ",".join(_directive_text(p) for p in _named_by(parts, words))
+    lead = before.rsplit("\n", 1)[-1].split()[-3:]
+    if lead and "…" not in lead:  # a line "…" stands for list items the passage leaves out
+        directive = f"{_directive_text(lead)}-,{directive}"
     return f"{url}{':~:' if '#' in url else '#:~:'}text={directive}"
+
+
+def _named_by(parts: list[str], words: int) -> list[list[str]]:
+    """The start and end words that name the sentence of `parts` in a text fragment: the
+    first `words`, and as many last words as it takes for the browser's first match of
+    them after the start to be the sentence's end („1 H oder E“ stood in a table row three
+    times); the whole sentence when that leaves nothing between."""
+    if len(parts) <= 2 * words:
+        return [parts]
+    whole, after_start = " ".join(parts), len(" ".join(parts[:words]))
+    for count in range(words, len(parts) - words):
+        end = " ".join(parts[-count:])
+        if whole.find(end, after_start) + len(end) == len(whole):
+            return [parts[:words], parts[-count:]]
+    return [parts]
+
+
+def _directive_text(words: list[str]) -> str:
+    # "-", "," and "&" separate a directive's parts: encoded like any other character
+    return quote(" ".join(words), safe="").replace("-", "%2D")
 
 
 def entry_path(entry_id: str, paragraph: int | None = None) -> str:

@@ -30,6 +30,19 @@ def test_a_long_sentence_is_named_by_its_first_and_last_words():
     assert unquote(end) == "endet das Spiel unentschieden."
 
 
+def test_the_words_before_the_sentence_go_first_as_its_prefix():
+    # a code review: „Wenn der TRANSPORTER sich“ also began the sentence before, and the
+    # browser marked from there, the opposite ruling first
+    url = sentence_link("/e", "Dann darf sie es.", before="Vorher ging es so.\nErst bewegt sie")
+    assert url == "/e#:~:text=Erst%20bewegt%20sie-,Dann%20darf%20sie%20es."
+
+
+def test_a_line_of_left_out_list_items_is_no_prefix():
+    assert (
+        sentence_link("/e", "Punkt drei.", before="Die Liste:\n…\n") == "/e#:~:text=Punkt%20drei."
+    )
+
+
 def test_a_link_with_an_anchor_gets_the_directive_after_it():
     assert sentence_link("/entry/spiel#p2", "Kurz.") == "/entry/spiel#p2:~:text=Kurz."
 
@@ -50,7 +63,51 @@ def test_the_directive_reads_back_as_the_sentences_words(sentence, words):
     directive = url.removeprefix("/entry/x#:~:text=")
     assert "&" not in directive and "-" not in directive and "#" not in directive
     named = [unquote(p) for p in directive.split(",")]
-    if len(parts) <= 2 * words:
+    if len(named) == 1:
         assert named == [" ".join(parts)]
-    else:
-        assert named == [" ".join(parts[:words]), " ".join(parts[-words:])]
+    else:  # the first words, and at least as many last words
+        start, end = named
+        assert start == " ".join(parts[:words]) and len(parts) > 2 * words
+        assert " ".join(parts).endswith(" " + end) and len(end.split()) >= words
+
+
+def _marked(paragraph: str, url: str) -> str | None:
+    """What a browser marks in `paragraph` for the text fragment of `url`, as the WICG
+    text-fragment spec finds it within one block: the first place the prefix (if any) and
+    the start stand, word-bounded at the start, then the first end after it. Whitespace
+    read as single spaces; None when nothing matches."""
+    text = " ".join(paragraph.split())
+    raw = url.split(":~:text=", 1)[1].split(",")
+    prefix = unquote(raw.pop(0)[:-1]) + " " if raw[0].endswith("-") else ""  # "-" unencoded
+    parts = [unquote(p) for p in raw]
+    start, end = parts[0], parts[1] if len(parts) > 1 else None
+    at = -1
+    while (at := text.find(prefix + start, at + 1)) >= 0:
+        if at == 0 or not text[at - 1].isalnum():
+            break
+    if at < 0:
+        return None
+    begin = at + len(prefix)
+    if end is None:
+        return text[begin : begin + len(start)]
+    stop = text.find(end, begin + len(start))
+    return None if stop < 0 else text[begin : stop + len(end)]
+
+
+def test_every_sentence_of_the_corpus_is_marked_by_its_fragment_alone(index):
+    """Each sentence of each paragraph (as the answers' key sentences are cut), linked as an
+    answer links it, marks that sentence in its paragraph and nothing before it."""
+    from faq_bot.text import split_sentences
+
+    checked = 0
+    for record in index.iter_entries():
+        entry_id = record.id
+        for paragraph in record.plain_paragraphs:
+            for start, end in split_sentences(paragraph):
+                sentence = paragraph[start:end]
+                if not sentence.split():
+                    continue
+                url = sentence_link("/e", sentence, before=paragraph[:start])
+                assert _marked(paragraph, url) == " ".join(sentence.split()), (entry_id, url)
+                checked += 1
+    assert checked > 100

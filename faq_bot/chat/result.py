@@ -82,7 +82,9 @@ class Answer:
                 # the pages' source link, relative like `url`: the permalink, scrolled to the
                 # key sentence and marked where the browser knows text fragments (a table's
                 # text runs its cells together)
-                "sentence_url": page if self.table else sentence_link(page, p.text[start:end]),
+                "sentence_url": page
+                if self.table
+                else sentence_link(page, p.text[start:end], before=p.text[:start]),
                 "highlight": {"text": p.text[start:end], "start": start, "end": end},
                 "excerpt": {"start": low, "end": high},
                 "entry": self.entry.to_json(with_text=False),

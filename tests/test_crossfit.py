@@ -22,14 +22,15 @@ from faq_bot.known import _FITTING
 from faq_bot.learn import crossfit_fold
 
 
-@pytest.fixture
-def folds_dir(tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def folds_dir(tmp_path_factory):
     """Five fold models: the shipped tensors with the last layer norm's bias shifted by
     another amount in each, so that every fold's embedder differs from the shipped one
-    and from the others."""
-    cache = tmp_path / "model-cache"
-    monkeypatch.setenv("FAQ_BOT_MODEL_CACHE", str(cache))
-    out = tmp_path / "folds"
+    and from the others. Made once for the module: writing them and loading each fold's
+    model took most of the three tests' 28 s each."""
+    tmp = tmp_path_factory.mktemp("folds")
+    cache = tmp / "model-cache"
+    out = tmp / "folds"
     out.mkdir()
     with np.load(tuned.TENSORS) as data:
         arrays = {k: data[k] for k in data.files}
@@ -40,9 +41,11 @@ def folds_dir(tmp_path, monkeypatch):
         np.savez(
             out / f"fold{k}.npz", meta=fold_meta, **{**arrays, "l11.oln.b": bias.view(np.uint8)}
         )
-    yield out
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("FAQ_BOT_MODEL_CACHE", str(cache))
+        yield out
     crossfit._embedders.clear()  # they keep the copies memory-mapped
-    shutil.rmtree(cache, ignore_errors=True)  # 72 MB a fold: pytest keeps its temp dirs
+    shutil.rmtree(tmp, ignore_errors=True)  # 72 MB a fold: pytest keeps its temp dirs
 
 
 def test_each_question_is_read_by_its_folds_embedder_and_only_within(
@@ -81,8 +84,9 @@ def test_incomplete_fold_models_are_refused_in_german(tmp_path):
         fold_files(tmp_path)
 
 
-def test_fold_models_of_another_tuning_run_are_refused(folds_dir):
+def test_fold_models_of_another_tuning_run_are_refused(folds_dir, tmp_path):
     assert len(fold_files(folds_dir)) == 5
+    folds_dir = Path(shutil.copytree(folds_dir, tmp_path / "folds"))  # shared: changed in a copy
     with np.load(folds_dir / "fold3.npz") as data:
         arrays = {k: data[k] for k in data.files}
     meta = json.loads(str(arrays.pop("meta")))

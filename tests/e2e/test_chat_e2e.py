@@ -42,7 +42,8 @@ def two_turns_then_back(page) -> None:
 
 
 # where the text `words` begins on the page, from the top of the window (None: not there);
-# the first of them: the paragraph a permalink names stands first
+# the first place it is shown (a folded citation quoting it has no box): the paragraph a
+# permalink names stands first
 SENTENCE_TOP = """words => {
   const walker = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -51,7 +52,8 @@ SENTENCE_TOP = """words => {
     const range = document.createRange();
     range.setStart(node, Math.min(at, node.length - 1));
     range.setEnd(node, Math.min(at + 1, node.length));
-    return range.getBoundingClientRect().top;
+    const box = range.getBoundingClientRect();
+    if (box.height > 0) return box.top;
   }
   return null;
 }"""

@@ -268,6 +268,7 @@ GROUPS = [
     ["heldout182-questions.jsonl", "heldout182-followups.jsonl"],
     ["heldout183-questions.jsonl", "heldout183-followups.jsonl"],
     ["heldout184-questions.jsonl", "heldout184-followups.jsonl"],
+    ["heldout186-questions.jsonl", "heldout186-followups.jsonl"],
 ]
 
 

@@ -269,6 +269,7 @@ GROUPS = [
     ["heldout183-questions.jsonl", "heldout183-followups.jsonl"],
     ["heldout184-questions.jsonl", "heldout184-followups.jsonl"],
     ["heldout185-questions.jsonl", "heldout185-followups.jsonl"],
+    ["heldout186-questions.jsonl", "heldout186-followups.jsonl"],
 ]
 
 

@@ -383,6 +383,27 @@ def test_browser_the_question_and_search_fields_stay_wide_at_doubled_text_size(p
     assert scroll_width <= client_width, f"scrolls sideways ({scroll_width}px)"
 
 
+@pytest.mark.parametrize("width", [320, 360, 390, 412, 430, 600, 1024])
+def test_browser_the_header_search_keeps_its_button_beside_its_field(browser, base_url, width):
+    """A phone review: at 390 px (an iPhone 12 to 15) the header's search stood beside the
+    site's name, too narrow for its button, which went below the field (a header of two
+    lopsided lines, the field 228 px). The search goes beside the name only where the
+    field and its button fit there, else on a line of its own."""
+    context = _context(
+        browser, base_url, viewport={"width": width, "height": 800}, is_mobile=width < 600
+    )
+    try:
+        page = context.new_page()
+        page.goto("/entry/aktionen")
+        field = page.locator("#header-q").bounding_box()
+        button = page.locator(".header-search button").bounding_box()
+        assert field and button
+        assert abs(button["y"] - field["y"]) < 2, f"button below the field at {width}px"
+        assert field["width"] >= 180, f"field {field['width']:.0f}px wide at {width}px"
+    finally:
+        context.close()
+
+
 def test_browser_without_javascript_search_and_ruling_work(nojs, shots):
     nojs.goto("/")
     nojs.locator("#q").fill("Radarstation")

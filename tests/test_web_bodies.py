@@ -352,3 +352,21 @@ def test_plain_chunked_bodies_are_still_answered(live_server):
         + b"\r\n0\r\n\r\n"
     )
     assert _raw_exchange(live_server, request).startswith(b"HTTP/1.1 200")
+
+
+@pytest.mark.parametrize("path", ["/ask", "/check"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"--B\r\nContent-Disposition: form-data\r\n\r\nx\r\n--B--\r\n",
+        b'--B\r\nContent-Disposition: form-data; name="p-0-name"\r\n\r\nA\r\n'
+        b"--B\r\nContent-Disposition: form-data\r\n\r\nx\r\n--B--\r\n",
+    ],
+    ids=["alone", "beside-a-field"],
+)
+def test_a_multipart_part_without_a_name_is_a_german_400(client, path, body):
+    """An API probe: a part without a field name (no browser sends one) reached the
+    checker's form reader under the key None, a 500."""
+    response = client.post(path, data=body, content_type="multipart/form-data; boundary=B")
+    assert response.status_code == 400, response.status_code
+    assert "Feld ohne Namen" in response.get_data(as_text=True)

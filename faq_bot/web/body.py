@@ -261,6 +261,13 @@ def check_form() -> None:
             "Die Formulardaten sind kein gültiges UTF-8; bitte die Seite neu laden und "
             "noch einmal senden."
         )
+    # a multipart part without a field name, which no browser sends: werkzeug keeps it
+    # under the key None, which the views' readers took for a field name (a 500)
+    if request.mimetype == "multipart/form-data" and None in request.form:
+        raise BodyError(
+            "Das Formular enthält ein Feld ohne Namen; bitte die Seite neu laden und noch "
+            "einmal senden."
+        )
 
 
 def _parts(data: bytes, boundary: bytes) -> int:

@@ -416,3 +416,26 @@ def test_the_surrogate_check_is_cheap_on_a_deep_wide_scenario() -> None:
     tracemalloc.stop()
     assert found == ("surrogate", ["cards", 0, *[0] * 28, 100_000])
     assert peak < 20_000_000, (peak, elapsed)  # memory, not time: this machine is shared
+
+
+@pytest.mark.parametrize(
+    "place",
+    ["top", "card", "player"],
+)
+def test_an_unknown_key_is_said_back_cut_short(place: str) -> None:
+    """An API probe: an unknown key of 990,000 characters came back whole twice, in the
+    field's label and in its JSON path (a 2 MB error); values were already cut."""
+    key = "k" * 50_000
+    data = scenario()
+    if place == "top":
+        data[key] = 1
+    elif place == "card":
+        data["cards"] = [card() | {key: 1}]
+    else:
+        data["players"]["A"][key] = 1
+    with pytest.raises(ScenarioFormatError) as info:
+        read_scenario(data)
+    text = str(info.value)
+    assert "ist unbekannt" in text and "k" * 20 in text, text[:300]
+    assert len(text) < 600, len(text)
+    assert len(info.value.brief) < 300, info.value.brief[:300]

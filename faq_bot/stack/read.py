@@ -35,7 +35,7 @@ from faq_bot.stack.model import (
     StackEntry,
     Zone,
 )
-from faq_bot.text import read_as, said_back
+from faq_bot.text import clip, read_as, said_back
 
 MAX_ITEMS = 200  # cards, stack entries and players each
 MAX_INPUT_BYTES = 1_000_000
@@ -47,6 +47,7 @@ MAX_DEPTH = 32  # nested objects and lists (a scenario needs four)
 # allows holds about 4,600 (200 players, cards and stack entries with every field)
 MAX_VALUES = 10_000
 MAX_MORE = 4  # further errors a ScenarioFormatError carries (in other fields)
+SHOWN_KEY = 40  # characters of a key an error names (longer ones cut with "…")
 _TOO_DEEP = f"Das JSON der Eingabe ist zu tief verschachtelt (höchstens {MAX_DEPTH} Ebenen)."
 _TOO_MANY_VALUES = (
     f"Das JSON der Eingabe enthält mehr als {MAX_VALUES} Werte; ein Szenario hat höchstens "
@@ -120,8 +121,18 @@ def json_path(path: Sequence[str | int]) -> str:
     """["stack", 2, "effect", "type"] -> "stack[2].effect.type"."""
     text = ""
     for part in path:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+        text += (
+            f"[{part}]"
+            if isinstance(part, int)
+            else (f".{_shown_key(part)}" if text else _shown_key(part))
+        )
     return text or "Szenario"
+
+
+def _shown_key(part: str) -> str:
+    """A key of the input as a message names it: cut to `SHOWN_KEY` characters (an unknown
+    key of a megabyte was said back whole, twice)."""
+    return clip(str(part), SHOWN_KEY)
 
 
 def field_label(path: Sequence[str | int]) -> str:
@@ -139,11 +150,11 @@ def field_label(path: Sequence[str | int]) -> str:
             title = str(schema.get("title", part))
         elif isinstance(schema.get("additionalProperties"), Mapping):
             schema = _resolve_ref(schema["additionalProperties"])
-            title = str(schema.get("title", part)).replace("{key}", str(part))
+            title = str(schema.get("title", part)).replace("{key}", _shown_key(part))
             if parts:
                 parts.pop()  # "Spieler A" replaces "Spieler"
         else:
-            schema, title = {}, str(part)
+            schema, title = {}, _shown_key(part)
         if title and (not parts or parts[-1] != title):
             parts.append(title)
     return " › ".join(parts) or "Szenario"

@@ -652,3 +652,22 @@ def test_a_move_with_nowhere_to_go_passes_the_focus_to_the_rows_remove_button() 
     assert said == Feedback(
         "Eintrag 1 wird schon als letzter angesagt.", button="remove:stack:0", group="stack"
     )
+
+
+def test_a_value_longer_than_any_limit_is_held_cut_in_the_form():
+    """An API probe: a 1,332-character share link held a phase of 990,000 characters, which
+    the form showed three times (a 3 MB page). The form keeps a value cut just past every
+    limit of the reader, so it is still refused as too long when sent again."""
+    from faq_bot.stack.read import MAX_TEXT
+
+    long = "a" * 990_000
+    state = state_from_json(
+        {"phase": long, "players": {long: {"tw": long}}, "cards": [{"name": long}]}
+    )
+    assert len(state["phase"]) == MAX_TEXT + 1
+    assert len(state["players"][0]["name"]) == MAX_TEXT + 1
+    assert len(state["players"][0]["tw"]) == MAX_TEXT + 1
+    assert len(state["cards"][0]["name"]) == MAX_TEXT + 1
+    posted = state_from_form({"phase": long, "c-0-name": long, "c-0-owner": "A"})
+    assert len(posted["phase"]) == MAX_TEXT + 1
+    assert len(posted["cards"][0]["name"]) == MAX_TEXT + 1

@@ -44,7 +44,7 @@ from faq_bot.stack.model import (
     EffectType,
     Phase,
 )
-from faq_bot.stack.read import ScenarioFormatError, enum_value
+from faq_bot.stack.read import MAX_TEXT, ScenarioFormatError, enum_value
 from faq_bot.text import clean_input, said_back
 
 MIN_ROWS = {"players": 2, "cards": 1, "stack": 1}  # rows the form shows at least
@@ -111,7 +111,15 @@ def _text(value: Any) -> str:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    return str(value)
+    return _held(str(value))
+
+
+def _held(text: str) -> str:
+    """A value as the form holds it: cut one character past the reader's longest limit
+    (`MAX_TEXT`), so one too long is refused as such when sent again, but a short link's
+    value of a megabyte is not shown in full, in a field and in each select offering it
+    (an API probe: a 1,332-character link made a 3 MB page)."""
+    return text[: MAX_TEXT + 1]
 
 
 def empty_state() -> dict[str, Any]:
@@ -181,7 +189,7 @@ def state_from_form(form: Mapping[str, str]) -> dict[str, Any]:
     """
     state = empty_state()
     # a known phase as the reader spells it, so the form selects it ("endphase" too)
-    state["phase"] = enum_value(Phase, form.get("phase", "").strip() or Phase.BAUPHASE.value)
+    state["phase"] = enum_value(Phase, _held(form.get("phase", "").strip()) or Phase.BAUPHASE.value)
     for group, kept in _kept_rows(form).items():
         state[group].extend(row for _number, row in kept)
     return state
@@ -202,7 +210,7 @@ def _kept_rows(form: Mapping[str, str]) -> dict[str, list[tuple[int, dict[str, A
         # as the reader reads every scenario text (`faq_bot.stack.read`): invisible format
         # characters dropped, so the notes and the rows shown again carry none either
         row[field] = (
-            value not in ("", "0", "false") if field in FLAGS else clean_input(value).strip()
+            value not in ("", "0", "false") if field in FLAGS else _held(clean_input(value).strip())
         )
     kept: dict[str, list[tuple[int, dict[str, Any]]]] = {}
     for group, (_, fields) in GROUP_FIELDS.items():

@@ -1913,3 +1913,19 @@ def test_api_check_says_scenario_once_for_a_body_that_is_no_object(client, body)
     """An adversarial probe: „Kein Szenario: Szenario: muss ein JSON-Objekt sein“."""
     detail = bad(client.post("/api/check", data=body, content_type="application/json"))
     assert detail == "Kein Szenario: muss ein JSON-Objekt sein"
+
+
+@pytest.mark.parametrize("text", ['"x"', "5", "null", "json-of-example2"])
+def test_form_json_that_is_no_object_is_refused_as_the_api_refuses_it(client, text):
+    """An API probe: the form parsed its JSON view, then gave the reader the parsed text,
+    which it parsed once more: a scenario sent as a JSON string was resolved (the API
+    refuses it), and „"x"“ was said to be no valid JSON."""
+    if text == "json-of-example2":
+        text = json.dumps(EXAMPLE2.read_text(encoding="utf-8"))
+    response = client.post("/check", data={"json": text, "action": "check"})
+    assert response.status_code == 400
+    page = unescape(response.get_data(as_text=True))
+    assert "muss ein JSON-Objekt sein" in page
+    assert "kein gültiges JSON" not in page
+    api = client.post("/api/check", data=text, content_type="application/json")
+    assert api.status_code == 400 and "muss ein JSON-Objekt sein" in api.get_json()["detail"]

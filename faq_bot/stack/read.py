@@ -380,6 +380,14 @@ def refuse_a_list(text: str) -> None:
         raise _fail((), _TYPE_DE["object"])
 
 
+def as_object(value: Any) -> Mapping[str, Any]:
+    """Parsed JSON `value` as the object a scenario is; anything else refused as the reader
+    refuses it (given a parsed string, the reader would read it as JSON text once more)."""
+    if not isinstance(value, Mapping):
+        raise _fail((), _TYPE_DE["object"])
+    return value
+
+
 def parse_json(data: str | bytes) -> Any:
     """JSON text -> Python value, every failure as `ScenarioFormatError`; an object naming a
     key twice is refused (`faq_bot.strictjson`; keys that differ only by invisible

@@ -76,7 +76,13 @@ from faq_bot.stack import (
 from faq_bot.stack import form as builder
 from faq_bot.stack.link import FROM_QUESTION, RESULT
 from faq_bot.stack.permalink import SHARED_LINK, pack_text, unpack_text
-from faq_bot.stack.read import MAX_INPUT_BYTES, MAX_VALUES, parse_json, refuse_a_list
+from faq_bot.stack.read import (
+    MAX_INPUT_BYTES,
+    MAX_VALUES,
+    as_object,
+    parse_json,
+    refuse_a_list,
+)
 from faq_bot.text import clean_input
 from faq_bot.web import check_doc  # noqa: F401  (OpenAPI descriptions of these routes)
 from faq_bot.web.body import (
@@ -512,7 +518,7 @@ def submit() -> Response:
     if json_text.strip():  # the JSON view always wins over the rows
         try:
             check_json_text(json_text, max_values=MAX_VALUES)
-            data = parse_json(json_text)
+            data = as_object(parse_json(json_text))
         except (BodyError, ScenarioFormatError) as exc:
             # the text as typed, in its open view, to mend: the text box marked and linked
             return _render(

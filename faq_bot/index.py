@@ -90,7 +90,7 @@ from faq_bot.entrystore import STORE_FILE, EntryStore
 from faq_bot.errors import REBUILD, UNREADABLE_INDEX, IndexProblem, InputError, unreadable_index
 from faq_bot.lexicon import load_synonyms
 from faq_bot.morphcache import install_build_table
-from faq_bot.text import fold, paragraph_path, said_back, without_format
+from faq_bot.text import fold, paragraph_path, read_as, said_back, without_format
 
 __all__ = [
     "EntryRecord",
@@ -349,7 +349,8 @@ class Index:
         if min(len(id_or_alias), len(slug)) <= longest:
             found = self._store.canonical(id_or_alias, slug)
         if found is None:  # an abbreviation of the synonyms table: what it spells out
-            spelled = load_synonyms().get(fold(id_or_alias))
+            # read as any other name is (a space or an invisible character sent with it)
+            spelled = load_synonyms().get(fold(read_as(id_or_alias)))
             found = self._store.canonical(slugify(" ".join(spelled))) if spelled else None
         return found
 

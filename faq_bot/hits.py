@@ -104,6 +104,12 @@ class Hit:
     # the target's path, {"lead", "text", "tail", "target", "url"} (`faq_bot.links.pointer`);
     # a hit list links the target instead of the snippet. The pages' alone, not the API's.
     see: Mapping[str, str] | None = field(default=None, compare=False)
+    # the text directive (``text=…``, `faq_bot.text.text_directive`) naming the snippet's
+    # sentence: the pages' link opens the ruling scrolled to it, where a paragraph is long
+    # (a phone review: the matched words stood 743 px down a 568 px screen). None for a hit
+    # close in meaning alone, a table (its text runs the cells together) and an entry that
+    # is only a reference (`see`). The pages' alone, not the API's.
+    fragment: str | None = field(default=None, compare=False)
 
     @property
     def snippet_text(self) -> str:

@@ -74,6 +74,7 @@ import numpy as np
 from whoosh import query as wq
 
 from faq_bot.corpus import slugify
+from faq_bot.corpus.model import paragraph_table
 from faq_bot.hits import UNWORDED, Hit, ParagraphHit, SearchResult
 from faq_bot.impacts import impacts
 from faq_bot.index import WARMERS, Index
@@ -88,9 +89,9 @@ from faq_bot.retrieval import (
     fuse,
     retrievers_for,
 )
-from faq_bot.snippets import SNIPPET_CHARS, snippet, token_spans
+from faq_bot.snippets import SNIPPET_CHARS, marked_sentence, snippet, token_spans
 from faq_bot.suggest import suggest_titles
-from faq_bot.text import entry_path
+from faq_bot.text import entry_path, text_directive
 
 if TYPE_CHECKING:
     from faq_bot.dense import DenseScores
@@ -509,6 +510,10 @@ def search(
         para = s.paragraph if s.paragraph is not None and s.paragraph < len(paragraphs) else None
         source = paragraphs[para] if para is not None else (paragraphs[0] if paragraphs else "")
         document = index.document(record.doc) or {}
+        see = _see(record.plain_paragraphs, record.links)
+        fragment = None
+        if para is not None and record.id in worded and see is None:
+            fragment = _fragment(index, record, para, aq)
         hits.append(
             Hit(
                 id=record.id,
@@ -522,7 +527,8 @@ def search(
                 doc_title=document.get("title"),
                 paragraph=para,
                 matched=record.id in worded,
-                see=_see(record.plain_paragraphs, record.links),
+                see=see,
+                fragment=fragment,
             )
         )
     return SearchResult(
@@ -534,6 +540,19 @@ def search(
         matched=len(r.order) if r else 0,
         longer=longer_words_of(index, aq.unknown, doc, pq.category),
     )
+
+
+def _fragment(index: Index, record: Any, para: int, aq: AnalyzedQuery) -> str | None:
+    """`Hit.fragment`: the text directive naming the sentence of paragraph `para` that the
+    hit's snippet is about (`marked_sentence`), with the words before it as its prefix; None
+    for a table."""
+    if paragraph_table(record.paragraphs[para], record.markup) is not None:
+        return None
+    source = record.plain_paragraphs[para]
+    span = marked_sentence(index, source, aq.words)
+    if span is None:
+        return None
+    return text_directive(source[span[0] : span[1]], before=source[: span[0]])
 
 
 def _see(paragraphs: Sequence[str], links: Sequence[Any]) -> dict[str, str] | None:

@@ -13,6 +13,9 @@ text is escaped, only ``<mark>`` is added.
     cut at spaces, with "…" where it was cut and the words in ``<mark>``.
 ``word_spans(index, text, groups) -> [(start, end, group)]``
     Where each query word occurs in `text` (also used to mark ruling pages).
+``marked_sentence(index, text, groups, limit) -> (start, end) | None``
+    The sentence of the snippet's window with the most query words: what a hit's link
+    names in a text fragment, so the ruling opens scrolled to it.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ import sys
 from array import array
 from collections.abc import Iterable, Iterator
 from typing import Any
+
+from faq_bot.text import split_sentences
 
 SNIPPET_CHARS = 240
 LEAD = 40  # characters of context before the first query word of the window
@@ -93,6 +98,26 @@ def marked(text: str, found: Iterable[tuple[int, int, int]], start: int, end: in
         pos = e
     out.append(html.escape(text[pos:end]))
     return "".join(out)
+
+
+def marked_sentence(
+    index: Any, text: str, groups: list[frozenset[str]], limit: int = SNIPPET_CHARS
+) -> tuple[int, int] | None:
+    """(start, end) of the sentence of `text` a hit's snippet is about: of the sentences its
+    window (`best_window`) reaches, the one holding the most distinct query words (ties: the
+    earliest); None when no word of the query stands in `text`."""
+    found = word_spans(index, text, groups)
+    if not found:
+        return None
+    start, end = best_window(found, len(text), limit)
+    best: tuple[int, int, int] | None = None
+    for s, e in split_sentences(text):
+        if e <= start or s >= end:
+            continue
+        covered = len({g for a, b, g in found if a >= s and b <= e})
+        if covered and (best is None or covered > best[0]):
+            best = (covered, s, e)
+    return (best[1], best[2]) if best is not None else None
 
 
 def best_window(found: list[tuple[int, int, int]], length: int, limit: int) -> tuple[int, int]:

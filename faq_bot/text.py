@@ -413,14 +413,23 @@ def sentence_link(url: str, sentence: str, words: int = 4, before: str = "") -> 
     last words of `before` (the text before the sentence in its paragraph, on its line) go
     first as the directive's prefix: a browser marks from the first place the start words
     stand, and „Wenn der TRANSPORTER sich“ began the sentence before too."""
+    directive = text_directive(sentence, words, before)
+    if directive is None:
+        return url
+    return f"{url}{':~:' if '#' in url else '#:~:'}{directive}"
+
+
+def text_directive(sentence: str, words: int = 4, before: str = "") -> str | None:
+    """The text directive (``text=…``) of `sentence_link`, for a link that puts it after
+    a query and an anchor of its own; None for a sentence without a word."""
     parts = sentence.split()
     if not parts:
-        return url
+        return None
     directive = ",".join(_directive_text(p) for p in _named_by(parts, words))
     lead = before.rsplit("\n", 1)[-1].split()[-3:]
     if lead and "…" not in lead:  # a line "…" stands for list items the passage leaves out
         directive = f"{_directive_text(lead)}-,{directive}"
-    return f"{url}{':~:' if '#' in url else '#:~:'}text={directive}"
+    return f"text={directive}"
 
 
 def _named_by(parts: list[str], words: int) -> list[list[str]]:

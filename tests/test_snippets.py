@@ -13,7 +13,7 @@ from hypothesis_profiles import examples
 
 from faq_bot.cli import main
 from faq_bot.search import search
-from faq_bot.snippets import Spans, best_window, snippet
+from faq_bot.snippets import Spans, best_window, marked_sentence, snippet
 from faq_bot.web.marks import query_groups
 
 QUERY = "wer bezahlt die 227er"
@@ -115,3 +115,29 @@ def test_best_window_prefers_the_passage_with_most_query_words():
 @given(st.lists(st.tuples(st.text(max_size=10), st.integers(0, 2**31), st.integers(0, 2**31))))
 def test_token_spans_are_held_compactly_and_given_back_in_order(tokens):
     assert list(Spans(tokens)) == tokens and len(Spans(tokens)) == len(tokens)
+
+
+def test_a_hits_sentence_is_the_one_of_its_snippet_with_most_query_words(index):
+    """What a hit's link names in a text fragment (`faq_bot.hits.Hit.fragment`)."""
+    text = (
+        "Die Bombe kostet 2 TW. Wer bezahlt sie? Der Spieler bezahlt die Bombe, der sie "
+        "ausspielt. Danach geht sie ins Depot."
+    )
+    start, end = marked_sentence(index, text, query_groups(index, "wer bezahlt die Bombe"))
+    assert text[start:end] == "Der Spieler bezahlt die Bombe, der sie ausspielt."
+    assert marked_sentence(index, text, query_groups(index, "Radarstation")) is None
+
+
+def test_a_hits_link_names_its_snippets_sentence_but_not_for_a_table(index):
+    from faq_bot.corpus.model import paragraph_table
+
+    hits = search(index, "Kriegsschiff Kosten", n=50, mode="lexical").hits
+    named = [h for h in hits if h.fragment]
+    assert named and all(h.fragment.startswith("text=") for h in named)
+    for hit in hits:
+        record = index.entry(hit.id)
+        if hit.paragraph is not None and paragraph_table(
+            record.paragraphs[hit.paragraph], record.markup
+        ):
+            assert hit.fragment is None, hit.id
+    assert any(h.fragment is None and h.paragraph is not None for h in hits), "no table hit"

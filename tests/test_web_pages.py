@@ -1028,7 +1028,8 @@ def test_search_hit_links_to_the_matching_paragraph(client):
     deep = [h for h in html["hits"] if h.get("paragraph")]
     assert deep, "no hit from a later paragraph"
     page = client.get("/search?q=Radarstation+kontern").get_data(as_text=True)
-    assert f'href="{deep[0]["url"]}?h=Radarstation+kontern#p{deep[0]["paragraph"]}"' in page
+    # and names the snippet's sentence in a text fragment (`Hit.fragment`)
+    assert f'href="{deep[0]["url"]}?h=Radarstation+kontern#p{deep[0]["paragraph"]}:~:text=' in page
 
 
 def test_behind_proxy_absolute_urls_use_forwarded_host(tiny_built_index):

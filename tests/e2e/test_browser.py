@@ -404,6 +404,40 @@ def test_browser_the_header_search_keeps_its_button_beside_its_field(browser, ba
         context.close()
 
 
+def test_browser_a_hits_link_opens_its_ruling_at_the_sentence_its_snippet_shows(browser, base_url):
+    """A phone review at 320 x 568: a hit's link opened its ruling at the paragraph, whose
+    matched words stood 743 px down. The link names the snippet's sentence in a text
+    fragment; the browser scrolls to it (it is off the first screen without it)."""
+    from urllib.parse import unquote
+
+    from tests.e2e.test_chat_e2e import SENTENCE_TOP
+
+    context = _context(
+        browser, base_url, viewport={"width": 320, "height": 568}, is_mobile=True, has_touch=True
+    )
+    try:
+        page = context.new_page()
+        page.goto("/search?q=Karte+ziehen&n=50")
+        link = page.locator(".hit-title a[href^='/entry/sabotage-basisausbau?']")
+        href = link.get_attribute("href")
+        assert href and re.search(r"#p\d+:~:text=", href), href
+        named = href.split(":~:text=", 1)[1].split(",")
+        if named[0].endswith("-"):  # the words before the sentence, its prefix
+            named = named[1:]
+        words = " ".join(unquote(named[0]).split()[:3])
+        height = page.viewport_size["height"]
+        page.goto(href.split(":~:", 1)[0])  # the paragraph's anchor alone
+        top = page.evaluate(SENTENCE_TOP, words)
+        assert top is not None and top >= height, f"on the first screen anyway ({top})"
+        page.goto("/")
+        page.goto(href)
+        page.wait_for_function("scrollY > 0")
+        top = page.evaluate(SENTENCE_TOP, words)
+        assert top is not None and 0 <= top < height, top
+    finally:
+        context.close()
+
+
 def test_browser_without_javascript_search_and_ruling_work(nojs, shots):
     nojs.goto("/")
     nojs.locator("#q").fill("Radarstation")

@@ -276,7 +276,7 @@ _body = st.lists(st.lists(_body_line, min_size=1, max_size=3), min_size=1, max_s
 _entry = st.tuples(_headword, _body, st.lists(st.builds(lambda s: "- " + s, _sentence), max_size=2))
 
 
-@settings(max_examples=examples(150), deadline=None)
+@settings(max_examples=examples(75), deadline=None)  # 0.3 s each
 @given(
     preamble=st.lists(_sentence, max_size=3),
     entries=st.lists(_entry, min_size=1, max_size=6),

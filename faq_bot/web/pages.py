@@ -369,6 +369,28 @@ def paragraph_in_other_case(entry_id: str, word: str, number: str) -> Any:
     return moved(url_for("pages.paragraph", entry_id=record.id, number=str(n), v=version or None))
 
 
+# a paragraph link's number and `v`, as both its routes read them (`_linked_paragraph`)
+NUMBER_PARAMETER = {
+    "name": "number",
+    "in": "path",
+    "required": True,
+    "description": "Nummer des Absatzes, ab 1",
+    "schema": {"type": "string", "pattern": NUMBER_PATTERN},
+}
+VERSION_PARAMETER = {
+    "name": "v",
+    "in": "query",
+    "required": False,
+    "description": "Prüfsumme des Absatztextes (faq_bot.text.fingerprint), "
+    "auch gekürzt auf ihre ersten Stellen (mindestens vier)",
+    "schema": {
+        "anyOf": [
+            {"type": "string", "pattern": VERSION_PATTERN},
+            {"type": "string", "maxLength": 0},
+        ]
+    },
+}
+
 describe(
     "/entry/{entry_id}/{word}/{number}",
     {
@@ -384,8 +406,8 @@ describe(
                     "description": "„absatz“ in beliebiger Groß-/Kleinschreibung",
                     "schema": {"type": "string", "pattern": "^[Aa][Bb][Ss][Aa][Tt][Zz]$"},
                 },
-                {"name": "number", "in": "path", "required": True, "schema": {"type": "string"}},
-                {"name": "v", "in": "query", "required": False, "schema": {"type": "string"}},
+                NUMBER_PARAMETER,
+                VERSION_PARAMETER,  # tidied and refused as the permalink's own
             ],
             "responses": {
                 "301": {"description": "Weiterleitung auf den Permalink des Absatzes"},
@@ -586,26 +608,8 @@ describe(
                     "description": "Stabile ID des Eintrags (auch Alias-ID)",
                     "schema": {"type": "string"},
                 },
-                {
-                    "name": "number",
-                    "in": "path",
-                    "required": True,
-                    "description": "Nummer des Absatzes, ab 1",
-                    "schema": {"type": "string", "pattern": NUMBER_PATTERN},
-                },
-                {
-                    "name": "v",
-                    "in": "query",
-                    "required": False,
-                    "description": "Prüfsumme des Absatztextes (faq_bot.text.fingerprint), "
-                    "auch gekürzt auf ihre ersten Stellen (mindestens vier)",
-                    "schema": {
-                        "anyOf": [
-                            {"type": "string", "pattern": VERSION_PATTERN},
-                            {"type": "string", "maxLength": 0},
-                        ]
-                    },
-                },
+                NUMBER_PARAMETER,
+                VERSION_PARAMETER,
             ],
             "responses": {
                 "200": html_body("Der Eintrag mit dem verlinkten Absatz"),

@@ -108,7 +108,8 @@ class Hit:
     # sentence: the pages' link opens the ruling scrolled to it, where a paragraph is long
     # (a phone review: the matched words stood 743 px down a 568 px screen). None for a hit
     # close in meaning alone, a table (its text runs the cells together) and an entry that
-    # is only a reference (`see`). The pages' alone, not the API's.
+    # is only a reference (`see`), and unless the search was asked for it (`fragments`): the
+    # pages' alone, not the API's.
     fragment: str | None = field(default=None, compare=False)
 
     @property

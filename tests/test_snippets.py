@@ -131,7 +131,8 @@ def test_a_hits_sentence_is_the_one_of_its_snippet_with_most_query_words(index):
 def test_a_hits_link_names_its_snippets_sentence_but_not_for_a_table(index):
     from faq_bot.corpus.model import paragraph_table
 
-    hits = search(index, "Kriegsschiff Kosten", n=50, mode="lexical").hits
+    hits = search(index, "Kriegsschiff Kosten", n=50, mode="lexical", fragments=True).hits
+    assert not any(h.fragment for h in search(index, "Kriegsschiff Kosten", n=50).hits)
     named = [h for h in hits if h.fragment]
     assert named and all(h.fragment.startswith("text=") for h in named)
     for hit in hits:

@@ -239,7 +239,9 @@ def search() -> str:
         try:
             # the best mode the build offers, as /api/search and the figures in the README
             # (lexical alone put the right entry first for 0.78 of the fresh 73-76, hybrid 0.95)
-            result = run_search(index, query, n=n, doc=doc, category=category, mode=None)
+            result = run_search(
+                index, query, n=n, doc=doc, category=category, mode=None, fragments=True
+            )
         except QueryError as exc:
             raise bad_request(str(exc)) from None
         if not result.hits:  # "Depo", "Technologiewerd": titles as the search box offers them

@@ -62,7 +62,7 @@ __all__ = [
 RELATED_FLOOR = 0.88
 
 
-def embedding_text(question: str, index: Any = None) -> str:
+def embedding_text(question: str, index: Any = None, *, correct: bool = True) -> str:
     """What the embedder is given for `question`: tidied as the chatbot tidies it,
     with the spelling corrections the search makes when `index` is given („Moduswürfl“
     is embedded as „Moduswürfel“: on the seen 141-170, 7 more right answers and 2 more
@@ -72,7 +72,8 @@ def embedding_text(question: str, index: Any = None) -> str:
     more right answers of 3,600 questions, one confident-wrong fewer), and with
     the corpus's words for its abbreviations and players' words in parentheses (the
     embedder knows neither table; the query analysis adds the same words as terms). The
-    training scripts embed the questions without `index`, as the models were fitted."""
+    training scripts embed the questions without `index`, as the models were fitted.
+    `correct=False`: no spelling correction (a search for the words as typed)."""
     from faq_bot.analysis import meanings
     from faq_bot.query import QueryError, analyze_query, corpus_spelling
     from faq_bot.question import normalize_question
@@ -80,14 +81,16 @@ def embedding_text(question: str, index: Any = None) -> str:
     text = normalize_question(question)
     if index is not None:
         try:
-            text = corpus_spelling(index, analyze_query(index, text).text)
+            text = corpus_spelling(index, analyze_query(index, text, correct=correct).text)
         except QueryError:
             pass
     added = meanings(text)
     return f"{text} ({' '.join(added)})" if added else text
 
 
-def _query_vector(index: Any, question: str) -> tuple[Any, np.ndarray] | None:
+def _query_vector(
+    index: Any, question: str, *, correct: bool = True
+) -> tuple[Any, np.ndarray] | None:
     """(the build's dense retriever, the question's one embedding), or None without a
     retriever, for an empty question, or when the embedder fails on it (search then
     stays lexical)."""
@@ -95,15 +98,16 @@ def _query_vector(index: Any, question: str) -> tuple[Any, np.ndarray] | None:
     if retriever is None or not question.strip():
         return None
     try:
-        return retriever, retriever.embed(embedding_text(question, index))
+        return retriever, retriever.embed(embedding_text(question, index, correct=correct))
     except Exception:  # the embedder failing on one question leaves search lexical
         return None
 
 
-def dense_scores(index: Any, question: str) -> DenseScores | None:
-    """Dense similarities of the question, tidied as the chatbot tidies it, so that
-    search and answer of one request share one query embedding."""
-    found = _query_vector(index, question)
+def dense_scores(index: Any, question: str, *, correct: bool = True) -> DenseScores | None:
+    """Dense similarities of the question, tidied as the chatbot tidies it (and spelling
+    corrected unless `correct` is False), so that search and answer of one request share
+    one query embedding."""
+    found = _query_vector(index, question, correct=correct)
     return found[0].scores_of(found[1]) if found else None
 
 

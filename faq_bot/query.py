@@ -6,7 +6,7 @@ characters. Words that are not in the corpus (five letters or more) are
 corrected at edit distance 1. (`faq_bot.question` is another step: it
 normalises a chat question's phrasing before it is searched.)
 
-``analyze_query(index, query) -> AnalyzedQuery``
+``analyze_query(index, query, *, correct=True) -> AnalyzedQuery``
     The corrected query as weighted index terms, grouped by query word
     (``AnalyzedQuery.words``); ``suggestion`` is the corrected query if a word
     was corrected. Terms the analyzer adds to a word weigh less than the word
@@ -301,8 +301,10 @@ def _terms(index: Index, text: str) -> list[tuple[str, str, int]]:
     ]
 
 
-def analyze_query(index: Index, query: str) -> AnalyzedQuery:
-    """Correct unknown words and turn `query` into weighted index terms."""
+def analyze_query(index: Index, query: str, *, correct: bool = True) -> AnalyzedQuery:
+    """Correct unknown words and turn `query` into weighted index terms; `correct=False`:
+    every word as typed (the search page's „Stattdessen genau nach … suchen“), with no
+    ``suggestion``."""
     query = _check(query)
     corrected: list[str] = []
     # what the search page's „gelesen als“ and the chat's „Meinten Sie“ show: no real word
@@ -314,7 +316,7 @@ def analyze_query(index: Index, query: str) -> AnalyzedQuery:
     for m in _WORD.finditer(query):
         word = m.group()
         folded = fold(word)
-        known, replacement = _reading(index, word)
+        known, replacement = _reading(index, word) if correct else (_known(index, folded), None)
         if not known and replacement is None:
             unknown.append(word)
         shown = (

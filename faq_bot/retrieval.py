@@ -68,13 +68,15 @@ class PreparedQuery:
 
     ``raw`` is what the user typed (stripped), ``text`` the corrected query (use
     it for embedding), ``analyzed`` the lexical terms (`faq_bot.query.AnalyzedQuery`).
-    ``category`` restricts to one category (slug or name) if given.
+    ``category`` restricts to one category (slug or name) if given; ``correct`` False:
+    read as typed, without spelling correction, by the embedder too.
     """
 
     raw: str
     text: str
     analyzed: AnalyzedQuery
     category: str | None = None
+    correct: bool = True
 
 
 @dataclass(frozen=True)

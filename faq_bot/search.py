@@ -1,10 +1,11 @@
 """Stage 3: ranked search over the index.
 
-``search(index, query, *, n=10, doc=None, category=None, mode="lexical", dense=None)
--> SearchResult``
+``search(index, query, *, n=10, doc=None, category=None, mode="lexical", dense=None,
+fragments=False, correct=True) -> SearchResult``
     Ranked entries for a question or keywords as users type them. The query is
-    checked, corrected and analyzed by `faq_bot.query.analyze_query` (never
-    parsed as query syntax); the corrected query is offered as ``suggestion``.
+    checked, corrected (unless ``correct`` is False) and analyzed by
+    `faq_bot.query.analyze_query` (never parsed as query syntax); the corrected query is
+    offered as ``suggestion``.
     Raises `faq_bot.query.QueryError` (German message) for an empty query, one
     longer than `faq_bot.query.MAX_QUERY_LENGTH` or a mode the build lacks.
     ``dense``: the query's dense scores when the caller already has them (the
@@ -371,10 +372,15 @@ class LexicalRetriever:
         return [Candidate(s.entry, s.score, i, s.paragraph) for i, s in enumerate(scored[:n], 1)]
 
 
-def prepare_query(index: Index, query: str, category: str | None = None) -> PreparedQuery:
-    """`query` checked, corrected and analyzed once for every retriever."""
-    aq = analyze_query(index, query)
-    return PreparedQuery(raw=query.strip(), text=aq.text, analyzed=aq, category=category)
+def prepare_query(
+    index: Index, query: str, category: str | None = None, *, correct: bool = True
+) -> PreparedQuery:
+    """`query` checked, corrected (unless `correct` is False) and analyzed once for every
+    retriever."""
+    aq = analyze_query(index, query, correct=correct)
+    return PreparedQuery(
+        raw=query.strip(), text=aq.text, analyzed=aq, category=category, correct=correct
+    )
 
 
 FUSE_DEPTH = 100  # entries each retriever contributes to a hybrid ranking
@@ -431,7 +437,7 @@ def _ranked(
         from faq_bot.hybrid import dense_scores, fused_ranking, related_floor
 
         if dense is None:
-            dense = dense_scores(index, pq.text)
+            dense = dense_scores(index, pq.text, correct=pq.correct)
         if dense is None:  # the embedder failed for this query: asked once, not again
             return _scored(index, r, limit), len(r.order)
         fused_entries, _sure = fused_ranking(
@@ -486,19 +492,21 @@ def search(
     mode: str | None = "lexical",
     dense: DenseScores | None = None,
     fragments: bool = False,
+    correct: bool = True,
 ) -> SearchResult:
     """Ranked entries for `query` (see the module docstring) in search `mode`
     (``lexical``, ``hybrid``; None: the best the build offers, see `faq_bot.retrieval`);
     `dense`: the query's dense scores when the caller has them (hybrid mode reads them
     instead of embedding the query); `fragments`: each hit's `Hit.fragment` too (what the
     search page links; it made a 50-hit search 2.7 times as slow for the API and eval,
-    which do not read it). Raises `QueryError` for a bad query or a mode the build does not
+    which do not read it); `correct=False`: the words as typed, no spelling correction (the
+    embedder too). Raises `QueryError` for a bad query or a mode the build does not
     offer."""
     try:
         mode = check_mode(index, mode)
     except ModeUnavailable as exc:
         raise QueryError(str(exc)) from None
-    pq = prepare_query(index, query, category)
+    pq = prepare_query(index, query, category, correct=correct)
     aq = pq.analyzed
     scored, total = rank(index, pq, mode, doc, limit=n, dense=dense)
     # the lexical ranking `rank` read (cached): which hits hold a word of the query

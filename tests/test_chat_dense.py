@@ -26,7 +26,7 @@ from faq_bot.dense import dense_for
 from faq_bot.embed import get_embedder
 from faq_bot.hybrid import dense_scores, entry_dense_scores, fused_ranking, topic_dense_scores
 from faq_bot.index import open_index
-from faq_bot.search import rank_entries
+from faq_bot.search import rank_entries, search
 from faq_bot.web import create_app
 
 DOC = "003_392c06b39f773588.txt"
@@ -700,6 +700,28 @@ def test_the_embedder_reads_a_question_as_the_search_corrected_it(
     assert dense_scores(index, question) is not None
     assert embedded == [embedding_text(corrected)]
     assert embedding_text(question, index) == embedding_text(corrected)
+
+
+def test_a_search_for_the_words_as_typed_embeds_them_uncorrected(
+    dense_on, dense_index, monkeypatch
+):
+    """„Stattdessen genau nach … suchen“: hits close in meaning to the corrected word
+    („Moduswürfel“) under a search for the word as typed would read it corrected after all."""
+    from faq_bot.hybrid import embedding_text
+
+    index = open_index(dense_index)
+    question = "Wann wird der Moduswürfl geworfen?"
+    retriever = dense_for(index)
+    embedded: list[str] = []
+    real = retriever.embed
+    monkeypatch.setattr(retriever, "embed", lambda text: embedded.append(text) or real(text))
+    typed = search(index, question, mode="hybrid", correct=False)
+    assert typed.suggestion is None
+    assert embedded == [embedding_text(question)]
+    assert "Moduswürfel" not in embedded[0]
+    embedded.clear()
+    read = search(index, question, mode="hybrid")
+    assert read.suggestion and embedded and "Moduswürfel" in embedded[0]
 
 
 def test_the_embedder_reads_written_out_umlauts_as_the_documents_spell_them(index):

@@ -312,6 +312,52 @@ def test_a_search_read_with_a_slip_corrected_says_so_at_its_heading(client):
     assert "Meinten Sie" not in html
 
 
+def test_a_corrected_search_offers_the_words_as_typed_and_back(client):
+    """A phone review: a word read as another („Schach“ as „schwächeren“ once, a card's name
+    the documents lack) could not be searched as typed."""
+    html = client.get("/search?q=Karte+zihen&doc=how-faq").get_data(as_text=True)
+    read_as = re.search(r'<p class="suggestion" id="read-as">(.*?)</p>', html, re.S)
+    assert read_as
+    exact = '<a class="exact" href="/search?q=Karte+zihen&amp;doc=how-faq&amp;genau=1">'
+    assert exact + "Stattdessen genau nach „Karte zihen“ suchen</a>" in read_as[1]
+    typed = client.get("/search?q=Karte+zihen&doc=how-faq&genau=1").get_data(as_text=True)
+    heading = re.search(r'<h1 class="result-count"[^>]*>(.*?)</h1>', typed, re.S)
+    assert heading and "Treffer für „Karte zihen“" in heading[1]
+    note = re.search(r'<p class="suggestion" id="read-as">(.*?)</p>', typed, re.S)
+    assert note and "gelesen als" not in note[1]
+    assert "Gesucht wurde genau nach „Karte zihen“, ohne Rechtschreibkorrektur." in note[1]
+    assert '<a class="exact" href="/search?q=Karte+zihen&amp;doc=how-faq">' in note[1]
+    # the words as typed: „zihen“ is no word of the documents, „Karte“ alone matched
+    titles = re.findall(r'class="hit-title"><a href="[^"?]+\?h=([^"#&]+)', typed)
+    assert titles and set(titles) == {"Karte+zihen"}
+
+
+def test_a_search_for_the_words_as_typed_keeps_it_for_more_hits_and_without_filters(client):
+    html = client.get("/search?q=Karte+zihen&doc=how-faq&n=3&genau=1").get_data(as_text=True)
+    assert re.search(
+        r'<p class="more"><a href="/search\?q=Karte\+zihen&amp;doc=how-faq'
+        r'&amp;n=\d+&amp;genau=1#treffer-4">',
+        html,
+    )
+    assert 'href="/search?q=Karte+zihen&amp;n=3&amp;genau=1">Ohne Filter suchen' in html
+
+
+def test_a_search_for_a_word_as_typed_that_no_entry_holds_finds_nothing(client):
+    """Nothing close in meaning to the corrected word either: the embedder reads it as
+    typed too."""
+    html = client.get("/search?q=Radarstatoin&genau=1").get_data(as_text=True)
+    assert "Zu „Radarstatoin“ wurde nichts gefunden." in html
+    assert "Radarstation" not in html.split('id="read-as"')[1].split("</main>")[0]
+
+
+@pytest.mark.parametrize("value", ["ja", "2", "true", "1 "])
+def test_the_exact_flag_takes_one_or_zero_and_says_so_otherwise(client, value):
+    response = client.get("/search", query_string={"q": "Karte", "genau": value})
+    assert response.status_code == 400
+    assert "Der Parameter „genau“ kann nur 1 oder 0 sein" in response.get_data(as_text=True)
+    assert client.get("/search?q=Karte&genau=0").status_code == 200
+
+
 def test_a_corrected_search_that_finds_nothing_names_the_query_as_read(client):
     html = client.get("/search?q=Bombercokpit&doc=sow").get_data(as_text=True)
     assert "Zu „Bombercockpit“ wurde nichts gefunden." in html
@@ -410,7 +456,7 @@ def test_a_question_read_with_slips_says_back_the_words_not_the_question_twice(c
     """A phone review: „Was pasiert wenn der Aktionstapel leer ist?“ stood three times
     above the first hit (box, heading, „… wurde gelesen als …“: four lines of it)."""
     html = client.get("/search", query_string={"q": q}).get_data(as_text=True)
-    read_as = re.search(r'<p class="suggestion" id="read-as">(.*?)</p>', html, re.S)
+    read_as = re.search(r'<p class="suggestion" id="read-as">(.*?)<a class="exact"', html, re.S)
     assert read_as and " ".join(read_as[1].split()) == said
 
 

@@ -252,6 +252,15 @@ def check_int(raw: str | None, *, name: str, default: int, low: int, high: int) 
     return value
 
 
+def check_flag(raw: str | None, *, name: str) -> bool:
+    """A yes/no parameter: ``1`` yes, missing, empty or ``0`` no; anything else a 400."""
+    if raw in (None, "", "0"):
+        return False
+    if raw == "1":
+        return True
+    raise bad_request(f"Der Parameter „{name}“ kann nur 1 oder 0 sein, nicht {said_back(raw, 40)}.")
+
+
 def etag_for(index: Index, extra: str = "") -> str:
     """ETag of the current GET request: app files + index build + scheme, host, path and
     arguments (absolute addresses in the body are built from the first two) (+ `extra`:

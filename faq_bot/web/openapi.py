@@ -120,6 +120,12 @@ MODE = _param(
     {"anyOf": [{"type": "string", "enum": ["lexical", "hybrid"]}, _EMPTY]},
 )
 ENTRY_ID = _param("entry_id", "path", "Stabile ID des Eintrags (auch Alias-ID)", {"type": "string"})
+EXACT = _param(
+    "genau",
+    "query",
+    "1: die Wörter wie getippt suchen, ohne Rechtschreibkorrektur; 0 oder leer: mit Korrektur",
+    {"type": "string", "enum": ["0", "1", ""]},
+)
 MARKS = _param(
     "h",
     "query",
@@ -337,7 +343,7 @@ PATHS: dict[str, dict] = {
     "/search": {
         "get": {
             "summary": "Trefferliste (HTML)",
-            "parameters": [Q, DOC, CATEGORY, N],
+            "parameters": [Q, DOC, CATEGORY, N, EXACT],
             "responses": {
                 "200": html_body("Treffer"),
                 **error_responses(304, 400, 503, html=True),

@@ -17,6 +17,7 @@ from faq_bot.stack.form import (
     ActionError,
     draft_text,
     load_samples,
+    missing_kind_reason,
     pad_state,
     scenario_from_state,
     starting_state,
@@ -671,3 +672,24 @@ def test_a_value_longer_than_any_limit_is_held_cut_in_the_form():
     posted = state_from_form({"phase": long, "c-0-name": long, "c-0-owner": "A"})
     assert len(posted["phase"]) == MAX_TEXT + 1
     assert len(posted["cards"][0]["name"]) == MAX_TEXT + 1
+
+
+def test_a_missing_kind_is_explained_only_for_a_name_the_catalog_lacks() -> None:
+    """A phone review: „Karte 1 › Kartenart: fehlt“ for a card whose name the catalog does
+    not hold, though the catalog fills the Kartenart for any name it knows."""
+    state = {
+        "cards": [
+            {"name": "Schachbrett", "kind": ""},
+            {"name": "Radarstation", "kind": ""},
+            {"name": "Schachbrett", "kind": "unit"},
+            {"name": "", "kind": ""},
+        ]
+    }
+    said = missing_kind_reason(("cards", 0, "kind"), state)
+    assert said == " – „Schachbrett“ steht nicht im Kartenkatalog, bitte die Kartenart wählen"
+    assert missing_kind_reason(("cards", 1, "kind"), state) == ""  # the catalog's
+    assert missing_kind_reason(("cards", 2, "kind"), state) == ""  # a Kartenart given
+    assert missing_kind_reason(("cards", 3, "kind"), state) == ""  # no name to look up
+    assert missing_kind_reason(("cards", 0, "owner"), state) == ""
+    assert missing_kind_reason(("cards", 9, "kind"), state) == ""
+    assert missing_kind_reason(None, state) == ""

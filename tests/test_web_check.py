@@ -422,6 +422,27 @@ def test_check_form_post_fills_blank_fields_from_the_catalog_and_says_so(client)
     assert re.search(r'name="s-1-sacrifice" value="1"\s+checked', html)
 
 
+def test_check_form_says_a_card_name_the_catalog_lacks_needs_its_kind(client) -> None:
+    form = {
+        "phase": "Bauphase",
+        "p-0-name": "A",
+        "p-0-tw": "5",
+        "c-0-name": "Radarstation",
+        "c-0-owner": "A",
+        "c-1-name": "Schachbrett",
+        "c-1-owner": "A",
+        "action": "check",
+    }
+    response = client.post("/check", data=form)
+    assert response.status_code == 400
+    error = text_of(re.search(r'id="check-error"[^>]*>(.*?)</div>', response.text, re.S)[1])
+    assert (
+        "Karte 2 › Kartenart: fehlt – „Schachbrett“ steht nicht im Kartenkatalog, bitte "
+        "die Kartenart wählen" in error
+    )
+    assert "Radarstation“ steht" not in error
+
+
 def test_check_form_post_gives_a_card_without_id_one_from_its_name(client) -> None:
     form = example2_form(
         **{"c-0-id": "", "s-0-source": "radarstation", "s-1-target": "radarstation"}

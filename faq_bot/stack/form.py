@@ -315,6 +315,22 @@ def _number(value: str) -> Any:
     return -(10**9) if found.group(1) else 10**9
 
 
+def missing_kind_reason(path: Any, state: Mapping[str, Any]) -> str:
+    """Why a card row's Kartenart is missing, said after the error about it, when the
+    catalog could not fill it: its name is none of the catalog's (a phone review: „Karte 1 ›
+    Kartenart: fehlt“ for a card the catalog fills for any other name); "" otherwise."""
+    if not (isinstance(path, tuple | list) and len(path) == 3 and path[0] == "cards"):
+        return ""
+    rows = state.get("cards", [])
+    i = path[1]
+    if path[2] != "kind" or not isinstance(i, int) or not 0 <= i < len(rows):
+        return ""
+    name = rows[i].get("name") or ""
+    if not name or rows[i].get("kind") or find_card(name) is not None:
+        return ""
+    return f" – {said_back(name, 40)} steht nicht im Kartenkatalog, bitte die Kartenart wählen"
+
+
 def scenario_from_state(state: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """Scenario JSON data from form rows, plus German notes on what was filled in.
 

@@ -373,7 +373,9 @@ def _render_format_error(
     the JSON view (`source` "json") keeps it, and that view stays open."""
 
     def shown(failure: ScenarioFormatError, field: str | None) -> str:
-        return failure.brief if source == "rows" and field else str(failure)
+        if source == "rows" and field:
+            return failure.brief + builder.missing_kind_reason(failure.path, state)
+        return str(failure)
 
     field = formview.form_field(exc.path, state)
     # the errors in other fields too (form field -> message), so one round trip mends all

@@ -387,7 +387,8 @@ NUMBER_PARAMETER = {
     "name": "number",
     "in": "path",
     "required": True,
-    "description": "Nummer des Absatzes, ab 1",
+    "description": "Nummer des Absatzes, ab 1; Leerzeichen und Nullen davor und was ein "
+    "Forum oder ein Satz danach anhängt („3)“, „3.“) leiten per 301 auf die Nummer weiter",
     "schema": {"type": "string", "pattern": NUMBER_PATTERN},
 }
 VERSION_PARAMETER = {

@@ -82,26 +82,28 @@ def paragraph_number(raw: str) -> int | None:
     return int(raw) if _NUMBER.fullmatch(raw) else None
 
 
-# what a forum's autolinker or a sentence adds after a link ("3)", "3.", "3),")
-ADDED_AFTER = LINK_TAIL + "{0,8}"
-# a number written with leading zeros ("03") or with that after it
-_TIDY_NUMBER = re.compile(r"0*([1-9][0-9]{0,4})" + ADDED_AFTER)
+# what a forum's autolinker or a sentence adds after a link ("3)", "3.", "3),"), an
+# invisible character a copy brings along (a zero-width space) or a base64 tool's "=" padding
+ADDED_AFTER = "(?:" + LINK_TAIL + "|[=\u200b-\u200d\u2060\ufeff])" + "{0,8}"
+# a number written with leading zeros ("03"), spaces before it (" 3") or with that after it
+_TIDY_NUMBER = re.compile(r"\s{0,8}0*([1-9][0-9]{0,4})" + ADDED_AFTER)
 # a checker's share link (`faq_bot.stack.permalink`'s alphabet) with that after it
 _TIDY_SHARED = re.compile(r"([A-Za-z0-9_-]+)" + ADDED_AFTER)
 TIDY_LONGEST = 40  # characters of a number worth tidying: any more is no link someone meant
 
 
 def tidy_number(raw: str) -> int | None:
-    """The paragraph number `raw` meant once leading zeros and what a forum or a sentence
-    added after it are dropped ("03" -> 3, "3)" -> 3), as `tidy_version` does for ``v``;
-    None when that is none."""
+    """The paragraph number `raw` meant once leading spaces and zeros and what a forum or a
+    sentence added after it are dropped ("03" -> 3, " 3" -> 3, "3)" -> 3), as
+    `tidy_version` does for ``v``; None when that is none."""
     found = _TIDY_NUMBER.fullmatch(raw) if len(raw) <= TIDY_LONGEST else None
     return int(found.group(1)) if found else None
 
 
 def tidy_shared(raw: str) -> str | None:
     """A checker's share link ``s`` without what a forum or a sentence added after it
-    (``…Xy9.``, ``…Xy9)``), when something was added; else None."""
+    (``…Xy9.``, ``…Xy9)``, ``…Xy9==``, a zero-width space), when something was added;
+    else None."""
     found = _TIDY_SHARED.fullmatch(raw)  # the classes do not overlap: linear in `raw`
     return found.group(1) if found and found.group(1) != raw else None
 

@@ -264,6 +264,27 @@ def test_openapi_json_at_the_root_and_the_bare_api_redirect_to_the_api_document(
     assert client.get(path, follow_redirects=True).get_json()["openapi"].startswith("3.")
 
 
+@pytest.mark.parametrize(
+    ("sent", "meant"),
+    [
+        ("/api/search/?q=Bombe", "/api/search?q=Bombe"),
+        ("/api//search?q=Bombe", "http://localhost/api/search?q=Bombe"),
+        ("/api/entries/aktionsstapel/", "/api/entries/aktionsstapel"),
+        ("/api/", "/api/openapi.json"),
+    ],
+)
+def test_an_api_redirect_says_where_in_json(client, sent, meant):
+    """An API probe: the 301 of a slash added and the 308 of a doubled slash under /api/
+    had HTML bodies, where every other answer there is JSON."""
+    response = client.get(sent)
+    assert response.status_code in (301, 308)
+    assert response.headers["Location"] == meant
+    assert response.mimetype == "application/json"
+    assert response.get_json() == {"message": "Diese Adresse ist umgezogen.", "location": meant}
+    page = client.get("/entry/aktionsstapel/")  # a page's redirect stays a page
+    assert page.status_code == 301 and page.mimetype == "text/html"
+
+
 def _first_entry(index, has) -> str:
     return next(r.id for r in index.iter_entries() if has(r))
 

@@ -9,6 +9,7 @@ traceback, and the person sees a German page or JSON without one.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import threading
@@ -464,9 +465,21 @@ def handle_unreadable_index(exc: Exception):
 
 def german_redirect(response: Response) -> Response:
     """After every request: a redirect's body in German (werkzeug writes an English
-    "Redirecting..." page, for the 301 of an alias id and the 308 of a doubled slash)."""
+    "Redirecting..." page, for the 301 of an alias id and the 308 of a doubled slash);
+    under /api/ in JSON, as everything there (an API probe: the 301 of a slash added and
+    the 308 of a doubled slash were HTML pages)."""
     location = response.headers.get("Location")
     if 300 <= response.status_code < 400 and location and response.mimetype == "text/html":
+        if wants_json():
+            response.set_data(
+                json.dumps(
+                    {"message": "Diese Adresse ist umgezogen.", "location": location},
+                    ensure_ascii=False,
+                    separators=(",", ":"),  # as jsonify writes it
+                )
+            )
+            response.mimetype = "application/json"
+            return response
         # a 303 answers a form post (the chat without JavaScript): nothing moved
         text = "Weiter zur Antwort" if response.status_code == 303 else "Diese Seite ist umgezogen"
         link = Markup('{0}: <a href="{1}">{1}</a>').format(text, location)

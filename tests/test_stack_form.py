@@ -266,10 +266,25 @@ def test_form_step_picking_a_card_names_card_player_and_row_and_goes_to_its_name
 
 def test_form_step_announcing_a_card_names_the_new_entry_and_goes_to_its_source() -> None:
     state = build()
-    step(state, "pick:Zerstörer", {"pick_owner": "B"})
+    step(state, "pick:Radarstation", {"pick_owner": "B"})
     said = step(state, "announce:3")
     assert said == Feedback(
-        "Zerstörer von B angesagt (Eintrag 4).", field="s-3-source", group="stack"
+        "Radarstation von B angesagt (Eintrag 4).", field="s-3-source", group="stack"
+    )
+
+
+@pytest.mark.parametrize("card", ["Zerstörer", "Erfolgreiche Abwehr"])
+def test_form_step_announcing_a_card_that_needs_a_target_asks_for_it_there(card) -> None:
+    """A phone review: „Ansagen“ left a card whose effect needs a target with its Ziel empty
+    and said nothing until „Auflösen“ answered „Ziel: fehlt“."""
+    state = build()
+    step(state, f"pick:{card}", {"pick_owner": "B"})
+    said = step(state, "announce:3")
+    assert said == Feedback(
+        f"{card} von B angesagt (Eintrag 4). Die Karte braucht ein Ziel: bitte im Feld "
+        "„Ziel“ wählen.",
+        field="s-3-target",
+        group="stack",
     )
 
 

@@ -1597,7 +1597,12 @@ def checker_tag(html: str) -> str:
     [
         ("pick:Radarstation", "Radarstation für B angelegt (Karte 4).", 'data-focus="c-3-name"'),
         # its entry (2) taken off first
-        ("announce:2", "227-Pfund Bombe von B angesagt (Eintrag 3).", 'data-focus="s-2-source"'),
+        (
+            "announce:2",
+            "227-Pfund Bombe von B angesagt (Eintrag 3). Die Karte braucht ein Ziel: bitte "
+            "im Feld „Ziel“ wählen.",
+            'data-focus="s-2-target"',
+        ),
         ("add:players", "Neue leere Zeile: Spieler 3.", 'data-focus="p-2-name"'),
         ("remove:stack:2", "Eintrag 3 entfernt.", 'data-focus-button="remove:stack:2"'),
         (
@@ -1719,7 +1724,7 @@ def test_check_builder_buttons_act_on_the_row_shown_when_a_blank_row_lies_betwee
     bomb_off = {**without_entry(form, 2), "s-3-source": "", "action": "announce:2"}
     announced = checker_tag(fragment(client, bomb_off))
     # one entry is on the stack already (the blank ones after it are dropped)
-    assert 'data-status="227-Pfund Bombe von C angesagt (Eintrag 2)."' in unescape(announced)
+    assert 'data-status="227-Pfund Bombe von C angesagt (Eintrag 2). Die' in unescape(announced)
     blank = client.post("/check", data={**form, "action": "remove:players:1"})
     assert blank.status_code == 200 and players(blank.get_data(as_text=True)) == ["A", "C"]
 

@@ -20,6 +20,7 @@ from faq_bot.stack.form import (
     MAX_ROWS,
     MISSING_ROW,
     ROW_NOUN,
+    TARGET_EFFECTS,
     UNCHANGED,
     ActionError,
     announced,
@@ -200,10 +201,11 @@ def _feedback(state: Mapping[str, Any], action: str, posted: str | None = None) 
     is the one the pressed button showed; a remove button of a blank row (turned into
     ``refresh``) says that the row was empty and keeps the focus on the remove buttons.
 
-    A new row (a card picked or announced, a row added): its first field. A removed row:
-    the remove button of the row now in its place, or of the last row. A moved entry: its
-    same button in its new place, so pressing again moves it further (its other one at the
-    top of the list)."""
+    A new row (a card picked or announced, a row added): its first field; an announced
+    card whose catalog effect needs a target: its entry's Ziel, and the message says so. A
+    removed row: the remove button of the row now in its place, or of the last row. A moved
+    entry: its same button in its new place, so pressing again moves it further (its other
+    one at the top of the list)."""
     kind, _, rest = action.partition(":")
     parts = rest.split(":")
     pressed = posted if posted is not None else action  # row numbers as the button showed
@@ -228,6 +230,12 @@ def _feedback(state: Mapping[str, Any], action: str, posted: str | None = None) 
         card = state["cards"][int(rest)]
         owner = f" von {card['owner']}" if card["owner"] else ""
         message = f"{card['name'] or card['id']}{owner} angesagt (Eintrag {row + 1})."
+        known = find_card(card["name"]) if card["name"] else None
+        if known is not None and known.effect in TARGET_EFFECTS:
+            # the catalog's effect needs one, which only the judge can choose: said now,
+            # not first as „Ziel: fehlt“ after „Auflösen“ (a phone review)
+            message += " Die Karte braucht ein Ziel: bitte im Feld „Ziel“ wählen."
+            return Feedback(message, field=f"s-{row}-target")
         return Feedback(message, field=_first_field("stack", row))
     if kind == "add":
         row = len(state[rest]) - 1

@@ -951,7 +951,11 @@ def test_check_builder_steps_by_keyboard_put_the_focus_on_what_changed_and_say_s
     press(page, page.get_by_role("button", name="Zerstörer für A anlegen"))
     expect(status).to_have_text("Zerstörer für A angelegt (Karte 2).")
     press(page, page.get_by_role("button", name="Zerstörer von A ansagen (auf den Stapel)"))
-    expect(status).to_have_text("Zerstörer von A angesagt (Eintrag 2).")
+    expect(status).to_have_text(
+        "Zerstörer von A angesagt (Eintrag 2). Die Karte braucht ein Ziel: bitte im Feld "
+        "„Ziel“ wählen."
+    )
+    expect(page.locator("#s-1-target")).to_be_focused()  # its target, the judge's choice
     press(
         page, page.get_by_role("button", name="Eintrag 2 früher ansagen (in der Liste nach oben)")
     )

@@ -270,6 +270,7 @@ GROUPS = [
     ["heldout184-questions.jsonl", "heldout184-followups.jsonl"],
     ["heldout185-questions.jsonl", "heldout185-followups.jsonl"],
     ["heldout186-questions.jsonl", "heldout186-followups.jsonl"],
+    ["heldout187-questions.jsonl", "heldout187-followups.jsonl"],
 ]
 
 

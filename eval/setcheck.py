@@ -270,6 +270,7 @@ GROUPS = [
     ["heldout184-questions.jsonl", "heldout184-followups.jsonl"],
     ["heldout185-questions.jsonl", "heldout185-followups.jsonl"],
     ["heldout186-questions.jsonl", "heldout186-followups.jsonl"],
+    ["heldout188-questions.jsonl", "heldout188-followups.jsonl"],
 ]
 
 

@@ -271,6 +271,7 @@ GROUPS = [
     ["heldout185-questions.jsonl", "heldout185-followups.jsonl"],
     ["heldout186-questions.jsonl", "heldout186-followups.jsonl"],
     ["heldout187-questions.jsonl", "heldout187-followups.jsonl"],
+    ["heldout188-questions.jsonl", "heldout188-followups.jsonl"],
 ]
 
 

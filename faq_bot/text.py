@@ -68,10 +68,11 @@ _WORD = re.compile(r"\w+")
 UNDATED = "ohne Datum"  # what the pages say for the date of a document without one
 FINGERPRINT_LENGTH = 8  # hex digits of the SHA-256 of a passage's text
 # one character of what a forum's autolinker or the sentence after a link may add to the
-# link's end ("…/absatz/3)", "…?v=803f02e1.", "…wird?“"): a regular expression's class,
-# for the permalinks' tidying (`faq_bot.web.permalink`) and the chat's links
+# link's end ("…/absatz/3)", "…?v=803f02e1.", "…wird?“"), or a copy brings along (a
+# zero-width space or joiner, a byte order mark): a regular expression's class, for the
+# permalinks' tidying (`faq_bot.web.permalink`) and the chat's links
 # (`faq_bot.chat.shown.as_linked`)
-LINK_TAIL = r"[\s)\]}>.,;:!?'\"»«“”„’‘]"
+LINK_TAIL = r"[\s)\]}>.,;:!?'\"»«“”„’‘\u200b-\u200d\u2060\ufeff]"
 _SLUG_FOLD = str.maketrans(
     {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "ae", "Ö": "oe", "Ü": "ue"}
 )

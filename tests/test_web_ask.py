@@ -1806,8 +1806,9 @@ def test_a_list_shown_in_part_says_how_many_items_it_leaves_out_and_links_the_fi
         lambda t: t + ")",
         lambda t: t[:-1] + ".",
         lambda t: t + "\u201c",  # a closing German quote
+        lambda t: t + "\u200b",  # a zero-width space a copy brought along
     ],
-    ids=["lost-question-mark", "full-stop", "bracket", "mark-for-stop", "quote"],
+    ids=["lost-question-mark", "full-stop", "bracket", "mark-for-stop", "quote", "zwsp"],
 )
 def test_a_shared_link_whose_end_a_forum_changed_still_shows_the_answer(client, damage):
     """A link review: a forum's autolink (GitHub's Markdown among them) leaves a link's final

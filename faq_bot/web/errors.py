@@ -104,7 +104,7 @@ _PATH_WORDS = re.compile(r"[^\wäöüÄÖÜß]+")
 
 
 def wants_json() -> bool:
-    return request.path.startswith("/api/") or request.path == "/healthz"
+    return request.path.startswith("/api/") or request.path.rstrip("/") in ("/api", "/healthz")
 
 
 def detail_of(exc: HTTPException) -> str:

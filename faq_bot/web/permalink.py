@@ -82,11 +82,13 @@ def paragraph_number(raw: str) -> int | None:
     return int(raw) if _NUMBER.fullmatch(raw) else None
 
 
-# what a forum's autolinker or a sentence adds after a link ("3)", "3.", "3),"), an
-# invisible character a copy brings along (a zero-width space) or a base64 tool's "=" padding
-ADDED_AFTER = "(?:" + LINK_TAIL + "|[=\u200b-\u200d\u2060\ufeff])" + "{0,8}"
-# a number written with leading zeros ("03"), spaces before it (" 3") or with that after it
-_TIDY_NUMBER = re.compile(r"\s{0,8}0*([1-9][0-9]{0,4})" + ADDED_AFTER)
+# what a forum's autolinker or a sentence adds after a link ("3)", "3.", "3),"), or a copy
+# (`LINK_TAIL`), and here also a base64 tool's "=" padding (a checker link is base64url
+# without it; a chat link's question may end in "=", so `LINK_TAIL` has none)
+ADDED_AFTER = "(?:" + LINK_TAIL + "|=)" + "{0,8}"
+# a number written with leading zeros ("03"), spaces before it (" 3", a no-break space too:
+# what static/offline.js reads alike) or with that after it
+_TIDY_NUMBER = re.compile(r"[ \u00a0]{0,8}0*([1-9][0-9]{0,4})" + ADDED_AFTER)
 # a checker's share link (`faq_bot.stack.permalink`'s alphabet) with that after it
 _TIDY_SHARED = re.compile(r"([A-Za-z0-9_-]+)" + ADDED_AFTER)
 TIDY_LONGEST = 40  # characters of a number worth tidying: any more is no link someone meant

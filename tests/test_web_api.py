@@ -271,6 +271,8 @@ def test_openapi_json_at_the_root_and_the_bare_api_redirect_to_the_api_document(
         ("/api//search?q=Bombe", "http://localhost/api/search?q=Bombe"),
         ("/api/entries/aktionsstapel/", "/api/entries/aktionsstapel"),
         ("/api/", "/api/openapi.json"),
+        ("/api", "/api/openapi.json"),
+        ("/healthz/", "/healthz"),
     ],
 )
 def test_an_api_redirect_says_where_in_json(client, sent, meant):
@@ -336,3 +338,13 @@ def test_api_entry_absolute_urls_name_a_mounted_apps_prefix_once(client):
         assert back["absolute_url"] == "http://localhost" + back["url"]
         assert back["url"].startswith("/regeln/entry/")
     assert all(p.startswith("http://localhost/regeln/entry/") for p in data["paragraph_permalinks"])
+
+
+def test_api_search_as_typed_has_no_suggestion_and_finds_only_the_words_typed(client):
+    """A code review: the search page could search the words as typed, the API not."""
+    read = client.get("/api/search?q=Karte+zihen&doc=how-faq&n=50").get_json()
+    typed = client.get("/api/search?q=Karte+zihen&doc=how-faq&n=50&genau=1").get_json()
+    assert read["suggestion"] == "Karte ziehen" and typed["suggestion"] is None
+    assert typed["total"] < read["total"]
+    bad = client.get("/api/search?q=Karte&genau=ja")
+    assert bad.status_code == 400 and "„genau“" in bad.get_json()["detail"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from html import unescape
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
@@ -313,26 +313,39 @@ def test_a_search_read_with_a_slip_corrected_says_so_at_its_heading(client):
 
 
 def test_a_corrected_search_offers_the_words_as_typed_and_back(client):
-    """A phone review: a word read as another („Schach“ as „schwächeren“ once, a card's name
-    the documents lack) could not be searched as typed."""
+    """A phone review: a word read as another (a card's name the documents lack) could not
+    be searched as typed."""
     html = client.get("/search?q=Karte+zihen&doc=how-faq").get_data(as_text=True)
     read_as = re.search(r'<p class="suggestion" id="read-as">(.*?)</p>', html, re.S)
-    assert read_as
     exact = '<a class="exact" href="/search?q=Karte+zihen&amp;doc=how-faq&amp;genau=1">'
-    assert exact + "Stattdessen genau nach „Karte zihen“ suchen</a>" in read_as[1]
+    assert read_as and exact + "Stattdessen wie getippt suchen</a>" in read_as[1]
     typed = client.get("/search?q=Karte+zihen&doc=how-faq&genau=1").get_data(as_text=True)
     heading = re.search(r'<h1 class="result-count"[^>]*>(.*?)</h1>', typed, re.S)
     assert heading and "Treffer für „Karte zihen“" in heading[1]
     note = re.search(r'<p class="suggestion" id="read-as">(.*?)</p>', typed, re.S)
     assert note and "gelesen als" not in note[1]
-    assert "Gesucht wurde genau nach „Karte zihen“, ohne Rechtschreibkorrektur." in note[1]
-    assert '<a class="exact" href="/search?q=Karte+zihen&amp;doc=how-faq">' in note[1]
-    # the words as typed: „zihen“ is no word of the documents, „Karte“ alone matched
-    titles = re.findall(r'class="hit-title"><a href="[^"?]+\?h=([^"#&]+)', typed)
-    assert titles and set(titles) == {"Karte+zihen"}
+    assert " ".join(note[1].split()) == (
+        'Ohne Rechtschreibkorrektur gesucht. <a class="exact" '
+        'href="/search?q=Karte+zihen&amp;doc=how-faq">„zihen“ als „ziehen“ lesen</a>'
+    )
+    # the words as typed: „zihen“ is no word of the documents, so no snippet marks „ziehen“,
+    # and each hit's ruling marks the words as typed too
+    marked = {m.lower() for m in re.findall(r"<mark>(.*?)</mark>", typed.split('id="read-as"')[1])}
+    assert marked and not any("zieh" in m for m in marked)
+    links = re.findall(r'class="hit-title"><a href="[^"?]+\?([^"#]+)', typed)
+    assert links and set(links) == {"h=Karte+zihen&amp;genau=1"}
+    ruling = client.get("/entry/karte-ziehen?h=Karte+zihen&genau=1").get_data(as_text=True)
+    assert {m.lower() for m in re.findall(r"<mark>(.*?)</mark>", ruling)} == {"karte"}
+    read = client.get("/entry/karte-ziehen?h=Karte+zihen").get_data(as_text=True)
+    assert "ziehen" in {m.lower() for m in re.findall(r"<mark>(.*?)</mark>", read)}
 
 
-def test_a_search_for_the_words_as_typed_keeps_it_for_more_hits_and_without_filters(client):
+def test_a_search_as_typed_that_a_correction_would_not_change_says_nothing_of_it(client):
+    html = client.get("/search?q=Karte&genau=1").get_data(as_text=True)
+    assert 'id="read-as"' not in html and "Rechtschreibkorrektur" not in html
+
+
+def test_a_search_for_the_words_as_typed_keeps_it_for_more_hits_filters_and_its_form(client):
     html = client.get("/search?q=Karte+zihen&doc=how-faq&n=3&genau=1").get_data(as_text=True)
     assert re.search(
         r'<p class="more"><a href="/search\?q=Karte\+zihen&amp;doc=how-faq'
@@ -340,14 +353,16 @@ def test_a_search_for_the_words_as_typed_keeps_it_for_more_hits_and_without_filt
         html,
     )
     assert 'href="/search?q=Karte+zihen&amp;n=3&amp;genau=1">Ohne Filter suchen' in html
+    form = re.search(r'<form class="search-form".*?</form>', html, re.S)[0]
+    assert '<input type="hidden" name="genau" value="1">' in form
+    plain = client.get("/search?q=Karte+zihen&doc=how-faq").get_data(as_text=True)
+    assert 'name="genau"' not in re.search(r'<form class="search-form".*?</form>', plain, re.S)[0]
 
 
 def test_a_search_for_a_word_as_typed_that_no_entry_holds_finds_nothing(client):
-    """Nothing close in meaning to the corrected word either: the embedder reads it as
-    typed too."""
     html = client.get("/search?q=Radarstatoin&genau=1").get_data(as_text=True)
     assert "Zu „Radarstatoin“ wurde nichts gefunden." in html
-    assert "Radarstation" not in html.split('id="read-as"')[1].split("</main>")[0]
+    assert "„Radarstatoin“ als „Radarstation“ lesen" in html
 
 
 @pytest.mark.parametrize("value", ["ja", "2", "true", "1 "])
@@ -456,8 +471,10 @@ def test_a_question_read_with_slips_says_back_the_words_not_the_question_twice(c
     """A phone review: „Was pasiert wenn der Aktionstapel leer ist?“ stood three times
     above the first hit (box, heading, „… wurde gelesen als …“: four lines of it)."""
     html = client.get("/search", query_string={"q": q}).get_data(as_text=True)
-    read_as = re.search(r'<p class="suggestion" id="read-as">(.*?)<a class="exact"', html, re.S)
-    assert read_as and " ".join(read_as[1].split()) == said
+    read_as = re.search(r'<p class="suggestion" id="read-as">(.*?)</p>', html, re.S)
+    href = urlencode({"q": q, "genau": 1}).replace("&", "&amp;")
+    exact = f'<a class="exact" href="/search?{href}">Stattdessen wie getippt suchen</a>'
+    assert read_as and " ".join(read_as[1].split()) == f"{said} {exact}"
 
 
 def test_the_hits_of_a_corrected_search_mark_the_words_as_read(client):

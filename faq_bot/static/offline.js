@@ -171,12 +171,13 @@
     });
   }
 
-  function renderSearch(data, search, query, scope, wanted) {
+  // `exact`: the words as typed (genau=1), no similar spellings, as the server's search
+  function renderSearch(data, search, query, scope, wanted, exact) {
     scope = scope || { doc: "", category: "" };
     var shown = Math.min(wanted >= 1 ? wanted : MAX_HITS, MORE_HITS); // NaN, 0, -5: the default
     var docs = docTitles(data);
     var corrections = [];
-    var groups = query ? correctedGroups(data, search, query, corrections) : [];
+    var groups = !query ? [] : exact ? search.groups(query) : correctedGroups(data, search, query, corrections);
     var terms = [].concat.apply([], groups);
     var hits = query ? rank(data, groups).filter(function (hit) {
       return inScope(search, hit.entry, scope);
@@ -214,8 +215,13 @@
     }
     if (corrections.length) {
       // the copy's terms are folded ("zerstorer"): the note says what was done, not them
-      root.appendChild(el("p", "suggestion", "Kein Eintrag enthält das Wort so geschrieben; " +
-        "gesucht wurde auch nach ähnlich geschriebenen Wörtern."));
+      var note = el("p", "suggestion", "Kein Eintrag enthält das Wort so geschrieben; " +
+        "gesucht wurde auch nach ähnlich geschriebenen Wörtern. ");
+      var typed = { q: query, genau: "1" };
+      if (scope.doc) typed.doc = scope.doc;
+      if (scope.category) typed.category = scope.category;
+      note.appendChild(link(sitePath("/search?") + new URLSearchParams(typed).toString(), "Stattdessen wie getippt suchen", "exact"));
+      root.appendChild(note);
     }
     if (!hits.length) {
       root.appendChild(el("p", null, "Zu „" + query + "“ wurde in der gespeicherten Fassung nichts gefunden."));
@@ -238,6 +244,7 @@
     if (hits.length > shown && shown < MORE_HITS) {
       var more = el("p", "more");
       var params = { q: query, n: String(MORE_HITS) };
+      if (exact) params.genau = "1";
       if (scope.doc) params.doc = scope.doc;
       if (scope.category) params.category = scope.category;
       // opens the longer list at the first hit not shown before, as the server's link does
@@ -610,12 +617,12 @@
       if (header) header.value = query;
       // a new search here keeps the filter, as the server's search page does
       if (query && (scope.doc || scope.category)) root.appendChild(searchForm(query, scope));
-      renderSearch(data, search, query, scope, parseInt(params.get("n") || "", 10));
+      renderSearch(data, search, query, scope, parseInt(params.get("n") || "", 10), params.get("genau") === "1");
     } else if (path.indexOf("/entry/") === 0) {
       var rest = path.slice(7).replace(/\/+$/, ""); // "/entry/x/": the server redirects to /entry/x
       // read as the server reads it (faq_bot/web/permalink.py tidy_number, and „Absatz“ in
       // any case): leading spaces and zeros and what a forum adds after the number are dropped
-      var absatz = /^(.*)\/absatz\/(?:%20)*0*([1-9][0-9]{0,4})(?:[).,;:!?\]]|%[0-9A-Fa-f]{2}){0,8}$/i.exec(rest);
+      var absatz = /^(.*)\/absatz\/(?:%20|%C2%A0){0,8}0*([1-9][0-9]{0,4})(?:[).,;:!?\]=]|%[0-9A-Fa-f]{2}){0,8}$/i.exec(rest);
       if (absatz) renderLinked(data, search, decoded(absatz[1]), parseInt(absatz[2], 10), tidyVersion(params.get("v") || ""));
       else renderEntry(data, search, decoded(rest), params.get("h") || "");
     } else if (path.indexOf("/docs/") === 0) {

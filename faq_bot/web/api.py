@@ -21,6 +21,7 @@ from faq_bot.web.common import (
     IndexUnavailable,
     bad_request,
     base_url,
+    check_flag,
     check_int,
     check_query,
     conditional,
@@ -56,8 +57,11 @@ def search() -> Any:
     if outside:  # a filter that can only find nothing: a client's mistake to fix
         raise bad_request(outside)
     mode = (request.args.get("mode") or "").strip() or None
+    exact = check_flag(request.args.get("genau"), name="genau")  # as the search page reads it
     try:
-        result = run_search(index, query, n=n, doc=doc, category=category, mode=mode)
+        result = run_search(
+            index, query, n=n, doc=doc, category=category, mode=mode, correct=not exact
+        )
     except QueryError as exc:
         raise bad_request(str(exc)) from None
     base = base_url()

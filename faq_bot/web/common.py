@@ -170,7 +170,10 @@ def entry_or_redirect(
     if canonical is not None:
         # the words to mark (`h`, from a search hit's link) go along where the view reads them
         words = (words_to_mark() or None) if marks else None
-        raise EntryMoved(url_for(endpoint, entry_id=canonical, h=words, **values), canonical)
+        exact = "1" if words and request.args.get("genau") == "1" else None  # as typed
+        raise EntryMoved(
+            url_for(endpoint, entry_id=canonical, h=words, genau=exact, **values), canonical
+        )
     raise no_such_entry(entry_id)
 
 

@@ -18,14 +18,15 @@ from faq_bot.snippets import marked, word_spans
 _TAG_SPLIT = re.compile(r"(<[^>]*>)")
 
 
-def query_groups(index: Any, query: str) -> list[frozenset[str]]:
-    """One set of index terms per word of `query` (empty when it is no query)."""
+def query_groups(index: Any, query: str, *, correct: bool = True) -> list[frozenset[str]]:
+    """One set of index terms per word of `query` (empty when it is no query); `correct`
+    False: the words as typed (a hit of a search with ``genau=1``)."""
     from faq_bot.query import QueryError, analyze_query
 
     if not query.strip():
         return []
     try:
-        return [frozenset(g) for g in analyze_query(index, query).words]
+        return [frozenset(g) for g in analyze_query(index, query, correct=correct).words]
     except QueryError:
         return []
 

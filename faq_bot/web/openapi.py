@@ -126,6 +126,13 @@ EXACT = _param(
     "1: die Wörter wie getippt suchen, ohne Rechtschreibkorrektur; 0 oder leer: mit Korrektur",
     {"type": "string", "enum": ["0", "1", ""]},
 )
+MARKS_AS_TYPED = _param(
+    "genau",
+    "query",
+    "1: die Wörter aus h wie getippt markieren, ohne Rechtschreibkorrektur (der Link eines "
+    "Treffers einer Suche mit genau=1); jeder andere Wert markiert sie wie korrigiert",
+    {"type": "string"},
+)
 MARKS = _param(
     "h",
     "query",
@@ -353,7 +360,7 @@ PATHS: dict[str, dict] = {
     "/entry/{entry_id}": {
         "get": {
             "summary": "Ein Eintrag (HTML) mit Absatz-Ankern #p0, #p1, …",
-            "parameters": [ENTRY_ID, MARKS],
+            "parameters": [ENTRY_ID, MARKS, MARKS_AS_TYPED],
             "responses": {
                 "200": html_body("Der Eintrag"),
                 **error_responses(301, 304, 404, 503, html=True),
@@ -390,7 +397,7 @@ PATHS: dict[str, dict] = {
     "/api/search": {
         "get": {
             "summary": "Suche",
-            "parameters": [Q_REQUIRED, N, DOC, CATEGORY_API, MODE],
+            "parameters": [Q_REQUIRED, N, DOC, CATEGORY_API, MODE, EXACT],
             "responses": {
                 "200": json_body({"$ref": "#/components/schemas/SearchResult"}, "Treffer"),
                 **error_responses(304, 400, 503),

@@ -215,7 +215,7 @@ def home() -> str:
 @conditional
 def search() -> str:
     from faq_bot.names import category_outside, known_category
-    from faq_bot.query import QueryError
+    from faq_bot.query import QueryError, analyze_query
     from faq_bot.search import search as run_search
 
     index = current_index()
@@ -237,6 +237,7 @@ def search() -> str:
     # „Stattdessen genau nach … suchen“: the words as typed, not read as corrected
     exact = check_flag(request.args.get("genau"), name="genau")
     result = None
+    would_read = None  # what the correction reads a search as typed as (its link back)
     similar: list[dict[str, str]] = []
     if query:
         try:
@@ -252,6 +253,8 @@ def search() -> str:
                 fragments=True,
                 correct=not exact,
             )
+            if exact:
+                would_read = analyze_query(index, query).suggestion
         except QueryError as exc:
             raise bad_request(str(exc)) from None
         if not result.hits:  # "Depo", "Technologiewerd": titles as the search box offers them
@@ -269,6 +272,7 @@ def search() -> str:
         similar=similar,
         n=n if request.args.get("n") else None,  # a "Meinten Sie" link keeps an asked number
         exact=exact,
+        would_read=would_read,
         documents=document_summaries(index),
         categories=categories(index, doc),
         doc_titles={d["id"]: d["title"] for d in index.documents},
@@ -282,14 +286,18 @@ def entry(entry_id: str) -> Any:
     index = current_index()
     record = entry_or_redirect(index, entry_id, "pages.entry", marks=True)
     highlight = check_query(words_to_mark(), required=False)
+    # the words as typed, not read as corrected (a hit of a search with genau=1): only marks,
+    # so any other value marks as corrected rather than refusing the ruling
+    exact = bool(highlight) and request.args.get("genau") == "1"
     # the page depends on the build, the entry and the words to mark, nothing else:
     # rendered once per build (bounded cache), the same bytes for the same request
     return cached_page(
         index,
-        lambda: render_entry(index, record, highlight),
+        lambda: render_entry(index, record, highlight, exact=exact),
         "entry",
         record.id,
         highlight,
+        "genau" if exact else "",
         users_words=bool(highlight),
     )
 
@@ -439,8 +447,11 @@ def _caption(record: Any, paragraph: Any) -> str:
     return squash(record.plain_paragraphs[n]) if n is not None else ""
 
 
-def render_entry(index: Any, record: Any, highlight: str, linked: Located | None = None) -> str:
-    """The ruling page of `record` with the words of `highlight` marked; with `linked`
+def render_entry(
+    index: Any, record: Any, highlight: str, linked: Located | None = None, *, exact: bool = False
+) -> str:
+    """The ruling page of `record` with the words of `highlight` marked (as typed, not
+    spelling corrected, when `exact`); with `linked`
     (a paragraph's permalink), that paragraph quoted first and marked, or a note that the
     linked paragraph changed or no longer exists."""
     doc = index.document(record.doc) or {"id": record.doc, "title": record.doc, "game": ""}
@@ -457,7 +468,7 @@ def render_entry(index: Any, record: Any, highlight: str, linked: Located | None
             return None
         return link_url(other, paragraph) or "", preview(target, other)
 
-    groups = query_groups(index, highlight)
+    groups = query_groups(index, highlight, correct=not exact)
     links = list(record.links)
     by_paragraph: dict[int, list] = {}
     for link in links:

@@ -143,6 +143,12 @@ def test_offline_a_typing_slip_still_finds_the_entry_as_online(phone_ctx):
             expect(page.locator("#offline-app .suggestion")).to_contain_text("ähnlich geschrieben")
         page.goto("/search?q=Feuerwehr")  # a word the copy has is not "corrected"
         expect(page.locator("#offline-app .suggestion")).to_have_count(0)
+        # as online, the words as typed: no similar spellings, so nothing found
+        page.goto("/search?q=Feurwehr")
+        page.locator("#offline-app a.exact").click()
+        expect(page).to_have_url(re.compile(r"/search\?q=Feurwehr&genau=1$"))
+        expect(page.locator("#offline-app")).to_contain_text("nichts gefunden")
+        expect(page.locator("#offline-app .suggestion")).to_have_count(0)
 
 
 def test_offline_an_entry_named_by_alias_or_in_other_letter_case_opens_as_online(phone_ctx):

@@ -701,7 +701,7 @@ def test_a_missing_kind_is_explained_only_for_a_name_the_catalog_lacks() -> None
         ]
     }
     said = missing_kind_reason(("cards", 0, "kind"), state)
-    assert said == " – „Schachbrett“ steht nicht im Kartenkatalog, bitte die Kartenart wählen"
+    assert said == " – „Schachbrett“ steht nicht im Kartenkatalog; bitte die Kartenart wählen"
     assert missing_kind_reason(("cards", 1, "kind"), state) == ""  # the catalog's
     assert missing_kind_reason(("cards", 2, "kind"), state) == ""  # a Kartenart given
     assert missing_kind_reason(("cards", 3, "kind"), state) == ""  # no name to look up

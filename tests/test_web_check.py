@@ -437,7 +437,7 @@ def test_check_form_says_a_card_name_the_catalog_lacks_needs_its_kind(client) ->
     assert response.status_code == 400
     error = text_of(re.search(r'id="check-error"[^>]*>(.*?)</div>', response.text, re.S)[1])
     assert (
-        "Karte 2 › Kartenart: fehlt – „Schachbrett“ steht nicht im Kartenkatalog, bitte "
+        "Karte 2 › Kartenart: fehlt – „Schachbrett“ steht nicht im Kartenkatalog; bitte "
         "die Kartenart wählen" in error
     )
     assert "Radarstation“ steht" not in error

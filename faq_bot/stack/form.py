@@ -328,7 +328,7 @@ def missing_kind_reason(path: Any, state: Mapping[str, Any]) -> str:
     name = rows[i].get("name") or ""
     if not name or rows[i].get("kind") or find_card(name) is not None:
         return ""
-    return f" – {said_back(name, 40)} steht nicht im Kartenkatalog, bitte die Kartenart wählen"
+    return f" – {said_back(name, 40)} steht nicht im Kartenkatalog; bitte die Kartenart wählen"
 
 
 def scenario_from_state(state: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:

@@ -395,8 +395,9 @@ NUMBER_PARAMETER = {
     "name": "number",
     "in": "path",
     "required": True,
-    "description": "Nummer des Absatzes, ab 1; Leerzeichen und Nullen davor und was ein "
-    "Forum oder ein Satz danach anhängt („3)“, „3.“) leiten per 301 auf die Nummer weiter",
+    "description": "Nummer des Absatzes, ab 1. Eine Nummer mit Leerzeichen oder Nullen davor "
+    "oder mit dem, was ein Forum, ein Satz oder eine Kopie anhängt („3)“, „3.“, „3=“, ein "
+    "unsichtbares Zeichen), wird per 301 auf die Nummer weitergeleitet",
     "schema": {"type": "string", "pattern": NUMBER_PATTERN},
 }
 VERSION_PARAMETER = {

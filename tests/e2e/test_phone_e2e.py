@@ -424,6 +424,13 @@ def test_tap_targets_are_at_least_44_px(phone):
         assert boxes, selector
         for box in boxes:
             assert box and box["height"] >= 44 and box["width"] >= 44, (selector, box)
+    # a phone review: „Ohne Filter suchen“ and „Als Regelfrage stellen“ were 20 px tall
+    phone.goto("/search?q=Wer+bezahlt+die+Bombe&doc=how-faq")
+    for selector in (".filter-reset a", ".ask-instead a"):
+        boxes = [el.bounding_box() for el in phone.locator(selector).all()]
+        assert boxes, selector
+        for box in boxes:
+            assert box and box["height"] >= 44 and box["width"] >= 44, (selector, box)
 
 
 @pytest.mark.parametrize("path", ["/search?q=Bombe", "/"])

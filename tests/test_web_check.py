@@ -950,7 +950,9 @@ def test_check_permalink_of_the_golden_file_gives_its_result(client) -> None:
     assert json.loads(unescape(result_json)) == expected(EXAMPLE2)
 
 
-@pytest.mark.parametrize("tail", [".", ")", "\u201c", "\u00a0", ").", "!", "?", "==", "\u200b"])
+@pytest.mark.parametrize(
+    "tail", [".", ")", "\u201c", "\u00a0", ").", "!", "?", "==", "\u200b", "\u200e"]
+)
 def test_check_share_link_with_what_a_forum_added_after_it_redirects_to_the_link(
     client, tail: str
 ) -> None:

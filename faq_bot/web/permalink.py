@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from faq_bot.text import FINGERPRINT_LENGTH, LINK_TAIL, fingerprint
+from faq_bot.text import FINGERPRINT_LENGTH, LINK_INVISIBLE, LINK_TAIL, fingerprint
 
 # "3", never "03" or "+3" (one address per paragraph); five digits are far more than
 # any entry has and keep int() cheap
@@ -86,9 +86,10 @@ def paragraph_number(raw: str) -> int | None:
 # (`LINK_TAIL`), and here also a base64 tool's "=" padding (a checker link is base64url
 # without it; a chat link's question may end in "=", so `LINK_TAIL` has none)
 ADDED_AFTER = "(?:" + LINK_TAIL + "|=)" + "{0,8}"
-# a number written with leading zeros ("03"), spaces before it (" 3", a no-break space too:
-# what static/offline.js reads alike) or with that after it
-_TIDY_NUMBER = re.compile(r"[ \u00a0]{0,8}0*([1-9][0-9]{0,4})" + ADDED_AFTER)
+# a number written with leading zeros ("03"), spaces or invisible characters before it
+# (" 3", a no-break space, a zero-width space: what static/offline.js reads alike) or with
+# that after it
+_TIDY_NUMBER = re.compile(f"[ \u00a0{LINK_INVISIBLE}]{{0,8}}0*([1-9][0-9]{{0,4}})" + ADDED_AFTER)
 # a checker's share link (`faq_bot.stack.permalink`'s alphabet) with that after it
 _TIDY_SHARED = re.compile(r"([A-Za-z0-9_-]+)" + ADDED_AFTER)
 TIDY_LONGEST = 40  # characters of a number worth tidying: any more is no link someone meant

@@ -44,6 +44,7 @@ def test_offline_a_broken_escape_in_an_address_is_a_page_not_stored(offline_ctx)
             "/entry/flakbatterie/absatz/1)",
             "/entry/flakbatterie/absatz/%201",
             "/entry/flakbatterie/absatz/1=",
+            "/entry/flakbatterie/absatz/%E2%80%8B1",
         ):
             page.goto(address)
             expect(page.locator("h1")).to_have_text("Flakbatterie (Basisausbau)")

@@ -71,6 +71,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -90,7 +91,7 @@ from faq_bot.entrystore import STORE_FILE, EntryStore
 from faq_bot.errors import REBUILD, UNREADABLE_INDEX, IndexProblem, InputError, unreadable_index
 from faq_bot.lexicon import load_synonyms
 from faq_bot.morphcache import install_build_table
-from faq_bot.text import fold, paragraph_path, read_as, said_back, without_format
+from faq_bot.text import LINK_TAIL, fold, paragraph_path, read_as, said_back, without_format
 
 __all__ = [
     "EntryRecord",
@@ -110,6 +111,7 @@ CURRENT = "current"
 BUILDS = "builds"
 WHOOSH_DIR = "whoosh"
 EMBEDDINGS_CACHE = "embeddings-cache"  # survives builds: vectors by model and text hash
+_TAIL_END = re.compile(LINK_TAIL + "+$")  # what a forum adds after a link (`canonical_id`)
 MORPHOLOGY_CACHE = "morphology-cache"  # survives builds: HanTa's analysis of each word
 
 log = logging.getLogger(__name__)
@@ -350,7 +352,10 @@ class Index:
             found = self._store.canonical(id_or_alias, slug)
         if found is None:  # an abbreviation of the synonyms table: what it spells out
             # read as any other name is (a space or an invisible character sent with it)
-            spelled = load_synonyms().get(fold(read_as(id_or_alias)))
+            # and with what a forum's autolink takes in after it ("…/entry/227er)"), as a
+            # slug drops it
+            key = fold(read_as(id_or_alias))
+            spelled = load_synonyms().get(key) or load_synonyms().get(_TAIL_END.sub("", key))
             found = self._store.canonical(slugify(" ".join(spelled))) if spelled else None
         return found
 

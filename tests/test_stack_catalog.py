@@ -70,6 +70,11 @@ def test_catalog_card_has_the_faq_behaviour(
         ("227-PFUND-BOMBE", "227-Pfund Bombe"),
         ("  radarstation ", "Radarstation"),
         ("Zerstoerer", "Zerstörer"),
+        # typed without umlauts, as the search and the chat read it (an API probe)
+        ("Zerstorer", "Zerstörer"),
+        ("ZERSTÖRER", "Zerstörer"),
+        ("Loscharbeiten", "Löscharbeiten"),
+        ("Begleitjager", "Begleitjäger"),
         ("Abwehr", "Erfolgreiche Abwehr"),
         ("Schlachtschiff", None),
     ],
@@ -89,6 +94,7 @@ def test_catalog_suggestions_complete_a_prefix() -> None:
     # found nothing)
     assert [c.name for c in catalog_suggestions("Bombe")] == ["227-Pfund Bombe"]
     assert [c.name for c in catalog_suggestions("pfund")] == ["227-Pfund Bombe"]
+    assert [c.name for c in catalog_suggestions("Zerstor")] == ["Zerstörer"]
     assert catalog_suggestions("xyz") == ()
     assert len(catalog_suggestions("")) == len(load_catalog())
 
@@ -119,6 +125,9 @@ def test_catalog_card_to_json_keeps_unknown_costs_null() -> None:
         "[[cards]]\nname='X'\nkind='base'\neffect='lock'\ndescription='d'\nplay_cost=1\n",
         "[[cards]]\nname='X'\nkind='base'\neffect='lock'\ndescription='d'\nfarbe='rot'\n",
         "[[cards]]\nname='X'\nkind='base'\neffect='lock'\ndescription='d'\n" * 2,
+        # two cards whose names read alike once umlauts are folded
+        "[[cards]]\nname='Bär'\nkind='base'\neffect='lock'\ndescription='d'\n"
+        "[[cards]]\nname='Bar'\nkind='base'\neffect='lock'\ndescription='d'\n",
     ],
 )
 def test_parse_catalog_refuses_malformed_data(text: str) -> None:

@@ -443,6 +443,23 @@ def test_check_form_says_a_card_name_the_catalog_lacks_needs_its_kind(client) ->
     assert "Radarstation“ steht" not in error
 
 
+def test_check_form_reads_a_card_name_typed_without_umlauts_as_the_catalogs(client) -> None:
+    """An API probe: „Zerstorer“ was „nicht im Kartenkatalog“ in the form, while the search
+    and the chat read it as the Zerstörer."""
+    form = {
+        "phase": "Bauphase",
+        "p-0-name": "A",
+        "p-0-tw": "5",
+        "c-0-name": "Zerstorer",
+        "c-0-owner": "A",
+        "action": "check",
+    }
+    html = client.post("/check", data=form, follow_redirects=True).get_data(as_text=True)
+    assert "steht nicht im Kartenkatalog" not in html
+    notes = text_of(re.search(r'id="check-notes">(.*?)</details>', html, re.S)[1])
+    assert "Karte Zerstorer: Kartenart Einheit" in notes
+
+
 def test_check_form_post_gives_a_card_without_id_one_from_its_name(client) -> None:
     form = example2_form(
         **{"c-0-id": "", "s-0-source": "radarstation", "s-1-target": "radarstation"}

@@ -15,7 +15,7 @@ from importlib import resources
 from typing import Any
 
 from faq_bot.stack.model import AMOUNT_EFFECTS, EffectType, Kind
-from faq_bot.text import collation_key
+from faq_bot.text import collation_key, fold
 
 _FIELDS = {
     "name",
@@ -54,8 +54,11 @@ class CatalogCard:
 
 
 def normalize_name(name: str) -> str:
-    """Case, hyphens and runs of spaces do not matter when naming a card."""
-    return re.sub(r"[\s\-–]+", " ", name.casefold()).strip()
+    """Case, umlauts, hyphens and runs of spaces do not matter when naming a card: folded
+    as the search folds words (`faq_bot.text.fold`), so „Zerstorer“ and „Zerstoerer“, typed
+    on a keyboard without umlauts, name the Zerstörer as the search and the chat read them
+    (an API probe: the checker's form said the catalog lacks them)."""
+    return re.sub(r"[\s\-–]+", " ", fold(name)).strip()
 
 
 def parse_catalog(text: str) -> tuple[CatalogCard, ...]:
@@ -64,14 +67,14 @@ def parse_catalog(text: str) -> tuple[CatalogCard, ...]:
     except tomllib.TOMLDecodeError as exc:
         raise CatalogError(f"cards.toml is not valid TOML: {exc}") from None
     cards = []
-    names: set[str] = set()
+    names: dict[str, int] = {}  # a name as `find_card` reads it -> the card that has it
     for i, raw in enumerate(data.get("cards", [])):
         cards.append(card := _card(raw, i))
         for name in (card.name, *card.aliases):
             key = normalize_name(name)
-            if key in names:
+            # a card's own alias may read as its name („Zerstoerer“), another card's not
+            if names.setdefault(key, i) != i:
                 raise CatalogError(f"cards.toml card #{i + 1}: name {name!r} is used twice")
-            names.add(key)
     if not cards:
         raise CatalogError("cards.toml lists no [[cards]]")
     return tuple(cards)

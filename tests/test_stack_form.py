@@ -285,6 +285,7 @@ def test_form_step_announcing_a_card_that_needs_a_target_asks_for_it_there(card)
         "„Ziel“ wählen.",
         field="s-3-target",
         group="stack",
+        reveal=True,
     )
 
 

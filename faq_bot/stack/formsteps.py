@@ -168,6 +168,9 @@ class Feedback:
     # without JavaScript, which repeats `message` there since the status above is then
     # out of view
     group: str | None = None
+    # the field is what the judge must fill next (an announced card's Ziel): brought into
+    # sight even after a tap, which otherwise leaves the page where the thumb is
+    reveal: bool = False
 
 
 def action_group(action: str) -> str:
@@ -235,7 +238,7 @@ def _feedback(state: Mapping[str, Any], action: str, posted: str | None = None) 
             # the catalog's effect needs one, which only the judge can choose: said now,
             # not first as „Ziel: fehlt“ after „Auflösen“ (a phone review)
             message += " Die Karte braucht ein Ziel: bitte im Feld „Ziel“ wählen."
-            return Feedback(message, field=f"s-{row}-target")
+            return Feedback(message, field=f"s-{row}-target", reveal=True)
         return Feedback(message, field=_first_field("stack", row))
     if kind == "add":
         row = len(state[rest]) - 1

@@ -133,6 +133,12 @@
       if (button) again = twinOf(button);
       if (target) {
         target.focus({ preventScroll: tapped }); // after keys: scrolled to if out of sight
+        // a field to fill next (an announced card's Ziel): in sight after a tap too, its
+        // row's start above it (a phone review: the Ziel asked for lay below the screen)
+        if (tapped && checker().hasAttribute("data-focus-reveal")) {
+          var row = target.closest("fieldset") || target;
+          row.scrollIntoView({ block: "nearest" });
+        }
       } else if (again) {
         again.focus({ preventScroll: true });
       }

@@ -1084,6 +1084,20 @@ def test_check_a_tapped_builder_step_keeps_the_page_still_and_opens_no_keyboard(
     assert phone.evaluate("window.scrollY") == scroll
 
 
+def test_check_a_tapped_announcement_that_needs_a_target_brings_its_ziel_into_sight(phone):
+    """A phone review: after tapping „Ansagen“ for a Zerstörer the status asked for its Ziel,
+    which was focused but lay below the screen (y=853 at 320 × 700)."""
+    phone.goto("/check")
+    chip(phone, "Zerstörer").tap()
+    announce = phone.get_by_role("button", name="Zerstörer von A ansagen (auf den Stapel)")
+    announce.scroll_into_view_if_needed()
+    announce.tap()
+    expect(phone.locator("#check-status")).to_contain_text("Die Karte braucht ein Ziel")
+    target = phone.locator("#s-0-target")
+    expect(target).to_be_focused()
+    expect(target).to_be_in_viewport()
+
+
 def test_check_final_state_stacks_its_rows_on_a_phone_at_doubled_text_size(phone):
     """A phone review: at 200 % text the „Endstand“ tables were 562 and 620 px wide in
     328 px, „TW danach“ off screen with nothing showing that they scroll. Too narrow for

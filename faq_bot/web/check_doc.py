@@ -7,6 +7,7 @@ The request body of ``POST /api/check`` is the one scenario schema
 from __future__ import annotations
 
 from faq_bot.stack.form import load_samples
+from faq_bot.stack.link import FROM_QUESTION
 from faq_bot.stack.permalink import encode_permalink
 from faq_bot.stack.read import scenario_schema
 from faq_bot.web.openapi import (
@@ -203,6 +204,15 @@ describe(
                     "Weiterleitung von POST /check setzt sie; vom Server signiert und an s "
                     "gebunden, unverändert weiterzugeben). Ein n, das sich nicht prüfen lässt, "
                     "wird ignoriert: Die Seite zeigt das Ergebnis ohne Ergänzungen.",
+                    "schema": {"type": "string"},
+                },
+                {
+                    "name": "aus",
+                    "in": "query",
+                    "required": False,
+                    "description": f"„{FROM_QUESTION}“: das Szenario hat der Chat aus einer "
+                    "Frage vorbereitet (der Link unter einer Antwort); die Seite sagt, welche "
+                    "Angaben angenommen sind. Jeder andere Wert wird ignoriert.",
                     "schema": {"type": "string"},
                 },
             ],

@@ -126,6 +126,12 @@ EXACT = _param(
     "1: die Wörter wie getippt suchen, ohne Rechtschreibkorrektur; 0 oder leer: mit Korrektur",
     {"type": "string", "enum": ["0", "1", ""]},
 )
+# the body of a redirect under /api (a slash added or doubled, /api itself): where to go
+MOVED = {
+    "type": "object",
+    "required": ["message", "location"],
+    "properties": {"message": {"type": "string"}, "location": {"type": "string"}},
+}
 MARKS_AS_TYPED = _param(
     "genau",
     "query",
@@ -480,14 +486,16 @@ PATHS: dict[str, dict] = {
                     "301": {
                         "description": "Weiterleitung auf /api/openapi.json",
                         "headers": {"Location": {"schema": {"type": "string"}}},
+                        # under /api JSON, as every redirect there (faq_bot.web.errors)
+                        **({"content": {"application/json": {"schema": MOVED}}} if api else {}),
                     }
                 },
             }
         }
-        for path, why in (
-            ("/openapi.json", "die übliche Adresse"),
-            ("/api", "die Adresse der API"),
-            ("/api/", "die Adresse der API"),
+        for path, why, api in (
+            ("/openapi.json", "die übliche Adresse", False),
+            ("/api", "die Adresse der API", True),
+            ("/api/", "die Adresse der API", True),
         )
     },
     "/healthz": {

@@ -1179,6 +1179,17 @@ def test_a_search_without_hits_offers_the_titles_the_search_box_would(client):
     assert "Einträge mit ähnlichem Titel" not in nothing
 
 
+def test_titles_offered_for_a_search_without_hits_name_their_document(client, index):
+    """An API probe: „Rnude“ as typed offered „Runde“ twice, two links alike."""
+    page = client.get("/search?q=Rnude&genau=1").get_data(as_text=True)
+    offered = re.search(r'<ul class="similar-titles">(.*?)</ul>', page, re.S)[1]
+    items = [" ".join(re.sub("<[^>]+>", "", li).split()) for li in offered.split("<li>")[1:]]
+    docs = {d["id"]: d["title"] for d in index.documents}
+    assert f"Runde · {docs[index.entry('runde').doc]}" in items
+    assert f"Runde · {docs[index.entry('runde-runde').doc]}" in items
+    assert len(set(items)) == len(items)
+
+
 def test_the_installed_apps_bar_takes_the_pages_light_theme_colour(client):
     """A review: the manifest kept the blue (#1d4ed8) base.html no longer names: an
     installed app's bar took it."""

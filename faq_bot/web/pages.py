@@ -99,7 +99,9 @@ def similar_titles(index: Any, query: str, doc: str | None, category: str | None
             continue
         if category and category_slug(index, record.id) != slugify(category):
             continue
-        out.append(found)
+        # with its document: two documents may have the same title („Runde“ twice, an
+        # API probe)
+        out.append({**found, "doc_title": (index.document(record.doc) or {}).get("title", "")})
     return out[:SIMILAR_TITLES]
 
 

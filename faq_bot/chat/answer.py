@@ -387,6 +387,19 @@ def _other_reading(
     return read(index, reading.text, history, dense, context, reading.vector, doc)
 
 
+def _lone_reading(
+    index: Index, reading: Reading, history: list[Turn], dense: bool, doc: str | None = None
+) -> Reading | None:
+    """For a question shaped like a follow-up, asked after one without an answer: the
+    reading without the earlier turn („Wer bezahlt die Feuerwehr, wenn sie gekontert
+    wird?“ after „Wie wird das Wetter morgen?“: its „sie“ made it a follow-up of the
+    weather). None otherwise: after an answered question the earlier answer is what a
+    follow-up refers to. Embeds the question alone once."""
+    if not reading.context or not history or history[-1].entry is not None:
+        return None
+    return read(index, reading.text, history, dense, [], None, doc)
+
+
 def answered_reading(
     index: Index, question: Any, history: Any = (), dense: bool = True, doc: str | None = None
 ) -> tuple[Reading, Response]:
@@ -396,14 +409,18 @@ def answered_reading(
     A question not shaped like a follow-up but asked after an answered one is read
     both ways, alone and with the earlier turn: the reading with the earlier turn
     answers when it is confident and clears its bar by more than the lone reading
-    clears its own (first questions and follow-ups have a bar each). Without a fitted
-    confidence model (no margins to weigh) it is read alone."""
+    clears its own (first questions and follow-ups have a bar each). So is one shaped
+    like a follow-up asked after one without an answer, the other way round: the lone
+    reading answers when it is confident and clears its bar by more. Without a fitted
+    confidence model (no margins to weigh) it is read as its shape says."""
     turns = _turns(index, history, doc)
     reading = read(index, question, turns, dense=dense, doc=doc)
     response = respond(index, reading)
     if response.margin is None:
         return reading, response
-    other = _other_reading(index, reading, turns, dense, doc)
+    other = _other_reading(index, reading, turns, dense, doc) or _lone_reading(
+        index, reading, turns, dense, doc
+    )
     if other is not None:
         alternative = respond(index, other)
         if (

@@ -940,7 +940,7 @@ def test_openapi_describes_the_redirect_of_a_checking_post_and_its_notes(client)
     spec = client.get("/api/openapi.json").get_json()["paths"]["/check"]
     assert "Location" in spec["post"]["responses"]["303"]["headers"]
     assert "/check?s=" in spec["post"]["responses"]["303"]["description"]
-    assert [p["name"] for p in spec["get"]["parameters"]] == ["s", "n"]
+    assert [p["name"] for p in spec["get"]["parameters"]] == ["s", "n", "aus"]
     assert [p["name"] for p in spec["post"]["parameters"]] == ["X-Check-Fragment"]
 
 

@@ -412,16 +412,24 @@ def test_scores_for_a_few_entries_are_those_of_the_whole_build(dense_on, dense_i
     assert entry_dense_scores(index, vector, ["no-such-entry"]).paragraph == {}
 
 
-def test_a_followup_after_a_declined_answer_embeds_the_earlier_question_with_it(
+def test_a_followup_after_a_declined_answer_is_embedded_alone_once_for_both_readings(
     dense_on, dense_index
 ):
+    """Sixty-fourth round (addendum 2): such a follow-up is read with the earlier question
+    and alone; both read the one embedding of the question itself (it was embedded after
+    the earlier question, which the lone reading would have embedded a second time)."""
     index = open_index(dense_index)
     earlier, question = "Wie weit zieht eine Gruppe?", "und darf sie auch über Hindernisse?"
     reading = read(index, question, [earlier])
     assert reading.context and reading.context[0].entry is None
     assert reading.own_dense is None and reading.dense is not None
-    together = dense_scores(index, f"{earlier} {question}")
-    assert reading.dense.paragraph == pytest.approx(together.paragraph)
+    alone = dense_scores(index, question)
+    assert reading.dense.paragraph == pytest.approx(alone.paragraph)
+    embedder = get_embedder()
+    embedder._recent.clear()
+    before = embedder.query_embeddings
+    answer(index, question, [{"question": earlier, "entry": None}])
+    assert embedder.query_embeddings - before == 1
 
 
 def test_fitting_computes_the_precedent_signal_as_answering_does(hybrid_index, monkeypatch):
@@ -705,8 +713,8 @@ def test_the_embedder_reads_a_question_as_the_search_corrected_it(
 def test_a_question_shaped_like_a_follow_up_of_a_declined_one_is_answered_alone(hybrid_index):
     """A phone review: „Wer bezahlt die Feuerwehr, wenn sie gekontert wird?“ after the
     declined „Wie wird das Wetter morgen?“ was read with it (its „sie“ made it a follow-up)
-    and declined, while asked alone it is answered (sixty-fourth round, addendum 1: on the
-    2,991 seen follow-ups 1,601 -> 1,742 right, 96 -> 141 confidently wrong)."""
+    and declined, while asked alone it is answered (sixty-fourth round, addenda 1 and 2: on
+    the 2,991 seen follow-ups 1,601 -> 1,699 right, 96 -> 134 confidently wrong)."""
     index = open_index(hybrid_index)
     question = "Wo liegt der Moduswürfel, wenn er gesetzt ist?"  # „er“: a follow-up's shape
     declined = "Wie wird das Wetter morgen?"

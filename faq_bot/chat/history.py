@@ -136,7 +136,9 @@ def context_turns(turns: Sequence[Turn], question: str, always: bool = False) ->
 
 
 def dense_text(question: str, context: Sequence[Turn]) -> str:
-    """What is embedded: the question, after the earlier one for a follow-up (used when
-    the earlier question found no answer; else the follow-up is embedded alone and
-    pulled towards the earlier answer's entry, see `faq_bot.chat.answer`)."""
-    return f"{context[0].question} {question}" if context else question
+    """What is embedded for a follow-up whose earlier question found no answer (else the
+    follow-up is embedded alone and pulled towards the earlier answer's entry, see
+    `faq_bot.chat.answer`): the question alone, as its reading alone embeds it (the chat
+    reads such a question both ways, with one query embedding; until the sixty-fourth
+    round it was embedded after the earlier question)."""
+    return question

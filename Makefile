@@ -40,9 +40,12 @@ test: setup
 	@# pytest exits 5 when it collects no tests; that is not a failure here. Hypothesis
 	@# runs CI's example counts (tests/hypothesis_profiles.py), here as in CI. The tests
 	@# without browser or live system run on two xdist workers (as make test-fast, whose
-	@# split they are), the browser and system tests after them in one process.
+	@# split they are), then the browser tests on two workers too (each with its own server
+	@# and browser: they mostly wait on them), then the system tests in one process (load,
+	@# deployment and watchdog timings want the machine to themselves).
 	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(BIN)/python -m pytest -m "not browser and not system" -n 2 --dist loadfile $(PYTEST_ARGS); s=$$?; if [ $$s -ne 0 ] && [ $$s -ne 5 ]; then exit $$s; fi
-	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(BIN)/python -m pytest -m "browser or system" $(PYTEST_ARGS); s=$$?; if [ $$s -eq 5 ]; then echo 'no tests collected'; exit 0; fi; exit $$s
+	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(BIN)/python -m pytest -m "browser" -n 2 --dist loadfile $(PYTEST_ARGS); s=$$?; if [ $$s -ne 0 ] && [ $$s -ne 5 ]; then exit $$s; fi
+	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(BIN)/python -m pytest -m "system and not browser" $(PYTEST_ARGS); s=$$?; if [ $$s -eq 5 ]; then echo 'no tests collected'; exit 0; fi; exit $$s
 
 ## test-fast: the everyday suite, on every core (a test file's tests on one worker, which
 ## sets its module fixtures up once): no browser, no system tests (see README)

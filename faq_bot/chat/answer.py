@@ -103,7 +103,6 @@ from .history import (
     MAX_CONTEXT,
     Turn,
     context_turns,
-    dense_text,
     parse_history,
     with_entries,
 )
@@ -286,7 +285,7 @@ def read(
         dense_vector = reading.dense.query if reading.dense is not None else None
         reading.vector = own_vector if own_vector is not None else dense_vector
         if reading.vector is not None:
-            reading.vector_text = text if own_vector is not None else dense_text(text, context)
+            reading.vector_text = text
     return reading
 
 
@@ -295,12 +294,15 @@ def _dense(
 ) -> tuple[DenseScores | None, np.ndarray | None]:
     """(the dense scores entries are ranked by, a follow-up's own vector or None):
     a follow-up's are pulled towards the entry that answered the earlier question,
-    if there is one. One query embedding either way."""
+    if there is one. One query embedding either way, of the question alone: after an
+    earlier question without an answer too (until the sixty-fourth round it was embedded
+    after that question; now the lone reading, `_lone_reading`, reads the same
+    embedding)."""
     topic = context[0].entry if context else None
     if topic is not None and index.entry(topic) is not None:
         found = topic_dense_scores(index, text, topic, TOPIC_WEIGHT, vector)
         return found if found is not None else (None, None)
-    return dense_scores(index, dense_text(text, context)), None
+    return dense_scores(index, text), None
 
 
 @dataclass

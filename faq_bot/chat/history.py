@@ -35,7 +35,6 @@ __all__ = [
     "MAX_HISTORY",
     "Turn",
     "context_turns",
-    "dense_text",
     "parse_history",
     "with_entries",
 ]
@@ -133,12 +132,3 @@ def context_turns(turns: Sequence[Turn], question: str, always: bool = False) ->
         if len(out) >= MAX_CONTEXT or not is_followup(turn.question):
             break
     return out
-
-
-def dense_text(question: str, context: Sequence[Turn]) -> str:
-    """What is embedded for a follow-up whose earlier question found no answer (else the
-    follow-up is embedded alone and pulled towards the earlier answer's entry, see
-    `faq_bot.chat.answer`): the question alone, as its reading alone embeds it (the chat
-    reads such a question both ways, with one query embedding; until the sixty-fourth
-    round it was embedded after the earlier question)."""
-    return question

@@ -303,7 +303,7 @@ def _terms(index: Index, text: str) -> list[tuple[str, str, int]]:
 
 def analyze_query(index: Index, query: str, *, correct: bool = True) -> AnalyzedQuery:
     """Correct unknown words and turn `query` into weighted index terms; `correct=False`:
-    every word as typed (the search page's „Stattdessen genau nach … suchen“), with no
+    every word as typed (the search page's „Stattdessen wie getippt suchen“), with no
     ``suggestion``."""
     query = _check(query)
     corrected: list[str] = []

@@ -729,7 +729,7 @@ def test_a_question_shaped_like_a_follow_up_of_a_declined_one_is_answered_alone(
 def test_a_search_for_the_words_as_typed_embeds_them_uncorrected(
     dense_on, dense_index, monkeypatch
 ):
-    """„Stattdessen genau nach … suchen“: hits close in meaning to the corrected word
+    """„Stattdessen wie getippt suchen“: hits close in meaning to the corrected word
     („Moduswürfel“) under a search for the word as typed would read it corrected after all."""
     from faq_bot.hybrid import embedding_text
 

@@ -236,7 +236,7 @@ def search() -> str:
         low=1,
         high=int(current_app.config["API_MAX_HITS"]),
     )
-    # „Stattdessen genau nach … suchen“: the words as typed, not read as corrected
+    # „Stattdessen wie getippt suchen“: the words as typed, not read as corrected
     exact = check_flag(request.args.get("genau"), name="genau")
     result = None
     would_read = None  # what the correction reads a search as typed as (its link back)

@@ -314,6 +314,12 @@ def index_command(corpus_dir: Path, index_dir: Path) -> None:
     help="Suchmodus: lexical (Stichwörter, BM25) oder hybrid (zusätzlich semantisch, "
     "falls verfügbar). Standard: der beste verfügbare.",
 )
+@click.option(
+    "--as-typed",
+    is_flag=True,
+    help="Die Wörter wie getippt suchen, ohne Rechtschreibkorrektur (wie „Stattdessen wie "
+    "getippt suchen“ auf der Suchseite).",
+)
 @corpus_option
 @index_option
 @click.argument("query", nargs=-1, metavar="[SUCHBEGRIFF]...")
@@ -323,6 +329,7 @@ def search(
     n: int,
     doc: str | None,
     mode: str | None,
+    as_typed: bool,
     corpus_dir: Path,
     index_dir: Path,
     query: tuple[str, ...],
@@ -350,14 +357,17 @@ def search(
     if batch:
         _run_batch(
             lambda line: [
-                hit.to_json() for hit in run_search(index, line, n=n, doc=doc, mode=mode).hits
+                hit.to_json()
+                for hit in run_search(
+                    index, line, n=n, doc=doc, mode=mode, correct=not as_typed
+                ).hits
             ],
             QueryError,
             "bad_query",
         )
         return
     try:
-        result = run_search(index, " ".join(query), n=n, doc=doc, mode=mode)
+        result = run_search(index, " ".join(query), n=n, doc=doc, mode=mode, correct=not as_typed)
     except QueryError as exc:
         fail(str(exc), 2, "bad_query")
     if as_json:

@@ -131,6 +131,19 @@ def test_search_text_says_how_it_read_a_slip(run, built_index):
     assert result.stdout.splitlines()[0] == "„Radarstatoin“ wurde gelesen als „Radarstation“."
 
 
+def test_search_as_typed_reads_no_slip_otherwise(run, built_index):
+    """As the search page's „Stattdessen wie getippt suchen“ (genau=1) and the API's."""
+    result = run(*with_index(built_index, "search", "--as-typed", "Radarstatoin"))
+    assert result.exit_code == 1
+    assert "gelesen als" not in result.stdout + result.stderr
+    assert "Keine Treffer für „Radarstatoin“." in result.stderr
+    batch = run(
+        *with_index(built_index, "search", "--as-typed", "--json", "--batch"),
+        input="Radarstatoin\n",
+    )
+    assert json.loads(batch.stdout) == []  # the batch reads it so too
+
+
 def test_search_text_says_back_only_the_words_of_a_question_it_read_otherwise(run, built_index):
     # a question with one slip was printed back whole, cut at 80 characters: the slip
     # could fall behind the cut

@@ -71,7 +71,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -91,7 +90,14 @@ from faq_bot.entrystore import STORE_FILE, EntryStore
 from faq_bot.errors import REBUILD, UNREADABLE_INDEX, IndexProblem, InputError, unreadable_index
 from faq_bot.lexicon import load_synonyms
 from faq_bot.morphcache import install_build_table
-from faq_bot.text import LINK_TAIL, fold, paragraph_path, read_as, said_back, without_format
+from faq_bot.text import (
+    fold,
+    paragraph_path,
+    read_as,
+    said_back,
+    without_format,
+    without_link_tail,
+)
 
 __all__ = [
     "EntryRecord",
@@ -111,7 +117,6 @@ CURRENT = "current"
 BUILDS = "builds"
 WHOOSH_DIR = "whoosh"
 EMBEDDINGS_CACHE = "embeddings-cache"  # survives builds: vectors by model and text hash
-_TAIL_END = re.compile(LINK_TAIL + "+$")  # what a forum adds after a link (`canonical_id`)
 MORPHOLOGY_CACHE = "morphology-cache"  # survives builds: HanTa's analysis of each word
 
 log = logging.getLogger(__name__)
@@ -355,7 +360,7 @@ class Index:
             # and with what a forum's autolink takes in after it ("…/entry/227er)"), as a
             # slug drops it
             key = fold(read_as(id_or_alias))
-            spelled = load_synonyms().get(key) or load_synonyms().get(_TAIL_END.sub("", key))
+            spelled = load_synonyms().get(key) or load_synonyms().get(without_link_tail(key))
             found = self._store.canonical(slugify(" ".join(spelled))) if spelled else None
         return found
 

@@ -60,6 +60,7 @@ __all__ = [
     "squash",
     "usual_spelling",
     "without_format",
+    "without_link_tail",
     "words",
     "written_out",
     "written_out_spellings",
@@ -77,6 +78,15 @@ LINK_INVISIBLE = "\u00ad\u200b-\u200f\u2060-\u2064\u2066-\u2069\ufeff"
 # (`LINK_INVISIBLE`): a regular expression's class, for the permalinks' tidying
 # (`faq_bot.web.permalink`) and the chat's links (`faq_bot.chat.shown.as_linked`)
 LINK_TAIL = r"[\s)\]}>.,;:!?'\"»«“”„’‘" + LINK_INVISIBLE + "]"
+_LINK_TAIL_END = re.compile(LINK_TAIL + "+$")
+
+
+def without_link_tail(text: str) -> str:
+    """`text` (the end of a link) without what a forum or a copy added after it
+    (`LINK_TAIL`): for a value whose own characters never include those."""
+    return _LINK_TAIL_END.sub("", text)
+
+
 _SLUG_FOLD = str.maketrans(
     {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "ae", "Ö": "oe", "Ü": "ue"}
 )

@@ -861,6 +861,17 @@ def test_check_notes_token_round_trip_and_refusals() -> None:
     assert notes_of("", "abc", key) == []
 
 
+@pytest.mark.parametrize("tail", [".", ")", ").", "\u200b", " "])
+def test_check_notes_token_with_what_a_forum_added_after_it_still_reads(tail) -> None:
+    """An API probe: the notes token is the last field of the address a checking post
+    leads to, so a forum's „.“ after the link fell on it and the notes went silently."""
+    key = b"k" * 32
+    notes = ["Karte „Radarstation“: Kürzel radarstation"]
+    token = notes_token(notes, "abc", key)
+    assert notes_of(token + tail, "abc", key) == notes
+    assert notes_of(token[:-1] + tail, "abc", key) == []  # a signature cut short still fails
+
+
 @pytest.mark.parametrize(
     "payload",
     ["!!", "eJzLSM3JyQcABiwCFQ", pack_text("not json"), pack_text('{"a": 1}'), pack_text("[1]")],

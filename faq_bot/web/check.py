@@ -83,7 +83,7 @@ from faq_bot.stack.read import (
     parse_json,
     refuse_a_list,
 )
-from faq_bot.text import clean_input
+from faq_bot.text import clean_input, without_link_tail
 from faq_bot.web import check_doc  # noqa: F401  (OpenAPI descriptions of these routes)
 from faq_bot.web.body import (
     BodyError,
@@ -236,7 +236,9 @@ def notes_of(token: str, permalink: str, key: bytes) -> list[str]:
     another key, too long or malformed, is ignored, never an error."""
     if len(token) > MAX_NOTES_TOKEN:
         return []
-    payload, dot, signature = token.rpartition(".")
+    # what a forum added after the link, whose last field this is („….“, „…)“): a signature
+    # is base64url, so nothing of its own is dropped (an API probe: the notes went silently)
+    payload, dot, signature = without_link_tail(token).rpartition(".")
     expected = sign(key, _notes_signed(permalink, payload))
     if not dot or not hmac.compare_digest(signature.encode("utf-8"), expected.encode("ascii")):
         return []

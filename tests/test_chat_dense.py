@@ -726,6 +726,27 @@ def test_a_question_shaped_like_a_follow_up_of_a_declined_one_is_answered_alone(
     assert after.to_json()["context"] is None  # not „Im Zusammenhang mit …“ the weather
 
 
+def test_a_follow_up_shaped_question_read_alone_is_shown_again_without_its_context(
+    hybrid_index,
+):
+    """An API probe: after a declined question a question shaped like a follow-up that was
+    answered alone showed „Im Zusammenhang mit Ihrer Frage …“ (the declined one) once its
+    page was rendered again from its token: a turn without ``c`` was judged by its shape."""
+    from faq_bot.chat.shown import ALONE
+    from tests.test_web_ask import converse, hidden_turns
+
+    client = create_app({"TESTING": True, "INDEX_DIR": str(hybrid_index)}).test_client()
+    declined, question = (
+        "Wie wird das Wetter morgen?",
+        "Wo liegt der Moduswürfel, wenn er gesetzt ist?",
+    )
+    pages = converse(client, [declined, question, "Wann ist das Spiel ein Patt?"])
+    tokens = hidden_turns(pages[-1])
+    assert f"_{ALONE}" in tokens[1] and f"_{ALONE}" not in tokens[0]
+    for page in pages[1:]:
+        assert f"Im Zusammenhang mit Ihrer Frage „{declined}“" not in page
+
+
 def test_a_search_for_the_words_as_typed_embeds_them_uncorrected(
     dense_on, dense_index, monkeypatch
 ):

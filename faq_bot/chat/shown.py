@@ -28,7 +28,9 @@ answer to any question. The key is the service's secret
     answer: ``l.<entry>`` (a cross reference) or ``s.<entry>[.<paragraph>]``
     (similar, with the paragraph its link jumps to); then, for a declined answer, each of
     the search's first hits it offered (`Answer.search_first`): ``f.<entry>[.<paragraph>]``
-    (at most `SEARCH_FIRST`, shown again as listed, not searched again), and when one of
+    (at most `SEARCH_FIRST`, shown again as listed, not searched again); ``a.allein``
+    (`ALONE`) when a question shaped like a follow-up was read alone all the same (shown
+    again without „Im Zusammenhang mit“; a version before it skips it); and when one of
     them holds no word of the search text, ``m.<flags>``: one digit per hit, ``1`` holds a
     word, ``0`` close in meaning only (shown again with its label,
     `faq_bot.search.UNWORDED`; a version before the item skips it as a later version's
@@ -85,6 +87,7 @@ from faq_bot.question import (
     QUESTION_PATTERN,
     QuestionError,
     check_question,
+    is_followup,
     normalize_question,
     tidy_question,
 )
@@ -132,6 +135,10 @@ UNVERIFIED_MESSAGE = "Diese frühere Antwort ließ sich nicht prüfen und wird n
 
 MAX_ITEMS = 16  # related entries a token keeps (an answer lists at most 5 similar + its links)
 CONTEXT = "c"  # the last item of a turn read with the turns before it
+# the item of a question shaped like a follow-up that was read alone all the same (asked
+# after a declined one, `faq_bot.chat.answer._lone_reading`): shaped as an item of a later
+# version, so an instance from before it skips it rather than refusing the token
+ALONE = "a.allein"
 MAX_HEAD = 240  # characters of a token's answer or of one item
 SIGNATURE_LENGTH = 16  # base64url characters of the HMAC-SHA-256 kept (96 bits)
 SCOPE = "d"  # the item of the one document the answer was limited to
@@ -168,7 +175,8 @@ _LATER_ITEM = re.compile(rf"(?![ls{FOUND}{WORDED}dr]\.)[a-z]\.{ENTRY_ID}(?:\.\d{
 # whose signature is missing or wrong is accepted, and shown as its question only)
 TOKEN_PATTERN = (
     rf"^(?:[-xqu]|{_ANSWER_PATTERN})(?:_{_ITEM_PATTERN}){{0,{MAX_ITEMS + SEARCH_FIRST}}}"
-    rf"(?:_{_WORDED_PATTERN})?(?:_{_UNSURE_PATTERN})?(?:_{_SCOPE_PATTERN})?(?:_{CONTEXT})?"
+    rf"(?:_{re.escape(ALONE)})?(?:_{_WORDED_PATTERN})?(?:_{_UNSURE_PATTERN})?"
+    rf"(?:_{_SCOPE_PATTERN})?(?:_{CONTEXT})?"
     rf"(?::[A-Za-z0-9_-]{{0,{SIGNATURE_LENGTH}}})?~.*{QUESTION_PATTERN}"
 )
 _REASONS = {"l": "link", "s": "similar"}
@@ -221,6 +229,7 @@ class Shown:
     # a declined answer's search hits as offered: (entry, paragraph, whether it holds a word
     # of the search text) (`FOUND`, `WORDED`)
     search_first: tuple[tuple[str, int | None, bool], ...] = ()
+    alone: bool = False  # shaped like a follow-up, read alone all the same (`ALONE`)
 
     @classmethod
     def parse(cls, token: str, key: bytes) -> Shown:
@@ -262,6 +271,9 @@ class Shown:
         worded = _WORDED.fullmatch(items[-1]) if items else None
         if worded is not None:
             items.pop()
+        alone = bool(items) and items[-1] == ALONE
+        if alone:
+            items.pop()
         if len(items) > MAX_ITEMS + SEARCH_FIRST:
             raise QuestionError(
                 f"zu viele aufgeführte Einträge (höchstens {MAX_ITEMS} verwandte "
@@ -296,6 +308,7 @@ class Shown:
                 with_context=with_context,
                 scope=kept,
                 search_first=tuple(found),
+                alone=alone,
             )
         m = _ANSWER.fullmatch(answer)
         if m is None:
@@ -318,6 +331,7 @@ class Shown:
             kept,
             percent,
             tuple(found),
+            alone,
         )
 
     def token(self, key: bytes) -> str:
@@ -340,7 +354,8 @@ class Shown:
         scope = [f"{SCOPE}.{self.scope}"] if self.scope else []
         unsure = [f"{UNSURE}.{self.unsure}"] if self.unsure is not None else []
         tail = [*worded, *unsure, *scope, *([CONTEXT] if self.with_context else [])]
-        head = "_".join([head, *items, *tail])
+        alone = [ALONE] if self.alone else []
+        head = "_".join([head, *items, *alone, *tail])
         return f"{head}:{sign(key, f'{head}~{self.question}')}~{self.question}"
 
     def turn(self) -> Turn:
@@ -382,6 +397,8 @@ def shown_of(data: dict[str, Any]) -> Shown:
     )[:MAX_ITEMS]
     found = data.get("answer")
     with_context = bool(data.get("followup"))
+    # read alone though shaped like a follow-up: shown again without „Im Zusammenhang mit“
+    alone = not with_context and is_followup(str(data.get("question") or ""))
     raw_scope = data.get("scope")
     # not kept when it is no slug (a corpus may name a document otherwise): shown without
     scope = raw_scope if isinstance(raw_scope, str) and re.fullmatch(ENTRY_ID, raw_scope) else None
@@ -398,6 +415,7 @@ def shown_of(data: dict[str, Any]) -> Shown:
             with_context=with_context,
             scope=scope,
             search_first=hits,
+            alone=alone,
         )
     entry = found["entry"]["id"]
     if not re.fullmatch(ENTRY_ID, entry):  # cannot happen with slug ids: then not kept
@@ -417,6 +435,7 @@ def shown_of(data: dict[str, Any]) -> Shown:
         with_context,
         scope,
         unsure if unsure is not None and 0 <= unsure < 100 else None,
+        alone=alone,
     )
 
 
@@ -474,13 +493,21 @@ def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]
     and the turn as shown now (an answer the index lost becomes `GONE`)."""
     found = _passage(index, shown) if shown.kind == ANSWERED else None
     if shown.kind == ANSWERED and found is None:
-        shown = Shown(shown.question, GONE, with_context=shown.with_context, scope=shown.scope)
+        shown = Shown(
+            shown.question,
+            GONE,
+            with_context=shown.with_context,
+            scope=shown.scope,
+            alone=shown.alone,
+        )
     related = [
         related_item(index, other, paragraph, reason)
         for reason, entry, paragraph in shown.related
         if (other := _still_there(index, entry, paragraph)) is not None
     ]
-    context = context_turns(before, shown.question, always=shown.with_context)
+    context = (
+        [] if shown.alone else context_turns(before, shown.question, always=shown.with_context)
+    )
     result = Answer(
         question=shown.question,
         confident=found is not None,

@@ -70,9 +70,9 @@ _WORD = re.compile(r"\w+")
 UNDATED = "ohne Datum"  # what the pages say for the date of a document without one
 FINGERPRINT_LENGTH = 8  # hex digits of the SHA-256 of a passage's text
 # the invisible format characters a copy brings along with a link (soft hyphen, zero-width
-# space and joiners, bidi marks and isolates, word joiner, byte order mark), as the inside
-# of a regular expression's class
-LINK_INVISIBLE = "\u00ad\u200b-\u200f\u2060-\u2064\u2066-\u2069\ufeff"
+# space and joiners, bidi marks, embeddings and isolates, word joiner, byte order mark), as
+# the inside of a regular expression's class
+LINK_INVISIBLE = "\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
 # one character of what a forum's autolinker or the sentence after a link may add to the
 # link's end ("…/absatz/3)", "…?v=803f02e1.", "…wird?“"), or a copy brings along
 # (`LINK_INVISIBLE`): a regular expression's class, for the permalinks' tidying

@@ -204,6 +204,7 @@ def test_another_word_in_place_of_absatz_is_a_german_404(client, method):
     [
         *("2)", "2.", "2),", "2%C2%BB", "02", "002)", "0000002", "%202", "%C2%A02", "2="),
         *("2%E2%80%8B", "%E2%80%8B2", "%EF%BB%BF2", "2%E2%80%8E", "%E2%80%8F2", "2%C2%AD"),
+        *("2%E2%80%AC", "%E2%80%AA2"),  # bidi embeddings (an API probe)
     ],
 )
 def test_a_number_with_what_a_forum_adds_after_it_redirects_to_the_link_it_meant(client, number):

@@ -213,6 +213,19 @@
       all.appendChild(link(sitePath("/search?") + new URLSearchParams({ q: query }).toString(), "Ohne Filter in allen Dokumenten suchen"));
       root.appendChild(all);
     }
+    if (exact) {
+      // as the server's page: searched as typed, and the way back where a correction applies
+      var would = [];
+      correctedGroups(data, search, query, would);
+      if (would.length) {
+        var asRead = { q: query };
+        if (scope.doc) asRead.doc = scope.doc;
+        if (scope.category) asRead.category = scope.category;
+        var back = el("p", "suggestion", "Ohne Rechtschreibkorrektur gesucht. ");
+        back.appendChild(link(sitePath("/search?") + new URLSearchParams(asRead).toString(), "Mit Rechtschreibkorrektur suchen", "exact"));
+        root.appendChild(back);
+      }
+    }
     if (corrections.length) {
       // the copy's terms are folded ("zerstorer"): the note says what was done, not them
       var note = el("p", "suggestion", "Kein Eintrag enthält das Wort so geschrieben; " +

@@ -148,7 +148,11 @@ def test_offline_a_typing_slip_still_finds_the_entry_as_online(phone_ctx):
         page.locator("#offline-app a.exact").click()
         expect(page).to_have_url(re.compile(r"/search\?q=Feurwehr&genau=1$"))
         expect(page.locator("#offline-app")).to_contain_text("nichts gefunden")
-        expect(page.locator("#offline-app .suggestion")).to_have_count(0)
+        # and the way back, as online (a phone review: a dead end)
+        back = page.locator("#offline-app .suggestion a.exact")
+        expect(back).to_have_text("Mit Rechtschreibkorrektur suchen")
+        back.click()
+        expect(page.locator(".hit-title").first).to_contain_text("Feuerwehr")
 
 
 def test_offline_an_entry_named_by_alias_or_in_other_letter_case_opens_as_online(phone_ctx):
@@ -431,6 +435,12 @@ def test_tap_targets_are_at_least_44_px(phone):
         assert boxes, selector
         for box in boxes:
             assert box and box["height"] >= 44 and box["width"] >= 44, (selector, box)
+    # a phone review: a title offered when nothing was found was 20 px tall
+    phone.goto("/search?q=Technologiewerd")
+    boxes = [el.bounding_box() for el in phone.locator(".similar-titles a").all()]
+    assert boxes
+    for box in boxes:
+        assert box and box["height"] >= 44 and box["width"] >= 44, box
 
 
 @pytest.mark.parametrize("path", ["/search?q=Bombe", "/"])

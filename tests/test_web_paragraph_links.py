@@ -239,6 +239,20 @@ def test_a_number_past_the_last_paragraph_says_how_many_there_are(client, index)
     assert f"keinen Absatz {count + 1}" in unescape(html) and f"{count} Absätze" in html
 
 
+@pytest.mark.parametrize("number", ["100000", "999999999999999999"])
+def test_a_number_longer_than_any_paragraphs_says_how_many_there_are(client, index, number):
+    """A review: „…/absatz/100000“ said paragraphs are counted from 1 (as for „0“ or „x“),
+    not that the entry has fewer."""
+    count = len(index.entry(BOMB).plain_paragraphs)
+    for entry in (BOMB, "227er"):
+        response = client.get(f"/entry/{entry}/absatz/{number}")
+        assert response.status_code == 404
+        html = unescape(response.get_data(as_text=True))
+        assert f"keinen Absatz {number}; er hat {count} Absätze" in html
+        assert "ab 1 gezählt" not in html
+    assert client.get(f"/entry/no-such-entry/absatz/{number}").status_code == 404
+
+
 def test_an_unknown_entry_with_a_control_character_is_named_with_it_visible(client):
     """A QA review: "/entry/pha%00sen" said there is no entry „phasen“ (the NUL invisible)."""
     response = client.get("/entry/pha%00sen")

@@ -6,6 +6,7 @@ shortcut, title suggestions, the reference previews' placement and the copy butt
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import TYPE_CHECKING, Any
 
@@ -342,6 +343,10 @@ def _linked_paragraph(
     a paragraph that moved) is then redirected once, to where it leads; one that leads
     nowhere is answered at once (a redirect to a 404 helps nobody)."""
     n, version, tidied = tidy_link(number, request.args.get("v") or "")
+    if n is None and _LONG_NUMBER.fullmatch(number):  # a number, only no entry has as many
+        record = _named_record(index, entry_id)
+        count = len(record.plain_paragraphs)
+        raise NotFound(description=link_note("missing", int(number), record.title, count))
     if n is None:
         raise NotFound(
             description=f"Einen Absatz {said_back(number, 40)} gibt es nicht: Absätze "
@@ -355,16 +360,26 @@ def _linked_paragraph(
             "zeigt der Link "
             "den Absatz in seiner aktuellen Fassung."
         )
-    canonical = named_entry(index, entry_id)  # another name of the entry ("227er") is tidied
-    record = index.entry(canonical) if canonical is not None else None
-    if record is None:
-        raise no_such_entry(entry_id)
+    record = _named_record(index, entry_id)
     tidied = tidied or record.id != entry_id
     plains = record.plain_paragraphs
     found = locate(plains, n - 1, version)
     if found.where == "missing":
         raise NotFound(description=link_note("missing", n, record.title, len(plains)))
     return record, n, version, found, tidied
+
+
+# a paragraph number longer than a permalink's (`NUMBER_PATTERN`): past the end of any entry
+_LONG_NUMBER = re.compile(r"[1-9][0-9]{5,39}")
+
+
+def _named_record(index: Index, entry_id: str) -> EntryRecord:
+    """The entry `entry_id` names (another name of it too: "227er"), or its 404."""
+    canonical = named_entry(index, entry_id)
+    record = index.entry(canonical) if canonical is not None else None
+    if record is None:
+        raise no_such_entry(entry_id)
+    return record
 
 
 class AbsatzWord(BaseConverter):

@@ -2,6 +2,7 @@
 
 ``clean_input(text)``    what a user typed, tidied: invisible format characters dropped,
                          control characters as spaces (a query of only those is empty), NFC.
+``readable_pattern()``   a JSON Schema pattern: text with a character `clean_input` keeps.
 ``slugify(text)``        URL slug ("Ölfeld" -> "oelfeld"), used for ids and aliases.
 ``fold(word)``           lower case, umlauts/ß folded, accents dropped (the analyzer's form).
 ``written_out(word)``    lower case, umlauts written out as without them ("Länder" -> "laender").
@@ -52,6 +53,7 @@ __all__ = [
     "paragraph_citation",
     "paragraph_path",
     "read_as",
+    "readable_pattern",
     "said_back",
     "sentence_link",
     "sentence_window",
@@ -127,6 +129,26 @@ def clean_input(text: str) -> str:
         return text
     kept = (" " if unicodedata.category(c) == "Cc" else c for c in without_format(text))
     return unicodedata.normalize("NFC", "".join(kept))
+
+
+@lru_cache(maxsize=1)
+def readable_pattern() -> str:
+    """A JSON Schema pattern for text with something readable in it: a character
+    `clean_input` keeps and `str.strip` does not strip. The class excludes those of the Basic
+    Multilingual Plane (``\\uXXXX`` escapes, read alike by ECMA-262 and Python); format
+    characters beyond it (a few tags) are admitted here and dropped by `clean_input` all the
+    same. Computed once, when first asked (the OpenAPI description)."""
+    ranges: list[list[int]] = []
+    for code in range(0x10000):
+        c = chr(code)
+        if 0xD800 <= code <= 0xDFFF or not (c.isspace() or unicodedata.category(c) in ("Cc", "Cf")):
+            continue
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1][1] = code
+        else:
+            ranges.append([code, code])
+    escaped = (f"\\u{a:04x}" if a == b else f"\\u{a:04x}-\\u{b:04x}" for a, b in ranges)
+    return "[^" + "".join(escaped) + "]"
 
 
 def without_format(text: str) -> str:

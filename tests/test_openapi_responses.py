@@ -4,9 +4,13 @@ the server."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from faq_bot.query import MAX_QUERY_LENGTH
 
@@ -91,6 +95,22 @@ def test_documented_query_length_is_the_server_limit(client, spec):
     assert q["schema"]["maxLength"] == MAX_QUERY_LENGTH
     assert client.get("/api/search?q=" + "a" * MAX_QUERY_LENGTH).status_code == 200
     assert client.get("/api/search?q=" + "a" * (MAX_QUERY_LENGTH + 1)).status_code == 400
+
+
+@settings(max_examples=examples(300), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.text(
+        st.sampled_from(" \t\n\x00\x1c\x85\xa0\xad\u200b\u200e\u202a\u2060\u3000\ufeffaÄ1?"),
+        max_size=6,
+    )
+)
+def test_the_search_query_pattern_admits_what_the_server_reads_as_a_query(client, spec, q):
+    """An API probe: a zero-width space alone matched the documented pattern of /api/search's
+    q and was a 400 („Bitte einen Suchbegriff angeben“)."""
+    (param,) = [p for p in spec["paths"]["/api/search"]["get"]["parameters"] if p["name"] == "q"]
+    documented = bool(q) and re.search(param["schema"]["pattern"], q) is not None
+    response = client.get("/api/search", query_string={"q": q, "limit": 1})
+    assert (response.status_code == 200) is documented, (q, response.status_code)
 
 
 def test_the_category_enum_is_in_one_order_in_every_worker(spec):

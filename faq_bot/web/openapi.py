@@ -20,6 +20,7 @@ from flask import Blueprint, jsonify, redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from faq_bot.query import MAX_QUERY_LENGTH
+from faq_bot.text import readable_pattern
 
 bp = Blueprint("openapi", __name__)
 
@@ -75,12 +76,13 @@ Q_REQUIRED = _param(
     "q",
     "query",
     "Suchanfrage (nicht leer)",
-    # some character that Python's str.strip() keeps (ECMA's \\s misses \\x1c-\\x1f, \\x85)
+    # some character that cleaning keeps and Python's str.strip() does not strip (a zero-width
+    # space alone is as empty as spaces)
     {
         "type": "string",
         "minLength": 1,
         "maxLength": MAX_QUERY_LENGTH,
-        "pattern": "[^\\s\\x1c-\\x1f\\x85]",
+        "pattern": readable_pattern(),
     },
     required=True,
 )

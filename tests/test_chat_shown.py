@@ -55,18 +55,26 @@ def turns(draw) -> Shown:
     items = tuple(draw(st.lists(related, max_size=MAX_ITEMS)))
     with_context = draw(st.booleans())
     scope = draw(st.none() | ids)
+    read = draw(st.sampled_from(["", "alone", "back"]))  # read as its shape says, or not
+    alone, back = read == "alone", read == "back"
     if kind == DECLINED:
         hits = tuple(draw(st.lists(searched, max_size=SEARCH_FIRST)))
         return Shown(
             draw(questions), kind, related=items, with_context=with_context, scope=scope,
-            search_first=hits,
+            search_first=hits, alone=alone, back=back,
         )  # fmt: skip
     if kind != ANSWERED:
-        return Shown(draw(questions), kind, related=items, with_context=with_context, scope=scope)
+        return Shown(
+            draw(questions), kind, related=items, with_context=with_context, scope=scope,
+            alone=alone, back=back,
+        )  # fmt: skip
     start, end = sorted((draw(offsets), draw(offsets)))
     mark = draw(st.from_regex(r"[0-9a-f]{8}", fullmatch=True))
     question, entry, paragraph = draw(questions), draw(ids), draw(paragraphs)
-    return Shown(question, kind, entry, paragraph, (start, end), items, mark, with_context, scope)
+    return Shown(
+        question, kind, entry, paragraph, (start, end), items, mark, with_context, scope,
+        alone=alone, back=back,
+    )  # fmt: skip
 
 
 @settings(max_examples=examples(300))
@@ -201,6 +209,33 @@ def test_a_turn_read_with_the_turns_before_it_is_shown_again_so(index, monkeypat
     # the mark is signed: removing it is an altered token
     head, rest = token.split(":", 1)
     assert Shown.parse(f"{head[:-2]}:{rest}", KEY).kind == UNVERIFIED
+
+
+def test_a_followup_read_with_the_last_answered_turn_is_shown_again_so(index):
+    """A follow-up asked after a declined question that the bot read with the answered turn
+    before it (`Answer.back`) says „Im Zusammenhang mit“ that turn when the page shows it
+    again, not the declined question its token would otherwise be read after."""
+    from faq_bot.chat import Turn
+    from faq_bot.chat.shown import BACK
+
+    earlier = Turn("Wie viele Karten hat ein Depot mindestens?", "depot")
+    declined = Turn("Wie wird das Wetter morgen?")
+    question = "Und darf es auch mehr haben?"  # shaped like a follow-up („es“)
+    data = answer(index, question, [earlier, declined]).to_json()
+    data["followup"], data["context"] = True, earlier.question  # as when that reading won
+    token = shown_of(data, back=True).token(KEY)
+    assert BACK in token.split(":")[0].split("_")
+    shown = Shown.parse(token, KEY)
+    assert shown.back and not shown.alone
+    again, kept = show(index, shown, [earlier, declined])
+    assert again.followup and again.context == earlier.question
+    assert kept.back
+    # read after the declined one as its shape says, without the mark
+    plain, _ = show(index, Shown.parse(shown_of(data).token(KEY), KEY), [earlier, declined])
+    assert plain.context == declined.question
+    # a link shortened to the turns after the answered one: no context to show
+    cut, _ = show(index, shown, [declined])
+    assert not cut.followup and cut.context is None
 
 
 def test_an_answer_limited_to_one_document_says_so_when_shown_again(index, monkeypatch):

@@ -48,8 +48,8 @@ How a question is answered
    Feuergrube?" after the Himmlische Halle can leave that entry. Within the
    entry its paragraphs compete by the follow-up's own embedding (what it asks,
    not what the earlier question asked); confidence reads the pulled one. Only
-   the question itself is embedded. When the earlier question found no
-   confident answer (no entry), the earlier question is embedded with it.
+   the question itself is embedded (after an earlier question without a
+   confident answer too: there is no entry to pull towards).
    A question not shaped like a follow-up but asked after a confident answer
    ("Was passiert mit den überzähligen Karten?" after the hand limit) is read
    both ways, alone and with that context; the reading with the context answers
@@ -59,7 +59,11 @@ How a question is answered
    what it refers to, and the confidence model, fitted on such questions read with
    their context, cannot tell (on the 301 training follow-ups, weighing that
    reading too raised the confident wrong answers from 4.0 % to 11.6 %;
-   docs/quality-journal.md, "Late night").
+   docs/quality-journal.md, "Late night"). Unless the earlier question was
+   declined: then it is also read alone and, when an earlier turn was answered,
+   with the newest such turn as if the declined ones had not been asked
+   (`_lone_readings`); the reading that is confident and clears its bar by the
+   most answers if it clears it by more than the reading with the declined turn.
 3. Entries are ranked as search ranks them (fused with the dense ranking);
    `faq_bot.chat.passage` takes the best entry, then its paragraph, with its
    lead-in or list neighbour.
@@ -103,6 +107,7 @@ from .history import (
     MAX_CONTEXT,
     Turn,
     context_turns,
+    last_answered,
     parse_history,
     with_entries,
 )
@@ -296,7 +301,7 @@ def _dense(
     a follow-up's are pulled towards the entry that answered the earlier question,
     if there is one. One query embedding either way, of the question alone: after an
     earlier question without an answer too (until the sixty-fourth round it was embedded
-    after that question; now the lone reading, `_lone_reading`, reads the same
+    after that question; now the other readings, `_lone_readings`, reuse the same
     embedding)."""
     topic = context[0].entry if context else None
     if topic is not None and index.entry(topic) is not None:
@@ -389,17 +394,26 @@ def _other_reading(
     return read(index, reading.text, history, dense, context, reading.vector, doc)
 
 
-def _lone_reading(
+def _lone_readings(
     index: Index, reading: Reading, history: list[Turn], dense: bool, doc: str | None = None
-) -> Reading | None:
+) -> list[Reading]:
     """For a question shaped like a follow-up, asked after one without an answer: the
     reading without the earlier turn („Wer bezahlt die Feuerwehr, wenn sie gekontert
     wird?“ after „Wie wird das Wetter morgen?“: its „sie“ made it a follow-up of the
-    weather). None otherwise: after an answered question the earlier answer is what a
-    follow-up refers to. Embeds the question alone once."""
+    weather), and, when an earlier turn was answered, the reading with the newest such
+    turn as if the declined ones after it had not been asked („Was macht die 227-Pfund
+    Bombe?“, „Wie spät ist es?“, „Was passiert, wenn sie gekontert wird?“). Empty
+    otherwise: after an answered question the earlier answer is what a follow-up refers
+    to. The question's own embedding is the one its reading already took (after a declined
+    turn a follow-up is embedded alone): nothing is embedded again."""
     if not reading.context or not history or history[-1].entry is not None:
-        return None
-    return read(index, reading.text, history, dense, [], None, doc)
+        return []
+    found = [read(index, reading.text, history, dense, [], reading.vector, doc)]
+    answered = last_answered(history)
+    if answered is not None:
+        context = context_turns(history[: answered + 1], reading.text)
+        found.append(read(index, reading.text, history, dense, context, reading.vector, doc))
+    return found
 
 
 def answered_reading(
@@ -413,25 +427,24 @@ def answered_reading(
     answers when it is confident and clears its bar by more than the lone reading
     clears its own (first questions and follow-ups have a bar each). So is one shaped
     like a follow-up asked after one without an answer, the other way round: the lone
-    reading answers when it is confident and clears its bar by more. Without a fitted
+    reading, or the one with the newest answered turn (`_lone_readings`), answers when it
+    is confident and clears its bar by more (the one clearing it by the most). Without a fitted
     confidence model (no margins to weigh) it is read as its shape says."""
     turns = _turns(index, history, doc)
     reading = read(index, question, turns, dense=dense, doc=doc)
     response = respond(index, reading)
     if response.margin is None:
         return reading, response
-    other = _other_reading(index, reading, turns, dense, doc) or _lone_reading(
-        index, reading, turns, dense, doc
-    )
-    if other is not None:
-        alternative = respond(index, other)
-        if (
-            alternative.confident
-            and alternative.margin is not None
-            and alternative.margin > response.margin
-        ):
-            return other, alternative
-    return reading, response
+    other = _other_reading(index, reading, turns, dense, doc)
+    others = [other] if other is not None else _lone_readings(index, reading, turns, dense, doc)
+    best = reading, response
+    for candidate in others:
+        alternative = respond(index, candidate)
+        margin = best[1].margin
+        if alternative.confident and alternative.margin is not None and margin is not None:
+            if alternative.margin > margin:
+                best = candidate, alternative
+    return best
 
 
 def answer(index: Index, question: Any, history: Any = (), doc: str | None = None) -> Answer:
@@ -465,6 +478,9 @@ def _answered(index: Index, question: Any, history: Any, doc: str | None) -> tup
     turns = parse_history(history)  # parsed turns pass through `answered_reading` as they are
     reading, response = answered_reading(index, question, turns, doc=doc)
     result = _answer_of(index, reading, response)
+    # read with an answered turn though a declined one came after it (`_lone_readings`)
+    context = reading.context
+    result.back = bool(context and turns and turns[-1].entry is None and context[0].entry)
     result.scope = doc
     note_other_game(index, result, turns)
     # shown back in the asker's words ("ne", not the "eine" that was searched)

@@ -12,6 +12,8 @@
     gives its id, an id the index lacks gives None), so that every reader of a turn's entry
     reads the same one (`faq_bot.chat.answer`; a turn shown again from its token has the
     entry its token names, or none when the index lost it).
+``last_answered(turns) -> int | None``
+    The position of the newest turn that has an entry (None: none was answered).
 ``context_turns(turns, question, always=False) -> list[Turn]``
     The earlier turns a follow-up is read with, newest first (empty for a
     question that is not shaped like a follow-up, unless `always`: the other
@@ -35,6 +37,7 @@ __all__ = [
     "MAX_HISTORY",
     "Turn",
     "context_turns",
+    "last_answered",
     "parse_history",
     "with_entries",
 ]
@@ -132,3 +135,9 @@ def context_turns(turns: Sequence[Turn], question: str, always: bool = False) ->
         if len(out) >= MAX_CONTEXT or not is_followup(turn.question):
             break
     return out
+
+
+def last_answered(turns: Sequence[Turn]) -> int | None:
+    """The position of the newest of `turns` that has an entry (as `with_entries` names
+    it: an entry the index lost is None), or None when none was answered."""
+    return next((i for i in range(len(turns) - 1, -1, -1) if turns[i].entry), None)

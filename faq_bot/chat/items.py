@@ -15,6 +15,7 @@ from faq_bot.query import QueryError
 from faq_bot.search import Hit, ScoredEntry, highlight, search
 from faq_bot.text import entry_path
 
+from .history import last_answered
 from .terms import reference_target
 from .wording import game_of
 
@@ -144,7 +145,8 @@ def earlier_item(index: Index, result: Answer, turns: list[Turn]) -> dict[str, A
     finds nothing (read alone or with it) leaves the entry the conversation was about a tap
     away."""
     # as the index names it (`answer`)
-    entry = next((turn.entry for turn in reversed(turns) if turn.entry), None)
+    answered = last_answered(turns)
+    entry = turns[answered].entry if answered is not None else None
     if result.confident or not entry:
         return None
     record = index.entry(entry)

@@ -36,6 +36,9 @@ class Answer:
     check_url: str | None = None
     followup: bool = False
     context: str | None = None
+    # read with the newest answered turn, the declined turns after it left out (not in
+    # the JSON: `context` names that turn; the page's turn token keeps it, `shown_of`)
+    back: bool = False
     doc_title: str | None = None
     date_text: str | None = None
     citation: str | None = None  # without its URL: `to_json` adds it (absolute)

@@ -30,7 +30,9 @@ answer to any question. The key is the service's secret
     the search's first hits it offered (`Answer.search_first`): ``f.<entry>[.<paragraph>]``
     (at most `SEARCH_FIRST`, shown again as listed, not searched again); ``a.allein``
     (`ALONE`) when a question shaped like a follow-up was read alone all the same (shown
-    again without „Im Zusammenhang mit“; a version before it skips it); and when one of
+    again without „Im Zusammenhang mit“; a version before it skips it), or ``a.zurueck``
+    (`BACK`) when it was read with the newest answered turn, the declined ones after it
+    left out (shown again „Im Zusammenhang mit“ that turn); and when one of
     them holds no word of the search text, ``m.<flags>``: one digit per hit, ``1`` holds a
     word, ``0`` close in meaning only (shown again with its label,
     `faq_bot.search.UNWORDED`; a version before the item skips it as a later version's
@@ -54,8 +56,8 @@ answer to any question. The key is the service's secret
     `UNVERIFIED_MESSAGE` and read as history by its question only. A link ends in its
     last question, whose end a forum may change (a final "?" left out, a "." or ")"
     taken in): a question that verifies once changed back (`as_linked`) is shown as signed.
-``shown_of(data) -> Shown``
-    The turn an answer's JSON (`Answer.to_json`) shows.
+``shown_of(data, back=False) -> Shown``
+    The turn an answer's JSON (`Answer.to_json`) shows; `back`: its `Answer.back`.
 ``show(index, shown, before) -> tuple[Answer, Shown]``
     The turn rendered again as an `Answer` (for the same template as a new
     answer), read with the earlier turns `before` (for its "Im Zusammenhang mit"
@@ -94,7 +96,7 @@ from faq_bot.question import (
 from faq_bot.stack.link import check_url_for
 from faq_bot.text import FINGERPRINT_LENGTH, LINK_TAIL, fingerprint, said_back
 
-from .history import MAX_HISTORY, Turn, context_turns
+from .history import MAX_HISTORY, Turn, context_turns, last_answered
 from .items import SEARCH_FIRST, earlier_item, related_item, search_item, source_hit
 from .passage import Passage, passage_table, with_neighbours
 from .result import Answer
@@ -139,6 +141,9 @@ CONTEXT = "c"  # the last item of a turn read with the turns before it
 # after a declined one, `faq_bot.chat.answer._lone_reading`): shaped as an item of a later
 # version, so an instance from before it skips it rather than refusing the token
 ALONE = "a.allein"
+# the item of a question shaped like a follow-up that was read with the newest answered turn
+# before it, the declined turns since left out (`faq_bot.chat.answer._lone_readings`)
+BACK = "a.zurueck"
 MAX_HEAD = 240  # characters of a token's answer or of one item
 SIGNATURE_LENGTH = 16  # base64url characters of the HMAC-SHA-256 kept (96 bits)
 SCOPE = "d"  # the item of the one document the answer was limited to
@@ -175,7 +180,7 @@ _LATER_ITEM = re.compile(rf"(?![ls{FOUND}{WORDED}dr]\.)[a-z]\.{ENTRY_ID}(?:\.\d{
 # whose signature is missing or wrong is accepted, and shown as its question only)
 TOKEN_PATTERN = (
     rf"^(?:[-xqu]|{_ANSWER_PATTERN})(?:_{_ITEM_PATTERN}){{0,{MAX_ITEMS + SEARCH_FIRST}}}"
-    rf"(?:_{re.escape(ALONE)})?(?:_{_WORDED_PATTERN})?(?:_{_UNSURE_PATTERN})?"
+    rf"(?:_(?:{re.escape(ALONE)}|{re.escape(BACK)}))?(?:_{_WORDED_PATTERN})?(?:_{_UNSURE_PATTERN})?"
     rf"(?:_{_SCOPE_PATTERN})?(?:_{CONTEXT})?"
     rf"(?::[A-Za-z0-9_-]{{0,{SIGNATURE_LENGTH}}})?~.*{QUESTION_PATTERN}"
 )
@@ -230,6 +235,7 @@ class Shown:
     # of the search text) (`FOUND`, `WORDED`)
     search_first: tuple[tuple[str, int | None, bool], ...] = ()
     alone: bool = False  # shaped like a follow-up, read alone all the same (`ALONE`)
+    back: bool = False  # read with the newest answered turn, the declined ones left out
 
     @classmethod
     def parse(cls, token: str, key: bytes) -> Shown:
@@ -272,7 +278,8 @@ class Shown:
         if worded is not None:
             items.pop()
         alone = bool(items) and items[-1] == ALONE
-        if alone:
+        back = bool(items) and items[-1] == BACK
+        if alone or back:
             items.pop()
         if len(items) > MAX_ITEMS + SEARCH_FIRST:
             raise QuestionError(
@@ -309,6 +316,7 @@ class Shown:
                 scope=kept,
                 search_first=tuple(found),
                 alone=alone,
+                back=back,
             )
         m = _ANSWER.fullmatch(answer)
         if m is None:
@@ -332,6 +340,7 @@ class Shown:
             percent,
             tuple(found),
             alone,
+            back,
         )
 
     def token(self, key: bytes) -> str:
@@ -354,7 +363,7 @@ class Shown:
         scope = [f"{SCOPE}.{self.scope}"] if self.scope else []
         unsure = [f"{UNSURE}.{self.unsure}"] if self.unsure is not None else []
         tail = [*worded, *unsure, *scope, *([CONTEXT] if self.with_context else [])]
-        alone = [ALONE] if self.alone else []
+        alone = [ALONE] if self.alone else [BACK] if self.back else []
         head = "_".join([head, *items, *alone, *tail])
         return f"{head}:{sign(key, f'{head}~{self.question}')}~{self.question}"
 
@@ -388,8 +397,9 @@ def parse_conversation(questions: list[str], tokens: list[str], key: bytes) -> l
     return out
 
 
-def shown_of(data: dict[str, Any]) -> Shown:
-    """The turn an answer's JSON shows (what the page carries on)."""
+def shown_of(data: dict[str, Any], back: bool = False) -> Shown:
+    """The turn an answer's JSON shows (what the page carries on); `back`: it was read with
+    the newest answered turn, the declined ones after it left out (`Answer.back`)."""
     related = tuple(
         (r["reason"], r["id"], r.get("paragraph"))
         for r in data.get("related") or []
@@ -416,6 +426,7 @@ def shown_of(data: dict[str, Any]) -> Shown:
             scope=scope,
             search_first=hits,
             alone=alone,
+            back=back and with_context,
         )
     entry = found["entry"]["id"]
     if not re.fullmatch(ENTRY_ID, entry):  # cannot happen with slug ids: then not kept
@@ -436,6 +447,7 @@ def shown_of(data: dict[str, Any]) -> Shown:
         scope,
         unsure if unsure is not None and 0 <= unsure < 100 else None,
         alone=alone,
+        back=back and with_context,
     )
 
 
@@ -488,6 +500,16 @@ def _suggestion(index: Index, question: str) -> str | None:
         return None
 
 
+def _context(shown: Shown, before: list[Turn]) -> list[Turn]:
+    """The earlier turns `shown` was read with, as its answer read them."""
+    if shown.alone:
+        return []
+    if shown.back:  # the newest answered turn (gone from a shortened link: none)
+        answered = last_answered(before)
+        return [] if answered is None else context_turns(before[: answered + 1], shown.question)
+    return context_turns(before, shown.question, always=shown.with_context)
+
+
 def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]:
     """`shown` rendered again without retrieval, read with the turns `before` it,
     and the turn as shown now (an answer the index lost becomes `GONE`)."""
@@ -499,15 +521,14 @@ def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]
             with_context=shown.with_context,
             scope=shown.scope,
             alone=shown.alone,
+            back=shown.back,
         )
     related = [
         related_item(index, other, paragraph, reason)
         for reason, entry, paragraph in shown.related
         if (other := _still_there(index, entry, paragraph)) is not None
     ]
-    context = (
-        [] if shown.alone else context_turns(before, shown.question, always=shown.with_context)
-    )
+    context = _context(shown, before)
     result = Answer(
         question=shown.question,
         confident=found is not None,

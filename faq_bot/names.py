@@ -27,7 +27,7 @@ from faq_bot.errors import InputError
 from faq_bot.index import Index
 from faq_bot.morphology import word_class
 from faq_bot.query import main_terms
-from faq_bot.text import clip, said_back, without_format
+from faq_bot.text import NEAR_SIMILARITY, clip, said_back, without_format
 from faq_bot.text import words as folded_words
 
 __all__ = [
@@ -208,10 +208,9 @@ def category_slug(index: Index, entry_id: str) -> str | None:
     return slugify(record.category) if record is not None and record.category else None
 
 
-# A mistyped address: difflib's similarity to an entry's at least NEAR_SIMILARITY, for an
-# address at least NEAR_LENGTH long (one letter off a short word is another word: "bombe",
-# "bomber"; a link cut short by a letter or two is as similar as a slip)
-NEAR_SIMILARITY = 0.8
+# A mistyped address: difflib's similarity to an entry's at least NEAR_SIMILARITY
+# (`faq_bot.text`), for an address at least NEAR_LENGTH long (one letter off a short word is
+# another word: "bombe", "bomber"; a link cut short by a letter or two is as similar as a slip)
 NEAR_LENGTH = 8
 
 

@@ -36,6 +36,7 @@ from urllib.parse import quote
 __all__ = [
     "LINK_INVISIBLE",
     "LINK_TAIL",
+    "NEAR_SIMILARITY",
     "HIDDEN_SENT",
     "NOTHING_VISIBLE",
     "UNDATED",
@@ -69,6 +70,9 @@ __all__ = [
 ]
 
 _WORD = re.compile(r"\w+")
+# a name typed with a slip: difflib's similarity to the one meant at least this (a mistyped
+# address, `faq_bot.names.entries_near`; a card name the catalog lacks, `faq_bot.stack.catalog`)
+NEAR_SIMILARITY = 0.8
 UNDATED = "ohne Datum"  # what the pages say for the date of a document without one
 FINGERPRINT_LENGTH = 8  # hex digits of the SHA-256 of a passage's text
 # the invisible format characters a copy brings along with a link (soft hyphen, zero-width

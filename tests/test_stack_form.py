@@ -290,6 +290,30 @@ def test_form_step_announcing_a_card_that_needs_a_target_asks_for_it_there(card)
 
 
 @pytest.mark.parametrize(
+    ("name", "meant"),
+    [("Zerstörerr", " (meinten Sie „Zerstörer“?)"), ("Schachbrett", "")],
+)
+def test_form_step_announcing_a_card_the_catalog_lacks_asks_for_its_kind(name, meant) -> None:
+    """A phone review: a card name typed with a slip was announced without a word, and
+    „Auflösen“ answered „Kartenart: fehlt“ with no hint of the name it meant."""
+    state = build()
+    step(state, "pick:Radarstation", {"pick_owner": "B"})
+    state["cards"][3]["name"], state["cards"][3]["kind"] = name, ""
+    said = step(state, "announce:3")
+    assert said == Feedback(
+        f"{name} von B angesagt (Eintrag 4). „{name}“ steht nicht im Kartenkatalog{meant}; "
+        "bitte die Kartenart wählen.",
+        field="c-3-kind",
+        group="stack",
+        reveal=True,
+    )
+    given = build()  # a Kartenart given by hand: nothing to ask
+    step(given, "pick:Radarstation", {"pick_owner": "B"})
+    given["cards"][3]["name"], given["cards"][3]["kind"] = name, "unit"
+    assert step(given, "announce:3").field == "s-3-source"
+
+
+@pytest.mark.parametrize(
     ("group", "message", "field"),
     [
         ("players", "Neue leere Zeile: Spieler 3.", "p-2-name"),
@@ -699,10 +723,16 @@ def test_a_missing_kind_is_explained_only_for_a_name_the_catalog_lacks() -> None
             {"name": "Radarstation", "kind": ""},
             {"name": "Schachbrett", "kind": "unit"},
             {"name": "", "kind": ""},
+            {"name": "Flakbaterie", "kind": ""},
         ]
     }
     said = missing_kind_reason(("cards", 0, "kind"), state)
     assert said == " – „Schachbrett“ steht nicht im Kartenkatalog; bitte die Kartenart wählen"
+    slip = missing_kind_reason(("cards", 4, "kind"), state)
+    assert slip == (
+        " – „Flakbaterie“ steht nicht im Kartenkatalog (meinten Sie „Flakbatterie“?); "
+        "bitte die Kartenart wählen"
+    )
     assert missing_kind_reason(("cards", 1, "kind"), state) == ""  # the catalog's
     assert missing_kind_reason(("cards", 2, "kind"), state) == ""  # a Kartenart given
     assert missing_kind_reason(("cards", 3, "kind"), state) == ""  # no name to look up

@@ -1651,6 +1651,23 @@ def test_check_builder_step_tells_check_js_what_it_did_and_where_the_focus_goes(
     assert focus in tag
 
 
+def test_announcing_a_card_the_catalog_lacks_opens_its_kind_and_says_what_it_meant(client):
+    """A phone review: a card name typed with a slip („227-Pfund Bome“) was announced without
+    a word; „Auflösen“ then answered „Kartenart: fehlt“."""
+    form = without_entry(example2_form(action="announce:2", pick_owner="B"), 1)
+    form["c-2-name"], form["c-2-kind"] = "227-Pfund Bome", ""
+    html = fragment(client, form)
+    tag = unescape(checker_tag(html))
+    assert (
+        'data-status="227-Pfund Bome von B angesagt (Eintrag 3). „227-Pfund Bome“ steht nicht '
+        'im Kartenkatalog (meinten Sie „227-Pfund Bombe“?); bitte die Kartenart wählen."'
+    ) in tag
+    assert 'data-focus="c-2-kind"' in tag and "data-focus-reveal" in tag
+    # its „Mehr zur Karte“ is open, so the focused Kartenart can be seen and chosen
+    row = html[html.index('id="c-2-name"') : html.index('id="c-2-kind"')]
+    assert '<details class="more" open>' in row
+
+
 def test_check_builder_step_without_javascript_says_what_it_did_in_a_status(client) -> None:
     html = client.post("/check", data=builder_form(action="pick:Radarstation")).get_data(
         as_text=True

@@ -7,6 +7,7 @@ come from the scenario itself.
 
 from __future__ import annotations
 
+import difflib
 import re
 import tomllib
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from importlib import resources
 from typing import Any
 
 from faq_bot.stack.model import AMOUNT_EFFECTS, EffectType, Kind
-from faq_bot.text import collation_key, fold
+from faq_bot.text import NEAR_SIMILARITY, collation_key, fold
 
 _FIELDS = {
     "name",
@@ -128,6 +129,17 @@ def find_card(name: str, catalog: tuple[CatalogCard, ...] | None = None) -> Cata
         if any(normalize_name(n) == wanted for n in (card.name, *card.aliases)):
             return card
     return None
+
+
+def cards_near(name: str, n: int = 2) -> list[str]:
+    """The names of at most `n` catalog cards a `name` the catalog lacks most likely meant
+    (by their names and aliases), most similar first („Zerstörerr“ -> „Zerstörer“); none
+    for a name it has."""
+    if not name.strip() or find_card(name) is not None:
+        return []
+    card_of = {normalize_name(a): c.name for c in load_catalog() for a in (c.name, *c.aliases)}
+    near = difflib.get_close_matches(normalize_name(name), list(card_of), 2 * n, NEAR_SIMILARITY)
+    return list(dict.fromkeys(card_of[a] for a in near))[:n]
 
 
 def catalog_suggestions(

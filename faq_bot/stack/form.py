@@ -33,7 +33,7 @@ from typing import Any
 
 from faq_bot.corpus.splitters import slugify, unique_id
 from faq_bot.errors import InputError
-from faq_bot.stack.catalog import find_card
+from faq_bot.stack.catalog import cards_near, find_card
 from faq_bot.stack.explain import (
     EFFECT_DE,
     KIND_DE,
@@ -325,10 +325,21 @@ def missing_kind_reason(path: Any, state: Mapping[str, Any]) -> str:
     i = path[1]
     if path[2] != "kind" or not isinstance(i, int) or not 0 <= i < len(rows):
         return ""
-    name = rows[i].get("name") or ""
-    if not name or rows[i].get("kind") or find_card(name) is not None:
+    if rows[i].get("kind"):
         return ""
-    return f" – {said_back(name, 40)} steht nicht im Kartenkatalog; bitte die Kartenart wählen"
+    note = unknown_card_note(rows[i].get("name") or "")
+    return f" – {note}" if note else ""
+
+
+def unknown_card_note(name: str) -> str:
+    """What the form says of a card `name` the catalog lacks, with the names it most likely
+    meant (`cards_near`); "" for none or one it has. Said after the Kartenart's error
+    (`missing_kind_reason`) and when such a card is announced."""
+    if not name or find_card(name) is not None:
+        return ""
+    near = " oder ".join(f"„{n}“" for n in cards_near(name))
+    meant = f" (meinten Sie {near}?)" if near else ""
+    return f"{said_back(name, 40)} steht nicht im Kartenkatalog{meant}; bitte die Kartenart wählen"
 
 
 def scenario_from_state(state: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:

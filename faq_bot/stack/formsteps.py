@@ -26,6 +26,7 @@ from faq_bot.stack.form import (
     announced,
     is_number,
     pad_state,
+    unknown_card_note,
 )
 from faq_bot.text import said_back
 
@@ -239,6 +240,10 @@ def _feedback(state: Mapping[str, Any], action: str, posted: str | None = None) 
             # not first as „Ziel: fehlt“ after „Auflösen“ (a phone review)
             message += " Die Karte braucht ein Ziel: bitte im Feld „Ziel“ wählen."
             return Feedback(message, field=f"s-{row}-target", reveal=True)
+        if not card.get("kind") and (note := unknown_card_note(card.get("name") or "")):
+            # said now, not first at „Auflösen“ as „Kartenart: fehlt“ (a phone review)
+            message += f" {note}."
+            return Feedback(message, field=f"c-{int(rest)}-kind", reveal=True)
         return Feedback(message, field=_first_field("stack", row))
     if kind == "add":
         row = len(state[rest]) - 1

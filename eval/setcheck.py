@@ -272,6 +272,7 @@ GROUPS = [
     ["heldout186-questions.jsonl", "heldout186-followups.jsonl"],
     ["heldout187-questions.jsonl", "heldout187-followups.jsonl"],
     ["heldout188-questions.jsonl", "heldout188-followups.jsonl"],
+    ["heldout190-questions.jsonl", "heldout190-followups.jsonl"],
 ]
 
 

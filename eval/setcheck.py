@@ -273,6 +273,7 @@ GROUPS = [
     ["heldout187-questions.jsonl", "heldout187-followups.jsonl"],
     ["heldout188-questions.jsonl", "heldout188-followups.jsonl"],
     ["heldout189-questions.jsonl", "heldout189-followups.jsonl"],
+    ["heldout190-questions.jsonl", "heldout190-followups.jsonl"],
 ]
 
 

@@ -1202,6 +1202,28 @@ def test_an_empty_follow_up_without_javascript_lands_at_the_error_tied_to_the_fi
     assert "aria-invalid" not in re.search(r'<input id="chat-q"[^>]*>', answered)[0]
 
 
+@pytest.mark.parametrize("method", ["get", "post"])
+@pytest.mark.parametrize("q", ["\u200b", "\u00ad", "\ufeff", "\x00", " \x01 "])
+def test_a_question_that_is_none_keeps_the_conversation_in_view(client, method, q):
+    """An API probe: a link to the chat with earlier turns and a q of invisible or control
+    characters alone („q=%E2%80%8B“) gave a bare error page, the conversation gone (a form
+    post of the same kept it)."""
+    first = client.post("/ask", data={"q": FIRST})
+    (token,) = parse_qs(urlsplit(first.headers["Location"]).query)["t"]
+    if method == "get":
+        response = client.get("/ask", query_string={"t": token, "q": q})
+    else:
+        response = client.post("/ask", data={"t": token, "q": q})
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert hidden_turns(html) == [token]
+    assert FIRST in unescape(html)
+    error = re.search(
+        r'<div class="chat-error" id="chat-error" role="alert">(.*?)</div>', html, re.S
+    )
+    assert error and "Bitte eine Frage eingeben." in error[1]
+
+
 def test_ask_page_asked_with_nothing_typed_says_so(client):
     """A phone review: „Fragen“ on the start page with an empty field opened /ask?q= as an
     empty chat with no word why; it says „Bitte eine Frage eingeben.“ as the chat's own form

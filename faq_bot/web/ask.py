@@ -248,10 +248,11 @@ def _page(
 @bp.get("/ask")
 @conditional(also=turn_key_tag)
 def page() -> str | tuple[str, int]:
-    # not cleaned here: a q of control characters alone is a question that is none (400,
-    # as the OpenAPI description says), not an empty one (the start page)
+    # cleaned as the form's post is: a q of control or invisible characters alone is a
+    # question that is none, a 400 (as the OpenAPI description says) that keeps the
+    # conversation in view (a bare error page lost it, an API probe)
     asked = request.args.get("q")
-    question = (asked or "").strip() or None
+    question = clean_input(asked or "").strip() or None
     args = request.args
     turns = args.getlist("t")
     shown, doc, notice = _conversation(

@@ -729,9 +729,9 @@ def test_a_question_shaped_like_a_follow_up_of_a_declined_one_is_answered_alone(
 def test_a_followup_after_a_declined_turn_can_be_read_with_the_last_answered_one(
     dense_on, dense_index, monkeypatch
 ):
-    """Round 64's reviews: „Was macht die 227-Pfund Bombe?“, „Wie spät ist es?“, „Was
-    passiert, wenn sie gekontert wird?“ was read with the declined question or alone, never
-    with the turn that answered (sixty-fifth round, addendum 1: on the 2,991 seen follow-ups
+    """Round 64's reviews: a follow-up after an answered question and a declined one was read
+    with the declined question or alone, never with the turn that answered (sixty-fifth
+    round, addendum 1: on the 2,991 seen follow-ups
     with a declined question put before each, 1,046 -> 1,530 right, 335 -> 321 confidently
     wrong). Here only readings with an earlier turn can clear their bar (1.01 for a first
     question), so the lone reading cannot answer; the reading with the answered turn does,

@@ -307,6 +307,9 @@ def _dense(
     if topic is not None and index.entry(topic) is not None:
         found = topic_dense_scores(index, text, topic, TOPIC_WEIGHT, vector)
         return found if found is not None else (None, None)
+    retriever = dense_for(index) if vector is not None else None
+    if retriever is not None and vector is not None:  # already embedded: nothing again
+        return retriever.scores_of(vector), None
     return dense_scores(index, text), None
 
 
@@ -401,10 +404,10 @@ def _lone_readings(
     reading without the earlier turn („Wer bezahlt die Feuerwehr, wenn sie gekontert
     wird?“ after „Wie wird das Wetter morgen?“: its „sie“ made it a follow-up of the
     weather), and, when an earlier turn was answered, the reading with the newest such
-    turn as if the declined ones after it had not been asked („Was macht die 227-Pfund
-    Bombe?“, „Wie spät ist es?“, „Was passiert, wenn sie gekontert wird?“). Empty
+    turn as if the declined ones after it had not been asked (a question on a card, one
+    the bot declines, then „und wenn sie gekontert wird?“ about the card). Empty
     otherwise: after an answered question the earlier answer is what a follow-up refers
-    to. The question's own embedding is the one its reading already took (after a declined
+    to. Both readings take the question's own embedding from its reading (after a declined
     turn a follow-up is embedded alone): nothing is embedded again."""
     if not reading.context or not history or history[-1].entry is not None:
         return []

@@ -138,7 +138,7 @@ UNVERIFIED_MESSAGE = "Diese frühere Antwort ließ sich nicht prüfen und wird n
 MAX_ITEMS = 16  # related entries a token keeps (an answer lists at most 5 similar + its links)
 CONTEXT = "c"  # the last item of a turn read with the turns before it
 # the item of a question shaped like a follow-up that was read alone all the same (asked
-# after a declined one, `faq_bot.chat.answer._lone_reading`): shaped as an item of a later
+# after a declined one, `faq_bot.chat.answer._lone_readings`): shaped as an item of a later
 # version, so an instance from before it skips it rather than refusing the token
 ALONE = "a.allein"
 # the item of a question shaped like a follow-up that was read with the newest answered turn

@@ -239,18 +239,40 @@ def test_a_number_past_the_last_paragraph_says_how_many_there_are(client, index)
     assert f"keinen Absatz {count + 1}" in unescape(html) and f"{count} Absätze" in html
 
 
-@pytest.mark.parametrize("number", ["100000", "999999999999999999"])
+@pytest.mark.parametrize(
+    "number", ["100000", "999999999999999999", "0100000", "100000)", "100000.", "9" * 39 + ")"]
+)
 def test_a_number_longer_than_any_paragraphs_says_how_many_there_are(client, index, number):
     """A review: „…/absatz/100000“ said paragraphs are counted from 1 (as for „0“ or „x“),
-    not that the entry has fewer."""
+    not that the entry has fewer; with leading zeros or a forum's tail it still did."""
     count = len(index.entry(BOMB).plain_paragraphs)
+    meant = number.strip(").").lstrip("0")
     for entry in (BOMB, "227er"):
         response = client.get(f"/entry/{entry}/absatz/{number}")
         assert response.status_code == 404
         html = unescape(response.get_data(as_text=True))
-        assert f"keinen Absatz {number}; er hat {count} Absätze" in html
+        assert f"keinen Absatz {meant}; er hat {count} Absätze" in html
         assert "ab 1 gezählt" not in html
     assert client.get(f"/entry/no-such-entry/absatz/{number}").status_code == 404
+
+
+def test_a_long_number_with_the_fingerprint_of_a_paragraph_leads_to_it(client, index):
+    """The code review: „…/absatz/99999?v=…“ was redirected to the paragraph with that text,
+    „…/absatz/100000?v=…“ was a 404."""
+    record = index.entry(BOMB)
+    mark = fingerprint(record.plain_paragraphs[1])
+    for number in ("99999", "100000", "100000)"):
+        response = client.get(f"/entry/{BOMB}/absatz/{number}?v={mark}")
+        assert response.status_code == 301, number
+        assert response.headers["Location"] == f"/entry/{BOMB}/absatz/2?v={mark}"
+
+
+@pytest.mark.parametrize("number", ["1" * 40, "1" * 41 + ")", "00" + "9" * 50])
+def test_a_number_with_more_digits_than_any_link_reads_says_no_entry_has_as_many(client, number):
+    response = client.get(f"/entry/{BOMB}/absatz/{number}")
+    assert response.status_code == 404
+    html = unescape(response.get_data(as_text=True))
+    assert "So viele Absätze hat kein Eintrag." in html and "ab 1 gezählt" not in html
 
 
 def test_an_unknown_entry_with_a_control_character_is_named_with_it_visible(client):

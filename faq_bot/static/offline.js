@@ -366,7 +366,7 @@
   function renderLinked(data, search, id, number, version) {
     var entry = findEntry(data, id);
     if (!entry) return renderMissing(data, search);
-    return locate(entry.paragraphs, number - 1, version).then(function (linked) {
+    return locate(entry.paragraphs, Number(number) - 1, version).then(function (linked) {
       var path = location.pathname;
       if (linked.where === "moved") path = path.replace(/\/absatz\/[0-9]+$/, "/absatz/" + (linked.index + 1));
       var known = linked.where === "here" || linked.where === "moved" || linked.where === "changed";
@@ -635,8 +635,10 @@
       var rest = path.slice(7).replace(/\/+$/, ""); // "/entry/x/": the server redirects to /entry/x
       // read as the server reads it (faq_bot/web/permalink.py tidy_number, and „Absatz“ in
       // any case): leading spaces and zeros and what a forum adds after the number are dropped
-      var absatz = /^(.*)\/absatz\/(?:%20|%C2%A0|%C2%AD|%E2%80%8[B-F]|%E2%80%A[A-E]|%E2%81%A[0-9]|%EF%BB%BF){0,8}0*([1-9][0-9]{0,4})(?:[).,;:!?\]=]|%[0-9A-Fa-f]{2}){0,8}$/i.exec(rest);
-      if (absatz) renderLinked(data, search, decoded(absatz[1]), parseInt(absatz[2], 10), tidyVersion(params.get("v") || ""));
+      var absatz = /^(.*)\/absatz\/(?:%20|%C2%A0|%C2%AD|%E2%80%8[B-F]|%E2%80%A[A-E]|%E2%81%A[0-9]|%EF%BB%BF){0,8}0*([1-9][0-9]{0,38})(?:[).,;:!?\]=]|%[0-9A-Fa-f]{2}){0,8}$/i.exec(rest);
+      // the number as its digits: said back as written however long (a number past 2^53 is
+      // past the end of every entry all the same)
+      if (absatz) renderLinked(data, search, decoded(absatz[1]), absatz[2], tidyVersion(params.get("v") || ""));
       else renderEntry(data, search, decoded(rest), params.get("h") || "");
     } else if (path.indexOf("/docs/") === 0) {
       renderDocument(data, search, decoded(path.slice(6)));

@@ -343,10 +343,11 @@ def _linked_paragraph(
     a paragraph that moved) is then redirected once, to where it leads; one that leads
     nowhere is answered at once (a redirect to a 404 helps nobody)."""
     n, version, tidied = tidy_link(number, request.args.get("v") or "")
-    if n is None and _LONG_NUMBER.fullmatch(number):  # a number, only no entry has as many
-        record = _named_record(index, entry_id)
-        count = len(record.plain_paragraphs)
-        raise NotFound(description=link_note("missing", int(number), record.title, count))
+    if n is None and _TOO_MANY.fullmatch(number):
+        raise NotFound(
+            description=f"Einen Absatz {said_back(number, 40)} gibt es nicht: So viele Absätze "
+            "hat kein Eintrag."
+        )
     if n is None:
         raise NotFound(
             description=f"Einen Absatz {said_back(number, 40)} gibt es nicht: Absätze "
@@ -369,8 +370,9 @@ def _linked_paragraph(
     return record, n, version, found, tidied
 
 
-# a paragraph number longer than a permalink's (`NUMBER_PATTERN`): past the end of any entry
-_LONG_NUMBER = re.compile(r"[1-9][0-9]{5,39}")
+# a number longer than any a permalink reads (`NUMBER_PATTERN`, `tidy_number`), with what a
+# link may bring before and after it: past the end of any entry, not a number from 0
+_TOO_MANY = re.compile(r"\s*0*[1-9][0-9]{39,}\D{0,8}")
 
 
 def _named_record(index: Index, entry_id: str) -> EntryRecord:

@@ -16,9 +16,10 @@ from typing import Literal
 
 from faq_bot.text import FINGERPRINT_LENGTH, LINK_INVISIBLE, LINK_TAIL, fingerprint
 
-# "3", never "03" or "+3" (one address per paragraph); five digits are far more than
-# any entry has and keep int() cheap
-NUMBER_PATTERN = "^[1-9][0-9]{0,4}$"
+# "3", never "03" or "+3" (one address per paragraph); up to 39 digits, far more than any
+# entry has, so that a long number is a number past the end ("…/absatz/100000": the entry
+# has 4), not one misread, and int() stays cheap
+NUMBER_PATTERN = "^[1-9][0-9]{0,38}$"
 _NUMBER = re.compile(NUMBER_PATTERN)
 # A link's "v" is the fingerprint or its first `MIN_VERSION` digits or more: forums and
 # chat apps cut long links short ("…?v=803f02e" of "…?v=803f02e1"), and four hex digits
@@ -89,10 +90,10 @@ ADDED_AFTER = "(?:" + LINK_TAIL + "|=)" + "{0,8}"
 # a number written with leading zeros ("03"), spaces or invisible characters before it
 # (" 3", a no-break space, a zero-width space: what static/offline.js reads alike) or with
 # that after it
-_TIDY_NUMBER = re.compile(f"[ \u00a0{LINK_INVISIBLE}]{{0,8}}0*([1-9][0-9]{{0,4}})" + ADDED_AFTER)
+_TIDY_NUMBER = re.compile(f"[ \u00a0{LINK_INVISIBLE}]{{0,8}}0*([1-9][0-9]{{0,38}})" + ADDED_AFTER)
 # a checker's share link (`faq_bot.stack.permalink`'s alphabet) with that after it
 _TIDY_SHARED = re.compile(r"([A-Za-z0-9_-]+)" + ADDED_AFTER)
-TIDY_LONGEST = 40  # characters of a number worth tidying: any more is no link someone meant
+TIDY_LONGEST = 60  # characters of a number worth tidying (39 digits and what comes around)
 
 
 def tidy_number(raw: str) -> int | None:

@@ -17,7 +17,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
 from typing import NamedTuple
@@ -27,7 +26,7 @@ from faq_bot.errors import InputError
 from faq_bot.index import Index
 from faq_bot.morphology import word_class
 from faq_bot.query import main_terms
-from faq_bot.text import NEAR_SIMILARITY, clip, said_back, without_format
+from faq_bot.text import clip, nearest, said_back, without_format
 from faq_bot.text import words as folded_words
 
 __all__ = [
@@ -222,6 +221,4 @@ def entries_near(index: Index, address: str, n: int = 3) -> list[str]:
     slug = slugify(address)
     if len(slug) < NEAR_LENGTH:
         return []
-    entry_of = dict(index.addresses())
-    similar = difflib.get_close_matches(slug, list(entry_of), n=2 * n, cutoff=NEAR_SIMILARITY)
-    return list(dict.fromkeys(entry_of[a] for a in similar))[:n]
+    return nearest(slug, dict(index.addresses()), n)

@@ -24,6 +24,7 @@
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import re
 import unicodedata
@@ -53,6 +54,7 @@ __all__ = [
     "fold_letters",
     "paragraph_citation",
     "paragraph_path",
+    "nearest",
     "read_as",
     "readable_pattern",
     "said_back",
@@ -135,6 +137,15 @@ def clean_input(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(kept))
 
 
+def nearest(word: str, spelled: dict[str, str], n: int) -> list[str]:
+    """The values of at most `n` keys of `spelled` that `word` (spelled as the keys are)
+    most likely meant, most similar first, each value once: difflib's similarity at least
+    `NEAR_SIMILARITY` (a mistyped address, `faq_bot.names.entries_near`; a card name the
+    catalog lacks, `faq_bot.stack.catalog.cards_near`)."""
+    close = difflib.get_close_matches(word, list(spelled), 2 * n, NEAR_SIMILARITY)
+    return list(dict.fromkeys(spelled[key] for key in close))[:n]
+
+
 @lru_cache(maxsize=1)
 def readable_pattern() -> str:
     """A JSON Schema pattern for text with something readable in it: a character
@@ -144,8 +155,7 @@ def readable_pattern() -> str:
     same. Computed once, when first asked (the OpenAPI description)."""
     ranges: list[list[int]] = []
     for code in range(0x10000):
-        c = chr(code)
-        if 0xD800 <= code <= 0xDFFF or not (c.isspace() or unicodedata.category(c) in ("Cc", "Cf")):
+        if 0xD800 <= code <= 0xDFFF or clean_input(chr(code)).strip():
             continue
         if ranges and ranges[-1][1] == code - 1:
             ranges[-1][1] = code

@@ -109,7 +109,7 @@ def test_the_search_query_pattern_admits_what_the_server_reads_as_a_query(client
     q and was a 400 („Bitte einen Suchbegriff angeben“)."""
     (param,) = [p for p in spec["paths"]["/api/search"]["get"]["parameters"] if p["name"] == "q"]
     documented = bool(q) and re.search(param["schema"]["pattern"], q) is not None
-    response = client.get("/api/search", query_string={"q": q, "limit": 1})
+    response = client.get("/api/search", query_string={"q": q, "n": 1})
     assert (response.status_code == 200) is documented, (q, response.status_code)
 
 

@@ -1496,7 +1496,11 @@ def test_check_builder_moves_an_entry_keeping_its_fields(client) -> None:
 @pytest.mark.parametrize(
     ("action", "says"),
     [
-        ("pick:Gibtsnicht", "Die Karte „Gibtsnicht“ steht nicht im Kartenkatalog."),
+        ("pick:Gibtsnicht", "Die Karte „Gibtsnicht“ steht nicht im Kartenkatalog. Das "),
+        (
+            "pick:Flakbaterie",
+            "Die Karte „Flakbaterie“ steht nicht im Kartenkatalog. Meinten Sie „Flakbatterie“?",
+        ),
         ("move:stack:0:sideways", "Unbekannte Aktion „move:stack:0:sideways“."),
         ("announce:99", "Die Zeile dieser Schaltfläche gibt es nicht (mehr)."),
         ("add:nothing", "Unbekannte Aktion „add:nothing“."),

@@ -23,7 +23,7 @@ from faq_bot.question import FILLER, normalize_question
 from faq_bot.text import citation, entry_path, fold
 
 from . import confidence as conf
-from .history import Turn
+from .history import Turn, last_answered
 from .passage import Passage
 
 if TYPE_CHECKING:
@@ -90,7 +90,8 @@ def note_other_game(index: Index, result: Answer, turns: Sequence[Turn]) -> None
 def other_game_note(index: Index, entry_id: str, turns: Sequence[Turn]) -> str | None:
     """What an answer says when it comes from another game than the conversation's last
     answer (a judge reading along may not notice the document's name change)."""
-    earlier = next((t.entry for t in reversed(turns) if t.entry), None)
+    answered = last_answered(turns)
+    earlier = turns[answered].entry if answered is not None else None
     record, before = index.entry(entry_id), index.entry(earlier) if earlier else None
     if record is None or before is None:
         return None

@@ -7,7 +7,6 @@ come from the scenario itself.
 
 from __future__ import annotations
 
-import difflib
 import re
 import tomllib
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from importlib import resources
 from typing import Any
 
 from faq_bot.stack.model import AMOUNT_EFFECTS, EffectType, Kind
-from faq_bot.text import NEAR_SIMILARITY, collation_key, fold
+from faq_bot.text import collation_key, fold, nearest
 
 _FIELDS = {
     "name",
@@ -138,8 +137,7 @@ def cards_near(name: str, n: int = 2) -> list[str]:
     if not name.strip() or find_card(name) is not None:
         return []
     card_of = {normalize_name(a): c.name for c in load_catalog() for a in (c.name, *c.aliases)}
-    near = difflib.get_close_matches(normalize_name(name), list(card_of), 2 * n, NEAR_SIMILARITY)
-    return list(dict.fromkeys(card_of[a] for a in near))[:n]
+    return nearest(normalize_name(name), card_of, n)
 
 
 def catalog_suggestions(

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from faq_bot.corpus.splitters import slugify, unique_id
-from faq_bot.stack.catalog import find_card
+from faq_bot.stack.catalog import cards_near, find_card
 from faq_bot.stack.form import (
     FIRST_FIELD,
     FLAGS,
@@ -123,8 +123,10 @@ def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) ->
     elif kind == "pick":
         card = find_card(rest)
         if card is None:
+            near = " oder ".join(f"„{n}“" for n in cards_near(rest))
+            meant = f" Meinten Sie {near}?" if near else ""
             raise ActionError(
-                f"Die Karte {said_back(rest)} steht nicht im Kartenkatalog. {UNCHANGED}"
+                f"Die Karte {said_back(rest)} steht nicht im Kartenkatalog.{meant} {UNCHANGED}"
             )
         owners = [r["name"] for r in state["players"] if r["name"]]
         owner = form.get("pick_owner", "").strip() or (owners[0] if owners else "")

@@ -29,9 +29,9 @@ import hashlib
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 __all__ = [
@@ -71,6 +71,7 @@ __all__ = [
     "written_out_spellings",
 ]
 
+T = TypeVar("T", bound=Hashable)
 _WORD = re.compile(r"\w+")
 # a name typed with a slip: difflib's similarity to the one meant at least this (a mistyped
 # address, `faq_bot.names.entries_near`; a card name the catalog lacks, `faq_bot.stack.catalog`)
@@ -137,7 +138,7 @@ def clean_input(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(kept))
 
 
-def nearest(word: str, spelled: dict[str, str], n: int) -> list[str]:
+def nearest(word: str, spelled: Mapping[str, T], n: int) -> list[T]:
     """The values of at most `n` keys of `spelled` that `word` (spelled as the keys are)
     most likely meant, most similar first, each value once: difflib's similarity at least
     `NEAR_SIMILARITY` (a mistyped address, `faq_bot.names.entries_near`; a card name the

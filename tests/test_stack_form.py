@@ -304,7 +304,7 @@ def test_form_step_announcing_a_card_the_catalog_lacks_asks_for_its_kind(name, m
         f"{name} von B angesagt (Eintrag 4). „{name}“ steht nicht im Kartenkatalog{meant}; "
         "bitte die Kartenart wählen.",
         field="c-3-kind",
-        group="stack",
+        group="cards",
         reveal=True,
     )
     given = build()  # a Kartenart given by hand: nothing to ask

@@ -144,3 +144,29 @@ def test_the_step_of_an_entry_against_its_cards_entry_does_not_cite_that_entry()
     on_base = entry("s1", "B", "bombB", "destroy", target="radarA", cost=2, sacrifice=True)
     [step] = result(on_base)["steps"]
     assert "227-pfund-bombe-basisausbau" in step["rules"]
+
+
+def test_a_card_named_like_a_catalog_card_but_none_gets_a_hint_citing_the_one_meant():
+    """A phone review: „Flakbaterie“ (a slip), its Kartenart chosen by hand as the form asked,
+    resolved with „A bezahlt nichts“ though the Flakbatterie costs 1 TW; the result and its
+    share link said nothing of the catalog."""
+    data = scenario(
+        entry("s1", "A", "flakA", "other", text="Flak"),
+        cards=[*CARDS, {"id": "flakA", "name": "Flakbaterie", "owner": "A", "kind": "base"}],
+    )
+    rules = {**RULES, "Flakbatterie": "flakbatterie-basisausbau"}
+    checked = result_to_json(check(data, rules))
+    assert checked["ok"]
+    [hint] = checked["hints"]
+    assert hint["message"] == (
+        "Eintrag 1: „Flakbaterie“ steht nicht im Kartenkatalog (meinten Sie „Flakbatterie“?). "
+        "Gerechnet wird nur mit den Angaben im Szenario, nicht mit denen der Karte im Katalog: "
+        "Kosten ohne Angabe sind 0."
+    )
+    assert hint["rules"] == ["flakbatterie-basisausbau"]  # the FAQ entry of the card meant
+    # a card of its own, named like none of the catalog's: no hint
+    own = scenario(
+        entry("s1", "A", "ownA", "other", text="Eigenes"),
+        cards=[*CARDS, {"id": "ownA", "name": "Schachbrett", "owner": "A", "kind": "base"}],
+    )
+    assert result_to_json(check(own, RULES))["hints"] == []

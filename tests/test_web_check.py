@@ -1672,6 +1672,22 @@ def test_announcing_a_card_the_catalog_lacks_opens_its_kind_and_says_what_it_mea
     assert '<details class="more" open>' in row
 
 
+def test_without_javascript_announcing_a_card_the_catalog_lacks_lands_at_its_kind(client):
+    """A phone review and the code review: without JavaScript the page landed at the stack
+    (#rows-stack), the Kartenart it asks for far above, out of view; the step's message is
+    repeated where the page lands (the cards)."""
+    form = without_entry(example2_form(pick_owner="B"), 1)
+    form["c-2-name"], form["c-2-kind"] = "227-Pfund Bome", ""
+    html = client.post("/check", data={**form, "action": "refresh"}).get_data(as_text=True)
+    button = re.search(r'<button[^>]*value="announce:2"[^>]*>', html)[0]
+    assert 'formaction="/check#c-2-kind"' in button
+    known = re.search(r'<button[^>]*value="announce:0"[^>]*>', html)
+    assert known is None or "#rows-stack" in known[0]
+    after = client.post("/check", data={**form, "action": "announce:2"}).get_data(as_text=True)
+    cards = after[after.index('id="rows-cards"') : after.index('id="rows-stack"')]
+    assert "steht nicht im Kartenkatalog (meinten Sie „227-Pfund Bombe“?)" in unescape(cards)
+
+
 def test_check_builder_step_without_javascript_says_what_it_did_in_a_status(client) -> None:
     html = client.post("/check", data=builder_form(action="pick:Radarstation")).get_data(
         as_text=True

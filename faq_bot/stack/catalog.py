@@ -130,13 +130,16 @@ def find_card(name: str, catalog: tuple[CatalogCard, ...] | None = None) -> Cata
     return None
 
 
-def cards_near(name: str, n: int = 2) -> list[str]:
-    """The names of at most `n` catalog cards a `name` the catalog lacks most likely meant
-    (by their names and aliases), most similar first („Zerstörerr“ -> „Zerstörer“); none
-    for a name it has."""
-    if not name.strip() or find_card(name) is not None:
+def cards_near(
+    name: str, n: int = 2, catalog: tuple[CatalogCard, ...] | None = None
+) -> list[CatalogCard]:
+    """At most `n` catalog cards a `name` the catalog lacks most likely meant (by their
+    names and aliases), most similar first („Zerstörerr“ -> the Zerstörer); none for a name
+    it has."""
+    cards = load_catalog() if catalog is None else catalog
+    if not name.strip() or find_card(name, cards) is not None:
         return []
-    card_of = {normalize_name(a): c.name for c in load_catalog() for a in (c.name, *c.aliases)}
+    card_of = {normalize_name(a): c for c in cards for a in (c.name, *c.aliases)}
     return nearest(normalize_name(name), card_of, n)
 
 

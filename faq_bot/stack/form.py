@@ -337,7 +337,7 @@ def unknown_card_note(name: str) -> str:
     (`missing_kind_reason`) and when such a card is announced."""
     if not name or find_card(name) is not None:
         return ""
-    near = " oder ".join(f"„{n}“" for n in cards_near(name))
+    near = " oder ".join(f"„{card.name}“" for card in cards_near(name))
     meant = f" (meinten Sie {near}?)" if near else ""
     return f"{said_back(name, 40)} steht nicht im Kartenkatalog{meant}; bitte die Kartenart wählen"
 

@@ -123,7 +123,7 @@ def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) ->
     elif kind == "pick":
         card = find_card(rest)
         if card is None:
-            near = " oder ".join(f"„{n}“" for n in cards_near(rest))
+            near = " oder ".join(f"„{card.name}“" for card in cards_near(rest))
             meant = f" Meinten Sie {near}?" if near else ""
             raise ActionError(
                 f"Die Karte {said_back(rest)} steht nicht im Kartenkatalog.{meant} {UNCHANGED}"
@@ -197,7 +197,7 @@ def action_feedback(
     """`_feedback`, with the rows the step changed (`action_group` of the button pressed)."""
     said = _feedback(state, action, posted)
     pressed = posted if posted is not None else action
-    return None if said is None else replace(said, group=action_group(pressed))
+    return None if said is None else replace(said, group=said.group or action_group(pressed))
 
 
 def _feedback(state: Mapping[str, Any], action: str, posted: str | None = None) -> Feedback | None:
@@ -243,9 +243,11 @@ def _feedback(state: Mapping[str, Any], action: str, posted: str | None = None) 
             message += " Die Karte braucht ein Ziel: bitte im Feld „Ziel“ wählen."
             return Feedback(message, field=f"s-{row}-target", reveal=True)
         if not card.get("kind") and (note := unknown_card_note(card.get("name") or "")):
-            # said now, not first at „Auflösen“ as „Kartenart: fehlt“ (a phone review)
+            # said now, not first at „Auflösen“ as „Kartenart: fehlt“ (a phone review), where
+            # the field is: among the cards (the page without JavaScript lands there too,
+            # `unknown_cards`)
             message += f" {note}."
-            return Feedback(message, field=f"c-{int(rest)}-kind", reveal=True)
+            return Feedback(message, field=f"c-{int(rest)}-kind", group="cards", reveal=True)
         return Feedback(message, field=_first_field("stack", row))
     if kind == "add":
         row = len(state[rest]) - 1

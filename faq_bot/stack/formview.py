@@ -31,6 +31,7 @@ from faq_bot.stack.form import (
     PREFIX_GROUP,
     ROW_NOUN,
     announced,
+    unknown_card_note,
 )
 from faq_bot.stack.model import EffectType, Kind, Result, Scenario, Zone
 from faq_bot.stack.names import card_name, entry_name
@@ -164,6 +165,17 @@ def result_view(
     }
 
 
+def unknown_cards(state: Mapping[str, Any]) -> frozenset[int]:
+    """The card rows whose name the catalog lacks and whose Kartenart is not given: „Ansagen“
+    of one asks for its Kartenart (`faq_bot.stack.formsteps`), and the page without
+    JavaScript lands at that field, not at the stack."""
+    return frozenset(
+        i
+        for i, row in enumerate(state["cards"])
+        if row.get("name") and not row.get("kind") and unknown_card_note(row["name"])
+    )
+
+
 def form_choices(state: Mapping[str, Any]) -> dict[str, Any]:
     """Everything a select of the form offers: the schema's enums, the scenario's own
     players, cards and entries (targets are picked, never typed), and the catalog. Given
@@ -212,6 +224,7 @@ def form_choices(state: Mapping[str, Any]) -> dict[str, Any]:
         "cards": cards,
         "entry_targets": entry_targets,
         "announced": announced(state),
+        "unknown_cards": unknown_cards(state),
         "catalog_names": catalog_names,
         "chips": [card.name for card in load_catalog()],
         "labels": field_labels(),

@@ -10,12 +10,17 @@ says what the FAQ says and cites the card's entry: a judge sees the ruling, not 
 such an entry does not cite the card's entry as its justification (`off_target`, which
 `resolve` asks too).
 
+An entry whose card the catalog lacks under its name but holds under a name like it
+(„Flakbaterie“: the Flakbatterie) gets a `Hint` too: the scenario's own fields are all the
+checker has of that card (its cost is what the form says, 0 when left blank), which a
+judge in a hurry did not notice after choosing its Kartenart by hand (a phone review).
+
 `hints(scenario, catalog, errors)` is pure; `resolve` looks up the cited titles.
 """
 
 from __future__ import annotations
 
-from faq_bot.stack.catalog import CatalogCard, find_card
+from faq_bot.stack.catalog import CatalogCard, cards_near, find_card
 from faq_bot.stack.explain import KIND_DE
 from faq_bot.stack.model import (
     CARD_TARGET_EFFECTS,
@@ -65,17 +70,42 @@ def hints(
 ) -> tuple[Hint, ...]:
     """A `Hint` for each entry that is `off_target` by its source card's FAQ entry (the
     card found by name, `find_card`); none for an entry `errors` already call a wrong
-    target. A legal stack's hints say the entry is resolved all the same."""
+    target. A legal stack's hints say the entry is resolved all the same. And one for each
+    entry whose source card's name the catalog lacks but most likely meant (`_slip`)."""
     wrong_target = {e.entry for e in errors if e.code is ErrorCode.BAD_TARGET}
     found = []
     for entry in scenario.stack:
         source = scenario.card(entry.source)
         card = find_card(source.name, catalog) if source is not None else None
+        if (
+            source is not None
+            and card is None
+            and (slip := _slip(scenario, entry, source, catalog))
+        ):
+            found.append(slip)
         if entry.id in wrong_target or source is None or card is None:
             continue
         if off_target(scenario, entry, card):
             found.append(_hint(scenario, entry, source, card, resolved=not errors))
     return tuple(found)
+
+
+def _slip(
+    scenario: Scenario, entry: StackEntry, source: Card, catalog: tuple[CatalogCard, ...]
+) -> Hint | None:
+    """The hint for an entry whose card is named like a catalog card but is none, citing
+    the FAQ entry of the card it most likely meant; None for a name like none of them (a
+    card of its own)."""
+    near = cards_near(source.name or "", 1, catalog)
+    if not near:
+        return None
+    (meant,) = near
+    said = (
+        f"{entry_name(scenario, entry.id)}: „{source.name}“ steht nicht im Kartenkatalog "
+        f"(meinten Sie „{meant.name}“?). Gerechnet wird nur mit den Angaben im Szenario, "
+        "nicht mit denen der Karte im Katalog: Kosten ohne Angabe sind 0."
+    )
+    return Hint(entry.id, said, (meant.faq,) if meant.faq else ())
 
 
 def _hint(

@@ -199,6 +199,21 @@ def test_history_accepts_strings_and_objects():
     assert turns == [Turn("Frage eins"), Turn("Frage zwei", "aktionsstapel")]
     assert parse_history(None) == []
     assert parse_history([]) == []
+    (back,) = parse_history([{"question": "Frage", "entry": None, "back": True}])
+    assert back.back and back == Turn("Frage", None, back=True)
+
+
+def test_a_chain_of_follow_ups_goes_on_from_a_turn_read_with_the_last_answered_one():
+    """The code review: after A (answered), D (declined) and F (a follow-up read with A,
+    its answer's ``back``), a follow-up of F was read with [F, D], never with A as F was."""
+    a = Turn("Wie funktioniert die Flakbatterie?", "flakbatterie-basisausbau")
+    d = Turn("Wer hat das Spiel erfunden?")  # not shaped like a follow-up: a chain stops there
+    f = Turn("Und was kostet sie?", "flakbatterie-basisausbau", back=True)
+    assert context_turns([a, d, f], "und wie lange hält das?") == [f, a]
+    plain = Turn("Und was kostet sie?", "flakbatterie-basisausbau")  # read with D
+    assert context_turns([a, d, plain], "und wie lange hält das?") == [plain, d]
+    # a turn read back with no answered turn before it any more (a shortened history)
+    assert context_turns([d, f], "und wie lange hält das?") == [f, d]
 
 
 @pytest.mark.parametrize(
@@ -212,6 +227,7 @@ def test_history_accepts_strings_and_objects():
         ([{"question": None, "entry": "x"}], "Eintrag 1: Die Frage muss Text sein"),
         ([{"question": ""}], "Eintrag 1: Bitte eine Frage"),
         ([{"question": "a", "entry": 5}], "„entry“ muss eine Eintrags-ID \\(Text\\) sein"),
+        ([{"question": "a", "back": "ja"}], "Eintrag 1: „back“ muss true oder false sein"),
         # an API probe: 201 characters were refused as „muss eine Eintrags-ID (Text) sein“
         (
             [{"question": "a", "entry": "e" * 201}],

@@ -20,6 +20,7 @@ from faq_bot.chat import Turn, answer, crossval, fit, passage
 from faq_bot.chat import confidence as conf
 from faq_bot.chat.answer import read
 from faq_bot.chat.confidence import SIGNALS
+from faq_bot.chat.history import MAX_CONTEXT
 from faq_bot.chat.shown import Shown, show, shown_of
 from faq_bot.cli import main
 from faq_bot.dense import dense_for
@@ -724,6 +725,9 @@ def test_a_question_shaped_like_a_follow_up_of_a_declined_one_is_answered_alone(
     assert alone.confident and after.confident
     assert after.passage == alone.passage
     assert after.to_json()["context"] is None  # not „Im Zusammenhang mit …“ the weather
+    # said to be read on its own (a phone review: „sie“ taken for the conversation's card)
+    assert after.to_json()["alone"] is True
+    assert alone.to_json()["alone"] is False  # a first question: nothing to read it with
 
 
 def test_a_followup_after_a_declined_turn_can_be_read_with_the_last_answered_one(
@@ -754,6 +758,30 @@ def test_a_followup_after_a_declined_turn_can_be_read_with_the_last_answered_one
     # right after an answer nothing changes: read with it
     direct = answer(index, question, [EARLIER])
     assert not direct.back and direct.context == EARLIER.question
+    # an answer before more declined questions than a chain of follow-ups reaches back
+    # (MAX_CONTEXT) is no longer what the conversation is about (the code review)
+    far = answer(index, question, [EARLIER, *[declined] * MAX_CONTEXT])
+    assert not far.back and far.context != EARLIER.question
+    near = answer(index, question, [EARLIER, *[declined] * (MAX_CONTEXT - 1)])
+    assert near.back and near.context == EARLIER.question
+
+
+def test_a_followup_declined_after_a_declined_turn_is_said_with_the_last_answered_one(
+    dense_on, dense_index, monkeypatch
+):
+    """A phone review: the Flakbatterie, „Wie spät ist es?“, „Wie lange hält das?“ declined
+    „Im Zusammenhang mit Ihrer Frage „Wie spät ist es?““ and offered a search for both
+    questions. Declined all the same, it is said with the answered question."""
+    _bars(monkeypatch, first=1.01, followup=1.01)  # nothing clears its bar
+    index = open_index(dense_index)
+    declined = Turn("Wie wird das Wetter morgen?")
+    result = answer(index, "Und darf sie auch schräg ziehen?", [EARLIER, declined])
+    assert not result.confident
+    assert result.context == EARLIER.question and result.back
+    assert result.search_query.startswith(EARLIER.question)
+    # with nothing answered before, still said with the declined one, as its shape says
+    alone = answer(index, "Und darf sie auch schräg ziehen?", [declined])
+    assert not alone.confident and alone.context == declined.question
 
 
 def test_a_followup_read_with_the_last_answered_turn_keeps_its_context_on_the_page(
@@ -782,6 +810,8 @@ def test_a_followup_read_with_the_last_answered_turn_keeps_its_context_on_the_pa
         pages.append(unescape(response.get_data(as_text=True)))
         tokens = hidden_turns(pages[-1])
     assert BACK in tokens[2].split(":")[0].split("_")
+    # its turn says so to chat.js, which sends it back in the history („back“)
+    assert pages[-1].count('data-back="1"') == 1
     for page in pages[2:]:
         assert f"Im Zusammenhang mit Ihrer Frage „{EARLIER.question}“" in page
         assert "Im Zusammenhang mit Ihrer Frage „Wie wird das Wetter morgen?“" not in page
@@ -806,6 +836,7 @@ def test_a_follow_up_shaped_question_read_alone_is_shown_again_without_its_conte
     assert f"_{ALONE}" in tokens[1] and f"_{ALONE}" not in tokens[0]
     for page in pages[1:]:
         assert f"Im Zusammenhang mit Ihrer Frage „{declined}“" not in page
+        assert page.count("Für sich gelesen, nicht im Zusammenhang mit Ihrer vorigen Frage.") == 1
 
 
 def test_a_search_for_the_words_as_typed_embeds_them_uncorrected(

@@ -4,6 +4,7 @@ answers. The page's behaviour is pinned in tests/test_web_ask.py."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -57,23 +58,24 @@ def turns(draw) -> Shown:
     scope = draw(st.none() | ids)
     read = draw(st.sampled_from(["", "alone", "back"]))  # read as its shape says, or not
     alone, back = read == "alone", read == "back"
+    read_with = draw(st.sampled_from(["", "0f1e2d3c"]))
     if kind == DECLINED:
         hits = tuple(draw(st.lists(searched, max_size=SEARCH_FIRST)))
         return Shown(
             draw(questions), kind, related=items, with_context=with_context, scope=scope,
-            search_first=hits, alone=alone, back=back,
+            search_first=hits, alone=alone, back=back, read_with=read_with,
         )  # fmt: skip
     if kind != ANSWERED:
         return Shown(
             draw(questions), kind, related=items, with_context=with_context, scope=scope,
-            alone=alone, back=back,
+            alone=alone, back=back, read_with=read_with,
         )  # fmt: skip
     start, end = sorted((draw(offsets), draw(offsets)))
     mark = draw(st.from_regex(r"[0-9a-f]{8}", fullmatch=True))
     question, entry, paragraph = draw(questions), draw(ids), draw(paragraphs)
     return Shown(
         question, kind, entry, paragraph, (start, end), items, mark, with_context, scope,
-        alone=alone, back=back,
+        alone=alone, back=back, read_with=read_with,
     )  # fmt: skip
 
 
@@ -223,19 +225,51 @@ def test_a_followup_read_with_the_last_answered_turn_is_shown_again_so(index):
     question = "Und darf es auch mehr haben?"  # shaped like a follow-up („es“)
     data = answer(index, question, [earlier, declined]).to_json()
     data["followup"], data["context"] = True, earlier.question  # as when that reading won
-    token = shown_of(data, back=True).token(KEY)
+    token = shown_of({**data, "back": True}).token(KEY)
     assert BACK in token.split(":")[0].split("_")
     shown = Shown.parse(token, KEY)
     assert shown.back and not shown.alone
     again, kept = show(index, shown, [earlier, declined])
     assert again.followup and again.context == earlier.question
     assert kept.back
-    # read after the declined one as its shape says, without the mark
-    plain, _ = show(index, Shown.parse(shown_of(data).token(KEY), KEY), [earlier, declined])
+    # read after the declined one as its shape says (read with it), without the mark
+    with_declined = {**data, "context": declined.question}
+    plain_token = shown_of(with_declined).token(KEY)
+    plain, _ = show(index, Shown.parse(plain_token, KEY), [earlier, declined])
     assert plain.context == declined.question
+    # a mark without the turn it names: no context line rather than another question's
+    unmarked, _ = show(index, Shown.parse(shown_of(data).token(KEY), KEY), [earlier, declined])
+    assert unmarked.context is None
     # a link shortened to the turns after the answered one: no context to show
     cut, _ = show(index, shown, [declined])
     assert not cut.followup and cut.context is None
+
+
+def test_a_turn_spliced_after_other_turns_does_not_show_their_question_as_its_context(index):
+    """An API probe: signed turns of two conversations put in one link showed an answer
+    „Im Zusammenhang mit“ a question it was never read with (each token signs only its own
+    turn); and a turn whose signature failed showed a context line above no answer."""
+    from faq_bot.chat import Turn
+
+    earlier = Turn("Wie viele Karten hat ein Depot mindestens?", "depot")
+    other = Turn("Was macht ein Zerstörer?", "zerstoerer")
+    question = "Und darf es auch mehr haben?"  # shaped like a follow-up
+    data = answer(index, question, [earlier]).to_json()
+    assert data["followup"] and data["context"] == earlier.question
+    token = shown_of(data).token(KEY)
+    shown = Shown.parse(token, KEY)
+    assert shown.read_with == fingerprint(earlier.question)
+    kept, _ = show(index, shown, [earlier])
+    assert kept.context == earlier.question
+    spliced, _ = show(index, shown, [other])
+    assert not spliced.followup and spliced.context is None
+    cut, _ = show(index, shown, [])  # a shortened link lost the turn before it
+    assert cut.context is None
+    unverified, _ = show(index, Shown(question, UNVERIFIED), [earlier])
+    assert unverified.context is None
+    # a token from before the item: read as its shape says, as before
+    old = dataclasses.replace(shown, read_with="")
+    assert show(index, old, [other])[0].context == other.question
 
 
 def test_an_answer_limited_to_one_document_says_so_when_shown_again(index, monkeypatch):

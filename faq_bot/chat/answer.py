@@ -95,6 +95,7 @@ from faq_bot.question import (
     QuestionError,
     asks_quantity,
     check_question,
+    is_followup,
     normalize_question,
     strip_fillers,
     tidy_question,
@@ -403,9 +404,10 @@ def _lone_readings(
     """For a question shaped like a follow-up, asked after one without an answer: the
     reading without the earlier turn („Wer bezahlt die Feuerwehr, wenn sie gekontert
     wird?“ after „Wie wird das Wetter morgen?“: its „sie“ made it a follow-up of the
-    weather), and, when an earlier turn was answered, the reading with the newest such
-    turn as if the declined ones after it had not been asked (a question on a card, one
-    the bot declines, then „und wenn sie gekontert wird?“ about the card). Empty
+    weather), and, when one of the last `MAX_CONTEXT` earlier turns was answered, the
+    reading with the newest such turn as if the declined ones after it had not been asked
+    (a question on a card, one the bot declines, then „und wenn sie gekontert wird?“ about
+    the card). Empty
     otherwise: after an answered question the earlier answer is what a follow-up refers
     to. Both readings take the question's own embedding from its reading (after a declined
     turn a follow-up is embedded alone): nothing is embedded again."""
@@ -413,7 +415,9 @@ def _lone_readings(
         return []
     found = [read(index, reading.text, history, dense, [], reading.vector, doc)]
     answered = last_answered(history)
-    if answered is not None:
+    # as far back as a chain of follow-ups reaches (`MAX_CONTEXT`): a question answered
+    # before many declined ones is no longer what the conversation is about
+    if answered is not None and len(history) - answered <= MAX_CONTEXT:
         context = context_turns(history[: answered + 1], reading.text)
         found.append(read(index, reading.text, history, dense, context, reading.vector, doc))
     return found
@@ -440,13 +444,18 @@ def answered_reading(
         return reading, response
     other = _other_reading(index, reading, turns, dense, doc)
     others = [other] if other is not None else _lone_readings(index, reading, turns, dense, doc)
+    weighed = [(candidate, respond(index, candidate)) for candidate in others]
     best = reading, response
-    for candidate in others:
-        alternative = respond(index, candidate)
+    for candidate, alternative in weighed:
         margin = best[1].margin
         if alternative.confident and alternative.margin is not None and margin is not None:
             if alternative.margin > margin:
                 best = candidate, alternative
+    if best[0] is reading and not response.confident and reading.context:
+        # declined all the same: said with the answered turn, when there is one, not with
+        # the declined question („Im Zusammenhang mit Ihrer Frage „Wie spät ist es?““ and a
+        # search for it, a phone review); what is presented does not change
+        best = next(((c, r) for c, r in weighed if c.context and c.context[0].entry), best)
     return best
 
 
@@ -484,6 +493,8 @@ def _answered(index: Index, question: Any, history: Any, doc: str | None) -> tup
     # read with an answered turn though a declined one came after it (`_lone_readings`)
     context = reading.context
     result.back = bool(context and turns and turns[-1].entry is None and context[0].entry)
+    # shaped like a follow-up, read on its own after a declined question (`_lone_readings`)
+    result.alone = bool(turns and not context and is_followup(reading.text))
     result.scope = doc
     note_other_game(index, result, turns)
     # shown back in the asker's words ("ne", not the "eine" that was searched)
@@ -573,7 +584,7 @@ def turn_of(result: Answer) -> Turn:
     confident, the entry that answered it (the page sends both back)."""
     entry = result.passage.entry if result.confident and result.passage else None
     # read as it was searched (`Answer.question` is shown in the asker's words)
-    return Turn(normalize_question(result.question), entry, result.question)
+    return Turn(normalize_question(result.question), entry, result.question, result.back)
 
 
 def replay(index: Index, questions: list[str], doc: str | None = None) -> list[Turn]:

@@ -2,8 +2,10 @@
 
 ``parse_history(value) -> list[Turn]``
     The conversation so far, oldest first: a list of strings (earlier
-    questions) or objects ``{"question": str, "entry": str | null}`` (``entry``:
-    the id of the entry that answered it). At most `MAX_HISTORY` items; other
+    questions) or objects ``{"question": str, "entry": str | null, "back": bool}``
+    (``entry``: the id of the entry that answered it; ``back``: it was read with the
+    last answered question before it, the declined ones between left out, as its
+    answer's ``back`` said). At most `MAX_HISTORY` items; other
     keys of an object are ignored. Nothing is stored on the server: the client
     sends the history with every question. Raises `QuestionError` (German) when
     malformed.
@@ -17,7 +19,8 @@
 ``context_turns(turns, question, always=False) -> list[Turn]``
     The earlier turns a follow-up is read with, newest first (empty for a
     question that is not shaped like a follow-up, unless `always`: the other
-    reading `faq_bot.chat.answer` weighs for such a question).
+    reading `faq_bot.chat.answer` weighs for such a question); from a turn that was
+    read with the last answered one before it (``back``) the chain goes on there.
 """
 
 from __future__ import annotations
@@ -56,6 +59,9 @@ class Turn:
     question: str
     entry: str | None = None
     asked: str = field(default="", compare=False)  # shown only: turns equal as they are read
+    # read with the last answered turn before it, the declined ones between left out
+    # (`faq_bot.chat.answer._lone_readings`): a chain of follow-ups goes on from there
+    back: bool = False
 
     @property
     def shown(self) -> str:
@@ -79,7 +85,7 @@ def parse_history(value: Any) -> list[Turn]:
     turns = []
     for i, item in enumerate(value, 1):
         where = f"Verlauf, Eintrag {i}"
-        entry = None
+        entry, back = None, False
         if isinstance(item, dict):
             if "question" not in item:
                 raise QuestionError(f"{where}: „question“ (die frühere Frage) fehlt.")
@@ -87,6 +93,9 @@ def parse_history(value: Any) -> list[Turn]:
             entry = item.get("entry")
             if entry is not None and not isinstance(entry, str):
                 raise QuestionError(f"{where}: „entry“ muss eine Eintrags-ID (Text) sein.")
+            back = item.get("back", False)
+            if not isinstance(back, bool):
+                raise QuestionError(f"{where}: „back“ muss true oder false sein.")
             if entry is not None and len(entry) > MAX_ENTRY_ID:
                 # it was told „muss eine Eintrags-ID (Text) sein“: text it was (an API probe)
                 raise QuestionError(
@@ -103,7 +112,7 @@ def parse_history(value: Any) -> list[Turn]:
             text = check_question(question)
         except QuestionError as exc:
             raise QuestionError(f"{where}: {exc}") from None
-        turns.append(Turn(text, entry or None, tidy_question(str(question))))
+        turns.append(Turn(text, entry or None, tidy_question(str(question)), back))
     return turns
 
 
@@ -129,11 +138,15 @@ def context_turns(turns: Sequence[Turn], question: str, always: bool = False) ->
     `question` is not shaped like a follow-up (the chain further back still is)."""
     if not turns or not (always or is_followup(question)):
         return []
-    out = []
-    for turn in reversed(turns):
+    out: list[Turn] = []
+    i = len(turns) - 1
+    while i >= 0:
+        turn = turns[i]
         out.append(turn)
         if len(out) >= MAX_CONTEXT or not is_followup(turn.question):
             break
+        answered = last_answered(turns[:i]) if turn.back else None
+        i = answered if answered is not None else i - 1
     return out
 
 

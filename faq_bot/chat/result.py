@@ -36,9 +36,13 @@ class Answer:
     check_url: str | None = None
     followup: bool = False
     context: str | None = None
-    # read with the newest answered turn, the declined turns after it left out (not in
-    # the JSON: `context` names that turn; the page's turn token keeps it, `shown_of`)
+    # read with the newest answered turn, the declined turns after it left out (`context`
+    # names that turn; the page's turn token keeps it, `shown_of`, and a history sends it
+    # back, so a follow-up of this turn reads on from there)
     back: bool = False
+    # shaped like a follow-up but read on its own, not with the (declined) question before
+    # it: the chat says so („Für sich gelesen …“, templates/ask/_turn.html, static/chat.js)
+    alone: bool = False
     doc_title: str | None = None
     date_text: str | None = None
     citation: str | None = None  # without its URL: `to_json` adds it (absolute)
@@ -115,6 +119,8 @@ class Answer:
             "check_url": self.check_url,
             "followup": self.followup,
             "context": self.context,
+            "alone": self.alone,
+            "back": self.back,
             "scope": self.scope,
             "search_query": self.search_query,
             "search_first": self.search_first,

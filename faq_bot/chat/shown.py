@@ -42,7 +42,11 @@ answer to any question. The key is the service's secret
     answered with about its confidence, so the turn shown again says so too); then
     ``d.<document>`` when
     the answer was limited to one document (its `Answer.scope`, so the turn shown
-    again says so and its links keep the limit); a last item ``c`` says the
+    again says so and its links keep the limit); then ``k.<fingerprint>`` when the turn
+    was read with an earlier question, the `fingerprint` of that question's text
+    (`READ_WITH`: shown again „Im Zusammenhang mit“ it only when the turns before it in
+    the link hold it there, so a turn spliced after other turns does not show theirs); a
+    last item ``c`` says the
     turn was read with the turns before it (a question not shaped like a
     follow-up can be, `faq_bot.chat.answer`; without ``c`` its shape decides, as
     for tokens from before the mark). Entry ids are URL slugs
@@ -56,8 +60,8 @@ answer to any question. The key is the service's secret
     `UNVERIFIED_MESSAGE` and read as history by its question only. A link ends in its
     last question, whose end a forum may change (a final "?" left out, a "." or ")"
     taken in): a question that verifies once changed back (`as_linked`) is shown as signed.
-``shown_of(data, back=False) -> Shown``
-    The turn an answer's JSON (`Answer.to_json`) shows; `back`: its `Answer.back`.
+``shown_of(data) -> Shown``
+    The turn an answer's JSON (`Answer.to_json`) shows.
 ``show(index, shown, before) -> tuple[Answer, Shown]``
     The turn rendered again as an `Answer` (for the same template as a new
     answer), read with the earlier turns `before` (for its "Im Zusammenhang mit"
@@ -137,6 +141,10 @@ UNVERIFIED_MESSAGE = "Diese frühere Antwort ließ sich nicht prüfen und wird n
 
 MAX_ITEMS = 16  # related entries a token keeps (an answer lists at most 5 similar + its links)
 CONTEXT = "c"  # the last item of a turn read with the turns before it
+# the item naming the earlier question a turn was read with: ``k.<fingerprint of its text>``
+# (signed with the rest, so a turn spliced after other turns does not show their question
+# as the one it was read with, an API probe)
+READ_WITH = "k"
 # the item of a question shaped like a follow-up that was read alone all the same (asked
 # after a declined one, `faq_bot.chat.answer._lone_readings`): shaped as an item of a later
 # version, so an instance from before it skips it rather than refusing the token
@@ -174,14 +182,18 @@ _UNSURE = re.compile(_UNSURE_PATTERN)
 # a rollback) still shows its turn rather than a 400
 _WORDED_PATTERN = rf"{WORDED}\.([01]{{1,{SEARCH_FIRST}}})"
 _WORDED = re.compile(_WORDED_PATTERN)
-_LATER_ITEM = re.compile(rf"(?![ls{FOUND}{WORDED}dr]\.)[a-z]\.{ENTRY_ID}(?:\.\d{{1,4}})?")
+_READ_WITH_PATTERN = rf"{READ_WITH}\.([0-9a-f]{{{FINGERPRINT_LENGTH}}})"
+_READ_WITH = re.compile(_READ_WITH_PATTERN)
+_LATER_ITEM = re.compile(
+    rf"(?![ls{FOUND}{WORDED}dr{READ_WITH}]\.)[a-z]\.{ENTRY_ID}(?:\.\d{{1,4}})?"
+)
 # a token's shape as a regular expression (for the OpenAPI description; `Shown.parse`
 # checks more: the question, the order of the key sentence's offsets; a token
 # whose signature is missing or wrong is accepted, and shown as its question only)
 TOKEN_PATTERN = (
     rf"^(?:[-xqu]|{_ANSWER_PATTERN})(?:_{_ITEM_PATTERN}){{0,{MAX_ITEMS + SEARCH_FIRST}}}"
     rf"(?:_(?:{re.escape(ALONE)}|{re.escape(BACK)}))?(?:_{_WORDED_PATTERN})?(?:_{_UNSURE_PATTERN})?"
-    rf"(?:_{_SCOPE_PATTERN})?(?:_{CONTEXT})?"
+    rf"(?:_{_SCOPE_PATTERN})?(?:_{_READ_WITH_PATTERN})?(?:_{CONTEXT})?"
     rf"(?::[A-Za-z0-9_-]{{0,{SIGNATURE_LENGTH}}})?~.*{QUESTION_PATTERN}"
 )
 _REASONS = {"l": "link", "s": "similar"}
@@ -236,6 +248,9 @@ class Shown:
     search_first: tuple[tuple[str, int | None, bool], ...] = ()
     alone: bool = False  # shaped like a follow-up, read alone all the same (`ALONE`)
     back: bool = False  # read with the newest answered turn, the declined ones left out
+    # the fingerprint of the earlier question it was read with (`READ_WITH`; "": none, or a
+    # token from before the item)
+    read_with: str = ""
 
     @classmethod
     def parse(cls, token: str, key: bytes) -> Shown:
@@ -265,6 +280,9 @@ class Shown:
         answer, *items = head.split("_")
         with_context = bool(items) and items[-1] == CONTEXT
         if with_context:
+            items.pop()
+        read_with = _READ_WITH.fullmatch(items[-1]) if items else None
+        if read_with is not None:
             items.pop()
         scope = _SCOPE.fullmatch(items[-1]) if items else None
         if scope is not None:
@@ -317,6 +335,7 @@ class Shown:
                 search_first=tuple(found),
                 alone=alone,
                 back=back,
+                read_with=read_with[1] if read_with is not None else "",
             )
         m = _ANSWER.fullmatch(answer)
         if m is None:
@@ -341,6 +360,7 @@ class Shown:
             tuple(found),
             alone,
             back,
+            read_with[1] if read_with is not None else "",
         )
 
     def token(self, key: bytes) -> str:
@@ -362,7 +382,8 @@ class Shown:
         worded = [f"{WORDED}.{flags}"] if "0" in flags else []  # all hold a word: no item
         scope = [f"{SCOPE}.{self.scope}"] if self.scope else []
         unsure = [f"{UNSURE}.{self.unsure}"] if self.unsure is not None else []
-        tail = [*worded, *unsure, *scope, *([CONTEXT] if self.with_context else [])]
+        read_with = [f"{READ_WITH}.{self.read_with}"] if self.read_with else []
+        tail = [*worded, *unsure, *scope, *read_with, *([CONTEXT] if self.with_context else [])]
         alone = [ALONE] if self.alone else [BACK] if self.back else []
         head = "_".join([head, *items, *alone, *tail])
         return f"{head}:{sign(key, f'{head}~{self.question}')}~{self.question}"
@@ -371,7 +392,7 @@ class Shown:
         """What a follow-up is read with (as chat.js sends it to ``/api/ask``, whose
         history is read normalised: slang spelled out, as the question was searched)."""
         entry = self.entry if self.kind == ANSWERED else None
-        return Turn(normalize_question(self.question), entry, self.question)
+        return Turn(normalize_question(self.question), entry, self.question, self.back)
 
 
 def parse_conversation(questions: list[str], tokens: list[str], key: bytes) -> list[Shown]:
@@ -397,9 +418,8 @@ def parse_conversation(questions: list[str], tokens: list[str], key: bytes) -> l
     return out
 
 
-def shown_of(data: dict[str, Any], back: bool = False) -> Shown:
-    """The turn an answer's JSON shows (what the page carries on); `back`: it was read with
-    the newest answered turn, the declined ones after it left out (`Answer.back`)."""
+def shown_of(data: dict[str, Any]) -> Shown:
+    """The turn an answer's JSON shows (what the page carries on)."""
     related = tuple(
         (r["reason"], r["id"], r.get("paragraph"))
         for r in data.get("related") or []
@@ -409,6 +429,10 @@ def shown_of(data: dict[str, Any], back: bool = False) -> Shown:
     with_context = bool(data.get("followup"))
     # read alone though shaped like a follow-up: shown again without „Im Zusammenhang mit“
     alone = not with_context and is_followup(str(data.get("question") or ""))
+    context = data.get("context")
+    read_with = fingerprint(context) if with_context and isinstance(context, str) else ""
+    # read with the newest answered turn, the declined ones after it left out (`Answer.back`)
+    back = data.get("back") is True
     raw_scope = data.get("scope")
     # not kept when it is no slug (a corpus may name a document otherwise): shown without
     scope = raw_scope if isinstance(raw_scope, str) and re.fullmatch(ENTRY_ID, raw_scope) else None
@@ -427,6 +451,7 @@ def shown_of(data: dict[str, Any], back: bool = False) -> Shown:
             search_first=hits,
             alone=alone,
             back=back and with_context,
+            read_with=read_with,
         )
     entry = found["entry"]["id"]
     if not re.fullmatch(ENTRY_ID, entry):  # cannot happen with slug ids: then not kept
@@ -448,6 +473,7 @@ def shown_of(data: dict[str, Any], back: bool = False) -> Shown:
         unsure if unsure is not None and 0 <= unsure < 100 else None,
         alone=alone,
         back=back and with_context,
+        read_with=read_with,
     )
 
 
@@ -501,13 +527,19 @@ def _suggestion(index: Index, question: str) -> str | None:
 
 
 def _context(shown: Shown, before: list[Turn]) -> list[Turn]:
-    """The earlier turns `shown` was read with, as its answer read them."""
-    if shown.alone:
+    """The earlier turns `shown` was read with, as its answer read them: none for a turn
+    that shows no answer, and none when they are not the turns its token names (`READ_WITH`:
+    a turn spliced after other turns, or whose earlier turns a shortened link lost)."""
+    if shown.alone or shown.kind in (UNVERIFIED, UNANSWERED):
         return []
     if shown.back:  # the newest answered turn (gone from a shortened link: none)
         answered = last_answered(before)
-        return [] if answered is None else context_turns(before[: answered + 1], shown.question)
-    return context_turns(before, shown.question, always=shown.with_context)
+        found = [] if answered is None else context_turns(before[: answered + 1], shown.question)
+    else:
+        found = context_turns(before, shown.question, always=shown.with_context)
+    if shown.read_with and (not found or fingerprint(found[0].shown) != shown.read_with):
+        return []
+    return found
 
 
 def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]:
@@ -522,6 +554,7 @@ def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]
             scope=shown.scope,
             alone=shown.alone,
             back=shown.back,
+            read_with=shown.read_with,
         )
     related = [
         related_item(index, other, paragraph, reason)
@@ -545,6 +578,8 @@ def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]
         check_url=check_url_for(shown.question),
         followup=bool(context),
         context=context[0].shown if context else None,
+        alone=shown.alone and bool(before) and shown.kind in (ANSWERED, DECLINED),
+        back=shown.back and bool(context),
         # a document a new build no longer has is no limit any more (its links would 400)
         scope=shown.scope if shown.scope and index.document(shown.scope) else None,
     )

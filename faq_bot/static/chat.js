@@ -86,7 +86,10 @@
     var out = [];
     for (var i = 0; i < turns.length; i++) {
       var entry = turns[i].getAttribute("data-entry");
-      out.push({ question: turns[i].getAttribute("data-question"), entry: entry || null });
+      var turn = { question: turns[i].getAttribute("data-question"), entry: entry || null };
+      // read with the last answered question (its answer's "back"): a follow-up reads on there
+      if (turns[i].getAttribute("data-back") === "1") turn.back = true;
+      out.push(turn);
     }
     return out.slice(-MAX_HISTORY);
   }
@@ -210,6 +213,10 @@
     return ul;
   }
 
+  // a question shaped like a follow-up that was read on its own (data.alone), as
+  // templates/ask/_turn.html says it
+  var ALONE = "Für sich gelesen, nicht im Zusammenhang mit Ihrer vorigen Frage.";
+
   function renderAnswer(data, box, before) {
     // probable: a confident answer that says it is unsure (templates/ask/_turn.html)
     box.className =
@@ -220,6 +227,9 @@
       var context = el("p", "turn-context", "Im Zusammenhang mit Ihrer Frage „" + data.context + "“ · ");
       context.appendChild(link(chatUrl(data.question, [], scopeOf(data)), "Als neue Frage stellen"));
       box.appendChild(context);
+    } else if (data.alone) {
+      // shaped like a follow-up, read on its own (templates/ask/_turn.html)
+      box.appendChild(el("p", "turn-context", ALONE));
     }
     box.appendChild(el("p", "turn-message", data.message));
     if (data.caution) box.appendChild(el("p", "turn-caution", data.caution));
@@ -392,6 +402,7 @@
   function spoken(data) {
     var said = [];
     if (data.context) said.push("Im Zusammenhang mit Ihrer Frage „" + data.context + "“.");
+    else if (data.alone) said.push(ALONE);
     said.push(data.message);
     if (data.caution) said.push(data.caution);
     var ans = data.answer;
@@ -451,6 +462,7 @@
     turn.appendChild(box);
     turn.setAttribute("data-question", data.question);
     turn.setAttribute("data-entry", data.answer ? data.answer.entry.id : "");
+    if (data.back) turn.setAttribute("data-back", "1");
     turn.setAttribute("data-turn", data.turn || "");
     renderAnswer(data, box, before);
     return turn;

@@ -107,9 +107,8 @@ def api_ask() -> Any:
     index = current_index()
     doc = index.document_id(raw_doc)
     base = base_url()
-    result = answer(index, data["question"], history, doc=doc)
-    body = result.to_json(base)
-    body["turn"] = shown_of(body, result.back).token(turn_key())
+    body = answer(index, data["question"], history, doc=doc).to_json(base)
+    body["turn"] = shown_of(body).token(turn_key())
     # the hits it drew on, with the links a forum bot embeds them with
     body["sources"] = [hit_links(index, hit, base) for hit in body["sources"]]
     if body["answer"] is not None:
@@ -189,7 +188,7 @@ def _conversation(
         except QuestionError as exc:
             raise bad_request(str(exc)) from None
         data = result.to_json(base)
-        shown.append(rooted({**data, "turn": shown_of(data, result.back).token(key)}))
+        shown.append(rooted({**data, "turn": shown_of(data).token(key)}))
     return shown, doc, notice
 
 

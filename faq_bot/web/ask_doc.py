@@ -4,6 +4,7 @@ schema, ``POST /api/ask`` and the chat page ``/ask``."""
 from __future__ import annotations
 
 from faq_bot.chat import MAX_HISTORY
+from faq_bot.chat.answer import REPLAYED
 from faq_bot.chat.items import SEARCH_FIRST
 from faq_bot.chat.shown import MAX_TOKEN, TOKEN_PATTERN
 from faq_bot.question import MAX_QUESTION_LENGTH, QUESTION_PATTERN
@@ -123,7 +124,23 @@ add_schema(
             "suggestion": {"type": "string", "nullable": True},
             "check_url": {"type": "string", "nullable": True},
             "followup": {"type": "boolean"},
-            "context": {"type": "string", "nullable": True},
+            "context": {
+                "type": "string",
+                "nullable": True,
+                "description": "Die frühere Frage, mit der die Frage gelesen wurde (followup): "
+                "die letzte, oder nach einer abgelehnten die letzte beantwortete",
+            },
+            "back": {
+                "type": "boolean",
+                "description": "context ist die letzte beantwortete Frage, die abgelehnten "
+                "danach wurden übergangen; in history mitgesendet, liest eine Nachfrage dort "
+                "weiter",
+            },
+            "alone": {
+                "type": "boolean",
+                "description": "Die Frage klingt wie eine Nachfrage („sie“), wurde aber für sich "
+                "gelesen, nicht mit der (abgelehnten) Frage davor",
+            },
             "scope": {
                 "type": "string",
                 "nullable": True,
@@ -258,7 +275,11 @@ describe(
                                     "type": "array",
                                     "nullable": True,
                                     "maxItems": MAX_HISTORY,
-                                    "description": "Frühere Fragen, älteste zuerst",
+                                    "description": "Frühere Fragen, älteste zuerst: als "
+                                    "Objekte mit „entry“ (wie die Seite sie sendet) oder als "
+                                    "Text; von Fragen als Text werden nur die letzten "
+                                    f"{REPLAYED} erneut beantwortet, ältere zählen als "
+                                    "unbeantwortet",
                                     "items": {
                                         "oneOf": [
                                             _QUESTION,
@@ -274,6 +295,12 @@ describe(
                                                         "der sie beantwortet hat (auch ein "
                                                         "früherer Name oder Alias; eine "
                                                         "unbekannte ID zählt als keine)",
+                                                    },
+                                                    "back": {
+                                                        "type": "boolean",
+                                                        "description": "back ihrer "
+                                                        "Antwort (mit der letzten "
+                                                        "beantworteten Frage gelesen)",
                                                     },
                                                 },
                                             },

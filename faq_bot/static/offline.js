@@ -635,7 +635,7 @@
       var rest = path.slice(7).replace(/\/+$/, ""); // "/entry/x/": the server redirects to /entry/x
       // read as the server reads it (faq_bot/web/permalink.py tidy_number, and „Absatz“ in
       // any case): leading spaces and zeros and what a forum adds after the number are dropped
-      var absatz = /^(.*)\/absatz\/(?:%20|%C2%A0|%C2%AD|%E2%80%8[B-F]|%E2%80%A[A-E]|%E2%81%A[0-9]|%EF%BB%BF){0,8}0*([1-9][0-9]{0,38})(?:[).,;:!?\]=]|%[0-9A-Fa-f]{2}){0,8}$/i.exec(rest);
+      var absatz = /^(.*)\/absatz\/(?:%20|%C2%A0|%C2%AD|%E2%80%8[B-F]|%E2%80%A[A-E]|%E2%81%A[0-9]|%EF%BB%BF){0,8}0*([1-9][0-9]*)(?:[).,;:!?\]=]|%[0-9A-Fa-f]{2}){0,8}$/i.exec(rest);
       // the number as its digits: said back as written however long (a number past 2^53 is
       // past the end of every entry all the same)
       if (absatz) renderLinked(data, search, decoded(absatz[1]), absatz[2], tidyVersion(params.get("v") || ""));

@@ -6,7 +6,6 @@ shortcut, title suggestions, the reference previews' placement and the copy butt
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from typing import TYPE_CHECKING, Any
 
@@ -343,11 +342,6 @@ def _linked_paragraph(
     a paragraph that moved) is then redirected once, to where it leads; one that leads
     nowhere is answered at once (a redirect to a 404 helps nobody)."""
     n, version, tidied = tidy_link(number, request.args.get("v") or "")
-    if n is None and _TOO_MANY.fullmatch(number):
-        raise NotFound(
-            description=f"Einen Absatz {said_back(number, 40)} gibt es nicht: So viele Absätze "
-            "hat kein Eintrag."
-        )
     if n is None:
         raise NotFound(
             description=f"Einen Absatz {said_back(number, 40)} gibt es nicht: Absätze "
@@ -368,11 +362,6 @@ def _linked_paragraph(
     if found.where == "missing":
         raise NotFound(description=link_note("missing", n, record.title, len(plains)))
     return record, n, version, found, tidied
-
-
-# a number longer than any a permalink reads (`NUMBER_PATTERN`, `tidy_number`), with what a
-# link may bring before and after it: past the end of any entry, not a number from 0
-_TOO_MANY = re.compile(r"\s*0*[1-9][0-9]{39,}\D{0,8}")
 
 
 def _named_record(index: Index, entry_id: str) -> EntryRecord:

@@ -16,9 +16,9 @@ from typing import Literal
 
 from faq_bot.text import FINGERPRINT_LENGTH, LINK_INVISIBLE, LINK_TAIL, fingerprint
 
-# "3", never "03" or "+3" (one address per paragraph); up to 39 digits, far more than any
-# entry has, so that a long number is a number past the end ("…/absatz/100000": the entry
-# has 4), not one misread, and int() stays cheap
+# "3", never "03" or "+3" (one address per paragraph), as the OpenAPI description gives it;
+# a longer number is read by `tidy_number`, a number past the end of every entry all the
+# same ("…/absatz/100000": the entry has 4)
 NUMBER_PATTERN = "^[1-9][0-9]{0,38}$"
 _NUMBER = re.compile(NUMBER_PATTERN)
 # A link's "v" is the fingerprint or its first `MIN_VERSION` digits or more: forums and
@@ -90,10 +90,12 @@ ADDED_AFTER = "(?:" + LINK_TAIL + "|=)" + "{0,8}"
 # a number written with leading zeros ("03"), spaces or invisible characters before it
 # (" 3", a no-break space, a zero-width space: what static/offline.js reads alike) or with
 # that after it
-_TIDY_NUMBER = re.compile(f"[ \u00a0{LINK_INVISIBLE}]{{0,8}}0*([1-9][0-9]{{0,38}})" + ADDED_AFTER)
+_TIDY_NUMBER = re.compile(f"[ \u00a0{LINK_INVISIBLE}]{{0,8}}0*([1-9][0-9]*)" + ADDED_AFTER)
 # a checker's share link (`faq_bot.stack.permalink`'s alphabet) with that after it
 _TIDY_SHARED = re.compile(r"([A-Za-z0-9_-]+)" + ADDED_AFTER)
-TIDY_LONGEST = 60  # characters of a number worth tidying (39 digits and what comes around)
+# characters of a number worth tidying: any number of digits in a link someone could mean
+# (a number past the end of every entry is still a number, „…/absatz/100000“)
+TIDY_LONGEST = 200
 
 
 def tidy_number(raw: str) -> int | None:
@@ -132,7 +134,9 @@ def tidy_link(number: str, version: str) -> tuple[int | None, str, bool]:
     meant."""
     n, tidied = paragraph_number(number), False
     if n is None and (meant := tidy_number(number)) is not None:  # "…/absatz/3)"
-        n, tidied = meant, True
+        # a number longer than `NUMBER_PATTERN` as it is is no tidying: redirected to itself
+        # it would loop ("…/absatz/100000?v=<a text gone>")
+        n, tidied = meant, str(meant) != number
     if version and not valid_version(version) and (tidy := tidy_version(version)) is not None:
         version, tidied = tidy, True  # "…?v=803f02e1)" from a forum
     return n, version, tidied

@@ -50,7 +50,7 @@ def test_offline_a_broken_escape_in_an_address_is_a_page_not_stored(offline_ctx)
             expect(page.locator("h1")).to_have_text("Flakbatterie (Basisausbau)")
         # a number past the end, however long: the entry and how many paragraphs it has, as
         # the server says (the code review: offline these were pages not stored)
-        for number in ("100000", "100000)", "9" * 30):
+        for number in ("100000", "100000)", "9" * 30, "9" * 45):
             page.goto(f"/entry/flakbatterie/absatz/{number}")
             expect(page.locator("h1")).to_have_text("Flakbatterie (Basisausbau)")
             expect(page.locator(".linked-note")).to_contain_text(

@@ -212,8 +212,9 @@ def test_a_chain_of_follow_ups_goes_on_from_a_turn_read_with_the_last_answered_o
     assert context_turns([a, d, f], "und wie lange hält das?") == [f, a]
     plain = Turn("Und was kostet sie?", "flakbatterie-basisausbau")  # read with D
     assert context_turns([a, d, plain], "und wie lange hält das?") == [plain, d]
-    # a turn read back with no answered turn before it any more (a shortened history)
-    assert context_turns([d, f], "und wie lange hält das?") == [f, d]
+    # a turn read back with no answered turn before it any more (a shortened history): not
+    # the declined one it was read without (the code review)
+    assert context_turns([d, f], "und wie lange hält das?") == [f]
 
 
 @pytest.mark.parametrize(
@@ -1092,3 +1093,19 @@ def test_unmentioned_note_names_the_first_three_distinct_words_and_counts_the_re
     elif rest > 1:
         assert f"und {rest} weitere Wörter kommen" in said
     assert said.count("„") == min(len(distinct), 3)
+
+
+def test_a_turn_keeps_whether_it_was_read_with_the_last_answered_one(index):
+    """The code review: nothing failed if a replayed turn dropped its answer's ``back``, so a
+    follow-up of it read on from the declined question (`turn_of`, as `Shown.turn` does)."""
+    from faq_bot.chat.answer import turn_of
+
+    result = answer(index, "Wie viele Karten hat ein Depot mindestens?")
+    assert not turn_of(result).back
+    result.back = True
+    assert turn_of(result).back
+
+
+def test_the_cli_says_when_a_follow_up_was_read_on_its_own(index):
+    data = {**answer(index, "Wie viele Karten hat ein Depot mindestens?").to_json(), "alone": True}
+    assert "(für sich gelesen, nicht im Zusammenhang mit der vorigen Frage)" in format_answer(data)

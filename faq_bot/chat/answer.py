@@ -435,7 +435,8 @@ def answered_reading(
     clears its own (first questions and follow-ups have a bar each). So is one shaped
     like a follow-up asked after one without an answer, the other way round: the lone
     reading, or the one with the newest answered turn (`_lone_readings`), answers when it
-    is confident and clears its bar by more (the one clearing it by the most). Without a fitted
+    is confident and clears its bar by more (the one clearing it by the most); when none
+    does, the reading with the answered turn declines it (said with that turn). Without a fitted
     confidence model (no margins to weigh) it is read as its shape says."""
     turns = _turns(index, history, doc)
     reading = read(index, question, turns, dense=dense, doc=doc)
@@ -454,7 +455,9 @@ def answered_reading(
     if best[0] is reading and not response.confident and reading.context:
         # declined all the same: said with the answered turn, when there is one, not with
         # the declined question („Im Zusammenhang mit Ihrer Frage „Wie spät ist es?““ and a
-        # search for it, a phone review); what is presented does not change
+        # search for it, a phone review). Still declined: its context line, related
+        # entries, search hits and suggestion are that reading's (the fitting reads such a
+        # follow-up so too; none of its training follow-ups has a turn between)
         best = next(((c, r) for c, r in weighed if c.context and c.context[0].entry), best)
     return best
 

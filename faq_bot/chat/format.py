@@ -17,6 +17,8 @@ def format_answer(data: dict[str, Any], width: int = 88) -> str:
     lines = []
     if data.get("context"):
         lines.append(f"(im Zusammenhang mit: „{data['context']}“)")
+    elif data.get("alone"):  # shaped like a follow-up, read on its own, as the chat says
+        lines.append("(für sich gelesen, nicht im Zusammenhang mit der vorigen Frage)")
     lines.append(data["message"])
     if data.get("caution"):
         lines.append(data["caution"])

@@ -145,8 +145,15 @@ def context_turns(turns: Sequence[Turn], question: str, always: bool = False) ->
         out.append(turn)
         if len(out) >= MAX_CONTEXT or not is_followup(turn.question):
             break
-        answered = last_answered(turns[:i]) if turn.back else None
-        i = answered if answered is not None else i - 1
+        if not turn.back:
+            i -= 1
+            continue
+        # read with the last answered turn before it: on from there, or nowhere when a
+        # shortened history lost it (not the declined turn it was read without)
+        answered = last_answered(turns[:i])
+        if answered is None:
+            break
+        i = answered
     return out
 
 

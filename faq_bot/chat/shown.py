@@ -28,7 +28,11 @@ answer to any question. The key is the service's secret
     answer: ``l.<entry>`` (a cross reference) or ``s.<entry>[.<paragraph>]``
     (similar, with the paragraph its link jumps to); then, for a declined answer, each of
     the search's first hits it offered (`Answer.search_first`): ``f.<entry>[.<paragraph>]``
-    (at most `SEARCH_FIRST`, shown again as listed, not searched again); ``a.allein``
+    (at most `SEARCH_FIRST`, shown again as listed, not searched again); ``k.<fingerprint>``
+    when the turn was read with an earlier question, the `fingerprint` of that question's
+    text (`READ_WITH`: shown again „Im Zusammenhang mit“ it only when the turns before it in
+    the link hold it there, so a turn spliced after other turns does not show theirs; placed
+    where a version before it skips it); ``a.allein``
     (`ALONE`) when a question shaped like a follow-up was read alone all the same (shown
     again without „Im Zusammenhang mit“; a version before it skips it), or ``a.zurueck``
     (`BACK`) when it was read with the newest answered turn, the declined ones after it
@@ -42,10 +46,7 @@ answer to any question. The key is the service's secret
     answered with about its confidence, so the turn shown again says so too); then
     ``d.<document>`` when
     the answer was limited to one document (its `Answer.scope`, so the turn shown
-    again says so and its links keep the limit); then ``k.<fingerprint>`` when the turn
-    was read with an earlier question, the `fingerprint` of that question's text
-    (`READ_WITH`: shown again „Im Zusammenhang mit“ it only when the turns before it in
-    the link hold it there, so a turn spliced after other turns does not show theirs); a
+    again says so and its links keep the limit); a
     last item ``c`` says the
     turn was read with the turns before it (a question not shaped like a
     follow-up can be, `faq_bot.chat.answer`; without ``c`` its shape decides, as
@@ -192,8 +193,8 @@ _LATER_ITEM = re.compile(
 # whose signature is missing or wrong is accepted, and shown as its question only)
 TOKEN_PATTERN = (
     rf"^(?:[-xqu]|{_ANSWER_PATTERN})(?:_{_ITEM_PATTERN}){{0,{MAX_ITEMS + SEARCH_FIRST}}}"
-    rf"(?:_(?:{re.escape(ALONE)}|{re.escape(BACK)}))?(?:_{_WORDED_PATTERN})?(?:_{_UNSURE_PATTERN})?"
-    rf"(?:_{_SCOPE_PATTERN})?(?:_{_READ_WITH_PATTERN})?(?:_{CONTEXT})?"
+    rf"(?:_{_READ_WITH_PATTERN})?(?:_(?:{re.escape(ALONE)}|{re.escape(BACK)}))?"
+    rf"(?:_{_WORDED_PATTERN})?(?:_{_UNSURE_PATTERN})?(?:_{_SCOPE_PATTERN})?(?:_{CONTEXT})?"
     rf"(?::[A-Za-z0-9_-]{{0,{SIGNATURE_LENGTH}}})?~.*{QUESTION_PATTERN}"
 )
 _REASONS = {"l": "link", "s": "similar"}
@@ -281,9 +282,6 @@ class Shown:
         with_context = bool(items) and items[-1] == CONTEXT
         if with_context:
             items.pop()
-        read_with = _READ_WITH.fullmatch(items[-1]) if items else None
-        if read_with is not None:
-            items.pop()
         scope = _SCOPE.fullmatch(items[-1]) if items else None
         if scope is not None:
             items.pop()
@@ -298,6 +296,9 @@ class Shown:
         alone = bool(items) and items[-1] == ALONE
         back = bool(items) and items[-1] == BACK
         if alone or back:
+            items.pop()
+        read_with = _READ_WITH.fullmatch(items[-1]) if items else None
+        if read_with is not None:
             items.pop()
         if len(items) > MAX_ITEMS + SEARCH_FIRST:
             raise QuestionError(
@@ -382,10 +383,13 @@ class Shown:
         worded = [f"{WORDED}.{flags}"] if "0" in flags else []  # all hold a word: no item
         scope = [f"{SCOPE}.{self.scope}"] if self.scope else []
         unsure = [f"{UNSURE}.{self.unsure}"] if self.unsure is not None else []
+        # among the items a version before it skips as a later version's (`_LATER_ITEM`):
+        # before the ones it takes off the end, which it would otherwise refuse (a rollback
+        # showed a 400 for a whole conversation, the code review)
         read_with = [f"{READ_WITH}.{self.read_with}"] if self.read_with else []
-        tail = [*worded, *unsure, *scope, *read_with, *([CONTEXT] if self.with_context else [])]
+        tail = [*worded, *unsure, *scope, *([CONTEXT] if self.with_context else [])]
         alone = [ALONE] if self.alone else [BACK] if self.back else []
-        head = "_".join([head, *items, *alone, *tail])
+        head = "_".join([head, *items, *read_with, *alone, *tail])
         return f"{head}:{sign(key, f'{head}~{self.question}')}~{self.question}"
 
     def turn(self) -> Turn:
@@ -428,7 +432,7 @@ def shown_of(data: dict[str, Any]) -> Shown:
     found = data.get("answer")
     with_context = bool(data.get("followup"))
     # read alone though shaped like a follow-up: shown again without „Im Zusammenhang mit“
-    alone = not with_context and is_followup(str(data.get("question") or ""))
+    alone = not with_context and is_followup(normalize_question(str(data.get("question") or "")))
     context = data.get("context")
     read_with = fingerprint(context) if with_context and isinstance(context, str) else ""
     # read with the newest answered turn, the declined ones after it left out (`Answer.back`)
@@ -534,7 +538,10 @@ def _context(shown: Shown, before: list[Turn]) -> list[Turn]:
         return []
     if shown.back:  # the newest answered turn (gone from a shortened link: none)
         answered = last_answered(before)
-        found = [] if answered is None else context_turns(before[: answered + 1], shown.question)
+        read = before[: answered + 1] if answered is not None else []
+        # with its `c`, as the other branch: its shape is judged on the normalised question
+        # („Isses teuer?“ is „ist es teuer?“, the code review), which this one is not
+        found = context_turns(read, shown.question, always=shown.with_context)
     else:
         found = context_turns(before, shown.question, always=shown.with_context)
     if shown.read_with and (not found or fingerprint(found[0].shown) != shown.read_with):
@@ -562,6 +569,11 @@ def show(index: Index, shown: Shown, before: list[Turn]) -> tuple[Answer, Shown]
         if (other := _still_there(index, entry, paragraph)) is not None
     ]
     context = _context(shown, before)
+    if not context and shown.back:
+        # shown without the turn it was read with (a spliced or shortened link): the
+        # conversation goes on without it too, as chat.js reads the page (no data-back);
+        # its READ_WITH stays, so the next page does not take the turns before it either
+        shown = dataclasses.replace(shown, back=False)
     result = Answer(
         question=shown.question,
         confident=found is not None,

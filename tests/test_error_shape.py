@@ -128,14 +128,22 @@ def test_error_pages_are_german_html(client, path, status, title):
     assert '<html lang="de">' in html
 
 
-@pytest.mark.parametrize(("path", "field"), [("/search?q=", "q"), ("/ask?q=", "q")])
-def test_a_refused_text_comes_back_in_a_field_marked_with_the_error(client, path, field):
+@pytest.mark.parametrize(
+    ("path", "field", "detail"),
+    [
+        ("/search?q=", "q", r'<p class="detail" id="error-detail">[^<]*zu lang'),
+        # the chat's own page, its conversation kept (an API probe)
+        ("/ask?q=", "chat-q", r'<p id="chat-error-text">[^<]*zu lang'),
+    ],
+)
+def test_a_refused_text_comes_back_in_a_field_marked_with_the_error(client, path, field, detail):
     """An accessibility review: the 400 page put the refused text back in the field, but
     neither tied the field to the message nor marked it invalid."""
     html = client.get(path + "x" * 900).get_data(as_text=True)
     tag = re.search(rf'<input id="{field}"[^>]*>', html).group(0)
-    assert 'aria-invalid="true"' in tag and 'aria-describedby="error-detail"' in tag
-    assert re.search(r'<p class="detail" id="error-detail">[^<]*zu lang', html)
+    assert 'aria-invalid="true"' in tag and "x" * 900 in tag
+    described = re.search(r'aria-describedby="([^"]*)"', tag)[1]
+    assert re.search(detail, html) and f'id="{described}"' in re.search(detail, html)[0]
     # a 404's search field holds the path's words to search, no error of its own
     found = client.get("/entry/gibt-es-nicht").get_data(as_text=True)
     assert "aria-invalid" not in re.search(r'<input id="q"[^>]*>', found).group(0)

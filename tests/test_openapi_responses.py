@@ -136,3 +136,14 @@ def test_every_post_documents_the_refusals_of_its_body(spec):
 
 def test_a_checker_link_redirect_is_documented(spec):
     assert "301" in spec["paths"]["/check"]["get"]["responses"]
+
+
+def test_the_documented_length_of_a_history_entry_id_is_the_server_limit(client, spec):
+    """An API probe: the schema allowed any length, the server refuses more than 200."""
+    body = spec["paths"]["/api/ask"]["post"]["requestBody"]["content"]["application/json"]
+    turn = body["schema"]["properties"]["history"]["items"]["oneOf"][1]
+    limit = turn["properties"]["entry"]["maxLength"]
+    for length, status in ((limit, 200), (limit + 1, 400)):
+        history = [{"question": "Wie viele Karten hat ein Depot?", "entry": "e" * length}]
+        response = client.post("/api/ask", json={"question": "Und mehr?", "history": history})
+        assert response.status_code == status

@@ -522,11 +522,12 @@ def test_ask_page_suggestion_link_keeps_the_history(client):
 @pytest.mark.parametrize(
     ("method", "data", "said"),
     [
-        # an empty question: the chat again with its error (the conversation kept)
+        # an empty or too long question: the chat again with its error (the conversation
+        # kept); a malformed conversation: the error page
         ("post", {"q": ""}, "Bitte eine Frage eingeben."),
-        ("post", {"q": "x" * 600}, "Ungültige Anfrage"),
+        ("post", {"q": "x" * 600}, "Die Frage ist zu lang"),
         ("post", {"q": "Depot", "h": [""]}, "Ungültige Anfrage"),
-        ("get", {"q": "x" * 600}, "Ungültige Anfrage"),
+        ("get", {"q": "x" * 600}, "Die Frage ist zu lang"),
     ],
 )
 def test_ask_page_bad_input_is_a_german_400_page(client, method, data, said):
@@ -1105,9 +1106,9 @@ def test_chat_page_too_long_question_is_a_german_400_that_keeps_it_to_shorten(cl
         assert response.status_code == 400
         html = response.get_data(as_text=True)
         assert "Die Frage ist zu lang" in html
-        form = re.search(r'<form class="search-form" action="/ask"(.*?)</form>', html, re.S)
+        form = re.search(r'<form class="chat-form"(.*?)</form>', html, re.S)
         assert form is not None, "the chat's own form, to ask again"
-        value = re.search(r'name="q" value="([^"]*)"', form.group(1))
+        value = re.search(r'name="q"[^>]*value="([^"]*)"', form.group(1))
         assert value is not None and unescape(value.group(1)).strip() == question.strip()
 
 
@@ -1124,16 +1125,16 @@ def test_chat_page_too_long_follow_up_comes_back_in_its_conversation_and_documen
     )
     assert response.status_code == 400
     page = response.get_data(as_text=True)
-    form = re.search(
-        r'<form class="search-form" action="/ask" method="post">(.*?)</form>', page, re.S
-    )
+    form = re.search(r'<form class="chat-form"[^>]*method="post">(.*?)</form>', page, re.S)
     assert form is not None, "posted back to the chat, as its own form does"
     fields = {
         (name, unescape(value))
-        for name, value in re.findall(r'name="(\w+)" value="([^"]*)"', form.group(1))
+        for name, value in re.findall(r'name="(\w+)"[^>]*?value="([^"]*)"', form.group(1))
     }
-    assert ("t", token) in fields and ("doc", "uebersicht") in fields
+    assert ("t", token) in fields
+    assert '<option value="uebersicht" selected>' in page
     assert ("q", too_long.strip()) in fields
+    assert "Wer darf in dieser Phase angreifen?" in unescape(page)  # the turn in view
 
 
 def test_search_too_long_query_comes_back_with_its_document(client, app):
@@ -1203,11 +1204,23 @@ def test_an_empty_follow_up_without_javascript_lands_at_the_error_tied_to_the_fi
 
 
 @pytest.mark.parametrize("method", ["get", "post"])
-@pytest.mark.parametrize("q", ["\u200b", "\u00ad", "\ufeff", "\x00", " \x01 "])
-def test_a_question_that_is_none_keeps_the_conversation_in_view(client, method, q):
-    """An API probe: a link to the chat with earlier turns and a q of invisible or control
-    characters alone („q=%E2%80%8B“) gave a bare error page, the conversation gone (a form
-    post of the same kept it)."""
+@pytest.mark.parametrize(
+    ("q", "said"),
+    [
+        ("\u200b", "Bitte eine Frage eingeben."),
+        ("\u00ad", "Bitte eine Frage eingeben."),
+        ("\ufeff", "Bitte eine Frage eingeben."),
+        ("\x00", "Bitte eine Frage eingeben."),
+        (" \x01 ", "Bitte eine Frage eingeben."),
+        ("???", "In der Frage steht kein Wort"),
+        ("\u3164", "In der Frage steht kein Wort"),
+        ("x" * 700, "Die Frage ist zu lang"),
+    ],
+)
+def test_a_question_that_is_none_keeps_the_conversation_in_view(client, method, q, said):
+    """API probes: a link to the chat with earlier turns and a q of invisible or control
+    characters alone („q=%E2%80%8B“), then one with no word („???“, a Hangul filler) or too
+    long, gave a bare error page, the conversation gone."""
     first = client.post("/ask", data={"q": FIRST})
     (token,) = parse_qs(urlsplit(first.headers["Location"]).query)["t"]
     if method == "get":
@@ -1221,7 +1234,7 @@ def test_a_question_that_is_none_keeps_the_conversation_in_view(client, method, 
     error = re.search(
         r'<div class="chat-error" id="chat-error" role="alert">(.*?)</div>', html, re.S
     )
-    assert error and "Bitte eine Frage eingeben." in error[1]
+    assert error and said in error[1]
 
 
 def test_ask_page_asked_with_nothing_typed_says_so(client):

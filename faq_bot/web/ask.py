@@ -64,6 +64,7 @@ from faq_bot.web.common import (
     turn_key,
     turn_key_tag,
 )
+from faq_bot.web.errors import TYPED_TEXT
 from faq_bot.web.limits import MAX_REQUEST_LINE
 from faq_bot.web.render import first_sentence
 
@@ -159,11 +160,14 @@ def _conversation(
     tokens: list[str],
     raw_doc: str | None,
     link: bool = False,
-) -> tuple[list[dict], str | None, str | None]:
+) -> tuple[list[dict], str | None, str | None, str | None]:
     """The turns the page shows (each answer's JSON with its ``turn`` token; `question`,
-    when given, answered last), the document the chat is limited to and a notice for the
-    page. A `link` (a GET) whose last token was cut short shows the turns before it and
-    says so (`CUT_OFF_NOTICE`) instead of refusing the whole conversation."""
+    when given, answered last), the document the chat is limited to, a notice for the
+    page, and why `question` cannot be answered (`QuestionError`: too long, no word; the
+    page shows the turns so far with it, a 400, as for an empty question: a bare error
+    page lost the conversation, an API probe). A `link` (a GET) whose last token was cut
+    short shows the turns before it and says so (`CUT_OFF_NOTICE`) instead of refusing the
+    whole conversation."""
     check_strings([question or "", *questions, *tokens], "Die Frage oder der Verlauf")
     index, base, key = current_index(), base_url(), turn_key()
     doc = index.document_id(raw_doc)
@@ -186,10 +190,10 @@ def _conversation(
         try:
             result = answer(index, question, history, doc=doc)  # the one question answered
         except QuestionError as exc:
-            raise bad_request(str(exc)) from None
+            return shown, doc, notice, str(exc)
         data = result.to_json(base)
         shown.append(rooted({**data, "turn": shown_of(data).token(key)}))
-    return shown, doc, notice
+    return shown, doc, notice, None
 
 
 def preview(turn: dict[str, Any]) -> str:
@@ -226,7 +230,11 @@ def _key_sentence(text: str, key: str) -> str:
 
 
 def _page(
-    shown: list[dict], doc: str | None, notice: str | None = None, error: str | None = None
+    shown: list[dict],
+    doc: str | None,
+    notice: str | None = None,
+    error: str | None = None,
+    typed: str = "",
 ) -> str:
     tokens = [a["turn"] for a in shown]
     return render_template(
@@ -241,6 +249,7 @@ def _page(
         doc=doc,
         notice=notice,
         error=error,  # shown where chat.js shows a failed question's
+        typed=typed,  # a question it refused, back in the field to mend
     )
 
 
@@ -254,13 +263,15 @@ def page() -> str | tuple[str, int]:
     question = clean_input(asked or "").strip() or None
     args = request.args
     turns = args.getlist("t")
-    shown, doc, notice = _conversation(
+    shown, doc, notice, error = _conversation(
         question, args.getlist("h"), turns, args.get("doc"), link=True
     )
     if asked is not None and question is None:
         # "Fragen" with nothing typed (the start page's form sends q=): said as the chat's
         # own form says it, the conversation so far kept; /ask without q is the chat's start
-        return _page(shown, doc, notice, error=NO_QUESTION), 400
+        error = NO_QUESTION
+    if error is not None:
+        return _page(shown, doc, notice, error=error, typed=(question or "")[:TYPED_TEXT]), 400
     return _page(shown, doc, notice)
 
 
@@ -272,9 +283,17 @@ def page_post() -> Response | str | tuple[str, int]:
     if not question:
         # the conversation so far again, with the error (a bare error page left it in a
         # hidden field only, a phone review); still a 400
-        shown, doc, _ = _conversation(None, form.getlist("h"), form.getlist("t"), form.get("doc"))
+        shown, doc, _, _ = _conversation(
+            None, form.getlist("h"), form.getlist("t"), form.get("doc")
+        )
         return _page(shown, doc, error=NO_QUESTION), 400
-    shown, doc, _ = _conversation(question, form.getlist("h"), form.getlist("t"), form.get("doc"))
+    shown, doc, _, error = _conversation(
+        question, form.getlist("h"), form.getlist("t"), form.get("doc")
+    )
+    if error is not None:
+        # its start, a few times the longest question, to shorten (a pasted 250 KB text
+        # sent back whole was 260 KB for a phone on bad wifi, an HTTP probe)
+        return _page(shown, doc, error=error, typed=question[:TYPED_TEXT]), 400
     tokens = [a["turn"] for a in shown]
     kept = _link_tokens(tokens, REDIRECT_CHARS)
     if not kept:  # the new turn alone does not fit in an address: this page shows it

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from faq_bot.chat import MAX_HISTORY
 from faq_bot.chat.answer import REPLAYED
+from faq_bot.chat.history import MAX_ENTRY_ID
 from faq_bot.chat.items import SEARCH_FIRST
 from faq_bot.chat.shown import MAX_TOKEN, TOKEN_PATTERN
 from faq_bot.question import MAX_QUESTION_LENGTH, QUESTION_PATTERN
@@ -291,6 +292,7 @@ describe(
                                                     "entry": {
                                                         "type": "string",
                                                         "nullable": True,
+                                                        "maxLength": MAX_ENTRY_ID,
                                                         "description": "ID des Eintrags, "
                                                         "der sie beantwortet hat (auch ein "
                                                         "früherer Name oder Alias; eine "

@@ -76,6 +76,12 @@ def test_catalog_card_has_the_faq_behaviour(
         ("Loscharbeiten", "Löscharbeiten"),
         ("Begleitjager", "Begleitjäger"),
         ("Abwehr", "Erfolgreiche Abwehr"),
+        # copied from a PDF or a word processor (an API probe): a no-break hyphen, a minus,
+        # an en dash, a zero-width space
+        ("227\u2011Pfund Bombe", "227-Pfund Bombe"),
+        ("227\u2212Pfund\u00a0Bombe", "227-Pfund Bombe"),
+        ("227–Pfund Bombe", "227-Pfund Bombe"),
+        ("Feuerwehr\u200b", "Feuerwehr"),
         ("Schlachtschiff", None),
     ],
 )

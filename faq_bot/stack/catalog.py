@@ -15,7 +15,7 @@ from importlib import resources
 from typing import Any
 
 from faq_bot.stack.model import AMOUNT_EFFECTS, EffectType, Kind
-from faq_bot.text import collation_key, fold, nearest
+from faq_bot.text import collation_key, fold, nearest, said_back, without_format
 
 _FIELDS = {
     "name",
@@ -53,12 +53,17 @@ class CatalogCard:
     faq: str | None = None  # title of the FAQ entry the behaviour comes from
 
 
+# hyphens and dashes of every kind (a name copied from a PDF or a word processor: U+2010,
+# U+2011 no-break, U+2012-2015, minus U+2212) and spaces, read as one space
+_HYPHENS_SPACES = re.compile("[\\s\\-\u2010-\u2015\u2212]+")
+
+
 def normalize_name(name: str) -> str:
     """Case, umlauts, hyphens and runs of spaces do not matter when naming a card: folded
     as the search folds words (`faq_bot.text.fold`), so „Zerstorer“ and „Zerstoerer“, typed
     on a keyboard without umlauts, name the Zerstörer as the search and the chat read them
     (an API probe: the checker's form said the catalog lacks them)."""
-    return re.sub(r"[\s\-–]+", " ", fold(name)).strip()
+    return _HYPHENS_SPACES.sub(" ", fold(without_format(name))).strip()
 
 
 def parse_catalog(text: str) -> tuple[CatalogCard, ...]:
@@ -128,6 +133,12 @@ def find_card(name: str, catalog: tuple[CatalogCard, ...] | None = None) -> Cata
         if any(normalize_name(n) == wanted for n in (card.name, *card.aliases)):
             return card
     return None
+
+
+def meant_note(name: str, n: int = 2, catalog: tuple[CatalogCard, ...] | None = None) -> str:
+    """„meinten Sie „X“ oder „Y“?“ for a `name` the catalog lacks (`cards_near`), or ""."""
+    near = " oder ".join(said_back(card.name) for card in cards_near(name, n, catalog))
+    return f"meinten Sie {near}?" if near else ""
 
 
 def cards_near(

@@ -33,7 +33,7 @@ from typing import Any
 
 from faq_bot.corpus.splitters import slugify, unique_id
 from faq_bot.errors import InputError
-from faq_bot.stack.catalog import cards_near, find_card
+from faq_bot.stack.catalog import find_card, meant_note
 from faq_bot.stack.explain import (
     EFFECT_DE,
     KIND_DE,
@@ -337,8 +337,7 @@ def unknown_card_note(name: str) -> str:
     (`missing_kind_reason`) and when such a card is announced."""
     if not name or find_card(name) is not None:
         return ""
-    near = " oder ".join(f"„{card.name}“" for card in cards_near(name))
-    meant = f" (meinten Sie {near}?)" if near else ""
+    meant = f" ({note})" if (note := meant_note(name)) else ""
     return f"{said_back(name, 40)} steht nicht im Kartenkatalog{meant}; bitte die Kartenart wählen"
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from faq_bot.corpus.splitters import slugify, unique_id
-from faq_bot.stack.catalog import cards_near, find_card
+from faq_bot.stack.catalog import find_card, meant_note
 from faq_bot.stack.form import (
     FIRST_FIELD,
     FLAGS,
@@ -123,8 +123,8 @@ def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) ->
     elif kind == "pick":
         card = find_card(rest)
         if card is None:
-            near = " oder ".join(f"„{card.name}“" for card in cards_near(rest))
-            meant = f" Meinten Sie {near}?" if near else ""
+            note = meant_note(rest)
+            meant = f" {note[0].upper()}{note[1:]}" if note else ""  # a sentence of its own
             raise ActionError(
                 f"Die Karte {said_back(rest)} steht nicht im Kartenkatalog.{meant} {UNCHANGED}"
             )
@@ -194,7 +194,9 @@ def _first_field(group: str, row: int) -> str:
 def action_feedback(
     state: Mapping[str, Any], action: str, posted: str | None = None
 ) -> Feedback | None:
-    """`_feedback`, with the rows the step changed (`action_group` of the button pressed)."""
+    """`_feedback`, with the rows the step changed (`action_group` of the button pressed)
+    unless the step says where it lands itself (an announced card the catalog lacks: its
+    Kartenart, among the cards)."""
     said = _feedback(state, action, posted)
     pressed = posted if posted is not None else action
     return None if said is None else replace(said, group=said.group or action_group(pressed))

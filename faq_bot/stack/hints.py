@@ -20,7 +20,7 @@ judge in a hurry did not notice after choosing its Kartenart by hand (a phone re
 
 from __future__ import annotations
 
-from faq_bot.stack.catalog import CatalogCard, cards_near, find_card
+from faq_bot.stack.catalog import CatalogCard, cards_near, find_card, meant_note
 from faq_bot.stack.explain import KIND_DE
 from faq_bot.stack.model import (
     CARD_TARGET_EFFECTS,
@@ -34,6 +34,7 @@ from faq_bot.stack.model import (
     StackEntry,
 )
 from faq_bot.stack.names import card_name, entry_name, entry_with_source
+from faq_bot.text import said_back
 
 # the kinds' grammatical gender: the catalog's targets are named with an article
 _MASCULINE = frozenset({Kind.BASE, Kind.LAND})
@@ -101,9 +102,9 @@ def _slip(
         return None
     (meant,) = near
     said = (
-        f"{entry_name(scenario, entry.id)}: „{source.name}“ steht nicht im Kartenkatalog "
-        f"(meinten Sie „{meant.name}“?). Gerechnet wird nur mit den Angaben im Szenario, "
-        "nicht mit denen der Karte im Katalog: Kosten ohne Angabe sind 0."
+        f"{entry_name(scenario, entry.id)}: {said_back(source.name)} steht nicht im "
+        f"Kartenkatalog ({meant_note(source.name, 1, catalog)}). Gerechnet wird nur mit den "
+        "Angaben im Szenario, nicht mit denen der Karte im Katalog: Kosten ohne Angabe sind 0."
     )
     return Hint(entry.id, said, (meant.faq,) if meant.faq else ())
 

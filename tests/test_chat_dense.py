@@ -764,6 +764,10 @@ def test_a_followup_after_a_declined_turn_can_be_read_with_the_last_answered_one
     assert not far.back and far.context != EARLIER.question
     near = answer(index, question, [EARLIER, *[declined] * (MAX_CONTEXT - 1)])
     assert near.back and near.context == EARLIER.question
+    # unless those were read with it too (declined „Im Zusammenhang mit“ it, a phone review)
+    read_back = Turn("und im Bogen?", back=True)
+    along = answer(index, question, [EARLIER, declined, *[read_back] * MAX_CONTEXT])
+    assert along.back and along.context == EARLIER.question
 
 
 def test_a_followup_declined_after_a_declined_turn_is_said_with_the_last_answered_one(

@@ -404,20 +404,23 @@ def _lone_readings(
     """For a question shaped like a follow-up, asked after one without an answer: the
     reading without the earlier turn („Wer bezahlt die Feuerwehr, wenn sie gekontert
     wird?“ after „Wie wird das Wetter morgen?“: its „sie“ made it a follow-up of the
-    weather), and, when one of the last `MAX_CONTEXT` earlier turns was answered, the
-    reading with the newest such turn as if the declined ones after it had not been asked
-    (a question on a card, one the bot declines, then „und wenn sie gekontert wird?“ about
-    the card). Empty
-    otherwise: after an answered question the earlier answer is what a follow-up refers
-    to. Both readings take the question's own embedding from its reading (after a declined
-    turn a follow-up is embedded alone): nothing is embedded again."""
+    weather), and, when an earlier turn was answered and fewer than `MAX_CONTEXT` turns
+    since were read without it, the reading with the newest such turn as if the declined
+    ones after it had not been asked (a question on a card, one the bot declines, then „und
+    wenn sie gekontert wird?“ about the card). Empty otherwise: after an answered question
+    the earlier answer is what a follow-up refers to. Both readings take the question's own
+    embedding from its reading (after a declined turn a follow-up is embedded alone):
+    nothing is embedded again."""
     if not reading.context or not history or history[-1].entry is not None:
         return []
     found = [read(index, reading.text, history, dense, [], reading.vector, doc)]
     answered = last_answered(history)
     # as far back as a chain of follow-ups reaches (`MAX_CONTEXT`): a question answered
-    # before many declined ones is no longer what the conversation is about
-    if answered is not None and len(history) - answered <= MAX_CONTEXT:
+    # before many declined ones is no longer what the conversation is about, unless those
+    # were read with it too (follow-ups declined „Im Zusammenhang mit“ it, a phone review:
+    # the fourth of them lost it)
+    drifted = [t for t in history[answered + 1 :] if not t.back] if answered is not None else []
+    if answered is not None and len(drifted) < MAX_CONTEXT:
         context = context_turns(history[: answered + 1], reading.text)
         found.append(read(index, reading.text, history, dense, context, reading.vector, doc))
     return found

@@ -302,7 +302,7 @@ def test_form_step_announcing_a_card_the_catalog_lacks_asks_for_its_kind(name, m
     said = step(state, "announce:3")
     assert said == Feedback(
         f"{name} von B angesagt (Eintrag 4). „{name}“ steht nicht im Kartenkatalog{meant}; "
-        "bitte die Kartenart wählen.",
+        "bitte die Kartenart wählen und beim Eintrag 4 den Effekt.",
         field="c-3-kind",
         group="cards",
         reveal=True,

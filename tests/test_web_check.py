@@ -1664,7 +1664,8 @@ def test_announcing_a_card_the_catalog_lacks_opens_its_kind_and_says_what_it_mea
     tag = unescape(checker_tag(html))
     assert (
         'data-status="227-Pfund Bome von B angesagt (Eintrag 3). „227-Pfund Bome“ steht nicht '
-        'im Kartenkatalog (meinten Sie „227-Pfund Bombe“?); bitte die Kartenart wählen."'
+        "im Kartenkatalog (meinten Sie „227-Pfund Bombe“?); bitte die Kartenart wählen und "
+        'beim Eintrag 3 den Effekt."'
     ) in tag
     assert 'data-focus="c-2-kind"' in tag and "data-focus-reveal" in tag
     # its „Mehr zur Karte“ is open, so the focused Kartenart can be seen and chosen
@@ -1681,7 +1682,7 @@ def test_without_javascript_announcing_a_card_the_catalog_lacks_lands_at_its_kin
     form.update({"c-3-name": "Feuerwehr", "c-3-id": "feuerA", "c-3-owner": "A"})
     html = client.post("/check", data={**form, "action": "refresh"}).get_data(as_text=True)
     button = re.search(r'<button[^>]*value="announce:2"[^>]*>', html)[0]
-    assert 'formaction="/check#c-2-kind"' in button
+    assert 'formaction="/check#rows-cards"' in button
     known = re.search(r'<button[^>]*value="announce:3"[^>]*>', html)[0]  # the catalog's
     assert 'formaction="/check#rows-stack"' in known
     after = client.post("/check", data={**form, "action": "announce:2"}).get_data(as_text=True)

@@ -248,7 +248,9 @@ def _feedback(state: Mapping[str, Any], action: str, posted: str | None = None) 
             # said now, not first at „Auflösen“ as „Kartenart: fehlt“ (a phone review), where
             # the field is: among the cards (the page without JavaScript lands there too,
             # `unknown_cards`)
-            message += f" {note}."
+            # and the entry's Effekt, which no catalog fills for it either (a phone review:
+            # „Auflösen“ then answered „Effekt: fehlt“)
+            message += f" {note} und beim Eintrag {row + 1} den Effekt."
             return Feedback(message, field=f"c-{int(rest)}-kind", group="cards", reveal=True)
         return Feedback(message, field=_first_field("stack", row))
     if kind == "add":

@@ -168,7 +168,8 @@ def result_view(
 def unknown_cards(state: Mapping[str, Any]) -> frozenset[int]:
     """The card rows whose name the catalog lacks and whose Kartenart is not given: „Ansagen“
     of one asks for its Kartenart (`faq_bot.stack.formsteps`), and the page without
-    JavaScript lands at that field, not at the stack."""
+    JavaScript lands at the cards, where it says so above the rows (at the field itself,
+    what it says was out of view above, a phone review), not at the stack."""
     return frozenset(
         i
         for i, row in enumerate(state["cards"])

@@ -60,10 +60,10 @@ How a question is answered
    their context, cannot tell (on the 301 training follow-ups, weighing that
    reading too raised the confident wrong answers from 4.0 % to 11.6 %;
    docs/quality-journal.md, "Late night"). Unless the earlier question was
-   declined: then it is also read with the newest answered turn, as if the
-   declined ones had not been asked, or, when none is within reach, alone
-   (`_lone_readings`); that reading answers if it is confident and clears its
-   bar by more than the reading with the declined turn.
+   declined: then it is read with the newest answered turn instead, as if the
+   declined ones had not been asked, or, when none is within reach, also alone
+   (`_after_declined`): the lone reading answers if it is confident and clears
+   its bar by more than the reading with the declined turn.
 3. Entries are ranked as search ranks them (fused with the dense ranking);
    `faq_bot.chat.passage` takes the best entry, then its paragraph, with its
    lead-in or list neighbour.
@@ -302,7 +302,7 @@ def _dense(
     a follow-up's are pulled towards the entry that answered the earlier question,
     if there is one. One query embedding either way, of the question alone: after an
     earlier question without an answer too (until the sixty-fourth round it was embedded
-    after that question; now the other readings, `_lone_readings`, reuse the same
+    after that question; now the other readings, `_after_declined`, reuse the same
     embedding)."""
     topic = context[0].entry if context else None
     if topic is not None and index.entry(topic) is not None:
@@ -398,23 +398,25 @@ def _other_reading(
     return read(index, reading.text, history, dense, context, reading.vector, doc)
 
 
-def _lone_readings(
+def _after_declined(
     index: Index, reading: Reading, history: list[Turn], dense: bool, doc: str | None = None
-) -> list[Reading]:
+) -> Reading | None:
     """For a question shaped like a follow-up, asked after one without an answer: when an
     earlier turn was answered and fewer than `MAX_CONTEXT` turns since were read without it,
     the reading with the newest such turn as if the declined ones after it had not been
     asked (a question on a card, one the bot declines, then „und wenn sie gekontert wird?“
-    about the card); else the reading without the earlier turn („Wer bezahlt die Feuerwehr,
-    wenn sie gekontert wird?“ after „Wie wird das Wetter morgen?“: its „sie“ made it a
-    follow-up of the weather). Not both: read alone, such a question lacks what it refers
-    to, and weighed beside the answered turn it was confidently wrong more often (sixty-fifth
-    round, addendum 4: 321 -> 181 of 2,991, right 1,530 -> 1,513). Empty otherwise: after an
-    answered question the earlier answer is what a follow-up refers to. Each takes the
-    question's own embedding from its reading (after a declined turn a follow-up is embedded
-    alone): nothing is embedded again."""
+    about the card), which `answered_reading` takes instead of the reading with the declined
+    turn; else the reading without the earlier turn („Wer bezahlt die Feuerwehr, wenn sie
+    gekontert wird?“ after „Wie wird das Wetter morgen?“: its „sie“ made it a follow-up of
+    the weather), which it weighs. None otherwise: after an answered question the earlier
+    answer is what a follow-up refers to. Either takes the question's own embedding from
+    its reading (after a declined turn a follow-up is embedded alone): nothing is embedded
+    again. Sixty-fifth round, on 2,991 seen follow-ups each put after a seen unanswerable
+    question: the answered turn weighed beside the lone reading (addendum 1) 1,530 right,
+    321 confidently wrong; instead of the lone reading (addendum 4) 1,513 and 181; instead of
+    the declined turn too (addendum 5) 1,496 and 155."""
     if not reading.context or not history or history[-1].entry is not None:
-        return []
+        return None
     answered = last_answered(history)
     # as far back as a chain of follow-ups reaches (`MAX_CONTEXT`): a question answered
     # before many declined ones is no longer what the conversation is about, unless those
@@ -424,7 +426,7 @@ def _lone_readings(
     context: list[Turn] = []
     if answered is not None and len(drifted) < MAX_CONTEXT:
         context = context_turns(history[: answered + 1], reading.text)
-    return [read(index, reading.text, history, dense, context, reading.vector, doc)]
+    return read(index, reading.text, history, dense, context, reading.vector, doc)
 
 
 def answered_reading(
@@ -437,10 +439,10 @@ def answered_reading(
     both ways, alone and with the earlier turn: the reading with the earlier turn
     answers when it is confident and clears its bar by more than the lone reading
     clears its own (first questions and follow-ups have a bar each). So is one shaped
-    like a follow-up asked after one without an answer, the other way round: the reading
-    with the newest answered turn, or with none (`_lone_readings`), answers when it is
-    confident and clears its bar by more; when it does not, the reading with the answered
-    turn declines it all the same (said with that turn). Without a fitted
+    like a follow-up asked after one without an answer is read with the newest answered turn
+    instead, when one is in reach, and else the other way round: the lone reading
+    (`_after_declined`) answers when it is confident and clears its bar by more. Without a
+    fitted
     confidence model (no margins to weigh) it is read as its shape says."""
     turns = _turns(index, history, doc)
     reading = read(index, question, turns, dense=dense, doc=doc)
@@ -448,22 +450,22 @@ def answered_reading(
     if response.margin is None:
         return reading, response
     other = _other_reading(index, reading, turns, dense, doc)
-    others = [other] if other is not None else _lone_readings(index, reading, turns, dense, doc)
-    weighed = [(candidate, respond(index, candidate)) for candidate in others]
-    best = reading, response
-    for candidate, alternative in weighed:
-        margin = best[1].margin
-        if alternative.confident and alternative.margin is not None and margin is not None:
-            if alternative.margin > margin:
-                best = candidate, alternative
-    if best[0] is reading and not response.confident and reading.context:
-        # declined all the same: said with the answered turn, when there is one, not with
-        # the declined question („Im Zusammenhang mit Ihrer Frage „Wie spät ist es?““ and a
-        # search for it, a phone review). Still declined: its context line, related
-        # entries, search hits and suggestion are that reading's (the fitting reads such a
-        # follow-up so too; none of its training follow-ups has a turn between)
-        best = next(((c, r) for c, r in weighed if c.context and c.context[0].entry), best)
-    return best
+    if other is None:
+        other = _after_declined(index, reading, turns, dense, doc)
+        if other is not None and other.context:
+            # the answered turn in reach: read with it, not with the declined question,
+            # confident or not (declined, it is said with that turn and searches it, a phone
+            # review); none of the fitting's training follow-ups has a turn between
+            return other, respond(index, other)
+    if other is not None:
+        alternative = respond(index, other)
+        if (
+            alternative.confident
+            and alternative.margin is not None
+            and alternative.margin > response.margin
+        ):
+            return other, alternative
+    return reading, response
 
 
 def answer(index: Index, question: Any, history: Any = (), doc: str | None = None) -> Answer:
@@ -497,10 +499,10 @@ def _answered(index: Index, question: Any, history: Any, doc: str | None) -> tup
     turns = parse_history(history)  # parsed turns pass through `answered_reading` as they are
     reading, response = answered_reading(index, question, turns, doc=doc)
     result = _answer_of(index, reading, response)
-    # read with an answered turn though a declined one came after it (`_lone_readings`)
+    # read with an answered turn though a declined one came after it (`_after_declined`)
     context = reading.context
     result.back = bool(context and turns and turns[-1].entry is None and context[0].entry)
-    # shaped like a follow-up, read on its own after a declined question (`_lone_readings`)
+    # shaped like a follow-up, read on its own after a declined question (`_after_declined`)
     result.alone = bool(turns and not context and is_followup(reading.text))
     result.scope = doc
     note_other_game(index, result, turns)

@@ -60,7 +60,7 @@ class Turn:
     entry: str | None = None
     asked: str = field(default="", compare=False)  # shown only: turns equal as they are read
     # read with the last answered turn before it, the declined ones between left out
-    # (`faq_bot.chat.answer._lone_readings`): a chain of follow-ups goes on from there
+    # (`faq_bot.chat.answer._after_declined`): a chain of follow-ups goes on from there
     back: bool = False
 
     @property

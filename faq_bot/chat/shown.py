@@ -147,11 +147,11 @@ CONTEXT = "c"  # the last item of a turn read with the turns before it
 # as the one it was read with, an API probe)
 READ_WITH = "k"
 # the item of a question shaped like a follow-up that was read alone all the same (asked
-# after a declined one, `faq_bot.chat.answer._lone_readings`): shaped as an item of a later
+# after a declined one, `faq_bot.chat.answer._after_declined`): shaped as an item of a later
 # version, so an instance from before it skips it rather than refusing the token
 ALONE = "a.allein"
 # the item of a question shaped like a follow-up that was read with the newest answered turn
-# before it, the declined turns since left out (`faq_bot.chat.answer._lone_readings`)
+# before it, the declined turns since left out (`faq_bot.chat.answer._after_declined`)
 BACK = "a.zurueck"
 MAX_HEAD = 240  # characters of a token's answer or of one item
 SIGNATURE_LENGTH = 16  # base64url characters of the HMAC-SHA-256 kept (96 bits)

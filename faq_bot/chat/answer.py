@@ -438,17 +438,34 @@ def answered_reading(
     A question not shaped like a follow-up but asked after an answered one is read
     both ways, alone and with the earlier turn: the reading with the earlier turn
     answers when it is confident and clears its bar by more than the lone reading
-    clears its own (first questions and follow-ups have a bar each). So is one shaped
-    like a follow-up asked after one without an answer is read with the newest answered turn
-    instead, when one is in reach, and else the other way round: the lone reading
-    (`_after_declined`) answers when it is confident and clears its bar by more. Without a
-    fitted
-    confidence model (no margins to weigh) it is read as its shape says."""
+    clears its own (first questions and follow-ups have a bar each). One shaped like a
+    follow-up but asked after one without an answer is read with the newest answered turn
+    instead, when one is in reach (`_after_declined`), and else both ways the other way
+    round: the lone reading answers when it is confident and clears its bar by more.
+    Without a fitted confidence model (no margins to weigh) it is read as its shape says."""
     turns = _turns(index, history, doc)
     reading = read(index, question, turns, dense=dense, doc=doc)
+    if conf.model("hybrid" if reading.dense is not None else "lexical") is None:
+        return reading, respond(index, reading)  # no margins to weigh (`respond`'s mode)
+    other = _after_declined(index, reading, turns, dense, doc)
+    if other is not None and other.context:
+        # the answered turn in reach: read with it, not with the declined question,
+        # confident or not (declined, it is said with that turn and searches it, a phone
+        # review), and the reading with the declined question is not weighed at all;
+        # none of the fitting's training follow-ups has a turn between
+        return other, respond(index, other)
     response = respond(index, reading)
-    if response.margin is None:
-        return reading, response
+    other = other or _other_reading(index, reading, turns, dense, doc)
+    if other is not None:
+        alternative = respond(index, other)
+        if (
+            alternative.confident
+            and alternative.margin is not None
+            and response.margin is not None
+            and alternative.margin > response.margin
+        ):
+            return other, alternative
+    return reading, response
     other = _other_reading(index, reading, turns, dense, doc)
     if other is None:
         other = _after_declined(index, reading, turns, dense, doc)

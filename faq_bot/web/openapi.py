@@ -20,7 +20,7 @@ from flask import Blueprint, jsonify, redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from faq_bot.query import MAX_QUERY_LENGTH
-from faq_bot.text import readable_pattern
+from faq_bot.text import READABLE_PATTERN
 
 bp = Blueprint("openapi", __name__)
 
@@ -82,7 +82,7 @@ Q_REQUIRED = _param(
         "type": "string",
         "minLength": 1,
         "maxLength": MAX_QUERY_LENGTH,
-        "pattern": readable_pattern(),
+        "pattern": READABLE_PATTERN,
     },
     required=True,
 )

@@ -128,8 +128,11 @@
     if (navigator.clipboard && window.isSecureContext) {
       return navigator.clipboard.writeText(text);
     }
-    // fallback for http:// on a LAN: a hidden textarea and execCommand
+    // fallback for http:// on a LAN: a hidden textarea and execCommand; the focus goes
+    // back to the control that copied (it was left on the page's start: the next Tab went
+    // to „Zum Inhalt springen“, an accessibility review)
     return new Promise(function (resolve, reject) {
+      var focused = document.activeElement;
       var area = document.createElement("textarea");
       area.value = text;
       area.setAttribute("readonly", "");
@@ -144,6 +147,9 @@
         ok = false;
       }
       document.body.removeChild(area);
+      if (focused && focused !== document.body && focused.focus) {
+        focused.focus({ preventScroll: true });
+      }
       if (ok) resolve();
       else reject(new Error("copy failed"));
     });

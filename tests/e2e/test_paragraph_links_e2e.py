@@ -133,3 +133,18 @@ def test_in_high_contrast_the_linked_paragraph_keeps_a_frame(page):
     expect(marked).to_be_visible()
     assert marked.evaluate("el => getComputedStyle(el).outlineStyle") == "solid"
     assert page.locator("#p1").evaluate("el => getComputedStyle(el).outlineStyle") == "none"
+
+
+def test_a_copy_without_the_clipboard_api_keeps_the_focus_on_its_control(page):
+    """An accessibility review: on a plain http:// address in a LAN (no secure context, so
+    no clipboard API) every copy control copied through a hidden text field and left the
+    focus on the page's start: the next Tab went to „Zum Inhalt springen“."""
+    page.add_init_script("Object.defineProperty(window, 'isSecureContext', {value: false})")
+    page.goto(f"/entry/{BOMB}")
+    status = page.get_by_role("status")
+    for name, said in (("Absatz 2: Link kopieren", "Link"), ("Absatz 2: Zitat kopieren", "Zitat")):
+        control = page.get_by_role("button", name=name)
+        control.focus()
+        page.keyboard.press("Enter")
+        expect(status).to_have_text(f"{said} kopiert.")  # the fallback copied
+        assert control.evaluate("el => el === document.activeElement"), name

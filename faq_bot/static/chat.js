@@ -406,6 +406,11 @@
     said.push(data.message);
     if (data.caution) said.push(data.caution);
     var ans = data.answer;
+    var closest = data.related || [];
+    if (!ans && closest.length && /:$/.test(data.message)) {
+      // a declined answer's message introduces its closest entries: they are said with it
+      said.push(closest.map(function (r) { return "„" + r.title + "“"; }).join(", ") + ".");
+    }
     if (ans) {
       var ex = ans.excerpt || { start: 0, end: ans.text.length };
       var text = ans.text.slice(ex.start, ex.end);

@@ -1020,6 +1020,20 @@ def test_a_screen_reader_hears_the_answer_in_short_not_the_whole_turn(page):
     assert len(said) <= 600
 
 
+def test_a_screen_reader_hears_the_closest_entries_a_declined_answer_introduces(page):
+    """An accessibility review: a declined answer's status ended at its message's colon
+    („… kommen Ihrer Frage am nächsten:“) and the entries it introduces were never said."""
+    page.goto("/ask")
+    ask(page, SEARCHED)
+    turn = page.locator("#chat-log li.turn[data-question]").last
+    expect(turn.locator(".turn-message")).to_contain_text("am nächsten:")
+    closest = turn.locator(".turn-message ~ ul.related:not(.search-first) > li a")
+    expect(closest.first).to_be_visible()
+    titles = [closest.nth(i).inner_text() for i in range(closest.count())]
+    said = page.locator("#chat-status").inner_text()
+    assert said.endswith("am nächsten: " + ", ".join(f"„{t}“" for t in titles) + "."), said
+
+
 @pytest.mark.parametrize("built_by", ["chat.js", "server"])
 def test_chat_copy_link_acts_on_space_as_a_button_does(page, base_url, built_by):
     """An accessibility review: „Link kopieren“ copied on Enter, but Space (a button's key)

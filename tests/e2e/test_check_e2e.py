@@ -1098,6 +1098,25 @@ def test_check_a_tapped_announcement_that_needs_a_target_brings_its_ziel_into_si
     expect(target).to_be_in_viewport()
 
 
+def test_check_the_sticky_bar_leaves_the_field_it_asks_for_in_sight_at_doubled_text(phone):
+    """An accessibility review: on a small phone (320 × 568) at 200 % text the bar's step
+    message („… Die Karte braucht ein Ziel: bitte im Feld „Ziel“ wählen.“) made the sticky
+    bar 415 px tall, and the focused „Ziel“ lay wholly under it."""
+    phone.set_viewport_size({"width": 320, "height": 568})
+    phone.goto("/check")
+    phone.evaluate("document.documentElement.style.fontSize = '200%'")
+    chip(phone, "Zerstörer").tap()
+    announce = phone.get_by_role("button", name="Zerstörer von A ansagen (auf den Stapel)")
+    announce.scroll_into_view_if_needed()
+    announce.tap()
+    expect(phone.locator("#submit-row .step-echo")).to_contain_text("Ziel")
+    target = phone.locator("#s-0-target")
+    expect(target).to_be_focused()
+    box, bar = target.bounding_box(), phone.locator("#submit-row").bounding_box()
+    assert box and bar and box["y"] >= 0 and box["y"] + box["height"] <= bar["y"], (box, bar)
+    assert bar["height"] <= 568 / 2, bar  # the page keeps at least half the screen
+
+
 def test_check_final_state_stacks_its_rows_on_a_phone_at_doubled_text_size(phone):
     """A phone review: at 200 % text the „Endstand“ tables were 562 and 620 px wide in
     328 px, „TW danach“ off screen with nothing showing that they scroll. Too narrow for

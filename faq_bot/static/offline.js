@@ -384,7 +384,12 @@
     var crumbs = el("nav", "crumbs");
     crumbs.setAttribute("aria-label", "Brotkrumen");
     crumbs.appendChild(link(sitePath("/"), "Start"));
-    crumbs.appendChild(document.createTextNode(" › "));
+    // the separator is decoration, seen and not read, as on the server's page
+    crumbs.appendChild(document.createTextNode(" "));
+    var separator = el("span", null, "›");
+    separator.setAttribute("aria-hidden", "true");
+    crumbs.appendChild(separator);
+    crumbs.appendChild(document.createTextNode(" "));
     crumbs.appendChild(link(sitePath("/docs/") + encodeURIComponent(doc.id), doc.title));
     root.appendChild(crumbs);
     var article = el("article", "ruling");

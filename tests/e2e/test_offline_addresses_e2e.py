@@ -69,3 +69,19 @@ def test_offline_shell_without_its_search_script_says_the_copy_is_missing(offlin
     expect(app.locator("h1")).to_have_text("Offline")
     expect(app).to_contain_text("Die gespeicherte Fassung fehlt.")
     expect(app).not_to_contain_text("wird geladen")
+
+
+def test_offline_the_crumbs_separator_is_seen_and_not_read(offline_ctx):
+    """An accessibility review: offline, a ruling's crumbs read „Start › HoW FAQ“ aloud,
+    separator and all; the server's page hides it from a screen reader."""
+    page = offline_ctx.new_page()
+    page.goto("/")
+    page.evaluate("() => navigator.serviceWorker.ready")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    with offline(offline_ctx):
+        page.goto("/entry/flakbatterie")
+        expect(page.locator("h1")).to_have_text("Flakbatterie (Basisausbau)")
+        crumbs = page.locator(".crumbs")
+        expect(crumbs).to_contain_text("Start › ")  # still seen
+        snapshot = crumbs.aria_snapshot()
+        assert "›" not in snapshot and "Start" in snapshot, snapshot

@@ -9,7 +9,8 @@ and nginx (``deploy/nginx.conf``) passes it through when it reaches gunicorn at 
 (nginx answers malformed framing and request lines over its own buffers itself, with
 ``deploy/errors``). `GermanThreadWorker` answers them with a short German page instead,
 with the same status, the standard reason phrase and the app's security headers; what
-gunicorn found goes to its log as before. It has no request to go by, so an ``/api/``
+gunicorn found goes to its log as before. Headers that do not arrive within
+`HEADER_WAIT` timeouts are answered 408 the same way. It has no request to go by, so an ``/api/``
 path gets the page too, not the JSON error shape. Served under a path (``SCRIPT_NAME``,
 docs/web.md), a request outside it is a 404 (gunicorn answers 500, "configuration
 problem"), and the pages lead back to the start page under that path.
@@ -60,6 +61,10 @@ PAGES = {
     400: ("Ungültige Anfrage", "Der Server konnte diese Anfrage nicht lesen."),
     403: ("Nicht erlaubt", "Diese Anfrage ist nicht erlaubt."),
     404: (TITLES[404], DEFAULT_DETAILS[404]),  # a path outside SCRIPT_NAME, as the app's 404
+    408: (
+        "Zeitüberschreitung",
+        "Die Anfrage kam nicht rechtzeitig vollständig an. Bitte die Seite neu laden.",
+    ),
     414: (
         "Adresse zu lang",
         "Die Adresse ist zu lang. Bitte einen kürzeren Suchbegriff verwenden oder ein neues "
@@ -149,6 +154,10 @@ def tame_allocator() -> list[str]:
 
 # how many of gunicorn's timeouts the app waits for a request body in all (`_Untimed`)
 BODY_WAIT = 2
+# the share of gunicorn's timeout a request's line and headers may take to arrive once
+# their first bytes have (10 s as served): a client sends them in one go, and gthread
+# reads them in a pool thread without a limit (`GermanThreadWorker._end_slow_heads`)
+HEADER_WAIT = 1 / 3
 
 
 class ChunkTooLarge(InvalidChunkSize):
@@ -237,14 +246,19 @@ class _Untimed:
 
 
 class GermanThreadWorker(ThreadWorker):
-    """gunicorn's ``gthread`` worker, with `write_error` for the requests it refuses and
-    a heartbeat as old as its oldest running request (`notify`)."""
+    """gunicorn's ``gthread`` worker, with `write_error` for the requests it refuses, a
+    heartbeat as old as its oldest running request (`notify`), and a bound on the time a
+    request's body (`_end_stalled_bodies`) and its headers (`_end_slow_heads`) take."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._started: dict[int, float] = {}  # pool thread -> when its request began
         self._reading: dict[int, tuple[float, Any]] = {}  # pool thread -> its body's wait
         self._cut: set[int] = set()  # pool threads whose body `_end_stalled_bodies` ended
+        # pool thread -> [when its request's first bytes were seen, its connection] while
+        # the request's line and headers are read (`_end_slow_heads`)
+        self._heading: dict[int, list[Any]] = {}
+        self._late: set[int] = set()  # pool threads whose headers `_end_slow_heads` ended
 
     def load_wsgi(self) -> None:
         super().load_wsgi()
@@ -289,6 +303,7 @@ class GermanThreadWorker(ThreadWorker):
         if oldest is not None:
             os.utime(self.tmp.fileno(), (oldest, oldest))
         self._end_stalled_bodies()
+        self._end_slow_heads()
 
     def _end_stalled_bodies(self) -> None:
         """A body the app has waited for longer than `BODY_WAIT` timeouts in all (a client
@@ -307,6 +322,48 @@ class GermanThreadWorker(ThreadWorker):
                     # the plain socket's shutdown: an SSLSocket's would drop its TLS state
                     # under the pool thread, whose answer then went out unencrypted
                     socket.socket.shutdown(sock, socket.SHUT_RD)
+
+    def _end_slow_heads(self) -> None:
+        """A request whose line and headers have not all arrived `HEADER_WAIT` timeouts
+        after its first bytes did (a client sending them a byte at a time, or a part and
+        then nothing) is ended: its reading side shut down, the parser's read comes back
+        empty, and `handle` answers 408. A few such clients held every pool thread of both
+        workers for minutes (a load probe: ten of them stopped the service). The clock
+        starts at the first `notify` after the bytes were seen (within a second)."""
+        if not self.cfg.timeout:
+            return
+        now = time.monotonic()
+        for thread, heading in list(self._heading.items()):
+            since, conn = heading
+            if since is None:
+                if conn.data_ready:
+                    heading[0] = now
+            elif now - since > HEADER_WAIT * self.cfg.timeout and thread not in self._late:
+                self._late.add(thread)
+                with contextlib.suppress(OSError):  # the plain socket's, as for a body
+                    socket.socket.shutdown(conn.sock, socket.SHUT_RD)
+
+    def handle(self, conn: Any) -> Any:
+        """gthread's, with the request's line and headers timed (`_end_slow_heads`): a
+        request ended there is answered 408 and its connection closed."""
+        thread = threading.get_ident()
+        self._heading[thread] = [None, conn]
+        try:
+            kept = super().handle(conn)
+        finally:
+            self._heading.pop(thread, None)
+        if thread in self._late:
+            self._late.discard(thread)
+            self.log.info("Request headers too slow from %s: ended", conn.client)
+            with contextlib.suppress(OSError):
+                write_error(conn.sock, 408, "Request Timeout", "")
+            return False
+        return kept
+
+    def handle_request(self, req: Any, conn: Any) -> Any:
+        # the headers are in: from here the app's clock (`notify`) and the body's bound
+        self._heading.pop(threading.get_ident(), None)
+        return super().handle_request(req, conn)
 
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         """gunicorn's, except for a path outside ``SCRIPT_NAME`` (served under /faq: a

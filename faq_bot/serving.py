@@ -9,8 +9,10 @@ same way:
 - ``gthread`` workers with a small fixed thread pool: a slow client holds one
   thread, not a whole worker, and the number of threads (and so of per-thread
   resources) never grows with the number of requests. `THREADS` slow clients do
-  hold a whole worker (gunicorn has no read timeout): on a public address the
-  service belongs behind nginx (``deploy/nginx.conf``), which buffers requests.
+  hold a whole worker, for as long as the worker's own bounds on a request's
+  headers and body allow (`faq_bot.gunicorn_worker.HEADER_WAIT`, ``BODY_WAIT``;
+  gunicorn has none): on a public address the service belongs behind nginx
+  (``deploy/nginx.conf``), which buffers requests.
   The worker class is gunicorn's, with German error pages for the requests
   gunicorn refuses itself (`faq_bot.gunicorn_worker`);
 - timeouts: a request that takes longer than `TIMEOUT` seconds is a bug, its

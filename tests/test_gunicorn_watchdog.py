@@ -186,3 +186,75 @@ def test_an_untimed_body_reads_as_the_stream_and_pauses_only_its_own_clock() -> 
     assert before < started[1] and started[1] - before >= 0.2  # the waits moved it on
     assert started[2] == before  # another thread's clock is untouched
     assert reading == {}  # no read waiting now
+
+
+def _trickle_head(port: int, every: float, bytes_sent: list[int]) -> bytes:
+    """A request whose headers come a byte every `every` seconds and never end: what the
+    server answers (until it closes, or 50 bytes later)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
+        answer = b""
+        sock.settimeout(every)
+        with contextlib.suppress(OSError):
+            while bytes_sent[0] < 50:
+                try:
+                    chunk = sock.recv(4096)
+                except TimeoutError:
+                    sock.sendall(b"a")
+                    bytes_sent[0] += 1
+                    continue
+                if not chunk:
+                    break
+                answer += chunk
+        return answer
+
+
+def test_headers_trickling_in_are_ended_with_a_408_and_free_their_threads(
+    tmp_path: Path,
+) -> None:
+    """A load probe: clients sending their headers a byte a second held every pool thread
+    of the service for minutes (one was still open after 300 s), and ten of them stopped
+    both workers. `HEADER_WAIT` timeouts after their first bytes they are answered 408
+    and closed; the worker stays and answers the next request."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from faq_bot.gunicorn_worker import HEADER_WAIT
+
+    process, port, log = _start(tmp_path)  # two threads, a 3 s timeout: a 1 s bound
+    try:
+        started = time.monotonic()
+        sent = [[0], [0]]
+        with ThreadPoolExecutor(2) as pool:  # as many as the worker has threads
+            answers = list(pool.map(lambda n: _trickle_head(port, 0.2, sent[n]), range(2)))
+        waited = time.monotonic() - started
+        for answer in answers:
+            assert answer.startswith(b"HTTP/1.1 408 Request Timeout"), answer[:200]
+            assert b"Zeit\xc3\xbcberschreitung" in answer
+            assert b"connection: close" in answer.lower()
+        assert all(n[0] >= 2 for n in sent)  # the headers were still coming
+        assert HEADER_WAIT * 3 <= waited < HEADER_WAIT * 3 + 5
+        assert "WORKER TIMEOUT" not in log.read_text(encoding="utf-8", errors="replace")
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
+            assert response.read() == b"ok"
+    finally:
+        _stop(process)
+
+
+def test_headers_arriving_slowly_within_the_bound_are_served(tmp_path: Path) -> None:
+    """The bound ends only headers still unfinished after it: a request whose headers
+    take half of it is answered as usual."""
+    from faq_bot.gunicorn_worker import HEADER_WAIT
+
+    process, port, _log = _start(tmp_path)
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+            head = b"GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+            sock.sendall(head[:10])
+            time.sleep(HEADER_WAIT * 3 / 2)
+            sock.sendall(head[10:])
+            answer = b""
+            while chunk := sock.recv(4096):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+    finally:
+        _stop(process)

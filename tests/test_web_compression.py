@@ -131,6 +131,28 @@ def test_etags_differ_per_encoding_and_revalidate_to_304(client, path):
     assert tags["br"] == tags["identity"] + ":br"
 
 
+@pytest.mark.parametrize("held", ["br", "gzip"])
+@pytest.mark.parametrize("accepts", [None, "identity", "gzip", "br"])
+def test_a_held_variant_revalidates_only_where_its_encoding_is_accepted(client, held, accepts):
+    """A load probe: a client accepting only gzip (or nothing) that sent the brotli
+    variant's tag got a 304 naming it, and a shared cache holding that copy would serve
+    brotli to it. A 304 names only a variant the request accepts; else the 200 it gets."""
+    path = f"/entry/{BOMB}"
+    tag = client.get(path, headers={"Accept-Encoding": held}).get_etag()[0]
+    headers = {"If-None-Match": f'"{tag}"'}
+    if accepts is not None:
+        headers["Accept-Encoding"] = accepts
+    response = client.get(path, headers=headers)
+    if accepts == held:
+        assert response.status_code == 304 and response.get_etag()[0] == tag
+    else:
+        assert response.status_code == 200, accepts
+        assert response.get_etag()[0] != tag
+        assert response.headers.get("Content-Encoding") == (
+            accepts if accepts in ("br", "gzip") else None
+        )
+
+
 def test_stale_compressed_etag_gets_the_new_page(client):
     old = client.get("/search?q=Bombe", headers={"Accept-Encoding": "br"}).get_etag()[0]
     response = client.get(

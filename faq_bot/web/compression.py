@@ -47,8 +47,12 @@ MIMETYPES = [
 
 
 def etag_variants(tag: str) -> list[str]:
-    """The ETags a client may hold for `tag`: plain and one per content encoding."""
-    return [tag, *(f"{tag}:{alg}" for alg in ALGORITHMS)]
+    """The ETags of `tag` this request may revalidate: the plain one and those of the
+    encodings its ``Accept-Encoding`` takes. A 304 names the variant the client keeps:
+    one naming brotli to a client that takes only gzip would have a shared cache hand it
+    brotli (a load probe), so that tag gets the 200 of what it does take."""
+    accepted = request.accept_encodings
+    return [tag, *(f"{tag}:{alg}" for alg in ALGORITHMS if accepted[alg] > 0)]
 
 
 def page_key(_request: Any) -> str:

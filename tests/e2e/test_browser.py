@@ -244,6 +244,45 @@ def test_browser_every_button_fits_a_phone_at_doubled_text_size(phone, path):
     assert phone.evaluate(BUTTONS_PAST_THE_SCREEN) == []
 
 
+# one-word labels of visible buttons broken over lines though the word would fit a line
+# of its column (a word wider than that has to break)
+WORDS_BROKEN = """[...document.querySelectorAll('button')]
+  .filter(b => b.offsetParent && /^\\S+$/.test(b.textContent.trim()))
+  .filter(b => {
+    const range = document.createRange();
+    range.selectNodeContents(b);
+    const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+    if (tops.size < 2) return false;
+    const style = getComputedStyle(b);
+    const probe = document.createElement('span');
+    probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
+    probe.style.font = style.font;
+    probe.textContent = b.textContent.trim();
+    document.body.appendChild(probe);
+    const word = probe.getBoundingClientRect().width;
+    probe.remove();
+    const frame = b.offsetWidth - b.clientWidth + parseFloat(style.paddingLeft) +
+      parseFloat(style.paddingRight);
+    const parent = b.parentElement;
+    const room = parent.clientWidth - parseFloat(getComputedStyle(parent).paddingLeft) -
+      parseFloat(getComputedStyle(parent).paddingRight);
+    return word + frame <= room;
+  })
+  .map(b => b.textContent.trim())"""
+
+
+@pytest.mark.parametrize("path", ["/", "/search?q=Bombe", "/ask", "/check"])
+@pytest.mark.parametrize("width", [320, 360])
+def test_browser_a_one_word_button_keeps_its_word_whole_at_doubled_text_size(phone, path, width):
+    """An accessibility review: on the start page at 320 px and 200 % text the two buttons
+    were 137 px wide and their labels broke mid-word, „Suc/hen“ and „Fra/gen“."""
+    phone.set_viewport_size({"width": width, "height": 740})
+    phone.goto(path)
+    phone.evaluate("document.documentElement.style.fontSize = '200%'")
+    assert phone.evaluate(WORDS_BROKEN) == []
+    assert phone.evaluate(BUTTONS_PAST_THE_SCREEN) == []
+
+
 def test_browser_the_chat_s_retry_button_fits_a_phone_at_doubled_text_size(phone):
     """A phone review: with no connection, the chat's „Noch einmal versuchen“ was 506 px
     wide at 200 % text in a 296 px column, so the page scrolled sideways."""

@@ -274,6 +274,7 @@ GROUPS = [
     ["heldout188-questions.jsonl", "heldout188-followups.jsonl"],
     ["heldout189-questions.jsonl", "heldout189-followups.jsonl"],
     ["heldout190-questions.jsonl", "heldout190-followups.jsonl"],
+    ["heldout192-questions.jsonl", "heldout192-followups.jsonl"],
 ]
 
 

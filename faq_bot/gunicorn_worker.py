@@ -245,6 +245,20 @@ class _Untimed:
         return getattr(self._stream, name)
 
 
+class _Heading:
+    """A request whose line and headers a pool thread reads (`GermanThreadWorker.handle`):
+    when its first bytes were seen (None before), its connection, whether it was cut, and
+    whether its headers came in all the same (`_headers_in`)."""
+
+    __slots__ = ("conn", "cut", "served", "since")
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        self.since: float | None = None
+        self.cut = False
+        self.served = False
+
+
 class GermanThreadWorker(ThreadWorker):
     """gunicorn's ``gthread`` worker, with `write_error` for the requests it refuses, a
     heartbeat as old as its oldest running request (`notify`), and a bound on the time a
@@ -255,10 +269,10 @@ class GermanThreadWorker(ThreadWorker):
         self._started: dict[int, float] = {}  # pool thread -> when its request began
         self._reading: dict[int, tuple[float, Any]] = {}  # pool thread -> its body's wait
         self._cut: set[int] = set()  # pool threads whose body `_end_stalled_bodies` ended
-        # pool thread -> [when its request's first bytes were seen, its connection] while
-        # the request's line and headers are read (`_end_slow_heads`)
-        self._heading: dict[int, list[Any]] = {}
-        self._late: set[int] = set()  # pool threads whose headers `_end_slow_heads` ended
+        # pool thread -> its request while the request's line and headers are read
+        # (`_end_slow_heads`); taken out, or cut, only under `_heads_lock`
+        self._heading: dict[int, _Heading] = {}
+        self._heads_lock = threading.Lock()
 
     def load_wsgi(self) -> None:
         super().load_wsgi()
@@ -334,26 +348,43 @@ class GermanThreadWorker(ThreadWorker):
             return
         now = time.monotonic()
         for thread, heading in list(self._heading.items()):
-            since, conn = heading
-            if since is None:
-                if conn.data_ready:
-                    heading[0] = now
-            elif now - since > HEADER_WAIT * self.cfg.timeout and thread not in self._late:
-                self._late.add(thread)
+            if heading.since is None:
+                if heading.conn.data_ready:
+                    heading.since = now
+                continue
+            if heading.cut or now - heading.since <= HEADER_WAIT * self.cfg.timeout:
+                continue
+            with self._heads_lock:
+                # still reading that request's headers: not one whose headers came in
+                # since the copy above, nor a later request the thread has gone on to
+                if self._heading.get(thread) is not heading:
+                    continue
+                heading.cut = True
                 with contextlib.suppress(OSError):  # the plain socket's, as for a body
-                    socket.socket.shutdown(conn.sock, socket.SHUT_RD)
+                    socket.socket.shutdown(heading.conn.sock, socket.SHUT_RD)
+
+    def _headers_in(self) -> None:
+        """The request of this pool thread has its headers (or is an HTTP/2 connection,
+        whose requests are not timed here): `_end_slow_heads` no longer times it. Headers
+        that came in whole as they were cut are served (the read side is shut, so the
+        connection ends after this answer), and `handle` adds no 408 after the answer."""
+        with self._heads_lock:
+            heading = self._heading.pop(threading.get_ident(), None)
+            if heading is not None:
+                heading.served = True
 
     def handle(self, conn: Any) -> Any:
         """gthread's, with the request's line and headers timed (`_end_slow_heads`): a
         request ended there is answered 408 and its connection closed."""
-        thread = threading.get_ident()
-        self._heading[thread] = [None, conn]
+        heading = _Heading(conn)
+        with self._heads_lock:
+            self._heading[threading.get_ident()] = heading
         try:
             kept = super().handle(conn)
         finally:
-            self._heading.pop(thread, None)
-        if thread in self._late:
-            self._late.discard(thread)
+            with self._heads_lock:
+                self._heading.pop(threading.get_ident(), None)
+        if heading.cut and not heading.served:
             self.log.info("Request headers too slow from %s: ended", conn.client)
             with contextlib.suppress(OSError):
                 write_error(conn.sock, 408, "Request Timeout", "")
@@ -362,8 +393,16 @@ class GermanThreadWorker(ThreadWorker):
 
     def handle_request(self, req: Any, conn: Any) -> Any:
         # the headers are in: from here the app's clock (`notify`) and the body's bound
-        self._heading.pop(threading.get_ident(), None)
+        self._headers_in()
         return super().handle_request(req, conn)
+
+    def handle_http2(self, conn: Any) -> Any:  # gunicorn 25+ with h2 (not served so far)
+        self._headers_in()
+        return super().handle_http2(conn)
+
+    def handle_h2c_upgrade(self, conn: Any, req: Any, settings: Any) -> Any:
+        self._headers_in()
+        return super().handle_h2c_upgrade(conn, req, settings)
 
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         """gunicorn's, except for a path outside ``SCRIPT_NAME`` (served under /faq: a

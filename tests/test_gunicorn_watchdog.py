@@ -258,3 +258,59 @@ def test_headers_arriving_slowly_within_the_bound_are_served(tmp_path: Path) -> 
         assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
     finally:
         _stop(process)
+
+
+def _worker_reading(monkeypatch, parse):
+    """A `GermanThreadWorker` (its header bound only, no server) whose gthread `handle`
+    is `parse(worker, conn)`, a connection over a socket pair, and the client's end."""
+    import logging
+    import threading
+    from types import SimpleNamespace
+
+    from gunicorn.workers.gthread import ThreadWorker
+
+    from faq_bot.gunicorn_worker import GermanThreadWorker
+
+    worker = GermanThreadWorker.__new__(GermanThreadWorker)
+    worker._heading, worker._heads_lock = {}, threading.Lock()
+    worker.cfg, worker.log = SimpleNamespace(timeout=3), logging.getLogger("test")
+    monkeypatch.setattr(ThreadWorker, "handle", lambda self, conn: parse(self, conn))
+    monkeypatch.setattr(ThreadWorker, "handle_request", lambda self, req, conn: True)
+    ours, theirs = socket.socketpair()
+    theirs.settimeout(1)
+    return worker, SimpleNamespace(data_ready=True, sock=ours, client=("10.0.0.1", 1)), theirs
+
+
+def _run_out(worker) -> None:
+    """The bound runs out for every request being read (as `notify` would find it)."""
+    worker._end_slow_heads()  # the first bytes seen
+    for heading in worker._heading.values():
+        heading.since -= 10
+    worker._end_slow_heads()
+
+
+def test_headers_in_just_as_the_bound_runs_out_are_served_without_a_408(monkeypatch):
+    """A code review: headers that came in whole as the bound ran out were served, and then
+    a 408 was written after the answer (a keep-alive client takes it for its next one)."""
+
+    def parse(worker, conn):
+        _run_out(worker)  # the cut lands while the parser has the whole request
+        return worker.handle_request(object(), conn)
+
+    worker, conn, client = _worker_reading(monkeypatch, parse)
+    with client, conn.sock:
+        assert worker.handle(conn) is True
+        conn.sock.sendall(b"end")  # nothing written before it
+        assert client.recv(100) == b"end"
+
+
+def test_headers_cut_by_the_bound_are_answered_408(monkeypatch):
+    def parse(worker, conn):
+        _run_out(worker)
+        return False  # the parser's read came back empty
+
+    worker, conn, client = _worker_reading(monkeypatch, parse)
+    with client, conn.sock:
+        assert worker.handle(conn) is False
+        assert client.recv(100).startswith(b"HTTP/1.1 408 Request Timeout")
+    assert worker._heading == {}

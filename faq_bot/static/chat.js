@@ -407,8 +407,9 @@
     if (data.caution) said.push(data.caution);
     var ans = data.answer;
     var closest = data.related || [];
-    if (!ans && closest.length && /:$/.test(data.message)) {
-      // a declined answer's message introduces its closest entries: they are said with it
+    if (!ans && closest.length) {
+      // a declined answer's message introduces its closest entries (listed under it, as
+      // renderAnswer does): they are said with it
       said.push(closest.map(function (r) { return "„" + r.title + "“"; }).join(", ") + ".");
     }
     if (ans) {

@@ -283,7 +283,9 @@ def etag_for(index: Index, extra: str = "") -> str:
 
 def not_modified(tag: str) -> Response | None:
     """The 304 for a client that holds the representation tagged `tag`, or one of its
-    compressed variants ("<tag>:br"), before anything is rendered or read; else None.
+    compressed variants ("<tag>:br") in an encoding the request accepts
+    (`faq_bot.web.compression.etag_variants`), before anything is rendered or read; else
+    None.
     Compared weakly, as RFC 9110 asks of If-None-Match (a proxy that compresses makes a
     strong tag weak: W/"<tag>"). ``If-None-Match: *`` is left to the caller: it matches
     any *existing* representation, so only a response that would be a 200 may become a

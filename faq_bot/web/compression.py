@@ -3,9 +3,10 @@
 `flask-compress` does the work after every request. It varies the response on
 ``Accept-Encoding`` and turns a strong ETag ``"t"`` into ``"t:br"`` /
 ``"t:gzip"`` (the bytes differ per encoding, so the strong validator must too);
-`faq_bot.web.common.conditional` accepts those suffixed tags on revalidation,
-so a 304 still costs no rendering. Production behind nginx may compress there
-instead; this layer skips responses that already carry a Content-Encoding.
+`faq_bot.web.common.conditional` accepts those suffixed tags on revalidation
+(each where the request accepts its encoding), so a 304 still costs no rendering.
+Production behind nginx may compress there instead; this layer skips responses that
+already carry a Content-Encoding.
 
 Byte ranges are not served (`ignore_ranges`, and `no_ranges` says so): a response is
 compressed whole, and a range of the uncompressed bytes inside a compressed body would

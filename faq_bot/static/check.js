@@ -75,6 +75,9 @@
     var echo = document.createElement("p");
     echo.className = "step-echo";
     echo.setAttribute("aria-hidden", "true");
+    // a long one scrolls within the bar (check.css): no Tab stop a screen reader cannot
+    // name (a scroller is one in recent browsers)
+    echo.setAttribute("tabindex", "-1");
     echo.textContent = text;
     row.insertBefore(echo, row.firstChild);
   }

@@ -1115,6 +1115,16 @@ def test_check_the_sticky_bar_leaves_the_field_it_asks_for_in_sight_at_doubled_t
     box, bar = target.bounding_box(), phone.locator("#submit-row").bounding_box()
     assert box and bar and box["y"] >= 0 and box["y"] + box["height"] <= bar["y"], (box, bar)
     assert bar["height"] <= 568 / 2, bar  # the page keeps at least half the screen
+    # the note scrolls, and is no Tab stop (a scroller is one, and this one is aria-hidden):
+    # Tab from the last field before the bar goes to „Auflösen“
+    echo = phone.locator("#submit-row .step-echo")
+    assert echo.evaluate("el => el.scrollHeight > el.clientHeight")
+    phone.locator("#check-form").evaluate(
+        """form => [...form.querySelectorAll('input, select, textarea, button')]
+            .filter(el => el.offsetParent && !el.closest('#submit-row')).pop().focus()"""
+    )
+    phone.keyboard.press("Tab")
+    expect(phone.locator("#resolve")).to_be_focused()
 
 
 def test_check_final_state_stacks_its_rows_on_a_phone_at_doubled_text_size(phone):

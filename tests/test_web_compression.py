@@ -88,6 +88,10 @@ def test_static_files_are_compressed(client):
         ("gzip;q=0, br", "br"),
         ("br;q=0.0, gzip", "gzip"),
         ("gzip, br;q=0.001", "gzip"),
+        # a code review: "*" stayed and stood for the refused brotli again
+        ("*, br;q=0", "gzip"),
+        ("br;q=0, *;q=0.5", "gzip"),
+        ("br;q=0, gzip;q=0, *", None),
     ],
 )
 def test_a_coding_the_client_refuses_is_never_used(client, accepted, chosen):

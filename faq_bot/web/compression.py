@@ -122,13 +122,15 @@ def no_ranges(response: Response) -> Response:
 
 
 def drop_refused_encodings() -> None:
-    """Before every request: take the codings a client refuses (``gzip;q=0``) out of
-    ``Accept-Encoding``, which flask-compress would otherwise still choose."""
+    """Before every request: where a client refuses a coding (``gzip;q=0``), which
+    flask-compress would otherwise still choose, ``Accept-Encoding`` becomes the codings
+    served here that the client takes, each with the quality it gives it (a refused one
+    is not taken through ``*``: "*, br;q=0" was read as "*" and answered with brotli)."""
     header = request.environ.get("HTTP_ACCEPT_ENCODING")
     if header and "q=0" in header.replace(" ", ""):
         accepted = parse_accept_header(header)
         request.environ["HTTP_ACCEPT_ENCODING"] = ", ".join(
-            f"{value};q={q:g}" for value, q in accepted if q > 0
+            f"{alg};q={accepted[alg]:g}" for alg in ALGORITHMS if accepted[alg] > 0
         )
 
 

@@ -149,6 +149,17 @@ def test_a_refused_text_comes_back_in_a_field_marked_with_the_error(client, path
     assert "aria-invalid" not in re.search(r'<input id="q"[^>]*>', found).group(0)
 
 
+@pytest.mark.parametrize("wrong", ["n=abc", "n=999", "genau=ja"])
+def test_a_search_refused_for_another_parameter_leaves_its_text_unmarked(client, wrong):
+    """An accessibility review: /search?n=abc&q=x came back with the valid query marked
+    invalid and described by „Der Parameter „n“ muss …“: a screen reader said the query
+    was wrong. The text comes back, unmarked."""
+    response = client.get(f"/search?q=Bombe&{wrong}")
+    assert response.status_code == 400
+    tag = re.search(r'<input id="q"[^>]*>', response.get_data(as_text=True)).group(0)
+    assert 'value="Bombe"' in tag and "aria-invalid" not in tag and "aria-describedby" not in tag
+
+
 def test_error_page_post_to_a_page_is_405_html(client):
     response = client.post("/search")
     assert response.status_code == 405

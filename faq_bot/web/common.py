@@ -208,9 +208,13 @@ def cached_page(
     return found
 
 
-def bad_request(detail: str) -> HTTPException:
-    """A 400 with a German explanation (shown on the error page / in the JSON)."""
-    return BadRequest(description=detail)
+def bad_request(detail: str, field: str | None = None) -> HTTPException:
+    """A 400 with a German explanation (shown on the error page / in the JSON); `field`,
+    the parameter it is about where that is not the typed text (the error page marks the
+    text's field as the one to mend only when it is)."""
+    error = BadRequest(description=detail)
+    error.field = field  # type: ignore[attr-defined]
+    return error
 
 
 def words_to_mark() -> str:
@@ -248,10 +252,13 @@ def check_int(raw: str | None, *, name: str, default: int, low: int, high: int) 
         value = int(raw)
     except ValueError:
         raise bad_request(
-            f"Der Parameter „{name}“ muss eine ganze Zahl sein, nicht {said_back(raw, 40)}."
+            f"Der Parameter „{name}“ muss eine ganze Zahl sein, nicht {said_back(raw, 40)}.",
+            field=name,
         ) from None
     if not low <= value <= high:
-        raise bad_request(f"Der Parameter „{name}“ muss zwischen {low} und {high} liegen.")
+        raise bad_request(
+            f"Der Parameter „{name}“ muss zwischen {low} und {high} liegen.", field=name
+        )
     return value
 
 
@@ -261,7 +268,9 @@ def check_flag(raw: str | None, *, name: str) -> bool:
         return False
     if raw == "1":
         return True
-    raise bad_request(f"Der Parameter „{name}“ kann nur 1 oder 0 sein, nicht {said_back(raw, 40)}.")
+    raise bad_request(
+        f"Der Parameter „{name}“ kann nur 1 oder 0 sein, nicht {said_back(raw, 40)}.", field=name
+    )
 
 
 def etag_for(index: Index, extra: str = "") -> str:

@@ -392,6 +392,8 @@ def render_error(
         query=query,
         hits=hits,
         typed=typed,
+        # the text given back is what to mend unless the error names another parameter
+        text_refused=getattr(exc, "field", None) in (None, "q"),
     )
     response = Response(html, status=code, mimetype="text/html")
     _copy_allow(exc, response)

@@ -281,8 +281,9 @@ GROUPS = [
 
 # sets written side by side with an earlier group of GROUPS, blind to it (its writer could
 # not see it): not compared with it. Listed where a comparison found something: set 192's
-# h192-041 is a near-duplicate (0.64) of a question of set 191, written at the same time
-SIDE_BY_SIDE = {"heldout192": ["heldout191"]}
+# h192-041 is a near-duplicate (0.64) of a question of set 191, written at the same time;
+# set 188's history of h188f12 one (0.56) of set 187's h187f06's, likewise
+SIDE_BY_SIDE = {"heldout188": ["heldout187"], "heldout192": ["heldout191"]}
 
 
 def earlier_than(name: str) -> list[str]:

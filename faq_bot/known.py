@@ -74,6 +74,7 @@ from __future__ import annotations
 
 import io
 import logging
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -279,8 +280,8 @@ class KnownQuestions:
         )
 
     @cached_property
-    def _recent(self) -> dict[bytes, np.ndarray]:
-        return {}
+    def _recent(self) -> OrderedDict[bytes, np.ndarray]:
+        return OrderedDict()
 
     def _similarities(self, vector: np.ndarray) -> np.ndarray:
         """Each known question's similarity to `vector` (read-only). The ranking's
@@ -291,8 +292,14 @@ class KnownQuestions:
         if sims is None:
             sims = self.vectors @ vector
             sims.flags.writeable = False
-            while len(self._recent) >= RECENT_VECTORS:  # a race only computes one again
-                self._recent.pop(next(iter(self._recent)), None)
+            # shared by the serving threads: each step is one call, atomic under the GIL (a
+            # `next(iter(...))` raced another thread's insert, a 500 under load); a race
+            # only computes one again
+            while len(self._recent) >= RECENT_VECTORS:
+                try:
+                    self._recent.popitem(last=False)
+                except KeyError:  # another thread emptied it meanwhile
+                    break
             self._recent[key] = sims
         return sims
 

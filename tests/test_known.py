@@ -20,6 +20,7 @@ from faq_bot.hybrid import dense_scores, embedding_text
 from faq_bot.index import open_index
 from faq_bot.known import (
     K_PRECEDENT,
+    RECENT_VECTORS,
     TWIN_SHARE,
     K,
     KnownQuestions,
@@ -591,6 +592,39 @@ def test_one_question_vector_reads_the_known_vectors_once_for_ranking_and_answer
     assert known._similarities(vector.copy()) is first
     assert not first.flags.writeable
     assert known._similarities(_unit([1, 0, 0])) is not first
+
+
+def test_the_recent_similarities_are_safe_to_share_between_serving_threads():
+    """A load probe: one ask in about 2,300 was a 500, "dictionary changed size during
+    iteration" where a serving thread dropped the oldest kept similarities while another
+    added its own. Threads switching as often as they can, none may fail."""
+    import sys
+    import threading
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    known = _known()
+    rng = np.random.default_rng(0)
+    vectors = [_unit(v) for v in rng.normal(size=(64, 3))]
+    failures: list[BaseException] = []
+
+    def ask_many() -> None:
+        try:
+            for i in range(3000):
+                known._similarities(vectors[i % len(vectors)])
+        except BaseException as error:  # noqa: BLE001 - what a serving thread would raise
+            failures.append(error)
+
+    threads = [threading.Thread(target=ask_many) for _ in range(8)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []
+    assert len(known._recent) <= RECENT_VECTORS
 
 
 def test_an_answer_sorts_the_nearest_known_questions_once_for_all_its_paragraphs(monkeypatch):

@@ -141,6 +141,8 @@
         if (tapped && checker().hasAttribute("data-focus-reveal")) {
           var row = target.closest("fieldset") || target;
           row.scrollIntoView({ block: "nearest" });
+          // the field itself too, where the row is taller than the room above the bar
+          target.scrollIntoView({ block: "nearest" });
         }
       } else if (again) {
         again.focus({ preventScroll: true });

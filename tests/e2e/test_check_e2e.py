@@ -1213,3 +1213,87 @@ def test_check_rows_keep_their_labels_visible_once_filled(phone):
         "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
     )
     assert scroll_width <= client_width
+
+
+# labels of the checker whose words break inside (a label of N words on more than N lines),
+# though each would fit its field
+LABELS_BROKEN = """[...document.querySelectorAll('#check-form label, #check-form legend')]
+  .filter(l => l.offsetParent)
+  .filter(l => {
+    const bottoms = new Set();
+    const walker = document.createTreeWalker(l, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const r of range.getClientRects()) if (r.width) bottoms.add(Math.round(r.bottom));
+    }
+    const words = l.textContent.trim().split(/\\s+/);
+    if (bottoms.size <= words.length) return false;
+    // broken though its longest word fits the field's width (a longer one has to break)
+    const probe = document.createElement('span');
+    probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
+    probe.style.font = getComputedStyle(l).font;
+    const widest = Math.max(...words.map(w => {
+      probe.textContent = w;
+      document.body.appendChild(probe);
+      const width = probe.getBoundingClientRect().width;
+      probe.remove();
+      return width;
+    }));
+    return widest <= l.parentElement.clientWidth;
+  })
+  .map(l => l.textContent.trim())"""
+
+
+@pytest.mark.parametrize("width", [320, 360, 412])
+def test_check_labels_keep_their_words_whole_at_doubled_text_size(phone, width):
+    """An accessibility review: at 200 % text a stack entry's „Sperren als Kosten“ read
+    „Sp/err/en/als/Kos/ten“ down the screen, „opfern“ „opf/ern“, „Ausspiel/kosten“ and
+    „Verteidi/gung“ broke too, in a two-column grid too narrow for them."""
+    phone.set_viewport_size({"width": width, "height": 740})
+    phone.goto("/check")
+    phone.evaluate("document.documentElement.style.fontSize = '200%'")
+    chip(phone, "Flakbatterie").tap()
+    announce = phone.get_by_role("button", name="Flakbatterie von A ansagen (auf den Stapel)")
+    announce.scroll_into_view_if_needed()
+    announce.tap()
+    expect(phone.locator("#check-status")).to_contain_text("angesagt")
+    phone.evaluate("document.querySelectorAll('#check-form details').forEach(d => d.open = true)")
+    assert phone.evaluate(LABELS_BROKEN) == []
+    scroll, client = phone.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert scroll <= client
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_check_source_and_target_show_a_card_name_whole_at_doubled_text_size(phone, width):
+    """An accessibility review: at 200 % text „Quelle“ and „Ziel“ were 154 px wide beside
+    their labels and showed „Fla…“ for „Flakbatterie“ (and so for „Flakscheinwerfer“)."""
+    phone.set_viewport_size({"width": width, "height": 740})
+    phone.goto("/check")
+    phone.evaluate("document.documentElement.style.fontSize = '200%'")
+    chip(phone, "Flakbatterie").tap()
+    announce = phone.get_by_role("button", name="Flakbatterie von A ansagen (auf den Stapel)")
+    announce.scroll_into_view_if_needed()
+    announce.tap()
+    expect(phone.locator("#check-status")).to_contain_text("angesagt")
+    source = phone.locator("#s-0-source")
+    expect(source).to_be_visible()
+    # the select shows the chosen name whole: its text fits the select's inner width
+    fits = source.evaluate(
+        """s => {
+          const probe = document.createElement('span');
+          probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
+          probe.style.font = getComputedStyle(s).font;
+          probe.textContent = s.options[s.selectedIndex].text;
+          document.body.appendChild(probe);
+          const text = probe.getBoundingClientRect().width;
+          probe.remove();
+          const style = getComputedStyle(s);
+          const inner = s.clientWidth - parseFloat(style.paddingLeft) -
+            parseFloat(style.paddingRight);
+          return [text, inner];
+        }"""
+    )
+    assert fits[0] <= fits[1], fits

@@ -261,8 +261,9 @@ class _Heading:
 
 class GermanThreadWorker(ThreadWorker):
     """gunicorn's ``gthread`` worker, with `write_error` for the requests it refuses, a
-    heartbeat as old as its oldest running request (`notify`), and a bound on the time a
-    request's body (`_end_stalled_bodies`) and its headers (`_end_slow_heads`) take."""
+    heartbeat as old as its oldest running request (`notify`), a bound on the time a
+    request's body (`_end_stalled_bodies`) and its headers (`_end_slow_heads`) take, and
+    new connections taken only while a pool thread is free (`set_accept_enabled`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -273,6 +274,28 @@ class GermanThreadWorker(ThreadWorker):
         # (`_end_slow_heads`); taken out, or cut, only under `_heads_lock`
         self._heading: dict[int, _Heading] = {}
         self._heads_lock = threading.Lock()
+        # connections handed to the pool and not finished (main thread only)
+        self._busy = 0
+
+    # gthread takes every connection it can (up to ``worker_connections``, 1,000) and queues
+    # it for its pool: a worker whose threads were all held by slow clients went on taking
+    # new ones, which waited up to a minute while another worker sat idle (a load probe:
+    # half of the health checks). A worker now leaves new connections to the others while
+    # all its threads are at work; the kernel holds them until a worker takes them. These
+    # hooks run in the worker's main thread (gthread's event loop), as `_busy` does.
+
+    def set_accept_enabled(self, enabled: bool) -> None:
+        super().set_accept_enabled(enabled and self._busy < self.cfg.threads)
+
+    def enqueue_req(self, conn: Any) -> None:
+        self._busy += 1
+        super().enqueue_req(conn)
+        if self._busy >= self.cfg.threads:
+            self.set_accept_enabled(False)
+
+    def finish_request(self, conn: Any, fs: Any) -> None:
+        self._busy -= 1
+        super().finish_request(conn, fs)  # may hand the connection to the pool again
 
     def load_wsgi(self) -> None:
         super().load_wsgi()

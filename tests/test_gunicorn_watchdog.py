@@ -314,3 +314,42 @@ def test_headers_cut_by_the_bound_are_answered_408(monkeypatch):
         assert worker.handle(conn) is False
         assert client.recv(100).startswith(b"HTTP/1.1 408 Request Timeout")
     assert worker._heading == {}
+
+
+def test_a_worker_whose_threads_are_all_held_leaves_new_connections_to_the_others(
+    tmp_path: Path,
+) -> None:
+    """A load probe: with four slow uploads holding one worker's threads, half of the new
+    health checks waited up to a minute in that worker's queue while the other worker was
+    idle (gthread takes every connection it can). Two workers of one thread each: one held
+    by a stalled upload, every new request is answered at once by the other."""
+    (tmp_path / "slowapp.py").write_text(APP, encoding="utf-8")
+    port = _free_port()
+    log = tmp_path / "gunicorn.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-k", WORKER_CLASS, "-w", "2",
+             "--threads", "1", "--timeout", "3", "--pythonpath", str(tmp_path),
+             "-b", f"127.0.0.1:{port}", "slowapp:app"],
+            cwd=ROOT, stdout=out, stderr=out,
+        )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while log.read_text(encoding="utf-8", errors="replace").count("Booting worker") < 2:
+            assert time.monotonic() < deadline and process.poll() is None
+            time.sleep(0.1)
+        time.sleep(1)  # both workers listening
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as held:
+            held.sendall(  # a body that stalls: its worker's one thread waits for it (6 s)
+                b"POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\nxyz"
+            )
+            time.sleep(0.5)
+            waits = []
+            for _ in range(10):  # without the bound about half would wait
+                started = time.monotonic()
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=20) as answer:
+                    assert answer.read() == b"ok"
+                waits.append(time.monotonic() - started)
+        assert max(waits) < 2, waits
+    finally:
+        _stop(process)

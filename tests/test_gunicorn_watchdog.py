@@ -48,25 +48,30 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _start(tmp_path: Path) -> tuple[subprocess.Popen[bytes], int, Path]:
-    """gunicorn with the service's worker class and a 3 s timeout over `APP`, answering."""
+def _start(
+    tmp_path: Path, workers: int = 1, threads: int = 2
+) -> tuple[subprocess.Popen[bytes], int, Path]:
+    """gunicorn with the service's worker class and a 3 s timeout over `APP`, every worker
+    booted and answering."""
     (tmp_path / "slowapp.py").write_text(APP, encoding="utf-8")
     port = _free_port()
     log = tmp_path / "gunicorn.log"
     with open(log, "wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-k", WORKER_CLASS, "-w", "1",
-             "--threads", "2", "--timeout", "3", "--pythonpath", str(tmp_path),
+            [sys.executable, "-m", "gunicorn", "-k", WORKER_CLASS, "-w", str(workers),
+             "--threads", str(threads), "--timeout", "3", "--pythonpath", str(tmp_path),
              "-b", f"127.0.0.1:{port}", "slowapp:app"],
             cwd=ROOT, stdout=out, stderr=out,
         )  # fmt: skip
     deadline = time.monotonic() + 60
     while True:
         try:
+            booted = log.read_text(encoding="utf-8", errors="replace").count("Booting worker")
+            assert booted >= workers, "not every worker has booted yet"
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as response:
                 assert response.read() == b"ok"
             return process, port, log
-        except OSError:
+        except (OSError, AssertionError):
             if time.monotonic() > deadline or process.poll() is not None:
                 _stop(process)
                 raise
@@ -323,21 +328,8 @@ def test_a_worker_whose_threads_are_all_held_leaves_new_connections_to_the_other
     health checks waited up to a minute in that worker's queue while the other worker was
     idle (gthread takes every connection it can). Two workers of one thread each: one held
     by a stalled upload, every new request is answered at once by the other."""
-    (tmp_path / "slowapp.py").write_text(APP, encoding="utf-8")
-    port = _free_port()
-    log = tmp_path / "gunicorn.log"
-    with open(log, "wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-k", WORKER_CLASS, "-w", "2",
-             "--threads", "1", "--timeout", "3", "--pythonpath", str(tmp_path),
-             "-b", f"127.0.0.1:{port}", "slowapp:app"],
-            cwd=ROOT, stdout=out, stderr=out,
-        )  # fmt: skip
+    process, port, _log = _start(tmp_path, workers=2, threads=1)
     try:
-        deadline = time.monotonic() + 60
-        while log.read_text(encoding="utf-8", errors="replace").count("Booting worker") < 2:
-            assert time.monotonic() < deadline and process.poll() is None
-            time.sleep(0.1)
         time.sleep(1)  # both workers listening
         with socket.create_connection(("127.0.0.1", port), timeout=30) as held:
             held.sendall(  # a body that stalls: its worker's one thread waits for it (6 s)

@@ -1098,17 +1098,24 @@ def test_check_a_tapped_announcement_that_needs_a_target_brings_its_ziel_into_si
     expect(target).to_be_in_viewport()
 
 
+def announced_at_doubled_text(phone, card: str, width: int, height: int = 740) -> None:
+    """The checker on a phone of `width` × `height` at 200 % text, `card` picked and
+    announced for A with taps (the step done)."""
+    phone.set_viewport_size({"width": width, "height": height})
+    phone.goto("/check")
+    phone.evaluate("document.documentElement.style.fontSize = '200%'")
+    chip(phone, card).tap()
+    announce = phone.get_by_role("button", name=f"{card} von A ansagen (auf den Stapel)")
+    announce.scroll_into_view_if_needed()
+    announce.tap()
+    expect(phone.locator("#check-status")).to_contain_text("angesagt")
+
+
 def test_check_the_sticky_bar_leaves_the_field_it_asks_for_in_sight_at_doubled_text(phone):
     """An accessibility review: on a small phone (320 × 568) at 200 % text the bar's step
     message („… Die Karte braucht ein Ziel: bitte im Feld „Ziel“ wählen.“) made the sticky
     bar 415 px tall, and the focused „Ziel“ lay wholly under it."""
-    phone.set_viewport_size({"width": 320, "height": 568})
-    phone.goto("/check")
-    phone.evaluate("document.documentElement.style.fontSize = '200%'")
-    chip(phone, "Zerstörer").tap()
-    announce = phone.get_by_role("button", name="Zerstörer von A ansagen (auf den Stapel)")
-    announce.scroll_into_view_if_needed()
-    announce.tap()
+    announced_at_doubled_text(phone, "Zerstörer", 320, 568)
     expect(phone.locator("#submit-row .step-echo")).to_contain_text("Ziel")
     target = phone.locator("#s-0-target")
     expect(target).to_be_focused()
@@ -1250,14 +1257,7 @@ def test_check_labels_keep_their_words_whole_at_doubled_text_size(phone, width):
     """An accessibility review: at 200 % text a stack entry's „Sperren als Kosten“ read
     „Sp/err/en/als/Kos/ten“ down the screen, „opfern“ „opf/ern“, „Ausspiel/kosten“ and
     „Verteidi/gung“ broke too, in a two-column grid too narrow for them."""
-    phone.set_viewport_size({"width": width, "height": 740})
-    phone.goto("/check")
-    phone.evaluate("document.documentElement.style.fontSize = '200%'")
-    chip(phone, "Flakbatterie").tap()
-    announce = phone.get_by_role("button", name="Flakbatterie von A ansagen (auf den Stapel)")
-    announce.scroll_into_view_if_needed()
-    announce.tap()
-    expect(phone.locator("#check-status")).to_contain_text("angesagt")
+    announced_at_doubled_text(phone, "Flakbatterie", width)
     phone.evaluate("document.querySelectorAll('#check-form details').forEach(d => d.open = true)")
     assert phone.evaluate(LABELS_BROKEN) == []
     scroll, client = phone.evaluate(
@@ -1270,14 +1270,7 @@ def test_check_labels_keep_their_words_whole_at_doubled_text_size(phone, width):
 def test_check_source_and_target_show_a_card_name_whole_at_doubled_text_size(phone, width):
     """An accessibility review: at 200 % text „Quelle“ and „Ziel“ were 154 px wide beside
     their labels and showed „Fla…“ for „Flakbatterie“ (and so for „Flakscheinwerfer“)."""
-    phone.set_viewport_size({"width": width, "height": 740})
-    phone.goto("/check")
-    phone.evaluate("document.documentElement.style.fontSize = '200%'")
-    chip(phone, "Flakbatterie").tap()
-    announce = phone.get_by_role("button", name="Flakbatterie von A ansagen (auf den Stapel)")
-    announce.scroll_into_view_if_needed()
-    announce.tap()
-    expect(phone.locator("#check-status")).to_contain_text("angesagt")
+    announced_at_doubled_text(phone, "Flakbatterie", width)
     source = phone.locator("#s-0-source")
     expect(source).to_be_visible()
     # the select shows the chosen name whole: its text fits the select's inner width

@@ -274,27 +274,39 @@ class GermanThreadWorker(ThreadWorker):
         # (`_end_slow_heads`); taken out, or cut, only under `_heads_lock`
         self._heading: dict[int, _Heading] = {}
         self._heads_lock = threading.Lock()
-        # connections handed to the pool and not finished (main thread only)
+        # connections handed to the pool and not finished (main thread only), and the
+        # file descriptors of those handed over while every thread was at work (a TLS
+        # connection's socket object changes once it is wrapped, its descriptor does not)
         self._busy = 0
+        self._waited: set[int] = set()
 
     # gthread takes every connection it can (up to ``worker_connections``, 1,000) and queues
     # it for its pool: a worker whose threads were all held by slow clients went on taking
     # new ones, which waited up to a minute while another worker sat idle (a load probe:
     # half of the health checks). A worker now leaves new connections to the others while
-    # all its threads are at work; the kernel holds them until a worker takes them. These
-    # hooks run in the worker's main thread (gthread's event loop), as `_busy` does.
+    # all its threads are at work; the kernel holds them until a worker takes them. A kept-
+    # alive connection that has to wait all the same is closed after its answer (`timed`).
+    # These hooks run in the worker's main thread (gthread's event loop), as `_busy` does.
 
     def set_accept_enabled(self, enabled: bool) -> None:
         super().set_accept_enabled(enabled and self._busy < self.cfg.threads)
 
+    def accept(self, listener: Any) -> None:
+        # the listener's event of a batch read before the pool filled up (a code review)
+        if self._busy < self.cfg.threads:
+            super().accept(listener)
+
     def enqueue_req(self, conn: Any) -> None:
         self._busy += 1
+        if self._busy > self.cfg.threads:
+            self._waited.add(conn.sock.fileno())
         super().enqueue_req(conn)
         if self._busy >= self.cfg.threads:
             self.set_accept_enabled(False)
 
     def finish_request(self, conn: Any, fs: Any) -> None:
         self._busy -= 1
+        self._waited.discard(conn.sock.fileno())
         super().finish_request(conn, fs)  # may hand the connection to the pool again
 
     def load_wsgi(self) -> None:
@@ -319,9 +331,15 @@ class GermanThreadWorker(ThreadWorker):
                 return app(environ, start_response)
             finally:
                 self._started.pop(thread, None)
-                if thread in self._cut:  # its body was ended: what is left of it unread
-                    # must never be read as a request, so the connection closes after the
-                    # answer (before its headers go out: they say "Connection: close")
+                # its body was ended: what is left of it unread must never be read as a
+                # request; or it waited for a thread of this worker (`enqueue_req`), or
+                # others wait now: the client's next request goes to a new connection,
+                # which a free worker takes (`set_accept_enabled`). The connection closes
+                # after the answer (before its headers go out: "Connection: close")
+                cut = thread in self._cut
+                client = environ.get("gunicorn.socket")
+                waited = client is not None and client.fileno() in self._waited
+                if cut or waited or self._busy > self.cfg.threads:
                     self._cut.discard(thread)
                     with contextlib.suppress(AttributeError):
                         start_response.__self__.force_close()

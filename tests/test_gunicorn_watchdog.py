@@ -1,6 +1,9 @@
-"""A request that runs longer than gunicorn's ``timeout`` gets its worker replaced
-(`faq_bot.gunicorn_worker.GermanThreadWorker.notify`): gthread's main loop reports the
-worker alive while a pool thread computes, so gunicorn's own timeout never fired."""
+"""How the service's gunicorn worker (`faq_bot.gunicorn_worker.GermanThreadWorker`) bounds
+what one request or client can hold: a request that runs longer than gunicorn's ``timeout``
+gets its worker replaced (`notify`: gthread's main loop reported the worker alive while a
+pool thread computed, so gunicorn's own timeout never fired); a stalled body and headers that
+trickle in are ended; a worker whose threads are all at work leaves new connections to the
+others."""
 
 from __future__ import annotations
 
@@ -22,9 +25,14 @@ pytestmark = pytest.mark.system
 
 # a WSGI app whose /slow runs far longer than the timeout; / answers at once
 APP = """
+import os
 import time
 
 def app(environ, start_response):
+    if environ["PATH_INFO"] == "/pid":  # which worker answered
+        pid = str(os.getpid()).encode()
+        start_response("200 OK", [("Content-Length", str(len(pid)))])
+        return [pid]
     if environ["PATH_INFO"] == "/slow":
         time.sleep(40)
     if environ["PATH_INFO"] == "/upload":  # reads the body, then computes a little
@@ -330,7 +338,11 @@ def test_a_worker_whose_threads_are_all_held_leaves_new_connections_to_the_other
     by a stalled upload, every new request is answered at once by the other."""
     process, port, _log = _start(tmp_path, workers=2, threads=1)
     try:
-        time.sleep(1)  # both workers listening
+        pids, deadline = set(), time.monotonic() + 30
+        while len(pids) < 2:  # both workers listening
+            assert time.monotonic() < deadline, pids
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/pid", timeout=5) as answer:
+                pids.add(answer.read())
         with socket.create_connection(("127.0.0.1", port), timeout=30) as held:
             held.sendall(  # a body that stalls: its worker's one thread waits for it (6 s)
                 b"POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\nxyz"
@@ -343,5 +355,44 @@ def test_a_worker_whose_threads_are_all_held_leaves_new_connections_to_the_other
                     assert answer.read() == b"ok"
                 waits.append(time.monotonic() - started)
         assert max(waits) < 2, waits
+    finally:
+        _stop(process)
+
+
+def _answer(sock: socket.socket) -> bytes:
+    """One whole answer read from `sock` (its headers and its Content-Length of body)."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += sock.recv(4096)
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(head.lower().split(b"content-length:")[1].split(b"\r\n")[0])
+    while len(body) < length:
+        body += sock.recv(4096)
+    return head + b"\r\n\r\n" + body
+
+
+def test_a_kept_alive_connection_that_had_to_wait_for_a_thread_is_closed_after_its_answer(
+    tmp_path: Path,
+) -> None:
+    """A code review: a kept-alive connection (a browser's, nginx's) is no new connection:
+    with its worker's threads held it waited in that worker's queue all the same. Its
+    answer closes it, so the client's next request opens a new one, which a free worker
+    takes."""
+    process, port, _log = _start(tmp_path, workers=1, threads=1)
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as kept:
+            request = b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            kept.sendall(request)
+            first = _answer(kept)
+            assert first.startswith(b"HTTP/1.1 200") and b"close" not in first.lower()
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as held:
+                held.sendall(  # a stalled body holds the one thread (6 s)
+                    b"POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Length: 9\r\n\r\nx"
+                )
+                time.sleep(0.5)
+                kept.sendall(request)  # waits for the thread
+                second = _answer(kept)
+        assert second.startswith(b"HTTP/1.1 200"), second[:200]
+        assert b"connection: close" in second.lower()
     finally:
         _stop(process)

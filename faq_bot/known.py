@@ -74,6 +74,7 @@ from __future__ import annotations
 
 import io
 import logging
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -115,6 +116,7 @@ K_PRECEDENT = 10
 TWIN_SHARE = 0.04
 TWIN_BLOCK = 256  # rows of the similarity matrix computed at once for `twin`
 RECENT_VECTORS = 4  # question vectors whose similarities are kept (`_similarities`)
+_RECENT_LOCK = threading.Lock()  # for every instance's `_recent`: a few dict steps each
 DATA = "data/known_questions.npz"
 log = logging.getLogger(__name__)
 
@@ -288,19 +290,15 @@ class KnownQuestions:
         ``known_entry`` and the answer's signals compare the same question vector: the
         matrix (10 MB) is read once for both, not once each (`RECENT_VECTORS` kept)."""
         key = vector.tobytes()
-        sims = self._recent.get(key)
+        with _RECENT_LOCK:  # shared by the serving threads (a race gave a 500 under load)
+            sims = self._recent.get(key)
         if sims is None:
-            sims = self.vectors @ vector
+            sims = self.vectors @ vector  # outside the lock: two threads may both compute
             sims.flags.writeable = False
-            # shared by the serving threads: each step is one call, atomic under the GIL (a
-            # `next(iter(...))` raced another thread's insert, a 500 under load); a race
-            # only computes one again
-            while len(self._recent) >= RECENT_VECTORS:
-                try:
+            with _RECENT_LOCK:
+                self._recent[key] = sims
+                while len(self._recent) > RECENT_VECTORS:
                     self._recent.popitem(last=False)
-                except KeyError:  # another thread emptied it meanwhile
-                    break
-            self._recent[key] = sims
         return sims
 
     def _comparable(

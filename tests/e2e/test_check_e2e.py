@@ -1098,12 +1098,12 @@ def test_check_a_tapped_announcement_that_needs_a_target_brings_its_ziel_into_si
     expect(target).to_be_in_viewport()
 
 
-def announced_at_doubled_text(phone, card: str, width: int, height: int = 740) -> None:
-    """The checker on a phone of `width` × `height` at 200 % text, `card` picked and
+def announced_at_text(phone, card: str, width: int, height: int = 740, font: str = "200%") -> None:
+    """The checker on a phone of `width` × `height` at `font` text, `card` picked and
     announced for A with taps (the step done)."""
     phone.set_viewport_size({"width": width, "height": height})
     phone.goto("/check")
-    phone.evaluate("document.documentElement.style.fontSize = '200%'")
+    phone.evaluate(f"document.documentElement.style.fontSize = '{font}'")
     chip(phone, card).tap()
     announce = phone.get_by_role("button", name=f"{card} von A ansagen (auf den Stapel)")
     announce.scroll_into_view_if_needed()
@@ -1115,7 +1115,7 @@ def test_check_the_sticky_bar_leaves_the_field_it_asks_for_in_sight_at_doubled_t
     """An accessibility review: on a small phone (320 × 568) at 200 % text the bar's step
     message („… Die Karte braucht ein Ziel: bitte im Feld „Ziel“ wählen.“) made the sticky
     bar 415 px tall, and the focused „Ziel“ lay wholly under it."""
-    announced_at_doubled_text(phone, "Zerstörer", 320, 568)
+    announced_at_text(phone, "Zerstörer", 320, 568)
     expect(phone.locator("#submit-row .step-echo")).to_contain_text("Ziel")
     target = phone.locator("#s-0-target")
     expect(target).to_be_focused()
@@ -1252,14 +1252,21 @@ LABELS_BROKEN = """[...document.querySelectorAll('#check-form label, #check-form
   .map(l => l.textContent.trim())"""
 
 
-@pytest.mark.parametrize("width", [320, 360, 412])
-def test_check_labels_keep_their_words_whole_at_doubled_text_size(phone, width):
+@pytest.mark.parametrize(("width", "font"), [(320, "200%"), (360, "200%"), (412, "200%"),
+                                             (320, "100%"), (412, "150%")])  # fmt: skip
+def test_check_labels_keep_their_words_whole_at_large_text_sizes(phone, width, font):
     """An accessibility review: at 200 % text a stack entry's „Sperren als Kosten“ read
     „Sp/err/en/als/Kos/ten“ down the screen, „opfern“ „opf/ern“, „Ausspiel/kosten“ and
-    „Verteidi/gung“ broke too, in a two-column grid too narrow for them."""
-    announced_at_doubled_text(phone, "Flakbatterie", width)
+    „Verteidi/gung“ broke too, in a two-column grid too narrow for them. A 320 px phone at
+    normal size keeps its two columns, with whole words."""
+    announced_at_text(phone, "Flakbatterie", width, font=font)
     phone.evaluate("document.querySelectorAll('#check-form details').forEach(d => d.open = true)")
     assert phone.evaluate(LABELS_BROKEN) == []
+    columns = phone.evaluate(
+        "getComputedStyle(document.querySelector('#rows-stack details.more > .grid'))"
+        ".gridTemplateColumns.split(' ').length"
+    )
+    assert columns == (2 if font == "100%" else 1)
     scroll, client = phone.evaluate(
         "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
     )
@@ -1270,7 +1277,7 @@ def test_check_labels_keep_their_words_whole_at_doubled_text_size(phone, width):
 def test_check_source_and_target_show_a_card_name_whole_at_doubled_text_size(phone, width):
     """An accessibility review: at 200 % text „Quelle“ and „Ziel“ were 154 px wide beside
     their labels and showed „Fla…“ for „Flakbatterie“ (and so for „Flakscheinwerfer“)."""
-    announced_at_doubled_text(phone, "Flakbatterie", width)
+    announced_at_text(phone, "Flakbatterie", width)
     source = phone.locator("#s-0-source")
     expect(source).to_be_visible()
     # the select shows the chosen name whole: its text fits the select's inner width

@@ -475,6 +475,22 @@ def test_check_form_post_takes_the_owner_as_announcer_when_blank(client) -> None
     assert "Eintrag 1: sagt A an (Besitzer von Radarstation)" in text_of(html)
 
 
+def test_check_field_paths_show_their_separator_to_the_eye_only(client) -> None:
+    """An accessibility review: the error box (an alert that also takes the focus) read
+    „Eintrag 2 › Effekt › Ziel: fehlt“ aloud, separators and all. The „›“ is seen, not
+    read, in the box, its links and the message beside the field; a name typed with a „›“
+    of its own is said back escaped, as typed."""
+    response = client.post("/check", data=example2_form(**{"s-1-target": ""}))
+    html = response.get_data(as_text=True)
+    box = re.search(r'<div class="check-error".*?</div>', html, re.S).group(0)
+    hidden = '<span aria-hidden="true">›</span>'
+    assert f"Eintrag 2 {hidden} Effekt {hidden} Ziel: fehlt" in box
+    assert f"Zum Feld springen: Eintrag 2 {hidden} Ziel" in box
+    beside = re.search(r'<p class="field-error" id="field-error">(.*?)</p>', html).group(1)
+    assert beside == f"Eintrag 2 {hidden} Effekt {hidden} Ziel: fehlt"
+    assert "›" not in re.sub(r'<span aria-hidden="true">›</span>', "", box)
+
+
 def test_check_form_post_with_bad_field_shows_the_form_with_a_400(client) -> None:
     response = client.post("/check", data=example2_form(**{"s-1-target": ""}))
     assert response.status_code == 400
@@ -492,8 +508,8 @@ def test_check_form_error_marks_the_field_it_names_and_links_to_it(client) -> No
     html = client.post("/check", data=example2_form(**{"s-1-target": ""})).get_data(as_text=True)
     assert invalid_fields(html) == ["s-1-target"]
     assert 'href="#s-1-target"' in html and "Zum Feld springen" in html
-    beneath = re.search(r'<p class="field-error" id="field-error">([^<]*)</p>', html)
-    assert beneath and "Ziel: fehlt" in unescape(beneath.group(1))
+    beneath = re.search(r'<p class="field-error" id="field-error">(.*?)</p>', html)
+    assert beneath and "Ziel: fehlt" in text_of(beneath.group(1))
 
 
 def test_check_form_announcing_a_card_without_a_name_is_a_400_that_says_so(client) -> None:
@@ -605,8 +621,8 @@ def test_check_form_marks_every_field_in_error_at_once(client) -> None:
     html = response.get_data(as_text=True)
     assert invalid_fields(html) == ["s-1-target", "s-2-cost"]
     assert "Außerdem:" in html and 'href="#s-2-cost"' in html
-    beneath = re.search(r'<p class="field-error" id="field-error-s-2-cost">([^<]*)</p>', html)
-    assert beneath and "darf nicht negativ sein" in beneath[1]
+    beneath = re.search(r'<p class="field-error" id="field-error-s-2-cost">(.*?)</p>', html)
+    assert beneath and "darf nicht negativ sein" in text_of(beneath[1])
     rows = re.split(r"<legend>Eintrag \d+</legend>", html)[1:]
     assert ['<details class="more" open>' in row for row in rows[:3]] == [False, False, True]
 
@@ -697,8 +713,8 @@ def test_check_json_view_syntax_error_marks_the_text_box_and_links_to_it(client)
     assert invalid_fields(html) == ["json"]
     assert 'aria-describedby="field-error"' in re.search(r"<textarea[^>]*>", html)[0]
     assert 'href="#json"' in html and "Zum Feld springen: JSON-Text" in text_of(html)
-    beneath = re.search(r'<p class="field-error" id="field-error">([^<]*)</p>', html)
-    assert beneath and "kein gültiges JSON" in unescape(beneath.group(1))
+    beneath = re.search(r'<p class="field-error" id="field-error">(.*?)</p>', html)
+    assert beneath and "kein gültiges JSON" in text_of(beneath.group(1))
 
 
 def test_check_form_refuses_an_over_size_post(client) -> None:

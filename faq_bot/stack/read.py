@@ -135,6 +135,11 @@ def _shown_key(part: str) -> str:
     return clip(str(part), SHOWN_KEY)
 
 
+# between the parts of a field's name ("Eintrag 3 › Effekt"); pages show it, a screen
+# reader is not made to say it (`faq_bot.web.render.path_spoken`)
+SEPARATOR = " › "
+
+
 def field_label(path: Sequence[str | int]) -> str:
     """The field as the form names it, from the schema's titles: "Eintrag 3 › Effekt"."""
     schema: Mapping[str, Any] = scenario_schema()
@@ -157,7 +162,7 @@ def field_label(path: Sequence[str | int]) -> str:
             schema, title = {}, _shown_key(part)
         if title and (not parts or parts[-1] != title):
             parts.append(title)
-    return " › ".join(parts) or "Szenario"
+    return SEPARATOR.join(parts) or "Szenario"
 
 
 def _fail(path: Sequence[str | int], problem: str) -> ScenarioFormatError:

@@ -90,7 +90,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from faq_bot.text import clip
     from faq_bot.web import assets, body, compression, encoding, errors, security
     from faq_bot.web.common import site_path
-    from faq_bot.web.render import no_control, safe_snippet
+    from faq_bot.web.render import no_control, path_spoken, safe_snippet
 
     app = Flask(
         __name__,
@@ -143,6 +143,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     assets.init_app(app)
     app.jinja_env.filters["snippet"] = safe_snippet
+    app.jinja_env.filters["path_spoken"] = path_spoken  # „Eintrag 2 › Ziel“ without „›“ read
     app.jinja_env.filters["clip"] = clip  # a query said back in a heading, cut at a word
     app.jinja_env.filters["quoted_list"] = quoted_list  # „A“, „B“ und „C“ (`faq_bot.hits`)
     app.jinja_env.globals["read_words"] = read_words  # the words a search read otherwise

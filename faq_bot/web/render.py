@@ -158,6 +158,15 @@ def no_control(value: object) -> object:
     return value
 
 
+def path_spoken(text: str) -> Markup:
+    """A checker message naming a field („Spieler A › TW übrig: fehlt“) with each
+    separator seen and not read: a screen reader said the „›“ (an accessibility review)."""
+    from faq_bot.stack.read import SEPARATOR
+
+    hidden = Markup('<span aria-hidden="true">{}</span>').format(SEPARATOR.strip())
+    return Markup(" {} ").format(hidden).join(str(text).split(SEPARATOR))
+
+
 def safe_snippet(html: str) -> Markup:
     """A search snippet with nothing but its ``<mark>`` highlights left as markup."""
     return Markup(nh3.clean(html or "", tags={"mark"}, attributes={}, link_rel=None))

@@ -14,7 +14,7 @@ same way:
   gunicorn has none): on a public address the service belongs behind nginx
   (``deploy/nginx.conf``), which buffers requests.
   The worker class is gunicorn's, with German error pages for the requests
-  gunicorn refuses itself (`faq_bot.gunicorn_worker`);
+  gunicorn refuses itself (`faq_bot.gunicorn_worker`, `faq_bot.gunicorn_pages`);
 - timeouts: a request that takes longer than `TIMEOUT` seconds is a bug, its
   worker is replaced; on reload/stop workers get `GRACEFUL_TIMEOUT` seconds to
   finish what they are serving;

@@ -22,7 +22,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 
 from faq_bot.config import ROOT
-from faq_bot.gunicorn_worker import PAGES
+from faq_bot.gunicorn_pages import PAGES
 from tests.live_server import start_gunicorn
 
 

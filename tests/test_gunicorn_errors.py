@@ -9,7 +9,7 @@ from http import HTTPStatus
 
 import pytest
 
-from faq_bot.gunicorn_worker import PAGES
+from faq_bot.gunicorn_pages import PAGES
 from tests.live_server import start_gunicorn
 
 

@@ -80,6 +80,8 @@
     echo.setAttribute("tabindex", "-1");
     echo.textContent = text;
     row.insertBefore(echo, row.firstChild);
+    // a note longer than the bar shows (check.css) shows its end: what to do next
+    echo.scrollTop = echo.scrollHeight;
   }
 
   var placed = null; // the element this file last put the focus on

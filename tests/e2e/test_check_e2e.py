@@ -1136,6 +1136,22 @@ def test_check_the_sticky_bar_leaves_the_field_it_asks_for_in_sight_at_doubled_t
     expect(phone.locator("#resolve")).to_be_focused()
 
 
+@pytest.mark.parametrize("font", ["150%", "200%"])
+def test_check_the_bar_s_capped_note_shows_whole_lines_and_its_end(phone, font):
+    """A regression look: at 320 × 568 and 150 % text the capped note was cut through the
+    middle of a line, and its end („… bitte im Feld „Ziel“ wählen.“), what to do, hidden."""
+    announced_at_text(phone, "Zerstörer", 320, 568, font=font)
+    echo = phone.locator("#submit-row .step-echo")
+    expect(echo).to_contain_text("wählen.")
+    shown, whole, line, scrolled = echo.evaluate(
+        """el => [el.clientHeight, el.scrollHeight, parseFloat(getComputedStyle(el).lineHeight),
+                  el.scrollTop]"""
+    )
+    assert shown < whole  # capped: it scrolls
+    assert abs(shown / line - round(shown / line)) < 0.05, (shown, line)  # whole lines
+    assert scrolled + shown >= whole - 1  # its end in view
+
+
 def test_check_final_state_stacks_its_rows_on_a_phone_at_doubled_text_size(phone):
     """A phone review: at 200 % text the „Endstand“ tables were 562 and 620 px wide in
     328 px, „TW danach“ off screen with nothing showing that they scroll. Too narrow for

@@ -466,23 +466,6 @@ def answered_reading(
         ):
             return other, alternative
     return reading, response
-    other = _other_reading(index, reading, turns, dense, doc)
-    if other is None:
-        other = _after_declined(index, reading, turns, dense, doc)
-        if other is not None and other.context:
-            # the answered turn in reach: read with it, not with the declined question,
-            # confident or not (declined, it is said with that turn and searches it, a phone
-            # review); none of the fitting's training follow-ups has a turn between
-            return other, respond(index, other)
-    if other is not None:
-        alternative = respond(index, other)
-        if (
-            alternative.confident
-            and alternative.margin is not None
-            and alternative.margin > response.margin
-        ):
-            return other, alternative
-    return reading, response
 
 
 def answer(index: Index, question: Any, history: Any = (), doc: str | None = None) -> Answer:

@@ -44,7 +44,7 @@ from faq_bot.stack.model import (
     EffectType,
     Phase,
 )
-from faq_bot.stack.read import MAX_TEXT, ScenarioFormatError, enum_value
+from faq_bot.stack.read import MAX_TEXT, SEPARATOR, ScenarioFormatError, enum_value
 from faq_bot.text import clean_input, said_back
 
 MIN_ROWS = {"players": 2, "cards": 1, "stack": 1}  # rows the form shows at least
@@ -378,12 +378,12 @@ def _scenario(
         name = row["name"]
         if not name and not lenient:
             raise ScenarioFormatError(
-                f"Spieler {i + 1} › Name: fehlt (Feld players)",
+                f"Spieler {i + 1}{SEPARATOR}Name: fehlt (Feld players)",
                 ("players", i),
-                f"Spieler {i + 1} › Name: fehlt",
+                f"Spieler {i + 1}{SEPARATOR}Name: fehlt",
             )
         if any(name == other for other, _value in pairs) and not lenient:
-            twice = f"Spieler {i + 1} › Name: {said_back(name)} kommt mehrfach vor"
+            twice = f"Spieler {i + 1}{SEPARATOR}Name: {said_back(name)} kommt mehrfach vor"
             raise ScenarioFormatError(
                 f"{twice} (Feld players.{name})",
                 ("players", i),
@@ -396,7 +396,7 @@ def _scenario(
     for i, row in enumerate(state["cards"]):
         if row["id"] in given and not lenient:  # first: the stack's choices are by Kürzel
             raise ScenarioFormatError(
-                f"Karte {i + 1} › Kürzel: {said_back(row['id'])} ist schon bei Karte "
+                f"Karte {i + 1}{SEPARATOR}Kürzel: {said_back(row['id'])} ist schon bei Karte "
                 f"{given[row['id']] + 1} vergeben",
                 ("cards", i, "id"),
             )

@@ -35,7 +35,7 @@ from faq_bot.stack.form import (
 )
 from faq_bot.stack.model import EffectType, Kind, Result, Scenario, Zone
 from faq_bot.stack.names import card_name, entry_name
-from faq_bot.stack.read import field_label, scenario_schema
+from faq_bot.stack.read import SEPARATOR, field_label, scenario_schema
 from faq_bot.text import alphabetical
 
 ZONE_LABEL = {Zone.HAND: "Hand", Zone.PLAY: "im Spiel", Zone.SCRAP: "Schrottplatz"}
@@ -264,12 +264,12 @@ def field_labels() -> dict[str, str]:
     labels = {"phase": field_label(["phase"])}
     for group, prefix in (("cards", "c"), ("stack", "s")):
         for name in schema["properties"][group]["items"]["properties"]:
-            labels[f"{prefix}-{name}"] = field_label([group, 0, name]).split(" › ")[-1]
+            labels[f"{prefix}-{name}"] = field_label([group, 0, name]).split(SEPARATOR)[-1]
     for name in ("type", "target", "amount", "text"):
-        labels[f"s-{name}"] = field_label(["stack", 0, "effect", name]).split(" › ")[-1]
+        labels[f"s-{name}"] = field_label(["stack", 0, "effect", name]).split(SEPARATOR)[-1]
     labels["p-name"] = "Name"
     labels["json"] = "JSON-Text"  # the JSON view's text box (its syntax errors)
-    labels["p-tw"] = field_label(["players", "A", "tw"]).split(" › ")[-1]
+    labels["p-tw"] = field_label(["players", "A", "tw"]).split(SEPARATOR)[-1]
     return labels
 
 
@@ -290,7 +290,7 @@ def field_title(field: str, state: Mapping[str, Any]) -> str:
     row = f"{ROW_NOUN[group]} {i + 1}"
     if shown:
         row = f"Spieler {shown}" if group == "players" else f"{row} ({shown})"
-    return f"{row} › {labels.get(f'{prefix}-{name}', name)}"
+    return f"{row}{SEPARATOR}{labels.get(f'{prefix}-{name}', name)}"
 
 
 def share_preview(scenario: Scenario, result: Result) -> dict[str, str]:

@@ -207,7 +207,7 @@ def _problem(error: ValidationError) -> tuple[list[str | int], str]:
         return path, _TYPE_DE.get(str(value), f"muss vom Typ {value} sein")
     if kind == "enum":
         what = str(schema.get("x-what", "Wert"))
-        if field_label(path).rsplit(" › ", 1)[-1] == what:
+        if field_label(path).rsplit(SEPARATOR, 1)[-1] == what:
             what = ""  # "Phase: „Teepause“ ist unbekannt", the field named once
         text = json.dumps(instance, ensure_ascii=False)  # control characters escaped
         if isinstance(instance, str):

@@ -32,6 +32,7 @@ from faq_bot.chat.layout import colon_lead_in, sub_heading
 from faq_bot.corpus.model import Markup as SourceMarkup
 from faq_bot.corpus.model import table_rows
 from faq_bot.links import paragraph_index
+from faq_bot.stack.read import SEPARATOR
 from faq_bot.text import CONTROL, clip, printable, split_sentences, squash
 
 ALLOWED_TAGS = {
@@ -161,8 +162,6 @@ def no_control(value: object) -> object:
 def path_spoken(text: str) -> Markup:
     """A checker message naming a field („Spieler A › TW übrig: fehlt“) with each
     separator seen and not read: a screen reader said the „›“ (an accessibility review)."""
-    from faq_bot.stack.read import SEPARATOR
-
     hidden = Markup('<span aria-hidden="true">{}</span>').format(SEPARATOR.strip())
     return Markup(" {} ").format(hidden).join(str(text).split(SEPARATOR))
 

@@ -360,33 +360,9 @@
       })
       .then(function (html) {
         clearTimeout(timer);
-        var next = queued;
-        var keep = !running.resets;
-        // still running while the form is swapped: a field typed into loses its focus then
-        // and reports its change, which is recorded, not sent with the old form
-        if (!swapIn(html, action)) {
-          settle();
-          postPlainly(form, action); // not the checker: let the browser show it
-          return;
-        }
-        var refresh = keep && putBack(typed || {}, data);
-        // a result with its own address shows it again there: no draft kept beside it (one
-        // too big for a link keeps its draft, at /check)
-        var root = checker();
-        var linked = root && (root.getAttribute("data-address") || root.getAttribute("data-permalink"));
-        if (action === "check" && linked && !document.getElementById("check-error")) clearDraft();
-        else saveDraft();
-        if (next && next.data) typedSince(next.data, next.form.id, typed || {});
-        settle();
-        if (next) {
-          // the re-rendered form replaced the one tapped: its twin carries the tap on, with
-          // what the form held at the moment of the tap and was typed since (after a
-          // refresh), or what it holds now
-          var fresh = document.getElementById(next.form.id) || next.form;
-          send(fresh, next.action, next.data || formData(fresh, next.action));
-        } else if (refresh) {
-          send(document.getElementById("check-form"), "refresh");
-        }
+        whenReleased(function () {
+          land(html);
+        });
       })
       .catch(function () {
         clearTimeout(timer);
@@ -396,7 +372,74 @@
         if (controller && controller.signal.aborted) postPlainly(form, action);
         else noConnection();
       });
+
+    function land(html) {
+      var next = queued;
+      var keep = !running.resets;
+      // still running while the form is swapped: a field typed into loses its focus then
+      // and reports its change, which is recorded, not sent with the old form
+      if (!swapIn(html, action)) {
+        settle();
+        postPlainly(form, action); // not the checker: let the browser show it
+        return;
+      }
+      var refresh = keep && putBack(typed || {}, data);
+      // a result with its own address shows it again there: no draft kept beside it (one
+      // too big for a link keeps its draft, at /check)
+      var root = checker();
+      var linked = root && (root.getAttribute("data-address") || root.getAttribute("data-permalink"));
+      if (action === "check" && linked && !document.getElementById("check-error")) clearDraft();
+      else saveDraft();
+      if (next && next.data) typedSince(next.data, next.form.id, typed || {});
+      settle();
+      if (next) {
+        // the re-rendered form replaced the one tapped: its twin carries the tap on, with
+        // what the form held at the moment of the tap and was typed since (after a
+        // refresh), or what it holds now
+        var fresh = document.getElementById(next.form.id) || next.form;
+        send(fresh, next.action, next.data || formData(fresh, next.action));
+      } else if (refresh) {
+        send(document.getElementById("check-form"), "refresh");
+      }
+    }
   }
+
+  // A mouse button held down on a button of the checker: the answer waits until it is let
+  // go. Pressing it blurs the name just edited, whose re-render came in before the release
+  // and replaced the button under the pointer, so the click went nowhere (a pasted JSON
+  // text with it). Once released, the click is queued first and the answer lands after it;
+  // held longer than HOLD_MS (dragged off the page), the answer lands anyway.
+  var HOLD_MS = 1500;
+  var pressed = false;
+  var onRelease = null; // the answer that waits
+  var holding = null; // its timer
+
+  function whenReleased(step) {
+    if (!pressed) {
+      step();
+      return;
+    }
+    onRelease = step;
+    holding = setTimeout(release, HOLD_MS);
+  }
+
+  function release() {
+    clearTimeout(holding);
+    pressed = false;
+    var step = onRelease;
+    onRelease = null;
+    if (step) step();
+  }
+
+  document.addEventListener("pointerdown", function (event) {
+    pressed = Boolean(event.target.closest && event.target.closest("#checker"));
+  }, true);
+  ["pointerup", "pointercancel"].forEach(function (type) {
+    document.addEventListener(type, function () {
+      // after this gesture's click, which is dispatched right after the release
+      if (pressed) setTimeout(release, 0);
+    }, true);
+  });
 
   // The draft: the checker form's fields, kept per tab with the address they belong to
   var DRAFT_KEY = "faqbot-check-draft";

@@ -101,6 +101,24 @@
     return null;
   }
 
+  // The JSON view across a builder step: the server renders it closed, with the rows' JSON.
+  // Open, it stays open; text typed or pasted there stays (a review: each step closed it
+  // and put the rows' JSON over a pasted scenario); untouched, it follows the rows.
+  function jsonViewNow() {
+    var view = document.getElementById("json-view");
+    var box = document.getElementById("json");
+    if (!view || !box) return null;
+    return { open: view.open, text: box.value !== box.defaultValue ? box.value : null };
+  }
+
+  function keepJsonView(before) {
+    var view = document.getElementById("json-view");
+    var box = document.getElementById("json");
+    if (!before || !view || !box) return;
+    if (before.open) view.open = true;
+    if (before.text !== null) box.value = before.text;
+  }
+
   function swapIn(html, action) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var fresh = doc.getElementById("checker");
@@ -110,12 +128,14 @@
     // a field someone is in keeps the focus (by name, in the new form); a button, or the
     // page itself (the form went inert), or the place this file chose, passes it on
     var typing = active && active.name && active.tagName !== "BUTTON" ? active.name : null;
-    var free = !active || active === document.body || active === placed ||
+    // (a click on the form while it took no input leaves it on the page's main part)
+    var free = !active || active === placed || active.contains(root) ||
       (active.tagName === "BUTTON" && root.contains(active));
     // a button reached while a refresh ran (it renumbers no rows): its twin keeps the focus
     var button = action === "refresh" && active && active.tagName === "BUTTON" &&
       root.contains(active) ? active : null;
     var scroll = window.scrollY;
+    var json = jsonViewNow();
     root.replaceWith(document.importNode(fresh, true));
     // the page's title says the verdict, as the server titles the page (base.html): the
     // share sheet, the history and the tab switcher pass it on with the address. An input
@@ -125,6 +145,7 @@
     if (title && !inputError) document.title = title + " · Regelsuche";
     enhance();
     if (action !== "check") {
+      keepJsonView(json);
       // a builder step: the samples make way, and the page stays where the thumb is
       var samples = document.getElementById("samples");
       if (samples && samples.open) {
@@ -241,11 +262,14 @@
       var value = old.type === "checkbox" || old.type === "radio" ? old.checked : old.value;
       var before = old.type === "checkbox" ? sent.has(name) : sent.get(name) || "";
       var now = field && (field.type === "checkbox" ? field.checked : field.value);
+      var cursor = false;
       if (field && now !== before) {
-        // the server filled this field itself: the typing belonged to the spare row it used
+        // the server filled this field itself: the typing belonged to the spare row it used,
+        // and so does the cursor (the rest of the word went into the card's name: a review)
         var parts = ROW_FIELD.exec(name);
         var spare = parts && spareRow(sent, parts[1], parts[2]);
         var moved = spare !== null && spare !== +parts[2] && fieldNamed(parts[1] + "-" + spare + "-" + parts[3]);
+        cursor = document.activeElement === field;
         field = moved && !(moved.type === "checkbox" ? moved.checked : moved.value) ? moved : null;
       }
       if (!field || field.type !== old.type || field.type === "hidden") return;
@@ -255,6 +279,11 @@
       if (!offered) return; // a choice the new form no longer offers stays as the server says
       if (field.type === "checkbox" || field.type === "radio") field.checked = value;
       else field.value = value;
+      if (cursor) {
+        field.focus({ preventScroll: true });
+        placed = null; // typed into: the person's, not this file's choice
+        if (field.type === "text") field.setSelectionRange(value.length, value.length);
+      }
       again = again || REFRESHES.test(field.name);
     });
     return again; // a name or owner typed meanwhile: the choices must follow it
@@ -366,11 +395,17 @@
       })
       .catch(function () {
         clearTimeout(timer);
+        var tap = queued;
         settle();
         // stalled (aborted at TIMEOUT_MS): the plain post, on a fresh connection, may still
-        // get through; no connection at all: it would only reach the browser's error page
-        if (controller && controller.signal.aborted) postPlainly(form, action);
-        else noConnection();
+        // get through, with the tap that waited if there is one (it was lost behind a
+        // stalled re-render: a review); no connection at all: it would only reach the
+        // browser's error page
+        if (controller && controller.signal.aborted) {
+          postPlainly(tap ? tap.form : form, tap ? tap.action : action);
+        } else {
+          noConnection();
+        }
       });
 
     function land(html) {
@@ -408,8 +443,9 @@
   // go. Pressing it blurs the name just edited, whose re-render came in before the release
   // and replaced the button under the pointer, so the click went nowhere (a pasted JSON
   // text with it). Once released, the click is queued first and the answer lands after it;
-  // held longer than HOLD_MS (dragged off the page), the answer lands anyway.
-  var HOLD_MS = 1500;
+  // held longer than HOLD_MS (a pointer whose release the page never saw), the answer
+  // lands anyway (1.5 s lost the tap of a slow hand: a review).
+  var HOLD_MS = 10000;
   var pressed = false;
   var onRelease = null; // the answer that waits
   var holding = null; // its timer
@@ -543,6 +579,13 @@
       }
     );
   });
+
+  // the second click of a double click on a button of the checker does nothing: people
+  // double-click buttons, and a card chip added two cards (a review)
+  document.addEventListener("click", function (event) {
+    var button = event.detail > 1 && event.target.closest && event.target.closest("#checker button");
+    if (button) event.preventDefault();
+  }, true);
 
   document.addEventListener("submit", function (event) {
     var form = event.target;

@@ -211,7 +211,9 @@
   // moment it was made plus what was typed into that form after it (`typedSince`), never
   // dropped. Likewise a tap while a row is added (a card picked or
   // announced): it is sent when the form with the new row is in, with that form's data (the
-  // rows keep their numbers). While rows are removed or moved, or the JSON view replaces
+  // rows keep their numbers); so are further taps that keep the rows, one after the other,
+  // each with the form of its turn (a third card chip tapped on a slow line was dropped
+  // without a word: a review). While rows are removed or moved, or the JSON view replaces
   // them, the form takes no input and taps are ignored: a second tap on "Eintrag 2
   // entfernen" would hit the row that moved into its place. Whatever is typed while a
   // request runs that keeps the rows is put back into the form the server sends (on a slow
@@ -221,7 +223,8 @@
   var ROW_FIELD = /^([cs])-(\d+)-(.+)$/; // a card's or a stack entry's field
   var TIMEOUT_MS = 15000; // then the plain form post, as without this file
   var running = null; // {action, resets}: the request in flight
-  var queued = null; // {form, action, data}: the one tap waiting (data null: read it then)
+  var queued = []; // {form, action, data}: the taps waiting, in order (data null: read it then)
+  var MAX_WAITING = 8;
   var typed = null; // {name: field} typed into while a request runs
 
   // whether the request replaces the rows (renumbers them or loads the JSON view's)
@@ -327,7 +330,7 @@
   function settle() {
     restoring = false; // a restore that failed says nothing later
     running = null;
-    queued = null;
+    queued = [];
     typed = null;
     setBusy(false);
     var still = document.getElementById("check-form");
@@ -354,14 +357,18 @@
 
   function send(form, action, data) {
     if (running !== null) {
-      // behind a refresh any tap waits, with its data of now; behind an added row one that
-      // keeps the rows, with the data of the form to come; behind anything else none
-      var behindRefresh = running.action === "refresh";
-      var waits = behindRefresh || (!running.resets && !resets(form, action));
-      if (waits && action !== "refresh" && queued === null) {
+      // behind a refresh alone any tap waits, with its data of now; behind steps that keep
+      // the rows one that keeps them too, with the data of the form of its turn; behind
+      // anything else none
+      var behindRefresh = running.action === "refresh" && queued.length === 0;
+      var kept = !running.resets && queued.every(function (tap) {
+        return !resets(tap.form, tap.action);
+      });
+      var waits = behindRefresh || (kept && !resets(form, action));
+      if (waits && action !== "refresh" && queued.length < MAX_WAITING) {
         // behind a restore the form of now is the one the draft replaces: read it then
         var now = behindRefresh && !restoring ? formData(form, action) : null;
-        queued = { form: form, action: action, data: now };
+        queued.push({ form: form, action: action, data: now });
         if (action === "check") setBusy(true, true);
       }
       return;
@@ -395,7 +402,7 @@
       })
       .catch(function () {
         clearTimeout(timer);
-        var tap = queued;
+        var tap = queued[0];
         settle();
         // stalled (aborted at TIMEOUT_MS): the plain post, on a fresh connection, may still
         // get through, with the tap that waited if there is one (it was lost behind a
@@ -409,7 +416,8 @@
       });
 
     function land(html) {
-      var next = queued;
+      var waiting = queued;
+      var next = waiting[0];
       var keep = !running.resets;
       // still running while the form is swapped: a field typed into loses its focus then
       // and reports its change, which is recorded, not sent with the old form
@@ -433,6 +441,11 @@
         // refresh), or what it holds now
         var fresh = document.getElementById(next.form.id) || next.form;
         send(fresh, next.action, next.data || formData(fresh, next.action));
+        // the others wait behind it, each sent with the form of its turn
+        queued = waiting.slice(1).map(function (tap) {
+          return { form: tap.form, action: tap.action, data: null };
+        });
+        if (queued.some(function (tap) { return tap.action === "check"; })) setBusy(true, true);
       } else if (refresh) {
         send(document.getElementById("check-form"), "refresh");
       }

@@ -136,3 +136,19 @@ def test_check_a_click_on_the_form_while_rows_move_leaves_the_step_its_focus(pag
     expect(page.locator("#rows-stack fieldset.row")).to_have_count(3)
     page.wait_for_load_state("networkidle")
     assert page.evaluate("!!document.activeElement.closest('#check-form')")
+
+
+def test_check_three_cards_tapped_on_a_slow_line_are_all_added_in_order(phone):
+    """A review: the third of three card chips tapped while the first was on its way was
+    dropped without a word (one tap could wait)."""
+    phone.goto("/check")
+    slow_line(phone, 1000)
+    for name in ("Radarstation", "227-Pfund Bombe", "Feuerwehr"):
+        chip(phone, name).click()
+        phone.wait_for_timeout(200)
+    names = phone.locator("#rows-cards fieldset.row input[name$='-name']")
+    expect(names).to_have_count(4, timeout=15_000)  # the three cards and the spare row
+    expect(names.nth(0)).to_have_value("Radarstation")
+    expect(names.nth(1)).to_have_value("227-Pfund Bombe")
+    expect(names.nth(2)).to_have_value("Feuerwehr")
+    expect(phone.locator("#resolve")).to_be_enabled()

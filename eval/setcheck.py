@@ -276,6 +276,7 @@ GROUPS = [
     ["heldout190-questions.jsonl", "heldout190-followups.jsonl"],
     ["heldout191-questions.jsonl", "heldout191-followups.jsonl"],
     ["heldout192-questions.jsonl", "heldout192-followups.jsonl"],
+    ["heldout194-questions.jsonl", "heldout194-followups.jsonl"],
 ]
 
 

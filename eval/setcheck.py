@@ -277,14 +277,20 @@ GROUPS = [
     ["heldout191-questions.jsonl", "heldout191-followups.jsonl"],
     ["heldout192-questions.jsonl", "heldout192-followups.jsonl"],
     ["heldout193-questions.jsonl", "heldout193-followups.jsonl"],
+    ["heldout194-questions.jsonl", "heldout194-followups.jsonl"],
 ]
 
 
 # sets written side by side with an earlier group of GROUPS, blind to it (its writer could
 # not see it): not compared with it. Listed where a comparison found something: set 192's
 # h192-041 is a near-duplicate (0.64) of a question of set 191, written at the same time;
-# set 188's history of h188f12 one (0.56) of set 187's h187f06's, likewise
-SIDE_BY_SIDE = {"heldout188": ["heldout187"], "heldout192": ["heldout191"]}
+# set 188's history of h188f12 one (0.56) of set 187's h187f06's, likewise; set 194's
+# h194-018, h194-054 and h194-102 (0.59, 0.51, 1.00) of set 193's h193-090, h193-058, h193-092
+SIDE_BY_SIDE = {
+    "heldout188": ["heldout187"],
+    "heldout192": ["heldout191"],
+    "heldout194": ["heldout193"],
+}
 
 
 def earlier_than(name: str) -> list[str]:

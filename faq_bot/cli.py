@@ -164,16 +164,13 @@ def serve(
     --debug startet stattdessen Werkzeugs Entwicklungsserver.
     """
     from faq_bot import serving
-    from faq_bot.config import env_secret, trusted_hosts, turn_secret
+    from faq_bot.config import turn_secret
     from faq_bot.web import serve as web_serve
 
     if debug and workers is not None:
         fail("--workers geht nicht zusammen mit --debug (ein Prozess).", 2)
     try:  # the settings every worker reads: wrong ones stop here, not in each worker
-        env_secret()
-        trusted_hosts()
-        if workers is None and not debug:
-            serving.worker_count()
+        serving.check_environment(workers=workers is None and not debug)
     except ValueError as exc:
         fail(f"Ungültige Einstellung: {exc}", 2)
     web_serve.check_address(host, port)  # a taken port stops here, before a build

@@ -18,6 +18,7 @@ the host names the service answers to (``trusted_hosts()``) and the service's se
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import tempfile
 from pathlib import Path
@@ -43,6 +44,10 @@ def default_index_dir() -> Path:
     return Path(os.environ.get("FAQ_BOT_INDEX") or ROOT / "index")
 
 
+_LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+_HOST_NAME = re.compile(rf"{_LABEL}(?:\.{_LABEL})*")
+
+
 def trusted_hosts() -> list[str] | None:
     """``FAQ_BOT_TRUSTED_HOSTS``: the host names the service answers to, comma-separated
     (``faq.example.org,localhost``; werkzeug's rule: ``.example.org`` also matches
@@ -53,9 +58,16 @@ def trusted_hosts() -> list[str] | None:
     hosts = [h for h in hosts if h]
     for host in hosts:
         try:
-            host.lstrip(".").encode("idna")
+            ascii_name = host.lstrip(".").encode("idna").decode("ascii")
         except UnicodeError:
-            raise ValueError(f"{TRUSTED_HOSTS_ENV}: „{host}“ ist kein Rechnername") from None
+            ascii_name = ""
+        # letters, digits and inner hyphens per label, as werkzeug takes a Host header:
+        # an address (https://…/), a port or an underscore never matched one
+        if not _HOST_NAME.fullmatch(ascii_name):
+            raise ValueError(
+                f"{TRUSTED_HOSTS_ENV}: „{host}“ ist kein Rechnername (erlaubt: Namen wie "
+                "faq.example.org oder .example.org, ohne Schema, Port und Pfad)"
+            )
     return hosts or None
 
 

@@ -80,6 +80,19 @@ def worker_count(cores: int | None = None) -> int:
     return max(1, min(2 * cores + 1, MAX_WORKERS))
 
 
+def check_environment(workers: bool = True) -> None:
+    """Read the settings every worker reads once, at start: a German `ValueError` for a
+    wrong one (``FAQ_BOT_SECRET``, ``FAQ_BOT_TRUSTED_HOSTS``, and ``FAQ_BOT_WORKERS``
+    unless `workers` is False), where `faq-bot serve` and deploy/gunicorn.conf.py stop
+    with exit code 2 rather than fail in each worker."""
+    from faq_bot.config import env_secret, trusted_hosts
+
+    env_secret()
+    trusted_hosts()
+    if workers:
+        worker_count()
+
+
 def settings(
     bind: str | None = None, workers: int | None = None, access_log: bool | None = None
 ) -> dict[str, Any]:

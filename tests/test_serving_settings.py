@@ -189,3 +189,24 @@ def test_gunicorn_takes_no_scheme_from_a_clients_headers(tiny_built_index):
             assert response.status == 200
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        {"FAQ_BOT_WORKERS": "abc"},
+        {"FAQ_BOT_SECRET": "short"},
+        {"FAQ_BOT_TRUSTED_HOSTS": "https://faq.example.org/"},
+    ],
+)
+def test_the_deploy_config_stops_at_a_wrong_setting_with_a_german_line(setting, tmp_path):
+    """A CLI review: `gunicorn -c deploy/gunicorn.conf.py` with a wrong setting printed
+    "Failed to read config file" and a traceback (exit 1), or started and failed in every
+    worker; `faq-bot serve` says one German line and ends with 2."""
+    env = dict(os.environ, FAQ_BOT_INDEX=str(tmp_path / "idx"), **setting)
+    command = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py")]
+    command += ["-b", "127.0.0.1:1", "--check-config"]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert "Fehler: Ungültige Einstellung: " + next(iter(setting)) in done.stderr
+    assert "Traceback" not in done.stderr

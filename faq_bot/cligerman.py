@@ -65,7 +65,11 @@ __all__ = [
 
 
 class GermanIntRange(click.IntRange):
-    """`click.IntRange` whose errors are German."""
+    """`click.IntRange` whose errors are German; the help says the range in its words, not
+    click's "[1<=x<=100]"."""
+
+    def _describe_range(self) -> str:
+        return ""  # click adds no range to an option's help then
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         try:
@@ -307,7 +311,10 @@ class GermanHelp(click.Command):
         formatter.write_usage(ctx.command_path, " ".join(pieces), prefix="Aufruf: ")
 
     def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        records = [r for p in self.get_params(ctx) if (r := p.get_help_record(ctx)) is not None]
+        # options only: the usage line names the arguments (click 8.5 gives an argument a
+        # row too, without text)
+        params = [p for p in self.get_params(ctx) if isinstance(p, click.Option)]
+        records = [r for p in params if (r := p.get_help_record(ctx)) is not None]
         if records:
             with formatter.section("Optionen"):
                 formatter.write_dl(records)

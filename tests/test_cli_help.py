@@ -74,6 +74,17 @@ def test_help_names_the_defaults_in_german():
     assert "[default:" not in text
 
 
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_lists_every_option_with_words_and_no_range_in_symbols(command):
+    """A CLI review: with click 8.5 each argument ("[SUCHBEGRIFF]...") was a row of its own
+    among the options, with no text, and click's "[1<=x<=100]" was appended to numbers."""
+    result = CliRunner().invoke(main, [command, "--help"], prog_name="faq-bot")
+    options = result.output.split("Optionen:\n", 1)[1]
+    rows = [line for line in options.splitlines() if re.match(r"  \S", line)]
+    assert rows and all(re.match(r"  -", row) for row in rows), rows
+    assert "<=" not in result.output
+
+
 def test_version_message_is_german():
     result = CliRunner().invoke(main, ["--version"], prog_name="faq-bot")
     assert result.exit_code == 0

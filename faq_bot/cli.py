@@ -543,7 +543,8 @@ def eval_command(
     metavar="FRAGE",
     help="Eine frühere Frage des Gesprächs, die älteste zuerst (mehrfach möglich): "
     "die Frage wird wie im Chat als Anschlussfrage gelesen, z. B. "
-    '--after "Was macht die Feuerwehr?" "Und kann sie sich selbst schützen?"',
+    '--after "Welche Zerstörung verhindert die Feuerwehr?" '
+    '"Schützt sie auch meine Landausbauten?"',
 )
 @corpus_option
 @index_option

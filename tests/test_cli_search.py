@@ -728,3 +728,27 @@ def test_an_argument_said_back_in_an_error_is_without_its_control_characters(tmp
     result = CliRunner().invoke(main, ["show", "--index", str(tmp_path / "ix"), ESCAPE + "x"])
     assert result.exit_code != 0
     assert "\x1b" not in result.stderr and "\x07" not in result.stderr
+
+
+def readme_ask_examples() -> list[list[str]]:
+    """The `faq-bot ask` lines of the README's examples, as arguments."""
+    import shlex
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    lines = [line.split("  #")[0] for line in readme.splitlines()]
+    return [shlex.split(line)[1:] for line in lines if line.startswith(".venv/bin/faq-bot ask ")]
+
+
+def test_the_readme_ask_examples_are_answered(built_index):
+    """A CLI review: the README's follow-up example (also in `ask --help`) was declined, its
+    earlier question too: an example shows the product doing what it says."""
+    examples = readme_ask_examples()
+    assert len(examples) >= 2 and any("--after" in args for args in examples)
+    help_text = CliRunner().invoke(main, ["ask", "--help"]).output
+    for args in examples:
+        if "--after" in args:  # the help shows the same follow-up
+            assert args[args.index("--after") + 1] in " ".join(help_text.split())
+        done = CliRunner().invoke(main, with_index(built_index, *args))
+        assert done.exit_code == 0, (args, done.output)
+        assert "keine sichere Antwort" not in done.output

@@ -139,14 +139,14 @@ def check(as_json: bool, corpus_dir: Path, file: str) -> None:
     default=5000,
     type=GermanIntRange(1, 65535),
     metavar="PORT",
-    help="Port, auf dem der Dienst lauscht (Standard: 5000).",
+    help="Port, auf dem der Dienst lauscht, 1 bis 65535 (Standard: 5000).",
 )
 @click.option(
     "--workers",
     default=None,
     type=GermanIntRange(1, 64),
     metavar="ANZAHL",
-    help="Anzahl der gunicorn-Prozesse (Standard: 2 × Kerne + 1, höchstens 8).",
+    help="Anzahl der gunicorn-Prozesse, 1 bis 64 (Standard: 2 × Kerne + 1, höchstens 8).",
 )
 @click.option(
     "--debug",
@@ -296,7 +296,7 @@ def index_command(corpus_dir: Path, index_dir: Path) -> None:
     default=10,
     type=GermanIntRange(1, 100),
     metavar="ANZAHL",
-    help="Höchstens so viele Treffer zeigen (Standard: 10).",
+    help="Höchstens so viele Treffer zeigen, 1 bis 100 (Standard: 10).",
 )
 @click.option(
     "--doc",

@@ -65,8 +65,8 @@ __all__ = [
 
 
 class GermanIntRange(click.IntRange):
-    """`click.IntRange` whose errors are German; the help says the range in its words, not
-    click's "[1<=x<=100]"."""
+    """`click.IntRange` whose errors are German; each option's help text says its range in
+    words, not click's "[1<=x<=100]"."""
 
     def _describe_range(self) -> str:
         return ""  # click adds no range to an option's help then

@@ -52,17 +52,18 @@ def trusted_hosts() -> list[str] | None:
     """``FAQ_BOT_TRUSTED_HOSTS``: the host names the service answers to, comma-separated
     (``faq.example.org,localhost``; werkzeug's rule: ``.example.org`` also matches
     subdomains), lower-cased as browsers send them; None (any host) when unset or empty.
-    `ValueError` for a name that is no host name (``a..b``, a label over 63 characters),
-    at start-up rather than on every request."""
+    `ValueError` for a name that is no host name (``a..b``, a label over 63 characters, a
+    URL, a port), at start-up rather than on every request."""
     hosts = [h.strip().lower() for h in os.environ.get(TRUSTED_HOSTS_ENV, "").split(",")]
     hosts = [h for h in hosts if h]
     for host in hosts:
         try:
-            ascii_name = host.lstrip(".").encode("idna").decode("ascii")
+            ascii_name = host.removeprefix(".").encode("idna").decode("ascii")
         except UnicodeError:
             ascii_name = ""
         # letters, digits and inner hyphens per label, as werkzeug takes a Host header:
-        # an address (https://…/), a port or an underscore never matched one
+        # an address (https://…/), an underscore or a second leading dot never matched
+        # one; a port, which werkzeug ignores there, is refused too, as docs/web.md says
         if not _HOST_NAME.fullmatch(ascii_name):
             raise ValueError(
                 f"{TRUSTED_HOSTS_ENV}: „{host}“ ist kein Rechnername (erlaubt: Namen wie "

@@ -79,10 +79,19 @@ def test_help_lists_every_option_with_words_and_no_range_in_symbols(command):
     """A CLI review: with click 8.5 each argument ("[SUCHBEGRIFF]...") was a row of its own
     among the options, with no text, and click's "[1<=x<=100]" was appended to numbers."""
     result = CliRunner().invoke(main, [command, "--help"], prog_name="faq-bot")
+    assert "Optionen:\n" in result.output, result.output
     options = result.output.split("Optionen:\n", 1)[1]
     rows = [line for line in options.splitlines() if re.match(r"  \S", line)]
     assert rows and all(re.match(r"  -", row) for row in rows), rows
     assert "<=" not in result.output
+
+
+def test_help_says_the_range_of_each_number_in_words():
+    """A code review: without click's "[1<=x<=100]" only --folds said its range."""
+    assert "1 bis 100 (Standard: 10)" in help_text("search")
+    assert "1 bis 65535 (Standard: 5000)" in help_text("serve")
+    assert "1 bis 64 (Standard: 2 × Kerne + 1, höchstens 8)" in help_text("serve")
+    assert "2 bis 20 (Standard: 5)" in help_text("eval")
 
 
 def test_version_message_is_german():

@@ -397,19 +397,27 @@
       .then(function (html) {
         clearTimeout(timer);
         whenReleased(function () {
-          land(html);
+          try {
+            land(html);
+          } catch (e) {
+            // outside the promise chain once it waited: never leave the form busy for good
+            settle();
+            noConnection();
+          }
         });
       })
       .catch(function () {
         clearTimeout(timer);
-        var tap = queued[0];
+        // behind a re-render (which changes nothing) the tap that waited is what the plain
+        // post carries (it was lost: a review); behind a step or a restore the step itself,
+        // into the form that never got it, and the taps behind it are not done
+        var tap = running && running.action === "refresh" && !restoring ? queued[0] : null;
+        var twin = tap && document.getElementById(tap.form.id);
         settle();
         // stalled (aborted at TIMEOUT_MS): the plain post, on a fresh connection, may still
-        // get through, with the tap that waited if there is one (it was lost behind a
-        // stalled re-render: a review); no connection at all: it would only reach the
-        // browser's error page
+        // get through; no connection at all: it would only reach the browser's error page
         if (controller && controller.signal.aborted) {
-          postPlainly(tap ? tap.form : form, tap ? tap.action : action);
+          postPlainly(twin || form, tap ? tap.action : action);
         } else {
           noConnection();
         }
@@ -481,7 +489,8 @@
   }
 
   document.addEventListener("pointerdown", function (event) {
-    pressed = Boolean(event.target.closest && event.target.closest("#checker"));
+    // a second finger outside the checker leaves a press on it pressed
+    if (event.target.closest && event.target.closest("#checker")) pressed = true;
   }, true);
   ["pointerup", "pointercancel"].forEach(function (type) {
     document.addEventListener(type, function () {
@@ -594,9 +603,23 @@
   });
 
   // the second click of a double click on a button of the checker does nothing: people
-  // double-click buttons, and a card chip added two cards (a review)
+  // double-click buttons, and a card chip added two cards (a review); two quick taps on
+  // two chips are two cards. By what it does: the button clicked first may have been
+  // swapped for its twin meanwhile
+  var lastClicked = null;
+  function whatItDoes(button) {
+    return [button.form ? button.form.id : "", button.id, button.name, button.value].join("|");
+  }
   document.addEventListener("click", function (event) {
-    var button = event.detail > 1 && event.target.closest && event.target.closest("#checker button");
+    var button = event.target.closest && event.target.closest("#checker button");
+    if (!button) return;
+    var same = lastClicked === whatItDoes(button);
+    lastClicked = whatItDoes(button);
+    if (event.detail > 1 && same) event.preventDefault();
+  }, true);
+  // nor does a key held down on one (its repeats queued up to eight more cards: a review)
+  document.addEventListener("keydown", function (event) {
+    var button = event.repeat && event.target.closest && event.target.closest("#checker button");
     if (button) event.preventDefault();
   }, true);
 

@@ -152,3 +152,62 @@ def test_check_three_cards_tapped_on_a_slow_line_are_all_added_in_order(phone):
     expect(names.nth(1)).to_have_value("227-Pfund Bombe")
     expect(names.nth(2)).to_have_value("Feuerwehr")
     expect(phone.locator("#resolve")).to_be_enabled()
+
+
+@pytest.mark.parametrize("stalled", [0, 1], ids=["first-step", "second-step"])
+def test_check_a_stalled_step_is_posted_plainly_with_the_form_that_never_got_it(page, stalled):
+    """A code review: with three card chips tapped, a step that never answered was posted
+    plainly with the waiting tap instead (the step itself was lost), or, behind the second,
+    with a form no longer in the page (nothing posted, nothing said)."""
+    asked: list[str] = []
+
+    def hold_one(route, request) -> None:
+        if request.method == "POST" and request.headers.get("x-check-fragment"):
+            asked.append(request.post_data or "")
+            if len(asked) == stalled + 1:
+                return  # never answered: the page's own time limit gives up on it
+        route.continue_()
+
+    page.goto("/check")
+    page.route("**/check*", hold_one)
+    cards = ("Radarstation", "227-Pfund Bombe", "Feuerwehr")
+    for name in cards:
+        chip(page, name).click()
+        page.wait_for_timeout(200)
+    names = page.locator("#rows-cards fieldset.row input[name$='-name']")
+    expect(names).to_have_count(stalled + 2, timeout=30_000)  # the steps done, the spare row
+    for i, name in enumerate(cards[: stalled + 1]):
+        expect(names.nth(i)).to_have_value(name)
+
+
+def test_check_a_key_held_on_a_card_chip_adds_the_card_once(page):
+    """A code review: Enter held on a chip repeated its click; the queue took up to eight
+    of them (six cards)."""
+    page.goto("/check")
+    slow_line(page, 800)
+    chip(page, "Radarstation").focus()
+    for _ in range(6):
+        page.keyboard.down("Enter")  # the second and later: repeats
+        page.wait_for_timeout(40)
+    page.keyboard.up("Enter")
+    page.wait_for_timeout(2500)
+    page.wait_for_load_state("networkidle")
+    names = page.locator("#rows-cards fieldset.row input[name$='-name']")
+    expect(names).to_have_count(2)
+
+
+def test_check_a_quick_tap_on_another_chip_after_one_is_not_taken_for_a_double_click(page):
+    """A code review: the double-click guard cancelled any click counted as a second one,
+    also on another button than the first."""
+    page.goto("/check")
+    slow_line(page, 300)
+    chip(page, "Radarstation").click()
+    other = chip(page, "Feuerwehr")
+    box = other.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down(click_count=2)  # counted as the second click of a double click
+    page.mouse.up(click_count=2)
+    names = page.locator("#rows-cards fieldset.row input[name$='-name']")
+    expect(names).to_have_count(3, timeout=10_000)
+    expect(names.nth(1)).to_have_value("Feuerwehr")

@@ -119,6 +119,32 @@
     if (before.text !== null) box.value = before.text;
   }
 
+  // where the cursor was in the field being typed into when the form was swapped: the new
+  // field got the focus with its cursor at the start, and the next letters went in front
+  // (a review: „iaAnna Mar“)
+  var caret = null;
+  function caretOf(field) {
+    try {
+      if (field.selectionStart === null) return null; // a number, a select
+      return { name: field.name, start: field.selectionStart, end: field.selectionEnd };
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function restoreCaret() {
+    var at = caret;
+    caret = null;
+    var field = document.activeElement;
+    if (!at || !field || field.name !== at.name || typeof field.value !== "string") return;
+    try {
+      var length = field.value.length;
+      field.setSelectionRange(Math.min(at.start, length), Math.min(at.end, length));
+    } catch (e) {
+      // a field that has no cursor
+    }
+  }
+
   function swapIn(html, action) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var fresh = doc.getElementById("checker");
@@ -128,9 +154,12 @@
     // a field someone is in keeps the focus (by name, in the new form); a button, or the
     // page itself (the form went inert), or the place this file chose, passes it on
     var typing = active && active.name && active.tagName !== "BUTTON" ? active.name : null;
+    caret = typing ? caretOf(active) : null;
     // (a click on the form while it took no input leaves it on the page's main part)
+    // anything else in the part replaced but a field (a button, the result a resolve put
+    // the focus on: a review) would leave it on the page's body
     var free = !active || active === placed || active.contains(root) ||
-      (active.tagName === "BUTTON" && root.contains(active));
+      (root.contains(active) && !typing);
     // a button reached while a refresh ran (it renumbers no rows): its twin keeps the focus
     var button = action === "refresh" && active && active.tagName === "BUTTON" &&
       root.contains(active) ? active : null;
@@ -266,7 +295,10 @@
       var before = old.type === "checkbox" ? sent.has(name) : sent.get(name) || "";
       var now = field && (field.type === "checkbox" ? field.checked : field.value);
       var cursor = false;
-      if (field && now !== before) {
+      // the server trims what it is sent: that is not a change of its own (a review: what
+      // was typed after „Erfolgreiche “ was dropped)
+      var same = typeof now === "string" ? now.trim() === String(before).trim() : now === before;
+      if (field && !same) {
         // the server filled this field itself: the typing belonged to the spare row it used,
         // and so does the cursor (the rest of the word went into the card's name: a review)
         var parts = ROW_FIELD.exec(name);
@@ -340,7 +372,8 @@
   // The line dropped: said in German beside the button in the sticky bar (on screen
   // wherever the thumb is); the form keeps everything, the same tap tries again. What the
   // last step that worked did goes: beside the failed tap it read as its outcome.
-  function noConnection() {
+  // `lost`: the names of the taps that waited behind the failed one (none are sent)
+  function noConnection(lost) {
     var row = document.getElementById("submit-row");
     if (!row) return;
     Array.prototype.slice.call(row.querySelectorAll(".step-echo")).forEach(function (echo) {
@@ -352,24 +385,35 @@
     note.setAttribute("role", "alert");
     note.textContent = "Keine Verbindung zum Server. Ihre Eingaben sind noch da – " +
       "bitte dieselbe Schaltfläche noch einmal antippen, sobald die Verbindung wieder steht.";
+    var named = (lost || []).filter(Boolean);
+    if (named.length) {
+      // taps made while the failed one was on its way: not done either (a review: five
+      // card chips tapped gave two cards, and nothing said so)
+      note.textContent += " Ebenfalls nicht ausgeführt: " + named.map(function (name) {
+        return "„" + name + "“";
+      }).join(", ") + ".";
+    }
     row.insertBefore(note, row.firstChild);
   }
 
-  function send(form, action, data) {
+  // `label`: the tapped button's name, said if the tap is lost with the connection
+  function send(form, action, data, label) {
     if (running !== null) {
       // behind a refresh alone any tap waits, with its data of now; behind steps that keep
-      // the rows one that keeps them too, with the data of the form of its turn; behind
-      // anything else none
+      // the rows (added rows come last) any tap too, with the data of the form of its
+      // turn, a removal or move also (a review: one behind a card tapped was dropped
+      // without a word); behind one that moves rows none, and the form takes no input
       var behindRefresh = running.action === "refresh" && queued.length === 0;
       var kept = !running.resets && queued.every(function (tap) {
         return !resets(tap.form, tap.action);
       });
-      var waits = behindRefresh || (kept && !resets(form, action));
-      if (waits && action !== "refresh" && queued.length < MAX_WAITING) {
+      if ((behindRefresh || kept) && action !== "refresh" && queued.length < MAX_WAITING) {
         // behind a restore the form of now is the one the draft replaces: read it then
         var now = behindRefresh && !restoring ? formData(form, action) : null;
-        queued.push({ form: form, action: action, data: now });
+        queued.push({ form: form, action: action, data: now, label: label || "" });
         if (action === "check") setBusy(true, true);
+        var rows = resets(form, action) && document.getElementById("check-form");
+        if (rows) rows.inert = true; // the rows will move: no tap may wait behind it
       }
       return;
     }
@@ -413,13 +457,16 @@
         // into the form that never got it, and the taps behind it are not done
         var tap = running && running.action === "refresh" && !restoring ? queued[0] : null;
         var twin = tap && document.getElementById(tap.form.id);
+        var lost = queued.map(function (waiting) {
+          return waiting.label;
+        });
         settle();
         // stalled (aborted at TIMEOUT_MS): the plain post, on a fresh connection, may still
         // get through; no connection at all: it would only reach the browser's error page
         if (controller && controller.signal.aborted) {
           postPlainly(twin || form, tap ? tap.action : action);
         } else {
-          noConnection();
+          noConnection(lost);
         }
       });
 
@@ -435,6 +482,7 @@
         return;
       }
       var refresh = keep && putBack(typed || {}, data);
+      restoreCaret();
       // a result with its own address shows it again there: no draft kept beside it (one
       // too big for a link keeps its draft, at /check)
       var root = checker();
@@ -629,7 +677,8 @@
     if (form.id !== "check-form" && form.id !== "json-form") return;
     event.preventDefault();
     var submitter = event.submitter;
-    send(form, (submitter && submitter.value) || "check");
+    var label = submitter && (submitter.getAttribute("aria-label") || submitter.textContent);
+    send(form, (submitter && submitter.value) || "check", null, (label || "").replace(/\s+/g, " ").trim());
   });
 
   document.addEventListener("input", remember);

@@ -145,7 +145,8 @@
     }
   }
 
-  function swapIn(html, action) {
+  // `fromJson`: the answer to „JSON auflösen“, whose view the server renders itself
+  function swapIn(html, action, fromJson) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var fresh = doc.getElementById("checker");
     var root = checker();
@@ -173,8 +174,10 @@
     var title = fresh.getAttribute("data-title");
     if (title && !inputError) document.title = title + " · Regelsuche";
     enhance();
+    // also across a resolve of the rows: „Auflösen“ pressed with a pasted text in the view
+    // put the rows' JSON over it (a review)
+    if (!fromJson) keepJsonView(json);
     if (action !== "check") {
-      keepJsonView(json);
       // a builder step: the samples make way, and the page stays where the thumb is
       var samples = document.getElementById("samples");
       if (samples && samples.open) {
@@ -403,13 +406,19 @@
       // the rows (added rows come last) any tap too, with the data of the form of its
       // turn, a removal or move also (a review: one behind a card tapped was dropped
       // without a word); behind one that moves rows none, and the form takes no input
+      // A tap on „JSON auflösen“ waits behind anything: it sends its own text, read now (it
+      // was dropped behind a removal: a review)
       var behindRefresh = running.action === "refresh" && queued.length === 0;
       var kept = !running.resets && queued.every(function (tap) {
         return !resets(tap.form, tap.action);
       });
-      if ((behindRefresh || kept) && action !== "refresh" && queued.length < MAX_WAITING) {
+      var ownText = form.id === "json-form" && queued.every(function (tap) {
+        return tap.form.id !== "json-form";
+      });
+      var waits = behindRefresh || kept || ownText;
+      if (waits && action !== "refresh" && queued.length < MAX_WAITING) {
         // behind a restore the form of now is the one the draft replaces: read it then
-        var now = behindRefresh && !restoring ? formData(form, action) : null;
+        var now = (behindRefresh && !restoring) || ownText ? formData(form, action) : null;
         queued.push({ form: form, action: action, data: now, label: label || "" });
         if (action === "check") setBusy(true, true);
         var rows = resets(form, action) && document.getElementById("check-form");
@@ -418,7 +427,7 @@
       return;
     }
     data = data || formData(form, action);
-    running = { action: action, resets: resets(form, action) };
+    running = { action: action, resets: resets(form, action), label: label || "" };
     typed = {};
     var still = running.resets && document.getElementById("check-form");
     if (still) still.inert = true; // the rows are about to move under the thumb
@@ -455,15 +464,20 @@
         // behind a re-render (which changes nothing) the tap that waited is what the plain
         // post carries (it was lost: a review); behind a step or a restore the step itself,
         // into the form that never got it, and the taps behind it are not done
-        var tap = running && running.action === "refresh" && !restoring ? queued[0] : null;
+        var refreshing = running.action === "refresh" && !restoring;
+        var tap = refreshing ? queued[0] : null;
         var twin = tap && document.getElementById(tap.form.id);
         var lost = queued.map(function (waiting) {
           return waiting.label;
         });
+        // a plain post carries one step: with more waiting it would drop them unsaid (a
+        // review); then the note names every tap not done, the stalled one too
+        var plain = controller && controller.signal.aborted && queued.length <= (refreshing ? 1 : 0);
+        if (controller && controller.signal.aborted && !refreshing) lost.unshift(running.label);
         settle();
         // stalled (aborted at TIMEOUT_MS): the plain post, on a fresh connection, may still
         // get through; no connection at all: it would only reach the browser's error page
-        if (controller && controller.signal.aborted) {
+        if (plain) {
           postPlainly(twin || form, tap ? tap.action : action);
         } else {
           noConnection(lost);
@@ -476,7 +490,7 @@
       var keep = !running.resets;
       // still running while the form is swapped: a field typed into loses its focus then
       // and reports its change, which is recorded, not sent with the old form
-      if (!swapIn(html, action)) {
+      if (!swapIn(html, action, form.id === "json-form")) {
         settle();
         postPlainly(form, action); // not the checker: let the browser show it
         return;
@@ -496,10 +510,10 @@
         // what the form held at the moment of the tap and was typed since (after a
         // refresh), or what it holds now
         var fresh = document.getElementById(next.form.id) || next.form;
-        send(fresh, next.action, next.data || formData(fresh, next.action));
+        send(fresh, next.action, next.data || formData(fresh, next.action), next.label);
         // the others wait behind it, each sent with the form of its turn
         queued = waiting.slice(1).map(function (tap) {
-          return { form: tap.form, action: tap.action, data: null };
+          return { form: tap.form, action: tap.action, data: tap.data && tap.form.id === "json-form" ? tap.data : null, label: tap.label };
         });
         if (queued.some(function (tap) { return tap.action === "check"; })) setBusy(true, true);
       } else if (refresh) {
@@ -658,17 +672,29 @@
   function whatItDoes(button) {
     return [button.form ? button.form.id : "", button.id, button.name, button.value].join("|");
   }
+  // whether the press or click `event` is the second of a double click whose first hit a
+  // checker button: on that button again, or on what a new row moved under the pointer (a
+  // legend, a label, the new row's field: a review), not on another button
+  function secondOfDouble(event) {
+    if (event.detail < 2 || lastClicked === null) return false;
+    var button = event.target.closest && event.target.closest("#checker button");
+    return !button || whatItDoes(button) === lastClicked;
+  }
+  document.addEventListener("mousedown", function (event) {
+    if (secondOfDouble(event)) event.preventDefault(); // no focus moved, no text selected
+  }, true);
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("#checker button");
-    if (!button) return;
-    var same = lastClicked === whatItDoes(button);
-    lastClicked = whatItDoes(button);
-    if (event.detail > 1 && same) event.preventDefault();
+    var second = secondOfDouble(event);
+    lastClicked = button ? whatItDoes(button) : null;
+    if (second) event.preventDefault();
   }, true);
-  // nor does a key held down on one (its repeats queued up to eight more cards: a review)
+  // nor does a key held down on one, or Enter held in a field (its repeats queued up to
+  // eight more cards, or resolves: a review); a text area takes its new lines
   document.addEventListener("keydown", function (event) {
-    var button = event.repeat && event.target.closest && event.target.closest("#checker button");
-    if (button) event.preventDefault();
+    if (!event.repeat || !event.target.closest || !event.target.closest("#checker")) return;
+    var field = event.target.tagName === "INPUT" && event.key === "Enter";
+    if (field || event.target.closest("#checker button")) event.preventDefault();
   }, true);
 
   document.addEventListener("submit", function (event) {
@@ -685,6 +711,14 @@
   document.addEventListener("change", remember);
   document.addEventListener("change", function (event) {
     if (event.target.closest && event.target.closest("#check-form")) saveDraft();
+  });
+  // and while typing, a moment after the last key (a reload before the field was left lost
+  // what was typed there: a review)
+  var draftTimer = null;
+  document.addEventListener("input", function (event) {
+    if (!event.target.closest || !event.target.closest("#check-form")) return;
+    clearTimeout(draftTimer);
+    draftTimer = setTimeout(saveDraft, 250);
   });
   document.addEventListener("change", function (event) {
     var input = event.target;

@@ -131,7 +131,10 @@ def build_with_progress(
         close()
         close_embed()
         close_analysis()
-        note(f"{PHASE_LABELS.get(name, name)}: {figures['seconds']:.1f} s")
+        if figures.get("skipped"):  # nothing to do: no time to report
+            note(f"{PHASE_LABELS.get(name, name)}: übersprungen (nur Stichwortsuche)")
+        else:
+            note(f"{PHASE_LABELS.get(name, name)}: {figures['seconds']:.1f} s")
 
     try:
         with sigterm_as_ctrl_c():

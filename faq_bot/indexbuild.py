@@ -405,7 +405,9 @@ def _build_index(
         warnings = [
             f"Unaufgelöster Querverweis in „{source}“: „{text}“" for source, text in unresolved
         ]
-        with phases.phase("embeddings"):
+        with phases.phase("embeddings") as embedding:
+            if dense_job.passages is None:  # no embedder (or switched off): a lexical build
+                embedding["skipped"] = 1.0
             dense = dense_job.write(build_dir, embed_progress)
         if dense.get("warning"):
             warnings.append(dense.pop("warning"))

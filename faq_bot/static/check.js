@@ -145,6 +145,37 @@
     }
   }
 
+  // The checker's <details> („Mehr zur Karte“, „Details“) across a swap: the server renders
+  // them closed unless a mistake is inside, so one being typed in closed under the cursor
+  // and the keys went nowhere (a review). Known by id, else by the first field inside.
+  function detailsKey(details) {
+    var field = details.querySelector("[name]");
+    return details.id || (field ? field.getAttribute("name") : "");
+  }
+
+  function openDetails(root) {
+    var keys = {};
+    Array.prototype.forEach.call(root.querySelectorAll("details[open]"), function (details) {
+      var key = detailsKey(details);
+      if (key) keys[key] = true;
+    });
+    return keys;
+  }
+
+  function reopenDetails(keys, root) {
+    Array.prototype.forEach.call(root.querySelectorAll("details"), function (details) {
+      if (keys[detailsKey(details)]) details.open = true;
+    });
+  }
+
+  function summaryOf(key, root) {
+    var found = null;
+    Array.prototype.forEach.call(root.querySelectorAll("details"), function (details) {
+      if (!found && detailsKey(details) === key) found = details.querySelector("summary");
+    });
+    return found;
+  }
+
   // `fromJson`: the answer to „JSON auflösen“, whose view the server renders itself
   function swapIn(html, action, fromJson) {
     var doc = new DOMParser().parseFromString(html, "text/html");
@@ -166,7 +197,13 @@
       root.contains(active) ? active : null;
     var scroll = window.scrollY;
     var json = jsonViewNow();
+    // (not where rows moved: a row's number then names another row)
+    var opened = action !== "check" && !/^(remove|move):/.test(action) ? openDetails(root) : {};
+    // a section's toggle being on keeps the focus too (it fell to the page's body)
+    var toggle = active && active.tagName === "SUMMARY" && root.contains(active) ?
+      detailsKey(active.parentNode) : null;
     root.replaceWith(document.importNode(fresh, true));
+    reopenDetails(opened, checker());
     // the page's title says the verdict, as the server titles the page (base.html): the
     // share sheet, the history and the tab switcher pass it on with the address. An input
     // error (data-error) keeps both, the last result's, which a reload shows again
@@ -189,6 +226,7 @@
       var target = free && action !== "refresh" ? stepTarget(checker(), action) : null;
       var again = typing && document.querySelector('#checker [name="' + typing + '"]');
       if (button) again = twinOf(button);
+      if (toggle) again = summaryOf(toggle, checker());
       if (target) {
         target.focus({ preventScroll: tapped }); // after keys: scrolled to if out of sight
         // a field to fill next (an announced card's Ziel): in sight after a tap too, its
@@ -367,16 +405,33 @@
     running = null;
     queued = [];
     typed = null;
-    setBusy(false);
-    var still = document.getElementById("check-form");
-    if (still) still.inert = false;
+    reflectQueue();
+  }
+
+  // What the page shows of the requests: busy while a tap runs or waits („Wird übernommen …“,
+  // „Wird aufgelöst …“ for a resolve; a tap waiting behind a re-render showed nothing and was
+  // tapped again: a review), and the rows take no input while a request that moves them runs
+  // or waits (one waiting at the second place left them live: a review). One place for both.
+  function reflectQueue() {
+    var taps = queued.slice();
+    if (running && running.action !== "refresh") taps.unshift(running);
+    var resolving = taps.some(function (tap) {
+      return tap.action === "check";
+    });
+    setBusy(taps.length > 0, resolving);
+    var moving = (running && running.resets) || queued.some(function (tap) {
+      return resets(tap.form, tap.action);
+    });
+    var rows = document.getElementById("check-form");
+    if (rows) rows.inert = Boolean(moving);
   }
 
   // The line dropped: said in German beside the button in the sticky bar (on screen
   // wherever the thumb is); the form keeps everything, the same tap tries again. What the
   // last step that worked did goes: beside the failed tap it read as its outcome.
-  // `lost`: the names of the taps that waited behind the failed one (none are sent)
-  function noConnection(lost) {
+  // `lost`: the names of the taps not done, the failed one first; `restore`: what failed
+  // was bringing back the draft (nothing was tapped)
+  function noConnection(lost, restore) {
     var row = document.getElementById("submit-row");
     if (!row) return;
     Array.prototype.slice.call(row.querySelectorAll(".step-echo")).forEach(function (echo) {
@@ -386,15 +441,22 @@
     note.id = "check-offline";
     note.className = "check-offline";
     note.setAttribute("role", "alert");
-    note.textContent = "Keine Verbindung zum Server. Ihre Eingaben sind noch da – " +
-      "bitte dieselbe Schaltfläche noch einmal antippen, sobald die Verbindung wieder steht.";
     var named = (lost || []).filter(Boolean);
-    if (named.length) {
-      // taps made while the failed one was on its way: not done either (a review: five
-      // card chips tapped gave two cards, and nothing said so)
-      note.textContent += " Ebenfalls nicht ausgeführt: " + named.map(function (name) {
-        return "„" + name + "“";
-      }).join(", ") + ".";
+    if (restore) {
+      note.textContent = "Keine Verbindung zum Server. Ihre Eingaben von vorhin konnten " +
+        "nicht wiederhergestellt werden; bitte die Seite neu laden, sobald die Verbindung " +
+        "wieder steht.";
+    } else if (named.length) {
+      // the taps made while the failed one was on its way are not done either (a review:
+      // five card chips tapped gave two cards, and nothing said so)
+      note.textContent = "Keine Verbindung zum Server. Nicht ausgeführt: " +
+        named.map(function (name) {
+          return "„" + name + "“";
+        }).join(", ") + ". Ihre Eingaben sind noch da – bitte noch einmal antippen, " +
+        "sobald die Verbindung wieder steht.";
+    } else {
+      note.textContent = "Keine Verbindung zum Server. Ihre Eingaben sind noch da – " +
+        "bitte dieselbe Schaltfläche noch einmal antippen, sobald die Verbindung wieder steht.";
     }
     row.insertBefore(note, row.firstChild);
   }
@@ -412,27 +474,27 @@
       var kept = !running.resets && queued.every(function (tap) {
         return !resets(tap.form, tap.action);
       });
-      var ownText = form.id === "json-form" && queued.every(function (tap) {
-        return tap.form.id !== "json-form";
-      });
+      var ownText = form.id === "json-form" && running.form !== "json-form" &&
+        queued.every(function (tap) {
+          return tap.form.id !== "json-form";
+        });
       var waits = behindRefresh || kept || ownText;
       if (waits && action !== "refresh" && queued.length < MAX_WAITING) {
-        // behind a restore the form of now is the one the draft replaces: read it then
-        var now = (behindRefresh && !restoring) || ownText ? formData(form, action) : null;
+        // the rows' taps read the form of their turn: a re-render changes no row but may
+        // rename a choice (a player renamed just before a card chip: the card went to the
+        // old name, a review), and what is typed meanwhile is put back into it
+        var now = ownText ? formData(form, action) : null;
         queued.push({ form: form, action: action, data: now, label: label || "" });
-        if (action === "check") setBusy(true, true);
-        var rows = resets(form, action) && document.getElementById("check-form");
-        if (rows) rows.inert = true; // the rows will move: no tap may wait behind it
+        reflectQueue();
       }
       return;
     }
     data = data || formData(form, action);
-    running = { action: action, resets: resets(form, action), label: label || "" };
+    running = { action: action, resets: resets(form, action), label: label || "", form: form.id };
     typed = {};
-    var still = running.resets && document.getElementById("check-form");
-    if (still) still.inert = true; // the rows are about to move under the thumb
-    // a refresh keeps "Auflösen" enabled: a tap on it while the refresh runs must arrive
-    if (action !== "refresh") setBusy(true, action === "check");
+    // the rows about to move under the thumb take no input; a refresh keeps „Auflösen“
+    // enabled: a tap on it while the refresh runs must arrive
+    reflectQueue();
     var controller = window.AbortController ? new AbortController() : null;
     var timer = setTimeout(function () {
       if (controller) controller.abort();
@@ -464,23 +526,25 @@
         // behind a re-render (which changes nothing) the tap that waited is what the plain
         // post carries (it was lost: a review); behind a step or a restore the step itself,
         // into the form that never got it, and the taps behind it are not done
-        var refreshing = running.action === "refresh" && !restoring;
+        var restore = restoring;
+        var refreshing = running.action === "refresh" && !restore;
         var tap = refreshing ? queued[0] : null;
         var twin = tap && document.getElementById(tap.form.id);
-        var lost = queued.map(function (waiting) {
+        // every tap not done, the failed one first (a refresh or a restore is none)
+        var lost = [running.label].concat(queued.map(function (waiting) {
           return waiting.label;
-        });
+        }));
         // a plain post carries one step: with more waiting it would drop them unsaid (a
-        // review); then the note names every tap not done, the stalled one too
-        var plain = controller && controller.signal.aborted && queued.length <= (refreshing ? 1 : 0);
-        if (controller && controller.signal.aborted && !refreshing) lost.unshift(running.label);
+        // review), and a restore's would post the page's form, not the draft
+        var stalled = controller && controller.signal.aborted;
+        var plain = stalled && !restore && queued.length <= (refreshing ? 1 : 0);
         settle();
         // stalled (aborted at TIMEOUT_MS): the plain post, on a fresh connection, may still
         // get through; no connection at all: it would only reach the browser's error page
         if (plain) {
           postPlainly(twin || form, tap ? tap.action : action);
         } else {
-          noConnection(lost);
+          noConnection(lost, restore);
         }
       });
 
@@ -515,7 +579,7 @@
         queued = waiting.slice(1).map(function (tap) {
           return { form: tap.form, action: tap.action, data: tap.data && tap.form.id === "json-form" ? tap.data : null, label: tap.label };
         });
-        if (queued.some(function (tap) { return tap.action === "check"; })) setBusy(true, true);
+        reflectQueue();
       } else if (refresh) {
         send(document.getElementById("check-form"), "refresh");
       }
@@ -563,14 +627,18 @@
 
   // The draft: the checker form's fields, kept per tab with the address they belong to
   var DRAFT_KEY = "faqbot-check-draft";
+  var draftTimer = null; // the draft saved a moment after typing
 
   function here() {
     return window.location.pathname + window.location.search;
   }
 
   function saveDraft() {
+    clearTimeout(draftTimer);
     var form = document.getElementById("check-form");
-    if (!form) return;
+    // while the kept draft is on its way back the page's form is the one it replaces (typing
+    // then overwrote the draft, and a failed restore lost it: a review)
+    if (!form || restoring) return;
     try {
       var body = formData(form, "refresh").toString();
       window.sessionStorage.setItem(DRAFT_KEY, JSON.stringify({ address: here(), body: body }));
@@ -580,6 +648,7 @@
   }
 
   function clearDraft() {
+    clearTimeout(draftTimer);
     try {
       window.sessionStorage.removeItem(DRAFT_KEY);
     } catch (e) {
@@ -694,7 +763,8 @@
   document.addEventListener("keydown", function (event) {
     if (!event.repeat || !event.target.closest || !event.target.closest("#checker")) return;
     var field = event.target.tagName === "INPUT" && event.key === "Enter";
-    if (field || event.target.closest("#checker button")) event.preventDefault();
+    var press = (event.key === "Enter" || event.key === " ") && event.target.closest("#checker button");
+    if (field || press) event.preventDefault(); // Tab and the arrows repeat as ever
   }, true);
 
   document.addEventListener("submit", function (event) {
@@ -714,7 +784,6 @@
   });
   // and while typing, a moment after the last key (a reload before the field was left lost
   // what was typed there: a review)
-  var draftTimer = null;
   document.addEventListener("input", function (event) {
     if (!event.target.closest || !event.target.closest("#check-form")) return;
     clearTimeout(draftTimer);

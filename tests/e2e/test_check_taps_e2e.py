@@ -188,7 +188,7 @@ def test_check_a_stalled_step_with_taps_behind_it_names_every_tap_not_done(page)
         page.wait_for_timeout(200)
     note = page.locator("#check-offline")
     expect(note).to_contain_text(
-        "Ebenfalls nicht ausgeführt: „227-Pfund Bombe“, „Feuerwehr“.", timeout=30_000
+        "Nicht ausgeführt: „227-Pfund Bombe“, „Feuerwehr“.", timeout=30_000
     )
     expect(page.locator("#c-0-name")).to_have_value("Radarstation")
     expect(page.locator("#c-1-name")).to_have_value("")
@@ -312,7 +312,7 @@ def test_check_taps_lost_with_the_connection_are_named(page):
     held[0].abort()  # the line drops
     note = page.locator("#check-offline")
     expect(note).to_contain_text("Keine Verbindung zum Server")
-    expect(note).to_contain_text("Ebenfalls nicht ausgeführt: „Feuerwehr“.")
+    expect(note).to_contain_text("Nicht ausgeführt: „Radarstation“, „Feuerwehr“.")
 
 
 def test_check_a_card_tapped_while_resolving_gets_the_focus_of_its_step(page):
@@ -401,3 +401,95 @@ def test_check_a_reload_right_after_typing_keeps_what_was_typed(page):
     page.wait_for_timeout(600)
     page.reload()
     expect(page.locator("#p-0-name")).to_have_value("Carla")
+
+
+def test_check_a_card_tapped_right_after_renaming_its_player_goes_to_the_new_name(page):
+    """A review: the chip's tap waited behind the re-render the renamed player asked for and
+    was sent with the form of the tap, whose owner was the old name („A (unbekannt)“)."""
+    page.goto("/check")
+    page.locator("#p-0-name").click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("Anna")
+    chip(page, "Radarstation").click()  # leaving the name sends the re-render first
+    expect(page.locator("#c-0-name")).to_have_value("Radarstation")
+    expect(page.locator("#c-0-owner")).to_have_value("Anna")
+
+
+def test_check_a_tap_waiting_behind_a_re_render_shows_the_form_busy(page):
+    """A review: a card chip waiting behind a re-render showed nothing (the chip was tapped
+    again: two cards)."""
+    page.goto("/check")
+    held = holding_answers(page)
+    page.locator("#c-0-name").fill("Flakbatterie")
+    chip(page, "Radarstation").click()  # the name's re-render runs, the chip waits
+    expect(page.locator("#resolve")).to_have_text("Wird übernommen …")
+    expect(page.locator("#resolve")).to_be_disabled()
+    let_go(page, held)
+    let_go(page, held)
+    expect(page.locator("#resolve")).to_have_text("Auflösen")
+
+
+def test_check_json_tapped_twice_is_sent_once(page):
+    """A code review: a second tap on „JSON auflösen“ while the first ran waited and was
+    sent again."""
+    page.goto("/check")
+    page.locator("#json-view summary").click()
+    page.fill("#json", EXAMPLE3.read_text(encoding="utf-8"))
+    held = holding_answers(page)
+    sent = posts(page)
+    button = page.get_by_role("button", name="JSON auflösen")
+    button.click()
+    button.click()
+    let_go(page, held)
+    expect(page.locator("#timeline")).to_contain_text("nicht mehr bezahlbar")
+    page.wait_for_timeout(500)
+    assert sent == ["check"], sent
+
+
+def test_check_an_open_card_section_stays_open_with_the_focus_on_its_toggle(page):
+    """A review: „Mehr zur Karte“ closed on every re-render (the field being typed in went
+    with it), and focus on its toggle fell to the page's body."""
+    page.goto("/check")
+    chip(page, "Radarstation").click()
+    expect(page.locator("#c-0-name")).to_have_value("Radarstation")
+    more = page.locator("#rows-cards fieldset.row").first.locator("details.more")
+    more.locator("summary").click()
+    chip(page, "Feuerwehr").click()  # a step: the card rows are rendered again
+    expect(page.locator("#c-1-name")).to_have_value("Feuerwehr")
+    expect(more).to_have_attribute("open", "")
+    held = holding_answers(page)
+    page.locator("#c-1-name").fill("Feuerwehr ")
+    more.locator("summary").focus()  # leaving the name sends its re-render
+    let_go(page, held)
+    assert page.evaluate("document.activeElement.tagName") == "SUMMARY"
+    expect(more).to_have_attribute("open", "")
+
+
+def test_check_typing_while_the_draft_comes_back_does_not_overwrite_it(page):
+    """A code review: typing while a reload's draft was on its way saved the page's form
+    over the draft, and a failed restore then lost it."""
+    page.goto("/check")
+    page.locator("#p-0-name").fill("Carla")
+    page.locator("#p-0-name").blur()
+    held = holding_answers(page)
+    page.reload()  # the draft's re-render is held
+    page.locator("#c-0-name").click()
+    page.keyboard.type("R")
+    page.wait_for_timeout(600)
+    kept = page.evaluate("sessionStorage.getItem('faqbot-check-draft') || ''")
+    assert "Carla" in kept
+    let_go(page, held)
+    expect(page.locator("#p-0-name")).to_have_value("Carla")
+
+
+def test_check_tab_held_on_a_card_chip_moves_on(page):
+    """A code review: every held key on a checker button was cancelled, Tab too."""
+    page.goto("/check")
+    chip(page, "Radarstation").focus()
+    first = page.evaluate("document.activeElement.id")
+    for _ in range(3):
+        page.keyboard.down("Tab")  # the second and later: repeats
+    page.keyboard.up("Tab")
+    assert page.evaluate("document.activeElement.id") not in (first, "")
+    moved = page.evaluate("document.activeElement.id")
+    assert int(moved.split("-")[1]) == int(first.split("-")[1]) + 3, (first, moved)

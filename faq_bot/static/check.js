@@ -641,7 +641,9 @@
     if (!form || restoring) return;
     try {
       var body = formData(form, "refresh").toString();
-      window.sessionStorage.setItem(DRAFT_KEY, JSON.stringify({ address: here(), body: body }));
+      // the JSON view's own text too (a reload brought back the rows' JSON: a review)
+      var draft = { address: here(), body: body, json: jsonViewNow() };
+      window.sessionStorage.setItem(DRAFT_KEY, JSON.stringify(draft));
     } catch (e) {
       // no storage (private mode, full): a reload shows the page's own form, as before
     }
@@ -670,6 +672,10 @@
     }
     var form = document.getElementById("check-form");
     if (!draft || !form || draft.address !== here() || typeof draft.body !== "string") return;
+    var json = draft.json;
+    if (json && typeof json.open === "boolean" && (json.text === null || typeof json.text === "string")) {
+      keepJsonView(json); // at once: the server has nothing to add to it
+    }
     if (formData(form, "refresh").toString() === draft.body) return; // nothing was lost
     restoring = true;
     send(form, "refresh", new URLSearchParams(draft.body));
@@ -785,7 +791,7 @@
   // and while typing, a moment after the last key (a reload before the field was left lost
   // what was typed there: a review)
   document.addEventListener("input", function (event) {
-    if (!event.target.closest || !event.target.closest("#check-form")) return;
+    if (!event.target.closest || !event.target.closest("#check-form, #json-form")) return;
     clearTimeout(draftTimer);
     draftTimer = setTimeout(saveDraft, 250);
   });

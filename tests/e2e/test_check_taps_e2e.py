@@ -493,3 +493,16 @@ def test_check_tab_held_on_a_card_chip_moves_on(page):
     assert page.evaluate("document.activeElement.id") not in (first, "")
     moved = page.evaluate("document.activeElement.id")
     assert int(moved.split("-")[1]) == int(first.split("-")[1]) + 3, (first, moved)
+
+
+def test_check_a_reload_brings_back_the_json_views_own_text(page):
+    """A review: the draft kept the rows only; a reload (a phone's pull-to-refresh) brought
+    back the rows' JSON, closed, instead of the scenario pasted into the JSON view."""
+    page.goto("/check")
+    page.locator("#json-view summary").click()
+    pasted = '{"players": {}}'
+    page.fill("#json", pasted)
+    page.wait_for_timeout(600)
+    page.reload()
+    expect(page.locator("#json-view")).to_have_attribute("open", "")
+    expect(page.locator("#json")).to_have_value(pasted)

@@ -277,14 +277,12 @@
 
   // One request at a time. Leaving a name field re-renders ("refresh", on its change
   // event) just before the tap on "Auflösen" or a builder button arrives: that tap waits and
-  // is sent when the re-render is in (a refresh renumbers no rows), with the data of the
-  // moment it was made plus what was typed into that form after it (`typedSince`), never
-  // dropped. Likewise a tap while a row is added (a card picked or
-  // announced): it is sent when the form with the new row is in, with that form's data (the
-  // rows keep their numbers); so are further taps that keep the rows, one after the other,
-  // each with the form of its turn (a third card chip tapped on a slow line was dropped
-  // without a word: a review). While rows are removed or moved, or the JSON view replaces
-  // them, the form takes no input and taps are ignored: a second tap on "Eintrag 2
+  // is sent when the re-render is in, never dropped. So are taps made while a row is added
+  // (a card picked or announced), in order, up to MAX_WAITING: neither renumbers rows
+  // (added rows come last), so each is sent with the form of its turn, which holds what was
+  // typed meanwhile. A tap on „JSON auflösen“ sends its own text of the moment (plus what was
+  // typed there after it, `typedSince`). While rows are removed or moved, or are about to
+  // be, the form takes no input and taps are ignored: a second tap on "Eintrag 2
   // entfernen" would hit the row that moved into its place. Whatever is typed while a
   // request runs that keeps the rows is put back into the form the server sends (on a slow
   // line it was lost): into the same field, unless the server changed that field itself (a
@@ -464,13 +462,11 @@
   // `label`: the tapped button's name, said if the tap is lost with the connection
   function send(form, action, data, label) {
     if (running !== null) {
-      // behind a refresh alone any tap waits, with its data of now; behind steps that keep
-      // the rows (added rows come last) any tap too, with the data of the form of its
-      // turn, a removal or move also (a review: one behind a card tapped was dropped
-      // without a word); behind one that moves rows none, and the form takes no input
-      // A tap on „JSON auflösen“ waits behind anything: it sends its own text, read now (it
-      // was dropped behind a removal: a review)
-      var behindRefresh = running.action === "refresh" && queued.length === 0;
+      // behind steps that keep the rows (a re-render, an added row) any tap waits, a removal
+      // or move too (one behind a card tapped was dropped without a word: a review); behind
+      // one that moves rows none, and the form takes no input. A tap on „JSON auflösen“
+      // waits behind anything but another: it sends its own text, read now (it was dropped
+      // behind a removal: a review)
       var kept = !running.resets && queued.every(function (tap) {
         return !resets(tap.form, tap.action);
       });
@@ -478,7 +474,7 @@
         queued.every(function (tap) {
           return tap.form.id !== "json-form";
         });
-      var waits = behindRefresh || kept || ownText;
+      var waits = kept || ownText;
       if (waits && action !== "refresh" && queued.length < MAX_WAITING) {
         // the rows' taps read the form of their turn: a re-render changes no row but may
         // rename a choice (a player renamed just before a card chip: the card went to the
@@ -571,14 +567,11 @@
       settle();
       if (next) {
         // the re-rendered form replaced the one tapped: its twin carries the tap on, with
-        // what the form held at the moment of the tap and was typed since (after a
-        // refresh), or what it holds now
+        // what it holds now (a JSON tap: its text of the moment and what was typed since)
         var fresh = document.getElementById(next.form.id) || next.form;
         send(fresh, next.action, next.data || formData(fresh, next.action), next.label);
-        // the others wait behind it, each sent with the form of its turn
-        queued = waiting.slice(1).map(function (tap) {
-          return { form: tap.form, action: tap.action, data: tap.data && tap.form.id === "json-form" ? tap.data : null, label: tap.label };
-        });
+        // the others wait behind it, each sent with the form of its turn (a JSON tap: its text)
+        queued = waiting.slice(1);
         reflectQueue();
       } else if (refresh) {
         send(document.getElementById("check-form"), "refresh");

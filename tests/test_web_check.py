@@ -1470,6 +1470,61 @@ def test_check_builder_chip_adds_the_catalog_card_for_the_chosen_player(client) 
     assert 'value="announce:0"' in html
 
 
+def test_check_renaming_a_player_takes_their_cards_entries_and_the_chip_owner_along(client):
+    """A player renamed in the post of a step (no JavaScript: typed, then a chip tapped;
+    with it: the re-render after the name is left) kept their cards, entries and the card
+    picker's „Für“ under the old name, „B (unbekannt)“ (a review). The form says which name
+    each player row was shown with (``p-<n>-was``), so they follow the row."""
+    shown = client.post(
+        "/check",
+        data=builder_form(
+            action="refresh",
+            **{"c-0-name": "Radarstation", "c-0-owner": "B", "c-0-id": "radar"},
+            **{"s-0-source": "radar", "s-0-by": "B", "s-0-id": "s1"},
+        ),
+    ).get_data(as_text=True)
+    assert 'name="p-1-was" value="B"' in shown  # the name the row is shown with
+    form = builder_form(
+        action="pick:227-Pfund Bombe",
+        pick_owner="B",
+        **{"p-0-was": "A", "p-1-was": "B", "p-1-name": "Bea"},
+        **{"c-0-name": "Radarstation", "c-0-owner": "B", "c-0-id": "radar"},
+        **{"s-0-source": "radar", "s-0-by": "B", "s-0-id": "s1"},
+    )
+    html = client.post("/check", data=form).get_data(as_text=True)
+    assert selected(html, "c-0-owner") == "Bea"
+    assert selected(html, "s-0-by") == "Bea"
+    assert selected(html, "c-1-owner") == "Bea"  # the card just picked
+    assert selected(html, "pick-owner") == "Bea"
+    assert "unbekannt" not in checker_part(html)
+    assert 'name="p-1-was" value="Bea"' in html  # the next rename goes from here
+
+
+@pytest.mark.parametrize(
+    ("was", "names", "owners"),
+    [
+        # two rows swap their names: each row's cards go with it
+        ({"p-0-was": "A", "p-1-was": "B"}, {"p-0-name": "B", "p-1-name": "A"}, ["B", "A"]),
+        # a row shown under a name two rows had: whose cards are whose is not known
+        ({"p-0-was": "A", "p-1-was": "A"}, {"p-0-name": "X", "p-1-name": "A"}, ["A", "B"]),
+        # a name cleared: nothing to follow
+        ({"p-0-was": "A", "p-1-was": "B"}, {"p-0-name": "", "p-1-name": "B"}, ["A", "B"]),
+        # a form without the shown names (an older page, a hand-made post): as posted
+        ({}, {"p-0-name": "X", "p-1-name": "Y"}, ["A", "B"]),
+    ],
+)
+def test_check_a_rename_moves_only_references_it_can_tell_apart(client, was, names, owners):
+    form = builder_form(
+        action="refresh",
+        **was,
+        **names,
+        **{"c-0-name": "Radarstation", "c-0-owner": "A", "c-0-id": "radar"},
+        **{"c-1-name": "Flakbatterie", "c-1-owner": "B", "c-1-id": "flak"},
+    )
+    html = client.post("/check", data=form).get_data(as_text=True)
+    assert [selected(html, "c-0-owner"), selected(html, "c-1-owner")] == owners
+
+
 def test_check_builder_announce_puts_the_card_on_the_stack_and_offers_it_as_target(client):
     form = builder_form(
         **{"c-0-name": "Radarstation", "c-0-owner": "A", "c-0-id": "radar"},

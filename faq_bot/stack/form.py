@@ -73,6 +73,16 @@ GROUP_FIELDS = {
     ),
 }
 FLAGS = {"locked", "sacrifice", "lock_source"}
+# a row of a group as other rows name it (its key field) and the fields that do: a card by
+# its id (an entry's source or target), a player by name (a card's owner, an entry's
+# announcer), an entry by its id (a counter's target)
+REFERENCES = {
+    "cards": ("id", (("stack", "source"), ("stack", "target"))),
+    "players": ("name", (("cards", "owner"), ("stack", "by"))),
+    "stack": ("id", (("stack", "target"),)),
+}
+# the hidden field of a player row with the name it was shown with (`renamed_players`)
+SHOWN_NAME = "was"
 ROW_NOUN = {"players": "Spieler", "cards": "Karte", "stack": "Eintrag"}  # as the legends say
 FIRST_FIELD = {"players": "name", "cards": "name", "stack": "source"}  # a row's first field
 # read with fullmatch: one spelling per row ("p-01-name" is not row 1; no line break)
@@ -192,7 +202,38 @@ def state_from_form(form: Mapping[str, str]) -> dict[str, Any]:
     state["phase"] = enum_value(Phase, _held(form.get("phase", "").strip()) or Phase.BAUPHASE.value)
     for group, kept in _kept_rows(form).items():
         state[group].extend(row for _number, row in kept)
+    renamed = renamed_players(form)
+    _key, naming = REFERENCES["players"]
+    for group, field in naming:
+        for row in state[group]:
+            row[field] = renamed.get(row[field], row[field])
     return state
+
+
+def renamed_players(form: Mapping[str, str]) -> dict[str, str]:
+    """{name a player row was shown with: its name as posted} for the rows renamed in this
+    post, so their cards, entries and the card picker's player follow the row (they kept
+    the old name, „B (unbekannt)“: a review). Each row carries the name it was shown with
+    in a hidden ``p-<n>-was``; a name two rows were shown with, or one cleared, is left."""
+    shown: dict[str, str] = {}
+    posted: dict[str, str] = {}
+    for key, value in form.items():
+        match = FIELD_KEY.fullmatch(key)
+        if match and match.group(1) == "p" and match.group(3) in (SHOWN_NAME, "name"):
+            names = shown if match.group(3) == SHOWN_NAME else posted
+            names[match.group(2)] = _held(clean_input(value).strip())
+    olds = list(shown.values())
+    return {
+        old: posted[row]
+        for row, old in shown.items()
+        if old and olds.count(old) == 1 and posted.get(row) and posted[row] != old
+    }
+
+
+def pick_owner(form: Mapping[str, str]) -> str:
+    """The player the card picker's „Für“ names, renamed as its row was in this post."""
+    owner = _held(clean_input(form.get("pick_owner", "")).strip())
+    return renamed_players(form).get(owner, owner)
 
 
 def _kept_rows(form: Mapping[str, str]) -> dict[str, list[tuple[int, dict[str, Any]]]]:

@@ -19,6 +19,7 @@ from faq_bot.stack.form import (
     GROUP_NAMES,
     MAX_ROWS,
     MISSING_ROW,
+    REFERENCES,
     ROW_NOUN,
     TARGET_EFFECTS,
     UNCHANGED,
@@ -26,6 +27,7 @@ from faq_bot.stack.form import (
     announced,
     is_number,
     pad_state,
+    pick_owner,
     unknown_card_note,
 )
 from faq_bot.text import said_back
@@ -68,16 +70,6 @@ def complete_ids(state: dict[str, Any]) -> list[str]:
 
 def _blank_row(group: str) -> dict[str, Any]:
     return {f: (False if f in FLAGS else "") for f in GROUP_FIELDS[group][1]}
-
-
-# a row of a group as other rows name it (its key field) and the fields that do: a card by
-# its id (an entry's source or target), a player by name (a card's owner, an entry's
-# announcer), an entry by its id (a counter's target)
-REFERENCES = {
-    "cards": ("id", (("stack", "source"), ("stack", "target"))),
-    "players": ("name", (("cards", "owner"), ("stack", "by"))),
-    "stack": ("id", (("stack", "target"),)),
-}
 
 
 def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) -> dict[str, Any]:
@@ -129,7 +121,7 @@ def apply_action(state: dict[str, Any], action: str, form: Mapping[str, str]) ->
                 f"Die Karte {said_back(rest)} steht nicht im Kartenkatalog.{meant} {UNCHANGED}"
             )
         owners = [r["name"] for r in state["players"] if r["name"]]
-        owner = form.get("pick_owner", "").strip() or (owners[0] if owners else "")
+        owner = pick_owner(form) or (owners[0] if owners else "")
         row = _blank_row("cards") | {"name": card.name, "owner": owner, "kind": card.kind.value}
         state["cards"].append(row)
     elif kind == "announce" and is_number(rest):

@@ -345,7 +345,7 @@ def _render(
         "json_text": json_text,
         "json_open": json_open,
         "samples": sample_links(),
-        "pick_owner": request.form.get("pick_owner", "") if request.method == "POST" else "",
+        "pick_owner": builder.pick_owner(request.form) if request.method == "POST" else "",
         "max_rows": builder.MAX_ROWS,
         "action_group": formsteps.action_group,  # where a builder button's page lands
         **choices,  # one target list per row shown

@@ -42,7 +42,9 @@ CHECK_FORM = {
     "patternProperties": {
         _ROW_FIELD: {
             "type": "string",
-            "description": "Zeilenfeld p-<n>-name|tw, c-<n>-…, s-<n>-… (leere Zeilen zählen nicht)",
+            "description": "Zeilenfeld p-<n>-name|tw, c-<n>-…, s-<n>-… (leere Zeilen zählen "
+            "nicht); p-<n>-was: der Name, mit dem die Zeile gezeigt wurde (Karten, Einträge "
+            "und pick_owner folgen einer Umbenennung)",
         }
     },
 }

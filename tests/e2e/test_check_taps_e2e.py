@@ -415,6 +415,21 @@ def test_check_a_card_tapped_right_after_renaming_its_player_goes_to_the_new_nam
     expect(page.locator("#c-0-owner")).to_have_value("Anna")
 
 
+def test_check_renaming_a_player_keeps_their_cards_and_entries_theirs(page):
+    """A review: a player renamed after their card was picked and announced left the card
+    and the entry with the old name („A (unbekannt)“)."""
+    page.goto("/check")
+    chip(page, "Radarstation").click()
+    expect(page.locator("#c-0-owner")).to_have_value("A")
+    page.get_by_role("button", name="Radarstation von A ansagen (auf den Stapel)").click()
+    expect(page.locator("#s-0-by")).to_have_value("A")
+    page.locator("#p-0-name").fill("Anna")
+    page.locator("#p-0-name").press("Tab")  # leaving the name re-renders the form
+    expect(page.locator("#c-0-owner")).to_have_value("Anna")
+    expect(page.locator("#s-0-by")).to_have_value("Anna")
+    expect(page.locator("#checker")).not_to_contain_text("unbekannt")
+
+
 def test_check_a_tap_waiting_behind_a_re_render_shows_the_form_busy(page):
     """A review: a card chip waiting behind a re-render showed nothing (the chip was tapped
     again: two cards)."""

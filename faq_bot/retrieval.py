@@ -156,9 +156,11 @@ def default_mode(index: Index) -> str:
 
 
 def check_mode(index: Index, mode: str | None) -> str:
-    """`mode` checked against what the build offers (None: `default_mode`)."""
-    if mode is None or mode == "":
+    """`mode` checked against what the build offers (None: `default_mode`), in any case
+    and without surrounding spaces (``--mode LEXICAL``)."""
+    if mode is None or not mode.strip():
         return default_mode(index)
+    mode = mode.strip().lower() if mode.strip().lower() in MODES else mode
     if mode not in MODES:
         raise ModeUnavailable(
             f"Unbekannter Suchmodus {said_back(mode, 40)}; möglich sind: {', '.join(MODES)}."

@@ -59,6 +59,12 @@ def test_hybrid_without_a_second_retriever_is_refused_in_german(index):
         search(index, "Bombe", mode="semantisch")
 
 
+@pytest.mark.parametrize("mode", ["LEXICAL", "Lexical", " lexical "])
+def test_a_mode_is_read_in_any_case_and_without_spaces(index, mode):
+    """A CLI review: ``--mode LEXICAL`` was an unknown mode, as was ``?mode=Lexical``."""
+    assert search(index, "Bombe", mode=mode).mode == "lexical"
+
+
 @pytest.mark.parametrize("mode", ["\x00", "lex\nical", "x" * 10_000])
 def test_an_unknown_mode_is_echoed_printable_and_short(index, mode):
     # an HTTP probe: /api/search?mode=%00 answered „Unbekannter Suchmodus „\u0000““

@@ -30,6 +30,7 @@ race to build it; the same for the chat's secret (`faq_bot.config.turn_secret`).
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -80,10 +81,11 @@ def worker_count(cores: int | None = None) -> int:
     return max(1, min(2 * cores + 1, MAX_WORKERS))
 
 
-def check_environment(workers: bool = True) -> None:
+def check_environment(workers: bool = True, bind: bool = True) -> None:
     """Read the settings every worker reads once, at start: a German `ValueError` for a
-    wrong one (``FAQ_BOT_SECRET``, ``FAQ_BOT_TRUSTED_HOSTS``, and ``FAQ_BOT_WORKERS``
-    unless `workers` is False), where `faq-bot serve` and deploy/gunicorn.conf.py stop
+    wrong one (``FAQ_BOT_SECRET``, ``FAQ_BOT_TRUSTED_HOSTS``, ``FAQ_BOT_WORKERS`` unless
+    `workers` is False, ``FAQ_BOT_BIND`` unless `bind` is False: `faq-bot serve` listens
+    on its --host and --port), where `faq-bot serve` and deploy/gunicorn.conf.py stop
     with exit code 2 rather than fail in each worker."""
     from faq_bot.config import env_secret, trusted_hosts
 
@@ -91,6 +93,46 @@ def check_environment(workers: bool = True) -> None:
     trusted_hosts()
     if workers:
         worker_count()
+    if bind:
+        bind_address()
+
+
+DEFAULT_BIND = "127.0.0.1:8000"
+
+
+def bind_address() -> str:
+    """``FAQ_BOT_BIND`` (default `DEFAULT_BIND`) as gunicorn takes it: ``HOST:PORT``,
+    ``[IPv6]:PORT``, ``HOST`` (port 8000), ``unix:PATH`` in a folder that exists or
+    ``fd://N``; a German `ValueError` otherwise (gunicorn retried a host name it cannot
+    resolve for five seconds and ended with an English line, and a port past 65535 with
+    a traceback: a CLI review)."""
+    bind = os.environ.get("FAQ_BOT_BIND", "").strip() or DEFAULT_BIND
+    said = f"FAQ_BOT_BIND „{bind[:80]}“"
+    if bind.startswith("unix:"):
+        folder = os.path.dirname(os.path.abspath(bind[len("unix:") :]))
+        if not os.path.isdir(folder):
+            raise ValueError(f"{said}: den Ordner {folder[:80]} gibt es nicht.")
+        return bind
+    if bind.startswith("fd://"):
+        if not (bind[len("fd://") :].isascii() and bind[len("fd://") :].isdigit()):
+            raise ValueError(f"{said}: nach fd:// gehört die Nummer eines Dateideskriptors.")
+        return bind
+    if bind.startswith("["):
+        host, _, port = bind[1:].partition("]")
+        port = port.removeprefix(":") if port else "8000"
+    elif bind.count(":") > 1:
+        raise ValueError(f"{said}: eine IPv6-Adresse steht in eckigen Klammern, [::1]:8000.")
+    else:
+        host, _, port = bind.partition(":") if ":" in bind else (bind, "", "8000")
+    if not (port.isascii() and port.isdigit() and int(port) <= 65535):
+        raise ValueError(f"{said}: der Port muss eine ganze Zahl von 0 bis 65535 sein.")
+    try:
+        socket.getaddrinfo(host or None, int(port), type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        raise ValueError(
+            f"{said}: den Rechnernamen „{host[:60]}“ kennt dieser Rechner nicht."
+        ) from None
+    return bind
 
 
 def settings(
@@ -100,7 +142,7 @@ def settings(
     if access_log is None:
         access_log = _env_flag("FAQ_BOT_ACCESS_LOG")
     return {
-        "bind": [bind or os.environ.get("FAQ_BOT_BIND", "127.0.0.1:8000")],
+        "bind": [bind or bind_address()],
         "workers": workers or worker_count(),
         "worker_class": WORKER_CLASS,
         "threads": THREADS,

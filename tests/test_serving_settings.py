@@ -197,6 +197,7 @@ def test_gunicorn_takes_no_scheme_from_a_clients_headers(tiny_built_index):
         {"FAQ_BOT_WORKERS": "abc"},
         {"FAQ_BOT_SECRET": "short"},
         {"FAQ_BOT_TRUSTED_HOSTS": "https://faq.example.org/"},
+        {"FAQ_BOT_BIND": "127.0.0.1:99999"},
     ],
 )
 def test_the_deploy_config_stops_at_a_wrong_setting_with_a_german_line(setting, tmp_path):
@@ -210,3 +211,39 @@ def test_the_deploy_config_stops_at_a_wrong_setting_with_a_german_line(setting, 
     assert done.returncode == 2, done.stderr
     assert "Fehler: Ungültige Einstellung: " + next(iter(setting)) in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("bind", "said"),
+    [
+        ("127.0.0.1:99999", "Port"),  # gunicorn: a traceback
+        ("127.0.0.1:abc", "Port"),  # gunicorn: an English line
+        ("127.0.0.1:", "Port"),
+        ("nonsense.invalid:8000", "Rechnernamen „nonsense.invalid“"),  # 5 s of retries
+        ("unix:/nonexistent/folder/faq.sock", "Ordner"),  # 5 s of retries
+        ("fd://x", "Dateideskriptor"),
+        ("::1:8000", "eckigen Klammern"),
+    ],
+)
+def test_a_bind_address_gunicorn_cannot_use_is_said_in_german_at_start(monkeypatch, bind, said):
+    """A CLI review: ``FAQ_BOT_BIND=nonsense`` retried for five seconds and ended with
+    gunicorn's English line (exit 1), a port past 65535 with a traceback."""
+    monkeypatch.setenv("FAQ_BOT_BIND", bind)
+    with pytest.raises(ValueError, match="FAQ_BOT_BIND") as caught:
+        serving.check_environment()
+    assert said in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "bind", ["127.0.0.1:8001", "localhost", "[::1]:8001", ":8001", "unix:/tmp/faq.sock", "fd://3"]
+)
+def test_a_bind_address_gunicorn_takes_is_taken_as_it_is(monkeypatch, bind):
+    monkeypatch.setenv("FAQ_BOT_BIND", bind)
+    serving.check_environment()
+    assert serving.settings()["bind"] == [bind]
+
+
+def test_serve_ignores_the_bind_setting_it_does_not_use(monkeypatch):
+    """`faq-bot serve` listens on --host/--port: FAQ_BOT_BIND is gunicorn.conf.py's."""
+    monkeypatch.setenv("FAQ_BOT_BIND", "127.0.0.1:99999")
+    serving.check_environment(bind=False)

@@ -278,6 +278,7 @@ GROUPS = [
     ["heldout192-questions.jsonl", "heldout192-followups.jsonl"],
     ["heldout193-questions.jsonl", "heldout193-followups.jsonl"],
     ["heldout194-questions.jsonl", "heldout194-followups.jsonl"],
+    ["heldout196-questions.jsonl", "heldout196-followups.jsonl"],
 ]
 
 

@@ -279,6 +279,7 @@ GROUPS = [
     ["heldout193-questions.jsonl", "heldout193-followups.jsonl"],
     ["heldout194-questions.jsonl", "heldout194-followups.jsonl"],
     ["heldout195-questions.jsonl", "heldout195-followups.jsonl"],
+    ["heldout196-questions.jsonl", "heldout196-followups.jsonl"],
 ]
 
 

@@ -52,6 +52,23 @@
   var STORE = window.faqBot.chatStore; // sessionStorage: this tab's conversation, not the server
   var failed = null; // the question whose request failed, for the retry button
   var pending = null; // the request in flight: {question, turn, controller, timer}
+  // Questions asked while one is on its way (the next one typed, a „Meinten Sie“ tapped):
+  // shown at once and sent in order once the answer before is in (the second question's
+  // Enter did nothing, and a tap on „Meinten Sie“ cancelled the question on its way, without
+  // a word: a review). {question, turn}
+  var waiting = [];
+  var MAX_WAITING = 5;
+  var WAITS = "Wird gestellt, sobald die Antwort davor da ist …";
+  var ASKING = STORE + ":asking"; // the questions not answered yet, for a reload meanwhile
+  // the page is being left (reloaded): the request it cancels failed for no reason a
+  // judge needs told, and its questions stay kept for the page that comes
+  var leaving = false;
+  window.addEventListener("pagehide", function () {
+    leaving = true;
+  });
+  window.addEventListener("pageshow", function () {
+    leaving = false;
+  });
 
   // Back and Forward as without JavaScript, where each question is a page of its own: each
   // answer is a history entry (pushState) whose state counts the conversation's turns then
@@ -62,7 +79,8 @@
   var turnItems = []; // the turns this page holds (li elements), shown or not, oldest first
   var firstTurn = 0; // how many turns of the conversation came before turnItems[0]
   var shownTurns = 0; // how many of turnItems the page shows
-  var emptyTitle = document.title; // the page's title before any turn
+  // the page's title before any turn (not this page's: a reload of a later turn kept its own)
+  var emptyTitle = form.getAttribute("data-empty-title") || document.title;
 
   var el = window.faqBot.el; // DOM helpers shared through app.js
 
@@ -534,51 +552,127 @@
     if (window.history && window.history.replaceState) {
       window.history.replaceState({ chat: firstTurn + shownTurns }, "");
     }
-  }
-
-  // A request still running when Back or Forward changes the conversation is dropped (it
-  // was asked after turns no longer shown; `keepQuestion`: its question goes back into the
-  // field), as is one a new question replaces.
-  function dropPending(keepQuestion) {
-    if (!pending) return;
-    var request = pending;
-    pending = null;
-    clearTimeout(request.timer);
-    clearTimeout(request.slow);
-    if (request.controller) request.controller.abort();
-    if (request.turn.parentNode) log.removeChild(request.turn);
-    if (keepQuestion && !input.value.trim()) input.value = request.question;
-    button.disabled = false;
-  }
-
-  // After a failed request: its question back in the field, unless something was typed
-  // there meanwhile (a judge on bad wifi typed the next one while waiting): then that
-  // stays, and the message names the question that failed. The sentence saying which.
-  function keepInField(question) {
-    if (!input.value.trim()) {
-      input.value = question;
-      return "Ihre Frage steht noch im Feld.";
+    // questions still on their way when the page was reloaded or left: given back
+    var asking = [];
+    try {
+      asking = JSON.parse(window.sessionStorage.getItem(ASKING) || "[]");
+      window.sessionStorage.removeItem(ASKING);
+    } catch (e) {
+      asking = [];
     }
-    return "Nicht beantwortet: „" + question + "“.";
+    asking = Array.isArray(asking)
+      ? asking.filter(function (q) { return typeof q === "string" && q.trim(); })
+      : [];
+    if (asking.length && nav && (nav.type === "reload" || nav.type === "back_forward")) {
+      showError(
+        (nav.type === "reload"
+          ? "Die Seite wurde neu geladen, bevor die Antwort kam. "
+          : "Die Seite wurde verlassen, bevor die Antwort kam. ") + giveBack(asking).said,
+        asking[0]
+      );
+    }
   }
 
+  // The questions not answered yet (on their way or waiting), kept in the tab: a reload
+  // meanwhile gives them back (the field was emptied when they were sent: a review)
+  function keepAsking() {
+    var questions = (pending ? [pending.question] : []).concat(
+      waiting.map(function (w) { return w.question; })
+    );
+    try {
+      if (questions.length) window.sessionStorage.setItem(ASKING, JSON.stringify(questions));
+      else window.sessionStorage.removeItem(ASKING);
+    } catch (e) {
+      // storage blocked or full: a reload then loses them, as without this
+    }
+  }
+
+  // The request on its way and the questions waiting behind it, dropped (Back or Forward
+  // changed the conversation they were asked after, or the request failed): their turns go,
+  // the status stops saying „Ich suche …“. Their questions, in order.
+  function dropPending() {
+    var lost = waiting.map(function (w) { return w.question; });
+    waiting.forEach(function (w) {
+      if (w.turn.parentNode) log.removeChild(w.turn);
+    });
+    waiting = [];
+    if (pending) {
+      var request = pending;
+      pending = null;
+      lost.unshift(request.question);
+      clearTimeout(request.timer);
+      clearTimeout(request.slow);
+      if (request.controller) request.controller.abort();
+      if (request.turn.parentNode) log.removeChild(request.turn);
+      announce("");
+    }
+    keepAsking();
+    return lost;
+  }
+
+  // Questions not answered, given back: the first into the field unless something was
+  // typed there meanwhile (a judge on bad wifi typed the next one while waiting); the
+  // message names the others. {said: the sentences saying so, named: the questions named}
+  function giveBack(questions) {
+    var named = questions.slice();
+    var said = [];
+    if (named.length && !input.value.trim()) {
+      input.value = named.shift();
+      said.push("Ihre Frage steht noch im Feld.");
+    }
+    if (named.length) {
+      said.push("Nicht beantwortet: " + named.map(function (q) { return "„" + q + "“"; }).join(", ") + ".");
+    }
+    return { said: said.join(" "), named: named };
+  }
+
+  // After a failed request: it and the questions waiting behind it given back; the
+  // sentence saying where they are
+  function keepInField() {
+    return giveBack(dropPending()).said;
+  }
+
+  // A question: sent now, or, while one is on its way, shown waiting and sent after it
   function ask(question) {
-    dropPending(false);
+    if (pending) {
+      if (waiting.length >= MAX_WAITING) {
+        showError("Es warten schon " + MAX_WAITING + " Fragen auf ihre Antwort. " +
+          giveBack([question]).said, null);
+        return;
+      }
+      var turn = el("li", "turn");
+      turn.appendChild(questionLine(question));
+      turn.appendChild(el("div", "turn-a pending", WAITS));
+      log.appendChild(turn);
+      turn.scrollIntoView({ block: "nearest" });
+      waiting.push({ question: question, turn: turn });
+      keepAsking();
+      announce(WAITS);
+      return;
+    }
+    send(question, null);
+  }
+
+  // the request for `question`; `turn`: its turn already shown (it waited), else a new one
+  function send(question, turn) {
     var answered = null; // the new answer's turn, once shown
     var earlier = history();
     var before = turnTokens();
-    var turn = el("li", "turn");
-    turn.appendChild(questionLine(question));
-    var box = el("div", "turn-a pending", "Ich suche den passenden Absatz …");
-    turn.appendChild(box);
-    log.appendChild(turn);
-    turn.scrollIntoView({ block: "nearest" });
+    if (!turn) {
+      turn = el("li", "turn");
+      turn.appendChild(questionLine(question));
+      turn.appendChild(el("div", "turn-a pending"));
+      log.appendChild(turn);
+      turn.scrollIntoView({ block: "nearest" });
+    }
+    var box = turn.querySelector(".turn-a");
+    box.textContent = "Ich suche den passenden Absatz …";
     announce("Ich suche den passenden Absatz …");
-    button.disabled = true;
     showError("");
     var controller = window.AbortController ? new AbortController() : null;
     var request = { question: question, turn: turn, controller: controller };
     pending = request;
+    keepAsking();
     request.timer = setTimeout(function () {
       if (controller) controller.abort();
     }, timeoutMs());
@@ -610,8 +704,7 @@
       .then(function (result) {
         if (pending !== request) return; // dropped by Back or Forward
         if (!result.ok) {
-          log.removeChild(turn);
-          announce(""); // no "Ich suche …" left to be read after the error
+          request.failed = true;
           // the server's own errors are German JSON; a failure of the server or of a proxy
           // on the way (5xx, 429, no JSON) is offered again, as a lost connection is
           var again = result.status >= 500 || result.status === 429 || !result.data;
@@ -627,7 +720,8 @@
           } else {
             said = (detail || "Die Frage konnte nicht beantwortet werden.") + " ";
           }
-          showError(said + keepInField(question), again ? question : null);
+          // no "Ich suche …" left to be read after the error (keepInField stops it)
+          showError(said + keepInField(), again ? question : null);
           return;
         }
         log.removeChild(turn);
@@ -637,6 +731,9 @@
         // pushState would name the entry left behind (the Back menu showed the next question)
         remember(result.data, before, firstTurn + turnItems.length);
         showTurns(turnItems.length);
+        waiting.forEach(function (w) {
+          log.appendChild(w.turn); // still waiting, after the answer
+        });
         shown.scrollIntoView({ block: "start" }); // the new answer from its question on
         answered = shown;
         // in short where the focus stays in the field; on a touch screen the answer takes
@@ -644,23 +741,31 @@
         announce(TOUCH ? "" : spoken(result.data));
       })
       .catch(function (error) {
-        if (pending !== request) return;
-        if (turn.parentNode) log.removeChild(turn);
-        announce(""); // no "Ich suche …" or "… warte noch" left to be read after the error
+        if (pending !== request || leaving) return;
+        request.failed = true;
+        // no "Ich suche …" or "… warte noch" left to be read after the error (keepInField)
         var timedOut = error && error.name === "AbortError";
         showError(
           (timedOut
             ? "Der Server antwortet gerade nicht (Zeitüberschreitung). "
-            : "Keine Verbindung zum Server. ") + keepInField(question),
+            : "Keine Verbindung zum Server. ") + keepInField(),
           question
         );
       })
       .then(function () {
-        if (pending !== request) return;
-        pending = null;
-        clearTimeout(request.timer);
-        clearTimeout(request.slow);
-        button.disabled = false;
+        if (leaving) return; // its questions stay kept for the page that comes
+        if (pending === request) {
+          pending = null;
+          clearTimeout(request.timer);
+          clearTimeout(request.slow);
+          keepAsking();
+        }
+        if (!answered && !request.failed) return; // dropped by Back or Forward
+        if (answered && waiting.length) {
+          var next = waiting.shift();
+          send(next.question, next.turn); // the focus stays where it is meanwhile
+          return;
+        }
         if (!TOUCH) {
           input.focus({ preventScroll: true }); // the next question can be typed at once
         } else if (answered) {
@@ -712,8 +817,9 @@
   window.addEventListener("popstate", function (event) {
     var state = event.state;
     if (!state || typeof state.chat !== "number") return; // an anchor's entry: nothing changes
-    dropPending(true);
-    showError("");
+    // the questions on their way go back (into the field, or named when it holds another)
+    var back = giveBack(dropPending());
+    showError(back.named.length ? back.said : "", back.named[0]);
     var count = state.chat - firstTurn; // of the turns this page holds
     if (count > turnItems.length || (firstTurn > 0 && count < 1)) {
       window.location.reload(); // turns this page does not hold: the address has them
@@ -744,6 +850,7 @@
   form.addEventListener("submit", function (event) {
     var question = input.value.trim();
     event.preventDefault();
+    if (!question && (pending || waiting.length)) return; // Enter again after sending
     // an empty question is the field's error: marked, and described by the message
     if (!question) {
       showError("Bitte eine Frage eingeben.");

@@ -13,15 +13,12 @@ workers fork when missing; gunicorn then starts again in its own place, so the w
 not inherit the build's memory). `faq-bot serve` uses the same settings.
 """
 
-import sys
-
 from faq_bot import serving
 
 try:  # the settings every worker reads: a wrong one stops here, as `faq-bot serve` stops
     serving.check_environment()
 except ValueError as exc:  # gunicorn would print a traceback for it (and exit 1)
-    print(f"Fehler: Ungültige Einstellung: {exc}", file=sys.stderr)
-    raise SystemExit(2) from None
+    serving.stop_at(exc)
 
 globals().update(serving.settings())
 wsgi_app = serving.APP

@@ -170,7 +170,7 @@ def serve(
     if debug and workers is not None:
         fail("--workers geht nicht zusammen mit --debug (ein Prozess).", 2)
     try:  # the settings every worker reads: wrong ones stop here, not in each worker
-        serving.check_environment(workers=workers is None and not debug, bind=False)
+        serving.check_environment(workers=workers is None and not debug)
     except ValueError as exc:
         fail(f"Ungültige Einstellung: {exc}", 2)
     web_serve.check_address(host, port)  # a taken port stops here, before a build

@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 APP = "faq_bot.web:create_app()"
 WORKER_CLASS = "faq_bot.gunicorn_worker.GermanThreadWorker"
@@ -81,58 +82,65 @@ def worker_count(cores: int | None = None) -> int:
     return max(1, min(2 * cores + 1, MAX_WORKERS))
 
 
-def check_environment(workers: bool = True, bind: bool = True) -> None:
+def check_environment(workers: bool = True) -> None:
     """Read the settings every worker reads once, at start: a German `ValueError` for a
-    wrong one (``FAQ_BOT_SECRET``, ``FAQ_BOT_TRUSTED_HOSTS``, ``FAQ_BOT_WORKERS`` unless
-    `workers` is False, ``FAQ_BOT_BIND`` unless `bind` is False: `faq-bot serve` listens
-    on its --host and --port), where `faq-bot serve` and deploy/gunicorn.conf.py stop
-    with exit code 2 rather than fail in each worker."""
+    wrong one (``FAQ_BOT_SECRET``, ``FAQ_BOT_TRUSTED_HOSTS``, and ``FAQ_BOT_WORKERS``
+    unless `workers` is False), where `faq-bot serve` and deploy/gunicorn.conf.py stop
+    with exit code 2 rather than fail in each worker. The address to listen on is checked
+    where gunicorn has merged its own ``-b`` with ``FAQ_BOT_BIND`` (`on_starting`)."""
     from faq_bot.config import env_secret, trusted_hosts
 
     env_secret()
     trusted_hosts()
     if workers:
         worker_count()
-    if bind:
-        bind_address()
 
 
-DEFAULT_BIND = "127.0.0.1:8000"
+def check_bind(address: str) -> None:
+    """A German `ValueError` for a gunicorn bind `address` it cannot listen on: one of
+    ``HOST:PORT``, ``[IPv6]:PORT``, ``HOST`` (port 8000), each also after ``tcp://``,
+    ``unix:PATH``/``unix://PATH`` in a folder that exists, ``fd://N`` (gunicorn retried a
+    host name it cannot resolve for five seconds and ended with an English line, a port
+    past 65535 gave a traceback: a CLI review)."""
+    from faq_bot.text import said_back
 
-
-def bind_address() -> str:
-    """``FAQ_BOT_BIND`` (default `DEFAULT_BIND`) as gunicorn takes it: ``HOST:PORT``,
-    ``[IPv6]:PORT``, ``HOST`` (port 8000), ``unix:PATH`` in a folder that exists or
-    ``fd://N``; a German `ValueError` otherwise (gunicorn retried a host name it cannot
-    resolve for five seconds and ended with an English line, and a port past 65535 with
-    a traceback: a CLI review)."""
-    bind = os.environ.get("FAQ_BOT_BIND", "").strip() or DEFAULT_BIND
-    said = f"FAQ_BOT_BIND „{bind[:80]}“"
-    if bind.startswith("unix:"):
-        folder = os.path.dirname(os.path.abspath(bind[len("unix:") :]))
+    said = f"Adresse {said_back(address)}"
+    if address.startswith("unix:"):
+        path = address.removeprefix("unix://") if address.startswith("unix://") else address[5:]
+        folder = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(folder):
-            raise ValueError(f"{said}: den Ordner {folder[:80]} gibt es nicht.")
-        return bind
-    if bind.startswith("fd://"):
-        if not (bind[len("fd://") :].isascii() and bind[len("fd://") :].isdigit()):
+            raise ValueError(f"{said}: den Ordner {said_back(folder)} gibt es nicht.")
+        return
+    if address.startswith("fd://"):
+        if not (address[5:].isascii() and address[5:].isdigit()):
             raise ValueError(f"{said}: nach fd:// gehört die Nummer eines Dateideskriptors.")
-        return bind
-    if bind.startswith("["):
-        host, _, port = bind[1:].partition("]")
+        return
+    rest = address.removeprefix("tcp://")
+    if rest.startswith("["):
+        host, _, port = rest[1:].partition("]")
         port = port.removeprefix(":") if port else "8000"
-    elif bind.count(":") > 1:
+    elif rest.count(":") > 1:
         raise ValueError(f"{said}: eine IPv6-Adresse steht in eckigen Klammern, [::1]:8000.")
     else:
-        host, _, port = bind.partition(":") if ":" in bind else (bind, "", "8000")
+        host, _, port = rest.partition(":") if ":" in rest else (rest, "", "8000")
     if not (port.isascii() and port.isdigit() and int(port) <= 65535):
         raise ValueError(f"{said}: der Port muss eine ganze Zahl von 0 bis 65535 sein.")
     try:
         socket.getaddrinfo(host or None, int(port), type=socket.SOCK_STREAM)
     except (OSError, UnicodeError):
         raise ValueError(
-            f"{said}: den Rechnernamen „{host[:60]}“ kennt dieser Rechner nicht."
+            f"{said}: den Rechnernamen {said_back(host, 60)} kennt dieser Rechner nicht."
         ) from None
-    return bind
+
+
+def stop_at(exc: ValueError) -> NoReturn:
+    """End gunicorn's start at a wrong setting: one German line, exit code 2 (as
+    `faq-bot serve` ends), not a traceback."""
+    print(f"Fehler: Ungültige Einstellung: {exc}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+DEFAULT_BIND = "127.0.0.1:8000"
 
 
 def settings(
@@ -142,7 +150,7 @@ def settings(
     if access_log is None:
         access_log = _env_flag("FAQ_BOT_ACCESS_LOG")
     return {
-        "bind": [bind or bind_address()],
+        "bind": [bind or os.environ.get("FAQ_BOT_BIND", "").strip() or DEFAULT_BIND],
         "workers": workers or worker_count(),
         "worker_class": WORKER_CLASS,
         "threads": THREADS,
@@ -191,5 +199,11 @@ def ensure_index_before_fork(say: Callable[[str], None], pidfile: Any = None) ->
 
 
 def on_starting(server: Any) -> None:
-    """gunicorn hook, run once in the master before any worker exists."""
+    """gunicorn hook, run once in the master before any worker exists: the addresses to
+    listen on (``-b`` or ``FAQ_BOT_BIND``), then the index."""
+    for address in server.cfg.bind:
+        try:
+            check_bind(address)
+        except ValueError as exc:
+            stop_at(exc)
     ensure_index_before_fork(server.log.info, getattr(server, "pidfile", None))

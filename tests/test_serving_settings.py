@@ -197,7 +197,6 @@ def test_gunicorn_takes_no_scheme_from_a_clients_headers(tiny_built_index):
         {"FAQ_BOT_WORKERS": "abc"},
         {"FAQ_BOT_SECRET": "short"},
         {"FAQ_BOT_TRUSTED_HOSTS": "https://faq.example.org/"},
-        {"FAQ_BOT_BIND": "127.0.0.1:99999"},
     ],
 )
 def test_the_deploy_config_stops_at_a_wrong_setting_with_a_german_line(setting, tmp_path):
@@ -221,29 +220,57 @@ def test_the_deploy_config_stops_at_a_wrong_setting_with_a_german_line(setting, 
         ("127.0.0.1:", "Port"),
         ("nonsense.invalid:8000", "Rechnernamen „nonsense.invalid“"),  # 5 s of retries
         ("unix:/nonexistent/folder/faq.sock", "Ordner"),  # 5 s of retries
+        ("unix:///nonexistent/folder/faq.sock", "Ordner"),
         ("fd://x", "Dateideskriptor"),
         ("::1:8000", "eckigen Klammern"),
+        ("tcp://nonsense.invalid:8000", "Rechnernamen „nonsense.invalid“"),
     ],
 )
-def test_a_bind_address_gunicorn_cannot_use_is_said_in_german_at_start(monkeypatch, bind, said):
+def test_a_bind_address_gunicorn_cannot_use_is_said_in_german(bind, said):
     """A CLI review: ``FAQ_BOT_BIND=nonsense`` retried for five seconds and ended with
     gunicorn's English line (exit 1), a port past 65535 with a traceback."""
-    monkeypatch.setenv("FAQ_BOT_BIND", bind)
-    with pytest.raises(ValueError, match="FAQ_BOT_BIND") as caught:
-        serving.check_environment()
+    with pytest.raises(ValueError, match="Adresse") as caught:
+        serving.check_bind(bind)
     assert said in str(caught.value)
 
 
 @pytest.mark.parametrize(
-    "bind", ["127.0.0.1:8001", "localhost", "[::1]:8001", ":8001", "unix:/tmp/faq.sock", "fd://3"]
+    "bind",
+    [
+        "127.0.0.1:8001",
+        "localhost",
+        "[::1]:8001",
+        ":8001",
+        "unix:/tmp/faq.sock",
+        "unix://tmp/faq.sock",  # gunicorn: the relative path tmp/faq.sock
+        "fd://3",
+        "tcp://127.0.0.1:8001",  # a code review: refused as IPv6 without brackets
+    ],
 )
-def test_a_bind_address_gunicorn_takes_is_taken_as_it_is(monkeypatch, bind):
+def test_a_bind_address_gunicorn_takes_is_taken_as_it_is(monkeypatch, bind, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tmp").mkdir()
+    serving.check_bind(bind)
     monkeypatch.setenv("FAQ_BOT_BIND", bind)
-    serving.check_environment()
     assert serving.settings()["bind"] == [bind]
 
 
-def test_serve_ignores_the_bind_setting_it_does_not_use(monkeypatch):
-    """`faq-bot serve` listens on --host/--port: FAQ_BOT_BIND is gunicorn.conf.py's."""
-    monkeypatch.setenv("FAQ_BOT_BIND", "127.0.0.1:99999")
-    serving.check_environment(bind=False)
+def test_gunicorn_stops_at_a_bind_address_it_cannot_use_with_a_german_line(tmp_path):
+    """Checked where gunicorn has merged its settings (`on_starting`): FAQ_BOT_BIND, or
+    ``-b``, which wins over it."""
+    env = dict(os.environ, FAQ_BOT_INDEX=str(tmp_path / "idx"), FAQ_BOT_BIND="127.0.0.1:99999")
+    command = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py")]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert "Fehler: Ungültige Einstellung: Adresse „127.0.0.1:99999“" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "idx").exists()  # stopped before building anything
+
+
+def test_gunicorns_own_bind_wins_over_the_setting(tmp_path):
+    """A code review: a FAQ_BOT_BIND that ``-b`` overrides stopped the config file."""
+    env = dict(os.environ, FAQ_BOT_INDEX=str(tmp_path / "idx"), FAQ_BOT_BIND="127.0.0.1:99999")
+    command = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py")]
+    command += ["-b", "127.0.0.1:1", "--check-config"]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr

@@ -1507,6 +1507,9 @@ def test_check_renaming_a_player_takes_their_cards_entries_and_the_chip_owner_al
         ({"p-0-was": "A", "p-1-was": "B"}, {"p-0-name": "B", "p-1-name": "A"}, ["B", "A"]),
         # a row shown under a name two rows had: whose cards are whose is not known
         ({"p-0-was": "A", "p-1-was": "A"}, {"p-0-name": "X", "p-1-name": "A"}, ["A", "B"]),
+        # renamed to another player's name (a slip): not merged into that player's cards,
+        # which no later rename could tell apart again (a code review)
+        ({"p-0-was": "A", "p-1-was": "B"}, {"p-0-name": "B", "p-1-name": "B"}, ["A", "B"]),
         # a name cleared: nothing to follow
         ({"p-0-was": "A", "p-1-was": "B"}, {"p-0-name": "", "p-1-name": "B"}, ["A", "B"]),
         # a form without the shown names (an older page, a hand-made post): as posted

@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+from collections import Counter
 from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
@@ -214,7 +215,8 @@ def renamed_players(form: Mapping[str, str]) -> dict[str, str]:
     """{name a player row was shown with: its name as posted} for the rows renamed in this
     post, so their cards, entries and the card picker's player follow the row (they kept
     the old name, „B (unbekannt)“: a review). Each row carries the name it was shown with
-    in a hidden ``p-<n>-was``; a name two rows were shown with, or one cleared, is left."""
+    in a hidden ``p-<n>-was``; a name two rows were shown with, one cleared, or one another
+    row is posted with too, is left."""
     shown: dict[str, str] = {}
     posted: dict[str, str] = {}
     for key, value in form.items():
@@ -222,11 +224,17 @@ def renamed_players(form: Mapping[str, str]) -> dict[str, str]:
         if match and match.group(1) == "p" and match.group(3) in (SHOWN_NAME, "name"):
             names = shown if match.group(3) == SHOWN_NAME else posted
             names[match.group(2)] = _held(clean_input(value).strip())
-    olds = list(shown.values())
+    # counted once (`count` per row took seconds for thousands of posted fields)
+    olds, news = Counter(shown.values()), Counter(posted.values())
     return {
         old: posted[row]
         for row, old in shown.items()
-        if old and olds.count(old) == 1 and posted.get(row) and posted[row] != old
+        if old
+        and olds[old] == 1
+        and posted.get(row)
+        and posted[row] != old
+        # a rename to another player's name merged them for good (a code review)
+        and news[posted[row]] == 1
     }
 
 

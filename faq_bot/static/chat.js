@@ -50,7 +50,7 @@
   var MAX_HISTORY = 20;
   var LINK_CHARS = 3000; // earlier turns in an address: as faq_bot/web/ask.py LINK_CHARS
   var STORE = window.faqBot.chatStore; // sessionStorage: this tab's conversation, not the server
-  var failed = null; // the question whose request failed, for the retry button
+  var failed = null; // the questions given back ({question, doc}), for the retry button
   var pending = null; // the request in flight: {question, turn, controller, timer}
   // Questions asked while one is on its way (the next one typed, a „Meinten Sie“ tapped):
   // shown at once and sent in order once the answer before is in (the second question's
@@ -389,9 +389,10 @@
     return link(url, "In der Suche nachsehen: „" + question + "“");
   }
 
-  // `question`: the one a failed request asked (no connection, no answer in time): offered
-  // again, and its search, which the stored copy answers offline (templates/pwa/sw.js)
-  function showError(text, question) {
+  // `items`: the questions ({question, doc}) a failure or Back gave back: offered again
+  // („Noch einmal versuchen“ asks them all, in order), and the first one's search, which the
+  // stored copy answers offline (templates/pwa/sw.js)
+  function showError(text, items) {
     // the field's own error (an empty question) is marked by the submit handler after this
     input.removeAttribute("aria-invalid");
     input.removeAttribute("aria-describedby");
@@ -399,13 +400,14 @@
     if (errorText) errorText.textContent = text;
     else errorBox.textContent = text;
     errorBox.hidden = !text;
-    failed = question || null;
+    failed = items && items.length ? items : null;
     if (retry) retry.hidden = !failed;
     if (errorSearch) {
       while (errorSearch.firstChild) errorSearch.removeChild(errorSearch.firstChild);
-      if (failed) errorSearch.appendChild(searchLink(failed, chosenDoc()));
+      if (failed) errorSearch.appendChild(searchLink(failed[0].question, failed[0].doc));
       errorSearch.hidden = !failed;
     }
+    keepAsking();
   }
 
   // Say `text` in the chat's status region (faqBot.announce: the same text again is said again).
@@ -561,26 +563,29 @@
       asking = [];
     }
     asking = Array.isArray(asking)
-      ? asking.filter(function (q) { return typeof q === "string" && q.trim(); })
+      ? asking.filter(function (item) {
+        return item && typeof item.question === "string" && item.question.trim() &&
+          (item.doc === null || typeof item.doc === "string");
+      })
       : [];
     if (asking.length && nav && (nav.type === "reload" || nav.type === "back_forward")) {
       showError(
         (nav.type === "reload"
           ? "Die Seite wurde neu geladen, bevor die Antwort kam. "
           : "Die Seite wurde verlassen, bevor die Antwort kam. ") + giveBack(asking).said,
-        asking[0]
+        asking
       );
     }
   }
 
-  // The questions not answered yet (on their way or waiting), kept in the tab: a reload
-  // meanwhile gives them back (the field was emptied when they were sent: a review)
+  // The questions not answered yet (given back, on their way, waiting), kept in the tab: a
+  // reload meanwhile gives them back (the field was emptied when they were sent: a review)
   function keepAsking() {
-    var questions = (pending ? [pending.question] : []).concat(
-      waiting.map(function (w) { return w.question; })
-    );
+    var items = (failed || []).concat(pending ? [pending.item] : [], waiting.map(function (w) {
+      return w.item;
+    }));
     try {
-      if (questions.length) window.sessionStorage.setItem(ASKING, JSON.stringify(questions));
+      if (items.length) window.sessionStorage.setItem(ASKING, JSON.stringify(items));
       else window.sessionStorage.removeItem(ASKING);
     } catch (e) {
       // storage blocked or full: a reload then loses them, as without this
@@ -589,9 +594,9 @@
 
   // The request on its way and the questions waiting behind it, dropped (Back or Forward
   // changed the conversation they were asked after, or the request failed): their turns go,
-  // the status stops saying „Ich suche …“. Their questions, in order.
+  // the status stops saying „Ich suche …“. Their questions ({question, doc}), in order.
   function dropPending() {
-    var lost = waiting.map(function (w) { return w.question; });
+    var lost = waiting.map(function (w) { return w.item; });
     waiting.forEach(function (w) {
       if (w.turn.parentNode) log.removeChild(w.turn);
     });
@@ -599,45 +604,50 @@
     if (pending) {
       var request = pending;
       pending = null;
-      lost.unshift(request.question);
+      lost.unshift(request.item);
       clearTimeout(request.timer);
       clearTimeout(request.slow);
       if (request.controller) request.controller.abort();
       if (request.turn.parentNode) log.removeChild(request.turn);
       announce("");
     }
-    keepAsking();
     return lost;
   }
 
   // Questions not answered, given back: the first into the field unless something was
   // typed there meanwhile (a judge on bad wifi typed the next one while waiting); the
-  // message names the others. {said: the sentences saying so, named: the questions named}
-  function giveBack(questions) {
-    var named = questions.slice();
+  // message names the others. {said: the sentences saying so, named: how many it names}
+  function giveBack(items) {
+    var rest = items.slice();
     var said = [];
-    if (named.length && !input.value.trim()) {
-      input.value = named.shift();
+    if (rest.length && !input.value.trim()) {
+      input.value = rest.shift().question;
       said.push("Ihre Frage steht noch im Feld.");
     }
-    if (named.length) {
-      said.push("Nicht beantwortet: " + named.map(function (q) { return "„" + q + "“"; }).join(", ") + ".");
+    if (rest.length) {
+      said.push("Nicht beantwortet: " + rest.map(function (item) {
+        return "„" + item.question + "“";
+      }).join(", ") + ".");
     }
-    return { said: said.join(" "), named: named };
+    return { said: said.join(" "), named: rest.length };
   }
 
-  // After a failed request: it and the questions waiting behind it given back; the
-  // sentence saying where they are
-  function keepInField() {
-    return giveBack(dropPending()).said;
+  // A request failed for want of a server (no connection, no answer in time, a 5xx): it and
+  // the questions waiting behind it are given back, and „Noch einmal versuchen“ asks them
+  // all (it asked only the first, and the others named went: a review)
+  function failAll(said) {
+    var lost = dropPending();
+    showError(said + giveBack(lost).said, lost);
   }
 
-  // A question: sent now, or, while one is on its way, shown waiting and sent after it
-  function ask(question) {
+  // A question: sent now, or, while one is on its way, shown waiting and sent after it,
+  // in the document chosen now (`doc`: the one given, a „Meinten Sie“ link's)
+  function ask(question, doc) {
+    var item = { question: question, doc: doc === undefined ? chosenDoc() : doc };
     if (pending) {
       if (waiting.length >= MAX_WAITING) {
         showError("Es warten schon " + MAX_WAITING + " Fragen auf ihre Antwort. " +
-          giveBack([question]).said, null);
+          giveBack([item]).said, null);
         return;
       }
       var turn = el("li", "turn");
@@ -645,16 +655,19 @@
       turn.appendChild(el("div", "turn-a pending", WAITS));
       log.appendChild(turn);
       turn.scrollIntoView({ block: "nearest" });
-      waiting.push({ question: question, turn: turn });
+      waiting.push({ item: item, turn: turn });
       keepAsking();
       announce(WAITS);
       return;
     }
-    send(question, null);
+    send(item, null);
   }
 
-  // the request for `question`; `turn`: its turn already shown (it waited), else a new one
-  function send(question, turn) {
+  // The request for `item`. `turn`: its turn already shown (it waited behind the one just
+  // answered or refused, whose answer or message stays the last thing said), else a new one
+  function send(item, turn) {
+    var question = item.question;
+    var waited = !!turn;
     var answered = null; // the new answer's turn, once shown
     var earlier = history();
     var before = turnTokens();
@@ -667,10 +680,12 @@
     }
     var box = turn.querySelector(".turn-a");
     box.textContent = "Ich suche den passenden Absatz …";
-    announce("Ich suche den passenden Absatz …");
-    showError("");
+    if (!waited) {
+      announce("Ich suche den passenden Absatz …");
+      showError(""); // (also keeps what is asked, with the request below)
+    }
     var controller = window.AbortController ? new AbortController() : null;
-    var request = { question: question, turn: turn, controller: controller };
+    var request = { item: item, turn: turn, controller: controller };
     pending = request;
     keepAsking();
     request.timer = setTimeout(function () {
@@ -686,7 +701,7 @@
     fetch(sitePath("/api/ask"), {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify({ question: question, history: earlier, doc: chosenDoc() }),
+      body: JSON.stringify({ question: question, history: earlier, doc: item.doc }),
       signal: controller ? controller.signal : undefined,
     })
       .then(function (response) {
@@ -704,7 +719,6 @@
       .then(function (result) {
         if (pending !== request) return; // dropped by Back or Forward
         if (!result.ok) {
-          request.failed = true;
           // the server's own errors are German JSON; a failure of the server or of a proxy
           // on the way (5xx, 429, no JSON) is offered again, as a lost connection is
           var again = result.status >= 500 || result.status === 429 || !result.data;
@@ -720,8 +734,16 @@
           } else {
             said = (detail || "Die Frage konnte nicht beantwortet werden.") + " ";
           }
-          // no "Ich suche …" left to be read after the error (keepInField stops it)
-          showError(said + keepInField(), again ? question : null);
+          if (again) {
+            failAll(said);
+          } else {
+            // refused, that question only: those waiting behind it are still asked
+            pending = null;
+            log.removeChild(turn);
+            announce("");
+            showError(said + giveBack([item]).said, null);
+          }
+          request.failed = true;
           return;
         }
         log.removeChild(turn);
@@ -738,32 +760,29 @@
         answered = shown;
         // in short where the focus stays in the field; on a touch screen the answer takes
         // the focus below, and a screen reader reads it from there
-        announce(TOUCH ? "" : spoken(result.data));
+        // (while more wait the focus stays, and the answer is said on a touch screen too)
+        announce(TOUCH && !waiting.length ? "" : spoken(result.data));
       })
       .catch(function (error) {
         if (pending !== request || leaving) return;
         request.failed = true;
-        // no "Ich suche …" or "… warte noch" left to be read after the error (keepInField)
         var timedOut = error && error.name === "AbortError";
-        showError(
-          (timedOut
+        failAll(
+          timedOut
             ? "Der Server antwortet gerade nicht (Zeitüberschreitung). "
-            : "Keine Verbindung zum Server. ") + keepInField(),
-          question
+            : "Keine Verbindung zum Server. "
         );
       })
       .then(function () {
         if (leaving) return; // its questions stay kept for the page that comes
-        if (pending === request) {
-          pending = null;
-          clearTimeout(request.timer);
-          clearTimeout(request.slow);
-          keepAsking();
-        }
+        if (pending === request) pending = null;
+        clearTimeout(request.timer);
+        clearTimeout(request.slow);
+        keepAsking();
         if (!answered && !request.failed) return; // dropped by Back or Forward
-        if (answered && waiting.length) {
+        if (waiting.length) {
           var next = waiting.shift();
-          send(next.question, next.turn); // the focus stays where it is meanwhile
+          send(next.item, next.turn); // the focus stays where it is meanwhile
           return;
         }
         if (!TOUCH) {
@@ -773,8 +792,8 @@
           // the answer takes it (a screen reader goes on reading there)
           takeFocus(answered);
         } else if (retry && !retry.hidden) {
-          // a failed question: the disabled button had lost focus to the page (a screen
-          // reader started at the top); the retry takes it, and raises no keyboard
+          // a failed question: the retry takes the focus (the page's top had it once, and a
+          // screen reader started there), and raises no keyboard
           retry.focus({ preventScroll: true });
           // below the fold after an answer; centred, not "nearest": at the screen's edge a
           // fraction of a pixel of it could stay cut off
@@ -787,11 +806,18 @@
 
   if (retry) {
     retry.addEventListener("click", function () {
-      // the question the message names; one typed meanwhile stays in the field
-      var question = failed || input.value.trim();
-      if (!question) return;
-      if (input.value.trim() === question) input.value = "";
-      ask(question);
+      // the questions the message names (the first put into the field, unless one was typed
+      // there meanwhile: that stays)
+      var items = failed || (input.value.trim() ? [{ question: input.value.trim() }] : []);
+      if (!items.length) return;
+      if (input.value.trim() === items[0].question) input.value = "";
+      showError("");
+      items.forEach(function (item) {
+        ask(item.question, item.doc);
+      });
+      // the button hid itself under the focus: where a question sent puts it
+      if (!TOUCH) input.focus({ preventScroll: true });
+      else if (pending) takeFocus(pending.turn);
     });
   }
 
@@ -817,14 +843,23 @@
   window.addEventListener("popstate", function (event) {
     var state = event.state;
     if (!state || typeof state.chat !== "number") return; // an anchor's entry: nothing changes
-    // the questions on their way go back (into the field, or named when it holds another)
-    var back = giveBack(dropPending());
-    showError(back.named.length ? back.said : "", back.named[0]);
     var count = state.chat - firstTurn; // of the turns this page holds
     if (count > turnItems.length || (firstTurn > 0 && count < 1)) {
-      window.location.reload(); // turns this page does not hold: the address has them
+      // turns this page does not hold: the address has them; what is being asked is kept
+      // for the page that comes (given back here, the reload lost it: a review)
+      leaving = true;
+      keepAsking();
+      window.location.reload();
       return;
     }
+    // the questions on their way go back (into the field, or named when it holds another),
+    // with those a failure named (Forward wiped them: a review)
+    var field = input.value.trim();
+    var given = (failed || []).filter(function (item) {
+      return item.question !== field;
+    }).concat(dropPending());
+    var back = giveBack(given);
+    showError(back.named ? back.said : "", back.named ? given : null);
     var focused = document.activeElement;
     var inTurn = !!focused && log.contains(focused);
     var before = shownTurns;
@@ -856,6 +891,10 @@
       showError("Bitte eine Frage eingeben.");
       input.setAttribute("aria-invalid", "true");
       input.setAttribute("aria-describedby", "chat-error-text");
+      return;
+    }
+    if (failed && failed[0].question === question && retry) {
+      retry.click(); // the failed question sent again: with those the message names
       return;
     }
     input.value = "";
@@ -893,7 +932,9 @@
     var again = target.closest("a[data-chat-ask]");
     if (again) {
       event.preventDefault();
-      ask(again.getAttribute("data-chat-ask"));
+      // in the document the misspelled question was answered from, as the link's address
+      var doc = new URL(again.getAttribute("href"), window.location.href).searchParams.get("doc");
+      ask(again.getAttribute("data-chat-ask"), doc || null);
     }
   });
 })();

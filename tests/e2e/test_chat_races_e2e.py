@@ -3,6 +3,8 @@ a reload. Each test holds the answers with `page.route` and lets them go."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from playwright.sync_api import expect
 
@@ -139,3 +141,135 @@ def test_back_to_the_empty_chat_after_a_reload_is_titled_as_the_empty_chat(page)
     page.go_back()
     expect(page.locator("#chat-log li.turn")).to_have_count(0)
     expect(page).to_have_title("Frage stellen · Regelsuche")
+
+
+def test_a_retry_asks_every_question_the_failure_gave_back(routed):
+    """A code review: the retry asked only the failed question; those that had waited
+    behind it, named in the message, were gone with it."""
+    page = routed
+    page.goto("/ask")
+    page.evaluate("document.getElementById('chat-form').dataset.timeoutMs = '1500'")
+    page.route("**/api/ask", lambda route: None)  # never answered: a stalled request
+    ask(page, FIRST)
+    ask(page, SECOND)
+    ask(page, TYPO)
+    expect(page.locator("#chat-error")).to_contain_text(f"Nicht beantwortet: „{SECOND}“, „{TYPO}“")
+    page.unroute("**/api/ask")  # the connection is back
+    page.locator("#chat-retry").click()
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(3)
+    assert questions_shown(page) == [FIRST, SECOND, TYPO]
+    expect(page.locator("#chat-q")).to_have_value("")
+
+
+def test_a_question_refused_does_not_take_those_waiting_behind_it_along(routed):
+    """A code review: a 400 for the first question (too long, say) dropped the valid ones
+    waiting behind it."""
+    page = routed
+    page.goto("/ask")
+    held: list = []
+    # the first question held, the rest answered
+    page.route("**/api/ask", lambda route: route.continue_() if held else held.append(route))
+    ask(page, FIRST)
+    ask(page, SECOND)
+    for _ in range(50):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    detail = {"error": "bad_request", "detail": "Die Frage ist zu lang."}
+    held[0].fulfill(status=400, content_type="application/json", body=json.dumps(detail))
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    assert questions_shown(page) == [SECOND]
+    expect(page.locator("#chat-error")).to_contain_text("Die Frage ist zu lang.")
+    expect(page.locator("#chat-q")).to_have_value(FIRST)
+
+
+def test_the_answer_before_a_waiting_question_is_said_to_a_screen_reader(routed):
+    """A code review: sending the waiting question said „Ich suche …“ over the answer
+    before it, which a screen reader never heard."""
+    page = routed
+    page.goto("/ask")
+    held = holding(page)
+    ask(page, FIRST)
+    ask(page, SECOND)
+    let_go(page, held)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    page.wait_for_timeout(300)  # past the live region's 50 ms
+    status = page.locator("#chat-status")
+    expect(status).to_contain_text(", Absatz ")  # „Titel“, Absatz n: the passage
+    expect(status).not_to_contain_text("Ich suche")
+
+
+def test_a_waiting_question_is_asked_in_the_document_chosen_when_it_was_asked(routed):
+    """A code review: a waiting question went with the document chosen when it was sent."""
+    page = routed
+    page.goto("/ask")
+    bodies: list[dict] = []
+    page.on(
+        "request",
+        lambda request: (
+            bodies.append(json.loads(request.post_data))
+            if request.url.endswith("/api/ask")
+            else None
+        ),
+    )
+    held = holding(page)
+    ask(page, FIRST)
+    ask(page, SECOND)  # in every document
+    page.locator("#chat-form select[name=doc]").select_option(index=1)
+    let_go(page, held)
+    let_go(page, held)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(2)
+    assert [(b["question"], b["doc"]) for b in bodies] == [(FIRST, None), (SECOND, None)]
+
+
+def test_a_question_on_its_way_when_forward_reloads_the_page_is_kept(routed):
+    """A code review: Forward to a turn the page does not hold reloads it; the question
+    on its way was given back into the field first, and the reload lost it."""
+    page = routed
+    page.goto("/ask")
+    ask(page, FIRST)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    ask(page, SECOND)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(2)
+    page.go_back()
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    page.reload()  # this page holds the first turn only
+    holding(page)
+    ask(page, TYPO)
+    expect(page.locator("#chat-log .turn-a.pending")).to_be_visible()
+    page.go_forward()  # the second turn: loaded from its address
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(2)
+    expect(page.locator("#chat-q")).to_have_value(TYPO)
+
+
+def test_a_reload_after_a_failure_gives_its_questions_back_again(routed):
+    """A race review: the questions a failure gave back (in the field, named) were gone
+    after a reload."""
+    page = routed
+    page.goto("/ask")
+    page.evaluate("document.getElementById('chat-form').dataset.timeoutMs = '1500'")
+    page.route("**/api/ask", lambda route: None)  # never answered: a stalled request
+    ask(page, FIRST)
+    ask(page, SECOND)
+    expect(page.locator("#chat-error")).to_contain_text(f"Nicht beantwortet: „{SECOND}“")
+    page.reload()
+    expect(page.locator("#chat-q")).to_have_value(FIRST)
+    expect(page.locator("#chat-error")).to_contain_text(f"Nicht beantwortet: „{SECOND}“")
+
+
+def test_forward_after_back_keeps_the_questions_back_named(routed):
+    """A race review: Back named the questions on their way (the field held another), and
+    Forward wiped the message."""
+    page = routed
+    page.goto("/ask")
+    ask(page, FIRST)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    holding(page)
+    ask(page, SECOND)
+    page.locator("#chat-q").fill("x")
+    page.go_back()
+    expect(page.locator("#chat-error")).to_contain_text(f"Nicht beantwortet: „{SECOND}“")
+    page.go_forward()
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    expect(page.locator("#chat-error")).to_contain_text(f"Nicht beantwortet: „{SECOND}“")
+    expect(page.locator("#chat-q")).to_have_value("x")

@@ -275,7 +275,7 @@ def test_ask_page_empty_shows_the_form(client):
     # without JavaScript the answer page opens at the newest turn (#neu)
     assert (
         '<form class="chat-form" id="chat-form" data-timeout-ms="15000" '
-        'action="/ask#neu" method="post">'
+        'data-empty-title="Frage stellen · Regelsuche" action="/ask#neu" method="post">'
     ) in html
     assert 'name="q"' in html and 'type="hidden"' not in html
     assert 'src="/static/chat.js?v=' in html

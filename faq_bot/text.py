@@ -59,6 +59,7 @@ __all__ = [
     "read_as",
     "said_back",
     "sentence_link",
+    "LIST_MARK",
     "sentence_window",
     "slugify",
     "split_sentences",
@@ -465,14 +466,21 @@ def sentence_link(url: str, sentence: str, words: int = 4, before: str = "") -> 
     return f"{url}{':~:' if '#' in url else '#:~:'}{directive}"
 
 
+# a list item's mark at a line's start („- “, „* “, „1. “), which a page draws as a bullet
+# or number, not as text a text fragment could find
+LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,9}\.)\s+")
+
+
 def text_directive(sentence: str, words: int = 4, before: str = "") -> str | None:
     """The text directive (``text=…``) of `sentence_link`, for a link that puts it after
-    a query and an anchor of its own; None for a sentence without a word."""
-    parts = sentence.split()
+    a query and an anchor of its own; None for a sentence without a word. A list item's
+    mark at the start of the sentence or of its line before it is left out (`LIST_MARK`):
+    „- Häfen …“ was found nowhere on a page that draws the dash as a bullet (a review)."""
+    parts = LIST_MARK.sub("", sentence, count=1).split() or sentence.split()
     if not parts:
         return None
     directive = ",".join(_directive_text(p) for p in _named_by(parts, words))
-    lead = before.rsplit("\n", 1)[-1].split()[-3:]
+    lead = LIST_MARK.sub("", before.rsplit("\n", 1)[-1], count=1).split()[-3:]
     if lead and "…" not in lead:  # a line "…" stands for list items the passage leaves out
         directive = f"{_directive_text(lead)}-,{directive}"
     return f"text={directive}"

@@ -522,14 +522,24 @@
     }).observe(document.body, { childList: true, subtree: true });
   }
 
-  // "Zitieren": the button is hidden without JavaScript (the text is in <details>).
+  // "Zitieren": the button is hidden without JavaScript (the text is in <details>). A copy
+  // the browser refuses marks the citation beside it, to copy by hand (it did nothing: a
+  // review)
   document.querySelectorAll("button[data-copy-text]").forEach(function (button) {
     button.hidden = false;
     button.addEventListener("click", function () {
-      copy(button.getAttribute("data-copy-text")).then(function () {
-        flash(button);
-        announce("Zitat kopiert.");
-      });
+      copy(button.getAttribute("data-copy-text")).then(
+        function () {
+          flash(button);
+          announce("Zitat kopiert.");
+        },
+        function () {
+          var text = button.parentNode.querySelector(".citation");
+          if (text && window.getSelection) window.getSelection().selectAllChildren(text);
+          announce("Kopieren nicht möglich: Das Zitat ist markiert, zum Kopieren lange drücken " +
+            "oder Strg+C.");
+        }
+      );
     });
   });
 })();

@@ -148,3 +148,33 @@ def test_a_copy_without_the_clipboard_api_keeps_the_focus_on_its_control(page):
         page.keyboard.press("Enter")
         expect(status).to_have_text(f"{said} kopiert.")  # the fallback copied
         assert control.evaluate("el => el === document.activeElement"), name
+
+
+def test_the_entrys_citation_copy_that_fails_marks_the_citation_to_copy_by_hand(page):
+    """A review: with the clipboard refused, „Zitat kopieren“ under „Zitieren“ did nothing
+    (an unhandled rejection), where the paragraphs' copy controls offer the text."""
+    page.add_init_script(
+        "navigator.clipboard.writeText = () => Promise.reject(new Error('denied'));"
+        "document.execCommand = () => false;"
+    )
+    page.goto(f"/entry/{BOMB}")
+    page.locator("details.cite summary").click()
+    page.locator("details.cite button[data-copy-text]").click()
+    expect(page.get_by_role("status")).to_contain_text("markiert")
+    selected = page.evaluate("String(window.getSelection())")
+    assert selected.strip() == page.locator("#citation").inner_text().strip()
+
+
+def test_the_search_filter_is_what_the_page_says_after_back(page):
+    """A review: after Back from a filtered search, the browser restored the document
+    chosen before into the folded filter, and the next search silently used it."""
+    page.goto("/search?q=Hafen")
+    page.locator("select[name=doc]").evaluate(
+        "el => el.closest('details') && (el.closest('details').open = true)"
+    )
+    page.locator("select[name=doc]").select_option("sow")
+    page.locator("select[name=doc]").evaluate("el => el.form.submit()")
+    expect(page).to_have_url(re.compile(r"doc=sow"))
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"q=Hafen$"))
+    assert page.locator("select[name=doc]").input_value() == ""

@@ -69,3 +69,43 @@ def test_markdown_marks_at_the_limit_still_go_through_markdown_and_one_more_does
     assert "<strong>" not in fallback and fallback.startswith("<p>fett s. auch ")
     # the reference's offsets point into the plain text the fallback shows: still linked
     assert '<a class="xref" href="/entry/beta" data-preview="">Beta</a>' in fallback
+
+
+def test_items_indented_under_a_numbered_step_are_its_sub_steps_not_steps_of_their_own():
+    """A review: the SoW round order („1. Phase des Rates der Zauberer“, its „ - a) …“
+    items indented by one space, „2. Wirtschaftsphase“ …) was one list of 14 numbered items,
+    so the page read „7. Wirtschaftsphase“. Markdown nests only items indented by four."""
+    html = markdown_to_html(
+        "1. Phase des Rates\n - a) Auffüllen\n - b) Würfeln\n2. Wirtschaftsphase\n"
+        " - a) Ernte\n3. Unterhaltphase"
+    )
+    assert html.count("<ol>") == 1 and html.count("<ul>") == 2
+    steps = html.split("<ol>")[1].split("</ol>")[0]
+    top = [part.split("<")[0].strip() for part in steps.split("<li>")[1:]]
+    assert [t for t in top if not t.startswith(("a)", "b)"))] == [
+        "Phase des Rates",
+        "Wirtschaftsphase",
+        "Unterhaltphase",
+    ]
+    assert "<li>a) Auffüllen</li>" in html and "<li>b) Würfeln</li>" in html
+
+
+def test_a_bullet_indented_under_a_bullet_nests_and_the_next_unindented_one_does_not():
+    html = markdown_to_html(
+        "- 1) Truppensammlung\n- 3) Bogenkampf\n - Max. 2\n - keine\n- 4) Flucht"
+    )
+    assert html.count("<ul>") == 2
+    nested = html.split("<ul>")[2].split("</ul>")[0]
+    assert "Max. 2" in nested and "keine" in nested and "Flucht" not in nested
+
+
+def test_a_list_after_a_sentence_keeps_its_own_indentation_rules():
+    # a line indented four spaces after prose is Markdown's code block: left as it is
+    assert "<code>" in markdown_to_html("Text davor.\n\n    code\n")
+
+
+def test_an_item_of_the_same_kind_indented_by_a_space_is_the_next_item_not_a_sub_item():
+    """The SoW setup writes „- 1) …“, then „ - 2) …“, „ - 3) …“: one list, as before."""
+    html = markdown_to_html("- 1) Rassen\n - 2) Gebiete\n - 3) Ozean\n1. Würfeln\n 2. Legen")
+    assert "<ul>" in html and html.count("<ul>") == 1
+    assert "<li>2) Gebiete</li>" in html and "<li>Legen</li>" in html

@@ -178,6 +178,39 @@ _converters = threading.local()
 MARKDOWN_MARKS = 256
 
 
+_LIST_ITEM = re.compile(r"( {0,3})(?:([-*+])|\d{1,9}\.)[ \t]+(?:(\d{1,3}[a-z]?\))|([a-z]\)))?")
+
+
+def nest_list_items(source: str) -> str:
+    """`source` with a list item written deeper than the item before it (by one to three
+    spaces, as the rulebooks write sub-steps) nested under it, four spaces per level as
+    Python-Markdown nests, when it is another kind of item: a bullet under a numbered step,
+    a plain bullet under „- 3)“, „- a)“ under „- 1)“. The SoW round order („1. Phase …“,
+    „ - a) …“, „2. …“) was one list of 14 numbered items, and the page read „7.
+    Wirtschaftsphase“ (a review). An item of the same kind indented by a space („- 1)“,
+    „ - 2)“) is the next one of the same list, as before."""
+    lines = source.split("\n")
+    levels: list[tuple[int, tuple[bool, bool, bool]]] = []  # (indentation, kind) per level
+    for n, line in enumerate(lines):
+        item = _LIST_ITEM.match(line)
+        if item is None:
+            if line.strip() and not line.startswith(" "):
+                levels = []  # prose: the lists before it are over
+            continue
+        indent = len(item.group(1))
+        kind = (item.group(2) is None, item.group(3) is not None, item.group(4) is not None)
+        while levels and indent < levels[-1][0]:
+            levels.pop()
+        if levels and indent > levels[-1][0] and kind != levels[-1][1]:
+            levels.append((indent, kind))  # a sub-item
+        elif levels:
+            levels[-1] = (levels[-1][0], kind)  # the next item of this level
+        else:
+            levels.append((indent, kind))
+        lines[n] = "    " * (len(levels) - 1) + line[indent:]
+    return "\n".join(lines)
+
+
 def markdown_to_html(source: str) -> str:
     # one Markdown converter per thread, reset between documents: building one
     # (its parser and every pattern) cost more than converting a paragraph
@@ -185,7 +218,7 @@ def markdown_to_html(source: str) -> str:
     if md is None:
         md = _converters.md = _markdown.Markdown(output_format="html")
     try:
-        html = md.convert(source)
+        html = md.convert(nest_list_items(source))
     finally:
         md.reset()
     return sanitize(html)

@@ -46,7 +46,9 @@ def test_a_line_of_left_out_list_items_is_no_prefix():
 def test_a_list_items_mark_is_left_out_as_the_page_shows_none():
     """A review: a search hit's link named „- Häfen …“ and „* jede zweite Runde“, whose
     marks the page draws as list bullets, so the browser found no such text."""
-    assert sentence_link("/e", "- Häfen bauen Schiffe.") == "/e#:~:text=H%C3%A4fen%20bauen%20Schiffe."
+    assert (
+        sentence_link("/e", "- Häfen bauen Schiffe.") == "/e#:~:text=H%C3%A4fen%20bauen%20Schiffe."
+    )
     assert sentence_link("/e", "* jede zweite Runde") == "/e#:~:text=jede%20zweite%20Runde"
     assert sentence_link("/e", "1. Phase des Rates") == "/e#:~:text=Phase%20des%20Rates"
     assert sentence_link("/e", "Kampf.", before="x\n- Erst") == "/e#:~:text=Erst-,Kampf."

@@ -60,11 +60,21 @@
   var MAX_WAITING = 5;
   var WAITS = "Wird gestellt, sobald die Antwort davor da ist …";
   var ASKING = STORE + ":asking"; // the questions not answered yet, for a reload meanwhile
+  var FIELD = STORE + ":field"; // what the field holds when the page is left (`restore`)
+  var queueFull = false; // the message says that no more questions can wait
   // the page is being left (reloaded): the request it cancels failed for no reason a
   // judge needs told, and its questions stay kept for the page that comes
   var leaving = false;
   window.addEventListener("pagehide", function () {
     leaving = true;
+    // what the field holds: a question given back there (by Back, or one too many to
+    // wait) was lost with a reload (a review)
+    try {
+      if (input.value.trim()) window.sessionStorage.setItem(FIELD, input.value);
+      else window.sessionStorage.removeItem(FIELD);
+    } catch (e) {
+      // storage blocked: the browser's own form restoring, if any
+    }
   });
   window.addEventListener("pageshow", function () {
     leaving = false;
@@ -393,6 +403,7 @@
   // („Noch einmal versuchen“ asks them all, in order), and the first one's search, which the
   // stored copy answers offline (templates/pwa/sw.js)
   function showError(text, items) {
+    queueFull = false;
     // the field's own error (an empty question) is marked by the submit handler after this
     input.removeAttribute("aria-invalid");
     input.removeAttribute("aria-describedby");
@@ -554,7 +565,16 @@
     if (window.history && window.history.replaceState) {
       window.history.replaceState({ chat: firstTurn + shownTurns }, "");
     }
-    // questions still on their way when the page was reloaded or left: given back
+    // the field as it was left, then the questions still on their way: given back
+    var field = null;
+    try {
+      field = window.sessionStorage.getItem(FIELD);
+      window.sessionStorage.removeItem(FIELD);
+    } catch (e) {
+      field = null;
+    }
+    var back = nav && (nav.type === "reload" || nav.type === "back_forward");
+    if (back && field && !input.value.trim()) input.value = field;
     var asking = [];
     try {
       asking = JSON.parse(window.sessionStorage.getItem(ASKING) || "[]");
@@ -568,11 +588,16 @@
           (item.doc === null || typeof item.doc === "string");
       })
       : [];
-    if (asking.length && nav && (nav.type === "reload" || nav.type === "back_forward")) {
+    if (asking.length && back) {
+      // the field as it was left may hold one of them already
+      var others = asking.filter(function (item) { return item.question !== input.value.trim(); });
+      var said = others.length < asking.length
+        ? "Ihre Frage steht noch im Feld." + (others.length ? " " + notAnswered(others) : "")
+        : giveBack(asking).said;
       showError(
         (nav.type === "reload"
           ? "Die Seite wurde neu geladen, bevor die Antwort kam. "
-          : "Die Seite wurde verlassen, bevor die Antwort kam. ") + giveBack(asking).said,
+          : "Die Seite wurde verlassen, bevor die Antwort kam. ") + said,
         asking
       );
     }
@@ -624,12 +649,14 @@
       input.value = rest.shift().question;
       said.push("Ihre Frage steht noch im Feld.");
     }
-    if (rest.length) {
-      said.push("Nicht beantwortet: " + rest.map(function (item) {
-        return "„" + item.question + "“";
-      }).join(", ") + ".");
-    }
+    if (rest.length) said.push(notAnswered(rest));
     return { said: said.join(" "), named: rest.length };
+  }
+
+  function notAnswered(items) {
+    return "Nicht beantwortet: " + items.map(function (item) {
+      return "„" + item.question + "“";
+    }).join(", ") + ".";
   }
 
   // A request failed for want of a server (no connection, no answer in time, a 5xx): it and
@@ -648,6 +675,7 @@
       if (waiting.length >= MAX_WAITING) {
         showError("Es warten schon " + MAX_WAITING + " Fragen auf ihre Antwort. " +
           giveBack([item]).said, null);
+        queueFull = true; // said until there is room again
         return;
       }
       var turn = el("li", "turn");
@@ -682,7 +710,12 @@
     box.textContent = "Ich suche den passenden Absatz …";
     if (!waited) {
       announce("Ich suche den passenden Absatz …");
-      showError(""); // (also keeps what is asked, with the request below)
+      // the questions a failure named stay on offer (sending another one threw them away,
+      // without a word: a review), without the one asked now
+      var named = (failed || []).filter(function (f) { return f.question !== question; });
+      showError(named.length ? notAnswered(named) : "", named); // (also keeps them)
+    } else if (queueFull) {
+      showError(""); // there is room again
     }
     var controller = window.AbortController ? new AbortController() : null;
     var request = { item: item, turn: turn, controller: controller };
@@ -711,7 +744,9 @@
           function (data) {
             return { ok: response.ok, status: response.status, data: data };
           },
-          function () {
+          function (error) {
+            // cut off by the timeout while the body came: a timeout, not a reply
+            if (controller && controller.signal.aborted) throw error;
             return { ok: false, status: response.status, data: null };
           }
         );
@@ -722,11 +757,17 @@
           // the server's own errors are German JSON; a failure of the server or of a proxy
           // on the way (5xx, 429, no JSON) is offered again, as a lost connection is
           var again = result.status >= 500 || result.status === 429 || !result.data;
+          // a page with status 200 that is not the service's answer: a wifi's login page,
+          // said as „Fehlercode 200“ of the server (a review)
+          var foreign = !result.data && result.status < 300;
           var detail = result.data && result.data.detail;
           var said;
           if (result.status === 429) {
             said = "Gerade kommen zu viele Anfragen an: " +
               (detail || "bitte kurz warten.") + " ";
+          } else if (foreign) {
+            said = "Statt der Antwort kam eine andere Seite an, vielleicht die Anmeldeseite " +
+              "eines WLANs: bitte dort anmelden. ";
           } else if (again) {
             // said as what happened to the question; the code is for whoever is told of it
             said = "Der Server konnte die Frage gerade nicht beantworten (Fehlercode " +

@@ -273,3 +273,70 @@ def test_forward_after_back_keeps_the_questions_back_named(routed):
     expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
     expect(page.locator("#chat-error")).to_contain_text(f"Nicht beantwortet: „{SECOND}“")
     expect(page.locator("#chat-q")).to_have_value("x")
+
+
+def test_a_new_question_keeps_the_questions_a_failure_named_on_offer(routed):
+    """A race review: sending another question threw away, without a word, the questions
+    the failure had named (and „Noch einmal versuchen“ with them)."""
+    page = routed
+    page.goto("/ask")
+    page.evaluate("document.getElementById('chat-form').dataset.timeoutMs = '1500'")
+    page.route("**/api/ask", lambda route: None)  # never answered: a stalled request
+    ask(page, FIRST)
+    ask(page, SECOND)
+    page.locator("#chat-q").fill(FOLLOWUP)  # the next one, typed while waiting
+    expect(page.locator("#chat-error")).to_contain_text(f"Nicht beantwortet: „{FIRST}“, „{SECOND}“")
+    page.unroute("**/api/ask")  # the connection is back
+    page.locator("#chat-q").press("Enter")
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    expect(page.locator("#chat-error")).to_contain_text(f"Nicht beantwortet: „{FIRST}“, „{SECOND}“")
+    page.locator("#chat-retry").click()
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(3)
+    assert questions_shown(page) == [FOLLOWUP, FIRST, SECOND]
+
+
+def test_a_question_back_goes_back_into_the_field_survives_a_reload(routed):
+    """A race review: Back put the question on its way into the field, and a reload then
+    lost it (only the questions on their way were kept)."""
+    page = routed
+    page.goto("/ask")
+    ask(page, FIRST)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    holding(page)
+    ask(page, SECOND)
+    page.go_back()
+    expect(page.locator("#chat-q")).to_have_value(SECOND)
+    page.reload()
+    expect(page.locator("#chat-q")).to_have_value(SECOND)
+
+
+def test_a_wifi_login_page_is_not_called_a_server_error_with_code_200(routed):
+    """A race review: an HTML page with status 200 (a hotel wifi's login) was said to be
+    „Fehlercode 200“ of the server."""
+    page = routed
+    page.goto("/ask")
+    page.route(
+        "**/api/ask",
+        lambda route: route.fulfill(
+            status=200, content_type="text/html", body="<h1>Bitte im WLAN anmelden</h1>"
+        ),
+    )
+    ask(page, FIRST)
+    error = page.locator("#chat-error")
+    expect(error).to_be_visible()
+    expect(error).not_to_contain_text("Fehlercode 200")
+    expect(error).to_contain_text("WLAN")
+    expect(page.locator("#chat-retry")).to_be_visible()
+
+
+def test_the_note_that_the_queue_is_full_goes_once_there_is_room(routed):
+    """A race review: „Es warten schon 5 Fragen …“ stayed under the answers given after."""
+    page = routed
+    page.goto("/ask")
+    held = holding(page)
+    for n in range(7):
+        ask(page, f"{SECOND} ({n})")
+    expect(page.locator("#chat-error")).to_contain_text("Es warten schon 5 Fragen")
+    let_go(page, held)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    expect(page.locator("#chat-error")).to_be_hidden()

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from faq_bot.analysis import part_vocabulary, split_compound, vocabulary_from_texts
+from faq_bot.corpus import precedence_notes
 from faq_bot.entrystore import alias_map
 from faq_bot.lexicon import load_stopwords, load_synonyms
 from faq_bot.links import see_also
@@ -131,6 +132,8 @@ def _head(
                 for k in ("id", "title", "game", "kind", "date_text", "notes", "precedence")
             }
             | {"entry_ids": list(d.get("entry_ids", ()))}
+            # the notes a ruling page shows that another document's precedence makes
+            | {"precedence_notes": precedence_notes(documents, d)}
             for d in documents
         ],
     }

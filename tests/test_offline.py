@@ -283,3 +283,12 @@ def test_each_entry_carries_its_cross_references_for_the_offline_ruling_page(dat
     assert ships not in by_id[ships]["see"]
     assert by_id["sow-schiffsbewegung"]["see"] == [ships]
     assert BOMB in by_id["aktionsstapel"]["back"]
+
+
+def test_each_document_carries_the_precedence_notes_its_rulings_show(data, index):
+    """Offline, a ruling shows its document's notes as online (they were missing)."""
+    from faq_bot.corpus import precedence_notes
+
+    for doc in data["documents"]:
+        online = next(d for d in index.documents if d["id"] == doc["id"])
+        assert doc["precedence_notes"] == precedence_notes(index.documents, online)

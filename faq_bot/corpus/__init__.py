@@ -9,10 +9,10 @@ entries with one id) raise `CorpusError` with a message naming the file.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from faq_bot.corpus.manifest import toml_problem, validate_documents
 from faq_bot.corpus.model import Document, Entry, plain
@@ -88,6 +88,23 @@ def first_titled(entries: Iterable[Titled], title: str) -> Titled | None:
 
 # a manifest lists documents in a few lines: one linked to /dev/zero is not read whole
 MAX_MANIFEST = 1_000_000
+
+
+def precedence_notes(documents: Iterable[Mapping[str, Any]], doc: Mapping[str, Any]) -> list[str]:
+    """ "This FAQ takes precedence over this rulebook" notes for a rulebook of the same game
+    (`documents`: the index's, as the manifest describes them); the ruling pages and the
+    offline copy show them."""
+    if doc.get("precedence"):
+        return []
+    notes = []
+    for other in documents:
+        if other.get("precedence") and other["id"] != doc["id"] and other["game"] == doc["game"]:
+            stand = f" (Stand: {other['date_text']})" if other.get("date_text") else ""
+            notes.append(
+                f"Die {other['title']}{stand} hat Vorrang vor diesem Regelwerk: "
+                "Bei Widersprüchen gilt die FAQ."
+            )
+    return notes
 
 
 def read_manifest(corpus_dir: Path) -> list[dict]:

@@ -399,6 +399,8 @@
       el("p", "ruling-meta", doc.title + (doc.date_text ? " · Stand: " + doc.date_text : "") + (entry.category ? " · " + entry.category : ""))
     );
     article.appendChild(head);
+    var notes = docNotes(doc);
+    if (notes) article.appendChild(notes);
     if (note) article.appendChild(el("p", "linked-note", note));
     var body = el("div", "ruling-body");
     var context = "„" + entry.title + "“ · " + doc.title + " · " +
@@ -419,6 +421,22 @@
     crossReferences(data, entry, doc, article);
     root.appendChild(article);
     showHashTarget();
+  }
+
+  // The document's precedence notes and own notes, as templates/_macros.html's doc_notes
+  // shows them on each ruling (offline they were missing: a review); null when it has none
+  // (or the copy was written before they were stored)
+  function docNotes(doc) {
+    var precedence = doc.precedence_notes || [];
+    if (!doc.notes && !precedence.length) return null;
+    var details = el("details", "notes");
+    details.appendChild(el("summary", null, precedence.length
+      ? "Vorrang: Bei Widersprüchen gilt die FAQ" : "Hinweis zu diesem Dokument"));
+    precedence.forEach(function (text) {
+      details.appendChild(el("p", "precedence", text));
+    });
+    if (doc.notes) details.appendChild(el("p", null, doc.notes));
+    return details;
   }
 
   // The element the address's #hash names (a paragraph, a hit), made after the page loaded:

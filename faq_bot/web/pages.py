@@ -20,6 +20,7 @@ from flask import (
 from werkzeug.exceptions import NotFound
 from werkzeug.routing import BaseConverter
 
+from faq_bot.corpus import precedence_notes
 from faq_bot.links import see_also as listed_references
 from faq_bot.text import (
     FINGERPRINT_LENGTH,
@@ -140,21 +141,6 @@ def reads_as_question(query: str) -> bool:
     except QuestionError:
         return False
     return "?" in query or len(words(query)) >= 3 and bool(content_words(query))
-
-
-def precedence_notes(index: Any, doc: dict) -> list[str]:
-    """ "This FAQ takes precedence over this rulebook" notes for a rulebook of the same game."""
-    if doc.get("precedence"):
-        return []
-    notes = []
-    for other in index.documents:
-        if other.get("precedence") and other["id"] != doc["id"] and other["game"] == doc["game"]:
-            stand = f" (Stand: {other['date_text']})" if other.get("date_text") else ""
-            notes.append(
-                f"Die {other['title']}{stand} hat Vorrang vor diesem Regelwerk: "
-                "Bei Widersprüchen gilt die FAQ."
-            )
-    return notes
 
 
 def letter_of(title: str) -> str:
@@ -574,7 +560,7 @@ def render_entry(
         previews={preview_id(k): v for k, v in previews.items() if v},
         prev=prev,
         next=nxt,
-        precedence=precedence_notes(index, doc),
+        precedence=precedence_notes(index.documents, doc),
         absolute_url=absolute,
         canonical_url=canonical,
         description=description,
@@ -612,7 +598,7 @@ def document(doc_id: str) -> Any:
         kind_label=KIND_LABELS.get(doc.get("kind", ""), ""),
         groups=groups,
         is_faq=doc.get("kind") == "faq",
-        precedence=precedence_notes(index, doc),
+        precedence=precedence_notes(index.documents, doc),
         count=sum(len(g[1]) for g in groups),
     )
 

@@ -85,3 +85,27 @@ def test_offline_the_crumbs_separator_is_seen_and_not_read(offline_ctx):
         expect(crumbs).to_contain_text("Start › ")  # still seen
         snapshot = crumbs.aria_snapshot()
         assert "›" not in snapshot and "Start" in snapshot, snapshot
+
+
+def test_offline_a_ruling_carries_its_documents_notes_as_online(offline_ctx):
+    """A review: offline, a SoW ruling left out „Hinweis zu diesem Dokument“ (SoW's rules
+    take precedence over BATTLEMIST's), and a rulebook ruling the FAQ's precedence."""
+    page = offline_ctx.new_page()
+    shown = {}
+    for ruling in ("sow-rundenablauf", "flakbatterie"):
+        page.goto(f"/entry/{ruling}")
+        page.locator("details.notes").evaluate_all("all => all.forEach(d => (d.open = true))")
+        shown[ruling] = page.locator("details.notes").all_inner_texts()
+    page.goto("/")
+    page.evaluate("() => navigator.serviceWorker.ready")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    with offline(offline_ctx):
+        for ruling, online in shown.items():
+            page.goto(f"/entry/{ruling}")
+            expect(page.locator("h1")).to_be_visible()
+            notes = page.locator("details.notes")
+            expect(notes).to_have_count(len(online))
+            for n, text in enumerate(online):
+                notes.nth(n).locator("summary").click()
+                expect(notes.nth(n)).to_have_text(text, use_inner_text=True)
+    assert shown["sow-rundenablauf"], "the SoW ruling shows its document's note online"

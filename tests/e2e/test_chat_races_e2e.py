@@ -31,6 +31,13 @@ def let_go(page, held: list) -> None:
     held.pop(0).continue_()
 
 
+def stalling(page) -> None:
+    """/ask with every question stalled: never answered, failed after 1.5 s."""
+    page.goto("/ask")
+    page.evaluate("document.getElementById('chat-form').dataset.timeoutMs = '1500'")
+    page.route("**/api/ask", lambda route: None)
+
+
 def questions_shown(page) -> list[str]:
     return page.locator("#chat-log li.turn[data-question]").evaluate_all(
         "items => items.map(item => item.dataset.question)"
@@ -77,9 +84,7 @@ def test_meinten_sie_tapped_while_a_question_is_on_its_way_asks_after_it(routed)
 
 def test_a_question_waiting_behind_a_failed_one_is_given_back(routed):
     page = routed
-    page.goto("/ask")
-    page.evaluate("document.getElementById('chat-form').dataset.timeoutMs = '1500'")
-    page.route("**/api/ask", lambda route: None)  # never answered: a stalled request
+    stalling(page)
     ask(page, FIRST)
     ask(page, SECOND)
     expect(page.locator("#chat-error")).to_contain_text("Zeitüberschreitung")
@@ -147,9 +152,7 @@ def test_a_retry_asks_every_question_the_failure_gave_back(routed):
     """A code review: the retry asked only the failed question; those that had waited
     behind it, named in the message, were gone with it."""
     page = routed
-    page.goto("/ask")
-    page.evaluate("document.getElementById('chat-form').dataset.timeoutMs = '1500'")
-    page.route("**/api/ask", lambda route: None)  # never answered: a stalled request
+    stalling(page)
     ask(page, FIRST)
     ask(page, SECOND)
     ask(page, TYPO)
@@ -246,9 +249,7 @@ def test_a_reload_after_a_failure_gives_its_questions_back_again(routed):
     """A race review: the questions a failure gave back (in the field, named) were gone
     after a reload."""
     page = routed
-    page.goto("/ask")
-    page.evaluate("document.getElementById('chat-form').dataset.timeoutMs = '1500'")
-    page.route("**/api/ask", lambda route: None)  # never answered: a stalled request
+    stalling(page)
     ask(page, FIRST)
     ask(page, SECOND)
     expect(page.locator("#chat-error")).to_contain_text(f"Nicht beantwortet: „{SECOND}“")
@@ -279,9 +280,7 @@ def test_a_new_question_keeps_the_questions_a_failure_named_on_offer(routed):
     """A race review: sending another question threw away, without a word, the questions
     the failure had named (and „Noch einmal versuchen“ with them)."""
     page = routed
-    page.goto("/ask")
-    page.evaluate("document.getElementById('chat-form').dataset.timeoutMs = '1500'")
-    page.route("**/api/ask", lambda route: None)  # never answered: a stalled request
+    stalling(page)
     ask(page, FIRST)
     ask(page, SECOND)
     page.locator("#chat-q").fill(FOLLOWUP)  # the next one, typed while waiting

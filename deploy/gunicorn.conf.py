@@ -13,10 +13,17 @@ workers fork when missing; gunicorn then starts again in its own place, so the w
 not inherit the build's memory). `faq-bot serve` uses the same settings.
 """
 
+import os
+import sys
+
 from faq_bot import serving
 
 try:  # the settings every worker reads: a wrong one stops here, as `faq-bot serve` stops
     serving.check_environment()
+    # the address too, unless gunicorn's own -b wins: here, before --daemon detaches (the
+    # start hook checks what gunicorn merged, after it, with the error log only)
+    if not serving.bind_given(sys.argv[1:], os.environ.get("GUNICORN_CMD_ARGS", "")):
+        serving.check_bind(serving.settings()["bind"][0])
 except ValueError as exc:  # gunicorn would print a traceback for it (and exit 1)
     serving.stop_at(exc)
 

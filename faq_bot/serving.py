@@ -30,6 +30,7 @@ race to build it; the same for the chat's secret (`faq_bot.config.turn_secret`).
 from __future__ import annotations
 
 import os
+import shlex
 import socket
 import sys
 from collections.abc import Callable
@@ -133,6 +134,13 @@ def check_bind(address: str) -> None:
         ) from None
 
 
+def bind_given(argv: list[str], cmd_args: str = "") -> bool:
+    """Whether gunicorn's command line (`argv`, and ``GUNICORN_CMD_ARGS``) names the
+    address to listen on (``-b``/``--bind``), which wins over ``FAQ_BOT_BIND``."""
+    args = [*argv, *shlex.split(cmd_args)]
+    return any(a == "--bind" or a.startswith(("-b", "--bind=")) for a in args)
+
+
 def stop_at(exc: ValueError) -> NoReturn:
     """End gunicorn's start at a wrong setting: one German line, exit code 2 (as
     `faq-bot serve` ends), not a traceback."""
@@ -205,5 +213,8 @@ def on_starting(server: Any) -> None:
         try:
             check_bind(address)
         except ValueError as exc:
+            pidfile = getattr(server, "pidfile", None)
+            if pidfile is not None:  # written before this hook: it named a dead process
+                pidfile.unlink()
             stop_at(exc)
     ensure_index_before_fork(server.log.info, getattr(server, "pidfile", None))

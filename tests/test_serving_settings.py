@@ -274,3 +274,42 @@ def test_gunicorns_own_bind_wins_over_the_setting(tmp_path):
     command += ["-b", "127.0.0.1:1", "--check-config"]
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "cmd_args", "given"),
+    [
+        (["-c", "deploy/gunicorn.conf.py"], "", False),
+        (["-c", "x", "-b", "127.0.0.1:1"], "", True),
+        (["-b127.0.0.1:1"], "", True),
+        (["--bind=127.0.0.1:1"], "", True),
+        (["--bind", "127.0.0.1:1"], "", True),
+        (["--backlog", "64"], "", False),
+        ([], "--bind 127.0.0.1:1 --workers 2", True),
+    ],
+)
+def test_gunicorns_own_bind_is_recognised_on_its_command_line(argv, cmd_args, given):
+    assert serving.bind_given(argv, cmd_args) is given
+
+
+def test_a_daemon_with_a_bad_bind_stops_before_it_detaches(tmp_path):
+    """A code review: checked only in the start hook, after --daemon had detached, a bad
+    FAQ_BOT_BIND ended with exit code 0, the message lost, and --pid's file left behind."""
+    env = dict(os.environ, FAQ_BOT_INDEX=str(tmp_path / "idx"), FAQ_BOT_BIND="127.0.0.1:99999")
+    command = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py")]
+    command += ["--daemon", "--pid", str(tmp_path / "g.pid")]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert "Fehler: Ungültige Einstellung: Adresse „127.0.0.1:99999“" in done.stderr
+    assert not (tmp_path / "g.pid").exists()
+
+
+def test_a_bad_bind_given_to_gunicorn_stops_in_its_start_hook_and_leaves_no_pid_file(tmp_path):
+    env = dict(os.environ, FAQ_BOT_INDEX=str(tmp_path / "idx"))
+    command = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py")]
+    command += ["-b", "127.0.0.1:99999", "--pid", str(tmp_path / "g.pid")]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert "Fehler: Ungültige Einstellung: Adresse „127.0.0.1:99999“" in done.stderr
+    assert not (tmp_path / "g.pid").exists()
+    assert not (tmp_path / "idx").exists()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from faq_bot.web.render import markdown_to_html
+from faq_bot.web.render import markdown_to_html, nest_list_items
 
 
 def test_a_reference_definition_does_not_leak_into_the_next_paragraph():
@@ -109,3 +109,16 @@ def test_an_item_of_the_same_kind_indented_by_a_space_is_the_next_item_not_a_sub
     html = markdown_to_html("- 1) Rassen\n - 2) Gebiete\n - 3) Ozean\n1. Würfeln\n 2. Legen")
     assert "<ul>" in html and html.count("<ul>") == 1
     assert "<li>2) Gebiete</li>" in html and "<li>Legen</li>" in html
+
+
+def test_a_list_after_a_paragraph_that_closed_the_one_before_is_not_nested_into_it():
+    """A code review: a paragraph indented by two spaces after a blank line closes the list
+    in Markdown, and the bullet after it became a code block."""
+    assert markdown_to_html("1. Schritt\n\n  eingerückter Absatz\n\n - danach") == (
+        markdown_to_html("1. Schritt\n\n  eingerückter Absatz\n\n- danach")
+    )
+    assert "<code>" not in markdown_to_html("- Punkt\n\n   Absatz\n\n 1. Schritt")
+
+
+def test_a_rule_under_an_item_is_no_item():
+    assert nest_list_items("- Punkt\n * * *") == "- Punkt\n * * *"

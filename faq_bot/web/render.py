@@ -181,6 +181,9 @@ MARKDOWN_MARKS = 256
 _LIST_ITEM = re.compile(r"( {0,3})(?:([-*+])|\d{1,9}\.)[ \t]+(?:(\d{1,3}[a-z]?\))|([a-z]\)))?")
 
 
+_RULE = re.compile(r" {0,3}([-*_])( *\1){2,}\s*$")  # a horizontal rule, "* * *"
+
+
 def nest_list_items(source: str) -> str:
     """`source` with a list item written deeper than the item before it (by one to three
     spaces, as the rulebooks write sub-steps) nested under it, four spaces per level as
@@ -191,12 +194,18 @@ def nest_list_items(source: str) -> str:
     „ - 2)“) is the next one of the same list, as before."""
     lines = source.split("\n")
     levels: list[tuple[int, tuple[bool, bool, bool]]] = []  # (indentation, kind) per level
+    blank = False  # the line before was blank
     for n, line in enumerate(lines):
-        item = _LIST_ITEM.match(line)
+        item = None if _RULE.match(line) else _LIST_ITEM.match(line)
         if item is None:
-            if line.strip() and not line.startswith(" "):
-                levels = []  # prose: the lists before it are over
+            # prose, or after a blank line anything indented less than a code block: the
+            # lists before it are over (a bullet after such a paragraph became a code block)
+            shallow = len(line) - len(line.lstrip(" ")) < 4
+            if line.strip() and (not line.startswith(" ") or (blank and shallow)):
+                levels = []
+            blank = not line.strip()
             continue
+        blank = False
         indent = len(item.group(1))
         kind = (item.group(2) is None, item.group(3) is not None, item.group(4) is not None)
         while levels and indent < levels[-1][0]:

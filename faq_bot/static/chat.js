@@ -606,9 +606,15 @@
   // The questions not answered yet (given back, on their way, waiting), kept in the tab: a
   // reload meanwhile gives them back (the field was emptied when they were sent: a review)
   function keepAsking() {
+    var seen = {};
     var items = (failed || []).concat(pending ? [pending.item] : [], waiting.map(function (w) {
       return w.item;
-    }));
+    })).filter(function (item) {
+      var key = item.question + "\u0000" + item.doc;
+      if (seen[key]) return false;
+      seen[key] = true;
+      return true;
+    });
     try {
       if (items.length) window.sessionStorage.setItem(ASKING, JSON.stringify(items));
       else window.sessionStorage.removeItem(ASKING);
@@ -649,8 +655,14 @@
       input.value = rest.shift().question;
       said.push("Ihre Frage steht noch im Feld.");
     }
+    rest = notInField(rest); // (the field may hold one of them already)
     if (rest.length) said.push(notAnswered(rest));
     return { said: said.join(" "), named: rest.length };
+  }
+
+  function notInField(items) {
+    var field = input.value.trim();
+    return items.filter(function (item) { return item.question !== field; });
   }
 
   function notAnswered(items) {
@@ -664,17 +676,40 @@
   // all (it asked only the first, and the others named went: a review)
   function failAll(said) {
     var lost = dropPending();
-    showError(said + giveBack(lost).said, lost);
+    // with those an earlier failure named, which it replaced (a code review)
+    var all = namedBefore(lost).concat(lost);
+    showError(said + giveBack(all).said, all);
+  }
+
+  // The questions the message names now (`failed`) that are not among `items`: kept on
+  // offer whatever else is said (a second failure, a refusal, a question one too many)
+  function namedBefore(items) {
+    return (failed || []).filter(function (f) {
+      return !items.some(function (item) { return item.question === f.question; });
+    });
+  }
+
+  // The message after a question left `failed` or joined it: what is still named, if any
+  function sayNamed(items) {
+    var named = notInField(items);
+    showError(named.length ? notAnswered(named) : "", items);
   }
 
   // A question: sent now, or, while one is on its way, shown waiting and sent after it,
   // in the document chosen now (`doc`: the one given, a „Meinten Sie“ link's)
   function ask(question, doc) {
     var item = { question: question, doc: doc === undefined ? chosenDoc() : doc };
+    var named = namedBefore([item]);
+    // asked again: no longer named (it stayed named after its answer, and the retry asked
+    // it twice: a code review); the others stay on offer (sending another question threw
+    // them away, without a word: a review)
+    if (failed && named.length < failed.length) sayNamed(named);
     if (pending) {
       if (waiting.length >= MAX_WAITING) {
+        // kept on offer with the others named, not only said
+        var all = named.concat([item]);
         showError("Es warten schon " + MAX_WAITING + " Fragen auf ihre Antwort. " +
-          giveBack([item]).said, null);
+          giveBack([item]).said + (named.length ? " " + notAnswered(named) : ""), all);
         queueFull = true; // said until there is room again
         return;
       }
@@ -710,12 +745,9 @@
     box.textContent = "Ich suche den passenden Absatz …";
     if (!waited) {
       announce("Ich suche den passenden Absatz …");
-      // the questions a failure named stay on offer (sending another one threw them away,
-      // without a word: a review), without the one asked now
-      var named = (failed || []).filter(function (f) { return f.question !== question; });
-      showError(named.length ? notAnswered(named) : "", named); // (also keeps them)
+      if (!failed) showError(""); // (what `ask` left named stays)
     } else if (queueFull) {
-      showError(""); // there is room again
+      sayNamed(failed || []); // there is room again: the note goes, what it named stays
     }
     var controller = window.AbortController ? new AbortController() : null;
     var request = { item: item, turn: turn, controller: controller };
@@ -742,7 +774,10 @@
         // server's answer, not a lost connection
         return response.json().then(
           function (data) {
-            return { ok: response.ok, status: response.status, data: data };
+            // JSON that is no answer (a portal's own): as a page that is none
+            var answer = data && typeof data === "object" && typeof data.question === "string";
+            if (response.ok && !answer) data = null;
+            return { ok: response.ok && answer, status: response.status, data: data };
           },
           function (error) {
             // cut off by the timeout while the body came: a timeout, not a reply
@@ -782,11 +817,16 @@
             pending = null;
             log.removeChild(turn);
             announce("");
-            showError(said + giveBack([item]).said, null);
+            var stay = namedBefore([item]); // stay on offer, as in failAll
+            showError(said + giveBack([item]).said +
+              (stay.length ? " " + notAnswered(stay) : ""), stay);
           }
           request.failed = true;
           return;
         }
+        // the focus on the turn being replaced (after a retry on a touch screen) goes to
+        // the answer, not the page's top while the next one is on its way (a review)
+        var focusHere = turn.contains(document.activeElement);
         log.removeChild(turn);
         var shown = buildTurn(result.data, before);
         turnItems = turnItems.slice(0, shownTurns).concat([shown]);
@@ -798,6 +838,7 @@
           log.appendChild(w.turn); // still waiting, after the answer
         });
         shown.scrollIntoView({ block: "start" }); // the new answer from its question on
+        if (focusHere) takeFocus(shown);
         answered = shown;
         // in short where the focus stays in the field; on a touch screen the answer takes
         // the focus below, and a screen reader reads it from there
@@ -851,7 +892,7 @@
       // there meanwhile: that stays)
       var items = failed || (input.value.trim() ? [{ question: input.value.trim() }] : []);
       if (!items.length) return;
-      if (input.value.trim() === items[0].question) input.value = "";
+      if (notInField(items).length < items.length) input.value = ""; // asked now
       showError("");
       items.forEach(function (item) {
         ask(item.question, item.doc);
@@ -895,12 +936,12 @@
     }
     // the questions on their way go back (into the field, or named when it holds another),
     // with those a failure named (Forward wiped them: a review)
-    var field = input.value.trim();
-    var given = (failed || []).filter(function (item) {
-      return item.question !== field;
-    }).concat(dropPending());
+    // (the one in the field stays among them: the retry asked the others without it, a
+    // follow-up before the question it follows: a review)
+    var lost = dropPending();
+    var given = namedBefore(lost).concat(lost); // those named first: asked before
     var back = giveBack(given);
-    showError(back.named ? back.said : "", back.named ? given : null);
+    showError(back.named ? back.said : "", given.length ? given : null);
     var focused = document.activeElement;
     var inTurn = !!focused && log.contains(focused);
     var before = shownTurns;
@@ -935,7 +976,10 @@
       return;
     }
     if (failed && failed[0].question === question && retry) {
-      retry.click(); // the failed question sent again: with those the message names
+      // the failed question sent again: with those the message names, in the document
+      // chosen now (it went to the one chosen when it failed: a code review)
+      failed[0] = { question: question, doc: chosenDoc() };
+      retry.click();
       return;
     }
     input.value = "";

@@ -339,3 +339,90 @@ def test_the_note_that_the_queue_is_full_goes_once_there_is_room(routed):
     let_go(page, held)
     expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
     expect(page.locator("#chat-error")).to_be_hidden()
+
+
+def test_a_second_failure_keeps_the_questions_the_first_one_named(routed):
+    """A code review: a failure replaced the questions an earlier failure had named (in
+    the message, the retry and what a reload gives back)."""
+    page = routed
+    stalling(page)
+    ask(page, FIRST)
+    ask(page, SECOND)
+    page.locator("#chat-q").fill(TYPO)  # typed while waiting: both are named
+    expect(page.locator("#chat-error")).to_contain_text(f"Nicht beantwortet: „{FIRST}“, „{SECOND}“")
+    page.locator("#chat-q").press("Enter")  # TYPO stalls too
+    expect(page.locator("#chat-error")).to_contain_text("Zeitüberschreitung")
+    expect(page.locator("#chat-error")).to_contain_text(f"„{FIRST}“, „{SECOND}“")
+    page.unroute("**/api/ask")
+    page.locator("#chat-retry").click()
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(3)
+    assert sorted(questions_shown(page)) == sorted([FIRST, SECOND, TYPO])
+
+
+def test_a_named_question_asked_again_is_no_longer_named(routed):
+    """A code review: a named question asked while another was on its way stayed named
+    after its answer, and the retry asked it twice."""
+    page = routed
+    stalling(page)
+    ask(page, FIRST)
+    ask(page, SECOND)
+    page.locator("#chat-q").fill(TYPO)
+    expect(page.locator("#chat-error")).to_contain_text(f"Nicht beantwortet: „{FIRST}“, „{SECOND}“")
+    page.unroute("**/api/ask")
+    held = holding(page)
+    page.locator("#chat-q").press("Enter")  # TYPO on its way
+    ask(page, SECOND)  # waits behind it
+    let_go(page, held)
+    let_go(page, held)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(2)
+    expect(page.locator("#chat-error")).to_contain_text(f"Nicht beantwortet: „{FIRST}“.")
+    page.unroute("**/api/ask")
+    page.locator("#chat-retry").click()
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(3)
+    assert questions_shown(page) == [TYPO, SECOND, FIRST]
+
+
+def test_the_failed_question_sent_again_goes_to_the_document_chosen_now(routed):
+    """A code review: Enter on the failed question asked it in the document chosen when
+    it failed, not the one chosen since."""
+    page = routed
+    stalling(page)
+    ask(page, FIRST)
+    expect(page.locator("#chat-error")).to_contain_text("Zeitüberschreitung")
+    page.unroute("**/api/ask")
+    bodies: list[dict] = []
+    page.on(
+        "request",
+        lambda request: (
+            bodies.append(json.loads(request.post_data))
+            if request.url.endswith("/api/ask")
+            else None
+        ),
+    )
+    chosen = page.locator("#chat-form select[name=doc] option").nth(1).get_attribute("value")
+    page.locator("#chat-form select[name=doc]").select_option(chosen)
+    page.locator("#chat-q").press("Enter")
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    assert [b["doc"] for b in bodies] == [chosen]
+
+
+def test_the_retry_after_back_and_forward_asks_the_fields_question_first(routed):
+    """A race review: after Back and Forward the question in the field had left the retry,
+    which asked the follow-up waiting behind it alone, read with the wrong question."""
+    page = routed
+    page.goto("/ask")
+    ask(page, FIRST)
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    holding(page)
+    ask(page, SECOND)
+    ask(page, FOLLOWUP)
+    page.go_back()
+    expect(page.locator("#chat-q")).to_have_value(SECOND)
+    page.go_forward()
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(1)
+    expect(page.locator("#chat-error")).to_contain_text(f"Nicht beantwortet: „{FOLLOWUP}“")
+    page.unroute("**/api/ask")
+    page.locator("#chat-retry").click()
+    expect(page.locator("#chat-log li.turn[data-question]")).to_have_count(3)
+    assert questions_shown(page) == [FIRST, SECOND, FOLLOWUP]
+    expect(page.locator("#chat-q")).to_have_value("")

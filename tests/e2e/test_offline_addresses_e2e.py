@@ -91,14 +91,14 @@ def test_offline_a_ruling_carries_its_documents_notes_as_online(offline_ctx):
     """A review: offline, a SoW ruling left out „Hinweis zu diesem Dokument“ (SoW's rules
     take precedence over BATTLEMIST's), and a rulebook ruling the FAQ's precedence."""
     page = offline_ctx.new_page()
+    page.goto("/")
+    page.evaluate("() => navigator.serviceWorker.ready")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     shown = {}
     for ruling in ("sow-rundenablauf", "flakbatterie"):
         page.goto(f"/entry/{ruling}")
         page.locator("details.notes").evaluate_all("all => all.forEach(d => (d.open = true))")
         shown[ruling] = page.locator("details.notes").all_inner_texts()
-    page.goto("/")
-    page.evaluate("() => navigator.serviceWorker.ready")
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     with offline(offline_ctx):
         for ruling, online in shown.items():
             page.goto(f"/entry/{ruling}")

@@ -14,7 +14,6 @@
   var log = document.getElementById("chat-log");
   if (!form || !log || !window.fetch) return;
   var input = form.querySelector("input[name=q]");
-  var button = form.querySelector("button[type=submit]");
   var scope = form.querySelector("select[name=doc]"); // "Antworten aus": one document, or all
 
   function chosenDoc() {
@@ -51,11 +50,11 @@
   var LINK_CHARS = 3000; // earlier turns in an address: as faq_bot/web/ask.py LINK_CHARS
   var STORE = window.faqBot.chatStore; // sessionStorage: this tab's conversation, not the server
   var failed = null; // the questions given back ({question, doc}), for the retry button
-  var pending = null; // the request in flight: {question, turn, controller, timer}
+  var pending = null; // the request in flight: {item, turn, controller, timer, slow, failed}
   // Questions asked while one is on its way (the next one typed, a „Meinten Sie“ tapped):
   // shown at once and sent in order once the answer before is in (the second question's
   // Enter did nothing, and a tap on „Meinten Sie“ cancelled the question on its way, without
-  // a word: a review). {question, turn}
+  // a word: a review). {item: {question, doc}, turn}
   var waiting = [];
   var MAX_WAITING = 5;
   var WAITS = "Wird gestellt, sobald die Antwort davor da ist …";
@@ -589,15 +588,10 @@
       })
       : [];
     if (asking.length && back) {
-      // the field as it was left may hold one of them already
-      var others = asking.filter(function (item) { return item.question !== input.value.trim(); });
-      var said = others.length < asking.length
-        ? "Ihre Frage steht noch im Feld." + (others.length ? " " + notAnswered(others) : "")
-        : giveBack(asking).said;
       showError(
         (nav.type === "reload"
           ? "Die Seite wurde neu geladen, bevor die Antwort kam. "
-          : "Die Seite wurde verlassen, bevor die Antwort kam. ") + said,
+          : "Die Seite wurde verlassen, bevor die Antwort kam. ") + giveBack(asking).said,
         asking
       );
     }
@@ -647,17 +641,14 @@
 
   // Questions not answered, given back: the first into the field unless something was
   // typed there meanwhile (a judge on bad wifi typed the next one while waiting); the
-  // message names the others. {said: the sentences saying so, named: how many it names}
+  // message names the others (not one the field holds already). {said: the sentences
+  // saying so, named: how many it names}
   function giveBack(items) {
-    var rest = items.slice();
-    var said = [];
-    if (rest.length && !input.value.trim()) {
-      input.value = rest.shift().question;
-      said.push("Ihre Frage steht noch im Feld.");
-    }
-    rest = notInField(rest); // (the field may hold one of them already)
-    if (rest.length) said.push(notAnswered(rest));
-    return { said: said.join(" "), named: rest.length };
+    if (items.length && !input.value.trim()) input.value = items[0].question;
+    var named = notInField(items);
+    var said = named.length < items.length ? ["Ihre Frage steht noch im Feld."] : [];
+    if (named.length) said.push(notAnswered(named));
+    return { said: said.join(" "), named: named.length };
   }
 
   function notInField(items) {
@@ -743,12 +734,10 @@
     }
     var box = turn.querySelector(".turn-a");
     box.textContent = "Ich suche den passenden Absatz …";
-    if (!waited) {
-      announce("Ich suche den passenden Absatz …");
-      if (!failed) showError(""); // (what `ask` left named stays)
-    } else if (queueFull) {
-      sayNamed(failed || []); // there is room again: the note goes, what it named stays
-    }
+    // the message goes, what it named stays on offer (a question sent by hand; a waiting
+    // one once the queue had room again: „Es warten schon …“ stayed under later answers)
+    if (!waited) announce("Ich suche den passenden Absatz …");
+    if (!waited || queueFull) sayNamed(failed || []);
     var controller = window.AbortController ? new AbortController() : null;
     var request = { item: item, turn: turn, controller: controller };
     pending = request;
@@ -935,9 +924,8 @@
       return;
     }
     // the questions on their way go back (into the field, or named when it holds another),
-    // with those a failure named (Forward wiped them: a review)
-    // (the one in the field stays among them: the retry asked the others without it, a
-    // follow-up before the question it follows: a review)
+    // with those a failure named (Forward wiped them), the one in the field among them (the
+    // retry asked a follow-up without the question it follows): reviews
     var lost = dropPending();
     var given = namedBefore(lost).concat(lost); // those named first: asked before
     var back = giveBack(given);
@@ -967,7 +955,7 @@
   form.addEventListener("submit", function (event) {
     var question = input.value.trim();
     event.preventDefault();
-    if (!question && (pending || waiting.length)) return; // Enter again after sending
+    if (!question && pending) return; // Enter again after sending
     // an empty question is the field's error: marked, and described by the message
     if (!question) {
       showError("Bitte eine Frage eingeben.");

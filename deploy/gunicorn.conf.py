@@ -20,13 +20,14 @@ from faq_bot import serving
 
 try:  # the settings every worker reads: a wrong one stops here, as `faq-bot serve` stops
     serving.check_environment()
+    options = serving.settings()
     # the address too, unless gunicorn's own -b wins: here, before --daemon detaches (the
     # start hook checks what gunicorn merged, after it, with the error log only)
     if not serving.bind_given(sys.argv[1:], os.environ.get("GUNICORN_CMD_ARGS", "")):
-        serving.check_bind(serving.settings()["bind"][0])
+        serving.check_bind(options["bind"][0])
 except ValueError as exc:  # gunicorn would print a traceback for it (and exit 1)
     serving.stop_at(exc)
 
-globals().update(serving.settings())
+globals().update(options)
 wsgi_app = serving.APP
 on_starting = serving.on_starting

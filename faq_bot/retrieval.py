@@ -160,7 +160,8 @@ def check_mode(index: Index, mode: str | None) -> str:
     and without surrounding spaces (``--mode LEXICAL``)."""
     if mode is None or not mode.strip():
         return default_mode(index)
-    mode = mode.strip().lower() if mode.strip().lower() in MODES else mode
+    if mode.strip().lower() in MODES:
+        mode = mode.strip().lower()
     if mode not in MODES:
         raise ModeUnavailable(
             f"Unbekannter Suchmodus {said_back(mode, 40)}; möglich sind: {', '.join(MODES)}."

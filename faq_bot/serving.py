@@ -209,12 +209,12 @@ def ensure_index_before_fork(say: Callable[[str], None], pidfile: Any = None) ->
 def on_starting(server: Any) -> None:
     """gunicorn hook, run once in the master before any worker exists: the addresses to
     listen on (``-b`` or ``FAQ_BOT_BIND``), then the index."""
+    pidfile = getattr(server, "pidfile", None)
     for address in server.cfg.bind:
         try:
             check_bind(address)
         except ValueError as exc:
-            pidfile = getattr(server, "pidfile", None)
             if pidfile is not None:  # written before this hook: it named a dead process
                 pidfile.unlink()
             stop_at(exc)
-    ensure_index_before_fork(server.log.info, getattr(server, "pidfile", None))
+    ensure_index_before_fork(server.log.info, pidfile)

@@ -37,6 +37,7 @@ from urllib.parse import quote
 __all__ = [
     "LINK_INVISIBLE",
     "LINK_TAIL",
+    "LIST_MARK",
     "NEAR_SIMILARITY",
     "READABLE_PATTERN",
     "HIDDEN_SENT",
@@ -59,7 +60,6 @@ __all__ = [
     "read_as",
     "said_back",
     "sentence_link",
-    "LIST_MARK",
     "sentence_window",
     "slugify",
     "split_sentences",

@@ -1059,19 +1059,19 @@ def test_a_question_of_stop_words_only_is_read_with_the_earlier_one(index, histo
 
 
 def test_chat_js_heads_the_search_hits_as_the_server_does():
-    """chat.js builds the heading of a declined answer's search hits itself; its two
+    """chat-render.js builds the heading of a declined answer's search hits itself; its two
     endings are `search_first_heading`'s, with closest entries listed and without."""
     from pathlib import Path
 
     from faq_bot.chat.wording import search_first_heading
 
-    js = (Path(__file__).resolve().parent.parent / "faq_bot/static/chat.js").read_text()
+    js = (Path(__file__).resolve().parent.parent / "faq_bot/static/chat-render.js").read_text()
     built = re.search(
         r'var searchHeading = \(data\.related \|\| \[\]\)\.length \? "([^"]+)" : "([^"]+)";\s*'
         r'box\.appendChild\(el\("p", "related-h", "([^"]+)" \+ searchHeading\)\);',
         js,
     )
-    assert built, "chat.js builds the heading otherwise: keep it in step with the server"
+    assert built, "chat-render.js builds the heading otherwise: keep it in step with the server"
     with_related, without, prefix = built[1], built[2], built[3]
     assert prefix + with_related == search_first_heading([{"id": "x"}])
     assert prefix + without == search_first_heading([])

@@ -278,7 +278,8 @@ def test_ask_page_empty_shows_the_form(client):
         'data-empty-title="Frage stellen · Regelsuche" action="/ask#neu" method="post">'
     ) in html
     assert 'name="q"' in html and 'type="hidden"' not in html
-    assert 'src="/static/chat.js?v=' in html
+    # chat.js builds its answers with chat-render.js: loaded first (both deferred: in order)
+    assert html.index('src="/static/chat-render.js?v=') < html.index('src="/static/chat.js?v=')
 
 
 def test_ask_page_empty_offers_an_example_question_that_asks_it(client):

@@ -33,6 +33,17 @@ def test_permalink_is_canonical_and_shorter_than_the_json() -> None:
     assert len(encode_permalink(EXAMPLE)) < len(json.dumps(EXAMPLE))
 
 
+def test_permalink_keeps_the_players_in_the_order_they_were_entered() -> None:
+    """Players are shown in the scenario's order: a canonical link that sorted their names
+    moved a player renamed „Zoe“ below „B“ on the shared page and after the form's post
+    (a review), and „Spieler10“ before „Spieler9“. Everything else stays canonical."""
+    players = {"Zoe": {"tw": 3}, "B": {"tw": 2}, "Spieler10": {"tw": 1}, "Spieler9": {"tw": 0}}
+    data = dict(EXAMPLE, players=players)
+    assert list(decode_permalink(encode_permalink(data))["players"]) == list(players)
+    reordered = dict(reversed(list(data.items())), players={"Zoe": {"tw": 3}} | players)
+    assert encode_permalink(reordered) == encode_permalink(data)
+
+
 def _link(raw: bytes) -> str:
     return base64.urlsafe_b64encode(zlib.compress(raw)).decode().rstrip("=")
 

@@ -1500,6 +1500,16 @@ def test_check_renaming_a_player_takes_their_cards_entries_and_the_chip_owner_al
     assert 'name="p-1-was" value="Bea"' in html  # the next rename goes from here
 
 
+def test_check_form_post_keeps_a_renamed_player_in_their_row(client) -> None:
+    """The rows come back in the order they were posted, on the resolved page and its
+    shared link: a player renamed from „A“ to „Zoe“ moved below „B“ (a review)."""
+    form = example2_form(**{"p-0-name": "Zoe", "p-0-was": "A", "p-1-was": "B"})
+    response = client.post("/check", data=form)
+    assert response.status_code == 303
+    html = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert re.findall(r'name="p-\d+-name" value="([^"]*)"', html)[:2] == ["Zoe", "B"]
+
+
 @pytest.mark.parametrize(
     ("was", "names", "owners"),
     [

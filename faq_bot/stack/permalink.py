@@ -1,6 +1,7 @@
 """Shareable links: a scenario as a short URL-safe string and back.
 
-`encode_permalink` writes canonical JSON (sorted keys, no spaces), compresses it
+`encode_permalink` writes canonical JSON (sorted keys but the players', whose order is
+the rows' order; no spaces), compresses it
 with zlib and encodes it base64url without padding. `decode_permalink` undoes
 that with limits on the link's length and on the decompressed size, so a
 crafted link can neither be huge nor expand into a huge document. Both raise
@@ -29,7 +30,21 @@ class PermalinkError(ScenarioFormatError):
 
 
 def canonical_json(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    """`data` as JSON text that does not depend on the order of its keys, except the
+    players' names: they are shown in the order they were entered (sorted, a player
+    renamed „Zoe“ moved below „B“; a review)."""
+    return json.dumps(_canonical(data), ensure_ascii=False, separators=(",", ":"))
+
+
+def _canonical(value: Any, names: bool = False) -> Any:
+    """`value` with the keys of its mappings sorted, those of a "players" mapping (`names`)
+    kept in their order."""
+    if isinstance(value, Mapping):
+        keys = list(value) if names else sorted(value)
+        return {key: _canonical(value[key], not names and key == "players") for key in keys}
+    if isinstance(value, list | tuple):
+        return [_canonical(item) for item in value]
+    return value
 
 
 def pack_text(text: str) -> str:

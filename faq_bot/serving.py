@@ -116,22 +116,74 @@ def check_bind(address: str) -> None:
         if not (address[5:].isascii() and address[5:].isdigit()):
             raise ValueError(f"{said}: nach fd:// gehört die Nummer eines Dateideskriptors.")
         return
+    host, port = _host_port(address, said)
+    try:
+        socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        raise ValueError(
+            f"{said}: den Rechnernamen {said_back(host, 60)} kennt dieser Rechner nicht."
+        ) from None
+
+
+def _host_port(address: str, said: str) -> tuple[str, int]:
+    """The host and port of a TCP bind `address` (`check_bind`'s forms), or a German
+    `ValueError` beginning with `said`."""
     rest = address.removeprefix("tcp://")
     if rest.startswith("["):
-        host, _, port = rest[1:].partition("]")
-        port = port.removeprefix(":") if port else "8000"
+        host, bracket, port = rest[1:].partition("]")
+        if not bracket:  # "[::1:5432" is a valid address: gunicorn ended in English
+            raise ValueError(f"{said}: die schließende Klammer fehlt, [::1]:8000.")
+        if port and not port.startswith(":"):
+            raise ValueError(f"{said}: nach der Klammer steht ein Doppelpunkt, [::1]:8000.")
+        port = port[1:] if port else "8000"
     elif rest.count(":") > 1:
         raise ValueError(f"{said}: eine IPv6-Adresse steht in eckigen Klammern, [::1]:8000.")
     else:
         host, _, port = rest.partition(":") if ":" in rest else (rest, "", "8000")
     if not (port.isascii() and port.isdigit() and int(port) <= 65535):
         raise ValueError(f"{said}: der Port muss eine ganze Zahl von 0 bis 65535 sein.")
+    return host, int(port)
+
+
+def try_listen(host: str, port: int) -> None:
+    """Bind a socket to `host`:`port` as gunicorn binds (its family, SO_REUSEADDR) and let
+    it go: the `OSError` gunicorn would meet, said before it retries five times in
+    English (`faq-bot serve`'s check, `check_listen`)."""
+    # the family gunicorn takes (`gunicorn.sock._sock_type`): IPv6 for an IPv6 literal
+    # only, else IPv4, even where "localhost" resolves to ::1 first
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind((host.strip("[]"), port))
+
+
+# sockets a new master inherits (a binary upgrade, systemd's socket activation): in use
+# by what hands them over
+INHERITED = ("GUNICORN_FD", "LISTEN_FDS")
+
+
+def check_listen(address: str) -> None:
+    """A German `OSError` when gunicorn could not listen on the TCP bind `address` (one
+    `check_bind` passed): the port taken, an address of another machine. Only at a
+    master's start, never where the config file is read again on a reload (HUP): the
+    running master holds the port then."""
+    if address.startswith(("unix:", "fd://")) or any(os.environ.get(k) for k in INHERITED):
+        return
+    import errno
+
+    from faq_bot.errors import os_reason
+    from faq_bot.text import said_back
+
+    said = f"Adresse {said_back(address)}"
+    host, port = _host_port(address, said)
     try:
-        socket.getaddrinfo(host or None, int(port), type=socket.SOCK_STREAM)
-    except (OSError, UnicodeError):
-        raise ValueError(
-            f"{said}: den Rechnernamen {said_back(host, 60)} kennt dieser Rechner nicht."
-        ) from None
+        try_listen(host or "0.0.0.0", port)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise OSError(
+                f"{said}: Port {port} ist schon belegt (läuft der Dienst schon?)."
+            ) from None
+        raise OSError(f"{said}: {os_reason(exc)}.") from None
 
 
 def bind_given(argv: list[str], cmd_args: str = "") -> bool:
@@ -141,10 +193,12 @@ def bind_given(argv: list[str], cmd_args: str = "") -> bool:
     return any(a == "--bind" or a.startswith(("-b", "--bind=")) for a in args)
 
 
-def stop_at(exc: ValueError) -> NoReturn:
-    """End gunicorn's start at a wrong setting: one German line, exit code 2 (as
-    `faq-bot serve` ends), not a traceback."""
-    print(f"Fehler: Ungültige Einstellung: {exc}", file=sys.stderr)
+def stop_at(exc: Exception) -> NoReturn:
+    """End gunicorn's start at a wrong setting (a `ValueError`) or an address it cannot
+    listen on (`check_listen`'s `OSError`): one German line, exit code 2 (as `faq-bot
+    serve` ends), not a traceback."""
+    said = f"Ungültige Einstellung: {exc}" if isinstance(exc, ValueError) else str(exc)
+    print(f"Fehler: {said}", file=sys.stderr)
     raise SystemExit(2)
 
 
@@ -213,7 +267,8 @@ def on_starting(server: Any) -> None:
     for address in server.cfg.bind:
         try:
             check_bind(address)
-        except ValueError as exc:
+            check_listen(address)
+        except (ValueError, OSError) as exc:
             if pidfile is not None:  # written before this hook: it named a dead process
                 pidfile.unlink()
             stop_at(exc)

@@ -224,6 +224,9 @@ def test_the_deploy_config_stops_at_a_wrong_setting_with_a_german_line(setting, 
         ("fd://x", "Dateideskriptor"),
         ("::1:8000", "eckigen Klammern"),
         ("tcp://nonsense.invalid:8000", "Rechnernamen „nonsense.invalid“"),
+        # a valid IPv6 address, "::1:5432", on port 8000 to the check; gunicorn: English
+        ("[::1:5432", "Klammer"),
+        ("[::1]5432", "Doppelpunkt"),
     ],
 )
 def test_a_bind_address_gunicorn_cannot_use_is_said_in_german(bind, said):
@@ -313,3 +316,58 @@ def test_a_bad_bind_given_to_gunicorn_stops_in_its_start_hook_and_leaves_no_pid_
     assert "Fehler: Ungültige Einstellung: Adresse „127.0.0.1:99999“" in done.stderr
     assert not (tmp_path / "g.pid").exists()
     assert not (tmp_path / "idx").exists()
+
+
+@contextlib.contextmanager
+def held_port():
+    """A port on 127.0.0.1 another process listens on."""
+    import socket
+
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        yield holder.getsockname()[1]
+
+
+@pytest.mark.parametrize("given_as", ["env", "-b"])
+def test_gunicorn_stops_at_a_port_in_use_with_a_german_line(given_as, tmp_path):
+    """An API review: at a port another service holds gunicorn retried for six seconds,
+    said "Connection in use" in English and ended with 1 (`faq-bot serve` says it in
+    German at once)."""
+    command = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py")]
+    env = dict(os.environ, FAQ_BOT_INDEX=str(tmp_path / "idx"))
+    with held_port() as port:
+        if given_as == "env":
+            env["FAQ_BOT_BIND"] = f"127.0.0.1:{port}"
+        else:
+            command += ["-b", f"127.0.0.1:{port}", "--pid", str(tmp_path / "g.pid")]
+        done = subprocess.run(
+            command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+        )
+    assert done.returncode == 2, done.stderr
+    assert f"Fehler: Adresse „127.0.0.1:{port}“: Port {port} ist schon belegt" in done.stderr
+    assert "Traceback" not in done.stderr and "in use" not in done.stderr
+    assert not (tmp_path / "idx").exists() and not (tmp_path / "g.pid").exists()
+
+
+def test_an_address_of_another_machine_is_said_in_german():
+    """192.0.2.1 (TEST-NET-1) belongs to no machine: gunicorn said "Invalid address" five
+    times, in English."""
+    with pytest.raises(OSError) as caught:
+        serving.check_listen("192.0.2.1:5431")
+    assert "Adresse „192.0.2.1:5431“: die Adresse gehört nicht zu diesem Rechner" in str(
+        caught.value
+    )
+
+
+def test_sockets_gunicorn_inherits_are_not_probed(monkeypatch):
+    """A binary upgrade (USR2) or systemd hands the new master its listening sockets: the
+    port is in use by them, and that is no error."""
+    with held_port() as port:
+        monkeypatch.setenv("GUNICORN_FD", "3")
+        serving.check_listen(f"127.0.0.1:{port}")
+        monkeypatch.delenv("GUNICORN_FD")
+        with pytest.raises(OSError, match="schon belegt"):
+            serving.check_listen(f"127.0.0.1:{port}")
+        monkeypatch.setenv("LISTEN_FDS", "1")
+        serving.check_listen(f"127.0.0.1:{port}")

@@ -135,20 +135,16 @@ def check_address(host: str, port: int) -> None:
     import socket
 
     from faq_bot.errors import InputError, os_reason
+    from faq_bot.serving import try_listen
     from faq_bot.text import said_back
 
-    # the family gunicorn takes (`gunicorn.sock._sock_type`): IPv6 for an IPv6 literal
-    # only, else IPv4, even where "localhost" resolves to ::1 first
     if not host.strip():  # the socket would listen on every address, as 0.0.0.0
         raise InputError(
             "Bitte mit --host eine Adresse angeben: 127.0.0.1 für diesen Rechner, "
             "0.0.0.0 für alle Adressen."
         )
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
     try:
-        with socket.socket(family, socket.SOCK_STREAM) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
-            probe.bind((host.strip("[]"), port))
+        try_listen(host, port)
     # a name the resolver refuses outright (too long, a character IDNA cannot encode:
     # TypeError "encoding of hostname failed") is as unresolvable as one it cannot find
     except (socket.gaierror, UnicodeError, TypeError, ValueError):

@@ -101,7 +101,7 @@ from faq_bot.web.common import (
     turn_key,
 )
 from faq_bot.web.limits import MAX_REQUEST_LINE
-from faq_bot.web.permalink import tidy_shared
+from faq_bot.web.permalink import shared_meant
 
 log = logging.getLogger("faq_bot.web")
 
@@ -474,15 +474,14 @@ def page() -> Response:
 
 def _meant_link(link: str) -> str | None:
     """The share link `link` meant once what a forum or a sentence added after it is dropped
-    (`tidy_shared`), when that link reads; else None."""
-    meant = tidy_shared(link)
-    if meant is None:
-        return None
-    try:
-        check_tree(decode_permalink(meant), SHARED_LINK, MAX_VALUES)
-    except (PermalinkError, BodyError):
-        return None
-    return meant
+    (the first of `shared_meant` that reads, at most three tried); else None."""
+    for meant in shared_meant(link):
+        try:
+            check_tree(decode_permalink(meant), SHARED_LINK, MAX_VALUES)
+        except (PermalinkError, BodyError):
+            continue
+        return meant
+    return None
 
 
 def _link_text(data: Any) -> str:

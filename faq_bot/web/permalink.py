@@ -91,8 +91,12 @@ ADDED_AFTER = "(?:" + LINK_TAIL + "|=)" + "{0,8}"
 # (" 3", a no-break space, a zero-width space: what static/offline.js reads alike) or with
 # that after it
 _TIDY_NUMBER = re.compile(f"[ \u00a0{LINK_INVISIBLE}]{{0,8}}0*([1-9][0-9]*)" + ADDED_AFTER)
-# a checker's share link (`faq_bot.stack.permalink`'s alphabet) with that after it
-_TIDY_SHARED = re.compile(r"([A-Za-z0-9_-]+)" + ADDED_AFTER)
+# a checker's share link (`faq_bot.stack.permalink`'s alphabet) with that after it, or
+# Markdown's emphasis a forum put around the link ("**…Xy9**", "~~…~~"; its "_" is a
+# letter of the alphabet: `shared_meant`)
+_TIDY_SHARED = re.compile(r"([A-Za-z0-9_-]+)" + "(?:" + LINK_TAIL + "|[=*~])" + "{0,8}")
+# trailing "_" a link may have lost as Markdown's emphasis ("_…Xy9_", "__…__")
+EMPHASIS_UNDERSCORES = 2
 # characters of a number worth tidying: any number of digits in a link someone could mean
 # (a number past the end of every entry is still a number, „…/absatz/100000“)
 TIDY_LONGEST = 200
@@ -106,12 +110,21 @@ def tidy_number(raw: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def tidy_shared(raw: str) -> str | None:
-    """A checker's share link ``s`` without what a forum or a sentence added after it
-    (``…Xy9.``, ``…Xy9)``, ``…Xy9==``, a zero-width space), when something was added;
-    else None."""
+def shared_meant(raw: str) -> list[str]:
+    """The links a checker's share link ``s`` may have meant before a forum or a sentence
+    added to it (``…Xy9.``, ``…Xy9)``, ``…Xy9==``, a zero-width space, ``…Xy9**``), most
+    likely first: the link without that, then without one or two "_" more (Markdown's
+    ``_…_``, whose "_" the alphabet has too: only a decoding can tell). Empty when `raw`
+    has nothing that can be dropped."""
     found = _TIDY_SHARED.fullmatch(raw)  # the classes do not overlap: linear in `raw`
-    return found.group(1) if found and found.group(1) != raw else None
+    if not found:
+        return []
+    link = found.group(1)
+    meant = [link] if link != raw else []
+    for n in range(1, EMPHASIS_UNDERSCORES + 1):
+        if len(link) > n and link[-n:] == "_" * n:
+            meant.append(link[:-n])
+    return meant
 
 
 def valid_version(raw: str) -> bool:

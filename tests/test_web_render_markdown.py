@@ -122,3 +122,17 @@ def test_a_list_after_a_paragraph_that_closed_the_one_before_is_not_nested_into_
 
 def test_a_rule_under_an_item_is_no_item():
     assert nest_list_items("- Punkt\n * * *") == "- Punkt\n * * *"
+
+
+def test_a_footnote_line_stays_a_footnote_not_a_one_item_list():
+    """The rulebooks mark a footnote „Auktion*“ and give it below as „* jede zweite Runde“:
+    Markdown made that a bullet list of one item, the asterisk gone (an API review)."""
+    assert markdown_to_html("* jede zweite Runde") == "<p>* jede zweite Runde</p>"
+    assert (
+        markdown_to_html("* Eine Großstadt kann nur als Ersatz für eine Stadt gebaut werden")[:6]
+        == "<p>* E"
+    )
+    # a list of several items, or one written with "-", stays a list
+    assert markdown_to_html("* eins\n* zwei").startswith("<ul>")
+    assert markdown_to_html("- eins").startswith("<ul>")
+    assert markdown_to_html("*betont* und mehr") == "<p><em>betont</em> und mehr</p>"

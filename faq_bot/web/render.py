@@ -220,6 +220,17 @@ def nest_list_items(source: str) -> str:
     return "\n".join(lines)
 
 
+# a paragraph of one line „* …“: the footnote of a word marked „Auktion*“ (the rulebooks
+# write their bullets with "-"), which Markdown read as a list of one item, its "*" gone
+_FOOTNOTE = re.compile(r"\*[ \t]+\S[^\n]*")
+
+
+def footnote_kept(source: str) -> str:
+    """`source` with the asterisk of a footnote paragraph (`_FOOTNOTE`) escaped for
+    Markdown, so it stays text; any other source as it is."""
+    return "\\" + source if _FOOTNOTE.fullmatch(source) else source
+
+
 def markdown_to_html(source: str) -> str:
     # one Markdown converter per thread, reset between documents: building one
     # (its parser and every pattern) cost more than converting a paragraph
@@ -227,7 +238,7 @@ def markdown_to_html(source: str) -> str:
     if md is None:
         md = _converters.md = _markdown.Markdown(output_format="html")
     try:
-        html = md.convert(nest_list_items(source))
+        html = md.convert(nest_list_items(footnote_kept(source)))
     finally:
         md.reset()
     return sanitize(html)

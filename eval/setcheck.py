@@ -280,6 +280,7 @@ GROUPS = [
     ["heldout194-questions.jsonl", "heldout194-followups.jsonl"],
     ["heldout195-questions.jsonl", "heldout195-followups.jsonl"],
     ["heldout196-questions.jsonl", "heldout196-followups.jsonl"],
+    ["heldout198-questions.jsonl", "heldout198-followups.jsonl"],
 ]
 
 

@@ -281,6 +281,7 @@ GROUPS = [
     ["heldout195-questions.jsonl", "heldout195-followups.jsonl"],
     ["heldout196-questions.jsonl", "heldout196-followups.jsonl"],
     ["heldout197-questions.jsonl", "heldout197-followups.jsonl"],
+    ["heldout198-questions.jsonl", "heldout198-followups.jsonl"],
 ]
 
 

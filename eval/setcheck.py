@@ -289,11 +289,13 @@ GROUPS = [
 # not see it): not compared with it. Listed where a comparison found something: set 192's
 # h192-041 is a near-duplicate (0.64) of a question of set 191, written at the same time;
 # set 188's history of h188f12 one (0.56) of set 187's h187f06's, likewise; set 194's
-# h194-018, h194-054 and h194-102 (0.59, 0.51, 1.00) of set 193's h193-090, h193-058, h193-092
+# h194-018, h194-054 and h194-102 (0.59, 0.51, 1.00) of set 193's h193-090, h193-058, h193-092;
+# set 198's h198-100 (0.50) of set 197's h197-069
 SIDE_BY_SIDE = {
     "heldout188": ["heldout187"],
     "heldout192": ["heldout191"],
     "heldout194": ["heldout193"],
+    "heldout198": ["heldout197"],
 }
 
 

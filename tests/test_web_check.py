@@ -1952,7 +1952,7 @@ def test_check_builder_feedback_names_the_row_as_its_button_showed_it(client) ->
         "p-3-name": "D",
     }
     removed = checker_tag(fragment(client, {**form, "action": "remove:players:2"}))
-    assert 'data-status="Spieler 3 entfernt."' in unescape(removed)
+    assert 'data-status="Spieler 3 „C“ entfernt."' in unescape(removed)
     blank = checker_tag(fragment(client, {**form, "action": "remove:players:1"}))
     assert 'data-status="Spieler 2 war leer: nichts entfernt."' in unescape(blank)
     assert 'data-focus-button="remove:players:1"' in blank
@@ -2124,3 +2124,61 @@ def test_form_json_that_is_no_object_is_refused_as_the_api_refuses_it(client, te
     assert "kein gültiges JSON" not in page
     api = client.post("/api/check", data=text, content_type="application/json")
     assert api.status_code == 400 and "muss ein JSON-Objekt sein" in api.get_json()["detail"]
+
+
+def _removed_b(client) -> str:
+    """The page after „Spieler 2 entfernen“ (B) where B owns two cards and an entry."""
+    form = builder_form(
+        action="remove:players:1",
+        **{"p-0-was": "A", "p-1-was": "B"},
+        **{"c-0-name": "Radarstation", "c-0-owner": "A", "c-0-id": "radar"},
+        **{"c-1-name": "227-Pfund Bombe", "c-1-owner": "B", "c-1-id": "bombB"},
+        **{"c-2-name": "Zerstörer", "c-2-owner": "B", "c-2-id": "zerst"},
+        **{"s-0-source": "bombB", "s-0-by": "B", "s-0-id": "s1", "s-0-target": "radar"},
+    )
+    response = client.post("/check", data=form)
+    assert response.status_code == 200
+    return response.get_data(as_text=True)
+
+
+def test_check_removing_a_player_says_what_lost_its_owner_and_offers_to_undo(client) -> None:
+    """A judge-workflow review: „Spieler 2 entfernen“ emptied the Besitzer of that
+    player's cards and the „Wer sagt an“ of their entries, said only „Spieler 2 entfernt.“
+    and could not be undone (typing „B“ again brought nothing back)."""
+    html = _removed_b(client)
+    status = unescape(re.search(r'id="check-status"[^>]*>(.*?)</p>', html, re.S)[1])
+    assert status.startswith("Spieler 2 „B“ entfernt.")
+    assert "Karte 2 › Besitzer, Karte 3 › Besitzer, Eintrag 1 › Wer sagt an" in status
+    assert not selected(html, "c-1-owner") and not selected(html, "s-0-by")
+    undo = re.search(r'<input type="hidden" name="undo" value="([^"]+)"', html)
+    assert undo and 'name="action" value="undo"' in html
+    # „Rückgängig“: the form as it was before the step, back in its rows
+    back = client.post("/check", data={"action": "undo", "undo": unescape(undo[1])})
+    assert back.status_code == 200
+    again = back.get_data(as_text=True)
+    assert re.findall(r'name="p-\d+-name" value="([^"]*)"', again)[:2] == ["A", "B"]
+    assert selected(again, "c-1-owner") == "B" and selected(again, "c-2-owner") == "B"
+    assert selected(again, "s-0-by") == "B" and selected(again, "s-0-target") == "radar"
+    assert "Spieler 2 „B“ ist wieder da." in unescape(again)
+    assert 'name="undo"' not in again  # one step back, not a history
+
+
+@pytest.mark.parametrize("token", ["", "kaputt", "eJzLSM3JyQcABiwCFQ"])  # the last: "hello"
+def test_check_an_undo_that_cannot_be_read_is_a_german_400(client, token: str) -> None:
+    response = client.post("/check", data=builder_form(action="undo", undo=token))
+    assert response.status_code == 400
+    html = unescape(response.get_data(as_text=True))
+    assert "Rückgängig geht hier nicht mehr" in html
+    assert 'name="p-0-name" value="A"' in html  # the form as posted stays
+
+
+def test_check_removing_a_row_nothing_refers_to_offers_undo_without_a_list(client) -> None:
+    html = client.post(
+        "/check",
+        data=builder_form(
+            action="remove:cards:0", **{"c-0-name": "Radarstation", "c-0-owner": "A"}
+        ),
+    ).get_data(as_text=True)
+    status = unescape(re.search(r'id="check-status"[^>]*>(.*?)</p>', html, re.S)[1])
+    assert status == "Karte 1 „Radarstation“ entfernt."
+    assert 'name="action" value="undo"' in html

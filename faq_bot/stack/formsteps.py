@@ -6,6 +6,7 @@ row has (`move_arrows`). No web framework here: `faq_bot.web.check` only calls t
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -30,6 +31,9 @@ from faq_bot.stack.form import (
     pick_owner,
     unknown_card_note,
 )
+from faq_bot.stack.formview import field_labels
+from faq_bot.stack.permalink import PermalinkError, pack_text, unpack_text
+from faq_bot.stack.read import MAX_INPUT_BYTES
 from faq_bot.text import said_back
 
 
@@ -166,6 +170,8 @@ class Feedback:
     # the field is what the judge must fill next (an announced card's Ziel): brought into
     # sight even after a tap, which otherwise leaves the page where the thumb is
     reveal: bool = False
+    # after a row was removed: the form before the step (`undo_token`), for „Rückgängig“
+    undo: str | None = None
 
 
 def action_group(action: str) -> str:
@@ -184,14 +190,22 @@ def _first_field(group: str, row: int) -> str:
 
 
 def action_feedback(
-    state: Mapping[str, Any], action: str, posted: str | None = None
+    state: Mapping[str, Any],
+    action: str,
+    posted: str | None = None,
+    removal: tuple[str, str] | None = None,
 ) -> Feedback | None:
     """`_feedback`, with the rows the step changed (`action_group` of the button pressed)
     unless the step says where it lands itself (an announced card the catalog lacks: its
-    Kartenart, among the cards)."""
+    Kartenart, among the cards); a removal's message and undo (`removal_said`, read before
+    the step) said instead of its own."""
     said = _feedback(state, action, posted)
     pressed = posted if posted is not None else action
-    return None if said is None else replace(said, group=said.group or action_group(pressed))
+    if said is None:
+        return None
+    if removal is not None:
+        said = replace(said, message=removal[0], undo=removal[1])
+    return replace(said, group=said.group or action_group(pressed))
 
 
 def _feedback(state: Mapping[str, Any], action: str, posted: str | None = None) -> Feedback | None:
@@ -274,3 +288,104 @@ def _feedback(state: Mapping[str, Any], action: str, posted: str | None = None) 
             return Feedback(message, button=f"remove:stack:{min(to, len(shown['stack']) - 1)}")
         return Feedback(message, button=f"move:stack:{to}:{same}")
     return None
+
+
+# „Rückgängig“ after a row was removed (a judge-workflow review: a removed player took the
+# Besitzer of their cards and the „Wer sagt an“ of their entries along, said nothing of it,
+# and nothing brought them back): the button's action, and the hidden field that carries
+# the form as it was before the step (`undo_token`), packed as the share links are. Only
+# the page right after the removal has it: one step back, not a history.
+UNDO = "undo"
+UNDO_GONE = (
+    "Rückgängig geht hier nicht mehr: Das Formular vor dem Entfernen ist nicht mitgekommen. "
+    + UNCHANGED
+)
+# what the packed form may unpack to: a form post's rows, whatever a body may hold
+MAX_UNDO_BYTES = 2 * MAX_INPUT_BYTES
+
+
+def removal_said(
+    state: Mapping[str, Any], action: str, posted: str, form: Mapping[str, str]
+) -> tuple[str, str] | None:
+    """For a ``remove:<group>:<n>`` (`action` as `state_action` numbers it, `posted` as the
+    button showed it) in `state`, the form before the step posted as `form`: what the step
+    says (the row with its name, „Spieler 2 „B“ entfernt.“, and the fields it empties,
+    `removal_losses`) and the `undo_token` for „Rückgängig“. None for any other step."""
+    kind, _, rest = action.partition(":")
+    group, _, number = rest.partition(":")
+    if kind != "remove" or group not in GROUP_FIELDS or not is_number(number):
+        return None
+    index = int(number)
+    if index >= len(state[group]):
+        return None
+    shown = posted.rpartition(":")[2]
+    said = f"{ROW_NOUN[group]} {int(shown) + 1 if is_number(shown) else index + 1}"
+    name = state[group][index].get("name", "") if group != "stack" else ""
+    if name.strip():
+        said += f" {said_back(name, 40)}"
+    message = f"{said} entfernt."
+    if losses := removal_losses(state, action):
+        message += f" Leer sind jetzt: {', '.join(losses)}."
+    return message, undo_token(form, said, group, index)
+
+
+def removal_losses(state: Mapping[str, Any], action: str) -> list[str]:
+    """The fields a ``remove:<group>:<n>`` (as `state_action` numbers it) empties in
+    `state` (the form before the step), as the form will number them after it: „Karte 2 ›
+    Besitzer“ (`apply_action` empties what named the removed row)."""
+    kind, _, rest = action.partition(":")
+    group, _, number = rest.partition(":")
+    if kind != "remove" or group not in REFERENCES or not is_number(number):
+        return []
+    index = int(number)
+    if index >= len(state[group]):
+        return []
+    key, naming = REFERENCES[group]
+    value = state[group][index][key]
+    labels = field_labels()
+    lost = []
+    for other, field in naming:
+        prefix = GROUP_FIELDS[other][0]
+        for i, row in enumerate(state[other]):
+            if other == group and i == index:
+                continue
+            if value and row[field] == value:
+                shown = i - 1 if other == group and i > index else i  # the rows after close up
+                lost.append(
+                    (other, shown, f"{ROW_NOUN[other]} {shown + 1} › {labels[f'{prefix}-{field}']}")
+                )
+    order = list(GROUP_FIELDS)
+    return [said for _, _, said in sorted(lost, key=lambda t: (order.index(t[0]), t[1]))]
+
+
+def undo_token(form: Mapping[str, str], said: str, group: str, row: int) -> str:
+    """The form of a removal's post (`form`, without its action and JSON view) packed for
+    „Rückgängig“, with the removed row (`said`, its `group` and index) to name and focus."""
+    fields = {k: v for k, v in form.items() if k not in ("action", UNDO, "json")}
+    data = {"form": fields, "said": said, "group": group, "row": row}
+    return pack_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+
+
+def undone(token: str) -> tuple[dict[str, str], Feedback]:
+    """The form `undo_token` packed into `token` and what „Rückgängig“ then says; a German
+    `ActionError` when `token` is none (cut, altered, or another page's)."""
+    try:
+        data = json.loads(unpack_text(token.strip(), MAX_UNDO_BYTES)) if token.strip() else None
+    except (PermalinkError, ValueError):
+        data = None
+    if not isinstance(data, dict):
+        raise ActionError(UNDO_GONE)
+    form, said, group, row = (data.get(k) for k in ("form", "said", "group", "row"))
+    if not (
+        isinstance(form, dict)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in form.items())
+        and isinstance(said, str)
+        and group in GROUP_FIELDS
+        and isinstance(row, int)
+        and not isinstance(row, bool)
+        and 0 <= row < MAX_ROWS
+    ):
+        raise ActionError(UNDO_GONE)
+    said = said_back(said, 80) if not said.isprintable() or len(said) > 80 else said
+    message = f"{said} ist wieder da."
+    return form, Feedback(message, button=f"remove:{group}:{row}", group=group)

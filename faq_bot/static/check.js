@@ -198,7 +198,7 @@
     var scroll = window.scrollY;
     var json = jsonViewNow();
     // (not where rows moved: a row's number then names another row)
-    var opened = action !== "check" && !/^(remove|move):/.test(action) ? openDetails(root) : {};
+    var opened = action !== "check" && !RESETS.test(action) ? openDetails(root) : {};
     // a section's toggle being on keeps the focus too (it fell to the page's body)
     var toggle = active && active.tagName === "SUMMARY" && root.contains(active) ?
       detailsKey(active.parentNode) : null;
@@ -289,6 +289,9 @@
   // line it was lost): into the same field, unless the server changed that field itself (a
   // picked card fills the spare row); what was typed into the spare row moves to the new one.
   var REFRESHES = /^(c-\d+-(name|owner)|p-\d+-name|s-\d+-source)$/; // fields choices follow
+  // the buttons whose step renumbers the rows: a removal, a move, „Rückgängig“ (the form
+  // before a removal back)
+  var RESETS = /^(remove|move):|^undo$/;
   var ROW_FIELD = /^([cs])-(\d+)-(.+)$/; // a card's or a stack entry's field
   var TIMEOUT_MS = 15000; // then the plain form post, as without this file
   var running = null; // {action, resets}: the request in flight
@@ -298,7 +301,7 @@
 
   // whether the request replaces the rows (renumbers them or loads the JSON view's)
   function resets(form, action) {
-    return form.id === "json-form" || /^(remove|move):/.test(action);
+    return form.id === "json-form" || RESETS.test(action);
   }
 
   function remember(event) {

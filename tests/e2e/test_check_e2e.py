@@ -943,7 +943,7 @@ def test_check_builder_steps_by_keyboard_put_the_focus_on_what_changed_and_say_s
     page.keyboard.type("C")
 
     press(page, page.get_by_role("button", name="Spieler 3 entfernen"))
-    expect(status).to_have_text("Spieler 3 entfernt.")
+    expect(status).to_have_text("Spieler 3 „C“ entfernt.")
     # the neighbouring row's button: the spare row that moved up into its place
     expect(page.get_by_role("button", name="Spieler 3 entfernen")).to_be_focused()
     expect(page.locator("#p-2-name")).to_have_value("")
@@ -990,7 +990,7 @@ def test_check_a_button_reached_while_a_name_is_re_rendered_keeps_the_focus(page
     page.wait_for_function("button => !button.isConnected", arg=old, timeout=15000)
     expect(page.get_by_role("button", name="Spieler 3 entfernen")).to_be_focused()
     page.keyboard.press("Enter")
-    expect(status).to_have_text("Spieler 3 entfernt.")
+    expect(status).to_have_text("Spieler 3 „C“ entfernt.")
 
 
 def test_check_the_resolve_button_reached_while_a_name_is_re_rendered_keeps_the_focus(page):
@@ -1345,3 +1345,26 @@ def test_check_result_steps_give_their_text_the_width_at_doubled_text_size(phone
         "el => getComputedStyle(el, '::before').content"
     )
     assert number == "counter(step)" or number.strip('"') == "1"
+
+
+def test_check_a_removed_player_comes_back_with_their_cards_by_undo(phone):
+    """A judge-workflow review: removing a player emptied their cards' Besitzer without a
+    word and nothing brought it back. The status names what was emptied; „Rückgängig“
+    brings the form of before back, and the focus to the restored row's remove button."""
+    page = phone
+    page.goto("/check")
+    status = page.locator("#check-status")
+    chip(page, "Radarstation").click()
+    expect(status).to_have_text("Radarstation für A angelegt (Karte 1).")
+    page.select_option("#pick-owner", "B")
+    chip(page, "227-Pfund Bombe").click()
+    expect(status).to_have_text("227-Pfund Bombe für B angelegt (Karte 2).")
+    page.get_by_role("button", name="Spieler 2 entfernen").click()
+    expect(status).to_have_text("Spieler 2 „B“ entfernt. Leer sind jetzt: Karte 2 › Besitzer.")
+    expect(page.locator("#c-1-owner")).to_have_value("")
+    page.get_by_role("button", name="Rückgängig").click()
+    expect(status).to_have_text("Spieler 2 „B“ ist wieder da.")
+    expect(page.locator("#p-1-name")).to_have_value("B")
+    expect(page.locator("#c-1-owner")).to_have_value("B")
+    expect(page.get_by_role("button", name="Spieler 2 entfernen")).to_be_focused()
+    expect(page.get_by_role("button", name="Rückgängig")).to_have_count(0)

@@ -10,14 +10,18 @@ and nginx (``deploy/nginx.conf``) passes it through when it reaches gunicorn at 
 answers them with `write_error`'s short German page instead, with the same status, the
 standard reason phrase and the app's security headers; what gunicorn found goes to its
 log as before. Headers that do not arrive in time (the worker's ``HEADER_WAIT``) are
-answered 408 the same way. There is no request to go by, so an ``/api/`` path gets the
-page too, not the JSON error shape; served under a path (``SCRIPT_NAME``, docs/web.md),
-the pages lead back to the start page under that path.
+answered 408 the same way. Mostly there is no request to go by, so an ``/api/`` path gets
+the page too, not the JSON error shape; a request line gunicorn could read but refused
+(`write_line_error`: characters a client left unencoded, ``curl ".../api/search?q=Bombé"``)
+names its path, and is answered as the app answers there (JSON under ``/api/``), saying
+what to encode. Served under a path (``SCRIPT_NAME``, docs/web.md), the pages lead back
+to the start page under that path.
 """
 
 from __future__ import annotations
 
 import html
+import json
 import os
 import socket
 from http import HTTPStatus
@@ -26,7 +30,7 @@ from gunicorn import util
 
 from faq_bot.web.errors import DEFAULT_DETAILS, TITLES
 
-__all__ = ["PAGES", "write_error"]
+__all__ = ["PAGES", "write_error", "write_line_error"]
 
 # status -> (title, what the user reads); gunicorn's English detail is not shown
 PAGES = {
@@ -78,10 +82,40 @@ def write_error(sock: socket.socket, status: int, reason: str, message: str) -> 
     """Write a German error page for `status` to `sock` (``gunicorn.util.write_error``'s
     signature; `message`, gunicorn's English detail, is left out)."""
     title, text = PAGES.get(status, FALLBACK)
+    _write(sock, status, _page(title, text), "text/html; charset=utf-8")
+
+
+# a request line with characters a client must percent-encode (an umlaut, as gunicorn reads
+# the bytes: latin-1): what to do about it
+UNENCODED = (
+    "Die Adresse enthält Zeichen, die nicht kodiert sind (etwa Umlaute: ä wird %C3%A4). "
+    'Bitte die Adresse kodiert senden, z. B. mit curl -G --data-urlencode "q=…".'
+)
+
+
+def write_line_error(sock: socket.socket, line: str) -> None:
+    """Answer a request line gunicorn refused (`line`, its bytes read as latin-1) with a 400
+    as the app answers at its path: the JSON error shape under ``/api/``, else the page;
+    said as unencoded characters where it has some."""
+    parts = line.split(" ")
+    target = parts[1] if len(parts) > 1 else ""
+    root = os.environ.get("SCRIPT_NAME", "").rstrip("/")
+    text = UNENCODED if not line.isascii() else PAGES[400][1]
+    if target.startswith(root + "/api/"):
+        body = json.dumps({"error": "bad_request", "detail": text}, ensure_ascii=False)
+        _write(sock, 400, body, "application/json")
+    else:
+        _write(sock, 400, _page(PAGES[400][0], text), "text/html; charset=utf-8")
+
+
+def _page(title: str, text: str) -> str:
     # the start page under the path gunicorn serves the app under (SCRIPT_NAME), if any
     home = html.escape(os.environ.get("SCRIPT_NAME", "").rstrip("/") + "/")
-    page = PAGE.format(title=html.escape(title), text=html.escape(text), home=home)
-    body = page.encode("utf-8")
+    return PAGE.format(title=html.escape(title), text=html.escape(text), home=home)
+
+
+def _write(sock: socket.socket, status: int, text: str, content_type: str) -> None:
+    body = text.encode("utf-8")
     try:  # gunicorn leaves "Bad Request" as the reason of its 501 and 500
         reason = HTTPStatus(status).phrase
     except ValueError:
@@ -89,7 +123,7 @@ def write_error(sock: socket.socket, status: int, reason: str, message: str) -> 
     head = (
         f"HTTP/1.1 {status} {reason}\r\n"
         "Connection: close\r\n"
-        "Content-Type: text/html; charset=utf-8\r\n"
+        f"Content-Type: {content_type}\r\n"
         f"Content-Length: {len(body)}\r\n"
         f"{SECURITY_HEADERS}"
         "\r\n"

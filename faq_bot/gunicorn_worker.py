@@ -32,13 +32,13 @@ from typing import Any
 from gunicorn import util
 from gunicorn.http import message
 from gunicorn.http.body import ChunkedReader
-from gunicorn.http.errors import ConfigurationProblem, InvalidChunkSize
+from gunicorn.http.errors import ConfigurationProblem, InvalidChunkSize, InvalidRequestLine
 from gunicorn.http.wsgi import Response as GunicornResponse
 from gunicorn.http.wsgi import default_environ
 from gunicorn.workers.gthread import ThreadWorker
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from faq_bot.gunicorn_pages import write_error
+from faq_bot.gunicorn_pages import write_error, write_line_error
 from faq_bot.web.body import MAX_ANY_BODY
 
 __all__ = ["GermanThreadWorker", "tame_allocator"]
@@ -366,7 +366,16 @@ class GermanThreadWorker(ThreadWorker):
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         """gunicorn's, except for a path outside ``SCRIPT_NAME`` (served under /faq: a
         request for /healthz or /entry/x), which is a page that is not here, the 404, not
-        gunicorn's 500 (a balancer probing /healthz took the instance for broken)."""
+        gunicorn's 500 (a balancer probing /healthz took the instance for broken); and a
+        request line it refused, answered as the app answers at its path
+        (`write_line_error`: JSON under /api/, unencoded umlauts said)."""
+        line = getattr(exc, "req", None)
+        if isinstance(exc, InvalidRequestLine) and isinstance(line, str):
+            host = (addr or ("",))[0]
+            self.log.warning("Invalid request from ip=%s: %s", host, exc)
+            with contextlib.suppress(OSError):
+                write_line_error(client, line)
+            return
         if not (isinstance(exc, ConfigurationProblem) and "SCRIPT_NAME" in str(exc)):
             super().handle_error(req, client, addr, exc)
             return

@@ -52,6 +52,32 @@ def test_a_request_gunicorn_refuses_gets_a_german_page(live_server, request_byte
 
 
 @pytest.mark.parametrize(
+    ("path", "json_shaped"),
+    [(b"/api/search?q=Bomb\xc3\xa9", True), (b"/search?q=Bomb\xc3\xa9", False)],
+)
+def test_an_address_with_raw_umlauts_is_said_as_such_and_json_under_api(
+    live_server, path, json_shaped
+):
+    """An API review: `curl ".../api/search?q=Bombé"` sends the é unencoded; gunicorn
+    refuses the request line before the app sees it, and the answer was the HTML page
+    „Der Server konnte diese Anfrage nicht lesen.“ even under /api/, with no word of why."""
+    import json
+
+    status_line, headers, body = _raw(live_server, b"GET " + path + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert status_line == "HTTP/1.1 400 Bad Request"
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    if json_shaped:
+        assert headers["Content-Type"] == "application/json"
+        data = json.loads(body)
+        assert data["error"] == "bad_request"
+        detail = data["detail"]
+    else:
+        assert headers["Content-Type"] == "text/html; charset=utf-8"
+        detail = body
+    assert "nicht kodiert" in detail and "%C3%A4" in detail
+
+
+@pytest.mark.parametrize(
     "chunks",
     [
         b"zz\r\n{}\r\n0\r\n\r\n",  # a chunk size that is no hex number

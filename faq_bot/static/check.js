@@ -260,10 +260,13 @@
     // result too big for a link: /check. An input error keeps the last result's address,
     // so a reload (a phone discarding the tab) shows that, not an empty form
     var link = fresh.getAttribute("data-address") || fresh.getAttribute("data-permalink");
-    if (!inputError && window.history && window.history.replaceState) {
+    if (!inputError && window.history && window.history.pushState) {
       var url = link ? new URL(link, window.location.href) : null;
       var address = url ? url.pathname + url.search : window.faqBot.path("/check");
-      window.history.replaceState(null, "", address);
+      // a result of its own, as a form post's page is: Back shows the one before (it
+      // left the checker: a review); the same address again is no new one
+      if (address !== here()) window.history.pushState({ check: true }, "", address);
+      shownAddress = here();
     }
     var target =
       document.getElementById("check-error") ||
@@ -711,6 +714,16 @@
   function start() {
     restoreDraft();
   }
+
+  // Back or Forward to another result (`pushState` above): the server renders its address,
+  // as without this file; a link within the page (#a-field) changes no result
+  var shownAddress = here();
+  window.addEventListener("popstate", function () {
+    if (here() === shownAddress) return;
+    clearTimeout(draftTimer); // kept at the address left, not at this one
+    shownAddress = here();
+    window.location.reload();
+  });
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);

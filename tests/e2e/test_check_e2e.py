@@ -1368,3 +1368,44 @@ def test_check_a_removed_player_comes_back_with_their_cards_by_undo(phone):
     expect(page.locator("#c-1-owner")).to_have_value("B")
     expect(page.get_by_role("button", name="Spieler 2 entfernen")).to_be_focused()
     expect(page.get_by_role("button", name="Rückgängig")).to_have_count(0)
+
+
+def test_check_back_after_a_second_resolve_shows_the_first_result(page):
+    """A judge-workflow review: with JavaScript each „Auflösen“ replaced the address, so
+    Back after a second resolve left the checker; without it each result is a page of its
+    own and Back shows the one before. Now both: Back and Forward step through the results,
+    and a link inside the page (a jump to a field) is no result of its own."""
+
+    # as the browser's buttons do (Playwright's go_back waits for a load the page's own
+    # reload cancels)
+    def back(page) -> None:
+        page.evaluate("history.back()")
+
+    def forward(page) -> None:
+        page.evaluate("history.forward()")
+
+    page.goto("/")
+    page.goto("/check")
+    fill_example2(page)
+    page.locator("#resolve").click()
+    expect(page.locator("#timeline")).to_be_visible()
+    first = page.url
+    page.fill("#p-0-tw", "9")
+    page.locator("#resolve").click()
+    expect(page).not_to_have_url(first)
+    second = page.url
+    back(page)
+    expect(page).to_have_url(first)
+    expect(page.locator("#p-0-tw")).to_have_value("4")
+    assert_example2_timeline(page)
+    forward(page)
+    expect(page).to_have_url(second)
+    expect(page.locator("#p-0-tw")).to_have_value("9")
+    back(page)
+    expect(page).to_have_url(first)
+    expect(page.locator("#p-0-tw")).to_have_value("4")
+    back(page)
+    expect(page).to_have_url(re.compile(r"/check$"))
+    expect(page.locator("#timeline")).to_have_count(0)
+    back(page)
+    expect(page).to_have_url(re.compile(r"/$"))

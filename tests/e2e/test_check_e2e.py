@@ -1409,3 +1409,15 @@ def test_check_back_after_a_second_resolve_shows_the_first_result(page):
     expect(page.locator("#timeline")).to_have_count(0)
     back(page)
     expect(page).to_have_url(re.compile(r"/$"))
+
+
+def test_check_in_high_contrast_a_step_s_badge_keeps_its_box(page):
+    """A judge-workflow review: forced colours drop the badges' backgrounds, so
+    „ausgeführt“ and „verpufft“ looked like plain bold text."""
+    from faq_bot.stack import encode_permalink
+
+    page.emulate_media(forced_colors="active")
+    page.goto(f"/check?s={encode_permalink(json.loads(EXAMPLE2.read_text(encoding='utf-8')))}")
+    badge = page.locator(".timeline .badge").first
+    expect(badge).to_be_visible()
+    assert badge.evaluate("el => getComputedStyle(el).borderTopStyle") == "solid"

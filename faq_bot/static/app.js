@@ -522,24 +522,29 @@
     }).observe(document.body, { childList: true, subtree: true });
   }
 
-  // "Zitieren": the button is hidden without JavaScript (the text is in <details>). A copy
-  // the browser refuses marks the citation beside it, to copy by hand (it did nothing: a
-  // review)
-  document.querySelectorAll("button[data-copy-text]").forEach(function (button) {
+  // "Zitieren": the button is hidden without JavaScript (the text is in <details>); on a
+  // ruling page and under a chat answer (chat-render.js builds the later ones: hence one
+  // listener for the page). It says what it copied in the status region it names
+  // (data-status, the chat's), with its data-copied. A copy the browser refuses marks the
+  // citation beside it, to copy by hand (it did nothing: a review)
+  document.querySelectorAll("button[data-copy-text][hidden]").forEach(function (button) {
     button.hidden = false;
-    button.addEventListener("click", function () {
-      copy(button.getAttribute("data-copy-text")).then(
-        function () {
-          flash(button);
-          announce("Zitat kopiert.");
-        },
-        function () {
-          var text = button.parentNode.querySelector(".citation");
-          if (text && window.getSelection) window.getSelection().selectAllChildren(text);
-          announce("Kopieren nicht möglich: Das Zitat ist markiert, zum Kopieren lange drücken " +
-            "oder Strg+C.");
-        }
-      );
-    });
+  });
+  document.addEventListener("click", function (event) {
+    var button = event.target instanceof Element ? event.target.closest("button[data-copy-text]") : null;
+    if (!button) return;
+    var region = document.getElementById(button.getAttribute("data-status") || "") || undefined;
+    copy(button.getAttribute("data-copy-text")).then(
+      function () {
+        flash(button);
+        announce(button.getAttribute("data-copied") || "Zitat kopiert.", region);
+      },
+      function () {
+        var text = button.parentNode.querySelector(".citation");
+        if (text && window.getSelection) window.getSelection().selectAllChildren(text);
+        announce("Kopieren nicht möglich: Das Zitat ist markiert, zum Kopieren lange drücken " +
+          "oder Strg+C.", region);
+      }
+    );
   });
 })();

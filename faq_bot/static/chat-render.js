@@ -225,6 +225,14 @@
       summary.setAttribute("aria-label", where + ": Zitieren");
       details.appendChild(summary);
       details.appendChild(el("p", "citation", ans.citation));
+      // copied by app.js, as on a ruling page (templates/ask/_turn.html)
+      var citeCopy = el("button", "secondary", "Zitat kopieren");
+      citeCopy.type = "button";
+      citeCopy.setAttribute("data-copy-text", ans.citation);
+      citeCopy.setAttribute("aria-label", where + ": Zitat kopieren");
+      citeCopy.setAttribute("data-copied", "Zitat aus " + where + " kopiert.");
+      citeCopy.setAttribute("data-status", "chat-status");
+      details.appendChild(citeCopy);
       actions.appendChild(details);
       box.appendChild(actions);
       if (data.caution) {

@@ -560,6 +560,11 @@ def test_chat_copy_is_announced_in_the_status_region(page, base_url, built_by):
     expect(status).to_have_text(f"Link zu {where} kopiert.")
     turn.locator(".chat-cite summary").click()
     expect(turn.locator(".citation")).to_contain_text(f"{where} – HoW FAQ, Stand:")
+    # the citation a tap away, as on a ruling page (a review: „Zitieren“ only showed it)
+    page.get_by_role("button", name=f"{where}: Zitat kopieren").click()
+    expect(page.locator("#chat-status")).to_have_text(f"Zitat aus {where} kopiert.")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == turn.locator(".citation").inner_text()
 
 
 def test_chat_phone_width_without_horizontal_scroll(phone, shots):

@@ -2152,15 +2152,55 @@ def test_check_removing_a_player_says_what_lost_its_owner_and_offers_to_undo(cli
     assert not selected(html, "c-1-owner") and not selected(html, "s-0-by")
     undo = re.search(r'<input type="hidden" name="undo" value="([^"]+)"', html)
     assert undo and 'name="action" value="undo"' in html
-    # „Rückgängig“: the form as it was before the step, back in its rows
-    back = client.post("/check", data={"action": "undo", "undo": unescape(undo[1])})
+    # „Rückgängig“: the row back in its place, the fields its removal emptied filled again,
+    # in the rows as posted then: what was typed after the removal stays (a code review)
+    back = client.post("/check", data=_after_removal(tw="55", undo=unescape(undo[1])))
     assert back.status_code == 200
     again = back.get_data(as_text=True)
     assert re.findall(r'name="p-\d+-name" value="([^"]*)"', again)[:2] == ["A", "B"]
+    assert 'name="p-0-tw" value="55"' in again and 'name="p-1-tw" value="2"' in again
     assert selected(again, "c-1-owner") == "B" and selected(again, "c-2-owner") == "B"
     assert selected(again, "s-0-by") == "B" and selected(again, "s-0-target") == "radar"
     assert "Spieler 2 „B“ ist wieder da." in unescape(again)
     assert 'name="undo"' not in again  # one step back, not a history
+
+
+def _after_removal(tw: str = "4", **extra: str) -> dict[str, str]:
+    """The form `_removed_b`'s page posts: B gone, the fields naming B empty."""
+    return {
+        "phase": "Bauphase",
+        "action": "undo",
+        **{"p-0-name": "A", "p-0-tw": tw, "p-0-was": "A"},
+        **{"c-0-name": "Radarstation", "c-0-owner": "A", "c-0-id": "radar"},
+        **{"c-1-name": "227-Pfund Bombe", "c-1-owner": "", "c-1-id": "bombB"},
+        **{"c-2-name": "Zerstörer", "c-2-owner": "", "c-2-id": "zerst"},
+        **{"s-0-source": "bombB", "s-0-by": "", "s-0-id": "s1", "s-0-target": "radar"},
+    } | extra
+
+
+def test_check_an_undo_fills_only_what_is_still_empty_and_refuses_a_name_in_use(client):
+    html = _removed_b(client)
+    token = unescape(re.search(r'name="undo" value="([^"]+)"', html)[1])
+    # a card given to A meanwhile stays A's
+    again = client.post("/check", data=_after_removal(undo=token, **{"c-1-owner": "A"}))
+    page = again.get_data(as_text=True)
+    assert selected(page, "c-1-owner") == "A" and selected(page, "c-2-owner") == "B"
+    # a new player named B meanwhile: the undo would make two
+    taken = client.post("/check", data=_after_removal(undo=token, **{"p-1-name": "B"}))
+    assert taken.status_code == 400
+    assert "„B“ gibt es inzwischen wieder" in unescape(taken.get_data(as_text=True))
+
+
+def test_check_an_undo_token_holds_no_more_than_a_row(client):
+    """A code review: a token that carried the whole form went round the form's field
+    limit (38,207 fields in 255 KB); one that holds anything but a row is refused."""
+    from faq_bot.stack.permalink import pack_text
+
+    fields = {f"x{i}": "y" for i in range(40_000)}
+    forged = pack_text(json.dumps({"group": "players", "row": 0, "values": fields, "emptied": []}))
+    response = client.post("/check", data=_after_removal(undo=forged))
+    assert response.status_code == 400
+    assert "Rückgängig geht hier nicht mehr" in unescape(response.get_data(as_text=True))
 
 
 @pytest.mark.parametrize("token", ["", "kaputt", "eJzLSM3JyQcABiwCFQ"])  # the last: "hello"

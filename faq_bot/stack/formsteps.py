@@ -33,7 +33,6 @@ from faq_bot.stack.form import (
 )
 from faq_bot.stack.formview import field_labels
 from faq_bot.stack.permalink import PermalinkError, pack_text, unpack_text
-from faq_bot.stack.read import MAX_INPUT_BYTES
 from faq_bot.text import said_back
 
 
@@ -170,7 +169,8 @@ class Feedback:
     # the field is what the judge must fill next (an announced card's Ziel): brought into
     # sight even after a tap, which otherwise leaves the page where the thumb is
     reveal: bool = False
-    # after a row was removed: the form before the step (`undo_token`), for „Rückgängig“
+    # after a row was removed: the row and what its removal emptied (`removal_said`), for
+    # „Rückgängig“
     undo: str | None = None
 
 
@@ -293,46 +293,21 @@ def _feedback(state: Mapping[str, Any], action: str, posted: str | None = None) 
 # „Rückgängig“ after a row was removed (a judge-workflow review: a removed player took the
 # Besitzer of their cards and the „Wer sagt an“ of their entries along, said nothing of it,
 # and nothing brought them back): the button's action, and the hidden field that carries
-# the form as it was before the step (`undo_token`), packed as the share links are. Only
-# the page right after the removal has it: one step back, not a history.
+# the removed row and the fields its removal emptied (`removal_said`), packed as the share
+# links are. „Rückgängig“ puts them back into the rows as posted then, so what was typed
+# after the removal stays (a code review: the whole form of before lost it). Only the page
+# right after the removal has it: one step back, not a history.
 UNDO = "undo"
 UNDO_GONE = (
-    "Rückgängig geht hier nicht mehr: Das Formular vor dem Entfernen ist nicht mitgekommen. "
-    + UNCHANGED
+    "Rückgängig geht hier nicht mehr: Die entfernte Zeile ist nicht mitgekommen. " + UNCHANGED
 )
-# what the packed form may unpack to: a form post's rows, whatever a body may hold
-MAX_UNDO_BYTES = 2 * MAX_INPUT_BYTES
+MAX_UNDO_BYTES = 64 * 1024  # a row and the references to it unpack to far less
 
 
-def removal_said(
-    state: Mapping[str, Any], action: str, posted: str, form: Mapping[str, str]
-) -> tuple[str, str] | None:
-    """For a ``remove:<group>:<n>`` (`action` as `state_action` numbers it, `posted` as the
-    button showed it) in `state`, the form before the step posted as `form`: what the step
-    says (the row with its name, „Spieler 2 „B“ entfernt.“, and the fields it empties,
-    `removal_losses`) and the `undo_token` for „Rückgängig“. None for any other step."""
-    kind, _, rest = action.partition(":")
-    group, _, number = rest.partition(":")
-    if kind != "remove" or group not in GROUP_FIELDS or not is_number(number):
-        return None
-    index = int(number)
-    if index >= len(state[group]):
-        return None
-    shown = posted.rpartition(":")[2]
-    said = f"{ROW_NOUN[group]} {int(shown) + 1 if is_number(shown) else index + 1}"
-    name = state[group][index].get("name", "") if group != "stack" else ""
-    if name.strip():
-        said += f" {said_back(name, 40)}"
-    message = f"{said} entfernt."
-    if losses := removal_losses(state, action):
-        message += f" Leer sind jetzt: {', '.join(losses)}."
-    return message, undo_token(form, said, group, index)
-
-
-def removal_losses(state: Mapping[str, Any], action: str) -> list[str]:
+def removal_losses(state: Mapping[str, Any], action: str) -> list[tuple[str, int, str]]:
     """The fields a ``remove:<group>:<n>`` (as `state_action` numbers it) empties in
-    `state` (the form before the step), as the form will number them after it: „Karte 2 ›
-    Besitzer“ (`apply_action` empties what named the removed row)."""
+    `state` (the form before the step) as ``(group, row, field)``, the rows numbered as the
+    form will number them after it (`apply_action` empties what named the removed row)."""
     kind, _, rest = action.partition(":")
     group, _, number = rest.partition(":")
     if kind != "remove" or group not in REFERENCES or not is_number(number):
@@ -342,50 +317,119 @@ def removal_losses(state: Mapping[str, Any], action: str) -> list[str]:
         return []
     key, naming = REFERENCES[group]
     value = state[group][index][key]
-    labels = field_labels()
+    if not value:
+        return []
     lost = []
     for other, field in naming:
-        prefix = GROUP_FIELDS[other][0]
         for i, row in enumerate(state[other]):
-            if other == group and i == index:
-                continue
-            if value and row[field] == value:
-                shown = i - 1 if other == group and i > index else i  # the rows after close up
-                lost.append(
-                    (other, shown, f"{ROW_NOUN[other]} {shown + 1} › {labels[f'{prefix}-{field}']}")
-                )
+            if (other, i) != (group, index) and row[field] == value:
+                lost.append((other, i - 1 if other == group and i > index else i, field))
     order = list(GROUP_FIELDS)
-    return [said for _, _, said in sorted(lost, key=lambda t: (order.index(t[0]), t[1]))]
+    return sorted(lost, key=lambda t: (order.index(t[0]), t[1]))
 
 
-def undo_token(form: Mapping[str, str], said: str, group: str, row: int) -> str:
-    """The form of a removal's post (`form`, without its action and JSON view) packed for
-    „Rückgängig“, with the removed row (`said`, its `group` and index) to name and focus."""
-    fields = {k: v for k, v in form.items() if k not in ("action", UNDO, "json")}
-    data = {"form": fields, "said": said, "group": group, "row": row}
-    return pack_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+def _lost_said(lost: list[tuple[str, int, str]]) -> str:
+    """`removal_losses` as a message lists them: „Karte 2 › Besitzer, Eintrag 1 › Wer sagt an“."""
+    labels = field_labels()
+    return ", ".join(
+        f"{ROW_NOUN[group]} {row + 1} › {labels[f'{GROUP_FIELDS[group][0]}-{field}']}"
+        for group, row, field in lost
+    )
 
 
-def undone(token: str) -> tuple[dict[str, str], Feedback]:
-    """The form `undo_token` packed into `token` and what „Rückgängig“ then says; a German
-    `ActionError` when `token` is none (cut, altered, or another page's)."""
+def _row_said(group: str, number: int, row: Mapping[str, Any]) -> str:
+    """Row `number` (from 1) of `group` as a message names it: „Spieler 2 „B““."""
+    name = str(row.get("name", "")) if group != "stack" else ""
+    return f"{ROW_NOUN[group]} {number}" + (f" {said_back(name, 40)}" if name.strip() else "")
+
+
+def removal_said(state: Mapping[str, Any], action: str, posted: str) -> tuple[str, str] | None:
+    """For a ``remove:<group>:<n>`` (`action` as `state_action` numbers it, `posted` as the
+    button showed it) in `state`, the form before the step: what the step says (the row
+    with its name, „Spieler 2 „B“ entfernt.“, and the fields it empties) and the token
+    `undo_removal` reads for „Rückgängig“. None for any other step."""
+    kind, _, rest = action.partition(":")
+    group, _, number = rest.partition(":")
+    if kind != "remove" or group not in GROUP_FIELDS or not is_number(number):
+        return None
+    index = int(number)
+    if index >= len(state[group]):
+        return None
+    shown = posted.rpartition(":")[2]
+    said_as = int(shown) + 1 if is_number(shown) else index + 1  # as the button showed it
+    message = f"{_row_said(group, said_as, state[group][index])} entfernt."
+    lost = removal_losses(state, action)
+    if lost:
+        message += f" Leer sind jetzt: {_lost_said(lost)}."
+    data = {"group": group, "row": index, "values": state[group][index], "emptied": lost}
+    return message, pack_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+
+
+def _read_undo(token: str) -> tuple[str, int, dict[str, Any], list[tuple[str, int, str]]]:
+    """The removed row's group, index and values and the fields emptied, from `token`; a
+    German `ActionError` when it is none (cut, altered, or another page's)."""
     try:
         data = json.loads(unpack_text(token.strip(), MAX_UNDO_BYTES)) if token.strip() else None
     except (PermalinkError, ValueError):
         data = None
-    if not isinstance(data, dict):
+    if not isinstance(data, dict) or data.get("group") not in GROUP_FIELDS:
         raise ActionError(UNDO_GONE)
-    form, said, group, row = (data.get(k) for k in ("form", "said", "group", "row"))
-    if not (
-        isinstance(form, dict)
-        and all(isinstance(k, str) and isinstance(v, str) for k, v in form.items())
-        and isinstance(said, str)
-        and group in GROUP_FIELDS
-        and isinstance(row, int)
+    group: str = data["group"]
+    row, values, emptied = data.get("row"), data.get("values"), data.get("emptied")
+    fields = GROUP_FIELDS[group][1]
+    valid = (
+        isinstance(row, int)
         and not isinstance(row, bool)
         and 0 <= row < MAX_ROWS
-    ):
+        and isinstance(values, dict)
+        and all(k in fields and isinstance(v, str | bool) for k, v in values.items())
+        and isinstance(emptied, list)
+        and len(emptied) <= 2 * MAX_ROWS
+        and all(
+            isinstance(e, list)
+            and len(e) == 3
+            and e[0] in GROUP_FIELDS
+            and isinstance(e[1], int)
+            and not isinstance(e[1], bool)
+            and 0 <= e[1] < MAX_ROWS
+            and e[2] in GROUP_FIELDS[e[0]][1]
+            for e in emptied
+        )
+    )
+    if not valid or not isinstance(row, int) or not isinstance(values, dict):
         raise ActionError(UNDO_GONE)
-    said = said_back(said, 80) if not said.isprintable() or len(said) > 80 else said
-    message = f"{said} ist wieder da."
-    return form, Feedback(message, button=f"remove:{group}:{row}", group=group)
+    return group, row, values, [(g, i, f) for g, i, f in emptied or []]
+
+
+def undo_removal(state: dict[str, Any], token: str) -> Feedback:
+    """„Rückgängig“: the row `token` (`removal_said`) holds put back into `state` (the rows
+    as posted now) at its place, and the fields its removal emptied filled again where they
+    are still empty; what the page then says. A German `ActionError` when `token` is none,
+    the form is full, or the row's name or id is in use again."""
+    group, row, values, emptied = _read_undo(token)
+    rows = state[group]
+    if len(rows) >= MAX_ROWS:
+        raise ActionError(
+            f"Das Formular hat schon {len(rows)} {GROUP_NAMES[group]}; erlaubt sind höchstens "
+            f"{MAX_ROWS}. {UNCHANGED}"
+        )
+    restored = _blank_row(group) | values
+    key = REFERENCES[group][0]
+    value = restored[key]
+    if value and any(r[key] == value for r in rows):
+        raise ActionError(
+            f"{said_back(value, 40)} gibt es inzwischen wieder: Rückgängig legte es doppelt an. "
+            + UNCHANGED
+        )
+    at = min(row, len(rows))
+    rows.insert(at, restored)
+    for other, i, field in emptied:
+        j = i + 1 if other == group and i >= at else i
+        if value and j < len(state[other]) and not state[other][j][field]:
+            state[other][j][field] = value
+    complete_ids(state)
+    return Feedback(
+        f"{_row_said(group, at + 1, restored)} ist wieder da.",
+        button=f"remove:{group}:{at}",
+        group=group,
+    )

@@ -548,17 +548,17 @@ def submit() -> Response:
         if (phase_error := _phase_error(start)) is not None:
             return _render_format_error(start, phase_error, [])
         return _render(start, prompt=EMPTY_FORM_NOTE)  # with the phase chosen
-    if action == formsteps.UNDO:  # „Rückgängig“ after a removal: the form before it
+    if action == formsteps.UNDO:  # „Rückgängig“ after a removal: the row back in its place
         try:
-            fields, restored = formsteps.undone(form.get(formsteps.UNDO, ""))
+            restored = formsteps.undo_removal(state, form.get(formsteps.UNDO, ""))
         except builder.ActionError as exc:
             return _render(state, status=400, error=str(exc))
-        return _render(builder.state_from_form(fields), feedback=restored)
+        return _render(state, feedback=restored)
     if action != "check":
         posted = action
         try:
             action = builder.state_action(posted, form)  # row numbers as the state counts them
-            removal = formsteps.removal_said(state, action, posted, form)  # read before it
+            removal = formsteps.removal_said(state, action, posted)  # read before the step
             formsteps.apply_action(state, action, form)
         except builder.ActionError as exc:  # the form as posted again, with what was wrong
             return _render(state, status=400, error=str(exc))

@@ -33,6 +33,7 @@ import os
 import shlex
 import socket
 import sys
+import time
 from collections.abc import Callable
 from typing import Any, NoReturn
 
@@ -162,12 +163,19 @@ def try_listen(host: str, port: int) -> None:
 INHERITED = ("GUNICORN_FD", "LISTEN_FDS")
 
 
-def check_listen(address: str) -> None:
+# gunicorn tries a taken port this many times, a second apart (a process manager may start
+# the new master while the old one still lets go of it): so does the check
+BIND_TRIES = 5
+
+
+def check_listen(address: str, reuse_port: bool = False) -> None:
     """A German `OSError` when gunicorn could not listen on the TCP bind `address` (one
-    `check_bind` passed): the port taken, an address of another machine. Only at a
-    master's start, never where the config file is read again on a reload (HUP): the
-    running master holds the port then."""
-    if address.startswith(("unix:", "fd://")) or any(os.environ.get(k) for k in INHERITED):
+    `check_bind` passed): the port taken (after `BIND_TRIES` tries, as gunicorn tries), an
+    address of another machine. Only at a master's start, never where the config file is
+    read again on a reload (HUP): the running master holds the port then. Not with
+    `reuse_port` (SO_REUSEPORT: another instance may hold the port by design)."""
+    inherited = any(os.environ.get(k) for k in INHERITED)
+    if address.startswith(("unix:", "fd://")) or inherited or reuse_port:
         return
     import errno
 
@@ -176,14 +184,18 @@ def check_listen(address: str) -> None:
 
     said = f"Adresse {said_back(address)}"
     host, port = _host_port(address, said)
-    try:
-        try_listen(host or "0.0.0.0", port)
-    except OSError as exc:
-        if exc.errno == errno.EADDRINUSE:
-            raise OSError(
-                f"{said}: Port {port} ist schon belegt (läuft der Dienst schon?)."
-            ) from None
-        raise OSError(f"{said}: {os_reason(exc)}.") from None
+    for tries_left in range(BIND_TRIES - 1, -1, -1):
+        try:
+            try_listen(host or "0.0.0.0", port)
+            return
+        except OSError as exc:
+            if exc.errno != errno.EADDRINUSE:
+                raise OSError(f"{said}: {os_reason(exc)}.") from None
+            if not tries_left:
+                raise OSError(
+                    f"{said}: Port {port} ist schon belegt (läuft der Dienst schon?)."
+                ) from None
+            time.sleep(1)
 
 
 def bind_given(argv: list[str], cmd_args: str = "") -> bool:
@@ -267,7 +279,7 @@ def on_starting(server: Any) -> None:
     for address in server.cfg.bind:
         try:
             check_bind(address)
-            check_listen(address)
+            check_listen(address, bool(getattr(server.cfg, "reuse_port", False)))
         except (ValueError, OSError) as exc:
             if pidfile is not None:  # written before this hook: it named a dead process
                 pidfile.unlink()

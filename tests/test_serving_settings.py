@@ -363,6 +363,7 @@ def test_an_address_of_another_machine_is_said_in_german():
 def test_sockets_gunicorn_inherits_are_not_probed(monkeypatch):
     """A binary upgrade (USR2) or systemd hands the new master its listening sockets: the
     port is in use by them, and that is no error."""
+    monkeypatch.setattr(serving, "BIND_TRIES", 1)
     with held_port() as port:
         monkeypatch.setenv("GUNICORN_FD", "3")
         serving.check_listen(f"127.0.0.1:{port}")
@@ -371,3 +372,27 @@ def test_sockets_gunicorn_inherits_are_not_probed(monkeypatch):
             serving.check_listen(f"127.0.0.1:{port}")
         monkeypatch.setenv("LISTEN_FDS", "1")
         serving.check_listen(f"127.0.0.1:{port}")
+
+
+def test_a_port_shared_by_reuse_port_is_not_probed(monkeypatch):
+    """A code review: with --reuse-port another instance may hold the port by design; the
+    probe (without SO_REUSEPORT) stopped such a start."""
+    monkeypatch.setattr(serving, "BIND_TRIES", 1)
+    with held_port() as port:
+        serving.check_listen(f"127.0.0.1:{port}", reuse_port=True)
+        with pytest.raises(OSError, match="schon belegt"):
+            serving.check_listen(f"127.0.0.1:{port}")
+
+
+def test_a_port_let_go_of_within_gunicorns_tries_is_taken():
+    """A code review: gunicorn tries a taken port five times, a second apart (an old master
+    letting go of it); the check gave up at once."""
+    import socket
+    import threading
+
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen()
+    port = holder.getsockname()[1]
+    threading.Timer(1.0, holder.close).start()
+    serving.check_listen(f"127.0.0.1:{port}")

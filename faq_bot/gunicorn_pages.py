@@ -98,11 +98,15 @@ def write_line_error(sock: socket.socket, line: str) -> None:
     as the app answers at its path: the JSON error shape under ``/api/``, else the page;
     said as unencoded characters where it has some."""
     parts = line.split(" ")
-    target = parts[1] if len(parts) > 1 else ""
+    target = parts[1] if len(parts) > 1 else line  # a parser that gives only the target
+    if target.lower().startswith(("http://", "https://")):  # the absolute form
+        target = "/" + target.partition("://")[2].partition("/")[2]
     root = os.environ.get("SCRIPT_NAME", "").rstrip("/")
     text = UNENCODED if not line.isascii() else PAGES[400][1]
     if target.startswith(root + "/api/"):
-        body = json.dumps({"error": "bad_request", "detail": text}, ensure_ascii=False)
+        # as the app's jsonify writes it (compact)
+        detail = {"error": "bad_request", "detail": text}
+        body = json.dumps(detail, ensure_ascii=False, separators=(",", ":"))
         _write(sock, 400, body, "application/json")
     else:
         _write(sock, 400, _page(PAGES[400][0], text), "text/html; charset=utf-8")

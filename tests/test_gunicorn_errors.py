@@ -53,7 +53,11 @@ def test_a_request_gunicorn_refuses_gets_a_german_page(live_server, request_byte
 
 @pytest.mark.parametrize(
     ("path", "json_shaped"),
-    [(b"/api/search?q=Bomb\xc3\xa9", True), (b"/search?q=Bomb\xc3\xa9", False)],
+    [
+        (b"/api/search?q=Bomb\xc3\xa9", True),
+        (b"/search?q=Bomb\xc3\xa9", False),
+        (b"http://x/api/search?q=Bomb\xc3\xa9", True),  # the absolute form (a code review)
+    ],
 )
 def test_an_address_with_raw_umlauts_is_said_as_such_and_json_under_api(
     live_server, path, json_shaped

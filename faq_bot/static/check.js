@@ -633,7 +633,8 @@
     return window.location.pathname + window.location.search;
   }
 
-  function saveDraft() {
+  // `address`: where the draft is kept (here, unless Back or Forward just left it)
+  function saveDraft(address) {
     clearTimeout(draftTimer);
     var form = document.getElementById("check-form");
     // while the kept draft is on its way back the page's form is the one it replaces (typing
@@ -642,7 +643,7 @@
     try {
       var body = formData(form, "refresh").toString();
       // the JSON view's own text too (a reload brought back the rows' JSON: a review)
-      var draft = { address: here(), body: body, json: jsonViewNow() };
+      var draft = { address: typeof address === "string" ? address : here(), body: body, json: jsonViewNow() };
       window.sessionStorage.setItem(DRAFT_KEY, JSON.stringify(draft));
     } catch (e) {
       // no storage (private mode, full): a reload shows the page's own form, as before
@@ -720,7 +721,8 @@
   var shownAddress = here();
   window.addEventListener("popstate", function () {
     if (here() === shownAddress) return;
-    clearTimeout(draftTimer); // kept at the address left, not at this one
+    // typed a moment before (a save still waiting): kept at the address left, not this one
+    if (draftTimer) saveDraft(shownAddress);
     shownAddress = here();
     window.location.reload();
   });

@@ -1377,12 +1377,24 @@ def test_check_back_after_a_second_resolve_shows_the_first_result(page):
     and a link inside the page (a jump to a field) is no result of its own."""
 
     # as the browser's buttons do (Playwright's go_back waits for a load the page's own
-    # reload cancels)
+    # reload cancels), then until the page the step loads is in
+    def step(page, how: str) -> None:
+        page.evaluate("window.__left = true")
+        page.evaluate(f"history.{how}()")
+        for _ in range(100):
+            try:
+                if page.evaluate("window.__left !== true && document.readyState === 'complete'"):
+                    return
+            except Exception:  # the document changing under the call
+                pass
+            page.wait_for_timeout(100)
+        raise AssertionError(f"history.{how}() loaded no page")
+
     def back(page) -> None:
-        page.evaluate("history.back()")
+        step(page, "back")
 
     def forward(page) -> None:
-        page.evaluate("history.forward()")
+        step(page, "forward")
 
     page.goto("/")
     page.goto("/check")
@@ -1407,6 +1419,18 @@ def test_check_back_after_a_second_resolve_shows_the_first_result(page):
     back(page)
     expect(page).to_have_url(re.compile(r"/check$"))
     expect(page.locator("#timeline")).to_have_count(0)
+    # typed a moment before Back (its draft not saved yet): there again on Forward (a code
+    # review: it was dropped)
+    forward(page)
+    expect(page).to_have_url(first)
+    page.locator("#p-1-tw").fill("7")
+    back(page)
+    expect(page).to_have_url(re.compile(r"/check$"))
+    forward(page)
+    expect(page).to_have_url(first)
+    expect(page.locator("#p-1-tw")).to_have_value("7")
+    back(page)
+    expect(page).to_have_url(re.compile(r"/check$"))
     back(page)
     expect(page).to_have_url(re.compile(r"/$"))
 

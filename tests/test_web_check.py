@@ -2222,3 +2222,27 @@ def test_check_removing_a_row_nothing_refers_to_offers_undo_without_a_list(clien
     status = unescape(re.search(r'id="check-status"[^>]*>(.*?)</p>', html, re.S)[1])
     assert status == "Karte 1 „Radarstation“ entfernt."
     assert 'name="action" value="undo"' in html
+
+
+@pytest.mark.parametrize(
+    ("action", "kept"),
+    [
+        ("refresh", True),
+        ("pick:Zerstörer", True),
+        ("add:players", True),
+        ("move:stack:0:down", False),
+    ],
+)
+def test_check_undo_stays_offered_until_a_step_moves_rows(client, action: str, kept: bool):
+    """A review: with JavaScript „Rückgängig“ vanished at the re-render a renamed player or
+    a changed Besitzer sends, and a tap on it queued behind a card chip was refused („geht
+    hier nicht mehr“): it stays offered across the steps that leave every row in place."""
+    html = _removed_b(client)
+    token = unescape(re.search(r'name="undo" value="([^"]+)"', html)[1])
+    form = _after_removal(undo=token, action=action, **{"p-0-name": "Ax", "p-0-was": "A"})
+    page = client.post("/check", data=form).get_data(as_text=True)
+    assert ('name="action" value="undo"' in page) is kept
+    if kept:  # named for what it brings back
+        assert 'aria-label="Rückgängig: Spieler 2 „B“ wieder einfügen"' in unescape(page)
+        again = client.post("/check", data=_after_removal(undo=token, **{"p-0-name": "Ax"}))
+        assert selected(again.get_data(as_text=True), "c-1-owner") == "B"

@@ -299,8 +299,12 @@ def _feedback(state: Mapping[str, Any], action: str, posted: str | None = None) 
 # right after the removal has it: one step back, not a history.
 UNDO = "undo"
 UNDO_GONE = (
-    "Rückgängig geht hier nicht mehr: Die entfernte Zeile ist nicht mitgekommen. " + UNCHANGED
+    "Rückgängig geht hier nicht mehr: Die Angaben zur entfernten Zeile fehlen oder sind "
+    "beschädigt. " + UNCHANGED
 )
+# the steps after which „Rückgängig“ is still offered: they leave every row where it is (a
+# move, another removal, an undo or a resolve end it)
+KEEPS_UNDO = ("refresh", "pick", "add", "announce")
 MAX_UNDO_BYTES = 64 * 1024  # a row and the references to it unpack to far less
 
 
@@ -418,8 +422,9 @@ def undo_removal(state: dict[str, Any], token: str) -> Feedback:
     value = restored[key]
     if value and any(r[key] == value for r in rows):
         raise ActionError(
-            f"{said_back(value, 40)} gibt es inzwischen wieder: Rückgängig legte es doppelt an. "
-            + UNCHANGED
+            f"{said_back(value, 40)} gibt es inzwischen wieder: Rückgängig würde es doppelt "
+            "anlegen. Bitte den neuen Eintrag umbenennen oder entfernen, dann noch einmal "
+            "„Rückgängig“. " + UNCHANGED
         )
     at = min(row, len(rows))
     rows.insert(at, restored)
@@ -433,3 +438,30 @@ def undo_removal(state: dict[str, Any], token: str) -> Feedback:
         button=f"remove:{group}:{at}",
         group=group,
     )
+
+
+@dataclass(frozen=True)
+class UndoOffer:
+    """„Rückgängig“ as the page offers it: the token (`removal_said`), the rows it is shown
+    among and its accessible name, which says what it brings back."""
+
+    token: str
+    group: str
+    label: str
+
+
+def undo_offer(token: str) -> UndoOffer | None:
+    """The „Rückgängig“ `token` offers, or None when there is none or it does not read."""
+    if not token.strip():
+        return None
+    try:
+        group, row, values, _ = _read_undo(token)
+    except ActionError:
+        return None
+    row_said = _row_said(group, row + 1, values)
+    return UndoOffer(token.strip(), group, f"Rückgängig: {row_said} wieder einfügen")
+
+
+def keeps_undo(action: str) -> bool:
+    """Whether a builder step `action` (as posted) keeps „Rückgängig“ offered."""
+    return action.partition(":")[0] in KEEPS_UNDO

@@ -66,6 +66,7 @@ from faq_bot.stack import (
     decode_permalink,
     encode_permalink,
     formsteps,
+    formundo,
     formview,
     read_scenario,
     resolve,
@@ -294,7 +295,7 @@ def _render(
     prompt: str | None = None,
     guessed: bool = False,
     link_data: Any = None,
-    undo: formsteps.UndoOffer | None = None,
+    undo: formundo.UndoOffer | None = None,
 ) -> Response:
     """The check page (or only its checker part for ``check.js``, with the `address` that
     shows the same result and notes, for its address bar; and after a builder step the
@@ -331,7 +332,7 @@ def _render(
             f: formview.field_title(f, state) for f in [error_field, *more_errors] if f
         },
         "feedback": feedback,
-        "undo": undo,  # „Rückgängig“ after a removal (`formsteps.undo_offer`)
+        "undo": undo,  # „Rückgängig“ after a removal (`formundo.undo_offer`)
         "prompt": prompt,
         "guessed": guessed,
         "notes": notes or [],
@@ -552,25 +553,25 @@ def submit() -> Response:
         return _render(start, prompt=EMPTY_FORM_NOTE)  # with the phase chosen
     # a removal's „Rückgängig“ offered earlier: kept across the steps that leave the rows
     # where they are (a re-render, a card picked: a review saw it vanish at a renamed player)
-    carried = form.get(formsteps.UNDO, "")
-    if action == formsteps.UNDO:  # „Rückgängig“ after a removal: the row back in its place
+    carried = form.get(formundo.UNDO, "")
+    if action == formundo.UNDO:  # „Rückgängig“ after a removal: the row back in its place
         try:
-            restored = formsteps.undo_removal(state, carried)
+            restored = formundo.undo_removal(state, carried)
         except builder.ActionError as exc:  # still offered, once the name is mended
-            return _render(state, status=400, error=str(exc), undo=formsteps.undo_offer(carried))
+            return _render(state, status=400, error=str(exc), undo=formundo.undo_offer(carried))
         return _render(state, feedback=restored)
     if action != "check":
         posted = action
-        kept = formsteps.undo_offer(carried) if formsteps.keeps_undo(posted) else None
+        kept = formundo.undo_offer(carried) if formundo.keeps_undo(posted) else None
         try:
             action = builder.state_action(posted, form)  # row numbers as the state counts them
-            removal = formsteps.removal_said(state, action, posted)  # read before the step
+            removal = formundo.removal_said(state, action, posted)  # read before the step
             formsteps.apply_action(state, action, form)
         except builder.ActionError as exc:  # the form as posted again, with what was wrong
             return _render(state, status=400, error=str(exc), undo=kept)
         feedback = formsteps.action_feedback(state, action, posted, removal)
         if feedback is not None and feedback.undo:
-            kept = formsteps.undo_offer(feedback.undo)
+            kept = formundo.undo_offer(feedback.undo)
         return _render(state, feedback=feedback, undo=kept)
     try:
         data, notes = builder.scenario_from_state(state)
